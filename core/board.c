@@ -1,0 +1,285 @@
+/* board.c: squares (a hash of coordinates), the frontier and the feature graph. */
+#include <string.h>
+
+#include "board.h"
+
+_Static_assert(CC_MAX_BOARD + CC_MAX_FRONTIER < CC_CELL_TABLE, "square table too small");
+_Static_assert(CC_MAX_NODES < 0xFFFF, "nodes must fit 16 bits");
+_Static_assert(CC_MAX_BOARD <= 256, "tile indices are stored in one byte");
+
+/* Squares farther out than this cannot be next to a tile (the board has at most
+ * CC_MAX_BOARD tiles around (0, 0)), so they are never stored. */
+#define FAR (CC_MAX_BOARD + 2)
+
+static bool in_reach(int x, int y)
+{
+    return x >= -FAR && x <= FAR && y >= -FAR && y <= FAR;
+}
+
+/* A nonzero key per square in reach; 0 marks an empty hash slot. */
+static uint32_t cell_key(int x, int y)
+{
+    return (uint32_t)(x + FAR) * (2 * FAR + 1) + (uint32_t)(y + FAR) + 1u;
+}
+
+#define CELL_BITS 10
+_Static_assert(CC_CELL_TABLE == 1u << CELL_BITS, "CELL_BITS must match CC_CELL_TABLE");
+
+/* Fibonacci hashing: the top bits of the product mix both coordinates. */
+static unsigned cell_hash(uint32_t key)
+{
+    return (key * 0x9E3779B1u) >> (32 - CELL_BITS);
+}
+
+/* The slot holding (x, y), or the empty slot where it would go. */
+static unsigned cell_slot(const struct cc_game *g, uint32_t key)
+{
+    unsigned i = cell_hash(key);
+    while (g->cell_key[i] != 0 && g->cell_key[i] != key) i = (i + 1) & (CC_CELL_TABLE - 1);
+    return i;
+}
+
+int cc_cell_get(const struct cc_game *g, int x, int y)
+{
+    if (!in_reach(x, y)) return -1;
+    uint32_t key = cell_key(x, y);
+    unsigned i = cell_slot(g, key);
+    return g->cell_key[i] == key ? g->cell_val[i] : -1;
+}
+
+bool cc_square_tile(const struct cc_game *g, int x, int y, unsigned *tile)
+{
+    int v = cc_cell_get(g, x, y);
+    if (v < 0 || (v & CC_CELL_FRONTIER)) return false;
+    if (tile) *tile = (unsigned)v;
+    return true;
+}
+
+int cc_board_at(const struct cc_game *g, int x, int y)
+{
+    unsigned t;
+    return cc_square_tile(g, x, y, &t) ? (int)t : -1;
+}
+
+int cc_square_constraint(const struct cc_game *g, int x, int y, uint16_t *mask, uint16_t *want)
+{
+    int v = cc_cell_get(g, x, y);
+    if (v >= 0 && (v & CC_CELL_FRONTIER)) {
+        unsigned i = (unsigned)v & ~CC_CELL_FRONTIER;
+        *mask = g->frontier_mask[i];
+        *want = g->frontier_want[i];
+        return __builtin_popcount(*mask) / 4;
+    }
+    int n = 0;
+    *mask = 0;
+    *want = 0;
+    for (int s = 0; s < 4; s++) {
+        unsigned nb;
+        if (!cc_square_tile(g, x + cc_side_dx[s], y + cc_side_dy[s], &nb)) continue;
+        const struct cc_placed *p = &g->board[nb];
+        unsigned facing = (unsigned)(s + 2) & 3;
+        unsigned kind = (cc_placed_type(g, nb)->edge_code[p->rot] >> (4 * facing)) & 0xF;
+        *mask |= (uint16_t)(0xFu << (4 * s));
+        *want |= (uint16_t)(kind << (4 * s));
+        n++;
+    }
+    return n;
+}
+
+void cc_board_clear(struct cc_game *g)
+{
+    g->nboard = 0;
+    g->nfrontier = 0;
+    memset(g->board, 0, sizeof g->board);
+    memset(g->cell_key, 0, sizeof g->cell_key);
+    memset(g->cell_val, 0, sizeof g->cell_val);
+    memset(g->frontier, 0, sizeof g->frontier);
+    memset(g->frontier_mask, 0, sizeof g->frontier_mask);
+    memset(g->frontier_want, 0, sizeof g->frontier_want);
+    memset(g->root, 0, sizeof g->root);
+    memset(g->next, 0, sizeof g->next);
+    memset(g->size, 0, sizeof g->size);
+    memset(g->open, 0, sizeof g->open);
+}
+
+/* Records that the empty square (x, y) has a placed neighbour on its side `side` whose
+ * facing edge is `edge`, making it a frontier square if it was not one. */
+static void frontier_touch(struct cc_game *g, int x, int y, unsigned side, unsigned edge)
+{
+    uint32_t key = cell_key(x, y);
+    unsigned i = cell_slot(g, key);
+    unsigned f;
+    if (g->cell_key[i] == key) {
+        f = g->cell_val[i] & ~CC_CELL_FRONTIER;
+    } else {
+        f = g->nfrontier++;
+        g->cell_key[i] = key;
+        g->cell_val[i] = (uint16_t)(CC_CELL_FRONTIER | f);
+        g->frontier[f][0] = (int16_t)x;
+        g->frontier[f][1] = (int16_t)y;
+    }
+    g->frontier_mask[f] |= (uint16_t)(0xFu << (4 * side));
+    g->frontier_want[f] |= (uint16_t)(edge << (4 * side));
+}
+
+/* Marks (x, y) as holding `tile`, taking it off the frontier (swap with the last). */
+static void square_fill(struct cc_game *g, int x, int y, unsigned tile)
+{
+    uint32_t key = cell_key(x, y);
+    unsigned i = cell_slot(g, key);
+    if (g->cell_key[i] == key && (g->cell_val[i] & CC_CELL_FRONTIER)) {
+        unsigned idx = g->cell_val[i] & ~CC_CELL_FRONTIER;
+        unsigned last = (unsigned)g->nfrontier - 1;
+        if (idx != last) {
+            int lx = g->frontier[last][0], ly = g->frontier[last][1];
+            g->frontier[idx][0] = (int16_t)lx;
+            g->frontier[idx][1] = (int16_t)ly;
+            g->frontier_mask[idx] = g->frontier_mask[last];
+            g->frontier_want[idx] = g->frontier_want[last];
+            g->cell_val[cell_slot(g, cell_key(lx, ly))] = (uint16_t)(CC_CELL_FRONTIER | idx);
+        }
+        g->frontier[last][0] = g->frontier[last][1] = 0;
+        g->frontier_mask[last] = g->frontier_want[last] = 0;
+        g->nfrontier--;
+    }
+    g->cell_key[i] = key;
+    g->cell_val[i] = (uint16_t)tile;
+}
+
+/* Joins the features of nodes a and b (union by size, members relabelled): returns the
+ * root. Deterministic: on equal sizes a's root stays. */
+static uint16_t join(struct cc_game *g, uint16_t a, uint16_t b)
+{
+    uint16_t ra = g->root[a], rb = g->root[b];
+    if (ra == rb) return ra;
+    if (g->size[ra] < g->size[rb]) {
+        uint16_t t = ra;
+        ra = rb;
+        rb = t;
+    }
+    uint16_t n = rb;
+    do {
+        g->root[n] = ra;
+        n = g->next[n];
+    } while (n != rb);
+    uint16_t t = g->next[ra];
+    g->next[ra] = g->next[rb];
+    g->next[rb] = t;
+    g->size[ra] = (uint16_t)(g->size[ra] + g->size[rb]);
+    g->open[ra] = (int16_t)(g->open[ra] + g->open[rb]);
+    g->size[rb] = 0;
+    g->open[rb] = 0;
+    return ra;
+}
+
+unsigned cc_board_place(struct cc_game *g, uint8_t type, int x, int y, uint8_t rot)
+{
+    const struct cc_tile_type *t = &cc_types(g)[type];
+    unsigned ti = g->nboard++;
+    struct cc_placed *p = &g->board[ti];
+    p->x = (int16_t)x;
+    p->y = (int16_t)y;
+    p->type = type;
+    p->rot = rot;
+    p->neighbours = 0;
+    square_fill(g, x, y, ti);
+
+    for (unsigned f = 0; f < t->nfeatures; f++) {
+        uint16_t n = cc_node(ti, f);
+        g->root[n] = n;
+        g->next[n] = n;
+        g->size[n] = 1;
+        g->open[n] = (int16_t)__builtin_popcount(t->features[f].slots & CC_EDGE_SLOTS_MASK);
+    }
+    for (int s = 0; s < 4; s++) {
+        int nx = x + cc_side_dx[s], ny = y + cc_side_dy[s];
+        unsigned nb;
+        if (!cc_square_tile(g, nx, ny, &nb)) {
+            unsigned edge = (t->edge_code[rot] >> (4 * s)) & 0xF;
+            frontier_touch(g, nx, ny, (unsigned)(s + 2) & 3, edge);
+            continue;
+        }
+        const struct cc_placed *q = &g->board[nb];
+        const struct cc_tile_type *qt = cc_placed_type(g, nb);
+        unsigned facing = (unsigned)(s + 2) & 3;
+        for (unsigned k = 0; k < 3; k++) {
+            unsigned mine = t->slot_feature[rot][3 * s + k];
+            unsigned theirs = qt->slot_feature[q->rot][3 * facing + 2 - k];
+            uint16_t r = join(g, cc_node(ti, mine), cc_node(nb, theirs));
+            g->open[r] = (int16_t)(g->open[r] - 2);
+        }
+    }
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            unsigned nb;
+            if ((dx || dy) && cc_square_tile(g, x + dx, y + dy, &nb)) {
+                g->board[nb].neighbours++;
+                p->neighbours++;
+            }
+        }
+    return ti;
+}
+
+unsigned cc_pieces_on(const struct cc_game *g, uint16_t root, uint8_t per_seat[CC_MAX_PLAYERS])
+{
+    unsigned total = 0;
+    if (per_seat) memset(per_seat, 0, CC_MAX_PLAYERS);
+    for (int i = 0; i < CC_MAX_PIECES; i++) {
+        const struct cc_piece *pc = &g->pieces[i];
+        if (!pc->used || pc->kind != CC_PIECE_FOLLOWER) continue;
+        if (g->root[cc_node(pc->tile, pc->feature)] != root) continue;
+        total++;
+        if (per_seat) per_seat[pc->seat]++;
+    }
+    return total;
+}
+
+unsigned cc_feature_tiles(const struct cc_game *g, uint16_t root)
+{
+    uint64_t seen[(CC_MAX_BOARD + 63) / 64] = {0};
+    unsigned count = 0;
+    uint16_t n = root;
+    do {
+        unsigned t = cc_node_tile(n);
+        if (!(seen[t / 64] & (1ull << (t % 64)))) {
+            seen[t / 64] |= 1ull << (t % 64);
+            count++;
+        }
+        n = g->next[n];
+    } while (n != root);
+    return count;
+}
+
+unsigned cc_feature_pennants(const struct cc_game *g, uint16_t root)
+{
+    unsigned sum = 0;
+    uint16_t n = root;
+    do {
+        sum += cc_placed_type(g, cc_node_tile(n))->features[cc_node_feature(n)].pennants;
+        n = g->next[n];
+    } while (n != root);
+    return sum;
+}
+
+unsigned cc_join_roots(const struct cc_game *g, const struct cc_tile_type *type, unsigned f, int x,
+                       int y, unsigned rot, uint16_t out[16])
+{
+    unsigned n = 0;
+    uint16_t slots = cc_rotate_slots(type->features[f].slots, rot) & CC_EDGE_SLOTS_MASK;
+    for (int s = 0; s < 4; s++) {
+        if (!(slots & (7u << (3 * s)))) continue;
+        unsigned nb;
+        if (!cc_square_tile(g, x + cc_side_dx[s], y + cc_side_dy[s], &nb)) continue;
+        const struct cc_placed *q = &g->board[nb];
+        const struct cc_tile_type *qt = cc_placed_type(g, nb);
+        unsigned facing = (unsigned)(s + 2) & 3;
+        for (unsigned k = 0; k < 3; k++) {
+            if (!(slots & (1u << (3 * s + k)))) continue;
+            uint16_t r = g->root[cc_node(nb, qt->slot_feature[q->rot][3 * facing + 2 - k])];
+            unsigned j = 0;
+            while (j < n && out[j] != r) j++;
+            if (j == n && n < 16) out[n++] = r;
+        }
+    }
+    return n;
+}

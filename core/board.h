@@ -1,0 +1,95 @@
+/* board.h: squares, the frontier and the feature graph of a game (engine-internal). */
+#ifndef CC_BOARD_H
+#define CC_BOARD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "game.h"
+
+/* Square offsets of the four sides N, E, S, W. */
+static const int8_t cc_side_dx[4] = {0, 1, 0, -1};
+static const int8_t cc_side_dy[4] = {-1, 0, 1, 0};
+
+static inline uint16_t cc_node(unsigned tile, unsigned feature)
+{
+    return (uint16_t)(tile * CC_MAX_TILE_FEATURES + feature);
+}
+
+static inline unsigned cc_node_tile(unsigned node)
+{
+    return node / CC_MAX_TILE_FEATURES;
+}
+
+static inline unsigned cc_node_feature(unsigned node)
+{
+    return node % CC_MAX_TILE_FEATURES;
+}
+
+/* Slots of feature mask `m` turned by `rot` quarter turns (the centre stays). */
+static inline uint16_t cc_rotate_slots(uint16_t m, unsigned rot)
+{
+    uint16_t edges = m & CC_EDGE_SLOTS_MASK;
+    unsigned k = 3 * (rot & 3);
+    edges = (uint16_t)(((edges << k) | (edges >> (12 - k))) & CC_EDGE_SLOTS_MASK);
+    return (uint16_t)(edges | (m & CC_CENTRE_MASK));
+}
+
+/* The compiled-in catalogues (tileset.c). */
+extern const struct cc_tileset cc_tileset_data[CC_RULESET_COUNT];
+
+/* The tile types of the game's ruleset. */
+static inline const struct cc_tile_type *cc_types(const struct cc_game *g)
+{
+    return cc_tileset_data[g->ruleset].types;
+}
+
+/* The type of placed tile `i`. */
+static inline const struct cc_tile_type *cc_placed_type(const struct cc_game *g, unsigned i)
+{
+    return &cc_types(g)[g->board[i].type];
+}
+
+/* Hash slot lookup: the cell_val of (x, y), or -1 when the square is unknown (not placed,
+ * not next to a placed tile). */
+int cc_cell_get(const struct cc_game *g, int x, int y);
+
+/* Whether the square holds a placed tile; its index in *tile if so. */
+bool cc_square_tile(const struct cc_game *g, int x, int y, unsigned *tile);
+
+/*
+ * The edge constraint of an empty square from its placed neighbours: sides with a
+ * neighbour get 4 bits in *mask and the neighbour's facing edge kind in *want, so that
+ * a rotated tile fits iff (edge_code & mask) == want. Returns the number of neighbours.
+ */
+int cc_square_constraint(const struct cc_game *g, int x, int y, uint16_t *mask, uint16_t *want);
+
+/* Puts tile `type` at (x, y) turned `rot`: squares, frontier, neighbour counts and the
+ * feature graph (joins across every side). The square must be a frontier square (or the
+ * board empty). Returns the new tile's board index. Never fails for a legal placement. */
+unsigned cc_board_place(struct cc_game *g, uint8_t type, int x, int y, uint8_t rot);
+
+/* Rebuilds squares, frontier and feature graph from board[0..nboard) in order, checking
+ * that the first tile is at (0, 0) unturned and each other one lies next to earlier ones
+ * with matching sides. Returns false (board unspecified) when they do not. */
+bool cc_board_rebuild(struct cc_game *g);
+
+/* Resets the board to empty (no tiles, no frontier, empty graph). */
+void cc_board_clear(struct cc_game *g);
+
+/* The pieces standing on the feature with root `root`: count per seat into `per_seat`
+ * (may be NULL); returns the total. */
+unsigned cc_pieces_on(const struct cc_game *g, uint16_t root, uint8_t per_seat[CC_MAX_PLAYERS]);
+
+/* Distinct tiles of the feature with root `root`. */
+unsigned cc_feature_tiles(const struct cc_game *g, uint16_t root);
+
+/* Sum of the pennants of the feature with root `root`. */
+unsigned cc_feature_pennants(const struct cc_game *g, uint16_t root);
+
+/* Roots of the neighbouring features that feature `f` of `type` turned `rot` at (x, y)
+ * would join, written to out[] (distinct); returns how many. */
+unsigned cc_join_roots(const struct cc_game *g, const struct cc_tile_type *type, unsigned f, int x,
+                       int y, unsigned rot, uint16_t out[16]);
+
+#endif

@@ -1,0 +1,146 @@
+/* check.c: every invariant of a game, checked from scratch (tests run it after each action). */
+#include <string.h>
+
+#include "board.h"
+#include "rules.h"
+
+/* Fails the check, recording which line of this file found the fault. */
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            *where = __LINE__;                                                                     \
+            return CC_ERR_CORRUPT;                                                                 \
+        }                                                                                          \
+    } while (0)
+
+/* The board's squares, frontier and graph equal a rebuild from the placement order. */
+static enum cc_status check_board(const struct cc_game *g, int *where)
+{
+    struct cc_game fresh;
+    memcpy(&fresh, g, sizeof fresh);
+    CHECK(cc_board_rebuild(&fresh));
+    CHECK(memcmp(fresh.board, g->board, sizeof g->board) == 0);
+    CHECK(memcmp(fresh.root, g->root, sizeof g->root) == 0);
+    CHECK(memcmp(fresh.next, g->next, sizeof g->next) == 0);
+    CHECK(memcmp(fresh.size, g->size, sizeof g->size) == 0);
+    CHECK(memcmp(fresh.open, g->open, sizeof g->open) == 0);
+    CHECK(memcmp(fresh.cell_key, g->cell_key, sizeof g->cell_key) == 0);
+    CHECK(memcmp(fresh.cell_val, g->cell_val, sizeof g->cell_val) == 0);
+    CHECK(fresh.nfrontier == g->nfrontier);
+    CHECK(memcmp(fresh.frontier, g->frontier, sizeof g->frontier) == 0);
+    /* Open slots are never negative, and a root's size is its member count. */
+    for (unsigned t = 0; t < g->nboard; t++) {
+        const struct cc_tile_type *tt = cc_placed_type(g, t);
+        for (unsigned f = 0; f < tt->nfeatures; f++) {
+            uint16_t n = cc_node(t, f), r = g->root[n];
+            CHECK(g->root[r] == r && g->open[r] >= 0);
+            if (r != n) continue;
+            unsigned members = 0;
+            uint16_t m = n;
+            do {
+                CHECK(g->root[m] == r);
+                members++;
+                m = g->next[m];
+            } while (m != n && members <= CC_MAX_NODES);
+            CHECK(members == g->size[r]);
+        }
+    }
+    return CC_OK;
+}
+
+static enum cc_status check_pieces(const struct cc_game *g, const struct cc_rules *rules,
+                                   int *where)
+{
+    unsigned followers[CC_MAX_PLAYERS] = {0}, stables[CC_MAX_PLAYERS] = {0};
+    for (int i = 0; i < CC_MAX_PIECES; i++) {
+        const struct cc_piece *pc = &g->pieces[i];
+        if (!pc->used) {
+            static const struct cc_piece none;
+            CHECK(memcmp(pc, &none, sizeof none) == 0);
+            continue;
+        }
+        CHECK(pc->used == 1 && pc->seat < g->nplayers && pc->tile < g->nboard);
+        CHECK(pc->loc < CC_LOC_COUNT);
+        const struct cc_tile_type *t = cc_placed_type(g, pc->tile);
+        CHECK(t->slot_feature[g->board[pc->tile].rot][pc->loc] == pc->feature);
+        CHECK(pc->feature < t->nfeatures);
+        unsigned kind = t->features[pc->feature].kind;
+        uint16_t r = g->root[cc_node(pc->tile, pc->feature)];
+        if (pc->kind == CC_PIECE_FOLLOWER) {
+            CHECK(rules->follower_kinds & (1u << kind));
+            followers[pc->seat]++;
+            /* Completed roads, cities, trails, farmlands and monasteries give their
+             * followers back at once. */
+            if (kind == CC_KIND_ROAD || kind == CC_KIND_CITY || kind == CC_KIND_TRAIL ||
+                kind == CC_KIND_FARMLAND)
+                CHECK(g->open[r] > 0);
+            if (kind == CC_KIND_MONASTERY) CHECK(g->board[pc->tile].neighbours < 8);
+        } else if (pc->kind == CC_PIECE_STABLE) {
+            stables[pc->seat]++;
+        } else {
+            return CC_ERR_CORRUPT;
+        }
+    }
+    for (unsigned s = 0; s < g->nplayers; s++) {
+        CHECK(followers[s] + g->players[s].followers == rules->followers);
+        CHECK(stables[s] + g->players[s].stables == rules->stables);
+    }
+    return CC_OK;
+}
+
+enum cc_status cc_game_check_where(const struct cc_game *g, int *where)
+{
+    const struct cc_rules *rules = cc_rules_of((enum cc_ruleset)g->ruleset);
+    CHECK(rules != NULL);
+    const struct cc_tileset *ts = cc_tileset_get((enum cc_ruleset)g->ruleset);
+    CHECK(g->nplayers >= CC_MIN_PLAYERS && g->nplayers <= CC_MAX_PLAYERS);
+    CHECK(g->options.edition <= CC_EDITION_ORIGINAL && g->options.river <= 1);
+    CHECK(g->options.draw <= CC_DRAW_HAND);
+    CHECK(g->seat < g->nplayers && g->turn >= 1);
+    CHECK(g->deck_len <= CC_MAX_DECK && g->deck_pos <= g->deck_len);
+    for (unsigned i = 0; i < g->deck_len; i++) CHECK(g->deck[i] < ts->ntypes);
+    CHECK(g->ndiscarded <= g->deck_pos);
+    for (unsigned i = 0; i < g->ndiscarded; i++) CHECK(g->discarded[i] < ts->ntypes);
+    CHECK(g->start >= -1 && g->start < ts->ntypes);
+    switch (g->phase) {
+    case CC_PHASE_DRAW:
+        CHECK(g->drawn == CC_NO_TILE && g->deck_pos < g->deck_len);
+        break;
+    case CC_PHASE_PLACE:
+        CHECK(g->drawn < ts->ntypes && g->deck_pos > 0);
+        break;
+    case CC_PHASE_FINISHED:
+        CHECK(g->drawn == CC_NO_TILE);
+        break;
+    default:
+        return CC_ERR_CORRUPT;
+    }
+    /* Every tile drawn so far was placed, set aside, or is the tile in hand. */
+    CHECK(g->nboard >= 1 && g->nboard <= CC_MAX_BOARD);
+    CHECK((unsigned)(g->nboard - 1) + g->ndiscarded + (g->phase == CC_PHASE_PLACE) == g->deck_pos);
+    if (g->phase == CC_PHASE_PLACE) CHECK(g->deck[g->deck_pos - 1] == g->drawn);
+    CHECK(g->river_open_side == 0xFF || (g->river_open_side < 4 && g->river_tile < g->nboard));
+    CHECK(g->river_last_turn <= 2);
+    enum cc_status st = check_board(g, where);
+    if (st != CC_OK) return st;
+    st = check_pieces(g, rules, where);
+    if (st != CC_OK) return st;
+    for (unsigned s = 0; s < CC_MAX_PLAYERS; s++) {
+        const struct cc_player *p = &g->players[s];
+        int sum = 0;
+        for (int c = 0; c < CC_COL_COUNT; c++) {
+            CHECK(p->columns[c] >= 0);
+            CHECK(p->columns[c] == 0 || (rules->columns & (1u << c)));
+            sum += p->columns[c];
+        }
+        CHECK(sum == p->score);
+        if (s >= g->nplayers) CHECK(p->score == 0 && p->followers == 0);
+    }
+    return CC_OK;
+}
+
+enum cc_status cc_game_check(const struct cc_game *g)
+{
+    int where;
+    return cc_game_check_where(g, &where);
+}

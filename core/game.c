@@ -1,0 +1,345 @@
+/* game.c: creating a game, and the turn: draw, place, follow-up, score, next. */
+#include <string.h>
+
+#include "board.h"
+#include "placement.h"
+#include "rng.h"
+#include "rules.h"
+
+/* Appends `n` copies of `type` to the pile. */
+static void pile_add(uint8_t *pile, unsigned *len, uint8_t type, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) pile[(*len)++] = type;
+}
+
+/* Takes one tile of `type` out of pile[0..*len) if there is one. */
+static void pile_remove(uint8_t *pile, unsigned *len, uint8_t type)
+{
+    for (unsigned i = 0; i < *len; i++) {
+        if (pile[i] != type) continue;
+        memmove(pile + i, pile + i + 1, *len - i - 1);
+        (*len)--;
+        return;
+    }
+}
+
+/* The lake: the river tile with one river side that is not the spring. */
+static int lake_type(const struct cc_tileset *ts)
+{
+    for (int i = 0; i < ts->ntypes; i++) {
+        const struct cc_tile_type *t = &ts->types[i];
+        int rivers = 0;
+        for (int s = 0; s < 4; s++) rivers += t->edges[s] == CC_EDGE_RIVER;
+        if (t->is_river && !t->is_start && rivers == 1) return i;
+    }
+    return -1;
+}
+
+static int spring_type(const struct cc_tileset *ts)
+{
+    for (int i = 0; i < ts->ntypes; i++)
+        if (ts->types[i].is_river && ts->types[i].is_start) return i;
+    return -1;
+}
+
+/* The shuffled standard pile (start tile taken out; the River first when it is on). */
+static void build_standard_deck(struct cc_game *g, const struct cc_tileset *ts, uint8_t start,
+                                uint64_t seed)
+{
+    struct cc_rng rng;
+    cc_rng_seed(&rng, seed);
+    uint8_t land[CC_MAX_DECK], river[CC_MAX_DECK];
+    unsigned nland = 0, nriver = 0;
+    int lake = lake_type(ts);
+    for (int i = 0; i < ts->ntypes; i++) {
+        const struct cc_tile_type *t = &ts->types[i];
+        if (!t->is_river)
+            pile_add(land, &nland, (uint8_t)i, t->count);
+        else if (g->options.river && i != lake)
+            pile_add(river, &nriver, (uint8_t)i, t->count);
+    }
+    pile_remove(land, &nland, start);
+    pile_remove(river, &nriver, start);
+    /* With the River the land start tile leaves the game (once, even if it is the start). */
+    if (g->options.river && start != ts->start_type) pile_remove(land, &nland, ts->start_type);
+    cc_rng_shuffle(&rng, river, nriver);
+    cc_rng_shuffle(&rng, land, nland);
+    g->deck_len = 0;
+    memcpy(g->deck, river, nriver);
+    g->deck_len = (uint16_t)nriver;
+    if (g->options.river && lake >= 0 && start != lake) g->deck[g->deck_len++] = (uint8_t)lake;
+    memcpy(g->deck + g->deck_len, land, nland);
+    g->deck_len = (uint16_t)(g->deck_len + nland);
+}
+
+/* Starts the river state from the start tile: its river sides are the open end. */
+static void river_start(struct cc_game *g, const struct cc_tile_type *t)
+{
+    g->river_open_side = 0xFF;
+    g->river_last_turn = 0;
+    g->river_tile = 0;
+    for (int s = 0; s < 4; s++)
+        if (t->edges[s] == CC_EDGE_RIVER) g->river_open_side = (uint8_t)s;
+}
+
+enum cc_status cc_game_new(struct cc_game *g, const struct cc_setup *setup, struct cc_events *ev)
+{
+    (void)ev;
+    const struct cc_rules *rules = cc_rules_of((enum cc_ruleset)setup->ruleset);
+    if (!rules) return CC_ERR_BAD_RULESET;
+    const struct cc_tileset *ts = cc_tileset_get((enum cc_ruleset)setup->ruleset);
+    if (setup->nplayers < CC_MIN_PLAYERS || setup->nplayers > CC_MAX_PLAYERS)
+        return CC_ERR_BAD_PLAYER_COUNT;
+    const struct cc_options *o = &setup->options;
+    if (o->edition > CC_EDITION_ORIGINAL || o->river > 1 || o->draw > CC_DRAW_HAND)
+        return CC_ERR_BAD_OPTION;
+    if (setup->ruleset != CC_RULESET_CLASSIC && (o->edition || o->river)) return CC_ERR_BAD_OPTION;
+    if (setup->ruleset != CC_RULESET_DISCOVERY && o->draw) return CC_ERR_BAD_OPTION;
+    if (setup->start >= ts->ntypes || setup->start < -1) return CC_ERR_UNKNOWN_TILE;
+    if (setup->deck_len > CC_MAX_DECK) return CC_ERR_DECK_TOO_LONG;
+    for (int i = 0; i < setup->deck_len; i++)
+        if (setup->deck[i] >= ts->ntypes) return CC_ERR_UNKNOWN_TILE;
+    /* River tiles exist only in games with the River. */
+    if (!o->river) {
+        if (setup->start >= 0 && ts->types[setup->start].is_river) return CC_ERR_UNKNOWN_TILE;
+        for (int i = 0; i < setup->deck_len; i++)
+            if (ts->types[setup->deck[i]].is_river) return CC_ERR_UNKNOWN_TILE;
+    }
+
+    memset(g, 0, sizeof *g);
+    g->ruleset = setup->ruleset;
+    g->nplayers = setup->nplayers;
+    g->options = *o;
+    g->seed = setup->seed;
+    g->start = setup->start;
+    g->drawn = CC_NO_TILE;
+    uint8_t start = (uint8_t)ts->start_type;
+    if (setup->start >= 0)
+        start = (uint8_t)setup->start;
+    else if (o->river && spring_type(ts) >= 0)
+        start = (uint8_t)spring_type(ts);
+    if (setup->deck_len >= 0) {
+        g->custom_deck = 1;
+        g->deck_len = (uint16_t)setup->deck_len;
+        memcpy(g->deck, setup->deck, (size_t)setup->deck_len);
+    } else {
+        build_standard_deck(g, ts, start, setup->seed);
+    }
+    for (unsigned s = 0; s < g->nplayers; s++) {
+        g->players[s].followers = (uint8_t)rules->followers;
+        g->players[s].stables = (uint8_t)rules->stables;
+        g->players[s].hand[0] = g->players[s].hand[1] = CC_NO_TILE;
+    }
+    cc_board_clear(g);
+    cc_board_place(g, start, 0, 0, 0);
+    river_start(g, &ts->types[start]);
+    g->turn = 1;
+    g->seat = 0;
+    g->phase = g->deck_len > 0 ? CC_PHASE_DRAW : CC_PHASE_FINISHED;
+    return CC_OK;
+}
+
+/* Ends the game: final scoring into the players, events, phase finished. */
+static void finish(struct cc_game *g, struct cc_events *ev)
+{
+    cc_rules_of((enum cc_ruleset)g->ruleset)->final_scoring(g, g->players, ev);
+    g->phase = CC_PHASE_FINISHED;
+    g->drawn = CC_NO_TILE;
+    struct cc_event *e = cc_emit(ev, CC_EV_GAME_FINISHED);
+    if (e) e->seats = (uint8_t)cc_winners(g);
+}
+
+static enum cc_status apply_draw(struct cc_game *g, struct cc_events *ev)
+{
+    while (g->deck_pos < g->deck_len) {
+        uint8_t t = g->deck[g->deck_pos++];
+        if (cc_tile_fits_somewhere(g, t)) {
+            g->drawn = t;
+            g->phase = CC_PHASE_PLACE;
+            struct cc_event *e = cc_emit(ev, CC_EV_TILE_DRAWN);
+            if (e) {
+                e->seat = g->seat;
+                e->tile = t;
+            }
+            return CC_OK;
+        }
+        g->discarded[g->ndiscarded++] = t;
+        struct cc_event *e = cc_emit(ev, CC_EV_TILE_DISCARDED);
+        if (e) {
+            e->seat = g->seat;
+            e->tile = t;
+        }
+    }
+    /* The pile ran out with tiles set aside: the game ends. */
+    finish(g, ev);
+    return CC_OK;
+}
+
+/* Checks the follow-up of a placement that has been found legal; changes nothing. */
+static enum cc_status check_followup(const struct cc_game *g, const struct cc_action *a)
+{
+    const struct cc_rules *rules = cc_rules_of((enum cc_ruleset)g->ruleset);
+    const struct cc_tile_type *t = &cc_types(g)[g->drawn];
+    switch (a->follow) {
+    case CC_FOLLOW_NONE:
+        return CC_OK;
+    case CC_FOLLOW_FOLLOWER: {
+        if (a->loc >= CC_LOC_COUNT) return CC_ERR_BAD_LOCATION;
+        unsigned f = t->slot_feature[a->rot][a->loc];
+        if (f == CC_NO_FEATURE) return CC_ERR_NO_FEATURE_THERE;
+        unsigned kind = t->features[f].kind;
+        if (kind == CC_KIND_RIVER) return CC_ERR_RIVER_NOT_ALLOWED;
+        if (!(rules->follower_kinds & (1u << kind))) return CC_ERR_NOT_ALLOWED_HERE;
+        if (g->players[a->seat].followers == 0) return CC_ERR_NO_FOLLOWERS_LEFT;
+        if (cc_feature_would_be_occupied(g, t, f, a->x, a->y, a->rot))
+            return CC_ERR_FEATURE_OCCUPIED;
+        return CC_OK;
+    }
+    case CC_FOLLOW_STABLE:
+    case CC_FOLLOW_HIKE:
+    case CC_FOLLOW_WITHDRAW:
+        return CC_ERR_FOLLOWUP_NOT_IN_RULESET;
+    default:
+        return CC_ERR_BAD_LOCATION;
+    }
+}
+
+static int first_free_piece(const struct cc_game *g)
+{
+    for (int i = 0; i < CC_MAX_PIECES; i++)
+        if (!g->pieces[i].used) return i;
+    return -1;
+}
+
+static void deploy(struct cc_game *g, unsigned tile, const struct cc_action *a,
+                   struct cc_events *ev)
+{
+    const struct cc_tile_type *t = cc_placed_type(g, tile);
+    int i = first_free_piece(g);
+    struct cc_piece *pc = &g->pieces[i];
+    pc->used = 1;
+    pc->seat = a->seat;
+    pc->kind = CC_PIECE_FOLLOWER;
+    pc->tile = (uint8_t)tile;
+    pc->loc = a->loc;
+    pc->feature = t->slot_feature[a->rot][a->loc];
+    g->players[a->seat].followers--;
+    struct cc_event *e = cc_emit(ev, CC_EV_FOLLOWER_DEPLOYED);
+    if (e) {
+        e->seat = a->seat;
+        e->x = a->x;
+        e->y = a->y;
+        e->loc = a->loc;
+        e->kind = t->features[pc->feature].kind;
+        e->tile = g->board[tile].type;
+    }
+}
+
+/* Moves the river's open end on after a river tile was placed at board index `tile`. */
+static void river_advance(struct cc_game *g, unsigned tile)
+{
+    const struct cc_tile_type *t = cc_placed_type(g, tile);
+    unsigned flow = g->river_open_side;
+    g->river_last_turn = (uint8_t)cc_river_turn(g, t, g->board[tile].rot);
+    g->river_open_side = 0xFF;
+    for (unsigned s = 0; s < 4; s++) {
+        unsigned edge = (t->edge_code[g->board[tile].rot] >> (4 * s)) & 0xF;
+        if (edge == CC_EDGE_RIVER && s != ((flow + 2) & 3)) g->river_open_side = (uint8_t)s;
+    }
+    g->river_tile = (uint8_t)tile;
+}
+
+static enum cc_status apply_place(struct cc_game *g, const struct cc_action *a,
+                                  struct cc_events *ev)
+{
+    if (a->rot > 3) return CC_ERR_BAD_ROTATION;
+    enum cc_status st = cc_check_position(g, g->drawn, a->x, a->y, a->rot);
+    if (st != CC_OK) return st;
+    st = check_followup(g, a);
+    if (st != CC_OK) return st;
+
+    /* Everything is checked: from here on nothing fails. */
+    const struct cc_tile_type *t = &cc_types(g)[g->drawn];
+    bool river_tile = t->is_river && g->river_open_side != 0xFF;
+    unsigned tile = cc_board_place(g, g->drawn, a->x, a->y, a->rot);
+    struct cc_event *e = cc_emit(ev, CC_EV_TILE_PLACED);
+    if (e) {
+        e->seat = a->seat;
+        e->tile = g->drawn;
+        e->x = a->x;
+        e->y = a->y;
+        e->rot = a->rot;
+    }
+    if (river_tile) river_advance(g, tile);
+    if (a->follow == CC_FOLLOW_FOLLOWER) deploy(g, tile, a, ev);
+    cc_rules_of((enum cc_ruleset)g->ruleset)->score_placement(g, tile, ev);
+
+    g->drawn = CC_NO_TILE;
+    if (g->deck_pos >= g->deck_len) {
+        finish(g, ev);
+        return CC_OK;
+    }
+    g->seat = (uint8_t)((g->seat + 1) % g->nplayers);
+    g->turn++;
+    g->phase = CC_PHASE_DRAW;
+    return CC_OK;
+}
+
+enum cc_status cc_game_apply(struct cc_game *g, const struct cc_action *a, struct cc_events *ev)
+{
+    if (g->phase == CC_PHASE_FINISHED) return CC_ERR_GAME_FINISHED;
+    if (a->seat != g->seat) return CC_ERR_NOT_YOUR_TURN;
+    switch (a->kind) {
+    case CC_ACTION_DRAW:
+        if (g->phase != CC_PHASE_DRAW) return CC_ERR_WRONG_PHASE;
+        return apply_draw(g, ev);
+    case CC_ACTION_PLACE:
+        if (g->phase != CC_PHASE_PLACE) return CC_ERR_WRONG_PHASE;
+        return apply_place(g, a, ev);
+    default:
+        return CC_ERR_WRONG_PHASE;
+    }
+}
+
+void cc_projected_scores(const struct cc_game *g, struct cc_player out[CC_MAX_PLAYERS])
+{
+    memcpy(out, g->players, sizeof g->players);
+    if (g->phase == CC_PHASE_FINISHED) return;
+    cc_rules_of((enum cc_ruleset)g->ruleset)->final_scoring(g, out, NULL);
+}
+
+unsigned cc_winners(const struct cc_game *g)
+{
+    int best = g->players[0].score;
+    for (unsigned s = 1; s < g->nplayers; s++)
+        if (g->players[s].score > best) best = g->players[s].score;
+    unsigned seats = 0;
+    for (unsigned s = 0; s < g->nplayers; s++)
+        if (g->players[s].score == best) seats |= 1u << s;
+    return seats;
+}
+
+unsigned cc_tiles_remaining(const struct cc_game *g)
+{
+    return (unsigned)(g->deck_len - g->deck_pos);
+}
+
+static const char *const event_names[CC_EV_COUNT] = {
+    "tile_drawn",   "tile_discarded", "tile_placed",        "follower_deployed",
+    "stable_built", "hiker_moved",    "follower_withdrawn", "feature_scored",
+    "final_scored", "game_finished",  "follower_returned",  "tiles_removed",
+    "hand_dealt"};
+
+static const char *const column_names[CC_COL_COUNT] = {
+    "road", "city",   "monastery", "farm",      "trail",    "farmland",
+    "hike", "stable", "harvest",   "grassland", "mountain", "sea"};
+
+const char *cc_event_name(enum cc_event_type t)
+{
+    return (unsigned)t < CC_EV_COUNT ? event_names[t] : NULL;
+}
+
+const char *cc_column_name(enum cc_column c)
+{
+    return (unsigned)c < CC_COL_COUNT ? column_names[c] : NULL;
+}

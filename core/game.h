@@ -1,0 +1,300 @@
+/* game.h: a game as a plain fixed-size value, and the actions that move it on. */
+#ifndef CC_GAME_H
+#define CC_GAME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "status.h"
+#include "tiles.h"
+
+#define CC_MIN_PLAYERS    2
+#define CC_MAX_PLAYERS    5
+#define CC_MAX_DECK       200               /* tiles in a draw pile, custom decks included */
+#define CC_MAX_BOARD      (CC_MAX_DECK + 1) /* the start tile and every drawn tile */
+#define CC_MAX_NODES      (CC_MAX_BOARD * CC_MAX_TILE_FEATURES) /* feature segments on a board */
+#define CC_MAX_PIECES     40   /* pieces on the board at once, all players */
+#define CC_CELL_TABLE     1024 /* hash slots for placed tiles and their frontier */
+#define CC_MAX_FRONTIER   (2 * CC_MAX_BOARD + 2)    /* empty squares next to placed tiles */
+#define CC_MAX_PLACEMENTS (CC_MAX_FRONTIER * 4 * 2) /* 4 rotations, 2 hand tiles */
+#define CC_HAND_SIZE      2
+#define CC_NO_TILE        0xFF
+#define CC_NO_SEAT        0xFF
+
+/* Columns of the scoreboard; which ones a ruleset uses is cc_ruleset_columns(). */
+enum cc_column {
+    CC_COL_ROAD = 0,
+    CC_COL_CITY,
+    CC_COL_MONASTERY,
+    CC_COL_FARM,
+    CC_COL_TRAIL,
+    CC_COL_FARMLAND,
+    CC_COL_HIKE,
+    CC_COL_STABLE,
+    CC_COL_HARVEST,
+    CC_COL_GRASSLAND,
+    CC_COL_MOUNTAIN,
+    CC_COL_SEA,
+    CC_COL_COUNT
+};
+
+enum cc_edition { CC_EDITION_STANDARD = 0, CC_EDITION_ORIGINAL = 1 };
+enum cc_draw_mode { CC_DRAW_PILE = 0, CC_DRAW_HAND = 1 };
+
+/* Options of a game; each ruleset reads only its own. */
+struct cc_options {
+    uint8_t edition; /* classic: enum cc_edition */
+    uint8_t river;   /* classic: 1 to play with the River */
+    uint8_t draw;    /* discovery: enum cc_draw_mode */
+};
+
+/* Everything that fixes a game at creation. */
+struct cc_setup {
+    uint8_t ruleset;           /* enum cc_ruleset */
+    uint8_t nplayers;          /* 2..5 */
+    struct cc_options options; /* per ruleset */
+    uint64_t seed;             /* the shuffle is a pure function of it */
+    int16_t start;             /* tile type index of the start tile, or -1 for the default */
+    int16_t deck_len;          /* -1: the shuffled standard deck; else tiles in deck[] */
+    uint8_t deck[CC_MAX_DECK]; /* tile type indices, first drawn first */
+};
+
+enum cc_phase { CC_PHASE_DRAW = 0, CC_PHASE_PLACE = 1, CC_PHASE_FINISHED = 2 };
+
+enum cc_piece_kind { CC_PIECE_FOLLOWER = 0, CC_PIECE_STABLE = 1 };
+
+/* A piece on the board. */
+struct cc_piece {
+    uint8_t used;    /* 0: free slot */
+    uint8_t seat;    /* owner */
+    uint8_t kind;    /* enum cc_piece_kind */
+    uint8_t tile;    /* index into board[] */
+    uint8_t loc;     /* enum cc_location, in board directions */
+    uint8_t feature; /* feature index on that tile */
+};
+
+/* A placed tile. */
+struct cc_placed {
+    int16_t x, y;       /* board square */
+    uint8_t type;       /* tile type index */
+    uint8_t rot;        /* quarter turns clockwise */
+    uint8_t neighbours; /* placed tiles among the 8 around it */
+    uint8_t pad;        /* zero */
+};
+
+/* One player. */
+struct cc_player {
+    int16_t score;                  /* total */
+    int16_t columns[CC_COL_COUNT];  /* breakdown, sums to score */
+    uint8_t followers;              /* in supply */
+    uint8_t stables;                /* hills: in supply */
+    uint8_t harvest[CC_CROP_COUNT]; /* hills: tokens held */
+    uint8_t hand[CC_HAND_SIZE];     /* discovery hand variant: tile types or CC_NO_TILE */
+};
+
+/*
+ * A whole game. A plain value: copy it with memcpy, compare with cc_game_encode().
+ * Every field is owned by the engine; read it, never write it.
+ */
+struct cc_game {
+    uint8_t ruleset;                /* enum cc_ruleset */
+    uint8_t nplayers;               /* 2..5 */
+    struct cc_options options;      /* as created */
+    uint8_t phase;                  /* enum cc_phase */
+    uint8_t seat;                   /* seat to move */
+    uint8_t drawn;                  /* tile type drawn this turn (phase place), else CC_NO_TILE */
+    uint8_t river_open_side;        /* side of river_tile where the river is open, 0xFF none */
+    uint8_t river_last_turn;        /* 0 none/straight, 1 right, 2 left: last river tile's turn */
+    uint8_t river_tile;             /* board index of the tile holding the river's open end */
+    uint16_t turn;                  /* turns started, from 1 */
+    uint64_t seed;                  /* as created */
+    int16_t start;                  /* start tile type as created, -1 default */
+    int16_t custom_deck;            /* 1 when the deck was given at creation */
+    uint16_t deck_len;              /* tiles in deck[] */
+    uint16_t deck_pos;              /* next tile to draw */
+    uint8_t deck[CC_MAX_DECK];      /* the draw pile in draw order */
+    uint16_t nremoved;              /* hand variant: tiles removed face up at the start */
+    uint8_t removed[CC_MAX_DECK];   /* their types */
+    uint16_t ndiscarded;            /* tiles set aside */
+    uint8_t discarded[CC_MAX_DECK]; /* their types, in order */
+    struct cc_player players[CC_MAX_PLAYERS];
+    uint8_t harvest_supply[CC_CROP_COUNT]; /* hills: tokens left */
+    uint16_t nboard;                       /* tiles placed */
+    struct cc_placed board[CC_MAX_BOARD];
+    struct cc_piece pieces[CC_MAX_PIECES];
+    /* Feature graph: node = tile index * CC_MAX_TILE_FEATURES + feature index. */
+    uint16_t root[CC_MAX_NODES]; /* the representative of the node's feature */
+    uint16_t next[CC_MAX_NODES]; /* circular list of the members of a feature */
+    uint16_t size[CC_MAX_NODES]; /* at roots: members */
+    int16_t open[CC_MAX_NODES];  /* at roots: edge slots with no tile beyond them */
+    /* Squares: hash of (x, y) -> placed tile or frontier square. */
+    uint32_t cell_key[CC_CELL_TABLE]; /* the square's number + 1; 0 = empty slot */
+    uint16_t cell_val[CC_CELL_TABLE]; /* tile index, or CC_CELL_FRONTIER | frontier index */
+    uint16_t nfrontier;
+    int16_t frontier[CC_MAX_FRONTIER][2]; /* empty squares next to a placed tile */
+    /* Per frontier square, the edges its placed neighbours demand: 4 bits per side
+     * (N lowest) set in mask where a neighbour is, its facing edge kind in want. */
+    uint16_t frontier_mask[CC_MAX_FRONTIER];
+    uint16_t frontier_want[CC_MAX_FRONTIER];
+};
+
+#define CC_CELL_FRONTIER 0x8000u
+
+/* Follow-up of a turn, after the placement: at most one. */
+enum cc_followup {
+    CC_FOLLOW_NONE = 0,
+    CC_FOLLOW_FOLLOWER, /* deploy on the placed tile at `loc` */
+    CC_FOLLOW_STABLE,   /* hills: build a stable on the placed tile at `loc` */
+    CC_FOLLOW_HIKE,     /* hills: the own hiker on (fx, fy) walks out through side `loc` */
+    CC_FOLLOW_WITHDRAW  /* discovery: take back the own follower on (fx, fy) at `loc` */
+};
+
+enum cc_action_kind { CC_ACTION_DRAW = 0, CC_ACTION_PLACE = 1 };
+
+/* An action of a player. */
+struct cc_action {
+    uint8_t kind;   /* enum cc_action_kind */
+    uint8_t seat;   /* who acts */
+    int16_t x, y;   /* place: the square */
+    uint8_t rot;    /* place: quarter turns clockwise, 0..3 */
+    uint8_t tile;   /* place, hand variant: the hand tile's type; else CC_NO_TILE */
+    uint8_t follow; /* enum cc_followup */
+    uint8_t loc;    /* follower/stable: location; hike: side 0..3; withdraw: location */
+    int16_t fx, fy; /* hike/withdraw: the square of the piece */
+};
+
+enum cc_event_type {
+    CC_EV_TILE_DRAWN = 0,
+    CC_EV_TILE_DISCARDED,
+    CC_EV_TILE_PLACED,
+    CC_EV_FOLLOWER_DEPLOYED,
+    CC_EV_STABLE_BUILT,
+    CC_EV_HIKER_MOVED,
+    CC_EV_FOLLOWER_WITHDRAWN,
+    CC_EV_FEATURE_SCORED,
+    CC_EV_FINAL_SCORED,
+    CC_EV_GAME_FINISHED,
+    CC_EV_FOLLOWER_RETURNED, /* follows the CC_EV_FEATURE_SCORED it belongs to */
+    CC_EV_TILES_REMOVED,     /* discovery hand variant: one tile removed face up */
+    CC_EV_HAND_DEALT,        /* discovery hand variant: a tile goes to a hand */
+    CC_EV_COUNT
+};
+
+/* Something that happened. Which fields mean something depends on `type`. */
+struct cc_event {
+    uint8_t type;   /* enum cc_event_type */
+    uint8_t seat;   /* the acting seat; CC_NO_SEAT for scoring with no actor */
+    uint8_t tile;   /* drawn/discarded/placed/dealt: tile type */
+    uint8_t rot;    /* placed: rotation */
+    int16_t x, y;   /* placed/deployed/built/withdrawn: square; scored: a square of it */
+    uint8_t loc;    /* deployed/built/withdrawn/scored: a location of the feature */
+    uint8_t kind;   /* scored/withdrawn: enum cc_kind (CC_KIND_COUNT + n for columns) */
+    uint8_t column; /* scored: enum cc_column the points go to */
+    uint8_t seats;  /* scored: bit mask of the seats that scored */
+    int16_t points; /* scored: points for each scoring seat */
+    uint16_t tiles; /* scored: tiles of the feature; hike: tiles entered */
+    uint16_t count; /* scored: pennants / cities / animals / tokens, per rule */
+    int16_t x2, y2; /* hike: where the hiker stops */
+    uint8_t tokens[CC_MAX_PLAYERS][CC_CROP_COUNT]; /* hills farmland: tokens given per seat */
+};
+
+/* Events one action can cause: up to 200 set-aside tiles, then a final scoring with a
+ * farm event per city (original edition) on a 201-tile board, comfortably bounded. */
+#define CC_MAX_EVENTS 1536
+
+/* A caller-owned buffer that actions append events to. */
+struct cc_events {
+    size_t n;                          /* events written */
+    struct cc_event ev[CC_MAX_EVENTS]; /* the events */
+};
+
+/* A legal placement of a drawn (or hand) tile, with the follow-ups it allows. */
+struct cc_placement {
+    int16_t x, y;      /* square */
+    uint8_t rot;       /* quarter turns clockwise */
+    uint8_t tile;      /* tile type */
+    uint16_t follower; /* locations where a follower may be deployed (bits) */
+    uint16_t stable;   /* hills: locations where a stable may be built */
+    uint16_t hike;     /* hills: bit 4*k+side: the k-th own hiker may walk out via side */
+};
+
+/*
+ * Creates a game from `setup` into `g` (all of it is overwritten). Checks the player
+ * count, options, start and deck against the ruleset. Emits the events of the setup
+ * (hand variant: removed tiles and hands) into `ev` if not NULL.
+ */
+enum cc_status cc_game_new(struct cc_game *g, const struct cc_setup *setup, struct cc_events *ev)
+    __attribute__((warn_unused_result));
+
+/*
+ * Applies `a` to `g`: validates everything first; on success changes `g` and appends
+ * the events to `ev` (if not NULL; `ev->n` is not reset). On failure `g` and `ev` are
+ * unchanged and the status says why.
+ */
+enum cc_status cc_game_apply(struct cc_game *g, const struct cc_action *a, struct cc_events *ev)
+    __attribute__((warn_unused_result));
+
+/*
+ * Writes every legal placement of the tile(s) the seat to move may place into `out`
+ * (at most `cap`) and returns how many there are (which may exceed `cap`). With
+ * `followups` each entry also lists the follow-ups it allows (else those masks are 0).
+ * Returns 0 outside the place phase. Order: frontier order, then rotation.
+ */
+size_t cc_legal_placements(const struct cc_game *g, struct cc_placement *out, size_t cap,
+                           bool followups);
+
+/* Fills the follow-up masks of `p`, a legal placement of the seat to move. */
+void cc_placement_followups(const struct cc_game *g, struct cc_placement *p);
+
+/* True when `type` fits somewhere on the board now (for set-aside decisions). */
+bool cc_tile_fits_somewhere(const struct cc_game *g, uint8_t type);
+
+/*
+ * Final scores if the game ended now: writes per seat the total and the columns into
+ * `out` (nplayers entries). Pure; `g` is not changed. For a finished game, the scores.
+ */
+void cc_projected_scores(const struct cc_game *g, struct cc_player out[CC_MAX_PLAYERS]);
+
+/* Bit mask of the seats that share the highest score. */
+unsigned cc_winners(const struct cc_game *g);
+
+/* Checks every invariant of `g`; returns CC_OK or CC_ERR_CORRUPT. */
+enum cc_status cc_game_check(const struct cc_game *g);
+
+/* The same, and on failure the line of core/check.c that found the fault in *where. */
+enum cc_status cc_game_check_where(const struct cc_game *g, int *where);
+
+/* Number of tiles still to come (draw pile, and in the hand variant the hands). */
+unsigned cc_tiles_remaining(const struct cc_game *g);
+
+/* The columns a ruleset scores, as a bit mask over enum cc_column. */
+unsigned cc_ruleset_columns(enum cc_ruleset r);
+
+/* Followers per player in the supply at the start of a ruleset's game. */
+unsigned cc_ruleset_followers(enum cc_ruleset r);
+
+/* The placed tile at (x, y): its board index, or -1. */
+int cc_board_at(const struct cc_game *g, int x, int y);
+
+/* Name of an event type ("tile_placed" ...) or a column ("road" ...). */
+const char *cc_event_name(enum cc_event_type t);
+const char *cc_column_name(enum cc_column c);
+
+#define CC_SNAPSHOT_VERSION 1
+#define CC_SNAPSHOT_MAX     8192 /* bytes an encoded game can take */
+
+/*
+ * Encodes `g` compactly (versioned) into `buf` (capacity `cap`); returns the length,
+ * or 0 if `cap` is too small. Two games are equal iff their encodings are.
+ */
+size_t cc_game_encode(const struct cc_game *g, uint8_t *buf, size_t cap);
+
+/*
+ * Decodes an encoding made by cc_game_encode() into `g`, rebuilding the feature graph.
+ * Rejects anything malformed or inconsistent with CC_ERR_CORRUPT (never crashes).
+ */
+enum cc_status cc_game_decode(struct cc_game *g, const uint8_t *buf, size_t len)
+    __attribute__((warn_unused_result));
+
+#endif

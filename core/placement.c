@@ -1,0 +1,128 @@
+/* placement.c: legal positions of a tile and the follow-ups each allows. */
+#include <string.h>
+
+#include "board.h"
+#include "placement.h"
+#include "rules.h"
+
+unsigned cc_river_turn(const struct cc_game *g, const struct cc_tile_type *t, unsigned rot)
+{
+    unsigned flow = g->river_open_side;
+    if (flow > 3) return 0;
+    unsigned entry = (flow + 2) & 3;
+    for (unsigned s = 0; s < 4; s++) {
+        unsigned edge = (t->edge_code[rot] >> (4 * s)) & 0xF;
+        if (edge != CC_EDGE_RIVER || s == entry || s == flow) continue;
+        return s == ((flow + 1) & 3) ? 1u : 2u;
+    }
+    return 0;
+}
+
+/* The River: a river tile must continue the open end and not turn the same way twice. */
+static enum cc_status check_river(const struct cc_game *g, int x, int y)
+{
+    if (g->river_open_side > 3) return CC_ERR_RIVER_NOT_CONTINUED;
+    const struct cc_placed *end = &g->board[g->river_tile];
+    if (x != end->x + cc_side_dx[g->river_open_side] ||
+        y != end->y + cc_side_dy[g->river_open_side])
+        return CC_ERR_RIVER_NOT_CONTINUED;
+    return CC_OK;
+}
+
+enum cc_status cc_check_position(const struct cc_game *g, uint8_t type, int x, int y, unsigned rot)
+{
+    int cell = cc_cell_get(g, x, y);
+    if (cell >= 0 && !(cell & CC_CELL_FRONTIER)) return CC_ERR_POSITION_TAKEN;
+    if (cell < 0) return CC_ERR_NOT_ADJACENT;
+    const struct cc_tile_type *t = &cc_types(g)[type];
+    if (t->is_river) {
+        enum cc_status st = check_river(g, x, y);
+        if (st != CC_OK) return st;
+    }
+    uint16_t mask, want;
+    cc_square_constraint(g, x, y, &mask, &want);
+    if ((t->edge_code[rot] & mask) != want) return CC_ERR_EDGES_DO_NOT_MATCH;
+    if (t->is_river) {
+        unsigned turn = cc_river_turn(g, t, rot);
+        if (turn != 0 && turn == g->river_last_turn) return CC_ERR_RIVER_U_TURN;
+    }
+    return CC_OK;
+}
+
+bool cc_feature_would_be_occupied(const struct cc_game *g, const struct cc_tile_type *t, unsigned f,
+                                  int x, int y, unsigned rot)
+{
+    uint16_t roots[16];
+    unsigned n = cc_join_roots(g, t, f, x, y, rot, roots);
+    if (n == 0) return false;
+    for (int i = 0; i < CC_MAX_PIECES; i++) {
+        const struct cc_piece *pc = &g->pieces[i];
+        if (!pc->used || pc->kind != CC_PIECE_FOLLOWER) continue;
+        uint16_t r = g->root[cc_node(pc->tile, pc->feature)];
+        for (unsigned j = 0; j < n; j++)
+            if (roots[j] == r) return true;
+    }
+    return false;
+}
+
+void cc_placement_followups(const struct cc_game *g, struct cc_placement *p)
+{
+    const struct cc_rules *rules = cc_rules_of((enum cc_ruleset)g->ruleset);
+    const struct cc_tile_type *t = &cc_types(g)[p->tile];
+    p->follower = 0;
+    p->stable = 0;
+    p->hike = 0;
+    if (g->players[g->seat].followers == 0) return;
+    for (unsigned f = 0; f < t->nfeatures; f++) {
+        if (!(rules->follower_kinds & (1u << t->features[f].kind))) continue;
+        if (cc_feature_would_be_occupied(g, t, f, p->x, p->y, p->rot)) continue;
+        p->follower |= cc_rotate_slots(t->features[f].slots, p->rot);
+    }
+}
+
+/* Whether `type` fits at frontier square (x, y) turned `rot`, given the square's
+ * constraint: a fast path for the common case, the full check for river tiles. */
+static bool fits(const struct cc_game *g, const struct cc_tile_type *t, uint8_t type, int x, int y,
+                 unsigned rot, uint16_t mask, uint16_t want)
+{
+    if ((t->edge_code[rot] & mask) != want) return false;
+    return !t->is_river || cc_check_position(g, type, x, y, rot) == CC_OK;
+}
+
+bool cc_tile_fits_somewhere(const struct cc_game *g, uint8_t type)
+{
+    const struct cc_tile_type *t = &cc_types(g)[type];
+    for (unsigned i = 0; i < g->nfrontier; i++) {
+        int x = g->frontier[i][0], y = g->frontier[i][1];
+        for (unsigned rot = 0; rot < 4; rot++)
+            if (fits(g, t, type, x, y, rot, g->frontier_mask[i], g->frontier_want[i])) return true;
+    }
+    return false;
+}
+
+size_t cc_legal_placements(const struct cc_game *g, struct cc_placement *out, size_t cap,
+                           bool followups)
+{
+    if (g->phase != CC_PHASE_PLACE) return 0;
+    uint8_t type = g->drawn;
+    const struct cc_tile_type *t = &cc_types(g)[type];
+    size_t n = 0;
+    for (unsigned i = 0; i < g->nfrontier; i++) {
+        int x = g->frontier[i][0], y = g->frontier[i][1];
+        uint16_t mask = g->frontier_mask[i], want = g->frontier_want[i];
+        for (unsigned rot = 0; rot < 4; rot++) {
+            if (!fits(g, t, type, x, y, rot, mask, want)) continue;
+            if (n < cap) {
+                struct cc_placement *p = &out[n];
+                memset(p, 0, sizeof *p);
+                p->x = (int16_t)x;
+                p->y = (int16_t)y;
+                p->rot = (uint8_t)rot;
+                p->tile = type;
+                if (followups) cc_placement_followups(g, p);
+            }
+            n++;
+        }
+    }
+    return n;
+}

@@ -1,0 +1,121 @@
+/* rules.c: the table of rulesets and the scoring helpers they share. */
+#include <string.h>
+
+#include "board.h"
+#include "rules.h"
+
+#define KIND(k) (1u << (k))
+#define COL(c)  (1u << (c))
+
+static const struct cc_rules classic_rules = {
+    .followers = 7,
+    .stables = 0,
+    .columns = COL(CC_COL_ROAD) | COL(CC_COL_CITY) | COL(CC_COL_MONASTERY) | COL(CC_COL_FARM),
+    .follower_kinds =
+        KIND(CC_KIND_CITY) | KIND(CC_KIND_ROAD) | KIND(CC_KIND_FIELD) | KIND(CC_KIND_MONASTERY),
+    .score_placement = cc_classic_score_placement,
+    .final_scoring = cc_classic_final_scoring,
+};
+
+const struct cc_rules *cc_rules_of(enum cc_ruleset r)
+{
+    if (!cc_tileset_get(r)) return NULL;
+    switch (r) {
+    case CC_RULESET_CLASSIC:
+        return &classic_rules;
+    default:
+        return NULL;
+    }
+}
+
+unsigned cc_ruleset_columns(enum cc_ruleset r)
+{
+    const struct cc_rules *rules = cc_rules_of(r);
+    return rules ? rules->columns : 0;
+}
+
+unsigned cc_ruleset_followers(enum cc_ruleset r)
+{
+    const struct cc_rules *rules = cc_rules_of(r);
+    return rules ? rules->followers : 0;
+}
+
+struct cc_event *cc_emit(struct cc_events *ev, enum cc_event_type type)
+{
+    if (!ev || ev->n >= CC_MAX_EVENTS) return NULL;
+    struct cc_event *e = &ev->ev[ev->n++];
+    memset(e, 0, sizeof *e);
+    e->type = (uint8_t)type;
+    e->seat = CC_NO_SEAT;
+    e->tile = CC_NO_TILE;
+    return e;
+}
+
+void cc_award(struct cc_player *players, unsigned seats, int points, enum cc_column column)
+{
+    for (unsigned s = 0; s < CC_MAX_PLAYERS; s++) {
+        if (!(seats & (1u << s))) continue;
+        players[s].score = (int16_t)(players[s].score + points);
+        players[s].columns[column] = (int16_t)(players[s].columns[column] + points);
+    }
+}
+
+unsigned cc_majority(const struct cc_game *g, uint16_t root)
+{
+    uint8_t per_seat[CC_MAX_PLAYERS];
+    if (cc_pieces_on(g, root, per_seat) == 0) return 0;
+    unsigned best = 0, seats = 0;
+    for (unsigned s = 0; s < g->nplayers; s++) {
+        if (per_seat[s] > best) {
+            best = per_seat[s];
+            seats = 0;
+        }
+        if (per_seat[s] == best && best > 0) seats |= 1u << s;
+    }
+    return seats;
+}
+
+uint8_t cc_node_location(const struct cc_game *g, uint16_t node)
+{
+    const struct cc_placed *p = &g->board[cc_node_tile(node)];
+    const struct cc_tile_type *t = cc_placed_type(g, cc_node_tile(node));
+    uint16_t slots = cc_rotate_slots(t->features[cc_node_feature(node)].slots, p->rot);
+    for (unsigned loc = 0; loc < CC_LOC_COUNT; loc++)
+        if (slots & (1u << loc)) return (uint8_t)loc;
+    return CC_LOC_C;
+}
+
+void cc_score_completed(struct cc_game *g, uint16_t root, enum cc_kind kind, int points,
+                        unsigned tiles, unsigned count, enum cc_column column, struct cc_events *ev)
+{
+    unsigned seats = cc_majority(g, root);
+    cc_award(g->players, seats, points, column);
+    struct cc_event *e = cc_emit(ev, CC_EV_FEATURE_SCORED);
+    if (e) {
+        e->seat = g->seat;
+        e->kind = (uint8_t)kind;
+        e->column = (uint8_t)column;
+        e->seats = (uint8_t)seats;
+        e->points = (int16_t)points;
+        e->tiles = (uint16_t)tiles;
+        e->count = (uint16_t)count;
+        e->x = g->board[cc_node_tile(root)].x;
+        e->y = g->board[cc_node_tile(root)].y;
+        e->loc = cc_node_location(g, root);
+    }
+    for (int i = 0; i < CC_MAX_PIECES; i++) {
+        struct cc_piece *pc = &g->pieces[i];
+        if (!pc->used || pc->kind != CC_PIECE_FOLLOWER) continue;
+        if (g->root[cc_node(pc->tile, pc->feature)] != root) continue;
+        g->players[pc->seat].followers++;
+        struct cc_event *r = cc_emit(ev, CC_EV_FOLLOWER_RETURNED);
+        if (r) {
+            r->seat = pc->seat;
+            r->x = g->board[pc->tile].x;
+            r->y = g->board[pc->tile].y;
+            r->loc = pc->loc;
+            r->kind = (uint8_t)kind;
+        }
+        memset(pc, 0, sizeof *pc);
+    }
+}

@@ -1,0 +1,208 @@
+/* score_classic.c: what classic Carcassonne scores, during the game and at the end. */
+#include <string.h>
+
+#include "board.h"
+#include "rules.h"
+
+#define MAX_CITIES (2 * CC_MAX_BOARD) /* completed cities: at most two per tile */
+
+static int city_points_completed(const struct cc_game *g, unsigned tiles, unsigned pennants)
+{
+    /* The first edition's exception: a completed city of exactly two tiles is small. */
+    if (g->options.edition == CC_EDITION_ORIGINAL && tiles == 2) return (int)(2 + pennants);
+    return (int)(2 * tiles + 2 * pennants);
+}
+
+static bool monastery_of(const struct cc_game *g, unsigned tile, unsigned *feature)
+{
+    const struct cc_tile_type *t = cc_placed_type(g, tile);
+    unsigned f = t->slot_feature[0][CC_LOC_C];
+    if (f == CC_NO_FEATURE || t->features[f].kind != CC_KIND_MONASTERY) return false;
+    *feature = f;
+    return true;
+}
+
+void cc_classic_score_placement(struct cc_game *g, unsigned tile, struct cc_events *ev)
+{
+    const struct cc_tile_type *t = cc_placed_type(g, tile);
+    unsigned rot = g->board[tile].rot;
+    uint16_t done[CC_MAX_TILE_FEATURES];
+    unsigned ndone = 0;
+    /* Roads and cities, in the order of their first location clockwise from NW. */
+    for (unsigned loc = 0; loc < CC_LOC_C; loc++) {
+        unsigned f = t->slot_feature[rot][loc];
+        unsigned kind = t->features[f].kind;
+        if (kind != CC_KIND_ROAD && kind != CC_KIND_CITY) continue;
+        uint16_t r = g->root[cc_node(tile, f)];
+        if (g->open[r] != 0) continue;
+        unsigned j = 0;
+        while (j < ndone && done[j] != r) j++;
+        if (j < ndone) continue;
+        done[ndone++] = r;
+        unsigned tiles = cc_feature_tiles(g, r);
+        if (kind == CC_KIND_ROAD) {
+            cc_score_completed(g, r, CC_KIND_ROAD, (int)tiles, tiles, 0, CC_COL_ROAD, ev);
+        } else {
+            unsigned pennants = cc_feature_pennants(g, r);
+            cc_score_completed(g, r, CC_KIND_CITY, city_points_completed(g, tiles, pennants), tiles,
+                               pennants, CC_COL_CITY, ev);
+        }
+    }
+    /* Monasteries: the placed tile's own, then its 8 neighbours clockwise from NW. */
+    static const int8_t around[9][2] = {{0, 0}, {-1, -1}, {0, -1}, {1, -1}, {1, 0},
+                                        {1, 1}, {0, 1},   {-1, 1}, {-1, 0}};
+    for (int i = 0; i < 9; i++) {
+        unsigned m, f;
+        if (!cc_square_tile(g, g->board[tile].x + around[i][0], g->board[tile].y + around[i][1],
+                            &m))
+            continue;
+        if (g->board[m].neighbours != 8 || !monastery_of(g, m, &f)) continue;
+        cc_score_completed(g, g->root[cc_node(m, f)], CC_KIND_MONASTERY, 9, 9, 0, CC_COL_MONASTERY,
+                           ev);
+    }
+}
+
+static void final_event(const struct cc_game *g, struct cc_events *ev, uint16_t root,
+                        enum cc_kind kind, unsigned seats, int points, unsigned tiles,
+                        unsigned count, enum cc_column column)
+{
+    struct cc_event *e = cc_emit(ev, CC_EV_FINAL_SCORED);
+    if (!e) return;
+    e->kind = (uint8_t)kind;
+    e->column = (uint8_t)column;
+    e->seats = (uint8_t)seats;
+    e->points = (int16_t)points;
+    e->tiles = (uint16_t)tiles;
+    e->count = (uint16_t)count;
+    e->x = g->board[cc_node_tile(root)].x;
+    e->y = g->board[cc_node_tile(root)].y;
+    e->loc = cc_node_location(g, root);
+}
+
+/* A farm (field with farmers) and the completed cities it touches. */
+struct farm {
+    uint16_t root;                   /* the field */
+    uint8_t farmers[CC_MAX_PLAYERS]; /* per seat */
+};
+
+/* Completed cities touched by the field `root`, distinct, into cities[] (returns count). */
+static unsigned touched_cities(const struct cc_game *g, uint16_t root, uint16_t *cities)
+{
+    unsigned n = 0;
+    uint16_t node = root;
+    do {
+        unsigned tile = cc_node_tile(node);
+        const struct cc_tile_type *t = cc_placed_type(g, tile);
+        uint16_t touches = t->features[cc_node_feature(node)].touches;
+        for (unsigned c = 0; touches; c++, touches >>= 1) {
+            if (!(touches & 1)) continue;
+            uint16_t city = g->root[cc_node(tile, c)];
+            if (g->open[city] != 0) continue;
+            unsigned j = 0;
+            while (j < n && cities[j] != city) j++;
+            if (j == n && n < MAX_CITIES) cities[n++] = city;
+        }
+        node = g->next[node];
+    } while (node != root);
+    return n;
+}
+
+static void score_farms(const struct cc_game *g, const struct farm *farms, unsigned nfarms,
+                        struct cc_player *players, struct cc_events *ev)
+{
+    uint16_t cities[MAX_CITIES];
+    if (g->options.edition == CC_EDITION_STANDARD) {
+        /* Each farm on its own: 3 per completed city to its majority. */
+        for (unsigned i = 0; i < nfarms; i++) {
+            unsigned n = touched_cities(g, farms[i].root, cities);
+            if (n == 0) continue;
+            unsigned seats = cc_majority(g, farms[i].root);
+            cc_award(players, seats, 3 * (int)n, CC_COL_FARM);
+            final_event(g, ev, farms[i].root, CC_KIND_FIELD, seats, 3 * (int)n,
+                        cc_feature_tiles(g, farms[i].root), n, CC_COL_FARM);
+        }
+        return;
+    }
+    /* Original edition: each completed city on its own: the farmers of all the farms
+     * that touch it are counted together, and the most get 4. */
+    static const uint8_t zero[CC_MAX_PLAYERS];
+    uint16_t order[MAX_CITIES];
+    uint8_t counts[MAX_CITIES][CC_MAX_PLAYERS];
+    unsigned ncities = 0;
+    for (unsigned i = 0; i < nfarms; i++) {
+        unsigned n = touched_cities(g, farms[i].root, cities);
+        for (unsigned k = 0; k < n; k++) {
+            unsigned j = 0;
+            while (j < ncities && order[j] != cities[k]) j++;
+            if (j == ncities) {
+                order[ncities] = cities[k];
+                memcpy(counts[ncities], zero, sizeof zero);
+                ncities++;
+            }
+            for (unsigned s = 0; s < CC_MAX_PLAYERS; s++)
+                counts[j][s] = (uint8_t)(counts[j][s] + farms[i].farmers[s]);
+        }
+    }
+    for (unsigned j = 0; j < ncities; j++) {
+        unsigned best = 0, seats = 0;
+        for (unsigned s = 0; s < g->nplayers; s++) {
+            if (counts[j][s] > best) {
+                best = counts[j][s];
+                seats = 0;
+            }
+            if (counts[j][s] == best && best > 0) seats |= 1u << s;
+        }
+        cc_award(players, seats, 4, CC_COL_FARM);
+        final_event(g, ev, order[j], CC_KIND_FIELD, seats, 4, cc_feature_tiles(g, order[j]), 1,
+                    CC_COL_FARM);
+    }
+}
+
+void cc_classic_final_scoring(const struct cc_game *g, struct cc_player *players,
+                              struct cc_events *ev)
+{
+    uint16_t seen[CC_MAX_PIECES];
+    unsigned nseen = 0;
+    struct farm farms[CC_MAX_PIECES];
+    unsigned nfarms = 0;
+    for (int i = 0; i < CC_MAX_PIECES; i++) {
+        const struct cc_piece *pc = &g->pieces[i];
+        if (!pc->used || pc->kind != CC_PIECE_FOLLOWER) continue;
+        uint16_t r = g->root[cc_node(pc->tile, pc->feature)];
+        unsigned j = 0;
+        while (j < nseen && seen[j] != r) j++;
+        if (j < nseen) continue;
+        seen[nseen++] = r;
+        unsigned kind = cc_placed_type(g, pc->tile)->features[pc->feature].kind;
+        unsigned seats = cc_majority(g, r);
+        unsigned tiles = kind == CC_KIND_MONASTERY ? 1u : cc_feature_tiles(g, r);
+        switch (kind) {
+        case CC_KIND_ROAD:
+            cc_award(players, seats, (int)tiles, CC_COL_ROAD);
+            final_event(g, ev, r, CC_KIND_ROAD, seats, (int)tiles, tiles, 0, CC_COL_ROAD);
+            break;
+        case CC_KIND_CITY: {
+            unsigned pennants = cc_feature_pennants(g, r);
+            int points = (int)(tiles + pennants);
+            cc_award(players, seats, points, CC_COL_CITY);
+            final_event(g, ev, r, CC_KIND_CITY, seats, points, tiles, pennants, CC_COL_CITY);
+            break;
+        }
+        case CC_KIND_MONASTERY: {
+            int points = 1 + g->board[pc->tile].neighbours;
+            cc_award(players, seats, points, CC_COL_MONASTERY);
+            final_event(g, ev, r, CC_KIND_MONASTERY, seats, points,
+                        1u + g->board[pc->tile].neighbours, 0, CC_COL_MONASTERY);
+            break;
+        }
+        case CC_KIND_FIELD:
+            farms[nfarms].root = r;
+            cc_pieces_on(g, r, farms[nfarms].farmers);
+            nfarms++;
+            break;
+        default:
+            break;
+        }
+    }
+    score_farms(g, farms, nfarms, players, ev);
+}

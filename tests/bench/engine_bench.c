@@ -1,0 +1,54 @@
+/* engine_bench.c: random full games on one core: games/s, placements/s, state size.
+ * Usage: bench-engine [seconds per ruleset, default 3] */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "randplay.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void bench(const char *label, uint8_t ruleset, struct cc_options o, double seconds)
+{
+    static struct cc_game g;
+    static struct cc_events ev;
+    struct randplay_stats st = {0};
+    double t0 = now(), t = t0;
+    uint64_t seed = 1;
+    while (t - t0 < seconds) {
+        for (int i = 0; i < 200; i++) {
+            if (!randplay_game(&g, &ev, ruleset, 2, o, seed++, &st, NULL, NULL)) {
+                fprintf(stderr, "bench: seed %llu: a legal move was refused\n",
+                        (unsigned long long)(seed - 1));
+                exit(1);
+            }
+        }
+        t = now();
+    }
+    double dt = t - t0;
+    printf("%-28s %9.0f games/s %11.0f placements/s  (%llu games, %.1f s)\n", label,
+           (double)st.games / dt, (double)st.placements / dt, (unsigned long long)st.games, dt);
+}
+
+int main(int argc, char **argv)
+{
+    double seconds = argc > 1 ? strtod(argv[1], NULL) : 3.0;
+    if (!(seconds > 0 && seconds < 3600)) seconds = 3.0;
+    printf("engine: random 2-player games, uniform random legal placement and follower "
+           "choice, farms scored, unbounded board, one core\n");
+    printf("state size: %zu bytes (struct cc_game); snapshot at most %d bytes\n",
+           sizeof(struct cc_game), CC_SNAPSHOT_MAX);
+    bench("classic standard", CC_RULESET_CLASSIC, (struct cc_options){0}, seconds);
+    bench("classic original", CC_RULESET_CLASSIC, (struct cc_options){.edition = 1}, seconds);
+    bench("classic standard + river", CC_RULESET_CLASSIC, (struct cc_options){.river = 1}, seconds);
+    if (cc_tileset_get(CC_RULESET_HILLS))
+        bench("hills", CC_RULESET_HILLS, (struct cc_options){0}, seconds);
+    if (cc_tileset_get(CC_RULESET_DISCOVERY))
+        bench("discovery", CC_RULESET_DISCOVERY, (struct cc_options){0}, seconds);
+    return 0;
+}

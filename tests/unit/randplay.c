@@ -1,0 +1,66 @@
+/* randplay.c: a random player for tests and benchmarks. */
+#include <string.h>
+
+#include "randplay.h"
+#include "rng.h"
+
+bool randplay_game(struct cc_game *g, struct cc_events *ev, uint8_t ruleset, uint8_t nplayers,
+                   struct cc_options options, uint64_t seed, struct randplay_stats *stats,
+                   randplay_hook hook, void *ctx)
+{
+    static _Thread_local struct cc_placement list[CC_MAX_PLACEMENTS];
+    struct cc_setup setup;
+    memset(&setup, 0, sizeof setup);
+    setup.ruleset = ruleset;
+    setup.nplayers = nplayers;
+    setup.options = options;
+    setup.seed = seed;
+    setup.start = -1;
+    setup.deck_len = -1;
+    ev->n = 0;
+    if (cc_game_new(g, &setup, ev) != CC_OK) return false;
+    struct cc_rng rng;
+    cc_rng_seed(&rng, seed ^ 0x5DEECE66Dull);
+    while (g->phase != CC_PHASE_FINISHED) {
+        struct cc_action a;
+        memset(&a, 0, sizeof a);
+        a.seat = g->seat;
+        a.tile = CC_NO_TILE;
+        if (g->phase == CC_PHASE_DRAW) {
+            a.kind = CC_ACTION_DRAW;
+        } else {
+            size_t n = cc_legal_placements(g, list, CC_MAX_PLACEMENTS, false);
+            if (n == 0 || n > CC_MAX_PLACEMENTS) return false;
+            struct cc_placement *p = &list[cc_rng_below(&rng, (uint32_t)n)];
+            cc_placement_followups(g, p);
+            a.kind = CC_ACTION_PLACE;
+            a.x = p->x;
+            a.y = p->y;
+            a.rot = p->rot;
+            /* One choice per feature: its first location. */
+            const struct cc_tile_type *t = &cc_tileset_get(ruleset)->types[p->tile];
+            uint8_t choices[CC_MAX_TILE_FEATURES];
+            unsigned nchoices = 0;
+            for (unsigned loc = 0; loc < CC_LOC_COUNT; loc++) {
+                if (!(p->follower & (1u << loc))) continue;
+                unsigned f = t->slot_feature[p->rot][loc];
+                bool seen = false;
+                for (unsigned k = 0; k < nchoices; k++)
+                    seen |= t->slot_feature[p->rot][choices[k]] == f;
+                if (!seen) choices[nchoices++] = (uint8_t)loc;
+            }
+            unsigned pick = cc_rng_below(&rng, nchoices + 1);
+            if (pick < nchoices) {
+                a.follow = CC_FOLLOW_FOLLOWER;
+                a.loc = choices[pick];
+            }
+            if (stats) stats->placements++;
+        }
+        ev->n = 0;
+        if (cc_game_apply(g, &a, ev) != CC_OK) return false;
+        if (stats) stats->events += ev->n;
+        if (hook) hook(g, &a, ev, ctx);
+    }
+    if (stats) stats->games++;
+    return true;
+}
