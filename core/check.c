@@ -76,7 +76,16 @@ static enum cc_status check_pieces(const struct cc_game *g, const struct cc_rule
                 CHECK(g->open[r] > 0);
             if (kind == CC_KIND_MONASTERY) CHECK(g->board[pc->tile].neighbours < 8);
         } else if (pc->kind == CC_PIECE_STABLE) {
+            CHECK(kind == CC_KIND_MEADOW);
             stables[pc->seat]++;
+            /* No two stables within a tile's 8 neighbours of each other. */
+            for (int j = i + 1; j < CC_MAX_PIECES; j++) {
+                const struct cc_piece *o = &g->pieces[j];
+                if (!o->used || o->kind != CC_PIECE_STABLE) continue;
+                int dx = g->board[o->tile].x - g->board[pc->tile].x;
+                int dy = g->board[o->tile].y - g->board[pc->tile].y;
+                CHECK(dx < -1 || dx > 1 || dy < -1 || dy > 1);
+            }
         } else {
             return CC_ERR_CORRUPT;
         }
@@ -125,6 +134,12 @@ enum cc_status cc_game_check_where(const struct cc_game *g, int *where)
     if (st != CC_OK) return st;
     st = check_pieces(g, rules, where);
     if (st != CC_OK) return st;
+    /* Harvest tokens are neither made nor lost: supply plus holdings is the full stock. */
+    for (int c = 0; c < CC_CROP_COUNT; c++) {
+        unsigned held = g->harvest_supply[c];
+        for (unsigned s = 0; s < CC_MAX_PLAYERS; s++) held += g->players[s].harvest[c];
+        CHECK(held == (g->ruleset == CC_RULESET_HILLS ? cc_hills_token_total(c) : 0));
+    }
     for (unsigned s = 0; s < CC_MAX_PLAYERS; s++) {
         const struct cc_player *p = &g->players[s];
         int sum = 0;

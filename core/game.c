@@ -130,6 +130,7 @@ enum cc_status cc_game_new(struct cc_game *g, const struct cc_setup *setup, stru
         g->players[s].stables = (uint8_t)rules->stables;
         g->players[s].hand[0] = g->players[s].hand[1] = CC_NO_TILE;
     }
+    if (rules->init) rules->init(g);
     cc_board_clear(g);
     cc_board_place(g, start, 0, 0, 0);
     river_start(g, &ts->types[start]);
@@ -198,7 +199,8 @@ static enum cc_status check_followup(const struct cc_game *g, const struct cc_ac
     case CC_FOLLOW_STABLE:
     case CC_FOLLOW_HIKE:
     case CC_FOLLOW_WITHDRAW:
-        return CC_ERR_FOLLOWUP_NOT_IN_RULESET;
+        if (!rules->check_followup) return CC_ERR_FOLLOWUP_NOT_IN_RULESET;
+        return rules->check_followup(g, a);
     default:
         return CC_ERR_BAD_LOCATION;
     }
@@ -271,8 +273,12 @@ static enum cc_status apply_place(struct cc_game *g, const struct cc_action *a,
         e->rot = a->rot;
     }
     if (river_tile) river_advance(g, tile);
+    const struct cc_rules *rules = cc_rules_of((enum cc_ruleset)g->ruleset);
+    bool own_followup = a->follow != CC_FOLLOW_NONE && a->follow != CC_FOLLOW_FOLLOWER;
     if (a->follow == CC_FOLLOW_FOLLOWER) deploy(g, tile, a, ev);
-    cc_rules_of((enum cc_ruleset)g->ruleset)->score_placement(g, tile, ev);
+    if (own_followup) rules->apply_followup(g, tile, a, false, ev);
+    rules->score_placement(g, tile, ev);
+    if (own_followup) rules->apply_followup(g, tile, a, true, ev);
 
     g->drawn = CC_NO_TILE;
     if (g->deck_pos >= g->deck_len) {

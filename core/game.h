@@ -247,6 +247,10 @@ size_t cc_legal_placements(const struct cc_game *g, struct cc_placement *out, si
 /* Fills the follow-up masks of `p`, a legal placement of the seat to move. */
 void cc_placement_followups(const struct cc_game *g, struct cc_placement *p);
 
+/* The square of the seat to move's k-th follower on the board (in piece order), as used
+ * by the hike mask of struct cc_placement. Returns false if there is none. */
+bool cc_hike_origin(const struct cc_game *g, unsigned k, int16_t *x, int16_t *y);
+
 /* True when `type` fits somewhere on the board now (for set-aside decisions). */
 bool cc_tile_fits_somewhere(const struct cc_game *g, uint8_t type);
 

@@ -72,6 +72,7 @@ void cc_placement_followups(const struct cc_game *g, struct cc_placement *p)
     p->follower = 0;
     p->stable = 0;
     p->hike = 0;
+    if (rules->placement_followups) rules->placement_followups(g, p);
     if (g->players[g->seat].followers == 0) return;
     for (unsigned f = 0; f < t->nfeatures; f++) {
         if (!(rules->follower_kinds & (1u << t->features[f].kind))) continue;

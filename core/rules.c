@@ -17,12 +17,28 @@ static const struct cc_rules classic_rules = {
     .final_scoring = cc_classic_final_scoring,
 };
 
+static const struct cc_rules hills_rules = {
+    .followers = 4,
+    .stables = 2,
+    .columns = COL(CC_COL_TRAIL) | COL(CC_COL_FARMLAND) | COL(CC_COL_HIKE) | COL(CC_COL_STABLE) |
+               COL(CC_COL_HARVEST),
+    .follower_kinds = KIND(CC_KIND_TRAIL) | KIND(CC_KIND_FARMLAND),
+    .init = cc_hills_init,
+    .score_placement = cc_hills_score_placement,
+    .final_scoring = cc_hills_final_scoring,
+    .check_followup = cc_hills_check_followup,
+    .apply_followup = cc_hills_apply_followup,
+    .placement_followups = cc_hills_placement_followups,
+};
+
 const struct cc_rules *cc_rules_of(enum cc_ruleset r)
 {
     if (!cc_tileset_get(r)) return NULL;
     switch (r) {
     case CC_RULESET_CLASSIC:
         return &classic_rules;
+    case CC_RULESET_HILLS:
+        return &hills_rules;
     default:
         return NULL;
     }

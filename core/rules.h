@@ -2,6 +2,8 @@
 #ifndef CC_RULES_H
 #define CC_RULES_H
 
+#include <stdbool.h>
+
 #include "game.h"
 
 /* One ruleset's own parts; the shared machinery calls them. */
@@ -10,8 +12,21 @@ struct cc_rules {
     unsigned stables;        /* stables per player */
     unsigned columns;        /* bit mask of enum cc_column on its scoreboard */
     unsigned follower_kinds; /* bit mask of enum cc_kind a follower may stand on */
-    /* Scores what placing board tile `tile` completed (after the follow-up). */
+    /* Sets up what the ruleset adds to a new game (token supplies ...); may be NULL. */
+    void (*init)(struct cc_game *g);
+    /* Scores what placing board tile `tile` completed (after a follower deployment). */
     void (*score_placement)(struct cc_game *g, unsigned tile, struct cc_events *ev);
+    /*
+     * The ruleset's own follow-ups (stable, hike, withdraw), or NULL if it has none.
+     * check_followup validates `a` (whose placement is known to be legal) without
+     * changing `g`; apply_followup carries it out on the placed board tile `tile`, once
+     * before the scoring of the placement (after_scoring false) and once after.
+     */
+    enum cc_status (*check_followup)(const struct cc_game *g, const struct cc_action *a);
+    void (*apply_followup)(struct cc_game *g, unsigned tile, const struct cc_action *a,
+                           bool after_scoring, struct cc_events *ev);
+    /* Adds the ruleset's own follow-ups to the masks of a legal placement (may be NULL). */
+    void (*placement_followups)(const struct cc_game *g, struct cc_placement *p);
     /* Adds the final scoring to players[] (the game is not changed); events if ev. */
     void (*final_scoring)(const struct cc_game *g, struct cc_player *players, struct cc_events *ev);
 };
@@ -45,5 +60,17 @@ void cc_score_completed(struct cc_game *g, uint16_t root, enum cc_kind kind, int
 void cc_classic_score_placement(struct cc_game *g, unsigned tile, struct cc_events *ev);
 void cc_classic_final_scoring(const struct cc_game *g, struct cc_player *players,
                               struct cc_events *ev);
+
+/* Over Hill and Dale (hills.c). */
+void cc_hills_init(struct cc_game *g);
+unsigned cc_hills_token_total(enum cc_crop c);
+int cc_harvest_score(const uint8_t tokens[CC_CROP_COUNT]);
+void cc_hills_score_placement(struct cc_game *g, unsigned tile, struct cc_events *ev);
+void cc_hills_final_scoring(const struct cc_game *g, struct cc_player *players,
+                            struct cc_events *ev);
+enum cc_status cc_hills_check_followup(const struct cc_game *g, const struct cc_action *a);
+void cc_hills_apply_followup(struct cc_game *g, unsigned tile, const struct cc_action *a,
+                             bool after_scoring, struct cc_events *ev);
+void cc_hills_placement_followups(const struct cc_game *g, struct cc_placement *p);
 
 #endif

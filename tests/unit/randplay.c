@@ -49,10 +49,25 @@ bool randplay_game(struct cc_game *g, struct cc_events *ev, uint8_t ruleset, uin
                     seen |= t->slot_feature[p->rot][choices[k]] == f;
                 if (!seen) choices[nchoices++] = (uint8_t)loc;
             }
-            unsigned pick = cc_rng_below(&rng, nchoices + 1);
+            /* Stables and hikes (hills) are further choices, one per location or hike. */
+            uint8_t stable_locs[CC_LOC_COUNT], hikes[16];
+            unsigned nstables = 0, nhikes = 0;
+            for (unsigned loc = 0; loc < CC_LOC_COUNT; loc++)
+                if (p->stable & (1u << loc)) stable_locs[nstables++] = (uint8_t)loc;
+            for (unsigned b = 0; b < 16; b++)
+                if (p->hike & (1u << b)) hikes[nhikes++] = (uint8_t)b;
+            unsigned pick = cc_rng_below(&rng, nchoices + nstables + nhikes + 1);
             if (pick < nchoices) {
                 a.follow = CC_FOLLOW_FOLLOWER;
                 a.loc = choices[pick];
+            } else if (pick < nchoices + nstables) {
+                a.follow = CC_FOLLOW_STABLE;
+                a.loc = stable_locs[pick - nchoices];
+            } else if (pick < nchoices + nstables + nhikes) {
+                unsigned b = hikes[pick - nchoices - nstables];
+                cc_hike_origin(g, b / 4, &a.fx, &a.fy);
+                a.follow = CC_FOLLOW_HIKE;
+                a.loc = (uint8_t)(b % 4);
             }
             if (stats) stats->placements++;
         }
