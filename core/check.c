@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "board.h"
+#include "hand.h"
 #include "rules.h"
 
 /* Fails the check, recording which line of this file found the fault. */
@@ -97,6 +98,55 @@ static enum cc_status check_pieces(const struct cc_game *g, const struct cc_rule
     return CC_OK;
 }
 
+/*
+ * The hand variant (discovery): no drawn tile and no draw phase; the first tiles of a
+ * standard pile removed; every tile of the pile accounted for (placed, set aside, removed,
+ * in a hand, or still in the pile); full hands while the pile lasts; the seat to move holds
+ * a tile and every one of its tiles fits (set-asides happen at the start of the turn); a
+ * finished game leaves no tile in any hand.
+ */
+static enum cc_status check_hand(const struct cc_game *g, const struct cc_tileset *ts, int *where)
+{
+    CHECK(g->ruleset == CC_RULESET_DISCOVERY);
+    CHECK(g->drawn == CC_NO_TILE);
+    CHECK(g->phase == CC_PHASE_PLACE || g->phase == CC_PHASE_FINISHED);
+    unsigned removals = g->custom_deck ? 0 : cc_hand_removals(g->nplayers);
+    if (removals > g->deck_len) removals = g->deck_len;
+    CHECK(g->nremoved == removals || (g->deck_len == 0 && g->nremoved == 0));
+    for (unsigned i = 0; i < g->nremoved; i++) CHECK(g->removed[i] == g->deck[i]);
+    /* Per tile type: drawn from the pile minus placed, set aside, removed and held is 0. */
+    int count[CC_MAX_TILE_TYPES] = {0};
+    for (unsigned i = 0; i < g->deck_pos; i++) count[g->deck[i]]++;
+    for (unsigned i = 1; i < g->nboard; i++) count[g->board[i].type]--;
+    for (unsigned i = 0; i < g->ndiscarded; i++) count[g->discarded[i]]--;
+    for (unsigned i = 0; i < g->nremoved; i++) count[g->removed[i]]--;
+    unsigned held = 0;
+    for (unsigned s = 0; s < CC_MAX_PLAYERS; s++) {
+        const uint8_t *hand = g->players[s].hand;
+        unsigned n = cc_hand_count(&g->players[s]);
+        CHECK(s < g->nplayers || n == 0);
+        for (unsigned k = 0; k < CC_HAND_SIZE; k++) {
+            CHECK((hand[k] != CC_NO_TILE) == (k < n)); /* held tiles come first */
+            if (k >= n) continue;
+            CHECK(hand[k] < ts->ntypes);
+            count[hand[k]]--;
+        }
+        if (s < g->nplayers && g->deck_pos < g->deck_len) CHECK(n == CC_HAND_SIZE);
+        held += n;
+    }
+    for (unsigned t = 0; t < CC_MAX_TILE_TYPES; t++) CHECK(count[t] == 0);
+    CHECK((unsigned)(g->nboard - 1) + g->ndiscarded + g->nremoved + held == g->deck_pos);
+    if (g->phase == CC_PHASE_FINISHED) {
+        CHECK(held == 0 && g->deck_pos == g->deck_len);
+    } else {
+        const uint8_t *hand = g->players[g->seat].hand;
+        CHECK(hand[0] != CC_NO_TILE);
+        for (unsigned k = 0; k < CC_HAND_SIZE; k++)
+            CHECK(hand[k] == CC_NO_TILE || cc_tile_fits_somewhere(g, hand[k]));
+    }
+    return CC_OK;
+}
+
 enum cc_status cc_game_check_where(const struct cc_game *g, int *where)
 {
     const struct cc_rules *rules = cc_rules_of((enum cc_ruleset)g->ruleset);
@@ -111,12 +161,13 @@ enum cc_status cc_game_check_where(const struct cc_game *g, int *where)
     CHECK(g->ndiscarded <= g->deck_pos);
     for (unsigned i = 0; i < g->ndiscarded; i++) CHECK(g->discarded[i] < ts->ntypes);
     CHECK(g->start >= -1 && g->start < ts->ntypes);
+    bool hand = g->options.draw == CC_DRAW_HAND;
     switch (g->phase) {
     case CC_PHASE_DRAW:
         CHECK(g->drawn == CC_NO_TILE && g->deck_pos < g->deck_len);
         break;
     case CC_PHASE_PLACE:
-        CHECK(g->drawn < ts->ntypes && g->deck_pos > 0);
+        CHECK(hand || (g->drawn < ts->ntypes && g->deck_pos > 0)); /* hand: check_hand */
         break;
     case CC_PHASE_FINISHED:
         CHECK(g->drawn == CC_NO_TILE);
@@ -126,8 +177,18 @@ enum cc_status cc_game_check_where(const struct cc_game *g, int *where)
     }
     /* Every tile drawn so far was placed, set aside, or is the tile in hand. */
     CHECK(g->nboard >= 1 && g->nboard <= CC_MAX_BOARD);
-    CHECK((unsigned)(g->nboard - 1) + g->ndiscarded + (g->phase == CC_PHASE_PLACE) == g->deck_pos);
-    if (g->phase == CC_PHASE_PLACE) CHECK(g->deck[g->deck_pos - 1] == g->drawn);
+    if (hand) {
+        enum cc_status hs = check_hand(g, ts, where);
+        if (hs != CC_OK) return hs;
+    } else {
+        CHECK((unsigned)(g->nboard - 1) + g->ndiscarded + (g->phase == CC_PHASE_PLACE) ==
+              g->deck_pos);
+        if (g->phase == CC_PHASE_PLACE) CHECK(g->deck[g->deck_pos - 1] == g->drawn);
+        /* Without the hand variant no tile is removed or held. */
+        CHECK(g->nremoved == 0);
+        for (unsigned s = 0; s < CC_MAX_PLAYERS; s++)
+            CHECK(g->players[s].hand[0] == CC_NO_TILE && g->players[s].hand[1] == CC_NO_TILE);
+    }
     CHECK(g->river_open_side == 0xFF || (g->river_open_side < 4 && g->river_tile < g->nboard));
     CHECK(g->river_last_turn <= 2);
     enum cc_status st = check_board(g, where);

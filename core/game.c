@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "board.h"
+#include "hand.h"
 #include "placement.h"
 #include "rng.h"
 #include "rules.h"
@@ -82,6 +83,8 @@ static void river_start(struct cc_game *g, const struct cc_tile_type *t)
         if (t->edges[s] == CC_EDGE_RIVER) g->river_open_side = (uint8_t)s;
 }
 
+static void finish(struct cc_game *g, struct cc_events *ev);
+
 enum cc_status cc_game_new(struct cc_game *g, const struct cc_setup *setup, struct cc_events *ev)
 {
     (void)ev;
@@ -137,6 +140,8 @@ enum cc_status cc_game_new(struct cc_game *g, const struct cc_setup *setup, stru
     g->turn = 1;
     g->seat = 0;
     g->phase = g->deck_len > 0 ? CC_PHASE_DRAW : CC_PHASE_FINISHED;
+    /* The hand variant has no draw step: the hands are dealt now and the first turn begins. */
+    if (cc_hand_mode(g) && g->phase != CC_PHASE_FINISHED && !cc_hand_setup(g, ev)) finish(g, ev);
     return CC_OK;
 }
 
@@ -180,7 +185,7 @@ static enum cc_status apply_draw(struct cc_game *g, struct cc_events *ev)
 static enum cc_status check_followup(const struct cc_game *g, const struct cc_action *a)
 {
     const struct cc_rules *rules = cc_rules_of((enum cc_ruleset)g->ruleset);
-    const struct cc_tile_type *t = &cc_types(g)[g->drawn];
+    const struct cc_tile_type *t = &cc_types(g)[cc_turn_tile(g, a)];
     switch (a->follow) {
     case CC_FOLLOW_NONE:
         return CC_OK;
@@ -206,25 +211,11 @@ static enum cc_status check_followup(const struct cc_game *g, const struct cc_ac
     }
 }
 
-static int first_free_piece(const struct cc_game *g)
-{
-    for (int i = 0; i < CC_MAX_PIECES; i++)
-        if (!g->pieces[i].used) return i;
-    return -1;
-}
-
 static void deploy(struct cc_game *g, unsigned tile, const struct cc_action *a,
                    struct cc_events *ev)
 {
     const struct cc_tile_type *t = cc_placed_type(g, tile);
-    int i = first_free_piece(g);
-    struct cc_piece *pc = &g->pieces[i];
-    pc->used = 1;
-    pc->seat = a->seat;
-    pc->kind = CC_PIECE_FOLLOWER;
-    pc->tile = (uint8_t)tile;
-    pc->loc = a->loc;
-    pc->feature = t->slot_feature[a->rot][a->loc];
+    struct cc_piece *pc = cc_piece_add(g, a->seat, CC_PIECE_FOLLOWER, tile, a->loc);
     g->players[a->seat].followers--;
     struct cc_event *e = cc_emit(ev, CC_EV_FOLLOWER_DEPLOYED);
     if (e) {
@@ -255,19 +246,24 @@ static enum cc_status apply_place(struct cc_game *g, const struct cc_action *a,
                                   struct cc_events *ev)
 {
     if (a->rot > 3) return CC_ERR_BAD_ROTATION;
-    enum cc_status st = cc_check_position(g, g->drawn, a->x, a->y, a->rot);
+    if (cc_hand_mode(g)) {
+        enum cc_status hs = cc_hand_check_tile(g, a);
+        if (hs != CC_OK) return hs;
+    }
+    uint8_t type = cc_turn_tile(g, a); /* the drawn tile, or the named hand tile */
+    enum cc_status st = cc_check_position(g, type, a->x, a->y, a->rot);
     if (st != CC_OK) return st;
     st = check_followup(g, a);
     if (st != CC_OK) return st;
 
     /* Everything is checked: from here on nothing fails. */
-    const struct cc_tile_type *t = &cc_types(g)[g->drawn];
+    const struct cc_tile_type *t = &cc_types(g)[type];
     bool river_tile = t->is_river && g->river_open_side != 0xFF;
-    unsigned tile = cc_board_place(g, g->drawn, a->x, a->y, a->rot);
+    unsigned tile = cc_board_place(g, type, a->x, a->y, a->rot);
     struct cc_event *e = cc_emit(ev, CC_EV_TILE_PLACED);
     if (e) {
         e->seat = a->seat;
-        e->tile = g->drawn;
+        e->tile = type;
         e->x = a->x;
         e->y = a->y;
         e->rot = a->rot;
@@ -281,6 +277,11 @@ static enum cc_status apply_place(struct cc_game *g, const struct cc_action *a,
     if (own_followup) rules->apply_followup(g, tile, a, true, ev);
 
     g->drawn = CC_NO_TILE;
+    if (cc_hand_mode(g)) {
+        /* A replacement, then the next seat with a tile; the game ends when none holds one. */
+        if (!cc_hand_end_turn(g, type, ev)) finish(g, ev);
+        return CC_OK;
+    }
     if (g->deck_pos >= g->deck_len) {
         finish(g, ev);
         return CC_OK;
@@ -327,7 +328,10 @@ unsigned cc_winners(const struct cc_game *g)
 
 unsigned cc_tiles_remaining(const struct cc_game *g)
 {
-    return (unsigned)(g->deck_len - g->deck_pos);
+    unsigned n = (unsigned)(g->deck_len - g->deck_pos);
+    if (cc_hand_mode(g))
+        for (unsigned s = 0; s < g->nplayers; s++) n += cc_hand_count(&g->players[s]);
+    return n;
 }
 
 static const char *const event_names[CC_EV_COUNT] = {

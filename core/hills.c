@@ -109,24 +109,14 @@ static void farmland_symbols(const struct cc_game *g, uint16_t root, unsigned ou
 
 void cc_hills_score_placement(struct cc_game *g, unsigned tile, struct cc_events *ev)
 {
-    const struct cc_tile_type *t = cc_placed_type(g, tile);
-    unsigned rot = g->board[tile].rot;
     uint16_t done[CC_MAX_TILE_FEATURES];
-    unsigned ndone = 0;
-    /* In the order of each feature's first location clockwise from NW: it decides who
-     * gets the tokens when the supply runs short. */
-    for (unsigned loc = 0; loc < CC_LOC_C; loc++) {
-        unsigned f = t->slot_feature[rot][loc];
-        unsigned kind = t->features[f].kind;
-        if (kind != CC_KIND_TRAIL && kind != CC_KIND_FARMLAND) continue;
-        uint16_t r = g->root[cc_node(tile, f)];
-        if (g->open[r] != 0) continue;
-        unsigned j = 0;
-        while (j < ndone && done[j] != r) j++;
-        if (j < ndone) continue;
-        done[ndone++] = r;
+    unsigned ndone =
+        cc_completed_on_tile(g, tile, 1u << CC_KIND_TRAIL | 1u << CC_KIND_FARMLAND, done);
+    for (unsigned i = 0; i < ndone; i++) {
+        uint16_t r = done[i];
         unsigned tiles = cc_feature_tiles(g, r);
-        if (kind == CC_KIND_TRAIL) {
+        if (cc_placed_type(g, cc_node_tile(r))->features[cc_node_feature(r)].kind ==
+            CC_KIND_TRAIL) {
             cc_score_completed(g, r, CC_KIND_TRAIL, (int)tiles, tiles, 0, CC_COL_TRAIL, ev);
             continue;
         }
@@ -145,17 +135,7 @@ static void final_event(const struct cc_game *g, struct cc_events *ev, unsigned 
                         enum cc_kind kind, unsigned seats, int points, unsigned tiles,
                         unsigned count, enum cc_column column)
 {
-    struct cc_event *e = cc_emit(ev, CC_EV_FINAL_SCORED);
-    if (!e) return;
-    e->kind = (uint8_t)kind;
-    e->column = (uint8_t)column;
-    e->seats = (uint8_t)seats;
-    e->points = (int16_t)points;
-    e->tiles = (uint16_t)tiles;
-    e->count = (uint16_t)count;
-    e->x = g->board[tile].x;
-    e->y = g->board[tile].y;
-    e->loc = (uint8_t)loc;
+    cc_emit_score(ev, CC_EV_FINAL_SCORED, g, tile, loc, kind, column, seats, points, tiles, count);
 }
 
 /* Animals on the tile at (x, y) and the 8 around it. */
@@ -244,16 +224,7 @@ static enum cc_status check_stable(const struct cc_game *g, const struct cc_acti
 static void build_stable(struct cc_game *g, unsigned tile, const struct cc_action *a,
                          struct cc_events *ev)
 {
-    const struct cc_tile_type *t = cc_placed_type(g, tile);
-    int i = 0;
-    while (g->pieces[i].used) i++;
-    struct cc_piece *pc = &g->pieces[i];
-    pc->used = 1;
-    pc->seat = a->seat;
-    pc->kind = CC_PIECE_STABLE;
-    pc->tile = (uint8_t)tile;
-    pc->loc = a->loc;
-    pc->feature = t->slot_feature[a->rot][a->loc];
+    cc_piece_add(g, a->seat, CC_PIECE_STABLE, tile, a->loc);
     g->players[a->seat].stables--;
     struct cc_event *e = cc_emit(ev, CC_EV_STABLE_BUILT);
     if (e) {

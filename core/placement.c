@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "board.h"
+#include "hand.h"
 #include "placement.h"
 #include "rules.h"
 
@@ -101,13 +102,11 @@ bool cc_tile_fits_somewhere(const struct cc_game *g, uint8_t type)
     return false;
 }
 
-size_t cc_legal_placements(const struct cc_game *g, struct cc_placement *out, size_t cap,
-                           bool followups)
+/* Appends the placements of tile `type` to out[n..cap); returns the new count. */
+static size_t list_tile(const struct cc_game *g, uint8_t type, struct cc_placement *out, size_t cap,
+                        size_t n, bool followups)
 {
-    if (g->phase != CC_PHASE_PLACE) return 0;
-    uint8_t type = g->drawn;
     const struct cc_tile_type *t = &cc_types(g)[type];
-    size_t n = 0;
     for (unsigned i = 0; i < g->nfrontier; i++) {
         int x = g->frontier[i][0], y = g->frontier[i][1];
         uint16_t mask = g->frontier_mask[i], want = g->frontier_want[i];
@@ -124,6 +123,22 @@ size_t cc_legal_placements(const struct cc_game *g, struct cc_placement *out, si
             }
             n++;
         }
+    }
+    return n;
+}
+
+size_t cc_legal_placements(const struct cc_game *g, struct cc_placement *out, size_t cap,
+                           bool followups)
+{
+    if (g->phase != CC_PHASE_PLACE) return 0;
+    if (!cc_hand_mode(g)) return list_tile(g, g->drawn, out, cap, 0, followups);
+    /* Hand variant: each hand tile in hand order (a type held twice is listed once). */
+    const uint8_t *hand = g->players[g->seat].hand;
+    size_t n = 0;
+    for (unsigned k = 0; k < CC_HAND_SIZE; k++) {
+        bool again = false;
+        for (unsigned j = 0; j < k; j++) again |= hand[j] == hand[k];
+        if (hand[k] != CC_NO_TILE && !again) n = list_tile(g, hand[k], out, cap, n, followups);
     }
     return n;
 }

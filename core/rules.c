@@ -31,6 +31,18 @@ static const struct cc_rules hills_rules = {
     .placement_followups = cc_hills_placement_followups,
 };
 
+/* Discovery: nothing scores on completion; the one own follow-up is the withdrawal. */
+static const struct cc_rules discovery_rules = {
+    .followers = 4,
+    .stables = 0,
+    .columns = COL(CC_COL_GRASSLAND) | COL(CC_COL_MOUNTAIN) | COL(CC_COL_SEA),
+    .follower_kinds = KIND(CC_KIND_MOUNTAIN) | KIND(CC_KIND_GRASS) | KIND(CC_KIND_SEA),
+    .score_placement = cc_discovery_score_placement,
+    .final_scoring = cc_discovery_final_scoring,
+    .check_followup = cc_discovery_check_followup,
+    .apply_followup = cc_discovery_apply_followup,
+};
+
 const struct cc_rules *cc_rules_of(enum cc_ruleset r)
 {
     if (!cc_tileset_get(r)) return NULL;
@@ -39,6 +51,8 @@ const struct cc_rules *cc_rules_of(enum cc_ruleset r)
         return &classic_rules;
     case CC_RULESET_HILLS:
         return &hills_rules;
+    case CC_RULESET_DISCOVERY:
+        return &discovery_rules;
     default:
         return NULL;
     }
@@ -101,24 +115,66 @@ uint8_t cc_node_location(const struct cc_game *g, uint16_t node)
     return CC_LOC_C;
 }
 
+struct cc_event *cc_emit_score(struct cc_events *ev, enum cc_event_type type,
+                               const struct cc_game *g, unsigned tile, unsigned loc,
+                               enum cc_kind kind, enum cc_column column, unsigned seats, int points,
+                               unsigned tiles, unsigned count)
+{
+    struct cc_event *e = cc_emit(ev, type);
+    if (!e) return NULL;
+    e->x = g->board[tile].x;
+    e->y = g->board[tile].y;
+    e->loc = (uint8_t)loc;
+    e->kind = (uint8_t)kind;
+    e->column = (uint8_t)column;
+    e->seats = (uint8_t)seats;
+    e->points = (int16_t)points;
+    e->tiles = (uint16_t)tiles;
+    e->count = (uint16_t)count;
+    return e;
+}
+
+unsigned cc_completed_on_tile(const struct cc_game *g, unsigned tile, unsigned kinds,
+                              uint16_t roots[CC_MAX_TILE_FEATURES])
+{
+    const struct cc_tile_type *t = cc_placed_type(g, tile);
+    unsigned rot = g->board[tile].rot, n = 0;
+    for (unsigned loc = 0; loc < CC_LOC_C; loc++) {
+        unsigned f = t->slot_feature[rot][loc];
+        if (!(kinds & (1u << t->features[f].kind))) continue;
+        uint16_t r = g->root[cc_node(tile, f)];
+        if (g->open[r] != 0) continue;
+        unsigned j = 0;
+        while (j < n && roots[j] != r) j++;
+        if (j == n) roots[n++] = r;
+    }
+    return n;
+}
+
+struct cc_piece *cc_piece_add(struct cc_game *g, unsigned seat, enum cc_piece_kind kind,
+                              unsigned tile, unsigned loc)
+{
+    int i = 0;
+    while (g->pieces[i].used) i++;
+    struct cc_piece *pc = &g->pieces[i];
+    pc->used = 1;
+    pc->seat = (uint8_t)seat;
+    pc->kind = (uint8_t)kind;
+    pc->tile = (uint8_t)tile;
+    pc->loc = (uint8_t)loc;
+    pc->feature = cc_placed_type(g, tile)->slot_feature[g->board[tile].rot][loc];
+    return pc;
+}
+
 void cc_score_completed(struct cc_game *g, uint16_t root, enum cc_kind kind, int points,
                         unsigned tiles, unsigned count, enum cc_column column, struct cc_events *ev)
 {
     unsigned seats = cc_majority(g, root);
     cc_award(g->players, seats, points, column);
-    struct cc_event *e = cc_emit(ev, CC_EV_FEATURE_SCORED);
-    if (e) {
-        e->seat = g->seat;
-        e->kind = (uint8_t)kind;
-        e->column = (uint8_t)column;
-        e->seats = (uint8_t)seats;
-        e->points = (int16_t)points;
-        e->tiles = (uint16_t)tiles;
-        e->count = (uint16_t)count;
-        e->x = g->board[cc_node_tile(root)].x;
-        e->y = g->board[cc_node_tile(root)].y;
-        e->loc = cc_node_location(g, root);
-    }
+    struct cc_event *e =
+        cc_emit_score(ev, CC_EV_FEATURE_SCORED, g, cc_node_tile(root), cc_node_location(g, root),
+                      kind, column, seats, points, tiles, count);
+    if (e) e->seat = g->seat;
     for (int i = 0; i < CC_MAX_PIECES; i++) {
         struct cc_piece *pc = &g->pieces[i];
         if (!pc->used || pc->kind != CC_PIECE_FOLLOWER) continue;

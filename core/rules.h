@@ -37,6 +37,27 @@ const struct cc_rules *cc_rules_of(enum cc_ruleset r);
 /* Appends a zeroed event of `type` and returns it, or NULL when ev is NULL. */
 struct cc_event *cc_emit(struct cc_events *ev, enum cc_event_type type);
 
+/*
+ * Appends a scoring event of `type` (feature_scored, final_scored ...) about the feature
+ * at `loc` of board tile `tile`, and returns it (NULL when ev is NULL) for the caller to
+ * add what else it knows.
+ */
+struct cc_event *cc_emit_score(struct cc_events *ev, enum cc_event_type type,
+                               const struct cc_game *g, unsigned tile, unsigned loc,
+                               enum cc_kind kind, enum cc_column column, unsigned seats, int points,
+                               unsigned tiles, unsigned count);
+
+/* The distinct complete features of board tile `tile` whose kind is in the mask `kinds`,
+ * in the order of their first location clockwise from NW: their roots into roots[];
+ * returns how many. The order decides who is served first when a supply runs short. */
+unsigned cc_completed_on_tile(const struct cc_game *g, unsigned tile, unsigned kinds,
+                              uint16_t roots[CC_MAX_TILE_FEATURES]);
+
+/* Puts a new piece of `seat` at `loc` of board tile `tile` (a free piece slot must
+ * exist: the supplies guarantee it) and returns it. The caller updates the supply. */
+struct cc_piece *cc_piece_add(struct cc_game *g, unsigned seat, enum cc_piece_kind kind,
+                              unsigned tile, unsigned loc);
+
 /* Adds `points` in `column` to every seat in `seats`. */
 void cc_award(struct cc_player *players, unsigned seats, int points, enum cc_column column);
 
@@ -72,5 +93,13 @@ enum cc_status cc_hills_check_followup(const struct cc_game *g, const struct cc_
 void cc_hills_apply_followup(struct cc_game *g, unsigned tile, const struct cc_action *a,
                              bool after_scoring, struct cc_events *ev);
 void cc_hills_placement_followups(const struct cc_game *g, struct cc_placement *p);
+
+/* Carcassonne: The Discovery (score_discovery.c; the hand variant is hand.c). */
+void cc_discovery_score_placement(struct cc_game *g, unsigned tile, struct cc_events *ev);
+enum cc_status cc_discovery_check_followup(const struct cc_game *g, const struct cc_action *a);
+void cc_discovery_apply_followup(struct cc_game *g, unsigned tile, const struct cc_action *a,
+                                 bool after_scoring, struct cc_events *ev);
+void cc_discovery_final_scoring(const struct cc_game *g, struct cc_player *players,
+                                struct cc_events *ev);
 
 #endif

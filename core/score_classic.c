@@ -24,23 +24,12 @@ static bool monastery_of(const struct cc_game *g, unsigned tile, unsigned *featu
 
 void cc_classic_score_placement(struct cc_game *g, unsigned tile, struct cc_events *ev)
 {
-    const struct cc_tile_type *t = cc_placed_type(g, tile);
-    unsigned rot = g->board[tile].rot;
     uint16_t done[CC_MAX_TILE_FEATURES];
-    unsigned ndone = 0;
-    /* Roads and cities, in the order of their first location clockwise from NW. */
-    for (unsigned loc = 0; loc < CC_LOC_C; loc++) {
-        unsigned f = t->slot_feature[rot][loc];
-        unsigned kind = t->features[f].kind;
-        if (kind != CC_KIND_ROAD && kind != CC_KIND_CITY) continue;
-        uint16_t r = g->root[cc_node(tile, f)];
-        if (g->open[r] != 0) continue;
-        unsigned j = 0;
-        while (j < ndone && done[j] != r) j++;
-        if (j < ndone) continue;
-        done[ndone++] = r;
+    unsigned ndone = cc_completed_on_tile(g, tile, 1u << CC_KIND_ROAD | 1u << CC_KIND_CITY, done);
+    for (unsigned i = 0; i < ndone; i++) {
+        uint16_t r = done[i];
         unsigned tiles = cc_feature_tiles(g, r);
-        if (kind == CC_KIND_ROAD) {
+        if (cc_placed_type(g, cc_node_tile(r))->features[cc_node_feature(r)].kind == CC_KIND_ROAD) {
             cc_score_completed(g, r, CC_KIND_ROAD, (int)tiles, tiles, 0, CC_COL_ROAD, ev);
         } else {
             unsigned pennants = cc_feature_pennants(g, r);
@@ -66,17 +55,8 @@ static void final_event(const struct cc_game *g, struct cc_events *ev, uint16_t 
                         enum cc_kind kind, unsigned seats, int points, unsigned tiles,
                         unsigned count, enum cc_column column)
 {
-    struct cc_event *e = cc_emit(ev, CC_EV_FINAL_SCORED);
-    if (!e) return;
-    e->kind = (uint8_t)kind;
-    e->column = (uint8_t)column;
-    e->seats = (uint8_t)seats;
-    e->points = (int16_t)points;
-    e->tiles = (uint16_t)tiles;
-    e->count = (uint16_t)count;
-    e->x = g->board[cc_node_tile(root)].x;
-    e->y = g->board[cc_node_tile(root)].y;
-    e->loc = cc_node_location(g, root);
+    cc_emit_score(ev, CC_EV_FINAL_SCORED, g, cc_node_tile(root), cc_node_location(g, root), kind,
+                  column, seats, points, tiles, count);
 }
 
 /* A farm (field with farmers) and the completed cities it touches. */

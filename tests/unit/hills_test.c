@@ -109,7 +109,7 @@ Test(hills, random_games_replay_and_keep_every_invariant)
     cr_expect_gt(tokens, 0);
 }
 
-#define HILLS_SIGNATURE 0x0ull
+#define HILLS_SIGNATURE 0x35557490a353240eull
 
 static uint64_t fnv(uint64_t h, const void *p, size_t n)
 {
