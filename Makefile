@@ -17,6 +17,19 @@ include mk/deps.mk
 include mk/core.mk
 -include mk/api.mk
 -include mk/spec.mk
+include mk/fuzz.mk
+
+# make test: the whole suite from a fresh machine: packages (as root), builds, a throwaway
+# PostgreSQL, the spec checks, the engine's unit tests (plain and ASan+UBSan), the
+# integration tests against the ASan+UBSan server, and last against the normal server
+# (its summary line "N passed, 0 failed" ends the output).
+test: deps
+	@if $(MAKE) -n test-spec >/dev/null 2>&1; then $(MAKE) --no-print-directory test-spec; fi
+	@if $(MAKE) -n test-fuzz >/dev/null 2>&1; then $(MAKE) --no-print-directory test-fuzz; fi
+	$(MAKE) --no-print-directory test-unit
+	$(MAKE) --no-print-directory test-unit-san
+	$(MAKE) --no-print-directory test-itest-san
+	$(MAKE) --no-print-directory test-itest
 
 clean:
 	rm -rf $(BUILD)

@@ -79,16 +79,20 @@ static enum cc_status check_pieces(const struct cc_game *g, const struct cc_rule
         } else if (pc->kind == CC_PIECE_STABLE) {
             CHECK(kind == CC_KIND_MEADOW);
             stables[pc->seat]++;
-            /* No two stables within a tile's 8 neighbours of each other. */
-            for (int j = i + 1; j < CC_MAX_PIECES; j++) {
-                const struct cc_piece *o = &g->pieces[j];
-                if (!o->used || o->kind != CC_PIECE_STABLE) continue;
-                int dx = g->board[o->tile].x - g->board[pc->tile].x;
-                int dy = g->board[o->tile].y - g->board[pc->tile].y;
-                CHECK(dx < -1 || dx > 1 || dy < -1 || dy > 1);
-            }
         } else {
             return CC_ERR_CORRUPT;
+        }
+    }
+    /* No two stables within a tile's 8 neighbours of each other (all pieces are valid now). */
+    for (int i = 0; i < CC_MAX_PIECES; i++) {
+        const struct cc_piece *pc = &g->pieces[i];
+        if (!pc->used || pc->kind != CC_PIECE_STABLE) continue;
+        for (int j = i + 1; j < CC_MAX_PIECES; j++) {
+            const struct cc_piece *o = &g->pieces[j];
+            if (!o->used || o->kind != CC_PIECE_STABLE) continue;
+            int dx = g->board[o->tile].x - g->board[pc->tile].x;
+            int dy = g->board[o->tile].y - g->board[pc->tile].y;
+            CHECK(dx < -1 || dx > 1 || dy < -1 || dy > 1);
         }
     }
     for (unsigned s = 0; s < g->nplayers; s++) {
@@ -112,26 +116,28 @@ static enum cc_status check_hand(const struct cc_game *g, const struct cc_tilese
     CHECK(g->phase == CC_PHASE_PLACE || g->phase == CC_PHASE_FINISHED);
     unsigned removals = g->custom_deck ? 0 : cc_hand_removals(g->nplayers);
     if (removals > g->deck_len) removals = g->deck_len;
-    CHECK(g->nremoved == removals || (g->deck_len == 0 && g->nremoved == 0));
+    CHECK(g->nremoved == removals);
     for (unsigned i = 0; i < g->nremoved; i++) CHECK(g->removed[i] == g->deck[i]);
     /* Per tile type: drawn from the pile minus placed, set aside, removed and held is 0. */
     int count[CC_MAX_TILE_TYPES] = {0};
     for (unsigned i = 0; i < g->deck_pos; i++) count[g->deck[i]]++;
-    for (unsigned i = 1; i < g->nboard; i++) count[g->board[i].type]--;
+    for (unsigned i = 1; i < g->nboard; i++) {
+        CHECK(g->board[i].type < ts->ntypes);
+        count[g->board[i].type]--;
+    }
     for (unsigned i = 0; i < g->ndiscarded; i++) count[g->discarded[i]]--;
     for (unsigned i = 0; i < g->nremoved; i++) count[g->removed[i]]--;
     unsigned held = 0;
-    for (unsigned s = 0; s < CC_MAX_PLAYERS; s++) {
+    for (unsigned s = 0; s < g->nplayers; s++) {
         const uint8_t *hand = g->players[s].hand;
         unsigned n = cc_hand_count(&g->players[s]);
-        CHECK(s < g->nplayers || n == 0);
         for (unsigned k = 0; k < CC_HAND_SIZE; k++) {
             CHECK((hand[k] != CC_NO_TILE) == (k < n)); /* held tiles come first */
             if (k >= n) continue;
             CHECK(hand[k] < ts->ntypes);
             count[hand[k]]--;
         }
-        if (s < g->nplayers && g->deck_pos < g->deck_len) CHECK(n == CC_HAND_SIZE);
+        if (g->deck_pos < g->deck_len) CHECK(n == CC_HAND_SIZE);
         held += n;
     }
     for (unsigned t = 0; t < CC_MAX_TILE_TYPES; t++) CHECK(count[t] == 0);
@@ -177,6 +183,10 @@ enum cc_status cc_game_check_where(const struct cc_game *g, int *where)
     }
     /* Every tile drawn so far was placed, set aside, or is the tile in hand. */
     CHECK(g->nboard >= 1 && g->nboard <= CC_MAX_BOARD);
+    /* A turn is one placement: turn n is under way with n tiles on the board; the last
+     * placement of a game does not start another turn. */
+    if (g->phase != CC_PHASE_FINISHED) CHECK(g->turn == g->nboard);
+    else CHECK(g->turn == g->nboard || g->turn + 1 == g->nboard);
     if (hand) {
         enum cc_status hs = check_hand(g, ts, where);
         if (hs != CC_OK) return hs;
@@ -186,7 +196,7 @@ enum cc_status cc_game_check_where(const struct cc_game *g, int *where)
         if (g->phase == CC_PHASE_PLACE) CHECK(g->deck[g->deck_pos - 1] == g->drawn);
         /* Without the hand variant no tile is removed or held. */
         CHECK(g->nremoved == 0);
-        for (unsigned s = 0; s < CC_MAX_PLAYERS; s++)
+        for (unsigned s = 0; s < g->nplayers; s++)
             CHECK(g->players[s].hand[0] == CC_NO_TILE && g->players[s].hand[1] == CC_NO_TILE);
     }
     CHECK(g->river_open_side == 0xFF || (g->river_open_side < 4 && g->river_tile < g->nboard));
