@@ -1,0 +1,39 @@
+/* idem.h: Idempotency-Key replays and If-Match preconditions of POST requests. */
+#ifndef API_IDEM_H
+#define API_IDEM_H
+
+#include "req.h"
+#include "store.h"
+
+#define IDEM_SCOPE_MAX 48 /* "<uuid>/<seat>" */
+
+/* The idempotency state of one POST. */
+struct idem {
+    int active;                 /* 1 when the request carries an Idempotency-Key */
+    char scope[IDEM_SCOPE_MAX]; /* "create" or "<game id>/<seat>" */
+    struct store_idem rec;      /* what to remember with the answer (filled by idem_remember) */
+};
+
+/*
+ * Looks at the request's Idempotency-Key for `scope`. Returns 0 when the request must
+ * run (out->active says whether to remember the answer), or 1 after answering: 400
+ * invalid_parameter for a malformed key, the first answer again for a repeat, 409
+ * idempotency_key_reused for the key with another body, 503 when storage is down.
+ */
+int idem_begin(const struct api_request *req, const char *scope, struct idem *out,
+               struct api_response *resp);
+
+/*
+ * Fills out->rec from the answer `resp` (its status, Location, ETag) and `body` (the
+ * body to remember: for a new game, without the tokens). Strings are borrowed.
+ */
+void idem_remember(struct idem *out, const struct api_request *req, const struct api_response *resp,
+                   const char *body);
+
+/*
+ * Checks If-Match against `version`. Returns 0 when the request may go on, or 1 after
+ * answering 412 version_mismatch (stale) or 400 invalid_parameter (malformed).
+ */
+int idem_if_match(const struct api_request *req, int version, struct api_response *resp);
+
+#endif

@@ -1,0 +1,470 @@
+/* json_in.c: strict request decoding on top of cJSON. */
+#include "json_in.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#define MAX_NAME_CHARS 40
+
+/* Fills `err` and returns -1. */
+static int fail(struct json_err *err, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int fail(struct json_err *err, const char *code, const char *fmt, ...)
+{
+    snprintf(err->code, sizeof err->code, "%s", code);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->detail, sizeof err->detail, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* -1 when some object in `v` (recursively) has a key twice. */
+static int check_duplicates(const cJSON *v, struct json_err *err)
+{
+    if (cJSON_IsObject(v)) {
+        for (const cJSON *a = v->child; a; a = a->next)
+            for (const cJSON *b = a->next; b; b = b->next)
+                if (strcmp(a->string, b->string) == 0)
+                    return fail(err, "invalid_body", "The key \"%.60s\" appears twice.", a->string);
+    }
+    for (const cJSON *c = v->child; c; c = c->next)
+        if (check_duplicates(c, err)) return -1;
+    return 0;
+}
+
+/* Parses `body` (`len` bytes and a NUL) as exactly one JSON object; NULL (with err)
+ * otherwise. Caller deletes. */
+static cJSON *parse_object(const char *body, size_t len, struct json_err *err)
+{
+    if (len == 0) {
+        fail(err, "invalid_json", "The body is empty; a JSON object is expected.");
+        return NULL;
+    }
+    /* The body is NUL-terminated by the HTTP layer; cJSON counts that NUL in the length
+     * when it must check that nothing follows the value. A NUL inside is never JSON. */
+    cJSON *root =
+        memchr(body, '\0', len) ? NULL : cJSON_ParseWithLengthOpts(body, len + 1, NULL, 1);
+    if (!root) {
+        fail(err, "invalid_json", "The body is not valid JSON.");
+        return NULL;
+    }
+    if (!cJSON_IsObject(root)) {
+        cJSON_Delete(root);
+        fail(err, "invalid_json", "The body must be a JSON object.");
+        return NULL;
+    }
+    if (check_duplicates(root, err)) {
+        cJSON_Delete(root);
+        return NULL;
+    }
+    return root;
+}
+
+/* -1 when `obj` has a key not in the NULL-terminated `allowed` (`where` prefixes names). */
+static int check_fields(const cJSON *obj, const char *const *allowed, const char *where,
+                        struct json_err *err)
+{
+    for (const cJSON *c = obj->child; c; c = c->next) {
+        int ok = 0;
+        for (size_t i = 0; allowed[i] && !ok; i++) ok = strcmp(c->string, allowed[i]) == 0;
+        if (!ok) return fail(err, "unknown_field", "Unknown field \"%s%.60s\".", where, c->string);
+    }
+    return 0;
+}
+
+/* Reads integer member `name` of `obj` in [lo, hi]. Returns 1 if read, 0 if absent, -1. */
+static int get_int(const cJSON *obj, const char *name, double lo, double hi, long long *out,
+                   struct json_err *err)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, name);
+    if (!v) return 0;
+    if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) || v->valuedouble < lo ||
+        v->valuedouble > hi)
+        return fail(err, "invalid_body", "\"%s\" must be an integer from %.0f to %.0f.", name, lo,
+                    hi);
+    *out = (long long)v->valuedouble;
+    return 1;
+}
+
+/* Reads a required integer member. Returns 0 or -1. */
+static int need_int(const cJSON *obj, const char *name, double lo, double hi, long long *out,
+                    struct json_err *err)
+{
+    int r = get_int(obj, name, lo, hi, out, err);
+    if (r == 0) return fail(err, "invalid_body", "The field \"%s\" is required.", name);
+    return r < 0 ? -1 : 0;
+}
+
+/* Reads string member `name`. Returns the string, NULL if absent (*bad set on a type error). */
+static const char *get_str(const cJSON *obj, const char *name, int *bad, struct json_err *err)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, name);
+    if (!v) return NULL;
+    if (!cJSON_IsString(v)) {
+        *bad = 1;
+        fail(err, "invalid_body", "\"%s\" must be a string.", name);
+        return NULL;
+    }
+    return v->valuestring;
+}
+
+/* Characters in `s` if it is valid UTF-8 without control characters, else -1. */
+static int utf8_chars(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    int n = 0;
+    while (*p) {
+        unsigned c = *p;
+        int extra;
+        unsigned cp;
+        if (c < 0x80) {
+            if (c < 0x20 || c == 0x7F) return -1;
+            extra = 0, cp = c;
+        } else if ((c & 0xE0) == 0xC0) {
+            extra = 1, cp = c & 0x1F;
+        } else if ((c & 0xF0) == 0xE0) {
+            extra = 2, cp = c & 0x0F;
+        } else if ((c & 0xF8) == 0xF0) {
+            extra = 3, cp = c & 0x07;
+        } else {
+            return -1;
+        }
+        p++;
+        for (int i = 0; i < extra; i++, p++) {
+            if ((*p & 0xC0) != 0x80) return -1;
+            cp = cp << 6 | (*p & 0x3F);
+        }
+        static const unsigned min_cp[4] = {0, 0x80, 0x800, 0x10000};
+        if (cp < min_cp[extra] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return -1;
+        n++;
+    }
+    return n;
+}
+
+/* Decodes "options" of `ruleset` into `o` (defaults filled in). Returns 0 or -1. */
+static int decode_options(const cJSON *v, enum cc_ruleset ruleset, struct cc_options *o,
+                          struct json_err *err)
+{
+    memset(o, 0, sizeof *o);
+    if (!v) return 0;
+    if (!cJSON_IsObject(v)) return fail(err, "invalid_body", "\"options\" must be an object.");
+    static const char *const classic[] = {"edition", "river", NULL};
+    static const char *const discovery[] = {"draw", NULL};
+    static const char *const none[] = {NULL};
+    const char *const *allowed = ruleset == CC_RULESET_CLASSIC     ? classic
+                                 : ruleset == CC_RULESET_DISCOVERY ? discovery
+                                                                   : none;
+    if (check_fields(v, allowed, "options.", err)) return -1;
+    const cJSON *edition = cJSON_GetObjectItemCaseSensitive(v, "edition");
+    if (edition) {
+        if (cJSON_IsString(edition) && strcmp(edition->valuestring, "standard") == 0)
+            o->edition = CC_EDITION_STANDARD;
+        else if (cJSON_IsString(edition) && strcmp(edition->valuestring, "original") == 0)
+            o->edition = CC_EDITION_ORIGINAL;
+        else
+            return fail(err, cc_status_name(CC_ERR_BAD_OPTION),
+                        "options.edition must be \"standard\" or \"original\".");
+    }
+    const cJSON *river = cJSON_GetObjectItemCaseSensitive(v, "river");
+    if (river) {
+        if (!cJSON_IsBool(river))
+            return fail(err, cc_status_name(CC_ERR_BAD_OPTION),
+                        "options.river must be true or false.");
+        o->river = cJSON_IsTrue(river) ? 1 : 0;
+    }
+    const cJSON *draw = cJSON_GetObjectItemCaseSensitive(v, "draw");
+    if (draw) {
+        if (cJSON_IsString(draw) && strcmp(draw->valuestring, "pile") == 0)
+            o->draw = CC_DRAW_PILE;
+        else if (cJSON_IsString(draw) && strcmp(draw->valuestring, "hand") == 0)
+            o->draw = CC_DRAW_HAND;
+        else
+            return fail(err, cc_status_name(CC_ERR_BAD_OPTION),
+                        "options.draw must be \"pile\" or \"hand\".");
+    }
+    return 0;
+}
+
+/* Decodes "seed": an integer up to 2^53 or a decimal string up to 2^64-1. */
+static int decode_seed(const cJSON *v, uint64_t *out, struct json_err *err)
+{
+    if (cJSON_IsNumber(v)) {
+        double d = v->valuedouble;
+        if (d == floor(d) && d >= 0 && d <= 9007199254740992.0) {
+            *out = (uint64_t)d;
+            return 0;
+        }
+    } else if (cJSON_IsString(v)) {
+        const char *s = v->valuestring;
+        uint64_t x = 0;
+        size_t n = strlen(s);
+        int ok = n > 0 && n <= 20;
+        for (size_t i = 0; ok && i < n; i++) {
+            ok = s[i] >= '0' && s[i] <= '9';
+            unsigned d = (unsigned)(s[i] - '0');
+            if (ok && x > (UINT64_MAX - d) / 10) ok = 0;
+            if (ok) x = x * 10 + d;
+        }
+        if (ok) {
+            *out = x;
+            return 0;
+        }
+    }
+    return fail(err, "invalid_body",
+                "\"seed\" must be an integer from 0 to 2^53, or a decimal string up to 2^64-1.");
+}
+
+int json_in_new_game(const char *body, size_t len, struct json_new_game *out, struct json_err *err)
+{
+    memset(out, 0, sizeof *out);
+    out->setup.start = -1;
+    out->setup.deck_len = -1;
+    cJSON *root = parse_object(body, len, err);
+    if (!root) return -1;
+    int rc = -1, bad = 0;
+    static const char *const allowed[] = {"ruleset", "players", "options", "seed",
+                                          "start",   "deck",    NULL};
+    if (check_fields(root, allowed, "", err)) goto out;
+
+    const char *rs = get_str(root, "ruleset", &bad, err);
+    if (bad) goto out;
+    int ruleset = rs ? cc_ruleset_parse(rs) : CC_RULESET_CLASSIC;
+    if (ruleset < 0) {
+        fail(err, cc_status_name(CC_ERR_BAD_RULESET),
+             "There is no ruleset \"%.40s\" (see GET /v1/rulesets).", rs);
+        goto out;
+    }
+    out->setup.ruleset = (uint8_t)ruleset;
+    const struct cc_tileset *ts = cc_tileset_get((enum cc_ruleset)ruleset);
+
+    const cJSON *players = cJSON_GetObjectItemCaseSensitive(root, "players");
+    if (!players) {
+        fail(err, "invalid_body", "The field \"players\" is required.");
+        goto out;
+    }
+    if (!cJSON_IsArray(players)) {
+        fail(err, "invalid_body", "\"players\" must be an array.");
+        goto out;
+    }
+    int np = cJSON_GetArraySize(players);
+    if (np < CC_MIN_PLAYERS || np > CC_MAX_PLAYERS) {
+        fail(err, cc_status_name(CC_ERR_BAD_PLAYER_COUNT), "A game has 2 to 5 players, not %d.",
+             np);
+        goto out;
+    }
+    out->setup.nplayers = (uint8_t)np;
+    int seat = 0;
+    for (const cJSON *p = players->child; p; p = p->next, seat++) {
+        static const char *const pallowed[] = {"name", NULL};
+        if (!cJSON_IsObject(p)) {
+            fail(err, "invalid_body", "players[%d] must be an object.", seat);
+            goto out;
+        }
+        if (check_fields(p, pallowed, "players[].", err)) goto out;
+        const char *name = get_str(p, "name", &bad, err);
+        if (bad) goto out;
+        if (!name) {
+            fail(err, "invalid_body", "players[%d].name is required.", seat);
+            goto out;
+        }
+        int chars = utf8_chars(name);
+        if (chars < 1 || chars > MAX_NAME_CHARS || strlen(name) > STORE_NAME_MAX) {
+            fail(err, "invalid_body", "players[%d].name must be 1 to 40 characters of UTF-8 text.",
+                 seat);
+            goto out;
+        }
+        snprintf(out->names[seat], sizeof out->names[seat], "%s", name);
+    }
+
+    if (decode_options(cJSON_GetObjectItemCaseSensitive(root, "options"), (enum cc_ruleset)ruleset,
+                       &out->setup.options, err))
+        goto out;
+
+    const cJSON *seed = cJSON_GetObjectItemCaseSensitive(root, "seed");
+    if (seed) {
+        if (decode_seed(seed, &out->setup.seed, err)) goto out;
+        out->seed_given = 1;
+    }
+
+    const char *start = get_str(root, "start", &bad, err);
+    if (bad) goto out;
+    if (start) {
+        int t = ts ? cc_tileset_find(ts, start) : -1;
+        if (t < 0) {
+            fail(err, cc_status_name(CC_ERR_UNKNOWN_TILE),
+                 "\"start\": the ruleset has no tile \"%.8s\".", start);
+            goto out;
+        }
+        out->setup.start = (int16_t)t;
+        snprintf(out->start, sizeof out->start, "%s", start);
+    }
+
+    const cJSON *deck = cJSON_GetObjectItemCaseSensitive(root, "deck");
+    if (deck) {
+        if (!cJSON_IsArray(deck)) {
+            fail(err, "invalid_body", "\"deck\" must be an array of tile ids.");
+            goto out;
+        }
+        int n = cJSON_GetArraySize(deck);
+        if (n > CC_MAX_DECK) {
+            fail(err, cc_status_name(CC_ERR_DECK_TOO_LONG),
+                 "A deck holds at most %d tiles, not %d.", CC_MAX_DECK, n);
+            goto out;
+        }
+        int i = 0;
+        for (const cJSON *d = deck->child; d; d = d->next, i++) {
+            int t = cJSON_IsString(d) && ts ? cc_tileset_find(ts, d->valuestring) : -1;
+            if (!cJSON_IsString(d)) {
+                fail(err, "invalid_body", "deck[%d] must be a tile id (a string).", i);
+                goto out;
+            }
+            if (t < 0) {
+                fail(err, cc_status_name(CC_ERR_UNKNOWN_TILE),
+                     "deck[%d]: the ruleset has no tile \"%.8s\".", i, d->valuestring);
+                goto out;
+            }
+            out->setup.deck[i] = (uint8_t)t;
+        }
+        out->setup.deck_len = (int16_t)n;
+    }
+    rc = 0;
+out:
+    cJSON_Delete(root);
+    return rc;
+}
+
+/* Decodes the "hike" or "withdraw" object: x, y and a side or location. */
+static int decode_at(const cJSON *v, const char *name, const char *locname, int sides_only,
+                     struct cc_action *a, struct json_err *err)
+{
+    if (!cJSON_IsObject(v)) return fail(err, "invalid_body", "\"%s\" must be an object.", name);
+    const char *const allowed[] = {"x", "y", locname, NULL};
+    char where[16];
+    snprintf(where, sizeof where, "%s.", name);
+    if (check_fields(v, allowed, where, err)) return -1;
+    long long x, y;
+    if (need_int(v, "x", -32768, 32767, &x, err) || need_int(v, "y", -32768, 32767, &y, err))
+        return -1;
+    int bad = 0;
+    const char *loc = get_str(v, locname, &bad, err);
+    if (bad) return -1;
+    if (!loc) return fail(err, "invalid_body", "%s.%s is required.", name, locname);
+    int l = cc_location_parse(loc);
+    if (sides_only) {
+        static const char *const sides[] = {"N", "E", "S", "W"};
+        l = -1;
+        for (int s = 0; s < 4; s++)
+            if (strcmp(loc, sides[s]) == 0) l = s;
+    }
+    if (l < 0)
+        return fail(err, cc_status_name(CC_ERR_BAD_LOCATION), "%s.%s: \"%.8s\" is not a %s.", name,
+                    locname, loc, sides_only ? "side (N, E, S, W)" : "location");
+    a->fx = (int16_t)x;
+    a->fy = (int16_t)y;
+    a->loc = (uint8_t)l;
+    return 0;
+}
+
+int json_in_placement(const char *body, size_t len, enum cc_ruleset ruleset, struct cc_action *a,
+                      struct json_err *err)
+{
+    memset(a, 0, sizeof *a);
+    a->kind = CC_ACTION_PLACE;
+    a->tile = CC_NO_TILE;
+    a->follow = CC_FOLLOW_NONE;
+    cJSON *root = parse_object(body, len, err);
+    if (!root) return -1;
+    int rc = -1, bad = 0;
+    static const char *const allowed[] = {"x",    "y",        "rotation", "follower", "stable",
+                                          "hike", "withdraw", "tile",     NULL};
+    if (check_fields(root, allowed, "", err)) goto out;
+    long long x, y, rot;
+    if (need_int(root, "x", -32768, 32767, &x, err) || need_int(root, "y", -32768, 32767, &y, err))
+        goto out;
+    const cJSON *r = cJSON_GetObjectItemCaseSensitive(root, "rotation");
+    if (!r) {
+        fail(err, "invalid_body", "The field \"rotation\" is required.");
+        goto out;
+    }
+    if (!cJSON_IsNumber(r) || r->valuedouble != floor(r->valuedouble) ||
+        ((rot = (long long)r->valuedouble) != 0 && rot != 90 && rot != 180 && rot != 270)) {
+        fail(err, cc_status_name(CC_ERR_BAD_ROTATION), "\"rotation\" must be 0, 90, 180 or 270.");
+        goto out;
+    }
+    a->x = (int16_t)x;
+    a->y = (int16_t)y;
+    a->rot = (uint8_t)(rot / 90);
+
+    const cJSON *fol = cJSON_GetObjectItemCaseSensitive(root, "follower");
+    const cJSON *stable = cJSON_GetObjectItemCaseSensitive(root, "stable");
+    const cJSON *hike = cJSON_GetObjectItemCaseSensitive(root, "hike");
+    const cJSON *withdraw = cJSON_GetObjectItemCaseSensitive(root, "withdraw");
+    /* A follow-up given as null is no follow-up. */
+    fol = cJSON_IsNull(fol) ? NULL : fol;
+    stable = cJSON_IsNull(stable) ? NULL : stable;
+    hike = cJSON_IsNull(hike) ? NULL : hike;
+    withdraw = cJSON_IsNull(withdraw) ? NULL : withdraw;
+    if ((fol != NULL) + (stable != NULL) + (hike != NULL) + (withdraw != NULL) > 1) {
+        fail(err, "invalid_body", "A turn has at most one follow-up.");
+        goto out;
+    }
+    if (fol || stable) {
+        const cJSON *v = fol ? fol : stable;
+        const char *name = fol ? "follower" : "stable";
+        if (!cJSON_IsString(v)) {
+            fail(err, "invalid_body", "\"%s\" must be a location name.", name);
+            goto out;
+        }
+        int l = cc_location_parse(v->valuestring);
+        if (l < 0) {
+            fail(err, cc_status_name(CC_ERR_BAD_LOCATION),
+                 "\"%s\": \"%.8s\" is not a location (N, NE, EN, E ..., C).", name, v->valuestring);
+            goto out;
+        }
+        a->follow = fol ? CC_FOLLOW_FOLLOWER : CC_FOLLOW_STABLE;
+        a->loc = (uint8_t)l;
+    }
+    if (hike) {
+        if (decode_at(hike, "hike", "toward", 1, a, err)) goto out;
+        a->follow = CC_FOLLOW_HIKE;
+    }
+    if (withdraw) {
+        if (decode_at(withdraw, "withdraw", "location", 0, a, err)) goto out;
+        a->follow = CC_FOLLOW_WITHDRAW;
+    }
+    const char *tile = get_str(root, "tile", &bad, err);
+    if (bad) goto out;
+    if (tile) {
+        const struct cc_tileset *ts = cc_tileset_get(ruleset);
+        int t = ts ? cc_tileset_find(ts, tile) : -1;
+        if (t < 0) {
+            fail(err, cc_status_name(CC_ERR_UNKNOWN_TILE),
+                 "\"tile\": the ruleset has no tile \"%.8s\".", tile);
+            goto out;
+        }
+        a->tile = (uint8_t)t;
+    }
+    rc = 0;
+out:
+    cJSON_Delete(root);
+    return rc;
+}
+
+int json_in_empty(const char *body, size_t len, struct json_err *err)
+{
+    size_t i = 0;
+    while (i < len && (body[i] == ' ' || body[i] == '\n' || body[i] == '\r' || body[i] == '\t'))
+        i++;
+    if (i == len) return 0;
+    cJSON *root = parse_object(body, len, err);
+    if (!root) return -1;
+    static const char *const none[] = {NULL};
+    int rc = check_fields(root, none, "", err);
+    cJSON_Delete(root);
+    return rc;
+}

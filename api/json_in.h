@@ -1,0 +1,44 @@
+/* json_in.h: strict decoding of request bodies (unknown fields, duplicate keys, types). */
+#ifndef API_JSON_IN_H
+#define API_JSON_IN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "game.h"
+#include "store.h"
+
+/* Why a body was refused: always answered 400 with `code`. */
+struct json_err {
+    char code[40];    /* stable snake_case code: invalid_json, invalid_body, unknown_field ... */
+    char detail[256]; /* a sentence naming the field */
+};
+
+/* A decoded POST /v1/games body. */
+struct json_new_game {
+    struct cc_setup setup;                          /* ruleset, players, options, seed, deck */
+    int seed_given;                                 /* 1 when the body named a seed */
+    char start[4];                                  /* start tile id asked for, or "" */
+    char names[CC_MAX_PLAYERS][STORE_NAME_MAX + 1]; /* player names by seat */
+};
+
+/*
+ * Decodes a POST /v1/games body into `out` (seed left 0 unless given; deck_len -1 unless
+ * given). Checks every field's type and range, the ruleset's options and tile ids.
+ * Returns 0, or -1 with `err` filled in.
+ */
+int json_in_new_game(const char *body, size_t len, struct json_new_game *out, struct json_err *err)
+    __attribute__((warn_unused_result));
+
+/*
+ * Decodes a POST /v1/games/{id}/placements body for a game of `ruleset` into `a`
+ * (kind, x, y, rot, tile, follow-up; the seat is left to the caller). Returns 0 or -1.
+ */
+int json_in_placement(const char *body, size_t len, enum cc_ruleset ruleset, struct cc_action *a,
+                      struct json_err *err) __attribute__((warn_unused_result));
+
+/* Accepts an empty body or an empty JSON object (POST .../draw). Returns 0 or -1. */
+int json_in_empty(const char *body, size_t len, struct json_err *err)
+    __attribute__((warn_unused_result));
+
+#endif

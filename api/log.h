@@ -1,0 +1,23 @@
+/* log.h: structured logging, one JSON object per line on stderr. */
+#ifndef API_LOG_H
+#define API_LOG_H
+
+enum log_level { LOG_DEBUG = 0, LOG_INFO, LOG_WARN, LOG_ERROR };
+
+/*
+ * Sets the lowest level written. Parses "debug", "info", "warn", "error"; returns 0,
+ * or -1 (level unchanged) for any other name. Call before threads start.
+ */
+int log_set_level(const char *name);
+
+/* True when a message of `lvl` would be written. */
+int log_enabled(enum log_level lvl);
+
+/*
+ * Writes {"ts":..,"level":..,"msg":msg, k1:v1, ...} as one line on stderr. The variadic
+ * part is pairs of `const char *` key and value, ended by a NULL key; values are
+ * written as JSON strings (escaped); a NULL value is skipped. Thread-safe.
+ */
+void log_kv(enum log_level lvl, const char *msg, ...);
+
+#endif

@@ -1,0 +1,46 @@
+/* main.c: tilehall's entry point: configuration, migrations, serving until a signal. */
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cfg.h"
+#include "http.h"
+#include "log.h"
+#include "migrate.h"
+#include "routes.h"
+#include "store.h"
+
+int main(void)
+{
+    struct cfg cfg;
+    char err[256];
+    if (cfg_load(&cfg, err, sizeof err)) {
+        log_kv(LOG_ERROR, "bad configuration", "error", err, NULL);
+        return 2;
+    }
+    /* Signals are taken by sigwait below; every thread started from here inherits the mask. */
+    sigset_t sigs;
+    sigemptyset(&sigs);
+    sigaddset(&sigs, SIGINT);
+    sigaddset(&sigs, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    int rc = 1;
+    if (store_init(cfg.database_url)) return 1;
+    if (migrate_run(cfg.migrations_dir)) goto out_store;
+    if (routes_ops_init(&cfg)) goto out_store;
+    if (http_start(&cfg)) goto out_ops;
+    int sig = 0;
+    sigwait(&sigs, &sig);
+    log_kv(LOG_INFO, "stopping", "signal", sig == SIGINT ? "SIGINT" : "SIGTERM", NULL);
+    http_stop();
+    rc = 0;
+out_ops:
+    routes_ops_free();
+out_store:
+    store_shutdown();
+    log_kv(LOG_INFO, "stopped", NULL);
+    return rc;
+}

@@ -1,0 +1,92 @@
+/* problem.c: problem+json answers. */
+#include "problem.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <cjson/cJSON.h>
+
+#define PROBLEM_TYPE_BASE "https://tilehall.dev/problems/"
+
+/* The reason phrase of the statuses the API uses. */
+static const char *status_title(int status)
+{
+    switch (status) {
+    case 400:
+        return "Bad Request";
+    case 401:
+        return "Unauthorized";
+    case 403:
+        return "Forbidden";
+    case 404:
+        return "Not Found";
+    case 405:
+        return "Method Not Allowed";
+    case 409:
+        return "Conflict";
+    case 412:
+        return "Precondition Failed";
+    case 413:
+        return "Content Too Large";
+    case 415:
+        return "Unsupported Media Type";
+    case 429:
+        return "Too Many Requests";
+    case 503:
+        return "Service Unavailable";
+    default:
+        return "Internal Server Error";
+    }
+}
+
+void problem_reply(struct api_response *resp, int status, const char *code, const char *detail)
+{
+    char type[128];
+    snprintf(type, sizeof type, PROBLEM_TYPE_BASE "%s", code);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "type", type);
+    cJSON_AddStringToObject(o, "title", status_title(status));
+    cJSON_AddNumberToObject(o, "status", status);
+    cJSON_AddStringToObject(o, "detail", detail ? detail : status_title(status));
+    cJSON_AddStringToObject(o, "code", code);
+    char *body = cJSON_PrintUnformatted(o);
+    cJSON_Delete(o);
+    api_reply_take(resp, status, "application/problem+json", body);
+}
+
+int problem_http_status(enum cc_status s)
+{
+    switch (s) {
+    case CC_OK:
+        return 200;
+    case CC_ERR_BAD_PLAYER_COUNT:
+    case CC_ERR_BAD_OPTION:
+    case CC_ERR_UNKNOWN_TILE:
+    case CC_ERR_DECK_TOO_LONG:
+    case CC_ERR_BAD_RULESET:
+    case CC_ERR_BAD_ROTATION:
+    case CC_ERR_BAD_LOCATION:
+    case CC_ERR_FOLLOWUP_NOT_IN_RULESET:
+    case CC_ERR_TILE_REQUIRED:
+        return 400;
+    case CC_ERR_NOT_YOUR_TURN:
+        return 403;
+    case CC_ERR_CORRUPT:
+    case CC_STATUS_COUNT:
+        return 500;
+    default:
+        return 409;
+    }
+}
+
+void problem_engine(struct api_response *resp, enum cc_status s)
+{
+    problem_reply(resp, problem_http_status(s), cc_status_name(s), cc_status_text(s));
+}
+
+void problem_unavailable(struct api_response *resp)
+{
+    problem_reply(resp, 503, "database_unavailable",
+                  "The database cannot be reached right now; retry shortly.");
+    resp->retry_after = 2;
+}

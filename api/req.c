@@ -1,0 +1,55 @@
+/* req.c: small helpers on requests and answers. */
+#include "req.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
+
+#include "problem.h"
+
+const char *api_query_get(const struct api_request *req, const char *name)
+{
+    for (size_t i = 0; i < req->nquery; i++)
+        if (strcmp(req->query[i].name, name) == 0) return req->query[i].value;
+    return NULL;
+}
+
+void api_reply_take(struct api_response *resp, int status, const char *content_type, char *body)
+{
+    free(resp->body);
+    resp->status = body ? status : 500;
+    resp->content_type = content_type;
+    resp->body = body;
+    resp->len = body ? strlen(body) : 0;
+}
+
+void api_reply_copy(struct api_response *resp, int status, const char *content_type,
+                    const char *data, size_t len)
+{
+    char *copy = malloc(len + 1);
+    if (copy) {
+        memcpy(copy, data, len);
+        copy[len] = '\0';
+    }
+    api_reply_take(resp, status, content_type, copy);
+    if (copy) resp->len = len;
+}
+
+long long api_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void api_reply_json(struct api_response *resp, int status, cJSON *o)
+{
+    char *body = o ? cJSON_PrintUnformatted(o) : NULL;
+    cJSON_Delete(o);
+    if (!body)
+        problem_reply(resp, 500, "internal_error", "The answer could not be encoded.");
+    else
+        api_reply_take(resp, status, "application/json", body);
+}

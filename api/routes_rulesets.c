@@ -1,0 +1,179 @@
+/* routes_rulesets.c: GET /v1/rulesets and GET /v1/rulesets/{ruleset}/tiles. */
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "game.h"
+#include "problem.h"
+#include "routes.h"
+#include "tiles.h"
+
+/* What the API says about a ruleset beyond the engine's data. */
+struct ruleset_info {
+    const char *title;      /* the game's name */
+    const char *provenance; /* "published" or "reconstruction" */
+    unsigned stables;       /* stables per player, 0 when the ruleset has none */
+};
+
+static const struct ruleset_info infos[CC_RULESET_COUNT] = {
+    [CC_RULESET_CLASSIC] = {"Carcassonne", "published", 0},
+    [CC_RULESET_HILLS] = {"Carcassonne: Over Hill and Dale", "reconstruction", 2},
+    [CC_RULESET_DISCOVERY] = {"Carcassonne: The Discovery", "reconstruction", 0},
+};
+
+/* Adds one option description to `arr`. */
+static void add_option(cJSON *arr, const char *name, const char *const *values, const char *def,
+                       const char *description)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddItemToArray(arr, o);
+    cJSON_AddStringToObject(o, "name", name);
+    cJSON_AddStringToObject(o, "type", values ? "string" : "boolean");
+    if (values) {
+        cJSON *v = cJSON_AddArrayToObject(o, "values");
+        for (size_t i = 0; values[i]; i++) cJSON_AddItemToArray(v, cJSON_CreateString(values[i]));
+        cJSON_AddStringToObject(o, "default", def);
+    } else {
+        cJSON_AddFalseToObject(o, "default");
+    }
+    cJSON_AddStringToObject(o, "description", description);
+}
+
+/* Sum of the counts of the catalogue. */
+static unsigned total_tiles(const struct cc_tileset *ts)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < ts->ntypes; i++) n += ts->types[i].count;
+    return n;
+}
+
+static cJSON *ruleset_json(enum cc_ruleset r, const struct cc_tileset *ts)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", cc_ruleset_name(r));
+    cJSON_AddStringToObject(o, "title", infos[r].title);
+    cJSON *p = cJSON_AddObjectToObject(o, "players");
+    cJSON_AddNumberToObject(p, "min", CC_MIN_PLAYERS);
+    cJSON_AddNumberToObject(p, "max", CC_MAX_PLAYERS);
+    cJSON_AddNumberToObject(o, "followers", cc_ruleset_followers(r));
+    if (infos[r].stables) cJSON_AddNumberToObject(o, "stables", infos[r].stables);
+    cJSON *opts = cJSON_AddArrayToObject(o, "options");
+    if (r == CC_RULESET_CLASSIC) {
+        static const char *const editions[] = {"standard", "original", NULL};
+        add_option(opts, "edition", editions, "standard",
+                   "standard: 3 points per completed city for each farm; original: 4 per "
+                   "city, scored city by city, with the two-tile city rule.");
+        add_option(opts, "river", NULL, NULL, "Play with the River.");
+    } else if (r == CC_RULESET_DISCOVERY) {
+        static const char *const draws[] = {"pile", "hand", NULL};
+        add_option(opts, "draw", draws, "pile",
+                   "pile: draw a tile each turn; hand: the hand-of-two variant.");
+    }
+    cJSON *cols = cJSON_AddArrayToObject(o, "columns");
+    unsigned mask = cc_ruleset_columns(r);
+    for (int c = 0; c < CC_COL_COUNT; c++)
+        if (mask & (1u << c))
+            cJSON_AddItemToArray(cols, cJSON_CreateString(cc_column_name((enum cc_column)c)));
+    cJSON *t = cJSON_AddObjectToObject(o, "tiles");
+    cJSON_AddNumberToObject(t, "types", ts->ntypes);
+    cJSON_AddNumberToObject(t, "total", total_tiles(ts));
+    cJSON_AddNumberToObject(t, "deck", ts->land_count);
+    cJSON_AddStringToObject(t, "start", ts->types[ts->start_type].id);
+    cJSON_AddStringToObject(t, "provenance", infos[r].provenance);
+    return o;
+}
+
+void routes_rulesets(const struct api_request *req, struct api_response *resp)
+{
+    (void)req;
+    cJSON *o = cJSON_CreateObject();
+    cJSON *arr = cJSON_AddArrayToObject(o, "rulesets");
+    for (int r = 0; r < CC_RULESET_COUNT; r++) {
+        const struct cc_tileset *ts = cc_tileset_get((enum cc_ruleset)r);
+        if (ts) cJSON_AddItemToArray(arr, ruleset_json((enum cc_ruleset)r, ts));
+    }
+    api_reply_json(resp, 200, o);
+}
+
+static cJSON *feature_json(const struct cc_feature_type *f)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "kind", cc_kind_name((enum cc_kind)f->kind));
+    cJSON *locs = cJSON_AddArrayToObject(o, "locations");
+    for (int l = 0; l < CC_LOC_COUNT; l++)
+        if (f->slots & (1u << l))
+            cJSON_AddItemToArray(locs, cJSON_CreateString(cc_location_name((enum cc_location)l)));
+    if (f->pennants) cJSON_AddNumberToObject(o, "pennants", f->pennants);
+    int any = 0;
+    for (int c = 0; c < CC_CROP_COUNT; c++) any |= f->harvest[c];
+    if (any) {
+        cJSON *h = cJSON_AddObjectToObject(o, "harvest");
+        for (int c = 0; c < CC_CROP_COUNT; c++)
+            if (f->harvest[c])
+                cJSON_AddNumberToObject(h, cc_crop_name((enum cc_crop)c), f->harvest[c]);
+    }
+    if (f->touches && (f->kind == CC_KIND_FIELD || f->kind == CC_KIND_MEADOW)) {
+        cJSON *t = cJSON_AddArrayToObject(o, f->kind == CC_KIND_FIELD ? "cities" : "farmlands");
+        for (int i = 0; i < CC_MAX_TILE_FEATURES; i++)
+            if (f->touches & (1u << i)) cJSON_AddItemToArray(t, cJSON_CreateNumber(i));
+    }
+    if (f->end != CC_END_NONE) {
+        const char *end = cc_end_name((enum cc_end)f->end);
+        if (end) cJSON_AddStringToObject(o, "end", end);
+    }
+    if (f->ports) cJSON_AddNumberToObject(o, "ports", f->ports);
+    return o;
+}
+
+static cJSON *tile_json(const struct cc_tile_type *t)
+{
+    static const char *const sides[4] = {"N", "E", "S", "W"};
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "id", t->id);
+    cJSON_AddNumberToObject(o, "count", t->count);
+    if (t->is_start) cJSON_AddTrueToObject(o, "start");
+    if (t->is_river) cJSON_AddTrueToObject(o, "river");
+    cJSON *e = cJSON_AddObjectToObject(o, "edges");
+    for (int s = 0; s < 4; s++)
+        cJSON_AddStringToObject(e, sides[s], cc_edge_name((enum cc_edge)t->edges[s]));
+    cJSON *fs = cJSON_AddArrayToObject(o, "features");
+    for (unsigned i = 0; i < t->nfeatures; i++)
+        cJSON_AddItemToArray(fs, feature_json(&t->features[i]));
+    int any = 0;
+    for (int a = 0; a < CC_ANIMAL_COUNT; a++) any |= t->animals[a];
+    if (any) {
+        cJSON *an = cJSON_AddObjectToObject(o, "animals");
+        for (int a = 0; a < CC_ANIMAL_COUNT; a++)
+            if (t->animals[a])
+                cJSON_AddNumberToObject(an, cc_animal_name((enum cc_animal)a), t->animals[a]);
+    }
+    if (t->nports) {
+        cJSON *ps = cJSON_AddArrayToObject(o, "ports");
+        for (unsigned i = 0; i < t->nports && i < CC_MAX_PORTS; i++) {
+            cJSON *p = cJSON_CreateObject();
+            cJSON_AddItemToArray(ps, p);
+            cJSON_AddNumberToObject(p, "land", t->port_land[i]);
+            cJSON_AddNumberToObject(p, "sea", t->port_sea[i]);
+        }
+    }
+    return o;
+}
+
+void routes_tiles(const struct api_request *req, struct api_response *resp, const char *name)
+{
+    (void)req;
+    int r = cc_ruleset_parse(name);
+    const struct cc_tileset *ts = r >= 0 ? cc_tileset_get((enum cc_ruleset)r) : NULL;
+    if (!ts) {
+        problem_reply(resp, 404, "not_found", "There is no such ruleset (see GET /v1/rulesets).");
+        return;
+    }
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "ruleset", cc_ruleset_name((enum cc_ruleset)r));
+    cJSON_AddStringToObject(o, "provenance", infos[r].provenance);
+    cJSON_AddStringToObject(o, "start", ts->types[ts->start_type].id);
+    cJSON_AddNumberToObject(o, "total", total_tiles(ts));
+    cJSON *arr = cJSON_AddArrayToObject(o, "tiles");
+    for (unsigned i = 0; i < ts->ntypes; i++) cJSON_AddItemToArray(arr, tile_json(&ts->types[i]));
+    api_reply_json(resp, 200, o);
+}

@@ -1,0 +1,140 @@
+/* store.h: PostgreSQL storage of games, players, actions, events and idempotency keys. */
+#ifndef API_STORE_H
+#define API_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "auth.h"
+#include "game.h"
+
+#define STORE_NAME_MAX 160 /* bytes of a player name (40 characters of UTF-8) */
+
+enum store_status {
+    STORE_OK = 0,
+    STORE_NOT_FOUND,   /* no such row */
+    STORE_CONFLICT,    /* the version moved on (another action won) */
+    STORE_DUPLICATE,   /* a unique key exists already (idempotency key raced) */
+    STORE_UNAVAILABLE, /* no database connection now: answer 503, retry later */
+    STORE_ERROR        /* anything else (logged) */
+};
+
+struct store_player {
+    char name[STORE_NAME_MAX + 1];     /* UTF-8 */
+    uint8_t token_hash[AUTH_HASH_LEN]; /* SHA-256 of the seat's token */
+};
+
+/* A game row with its players, as loaded. */
+struct store_game {
+    int version;                                 /* grows by one per accepted action */
+    int last_seq;                                /* seq of the newest event */
+    int nplayers;                                /* entries in players[] */
+    struct store_player players[CC_MAX_PLAYERS]; /* by seat */
+    size_t snapshot_len;                         /* bytes in snapshot */
+    uint8_t snapshot[CC_SNAPSHOT_MAX];           /* cc_game_encode() of the state */
+};
+
+/* The first answer to a request with an Idempotency-Key. */
+struct store_idem {
+    const char *scope;                   /* "create" or "<game id>/<seat>" */
+    const char *key;                     /* the header's value */
+    uint8_t request_hash[AUTH_HASH_LEN]; /* SHA-256 of method, path and body */
+    int status;                          /* HTTP status of the first answer */
+    const char *location;                /* its Location, or NULL */
+    const char *etag;                    /* its ETag, or NULL */
+    const char *body;                    /* its body (JSON) */
+};
+
+/* A new game, written in one transaction. */
+struct store_new_game {
+    const char *id;                     /* UUID */
+    const char *ruleset;                /* name */
+    const char *options_json;           /* JSON object */
+    uint64_t seed;                      /* the seed */
+    const char *start;                  /* start tile id asked for, or NULL */
+    const char *deck_json;              /* deck asked for (JSON array), or NULL */
+    const char *status;                 /* "active" or "finished" */
+    int last_seq;                       /* seq of the last event in events_json */
+    const uint8_t *snapshot;            /* encoded state */
+    size_t snapshot_len;                /* its bytes */
+    int nplayers;                       /* entries in players */
+    const struct store_player *players; /* by seat */
+    const char *events_json;            /* JSON array of events, each with "seq" and "type" */
+    const struct store_idem *idem;      /* the answer to remember, or NULL */
+};
+
+/* An accepted action, written in one transaction guarded by the version read. */
+struct store_commit {
+    const char *id;                /* the game */
+    int version;                   /* the version the action was applied to */
+    const char *status;            /* "active" or "finished" after it */
+    int last_seq;                  /* seq of the last event in events_json */
+    const uint8_t *snapshot;       /* the new state */
+    size_t snapshot_len;           /* its bytes */
+    int seat;                      /* who acted */
+    const char *kind;              /* "draw" or "place" */
+    const char *action_json;       /* the action as applied */
+    const char *events_json;       /* JSON array of the new events */
+    const struct store_idem *idem; /* the answer to remember, or NULL */
+};
+
+/* Remembers `conninfo` (copied) for the connections to come. Returns 0 or -1. */
+int store_init(const char *conninfo) __attribute__((warn_unused_result));
+
+/* Closes the calling thread's connection and forgets the connection string. */
+void store_shutdown(void);
+
+/* One SQL migration file. */
+struct store_migration {
+    int version;      /* the number its file name starts with */
+    const char *name; /* the file name */
+    const char *sql;  /* its text */
+};
+
+/*
+ * Applies the migrations of `list` (ascending versions) that schema_migrations does not
+ * record yet, each in its own transaction, holding a PostgreSQL advisory lock so that
+ * servers starting together apply each once. Returns STORE_OK, or the failure (logged).
+ */
+enum store_status store_migrate(const struct store_migration *list, size_t n)
+    __attribute__((warn_unused_result));
+
+/* STORE_OK when the database answers a query now. */
+enum store_status store_ping(void) __attribute__((warn_unused_result));
+
+/* Writes a new game, its players, its events and the idempotent answer (if any). */
+enum store_status store_game_create(const struct store_new_game *g)
+    __attribute__((warn_unused_result));
+
+/* Loads game `id` (a valid UUID) into `out`: STORE_OK, STORE_NOT_FOUND ... */
+enum store_status store_game_load(const char *id, struct store_game *out)
+    __attribute__((warn_unused_result));
+
+/*
+ * Stores an accepted action: the new snapshot (only if the stored version is still
+ * c->version; else STORE_CONFLICT and nothing is written), the action, its events and
+ * the idempotent answer (STORE_DUPLICATE if that key was taken meanwhile).
+ */
+enum store_status store_game_commit(const struct store_commit *c)
+    __attribute__((warn_unused_result));
+
+/*
+ * The events of game `id` with seq > after (at most `limit`), as a JSON array text in
+ * *json (malloc'd, the caller frees), and their number in *count. STORE_NOT_FOUND if
+ * there is no such game.
+ */
+enum store_status store_events(const char *id, int after, int limit, char **json, int *count)
+    __attribute__((warn_unused_result));
+
+/*
+ * Looks up the answer remembered (less than 24 hours ago) for `scope` and `key`. On
+ * STORE_OK fills out's request_hash, status, location, etag and body (malloc'd strings the
+ * caller frees with store_idem_free). STORE_NOT_FOUND when there is none.
+ */
+enum store_status store_idem_get(const char *scope, const char *key, struct store_idem *out)
+    __attribute__((warn_unused_result));
+
+/* Frees the strings store_idem_get() filled in. */
+void store_idem_free(struct store_idem *idem);
+
+#endif

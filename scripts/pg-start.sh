@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Starts (or reuses) a throwaway PostgreSQL cluster in a folder of the checkout and makes
+# sure database DB (default "tilehall") exists. Listens only on a Unix socket in that
+# folder, so it never collides with another PostgreSQL or another checkout.
+# Usage: scripts/pg-start.sh [--fresh] [DB]   (--fresh drops and recreates DB)
+# Prints the DATABASE_URL for libpq as its only line on stdout; progress goes to stderr.
+# initdb refuses to run as root: as root the cluster is owned by and run as `postgres`.
+set -euo pipefail
+fresh=0
+if [ "${1:-}" = "--fresh" ]; then fresh=1; shift; fi
+db=${1:-tilehall}
+top=$(cd "$(dirname "$0")/.." && pwd)
+dir=${PGDATA_DIR:-$top/.pgdata}
+
+bindir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
+if [ -z "$bindir" ] || [ ! -x "$bindir/initdb" ]; then
+    bindir=$(dirname "$(command -v initdb || echo /nonexistent/initdb)")
+fi
+[ -x "$bindir/initdb" ] || { echo "pg-start: PostgreSQL server binaries not found (apt-get install postgresql)" >&2; exit 1; }
+
+as_pg=()
+owner=$(id -un)
+if [ "$(id -u)" -eq 0 ]; then
+    as_pg=(runuser -u postgres --)
+    owner=postgres
+    # The server runs as postgres and must reach its folder: if the checkout is not
+    # traversable by postgres (e.g. under /root), keep the cluster under /tmp instead.
+    if ! runuser -u postgres -- test -x "$(dirname "$dir")"; then
+        dir=/tmp/tilehall-pgdata-$(echo -n "$top" | sha256sum | cut -c1-12)
+    fi
+fi
+mkdir -p "$dir"
+[ "$owner" = "$(id -un)" ] || chown "$owner" "$dir"
+chmod 700 "$dir"
+
+if [ ! -f "$dir/data/PG_VERSION" ]; then
+    echo "pg-start: initdb in $dir/data" >&2
+    "${as_pg[@]}" "$bindir/initdb" -D "$dir/data" -A trust -U postgres -E UTF8 --no-locale \
+        --no-sync >"$dir/initdb.log" 2>&1 || { cat "$dir/initdb.log" >&2; exit 1; }
+fi
+if ! "${as_pg[@]}" "$bindir/pg_ctl" -D "$dir/data" status >/dev/null 2>&1; then
+    echo "pg-start: starting PostgreSQL on socket $dir" >&2
+    rm -f "$dir/data/postmaster.pid"
+    "${as_pg[@]}" "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
+        -o "-k $dir -c listen_addresses= -p 5432 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" \
+        start >/dev/null || { tail -n 20 "$dir/server.log" >&2; exit 1; }
+fi
+psql=("$bindir/psql" -X -q -h "$dir" -p 5432 -U postgres -d postgres -v ON_ERROR_STOP=1)
+if [ "$fresh" -eq 1 ]; then
+    "${psql[@]}" -c "DROP DATABASE IF EXISTS \"$db\" WITH (FORCE)" >&2
+fi
+if [ -z "$("${psql[@]}" -tAc "SELECT 1 FROM pg_database WHERE datname = '$db'")" ]; then
+    "${psql[@]}" -c "CREATE DATABASE \"$db\"" >&2
+fi
+echo "postgresql://postgres@/$db?host=$dir&port=5432"

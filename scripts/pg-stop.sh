@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Stops the throwaway PostgreSQL cluster started by scripts/pg-start.sh (if it runs).
+# Usage: scripts/pg-stop.sh [--purge]   (--purge also deletes the cluster's folder)
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+dir=${PGDATA_DIR:-$top/.pgdata}
+as_pg=()
+if [ "$(id -u)" -eq 0 ]; then
+    as_pg=(runuser -u postgres --)
+    if ! runuser -u postgres -- test -x "$(dirname "$dir")"; then
+        dir=/tmp/tilehall-pgdata-$(echo -n "$top" | sha256sum | cut -c1-12)
+    fi
+fi
+bindir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
+[ -n "$bindir" ] || bindir=$(dirname "$(command -v pg_ctl)")
+if [ -f "$dir/data/PG_VERSION" ] && "${as_pg[@]}" "$bindir/pg_ctl" -D "$dir/data" status >/dev/null 2>&1; then
+    "${as_pg[@]}" "$bindir/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null
+    echo "pg-stop: stopped PostgreSQL in $dir" >&2
+fi
+if [ "${1:-}" = "--purge" ]; then rm -rf "$dir"; fi

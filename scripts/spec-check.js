@@ -1,0 +1,61 @@
+#!/usr/bin/env node
+// spec-check.js: checks openapi.yaml against the engine's names, which are part of the
+// HTTP contract: every engine status name (core/status.c) is an ErrorCode, and every
+// ErrorCode is an engine status name or one of the service's own codes listed here.
+// Every code that an error response of some operation allows is an ErrorCode.
+//
+//   node scripts/spec-check.js            (run by `make test-spec`)
+'use strict';
+
+const fs = require('node:fs');
+const path = require('node:path');
+const yaml = require('js-yaml');
+
+const root = path.join(__dirname, '..');
+const SERVICE_CODES = [
+    'invalid_json', 'unknown_field', 'invalid_body', 'invalid_parameter', 'body_too_large',
+    'unsupported_media_type', 'missing_token', 'unknown_token', 'not_found',
+    'method_not_allowed', 'version_mismatch', 'idempotency_key_reused', 'rate_limited',
+    'database_unavailable', 'internal_error',
+];
+
+const spec = yaml.load(fs.readFileSync(path.join(root, 'openapi.yaml'), 'utf8'));
+const statusC = fs.readFileSync(path.join(root, 'core', 'status.c'), 'utf8');
+const engine = [...statusC.matchAll(/\[CC_ERR_\w+\]\s*=\s*\{\s*"([a-z_]+)"/g)].map(m => m[1]);
+const enumCodes = spec.components.schemas.ErrorCode.enum;
+const failures = [];
+
+if (engine.length === 0) failures.push('found no engine status names in core/status.c');
+for (const c of engine) {
+    if (!enumCodes.includes(c)) failures.push(`engine status "${c}" is not in ErrorCode`);
+}
+for (const c of enumCodes) {
+    if (!engine.includes(c) && !SERVICE_CODES.includes(c)) {
+        failures.push(`ErrorCode "${c}" is neither an engine status nor a service code`);
+    }
+}
+if (new Set(enumCodes).size !== enumCodes.length) failures.push('ErrorCode lists a code twice');
+
+// The codes each error response allows (code: {const} or {enum} next to the Problem ref).
+let responses = 0;
+for (const [name, r] of Object.entries(spec.components.responses)) {
+    const schema = r.content && r.content['application/problem+json'] && r.content['application/problem+json'].schema;
+    if (!schema) continue;
+    responses++;
+    const narrowed = (schema.allOf || []).map(s => s.properties && s.properties.code).filter(Boolean);
+    if (narrowed.length !== 1) {
+        failures.push(`response ${name} does not name its codes`);
+        continue;
+    }
+    const codes = narrowed[0].const !== undefined ? [narrowed[0].const] : narrowed[0].enum || [];
+    for (const c of codes) {
+        if (!enumCodes.includes(c)) failures.push(`response ${name} allows "${c}", which is not an ErrorCode`);
+    }
+}
+
+if (failures.length > 0) {
+    for (const f of failures) process.stderr.write(`spec-check: ${f}\n`);
+    process.exit(1);
+}
+process.stdout.write(`spec-check: ${engine.length} engine codes and ${SERVICE_CODES.length} service codes ` +
+    `match ErrorCode; ${responses} error responses checked\n`);

@@ -1,0 +1,301 @@
+#!/usr/bin/env node
+// spec-proxy.js: a validating proxy built on Prism's library: it forwards every request
+// unchanged and checks every response against openapi.yaml.
+//
+//   node scripts/spec-proxy.js --port 4010 --upstream http://127.0.0.1:8080 [--spec openapi.yaml]
+//
+// Start it through scripts/spec-proxy.sh, which also waits until it is ready.
+//
+// What `prism proxy openapi.yaml URL --errors` does, with the differences that tests of
+// error answers need:
+// - every request reaches the server byte for byte: Prism re-encodes JSON bodies, answers
+//   malformed JSON with a 400 of its own, answers a missing bearer token with a 401 of its
+//   own, and unknown paths and methods with a 404/405 of its own; here the server answers
+//   all of those, and its answer is what gets checked;
+// - the server's answer goes back byte for byte when it conforms;
+// - a status that the operation does not document is a violation (Prism only warns about
+//   an undocumented non-2xx status);
+// - the media type must be one the document names for that status, exactly (Prism takes
+//   application/json for application/problem+json);
+// - for a path or method that the document does not have, the answer must be a 404
+//   `not_found` or 405 `method_not_allowed` problem (with `Allow`);
+// - `Accept: text/event-stream` requests are streamed through (Prism would wait for the end
+//   of the stream); only the status line is checked: a 200 must be text/event-stream, any
+//   other status an application/problem+json answer.
+// A response that breaks the document is answered `500` application/problem+json,
+// type https://stoplight.io/prism/errors#VIOLATIONS, with the list under `validation` and
+// in the `sl-violations` header (as Prism does), and logged on stderr.
+'use strict';
+
+const http = require('node:http');
+const path = require('node:path');
+const { getHttpOperationsFromSpec, createInstance } = require('@stoplight/prism-http');
+const { createLogger } = require('@stoplight/prism-core');
+const TE = require('fp-ts/TaskEither');
+const E = require('fp-ts/Either');
+
+const MAX_BODY = 16 * 1024 * 1024; // requests above the server's 64 KiB limit pass too
+const ERROR = 0; // DiagnosticSeverity.Error
+const PROBLEM_KEYS = ['type', 'title', 'status', 'detail', 'code'];
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade',
+    'proxy-connection', 'te', 'trailer']);
+
+function parseArgs(argv) {
+    const args = { spec: path.join(__dirname, '..', 'openapi.yaml'), host: '127.0.0.1' };
+    for (let i = 0; i < argv.length; i += 2) {
+        const key = argv[i].replace(/^--/, '');
+        if (!['port', 'upstream', 'spec', 'host'].includes(key) || i + 1 >= argv.length) {
+            throw new Error(`unknown or incomplete argument ${argv[i]}`);
+        }
+        args[key] = argv[i + 1];
+    }
+    if (!args.port || !args.upstream) throw new Error('--port and --upstream are required');
+    args.upstream = new URL(args.upstream);
+    return args;
+}
+
+function log(msg) {
+    process.stderr.write(`spec-proxy: ${msg}\n`);
+}
+
+function readBody(req) {
+    return new Promise((resolve, reject) => {
+        const chunks = [];
+        let size = 0;
+        req.on('data', c => {
+            size += c.length;
+            if (size > MAX_BODY) {
+                reject(new Error('request body too large for the proxy'));
+                req.destroy();
+            } else {
+                chunks.push(c);
+            }
+        });
+        req.on('end', () => resolve(Buffer.concat(chunks)));
+        req.on('error', reject);
+    });
+}
+
+// Sends the request as it came (method, path and query, headers, body bytes) upstream.
+// Resolves to the response with its raw body, or with the stream when `stream` is set.
+function sendUpstream(upstream, req, raw, stream) {
+    const headers = { ...req.headers, host: upstream.host };
+    return new Promise((resolve, reject) => {
+        const up = http.request({
+            host: upstream.hostname,
+            port: upstream.port || 80,
+            method: req.method,
+            path: req.url,
+            headers,
+        }, res => {
+            if (stream) return resolve({ res });
+            const chunks = [];
+            res.on('data', c => chunks.push(c));
+            res.on('end', () => resolve({ res, body: Buffer.concat(chunks) }));
+            res.on('error', reject);
+        });
+        up.on('error', reject);
+        up.end(raw.length ? raw : undefined);
+    });
+}
+
+function isJson(contentType) {
+    const t = (contentType || '').split(';')[0].trim().toLowerCase();
+    return t === 'application/json' || /^application\/[^/]+\+json$/.test(t);
+}
+
+// The response as Prism's validator reads it (headers lower-case and joined, JSON parsed).
+function toPrismResponse(res, body) {
+    const headers = {};
+    for (let i = 0; i < res.rawHeaders.length; i += 2) {
+        const name = res.rawHeaders[i].toLowerCase();
+        headers[name] = name in headers ? `${headers[name]},${res.rawHeaders[i + 1]}` : res.rawHeaders[i + 1];
+    }
+    let parsed = body.toString('utf8');
+    if (res.statusCode !== 204 && isJson(headers['content-type'])) {
+        try {
+            parsed = JSON.parse(parsed);
+        } catch {
+            // left as text: the validator reports it against the schema
+        }
+    }
+    return { statusCode: res.statusCode, headers, body: parsed };
+}
+
+// Checks the answer to a path or method that the document does not describe.
+function checkUnrouted(out) {
+    const problems = [];
+    const add = message => problems.push({ location: ['response'], severity: 'Error', code: 'unrouted', message });
+    if (out.statusCode !== 404 && out.statusCode !== 405) {
+        add(`a path or method the document does not have must be answered 404 or 405, not ${out.statusCode}`);
+        return problems;
+    }
+    const ct = (out.headers['content-type'] || '').split(';')[0].trim();
+    if (ct !== 'application/problem+json') add(`content type must be application/problem+json, not "${ct}"`);
+    const b = out.body;
+    if (typeof b !== 'object' || b === null || Array.isArray(b)) {
+        add('body must be a problem object');
+        return problems;
+    }
+    for (const k of PROBLEM_KEYS) if (!(k in b)) add(`problem must have "${k}"`);
+    for (const k of Object.keys(b)) if (!PROBLEM_KEYS.includes(k)) add(`problem has unknown property "${k}"`);
+    if (b.status !== out.statusCode) add(`problem status ${b.status} differs from the HTTP status ${out.statusCode}`);
+    const want = out.statusCode === 404 ? 'not_found' : 'method_not_allowed';
+    if (b.code !== want) add(`problem code must be "${want}", not "${b.code}"`);
+    if (out.statusCode === 405 && !out.headers.allow) add('a 405 answer must have an Allow header');
+    return problems;
+}
+
+// Checks that the answer's media type is one the operation documents for its status, exactly.
+function checkMediaType(resource, out) {
+    const response = (resource.responses || []).find(r => String(r.code) === String(out.statusCode));
+    const documented = response && response.contents ? response.contents.map(c => c.mediaType.toLowerCase()) : [];
+    if (documented.length === 0) return [];
+    const got = (out.headers['content-type'] || '').split(';')[0].trim().toLowerCase();
+    if (documented.includes(got)) return [];
+    return [{
+        location: ['response', 'header', 'content-type'], severity: 'Error', code: 'mediaType',
+        message: `The received media type "${got}" is not the one documented for ${out.statusCode}: ${documented.join(', ')}`,
+    }];
+}
+
+function severityName(s) {
+    return ['Error', 'Warning', 'Information', 'Hint'][s] || String(s);
+}
+
+async function main() {
+    const args = parseArgs(process.argv.slice(2));
+    const operations = await getHttpOperationsFromSpec(path.resolve(args.spec));
+    const logger = createLogger('PROXY', { level: 'silent' });
+    const raws = new WeakMap(); // Prism's input -> the HTTP request and its raw body
+
+    // Prism's forwarder re-encodes the body; this one sends the request as it came.
+    const forward = ({ data }, baseUrl, upstreamProxy, resource) => () => TE.tryCatch(async () => {
+        const { req, raw } = raws.get(data);
+        const { res, body } = await sendUpstream(args.upstream, req, raw, false);
+        const out = toPrismResponse(res, body);
+        raws.set(out, { res, body, resource });
+        return out;
+    }, E.toError);
+
+    const config = {
+        isProxy: true,
+        upstream: args.upstream,
+        upstreamProxy: undefined,
+        validateRequest: false, // the server judges requests; tests send bad ones on purpose
+        validateResponse: true,
+        checkSecurity: false, // likewise: the server answers a missing token
+        errors: false, // a request that matches no route is still forwarded
+        mock: { dynamic: false },
+    };
+    const prism = createInstance(config, { logger, forward });
+
+    const server = http.createServer(async (req, res) => {
+        const started = Date.now();
+        try {
+            const accept = req.headers.accept || '';
+            if (accept.includes('text/event-stream')) {
+                const raw = await readBody(req);
+                const { res: up } = await sendUpstream(args.upstream, req, raw, true);
+                const ct = (up.headers['content-type'] || '').split(';')[0].trim().toLowerCase();
+                const want = up.statusCode === 200 ? 'text/event-stream' : 'application/problem+json';
+                if (ct !== want) {
+                    up.resume();
+                    const v = [{ location: ['response', 'header', 'content-type'], severity: 'Error', code: 'mediaType',
+                        message: `An event stream request answered ${up.statusCode} must be ${want}, not "${ct}"` }];
+                    log(`VIOLATION ${req.method} ${req.url} -> ${up.statusCode}: ${v[0].message}`);
+                    res.writeHead(500, { 'content-type': 'application/problem+json', 'sl-violations': JSON.stringify(v) });
+                    res.end(JSON.stringify({ type: 'https://stoplight.io/prism/errors#VIOLATIONS',
+                        title: 'Request/Response not valid', status: 500,
+                        detail: `The server's ${up.statusCode} answer does not conform to openapi.yaml.`, validation: v }));
+                    return;
+                }
+                res.writeHead(up.statusCode, up.rawHeaders.filter((_, i, a) =>
+                    i % 2 === 0 ? !HOP_BY_HOP.has(a[i].toLowerCase()) : !HOP_BY_HOP.has(a[i - 1].toLowerCase())));
+                up.pipe(res);
+                return;
+            }
+            const raw = await readBody(req);
+            const u = new URL(req.url, 'http://proxy.invalid');
+            const query = {};
+            for (const k of u.searchParams.keys()) {
+                const v = u.searchParams.getAll(k);
+                query[k] = v.length === 1 ? v[0] : v;
+            }
+            const input = {
+                method: req.method.toLowerCase(),
+                url: { path: u.pathname, query },
+                headers: req.headers,
+                body: raw.length ? raw.toString('utf8') : undefined,
+            };
+            raws.set(input, { req, raw });
+            const result = await prism.request(input, operations)();
+            if (E.isLeft(result)) throw result.left;
+            const { output, validations } = result.right;
+            const unrouted = validations.input.some(v => v.message === 'Selected route not found');
+            let violations;
+            if (unrouted) {
+                violations = checkUnrouted(output);
+            } else {
+                violations = validations.output
+                    .filter(v => v.severity === ERROR || /Unable to match the returned status code/.test(v.message))
+                    .map(v => ({ location: ['response', ...(v.path || [])], severity: 'Error', code: v.code, message: v.message }));
+                violations.push(...checkMediaType(raws.get(output).resource, output));
+                for (const v of validations.output) {
+                    if (v.severity !== ERROR && !/Unable to match/.test(v.message)) {
+                        log(`note: ${req.method} ${req.url} -> ${output.statusCode}: ${severityName(v.severity)}: ${v.message}`);
+                    }
+                }
+            }
+            if (violations.length > 0) {
+                for (const v of violations) {
+                    log(`VIOLATION ${req.method} ${req.url} -> ${output.statusCode}: ${v.location.join('.')} ${v.message}`);
+                }
+                const body = JSON.stringify({
+                    type: 'https://stoplight.io/prism/errors#VIOLATIONS',
+                    title: 'Request/Response not valid',
+                    status: 500,
+                    detail: `The server's ${output.statusCode} answer does not conform to openapi.yaml.`,
+                    validation: violations,
+                    upstream: { status: output.statusCode, headers: output.headers, body: output.body },
+                });
+                res.writeHead(500, {
+                    'content-type': 'application/problem+json',
+                    'sl-violations': JSON.stringify(violations).slice(0, 4000),
+                });
+                res.end(body);
+                return;
+            }
+            const { res: up, body } = raws.get(output);
+            const headers = [];
+            for (let i = 0; i < up.rawHeaders.length; i += 2) {
+                if (!HOP_BY_HOP.has(up.rawHeaders[i].toLowerCase())) headers.push(up.rawHeaders[i], up.rawHeaders[i + 1]);
+            }
+            res.writeHead(up.statusCode, headers);
+            res.end(body);
+        } catch (e) {
+            log(`ERROR ${req.method} ${req.url}: ${e && e.message ? e.message : e} (${Date.now() - started} ms)`);
+            if (!res.headersSent) {
+                res.writeHead(502, { 'content-type': 'application/problem+json' });
+                res.end(JSON.stringify({
+                    type: 'https://stoplight.io/prism/errors#UPSTREAM',
+                    title: 'The proxy could not get an answer',
+                    status: 502,
+                    detail: String(e && e.message ? e.message : e),
+                }));
+            } else {
+                res.destroy();
+            }
+        }
+    });
+    server.keepAliveTimeout = 65000;
+    server.requestTimeout = 0; // long polls wait up to 60 s
+    server.listen(Number(args.port), args.host, () => {
+        log(`listening on http://${args.host}:${args.port}, checking answers of ${args.upstream.href} against ${args.spec} (${operations.length} operations)`);
+    });
+}
+
+main().catch(e => {
+    log(`fatal: ${e && e.stack ? e.stack : e}`);
+    process.exit(1);
+});

@@ -1,0 +1,326 @@
+/* itest.c: the runner: starts the server, runs every test, prints "N passed, M failed". */
+#include "itest.h"
+
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <curl/curl.h>
+
+#include "tests.h"
+
+char itest_failure[512];
+
+/* A free TCP port on 127.0.0.1 (bound and released). */
+static int free_port(void)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {0};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof a;
+    int port = -1;
+    if (fd >= 0 && bind(fd, (struct sockaddr *)&a, sizeof a) == 0 &&
+        getsockname(fd, (struct sockaddr *)&a, &len) == 0)
+        port = ntohs(a.sin_port);
+    if (fd >= 0) close(fd);
+    return port;
+}
+
+int server_start(struct server *s)
+{
+    return server_start_proxied(s, 0);
+}
+
+/* Starts scripts/spec-proxy.sh in front of `s`; 0 or -1. */
+static int proxy_start(struct server *s)
+{
+    s->proxy_port = free_port();
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "scripts/spec-proxy.sh %d %s build/spec-proxy-itest.log",
+             s->proxy_port, s->direct);
+    FILE *p = popen(cmd, "r");
+    if (!p) return -1;
+    if (!fgets(s->proxy_pid, sizeof s->proxy_pid, p)) s->proxy_pid[0] = '\0';
+    int rc = pclose(p);
+    s->proxy_pid[strcspn(s->proxy_pid, "\n")] = '\0';
+    if (rc != 0 || !s->proxy_pid[0]) {
+        s->proxy_port = 0;
+        return -1;
+    }
+    snprintf(s->base, sizeof s->base, "http://127.0.0.1:%d", s->proxy_port);
+    return 0;
+}
+
+void proxy_stop(struct server *s)
+{
+    if (!s->proxy_pid[0]) return;
+    pid_t pid = (pid_t)strtol(s->proxy_pid, NULL, 10);
+    if (pid > 0) kill(pid, SIGTERM);
+    s->proxy_pid[0] = '\0';
+    s->proxy_port = 0;
+    snprintf(s->base, sizeof s->base, "%s", s->direct);
+}
+
+int server_start_proxied(struct server *s, int proxied)
+{
+    const char *bin = getenv("TILEHALL_BIN");
+    if (!bin) bin = "build/tilehall";
+    if (!s->port) {
+        s->port = free_port();
+        s->proxy_port = 0;
+        s->proxy_pid[0] = '\0';
+    }
+    snprintf(s->direct, sizeof s->direct, "http://127.0.0.1:%d", s->port);
+    if (!s->proxy_port) snprintf(s->base, sizeof s->base, "%s", s->direct);
+    char port[16];
+    snprintf(port, sizeof port, "%d", s->port);
+    s->pid = fork();
+    if (s->pid < 0) return -1;
+    if (s->pid == 0) {
+        const char *log = getenv("ITEST_SERVER_LOG");
+        FILE *f = fopen(log ? log : "build/itest-server.log", "a");
+        if (f) {
+            dup2(fileno(f), 2);
+            dup2(fileno(f), 1);
+        }
+        setenv("PORT", port, 1);
+        if (!getenv("THREADS")) setenv("THREADS", "4", 1);
+        if (!getenv("LOG_LEVEL")) setenv("LOG_LEVEL", "warn", 1);
+        execl(bin, bin, (char *)NULL);
+        _exit(127);
+    }
+    struct server direct = *s;
+    snprintf(direct.base, sizeof direct.base, "%s", s->direct);
+    for (int i = 0; i < 200; i++) {
+        struct resp r;
+        http(&direct, "GET", "/healthz", NULL, NULL, &r);
+        long st = r.status;
+        resp_free(&r);
+        if (st == 200) {
+            if (proxied && getenv("ITEST_SPEC_PROXY") && !s->proxy_port && proxy_start(s)) {
+                fprintf(stderr, "itest: the spec proxy did not start\n");
+                return -1;
+            }
+            return 0;
+        }
+        int status;
+        if (waitpid(s->pid, &status, WNOHANG) == s->pid) return -1;
+        usleep(50000);
+    }
+    return -1;
+}
+
+int server_stop(struct server *s)
+{
+    if (s->pid <= 0) return -1;
+    kill(s->pid, SIGTERM);
+    int status = 0;
+    for (int i = 0; i < 300; i++) {
+        if (waitpid(s->pid, &status, WNOHANG) == s->pid) {
+            s->pid = 0;
+            return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        }
+        usleep(50000);
+    }
+    kill(s->pid, SIGKILL);
+    waitpid(s->pid, &status, 0);
+    s->pid = 0;
+    return 255;
+}
+
+static size_t on_body(char *p, size_t size, size_t n, void *ud)
+{
+    struct resp *r = ud;
+    size_t add = size * n;
+    char *nb = realloc(r->body, r->len + add + 1);
+    if (!nb) return 0;
+    r->body = nb;
+    memcpy(r->body + r->len, p, add);
+    r->len += add;
+    r->body[r->len] = '\0';
+    return add;
+}
+
+/* Copies the value of header line `line` into `dst` if its name is `name`. */
+static void take_header(const char *line, size_t len, const char *name, char *dst, size_t cap)
+{
+    size_t nl = strlen(name);
+    if (len <= nl + 1 || strncasecmp(line, name, nl) != 0 || line[nl] != ':') return;
+    const char *v = line + nl + 1;
+    size_t vl = len - nl - 1;
+    while (vl && (*v == ' ')) v++, vl--;
+    while (vl && (v[vl - 1] == '\r' || v[vl - 1] == '\n' || v[vl - 1] == ' ')) vl--;
+    if (vl >= cap) vl = cap - 1;
+    memcpy(dst, v, vl);
+    dst[vl] = '\0';
+}
+
+static size_t on_header(char *p, size_t size, size_t n, void *ud)
+{
+    struct resp *r = ud;
+    size_t len = size * n;
+    take_header(p, len, "ETag", r->etag, sizeof r->etag);
+    take_header(p, len, "Location", r->location, sizeof r->location);
+    take_header(p, len, "Allow", r->allow, sizeof r->allow);
+    take_header(p, len, "Content-Type", r->ctype, sizeof r->ctype);
+    take_header(p, len, "Retry-After", r->retry_after, sizeof r->retry_after);
+    take_header(p, len, "WWW-Authenticate", r->www_auth, sizeof r->www_auth);
+    return len;
+}
+
+void http(const struct server *srv, const char *method, const char *path, const char *body,
+          const char *const *headers, struct resp *r)
+{
+    memset(r, 0, sizeof *r);
+    CURL *c = curl_easy_init();
+    if (!c) return;
+    char url[512];
+    snprintf(url, sizeof url, "%s%s", srv->base, path);
+    struct curl_slist *hl = NULL;
+    int has_ct = 0;
+    for (size_t i = 0; headers && headers[i]; i++) {
+        hl = curl_slist_append(hl, headers[i]);
+        if (strncasecmp(headers[i], "Content-Type:", 13) == 0) has_ct = 1;
+    }
+    if (body && !has_ct) hl = curl_slist_append(hl, "Content-Type: application/json");
+    hl = curl_slist_append(hl, "Expect:");
+    curl_easy_setopt(c, CURLOPT_URL, url);
+    curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method);
+    if (strcmp(method, "HEAD") == 0) curl_easy_setopt(c, CURLOPT_NOBODY, 1L);
+    if (body) {
+        curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
+        curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
+    }
+    curl_easy_setopt(c, CURLOPT_HTTPHEADER, hl);
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(c, CURLOPT_WRITEDATA, r);
+    curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
+    curl_easy_setopt(c, CURLOPT_HEADERDATA, r);
+    curl_easy_setopt(c, CURLOPT_TIMEOUT, 90L);
+    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+    if (curl_easy_perform(c) == CURLE_OK) curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &r->status);
+    curl_slist_free_all(hl);
+    curl_easy_cleanup(c);
+    if (!r->body) r->body = calloc(1, 1);
+    r->json = cJSON_Parse(r->body);
+}
+
+void resp_free(struct resp *r)
+{
+    free(r->body);
+    cJSON_Delete(r->json);
+    memset(r, 0, sizeof *r);
+}
+
+const cJSON *jget(const cJSON *j, const char *path)
+{
+    const cJSON *cur = j;
+    const char *p = path;
+    while (cur && *p) {
+        char part[64];
+        size_t n = strcspn(p, ".");
+        if (n >= sizeof part) return NULL;
+        memcpy(part, p, n);
+        part[n] = '\0';
+        p += n + (p[n] == '.');
+        if (cJSON_IsArray(cur) && isdigit((unsigned char)part[0]))
+            cur = cJSON_GetArrayItem(cur, (int)strtol(part, NULL, 10));
+        else
+            cur = cJSON_GetObjectItemCaseSensitive(cur, part);
+    }
+    return cur;
+}
+
+double jnum(const cJSON *j, const char *path)
+{
+    const cJSON *v = jget(j, path);
+    return cJSON_IsNumber(v) ? v->valuedouble : -999999;
+}
+
+const char *jstr(const cJSON *j, const char *path)
+{
+    const cJSON *v = jget(j, path);
+    return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+const char *problem_code(const struct resp *r)
+{
+    return jstr(r->json, "code");
+}
+
+int main(int argc, char **argv)
+{
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    if (!getenv("DATABASE_URL")) {
+        fprintf(stderr, "itest: DATABASE_URL is not set (use make test-itest)\n");
+        return 2;
+    }
+    curl_global_init(CURL_GLOBAL_ALL);
+    signal(SIGPIPE, SIG_IGN);
+    struct server srv = {0};
+    if (server_start_proxied(&srv, 1)) {
+        fprintf(stderr, "itest: the server did not start (see build/itest-server.log)\n");
+        return 2;
+    }
+    int passed = 0, failed = 0;
+    for (size_t i = 0; i < itest_ntests; i++) {
+        if (argc > 1 && !strstr(itest_tests[i].name, argv[1])) continue;
+        itest_failure[0] = '\0';
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        itest_tests[i].fn(&srv);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        long ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
+        if (itest_failure[0]) {
+            failed++;
+            printf("FAIL %s (%ld ms): %s\n", itest_tests[i].name, ms, itest_failure);
+        } else {
+            passed++;
+            printf("ok   %s (%ld ms)\n", itest_tests[i].name, ms);
+        }
+        if (srv.pid == 0) { /* a test stopped it and failed to bring it back */
+            if (server_start_proxied(&srv, 1)) break;
+        }
+    }
+    if (srv.proxy_pid[0]) {
+        proxy_stop(&srv);
+        /* A violation fails the run even where a test did not look at the status. */
+        FILE *f = fopen("build/spec-proxy-itest.log", "r");
+        char line[1024];
+        int violations = 0;
+        while (f && fgets(line, sizeof line, f)) {
+            if (strncmp(line, "spec-proxy: VIOLATION", 21) != 0) continue;
+            if (violations++ < 10) printf("  %.300s", line);
+        }
+        if (f) fclose(f);
+        if (violations) {
+            failed++;
+            printf("FAIL %d answers broke openapi.yaml (build/spec-proxy-itest.log)\n", violations);
+        } else {
+            passed++;
+            printf("ok   every answer conformed to openapi.yaml (spec proxy)\n");
+        }
+    }
+    int code = server_stop(&srv);
+    if (code != 0) {
+        failed++;
+        printf("FAIL server exit status %d at the end (sanitizer report in the server log?)\n",
+               code);
+    } else {
+        passed++;
+        printf("ok   server stopped cleanly\n");
+    }
+    curl_global_cleanup();
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}

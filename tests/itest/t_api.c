@@ -1,0 +1,282 @@
+/* t_api.c: operations, rulesets, creating games, malformed requests. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests.h"
+
+static const char *const no_headers[] = {NULL};
+
+int game_new(const struct server *srv, const char *body, struct game *g, char *why, size_t cap)
+{
+    struct resp r;
+    http(srv, "POST", "/v1/games", body, no_headers, &r);
+    memset(g, 0, sizeof *g);
+    int rc = -1;
+    if (r.status != 201) {
+        snprintf(why, cap, "create answered %ld: %.200s", r.status, r.body);
+        goto out;
+    }
+    snprintf(g->id, sizeof g->id, "%s", jstr(r.json, "id"));
+    const cJSON *players = jget(r.json, "players");
+    g->nplayers = cJSON_GetArraySize(players);
+    for (int s = 0; s < g->nplayers && s < 5; s++) {
+        snprintf(g->token[s], sizeof g->token[s], "%s",
+                 jstr(cJSON_GetArrayItem(players, s), "token"));
+        snprintf(g->auth[s], sizeof g->auth[s], "Authorization: Bearer %s", g->token[s]);
+    }
+    rc = 0;
+out:
+    resp_free(&r);
+    return rc;
+}
+
+cJSON *game_get(const struct server *srv, const struct game *g)
+{
+    char path[128];
+    snprintf(path, sizeof path, "/v1/games/%s", g->id);
+    struct resp r;
+    http(srv, "GET", path, NULL, NULL, &r);
+    cJSON *j = r.status == 200 ? r.json : NULL;
+    if (j) r.json = NULL;
+    resp_free(&r);
+    return j;
+}
+
+int game_version(const struct server *srv, const struct game *g)
+{
+    cJSON *j = game_get(srv, g);
+    int v = j ? (int)jnum(j, "version") : -1;
+    cJSON_Delete(j);
+    return v;
+}
+
+void test_ops(struct server *srv)
+{
+    struct resp r;
+    http(srv, "GET", "/healthz", NULL, NULL, &r);
+    CHECK(r.status == 200 && strcmp(jstr(r.json, "status"), "ok") == 0, "healthz: %ld %s", r.status,
+          r.body);
+    resp_free(&r);
+    http(srv, "GET", "/readyz", NULL, NULL, &r);
+    CHECK(r.status == 200 && strcmp(jstr(r.json, "status"), "ok") == 0, "readyz: %ld", r.status);
+    resp_free(&r);
+    http(srv, "GET", "/openapi.yaml", NULL, NULL, &r);
+    CHECK(r.status == 200 && strncmp(r.body, "openapi:", 8) == 0 && strstr(r.ctype, "yaml"),
+          "openapi.yaml: %ld %.40s (%s)", r.status, r.body, r.ctype);
+    resp_free(&r);
+    http(srv, "GET", "/metrics", NULL, NULL, &r);
+    CHECK(r.status == 200 && strstr(r.body, "tilehall_http_requests_total{status=\"200\"}"),
+          "metrics: %ld %.80s", r.status, r.body);
+    resp_free(&r);
+}
+
+void test_not_found_and_methods(struct server *srv)
+{
+    static const char *const paths[] = {
+        "/", "/v1", "/v1/nope", "/v1/games/x/y/z", "/healthz/", "/v1/rulesets/classic/tiles/A"};
+    struct resp r;
+    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+        http(srv, "GET", paths[i], NULL, NULL, &r);
+        CHECK(r.status == 404 && strcmp(problem_code(&r), "not_found") == 0 &&
+                  strcmp(r.ctype, "application/problem+json") == 0 &&
+                  jnum(r.json, "status") == 404 && strlen(jstr(r.json, "detail")) > 0 &&
+                  strstr(jstr(r.json, "type"), "not_found"),
+              "GET %s: %ld %s", paths[i], r.status, r.body);
+        resp_free(&r);
+    }
+    http(srv, "DELETE", "/v1/games", NULL, NULL, &r);
+    CHECK(r.status == 405 && strcmp(problem_code(&r), "method_not_allowed") == 0 &&
+              strcmp(r.allow, "POST") == 0,
+          "DELETE /v1/games: %ld %s allow=%s", r.status, r.body, r.allow);
+    resp_free(&r);
+    http(srv, "PUT", "/v1/games/00000000-0000-4000-8000-000000000000/placements", "{}", NULL, &r);
+    CHECK(r.status == 405 && strstr(r.allow, "GET") && strstr(r.allow, "POST"), "PUT: %ld %s",
+          r.status, r.allow);
+    resp_free(&r);
+    http(srv, "POST", "/healthz", NULL, NULL, &r);
+    CHECK(r.status == 405 && strcmp(r.allow, "GET") == 0, "POST /healthz: %ld", r.status);
+    resp_free(&r);
+    static const char *const games[] = {
+        "/v1/games/00000000-0000-4000-8000-000000000000", "/v1/games/not-a-uuid",
+        "/v1/games/00000000-0000-4000-8000-000000000000/scores",
+        "/v1/games/00000000-0000-4000-8000-000000000000/events", "/v1/games/zzz/placements"};
+    for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
+        http(srv, "GET", games[i], NULL, NULL, &r);
+        CHECK(r.status == 404 && strcmp(problem_code(&r), "not_found") == 0, "GET %s: %ld %s",
+              games[i], r.status, r.body);
+        resp_free(&r);
+    }
+    const char *auth[] = {"Authorization: Bearer x", NULL};
+    http(srv, "POST", "/v1/games/00000000-0000-4000-8000-000000000000/draw", NULL, auth, &r);
+    CHECK(r.status == 404 && strcmp(problem_code(&r), "not_found") == 0, "draw unknown: %ld",
+          r.status);
+    resp_free(&r);
+}
+
+void test_rulesets(struct server *srv)
+{
+    struct resp r;
+    http(srv, "GET", "/v1/rulesets", NULL, NULL, &r);
+    CHECK(r.status == 200, "rulesets: %ld", r.status);
+    const cJSON *list = jget(r.json, "rulesets");
+    CHECK(cJSON_GetArraySize(list) >= 1, "no rulesets");
+    CHECK(strcmp(jstr(list, "0.name"), "classic") == 0 && jnum(list, "0.players.min") == 2 &&
+              jnum(list, "0.players.max") == 5 && jnum(list, "0.followers") == 7 &&
+              jnum(list, "0.tiles.deck") == 72 && strcmp(jstr(list, "0.tiles.start"), "D") == 0,
+          "classic: %.300s", r.body);
+    resp_free(&r);
+    http(srv, "GET", "/v1/rulesets/classic/tiles", NULL, NULL, &r);
+    CHECK(r.status == 200 && strcmp(jstr(r.json, "ruleset"), "classic") == 0, "tiles: %ld",
+          r.status);
+    const cJSON *tiles = jget(r.json, "tiles");
+    int total = 0;
+    const cJSON *t;
+    cJSON_ArrayForEach(t, tiles)
+    {
+        total += (int)jnum(t, "count");
+        CHECK(strlen(jstr(t, "edges.N")) && cJSON_GetArraySize(jget(t, "features")) > 0,
+              "tile %s incomplete", jstr(t, "id"));
+    }
+    CHECK(total == (int)jnum(r.json, "total") && total == 84, "total %d vs %g", total,
+          jnum(r.json, "total"));
+    resp_free(&r);
+    http(srv, "GET", "/v1/rulesets/chess/tiles", NULL, NULL, &r);
+    CHECK(r.status == 404 && strcmp(problem_code(&r), "not_found") == 0, "chess: %ld", r.status);
+    resp_free(&r);
+}
+
+void test_create(struct server *srv)
+{
+    struct resp r;
+    http(srv, "POST", "/v1/games",
+         "{\"ruleset\":\"classic\",\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"},"
+         "{\"name\":\"Ö Çay\"}],\"options\":{\"edition\":\"original\",\"river\":true},"
+         "\"seed\":\"18446744073709551615\"}",
+         NULL, &r);
+    CHECK(r.status == 201, "create: %ld %s", r.status, r.body);
+    char loc[128];
+    snprintf(loc, sizeof loc, "/v1/games/%s", jstr(r.json, "id"));
+    CHECK(strcmp(r.location, loc) == 0, "Location %s", r.location);
+    CHECK(strcmp(r.etag, "\"1\"") == 0 && jnum(r.json, "version") == 1, "ETag %s", r.etag);
+    CHECK(strcmp(jstr(r.json, "status"), "active") == 0 && jnum(r.json, "turn.seat") == 0 &&
+              strcmp(jstr(r.json, "turn.phase"), "draw") == 0,
+          "turn: %s", r.body);
+    CHECK(strcmp(jstr(r.json, "options.edition"), "original") == 0 &&
+              cJSON_IsTrue(jget(r.json, "options.river")),
+          "options: %s", r.body);
+    CHECK(strcmp(jstr(r.json, "board.0.tile"), "RA") == 0, "river start: %s",
+          jstr(r.json, "board.0.tile"));
+    CHECK(!jget(r.json, "seed") && !jget(r.json, "deck"), "seed or deck shown while running");
+    const char *t0 = jstr(r.json, "players.0.token"), *t1 = jstr(r.json, "players.1.token");
+    CHECK(strlen(t0) >= 40 && strlen(t1) >= 40 && strcmp(t0, t1) != 0, "tokens %s %s", t0, t1);
+    CHECK(strcmp(jstr(r.json, "players.2.name"), "Ö Çay") == 0, "utf-8 name");
+    struct game g = {0};
+    snprintf(g.id, sizeof g.id, "%s", jstr(r.json, "id"));
+    resp_free(&r);
+    char path[128];
+    snprintf(path, sizeof path, "/v1/games/%s", g.id);
+    http(srv, "GET", path, NULL, NULL, &r);
+    CHECK(r.status == 200 && strcmp(r.etag, "\"1\"") == 0, "get: %ld %s", r.status, r.etag);
+    CHECK(!strstr(r.body, "token") && !jget(r.json, "seed") && !jget(r.json, "deck"),
+          "GET shows secrets: %s", r.body);
+    CHECK(jnum(r.json, "deck_remaining") > 60, "deck_remaining %g", jnum(r.json, "deck_remaining"));
+    resp_free(&r);
+    /* HEAD is not in openapi.yaml: straight to the server, not through the spec proxy. */
+    struct server direct = *srv;
+    snprintf(direct.base, sizeof direct.base, "%s", srv->direct);
+    http(&direct, "HEAD", path, NULL, NULL, &r);
+    CHECK(r.status == 200 && strcmp(r.etag, "\"1\"") == 0, "HEAD: %ld", r.status);
+    resp_free(&r);
+    /* Defaults: no ruleset given is classic; no seed draws one. */
+    http(srv, "POST", "/v1/games", "{\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}]}", NULL, &r);
+    CHECK(r.status == 201 && strcmp(jstr(r.json, "ruleset"), "classic") == 0 &&
+              strcmp(jstr(r.json, "options.edition"), "standard") == 0,
+          "defaults: %ld %s", r.status, r.body);
+    resp_free(&r);
+}
+
+/* Expects POST /v1/games with `body` to be refused with `status` and `code`. */
+#define EXPECT_CREATE(b_, st, code_)                                                               \
+    do {                                                                                           \
+        struct resp r_;                                                                            \
+        http(srv, "POST", "/v1/games", b_, NULL, &r_);                                             \
+        int ok_ = r_.status == (st) && strcmp(problem_code(&r_), code_) == 0 &&                    \
+                  strcmp(r_.ctype, "application/problem+json") == 0;                               \
+        char got_[256];                                                                            \
+        snprintf(got_, sizeof got_, "%ld %.200s", r_.status, r_.body);                             \
+        resp_free(&r_);                                                                            \
+        CHECK(ok_, "%.200s -> %s", b_, got_);                                                      \
+    } while (0)
+
+#define TWO "\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}]"
+
+void test_create_errors(struct server *srv)
+{
+    EXPECT_CREATE("{", 400, "invalid_json");
+    EXPECT_CREATE("[]", 400, "invalid_json");
+    EXPECT_CREATE("{} x", 400, "invalid_json");
+    EXPECT_CREATE("", 400, "invalid_json");
+    EXPECT_CREATE("{" TWO ",\"colour\":1}", 400, "unknown_field");
+    EXPECT_CREATE("{" TWO ",\"ruleset\":\"classic\",\"ruleset\":\"hills\"}", 400, "invalid_body");
+    EXPECT_CREATE("{\"players\":[{\"name\":\"A\",\"age\":3},{\"name\":\"B\"}]}", 400,
+                  "unknown_field");
+    EXPECT_CREATE("{\"players\":[{\"name\":\"A\"}]}", 400, "bad_player_count");
+    EXPECT_CREATE("{\"players\":[{\"name\":\"A\"},{\"name\":\"B\"},{\"name\":\"C\"},{\"name\":"
+                  "\"D\"},{\"name\":\"E\"},{\"name\":\"F\"}]}",
+                  400, "bad_player_count");
+    EXPECT_CREATE("{\"players\":{}}", 400, "invalid_body");
+    EXPECT_CREATE("{}", 400, "invalid_body");
+    EXPECT_CREATE("{\"players\":[{\"name\":\"\"},{\"name\":\"B\"}]}", 400, "invalid_body");
+    EXPECT_CREATE("{\"players\":[{\"name\":\"12345678901234567890123456789012345678901\"},{"
+                  "\"name\":\"B\"}]}",
+                  400, "invalid_body");
+    EXPECT_CREATE("{\"players\":[{\"name\":7},{\"name\":\"B\"}]}", 400, "invalid_body");
+    EXPECT_CREATE("{" TWO ",\"ruleset\":\"chess\"}", 400, "unknown_ruleset");
+    EXPECT_CREATE("{" TWO ",\"ruleset\":5}", 400, "invalid_body");
+    EXPECT_CREATE("{" TWO ",\"options\":{\"edition\":\"third\"}}", 400, "bad_option");
+    EXPECT_CREATE("{" TWO ",\"options\":{\"river\":\"yes\"}}", 400, "bad_option");
+    EXPECT_CREATE("{" TWO ",\"options\":{\"rivers\":true}}", 400, "unknown_field");
+    EXPECT_CREATE("{" TWO ",\"options\":[]}", 400, "invalid_body");
+    EXPECT_CREATE("{" TWO ",\"seed\":-1}", 400, "invalid_body");
+    EXPECT_CREATE("{" TWO ",\"seed\":1.5}", 400, "invalid_body");
+    EXPECT_CREATE("{" TWO ",\"seed\":\"18446744073709551616\"}", 400, "invalid_body");
+    EXPECT_CREATE("{" TWO ",\"start\":\"ZZ\"}", 400, "unknown_tile");
+    EXPECT_CREATE("{" TWO ",\"deck\":[\"A\",\"Q9\"]}", 400, "unknown_tile");
+    EXPECT_CREATE("{" TWO ",\"deck\":[\"A\",3]}", 400, "invalid_body");
+    EXPECT_CREATE("{" TWO ",\"deck\":\"A\"}", 400, "invalid_body");
+    EXPECT_CREATE("{" TWO ",\"deck\":[\"RB\"]}", 400, "unknown_tile");
+    char big[2200];
+    size_t o = (size_t)snprintf(big, sizeof big, "{" TWO ",\"deck\":[");
+    for (int i = 0; i < 201; i++)
+        o += (size_t)snprintf(big + o, sizeof big - o, "%s\"A\"", i ? "," : "");
+    snprintf(big + o, sizeof big - o, "]}");
+    EXPECT_CREATE(big, 400, "deck_too_long");
+}
+
+void test_body_limits(struct server *srv)
+{
+    size_t n = 70 * 1024;
+    char *body = malloc(n + 64);
+    CHECK(body, "oom");
+    size_t o =
+        (size_t)snprintf(body, n + 64, "{\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}],\"x\":\"");
+    memset(body + o, 'a', n - o);
+    snprintf(body + n, 64, "\"}");
+    struct resp r;
+    http(srv, "POST", "/v1/games", body, NULL, &r);
+    free(body);
+    CHECK(r.status == 413 && strcmp(problem_code(&r), "body_too_large") == 0, "413: %ld %.100s",
+          r.status, r.body);
+    resp_free(&r);
+    const char *text[] = {"Content-Type: text/plain", NULL};
+    http(srv, "POST", "/v1/games", "{\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}]}", text, &r);
+    CHECK(r.status == 415 && strcmp(problem_code(&r), "unsupported_media_type") == 0, "415: %ld %s",
+          r.status, r.body);
+    resp_free(&r);
+    const char *charset[] = {"Content-Type: application/json; charset=utf-8", NULL};
+    http(srv, "POST", "/v1/games", "{\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}]}", charset,
+         &r);
+    CHECK(r.status == 201, "charset: %ld %s", r.status, r.body);
+    resp_free(&r);
+}

@@ -1,0 +1,58 @@
+/* tests.h: the list of integration tests and helpers shared by the test files. */
+#ifndef ITEST_TESTS_H
+#define ITEST_TESTS_H
+
+#include "itest.h"
+
+struct itest {
+    const char *name;               /* printed with its result */
+    void (*fn)(struct server *srv); /* records a failure through CHECK */
+};
+
+extern const struct itest itest_tests[];
+extern const size_t itest_ntests;
+
+/* A game created for a test. */
+struct game {
+    char id[64];        /* its id */
+    int nplayers;       /* seats */
+    char token[5][128]; /* the tokens by seat */
+    char auth[5][160];  /* "Authorization: Bearer <token>" by seat */
+};
+
+/* Creates a game from `body`; returns 0 or -1 (then `why` says what went wrong). */
+int game_new(const struct server *srv, const char *body, struct game *g, char *why, size_t cap);
+
+/* The game's current JSON (caller deletes), or NULL. */
+cJSON *game_get(const struct server *srv, const struct game *g);
+
+/* The game's version, or -1. */
+int game_version(const struct server *srv, const struct game *g);
+
+/*
+ * Plays one whole turn for the seat to move: draws if needed, then places the first
+ * legal placement (deploying a follower at its first location when `follower`). Returns
+ * 1 when the game is finished afterwards, 0 when it goes on, -1 on an unexpected answer
+ * (described in `why`).
+ */
+int play_turn(const struct server *srv, const struct game *g, int follower, char *why, size_t cap);
+
+void test_ops(struct server *srv);
+void test_not_found_and_methods(struct server *srv);
+void test_rulesets(struct server *srv);
+void test_create(struct server *srv);
+void test_create_errors(struct server *srv);
+void test_body_limits(struct server *srv);
+void test_auth(struct server *srv);
+void test_turn_errors(struct server *srv);
+void test_if_match(struct server *srv);
+void test_idempotency(struct server *srv);
+void test_events(struct server *srv);
+void test_long_poll(struct server *srv);
+void test_whole_game(struct server *srv);
+void test_race(struct server *srv);
+void test_two_servers(struct server *srv);
+void test_restart(struct server *srv);
+void test_db_loss(struct server *srv);
+
+#endif
