@@ -343,9 +343,14 @@ static unsigned place_on_copy(struct cc_game *copy, const struct cc_game *g,
 static enum cc_status check_hike(const struct cc_game *g, const struct cc_action *a)
 {
     if (a->loc > 3) return CC_ERR_BAD_LOCATION;
+    /* The hiker must stand there when the turn starts; one that the turn's own scoring
+     * sends home (its trail completed) stands there but may not hike. */
+    enum cc_status why;
+    if (find_hiker(g, a->seat, a->fx, a->fy, a->loc, &why) < 0) return why;
     struct cc_game copy;
     unsigned tile = place_on_copy(&copy, g, a);
-    return check_hike_after(&copy, tile, a->seat, a->fx, a->fy, a->loc);
+    enum cc_status st = check_hike_after(&copy, tile, a->seat, a->fx, a->fy, a->loc);
+    return st == CC_ERR_NO_FOLLOWER_THERE ? CC_ERR_NO_HIKE_POSSIBLE : st;
 }
 
 static void do_hike(struct cc_game *g, const struct cc_action *a, struct cc_events *ev)
