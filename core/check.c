@@ -145,10 +145,7 @@ static enum cc_status check_hand(const struct cc_game *g, const struct cc_tilese
     if (g->phase == CC_PHASE_FINISHED) {
         CHECK(held == 0 && g->deck_pos == g->deck_len);
     } else {
-        const uint8_t *hand = g->players[g->seat].hand;
-        CHECK(hand[0] != CC_NO_TILE);
-        for (unsigned k = 0; k < CC_HAND_SIZE; k++)
-            CHECK(hand[k] == CC_NO_TILE || cc_tile_fits_somewhere(g, hand[k]));
+        CHECK(g->players[g->seat].hand[0] != CC_NO_TILE); /* (that they fit: after the board) */
     }
     return CC_OK;
 }
@@ -203,6 +200,13 @@ enum cc_status cc_game_check_where(const struct cc_game *g, int *where)
     CHECK(g->river_last_turn <= 2);
     enum cc_status st = check_board(g, where);
     if (st != CC_OK) return st;
+    /* Hand variant: every tile of the seat to move fits somewhere (checked once the
+     * frontier is known to be sound). */
+    if (hand && g->phase != CC_PHASE_FINISHED)
+        for (unsigned k = 0; k < CC_HAND_SIZE; k++) {
+            uint8_t t = g->players[g->seat].hand[k];
+            CHECK(t == CC_NO_TILE || cc_tile_fits_somewhere(g, t));
+        }
     st = check_pieces(g, rules, where);
     if (st != CC_OK) return st;
     /* Harvest tokens are neither made nor lost: supply plus holdings is the full stock. */

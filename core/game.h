@@ -171,7 +171,7 @@ enum cc_event_type {
     CC_EV_FOLLOWER_DEPLOYED,
     CC_EV_STABLE_BUILT,
     CC_EV_HIKER_MOVED,
-    CC_EV_FOLLOWER_WITHDRAWN,
+    CC_EV_FOLLOWER_WITHDRAWN, /* discovery: scored and back to supply; see score_discovery.c */
     CC_EV_FEATURE_SCORED,
     CC_EV_FINAL_SCORED,
     CC_EV_GAME_FINISHED,
@@ -239,7 +239,9 @@ enum cc_status cc_game_apply(struct cc_game *g, const struct cc_action *a, struc
  * Writes every legal placement of the tile(s) the seat to move may place into `out`
  * (at most `cap`) and returns how many there are (which may exceed `cap`). With
  * `followups` each entry also lists the follow-ups it allows (else those masks are 0).
- * Returns 0 outside the place phase. Order: frontier order, then rotation.
+ * Returns 0 outside the place phase. Order: frontier order, then rotation; in the hand
+ * variant first by hand tile, in hand order (each entry's `tile`; a type held twice is
+ * listed once).
  */
 size_t cc_legal_placements(const struct cc_game *g, struct cc_placement *out, size_t cap,
                            bool followups);

@@ -64,9 +64,16 @@ static uint8_t take(struct cc_game *g, unsigned seat, unsigned k)
     return t;
 }
 
-/* The start of `seat`'s turn: each hand tile that fits nowhere is set aside and replaced
+/*
+ * The start of `seat`'s turn: each hand tile that fits nowhere is set aside and replaced
  * from the pile at once (the replacement is checked in its turn). Returns whether the seat
- * holds a tile afterwards. */
+ * holds a tile afterwards.
+ *
+ * Doubt: the rules check a hand "at the start of the player's turn"; with no draw action
+ * that moment is the end of the previous action (or the game's creation), so the events
+ * of these set-asides follow the previous player's turn, and a tile in another player's
+ * hand may not fit for a while without being set aside until that player's turn comes.
+ */
 static bool prepare(struct cc_game *g, unsigned seat, struct cc_events *ev)
 {
     struct cc_player *p = &g->players[seat];
@@ -122,6 +129,11 @@ bool cc_hand_setup(struct cc_game *g, struct cc_events *ev)
     return find_turn(g, 0, ev);
 }
 
+/*
+ * Doubts: when both hand tiles are of the placed type, the first one goes (the two are
+ * alike); the replacement goes to the end of the hand. A skipped seat does not count a
+ * turn: `turn` counts placements (turn n is under way with n tiles on the board).
+ */
 bool cc_hand_end_turn(struct cc_game *g, uint8_t type, struct cc_events *ev)
 {
     unsigned seat = g->seat;

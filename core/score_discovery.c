@@ -132,8 +132,10 @@ enum cc_status cc_discovery_check_followup(const struct cc_game *g, const struct
 
 /*
  * The withdrawal, after the turn's tile is placed: the follower scores its region as the
- * placement left it (the rules say "now", after "draw and place"), for its owner alone (no
- * majorities), and goes back to the supply.
+ * placement left it, for its owner alone (no majorities), and goes back to the supply.
+ * Doubt: the rules say "it scores its region now" in the step after "draw and place", so a
+ * region that this turn's tile joins or completes is scored joined or complete. The
+ * follower is named by its square and any location of the segment it stands on.
  *
  * The CC_EV_FOLLOWER_WITHDRAWN event: seat = the owner (the acting seat); seats = that
  * seat's bit; x, y = the square of the tile the follower stood on; tile = that tile's type;
@@ -156,19 +158,12 @@ void cc_discovery_apply_followup(struct cc_game *g, unsigned tile, const struct 
     struct region_value v;
     region_value(g, root, t->features[pc->feature].kind, false, &v);
     cc_award(g->players, 1u << pc->seat, v.points, (enum cc_column)v.column);
-    struct cc_event *e = cc_emit(ev, CC_EV_FOLLOWER_WITHDRAWN);
+    struct cc_event *e =
+        cc_emit_score(ev, CC_EV_FOLLOWER_WITHDRAWN, g, pc->tile, pc->loc, (enum cc_kind)v.kind,
+                      (enum cc_column)v.column, 1u << pc->seat, v.points, v.tiles, v.cities);
     if (e) {
         e->seat = pc->seat;
-        e->seats = (uint8_t)(1u << pc->seat);
-        e->x = g->board[pc->tile].x;
-        e->y = g->board[pc->tile].y;
         e->tile = g->board[pc->tile].type;
-        e->loc = pc->loc;
-        e->kind = (uint8_t)v.kind;
-        e->column = (uint8_t)v.column;
-        e->points = (int16_t)v.points;
-        e->tiles = (uint16_t)v.tiles;
-        e->count = (uint16_t)v.cities;
     }
     g->players[pc->seat].followers++;
     memset(pc, 0, sizeof *pc);
@@ -191,16 +186,7 @@ void cc_discovery_final_scoring(const struct cc_game *g, struct cc_player *playe
         region_value(g, g->root[cc_node(pc->tile, pc->feature)], t->features[pc->feature].kind,
                      true, &v);
         cc_award(players, 1u << pc->seat, v.points, (enum cc_column)v.column);
-        struct cc_event *e = cc_emit(ev, CC_EV_FINAL_SCORED);
-        if (!e) continue;
-        e->seats = (uint8_t)(1u << pc->seat);
-        e->x = g->board[pc->tile].x;
-        e->y = g->board[pc->tile].y;
-        e->loc = pc->loc;
-        e->kind = (uint8_t)v.kind;
-        e->column = (uint8_t)v.column;
-        e->points = (int16_t)v.points;
-        e->tiles = (uint16_t)v.tiles;
-        e->count = (uint16_t)v.cities;
+        cc_emit_score(ev, CC_EV_FINAL_SCORED, g, pc->tile, pc->loc, (enum cc_kind)v.kind,
+                      (enum cc_column)v.column, 1u << pc->seat, v.points, v.tiles, v.cities);
     }
 }

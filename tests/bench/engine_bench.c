@@ -48,7 +48,10 @@ int main(int argc, char **argv)
     bench("classic standard + river", CC_RULESET_CLASSIC, (struct cc_options){.river = 1}, seconds);
     if (cc_tileset_get(CC_RULESET_HILLS))
         bench("hills", CC_RULESET_HILLS, (struct cc_options){0}, seconds);
-    if (cc_tileset_get(CC_RULESET_DISCOVERY))
+    if (cc_tileset_get(CC_RULESET_DISCOVERY)) {
         bench("discovery", CC_RULESET_DISCOVERY, (struct cc_options){0}, seconds);
+        bench("discovery hand", CC_RULESET_DISCOVERY, (struct cc_options){.draw = CC_DRAW_HAND},
+              seconds);
+    }
     return 0;
 }

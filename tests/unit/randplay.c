@@ -37,6 +37,7 @@ bool randplay_game(struct cc_game *g, struct cc_events *ev, uint8_t ruleset, uin
             a.x = p->x;
             a.y = p->y;
             a.rot = p->rot;
+            if (g->options.draw == CC_DRAW_HAND) a.tile = p->tile; /* discovery hand variant */
             /* One choice per feature: its first location. */
             const struct cc_tile_type *t = &cc_tileset_get(ruleset)->types[p->tile];
             uint8_t choices[CC_MAX_TILE_FEATURES];
@@ -56,7 +57,13 @@ bool randplay_game(struct cc_game *g, struct cc_events *ev, uint8_t ruleset, uin
                 if (p->stable & (1u << loc)) stable_locs[nstables++] = (uint8_t)loc;
             for (unsigned b = 0; b < 16; b++)
                 if (p->hike & (1u << b)) hikes[nhikes++] = (uint8_t)b;
-            unsigned pick = cc_rng_below(&rng, nchoices + nstables + nhikes + 1);
+            /* Withdrawals (discovery) are further choices, one per own follower on the board. */
+            uint8_t withdraws[CC_MAX_PIECES];
+            unsigned nwithdraws = 0;
+            for (unsigned i = 0; ruleset == CC_RULESET_DISCOVERY && i < CC_MAX_PIECES; i++)
+                if (g->pieces[i].used && g->pieces[i].seat == g->seat)
+                    withdraws[nwithdraws++] = (uint8_t)i;
+            unsigned pick = cc_rng_below(&rng, nchoices + nstables + nhikes + nwithdraws + 1);
             if (pick < nchoices) {
                 a.follow = CC_FOLLOW_FOLLOWER;
                 a.loc = choices[pick];
@@ -68,6 +75,20 @@ bool randplay_game(struct cc_game *g, struct cc_events *ev, uint8_t ruleset, uin
                 cc_hike_origin(g, b / 4, &a.fx, &a.fy);
                 a.follow = CC_FOLLOW_HIKE;
                 a.loc = (uint8_t)(b % 4);
+            } else if (pick < nchoices + nstables + nhikes + nwithdraws) {
+                /* Named by its square and a random location of its segment. */
+                const struct cc_piece *pc =
+                    &g->pieces[withdraws[pick - nchoices - nstables - nhikes]];
+                const struct cc_placed *on = &g->board[pc->tile];
+                const struct cc_tile_type *ot = &cc_tileset_get(ruleset)->types[on->type];
+                uint8_t locs[CC_LOC_COUNT];
+                unsigned nlocs = 0;
+                for (unsigned loc = 0; loc < CC_LOC_COUNT; loc++)
+                    if (ot->slot_feature[on->rot][loc] == pc->feature) locs[nlocs++] = (uint8_t)loc;
+                a.follow = CC_FOLLOW_WITHDRAW;
+                a.fx = on->x;
+                a.fy = on->y;
+                a.loc = locs[cc_rng_below(&rng, nlocs)];
             }
             if (stats) stats->placements++;
         }

@@ -1,5 +1,7 @@
-/* randplay.h: a random player for tests and benchmarks (uniform legal placement, then a
- * uniform choice among "no follower" and each feature a follower may go on). */
+/* randplay.h: a random player for tests and benchmarks (uniform legal placement, of either
+ * hand tile in the discovery hand variant, then a uniform choice among "no follower", each
+ * feature a follower may go on, and the ruleset's own follow-ups: stables and hikes in
+ * hills, the withdrawal of each own follower in discovery). */
 #ifndef RANDPLAY_H
 #define RANDPLAY_H
 
