@@ -17,19 +17,26 @@ include mk/deps.mk
 include mk/core.mk
 -include mk/api.mk
 -include mk/spec.mk
+-include mk/apitest.mk
+-include mk/bot.mk
+-include mk/soak.mk
 include mk/fuzz.mk
 
 # make test: the whole suite from a fresh machine: packages (as root), builds, a throwaway
-# PostgreSQL, the spec checks, the engine's unit tests (plain and ASan+UBSan), the
-# integration tests against the ASan+UBSan server, and last against the normal server
-# (its summary line "N passed, 0 failed" ends the output).
+# PostgreSQL, the spec checks, the service's and the engine's unit tests (plain and
+# ASan+UBSan), the integration tests against the ASan+UBSan server and against the normal
+# server, a short soak (mk/soak.mk), and last whole games played by examples/bot.sh (its
+# summary line "N passed, 0 failed" ends the output).
 test: deps
 	@if $(MAKE) -n test-spec >/dev/null 2>&1; then $(MAKE) --no-print-directory test-spec; fi
 	@if $(MAKE) -n test-fuzz >/dev/null 2>&1; then $(MAKE) --no-print-directory test-fuzz; fi
+	$(MAKE) --no-print-directory test-api-unit
 	$(MAKE) --no-print-directory test-unit
 	$(MAKE) --no-print-directory test-unit-san
 	$(MAKE) --no-print-directory test-itest-san
 	$(MAKE) --no-print-directory test-itest
+	$(MAKE) --no-print-directory test-soak
+	$(MAKE) --no-print-directory test-bot
 
 clean:
 	rm -rf $(BUILD)

@@ -39,7 +39,31 @@ int cfg_load(struct cfg *c, char *err, int errlen)
     if (env_int("PORT", 8080, 0, 65535, &c->port, err, errlen) ||
         env_int("THREADS", 4, 1, 256, &c->threads, err, errlen) ||
         env_int("MAX_CONNECTIONS", 1000, 4, 100000, &c->max_connections, err, errlen) ||
-        env_int("CONN_TIMEOUT", 90, 65, 3600, &c->conn_timeout, err, errlen))
+        env_int("CONN_TIMEOUT", 90, 65, 3600, &c->conn_timeout, err, errlen) ||
+        env_int("GAME_CACHE", 1024, 0, 1000000, &c->game_cache, err, errlen) ||
+        env_int("REQUEST_TIMEOUT", 30, 1, 3600, &c->request_timeout, err, errlen) ||
+        env_int("MAX_CONNECTIONS_PER_IP", 0, 0, 100000, &c->max_conn_per_ip, err, errlen) ||
+        env_int("RATE_LIMIT", 0, 0, 1000000, &c->rate_limit, err, errlen) ||
+        env_int("RATE_BURST", 2 * c->rate_limit, 0, 10000000, &c->rate_burst, err, errlen) ||
+        env_int("RATE_TABLE", 16384, 8, 10000000, &c->rate_table, err, errlen))
+        return -1;
+    /* libpq gives up connecting after PGCONNECT_TIMEOUT seconds (5 unless set), so that a
+     * database that does not answer costs a request 503 after a while, not a hang. */
+    if (setenv("PGCONNECT_TIMEOUT", env_str("PGCONNECT_TIMEOUT", "5"), 1) != 0) {
+        snprintf(err, (size_t)errlen, "cannot set PGCONNECT_TIMEOUT");
+        return -1;
+    }
+    if (env_int("SSE_HEARTBEAT", 15, 1, 300, &c->sse_heartbeat, err, errlen) ||
+        env_int("MAX_STREAMS", 256, 0, 100000, &c->max_streams, err, errlen) ||
+        env_int("LIVE_FALLBACK_MS", 10000, 100, 600000, &c->live_fallback_ms, err, errlen) ||
+        env_int("WEBHOOK_WORKERS", 2, 0, 32, &c->webhook_workers, err, errlen) ||
+        env_int("WEBHOOK_TIMEOUT_MS", 10000, 100, 120000, &c->webhook_timeout_ms, err, errlen) ||
+        env_int("WEBHOOK_BACKOFF_MS", 2000, 10, 3600000, &c->webhook_backoff_ms, err, errlen) ||
+        env_int("WEBHOOK_BACKOFF_MAX_MS", 600000, 10, 86400000, &c->webhook_backoff_max_ms, err,
+                errlen) ||
+        env_int("WEBHOOK_MAX_ATTEMPTS", 8, 1, 100, &c->webhook_max_attempts, err, errlen) ||
+        env_int("WEBHOOK_POLL_MS", 1000, 10, 60000, &c->webhook_poll_ms, err, errlen) ||
+        env_int("WEBHOOK_ALLOW_PRIVATE", 0, 0, 1, &c->webhook_allow_private, err, errlen))
         return -1;
     c->database_url = env_str("DATABASE_URL", NULL);
     if (!c->database_url) {

@@ -7,10 +7,28 @@ struct cfg {
     int threads;                /* THREADS: HTTP worker threads = DB connections (default 4) */
     int max_connections;        /* MAX_CONNECTIONS: open HTTP connections (default 1000) */
     int conn_timeout;           /* CONN_TIMEOUT: idle seconds before a close (default 90) */
+    int game_cache;             /* GAME_CACHE: games cached per server, 0 none (default 1024) */
+    int request_timeout;        /* REQUEST_TIMEOUT: seconds to receive one request (default 30) */
+    int max_conn_per_ip;        /* MAX_CONNECTIONS_PER_IP: per client address, 0 any (default 0) */
+    int rate_limit;             /* RATE_LIMIT: requests a second per address, 0 off (default 0) */
+    int rate_burst;             /* RATE_BURST: requests at once per address (default 2 x limit) */
+    int rate_table;             /* RATE_TABLE: addresses the rate limiter keeps (default 16384) */
     const char *database_url;   /* DATABASE_URL: libpq connection string (required) */
     const char *log_level;      /* LOG_LEVEL: debug, info, warn, error (default info) */
     const char *migrations_dir; /* MIGRATIONS_DIR: the numbered SQL files (default migrations) */
     const char *openapi_file;   /* OPENAPI_FILE: served at /openapi.yaml (default openapi.yaml) */
+    /* Live updates and webhooks (README "Live updates", "Webhooks"). */
+    int sse_heartbeat;          /* SSE_HEARTBEAT: seconds between heartbeats of a stream (15) */
+    int max_streams;            /* MAX_STREAMS: open event streams at most, then 503 (256) */
+    int live_fallback_ms;       /* LIVE_FALLBACK_MS: waits look again this often (10000) */
+    int webhook_workers;        /* WEBHOOK_WORKERS: delivery threads, 0 none (2) */
+    int webhook_timeout_ms;     /* WEBHOOK_TIMEOUT_MS: one delivery attempt at most (10000) */
+    int webhook_backoff_ms;     /* WEBHOOK_BACKOFF_MS: first retry delay, doubling (2000) */
+    int webhook_backoff_max_ms; /* WEBHOOK_BACKOFF_MAX_MS: retry delay at most (600000) */
+    int webhook_max_attempts;   /* WEBHOOK_MAX_ATTEMPTS: attempts per event (8) */
+    int webhook_poll_ms;       /* WEBHOOK_POLL_MS: workers look for due retries this often (1000) */
+    int webhook_allow_private; /* WEBHOOK_ALLOW_PRIVATE: 1 lets webhooks reach private and
+                                  loopback addresses (0) */
 };
 
 /*

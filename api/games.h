@@ -1,4 +1,4 @@
-/* games.h: loading a stored game for a request, with the answers for what can go wrong. */
+/* games.h: stored games for requests: loading, a cache of decoded games, failure answers. */
 #ifndef API_GAMES_H
 #define API_GAMES_H
 
@@ -9,16 +9,65 @@
 /* A stored game, decoded. Large: allocate with games_load(). */
 struct api_game {
     char id[AUTH_UUID_LEN + 1];        /* the game's id */
-    struct store_game row;             /* the row: version, players, snapshot */
+    struct store_game row;             /* the row: version, players (snapshot: see cached) */
     struct cc_game g;                  /* the decoded state */
     const char *names[CC_MAX_PLAYERS]; /* row.players[s].name */
+    int cached;                        /* 1: a copy from the cache (row.snapshot left empty) */
 };
 
 /*
- * Loads and decodes game `id`. Returns the game (free with games_free), or NULL after
- * answering 404 not_found, 503 database_unavailable or 500 into `resp`.
+ * Where games_load() may take a game from:
+ * GAMES_ANY     the cache, whatever version it holds: for actions, whose commit checks
+ *               the version (a stale copy is found out there: load again with GAMES_DB);
+ * GAMES_CURRENT the cache when it holds the version stored now (one small query), else
+ *               the database: for reads;
+ * GAMES_DB      the database.
  */
-struct api_game *games_load(const char *id, struct api_response *resp);
+enum games_from { GAMES_ANY, GAMES_CURRENT, GAMES_DB };
+
+/*
+ * Sets up this server's cache of `slots` decoded games (0: none). A game and its version
+ * identify a state, so a cached copy is never wrong, only maybe old: reads look up the
+ * stored version first; actions find out at their commit. Returns 0 or -1.
+ */
+int games_init(int slots) __attribute__((warn_unused_result));
+
+/* Frees the cache. */
+void games_shutdown(void);
+
+/*
+ * Loads game `id`. Returns the game (free with games_free), or NULL after answering 404
+ * not_found, 503 database_unavailable or 500 into `resp`.
+ */
+struct api_game *games_load(const char *id, enum games_from from, struct api_response *resp);
+
+/* games_load() when the stored version is known already (GAMES_CURRENT does not ask
+ * again unless `version` is -1). */
+struct api_game *games_load_at(const char *id, enum games_from from, int version,
+                               struct api_response *resp);
+
+/*
+ * The version of game `id` stored now, for a read that may use the cache: one small
+ * query, shared with the other reads waiting for one. With req->async the request waits
+ * for it suspended: answers resp->suspend = API_SUSPEND_WAKE (call again when the request
+ * runs again). Returns 1 after that or after answering a failure (404, 503, 500), else 0
+ * with *version set (-1 without a cache: nothing was asked; load the game).
+ */
+int games_current_version(const char *id, const struct api_request *req, struct api_response *resp,
+                          int *version);
+
+/*
+ * Answers 200 with the cached GET /v1/games/{id} answer when the cache holds it for
+ * `version`. Returns 1 after answering, else 0.
+ */
+int games_answer_cached(const char *id, int version, struct api_response *resp);
+
+/*
+ * Puts `ag` (a state as stored, e.g. just committed, at version ag->row.version) into the
+ * cache with `body` (if not NULL, `len` bytes: its GET answer, copied), unless the cache
+ * holds a newer version of the game.
+ */
+void games_remember(const struct api_game *ag, const char *body, size_t len);
 
 /* Frees a game from games_load(); NULL is fine. */
 void games_free(struct api_game *ag);

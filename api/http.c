@@ -7,15 +7,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <microhttpd.h>
 
 #include "log.h"
+#include "metrics.h"
 #include "problem.h"
+#include "ratelimit.h"
 #include "req.h"
 #include "router.h"
 
 #define POLL_TICK_MS 200 /* how often suspended long polls look again */
+
+#define HTTP_RID_MAX 64 /* characters of a request id (X-Request-Id) at most */
 
 /* Per-connection request state (MHD's con_cls). */
 struct http_req {
@@ -26,7 +31,23 @@ struct http_req {
     long long started_ms;            /* when the request arrived */
     struct MHD_Connection *conn;     /* the connection (while suspended) */
     struct http_req *next_suspended; /* list of suspended requests */
+    struct api_async async;          /* what a handler keeps while the request waits */
+    atomic_int woken;                /* 1: its wait is over: run the handler again */
+    int waiting;                     /* 1 while on the waiting list (suspended, not ticked) */
+    struct http_req *prev_waiting;   /* the waiting list (guarded by susp_lock) */
+    struct http_req *next_waiting;
+    int admitted;               /* 1 once its headers passed refuse_early() */
+    long long started_us;       /* when the request arrived, monotonic microseconds */
+    int arrived;                /* 1 once it arrived whole (in time) and was handled */
+    char rid[HTTP_RID_MAX + 1]; /* its id (X-Request-Id), "" until its headers came */
+    int timed_out;              /* 1 once it took longer than REQUEST_TIMEOUT to arrive */
 };
+
+#define MAX_HEADERS      100         /* header fields of one request at most (else 431) */
+#define MAX_HEADER_BYTES (16 * 1024) /* bytes of their names and values at most (else 431) */
+
+static int request_timeout_s = 30; /* REQUEST_TIMEOUT: seconds for a request to arrive */
+static int conn_timeout_s = 90;    /* CONN_TIMEOUT: idle seconds of a connection */
 
 static struct MHD_Daemon *daemon_handle;
 static pthread_t ticker;
@@ -35,6 +56,176 @@ static atomic_int stopping;
 static pthread_mutex_t susp_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t susp_cond = PTHREAD_COND_INITIALIZER;
 static struct http_req *suspended; /* suspended requests, guarded by susp_lock */
+static struct http_req *waiting;   /* requests suspended until woken, guarded by susp_lock */
+static _Thread_local struct http_req *current; /* the request the thread works on, or NULL */
+static atomic_ullong rid_next;                 /* numbers the request ids this server makes */
+static unsigned rid_prefix;                    /* random per process: ids differ across servers */
+
+/* Monotonic microseconds. */
+static long long now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/* Sets hr->rid from a sane X-Request-Id (1 to 64 of A-Z a-z 0-9 - _ . :), else a new id. */
+static void request_id(struct MHD_Connection *conn, struct http_req *hr)
+{
+    const char *in = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Request-Id");
+    size_t n =
+        in ? strspn(in, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.:") : 0;
+    if (in && n > 0 && n <= HTTP_RID_MAX && in[n] == '\0')
+        memcpy(hr->rid, in, n + 1);
+    else
+        snprintf(hr->rid, sizeof hr->rid, "%08x%012llx", rid_prefix,
+                 (unsigned long long)atomic_fetch_add(&rid_next, 1) & 0xffffffffffffULL);
+}
+
+/* A streamed answer in flight: MHD's content reader state. */
+struct http_stream {
+    struct api_stream *s;            /* the handler's stream */
+    struct MHD_Connection *conn;     /* its connection */
+    char rid[HTTP_RID_MAX + 1];      /* the request's id, for the log lines of its reads */
+    int woken;                       /* susp_lock: woken while not suspended: read again */
+    int suspended;                   /* susp_lock: 1 while suspended (on the streams list) */
+    struct http_stream *prev, *next; /* the streams list (susp_lock) */
+};
+
+static struct http_stream *streams; /* suspended streams, guarded by susp_lock */
+static atomic_int nstreams;         /* streamed answers not yet freed */
+#define STREAMS_END_MS 2000         /* at stop: how long open streams get to end cleanly */
+
+/* Takes `hs` off the streams list (susp_lock held). */
+static void stream_unlink(struct http_stream *hs)
+{
+    if (hs->prev)
+        hs->prev->next = hs->next;
+    else
+        streams = hs->next;
+    if (hs->next) hs->next->prev = hs->prev;
+    hs->prev = hs->next = NULL;
+    hs->suspended = 0;
+}
+
+/* api_stream.wake: reads the stream `arg` again (resuming its connection if suspended). */
+static void stream_wake(void *arg)
+{
+    struct http_stream *hs = arg;
+    pthread_mutex_lock(&susp_lock);
+    hs->woken = 1;
+    int resume = hs->suspended;
+    if (resume) stream_unlink(hs);
+    pthread_mutex_unlock(&susp_lock);
+    /* Off the list, only this call resumes it. */
+    if (resume) MHD_resume_connection(hs->conn);
+}
+
+/* MHD's content reader of a stream: what the stream has, or a suspension until its wake. */
+static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    (void)pos;
+    struct http_stream *hs = cls;
+    const char *outer = log_request_id();
+    log_set_request_id(hs->rid);
+    ssize_t ret;
+    for (;;) {
+        long n = hs->s->read(hs->s, buf, max, atomic_load(&stopping));
+        if (n != 0) {
+            ret = n > 0 ? (ssize_t)n : MHD_CONTENT_READER_END_OF_STREAM;
+            break;
+        }
+        /* Under the lock, so that a wake or http_stop() sees every suspension it must end. */
+        pthread_mutex_lock(&susp_lock);
+        if (hs->woken) {
+            hs->woken = 0;
+            pthread_mutex_unlock(&susp_lock);
+            continue;
+        }
+        if (atomic_load(&stopping)) {
+            pthread_mutex_unlock(&susp_lock);
+            ret = MHD_CONTENT_READER_END_OF_STREAM;
+            break;
+        }
+        hs->suspended = 1;
+        hs->prev = NULL;
+        hs->next = streams;
+        if (streams) streams->prev = hs;
+        streams = hs;
+        MHD_suspend_connection(hs->conn);
+        pthread_mutex_unlock(&susp_lock);
+        ret = 0; /* MHD calls again once resumed */
+        break;
+    }
+    log_set_request_id(outer);
+    return ret;
+}
+
+/* MHD's free callback of a stream's answer (its connection is done). */
+static void stream_free(void *cls)
+{
+    struct http_stream *hs = cls;
+    pthread_mutex_lock(&susp_lock);
+    if (hs->suspended) stream_unlink(hs);
+    pthread_mutex_unlock(&susp_lock);
+    hs->s->free(hs->s); /* after this no wake comes */
+    free(hs);
+    atomic_fetch_sub(&nstreams, 1);
+}
+
+/* Ends every suspended stream (when stopping): each reads once more and ends. */
+static void resume_streams(void)
+{
+    pthread_mutex_lock(&susp_lock);
+    struct http_stream *list = streams;
+    streams = NULL;
+    for (struct http_stream *hs = list; hs; hs = hs->next) hs->suspended = 0;
+    pthread_mutex_unlock(&susp_lock);
+    while (list) {
+        struct http_stream *hs = list;
+        list = hs->next;
+        hs->prev = hs->next = NULL;
+        MHD_resume_connection(hs->conn);
+    }
+}
+
+/* Takes `hr` off the waiting list (susp_lock held). */
+static void unlink_waiting(struct http_req *hr)
+{
+    if (hr->prev_waiting)
+        hr->prev_waiting->next_waiting = hr->next_waiting;
+    else
+        waiting = hr->next_waiting;
+    if (hr->next_waiting) hr->next_waiting->prev_waiting = hr->prev_waiting;
+    hr->prev_waiting = hr->next_waiting = NULL;
+    hr->waiting = 0;
+}
+
+/* api_async.wake: the request `arg` runs again now (or, not yet suspended, at once). */
+static void wake(void *arg)
+{
+    struct http_req *hr = arg;
+    pthread_mutex_lock(&susp_lock);
+    atomic_store(&hr->woken, 1);
+    int resume = hr->waiting;
+    if (resume) unlink_waiting(hr);
+    pthread_mutex_unlock(&susp_lock);
+    /* Off the list, only this call resumes it (outside the lock, which others wait for). */
+    if (resume) MHD_resume_connection(hr->conn);
+}
+
+/* Resumes every request on the waiting list (when stopping). */
+static void resume_waiting(void)
+{
+    pthread_mutex_lock(&susp_lock);
+    while (waiting) {
+        struct http_req *hr = waiting;
+        unlink_waiting(hr);
+        atomic_store(&hr->woken, 1);
+        MHD_resume_connection(hr->conn);
+    }
+    pthread_mutex_unlock(&susp_lock);
+}
 
 /* Resumes every suspended request (they run again and answer or suspend again). */
 static void resume_all(void)
@@ -95,16 +286,38 @@ static enum MHD_Result send_response(struct MHD_Connection *conn, const char *me
                                      long long started_ms)
 {
     struct MHD_Response *r;
-    if (resp->body)
+    struct http_req *hr = current;
+    if (resp->stream) {
+        struct http_stream *hs = calloc(1, sizeof *hs);
+        if (!hs) {
+            resp->stream->free(resp->stream);
+            resp->stream = NULL;
+            return MHD_NO;
+        }
+        atomic_fetch_add(&nstreams, 1);
+        hs->s = resp->stream;
+        hs->conn = conn;
+        snprintf(hs->rid, sizeof hs->rid, "%s", hr ? hr->rid : "");
+        hs->s->wake = stream_wake;
+        hs->s->wake_arg = hs;
+        resp->stream = NULL;
+        r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, stream_read, hs, stream_free);
+        if (!r) {
+            stream_free(hs);
+            return MHD_NO;
+        }
+    } else if (resp->body) {
         r = MHD_create_response_from_buffer(resp->len, resp->body, MHD_RESPMEM_MUST_FREE);
-    else
+    } else {
         r = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
+    }
     if (!r) {
         free(resp->body);
         resp->body = NULL;
         return MHD_NO;
     }
     resp->body = NULL; /* MHD frees it now */
+    if (hr && hr->rid[0]) MHD_add_response_header(r, "X-Request-Id", hr->rid);
     if (resp->content_type) MHD_add_response_header(r, "Content-Type", resp->content_type);
     if (resp->etag[0]) MHD_add_response_header(r, "ETag", resp->etag);
     if (resp->location[0]) MHD_add_response_header(r, "Location", resp->location);
@@ -115,9 +328,12 @@ static enum MHD_Result send_response(struct MHD_Connection *conn, const char *me
         MHD_add_response_header(r, "Retry-After", ra);
     }
     if (resp->status == 401) MHD_add_response_header(r, "WWW-Authenticate", "Bearer");
-    MHD_add_response_header(r, "Cache-Control", "no-store");
+    MHD_add_response_header(r, "Cache-Control",
+                            resp->cache_control ? resp->cache_control : "no-store");
     enum MHD_Result ret = MHD_queue_response(conn, (unsigned)resp->status, r);
     MHD_destroy_response(r);
+    metrics_request(api_route_template(url), resp->status,
+                    hr ? now_us() - hr->started_us : (api_now_ms() - started_ms) * 1000);
     enum log_level lvl = resp->status >= 500 ? LOG_WARN : LOG_INFO;
     if (log_enabled(lvl)) {
         char status[8], ms[24];
@@ -138,18 +354,107 @@ static enum MHD_Result send_problem(struct MHD_Connection *conn, const char *met
     return send_response(conn, method, url, &resp, started_ms);
 }
 
-static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
-                                  const char *method, const char *version, const char *upload_data,
-                                  size_t *upload_data_size, void **con_cls)
+/* A new request's state; its clock starts now. NULL when out of memory. */
+static struct http_req *req_new(void)
+{
+    struct http_req *hr = calloc(1, sizeof *hr);
+    if (hr) {
+        hr->started_ms = api_now_ms();
+        hr->started_us = now_us();
+    }
+    return hr;
+}
+
+/* MHD's URI log callback: a request line has arrived. Starts the request's clock before
+ * its headers, so that REQUEST_TIMEOUT bounds a client that sends them slowly too. */
+static void *on_request_line(void *cls, const char *uri, struct MHD_Connection *conn)
+{
+    (void)cls;
+    (void)uri;
+    (void)conn;
+    return req_new();
+}
+
+/* Header fields and their bytes, counted by MHD_get_connection_values. */
+struct header_count {
+    size_t n;     /* fields */
+    size_t bytes; /* bytes of names and values */
+};
+
+static enum MHD_Result count_header(void *cls, enum MHD_ValueKind kind, const char *key,
+                                    const char *value)
+{
+    (void)kind;
+    struct header_count *c = cls;
+    c->n++;
+    c->bytes += strlen(key) + (value ? strlen(value) : 0);
+    return MHD_YES;
+}
+
+/* 1 when the request has been arriving for longer than REQUEST_TIMEOUT. */
+static int too_slow(const struct http_req *hr)
+{
+    return api_now_ms() - hr->started_ms > (long long)request_timeout_s * 1000;
+}
+
+/*
+ * The checks of a request whose headers are complete, before anything else: its
+ * client's rate (429, for paths under /v1), the size of its headers (431), the time it
+ * took to arrive (408). Returns 1 after answering into *ret, else 0.
+ */
+static int refuse_early(struct MHD_Connection *conn, const char *method, const char *url,
+                        struct http_req *hr, enum MHD_Result *ret)
+{
+    if (strncmp(url, "/v1/", 4) == 0 || strcmp(url, "/v1") == 0) {
+        const union MHD_ConnectionInfo *ci =
+            MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+        int wait = ratelimit_take(ci ? ci->client_addr : NULL);
+        if (wait > 0) {
+            struct api_response resp = {0};
+            problem_reply(&resp, 429, "rate_limited",
+                          "Too many requests from this address; retry after Retry-After seconds.");
+            resp.retry_after = wait;
+            *ret = send_response(conn, method, url, &resp, hr->started_ms);
+            return 1;
+        }
+    }
+    struct header_count hc = {0, 0};
+    MHD_get_connection_values(conn, MHD_HEADER_KIND, count_header, &hc);
+    if (hc.n > MAX_HEADERS || hc.bytes > MAX_HEADER_BYTES) {
+        *ret = send_problem(conn, method, url, 431, "headers_too_large",
+                            "The request has more than 100 header fields or 16 KiB of them.",
+                            hr->started_ms);
+        return 1;
+    }
+    if (too_slow(hr)) {
+        hr->timed_out = 1;
+        *ret = send_problem(conn, method, url, 408, "request_timeout",
+                            "The request took too long to arrive.", hr->started_ms);
+        return 1;
+    }
+    /* While its body arrives, a connection may idle only as long as the request may take. */
+    if (request_timeout_s < conn_timeout_s)
+        MHD_set_connection_option(conn, MHD_CONNECTION_OPTION_TIMEOUT,
+                                  (unsigned int)request_timeout_s);
+    return 0;
+}
+
+static enum MHD_Result handle_request(void *cls, struct MHD_Connection *conn, const char *url,
+                                      const char *method, const char *version,
+                                      const char *upload_data, size_t *upload_data_size,
+                                      void **con_cls)
 {
     (void)cls;
     (void)version;
     struct http_req *hr = *con_cls;
-    if (!hr) {
-        hr = calloc(1, sizeof *hr);
-        if (!hr) return MHD_NO;
-        hr->started_ms = api_now_ms();
+    if (!hr || !hr->admitted) {
+        if (!hr && !(hr = req_new())) return MHD_NO;
+        hr->admitted = 1;
+        hr->async.wake = wake;
+        hr->async.wake_arg = hr;
         *con_cls = hr;
+        enum MHD_Result early;
+        if (refuse_early(conn, method, url, hr, &early)) return early;
         const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Length");
         if (cl && strtoull(cl, NULL, 10) > API_MAX_BODY) {
             hr->too_big = 1;
@@ -161,6 +466,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     if (*upload_data_size) {
         size_t n = *upload_data_size;
         *upload_data_size = 0;
+        if (too_slow(hr)) {
+            /* MHD (0.9.75) cannot queue an answer while the body still arrives: close. */
+            log_kv(LOG_INFO, "request too slow: connection closed", "method", method, "path", url,
+                   NULL);
+            return MHD_NO;
+        }
         if (hr->too_big || hr->len + n > API_MAX_BODY) {
             hr->too_big = 1;
             return MHD_YES;
@@ -181,42 +492,88 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     if (hr->too_big)
         return send_problem(conn, method, url, 413, "body_too_large",
                             "The body is larger than 64 KiB.", hr->started_ms);
+    if (!hr->arrived && (hr->timed_out || too_slow(hr)))
+        return send_problem(conn, method, url, 408, "request_timeout",
+                            "The request took too long to arrive.", hr->started_ms);
+    hr->arrived = 1; /* it came in time: a long poll that runs again later is not late */
+    if (request_timeout_s < conn_timeout_s)
+        MHD_set_connection_option(conn, MHD_CONNECTION_OPTION_TIMEOUT,
+                                  (unsigned int)conn_timeout_s);
 
     struct api_request req = {0};
-    req.method = strcmp(method, "HEAD") == 0 ? "GET" : method;
+    req.method = method; /* HEAD too: openapi.yaml has no HEAD, so it is answered 405 */
     req.path = url;
     req.body = hr->body ? hr->body : "";
     req.body_len = hr->len;
     req.content_type = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Type");
     req.authorization = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Authorization");
     req.if_match = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "If-Match");
+    req.if_none_match = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "If-None-Match");
     req.idempotency_key = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Idempotency-Key");
     req.accept = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Accept");
+    req.last_event_id = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Last-Event-ID");
     MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, add_query, &req);
     req.started_ms = hr->started_ms;
     req.stopping = atomic_load(&stopping);
 
+    req.async = &hr->async;
+    atomic_store(&hr->woken, 0); /* a wake that resumed this run is used up */
+
     struct api_response resp = {0};
     api_handle(&req, &resp);
-    if (resp.suspend) {
+    while (resp.suspend) {
+        int ticked = resp.suspend == API_SUSPEND_TICK;
         free(resp.body);
-        resp.body = NULL;
-        /* Under the lock, so that http_stop() sees every suspension it must end. */
+        memset(&resp, 0, sizeof resp);
+        /* Under the lock, so that a wake or http_stop() sees every suspension it must end. */
         pthread_mutex_lock(&susp_lock);
-        if (!atomic_load(&stopping)) {
+        if (!ticked && atomic_exchange(&hr->woken, 0)) {
+            /* woken before it could suspend: run it again now */
+        } else if (!atomic_load(&stopping)) {
             hr->conn = conn;
             MHD_suspend_connection(conn);
-            hr->next_suspended = suspended;
-            suspended = hr;
+            if (ticked) {
+                hr->next_suspended = suspended;
+                suspended = hr;
+            } else {
+                hr->waiting = 1;
+                hr->prev_waiting = NULL;
+                hr->next_waiting = waiting;
+                if (waiting) waiting->prev_waiting = hr;
+                waiting = hr;
+            }
             pthread_mutex_unlock(&susp_lock);
             return MHD_YES;
+        } else {
+            req.stopping = 1;
         }
         pthread_mutex_unlock(&susp_lock);
-        memset(&resp, 0, sizeof resp);
-        req.stopping = 1;
         api_handle(&req, &resp);
     }
     return send_response(conn, method, url, &resp, hr->started_ms);
+}
+
+/*
+ * MHD's access handler: handle_request() with the request as the thread's current one
+ * (its id in every log line written meanwhile, and on its answer).
+ */
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
+                                  const char *method, const char *version, const char *upload_data,
+                                  size_t *upload_data_size, void **con_cls)
+{
+    struct http_req *hr = *con_cls;
+    if (!hr) {
+        if (!(hr = req_new())) return MHD_NO;
+        *con_cls = hr;
+    }
+    if (!hr->rid[0]) request_id(conn, hr);
+    current = hr;
+    log_set_request_id(hr->rid);
+    enum MHD_Result ret =
+        handle_request(cls, conn, url, method, version, upload_data, upload_data_size, con_cls);
+    log_set_request_id(NULL);
+    current = NULL;
+    return ret;
 }
 
 static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
@@ -227,6 +584,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     (void)toe;
     struct http_req *hr = *con_cls;
     if (!hr) return;
+    if (hr->async.pending && hr->async.cancel) hr->async.cancel(&hr->async);
     free(hr->body);
     free(hr);
     *con_cls = NULL;
@@ -246,12 +604,23 @@ static void on_mhd_log(void *cls, const char *fmt, va_list ap)
 int http_start(const struct cfg *cfg)
 {
     atomic_store(&stopping, 0);
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    rid_prefix = (unsigned)(ts.tv_nsec ^ ts.tv_sec * 2654435761u ^ (unsigned)getpid() << 16);
+    request_timeout_s = cfg->request_timeout;
+    conn_timeout_s = cfg->conn_timeout;
+    if (ratelimit_init(cfg->rate_limit, cfg->rate_burst, cfg->rate_table)) {
+        log_kv(LOG_ERROR, "cannot set up the rate limiter", NULL);
+        return -1;
+    }
     daemon_handle = MHD_start_daemon(
         MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME,
         (uint16_t)cfg->port, NULL, NULL, on_request, NULL, MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log,
         NULL, MHD_OPTION_THREAD_POOL_SIZE, (unsigned)cfg->threads, MHD_OPTION_CONNECTION_LIMIT,
         (unsigned)cfg->max_connections, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->conn_timeout,
-        MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL, MHD_OPTION_END);
+        MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL, MHD_OPTION_URI_LOG_CALLBACK,
+        on_request_line, NULL, MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)cfg->max_conn_per_ip,
+        MHD_OPTION_END);
     if (!daemon_handle) {
         char port[8];
         snprintf(port, sizeof port, "%d", cfg->port);
@@ -282,8 +651,14 @@ void http_stop(void)
     pthread_mutex_unlock(&susp_lock);
     if (ticker_running) pthread_join(ticker, NULL);
     ticker_running = 0;
-    /* Requests that suspended after the ticker's last round. */
+    /* Requests that suspended after the ticker's last round, and those waiting. */
     resume_all();
+    resume_waiting();
+    resume_streams();
+    /* Streams end with their last chunk (clients see a clean end) before connections close. */
+    for (int waited = 0; atomic_load(&nstreams) > 0 && waited < STREAMS_END_MS; waited += 10)
+        usleep(10000);
     MHD_stop_daemon(daemon_handle);
     daemon_handle = NULL;
+    ratelimit_free();
 }

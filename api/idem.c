@@ -8,9 +8,8 @@
 
 #include "auth.h"
 #include "games.h"
+#include "params.h"
 #include "problem.h"
-
-#define KEY_MAX 64
 
 /* SHA-256 over method, path and body: what makes two requests "the same". */
 static int request_hash(const struct api_request *req, uint8_t out[AUTH_HASH_LEN])
@@ -35,10 +34,7 @@ int idem_begin(const struct api_request *req, const char *scope, struct idem *ou
     memset(out, 0, sizeof *out);
     const char *key = req->idempotency_key;
     if (!key) return 0;
-    size_t len = strlen(key);
-    int ok = len >= 1 && len <= KEY_MAX;
-    for (size_t i = 0; ok && i < len; i++) ok = key[i] >= 0x20 && key[i] < 0x7F;
-    if (!ok) {
+    if (!params_idem_key_ok(key)) {
         problem_reply(resp, 400, "invalid_parameter",
                       "Idempotency-Key must be 1 to 64 printable ASCII characters.");
         return 1;
@@ -82,18 +78,10 @@ void idem_remember(struct idem *out, const struct api_request *req, const struct
 
 int idem_if_match(const struct api_request *req, int version, struct api_response *resp)
 {
-    const char *m = req->if_match;
-    if (!m) return 0;
-    while (*m == ' ') m++;
-    if (strcmp(m, "*") == 0) return 0;
-    if (strncmp(m, "W/", 2) == 0) m += 2;
-    const char *digits = m + (*m == '"');
-    char *end;
-    errno = 0;
-    long v = strtol(digits, &end, 10);
-    int quoted = *m == '"';
-    if (end == digits || *digits == '-' || *digits == '+' || errno ||
-        (quoted ? (end[0] != '"' || end[1] != '\0') : end[0] != '\0')) {
+    long v = 0;
+    enum params_match m = params_if_match(req->if_match, &v);
+    if (m == PARAMS_MATCH_NONE || m == PARAMS_MATCH_ANY) return 0;
+    if (m == PARAMS_MATCH_BAD) {
         problem_reply(resp, 400, "invalid_parameter",
                       "If-Match must be a version as the ETag gives it, e.g. \"7\".");
         return 1;
@@ -106,4 +94,40 @@ int idem_if_match(const struct api_request *req, int version, struct api_respons
         return 1;
     }
     return 0;
+}
+
+int idem_if_none_match(const struct api_request *req, int version, struct api_response *resp)
+{
+    const char *p = req->if_none_match;
+    if (!p) return 0;
+    char tag[24];
+    int n = snprintf(tag, sizeof tag, "\"%d\"", version);
+    int match = 0;
+    while (*p && !match) {
+        while (*p == ' ' || *p == '\t' || *p == ',') p++;
+        if (*p == '*') {
+            match = 1;
+            break;
+        }
+        if (strncmp(p, "W/", 2) == 0) p += 2;
+        const char *end = p;
+        if (*end == '"') {
+            end = strchr(end + 1, '"');
+            if (!end) break;
+            end++;
+        }
+        while (*end && *end != ',') end++;
+        size_t len = (size_t)(end - p);
+        while (len && (p[len - 1] == ' ' || p[len - 1] == '\t')) len--;
+        match = len == (size_t)n && memcmp(p, tag, len) == 0;
+        p = end;
+    }
+    if (!match) return 0;
+    free(resp->body);
+    resp->body = NULL;
+    resp->len = 0;
+    resp->content_type = NULL;
+    resp->status = 304;
+    games_etag(resp, version);
+    return 1;
 }

@@ -1,4 +1,4 @@
-/* idem.h: Idempotency-Key replays and If-Match preconditions of POST requests. */
+/* idem.h: Idempotency-Key replays, If-Match preconditions of actions, If-None-Match of reads. */
 #ifndef API_IDEM_H
 #define API_IDEM_H
 
@@ -35,5 +35,12 @@ void idem_remember(struct idem *out, const struct api_request *req, const struct
  * answering 412 version_mismatch (stale) or 400 invalid_parameter (malformed).
  */
 int idem_if_match(const struct api_request *req, int version, struct api_response *resp);
+
+/*
+ * Checks If-None-Match (a list of entity tags, weakly compared, or "*") of a read against
+ * `version`. Returns 1 after answering 304 Not Modified (with the ETag, no body) when one
+ * of them names it, else 0 (also for a malformed header, which is ignored).
+ */
+int idem_if_none_match(const struct api_request *req, int version, struct api_response *resp);
 
 #endif

@@ -4,47 +4,57 @@
 
 #include <stddef.h>
 
-#include <cjson/cJSON.h>
-
 #include "game.h"
+#include "json_out.h"
 
 /* What the service adds to an engine game. */
 struct json_game_meta {
-    const char *id;           /* the game's UUID */
-    int version;              /* grows by one per accepted action */
-    const char *const *names; /* player names by seat (g->nplayers) */
+    const char *id;            /* the game's UUID */
+    int version;               /* grows by one per accepted action */
+    const char *const *names;  /* player names by seat (g->nplayers) */
+    const char *const *tokens; /* NULL, or the tokens by seat (only the create answer) */
 };
 
-/* The options of `g` as a JSON object (defaults filled in). NULL on allocation failure. */
-cJSON *json_options(const struct cc_game *g);
+/* Writes the options of `g` as a JSON object (defaults filled in). */
+void json_options(struct json_out *o, const struct cc_game *g);
 
 /*
- * The public state of `g` (as GET /v1/games/{id}): never the seed or the draw order
- * while the game runs; both once it is finished. NULL on allocation failure; the caller
- * deletes the result.
+ * Writes the public state of `g` (as GET /v1/games/{id}): never the seed or the draw
+ * order while the game runs; both once it is finished.
  */
-cJSON *json_game(const struct cc_game *g, const struct json_game_meta *meta);
+void json_game(struct json_out *o, const struct cc_game *g, const struct json_game_meta *meta);
 
 /*
- * Appends the events ev->ev[from..ev->n) of `g` (the state after them) to the array
- * `out`, numbered from seq `seq`; a follower_returned event is folded into the
- * feature_scored/final_scored event before it as "returned". Returns the number of
- * events appended (the next seq is seq + that).
+ * Writes the events ev->ev[from..ev->n) of `g` (the state after them) as elements of the
+ * open array of `o`, numbered from seq `seq`; a follower_returned event is folded into the
+ * feature_scored event before it as "returned". Returns the number of events written (the
+ * next seq is seq + that).
  */
-int json_events(const struct cc_game *g, const struct cc_events *ev, size_t from, int seq,
-                cJSON *out);
+int json_events(struct json_out *o, const struct cc_game *g, const struct cc_events *ev,
+                size_t from, int seq);
 
 /*
- * The legal placements of the tile(s) to place, as {"tile", "placements": [...]}; uses
- * `buf` (capacity `cap`) as scratch. NULL on allocation failure.
+ * Writes the legal placements of the tile(s) to place as {"tile", "placements": [...]};
+ * uses `buf` (capacity `cap`) as scratch.
  */
-cJSON *json_placements(const struct cc_game *g, struct cc_placement *buf, size_t cap);
+void json_placements(struct json_out *o, const struct cc_game *g, struct cc_placement *buf,
+                     size_t cap);
 
-/* The scores, breakdowns, projected final scores and winners (GET .../scores). */
-cJSON *json_scores(const struct cc_game *g, const char *const *names);
+/* Writes only the array of json_placements(). */
+void json_placement_list(struct json_out *o, const struct cc_game *g, struct cc_placement *buf,
+                         size_t cap);
 
-/* The action as applied, for the action log (API names and units). */
-cJSON *json_action(const struct cc_game *g, const struct cc_action *a);
+/* Writes the tile id `t` of the ruleset of `g`, or null for CC_NO_TILE. */
+void json_tile(struct json_out *o, const struct cc_game *g, unsigned t);
+
+/* Writes the tile to place (as "tile" of the game's turn), or null. */
+void json_drawn_tile(struct json_out *o, const struct cc_game *g);
+
+/* Writes the scores, breakdowns, projected final scores and winners (GET .../scores). */
+void json_scores(struct json_out *o, const struct cc_game *g, const char *const *names);
+
+/* Writes the action as applied, for the action log (API names and units). */
+void json_action(struct json_out *o, const struct cc_game *g, const struct cc_action *a);
 
 /* The id of tile type `t` in the ruleset of `g` ("D", "RA" ...), or NULL. */
 const char *json_tile_id(const struct cc_game *g, unsigned t);

@@ -37,6 +37,65 @@ static int check_duplicates(const cJSON *v, struct json_err *err)
     return 0;
 }
 
+/* 1 when s[0..n) is a number as JSON writes it: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
+static int number_ok(const char *s, size_t n)
+{
+    size_t i = 0;
+    if (i < n && s[i] == '-') i++;
+    if (i < n && s[i] == '0') {
+        i++;
+    } else if (i < n && s[i] >= '1' && s[i] <= '9') {
+        while (i < n && s[i] >= '0' && s[i] <= '9') i++;
+    } else {
+        return 0;
+    }
+    if (i < n && s[i] == '.') {
+        size_t d = ++i;
+        while (i < n && s[i] >= '0' && s[i] <= '9') i++;
+        if (i == d) return 0;
+    }
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        if (i < n && (s[i] == '+' || s[i] == '-')) i++;
+        size_t d = i;
+        while (i < n && s[i] >= '0' && s[i] <= '9') i++;
+        if (i == d) return 0;
+    }
+    return i == n;
+}
+
+/*
+ * What cJSON lets pass but JSON (RFC 8259) does not, in the text `s` (`len` bytes, parsed
+ * by cJSON already): numbers not in JSON's grammar (007, +1, .5, 1.), which cJSON reads
+ * with strtod; and the escape \u0000 in a string, which cJSON would silently cut the
+ * string at. Returns a sentence saying which, or NULL when the text is strict JSON.
+ */
+static const char *not_strict(const char *s, size_t len)
+{
+    int in_string = 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = s[i];
+        if (in_string) {
+            if (c == '"') {
+                in_string = 0;
+            } else if (c == '\\') {
+                if (i + 5 < len && s[i + 1] == 'u' && memcmp(s + i + 2, "0000", 4) == 0)
+                    return "A string of the body holds a NUL character (\\u0000).";
+                i++; /* the escaped character */
+            }
+        } else if (c == '"') {
+            in_string = 1;
+        } else if (c == '-' || c == '+' || c == '.' || (c >= '0' && c <= '9')) {
+            size_t n = 0;
+            while (i + n < len && strchr("0123456789+-.eE", s[i + n]) && s[i + n]) n++;
+            if (!number_ok(s + i, n))
+                return "A number of the body is not written as JSON writes numbers.";
+            i += n - 1;
+        }
+    }
+    return NULL;
+}
+
 /* Parses `body` (`len` bytes and a NUL) as exactly one JSON object; NULL (with err)
  * otherwise. Caller deletes. */
 static cJSON *parse_object(const char *body, size_t len, struct json_err *err)
@@ -56,6 +115,12 @@ static cJSON *parse_object(const char *body, size_t len, struct json_err *err)
     if (!cJSON_IsObject(root)) {
         cJSON_Delete(root);
         fail(err, "invalid_json", "The body must be a JSON object.");
+        return NULL;
+    }
+    const char *why = not_strict(body, len);
+    if (why) {
+        cJSON_Delete(root);
+        fail(err, "invalid_json", "%s", why);
         return NULL;
     }
     if (check_duplicates(root, err)) {
@@ -190,12 +255,14 @@ static int decode_options(const cJSON *v, enum cc_ruleset ruleset, struct cc_opt
     return 0;
 }
 
-/* Decodes "seed": an integer up to 2^53 or a decimal string up to 2^64-1. */
+/* Decodes "seed": an integer below 2^53 or a decimal string up to 2^64-1. A JSON number
+ * of 2^53 or more is refused: as a double it cannot be told from its neighbours (2^53 + 1
+ * reads as 2^53), so the seed used would not be the seed sent. */
 static int decode_seed(const cJSON *v, uint64_t *out, struct json_err *err)
 {
     if (cJSON_IsNumber(v)) {
         double d = v->valuedouble;
-        if (d == floor(d) && d >= 0 && d <= 9007199254740992.0) {
+        if (d == floor(d) && d >= 0 && d < 9007199254740992.0) {
             *out = (uint64_t)d;
             return 0;
         }
@@ -216,7 +283,20 @@ static int decode_seed(const cJSON *v, uint64_t *out, struct json_err *err)
         }
     }
     return fail(err, "invalid_body",
-                "\"seed\" must be an integer from 0 to 2^53, or a decimal string up to 2^64-1.");
+                "\"seed\" must be an integer from 0 to 2^53-1, or a decimal string up to 2^64-1.");
+}
+
+/* Reads the required string member "url" of `obj` (a webhook) into `url`. Returns 0 or -1. */
+static int webhook_url(const cJSON *obj, char url[STORE_URL_MAX + 1], struct json_err *err)
+{
+    int bad = 0;
+    const char *u = get_str(obj, "url", &bad, err);
+    if (bad) return -1;
+    if (!u) return fail(err, "invalid_body", "The field \"url\" is required.");
+    if (strlen(u) > STORE_URL_MAX)
+        return fail(err, "invalid_webhook_url", "The URL is longer than %d bytes.", STORE_URL_MAX);
+    memcpy(url, u, strlen(u) + 1);
+    return 0;
 }
 
 int json_in_new_game(const char *body, size_t len, struct json_new_game *out, struct json_err *err)
@@ -228,7 +308,7 @@ int json_in_new_game(const char *body, size_t len, struct json_new_game *out, st
     if (!root) return -1;
     int rc = -1, bad = 0;
     static const char *const allowed[] = {"ruleset", "players", "options", "seed",
-                                          "start",   "deck",    NULL};
+                                          "start",   "deck",    "webhook", NULL};
     if (check_fields(root, allowed, "", err)) goto out;
 
     const char *rs = get_str(root, "ruleset", &bad, err);
@@ -332,8 +412,30 @@ int json_in_new_game(const char *body, size_t len, struct json_new_game *out, st
         }
         out->setup.deck_len = (int16_t)n;
     }
+
+    const cJSON *hook = cJSON_GetObjectItemCaseSensitive(root, "webhook");
+    if (hook) {
+        static const char *const wallowed[] = {"url", NULL};
+        if (!cJSON_IsObject(hook)) {
+            fail(err, "invalid_body", "\"webhook\" must be an object: {\"url\": \"https://...\"}.");
+            goto out;
+        }
+        if (check_fields(hook, wallowed, "webhook.", err) ||
+            webhook_url(hook, out->webhook_url, err))
+            goto out;
+    }
     rc = 0;
 out:
+    cJSON_Delete(root);
+    return rc;
+}
+
+int json_in_webhook(const char *body, size_t len, char url[STORE_URL_MAX + 1], struct json_err *err)
+{
+    cJSON *root = parse_object(body, len, err);
+    if (!root) return -1;
+    static const char *const allowed[] = {"url", NULL};
+    int rc = check_fields(root, allowed, "", err) || webhook_url(root, url, err) ? -1 : 0;
     cJSON_Delete(root);
     return rc;
 }
@@ -391,7 +493,9 @@ int json_in_placement(const char *body, size_t len, enum cc_ruleset ruleset, str
         fail(err, "invalid_body", "The field \"rotation\" is required.");
         goto out;
     }
-    if (!cJSON_IsNumber(r) || r->valuedouble != floor(r->valuedouble) ||
+    /* The range first: a huge number (1e400 is inf) must not be converted to an integer. */
+    if (!cJSON_IsNumber(r) || r->valuedouble != floor(r->valuedouble) || r->valuedouble < 0 ||
+        r->valuedouble > 270 ||
         ((rot = (long long)r->valuedouble) != 0 && rot != 90 && rot != 180 && rot != 270)) {
         fail(err, cc_status_name(CC_ERR_BAD_ROTATION), "\"rotation\" must be 0, 90, 180 or 270.");
         goto out;

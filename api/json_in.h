@@ -20,6 +20,7 @@ struct json_new_game {
     int seed_given;                                 /* 1 when the body named a seed */
     char start[4];                                  /* start tile id asked for, or "" */
     char names[CC_MAX_PLAYERS][STORE_NAME_MAX + 1]; /* player names by seat */
+    char webhook_url[STORE_URL_MAX + 1];            /* "webhook": {"url"}, or "" (unchecked) */
 };
 
 /*
@@ -36,6 +37,13 @@ int json_in_new_game(const char *body, size_t len, struct json_new_game *out, st
  */
 int json_in_placement(const char *body, size_t len, enum cc_ruleset ruleset, struct cc_action *a,
                       struct json_err *err) __attribute__((warn_unused_result));
+
+/*
+ * Decodes a POST /v1/games/{id}/webhook body {"url": "..."} into `url` (not checked
+ * beyond its length: see webhook_url_check()). Returns 0 or -1.
+ */
+int json_in_webhook(const char *body, size_t len, char url[STORE_URL_MAX + 1], struct json_err *err)
+    __attribute__((warn_unused_result));
 
 /* Accepts an empty body or an empty JSON object (POST .../draw). Returns 0 or -1. */
 int json_in_empty(const char *body, size_t len, struct json_err *err)

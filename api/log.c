@@ -1,15 +1,26 @@
 /* log.c: JSON lines on stderr. */
 #include "log.h"
 
-#include <pthread.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static enum log_level min_level = LOG_INFO;
-static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
 static const char *const level_names[] = {"debug", "info", "warn", "error"};
+static _Thread_local const char *request_id; /* the thread's current request, or NULL */
+
+void log_set_request_id(const char *id)
+{
+    request_id = id;
+}
+
+const char *log_request_id(void)
+{
+    return request_id;
+}
 
 int log_set_level(const char *name)
 {
@@ -27,19 +38,50 @@ int log_enabled(enum log_level lvl)
     return lvl >= min_level;
 }
 
-/* Writes `s` as a JSON string literal. */
-static void put_json_string(FILE *f, const char *s)
+#define LOG_LINE_MAX 2048 /* bytes of one log line; longer values are cut short */
+#define LOG_LINE_END 8    /* kept free for closing a cut string and the line */
+
+/* A log line being built. */
+struct line {
+    char buf[LOG_LINE_MAX]; /* the text */
+    size_t n;               /* bytes in buf */
+};
+
+/* Appends `len` bytes of `s` if they fit before the reserve; returns 0 or -1. */
+static int put(struct line *l, const char *s, size_t len)
 {
-    fputc('"', f);
+    if (l->n + len > LOG_LINE_MAX - LOG_LINE_END) return -1;
+    memcpy(l->buf + l->n, s, len);
+    l->n += len;
+    return 0;
+}
+
+/* Appends `s` as a JSON string literal, cut short (but closed) when the line is full.
+ * Returns 0, or -1 when it was cut or did not fit at all. */
+static int put_json_string(struct line *l, const char *s)
+{
+    static const char hex[] = "0123456789abcdef";
+    int rc = 0;
+    if (put(l, "\"", 1)) return -1;
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(f, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(f, "\\u%04x", *p);
-        else
-            fputc(*p, f);
+        char esc[6] = {'\\', (char)*p};
+        size_t len = 2;
+        if (*p < 0x20) {
+            memcpy(esc, "\\u00", 4);
+            esc[4] = hex[*p >> 4];
+            esc[5] = hex[*p & 15];
+            len = 6;
+        } else if (*p != '"' && *p != '\\') {
+            esc[0] = (char)*p;
+            len = 1;
+        }
+        if (put(l, esc, len)) {
+            rc = -1;
+            break;
+        }
     }
-    fputc('"', f);
+    l->buf[l->n++] = '"'; /* the reserve has room for it */
+    return rc;
 }
 
 void log_kv(enum log_level lvl, const char *msg, ...)
@@ -49,13 +91,17 @@ void log_kv(enum log_level lvl, const char *msg, ...)
     clock_gettime(CLOCK_REALTIME, &ts);
     struct tm tm;
     gmtime_r(&ts.tv_sec, &tm);
-    char when[40];
-    size_t n = strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", &tm);
-    snprintf(when + n, sizeof when - n, ".%03ldZ", ts.tv_nsec / 1000000);
-
-    pthread_mutex_lock(&log_lock);
-    fprintf(stderr, "{\"ts\":\"%s\",\"level\":\"%s\",\"msg\":", when, level_names[lvl]);
-    put_json_string(stderr, msg);
+    struct line l;
+    l.n = strftime(l.buf, sizeof l.buf, "{\"ts\":\"%Y-%m-%dT%H:%M:%S", &tm);
+    l.n += (size_t)snprintf(l.buf + l.n, sizeof l.buf - l.n,
+                            ".%03ldZ\",\"level\":\"%s\",\"msg\":", ts.tv_nsec / 1000000,
+                            level_names[lvl]);
+    (void)put_json_string(&l, msg);
+    if (request_id) {
+        size_t mark = l.n;
+        static const char key[] = ",\"request_id\":";
+        if (put(&l, key, sizeof key - 1) || put_json_string(&l, request_id)) l.n = mark;
+    }
     va_list ap;
     va_start(ap, msg);
     for (;;) {
@@ -63,13 +109,22 @@ void log_kv(enum log_level lvl, const char *msg, ...)
         if (!k) break;
         const char *v = va_arg(ap, const char *);
         if (!v) continue;
-        fputc(',', stderr);
-        put_json_string(stderr, k);
-        fputc(':', stderr);
-        put_json_string(stderr, v);
+        size_t mark = l.n;
+        if (put(&l, ",", 1) || put_json_string(&l, k) || put(&l, ":", 1)) {
+            l.n = mark; /* no key without its value */
+            break;
+        }
+        (void)put_json_string(&l, v);
     }
     va_end(ap);
-    fputs("}\n", stderr);
-    fflush(stderr);
-    pthread_mutex_unlock(&log_lock);
+    l.buf[l.n++] = '}';
+    l.buf[l.n++] = '\n';
+    /* One write per line: lines of several threads never interleave (no lock needed). */
+    size_t off = 0;
+    while (off < l.n) {
+        ssize_t w = write(STDERR_FILENO, l.buf + off, l.n - off);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) break;
+        off += (size_t)w;
+    }
 }

@@ -20,4 +20,14 @@ int log_enabled(enum log_level lvl);
  */
 void log_kv(enum log_level lvl, const char *msg, ...);
 
+/*
+ * Sets the request id that every line the calling thread writes carries (as
+ * "request_id", right after "msg") until it is set again; NULL for none. The string is
+ * borrowed: it must outlive its use (the HTTP layer sets it around each request's work).
+ */
+void log_set_request_id(const char *id);
+
+/* The calling thread's request id (log_set_request_id), or NULL. */
+const char *log_request_id(void);
+
 #endif

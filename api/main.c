@@ -5,11 +5,16 @@
 #include <stdlib.h>
 
 #include "cfg.h"
+#include "games.h"
 #include "http.h"
+#include "live.h"
 #include "log.h"
 #include "migrate.h"
 #include "routes.h"
 #include "store.h"
+#include "webhook.h"
+
+#include <curl/curl.h>
 
 int main(void)
 {
@@ -28,19 +33,33 @@ int main(void)
     signal(SIGPIPE, SIG_IGN);
 
     int rc = 1;
-    if (store_init(cfg.database_url)) return 1;
+    if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) return 1; /* before any thread */
+    if (store_init(cfg.database_url)) goto out_curl;
     if (migrate_run(cfg.migrations_dir)) goto out_store;
-    if (routes_ops_init(&cfg)) goto out_store;
-    if (http_start(&cfg)) goto out_ops;
+    if (games_init(cfg.game_cache)) goto out_store;
+    if (routes_ops_init(&cfg)) goto out_games;
+    routes_live_config(&cfg);
+    live_set_event_hook(webhook_kick);
+    if (live_start(&cfg)) goto out_ops;
+    if (webhook_start(&cfg)) goto out_live;
+    if (http_start(&cfg)) goto out_webhook;
     int sig = 0;
     sigwait(&sigs, &sig);
     log_kv(LOG_INFO, "stopping", "signal", sig == SIGINT ? "SIGINT" : "SIGTERM", NULL);
     http_stop();
     rc = 0;
+out_webhook:
+    webhook_stop();
+out_live:
+    live_stop();
 out_ops:
     routes_ops_free();
+out_games:
+    games_shutdown();
 out_store:
     store_shutdown();
+out_curl:
+    curl_global_cleanup();
     log_kv(LOG_INFO, "stopped", NULL);
     return rc;
 }

@@ -22,6 +22,8 @@ static const char *status_title(int status)
         return "Not Found";
     case 405:
         return "Method Not Allowed";
+    case 408:
+        return "Request Timeout";
     case 409:
         return "Conflict";
     case 412:
@@ -32,6 +34,8 @@ static const char *status_title(int status)
         return "Unsupported Media Type";
     case 429:
         return "Too Many Requests";
+    case 431:
+        return "Request Header Fields Too Large";
     case 503:
         return "Service Unavailable";
     default:

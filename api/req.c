@@ -7,6 +7,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "json_out.h"
 #include "problem.h"
 
 const char *api_query_get(const struct api_request *req, const char *name)
@@ -52,4 +53,16 @@ void api_reply_json(struct api_response *resp, int status, cJSON *o)
         problem_reply(resp, 500, "internal_error", "The answer could not be encoded.");
     else
         api_reply_take(resp, status, "application/json", body);
+}
+
+void api_reply_out(struct api_response *resp, int status, struct json_out *o)
+{
+    size_t len;
+    char *body = json_out_take(o, &len);
+    if (!body) {
+        problem_reply(resp, 500, "internal_error", "The answer could not be encoded.");
+        return;
+    }
+    api_reply_take(resp, status, "application/json", body);
+    resp->len = len;
 }

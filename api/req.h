@@ -12,35 +12,74 @@ struct api_query {
     const char *value; /* "" when the parameter has no value */
 };
 
+/*
+ * What a handler keeps while its request waits to run again: it sets `pending` (and
+ * `cancel`, which frees it should the request end first) and answers with resp->suspend
+ * = API_SUSPEND_WAKE; whoever finishes the work calls wake(wake_arg), and the HTTP layer
+ * runs the handler again (which takes `pending` back). Lives as long as the request.
+ */
+struct api_async {
+    void *pending;                       /* the handler's outstanding work, or NULL */
+    void (*cancel)(struct api_async *a); /* ends `pending` when the request ends first */
+    void (*wake)(void *arg);             /* set by the HTTP layer: run the request again */
+    void *wake_arg;                      /* its argument */
+};
+
 /* A request. The HTTP layer owns every pointer; they live until the answer is sent. */
 struct api_request {
-    const char *method;                    /* "GET", "POST" ... ("HEAD" is passed as "GET") */
+    const char *method;                    /* "GET", "POST", "HEAD" ... as sent */
     const char *path;                      /* without the query string */
     const char *body;                      /* the body, NUL-terminated; "" when there is none */
     size_t body_len;                       /* bytes in body */
     const char *content_type;              /* Content-Type or NULL */
     const char *authorization;             /* Authorization or NULL */
     const char *if_match;                  /* If-Match or NULL */
+    const char *if_none_match;             /* If-None-Match or NULL */
     const char *idempotency_key;           /* Idempotency-Key or NULL */
     const char *accept;                    /* Accept or NULL */
+    const char *last_event_id;             /* Last-Event-ID (server-sent events) or NULL */
     size_t nquery;                         /* entries in query */
     struct api_query query[API_MAX_QUERY]; /* query parameters */
     int query_overflow;                    /* 1 when there were more than API_MAX_QUERY */
-    long long started_ms; /* monotonic ms when the request arrived (stays on reruns) */
-    int stopping;         /* 1 when the server is shutting down: do not wait */
+    long long started_ms;    /* monotonic ms when the request arrived (stays on reruns) */
+    int stopping;            /* 1 when the server is shutting down: do not wait */
+    struct api_async *async; /* the request's waiting state, or NULL (no waits offered) */
+};
+
+#define API_SUSPEND_TICK 1 /* api_response.suspend: run again at the next tick (200 ms) */
+#define API_SUSPEND_WAKE 2 /* api_response.suspend: run again when api_async.wake is called */
+
+/*
+ * A streamed answer (server-sent events). The HTTP layer sends the answer's status and
+ * headers, then calls read() whenever it can send more, until read() says the stream is
+ * over, and calls free() once the answer is done (or was never sent). Set as
+ * api_response.stream: the HTTP layer owns it from then on.
+ */
+struct api_stream {
+    /*
+     * Writes up to `max` bytes into `buf`. Returns how many (> 0); 0 when there is nothing
+     * to send now (the HTTP layer waits, holding no thread, until wake() is called); or -1
+     * at the end of the stream. `stopping` is 1 once the server shuts down: end now.
+     */
+    long (*read)(struct api_stream *s, char *buf, size_t max, int stopping);
+    void (*free)(struct api_stream *s); /* frees the stream */
+    void (*wake)(void *arg);            /* set by the HTTP layer: call read() again soon */
+    void *wake_arg;                     /* its argument (wake is thread-safe until free) */
 };
 
 /* An answer. Handlers fill it; the HTTP layer sends it and frees body. */
 struct api_response {
-    int status;               /* HTTP status */
-    const char *content_type; /* static string */
-    char *body;               /* heap (malloc), owned; NULL for an empty body */
-    size_t len;               /* bytes in body */
-    char etag[24];            /* ETag value with quotes, or "" */
-    char location[96];        /* Location, or "" */
-    char allow[32];           /* Allow (for 405), or "" */
-    int retry_after;          /* Retry-After seconds, or 0 */
-    int suspend;              /* 1: nothing to answer yet, run the request again shortly */
+    int status;                /* HTTP status */
+    const char *content_type;  /* static string */
+    char *body;                /* heap (malloc), owned; NULL for an empty body */
+    size_t len;                /* bytes in body */
+    char etag[24];             /* ETag value with quotes, or "" */
+    char location[96];         /* Location, or "" */
+    char allow[32];            /* Allow (for 405), or "" */
+    int retry_after;           /* Retry-After seconds, or 0 */
+    const char *cache_control; /* Cache-Control (static string), or NULL: "no-store" */
+    int suspend;               /* nothing to answer yet: API_SUSPEND_TICK or _WAKE, else 0 */
+    struct api_stream *stream; /* a streamed body (body stays NULL), owned, or NULL */
 };
 
 /* The value of query parameter `name`, or NULL. */
@@ -63,6 +102,14 @@ struct cJSON;
  * `o` is NULL or printing fails.
  */
 void api_reply_json(struct api_response *resp, int status, struct cJSON *o);
+
+struct json_out;
+
+/*
+ * Answers the document of `o` (taken: `o` is empty afterwards) as application/json with
+ * `status`; 500 when writing it ran out of memory.
+ */
+void api_reply_out(struct api_response *resp, int status, struct json_out *o);
 
 /* Monotonic milliseconds. */
 long long api_now_ms(void);

@@ -159,6 +159,31 @@ static void route(const struct api_request *req, struct api_response *resp)
                 method_not_allowed(resp, "GET");
             return;
         }
+        if (n == 4 && strcmp(seg[3], "turn") == 0) {
+            if (get)
+                routes_turn_view(req, resp, id);
+            else
+                method_not_allowed(resp, "GET");
+            return;
+        }
+        if (n == 4 && strcmp(seg[3], "board.svg") == 0) {
+            if (get)
+                routes_board_svg(req, resp, id);
+            else
+                method_not_allowed(resp, "GET");
+            return;
+        }
+        if (n == 4 && strcmp(seg[3], "webhook") == 0) {
+            if (get)
+                routes_webhook_get(req, resp, id);
+            else if (post)
+                routes_webhook_set(req, resp, id);
+            else if (strcmp(req->method, "DELETE") == 0)
+                routes_webhook_delete(req, resp, id);
+            else
+                method_not_allowed(resp, "GET, POST, DELETE");
+            return;
+        }
     }
     problem_reply(resp, 404, "not_found", "There is nothing at this path.");
 }
@@ -166,5 +191,34 @@ static void route(const struct api_request *req, struct api_response *resp)
 void api_handle(const struct api_request *req, struct api_response *resp)
 {
     route(req, resp);
-    if (!resp->suspend) routes_count(resp->status);
+}
+
+const char *api_route_template(const char *path)
+{
+    static const char *const games_sub[] = {"draw", "placements", "scores",  "events",
+                                            "turn", "board.svg",  "webhook", NULL};
+    static const char *const games_tpl[] = {"/v1/games/{id}/draw",   "/v1/games/{id}/placements",
+                                            "/v1/games/{id}/scores", "/v1/games/{id}/events",
+                                            "/v1/games/{id}/turn",   "/v1/games/{id}/board.svg",
+                                            "/v1/games/{id}/webhook"};
+    char buf[MAX_PATH];
+    char *seg[MAX_SEGMENTS];
+    int n = path ? split(path, buf, sizeof buf, seg) : -1;
+    if (n == 1) {
+        if (strcmp(seg[0], "healthz") == 0) return "/healthz";
+        if (strcmp(seg[0], "readyz") == 0) return "/readyz";
+        if (strcmp(seg[0], "metrics") == 0) return "/metrics";
+        if (strcmp(seg[0], "openapi.yaml") == 0) return "/openapi.yaml";
+    }
+    if (n >= 2 && strcmp(seg[0], "v1") == 0 && strcmp(seg[1], "rulesets") == 0) {
+        if (n == 2) return "/v1/rulesets";
+        if (n == 4 && strcmp(seg[3], "tiles") == 0) return "/v1/rulesets/{ruleset}/tiles";
+    }
+    if (n >= 2 && strcmp(seg[0], "v1") == 0 && strcmp(seg[1], "games") == 0) {
+        if (n == 2) return "/v1/games";
+        if (n == 3) return "/v1/games/{id}";
+        for (int i = 0; n == 4 && games_sub[i]; i++)
+            if (strcmp(seg[3], games_sub[i]) == 0) return games_tpl[i];
+    }
+    return "other";
 }

@@ -11,4 +11,10 @@
  */
 void api_handle(const struct api_request *req, struct api_response *resp);
 
+/*
+ * The route template of `path` ("/v1/games/{id}/events" ...), a static string, or
+ * "other" for a path that no route has: a bounded label for metrics.
+ */
+const char *api_route_template(const char *path);
+
 #endif

@@ -20,8 +20,6 @@ void routes_metrics(const struct api_request *req, struct api_response *resp);
 int routes_ops_init(const struct cfg *cfg) __attribute__((warn_unused_result));
 /* Frees what routes_ops_init() read. */
 void routes_ops_free(void);
-/* Counts an answered request for /metrics. Thread-safe. */
-void routes_count(int status);
 
 /* GET /v1/rulesets */
 void routes_rulesets(const struct api_request *req, struct api_response *resp);
@@ -45,5 +43,37 @@ void routes_placements_get(const struct api_request *req, struct api_response *r
 /* POST /v1/games/{id}/placements */
 void routes_placements_post(const struct api_request *req, struct api_response *resp,
                             const char *id);
+
+/* GET /v1/games/{id}/turn: the seat to move, its tile (or hand) and legal placements. */
+void routes_turn_view(const struct api_request *req, struct api_response *resp, const char *id);
+/* GET /v1/games/{id}/board.svg: the board as a picture. */
+void routes_board_svg(const struct api_request *req, struct api_response *resp, const char *id);
+
+/* GET /v1/games/{id}/webhook: the callback URL and its delivery state (a seat's token). */
+void routes_webhook_get(const struct api_request *req, struct api_response *resp, const char *id);
+/* POST /v1/games/{id}/webhook: sets the callback URL, answers its new secret (a seat's token). */
+void routes_webhook_set(const struct api_request *req, struct api_response *resp, const char *id);
+/*
+ * The create answer `game` (a JSON object, `len` bytes) with "webhook": {"url", "secret"}
+ * added. Returns a malloc'd text of *out_len bytes, or NULL (out of memory, not an object).
+ */
+char *routes_webhook_splice(const char *game, size_t len, const char *url, const char *secret,
+                            size_t *out_len);
+/* DELETE /v1/games/{id}/webhook: removes the callback (a seat's token). */
+void routes_webhook_delete(const struct api_request *req, struct api_response *resp,
+                           const char *id);
+
+/*
+ * GET /v1/games/{id}/events with Accept: text/event-stream: answers a stream of the
+ * game's events after `after` (routes_live.c). Called by routes_events().
+ */
+void routes_event_stream(const struct api_request *req, struct api_response *resp, const char *id,
+                         int after);
+
+/* 1 when the request asks for server-sent events (Accept names text/event-stream). */
+int routes_wants_event_stream(const struct api_request *req);
+
+/* Takes the event streams' settings (SSE_HEARTBEAT, MAX_STREAMS) from `cfg`. */
+void routes_live_config(const struct cfg *cfg);
 
 #endif

@@ -5,17 +5,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cjson/cJSON.h>
-
 #include "auth.h"
 #include "games.h"
 #include "idem.h"
 #include "json_game.h"
 #include "json_in.h"
+#include "live.h"
 #include "log.h"
+#include "params.h"
 #include "problem.h"
 #include "routes.h"
 #include "store.h"
+#include "webhook.h"
 
 #define EVENTS_PAGE 1000 /* events per answer at most */
 #define MAX_WAIT    60   /* seconds a long poll may wait */
@@ -30,28 +31,33 @@ struct create {
     uint8_t snapshot[CC_SNAPSHOT_MAX];               /* the encoded state */
 };
 
-/* The game_created event (seq 1): ruleset, options, players. */
-static cJSON *created_event(const struct cc_game *g, const struct json_new_game *in)
+/* Writes the game_created event (seq 1): ruleset, options, players. */
+static void created_event(struct json_out *o, const struct cc_game *g,
+                          const struct json_new_game *in)
 {
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "seq", 1);
-    cJSON_AddStringToObject(o, "type", "game_created");
-    cJSON_AddStringToObject(o, "ruleset", cc_ruleset_name((enum cc_ruleset)g->ruleset));
-    cJSON_AddItemToObject(o, "options", json_options(g));
-    cJSON *ps = cJSON_AddArrayToObject(o, "players");
+    json_out_begin_object(o);
+    json_out_kint(o, "seq", 1);
+    json_out_kstring(o, "type", "game_created");
+    json_out_kstring(o, "ruleset", cc_ruleset_name((enum cc_ruleset)g->ruleset));
+    json_out_key(o, "options");
+    json_options(o, g);
+    json_out_key(o, "players");
+    json_out_begin_array(o);
     for (unsigned s = 0; s < g->nplayers; s++) {
-        cJSON *p = cJSON_CreateObject();
-        cJSON_AddItemToArray(ps, p);
-        cJSON_AddNumberToObject(p, "seat", s);
-        cJSON_AddStringToObject(p, "name", in->names[s]);
+        json_out_begin_object(o);
+        json_out_kint(o, "seat", s);
+        json_out_kstring(o, "name", in->names[s]);
+        json_out_end_object(o);
     }
-    return o;
+    json_out_end_array(o);
+    json_out_end_object(o);
 }
 
 void routes_game_create(const struct api_request *req, struct api_response *resp)
 {
     struct create *c = calloc(1, sizeof *c);
-    cJSON *events = NULL, *answer = NULL, *options = NULL, *deck = NULL;
+    struct json_out w;
+    json_out_init(&w);
     char *events_txt = NULL, *options_txt = NULL, *deck_txt = NULL, *stored_txt = NULL;
     char *answer_txt = NULL;
     struct idem idem;
@@ -64,7 +70,16 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
         problem_reply(resp, 400, err.code, err.detail);
         goto out;
     }
+    char why[160], secret[WEBHOOK_SECRET_LEN + 1] = "";
+    if (c->in.webhook_url[0] && webhook_url_check(c->in.webhook_url, why, sizeof why)) {
+        problem_reply(resp, 400, "invalid_webhook_url", why);
+        goto out;
+    }
     if (idem_begin(req, "create", &idem, resp)) goto out;
+    if (c->in.webhook_url[0] && webhook_secret_new(secret)) {
+        problem_reply(resp, 500, "internal_error", "No secret could be drawn.");
+        goto out;
+    }
     if (!c->in.seed_given && auth_random_u64(&c->in.setup.seed)) {
         problem_reply(resp, 500, "internal_error", "No random seed could be drawn.");
         goto out;
@@ -79,6 +94,7 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
         problem_reply(resp, 500, "internal_error", "No game id could be drawn.");
         goto out;
     }
+    const char *tokens[CC_MAX_PLAYERS];
     for (unsigned s = 0; s < c->g.nplayers; s++) {
         snprintf(c->players[s].name, sizeof c->players[s].name, "%s", c->in.names[s]);
         if (auth_token_new(c->tokens[s]) ||
@@ -86,6 +102,7 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
             problem_reply(resp, 500, "internal_error", "No token could be drawn.");
             goto out;
         }
+        tokens[s] = c->tokens[s];
     }
     size_t snap_len = cc_game_encode(&c->g, c->snapshot, sizeof c->snapshot);
     if (!snap_len) {
@@ -93,33 +110,40 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
         goto out;
     }
 
-    events = cJSON_CreateArray();
-    cJSON_AddItemToArray(events, created_event(&c->g, &c->in));
-    int nev = 1 + json_events(&c->g, &c->ev, 0, 2, events);
+    json_out_begin_array(&w);
+    created_event(&w, &c->g, &c->in);
+    int nev = 1 + json_events(&w, &c->g, &c->ev, 0, 2);
+    json_out_end_array(&w);
+    events_txt = json_out_take(&w, NULL);
 
     const char *names[CC_MAX_PLAYERS];
     for (int s = 0; s < CC_MAX_PLAYERS; s++) names[s] = c->in.names[s];
-    struct json_game_meta meta = {id, 1, names};
-    answer = json_game(&c->g, &meta);
-    options = json_options(&c->g);
-    if (c->in.setup.deck_len >= 0) {
-        deck = cJSON_CreateArray();
-        for (int i = 0; i < c->in.setup.deck_len; i++)
-            cJSON_AddItemToArray(deck,
-                                 cJSON_CreateString(json_tile_id(&c->g, c->in.setup.deck[i])));
-    }
     /* What an idempotent repeat gets: the answer without the tokens, which are stored
      * nowhere but as hashes. */
-    stored_txt = answer ? cJSON_PrintUnformatted(answer) : NULL;
-    cJSON *players = cJSON_GetObjectItemCaseSensitive(answer, "players");
-    unsigned s = 0;
-    for (cJSON *p = players ? players->child : NULL; p; p = p->next, s++)
-        cJSON_AddStringToObject(p, "token", c->tokens[s]);
-    answer_txt = answer ? cJSON_PrintUnformatted(answer) : NULL;
-    events_txt = cJSON_PrintUnformatted(events);
-    options_txt = cJSON_PrintUnformatted(options);
-    deck_txt = deck ? cJSON_PrintUnformatted(deck) : NULL;
-    if (!stored_txt || !answer_txt || !events_txt || !options_txt || (deck && !deck_txt)) {
+    struct json_game_meta meta = {id, 1, names, NULL};
+    json_game(&w, &c->g, &meta);
+    stored_txt = json_out_take(&w, NULL);
+    meta.tokens = tokens;
+    json_game(&w, &c->g, &meta);
+    size_t answer_len = 0;
+    answer_txt = json_out_take(&w, &answer_len);
+    if (answer_txt && secret[0]) {
+        /* The webhook's secret is shown here once, like the tokens. */
+        char *with =
+            routes_webhook_splice(answer_txt, answer_len, c->in.webhook_url, secret, &answer_len);
+        free(answer_txt);
+        answer_txt = with;
+    }
+    json_options(&w, &c->g);
+    options_txt = json_out_take(&w, NULL);
+    if (c->in.setup.deck_len >= 0) {
+        json_out_begin_array(&w);
+        for (int i = 0; i < c->in.setup.deck_len; i++) json_tile(&w, &c->g, c->in.setup.deck[i]);
+        json_out_end_array(&w);
+        deck_txt = json_out_take(&w, NULL);
+    }
+    if (!stored_txt || !answer_txt || !events_txt || !options_txt ||
+        (c->in.setup.deck_len >= 0 && !deck_txt)) {
         problem_reply(resp, 500, "internal_error", "Out of memory.");
         goto out;
     }
@@ -143,6 +167,8 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
         .players = c->players,
         .events_json = events_txt,
         .idem = idem.active ? &idem.rec : NULL,
+        .webhook_url = secret[0] ? c->in.webhook_url : NULL,
+        .webhook_secret = secret[0] ? secret : NULL,
     };
     enum store_status ss = store_game_create(&ng);
     if (ss == STORE_DUPLICATE && idem.active) {
@@ -156,13 +182,11 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
         goto out;
     }
     api_reply_take(resp, 201, "application/json", answer_txt);
+    resp->len = answer_len;
     answer_txt = NULL;
     log_kv(LOG_INFO, "game created", "game", id, "ruleset", ng.ruleset, NULL);
 out:
-    cJSON_Delete(events);
-    cJSON_Delete(answer);
-    cJSON_Delete(options);
-    cJSON_Delete(deck);
+    json_out_free(&w);
     free(events_txt);
     free(options_txt);
     free(deck_txt);
@@ -171,23 +195,47 @@ out:
     free(c);
 }
 
+/* GET /v1/games/{id}: 304 to a matching If-None-Match, else the game (from the cache). */
+static void game_get(const struct api_request *req, struct api_response *resp, const char *id)
+{
+    int version;
+    if (games_current_version(id, req, resp, &version)) return;
+    if (version >= 0 && idem_if_none_match(req, version, resp)) return;
+    if (games_answer_cached(id, version, resp)) return;
+    struct api_game *ag = games_load_at(id, GAMES_CURRENT, version, resp);
+    if (!ag) return;
+    if (version < 0 && idem_if_none_match(req, ag->row.version, resp)) {
+        games_free(ag);
+        return;
+    }
+    struct json_game_meta meta = {ag->id, ag->row.version, ag->names, NULL};
+    struct json_out w;
+    json_out_init(&w);
+    json_game(&w, &ag->g, &meta);
+    api_reply_out(resp, 200, &w);
+    if (resp->status == 200) {
+        games_etag(resp, ag->row.version);
+        games_remember(ag, resp->body, resp->len);
+    }
+    games_free(ag);
+}
+
 void routes_game_get(const struct api_request *req, struct api_response *resp, const char *id)
 {
-    (void)req;
-    struct api_game *ag = games_load(id, resp);
-    if (!ag) return;
-    struct json_game_meta meta = {ag->id, ag->row.version, ag->names};
-    api_reply_json(resp, 200, json_game(&ag->g, &meta));
-    games_etag(resp, ag->row.version);
-    games_free(ag);
+    game_get(req, resp, id);
+    /* Caches may keep the game, asking again each time (If-None-Match: a 304 is cheap). */
+    if (resp->status == 200 || resp->status == 304) resp->cache_control = "no-cache";
 }
 
 void routes_scores(const struct api_request *req, struct api_response *resp, const char *id)
 {
     (void)req;
-    struct api_game *ag = games_load(id, resp);
+    struct api_game *ag = games_load(id, GAMES_CURRENT, resp);
     if (!ag) return;
-    api_reply_json(resp, 200, json_scores(&ag->g, ag->names));
+    struct json_out w;
+    json_out_init(&w);
+    json_scores(&w, &ag->g, ag->names);
+    api_reply_out(resp, 200, &w);
     games_etag(resp, ag->row.version);
     games_free(ag);
 }
@@ -195,15 +243,7 @@ void routes_scores(const struct api_request *req, struct api_response *resp, con
 /* Reads query parameter `name` as an integer in [0, max] (default 0). Returns 0 or -1. */
 static int query_int(const struct api_request *req, const char *name, long max, long *out)
 {
-    const char *v = api_query_get(req, name);
-    *out = 0;
-    if (!v) return 0;
-    char *end;
-    errno = 0;
-    long x = strtol(v, &end, 10);
-    if (!*v || *end || errno || x < 0 || x > max || v[0] == '+' || v[0] == ' ') return -1;
-    *out = x;
-    return 0;
+    return params_uint(api_query_get(req, name), max, out);
 }
 
 void routes_events(const struct api_request *req, struct api_response *resp, const char *id)
@@ -221,22 +261,36 @@ void routes_events(const struct api_request *req, struct api_response *resp, con
         problem_reply(resp, 404, "not_found", "There is no game with this id.");
         return;
     }
+    if (routes_wants_event_stream(req)) {
+        routes_event_stream(req, resp, id, (int)after);
+        return;
+    }
+    /* A long poll waits on the live hub (live.h), armed before the query so that an event
+     * committed meanwhile, on any server, still wakes it. */
+    long long deadline = req->started_ms + wait * 1000;
+    int waits = wait > 0 && !req->stopping && api_now_ms() < deadline;
+    int armed = waits && live_wait_arm(req->async, id, (int)after, deadline) == 0;
+    if (!armed) live_wait_end(req->async);
     char *list = NULL;
     int count = 0;
     enum store_status s = store_events(id, (int)after, EVENTS_PAGE, &list, &count);
     if (s == STORE_NOT_FOUND) {
+        live_wait_end(req->async);
         problem_reply(resp, 404, "not_found", "There is no game with this id.");
         return;
     }
     if (s != STORE_OK) {
+        live_wait_end(req->async);
         games_store_failed(resp, s);
         return;
     }
-    if (count == 0 && wait > 0 && !req->stopping && api_now_ms() < req->started_ms + wait * 1000) {
+    if (count == 0 && waits) {
         free(list);
-        resp->suspend = 1; /* the HTTP layer runs the request again shortly */
+        /* Woken by the hub; without it, run again at the HTTP layer's next tick. */
+        resp->suspend = armed ? API_SUSPEND_WAKE : API_SUSPEND_TICK;
         return;
     }
+    live_wait_end(req->async);
     static const char head[] = "{\"events\":";
     size_t len = strlen(list);
     char *body = malloc(sizeof head + len + 1);

@@ -1,10 +1,10 @@
 /* routes_ops.c: /healthz, /readyz, /openapi.yaml, /metrics. */
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "log.h"
+#include "metrics.h"
 #include "problem.h"
 #include "routes.h"
 #include "store.h"
@@ -13,10 +13,6 @@
 
 static char *spec;      /* the OpenAPI document, or NULL when it could not be read */
 static size_t spec_len; /* its bytes */
-static const int counted[] = {200, 201, 304, 400, 401, 403, 404, 405,
-                              409, 412, 413, 415, 429, 500, 503};
-#define NCOUNTED (sizeof counted / sizeof counted[0])
-static atomic_ulong requests[NCOUNTED + 1]; /* by counted[] index; the last: other */
 
 int routes_ops_init(const struct cfg *cfg)
 {
@@ -43,13 +39,6 @@ void routes_ops_free(void)
 {
     free(spec);
     spec = NULL;
-}
-
-void routes_count(int status)
-{
-    size_t i = 0;
-    while (i < NCOUNTED && counted[i] != status) i++;
-    atomic_fetch_add(&requests[i], 1);
 }
 
 void routes_healthz(const struct api_request *req, struct api_response *resp)
@@ -82,21 +71,14 @@ void routes_openapi(const struct api_request *req, struct api_response *resp)
 void routes_metrics(const struct api_request *req, struct api_response *resp)
 {
     (void)req;
-    char buf[2048];
-    size_t o = 0;
-    o += (size_t)snprintf(buf + o, sizeof buf - o,
-                          "# HELP tilehall_http_requests_total HTTP requests answered, by status.\n"
-                          "# TYPE tilehall_http_requests_total counter\n");
-    for (size_t i = 0; i <= NCOUNTED && o < sizeof buf; i++) {
-        char code[8];
-        if (i < NCOUNTED)
-            snprintf(code, sizeof code, "%d", counted[i]);
-        else
-            snprintf(code, sizeof code, "other");
-        o += (size_t)snprintf(buf + o, sizeof buf - o,
-                              "tilehall_http_requests_total{status=\"%s\"} %lu\n", code,
-                              atomic_load(&requests[i]));
+    struct metrics_db db = {0};
+    db.ok = store_counts(&db.active, &db.finished, &db.deliveries) == STORE_OK;
+    size_t len = 0;
+    char *text = metrics_render(&db, &len);
+    if (!text) {
+        problem_reply(resp, 500, "internal_error", "Out of memory.");
+        return;
     }
-    if (o >= sizeof buf) o = sizeof buf - 1;
-    api_reply_copy(resp, 200, "text/plain; version=0.0.4", buf, o);
+    api_reply_take(resp, 200, "text/plain; version=0.0.4; charset=utf-8", text);
+    resp->len = len;
 }

@@ -3,8 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cjson/cJSON.h>
-
 #include "auth.h"
 #include "games.h"
 #include "idem.h"
@@ -47,16 +45,138 @@ static int authenticate(const struct api_request *req, const struct api_game *ag
     return seat;
 }
 
+/* How trying an action on one state of the game ended. */
+enum tried {
+    TRIED_ANSWERED, /* resp holds the answer (success, refusal or failure) */
+    TRIED_STALE     /* refused or not committed on a cached state: try again from the database */
+};
+
 /*
- * Runs an action for `id`: decode, authenticate, replay or precondition, apply, store,
- * answer. `place` selects placement (body decoded for the game's ruleset) over draw.
+ * Tries action `a` of `seat` on game `ag` (changed by it): precondition, apply, encode,
+ * answer, commit. A refusal or a lost race on a state that came from the cache may only
+ * mean the copy was stale: then TRIED_STALE and `resp` is left alone.
+ */
+static enum tried try_action(const struct api_request *req, struct api_response *resp,
+                             struct api_game *ag, struct cc_action *a, int place, struct idem *idem,
+                             const char *scope, struct turn *t)
+{
+    enum tried rc = TRIED_ANSWERED;
+    struct json_out w;
+    json_out_init(&w);
+    char *events_txt = NULL, *action_txt = NULL, *game_txt = NULL, *answer_txt = NULL;
+    struct api_response refused = {0};
+    if (idem_if_match(req, ag->row.version, ag->cached ? &refused : resp)) {
+        if (ag->cached) rc = TRIED_STALE;
+        goto out;
+    }
+    t->ev.n = 0;
+    enum cc_status st = cc_game_apply(&ag->g, a, &t->ev);
+    if (st != CC_OK) {
+        if (ag->cached)
+            rc = TRIED_STALE;
+        else
+            problem_engine(resp, st);
+        goto out;
+    }
+    size_t snap_len = cc_game_encode(&ag->g, t->snapshot, sizeof t->snapshot);
+    if (!snap_len) {
+        problem_engine(resp, CC_ERR_CORRUPT);
+        goto out;
+    }
+    int version = ag->row.version + 1;
+    size_t events_len = 0, game_len = 0, answer_len = 0;
+    json_out_begin_array(&w);
+    int nev = json_events(&w, &ag->g, &t->ev, 0, ag->row.last_seq + 1);
+    json_out_end_array(&w);
+    events_txt = json_out_take(&w, &events_len);
+    json_action(&w, &ag->g, a);
+    action_txt = json_out_take(&w, NULL);
+    if (!place) {
+        /* The draw's answer holds the game as GET shows it: kept for the cache too. */
+        struct json_game_meta meta = {ag->id, version, ag->names, NULL};
+        json_game(&w, &ag->g, &meta);
+        game_txt = json_out_take(&w, &game_len);
+    }
+    json_out_begin_object(&w);
+    if (place) {
+        json_out_kint(&w, "version", version);
+    } else if (game_txt) {
+        json_out_key(&w, "game");
+        json_out_raw(&w, game_txt, game_len);
+        json_out_key(&w, "tile");
+        json_drawn_tile(&w, &ag->g);
+        json_out_key(&w, "placements");
+        json_placement_list(&w, &ag->g, t->placements, CC_MAX_PLACEMENTS);
+    }
+    json_out_key(&w, "events");
+    json_out_raw(&w, events_txt ? events_txt : "[]", events_txt ? events_len : 2);
+    json_out_end_object(&w);
+    answer_txt = json_out_take(&w, &answer_len);
+    if (!events_txt || !action_txt || (!place && !game_txt) || !answer_txt) {
+        problem_reply(resp, 500, "internal_error", "Out of memory.");
+        goto out;
+    }
+    api_reply_take(resp, place ? 201 : 200, "application/json", answer_txt);
+    resp->len = answer_len;
+    answer_txt = NULL;
+    games_etag(resp, version);
+    if (idem->active) idem_remember(idem, req, resp, resp->body);
+    struct store_commit c = {
+        .id = ag->id,
+        .version = ag->row.version,
+        .status = json_status(&ag->g),
+        .last_seq = ag->row.last_seq + nev,
+        .snapshot = t->snapshot,
+        .snapshot_len = snap_len,
+        .seat = a->seat,
+        .kind = place ? "place" : "draw",
+        .action_json = action_txt,
+        .events_json = events_txt,
+        .idem = idem->active ? &idem->rec : NULL,
+    };
+    enum store_status ss = store_game_commit(&c);
+    if (ss == STORE_OK) {
+        ag->row.version = version;
+        ag->row.last_seq = c.last_seq;
+        games_remember(ag, game_txt, game_len);
+        goto out;
+    }
+    if (ss == STORE_CONFLICT && ag->cached) {
+        free(resp->body);
+        memset(resp, 0, sizeof *resp);
+        rc = TRIED_STALE;
+        goto out;
+    }
+    resp->etag[0] = '\0';
+    if (ss == STORE_DUPLICATE && idem->active) {
+        /* The same key raced us and won: answer as a repeat would. */
+        if (idem_begin(req, scope, idem, resp)) goto out;
+        ss = STORE_CONFLICT;
+    }
+    if (ss == STORE_CONFLICT)
+        problem_reply(resp, 412, "version_mismatch",
+                      "The game moved on while this action was applied; reload it and retry.");
+    else
+        games_store_failed(resp, ss);
+out:
+    free(refused.body);
+    json_out_free(&w);
+    free(events_txt);
+    free(action_txt);
+    free(game_txt);
+    free(answer_txt);
+    return rc;
+}
+
+/*
+ * Runs an action for `id`: decode, authenticate, replay, then try it (try_action) on the
+ * game as the cache holds it, and once more on the game as stored if that copy was stale.
+ * `place` selects placement (body decoded for the game's ruleset) over draw.
  */
 static void act(const struct api_request *req, struct api_response *resp, const char *id, int place)
 {
     struct turn *t = NULL;
-    cJSON *events = NULL, *answer = NULL, *action = NULL;
-    char *events_txt = NULL, *action_txt = NULL;
-    struct api_game *ag = games_load(id, resp);
+    struct api_game *ag = games_load(id, GAMES_ANY, resp);
     if (!ag) return;
     int seat = authenticate(req, ag, resp);
     if (seat < 0) goto out;
@@ -81,91 +201,17 @@ static void act(const struct api_request *req, struct api_response *resp, const 
     snprintf(scope, sizeof scope, "%s/%d", ag->id, seat);
     struct idem idem;
     if (idem_begin(req, scope, &idem, resp)) goto out;
-    if (idem_if_match(req, ag->row.version, resp)) goto out;
-
     t = malloc(sizeof *t);
     if (!t) {
         problem_reply(resp, 500, "internal_error", "Out of memory.");
         goto out;
     }
-    t->ev.n = 0;
-    enum cc_status st = cc_game_apply(&ag->g, &a, &t->ev);
-    if (st != CC_OK) {
-        problem_engine(resp, st);
-        goto out;
+    if (try_action(req, resp, ag, &a, place, &idem, scope, t) == TRIED_STALE) {
+        games_free(ag);
+        ag = games_load(id, GAMES_DB, resp);
+        if (ag) (void)try_action(req, resp, ag, &a, place, &idem, scope, t);
     }
-    size_t snap_len = cc_game_encode(&ag->g, t->snapshot, sizeof t->snapshot);
-    if (!snap_len) {
-        problem_engine(resp, CC_ERR_CORRUPT);
-        goto out;
-    }
-    int version = ag->row.version + 1;
-    events = cJSON_CreateArray();
-    int nev = json_events(&ag->g, &t->ev, 0, ag->row.last_seq + 1, events);
-    events_txt = cJSON_PrintUnformatted(events);
-    action = json_action(&ag->g, &a);
-    action_txt = action ? cJSON_PrintUnformatted(action) : NULL;
-
-    int status;
-    if (place) {
-        status = 201;
-        answer = cJSON_CreateObject();
-        cJSON_AddNumberToObject(answer, "version", version);
-        cJSON_AddItemReferenceToObject(answer, "events", events);
-    } else {
-        status = 200;
-        struct json_game_meta meta = {ag->id, version, ag->names};
-        answer = cJSON_CreateObject();
-        cJSON_AddItemToObject(answer, "game", json_game(&ag->g, &meta));
-        cJSON *pl = json_placements(&ag->g, t->placements, CC_MAX_PLACEMENTS);
-        cJSON *tile = cJSON_DetachItemFromObjectCaseSensitive(pl, "tile");
-        cJSON *list = cJSON_DetachItemFromObjectCaseSensitive(pl, "placements");
-        cJSON_Delete(pl);
-        cJSON_AddItemToObject(answer, "tile", tile ? tile : cJSON_CreateNull());
-        cJSON_AddItemToObject(answer, "placements", list ? list : cJSON_CreateArray());
-        cJSON_AddItemReferenceToObject(answer, "events", events);
-    }
-    char *answer_txt = answer ? cJSON_PrintUnformatted(answer) : NULL;
-    if (!events_txt || !action_txt || !answer_txt) {
-        free(answer_txt);
-        problem_reply(resp, 500, "internal_error", "Out of memory.");
-        goto out;
-    }
-    api_reply_take(resp, status, "application/json", answer_txt);
-    games_etag(resp, version);
-    if (idem.active) idem_remember(&idem, req, resp, resp->body);
-    struct store_commit c = {
-        .id = ag->id,
-        .version = ag->row.version,
-        .status = json_status(&ag->g),
-        .last_seq = ag->row.last_seq + nev,
-        .snapshot = t->snapshot,
-        .snapshot_len = snap_len,
-        .seat = seat,
-        .kind = place ? "place" : "draw",
-        .action_json = action_txt,
-        .events_json = events_txt,
-        .idem = idem.active ? &idem.rec : NULL,
-    };
-    enum store_status ss = store_game_commit(&c);
-    if (ss == STORE_OK) goto out;
-    resp->etag[0] = '\0';
-    if (ss == STORE_DUPLICATE && idem.active) {
-        /* The same key raced us and won: answer as a repeat would. */
-        if (idem_begin(req, scope, &idem, resp)) goto out;
-        ss = STORE_CONFLICT;
-    }
-    if (ss == STORE_CONFLICT)
-        problem_reply(resp, 412, "version_mismatch",
-                      "The game moved on while this action was applied; reload it and retry.");
-    else
-        games_store_failed(resp, ss);
 out:
-    cJSON_Delete(events);
-    cJSON_Delete(answer);
-    cJSON_Delete(action);
-    free(events_txt);
-    free(action_txt);
     free(t);
     games_free(ag);
 }
@@ -184,7 +230,7 @@ void routes_placements_post(const struct api_request *req, struct api_response *
 void routes_placements_get(const struct api_request *req, struct api_response *resp, const char *id)
 {
     (void)req;
-    struct api_game *ag = games_load(id, resp);
+    struct api_game *ag = games_load(id, GAMES_CURRENT, resp);
     if (!ag) return;
     int hand = ag->g.ruleset == CC_RULESET_DISCOVERY && ag->g.options.draw == CC_DRAW_HAND;
     if (ag->g.phase == CC_PHASE_FINISHED) {
@@ -193,10 +239,14 @@ void routes_placements_get(const struct api_request *req, struct api_response *r
         problem_engine(resp, CC_ERR_WRONG_PHASE);
     } else {
         struct cc_placement *buf = malloc(CC_MAX_PLACEMENTS * sizeof *buf);
-        if (!buf)
+        if (!buf) {
             problem_reply(resp, 500, "internal_error", "Out of memory.");
-        else
-            api_reply_json(resp, 200, json_placements(&ag->g, buf, CC_MAX_PLACEMENTS));
+        } else {
+            struct json_out w;
+            json_out_init(&w);
+            json_placements(&w, &ag->g, buf, CC_MAX_PLACEMENTS);
+            api_reply_out(resp, 200, &w);
+        }
         free(buf);
         games_etag(resp, ag->row.version);
     }

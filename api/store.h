@@ -8,7 +8,9 @@
 #include "auth.h"
 #include "game.h"
 
-#define STORE_NAME_MAX 160 /* bytes of a player name (40 characters of UTF-8) */
+#define STORE_NAME_MAX       160               /* bytes of a player name (40 characters of UTF-8) */
+#define STORE_URL_MAX        2048              /* bytes of a webhook URL */
+#define STORE_EVENTS_CHANNEL "tilehall_events" /* NOTIFY channel: "<game id>:<last seq>" */
 
 enum store_status {
     STORE_OK = 0,
@@ -61,6 +63,8 @@ struct store_new_game {
     const struct store_player *players; /* by seat */
     const char *events_json;            /* JSON array of events, each with "seq" and "type" */
     const struct store_idem *idem;      /* the answer to remember, or NULL */
+    const char *webhook_url;            /* the game's callback URL, or NULL */
+    const char *webhook_secret;         /* its signing secret (with webhook_url) */
 };
 
 /* An accepted action, written in one transaction guarded by the version read. */
@@ -110,6 +114,17 @@ enum store_status store_game_create(const struct store_new_game *g)
 enum store_status store_game_load(const char *id, struct store_game *out)
     __attribute__((warn_unused_result));
 
+/* The stored version of game `id` (a valid UUID) into *version: STORE_OK, STORE_NOT_FOUND ... */
+enum store_status store_game_version(const char *id, int *version)
+    __attribute__((warn_unused_result));
+
+/*
+ * The stored versions of the games `ids[0..n)` (valid UUIDs; repeats allowed) in one
+ * query, into versions[] (-1 for a game that does not exist). STORE_OK or the failure.
+ */
+enum store_status store_game_versions(const char *const *ids, size_t n, int *versions)
+    __attribute__((warn_unused_result));
+
 /*
  * Stores an accepted action: the new snapshot (only if the stored version is still
  * c->version; else STORE_CONFLICT and nothing is written), the action, its events and
@@ -136,5 +151,105 @@ enum store_status store_idem_get(const char *scope, const char *key, struct stor
 
 /* Frees the strings store_idem_get() filled in. */
 void store_idem_free(struct store_idem *idem);
+
+/*
+ * Calls fn(arg, seq, type, payload, len) for each event of game `id` with seq > after
+ * (oldest first, at most `limit`), counting them in *count; `payload` is the event's JSON
+ * text (`len` bytes, NUL-terminated), valid during the call. A nonzero return of fn stops
+ * (STORE_ERROR). A game without events and no game at all both give no call.
+ */
+enum store_status store_events_each(const char *id, int after, int limit,
+                                    int (*fn)(void *arg, int seq, const char *type,
+                                              const char *payload, size_t len),
+                                    void *arg, int *count) __attribute__((warn_unused_result));
+
+/*
+ * Sets (or replaces) the webhook of game `id` (which exists): its URL and signing secret,
+ * with the idempotent answer `idem` (NULL for none) in the same transaction. Deliveries
+ * still due go to the new URL.
+ */
+enum store_status store_webhook_set(const char *id, const char *url, const char *secret,
+                                    const struct store_idem *idem)
+    __attribute__((warn_unused_result));
+
+/* Removes the webhook of game `id` and its deliveries; *deleted says whether there was one. */
+enum store_status store_webhook_delete(const char *id, int *deleted)
+    __attribute__((warn_unused_result));
+
+/* A webhook and how its deliveries stand (never its secret). */
+struct store_webhook_state {
+    char url[STORE_URL_MAX + 1]; /* the callback URL */
+    char since[32];              /* when it was set (RFC 3339, UTC) */
+    long delivered;              /* events answered 2xx */
+    long pending;                /* events still to deliver (due or waiting to be retried) */
+    long gave_up;                /* events given up after the last attempt */
+    int delivered_up_to;         /* the seq up to which every event is done, or -1 */
+    long failed_attempts;        /* attempts that got no 2xx answer */
+    int has_error;               /* 1 when some attempt failed: the last_error fields hold */
+    char last_error[256];        /* what the last failed attempt got */
+    int last_error_seq;          /* the event it was delivering */
+    int last_error_status;       /* its HTTP status, or -1 when there was no answer */
+    char last_error_at[32];      /* when (RFC 3339, UTC) */
+};
+
+/* The webhook of game `id` into `out`: STORE_OK, STORE_NOT_FOUND when it has none ... */
+enum store_status store_webhook_get(const char *id, struct store_webhook_state *out)
+    __attribute__((warn_unused_result));
+
+/* A claimed delivery: one event to POST. Strings are malloc'd (store_delivery_free). */
+struct store_delivery {
+    char game[AUTH_UUID_LEN + 1]; /* the game's id */
+    int seq;                      /* the event's seq */
+    int attempt;                  /* 1 for the first attempt */
+    char *url;                    /* where to */
+    char *secret;                 /* the signing key */
+    char *payload;                /* the event (JSON) */
+};
+
+/*
+ * Claims up to `max` due deliveries (each the oldest undelivered event of its game; rows
+ * other servers hold are skipped), leasing them for `lease_ms` (they are due again then
+ * unless store_webhook_done() says otherwise). Fills out[0..*n).
+ */
+enum store_status store_webhook_claim(int lease_ms, struct store_delivery *out, int max, int *n)
+    __attribute__((warn_unused_result));
+
+/* Frees the strings of a delivery; NULL is fine. */
+void store_delivery_free(struct store_delivery *d);
+
+/*
+ * Records an attempt of delivery (game, seq): `ok` (answered 2xx), else its HTTP status
+ * (0: no answer) and `error`, due again in `retry_ms`, or given up for good (`gave_up`).
+ */
+enum store_status store_webhook_done(const char *game, int seq, int ok, int http_status,
+                                     const char *error, int retry_ms, int gave_up)
+    __attribute__((warn_unused_result));
+
+/* Games by status and webhook deliveries waiting, for /metrics. */
+enum store_status store_counts(long *active, long *finished, long *deliveries)
+    __attribute__((warn_unused_result));
+
+/* A connection that listens for STORE_EVENTS_CHANNEL notifications (not the thread's). */
+struct store_listener;
+
+/* Connects and LISTENs; NULL when the database is unreachable (logged). */
+struct store_listener *store_listener_new(void);
+
+/* The socket to poll for input. */
+int store_listener_fd(const struct store_listener *l);
+
+/*
+ * Reads what arrived and calls fn(payload, arg) for each notification. Returns 0, or -1
+ * when the connection is lost (free it and connect again).
+ */
+int store_listener_drain(struct store_listener *l, void (*fn)(const char *payload, void *arg),
+                         void *arg) __attribute__((warn_unused_result));
+
+/* Checks the connection with a query (notifications that arrive meanwhile stay queued
+ * for the next drain). Returns 0, or -1 when it is lost. */
+int store_listener_ping(struct store_listener *l) __attribute__((warn_unused_result));
+
+/* Closes the listener; NULL is fine. */
+void store_listener_free(struct store_listener *l);
 
 #endif

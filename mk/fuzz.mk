@@ -8,17 +8,31 @@ FUZZ_FLAGS    := -std=c11 -D_DEFAULT_SOURCE -g -O1 -fsanitize=fuzzer,address,und
                  -fno-sanitize-recover=undefined -Icore
 FUZZ_CORE     := $(CORE_SRCS) $(TILES_DATA)
 CORE_FUZZERS  := tiles snapshot
-FUZZ_BINS     := $(CORE_FUZZERS:%=$(BUILD)/fuzz/fuzz_%)
+# The service's decoders: request bodies (api/json_in.c) and query strings and headers
+# (api/params.c, auth_bearer, api_query_get), each linked with only the api files it needs.
+API_FUZZERS   := json_in params
+FUZZ_API_json_in := api/json_in.c
+FUZZ_API_params  := api/params.c api/auth.c api/req.c api/json_out.c api/problem.c
+FUZZ_API_LIBS := -lcjson -lcrypto
+FUZZERS       := $(CORE_FUZZERS) $(API_FUZZERS)
+FUZZ_BINS     := $(FUZZERS:%=$(BUILD)/fuzz/fuzz_%)
 
-$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_CORE) $(wildcard core/*.h)
+$(CORE_FUZZERS:%=$(BUILD)/fuzz/fuzz_%): $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_CORE) \
+		$(wildcard core/*.h)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $< $(FUZZ_CORE) -o $@
+
+.SECONDEXPANSION:
+$(API_FUZZERS:%=$(BUILD)/fuzz/fuzz_%): $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_CORE) \
+		$$(FUZZ_API_$$*) $(wildcard core/*.h api/*.h)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Iapi $< $(FUZZ_API_$*) $(FUZZ_CORE) $(FUZZ_API_LIBS) -o $@
 
 .PHONY: fuzz test-fuzz fuzz-build
 fuzz-build: $(FUZZ_BINS)
 
 fuzz: $(FUZZ_BINS)
-	@for f in $(CORE_FUZZERS); do scripts/fuzz-run.sh $(BUILD)/fuzz $$f $(FUZZ_SECONDS) || exit 1; done
+	@for f in $(FUZZERS); do scripts/fuzz-run.sh $(BUILD)/fuzz $$f $(FUZZ_SECONDS) || exit 1; done
 
 test-fuzz: $(FUZZ_BINS)
-	@for f in $(CORE_FUZZERS); do scripts/fuzz-run.sh $(BUILD)/fuzz $$f $(FUZZ_SHORT) || exit 1; done
+	@for f in $(FUZZERS); do scripts/fuzz-run.sh $(BUILD)/fuzz $$f $(FUZZ_SHORT) || exit 1; done

@@ -11,7 +11,11 @@ mkdir -p "$work"
 rm -f "$dir/crash-$name-"*
 log="$dir/fuzz-$name.log"
 status=0
+# A dictionary of the input's tokens, where the harness has one (tests/fuzz/NAME.dict).
+dict=()
+if [ -f "tests/fuzz/$name.dict" ]; then dict=(-dict="tests/fuzz/$name.dict"); fi
 "$bin" -max_total_time="$seconds" -print_final_stats=1 -timeout=10 -rss_limit_mb=2048 \
+    "${dict[@]}" ${FUZZ_ARGS:-} \
     -artifact_prefix="$dir/crash-$name-" "$work" "tests/fuzz/corpus/$name" >"$log" 2>&1 || status=$?
 runs=$(grep -m1 '^stat::number_of_executed_units' "$log" | awk '{print $2}')
 new=$(grep -m1 '^stat::new_units_added' "$log" | awk '{print $2}')

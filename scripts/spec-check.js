@@ -16,7 +16,7 @@ const SERVICE_CODES = [
     'invalid_json', 'unknown_field', 'invalid_body', 'invalid_parameter', 'body_too_large',
     'unsupported_media_type', 'missing_token', 'unknown_token', 'not_found',
     'method_not_allowed', 'version_mismatch', 'idempotency_key_reused', 'rate_limited',
-    'database_unavailable', 'internal_error',
+    'database_unavailable', 'internal_error', 'invalid_webhook_url', 'too_many_streams', 'request_timeout', 'headers_too_large',
 ];
 
 const spec = yaml.load(fs.readFileSync(path.join(root, 'openapi.yaml'), 'utf8'));

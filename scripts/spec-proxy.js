@@ -18,7 +18,9 @@
 // - the media type must be one the document names for that status, exactly (Prism takes
 //   application/json for application/problem+json);
 // - for a path or method that the document does not have, the answer must be a 404
-//   `not_found` or 405 `method_not_allowed` problem (with `Allow`);
+//   `not_found` or 405 `method_not_allowed` problem (with `Allow`); the document has no
+//   HEAD operations, so a HEAD is answered that way too, as a problem without its body
+//   (an answer to HEAD never has one: only its status, Content-Type and Allow are checked);
 // - `Accept: text/event-stream` requests are streamed through (Prism would wait for the end
 //   of the stream); only the status line is checked: a 200 must be text/event-stream, any
 //   other status an application/problem+json answer.
@@ -122,8 +124,9 @@ function toPrismResponse(res, body) {
     return { statusCode: res.statusCode, headers, body: parsed };
 }
 
-// Checks the answer to a path or method that the document does not describe.
-function checkUnrouted(out) {
+// Checks the answer to a path or method that the document does not describe (`head`: the
+// request was a HEAD, whose answer has no body to check).
+function checkUnrouted(out, head) {
     const problems = [];
     const add = message => problems.push({ location: ['response'], severity: 'Error', code: 'unrouted', message });
     if (out.statusCode !== 404 && out.statusCode !== 405) {
@@ -132,6 +135,11 @@ function checkUnrouted(out) {
     }
     const ct = (out.headers['content-type'] || '').split(';')[0].trim();
     if (ct !== 'application/problem+json') add(`content type must be application/problem+json, not "${ct}"`);
+    if (out.statusCode === 405 && !out.headers.allow) add('a 405 answer must have an Allow header');
+    if (head) {
+        if (out.body !== '') add('an answer to HEAD must have no body');
+        return problems;
+    }
     const b = out.body;
     if (typeof b !== 'object' || b === null || Array.isArray(b)) {
         add('body must be a problem object');
@@ -142,7 +150,6 @@ function checkUnrouted(out) {
     if (b.status !== out.statusCode) add(`problem status ${b.status} differs from the HTTP status ${out.statusCode}`);
     const want = out.statusCode === 404 ? 'not_found' : 'method_not_allowed';
     if (b.code !== want) add(`problem code must be "${want}", not "${b.code}"`);
-    if (out.statusCode === 405 && !out.headers.allow) add('a 405 answer must have an Allow header');
     return problems;
 }
 
@@ -213,6 +220,8 @@ async function main() {
                 res.writeHead(up.statusCode, up.rawHeaders.filter((_, i, a) =>
                     i % 2 === 0 ? !HOP_BY_HOP.has(a[i].toLowerCase()) : !HOP_BY_HOP.has(a[i - 1].toLowerCase())));
                 up.pipe(res);
+                // A client that goes away ends the upstream stream too (the server sees it).
+                res.on('close', () => up.destroy());
                 return;
             }
             const raw = await readBody(req);
@@ -235,7 +244,7 @@ async function main() {
             const unrouted = validations.input.some(v => v.message === 'Selected route not found');
             let violations;
             if (unrouted) {
-                violations = checkUnrouted(output);
+                violations = checkUnrouted(output, req.method === 'HEAD');
             } else {
                 violations = validations.output
                     .filter(v => v.severity === ERROR || /Unable to match the returned status code/.test(v.message))

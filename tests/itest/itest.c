@@ -175,6 +175,8 @@ static size_t on_header(char *p, size_t size, size_t n, void *ud)
     take_header(p, len, "Content-Type", r->ctype, sizeof r->ctype);
     take_header(p, len, "Retry-After", r->retry_after, sizeof r->retry_after);
     take_header(p, len, "WWW-Authenticate", r->www_auth, sizeof r->www_auth);
+    take_header(p, len, "X-Request-Id", r->request_id, sizeof r->request_id);
+    take_header(p, len, "Cache-Control", r->cache, sizeof r->cache);
     return len;
 }
 

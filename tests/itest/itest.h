@@ -18,16 +18,18 @@ struct resp {
     char ctype[64];       /* Content-Type header or "" */
     char retry_after[16]; /* Retry-After header or "" */
     char www_auth[64];    /* WWW-Authenticate header or "" */
+    char request_id[80];  /* X-Request-Id header or "" */
+    char cache[64];       /* Cache-Control header or "" */
     cJSON *json;          /* body parsed, or NULL */
 };
 
 /* A running server. */
 struct server {
-    pid_t pid;       /* its process */
-    int port;        /* where it listens (kept across a restart) */
-    char base[64];   /* where tests send requests: the server, or the spec proxy before it */
-    char direct[64]; /* "http://127.0.0.1:PORT" */
-    int proxy_port;  /* the validating spec proxy in front of it, or 0 */
+    pid_t pid;          /* its process */
+    int port;           /* where it listens (kept across a restart) */
+    char base[64];      /* where tests send requests: the server, or the spec proxy before it */
+    char direct[64];    /* "http://127.0.0.1:PORT" */
+    int proxy_port;     /* the validating spec proxy in front of it, or 0 */
     char proxy_pid[16]; /* its pid, or "" */
 };
 

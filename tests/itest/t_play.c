@@ -18,14 +18,42 @@ const struct itest itest_tests[] = {
     {"tokens: 401 and 403", test_auth},
     {"turn errors change nothing", test_turn_errors},
     {"If-Match", test_if_match},
+    {"If-None-Match: 304 while the game stays at that version", test_if_none_match},
     {"Idempotency-Key", test_idempotency},
     {"events", test_events},
     {"events long poll", test_long_poll},
     {"a whole game via /placements", test_whole_game},
+    {"hills: a whole game with stables, hikes and harvest tokens, replayed", test_hills_game},
+    {"hills: every refusal of its own, nothing changes", test_hills_refusals},
+    {"discovery (pile): a whole game with withdrawals, replayed", test_discovery_pile_game},
+    {"discovery (hand of two): a whole game, replayed", test_discovery_hand_game},
+    {"discovery: every refusal of its own, nothing changes", test_discovery_refusals},
     {"two clients race for one turn", test_race},
     {"two servers on one database", test_two_servers},
     {"restart mid-game", test_restart},
     {"database connection lost: 503, then reconnect", test_db_loss},
+    /* Live updates, views, metrics (t_live.c) and webhooks (t_webhook.c). */
+    {"event stream: events as committed, Last-Event-ID, heartbeats", test_event_stream},
+    {"event stream: ends after game_finished", test_event_stream_end},
+    {"long poll woken by a commit on another server (NOTIFY)", test_live_across_servers},
+    {"event stream fed by a commit on another server (NOTIFY)", test_stream_across_servers},
+    {"event streams: the cap, a client gone, shutdown with streams open", test_stream_limits},
+    {"/turn: seat, tile or hand, placements; 304", test_turn_view},
+    {"board.svg: every ruleset, ETag and 304", test_board_svg},
+    {"/metrics by route and status; X-Request-Id in answers and logs",
+     test_metrics_and_request_ids},
+    {"webhooks: signed deliveries in order, state, replace, remove", test_webhooks},
+    {"webhooks: retries with backoff, giving up, never delaying a move", test_webhook_retries},
+    {"webhooks: two servers share the deliveries, each once", test_webhook_servers},
+    {"webhooks: private addresses refused unless allowed", test_webhook_private},
+    /* Hardening (t_badinput.c, t_hardening.c). */
+    {"bad input of every kind: 4xx problems, the game unchanged", test_bad_input},
+    {"rate limit: 429 with Retry-After, off by default", test_rate_limit},
+    {"connection limits, total and per address", test_connection_limits},
+    {"tokens: 256 bits, stored hashed, never logged; only parameterised SQL", test_security},
+    {"many clients race on many games over two servers; replays match", test_race_many},
+    {"kill -9 under load: every 2xx action survives the restart", test_crash},
+    {"PostgreSQL stopped under load: 503 with Retry-After, then recovery", test_outage},
 };
 const size_t itest_ntests = sizeof itest_tests / sizeof itest_tests[0];
 
@@ -278,6 +306,48 @@ void test_if_match(struct server *srv)
     CHECK(game_version(srv, &g) == 1, "refused If-Match changed the game");
     act(srv, &g, "draw", 0, NULL, "If-Match: \"1\"", &r);
     CHECK(r.status == 200 && strcmp(r.etag, "\"2\"") == 0, "fresh: %ld %s", r.status, r.body);
+    resp_free(&r);
+}
+
+/* GETs the game with `If-None-Match: <inm>` and expects `status`. */
+static int get_inm(const struct server *srv, const struct game *g, const char *inm, long status,
+                   char *why, size_t cap)
+{
+    char path[128], h[160];
+    snprintf(path, sizeof path, "/v1/games/%s", g->id);
+    snprintf(h, sizeof h, "If-None-Match: %s", inm);
+    const char *hs[] = {h, NULL};
+    struct resp r;
+    http(srv, "GET", path, NULL, hs, &r);
+    int ok = r.status == status && strcmp(r.cache, "no-cache") == 0 && r.etag[0] &&
+             (status != 304 || r.len == 0);
+    if (!ok)
+        snprintf(why, cap, "If-None-Match %s: %ld (want %ld), %zu bytes, ETag %s, Cache-Control %s",
+                 inm, r.status, status, r.len, r.etag, r.cache);
+    resp_free(&r);
+    return ok ? 0 : -1;
+}
+
+void test_if_none_match(struct server *srv)
+{
+    struct game g;
+    NEW_GAME(&g, SMALL_GAME);
+    char why[300];
+    static const char *const same[] = {"\"1\"", "W/\"1\"", "\"0\", \"1\"", "*"};
+    for (size_t i = 0; i < sizeof same / sizeof same[0]; i++)
+        CHECK(get_inm(srv, &g, same[i], 304, why, sizeof why) == 0, "%s", why);
+    CHECK(get_inm(srv, &g, "\"2\"", 200, why, sizeof why) == 0, "%s", why);
+    CHECK(get_inm(srv, &g, "garbage", 200, why, sizeof why) == 0, "%s", why);
+    struct resp r;
+    act(srv, &g, "draw", 0, NULL, NULL, &r);
+    CHECK(r.status == 200, "draw: %ld", r.status);
+    resp_free(&r);
+    /* The game moved on: the old version gets the game, the new one a 304. */
+    CHECK(get_inm(srv, &g, "\"1\"", 200, why, sizeof why) == 0, "%s", why);
+    CHECK(get_inm(srv, &g, "\"2\"", 304, why, sizeof why) == 0, "%s", why);
+    /* Other answers are not to be stored at all. */
+    read_game(srv, &g, "scores", &r);
+    CHECK(r.status == 200 && strcmp(r.cache, "no-store") == 0, "scores: %ld %s", r.status, r.cache);
     resp_free(&r);
 }
 

@@ -56,6 +56,9 @@ function answer(req, body) {
     case 'GET /nowhere-bad': return [404, { 'content-type': 'text/html' }, '<h1>no</h1>'];
     case `DELETE /v1/games/${ID}`: return prob(405, 'method_not_allowed', { allow: 'GET' });
     case 'DELETE /v1/games/no-allow': return prob(405, 'method_not_allowed');
+    case `HEAD /v1/games/${ID}`: return prob(405, 'method_not_allowed', { allow: 'GET' });
+    case 'HEAD /v1/games/no-allow': return prob(405, 'method_not_allowed');
+    case 'HEAD /healthz': return json(200, { status: 'ok' });
     case 'POST /v1/games': {
         try {
             JSON.parse(body);
@@ -186,6 +189,17 @@ test('unknown paths and methods must be answered with 404/405 problems', async (
     assert.equal(r.status, 405, r.text);
     assert.equal(r.headers.allow, 'GET');
     assertViolation(await request('DELETE', '/v1/games/no-allow'), /Allow/);
+});
+
+test('HEAD is no method of the document: 405 (or 404) without a body, with Allow', async () => {
+    const r = await request('HEAD', `/v1/games/${ID}`);
+    assert.equal(r.status, 405, r.text);
+    assert.equal(r.headers.allow, 'GET');
+    assert.equal(r.text, '');
+    assert.equal((await request('HEAD', '/nowhere')).status, 404);
+    // The proxy answers a violation with a body even to HEAD; its status tells.
+    assert.equal((await request('HEAD', '/v1/games/no-allow')).status, 500);
+    assert.equal((await request('HEAD', '/healthz')).status, 500);
 });
 
 test('malformed JSON reaches the server unchanged', async () => {

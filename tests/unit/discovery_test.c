@@ -666,3 +666,29 @@ Test(discovery, signature_of_10000_games, .timeout = 240)
     }
     cr_expect_eq(h, SIGNATURE, "signature 0x%016llx", (unsigned long long)h);
 }
+
+/* A finished hand-of-two game is replayed from the pile shown once it is over (the pile
+ * after the face-up removals, since a custom deck removes none): same moves, same
+ * board, same scores. */
+Test(discovery, hand_game_replays_from_its_shown_deck)
+{
+    static struct cc_game g, again;
+    static struct recorder r;
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        memset(&r, 0, sizeof r);
+        uint8_t players = (uint8_t)(2 + seed % 4);
+        struct cc_options o = {.draw = CC_DRAW_HAND};
+        cr_assert(randplay_game(&g, &events, CC_RULESET_DISCOVERY, players, o, seed, NULL, record,
+                                &r));
+        struct cc_setup s = {.ruleset = CC_RULESET_DISCOVERY, .nplayers = players, .options = o,
+                             .start = -1, .deck_len = (int16_t)(g.deck_len - g.nremoved)};
+        memcpy(s.deck, g.deck + g.nremoved, (size_t)s.deck_len);
+        cr_assert_eq(cc_game_new(&again, &s, NULL), CC_OK);
+        for (size_t i = 0; i < r.n; i++)
+            cr_assert_eq(cc_game_apply(&again, &r.log[i], NULL), CC_OK, "move %zu", i);
+        cr_expect_eq(again.phase, CC_PHASE_FINISHED);
+        cr_expect_eq(memcmp(again.board, g.board, sizeof g.board), 0);
+        cr_expect_eq(memcmp(again.players, g.players, sizeof g.players), 0);
+        cr_expect_eq(memcmp(again.discarded, g.discarded, sizeof g.discarded), 0);
+    }
+}

@@ -1,0 +1,57 @@
+/* metrics.h: the server's counters and histograms, written for GET /metrics (Prometheus text). */
+#ifndef API_METRICS_H
+#define API_METRICS_H
+
+#include <stddef.h>
+
+/*
+ * Counts an answered request of `route` (a route template such as "/v1/games/{id}", a
+ * static string: the label set stays bounded) with HTTP `status`, answered `usec`
+ * microseconds after it arrived. Thread-safe, lock-free once the route was seen.
+ */
+void metrics_request(const char *route, int status, long long usec);
+
+/* Counts a failed database operation: `unavailable` 1 for a lost or refused connection,
+ * 0 for any other error. Thread-safe. */
+void metrics_db_error(int unavailable);
+
+/* The gauges the server keeps up to date itself. */
+enum metrics_gauge {
+    METRICS_SSE_STREAMS = 0, /* open server-sent event streams */
+    METRICS_LONG_POLLS,      /* long polls waiting for an event */
+    METRICS_GAUGE_COUNT
+};
+
+/* Adds `delta` to gauge `g`. Thread-safe. */
+void metrics_gauge_add(enum metrics_gauge g, long delta);
+
+/* The current value of gauge `g`. */
+long metrics_gauge(enum metrics_gauge g);
+
+/* How a webhook delivery attempt ended. */
+enum metrics_delivery {
+    METRICS_DELIVERED = 0, /* answered 2xx */
+    METRICS_RETRY,         /* failed, will be tried again */
+    METRICS_GAVE_UP,       /* failed for the last time */
+    METRICS_DELIVERY_COUNT
+};
+
+/* Counts a webhook delivery attempt. Thread-safe. */
+void metrics_delivery(enum metrics_delivery d);
+
+/* Database-derived values shown with the counters (read at scrape time). */
+struct metrics_db {
+    int ok;          /* 1 when the values below were read */
+    long active;     /* games being played */
+    long finished;   /* games over */
+    long deliveries; /* webhook deliveries waiting (not delivered, not given up) */
+};
+
+/*
+ * Writes every metric in the Prometheus text format (version 0.0.4) with `db` (may be
+ * NULL). Returns a malloc'd NUL-terminated text of *len bytes (caller frees), or NULL when
+ * memory runs out.
+ */
+char *metrics_render(const struct metrics_db *db, size_t *len) __attribute__((warn_unused_result));
+
+#endif

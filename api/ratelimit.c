@@ -1,0 +1,126 @@
+/* ratelimit.c: token buckets in a set-associative table, one lock per set of 8. */
+#include "ratelimit.h"
+
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#define WAYS 8 /* addresses per set: a new address evicts the stalest of its set */
+
+/* One address and its bucket. */
+struct bucket {
+    uint8_t addr[16];  /* IPv6, or IPv4 mapped into ::ffff:0:0/96 */
+    int used;          /* 0: a free slot */
+    double tokens;     /* requests it may make now */
+    long long last_ms; /* when tokens was brought up to date */
+};
+
+/* WAYS buckets under one lock. */
+struct set {
+    pthread_mutex_t lock;     /* guards ways[] */
+    struct bucket ways[WAYS]; /* the addresses of this set */
+};
+
+static struct set *sets; /* the table, or NULL while off */
+static size_t nsets;     /* sets in the table */
+static double rate;      /* tokens added per second */
+static double burst;     /* tokens a bucket holds at most */
+
+int ratelimit_init(int per_second, int burst_size, int slots)
+{
+    ratelimit_free();
+    if (per_second <= 0) return 0;
+    size_t n = ((size_t)(slots > 0 ? slots : 1) + WAYS - 1) / WAYS;
+    sets = calloc(n, sizeof *sets);
+    if (!sets) return -1;
+    for (size_t i = 0; i < n; i++) pthread_mutex_init(&sets[i].lock, NULL);
+    nsets = n;
+    rate = per_second;
+    burst = burst_size >= 1 ? burst_size : 1;
+    return 0;
+}
+
+void ratelimit_free(void)
+{
+    for (size_t i = 0; sets && i < nsets; i++) pthread_mutex_destroy(&sets[i].lock);
+    free(sets);
+    sets = NULL;
+    nsets = 0;
+}
+
+/* The 16-byte key of `addr`; 0, or -1 for a family without one. */
+static int key_of(const struct sockaddr *addr, uint8_t key[16])
+{
+    if (addr->sa_family == AF_INET) {
+        const struct sockaddr_in *a = (const struct sockaddr_in *)(const void *)addr;
+        memset(key, 0, 10);
+        key[10] = key[11] = 0xFF;
+        memcpy(key + 12, &a->sin_addr, 4);
+        return 0;
+    }
+    if (addr->sa_family == AF_INET6) {
+        const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)(const void *)addr;
+        memcpy(key, &a->sin6_addr, 16);
+        return 0;
+    }
+    return -1;
+}
+
+/* Monotonic milliseconds. */
+static long long now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* FNV-1a of the key. */
+static uint64_t hash(const uint8_t key[16])
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (int i = 0; i < 16; i++) h = (h ^ key[i]) * 1099511628211ULL;
+    return h;
+}
+
+int ratelimit_take(const struct sockaddr *addr)
+{
+    uint8_t key[16];
+    if (!sets || !addr || key_of(addr, key)) return 0;
+    struct set *s = &sets[hash(key) % nsets];
+    long long now = now_ms();
+    int wait = 0;
+    pthread_mutex_lock(&s->lock);
+    struct bucket *b = NULL, *stalest = &s->ways[0];
+    for (int i = 0; i < WAYS && !b; i++) {
+        struct bucket *w = &s->ways[i];
+        if (w->used && memcmp(w->addr, key, 16) == 0)
+            b = w;
+        else if (!w->used ? stalest->used : (stalest->used && w->last_ms < stalest->last_ms))
+            stalest = w;
+    }
+    if (!b) {
+        b = stalest;
+        memcpy(b->addr, key, 16);
+        b->used = 1;
+        b->tokens = burst;
+        b->last_ms = now;
+    }
+    if (now > b->last_ms) {
+        b->tokens += (double)(now - b->last_ms) / 1000.0 * rate;
+        if (b->tokens > burst) b->tokens = burst;
+        b->last_ms = now;
+    }
+    if (b->tokens >= 1.0) {
+        b->tokens -= 1.0;
+    } else {
+        double secs = (1.0 - b->tokens) / rate; /* until the next whole token */
+        wait = secs >= 3600 ? 3600 : (int)secs + ((double)(int)secs < secs);
+        if (wait < 1) wait = 1;
+    }
+    pthread_mutex_unlock(&s->lock);
+    return wait;
+}

@@ -1,0 +1,243 @@
+/* routes_live.c: a game's events as server-sent events (GET .../events, text/event-stream).
+ *
+ * A stream sends every event after the one the client saw last (Last-Event-ID, else the
+ * query's `after`) as
+ *     id: <seq>\nevent: <type>\ndata: <the event as JSON>\n\n
+ * then waits on a live watch (live.h) for the next commit of the game on any server, and
+ * sends a comment line ": heartbeat" when SSE_HEARTBEAT seconds passed without anything
+ * (so that proxies keep it open and a client that went away is noticed at the next write).
+ * It ends after the game_finished event, and at shutdown. While it waits it holds no
+ * thread: the HTTP layer suspends its connection until the watch wakes it.
+ */
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "auth.h"
+#include "games.h"
+#include "live.h"
+#include "log.h"
+#include "metrics.h"
+#include "problem.h"
+#include "routes.h"
+#include "store.h"
+
+#define STREAM_PAGE 100  /* events read from the database at once */
+#define RETRY_MS    2000 /* the reconnection delay the stream asks EventSource for */
+#define DB_RETRY_MS 1000 /* after a failed read of the events, try again this soon */
+
+static int heartbeat_ms = 15000; /* SSE_HEARTBEAT */
+static int max_streams = 256;    /* MAX_STREAMS */
+static atomic_int open_streams;  /* streams of this server */
+
+/* An event stream. */
+struct sse {
+    struct api_stream base;       /* first: what the HTTP layer sees */
+    struct live_watch watch;      /* wakes it (new events, heartbeat, recheck, stop) */
+    atomic_int reasons;           /* live_reason bits since the last read */
+    char game[AUTH_UUID_LEN + 1]; /* the game */
+    int last;                     /* seq of the last event sent (or seen by the client) */
+    int query;                    /* 1: read the events at the next read() */
+    int finished;                 /* 1 once game_finished is buffered: end after it */
+    long long next_beat;          /* api_now_ms() of the next heartbeat */
+    long long next_query;         /* after a failed read: not before this */
+    char *out;                    /* bytes to send */
+    size_t len, off, cap;         /* out holds [off, len) of cap */
+};
+
+void routes_live_config(const struct cfg *cfg)
+{
+    heartbeat_ms = cfg->sse_heartbeat * 1000;
+    max_streams = cfg->max_streams;
+}
+
+/* Appends `n` bytes of `s` to the stream's output; -1 when out of memory. */
+static int out_put(struct sse *s, const char *p, size_t n)
+{
+    if (s->len + n > s->cap) {
+        size_t cap = s->cap ? s->cap : 4096;
+        while (cap < s->len + n) cap *= 2;
+        char *nb = realloc(s->out, cap);
+        if (!nb) return -1;
+        s->out = nb;
+        s->cap = cap;
+    }
+    memcpy(s->out + s->len, p, n);
+    s->len += n;
+    return 0;
+}
+
+/* store_events_each() callback: formats one event. */
+static int put_event(void *arg, int seq, const char *type, const char *payload, size_t len)
+{
+    struct sse *s = arg;
+    char head[96];
+    int n = snprintf(head, sizeof head, "id: %d\nevent: %s\n", seq, type);
+    if (n < 0 || (size_t)n >= sizeof head || out_put(s, head, (size_t)n)) return -1;
+    /* One data line per line of the payload (stored events have none, but be safe). */
+    const char *p = payload, *end = payload + len;
+    do {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *stop = nl ? nl : end;
+        if (out_put(s, "data: ", 6) || out_put(s, p, (size_t)(stop - p)) || out_put(s, "\n", 1))
+            return -1;
+        p = nl ? nl + 1 : end;
+    } while (p < end);
+    if (out_put(s, "\n", 1)) return -1;
+    s->last = seq;
+    if (strcmp(type, "game_finished") == 0) s->finished = 1;
+    return 0;
+}
+
+/* live_watch.fire: note why, and have the HTTP layer read the stream again. */
+static void sse_fire(struct live_watch *w, int reasons)
+{
+    struct sse *s = w->arg;
+    atomic_fetch_or(&s->reasons, reasons);
+    if (s->base.wake) s->base.wake(s->base.wake_arg);
+}
+
+/* (Re)arms the watch: the next event after s->last, or the next heartbeat or retry. */
+static void arm(struct sse *s)
+{
+    live_watch_remove(&s->watch);
+    s->watch.after = s->last;
+    s->watch.deadline_ms = s->next_beat;
+    if (s->query && s->next_query && s->next_query < s->next_beat)
+        s->watch.deadline_ms = s->next_query;
+    live_watch_add(&s->watch);
+}
+
+/* Copies what is buffered into `buf`; returns the bytes (0: nothing buffered). */
+static long flush(struct sse *s, char *buf, size_t max)
+{
+    size_t n = s->len - s->off;
+    if (n > max) n = max;
+    memcpy(buf, s->out + s->off, n);
+    s->off += n;
+    if (s->off == s->len) s->off = s->len = 0;
+    return (long)n;
+}
+
+/* api_stream.read */
+static long sse_read(struct api_stream *base, char *buf, size_t max, int stopping)
+{
+    struct sse *s = (struct sse *)base;
+    if (stopping) return -1;
+    if (s->len > s->off) return flush(s, buf, max);
+    if (s->finished) return -1;
+    int reasons = atomic_exchange(&s->reasons, 0);
+    if (reasons & LIVE_STOP) return -1;
+    if (reasons & (LIVE_EVENT | LIVE_RECHECK)) s->query = 1;
+    long long now = api_now_ms();
+    if (s->query && now >= s->next_query) {
+        /* Armed before the read: an event committed meanwhile still wakes the stream. */
+        arm(s);
+        int count = 0;
+        enum store_status st =
+            store_events_each(s->game, s->last, STREAM_PAGE, put_event, s, &count);
+        if (st == STORE_OK) {
+            s->query = count == STREAM_PAGE; /* a full page: more may follow at once */
+            s->next_query = 0;
+        } else {
+            s->next_query = now + DB_RETRY_MS;
+        }
+        if (s->len > s->off) {
+            s->next_beat = now + heartbeat_ms;
+            return flush(s, buf, max);
+        }
+    }
+    if (now >= s->next_beat) {
+        s->next_beat = now + heartbeat_ms;
+        static const char beat[] = ": heartbeat\n\n";
+        if (out_put(s, beat, sizeof beat - 1)) return -1;
+        return flush(s, buf, max);
+    }
+    arm(s);
+    /* Woken between the checks above and arming: the HTTP layer reads again at once. */
+    return 0;
+}
+
+/* api_stream.free */
+static void sse_free(struct api_stream *base)
+{
+    struct sse *s = (struct sse *)base;
+    live_watch_remove(&s->watch);
+    free(s->out);
+    free(s);
+    atomic_fetch_sub(&open_streams, 1);
+    metrics_gauge_add(METRICS_SSE_STREAMS, -1);
+}
+
+/* The seq to resume after: Last-Event-ID when it is a seq, else `after`. */
+static int resume_after(const struct api_request *req, int after)
+{
+    const char *id = req->last_event_id;
+    if (!id) return after;
+    while (*id == ' ') id++;
+    char *end;
+    long v = strtol(id, &end, 10);
+    if (end == id || *end != '\0' || v < 0 || v > 2147483647L || id[0] == '+' || id[0] == '-')
+        return after;
+    return (int)v;
+}
+
+void routes_event_stream(const struct api_request *req, struct api_response *resp, const char *id,
+                         int after)
+{
+    if (!live_running()) {
+        problem_reply(resp, 503, "too_many_streams", "Event streams are not available now.");
+        resp->retry_after = 5;
+        return;
+    }
+    if (atomic_fetch_add(&open_streams, 1) >= max_streams) {
+        atomic_fetch_sub(&open_streams, 1);
+        problem_reply(resp, 503, "too_many_streams",
+                      "This server has as many event streams open as it may; retry later or "
+                      "use the long poll (wait=).");
+        resp->retry_after = 10;
+        return;
+    }
+    struct sse *s = NULL;
+    struct api_game *ag = games_load(id, GAMES_CURRENT, resp);
+    if (!ag || !(s = calloc(1, sizeof *s))) {
+        if (ag) problem_reply(resp, 500, "internal_error", "Out of memory.");
+        atomic_fetch_sub(&open_streams, 1);
+        games_free(ag);
+        return;
+    }
+    metrics_gauge_add(METRICS_SSE_STREAMS, 1);
+    s->base.read = sse_read;
+    s->base.free = sse_free;
+    snprintf(s->game, sizeof s->game, "%s", ag->id);
+    snprintf(s->watch.game, sizeof s->watch.game, "%s", ag->id);
+    s->watch.fire = sse_fire;
+    s->watch.arg = s;
+    s->last = resume_after(req, after);
+    s->query = 1;
+    s->next_beat = api_now_ms() + heartbeat_ms;
+    /* A finished game whose events were all seen: nothing will come, the stream ends. */
+    if (ag->g.phase == CC_PHASE_FINISHED && s->last >= ag->row.last_seq) s->finished = 1;
+    games_free(ag);
+    char retry[32];
+    int n = snprintf(retry, sizeof retry, "retry: %d\n\n", RETRY_MS);
+    if (out_put(s, retry, (size_t)n)) {
+        sse_free(&s->base);
+        problem_reply(resp, 500, "internal_error", "Out of memory.");
+        return;
+    }
+    resp->status = 200;
+    resp->content_type = "text/event-stream";
+    resp->stream = &s->base;
+    log_kv(LOG_DEBUG, "event stream", "game", s->game, NULL);
+}
+
+int routes_wants_event_stream(const struct api_request *req)
+{
+    static const char want[] = "text/event-stream";
+    for (const char *p = req->accept; p && *p; p++)
+        if (strncasecmp(p, want, sizeof want - 1) == 0) return 1;
+    return 0;
+}

@@ -1,0 +1,204 @@
+/* routes_webhook.c: a game's callback URL: set (answers its new secret, once), read (the URL
+ * and how deliveries stand, never the secret), remove. Each needs the token of one of the
+ * game's seats: a callback URL can carry a credential of its own (a chat's webhook). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "auth.h"
+#include "games.h"
+#include "idem.h"
+#include "json_in.h"
+#include "json_out.h"
+#include "log.h"
+#include "problem.h"
+#include "routes.h"
+#include "store.h"
+#include "webhook.h"
+
+/*
+ * Loads game `id` and finds the seat whose token the request carries. Returns the game
+ * (games_free) with the seat in *seat, or NULL after answering 404, 401, 503 ...
+ */
+static struct api_game *load_seat(const struct api_request *req, struct api_response *resp,
+                                  const char *id, int *seat)
+{
+    struct api_game *ag = games_load(id, GAMES_CURRENT, resp);
+    if (!ag) return NULL;
+    const char *token = auth_bearer(req->authorization);
+    if (!token) {
+        problem_reply(resp, 401, "missing_token",
+                      "This needs a player's token: Authorization: Bearer <token>.");
+        games_free(ag);
+        return NULL;
+    }
+    uint8_t h[AUTH_HASH_LEN];
+    *seat = -1;
+    if (auth_sha256(token, strlen(token), h) == 0) {
+        for (int s = 0; s < ag->row.nplayers; s++)
+            if (auth_hash_equal(h, ag->row.players[s].token_hash)) *seat = s;
+    }
+    if (*seat < 0) {
+        problem_reply(resp, 401, "unknown_token", "The token is not one of this game's players'.");
+        games_free(ag);
+        return NULL;
+    }
+    return ag;
+}
+
+void routes_webhook_set(const struct api_request *req, struct api_response *resp, const char *id)
+{
+    int seat;
+    struct api_game *ag = load_seat(req, resp, id, &seat);
+    if (!ag) return;
+    char *url = malloc(STORE_URL_MAX + 1);
+    char why[160];
+    struct json_err err;
+    struct idem idem;
+    char scope[IDEM_SCOPE_MAX];
+    snprintf(scope, sizeof scope, "%s/%d", ag->id, seat);
+    if (!url) {
+        problem_reply(resp, 500, "internal_error", "Out of memory.");
+        goto out;
+    }
+    if (json_in_webhook(req->body, req->body_len, url, &err)) {
+        problem_reply(resp, 400, err.code, err.detail);
+        goto out;
+    }
+    if (webhook_url_check(url, why, sizeof why)) {
+        problem_reply(resp, 400, "invalid_webhook_url", why);
+        goto out;
+    }
+    if (idem_if_match(req, ag->row.version, resp)) goto out;
+    if (idem_begin(req, scope, &idem, resp)) goto out;
+    char secret[WEBHOOK_SECRET_LEN + 1];
+    if (webhook_secret_new(secret)) {
+        problem_reply(resp, 500, "internal_error", "No secret could be drawn.");
+        goto out;
+    }
+    struct json_out w;
+    json_out_init(&w);
+    json_out_begin_object(&w);
+    json_out_kstring(&w, "url", url);
+    json_out_kstring(&w, "secret", secret);
+    json_out_end_object(&w);
+    api_reply_out(resp, 200, &w);
+    if (resp->status != 200) goto out;
+    if (idem.active) idem_remember(&idem, req, resp, resp->body);
+    enum store_status s = store_webhook_set(ag->id, url, secret, idem.active ? &idem.rec : NULL);
+    if (s == STORE_DUPLICATE && idem.active) {
+        /* The same key raced us and won: answer as a repeat would. */
+        free(resp->body);
+        memset(resp, 0, sizeof *resp);
+        if (idem_begin(req, scope, &idem, resp)) goto out;
+        s = STORE_ERROR;
+    }
+    if (s != STORE_OK) {
+        games_store_failed(resp, s);
+        goto out;
+    }
+    char seat_s[8];
+    snprintf(seat_s, sizeof seat_s, "%d", seat);
+    log_kv(LOG_INFO, "webhook set", "game", ag->id, "seat", seat_s, NULL);
+out:
+    free(url);
+    games_free(ag);
+}
+
+void routes_webhook_get(const struct api_request *req, struct api_response *resp, const char *id)
+{
+    int seat;
+    struct api_game *ag = load_seat(req, resp, id, &seat);
+    if (!ag) return;
+    struct store_webhook_state *st = malloc(sizeof *st);
+    enum store_status s = st ? store_webhook_get(ag->id, st) : STORE_ERROR;
+    if (s == STORE_NOT_FOUND) {
+        problem_reply(resp, 404, "not_found", "This game has no webhook.");
+    } else if (s != STORE_OK) {
+        games_store_failed(resp, s);
+    } else {
+        struct json_out w;
+        json_out_init(&w);
+        json_out_begin_object(&w);
+        json_out_kstring(&w, "url", st->url);
+        json_out_kstring(&w, "since", st->since);
+        json_out_kint(&w, "delivered", st->delivered);
+        json_out_key(&w, "delivered_up_to");
+        if (st->delivered_up_to >= 0)
+            json_out_int(&w, st->delivered_up_to);
+        else
+            json_out_null(&w);
+        json_out_kint(&w, "pending", st->pending);
+        json_out_kint(&w, "failed", st->gave_up);
+        json_out_kint(&w, "failed_attempts", st->failed_attempts);
+        json_out_key(&w, "last_error");
+        if (st->has_error) {
+            json_out_begin_object(&w);
+            json_out_kint(&w, "seq", st->last_error_seq);
+            json_out_key(&w, "status");
+            if (st->last_error_status > 0)
+                json_out_int(&w, st->last_error_status);
+            else
+                json_out_null(&w);
+            json_out_kstring(&w, "error", st->last_error);
+            json_out_kstring(&w, "at", st->last_error_at);
+            json_out_end_object(&w);
+        } else {
+            json_out_null(&w);
+        }
+        json_out_end_object(&w);
+        api_reply_out(resp, 200, &w);
+    }
+    free(st);
+    games_free(ag);
+}
+
+void routes_webhook_delete(const struct api_request *req, struct api_response *resp, const char *id)
+{
+    int seat;
+    struct api_game *ag = load_seat(req, resp, id, &seat);
+    if (!ag) return;
+    int deleted = 0;
+    enum store_status s = store_webhook_delete(ag->id, &deleted);
+    if (s != STORE_OK) {
+        games_store_failed(resp, s);
+    } else {
+        resp->status = 204;
+        if (deleted) {
+            char seat_s[8];
+            snprintf(seat_s, sizeof seat_s, "%d", seat);
+            log_kv(LOG_INFO, "webhook removed", "game", ag->id, "seat", seat_s, NULL);
+        }
+    }
+    games_free(ag);
+}
+
+char *routes_webhook_splice(const char *game, size_t len, const char *url, const char *secret,
+                            size_t *out_len)
+{
+    if (len < 2 || game[len - 1] != '}') return NULL;
+    struct json_out w;
+    json_out_init(&w);
+    json_out_begin_object(&w);
+    json_out_kstring(&w, "url", url);
+    json_out_kstring(&w, "secret", secret);
+    json_out_end_object(&w);
+    size_t hlen = 0;
+    char *hook = json_out_take(&w, &hlen);
+    static const char key[] = ",\"webhook\":";
+    char *out = hook ? malloc(len - 1 + sizeof key - 1 + hlen + 2) : NULL;
+    if (out) {
+        size_t o = 0;
+        memcpy(out, game, len - 1);
+        o = len - 1;
+        memcpy(out + o, key, sizeof key - 1);
+        o += sizeof key - 1;
+        memcpy(out + o, hook, hlen);
+        o += hlen;
+        out[o++] = '}';
+        out[o] = '\0';
+        *out_len = o;
+    }
+    free(hook);
+    return out;
+}

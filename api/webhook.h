@@ -1,0 +1,48 @@
+/* webhook.h: delivering a game's events to its callback URL: signing, retries, the workers.
+ *
+ * Every event of a game with a webhook is POSTed to its URL as
+ *     {"game": "<id>", "timestamp": <unix seconds>, "event": {...the event...}}
+ * with Content-Type application/json and the headers
+ *     X-Tilehall-Signature: sha256=<hex of HMAC-SHA256(secret, body)>
+ *     X-Tilehall-Event: <type>          X-Tilehall-Delivery: <game id>:<seq>
+ *     X-Tilehall-Timestamp: <unix seconds, as in the body>   X-Tilehall-Attempt: <n>
+ * An answer 2xx delivers it; anything else (or no answer within WEBHOOK_TIMEOUT_MS) is
+ * retried after WEBHOOK_BACKOFF_MS, doubling up to WEBHOOK_BACKOFF_MAX_MS, at most
+ * WEBHOOK_MAX_ATTEMPTS times. A game's events go out in order, one at a time. Deliveries
+ * happen on worker threads from the outbox the commits fill, never during a request.
+ */
+#ifndef API_WEBHOOK_H
+#define API_WEBHOOK_H
+
+#include <stddef.h>
+
+#include "cfg.h"
+
+#define WEBHOOK_SECRET_LEN 43 /* characters of a secret: 32 random bytes in base64url */
+
+/*
+ * Checks a callback URL: http:// or https://, a host, at most STORE_URL_MAX bytes of
+ * printable ASCII. Returns 0, or -1 with a sentence saying why in `why` (size `cap`).
+ */
+int webhook_url_check(const char *url, char *why, size_t cap) __attribute__((warn_unused_result));
+
+/* A new secret (WEBHOOK_SECRET_LEN characters + NUL). Returns 0 or -1. */
+int webhook_secret_new(char out[WEBHOOK_SECRET_LEN + 1]) __attribute__((warn_unused_result));
+
+/*
+ * Writes "sha256=" and the lower-case hex of HMAC-SHA256(secret, body) into `out` (at
+ * least 72 bytes). Returns 0 or -1.
+ */
+int webhook_sign(const char *secret, const char *body, size_t len, char out[72])
+    __attribute__((warn_unused_result));
+
+/* Starts cfg->webhook_workers delivery threads (none: 0). Returns 0 or -1 (logged). */
+int webhook_start(const struct cfg *cfg) __attribute__((warn_unused_result));
+
+/* Wakes the workers to look for due deliveries (after a commit). Thread-safe, cheap. */
+void webhook_kick(void);
+
+/* Stops the workers (an attempt in flight is cut short) and joins them. */
+void webhook_stop(void);
+
+#endif

@@ -1,0 +1,15 @@
+# soak.mk: a sustained mixed load against two servers on one database (scripts/soak.sh,
+# tests/soak/soak.c): `make soak` runs it for SOAK_SECONDS (60), `make test-soak` for 5 s;
+# both print requests, answers and errors by kind, and latency percentiles (p99 ...).
+
+SOAK_BIN := $(BUILD)/soak
+$(SOAK_BIN): tests/soak/soak.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $< -lcurl -lcjson -lpthread -o $@
+
+.PHONY: soak test-soak
+soak: $(API_BIN) $(SOAK_BIN)
+	TILEHALL_BIN=$(API_BIN) SOAK_BIN=$(SOAK_BIN) scripts/soak.sh
+test-soak: $(API_BIN) $(SOAK_BIN)
+	@TILEHALL_BIN=$(API_BIN) SOAK_BIN=$(SOAK_BIN) SOAK_SECONDS=$${SOAK_SECONDS:-5} \
+		SOAK_CLIENTS=$${SOAK_CLIENTS:-16} scripts/soak.sh

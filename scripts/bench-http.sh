@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# bench-http.sh: the HTTP benchmark (`make bench-http`): a throwaway PostgreSQL, the real
+# server, and wrk, in one run:
+#   (a) GET /healthz                       the trivial endpoint
+#   (b) GET /v1/games/{id}                 an existing game (mid-game, 30 tiles on the board)
+#   (c) turns: BENCH_GAMES classic games created beforehand; BENCH_TURN_CONNS connections,
+#       each playing its own share of them in turn (draw, then place the tile where the
+#       draw's answer lists first); a turn is committed when both answered 2xx
+# (a) and (b) run BENCH_SECONDS each with BENCH_CONNS connections on 2 wrk threads; (c)
+# runs BENCH_SECONDS with one wrk thread per connection (tests/bench/turns.lua says why).
+# Prints requests/s and p50/p99 latency of each, and committed turns/s.
+#
+# Environment (defaults): BENCH_SECONDS (10), BENCH_CONNS (64), BENCH_TURN_CONNS (32),
+# BENCH_GAMES (200), BENCH_PORT (18090), THREADS (the number of cores), LOG_LEVEL (info),
+# TILEHALL_BIN (build/tilehall), BENCH_KEEP=1 keeps the cluster (in .pgdata-bench).
+#
+# The cluster is its own (PGDATA_DIR=.pgdata-bench), started --fast (no fsync, asynchronous
+# commits, no full-page writes) with BENCH_PG_OPTS (see the default below), and deleted
+# at the end: it is throwaway, and a benchmark of the server should not measure the disk.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+seconds=${BENCH_SECONDS:-10}
+conns=${BENCH_CONNS:-64}
+turn_conns=${BENCH_TURN_CONNS:-32}
+ngames=${BENCH_GAMES:-200}
+port=${BENCH_PORT:-18090}
+threads=${THREADS:-$(nproc)}
+bin=${TILEHALL_BIN:-build/tilehall}
+out=build/bench
+base=http://127.0.0.1:$port
+export PGDATA_DIR=$top/.pgdata-bench
+pg_opts=${BENCH_PG_OPTS:--c shared_buffers=256MB -c max_wal_size=4GB -c checkpoint_timeout=30min -c synchronous_commit=on}
+
+for tool in wrk curl jq; do
+    command -v "$tool" >/dev/null || { echo "bench-http: $tool is missing (make deps)" >&2; exit 1; }
+done
+mkdir -p "$out"
+if curl -s -o /dev/null --max-time 1 "$base/healthz"; then
+    echo "bench-http: port $port is taken (set BENCH_PORT)" >&2
+    exit 1
+fi
+
+server=
+cleanup() {
+    if [ -n "$server" ]; then kill "$server" 2>/dev/null && wait "$server" 2>/dev/null || true; fi
+    scripts/pg-stop.sh >/dev/null 2>&1 || true
+    if [ "${BENCH_KEEP:-0}" != 1 ]; then rm -rf "$PGDATA_DIR"; fi
+}
+trap cleanup EXIT
+
+url=$(PG_SERVER_OPTS="$pg_opts" scripts/pg-start.sh --fast --fresh tilehall_bench 2>"$out/pg-start.log")
+PORT=$port THREADS=$threads LOG_LEVEL=${LOG_LEVEL:-info} DATABASE_URL="$url" \
+    "$bin" 2>"$out/server.log" &
+server=$!
+for _ in $(seq 1 100); do
+    curl -s -o /dev/null --max-time 1 "$base/healthz" && break
+    kill -0 "$server" 2>/dev/null || { tail -n 5 "$out/server.log" >&2; exit 1; }
+    sleep 0.1
+done
+
+# The games: one for (b), played 15 turns in; BENCH_GAMES fresh ones for (c).
+create() {
+    curl -s -X POST "$base/v1/games" -H 'Content-Type: application/json' \
+        -d '{"ruleset":"classic","players":[{"name":"Ann"},{"name":"Bob"}]}'
+}
+game=$(create)
+id=$(jq -r .id <<<"$game")
+mapfile -t tokens < <(jq -r '.players[].token' <<<"$game")
+for turn in $(seq 0 14); do
+    tok=${tokens[$((turn % 2))]}
+    drawn=$(curl -s -X POST "$base/v1/games/$id/draw" -H "Authorization: Bearer $tok")
+    place=$(jq -c '.placements[0] | {x, y, rotation}' <<<"$drawn")
+    curl -s -o /dev/null -X POST "$base/v1/games/$id/placements" -H "Authorization: Bearer $tok" \
+        -H 'Content-Type: application/json' -d "$place"
+done
+: >"$out/games.txt"
+for _ in $(seq 1 "$ngames"); do
+    create | jq -r '[.id] + [.players[].token] | join(" ")' >>"$out/games.txt"
+done
+
+# Runs wrk; prints its RESULT line's fields as shell assignments, e.g. rps=123.
+run() {
+    local name=$1
+    shift
+    wrk --latency "$@" >"$out/$name.txt" 2>&1 || { cat "$out/$name.txt" >&2; exit 1; }
+    grep '^RESULT' "$out/$name.txt" | sed 's/^RESULT //'
+}
+eval "$(run healthz -t2 -c"$conns" -d"${seconds}s" -s tests/bench/report.lua "$base/healthz" |
+    sed 's/\([a-z0-9_]*\)=/h_\1=/g')"
+eval "$(run game -t2 -c"$conns" -d"${seconds}s" -s tests/bench/report.lua "$base/v1/games/$id" |
+    sed 's/\([a-z0-9_]*\)=/g_\1=/g')"
+eval "$(run turns -t"$turn_conns" -c"$turn_conns" -d"${seconds}s" -s tests/bench/turns.lua \
+    "$base" -- "$out/games.txt" "$turn_conns" | sed 's/\([a-z0-9_]*\)=/t_\1=/g')"
+
+cores=$(nproc)
+echo "bench-http: $cores cores, THREADS=$threads, LOG_LEVEL=${LOG_LEVEL:-info}, ${seconds} s per load"
+printf '  %-34s %8s req/s  p50 %7s ms  p99 %7s ms  non-2xx %s, socket errors %s\n' \
+    "(a) GET /healthz, $conns conns" "$h_rps" "$h_p50_ms" "$h_p99_ms" "$h_non2xx" "$h_errors" \
+    "(b) GET /v1/games/{id}, $conns conns" "$g_rps" "$g_p50_ms" "$g_p99_ms" "$g_non2xx" "$g_errors" \
+    "(c) turns, $turn_conns conns" "$t_rps" "$t_p50_ms" "$t_p99_ms" "$t_non2xx" "$t_errors"
+ratio=$(awk -v g="$g_rps" -v h="$h_rps" 'BEGIN { printf "%.2f", (h > 0 ? g / h : 0) }')
+echo "  GET game / healthz: $ratio (target at least 0.50)"
+echo "  committed turns: $t_turns_per_s/s ($t_turns turns, draw 200 + placement 201; $t_created games" \
+    "created to replace finished ones; $t_failed unexpected answers) (target at least 5000/s)"
+if [ "$t_failed" != 0 ] || [ "$g_non2xx" != 0 ] || [ "$h_non2xx" != 0 ]; then
+    echo "bench-http: unexpected answers (see $out/*.txt and $out/server.log)" >&2
+    exit 1
+fi

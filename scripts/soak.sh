@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# soak.sh: a sustained mixed load (build/soak, tests/soak/soak.c) against SOAK_SERVERS
+# servers on one fresh database for SOAK_SECONDS, then the summary: requests, answers by
+# kind, errors by kind, latency percentiles (p50, p90, p99, p99.9, max). Fails when any
+# request got an answer other than the one expected, a 5xx or none, or when a server does
+# not stop cleanly on SIGTERM.
+#
+# Usage: scripts/soak.sh   (make soak: 60 s; make test-soak: 5 s)
+# Environment: SOAK_SECONDS (60), SOAK_CLIENTS (32), SOAK_SERVERS (2), TILEHALL_BIN
+# (build/tilehall), SOAK_BIN (build/soak), SOAK_SERVER_LOG (build/soak-server.log),
+# PGDATA_DIR as for scripts/pg-start.sh; the server's own settings (THREADS ...) pass on.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+bin=${TILEHALL_BIN:-build/tilehall}
+soak=${SOAK_BIN:-build/soak}
+log=${SOAK_SERVER_LOG:-build/soak-server.log}
+seconds=${SOAK_SECONDS:-60}
+clients=${SOAK_CLIENTS:-32}
+nservers=${SOAK_SERVERS:-2}
+for f in "$bin" "$soak"; do
+    [ -x "$f" ] || { echo "soak: $f is missing (make $f)" >&2; exit 1; }
+done
+url=$(scripts/pg-start.sh --fast --fresh tilehall_soak)
+mkdir -p "$(dirname "$log")"
+: >"$log"
+servers=()
+bases=()
+cleanup() {
+    for pid in "${servers[@]}"; do
+        kill "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+    done
+}
+trap cleanup EXIT
+# Each server on a free port (skip ports something answers on; retry if it cannot bind).
+for _n in $(seq 1 "$nservers"); do
+    port=
+    for _ in 1 2 3 4 5 6 7 8 9 10; do
+        p=$((20000 + (RANDOM * 32768 + RANDOM) % 40000))
+        if curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$p/"; then continue; fi
+        PORT=$p DATABASE_URL="$url" LOG_LEVEL=${LOG_LEVEL:-warn} "$bin" >>"$log" 2>&1 &
+        pid=$!
+        for _wait in $(seq 1 100); do
+            if curl -sf -o /dev/null --max-time 1 "http://127.0.0.1:$p/healthz"; then
+                port=$p
+                break
+            fi
+            kill -0 "$pid" 2>/dev/null || break
+            sleep 0.1
+        done
+        if [ -n "$port" ]; then
+            servers+=("$pid")
+            bases+=("http://127.0.0.1:$port")
+            break
+        fi
+        kill "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+    done
+    [ -n "$port" ] || { echo "soak: a server did not start (see $log)" >&2; exit 1; }
+done
+status=0
+"$soak" "$seconds" "$clients" "${bases[@]}" || status=$?
+# Every server must still be healthy and stop cleanly.
+for i in "${!servers[@]}"; do
+    if ! curl -sf -o /dev/null "${bases[$i]}/healthz"; then
+        echo "soak: server ${bases[$i]} is not healthy after the load (see $log)" >&2
+        status=1
+    fi
+    kill "${servers[$i]}"
+    rc=0
+    wait "${servers[$i]}" || rc=$?
+    if [ "$rc" -ne 0 ]; then
+        echo "soak: server ${bases[$i]} exited with status $rc on SIGTERM (see $log)" >&2
+        status=1
+    fi
+done
+servers=()
+if [ "$status" -eq 0 ]; then echo "soak: passed"; else echo "soak: FAILED" >&2; fi
+exit "$status"

@@ -1,0 +1,104 @@
+/* fuzz_json_in.c: libFuzzer harness for the request body decoders (api/json_in.c). The
+ * first byte picks the decoder: POST /v1/games, POST .../placements of each ruleset, the
+ * empty body of POST .../draw, or the body of POST .../webhook; the rest is the body,
+ * NUL-terminated as the HTTP layer hands it over. A refusal must name a known code and a detail; a
+ * body accepted must be a setup the engine takes (or refuses with a setup status) and an action the
+ * engine judges without breaking a game. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_in.h"
+
+static const char *const codes[] = {"invalid_json",
+                                    "invalid_body",
+                                    "unknown_field",
+                                    "bad_player_count",
+                                    "bad_option",
+                                    "unknown_tile",
+                                    "deck_too_long",
+                                    "unknown_ruleset",
+                                    "bad_rotation",
+                                    "bad_location",
+                                    NULL};
+
+static void check_err(const struct json_err *err)
+{
+    int known = 0;
+    for (size_t i = 0; codes[i]; i++) known |= strcmp(err->code, codes[i]) == 0;
+    if (!known || !memchr(err->detail, '\0', sizeof err->detail) || err->detail[0] == '\0') abort();
+}
+
+/* A game of `ruleset` in its place phase (seed 1), built once. */
+static const struct cc_game *placing(enum cc_ruleset ruleset)
+{
+    static struct cc_game games[CC_RULESET_COUNT];
+    static int made[CC_RULESET_COUNT];
+    if (!made[ruleset]) {
+        struct cc_setup s = {
+            .ruleset = (uint8_t)ruleset, .nplayers = 2, .seed = 1, .start = -1, .deck_len = -1};
+        struct cc_action draw = {.kind = CC_ACTION_DRAW, .seat = 0, .tile = CC_NO_TILE};
+        if (cc_game_new(&games[ruleset], &s, NULL) != CC_OK) abort();
+        if (games[ruleset].phase == CC_PHASE_DRAW &&
+            cc_game_apply(&games[ruleset], &draw, NULL) != CC_OK)
+            abort();
+        made[ruleset] = 1;
+    }
+    return &games[ruleset];
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static struct json_new_game ng;
+    static struct cc_game g;
+    if (size < 1) return 0;
+    int which = data[0] % 6;
+    size_t len = size - 1;
+    char *body = malloc(len + 1);
+    if (!body) return 0;
+    memcpy(body, data + 1, len);
+    body[len] = '\0';
+    struct json_err err;
+    memset(&err, 0, sizeof err);
+    if (which == 0) {
+        if (json_in_new_game(body, len, &ng, &err)) {
+            check_err(&err);
+        } else {
+            const struct cc_setup *s = &ng.setup;
+            if (s->nplayers < CC_MIN_PLAYERS || s->nplayers > CC_MAX_PLAYERS ||
+                s->ruleset >= CC_RULESET_COUNT || s->deck_len > CC_MAX_DECK || s->deck_len < -1)
+                abort();
+            for (int i = 0; i < s->nplayers; i++)
+                if (ng.names[i][0] == '\0' || strlen(ng.names[i]) > STORE_NAME_MAX) abort();
+            enum cc_status st = cc_game_new(&g, s, NULL);
+            if (st == CC_OK && cc_game_check(&g) != CC_OK) abort();
+        }
+    } else if (which <= 3) {
+        enum cc_ruleset r = (enum cc_ruleset)(which - 1);
+        struct cc_action a;
+        if (json_in_placement(body, len, r, &a, &err)) {
+            check_err(&err);
+        } else if (cc_tileset_get(r)) {
+            if (a.kind != CC_ACTION_PLACE || a.rot > 3) abort();
+            memcpy(&g, placing(r), sizeof g);
+            a.seat = g.seat;
+            struct cc_game before;
+            memcpy(&before, &g, sizeof g);
+            if (cc_game_apply(&g, &a, NULL) == CC_OK) {
+                if (cc_game_check(&g) != CC_OK) abort();
+            } else if (memcmp(&before, &g, sizeof g) != 0) {
+                abort(); /* a refusal changes nothing */
+            }
+        }
+    } else if (which == 4) {
+        if (json_in_empty(body, len, &err)) check_err(&err);
+    } else {
+        static char url[STORE_URL_MAX + 1];
+        if (json_in_webhook(body, len, url, &err))
+            check_err(&err);
+        else if (!memchr(url, '\0', sizeof url)) /* checked further by webhook_url_check() */
+            abort();
+    }
+    free(body);
+    return 0;
+}

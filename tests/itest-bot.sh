@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# itest-bot.sh: whole games of every ruleset played by examples/bot.sh against the real
+# server on a fresh database: each must run to its end.
+#
+# Usage: tests/itest-bot.sh   (make test-bot builds the server first)
+# Environment: TILEHALL_BIN (default build/tilehall), BOT_SERVER_LOG (default
+# build/itest-bot-server.log), PGDATA_DIR as for scripts/pg-start.sh.
+# Starts PostgreSQL (scripts/pg-start.sh --fresh tilehall_bot) and the server on a free
+# port, runs the games side by side, checks through the API that each game is finished,
+# stops the server by its pid. One line per game; the last line is "N passed, M failed".
+# Exit status 0 when every game passed.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+bin=${TILEHALL_BIN:-build/tilehall}
+log=${BOT_SERVER_LOG:-build/itest-bot-server.log}
+[ -x "$bin" ] || { echo "itest-bot: $bin is missing (make $bin)" >&2; exit 1; }
+for tool in curl jq; do
+    command -v "$tool" >/dev/null || { echo "itest-bot: $tool is missing" >&2; exit 1; }
+done
+
+# The games: players, seeds (the deck's and the bot's), ruleset and options.
+games=(
+    "2 11 1 classic"
+    "3 12 2 classic edition=original"
+    "4 13 3 classic river=true"
+    "5 14 4 classic edition=original river=true"
+    "3 15 5 hills"
+    "5 16 6 hills"
+    "2 17 7 discovery draw=pile"
+    "4 18 8 discovery draw=hand"
+    "5 19 9 discovery draw=hand"
+)
+
+url=$(scripts/pg-start.sh --fresh tilehall_bot)
+work=$(mktemp -d)
+server=
+cleanup() {
+    if [ -n "$server" ] && kill -0 "$server" 2>/dev/null; then
+        kill "$server" 2>/dev/null || true
+        wait "$server" 2>/dev/null || true
+    fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+# Start the server on a free port: skip ports something answers on, retry if it cannot
+# bind.
+mkdir -p "$(dirname "$log")"
+: >"$log"
+port=
+for _ in 1 2 3 4 5 6 7 8 9 10; do
+    p=$((20000 + (RANDOM * 32768 + RANDOM) % 40000))
+    if curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$p/"; then continue; fi
+    PORT=$p DATABASE_URL="$url" THREADS=4 LOG_LEVEL=warn "$bin" >>"$log" 2>&1 &
+    server=$!
+    for _wait in $(seq 1 100); do
+        if curl -sf -o /dev/null --max-time 1 "http://127.0.0.1:$p/healthz"; then
+            port=$p
+            break
+        fi
+        kill -0 "$server" 2>/dev/null || break
+        sleep 0.1
+    done
+    [ -z "$port" ] || break
+    kill "$server" 2>/dev/null || true
+    wait "$server" 2>/dev/null || true
+    server=
+done
+[ -n "$port" ] || { echo "itest-bot: the server did not start (see $log)" >&2; exit 1; }
+base=http://127.0.0.1:$port
+
+# Play every game side by side.
+pids=()
+for i in "${!games[@]}"; do
+    read -r players seed botseed ruleset options <<<"${games[$i]}"
+    # shellcheck disable=SC2086 # the options are separate words
+    examples/bot.sh -q -u "$base" -p "$players" -s "$seed" -r "$botseed" "$ruleset" $options \
+        >"$work/$i.out" 2>&1 &
+    pids[i]=$!
+done
+
+passed=0
+failed=0
+for i in "${!games[@]}"; do
+    read -r players seed botseed ruleset options <<<"${games[$i]}"
+    what="$ruleset${options:+ $options}, $players players, seed $seed"
+    rc=0
+    wait "${pids[$i]}" || rc=$?
+    last=$(tail -n 1 "$work/$i.out")
+    why=
+    if [ "$rc" -ne 0 ]; then
+        why="the bot stopped ($rc): $last"
+    elif ! id=$(sed -n 's/^game \([0-9a-f-]\{36\}\) finished after .*/\1/p' <<<"$last") ||
+        [ -z "$id" ]; then
+        why="no result line: $last"
+    elif ! state=$(curl -sf "$base/v1/games/$id"); then
+        why="GET /v1/games/$id failed"
+    elif [ "$(jq -r '[.status, .turn.phase, .deck_remaining] | @tsv' <<<"$state")" != \
+        "$(printf 'finished\tfinished\t0')" ]; then
+        why="the game is not finished: $(jq -c '{status, turn, deck_remaining}' <<<"$state")"
+    elif [ "$(jq -r '.ruleset' <<<"$state")" != "$ruleset" ]; then
+        why="the game's ruleset is $(jq -r .ruleset <<<"$state")"
+    fi
+    if [ -z "$why" ]; then
+        passed=$((passed + 1))
+        echo "ok   $what: ${last#game }"
+    else
+        failed=$((failed + 1))
+        echo "FAIL $what: $why"
+        sed 's/^/     | /' "$work/$i.out" | tail -n 5
+    fi
+done
+
+# The server must still be up, and stop cleanly on SIGTERM.
+if ! curl -sf -o /dev/null "$base/healthz"; then
+    failed=$((failed + 1))
+    echo "FAIL the server is not healthy after the games (see $log)"
+fi
+kill "$server"
+rc=0
+wait "$server" || rc=$?
+server=
+if [ "$rc" -ne 0 ]; then
+    failed=$((failed + 1))
+    echo "FAIL the server exited with status $rc on SIGTERM (see $log)"
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,255 @@
+/* hard.c: requests byte for byte, servers with extra settings, knobs. */
+#include "hard.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <curl/curl.h>
+
+static long timeout_ms = 30000; /* hard_set_timeout() */
+
+void hard_set_timeout(long ms)
+{
+    timeout_ms = ms;
+}
+
+long long hard_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+long hard_knob(const char *name, long def)
+{
+    const char *v = getenv(name);
+    if (!v || !*v) return def;
+    char *end;
+    long x = strtol(v, &end, 10);
+    return *end ? def : x;
+}
+
+/* The body being uploaded chunked. */
+struct upload {
+    const char *data; /* what is left */
+    size_t left;      /* bytes left */
+};
+
+static size_t on_read(char *buf, size_t size, size_t n, void *ud)
+{
+    struct upload *u = ud;
+    size_t k = size * n;
+    if (k > u->left) k = u->left;
+    if (k > 4096) k = 4096; /* several chunks */
+    memcpy(buf, u->data, k);
+    u->data += k;
+    u->left -= k;
+    return k;
+}
+
+static size_t on_body(char *p, size_t size, size_t n, void *ud)
+{
+    struct resp *r = ud;
+    size_t add = size * n;
+    char *nb = realloc(r->body, r->len + add + 1);
+    if (!nb) return 0;
+    r->body = nb;
+    memcpy(r->body + r->len, p, add);
+    r->len += add;
+    r->body[r->len] = '\0';
+    return add;
+}
+
+/* Copies header `name`'s value from the line at `line` (`len` bytes) into dst. */
+static void take(const char *line, size_t len, const char *name, char *dst, size_t cap)
+{
+    size_t nl = strlen(name);
+    if (len <= nl + 1 || strncasecmp(line, name, nl) != 0 || line[nl] != ':') return;
+    const char *v = line + nl + 1;
+    size_t vl = len - nl - 1;
+    while (vl && *v == ' ') v++, vl--;
+    while (vl && (v[vl - 1] == '\r' || v[vl - 1] == '\n' || v[vl - 1] == ' ')) vl--;
+    if (vl >= cap) vl = cap - 1;
+    memcpy(dst, v, vl);
+    dst[vl] = '\0';
+}
+
+static void take_headers(const char *line, size_t len, struct resp *r)
+{
+    take(line, len, "ETag", r->etag, sizeof r->etag);
+    take(line, len, "Location", r->location, sizeof r->location);
+    take(line, len, "Allow", r->allow, sizeof r->allow);
+    take(line, len, "Content-Type", r->ctype, sizeof r->ctype);
+    take(line, len, "Retry-After", r->retry_after, sizeof r->retry_after);
+    take(line, len, "WWW-Authenticate", r->www_auth, sizeof r->www_auth);
+}
+
+static size_t on_header(char *p, size_t size, size_t n, void *ud)
+{
+    take_headers(p, size * n, ud);
+    return size * n;
+}
+
+/* Sends with curl. */
+static void send_curl(const struct server *srv, enum hard_via via, const char *method,
+                      const char *path, const char *body, size_t len, const char *const *headers,
+                      struct resp *r)
+{
+    CURL *c = curl_easy_init();
+    if (!c) return;
+    char url[1024];
+    snprintf(url, sizeof url, "%s%s", via == VIA_PROXY ? srv->base : srv->direct, path);
+    struct curl_slist *hl = NULL;
+    for (size_t i = 0; headers && headers[i]; i++) hl = curl_slist_append(hl, headers[i]);
+    hl = curl_slist_append(hl, "Expect:");
+    struct upload up = {body, len};
+    curl_easy_setopt(c, CURLOPT_URL, url);
+    if (via == VIA_CHUNKED) {
+        hl = curl_slist_append(hl, "Transfer-Encoding: chunked");
+        curl_easy_setopt(c, CURLOPT_POST, 1L);
+        curl_easy_setopt(c, CURLOPT_READFUNCTION, on_read);
+        curl_easy_setopt(c, CURLOPT_READDATA, &up);
+    } else if (body) {
+        curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
+        curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, (long)len);
+    }
+    curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method);
+    curl_easy_setopt(c, CURLOPT_HTTPHEADER, hl);
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(c, CURLOPT_WRITEDATA, r);
+    curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
+    curl_easy_setopt(c, CURLOPT_HEADERDATA, r);
+    curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, timeout_ms);
+    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+    if (curl_easy_perform(c) == CURLE_OK) curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &r->status);
+    curl_slist_free_all(hl);
+    curl_easy_cleanup(c);
+}
+
+/* Parses a raw HTTP answer (`n` bytes at `buf`) into `r`. */
+static void parse_raw(const char *buf, size_t n, struct resp *r)
+{
+    if (n < 12 || strncmp(buf, "HTTP/1.", 7) != 0) return;
+    r->status = strtol(buf + 9, NULL, 10);
+    const char *p = buf, *end = buf + n;
+    for (;;) {
+        const char *eol = memchr(p, '\n', (size_t)(end - p));
+        if (!eol) return;
+        size_t ll = (size_t)(eol - p);
+        if (ll <= 1) {
+            p = eol + 1;
+            break;
+        }
+        take_headers(p, ll, r);
+        p = eol + 1;
+    }
+    r->len = (size_t)(end - p);
+    r->body = malloc(r->len + 1);
+    if (r->body) {
+        memcpy(r->body, p, r->len);
+        r->body[r->len] = '\0';
+    }
+}
+
+/* Writes `req` to the server's port (with `slow`, the part after its first NUL a byte
+ * every 100 ms) and reads the answer until the server closes (at most 30 s). */
+static void send_raw(const struct server *srv, const char *req, size_t len, int slow,
+                     struct resp *r)
+{
+    size_t fast = len;
+    if (slow) {
+        const char *nul = memchr(req, '\0', len);
+        fast = nul ? (size_t)(nul - req) : 0;
+    }
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {0};
+    a.sin_family = AF_INET;
+    a.sin_port = htons((uint16_t)srv->port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
+        if (fd >= 0) close(fd);
+        return;
+    }
+    size_t cap = 1 << 16, got = 0;
+    char *buf = malloc(cap + 1);
+    long long deadline = hard_now_ms() + 30000;
+    size_t sent = 0;
+    while (buf && hard_now_ms() < deadline) {
+        if (sent == fast && fast < len) sent++; /* the NUL that marks the slow part */
+        if (sent < len) {
+            size_t k = sent < fast ? fast - sent : slow ? 1 : len - sent;
+            ssize_t w = send(fd, req + sent, k, MSG_NOSIGNAL);
+            if (w <= 0) {
+                sent = len; /* the server closed: read what it said */
+            } else {
+                sent += (size_t)w;
+            }
+        }
+        struct pollfd pf = {fd, POLLIN, 0};
+        int timeout = sent < len ? (slow ? 100 : 0) : 1000;
+        if (poll(&pf, 1, timeout) > 0) {
+            if (got == cap) break;
+            ssize_t k = recv(fd, buf + got, cap - got, 0);
+            if (k <= 0) break;
+            got += (size_t)k;
+        }
+    }
+    close(fd);
+    if (buf) parse_raw(buf, got, r);
+    free(buf);
+}
+
+void hard_send(const struct server *srv, enum hard_via via, const char *method, const char *path,
+               const char *body, size_t len, const char *const *headers, struct resp *r)
+{
+    memset(r, 0, sizeof *r);
+    if (via == VIA_RAW || via == VIA_SLOW)
+        send_raw(srv, body, len, via == VIA_SLOW, r);
+    else
+        send_curl(srv, via, method, path, body, len, headers, r);
+    if (!r->body) r->body = calloc(1, 1);
+    r->json = cJSON_Parse(r->body);
+}
+
+int hard_server_start(struct server *s, const char *const *env, int proxied)
+{
+    char saved[16][256];
+    int had[16] = {0};
+    size_t n = 0;
+    for (; env && env[n] && n < 16; n++) {
+        const char *eq = strchr(env[n], '=');
+        char name[128];
+        snprintf(name, sizeof name, "%.*s", (int)(eq - env[n]), env[n]);
+        const char *old = getenv(name);
+        had[n] = old != NULL;
+        if (old) snprintf(saved[n], sizeof saved[n], "%s", old);
+        setenv(name, eq + 1, 1);
+    }
+    memset(s, 0, sizeof *s);
+    int rc = server_start_proxied(s, proxied);
+    for (size_t i = 0; i < n; i++) {
+        const char *eq = strchr(env[i], '=');
+        char name[128];
+        snprintf(name, sizeof name, "%.*s", (int)(eq - env[i]), env[i]);
+        if (had[i])
+            setenv(name, saved[i], 1);
+        else
+            unsetenv(name);
+    }
+    return rc;
+}
+
+int hard_server_stop(struct server *s)
+{
+    proxy_stop(s);
+    return server_stop(s);
+}

@@ -1,0 +1,50 @@
+/* hard.h: helpers of the hardening tests: requests with full control over their bytes
+ * (binary bodies, chunked uploads, raw sockets, slow senders), servers started with extra
+ * settings, and knobs read from the environment. */
+#ifndef ITEST_HARD_H
+#define ITEST_HARD_H
+
+#include <stddef.h>
+
+#include "itest.h"
+
+/* How a request is sent. */
+enum hard_via {
+    VIA_PROXY = 0, /* curl, through the spec proxy when there is one (srv->base) */
+    VIA_DIRECT,    /* curl, straight to the server: bytes the proxy would alter or refuse */
+    VIA_CHUNKED,   /* curl, straight to the server, the body with Transfer-Encoding: chunked */
+    VIA_RAW,       /* the body is the whole request, written to a socket as it is */
+    VIA_SLOW       /* like VIA_RAW, the part after a NUL byte written a byte every 100 ms */
+};
+
+/*
+ * Sends one request and fills `r` (status 0 when no answer came). `body` may hold NUL
+ * bytes (`len` bytes; NULL for none); `headers` are extra header lines (a line "Name:"
+ * removes curl's own). For VIA_RAW and VIA_SLOW, `method`, `path` and `headers` are unused;
+ * VIA_SLOW sends the bytes up to the first NUL at once (the NUL is not sent) and the rest
+ * slowly, reading the answer meanwhile.
+ */
+void hard_send(const struct server *srv, enum hard_via via, const char *method, const char *path,
+               const char *body, size_t len, const char *const *headers, struct resp *r);
+
+/*
+ * Starts a server of its own with the settings `env` ("NAME=value" strings, NULL-terminated)
+ * added to the environment for it only; with `proxied`, behind a spec proxy of its own
+ * (when the run has one). 0 or -1. Stop it with hard_server_stop.
+ */
+int hard_server_start(struct server *s, const char *const *env, int proxied);
+
+/* Stops its proxy (if any) and the server; returns the server's exit status. */
+int hard_server_stop(struct server *s);
+
+/* Sets how long hard_send() waits for an answer (default 30000 ms). Not thread-safe: set it
+ * while no other thread sends. */
+void hard_set_timeout(long ms);
+
+/* An integer knob from the environment (default `def` when unset or not a number). */
+long hard_knob(const char *name, long def);
+
+/* Milliseconds on the monotonic clock. */
+long long hard_now_ms(void);
+
+#endif

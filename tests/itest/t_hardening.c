@@ -1,0 +1,451 @@
+/* t_hardening.c: many clients racing on many games over two servers, a server killed
+ * with SIGKILL under load, PostgreSQL stopped under load, the rate limit, tokens and
+ * connection limits. Short by default (seconds); the knobs below make them long:
+ *
+ *   HARD_GAMES (20) HARD_CLIENTS (50) HARD_TURNS (3)     the race: games, clients, turns each
+ *   HARD_CRASHES (1) HARD_CRASH_LOAD_MS (1500)            kill -9 rounds, load before each
+ *   HARD_OUTAGE_MS (2000)                                 how long PostgreSQL stays down
+ *
+ * The load goes straight to the servers, not through the spec proxy: the proxy is one
+ * Node process that would queue the clients one after another (so nothing would race),
+ * and the second server has no proxy of its own. Their answers' statuses are checked here;
+ * the conformance of each kind of answer is checked through the proxy by other tests. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "db.h"
+#include "hard.h"
+#include "load.h"
+#include "tests.h"
+
+#define LOAD_GAME "{\"players\":[{\"name\":\"A\"},{\"name\":\"B\"},{\"name\":\"C\"}],\"seed\":%d}"
+
+/* The highest version a 2xx answer gave for game `gi`. */
+static int top_version(struct load *l, int gi)
+{
+    int top = 1;
+    pthread_mutex_lock(&l->lock);
+    for (int i = 0; i < l->nwins; i++)
+        if (l->wins[i].game == gi && l->wins[i].version > top) top = l->wins[i].version;
+    pthread_mutex_unlock(&l->lock);
+    return top;
+}
+
+/* Answers that lost a race: 403, 409 and 412. */
+static long losses(const struct load *l)
+{
+    return l->by_status[403] + l->by_status[409] + l->by_status[412];
+}
+
+void test_race_many(struct server *srv)
+{
+    int ngames = (int)hard_knob("HARD_GAMES", 20), clients = (int)hard_knob("HARD_CLIENTS", 50);
+    int turns = (int)hard_knob("HARD_TURNS", 3);
+    char why[400] = "";
+    struct server two;
+    CHECK(hard_server_start(&two, NULL, 0) == 0, "the second server did not start");
+    static struct load l;
+    memset(&l, 0, sizeof l);
+    l.servers[0] = srv;
+    l.servers[1] = &two;
+    l.nservers = 2;
+    l.clients = clients;
+    l.target_version = 1 + 2 * turns;
+    l.if_match_every = 3; /* every third action without If-Match: the engine judges those */
+    int made = load_games(&l, ngames, LOAD_GAME, why, sizeof why);
+    long long t0 = hard_now_ms();
+    int started = made == 0 ? load_start(&l) : -1;
+    int reached = 0;
+    while (started == 0 && !reached && hard_now_ms() - t0 < 300000) {
+        usleep(100000);
+        reached = 1;
+        for (int gi = 0; gi < l.ngames && reached; gi++)
+            reached = top_version(&l, gi) >= l.target_version;
+    }
+    load_stop(&l);
+    long long ms = hard_now_ms() - t0;
+    int verified = made == 0 ? load_verify(&l, 1, why, sizeof why) : -1;
+    /* Either server's event feed holds every event once, in order, as many as stored. */
+    for (int gi = 0; verified == 0 && gi < l.ngames; gi++) {
+        struct db_game row;
+        if (db_game_read(l.games[gi].id, &row, why, sizeof why)) {
+            verified = -1;
+            break;
+        }
+        for (int k = 0; k < 2 && verified == 0; k++) {
+            char path[160];
+            snprintf(path, sizeof path, "/v1/games/%s/events", l.games[gi].id);
+            struct resp r;
+            hard_send(l.servers[k], VIA_DIRECT, "GET", path, NULL, 0, NULL, &r);
+            const cJSON *evs = jget(r.json, "events");
+            int n = cJSON_GetArraySize(evs), ok = r.status == 200 && n == row.last_seq;
+            for (int i = 0; ok && i < n; i++) ok = jnum(cJSON_GetArrayItem(evs, i), "seq") == i + 1;
+            if (!ok) {
+                snprintf(why, sizeof why, "game %d: server %d's feed has %d events, %d stored", gi,
+                         k + 1, n, row.last_seq);
+                verified = -1;
+            }
+            resp_free(&r);
+        }
+        db_game_free(&row);
+    }
+    printf("  race: %d clients, %d games, 2 servers: %ld requests in %lld ms, %d actions "
+           "accepted, %ld lost a race (403/409/412), slowest %lld ms\n",
+           clients, l.ngames, l.requests, ms, l.nwins, losses(&l), l.max_ms);
+    int code = hard_server_stop(&two);
+    char odd[300];
+    snprintf(odd, sizeof odd, "%s", l.first_odd);
+    long unanswered = l.by_status[0], lost = losses(&l);
+    load_free(&l);
+    CHECK(made == 0 && started == 0, "%s", why);
+    CHECK(reached, "not every game reached version %d in time", 1 + 2 * turns);
+    CHECK(!odd[0] && unanswered == 0, "unexpected answer: %s (%ld without an answer)", odd,
+          unanswered);
+    CHECK(verified == 0, "%s", why);
+    CHECK(lost > 0, "no client ever lost a race: nothing raced");
+    CHECK(code == 0, "the second server exited with status %d", code);
+}
+
+void test_crash(struct server *srv)
+{
+    (void)srv;
+    int rounds = (int)hard_knob("HARD_CRASHES", 1);
+    long load_ms = hard_knob("HARD_CRASH_LOAD_MS", 1500);
+    char why[400] = "";
+    struct server x;
+    CHECK(hard_server_start(&x, NULL, 0) == 0, "the server to kill did not start");
+    static struct load l;
+    memset(&l, 0, sizeof l);
+    l.servers[0] = &x;
+    l.nservers = 1;
+    l.clients = 24;
+    l.if_match_every = 4;
+    l.cutoffs_ok = 1; /* the requests in flight when the server is killed get no answer */
+    /* Games enough that some are still running in the last round. */
+    int ngames = 12 * rounds < LOAD_MAX_GAMES ? 12 * rounds : LOAD_MAX_GAMES;
+    int rc = load_games(&l, ngames, LOAD_GAME, why, sizeof why);
+    int restarted = 1;
+    long accepted_before_kill = 0;
+    for (int round = 0; rc == 0 && round < rounds && restarted; round++) {
+        if (load_start(&l)) {
+            rc = -1;
+            break;
+        }
+        usleep((useconds_t)load_ms * 1000);
+        kill(x.pid, SIGKILL); /* mid-flight: requests are being answered and committed */
+        int status;
+        waitpid(x.pid, &status, 0);
+        x.pid = 0;
+        load_stop(&l);
+        accepted_before_kill = l.nwins;
+        restarted = server_start(&x) == 0;
+    }
+    int verified = rc == 0 && restarted ? load_verify(&l, 0, why, sizeof why) : -1;
+    printf("  kill -9: %d rounds of %ld ms: %d actions answered 2xx before the kills, all "
+           "stored; %ld requests cut off\n",
+           rounds, load_ms, l.nwins, l.by_status[0]);
+    /* Every game plays on after the restart. */
+    int played = 0;
+    for (int gi = 0; verified == 0 && gi < l.ngames; gi++) {
+        int p = play_turn(&x, &l.games[gi], 1, why, sizeof why);
+        if (p < 0) break;
+        played++;
+    }
+    char odd[300];
+    snprintf(odd, sizeof odd, "%s", l.first_odd);
+    ngames = l.ngames;
+    load_free(&l);
+    int code = x.pid ? hard_server_stop(&x) : 0;
+    CHECK(rc == 0, "%s", why);
+    CHECK(restarted, "the server did not start again after kill -9");
+    CHECK(accepted_before_kill > 0, "no action was accepted before the kill");
+    CHECK(!odd[0], "unexpected answer: %s", odd);
+    CHECK(verified == 0, "%s", why);
+    CHECK(played == ngames, "after the restart: %s", why);
+    CHECK(code == 0, "the restarted server exited with status %d", code);
+}
+
+void test_outage(struct server *srv)
+{
+    (void)srv;
+    const char *stop = getenv("TILEHALL_PG_STOP"), *start = getenv("TILEHALL_PG_START");
+    if (!stop || !start) {
+        printf("  outage: skipped (TILEHALL_PG_STOP/START not set)\n");
+        return;
+    }
+    long down_ms = hard_knob("HARD_OUTAGE_MS", 2000);
+    char why[400] = "";
+    struct server y;
+    CHECK(hard_server_start(&y, NULL, 0) == 0, "the server did not start");
+    static struct load l;
+    memset(&l, 0, sizeof l);
+    l.servers[0] = &y;
+    l.nservers = 1;
+    l.clients = 16;
+    l.mixed_reads = 1;
+    l.if_match_every = 5;
+    int rc = load_games(&l, 8, LOAD_GAME, why, sizeof why);
+    if (rc == 0) rc = load_start(&l);
+    usleep(800000);
+    pthread_mutex_lock(&l.lock);
+    long before_503 = l.by_status[503];
+    pthread_mutex_unlock(&l.lock);
+    int stopped = rc == 0 && system(stop) == 0;
+    long long t_down = hard_now_ms();
+    /* While it is down: the process answers its health check at once. */
+    int healthy = 1;
+    struct server direct = y;
+    while (stopped && hard_now_ms() - t_down < down_ms) {
+        struct resp r;
+        long long t = hard_now_ms();
+        http(&direct, "GET", "/healthz", NULL, NULL, &r);
+        healthy &= r.status == 200 && hard_now_ms() - t < 2000;
+        resp_free(&r);
+        usleep(200000);
+    }
+    pthread_mutex_lock(&l.lock);
+    long during_503 = l.by_status[503] - before_503;
+    pthread_mutex_unlock(&l.lock);
+    int started = system(start) == 0;
+    long long t_up = hard_now_ms();
+    int recovered = 0;
+    while (started && !recovered && hard_now_ms() - t_up < 30000) {
+        usleep(100000);
+        pthread_mutex_lock(&l.lock);
+        recovered = l.last_2xx_ms > t_up + 200;
+        pthread_mutex_unlock(&l.lock);
+    }
+    long long recover_ms = hard_now_ms() - t_up;
+    usleep(500000);
+    load_stop(&l);
+    int verified = rc == 0 && recovered ? load_verify(&l, 0, why, sizeof why) : -1;
+    printf("  outage: %ld requests, %ld answered 503 (all with Retry-After: %s), slowest %lld "
+           "ms, 2xx again %lld ms after PostgreSQL was back\n",
+           l.requests, l.by_status[503], l.retry_after_missing ? "no" : "yes", l.max_ms,
+           recover_ms);
+    char odd[300];
+    snprintf(odd, sizeof odd, "%s", l.first_odd);
+    long unanswered = l.by_status[0], no_retry = l.retry_after_missing;
+    long long slowest = l.max_ms;
+    load_free(&l);
+    int code = hard_server_stop(&y);
+    CHECK(rc == 0, "%s", why);
+    CHECK(stopped && started, "could not stop and start PostgreSQL");
+    CHECK(during_503 > 0, "no 503 while PostgreSQL was down");
+    CHECK(no_retry == 0, "%ld answers 503 without Retry-After", no_retry);
+    CHECK(!odd[0] && unanswered == 0, "unexpected answer: %s (%ld without an answer)", odd,
+          unanswered);
+    CHECK(healthy, "/healthz did not answer 200 at once while the database was down");
+    CHECK(slowest < 10000, "an answer took %lld ms", slowest);
+    CHECK(recovered, "no 2xx within 30 s after PostgreSQL came back");
+    CHECK(verified == 0, "%s", why);
+    CHECK(code == 0, "the server exited with status %d", code);
+}
+
+void test_rate_limit(struct server *srv)
+{
+    /* Off by default: a burst to the main server is never refused. */
+    struct resp r;
+    int refused = 0;
+    for (int i = 0; i < 60; i++) {
+        hard_send(srv, VIA_DIRECT, "GET", "/v1/rulesets", NULL, 0, NULL, &r);
+        refused += r.status == 429;
+        resp_free(&r);
+    }
+    CHECK(refused == 0, "%d answers 429 with the limit off", refused);
+    struct server z;
+    const char *env[] = {"RATE_LIMIT=5", "RATE_BURST=10", NULL};
+    CHECK(hard_server_start(&z, env, 1) == 0, "the server with RATE_LIMIT=5 did not start");
+    int ok = 0, limited = 0, good_problem = 1, retry = 0;
+    long long t0 = hard_now_ms();
+    for (int i = 0; i < 30; i++) {
+        http(&z, "GET", "/v1/rulesets", NULL, NULL, &r); /* through the proxy: 429 conforms */
+        if (r.status == 200) ok++;
+        if (r.status == 429) {
+            limited++;
+            retry = (int)strtol(r.retry_after, NULL, 10);
+            good_problem &= strcmp(problem_code(&r), "rate_limited") == 0 &&
+                            strcmp(r.ctype, "application/problem+json") == 0 && retry >= 1;
+        }
+        resp_free(&r);
+    }
+    /* The burst, and the tokens that came back meanwhile (5 a second). */
+    int most = 10 + (int)((hard_now_ms() - t0) * 5 / 1000) + 1;
+    /* Health checks are never limited. */
+    int health = 0;
+    for (int i = 0; i < 20; i++) {
+        hard_send(&z, VIA_DIRECT, "GET", "/healthz", NULL, 0, NULL, &r);
+        health += r.status == 200;
+        resp_free(&r);
+    }
+    sleep((unsigned)(retry > 0 && retry < 5 ? retry : 1));
+    http(&z, "GET", "/v1/rulesets", NULL, NULL, &r);
+    long after_wait = r.status;
+    resp_free(&r);
+    int code = hard_server_stop(&z);
+    CHECK(ok >= 10 && ok <= most && limited == 30 - ok && limited > 0,
+          "%d answered 200 (10 to %d expected), %d 429 of 30", ok, most, limited);
+    CHECK(good_problem, "a 429 was not a rate_limited problem with Retry-After");
+    CHECK(health == 20, "/healthz was limited");
+    CHECK(after_wait == 200, "after Retry-After: %ld", after_wait);
+    CHECK(code == 0, "the server exited with status %d", code);
+}
+
+/* 1 when `tok` is 43 characters of base64url (256 random bits). */
+static int token_shape(const char *tok)
+{
+    return strlen(tok) == 43 &&
+           strspn(tok, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_") == 43;
+}
+
+void test_security(struct server *srv)
+{
+    (void)srv;
+    const char *log = "build/itest-security-server.log";
+    FILE *f = fopen(log, "w");
+    if (f) fclose(f);
+    struct server z;
+    char logenv[128];
+    snprintf(logenv, sizeof logenv, "ITEST_SERVER_LOG=%s", log);
+    const char *env[] = {"LOG_LEVEL=debug", logenv, NULL};
+    CHECK(hard_server_start(&z, env, 0) == 0, "the server did not start");
+    char why[400];
+    struct game g[3];
+    int made = 0;
+    for (int i = 0; i < 3; i++)
+        made += game_new(&z,
+                         i == 0 ? "{\"players\":[{\"name\":\"A\"},{\"name\":\"B\"},{\"name\":"
+                                  "\"C\"},{\"name\":\"D\"},{\"name\":\"E\"}],\"seed\":1}"
+                                : "{\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}]}",
+                         &g[i], why, sizeof why) == 0;
+    /* Use the tokens: right, wrong, with an idempotency key, and play a little. */
+    const char *wrong = "Authorization: Bearer Zm9yZ2VkLXRva2VuLXRoYXQtaXMtbm90LWEtcmVhbC1vbmU";
+    struct resp r;
+    char path[160];
+    snprintf(path, sizeof path, "/v1/games/%s/draw", g[1].id);
+    const char *hw[] = {wrong, NULL};
+    http(&z, "POST", path, NULL, hw, &r);
+    long wrong_status = r.status;
+    resp_free(&r);
+    const char *hk[] = {g[1].auth[0], "Idempotency-Key: sec-1", NULL};
+    http(&z, "POST", path, NULL, hk, &r);
+    long right_status = r.status;
+    resp_free(&r);
+    int played = play_turn(&z, &g[2], 1, why, sizeof why) >= 0;
+    int code = hard_server_stop(&z);
+    /* Tokens: 256 random bits each, all different, stored only as their SHA-256. */
+    int shapes = 1, distinct = 1, hashed = 1, nowhere = 1, logged = 0;
+    char *text = NULL;
+    f = fopen(log, "r");
+    size_t len = 0;
+    if (f) {
+        fseek(f, 0, SEEK_END);
+        len = (size_t)ftell(f);
+        fseek(f, 0, SEEK_SET);
+        text = calloc(len + 1, 1);
+        if (text && fread(text, 1, len, f) != len) len = 0;
+        fclose(f);
+    }
+    for (int i = 0; i < 3 && made == 3; i++) {
+        for (int s = 0; s < g[i].nplayers; s++) {
+            const char *t = g[i].token[s];
+            shapes &= token_shape(t);
+            for (int j = 0; j < 3; j++)
+                for (int k = 0; k < g[j].nplayers; k++)
+                    if ((j != i || k != s) && strcmp(t, g[j].token[k]) == 0) distinct = 0;
+            char seat[16];
+            snprintf(seat, sizeof seat, "%d", s);
+            const char *v3[] = {g[i].id, seat, t};
+            hashed &= db_scalar_params("SELECT count(*) FROM players WHERE game_id = $1::uuid AND "
+                                       "seat = $2::integer AND token_hash = "
+                                       "sha256(convert_to($3, 'UTF8'))",
+                                       3, v3) == 1;
+            const char *v1[] = {t};
+            nowhere &=
+                db_scalar_params(
+                    "SELECT (SELECT count(*) FROM events WHERE strpos(payload::text, $1) > 0) "
+                    "+ (SELECT count(*) FROM actions WHERE strpos(body::text, $1) > 0) "
+                    "+ (SELECT count(*) FROM idempotency WHERE strpos(body, $1) > 0) "
+                    "+ (SELECT count(*) FROM games WHERE strpos(options::text, $1) > 0) "
+                    "+ (SELECT count(*) FROM players WHERE strpos(name, $1) > 0)",
+                    1, v1) == 0;
+            if (text && strstr(text, t)) logged = 1;
+        }
+    }
+    if (text && (strstr(text, wrong + 22) || strstr(text, "Bearer"))) logged = 1;
+    int log_lines = 0;
+    for (size_t i = 0; text && i < len; i++) log_lines += text[i] == '\n';
+    free(text);
+    CHECK(made == 3, "%s", why);
+    CHECK(wrong_status == 401 && right_status == 200, "draws: %ld with a forged token, %ld right",
+          wrong_status, right_status);
+    CHECK(played, "%s", why);
+    CHECK(shapes, "a token is not 43 characters of base64url (256 bits)");
+    CHECK(distinct, "two tokens are the same");
+    CHECK(hashed, "a stored token_hash is not the SHA-256 of the token");
+    CHECK(nowhere, "a token is stored in clear somewhere");
+    CHECK(log_lines > 5, "the debug log has only %d lines", log_lines);
+    CHECK(!logged, "a token is in the server log (%s)", log);
+    CHECK(code == 0, "the server exited with status %d", code);
+    /* Only parameterised SQL in the service: checked on its source. */
+    CHECK(system("node scripts/check-sql.js >/dev/null") == 0, "scripts/check-sql.js failed");
+}
+
+/* Opens `n` idle TCP connections to `s` into fds[]; returns how many opened. */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+static int open_idle(const struct server *s, int *fds, int n)
+{
+    int opened = 0;
+    for (int i = 0; i < n; i++) {
+        int fd = socket(AF_INET, SOCK_STREAM, 0);
+        struct sockaddr_in a = {0};
+        a.sin_family = AF_INET;
+        a.sin_port = htons((uint16_t)s->port);
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
+            if (fd >= 0) close(fd);
+            break;
+        }
+        fds[opened++] = fd;
+    }
+    return opened;
+}
+
+void test_connection_limits(struct server *srv)
+{
+    (void)srv;
+    static const char *const cases[][3] = {{"MAX_CONNECTIONS=6", "THREADS=1", NULL},
+                                           {"MAX_CONNECTIONS_PER_IP=4", NULL, NULL}};
+    static const int limit[] = {6, 4};
+    for (int c = 0; c < 2; c++) {
+        struct server z;
+        CHECK(hard_server_start(&z, cases[c], 0) == 0, "%s: the server did not start", cases[c][0]);
+        usleep(200000); /* the start-up health checks' connections are gone */
+        int fds[16];
+        int n = open_idle(&z, fds, limit[c]);
+        usleep(200000);
+        struct resp r;
+        hard_set_timeout(1500); /* one more waits (total limit) or is closed (per address) */
+        hard_send(&z, VIA_DIRECT, "GET", "/v1/rulesets", NULL, 0, NULL, &r);
+        hard_set_timeout(30000);
+        long full = r.status;
+        resp_free(&r);
+        for (int i = 0; i < n; i++) close(fds[i]);
+        usleep(300000);
+        hard_send(&z, VIA_DIRECT, "GET", "/v1/rulesets", NULL, 0, NULL, &r);
+        long freed = r.status;
+        resp_free(&r);
+        int code = hard_server_stop(&z);
+        CHECK(n == limit[c], "%s: opened %d connections", cases[c][0], n);
+        CHECK(full == 0, "%s: with %d connections open, one more was answered %ld", cases[c][0], n,
+              full);
+        CHECK(freed == 200, "%s: once they closed: %ld", cases[c][0], freed);
+        CHECK(code == 0, "%s: the server exited with status %d", cases[c][0], code);
+    }
+}

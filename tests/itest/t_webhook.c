@@ -1,0 +1,686 @@
+/* t_webhook.c: webhooks against a listener on 127.0.0.1: signatures, order, retries with
+ * backoff, giving up, the delivery state, two servers sharing the work, private addresses. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+
+#include "hard.h"
+#include "tests.h"
+
+#define HOOK_MAX 512 /* requests a listener keeps */
+
+/* One request the listener got. */
+struct hook_req {
+    char path[64];     /* its path */
+    char sig[80];      /* X-Tilehall-Signature */
+    char event[40];    /* X-Tilehall-Event */
+    char delivery[96]; /* X-Tilehall-Delivery */
+    char ts[24];       /* X-Tilehall-Timestamp */
+    int attempt;       /* X-Tilehall-Attempt */
+    char ctype[64];    /* Content-Type */
+    int answered;      /* the status it was answered */
+    char *body;        /* malloc'd */
+};
+
+/* A webhook receiver on 127.0.0.1 (one connection at a time, each closed after its answer). */
+struct listener {
+    int fd;               /* listening socket */
+    int port;             /* its port */
+    pthread_t thread;     /* the accept loop */
+    atomic_int stop;      /* 1: end */
+    pthread_mutex_t lock; /* guards what follows */
+    int n;                /* requests */
+    struct hook_req req[HOOK_MAX];
+    int fail_first; /* answer 500 to this many more requests */
+    int status;     /* else answer this (0: 200) */
+    int delay_ms;   /* wait this long before answering */
+};
+
+/* Copies the value of header `name` from the header block `h` into dst. */
+static void header_of(const char *h, const char *name, char *dst, size_t cap)
+{
+    dst[0] = '\0';
+    size_t nl = strlen(name);
+    for (const char *p = h; p && *p; p = strstr(p, "\r\n") ? strstr(p, "\r\n") + 2 : NULL) {
+        if (strncasecmp(p, name, nl) == 0 && p[nl] == ':') {
+            const char *v = p + nl + 1;
+            while (*v == ' ') v++;
+            snprintf(dst, cap, "%.*s", (int)strcspn(v, "\r\n"), v);
+            return;
+        }
+    }
+}
+
+/* Serves one connection. */
+static void serve(struct listener *l, int c)
+{
+    char buf[65536];
+    size_t len = 0;
+    char *end = NULL;
+    long body_len = -1;
+    for (;;) {
+        struct pollfd pf = {c, POLLIN, 0};
+        if (poll(&pf, 1, 5000) <= 0) return;
+        ssize_t n = read(c, buf + len, sizeof buf - 1 - len);
+        if (n <= 0) return;
+        len += (size_t)n;
+        buf[len] = '\0';
+        if (!end && (end = strstr(buf, "\r\n\r\n")) != NULL) {
+            char cl[32];
+            *end = '\0';
+            header_of(buf, "Content-Length", cl, sizeof cl);
+            *end = '\r';
+            body_len = strtol(cl, NULL, 10);
+        }
+        if (end && (long)(len - (size_t)(end + 4 - buf)) >= body_len) break;
+        if (len >= sizeof buf - 1) return;
+    }
+    *end = '\0';
+    int status;
+    pthread_mutex_lock(&l->lock);
+    if (l->fail_first > 0) {
+        l->fail_first--;
+        status = 500;
+    } else {
+        status = l->status ? l->status : 200;
+    }
+    int delay = l->delay_ms;
+    if (l->n < HOOK_MAX) {
+        struct hook_req *r = &l->req[l->n];
+        memset(r, 0, sizeof *r);
+        sscanf(buf, "POST %63s", r->path);
+        header_of(buf, "X-Tilehall-Signature", r->sig, sizeof r->sig);
+        header_of(buf, "X-Tilehall-Event", r->event, sizeof r->event);
+        header_of(buf, "X-Tilehall-Delivery", r->delivery, sizeof r->delivery);
+        header_of(buf, "X-Tilehall-Timestamp", r->ts, sizeof r->ts);
+        header_of(buf, "Content-Type", r->ctype, sizeof r->ctype);
+        char at[16];
+        header_of(buf, "X-Tilehall-Attempt", at, sizeof at);
+        r->attempt = atoi(at);
+        r->answered = status;
+        r->body = strndup(end + 4, (size_t)body_len);
+        l->n++;
+    }
+    pthread_mutex_unlock(&l->lock);
+    if (delay) usleep((useconds_t)delay * 1000);
+    char answer[128];
+    int n = snprintf(answer, sizeof answer,
+                     "HTTP/1.1 %d X\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", status);
+    ssize_t w = write(c, answer, (size_t)n);
+    (void)w;
+}
+
+static void *listener_main(void *p)
+{
+    struct listener *l = p;
+    while (!atomic_load(&l->stop)) {
+        struct pollfd pf = {l->fd, POLLIN, 0};
+        if (poll(&pf, 1, 100) <= 0) continue;
+        int c = accept(l->fd, NULL, NULL);
+        if (c < 0) continue;
+        serve(l, c);
+        close(c);
+    }
+    return NULL;
+}
+
+/* Starts a listener on a free port of 127.0.0.1; NULL on failure. */
+static struct listener *listener_start(void)
+{
+    struct listener *l = calloc(1, sizeof *l);
+    if (!l) return NULL;
+    l->fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {0};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t alen = sizeof a;
+    int one = 1;
+    setsockopt(l->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (l->fd < 0 || bind(l->fd, (struct sockaddr *)&a, sizeof a) ||
+        getsockname(l->fd, (struct sockaddr *)&a, &alen) || listen(l->fd, 16)) {
+        if (l->fd >= 0) close(l->fd);
+        free(l);
+        return NULL;
+    }
+    l->port = ntohs(a.sin_port);
+    pthread_mutex_init(&l->lock, NULL);
+    if (pthread_create(&l->thread, NULL, listener_main, l) != 0) {
+        close(l->fd);
+        free(l);
+        return NULL;
+    }
+    return l;
+}
+
+static void listener_stop(struct listener *l)
+{
+    if (!l) return;
+    atomic_store(&l->stop, 1);
+    pthread_join(l->thread, NULL);
+    close(l->fd);
+    for (int i = 0; i < l->n && i < HOOK_MAX; i++) free(l->req[i].body);
+    pthread_mutex_destroy(&l->lock);
+    free(l);
+}
+
+/* Requests the listener got so far. */
+static int listener_count(struct listener *l)
+{
+    pthread_mutex_lock(&l->lock);
+    int n = l->n;
+    pthread_mutex_unlock(&l->lock);
+    return n;
+}
+
+/* Waits up to `ms` until the listener has `n` requests answered 2xx; 1 if so. */
+static int wait_delivered(struct listener *l, int n, long ms)
+{
+    for (long t = 0; t <= ms; t += 20) {
+        pthread_mutex_lock(&l->lock);
+        int ok = 0;
+        for (int i = 0; i < l->n; i++) ok += l->req[i].answered / 100 == 2;
+        pthread_mutex_unlock(&l->lock);
+        if (ok >= n) return 1;
+        usleep(20000);
+    }
+    return 0;
+}
+
+/* 1 when `sig` is "sha256=" + the hex HMAC-SHA256 of `body` under `secret`. */
+static int signature_ok(const char *secret, const char *body, const char *sig)
+{
+    unsigned char mac[EVP_MAX_MD_SIZE];
+    unsigned int n = 0;
+    if (!HMAC(EVP_sha256(), secret, (int)strlen(secret), (const unsigned char *)body, strlen(body),
+              mac, &n))
+        return 0;
+    char hex[2 * EVP_MAX_MD_SIZE + 8] = "sha256=";
+    for (unsigned i = 0; i < n; i++) snprintf(hex + 7 + 2 * i, 3, "%02x", mac[i]);
+    return strcmp(hex, sig) == 0;
+}
+
+/* The game's events (caller deletes), or NULL. */
+static cJSON *events_of(const struct server *srv, const char *id)
+{
+    char path[160];
+    snprintf(path, sizeof path, "/v1/games/%s/events", id);
+    struct resp r;
+    http(srv, "GET", path, NULL, NULL, &r);
+    cJSON *evs = r.status == 200 ? cJSON_DetachItemFromObject(r.json, "events") : NULL;
+    resp_free(&r);
+    return evs;
+}
+
+/*
+ * Checks the 2xx-answered requests of `l` from index `from`: they deliver the events of
+ * game `id` from seq `first` in order, each once, signed with `secret`, with the headers.
+ * Returns how many it checked, or -1 (with why).
+ */
+static int check_deliveries(struct listener *l, int from, const char *id, const cJSON *evs,
+                            int first, const char *secret, const char *path, char *why, size_t cap)
+{
+    pthread_mutex_lock(&l->lock);
+    int seq = first, rc = 0;
+    long long now = (long long)time(NULL);
+    for (int i = from; i < l->n && rc == 0; i++) {
+        const struct hook_req *r = &l->req[i];
+        if (r->answered / 100 != 2) continue;
+        char want[96];
+        snprintf(want, sizeof want, "%s:%d", id, seq);
+        cJSON *b = cJSON_Parse(r->body);
+        const cJSON *e = cJSON_GetArrayItem(evs, seq - 1);
+        long long ts = strtoll(r->ts, NULL, 10);
+        if (strcmp(r->delivery, want) != 0)
+            snprintf(why, cap, "request %d delivers %s, not %s", i, r->delivery, want), rc = -1;
+        else if (!signature_ok(secret, r->body, r->sig))
+            snprintf(why, cap, "request %d: bad signature %s", i, r->sig), rc = -1;
+        else if (!e || !cJSON_Compare(jget(b, "event"), e, 1) || strcmp(jstr(b, "game"), id) != 0 ||
+                 strcmp(r->event, jstr(e, "type")) != 0)
+            snprintf(why, cap, "request %d: body %.200s", i, r->body), rc = -1;
+        else if (jnum(b, "timestamp") != (double)ts || ts < now - 120 || ts > now + 5)
+            snprintf(why, cap, "request %d: timestamp %s", i, r->ts), rc = -1;
+        else if (strncmp(r->ctype, "application/json", 16) != 0 || r->attempt < 1 ||
+                 (path && strcmp(r->path, path) != 0))
+            snprintf(why, cap, "request %d: %s %s attempt %d", i, r->path, r->ctype, r->attempt),
+                rc = -1;
+        cJSON_Delete(b);
+        seq++;
+    }
+    pthread_mutex_unlock(&l->lock);
+    return rc ? -1 : seq - first;
+}
+
+/* The webhook state of game `g` as seat `seat` sees it (caller deletes), or NULL. */
+static cJSON *hook_state(const struct server *srv, const struct game *g, int seat, long *status)
+{
+    char path[160];
+    snprintf(path, sizeof path, "/v1/games/%s/webhook", g->id);
+    const char *h[] = {seat >= 0 ? g->auth[seat] : NULL, NULL};
+    struct resp r;
+    http(srv, "GET", path, NULL, h, &r);
+    *status = r.status;
+    cJSON *j = r.status == 200 ? r.json : NULL;
+    if (j) r.json = NULL;
+    resp_free(&r);
+    return j;
+}
+
+/* Waits up to `ms` until the state's `pending` is 0 and `field` >= `n`; the state or NULL. */
+static cJSON *wait_state(const struct server *srv, const struct game *g, const char *field, int n,
+                         long ms)
+{
+    cJSON *j = NULL;
+    for (long t = 0; t <= ms; t += 50) {
+        long st;
+        cJSON_Delete(j);
+        j = hook_state(srv, g, 0, &st);
+        if (j && jnum(j, "pending") == 0 && jnum(j, field) >= n) return j;
+        usleep(50000);
+    }
+    return j;
+}
+
+#define HOOK_DECK                                                                                  \
+    "\"start\":\"D\",\"deck\":[\"K\",\"D\",\"E\",\"U\",\"V\",\"B\",\"A\",\"L\",\"K\",\"D\",\"E\"," \
+    "\"U\",\"V\",\"B\",\"A\",\"L\",\"E\",\"U\",\"V\",\"B\",\"A\",\"L\"]"
+
+/* Creates a game of two whose webhook is `url`; its secret into `secret`. 0 or -1. */
+static int hook_game(const struct server *srv, const char *url, struct game *g, char *secret,
+                     char *why, size_t cap)
+{
+    char body[1024];
+    snprintf(
+        body, sizeof body,
+        "{\"ruleset\":\"classic\",\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}]," HOOK_DECK
+        ",\"webhook\":{\"url\":\"%s\"}}",
+        url);
+    struct resp r;
+    http(srv, "POST", "/v1/games", body, NULL, &r);
+    int rc = -1;
+    if (r.status != 201 || strcmp(jstr(r.json, "webhook.url"), url) != 0 ||
+        strlen(jstr(r.json, "webhook.secret")) != 43) {
+        snprintf(why, cap, "create with a webhook: %ld %.300s", r.status, r.body);
+    } else {
+        memset(g, 0, sizeof *g);
+        snprintf(g->id, sizeof g->id, "%s", jstr(r.json, "id"));
+        g->nplayers = 2;
+        for (int s = 0; s < 2; s++) {
+            snprintf(g->token[s], sizeof g->token[s], "%s",
+                     jstr(cJSON_GetArrayItem(jget(r.json, "players"), s), "token"));
+            snprintf(g->auth[s], sizeof g->auth[s], "Authorization: Bearer %s", g->token[s]);
+        }
+        snprintf(secret, 64, "%s", jstr(r.json, "webhook.secret"));
+        rc = 0;
+    }
+    resp_free(&r);
+    return rc;
+}
+
+/* POST /v1/games/{id}/webhook as `seat` with `body` (extra header `extra` or NULL). */
+static void hook_post(const struct server *srv, const struct game *g, int seat, const char *body,
+                      const char *extra, struct resp *r)
+{
+    char path[160];
+    snprintf(path, sizeof path, "/v1/games/%s/webhook", g->id);
+    const char *h[] = {seat >= 0 ? g->auth[seat] : "X-None: 1", extra, NULL};
+    http(srv, "POST", path, body, h, r);
+}
+
+void test_webhooks(struct server *srv)
+{
+    struct listener *l = listener_start();
+    CHECK(l, "no listener");
+    char url[128], why[400] = "", secret[64];
+    snprintf(url, sizeof url, "http://127.0.0.1:%d/hook", l->port);
+    struct game g;
+    int rc = hook_game(srv, url, &g, secret, why, sizeof why);
+    for (int i = 0; rc == 0 && i < 3; i++)
+        if (play_turn(srv, &g, 1, why, sizeof why) < 0) rc = -1;
+    cJSON *evs = rc == 0 ? events_of(srv, g.id) : NULL;
+    int n = cJSON_GetArraySize(evs);
+    int all = rc == 0 && wait_delivered(l, n, 5000);
+    int checked = all ? check_deliveries(l, 0, g.id, evs, 1, secret, "/hook", why, sizeof why) : -1;
+    int got_n = listener_count(l), extra = got_n - n;
+    if (rc || !all || checked != n || extra) {
+        cJSON_Delete(evs);
+        listener_stop(l);
+    }
+    CHECK(rc == 0, "%s", why);
+    CHECK(all, "%d of %d events delivered", got_n, n);
+    CHECK(checked == n, "%s", why);
+    CHECK(extra == 0, "%d deliveries more than events", extra);
+
+    /* The state, for any seat's token only, never with the secret. */
+    long st;
+    cJSON *s = wait_state(srv, &g, "delivered", n, 3000);
+    int state_ok = s && strcmp(jstr(s, "url"), url) == 0 && jnum(s, "delivered") == n &&
+                   jnum(s, "delivered_up_to") == n && jnum(s, "pending") == 0 &&
+                   jnum(s, "failed") == 0 && jnum(s, "failed_attempts") == 0 &&
+                   cJSON_IsNull(jget(s, "last_error")) && !jget(s, "secret");
+    char *txt = s ? cJSON_PrintUnformatted(s) : NULL;
+    snprintf(why, sizeof why, "%.300s", txt ? txt : "(none)");
+    free(txt);
+    cJSON_Delete(s);
+    cJSON *s1 = hook_state(srv, &g, 1, &st);
+    cJSON_Delete(s1);
+    long st_seat1 = st;
+    cJSON *s2 = hook_state(srv, &g, -1, &st);
+    cJSON_Delete(s2);
+    long st_none = st;
+    if (!state_ok || st_seat1 != 200 || st_none != 401) {
+        cJSON_Delete(evs);
+        listener_stop(l);
+    }
+    CHECK(state_ok, "state: %s", why);
+    CHECK(st_seat1 == 200 && st_none == 401, "state as seat 1: %ld, without a token: %ld", st_seat1,
+          st_none);
+
+    /* Replaced by the other seat (not on turn): a new secret; the next events go there. */
+    char url2[128], body[256];
+    snprintf(url2, sizeof url2, "http://127.0.0.1:%d/hook2", l->port);
+    snprintf(body, sizeof body, "{\"url\":\"%s\"}", url2);
+    struct resp r;
+    hook_post(srv, &g, 1, body, "Idempotency-Key: hook-1", &r);
+    char secret2[64];
+    snprintf(secret2, sizeof secret2, "%s", jstr(r.json, "secret"));
+    int set_ok = r.status == 200 && strcmp(jstr(r.json, "url"), url2) == 0 &&
+                 strlen(secret2) == 43 && strcmp(secret2, secret) != 0;
+    resp_free(&r);
+    hook_post(srv, &g, 1, body, "Idempotency-Key: hook-1", &r); /* a repeat: the same answer */
+    int repeat_ok = r.status == 200 && strcmp(jstr(r.json, "secret"), secret2) == 0;
+    resp_free(&r);
+    int before = listener_count(l);
+    rc = play_turn(srv, &g, 0, why, sizeof why) < 0 ? -1 : 0;
+    cJSON_Delete(evs);
+    evs = events_of(srv, g.id);
+    int n2 = cJSON_GetArraySize(evs);
+    int all2 = wait_delivered(l, n2, 5000);
+    checked =
+        all2 ? check_deliveries(l, before, g.id, evs, n + 1, secret2, "/hook2", why, sizeof why)
+             : -1;
+    if (!set_ok || !repeat_ok || rc || checked != n2 - n) {
+        cJSON_Delete(evs);
+        listener_stop(l);
+    }
+    CHECK(set_ok && repeat_ok, "replace: set %d, idempotent repeat %d", set_ok, repeat_ok);
+    CHECK(rc == 0 && all2 && checked == n2 - n, "after the replace: %d checked: %s", checked, why);
+
+    /* Refusals. */
+    static const struct {
+        const char *body;
+        long status;
+        const char *code;
+    } bad[] = {
+        {"{\"url\":\"ftp://127.0.0.1/x\"}", 400, "invalid_webhook_url"},
+        {"{\"url\":\"file:///etc/passwd\"}", 400, "invalid_webhook_url"},
+        {"{\"url\":\"http://\"}", 400, "invalid_webhook_url"},
+        {"{\"url\":\"http://a b/\"}", 400, "invalid_webhook_url"},
+        {"{\"url\":\"\"}", 400, "invalid_webhook_url"},
+        {"{\"url\":5}", 400, "invalid_body"},
+        {"{}", 400, "invalid_body"},
+        {"{\"url\":\"http://x/\",\"secret\":\"s\"}", 400, "unknown_field"},
+        {"[", 400, "invalid_json"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        hook_post(srv, &g, 0, bad[i].body, NULL, &r);
+        int ok = r.status == bad[i].status && strcmp(problem_code(&r), bad[i].code) == 0;
+        char got[200];
+        snprintf(got, sizeof got, "%ld %.150s", r.status, r.body);
+        resp_free(&r);
+        if (!ok) {
+            cJSON_Delete(evs);
+            listener_stop(l);
+        }
+        CHECK(ok, "%s -> %s", bad[i].body, got);
+    }
+    hook_post(srv, &g, -1, body, NULL, &r);
+    long no_token = r.status;
+    resp_free(&r);
+    hook_post(srv, &g, 0, body, "If-Match: \"1\"", &r);
+    long stale = r.status;
+    resp_free(&r);
+    http(srv, "POST", "/v1/games",
+         "{\"ruleset\":\"classic\",\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}],"
+         "\"webhook\":{\"url\":\"gopher://x\"}}",
+         NULL, &r);
+    int create_bad = r.status == 400 && strcmp(problem_code(&r), "invalid_webhook_url") == 0;
+    resp_free(&r);
+    http(srv, "POST", "/v1/games",
+         "{\"ruleset\":\"classic\",\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}],"
+         "\"webhook\":{\"uri\":\"http://x/\"}}",
+         NULL, &r);
+    int create_field = r.status == 400 && strcmp(problem_code(&r), "unknown_field") == 0;
+    resp_free(&r);
+
+    /* Removed: 204 (also a second time), then 404, and nothing more is delivered. */
+    char path[160];
+    snprintf(path, sizeof path, "/v1/games/%s/webhook", g.id);
+    const char *h0[] = {g.auth[0], NULL};
+    http(srv, "DELETE", path, NULL, h0, &r);
+    long del1 = r.status;
+    resp_free(&r);
+    http(srv, "DELETE", path, NULL, h0, &r);
+    long del2 = r.status;
+    resp_free(&r);
+    http(srv, "DELETE", path, NULL, NULL, &r);
+    long del_anon = r.status;
+    resp_free(&r);
+    cJSON *gone = hook_state(srv, &g, 0, &st);
+    cJSON_Delete(gone);
+    long after_delete = st;
+    before = listener_count(l);
+    rc = play_turn(srv, &g, 0, why, sizeof why) < 0 ? -1 : 0;
+    usleep(500000);
+    int late = listener_count(l) - before;
+    cJSON_Delete(evs);
+    listener_stop(l);
+    CHECK(no_token == 401 && stale == 412, "without a token %ld, stale If-Match %ld", no_token,
+          stale);
+    CHECK(create_bad && create_field, "create with a bad webhook: %d %d", create_bad, create_field);
+    CHECK(del1 == 204 && del2 == 204 && del_anon == 401, "DELETE: %ld %ld, without token %ld", del1,
+          del2, del_anon);
+    CHECK(after_delete == 404, "GET after DELETE: %ld", after_delete);
+    CHECK(rc == 0 && late == 0, "%d deliveries after the removal (%s)", late, why);
+}
+
+void test_webhook_retries(struct server *srv)
+{
+    (void)srv;
+    const char *env[] = {"WEBHOOK_MAX_ATTEMPTS=3", "WEBHOOK_BACKOFF_MS=50", "WEBHOOK_POLL_MS=50",
+                         "WEBHOOK_TIMEOUT_MS=3000", NULL};
+    struct server s;
+    CHECK(hard_server_start(&s, env, 1) == 0, "the server did not start");
+    struct listener *l = listener_start();
+    char url[128], why[400] = "", secret[64];
+    int rc = l ? 0 : -1;
+    struct game g;
+    if (l) {
+        l->fail_first = 2; /* game_created: 500, 500, then 200 */
+        snprintf(url, sizeof url, "http://127.0.0.1:%d/h", l->port);
+        rc = hook_game(&s, url, &g, secret, why, sizeof why);
+    }
+    int first = rc == 0 && wait_delivered(l, 1, 5000);
+    int attempts_ok = 0;
+    if (first) {
+        pthread_mutex_lock(&l->lock);
+        attempts_ok = l->n == 3 && l->req[0].attempt == 1 && l->req[1].attempt == 2 &&
+                      l->req[2].attempt == 3 && l->req[0].answered == 500 &&
+                      l->req[2].answered == 200 &&
+                      signature_ok(secret, l->req[0].body, l->req[0].sig) &&
+                      signature_ok(secret, l->req[2].body, l->req[2].sig) &&
+                      strcmp(l->req[0].delivery, l->req[2].delivery) == 0;
+        pthread_mutex_unlock(&l->lock);
+    }
+    cJSON *st = first ? wait_state(&s, &g, "delivered", 1, 3000) : NULL;
+    int state_ok = st && jnum(st, "failed_attempts") == 2 && jnum(st, "delivered") == 1 &&
+                   jnum(st, "last_error.seq") == 1 && jnum(st, "last_error.status") == 500 &&
+                   strcmp(jstr(st, "last_error.error"), "HTTP 500") == 0 &&
+                   strlen(jstr(st, "last_error.at")) == 20;
+    cJSON_Delete(st);
+
+    /* Always 503: each event is given up after 3 attempts, in order, and counts as done. */
+    int gave_up = 0;
+    if (l && state_ok) {
+        pthread_mutex_lock(&l->lock);
+        l->status = 503;
+        pthread_mutex_unlock(&l->lock);
+        rc = play_turn(&s, &g, 0, why, sizeof why) < 0 ? -1 : 0;
+        int v = game_version(&s, &g);
+        cJSON *evs = events_of(&s, g.id);
+        int n = cJSON_GetArraySize(evs);
+        cJSON_Delete(evs);
+        st = wait_state(&s, &g, "failed", n - 1, 8000);
+        gave_up = rc == 0 && v > 0 && st && jnum(st, "failed") == n - 1 &&
+                  jnum(st, "delivered_up_to") == n && jnum(st, "pending") == 0 &&
+                  jnum(st, "last_error.status") == 503;
+        if (!gave_up) {
+            char *t = st ? cJSON_PrintUnformatted(st) : NULL;
+            snprintf(why, sizeof why, "%d events: %.300s", n, t ? t : "(none)");
+            free(t);
+        }
+        cJSON_Delete(st);
+    }
+
+    /* A listener that takes 2 s to answer: moves are answered at once all the same. */
+    long long slowest = -1;
+    if (l && gave_up) {
+        pthread_mutex_lock(&l->lock);
+        l->status = 0;
+        l->delay_ms = 2000;
+        pthread_mutex_unlock(&l->lock);
+        slowest = 0;
+        for (int i = 0; i < 2; i++) {
+            long long t0 = hard_now_ms();
+            if (play_turn(&s, &g, 0, why, sizeof why) < 0) {
+                rc = -1;
+                break;
+            }
+            if (hard_now_ms() - t0 > slowest) slowest = hard_now_ms() - t0;
+        }
+    }
+    int code = hard_server_stop(&s); /* with a delivery in flight: it is cut short */
+    listener_stop(l);
+    CHECK(l, "no listener");
+    CHECK(rc == 0, "%s", why);
+    CHECK(first && attempts_ok, "retries of game_created: delivered %d, attempts as expected %d",
+          first, attempts_ok);
+    CHECK(state_ok, "the state after two failed attempts");
+    CHECK(gave_up, "giving up: %s", why);
+    CHECK(slowest >= 0 && slowest < 1000, "a turn took %lld ms with a slow webhook", slowest);
+    CHECK(code == 0, "the server exited with %d", code);
+}
+
+void test_webhook_servers(struct server *srv)
+{
+    struct server two;
+    CHECK(hard_server_start(&two, NULL, 0) == 0, "the second server did not start");
+    struct listener *l = listener_start();
+    char url[128], why[400] = "", secret[64];
+    struct game g;
+    int rc = l ? 0 : -1;
+    if (l) {
+        snprintf(url, sizeof url, "http://127.0.0.1:%d/x", l->port);
+        rc = hook_game(srv, url, &g, secret, why, sizeof why);
+    }
+    for (int i = 0; rc == 0 && i < 8; i++)
+        if (play_turn(i % 2 ? srv : &two, &g, 1, why, sizeof why) < 0) rc = -1;
+    cJSON *evs = rc == 0 ? events_of(srv, g.id) : NULL;
+    int n = cJSON_GetArraySize(evs);
+    int all = rc == 0 && wait_delivered(l, n, 8000);
+    usleep(300000); /* a duplicate would come now */
+    int checked = all ? check_deliveries(l, 0, g.id, evs, 1, secret, "/x", why, sizeof why) : -1;
+    int total = l ? listener_count(l) : 0;
+    cJSON_Delete(evs);
+    listener_stop(l);
+    int code = hard_server_stop(&two);
+    CHECK(rc == 0, "%s", why);
+    CHECK(all && checked == n && total == n, "%d requests for %d events, %d checked: %s", total, n,
+          checked, why);
+    CHECK(code == 0, "the second server exited with %d", code);
+}
+
+/* The DATABASE_URL of a fresh database `name` of the test cluster, or "" (scripts/pg-start.sh). */
+static void fresh_database(const char *name, char *url, size_t cap)
+{
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "scripts/pg-start.sh --fast --fresh %s 2>/dev/null", name);
+    url[0] = '\0';
+    FILE *p = popen(cmd, "r");
+    if (!p) return;
+    if (!fgets(url, (int)cap, p)) url[0] = '\0';
+    if (pclose(p) != 0) url[0] = '\0';
+    url[strcspn(url, "\n")] = '\0';
+}
+
+/*
+ * A server without WEBHOOK_ALLOW_PRIVATE refuses private addresses: IP literals when the
+ * URL is set, names when they resolve to one (at each connection). On a database of its
+ * own, so that no other server's workers (which the tests allow) deliver for it.
+ */
+void test_webhook_private(struct server *srv)
+{
+    (void)srv;
+    char db[512], dbenv[560];
+    fresh_database("tilehall_itest_private", db, sizeof db);
+    CHECK(db[0], "no database for the test");
+    snprintf(dbenv, sizeof dbenv, "DATABASE_URL=%s", db);
+    const char *env[] = {"WEBHOOK_ALLOW_PRIVATE=0", "WEBHOOK_MAX_ATTEMPTS=1", dbenv, NULL};
+    struct server s;
+    CHECK(hard_server_start(&s, env, 1) == 0, "the server did not start");
+    struct listener *l = listener_start();
+    char url[128], why[400] = "", secret[64], got_lit[300] = "";
+    struct game g;
+    int rc = l ? 0 : -1, literals = 0;
+    static const char *const lits[] = {"http://127.0.0.1:%d/x", "http://[::1]:%d/x",
+                                       "http://10.1.2.3:%d/x", "https://192.168.0.1:%d/",
+                                       "http://169.254.169.254:%d/latest"};
+    for (size_t i = 0; l && i < sizeof lits / sizeof lits[0]; i++) {
+        char u[96], body[512];
+        snprintf(u, sizeof u, lits[i], l->port);
+        snprintf(body, sizeof body,
+                 "{\"ruleset\":\"classic\",\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}],"
+                 "\"webhook\":{\"url\":\"%s\"}}",
+                 u);
+        struct resp r;
+        http(&s, "POST", "/v1/games", body, NULL, &r);
+        if (r.status == 400 && strcmp(problem_code(&r), "invalid_webhook_url") == 0)
+            literals++;
+        else
+            snprintf(got_lit, sizeof got_lit, "%s: %ld %.200s", u, r.status, r.body);
+        resp_free(&r);
+    }
+    if (l) {
+        snprintf(url, sizeof url, "http://localhost:%d/x", l->port);
+        rc = hook_game(&s, url, &g, secret, why, sizeof why);
+    }
+    cJSON *st = rc == 0 ? wait_state(&s, &g, "failed", 1, 5000) : NULL;
+    int refused = st && jnum(st, "failed") == 1 && jnum(st, "delivered") == 0 &&
+                  cJSON_IsNull(jget(st, "last_error.status")) &&
+                  strstr(jstr(st, "last_error.error"), "private");
+    char *t = st ? cJSON_PrintUnformatted(st) : NULL;
+    char state[320];
+    snprintf(state, sizeof state, "%.300s", t ? t : "(none)");
+    free(t);
+    cJSON_Delete(st);
+    int got = l ? listener_count(l) : -1;
+    listener_stop(l);
+    int code = hard_server_stop(&s);
+    CHECK(l, "no listener");
+    CHECK(literals == 5, "private IP literals: %s", got_lit);
+    CHECK(rc == 0, "%s", why);
+    CHECK(refused && got == 0, "a webhook to localhost: %d requests arrived; state %s", got, state);
+    CHECK(code == 0, "the server exited with %d", code);
+}
