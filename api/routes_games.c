@@ -240,9 +240,13 @@ void routes_scores(const struct api_request *req, struct api_response *resp, con
     games_free(ag);
 }
 
-/* Reads query parameter `name` as an integer in [0, max] (default 0). Returns 0 or -1. */
+/* Reads query parameter `name` as an integer in [0, max] (default 0). Returns 0, or -1 when
+ * it is malformed, given twice, or the query had too many parameters to see them all. */
 static int query_int(const struct api_request *req, const char *name, long max, long *out)
 {
+    size_t seen = 0;
+    for (size_t i = 0; i < req->nquery; i++) seen += strcmp(req->query[i].name, name) == 0;
+    if (req->query_overflow || seen > 1) return -1;
     return params_uint(api_query_get(req, name), max, out);
 }
 
@@ -250,11 +254,13 @@ void routes_events(const struct api_request *req, struct api_response *resp, con
 {
     long after, wait;
     if (query_int(req, "after", INT_MAX, &after)) {
-        problem_reply(resp, 400, "invalid_parameter", "after must be an integer of 0 or more.");
+        problem_reply(resp, 400, "invalid_parameter",
+                      "after must be one integer of 0 or more (and 16 parameters at most).");
         return;
     }
     if (query_int(req, "wait", MAX_WAIT, &wait)) {
-        problem_reply(resp, 400, "invalid_parameter", "wait must be an integer from 0 to 60.");
+        problem_reply(resp, 400, "invalid_parameter",
+                      "wait must be one integer from 0 to 60 (and 16 parameters at most).");
         return;
     }
     if (!auth_uuid_valid(id)) {

@@ -13,6 +13,7 @@
 static const char *const codes[] = {"invalid_json",
                                     "invalid_body",
                                     "unknown_field",
+                                    "invalid_webhook_url",
                                     "bad_player_count",
                                     "bad_option",
                                     "unknown_tile",

@@ -152,7 +152,8 @@ static void *client_main(void *p)
 
 int load_start(struct load *l)
 {
-    pthread_mutex_init(&l->lock, NULL);
+    if (!l->lock_ready) pthread_mutex_init(&l->lock, NULL);
+    l->lock_ready = 1;
     atomic_store(&l->stop, 0);
     if (l->clients > 256) l->clients = 256;
     for (int i = 0; i < l->clients; i++) {
@@ -162,9 +163,9 @@ int load_start(struct load *l)
         c->id = i;
         if (pthread_create(&l->threads[i], NULL, client_main, c) != 0) {
             free(c);
-            l->clients = i;
             return -1;
         }
+        l->running = i + 1;
     }
     return 0;
 }
@@ -172,8 +173,8 @@ int load_start(struct load *l)
 void load_stop(struct load *l)
 {
     atomic_store(&l->stop, 1);
-    for (int i = 0; i < l->clients; i++) pthread_join(l->threads[i], NULL);
-    l->clients = 0;
+    for (int i = 0; i < l->running; i++) pthread_join(l->threads[i], NULL);
+    l->running = 0;
 }
 
 void load_free(struct load *l)
@@ -182,7 +183,8 @@ void load_free(struct load *l)
     free(l->wins);
     l->wins = NULL;
     l->nwins = l->capwins = 0;
-    pthread_mutex_destroy(&l->lock);
+    if (l->lock_ready) pthread_mutex_destroy(&l->lock);
+    l->lock_ready = 0;
 }
 
 /* Events seq -> payload text of game `id`, as stored; NULL on failure. */

@@ -39,6 +39,8 @@ struct load {
     char first_odd[300];      /* the first answer of an unexpected status */
     long long last_2xx_ms;    /* when the last 2xx came */
     pthread_t threads[256];
+    int running;    /* client threads started and not yet joined */
+    int lock_ready; /* 1 once lock is initialised */
 };
 
 /* Creates `n` games of `body` (a printf format with one %d for a seed) on servers[0]. */

@@ -126,7 +126,7 @@ void test_crash(struct server *srv)
     l.if_match_every = 4;
     l.cutoffs_ok = 1; /* the requests in flight when the server is killed get no answer */
     /* Games enough that some are still running in the last round. */
-    int ngames = 12 * rounds < LOAD_MAX_GAMES ? 12 * rounds : LOAD_MAX_GAMES;
+    int ngames = 24 * rounds < LOAD_MAX_GAMES ? 24 * rounds : LOAD_MAX_GAMES;
     int rc = load_games(&l, ngames, LOAD_GAME, why, sizeof why);
     int restarted = 1;
     long accepted_before_kill = 0;
@@ -141,6 +141,9 @@ void test_crash(struct server *srv)
         waitpid(x.pid, &status, 0);
         x.pid = 0;
         load_stop(&l);
+        if (getenv("HARD_VERBOSE"))
+            printf("  kill -9 round %d: %d actions accepted so far, %ld requests\n", round, l.nwins,
+                   l.requests);
         accepted_before_kill = l.nwins;
         restarted = server_start(&x) == 0;
     }
