@@ -7,12 +7,20 @@
  * watch takes it out of its bucket and marks it `firing`; the fire() calls run outside
  * the lock, and live_watch_remove() waits until they are over, so an owner may free its
  * watch as soon as remove returns.
+ *
+ * Commits notify only while their game is watched (migrations/0004): before a watch is
+ * added, the game's lease in the database is made to run past the watch's deadline
+ * (store_games_watch), unless this server already holds one that does. A watch is added
+ * before its owner reads the events, so that a commit either sees the lease (and
+ * notifies) or comes before the read. Every owner re-adds its watch at its deadline at the
+ * latest, which renews the lease while anybody waits; once nobody does, it runs out.
  */
 #include "live.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -25,9 +33,11 @@
 #include "metrics.h"
 #include "store.h"
 
-#define NBUCKETS     256  /* hash buckets of watches */
-#define MAX_SLEEP_MS 1000 /* the hub looks at its clock at least this often */
-#define RECONNECT_MS 1000 /* between attempts to connect the listener */
+#define NBUCKETS     256   /* hash buckets of watches */
+#define MAX_SLEEP_MS 1000  /* the hub looks at its clock at least this often */
+#define RECONNECT_MS 1000  /* between attempts to connect the listener */
+#define LEASE_MS     60000 /* a lease runs this long past the deadline of the watch taking it */
+#define LEASE_MARGIN 5000  /* a lease must outlast a watch's deadline by this much */
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t fired_cond = PTHREAD_COND_INITIALIZER; /* a batch of fires is over */
@@ -39,6 +49,15 @@ static pthread_t thread;
 static int wake_pipe[2] = {-1, -1}; /* the hub polls [0]; [1] wakes it */
 static int fallback_ms = 10000;
 static void (*event_hook)(void);
+
+/* A lease this server holds on a game's notifications (kept in the buckets of watches). */
+struct lease {
+    char game[AUTH_UUID_LEN + 1];
+    long long until_ms; /* api_now_ms() time before which the database's lease runs */
+    struct lease *next;
+};
+static struct lease *leases[NBUCKETS]; /* guarded by lock */
+static long long next_sweep_ms;        /* guarded by lock: when leases are freed next */
 
 /* FNV-1a of the lower-cased id. */
 static unsigned bucket_of(const char *game)
@@ -70,9 +89,70 @@ static void unlink_watch(struct live_watch *w)
     w->linked = 0;
 }
 
+/* The lease of `game` in bucket `b`, or NULL (lock held). */
+static struct lease *lease_find(const char *game, unsigned b)
+{
+    for (struct lease *l = leases[b]; l; l = l->next)
+        if (strcmp(l->game, game) == 0) return l;
+    return NULL;
+}
+
+/* Frees the leases that ran out (lock held): the games nobody here watched for a while. */
+static void sweep_leases(long long now)
+{
+    for (unsigned b = 0; b < NBUCKETS; b++) {
+        struct lease **p = &leases[b];
+        while (*p) {
+            struct lease *l = *p;
+            if (l->until_ms <= now) {
+                *p = l->next;
+                free(l);
+            } else {
+                p = &l->next;
+            }
+        }
+    }
+}
+
+/*
+ * Makes sure that the game of `w` notifies its commits until after the watch's deadline:
+ * takes or renews the lease in the database unless this server holds one long enough.
+ * Without the database, the watch relies on its deadline and the fallback recheck.
+ */
+static void lease_for(const struct live_watch *w, unsigned b)
+{
+    long long now = api_now_ms();
+    long long need = (w->deadline_ms > 0 ? w->deadline_ms : now + LEASE_MS) + LEASE_MARGIN;
+    pthread_mutex_lock(&lock);
+    struct lease *l = lease_find(w->game, b);
+    int held = l && l->until_ms >= need;
+    if (now >= next_sweep_ms) {
+        sweep_leases(now);
+        next_sweep_ms = now + LEASE_MS;
+    }
+    pthread_mutex_unlock(&lock);
+    if (held) return;
+    long long span = need - now + LEASE_MS;
+    if (span > 24LL * 3600 * 1000) span = 24LL * 3600 * 1000;
+    const char *ids[1] = {w->game};
+    if (store_games_watch(ids, 1, (int)span) != STORE_OK) {
+        log_kv(LOG_DEBUG, "no lease on the game's notifications", "game", w->game, NULL);
+        return;
+    }
+    pthread_mutex_lock(&lock);
+    if (!(l = lease_find(w->game, b)) && (l = calloc(1, sizeof *l))) {
+        snprintf(l->game, sizeof l->game, "%s", w->game);
+        l->next = leases[b];
+        leases[b] = l;
+    }
+    if (l && l->until_ms < now + span) l->until_ms = now + span;
+    pthread_mutex_unlock(&lock);
+}
+
 void live_watch_add(struct live_watch *w)
 {
     for (char *p = w->game; *p; p++) *p = (char)tolower((unsigned char)*p);
+    lease_for(w, bucket_of(w->game));
     pthread_mutex_lock(&lock);
     w->bucket = bucket_of(w->game);
     w->prev = NULL;
@@ -281,6 +361,9 @@ void live_stop(void)
     pthread_join(thread, NULL);
     atomic_store(&running, 0);
     fire_every(LIVE_STOP);
+    pthread_mutex_lock(&lock);
+    sweep_leases(LLONG_MAX);
+    pthread_mutex_unlock(&lock);
     close(wake_pipe[0]);
     close(wake_pipe[1]);
     wake_pipe[0] = wake_pipe[1] = -1;

@@ -1,7 +1,8 @@
 /* live.h: the hub that wakes whoever waits for a game's events (streams, long polls, webhooks).
  *
- * Every commit of an action notifies channel STORE_EVENTS_CHANNEL with "<game id>:<seq>"
- * (PostgreSQL NOTIFY, sent at commit only). Each server keeps one listening connection on
+ * A commit of an action notifies channel STORE_EVENTS_CHANNEL with "<game id>:<seq>"
+ * (PostgreSQL NOTIFY, sent at commit only) while some server watches the game (a lease
+ * that adding a watch takes, see live.c). Each server keeps one listening connection on
  * a thread of its own (reconnecting when it is lost); each notification, from any server,
  * fires the watches of that game whose `after` it passes. Watches also fire at their
  * deadline, all of them now and then (a slow fallback, in case a notification was missed,

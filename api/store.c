@@ -42,6 +42,7 @@ enum stmt {
     ST_WEBHOOK_CLAIM,
     ST_WEBHOOK_DONE,
     ST_COUNTS,
+    ST_GAMES_WATCH,
     ST_COUNT
 };
 
@@ -68,7 +69,8 @@ static const char *const stmt_sql[ST_COUNT] = {
      * written unless the version is still the one read; answers 1 row, or 0 (moved on). */
     [ST_GAME_COMMIT] = "WITH g AS (UPDATE games SET version = $2::integer + 1, status = $3, "
                        "last_seq = $4::integer, snapshot = $5::bytea, updated_at = now() "
-                       "WHERE id = $1::uuid AND version = $2::integer RETURNING id), "
+                       "WHERE id = $1::uuid AND version = $2::integer "
+                       "RETURNING id, watched_until), "
                        "a AS (INSERT INTO actions (game_id, version, seat, kind, body) "
                        "SELECT id, $2::integer + 1, $6::integer, $7, $8::jsonb FROM g), "
                        "e AS (INSERT INTO events (game_id, seq, version, type, payload) "
@@ -77,10 +79,13 @@ static const char *const stmt_sql[ST_COUNT] = {
                        /* A delivery per event when the game has a webhook (0003). */
                        "w AS (INSERT INTO webhook_deliveries (game_id, seq) "
                        "SELECT g.id, (x->>'seq')::integer FROM g JOIN webhooks h ON h.game_id = "
-                       "g.id, json_array_elements($9::json) AS x) "
-                       /* Sent at commit only: wakes streams, long polls, webhook workers. */
-                       "SELECT pg_notify('" STORE_EVENTS_CHANNEL "', g.id::text || ':' || "
-                       "$4::integer) FROM g",
+                       "g.id, json_array_elements($9::json) AS x RETURNING 1) "
+                       /* The deliveries written (the caller kicks its workers), and, sent at
+                        * commit only, the notification that wakes the streams and long polls
+                        * of every server, while one of them watches the game (0004). */
+                       "SELECT (SELECT count(*) FROM w), (SELECT pg_notify('" STORE_EVENTS_CHANNEL
+                       "', g.id::text || ':' || $4::integer) WHERE g.watched_until > now()) "
+                       "FROM g",
     /* The game's events after $2 (no row: no such game; one row with NULL: none). */
     [ST_EVENTS_LIST] = "SELECT e.payload FROM games g LEFT JOIN LATERAL (SELECT seq, payload "
                        "FROM events WHERE game_id = g.id AND seq > $2::integer ORDER BY seq "
@@ -96,13 +101,16 @@ static const char *const stmt_sql[ST_COUNT] = {
         "WHERE idempotency.created_at <= now() - interval '24 hours'",
     [ST_GAME_VERSION] = "SELECT version FROM games WHERE id = $1::uuid",
     [ST_GAME_VERSIONS] = "SELECT id::text, version FROM games WHERE id = ANY($1::uuid[])",
-    /* What ST_GAME_COMMIT does besides, for a transaction of several statements: the
-     * webhook deliveries of the events $3 and the notification of seq $2. */
+    /* What ST_GAME_COMMIT does besides, for a transaction of several statements (after
+     * the game's row was written in it, so that a lease set before is seen): the webhook
+     * deliveries of the events $3 and, while watched, the notification of seq $2. */
     [ST_AFTER_COMMIT] = "WITH w AS (INSERT INTO webhook_deliveries (game_id, seq) "
                         "SELECT h.game_id, (x->>'seq')::integer FROM webhooks h, "
-                        "json_array_elements($3::json) AS x WHERE h.game_id = $1::uuid) "
-                        "SELECT pg_notify('" STORE_EVENTS_CHANNEL "', $1::uuid::text || ':' || "
-                        "$2::integer)",
+                        "json_array_elements($3::json) AS x WHERE h.game_id = $1::uuid "
+                        "RETURNING 1) "
+                        "SELECT (SELECT count(*) FROM w), (SELECT pg_notify('" STORE_EVENTS_CHANNEL
+                        "', $1::uuid::text || ':' || $2::integer) FROM games WHERE id = "
+                        "$1::uuid AND watched_until > now())",
     [ST_EVENTS_EACH] = "SELECT seq, type, payload::text FROM events WHERE game_id = $1::uuid "
                        "AND seq > $2::integer ORDER BY seq LIMIT $3::integer",
     [ST_WEBHOOK_PUT] = "INSERT INTO webhooks (game_id, url, secret) VALUES ($1::uuid, $2, $3) "
@@ -147,6 +155,9 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_COUNTS] = "SELECT count(*) FILTER (WHERE status = 'active'), count(*) FILTER (WHERE "
                   "status = 'finished'), (SELECT count(*) FROM webhook_deliveries WHERE "
                   "delivered_at IS NULL AND NOT gave_up) FROM games",
+    /* The lease of a watch (0004): the games $1 are watched for $2 ms more. */
+    [ST_GAMES_WATCH] = "UPDATE games SET watched_until = greatest(watched_until, now() + "
+                       "$2::integer * interval '1 millisecond') WHERE id = ANY($1::uuid[])",
 };
 
 /* A thread's connection. */
@@ -155,8 +166,9 @@ struct conn {
     long long next_try_ms; /* no reconnect attempt before this */
 };
 
-static char *conninfo;         /* from store_init */
-static pthread_key_t conn_key; /* the thread's struct conn */
+static char *conninfo;              /* from store_init */
+static void (*delivery_hook)(void); /* called after a commit that wrote deliveries */
+static pthread_key_t conn_key;      /* the thread's struct conn */
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 
 static void conn_free(void *p)
@@ -359,6 +371,25 @@ static enum store_status run_cmd(PGconn **pgp, enum stmt st, int n, const char *
     return STORE_OK;
 }
 
+/* Column `col` of row `row` as a long, or `null_value` when NULL. */
+static long get_long(const PGresult *res, int row, int col, long null_value)
+{
+    if (PQgetisnull(res, row, col)) return null_value;
+    return strtol(PQgetvalue(res, row, col), NULL, 10);
+}
+
+/* ST_AFTER_COMMIT with vals {id, last seq, events}: the webhook deliveries it wrote into
+ * *deliveries. */
+static enum store_status after_commit(PGconn **pgp, const char *const *vals, long *deliveries)
+{
+    PGresult *res;
+    enum store_status s = run(pgp, ST_AFTER_COMMIT, 3, vals, NULL, &res);
+    if (s != STORE_OK) return s;
+    *deliveries = PQntuples(res) == 1 ? get_long(res, 0, 0, 0) : 0;
+    PQclear(res);
+    return STORE_OK;
+}
+
 /* Runs a plain SQL command (BEGIN, COMMIT, a migration script). */
 static enum store_status exec_sql(PGconn *pg, const char *sql, const char *what)
 {
@@ -470,6 +501,7 @@ enum store_status store_game_create(const struct store_new_game *g)
     PGconn *pg = conn_get();
     if (!pg) return STORE_UNAVAILABLE;
     char seed[24], last_seq[16];
+    long deliveries = 0;
     snprintf(seed, sizeof seed, "%" PRIu64, g->seed);
     snprintf(last_seq, sizeof last_seq, "%d", g->last_seq);
     enum store_status s = begin(&pg);
@@ -497,10 +529,11 @@ enum store_status store_game_create(const struct store_new_game *g)
         const char *vals[3] = {g->id, g->webhook_url, g->webhook_secret};
         s = run_cmd(&pg, ST_WEBHOOK_PUT, 3, vals, NULL, NULL);
         const char *after[3] = {g->id, last_seq, g->events_json};
-        if (s == STORE_OK) s = run_cmd(&pg, ST_AFTER_COMMIT, 3, after, NULL, NULL);
+        if (s == STORE_OK) s = after_commit(&pg, after, &deliveries);
     }
     if (s == STORE_OK) s = exec_sql(pg, "COMMIT", "commit");
     if (s != STORE_OK) rollback(pg);
+    if (s == STORE_OK && deliveries > 0 && delivery_hook) delivery_hook();
     return s;
 }
 
@@ -569,15 +602,11 @@ enum store_status store_game_version(const char *id, int *version)
     return s;
 }
 
-enum store_status store_game_versions(const char *const *ids, size_t n, int *versions)
+/* The array literal {id,id,...} of `ids` (valid UUIDs: nothing to quote); caller frees. */
+static char *uuid_array(const char *const *ids, size_t n)
 {
-    for (size_t i = 0; i < n; i++) versions[i] = -1;
-    if (n == 0) return STORE_OK;
-    PGconn *pg = conn_get();
-    if (!pg) return STORE_UNAVAILABLE;
-    /* An array literal {id,id,...}: the ids are valid UUIDs, nothing to quote. */
     char *list = malloc(n * (AUTH_UUID_LEN + 1) + 2);
-    if (!list) return STORE_ERROR;
+    if (!list) return NULL;
     size_t o = 0;
     list[o++] = '{';
     for (size_t i = 0; i < n; i++) {
@@ -587,6 +616,37 @@ enum store_status store_game_versions(const char *const *ids, size_t n, int *ver
     }
     list[o++] = '}';
     list[o] = '\0';
+    return list;
+}
+
+enum store_status store_games_watch(const char *const *ids, size_t n, int lease_ms)
+{
+    if (n == 0) return STORE_OK;
+    PGconn *pg = conn_get();
+    if (!pg) return STORE_UNAVAILABLE;
+    char *list = uuid_array(ids, n);
+    if (!list) return STORE_ERROR;
+    char lease[16];
+    snprintf(lease, sizeof lease, "%d", lease_ms);
+    const char *vals[2] = {list, lease};
+    enum store_status s = run_cmd(&pg, ST_GAMES_WATCH, 2, vals, NULL, NULL);
+    free(list);
+    return s;
+}
+
+void store_set_delivery_hook(void (*fn)(void))
+{
+    delivery_hook = fn;
+}
+
+enum store_status store_game_versions(const char *const *ids, size_t n, int *versions)
+{
+    for (size_t i = 0; i < n; i++) versions[i] = -1;
+    if (n == 0) return STORE_OK;
+    PGconn *pg = conn_get();
+    if (!pg) return STORE_UNAVAILABLE;
+    char *list = uuid_array(ids, n);
+    if (!list) return STORE_ERROR;
     const char *vals[1] = {list};
     PGresult *res;
     enum store_status s = run(&pg, ST_GAME_VERSIONS, 1, vals, NULL, &res);
@@ -603,7 +663,8 @@ enum store_status store_game_versions(const char *const *ids, size_t n, int *ver
 }
 
 /* The action of `c` with its idempotent answer: a transaction of several statements. */
-static enum store_status commit_remembered(PGconn *pg, const struct store_commit *c)
+static enum store_status commit_remembered(PGconn *pg, const struct store_commit *c,
+                                           long *deliveries)
 {
     char version[16], new_version[16], last_seq[16], seat[16];
     snprintf(version, sizeof version, "%d", c->version);
@@ -629,7 +690,7 @@ static enum store_status commit_remembered(PGconn *pg, const struct store_commit
     if (s == STORE_OK) s = idem_put(pg, c->idem);
     if (s == STORE_OK) {
         const char *vals[3] = {c->id, last_seq, c->events_json};
-        s = run_cmd(&pg, ST_AFTER_COMMIT, 3, vals, NULL, NULL);
+        s = after_commit(&pg, vals, deliveries);
     }
     if (s == STORE_OK) s = exec_sql(pg, "COMMIT", "commit");
     if (s != STORE_OK) rollback(pg);
@@ -641,8 +702,9 @@ enum store_status store_game_commit(const struct store_commit *c)
     PGconn *pg = conn_get();
     if (!pg) return STORE_UNAVAILABLE;
     enum store_status s;
+    long deliveries = 0;
     if (c->idem) {
-        s = commit_remembered(pg, c);
+        s = commit_remembered(pg, c, &deliveries);
     } else {
         char version[16], last_seq[16], seat[16];
         snprintf(version, sizeof version, "%d", c->version);
@@ -655,12 +717,16 @@ enum store_status store_game_commit(const struct store_commit *c)
         PGresult *res;
         s = run(&pg, ST_GAME_COMMIT, 9, vals, lens, &res);
         if (s == STORE_OK) {
-            if (PQntuples(res) != 1) s = STORE_CONFLICT;
+            if (PQntuples(res) != 1)
+                s = STORE_CONFLICT;
+            else
+                deliveries = get_long(res, 0, 0, 0);
             PQclear(res);
         }
     }
     /* A version that moved on shows as a duplicate action or event key too. */
     if (s == STORE_DUPLICATE && !c->idem) s = STORE_CONFLICT;
+    if (s == STORE_OK && deliveries > 0 && delivery_hook) delivery_hook();
     return s;
 }
 
@@ -806,13 +872,6 @@ enum store_status store_webhook_delete(const char *id, int *deleted)
 static void copy_text(const PGresult *res, int col, char *dst, size_t cap)
 {
     snprintf(dst, cap, "%s", PQgetisnull(res, 0, col) ? "" : PQgetvalue(res, 0, col));
-}
-
-/* Column `col` of row `row` as a long, or `null_value` when NULL. */
-static long get_long(const PGresult *res, int row, int col, long null_value)
-{
-    if (PQgetisnull(res, row, col)) return null_value;
-    return strtol(PQgetvalue(res, row, col), NULL, 10);
 }
 
 enum store_status store_webhook_get(const char *id, struct store_webhook_state *out)

@@ -126,6 +126,17 @@ enum store_status store_game_versions(const char *const *ids, size_t n, int *ver
     __attribute__((warn_unused_result));
 
 /*
+ * Makes the lease of a watch on the games `ids[0..n)` (valid UUIDs) run at least
+ * `lease_ms` from now: while it runs, their commits notify STORE_EVENTS_CHANNEL
+ * (migrations/0004).
+ */
+enum store_status store_games_watch(const char *const *ids, size_t n, int lease_ms)
+    __attribute__((warn_unused_result));
+
+/* `fn` is called after each commit that wrote webhook deliveries (to wake the workers). */
+void store_set_delivery_hook(void (*fn)(void));
+
+/*
  * Stores an accepted action: the new snapshot (only if the stored version is still
  * c->version; else STORE_CONFLICT and nothing is written), the action, its events and
  * the idempotent answer (STORE_DUPLICATE if that key was taken meanwhile).

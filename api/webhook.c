@@ -3,11 +3,12 @@
  * Each worker claims due deliveries from the outbox (store_webhook_claim: rows other
  * servers hold are skipped, and a claimed row is leased so that no other server takes it
  * while its POST is in flight), POSTs each, and records the outcome. It sleeps until a
- * commit kicks it (webhook_kick, from the live hub) or WEBHOOK_POLL_MS passes (retries
- * that fall due). Unless WEBHOOK_ALLOW_PRIVATE=1, a connection to a loopback, private,
- * link-local or multicast address is refused (checked on the address actually dialled),
- * no proxy is used and redirects are not followed, so that players cannot make the server
- * call into its own network.
+ * commit kicks it (webhook_kick: after this server's commit that wrote deliveries, or on a
+ * notification of another server's) or WEBHOOK_POLL_MS passes (retries that fall due, and
+ * deliveries of other servers' commits that no notification announced). Unless
+ * WEBHOOK_ALLOW_PRIVATE=1, a connection to a loopback, private, link-local or multicast address is
+ * refused (checked on the address actually dialled), no proxy is used and redirects are not
+ * followed, so that players cannot make the server call into its own network.
  */
 #include "webhook.h"
 

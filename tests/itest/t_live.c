@@ -10,7 +10,9 @@
 #include <unistd.h>
 
 #include <curl/curl.h>
+#include <libpq-fe.h>
 
+#include "db.h"
 #include "hard.h"
 #include "tests.h"
 
@@ -426,6 +428,66 @@ void test_live_across_servers(struct server *srv)
     CHECK(started && ok, "long poll: %s", got);
     CHECK(poll_ms < 1500, "the long poll on the other server answered after %lld ms", poll_ms);
     CHECK(code == 0, "the second server exited with %d", code);
+}
+
+/* Notifications of `game` that arrive on the listening connection `pg` within `ms`. */
+static int notifications_of(PGconn *pg, const char *game, long ms)
+{
+    int n = 0;
+    for (long t = 0; t <= ms; t += 20) {
+        PQconsumeInput(pg);
+        PGnotify *nt;
+        while ((nt = PQnotifies(pg))) {
+            if (strncasecmp(nt->extra, game, strlen(game)) == 0) n++;
+            PQfreemem(nt);
+        }
+        usleep(20000);
+    }
+    return n;
+}
+
+/*
+ * Commits notify only while somebody waits for the game's events (migrations/0004): none
+ * for a game nobody watched; one per commit once a long poll took the game's lease, which
+ * runs past the poll's deadline.
+ */
+void test_live_lease(struct server *srv)
+{
+    char why[400] = "";
+    struct game g;
+    int rc = game_new(srv, LIVE_GAME, &g, why, sizeof why);
+    PGconn *pg = PQconnectdb(getenv("DATABASE_URL"));
+    int listening = 0;
+    if (PQstatus(pg) == CONNECTION_OK) {
+        PGresult *res = PQexec(pg, "LISTEN tilehall_events");
+        listening = PQresultStatus(res) == PGRES_COMMAND_OK;
+        PQclear(res);
+    }
+    int unwatched = -1, watched = -1, poll_status = 0;
+    long lease_s = -1;
+    if (rc == 0 && listening) {
+        if (play_turn(srv, &g, 1, why, sizeof why) < 0) rc = -1;
+        unwatched = notifications_of(pg, g.id, 300);
+        char path[160];
+        snprintf(path, sizeof path, "/v1/games/%s/events?after=999&wait=1", g.id);
+        struct resp r;
+        http(srv, "GET", path, NULL, NULL, &r);
+        poll_status = (int)r.status;
+        resp_free(&r);
+        const char *vals[1] = {g.id};
+        lease_s = db_scalar_params("SELECT extract(epoch FROM watched_until - now())::integer "
+                                   "FROM games WHERE id = $1::uuid",
+                                   1, vals);
+        if (rc == 0 && play_turn(srv, &g, 1, why, sizeof why) < 0) rc = -1;
+        watched = notifications_of(pg, g.id, 500);
+    }
+    PQfinish(pg);
+    CHECK(rc == 0, "%s", why);
+    CHECK(listening, "cannot LISTEN on the test database");
+    CHECK(unwatched == 0, "%d notifications of a game nobody watched", unwatched);
+    CHECK(poll_status == 200, "the long poll answered %d", poll_status);
+    CHECK(lease_s >= 55 && lease_s <= 70, "the lease runs %ld s more after the poll", lease_s);
+    CHECK(watched == 2, "%d notifications of a watched game's two commits (draw, place)", watched);
 }
 
 /* Streams across servers with a real resume point. */

@@ -36,6 +36,7 @@ const struct itest itest_tests[] = {
     {"event stream: events as committed, Last-Event-ID, heartbeats", test_event_stream},
     {"event stream: ends after game_finished", test_event_stream_end},
     {"long poll woken by a commit on another server (NOTIFY)", test_live_across_servers},
+    {"commits notify only while the game is watched (a lease)", test_live_lease},
     {"event stream fed by a commit on another server (NOTIFY)", test_stream_across_servers},
     {"event streams: the cap, a client gone, shutdown with streams open", test_stream_limits},
     {"/turn: seat, tile or hand, placements; 304", test_turn_view},

@@ -496,11 +496,34 @@ void test_webhooks(struct server *srv)
     CHECK(rc == 0 && late == 0, "%d deliveries after the removal (%s)", late, why);
 }
 
+/* The DATABASE_URL of a fresh database `name` of the test cluster, or "" (scripts/pg-start.sh). */
+static void fresh_database(const char *name, char *url, size_t cap)
+{
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "scripts/pg-start.sh --fast --fresh %s 2>/dev/null", name);
+    url[0] = '\0';
+    FILE *p = popen(cmd, "r");
+    if (!p) return;
+    if (!fgets(url, (int)cap, p)) url[0] = '\0';
+    if (pclose(p) != 0) url[0] = '\0';
+    url[strcspn(url, "\n")] = '\0';
+}
+
+/* On a database of its own: the other servers of the tests have their own retry settings,
+ * and their workers would take part of these deliveries. */
 void test_webhook_retries(struct server *srv)
 {
     (void)srv;
-    const char *env[] = {"WEBHOOK_MAX_ATTEMPTS=3", "WEBHOOK_BACKOFF_MS=50", "WEBHOOK_POLL_MS=50",
-                         "WEBHOOK_TIMEOUT_MS=3000", NULL};
+    char db[512], dbenv[560];
+    fresh_database("tilehall_itest_retries", db, sizeof db);
+    CHECK(db[0], "no database for the test");
+    snprintf(dbenv, sizeof dbenv, "DATABASE_URL=%s", db);
+    const char *env[] = {"WEBHOOK_MAX_ATTEMPTS=3",
+                         "WEBHOOK_BACKOFF_MS=50",
+                         "WEBHOOK_POLL_MS=50",
+                         "WEBHOOK_TIMEOUT_MS=3000",
+                         dbenv,
+                         NULL};
     struct server s;
     CHECK(hard_server_start(&s, env, 1) == 0, "the server did not start");
     struct listener *l = listener_start();
@@ -610,19 +633,6 @@ void test_webhook_servers(struct server *srv)
     CHECK(all && checked == n && total == n, "%d requests for %d events, %d checked: %s", total, n,
           checked, why);
     CHECK(code == 0, "the second server exited with %d", code);
-}
-
-/* The DATABASE_URL of a fresh database `name` of the test cluster, or "" (scripts/pg-start.sh). */
-static void fresh_database(const char *name, char *url, size_t cap)
-{
-    char cmd[256];
-    snprintf(cmd, sizeof cmd, "scripts/pg-start.sh --fast --fresh %s 2>/dev/null", name);
-    url[0] = '\0';
-    FILE *p = popen(cmd, "r");
-    if (!p) return;
-    if (!fgets(url, (int)cap, p)) url[0] = '\0';
-    if (pclose(p) != 0) url[0] = '\0';
-    url[strcspn(url, "\n")] = '\0';
 }
 
 /*
