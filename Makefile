@@ -22,12 +22,13 @@ include mk/core.mk
 -include mk/soak.mk
 include mk/fuzz.mk
 
-# make test: the whole suite from a fresh machine: packages (as root), builds, a throwaway
-# PostgreSQL, the spec checks, the service's and the engine's unit tests (plain and
+# make test: the whole suite from a fresh machine: packages (as root), the format and SQL
+# checks (lint-c), builds, a throwaway PostgreSQL, the spec checks, the service's and the engine's unit tests (plain and
 # ASan+UBSan), the integration tests against the ASan+UBSan server and against the normal
 # server, a short soak (mk/soak.mk), and last whole games played by examples/bot.sh (its
 # summary line "N passed, 0 failed" ends the output).
 test: deps
+	$(MAKE) --no-print-directory lint-c
 	@if $(MAKE) -n test-spec >/dev/null 2>&1; then $(MAKE) --no-print-directory test-spec; fi
 	@if $(MAKE) -n test-fuzz >/dev/null 2>&1; then $(MAKE) --no-print-directory test-fuzz; fi
 	$(MAKE) --no-print-directory test-api-unit
@@ -40,3 +41,17 @@ test: deps
 
 clean:
 	rm -rf $(BUILD)
+
+# make format: clang-format (the repo's .clang-format) over every C file in place.
+# make lint: the same as a check (nothing changed, every difference an error), the SQL
+# check (only parameterised statements reach libpq) and the spec's lint.
+C_FILES = $(shell git ls-files '*.c' '*.h' 2>/dev/null)
+.PHONY: lint-c
+format:
+	clang-format -i $(C_FILES)
+lint-c:
+	@clang-format --dry-run --Werror $(C_FILES)
+	@echo "lint-c: $(words $(C_FILES)) C files as .clang-format says"
+	@node scripts/check-sql.js
+lint: lint-c
+	@if $(MAKE) -n spec-lint >/dev/null 2>&1; then $(MAKE) --no-print-directory spec-lint; fi

@@ -182,8 +182,10 @@ enum cc_status cc_game_check_where(const struct cc_game *g, int *where)
     CHECK(g->nboard >= 1 && g->nboard <= CC_MAX_BOARD);
     /* A turn is one placement: turn n is under way with n tiles on the board; the last
      * placement of a game does not start another turn. */
-    if (g->phase != CC_PHASE_FINISHED) CHECK(g->turn == g->nboard);
-    else CHECK(g->turn == g->nboard || g->turn + 1 == g->nboard);
+    if (g->phase != CC_PHASE_FINISHED)
+        CHECK(g->turn == g->nboard);
+    else
+        CHECK(g->turn == g->nboard || g->turn + 1 == g->nboard);
     if (hand) {
         enum cc_status hs = check_hand(g, ts, where);
         if (hs != CC_OK) return hs;

@@ -10,18 +10,10 @@
 
 #include "json_in.h"
 
-static const char *const codes[] = {"invalid_json",
-                                    "invalid_body",
-                                    "unknown_field",
-                                    "invalid_webhook_url",
-                                    "bad_player_count",
-                                    "bad_option",
-                                    "unknown_tile",
-                                    "deck_too_long",
-                                    "unknown_ruleset",
-                                    "bad_rotation",
-                                    "bad_location",
-                                    NULL};
+static const char *const codes[] = {"invalid_json",        "invalid_body",     "unknown_field",
+                                    "invalid_webhook_url", "bad_player_count", "bad_option",
+                                    "unknown_tile",        "deck_too_long",    "unknown_ruleset",
+                                    "bad_rotation",        "bad_location",     NULL};
 
 static void check_err(const struct json_err *err)
 {

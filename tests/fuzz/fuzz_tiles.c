@@ -12,8 +12,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < 1) return 0;
     enum cc_ruleset r = (enum cc_ruleset)(data[0] % CC_RULESET_COUNT);
     int line = 0;
-    if (cc_tileset_parse(&ts, r, (const char *)data + 1, size - 1, &line) != CC_PARSE_OK)
-        return 0;
+    if (cc_tileset_parse(&ts, r, (const char *)data + 1, size - 1, &line) != CC_PARSE_OK) return 0;
     /* Accepted: every location of every rotation belongs to a feature of the tile. */
     for (int i = 0; i < ts.ntypes; i++)
         for (int rot = 0; rot < 4; rot++)

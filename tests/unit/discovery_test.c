@@ -678,10 +678,13 @@ Test(discovery, hand_game_replays_from_its_shown_deck)
         memset(&r, 0, sizeof r);
         uint8_t players = (uint8_t)(2 + seed % 4);
         struct cc_options o = {.draw = CC_DRAW_HAND};
-        cr_assert(randplay_game(&g, &events, CC_RULESET_DISCOVERY, players, o, seed, NULL, record,
-                                &r));
-        struct cc_setup s = {.ruleset = CC_RULESET_DISCOVERY, .nplayers = players, .options = o,
-                             .start = -1, .deck_len = (int16_t)(g.deck_len - g.nremoved)};
+        cr_assert(
+            randplay_game(&g, &events, CC_RULESET_DISCOVERY, players, o, seed, NULL, record, &r));
+        struct cc_setup s = {.ruleset = CC_RULESET_DISCOVERY,
+                             .nplayers = players,
+                             .options = o,
+                             .start = -1,
+                             .deck_len = (int16_t)(g.deck_len - g.nremoved)};
         memcpy(s.deck, g.deck + g.nremoved, (size_t)s.deck_len);
         cr_assert_eq(cc_game_new(&again, &s, NULL), CC_OK);
         for (size_t i = 0; i < r.n; i++)

@@ -21,8 +21,11 @@ static uint8_t tile(const char *id)
 static void new_game(struct cc_game *g, const char *const *deck, int n, uint8_t river)
 {
     ts = cc_tileset_get(CC_RULESET_CLASSIC);
-    struct cc_setup s = {.ruleset = CC_RULESET_CLASSIC, .nplayers = 2, .start = -1,
-                         .deck_len = (int16_t)n, .options = {.river = river}};
+    struct cc_setup s = {.ruleset = CC_RULESET_CLASSIC,
+                         .nplayers = 2,
+                         .start = -1,
+                         .deck_len = (int16_t)n,
+                         .options = {.river = river}};
     for (int i = 0; i < n; i++) s.deck[i] = tile(deck[i]);
     cr_assert_eq(cc_game_new(g, &s, NULL), CC_OK);
 }
@@ -62,8 +65,11 @@ static struct cc_action draw(void)
 
 static struct cc_action place(int x, int y, int rot)
 {
-    return (struct cc_action){.kind = CC_ACTION_PLACE, .x = (int16_t)x, .y = (int16_t)y,
-                              .rot = (uint8_t)rot, .tile = CC_NO_TILE};
+    return (struct cc_action){.kind = CC_ACTION_PLACE,
+                              .x = (int16_t)x,
+                              .y = (int16_t)y,
+                              .rot = (uint8_t)rot,
+                              .tile = CC_NO_TILE};
 }
 
 static struct cc_action with_follower(struct cc_action a, int loc)
@@ -76,8 +82,7 @@ static struct cc_action with_follower(struct cc_action a, int loc)
 Test(rules, setup_is_validated)
 {
     static struct cc_game g;
-    struct cc_setup s = {.ruleset = CC_RULESET_CLASSIC, .nplayers = 1, .start = -1,
-                         .deck_len = -1};
+    struct cc_setup s = {.ruleset = CC_RULESET_CLASSIC, .nplayers = 1, .start = -1, .deck_len = -1};
     cr_expect_eq(cc_game_new(&g, &s, NULL), CC_ERR_BAD_PLAYER_COUNT);
     s.nplayers = 6;
     cr_expect_eq(cc_game_new(&g, &s, NULL), CC_ERR_BAD_PLAYER_COUNT);
@@ -133,7 +138,7 @@ Test(rules, placement_refusals)
     ok(&g, draw());
     refused(&g, place(0, 0, 0), CC_ERR_POSITION_TAKEN);
     refused(&g, place(5, 5, 0), CC_ERR_NOT_ADJACENT);
-    refused(&g, place(1, 1, 0), CC_ERR_NOT_ADJACENT); /* corner only */
+    refused(&g, place(1, 1, 0), CC_ERR_NOT_ADJACENT);        /* corner only */
     refused(&g, place(0, -1, 0), CC_ERR_EDGES_DO_NOT_MATCH); /* field against D's city */
     refused(&g, place(1, 0, 1), CC_ERR_EDGES_DO_NOT_MATCH);  /* field against D's road */
     refused(&g, place(32767, -32768, 0), CC_ERR_NOT_ADJACENT);
@@ -179,8 +184,10 @@ Test(rules, no_followers_left)
     int y = 1;
     for (int turn = 0; turn < 14; turn++, y++) {
         ok(&g, draw());
-        if (g.seat == 0) ok(&g, with_follower(place(0, y, 0), CC_LOC_C));
-        else ok(&g, place(0, y, 0));
+        if (g.seat == 0)
+            ok(&g, with_follower(place(0, y, 0), CC_LOC_C));
+        else
+            ok(&g, place(0, y, 0));
     }
     cr_expect_eq(g.players[0].followers, 0);
     ok(&g, draw());
@@ -203,7 +210,7 @@ Test(rules, river_refusals)
     ok(&g, place(2, 0, 0)); /* flowing east, it turns right (south) */
     ok(&g, draw());
     refused(&g, place(2, 1, 1), CC_ERR_RIVER_U_TURN); /* right again: west */
-    ok(&g, place(2, 1, 2));                            /* left: east again */
+    ok(&g, place(2, 1, 2));                           /* left: east again */
     ok(&g, draw());
     refused(&g, place(3, 1, 1), CC_ERR_EDGES_DO_NOT_MATCH);
     ok(&g, place(3, 1, 0)); /* the lake */
@@ -240,9 +247,14 @@ static void cross_check(const struct cc_game *g, const struct cc_action *a,
     for (size_t i = 0; i < n; i += 1 + n / 8) {
         for (int loc = 0; loc < CC_LOC_COUNT; loc++) {
             copy = *g;
-            struct cc_action p = {.kind = CC_ACTION_PLACE, .seat = g->seat, .x = list[i].x,
-                                  .y = list[i].y, .rot = list[i].rot, .tile = CC_NO_TILE,
-                                  .follow = CC_FOLLOW_FOLLOWER, .loc = (uint8_t)loc};
+            struct cc_action p = {.kind = CC_ACTION_PLACE,
+                                  .seat = g->seat,
+                                  .x = list[i].x,
+                                  .y = list[i].y,
+                                  .rot = list[i].rot,
+                                  .tile = CC_NO_TILE,
+                                  .follow = CC_FOLLOW_FOLLOWER,
+                                  .loc = (uint8_t)loc};
             enum cc_status st = cc_game_apply(&copy, &p, NULL);
             bool listed = list[i].follower & (1u << loc);
             cr_assert_eq(st == CC_OK, listed, "location %s: %s", cc_location_name(loc),
@@ -258,7 +270,7 @@ Test(rules, listed_moves_match_the_validator)
     for (uint64_t seed = 1; seed <= 6; seed++) {
         unsigned budget = 40;
         struct cc_options o = {.river = (uint8_t)(seed & 1)};
-        cr_assert(randplay_game(&g, &ev, CC_RULESET_CLASSIC, 2, o, seed, NULL, cross_check,
-                                &budget));
+        cr_assert(
+            randplay_game(&g, &ev, CC_RULESET_CLASSIC, 2, o, seed, NULL, cross_check, &budget));
     }
 }
