@@ -56,49 +56,6 @@ static size_t on_read(char *buf, size_t size, size_t n, void *ud)
     return k;
 }
 
-static size_t on_body(char *p, size_t size, size_t n, void *ud)
-{
-    struct resp *r = ud;
-    size_t add = size * n;
-    char *nb = realloc(r->body, r->len + add + 1);
-    if (!nb) return 0;
-    r->body = nb;
-    memcpy(r->body + r->len, p, add);
-    r->len += add;
-    r->body[r->len] = '\0';
-    return add;
-}
-
-/* Copies header `name`'s value from the line at `line` (`len` bytes) into dst. */
-static void take(const char *line, size_t len, const char *name, char *dst, size_t cap)
-{
-    size_t nl = strlen(name);
-    if (len <= nl + 1 || strncasecmp(line, name, nl) != 0 || line[nl] != ':') return;
-    const char *v = line + nl + 1;
-    size_t vl = len - nl - 1;
-    while (vl && *v == ' ') v++, vl--;
-    while (vl && (v[vl - 1] == '\r' || v[vl - 1] == '\n' || v[vl - 1] == ' ')) vl--;
-    if (vl >= cap) vl = cap - 1;
-    memcpy(dst, v, vl);
-    dst[vl] = '\0';
-}
-
-static void take_headers(const char *line, size_t len, struct resp *r)
-{
-    take(line, len, "ETag", r->etag, sizeof r->etag);
-    take(line, len, "Location", r->location, sizeof r->location);
-    take(line, len, "Allow", r->allow, sizeof r->allow);
-    take(line, len, "Content-Type", r->ctype, sizeof r->ctype);
-    take(line, len, "Retry-After", r->retry_after, sizeof r->retry_after);
-    take(line, len, "WWW-Authenticate", r->www_auth, sizeof r->www_auth);
-}
-
-static size_t on_header(char *p, size_t size, size_t n, void *ud)
-{
-    take_headers(p, size * n, ud);
-    return size * n;
-}
-
 /* Sends with curl. */
 static void send_curl(const struct server *srv, enum hard_via via, const char *method,
                       const char *path, const char *body, size_t len, const char *const *headers,
@@ -124,9 +81,9 @@ static void send_curl(const struct server *srv, enum hard_via via, const char *m
     }
     curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method);
     curl_easy_setopt(c, CURLOPT_HTTPHEADER, hl);
-    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, resp_on_body);
     curl_easy_setopt(c, CURLOPT_WRITEDATA, r);
-    curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
+    curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, resp_on_header);
     curl_easy_setopt(c, CURLOPT_HEADERDATA, r);
     curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, timeout_ms);
     curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
@@ -149,7 +106,7 @@ static void parse_raw(const char *buf, size_t n, struct resp *r)
             p = eol + 1;
             break;
         }
-        take_headers(p, ll, r);
+        resp_take_header(p, ll, r);
         p = eol + 1;
     }
     r->len = (size_t)(end - p);

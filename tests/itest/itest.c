@@ -138,7 +138,7 @@ int server_stop(struct server *s)
     return 255;
 }
 
-static size_t on_body(char *p, size_t size, size_t n, void *ud)
+size_t resp_on_body(char *p, size_t size, size_t n, void *ud)
 {
     struct resp *r = ud;
     size_t add = size * n;
@@ -165,10 +165,8 @@ static void take_header(const char *line, size_t len, const char *name, char *ds
     dst[vl] = '\0';
 }
 
-static size_t on_header(char *p, size_t size, size_t n, void *ud)
+void resp_take_header(const char *p, size_t len, struct resp *r)
 {
-    struct resp *r = ud;
-    size_t len = size * n;
     take_header(p, len, "ETag", r->etag, sizeof r->etag);
     take_header(p, len, "Location", r->location, sizeof r->location);
     take_header(p, len, "Allow", r->allow, sizeof r->allow);
@@ -177,7 +175,12 @@ static size_t on_header(char *p, size_t size, size_t n, void *ud)
     take_header(p, len, "WWW-Authenticate", r->www_auth, sizeof r->www_auth);
     take_header(p, len, "X-Request-Id", r->request_id, sizeof r->request_id);
     take_header(p, len, "Cache-Control", r->cache, sizeof r->cache);
-    return len;
+}
+
+size_t resp_on_header(char *p, size_t size, size_t n, void *ud)
+{
+    resp_take_header(p, size * n, ud);
+    return size * n;
 }
 
 void http(const struct server *srv, const char *method, const char *path, const char *body,
@@ -204,9 +207,9 @@ void http(const struct server *srv, const char *method, const char *path, const 
         curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
     }
     curl_easy_setopt(c, CURLOPT_HTTPHEADER, hl);
-    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, resp_on_body);
     curl_easy_setopt(c, CURLOPT_WRITEDATA, r);
-    curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
+    curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, resp_on_header);
     curl_easy_setopt(c, CURLOPT_HEADERDATA, r);
     curl_easy_setopt(c, CURLOPT_TIMEOUT, 90L);
     curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);

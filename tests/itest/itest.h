@@ -23,6 +23,13 @@ struct resp {
     cJSON *json;          /* body parsed, or NULL */
 };
 
+/* libcurl callbacks that fill a struct resp (`ud`): the body, and the headers it keeps. */
+size_t resp_on_body(char *p, size_t size, size_t n, void *ud);
+size_t resp_on_header(char *p, size_t size, size_t n, void *ud);
+
+/* Keeps the header line `p` (`len` bytes) in `r` when it is one that struct resp has. */
+void resp_take_header(const char *p, size_t len, struct resp *r);
+
 /* A running server. */
 struct server {
     pid_t pid;          /* its process */

@@ -608,10 +608,7 @@ Test(discovery, random_games_keep_every_invariant, .timeout = 120)
                              .seed = seed,
                              .start = -1,
                              .deck_len = -1};
-        cr_assert_eq(cc_game_new(&again, &s, NULL), CC_OK);
-        for (size_t i = 0; i < r.n; i++)
-            cr_assert_eq(cc_game_apply(&again, &r.log[i], NULL), CC_OK);
-        cr_expect_eq(memcmp(&g, &again, sizeof g), 0, "seed %llu", (unsigned long long)seed);
+        tu_assert_replays(&g, &s, r.log, r.n, &again);
     }
     cr_expect_gt(withdrawals, 100, "the random player withdraws");
 }

@@ -97,11 +97,7 @@ Test(hills, random_games_replay_and_keep_every_invariant)
                              .seed = seed,
                              .start = -1,
                              .deck_len = -1};
-        cr_assert_eq(cc_game_new(&again, &s, NULL), CC_OK);
-        for (size_t i = 0; i < h.n; i++)
-            cr_assert_eq(cc_game_apply(&again, &h.log[i], NULL), CC_OK);
-        cr_assert_eq(memcmp(&g, &again, sizeof g), 0, "replay differs, seed %llu",
-                     (unsigned long long)seed);
+        tu_assert_replays(&g, &s, h.log, h.n, &again);
     }
     /* the random player really used every follow-up */
     cr_expect_gt(hikes, 0);

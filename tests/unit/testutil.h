@@ -43,4 +43,18 @@ static inline void tu_check(const struct cc_game *g)
     cr_assert_eq(cc_game_check_where(g, &where), CC_OK, "game invariant broken: check.c:%d", where);
 }
 
+/*
+ * Asserts that replaying `log[0..n)` from a new game of `s` gives `g` byte for byte
+ * (`again` is the caller's scratch game: the state is too large for the stack).
+ */
+static inline void tu_assert_replays(const struct cc_game *g, const struct cc_setup *s,
+                                     const struct cc_action *log, size_t n, struct cc_game *again)
+{
+    cr_assert_eq(cc_game_new(again, s, NULL), CC_OK);
+    for (size_t i = 0; i < n; i++)
+        cr_assert_eq(cc_game_apply(again, &log[i], NULL), CC_OK, "action %zu", i);
+    cr_assert_eq(memcmp(g, again, sizeof *g), 0, "the replay differs, seed %llu",
+                 (unsigned long long)s->seed);
+}
+
 #endif
