@@ -1,4 +1,5 @@
 /* routes_ops.c: /healthz, /readyz, /openapi.yaml, /metrics. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,13 @@
 
 static char *spec;      /* the OpenAPI document, or NULL when it could not be read */
 static size_t spec_len; /* its bytes */
+
+/* The database's figures for /metrics, counted at most once per DB_COUNTS_MS: counting
+ * games scans the table, and every scraper (and every server) would do it each time. */
+#define DB_COUNTS_MS 5000
+static pthread_mutex_t counts_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct metrics_db counts; /* guarded by counts_lock */
+static long long counts_at = -1; /* guarded by counts_lock: api_now_ms() when counted */
 
 int routes_ops_init(const struct cfg *cfg)
 {
@@ -72,7 +80,14 @@ void routes_metrics(const struct api_request *req, struct api_response *resp)
 {
     (void)req;
     struct metrics_db db = {0};
-    db.ok = store_counts(&db.active, &db.finished, &db.deliveries) == STORE_OK;
+    long long now = api_now_ms();
+    pthread_mutex_lock(&counts_lock);
+    if (counts_at < 0 || now - counts_at >= DB_COUNTS_MS) {
+        counts.ok = store_counts(&counts.active, &counts.finished, &counts.deliveries) == STORE_OK;
+        counts_at = counts.ok ? now : -1; /* without the database: ask again next time */
+    }
+    db = counts;
+    pthread_mutex_unlock(&counts_lock);
     size_t len = 0;
     char *text = metrics_render(&db, &len);
     if (!text) {
