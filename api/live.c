@@ -135,10 +135,12 @@ static void lease_for(const struct live_watch *w, unsigned b)
     long long span = need - now + LEASE_MS;
     if (span > 24LL * 3600 * 1000) span = 24LL * 3600 * 1000;
     const char *ids[1] = {w->game};
-    if (store_games_watch(ids, 1, (int)span) != STORE_OK) {
+    long found = 0;
+    if (store_games_watch(ids, 1, (int)span, &found) != STORE_OK) {
         log_kv(LOG_DEBUG, "no lease on the game's notifications", "game", w->game, NULL);
         return;
     }
+    if (found != 1) return; /* no such game: nothing to remember (ids are the client's) */
     pthread_mutex_lock(&lock);
     if (!(l = lease_find(w->game, b)) && (l = calloc(1, sizeof *l))) {
         snprintf(l->game, sizeof l->game, "%s", w->game);

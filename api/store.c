@@ -619,8 +619,9 @@ static char *uuid_array(const char *const *ids, size_t n)
     return list;
 }
 
-enum store_status store_games_watch(const char *const *ids, size_t n, int lease_ms)
+enum store_status store_games_watch(const char *const *ids, size_t n, int lease_ms, long *found)
 {
+    *found = 0;
     if (n == 0) return STORE_OK;
     PGconn *pg = conn_get();
     if (!pg) return STORE_UNAVAILABLE;
@@ -629,7 +630,7 @@ enum store_status store_games_watch(const char *const *ids, size_t n, int lease_
     char lease[16];
     snprintf(lease, sizeof lease, "%d", lease_ms);
     const char *vals[2] = {list, lease};
-    enum store_status s = run_cmd(&pg, ST_GAMES_WATCH, 2, vals, NULL, NULL);
+    enum store_status s = run_cmd(&pg, ST_GAMES_WATCH, 2, vals, NULL, found);
     free(list);
     return s;
 }

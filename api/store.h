@@ -128,9 +128,9 @@ enum store_status store_game_versions(const char *const *ids, size_t n, int *ver
 /*
  * Makes the lease of a watch on the games `ids[0..n)` (valid UUIDs) run at least
  * `lease_ms` from now: while it runs, their commits notify STORE_EVENTS_CHANNEL
- * (migrations/0004).
+ * (migrations/0004). *found: how many of them exist.
  */
-enum store_status store_games_watch(const char *const *ids, size_t n, int lease_ms)
+enum store_status store_games_watch(const char *const *ids, size_t n, int lease_ms, long *found)
     __attribute__((warn_unused_result));
 
 /* `fn` is called after each commit that wrote webhook deliveries (to wake the workers). */
