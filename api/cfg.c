@@ -42,6 +42,7 @@ int cfg_load(struct cfg *c, char *err, int errlen)
         env_int("CONN_TIMEOUT", 90, 65, 3600, &c->conn_timeout, err, errlen) ||
         env_int("GAME_CACHE", 1024, 0, 1000000, &c->game_cache, err, errlen) ||
         env_int("REQUEST_TIMEOUT", 30, 1, 3600, &c->request_timeout, err, errlen) ||
+        env_int("SLOW_REQUEST_MS", 1000, 0, 3600000, &c->slow_request_ms, err, errlen) ||
         env_int("MAX_CONNECTIONS_PER_IP", 0, 0, 100000, &c->max_conn_per_ip, err, errlen) ||
         env_int("RATE_LIMIT", 0, 0, 1000000, &c->rate_limit, err, errlen) ||
         env_int("RATE_BURST", 2 * c->rate_limit, 0, 10000000, &c->rate_burst, err, errlen) ||

@@ -47,6 +47,7 @@ struct http_req {
 #define MAX_HEADER_BYTES (16 * 1024) /* bytes of their names and values at most (else 431) */
 
 static int request_timeout_s = 30; /* REQUEST_TIMEOUT: seconds for a request to arrive */
+static int slow_request_ms = 1000; /* SLOW_REQUEST_MS: slower answers are warnings, 0 never */
 static int conn_timeout_s = 90;    /* CONN_TIMEOUT: idle seconds of a connection */
 
 static struct MHD_Daemon *daemon_handle;
@@ -334,12 +335,15 @@ static enum MHD_Result send_response(struct MHD_Connection *conn, const char *me
     MHD_destroy_response(r);
     metrics_request(api_route_template(url), resp->status,
                     hr ? now_us() - hr->started_us : (api_now_ms() - started_ms) * 1000);
-    enum log_level lvl = resp->status >= 500 ? LOG_WARN : LOG_INFO;
+    long long took = api_now_ms() - started_ms;
+    int slow = slow_request_ms > 0 && took >= slow_request_ms && !(hr && hr->async.by_design);
+    enum log_level lvl = resp->status >= 500 || slow ? LOG_WARN : LOG_INFO;
     if (log_enabled(lvl)) {
         char status[8], ms[24];
         snprintf(status, sizeof status, "%d", resp->status);
-        snprintf(ms, sizeof ms, "%lld", api_now_ms() - started_ms);
-        log_kv(lvl, "request", "method", method, "path", url, "status", status, "ms", ms, NULL);
+        snprintf(ms, sizeof ms, "%lld", took);
+        log_kv(lvl, slow ? "slow request" : "request", "method", method, "path", url, "status",
+               status, "ms", ms, NULL);
     }
     return ret;
 }
@@ -608,6 +612,7 @@ int http_start(const struct cfg *cfg)
     clock_gettime(CLOCK_REALTIME, &ts);
     rid_prefix = (unsigned)(ts.tv_nsec ^ ts.tv_sec * 2654435761u ^ (unsigned)getpid() << 16);
     request_timeout_s = cfg->request_timeout;
+    slow_request_ms = cfg->slow_request_ms;
     conn_timeout_s = cfg->conn_timeout;
     if (ratelimit_init(cfg->rate_limit, cfg->rate_burst, cfg->rate_table)) {
         log_kv(LOG_ERROR, "cannot set up the rate limiter", NULL);

@@ -23,6 +23,8 @@ struct api_async {
     void (*cancel)(struct api_async *a); /* ends `pending` when the request ends first */
     void (*wake)(void *arg);             /* set by the HTTP layer: run the request again */
     void *wake_arg;                      /* its argument */
+    int by_design;                       /* 1: it waited on purpose (a long poll): the
+                                            answer's delay is no slow request */
 };
 
 /* A request. The HTTP layer owns every pointer; they live until the answer is sent. */

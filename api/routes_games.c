@@ -276,6 +276,7 @@ void routes_events(const struct api_request *req, struct api_response *resp, con
     long long deadline = req->started_ms + wait * 1000;
     int waits = wait > 0 && !req->stopping && api_now_ms() < deadline;
     int armed = waits && live_wait_arm(req->async, id, (int)after, deadline) == 0;
+    if (waits && req->async) req->async->by_design = 1;
     if (!armed) live_wait_end(req->async);
     char *list = NULL;
     int count = 0;

@@ -789,3 +789,62 @@ void test_metrics_and_request_ids(struct server *srv)
     CHECK(ctype, "metrics content type");
     CHECK(code == 0, "the server exited with %d", code);
 }
+
+/*
+ * SLOW_REQUEST_MS: a request answered slower than that is logged as a warning (with its
+ * request id); a long poll's wait, being on purpose, is not; fast ones are not.
+ */
+void test_slow_request_log(struct server *srv)
+{
+    (void)srv;
+    const char *env[] = {"LOG_LEVEL=warn", "SLOW_REQUEST_MS=150", NULL};
+    struct server s;
+    CHECK(hard_server_start(&s, env, 0) == 0, "the server did not start");
+    char why[400] = "";
+    struct game g;
+    int rc = game_new(&s, LIVE_GAME, &g, why, sizeof why);
+    char tag[48];
+    snprintf(tag, sizeof tag, "%ld-%d", (long)time(NULL), (int)getpid());
+    /* The body comes a byte every 100 ms: the request takes 300 ms or more. */
+    char raw[512];
+    int n = snprintf(raw, sizeof raw,
+                     "POST /v1/games HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+                     "Content-Length: 3\r\nX-Request-Id: slow-%s\r\nConnection: close\r\n\r\n",
+                     tag);
+    raw[n] = '\0';
+    memcpy(raw + n + 1, "{}}", 3);
+    struct resp slow, poll, fast;
+    hard_send(&s, VIA_SLOW, NULL, NULL, raw, (size_t)n + 4, NULL, &slow);
+    char path[160], h_poll[96], h_fast[96];
+    snprintf(path, sizeof path, "/v1/games/%s/events?after=999&wait=1", g.id);
+    snprintf(h_poll, sizeof h_poll, "X-Request-Id: poll-%s", tag);
+    snprintf(h_fast, sizeof h_fast, "X-Request-Id: fast-%s", tag);
+    const char *hp[] = {h_poll, NULL}, *hf[] = {h_fast, NULL};
+    http(&s, "GET", path, NULL, hp, &poll);
+    http(&s, "GET", "/healthz", NULL, hf, &fast);
+    int code = hard_server_stop(&s);
+    const char *log = getenv("ITEST_SERVER_LOG");
+    FILE *f = fopen(log ? log : "build/itest-server.log", "r");
+    char line[4096], want_slow[96], want_poll[96], want_fast[96];
+    snprintf(want_slow, sizeof want_slow, "\"request_id\":\"slow-%s\"", tag);
+    snprintf(want_poll, sizeof want_poll, "\"request_id\":\"poll-%s\"", tag);
+    snprintf(want_fast, sizeof want_fast, "\"request_id\":\"fast-%s\"", tag);
+    int logged_slow = 0, logged_other = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        if (strstr(line, want_slow) && strstr(line, "\"msg\":\"slow request\"") &&
+            strstr(line, "\"level\":\"warn\""))
+            logged_slow = 1;
+        if (strstr(line, want_poll) || strstr(line, want_fast)) logged_other = 1;
+    }
+    if (f) fclose(f);
+    long st_slow = slow.status, st_poll = poll.status, st_fast = fast.status;
+    resp_free(&slow);
+    resp_free(&poll);
+    resp_free(&fast);
+    CHECK(rc == 0, "%s", why);
+    CHECK(st_slow == 400 && st_poll == 200 && st_fast == 200, "answers %ld %ld %ld", st_slow,
+          st_poll, st_fast);
+    CHECK(logged_slow, "no warning for the slow request");
+    CHECK(!logged_other, "the long poll or the fast request was logged at warn");
+    CHECK(code == 0, "the server exited with %d", code);
+}

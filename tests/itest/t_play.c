@@ -37,6 +37,7 @@ const struct itest itest_tests[] = {
     {"event stream: ends after game_finished", test_event_stream_end},
     {"long poll woken by a commit on another server (NOTIFY)", test_live_across_servers},
     {"commits notify only while the game is watched (a lease)", test_live_lease},
+    {"slow requests logged as warnings (SLOW_REQUEST_MS), long polls not", test_slow_request_log},
     {"event stream fed by a commit on another server (NOTIFY)", test_stream_across_servers},
     {"event streams: the cap, a client gone, shutdown with streams open", test_stream_limits},
     {"/turn: seat, tile or hand, placements; 304", test_turn_view},

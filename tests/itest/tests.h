@@ -71,6 +71,7 @@ void test_event_stream(struct server *srv);
 void test_event_stream_end(struct server *srv);
 void test_live_across_servers(struct server *srv);
 void test_live_lease(struct server *srv);
+void test_slow_request_log(struct server *srv);
 void test_stream_across_servers(struct server *srv);
 void test_stream_limits(struct server *srv);
 void test_turn_view(struct server *srv);
