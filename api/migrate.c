@@ -1,4 +1,4 @@
-/* migrate.c: finds and reads the migration files; store.c applies them. */
+/* migrate.c: finds and reads the migration files; store_db.c applies them. */
 #include "migrate.h"
 
 #include <ctype.h>

@@ -1,4 +1,7 @@
-/* store.h: PostgreSQL storage of games, players, actions, events and idempotency keys. */
+/* store.h: PostgreSQL storage of games, players, actions, events and idempotency keys,
+ * webhooks and their outbox, and the listening connection of live updates. Implemented by
+ * store.c (games), store_webhook.c, store_live.c, over store_db.c (the statements and
+ * the connections); these are the only files that speak libpq. */
 #ifndef API_STORE_H
 #define API_STORE_H
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // check-sql.js: the service sends only parameterised SQL. In api/*.c, every call that hands
 // SQL text to libpq (PQexec, PQexecParams, PQprepare, PQsendQuery, PQsendQueryParams) or to
-// store.c's exec_sql() must pass, as its SQL, string literals (and upper-case macros that
-// are literals), an entry of store.c's stmt_sql[] table, a migration file's text
-// (list[i].sql), or exec_sql()'s own parameter; and no SQL keyword may stand in a
+// store_db.c's db_exec() must pass, as its SQL, string literals (and upper-case macros that
+// are literals), an entry of store_db.c's stmt_sql[] table, a migration file's text
+// (list[i].sql), or db_exec()'s own parameter; and no SQL keyword may stand in a
 // printf-style format, so no statement is ever built from values. Values go as parameters
 // ($1, $2 ...). Run by the security itest (tests/itest/t_hardening.c).
 //
@@ -15,7 +15,7 @@ const path = require('node:path');
 
 const root = path.join(__dirname, '..');
 const dir = path.join(root, 'api');
-const CALLS = /\b(PQexec|PQexecParams|PQprepare|PQsendQuery|PQsendQueryParams|exec_sql)\s*\(/g;
+const CALLS = /\b(PQexec|PQexecParams|PQprepare|PQsendQuery|PQsendQueryParams|db_exec)\s*\(/g;
 const failures = [];
 let calls = 0;
 
@@ -60,8 +60,8 @@ for (const file of fs.readdirSync(dir).filter(f => f.endsWith('.c'))) {
     for (const m of src.matchAll(CALLS)) {
         const line = src.slice(0, m.index).split('\n').length;
         const before = src.slice(Math.max(0, m.index - 40), m.index);
-        // exec_sql's own definition and declaration are not calls.
-        if (m[1] === 'exec_sql' && /enum store_status\s*$/.test(before)) continue;
+        // db_exec's own definition and declaration are not calls.
+        if (m[1] === 'db_exec' && /enum store_status\s*$/.test(before)) continue;
         const a = args(src, m.index + m[0].length - 1);
         calls++;
         const at = m[1] === 'PQprepare' ? 2 : 1; // PQprepare(conn, name, sql, ...)

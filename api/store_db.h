@@ -1,0 +1,84 @@
+/* store_db.h: what the store's files share, and nothing outside them includes: the
+ * prepared statements (their SQL is in store_db.c), the calling thread's connection, and
+ * running a statement on it. */
+#ifndef API_STORE_DB_H
+#define API_STORE_DB_H
+
+#include <libpq-fe.h>
+
+#include "store.h"
+
+/* The statements every connection prepares. */
+enum stmt {
+    ST_PING,
+    ST_GAME_LOAD,
+    ST_GAME_INSERT,
+    ST_PLAYER_INSERT,
+    ST_EVENTS_INSERT,
+    ST_GAME_UPDATE,
+    ST_ACTION_INSERT,
+    ST_GAME_COMMIT,
+    ST_EVENTS_LIST,
+    ST_IDEM_GET,
+    ST_IDEM_PUT,
+    ST_GAME_VERSION,
+    ST_GAME_VERSIONS,
+    ST_AFTER_COMMIT,
+    ST_EVENTS_EACH,
+    ST_WEBHOOK_PUT,
+    ST_WEBHOOK_DELETE,
+    ST_WEBHOOK_STATE,
+    ST_WEBHOOK_CLAIM,
+    ST_WEBHOOK_DONE,
+    ST_COUNTS,
+    ST_GAMES_WATCH,
+    ST_COUNT
+};
+
+/* The calling thread's connection (statements prepared), connecting when needed; NULL
+ * while the database is unreachable (then retried after a pause). */
+PGconn *db_conn(void);
+
+/* The connection string store_init() was given, or NULL. */
+const char *db_conninfo(void);
+
+/* Logs the failure of `what` with libpq's message (of `res`, else of `pg`). */
+void db_log(const char *what, PGconn *pg, const PGresult *res);
+
+/* A libpq notice processor: PostgreSQL's notices go to the log at debug level. */
+void db_on_notice(void *arg, const char *message);
+
+/*
+ * Runs prepared statement `st` with `n` parameters (text, except those with a nonzero
+ * length in `lens`, which are binary; results in binary with `binary`) on *pgp. On success
+ * *out holds the result (caller PQclears) and STORE_OK is returned; else the mapped
+ * failure. A connection found dead outside a transaction is replaced and the statement
+ * run once more (*pgp then names the new connection).
+ */
+enum store_status db_run_fmt(PGconn **pgp, enum stmt st, int n, const char *const *vals,
+                             const int *lens, int binary, PGresult **out);
+
+/* db_run_fmt() with results in text. */
+enum store_status db_run(PGconn **pgp, enum stmt st, int n, const char *const *vals,
+                         const int *lens, PGresult **out);
+
+/* Runs `st` and discards the result; *affected (if not NULL) gets the rows changed. */
+enum store_status db_run_cmd(PGconn **pgp, enum stmt st, int n, const char *const *vals,
+                             const int *lens, long *affected);
+
+/* Column `col` of row `row` as a long, or `null_value` when NULL. */
+long db_long(const PGresult *res, int row, int col, long null_value);
+
+/* Runs a plain SQL command (BEGIN, COMMIT, a migration script) without parameters. */
+enum store_status db_exec(PGconn *pg, const char *sql, const char *what);
+
+/* Starts a transaction, on a new connection if the thread's one turns out dead. */
+enum store_status db_begin(PGconn **pgp);
+
+/* Ends a failed transaction if the connection is still there. */
+void db_rollback(PGconn *pg);
+
+/* Remembers an idempotent answer inside the current transaction (store.c). */
+enum store_status db_idem_put(PGconn *pg, const struct store_idem *idem);
+
+#endif
