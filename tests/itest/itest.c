@@ -246,6 +246,32 @@ const cJSON *jget(const cJSON *j, const char *path)
     return cur;
 }
 
+cJSON *game_events(const struct server *srv, const char *id)
+{
+    cJSON *all = cJSON_CreateArray();
+    int after = 0;
+    for (;;) {
+        char path[160];
+        snprintf(path, sizeof path, "/v1/games/%s/events?after=%d", id, after);
+        struct resp r;
+        http(srv, "GET", path, NULL, NULL, &r);
+        cJSON *evs = r.status == 200 ? cJSON_DetachItemFromObject(r.json, "events") : NULL;
+        resp_free(&r);
+        if (!evs) {
+            cJSON_Delete(all);
+            return NULL;
+        }
+        int n = cJSON_GetArraySize(evs);
+        while (cJSON_GetArraySize(evs) > 0) {
+            cJSON *e = cJSON_DetachItemFromArray(evs, 0);
+            after = (int)jnum(e, "seq");
+            cJSON_AddItemToArray(all, e);
+        }
+        cJSON_Delete(evs);
+        if (n == 0) return all;
+    }
+}
+
 double jnum(const cJSON *j, const char *path)
 {
     const cJSON *v = jget(j, path);

@@ -75,6 +75,9 @@ extern char itest_failure[512];
 
 /* The number at `path` ("a.b.0.c") of `j`, or -999999 when missing. */
 double jnum(const cJSON *j, const char *path);
+
+/* Every event of game `id`, oldest first, read page by page (caller deletes), or NULL. */
+cJSON *game_events(const struct server *srv, const char *id);
 /* The string at `path`, or "" when missing. */
 const char *jstr(const cJSON *j, const char *path);
 /* The item at `path`, or NULL. */

@@ -237,18 +237,6 @@ static void sse_close(struct sse *c)
 #define SHORT_GAME                                                                                 \
     "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"start\":\"D\",\"deck\":[\"E\",\"U\"]}"
 
-/* The game's events as a JSON array (caller deletes), or NULL. */
-static cJSON *all_events(const struct server *srv, const char *id)
-{
-    char path[160];
-    snprintf(path, sizeof path, "/v1/games/%s/events", id);
-    struct resp r;
-    http(srv, "GET", path, NULL, NULL, &r);
-    cJSON *evs = r.status == 200 ? cJSON_DetachItemFromObject(r.json, "events") : NULL;
-    resp_free(&r);
-    return evs;
-}
-
 /* -1 unless the stream's events [from, c->n) are the game's events [first_seq, ...) exactly. */
 static int same_events(struct sse *c, const cJSON *evs, int first_seq, char *why, size_t cap)
 {
@@ -296,7 +284,7 @@ void test_event_stream(struct server *srv)
         if (!sse_wait(c, before + 2, 1000, 5000)) break; /* a draw and a placement at least */
         if (c->at[before] - t0 > slowest) slowest = c->at[before] - t0;
     }
-    cJSON *evs = all_events(srv, g.id);
+    cJSON *evs = game_events(srv, g.id);
     int n_all = cJSON_GetArraySize(evs);
     sse_wait(c, n_all, 1000, 3000);
     int same = same_events(c, evs, 1, why, sizeof why);

@@ -48,33 +48,6 @@ static void get(const struct server *srv, const struct game *g, const char *what
     http(srv, "GET", path, NULL, NULL, r);
 }
 
-/* Every event of `g`, oldest first, page by page (caller deletes), or NULL. */
-static cJSON *all_events(const struct server *srv, const struct game *g)
-{
-    cJSON *all = cJSON_CreateArray();
-    int after = 0;
-    for (;;) {
-        char path[160];
-        snprintf(path, sizeof path, "/v1/games/%s/events?after=%d", g->id, after);
-        struct resp r;
-        http(srv, "GET", path, NULL, NULL, &r);
-        cJSON *evs = r.status == 200 ? cJSON_DetachItemFromObject(r.json, "events") : NULL;
-        resp_free(&r);
-        if (!evs) {
-            cJSON_Delete(all);
-            return NULL;
-        }
-        int n = cJSON_GetArraySize(evs);
-        while (cJSON_GetArraySize(evs) > 0) {
-            cJSON *e = cJSON_DetachItemFromArray(evs, 0);
-            after = (int)jnum(e, "seq");
-            cJSON_AddItemToArray(all, e);
-        }
-        cJSON_Delete(evs);
-        if (n == 0) return all;
-    }
-}
-
 /* The entry of `list` with x, y (and `rot` unless it is -1), or NULL. */
 static const cJSON *find_placement(const cJSON *list, int x, int y, int rot)
 {
@@ -350,7 +323,7 @@ static int play(const struct server *srv, const struct game *g, enum policy pol,
 static int check_end(const struct server *srv, const struct game *g, char *why, size_t cap)
 {
     int rc = -1;
-    cJSON *j = game_get(srv, g), *evs = all_events(srv, g);
+    cJSON *j = game_get(srv, g), *evs = game_events(srv, g->id);
     struct resp r;
     get(srv, g, "scores", &r);
     if (!j || !evs || r.status != 200) {
@@ -451,7 +424,7 @@ static int replay(const struct server *srv, const struct game *orig, const char 
         resp_free(&r);
     }
     int rc = -1;
-    cJSON *a = all_events(srv, orig), *b = all_events(srv, &g);
+    cJSON *a = game_events(srv, orig->id), *b = game_events(srv, g.id);
     cJSON *ja = game_get(srv, orig), *jb = game_get(srv, &g);
     char *ta = NULL, *tb = NULL, *sa = NULL, *sb = NULL;
     if (!a || !b || !ja || !jb) {
@@ -528,7 +501,7 @@ void test_hills_game(struct server *srv)
           "hikes %d, stables %d, tokens %d, followers %d: the game should show each", seen.hikes,
           seen.stables, seen.tokens, seen.deployed);
     /* The end scores stables and the harvest, each in its column. */
-    cJSON *evs = all_events(srv, &g);
+    cJSON *evs = game_events(srv, g.id);
     int stable_scored = 0, harvest_scored = 0;
     const cJSON *e;
     cJSON_ArrayForEach(e, evs)
@@ -586,7 +559,7 @@ void test_discovery_hand_game(struct server *srv)
     CHECK(removed == 2 && hands == 6 && ok, "removed %d, %d in hands, phase ok %d", removed, hands,
           ok);
     CHECK(remaining == 83 - 2, "deck_remaining %d (hands included)", remaining);
-    cJSON *evs = all_events(srv, &g);
+    cJSON *evs = game_events(srv, g.id);
     int setup_removed = 0, setup_dealt = 0;
     const cJSON *e;
     cJSON_ArrayForEach(e, evs)

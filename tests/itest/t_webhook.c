@@ -212,18 +212,6 @@ static int signature_ok(const char *secret, const char *body, const char *sig)
     return strcmp(hex, sig) == 0;
 }
 
-/* The game's events (caller deletes), or NULL. */
-static cJSON *events_of(const struct server *srv, const char *id)
-{
-    char path[160];
-    snprintf(path, sizeof path, "/v1/games/%s/events", id);
-    struct resp r;
-    http(srv, "GET", path, NULL, NULL, &r);
-    cJSON *evs = r.status == 200 ? cJSON_DetachItemFromObject(r.json, "events") : NULL;
-    resp_free(&r);
-    return evs;
-}
-
 /*
  * Checks the 2xx-answered requests of `l` from index `from`: they deliver the events of
  * game `id` from seq `first` in order, each once, signed with `secret`, with the headers.
@@ -349,7 +337,7 @@ void test_webhooks(struct server *srv)
     int rc = hook_game(srv, url, &g, secret, why, sizeof why);
     for (int i = 0; rc == 0 && i < 3; i++)
         if (play_turn(srv, &g, 1, why, sizeof why) < 0) rc = -1;
-    cJSON *evs = rc == 0 ? events_of(srv, g.id) : NULL;
+    cJSON *evs = rc == 0 ? game_events(srv, g.id) : NULL;
     int n = cJSON_GetArraySize(evs);
     int all = rc == 0 && wait_delivered(l, n, 5000);
     int checked = all ? check_deliveries(l, 0, g.id, evs, 1, secret, "/hook", why, sizeof why) : -1;
@@ -405,7 +393,7 @@ void test_webhooks(struct server *srv)
     int before = listener_count(l);
     rc = play_turn(srv, &g, 0, why, sizeof why) < 0 ? -1 : 0;
     cJSON_Delete(evs);
-    evs = events_of(srv, g.id);
+    evs = game_events(srv, g.id);
     int n2 = cJSON_GetArraySize(evs);
     int all2 = wait_delivered(l, n2, 5000);
     checked =
@@ -562,7 +550,7 @@ void test_webhook_retries(struct server *srv)
         pthread_mutex_unlock(&l->lock);
         rc = play_turn(&s, &g, 0, why, sizeof why) < 0 ? -1 : 0;
         int v = game_version(&s, &g);
-        cJSON *evs = events_of(&s, g.id);
+        cJSON *evs = game_events(&s, g.id);
         int n = cJSON_GetArraySize(evs);
         cJSON_Delete(evs);
         st = wait_state(&s, &g, "failed", n - 1, 8000);
@@ -620,7 +608,7 @@ void test_webhook_servers(struct server *srv)
     }
     for (int i = 0; rc == 0 && i < 8; i++)
         if (play_turn(i % 2 ? srv : &two, &g, 1, why, sizeof why) < 0) rc = -1;
-    cJSON *evs = rc == 0 ? events_of(srv, g.id) : NULL;
+    cJSON *evs = rc == 0 ? game_events(srv, g.id) : NULL;
     int n = cJSON_GetArraySize(evs);
     int all = rc == 0 && wait_delivered(l, n, 8000);
     usleep(300000); /* a duplicate would come now */
