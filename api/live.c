@@ -10,7 +10,7 @@
  *
  * Commits notify only while their game is watched (migrations/0004): before a watch is
  * added, the game's lease in the database is made to run past the watch's deadline
- * (store_games_watch), unless this server already holds one that does. A watch is added
+ * (store_game_watch), unless this server already holds one that does. A watch is added
  * before its owner reads the events, so that a commit either sees the lease (and
  * notifies) or comes before the read. Every owner re-adds its watch at its deadline at the
  * latest, which renews the lease while anybody waits; once nobody does, it runs out.
@@ -134,13 +134,12 @@ static void lease_for(const struct live_watch *w, unsigned b)
     if (held) return;
     long long span = need - now + LEASE_MS;
     if (span > 24LL * 3600 * 1000) span = 24LL * 3600 * 1000;
-    const char *ids[1] = {w->game};
-    long found = 0;
-    if (store_games_watch(ids, 1, (int)span, &found) != STORE_OK) {
+    int exists = 0;
+    if (store_game_watch(w->game, (int)span, &exists) != STORE_OK) {
         log_kv(LOG_DEBUG, "no lease on the game's notifications", "game", w->game, NULL);
         return;
     }
-    if (found != 1) return; /* no such game: nothing to remember (ids are the client's) */
+    if (!exists) return; /* no such game: nothing to remember (ids are the client's) */
     pthread_mutex_lock(&lock);
     if (!(l = lease_find(w->game, b)) && (l = calloc(1, sizeof *l))) {
         snprintf(l->game, sizeof l->game, "%s", w->game);

@@ -165,19 +165,17 @@ static char *uuid_array(const char *const *ids, size_t n)
     return list;
 }
 
-enum store_status store_games_watch(const char *const *ids, size_t n, int lease_ms, long *found)
+enum store_status store_game_watch(const char *id, int lease_ms, int *exists)
 {
-    *found = 0;
-    if (n == 0) return STORE_OK;
+    *exists = 0;
     PGconn *pg = db_conn();
     if (!pg) return STORE_UNAVAILABLE;
-    char *list = uuid_array(ids, n);
-    if (!list) return STORE_ERROR;
     char lease[16];
     snprintf(lease, sizeof lease, "%d", lease_ms);
-    const char *vals[2] = {list, lease};
-    enum store_status s = db_run_cmd(&pg, ST_GAMES_WATCH, 2, vals, NULL, found);
-    free(list);
+    const char *vals[2] = {id, lease};
+    long rows = 0;
+    enum store_status s = db_run_cmd(&pg, ST_GAME_WATCH, 2, vals, NULL, &rows);
+    *exists = rows == 1;
     return s;
 }
 

@@ -129,11 +129,11 @@ enum store_status store_game_versions(const char *const *ids, size_t n, int *ver
     __attribute__((warn_unused_result));
 
 /*
- * Makes the lease of a watch on the games `ids[0..n)` (valid UUIDs) run at least
- * `lease_ms` from now: while it runs, their commits notify STORE_EVENTS_CHANNEL
- * (migrations/0004). *found: how many of them exist.
+ * Makes the lease of a watch on game `id` (a valid UUID) run at least `lease_ms` from now:
+ * while it runs, its commits notify STORE_EVENTS_CHANNEL (migrations/0004). *exists: 1
+ * when there is such a game, else 0 (and nothing was written).
  */
-enum store_status store_games_watch(const char *const *ids, size_t n, int lease_ms, long *found)
+enum store_status store_game_watch(const char *id, int lease_ms, int *exists)
     __attribute__((warn_unused_result));
 
 /* `fn` is called after each commit that wrote webhook deliveries (to wake the workers). */

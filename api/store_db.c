@@ -131,9 +131,9 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_COUNTS] = "SELECT count(*) FILTER (WHERE status = 'active'), count(*) FILTER (WHERE "
                   "status = 'finished'), (SELECT count(*) FROM webhook_deliveries WHERE "
                   "delivered_at IS NULL AND NOT gave_up) FROM games",
-    /* The lease of a watch (0004): the games $1 are watched for $2 ms more. */
-    [ST_GAMES_WATCH] = "UPDATE games SET watched_until = greatest(watched_until, now() + "
-                       "$2::integer * interval '1 millisecond') WHERE id = ANY($1::uuid[])",
+    /* The lease of a watch (0004): game $1 is watched for $2 ms more at least. */
+    [ST_GAME_WATCH] = "UPDATE games SET watched_until = greatest(watched_until, now() + "
+                      "$2::integer * interval '1 millisecond') WHERE id = $1::uuid",
 };
 
 /* A thread's connection. */

@@ -31,7 +31,7 @@ enum stmt {
     ST_WEBHOOK_CLAIM,
     ST_WEBHOOK_DONE,
     ST_COUNTS,
-    ST_GAMES_WATCH,
+    ST_GAME_WATCH,
     ST_COUNT
 };
 
