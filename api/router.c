@@ -1,4 +1,4 @@
-/* router.c: the path table. */
+/* router.c: the route table, and the lookup that answers from it. */
 #include "router.h"
 
 #include <stdio.h>
@@ -8,11 +8,47 @@
 #include "problem.h"
 #include "routes.h"
 
-#define MAX_SEGMENTS 6
-#define MAX_PATH     512
+/*
+ * Every route of the service: adding an endpoint is adding its row. The rows of one
+ * pattern give its Allow header in their order here.
+ */
+static const struct api_route routes[] = {
+    {"GET", "/healthz", routes_healthz},
+    {"GET", "/readyz", routes_readyz},
+    {"GET", "/openapi.yaml", routes_openapi},
+    {"GET", "/metrics", routes_metrics},
+    {"GET", "/v1/rulesets", routes_rulesets},
+    {"GET", "/v1/rulesets/{ruleset}/tiles", routes_tiles},
+    {"POST", "/v1/games", routes_game_create},
+    {"GET", "/v1/games/{id}", routes_game_get},
+    {"POST", "/v1/games/{id}/draw", routes_draw},
+    {"GET", "/v1/games/{id}/placements", routes_placements_get},
+    {"POST", "/v1/games/{id}/placements", routes_placements_post},
+    {"GET", "/v1/games/{id}/scores", routes_scores},
+    {"GET", "/v1/games/{id}/events", routes_events},
+    {"GET", "/v1/games/{id}/turn", routes_turn_view},
+    {"GET", "/v1/games/{id}/board.svg", routes_board_svg},
+    {"GET", "/v1/games/{id}/webhook", routes_webhook_get},
+    {"POST", "/v1/games/{id}/webhook", routes_webhook_set},
+    {"DELETE", "/v1/games/{id}/webhook", routes_webhook_delete},
+};
+
+/*
+ * The path prefixes under which a POST with a body must declare JSON: answered 415
+ * before routing, so a wrong path or method there is 415 as well.
+ */
+static const char *const json_only[] = {"/v1/games"};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+const struct api_route *api_routes(size_t *n)
+{
+    *n = COUNT(routes);
+    return routes;
+}
 
 /* Splits `path` (copied into `buf`) at '/' into seg[]; returns the count or -1. */
-static int split(const char *path, char *buf, size_t cap, char *seg[MAX_SEGMENTS])
+static int split(const char *path, char *buf, size_t cap, char *seg[API_ROUTE_MAX_SEGMENTS])
 {
     size_t len = strlen(path);
     if (len == 0 || path[0] != '/' || len >= cap) return -1;
@@ -21,7 +57,7 @@ static int split(const char *path, char *buf, size_t cap, char *seg[MAX_SEGMENTS
     char *p = buf;
     if (*p == '\0') return 0;
     for (;;) {
-        if (n == MAX_SEGMENTS) return -1;
+        if (n == API_ROUTE_MAX_SEGMENTS) return -1;
         seg[n++] = p;
         char *slash = strchr(p, '/');
         if (!slash) break;
@@ -31,6 +67,84 @@ static int split(const char *path, char *buf, size_t cap, char *seg[MAX_SEGMENTS
     for (int i = 0; i < n; i++)
         if (seg[i][0] == '\0') return -1; /* "//" or a trailing slash */
     return n;
+}
+
+/*
+ * Matches the n segments of a path against `pattern` (or, with `prefix`, its first
+ * segments). Returns -1, or a score that is higher the earlier the pattern's literal
+ * segments come (a literal beats a parameter at the first place two patterns differ),
+ * with *arg set to the segment of the pattern's parameter (NULL without one).
+ */
+static int match(const char *pattern, char *const seg[], int n, int prefix, const char **arg)
+{
+    const char *p = pattern;
+    int score = 0;
+    int i = 0;
+    *arg = NULL;
+    for (; *p == '/'; i++) {
+        p++;
+        size_t len = strcspn(p, "/");
+        if (i == n) return -1;
+        if (len >= 2 && p[0] == '{' && p[len - 1] == '}')
+            *arg = seg[i];
+        else if (strncmp(seg[i], p, len) != 0 || seg[i][len] != '\0')
+            return -1;
+        else
+            score |= 1 << (API_ROUTE_MAX_SEGMENTS - 1 - i);
+        p += len;
+    }
+    return *p == '\0' && (i == n || prefix) ? score : -1;
+}
+
+enum api_route_status api_route_find_in(const struct api_route *table, size_t n, const char *method,
+                                        const char *path, struct api_route_match *m)
+{
+    char *seg[API_ROUTE_MAX_SEGMENTS];
+    m->route = NULL;
+    m->pattern = NULL;
+    m->arg = NULL;
+    m->allow[0] = '\0';
+    int nseg = path ? split(path, m->buf, sizeof m->buf, seg) : -1;
+    if (nseg < 0) return API_ROUTE_NOT_FOUND;
+    int best = -1;
+    for (size_t i = 0; i < n; i++) {
+        const char *arg;
+        int score = match(table[i].pattern, seg, nseg, 0, &arg);
+        if (score > best) {
+            best = score;
+            m->pattern = table[i].pattern;
+            m->arg = arg;
+        }
+    }
+    if (!m->pattern) return API_ROUTE_NOT_FOUND;
+    size_t used = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(table[i].pattern, m->pattern) != 0) continue;
+        if (!m->route && method && strcmp(table[i].method, method) == 0) m->route = &table[i];
+        int w = snprintf(m->allow + used, sizeof m->allow - used, "%s%s", used ? ", " : "",
+                         table[i].method);
+        if (w > 0) used += (size_t)w;
+        if (used >= sizeof m->allow) used = sizeof m->allow - 1; /* cut: see the unit test */
+    }
+    return m->route ? API_ROUTE_FOUND : API_ROUTE_NO_METHOD;
+}
+
+enum api_route_status api_route_find(const char *method, const char *path,
+                                     struct api_route_match *m)
+{
+    return api_route_find_in(routes, COUNT(routes), method, path, m);
+}
+
+/* 1 when `path` lies under one of json_only[]. */
+static int json_only_path(const char *path)
+{
+    char buf[API_ROUTE_MAX_PATH];
+    char *seg[API_ROUTE_MAX_SEGMENTS];
+    int n = split(path, buf, sizeof buf, seg);
+    const char *arg;
+    for (size_t i = 0; n >= 0 && i < COUNT(json_only); i++)
+        if (match(json_only[i], seg, n, 1, &arg) >= 0) return 1;
+    return 0;
 }
 
 /* 1 when a non-empty body is declared as something other than JSON. */
@@ -53,172 +167,31 @@ static void method_not_allowed(struct api_response *resp, const char *allow)
     snprintf(resp->allow, sizeof resp->allow, "%s", allow);
 }
 
-/* Dispatches; returns after filling `resp`. */
-static void route(const struct api_request *req, struct api_response *resp)
+void api_handle(const struct api_request *req, struct api_response *resp)
 {
-    char buf[MAX_PATH];
-    char *seg[MAX_SEGMENTS];
-    int n = split(req->path, buf, sizeof buf, seg);
-    int get = strcmp(req->method, "GET") == 0;
-    int post = strcmp(req->method, "POST") == 0;
-    if (post && not_json(req)) {
-        /* Checked for any POST path, before its handler reads the body. */
-        if (n >= 2 && strcmp(seg[0], "v1") == 0 && strcmp(seg[1], "games") == 0) {
-            problem_reply(resp, 415, "unsupported_media_type",
-                          "The body must be JSON (Content-Type: application/json).");
-            return;
-        }
-    }
-    if (n == 1 && strcmp(seg[0], "healthz") == 0) {
-        if (get)
-            routes_healthz(req, resp);
-        else
-            method_not_allowed(resp, "GET");
+    struct api_route_match m;
+    if (strcmp(req->method, "POST") == 0 && not_json(req) && json_only_path(req->path)) {
+        /* Checked before the handler reads the body. */
+        problem_reply(resp, 415, "unsupported_media_type",
+                      "The body must be JSON (Content-Type: application/json).");
         return;
     }
-    if (n == 1 && strcmp(seg[0], "readyz") == 0) {
-        if (get)
-            routes_readyz(req, resp);
-        else
-            method_not_allowed(resp, "GET");
+    switch (api_route_find(req->method, req->path, &m)) {
+    case API_ROUTE_FOUND:
+        m.route->handler(req, resp, m.arg);
         return;
-    }
-    if (n == 1 && strcmp(seg[0], "openapi.yaml") == 0) {
-        if (get)
-            routes_openapi(req, resp);
-        else
-            method_not_allowed(resp, "GET");
+    case API_ROUTE_NO_METHOD:
+        method_not_allowed(resp, m.allow);
         return;
-    }
-    if (n == 1 && strcmp(seg[0], "metrics") == 0) {
-        if (get)
-            routes_metrics(req, resp);
-        else
-            method_not_allowed(resp, "GET");
-        return;
-    }
-    if (n >= 2 && strcmp(seg[0], "v1") == 0 && strcmp(seg[1], "rulesets") == 0) {
-        if (n == 2) {
-            if (get)
-                routes_rulesets(req, resp);
-            else
-                method_not_allowed(resp, "GET");
-            return;
-        }
-        if (n == 4 && strcmp(seg[3], "tiles") == 0) {
-            if (get)
-                routes_tiles(req, resp, seg[2]);
-            else
-                method_not_allowed(resp, "GET");
-            return;
-        }
-    }
-    if (n >= 2 && strcmp(seg[0], "v1") == 0 && strcmp(seg[1], "games") == 0) {
-        if (n == 2) {
-            if (post)
-                routes_game_create(req, resp);
-            else
-                method_not_allowed(resp, "POST");
-            return;
-        }
-        const char *id = seg[2];
-        if (n == 3) {
-            if (get)
-                routes_game_get(req, resp, id);
-            else
-                method_not_allowed(resp, "GET");
-            return;
-        }
-        if (n == 4 && strcmp(seg[3], "draw") == 0) {
-            if (post)
-                routes_draw(req, resp, id);
-            else
-                method_not_allowed(resp, "POST");
-            return;
-        }
-        if (n == 4 && strcmp(seg[3], "placements") == 0) {
-            if (get)
-                routes_placements_get(req, resp, id);
-            else if (post)
-                routes_placements_post(req, resp, id);
-            else
-                method_not_allowed(resp, "GET, POST");
-            return;
-        }
-        if (n == 4 && strcmp(seg[3], "scores") == 0) {
-            if (get)
-                routes_scores(req, resp, id);
-            else
-                method_not_allowed(resp, "GET");
-            return;
-        }
-        if (n == 4 && strcmp(seg[3], "events") == 0) {
-            if (get)
-                routes_events(req, resp, id);
-            else
-                method_not_allowed(resp, "GET");
-            return;
-        }
-        if (n == 4 && strcmp(seg[3], "turn") == 0) {
-            if (get)
-                routes_turn_view(req, resp, id);
-            else
-                method_not_allowed(resp, "GET");
-            return;
-        }
-        if (n == 4 && strcmp(seg[3], "board.svg") == 0) {
-            if (get)
-                routes_board_svg(req, resp, id);
-            else
-                method_not_allowed(resp, "GET");
-            return;
-        }
-        if (n == 4 && strcmp(seg[3], "webhook") == 0) {
-            if (get)
-                routes_webhook_get(req, resp, id);
-            else if (post)
-                routes_webhook_set(req, resp, id);
-            else if (strcmp(req->method, "DELETE") == 0)
-                routes_webhook_delete(req, resp, id);
-            else
-                method_not_allowed(resp, "GET, POST, DELETE");
-            return;
-        }
+    case API_ROUTE_NOT_FOUND:
+        break;
     }
     problem_reply(resp, 404, "not_found", "There is nothing at this path.");
 }
 
-void api_handle(const struct api_request *req, struct api_response *resp)
-{
-    route(req, resp);
-}
-
 const char *api_route_template(const char *path)
 {
-    static const char *const games_sub[] = {"draw", "placements", "scores",  "events",
-                                            "turn", "board.svg",  "webhook", NULL};
-    static const char *const games_tpl[] = {"/v1/games/{id}/draw",   "/v1/games/{id}/placements",
-                                            "/v1/games/{id}/scores", "/v1/games/{id}/events",
-                                            "/v1/games/{id}/turn",   "/v1/games/{id}/board.svg",
-                                            "/v1/games/{id}/webhook"};
-    char buf[MAX_PATH];
-    char *seg[MAX_SEGMENTS];
-    int n = path ? split(path, buf, sizeof buf, seg) : -1;
-    if (n == 1) {
-        if (strcmp(seg[0], "healthz") == 0) return "/healthz";
-        if (strcmp(seg[0], "readyz") == 0) return "/readyz";
-        if (strcmp(seg[0], "metrics") == 0) return "/metrics";
-        if (strcmp(seg[0], "openapi.yaml") == 0) return "/openapi.yaml";
-    }
-    if (n >= 2 && strcmp(seg[0], "v1") == 0 && strcmp(seg[1], "rulesets") == 0) {
-        if (n == 2) return "/v1/rulesets";
-        if (n == 4 && strcmp(seg[3], "tiles") == 0) return "/v1/rulesets/{ruleset}/tiles";
-    }
-    if (n >= 2 && strcmp(seg[0], "v1") == 0 && strcmp(seg[1], "games") == 0) {
-        if (n == 2) return "/v1/games";
-        if (n == 3) return "/v1/games/{id}";
-        for (int i = 0; n == 4 && games_sub[i]; i++)
-            if (strcmp(seg[3], games_sub[i]) == 0) return games_tpl[i];
-    }
-    return "other";
+    struct api_route_match m;
+    (void)api_route_find(NULL, path, &m);
+    return m.pattern ? m.pattern : "other";
 }

@@ -5,16 +5,20 @@
 #include "cfg.h"
 #include "req.h"
 
-/* Each handler answers `req` into `resp`; path parameters come already split out. */
+/*
+ * Each handler answers `req` into `resp` and has the signature of the route table's rows
+ * (router.h): `arg` is the path's parameter segment (the game id ...), NULL for a route
+ * whose pattern has none.
+ */
 
 /* GET /healthz: the process is alive. */
-void routes_healthz(const struct api_request *req, struct api_response *resp);
+void routes_healthz(const struct api_request *req, struct api_response *resp, const char *arg);
 /* GET /readyz: the database answers. */
-void routes_readyz(const struct api_request *req, struct api_response *resp);
+void routes_readyz(const struct api_request *req, struct api_response *resp, const char *arg);
 /* GET /openapi.yaml: the spec, as read at start-up. */
-void routes_openapi(const struct api_request *req, struct api_response *resp);
+void routes_openapi(const struct api_request *req, struct api_response *resp, const char *arg);
 /* GET /metrics: request counters in the Prometheus text format. */
-void routes_metrics(const struct api_request *req, struct api_response *resp);
+void routes_metrics(const struct api_request *req, struct api_response *resp, const char *arg);
 
 /* Reads what the operations routes serve (the spec file). Returns 0 or -1 (logged). */
 int routes_ops_init(const struct cfg *cfg) __attribute__((warn_unused_result));
@@ -22,12 +26,12 @@ int routes_ops_init(const struct cfg *cfg) __attribute__((warn_unused_result));
 void routes_ops_free(void);
 
 /* GET /v1/rulesets */
-void routes_rulesets(const struct api_request *req, struct api_response *resp);
+void routes_rulesets(const struct api_request *req, struct api_response *resp, const char *arg);
 /* GET /v1/rulesets/{ruleset}/tiles */
 void routes_tiles(const struct api_request *req, struct api_response *resp, const char *ruleset);
 
 /* POST /v1/games */
-void routes_game_create(const struct api_request *req, struct api_response *resp);
+void routes_game_create(const struct api_request *req, struct api_response *resp, const char *arg);
 /* GET /v1/games/{id} */
 void routes_game_get(const struct api_request *req, struct api_response *resp, const char *id);
 /* GET /v1/games/{id}/scores */

@@ -53,8 +53,9 @@ static void created_event(struct json_out *o, const struct cc_game *g,
     json_out_end_object(o);
 }
 
-void routes_game_create(const struct api_request *req, struct api_response *resp)
+void routes_game_create(const struct api_request *req, struct api_response *resp, const char *arg)
 {
+    (void)arg;
     struct create *c = calloc(1, sizeof *c);
     struct json_out w;
     json_out_init(&w);

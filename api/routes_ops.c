@@ -49,25 +49,28 @@ void routes_ops_free(void)
     spec = NULL;
 }
 
-void routes_healthz(const struct api_request *req, struct api_response *resp)
+void routes_healthz(const struct api_request *req, struct api_response *resp, const char *arg)
 {
+    (void)arg;
     (void)req;
     static const char ok[] = "{\"status\":\"ok\"}";
     api_reply_copy(resp, 200, "application/json", ok, sizeof ok - 1);
 }
 
-void routes_readyz(const struct api_request *req, struct api_response *resp)
+void routes_readyz(const struct api_request *req, struct api_response *resp, const char *arg)
 {
+    (void)arg;
     (void)req;
     if (store_ping() != STORE_OK) {
         problem_unavailable(resp);
         return;
     }
-    routes_healthz(req, resp);
+    routes_healthz(req, resp, NULL);
 }
 
-void routes_openapi(const struct api_request *req, struct api_response *resp)
+void routes_openapi(const struct api_request *req, struct api_response *resp, const char *arg)
 {
+    (void)arg;
     (void)req;
     if (!spec) {
         problem_reply(resp, 404, "not_found", "The OpenAPI document is not installed.");
@@ -76,8 +79,9 @@ void routes_openapi(const struct api_request *req, struct api_response *resp)
     api_reply_copy(resp, 200, "application/yaml", spec, spec_len);
 }
 
-void routes_metrics(const struct api_request *req, struct api_response *resp)
+void routes_metrics(const struct api_request *req, struct api_response *resp, const char *arg)
 {
+    (void)arg;
     (void)req;
     struct metrics_db db = {0};
     long long now = api_now_ms();

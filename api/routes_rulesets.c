@@ -83,8 +83,9 @@ static cJSON *ruleset_json(enum cc_ruleset r, const struct cc_tileset *ts)
     return o;
 }
 
-void routes_rulesets(const struct api_request *req, struct api_response *resp)
+void routes_rulesets(const struct api_request *req, struct api_response *resp, const char *arg)
 {
+    (void)arg;
     (void)req;
     cJSON *o = cJSON_CreateObject();
     cJSON *arr = cJSON_AddArrayToObject(o, "rulesets");

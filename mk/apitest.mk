@@ -3,7 +3,8 @@
 # The tests check documents with xmllint (libxml2-utils, in mk/deps.mk).
 
 APITEST_SRCS    := $(wildcard tests/api/*.c)
-APITEST_MODS    := api/board_svg.c api/ratelimit.c
+APITEST_MODS    := api/board_svg.c api/ratelimit.c api/router.c api/json_in.c api/params.c api/auth.c
+APITEST_LIBS    := -lcjson -lcrypto
 APITEST_DEPS    := $(APITEST_SRCS) $(APITEST_MODS) $(APITEST_MODS:.c=.h) $(RANDPLAY) \
                    $(wildcard tests/unit/*.h)
 APITEST_BIN     := $(BUILD)/api-unit-tests
@@ -13,11 +14,11 @@ APITEST_FLAGS   := -Iapi -Icore -Itests/unit
 $(APITEST_BIN): $(APITEST_DEPS) $(CORE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(APITEST_FLAGS) $(APITEST_SRCS) $(APITEST_MODS) $(RANDPLAY) $(CORE_LIB) \
-		-lcriterion -o $@
+		$(APITEST_LIBS) -lcriterion -o $@
 $(APITEST_SAN_BIN): $(APITEST_DEPS) $(CORE_SAN_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $(APITEST_FLAGS) $(APITEST_SRCS) $(APITEST_MODS) $(RANDPLAY) \
-		$(CORE_SAN_LIB) -lcriterion -o $@
+		$(CORE_SAN_LIB) $(APITEST_LIBS) -lcriterion -o $@
 
 .PHONY: test-api-unit
 test-api-unit: $(APITEST_BIN) $(APITEST_SAN_BIN)

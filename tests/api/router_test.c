@@ -1,0 +1,434 @@
+/* router_test.c: the route table and its lookup. Every route, the methods a path does
+ * not have (405 and its Allow), paths that no route has (404: unknown, "//", a trailing
+ * slash, too many segments, too long), the 415 of a POST under /v1/games that is not
+ * JSON, the route templates of /metrics; the table's own rules (one parameter at most,
+ * no two patterns of one shape, an Allow that fits); and, on a table of its own, a
+ * literal segment winning over a parameter. The handlers and problem_reply are stubs
+ * here: they note which handler ran with which parameter, or which problem was answered,
+ * so the real dispatch (api_handle) runs without a database or the answer's JSON. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "problem.h"
+#include "req.h"
+#include "router.h"
+#include "routes.h"
+
+/* ---- Stub handlers: the route that ran and its parameter ---------------------------- */
+
+static const char *ran;     /* the handler's name, or NULL */
+static char ran_arg[600];   /* its parameter, "(null)" for none */
+#define RAN_STATUS 299      /* what a stub answers */
+
+static void note(const char *name, const char *arg, struct api_response *resp)
+{
+    ran = name;
+    snprintf(ran_arg, sizeof ran_arg, "%s", arg ? arg : "(null)");
+    resp->status = RAN_STATUS;
+}
+
+#define STUB(name)                                                                         \
+    void name(const struct api_request *req, struct api_response *resp, const char *arg)  \
+    {                                                                                      \
+        (void)req;                                                                         \
+        note(#name, arg, resp);                                                            \
+    }
+
+STUB(routes_healthz)
+STUB(routes_readyz)
+STUB(routes_openapi)
+STUB(routes_metrics)
+STUB(routes_rulesets)
+STUB(routes_tiles)
+STUB(routes_game_create)
+STUB(routes_game_get)
+STUB(routes_scores)
+STUB(routes_events)
+STUB(routes_draw)
+STUB(routes_placements_get)
+STUB(routes_placements_post)
+STUB(routes_turn_view)
+STUB(routes_board_svg)
+STUB(routes_webhook_get)
+STUB(routes_webhook_set)
+STUB(routes_webhook_delete)
+
+static char problem[40]; /* the code of the last problem answered */
+
+void problem_reply(struct api_response *resp, int status, const char *code, const char *detail)
+{
+    cr_expect(detail && detail[0], "%s: no detail", code);
+    snprintf(problem, sizeof problem, "%s", code);
+    resp->status = status;
+    resp->content_type = "application/problem+json";
+}
+
+/* ---- The service's table through api_handle ----------------------------------------- */
+
+#define G   "/v1/games/0b5f4c1e-7d2a-4c3b-9e8f-1a2b3c4d5e6f"
+#define GID "0b5f4c1e-7d2a-4c3b-9e8f-1a2b3c4d5e6f"
+#define JS  "application/json"
+
+struct route_case {
+    const char *method;
+    const char *path;
+    const char *ctype;    /* Content-Type, or NULL */
+    const char *body;     /* NULL: none */
+    int status;           /* RAN_STATUS when a handler runs */
+    const char *handler;  /* the handler that runs, or NULL */
+    const char *arg;      /* its parameter ("(null)": none); for 405 the Allow header */
+    const char *tpl;      /* api_route_template(path) */
+};
+
+static const struct route_case cases[] = {
+    /* Every route. */
+    {"GET", "/healthz", NULL, NULL, RAN_STATUS, "routes_healthz", "(null)", "/healthz"},
+    {"GET", "/readyz", NULL, NULL, RAN_STATUS, "routes_readyz", "(null)", "/readyz"},
+    {"GET", "/openapi.yaml", NULL, NULL, RAN_STATUS, "routes_openapi", "(null)", "/openapi.yaml"},
+    {"GET", "/metrics", NULL, NULL, RAN_STATUS, "routes_metrics", "(null)", "/metrics"},
+    {"GET", "/v1/rulesets", NULL, NULL, RAN_STATUS, "routes_rulesets", "(null)", "/v1/rulesets"},
+    {"GET", "/v1/rulesets/classic/tiles", NULL, NULL, RAN_STATUS, "routes_tiles", "classic",
+     "/v1/rulesets/{ruleset}/tiles"},
+    {"GET", "/v1/rulesets/nope/tiles", NULL, NULL, RAN_STATUS, "routes_tiles", "nope",
+     "/v1/rulesets/{ruleset}/tiles"},
+    {"POST", "/v1/games", JS, "{}", RAN_STATUS, "routes_game_create", "(null)", "/v1/games"},
+    {"GET", G, NULL, NULL, RAN_STATUS, "routes_game_get", GID, "/v1/games/{id}"},
+    {"GET", "/v1/games/x", NULL, NULL, RAN_STATUS, "routes_game_get", "x", "/v1/games/{id}"},
+    {"POST", G "/draw", JS, "{}", RAN_STATUS, "routes_draw", GID, "/v1/games/{id}/draw"},
+    {"POST", G "/draw", NULL, NULL, RAN_STATUS, "routes_draw", GID, "/v1/games/{id}/draw"},
+    {"GET", G "/placements", NULL, NULL, RAN_STATUS, "routes_placements_get", GID,
+     "/v1/games/{id}/placements"},
+    {"POST", G "/placements", JS, "{}", RAN_STATUS, "routes_placements_post", GID,
+     "/v1/games/{id}/placements"},
+    {"GET", G "/scores", NULL, NULL, RAN_STATUS, "routes_scores", GID, "/v1/games/{id}/scores"},
+    {"GET", G "/events", NULL, NULL, RAN_STATUS, "routes_events", GID, "/v1/games/{id}/events"},
+    {"GET", G "/turn", NULL, NULL, RAN_STATUS, "routes_turn_view", GID, "/v1/games/{id}/turn"},
+    {"GET", G "/board.svg", NULL, NULL, RAN_STATUS, "routes_board_svg", GID,
+     "/v1/games/{id}/board.svg"},
+    {"GET", G "/webhook", NULL, NULL, RAN_STATUS, "routes_webhook_get", GID,
+     "/v1/games/{id}/webhook"},
+    {"POST", G "/webhook", JS, "{\"url\":\"https://a.example/\"}", RAN_STATUS,
+     "routes_webhook_set", GID, "/v1/games/{id}/webhook"},
+    {"DELETE", G "/webhook", NULL, NULL, RAN_STATUS, "routes_webhook_delete", GID,
+     "/v1/games/{id}/webhook"},
+    /* The methods a path does not have: 405, Allow in the table's order. */
+    {"POST", "/healthz", NULL, NULL, 405, NULL, "GET", "/healthz"},
+    {"HEAD", "/healthz", NULL, NULL, 405, NULL, "GET", "/healthz"},
+    {"get", "/healthz", NULL, NULL, 405, NULL, "GET", "/healthz"},
+    {"DELETE", "/readyz", NULL, NULL, 405, NULL, "GET", "/readyz"},
+    {"HEAD", "/openapi.yaml", NULL, NULL, 405, NULL, "GET", "/openapi.yaml"},
+    {"PUT", "/metrics", NULL, NULL, 405, NULL, "GET", "/metrics"},
+    {"POST", "/v1/rulesets", "text/plain", "x", 405, NULL, "GET", "/v1/rulesets"},
+    {"DELETE", "/v1/rulesets/classic/tiles", NULL, NULL, 405, NULL, "GET",
+     "/v1/rulesets/{ruleset}/tiles"},
+    {"GET", "/v1/games", NULL, NULL, 405, NULL, "POST", "/v1/games"},
+    {"HEAD", "/v1/games", NULL, NULL, 405, NULL, "POST", "/v1/games"},
+    {"DELETE", "/v1/games", NULL, NULL, 405, NULL, "POST", "/v1/games"},
+    {"PUT", G, JS, "{}", 405, NULL, "GET", "/v1/games/{id}"},
+    {"DELETE", G, NULL, NULL, 405, NULL, "GET", "/v1/games/{id}"},
+    {"POST", G, JS, "{}", 405, NULL, "GET", "/v1/games/{id}"},
+    {"GET", G "/draw", NULL, NULL, 405, NULL, "POST", "/v1/games/{id}/draw"},
+    {"PUT", G "/placements", JS, "{}", 405, NULL, "GET, POST", "/v1/games/{id}/placements"},
+    {"DELETE", G "/placements", NULL, NULL, 405, NULL, "GET, POST", "/v1/games/{id}/placements"},
+    {"POST", G "/scores", JS, "{}", 405, NULL, "GET", "/v1/games/{id}/scores"},
+    {"POST", G "/events", NULL, NULL, 405, NULL, "GET", "/v1/games/{id}/events"},
+    {"POST", G "/turn", NULL, NULL, 405, NULL, "GET", "/v1/games/{id}/turn"},
+    {"HEAD", G "/board.svg", NULL, NULL, 405, NULL, "GET", "/v1/games/{id}/board.svg"},
+    {"PUT", G "/webhook", JS, "{}", 405, NULL, "GET, POST, DELETE", "/v1/games/{id}/webhook"},
+    {"PATCH", G "/webhook", NULL, NULL, 405, NULL, "GET, POST, DELETE", "/v1/games/{id}/webhook"},
+    /* Paths that no route has. */
+    {"GET", "/", NULL, NULL, 404, NULL, NULL, "other"},
+    {"GET", "", NULL, NULL, 404, NULL, NULL, "other"},
+    {"GET", "healthz", NULL, NULL, 404, NULL, NULL, "other"},
+    {"GET", "/HEALTHZ", NULL, NULL, 404, NULL, NULL, "other"},
+    {"GET", "/healthz/", NULL, NULL, 404, NULL, NULL, "other"},
+    {"GET", "//healthz", NULL, NULL, 404, NULL, NULL, "other"},
+    {"GET", "/healthz/x", NULL, NULL, 404, NULL, NULL, "other"},
+    {"GET", "/v1", NULL, NULL, 404, NULL, NULL, "other"},
+    {"GET", "/v1/", NULL, NULL, 404, NULL, NULL, "other"},
+    {"GET", "/v1/nope", NULL, NULL, 404, NULL, NULL, "other"},
+    {"HEAD", "/v1/nope", NULL, NULL, 404, NULL, NULL, "other"},
+    {"GET", "/v1//games", NULL, NULL, 404, NULL, NULL, "other"},
+    {"POST", "/v1/games/", JS, "{}", 404, NULL, NULL, "other"},
+    {"GET", "/v1/games//scores", NULL, NULL, 404, NULL, NULL, "other"},
+    {"GET", G "/", NULL, NULL, 404, NULL, NULL, "other"},
+    {"GET", G "/scores/", NULL, NULL, 404, NULL, NULL, "other"},
+    {"GET", G "/nope", NULL, NULL, 404, NULL, NULL, "other"},
+    {"GET", G "/placements/1", NULL, NULL, 404, NULL, NULL, "other"},
+    {"GET", G "/placements/1/2", NULL, NULL, 404, NULL, NULL, "other"},      /* 6 segments */
+    {"GET", G "/placements/1/2/3", NULL, NULL, 404, NULL, NULL, "other"},    /* 7: too many */
+    {"GET", "/a/b/c/d/e/f/g/h/i/j/k/l", NULL, NULL, 404, NULL, NULL, "other"},
+    {"GET", "/v1/rulesets/classic", NULL, NULL, 404, NULL, NULL, "other"},
+    {"GET", "/v1/rulesets/classic/tile", NULL, NULL, 404, NULL, NULL, "other"},
+    {"GET", "/v1/gamesx", NULL, NULL, 404, NULL, NULL, "other"},
+    {"GET", "/v1/games/G/../scores", NULL, NULL, 404, NULL, NULL, "other"},
+    {"GET", "/v1/games/{id}", NULL, NULL, RAN_STATUS, "routes_game_get", "{id}",
+     "/v1/games/{id}"},
+    /* A POST under /v1/games whose body is not JSON: 415, before the route is known. */
+    {"POST", "/v1/games", "text/plain", "{}", 415, NULL, NULL, "/v1/games"},
+    {"POST", "/v1/games", NULL, "{}", 415, NULL, NULL, "/v1/games"},
+    {"POST", "/v1/games", "application/jsonx", "{}", 415, NULL, NULL, "/v1/games"},
+    {"POST", "/v1/games", "application/x-www-form-urlencoded", "a=1", 415, NULL, NULL,
+     "/v1/games"},
+    {"POST", G "/placements", "text/json", "{}", 415, NULL, NULL, "/v1/games/{id}/placements"},
+    {"POST", G "/webhook", "", "{}", 415, NULL, NULL, "/v1/games/{id}/webhook"},
+    {"POST", G, "text/plain", "x", 415, NULL, NULL, "/v1/games/{id}"},          /* not 405 */
+    {"POST", G "/nope", "text/plain", "x", 415, NULL, NULL, "other"},           /* not 404 */
+    {"POST", G "/placements/1/2", "text/plain", "x", 415, NULL, NULL, "other"}, /* 6 segments */
+    /* ... but JSON in any spelling, an empty body, or another path or method is routed. */
+    {"POST", "/v1/games", "application/json; charset=utf-8", "{}", RAN_STATUS,
+     "routes_game_create", "(null)", "/v1/games"},
+    {"POST", "/v1/games", "Application/JSON", "{}", RAN_STATUS, "routes_game_create", "(null)",
+     "/v1/games"},
+    {"POST", "/v1/games", "application/json ", "{}", RAN_STATUS, "routes_game_create", "(null)",
+     "/v1/games"},
+    {"POST", "/v1/games", "text/plain", "", RAN_STATUS, "routes_game_create", "(null)",
+     "/v1/games"},
+    {"POST", G "/draw", "text/plain", NULL, RAN_STATUS, "routes_draw", GID,
+     "/v1/games/{id}/draw"},
+    {"PUT", "/v1/games", "text/plain", "x", 405, NULL, "POST", "/v1/games"},
+    {"POST", "/healthz", "text/plain", "x", 405, NULL, "GET", "/healthz"},
+    {"POST", "/v1/gamesx", "text/plain", "x", 404, NULL, NULL, "other"},
+    {"POST", "/v1/games/", "text/plain", "x", 404, NULL, NULL, "other"},
+    {"POST", G "/placements/1/2/3", "text/plain", "x", 404, NULL, NULL, "other"},
+};
+
+/* Runs one case through api_handle and api_route_template. */
+static void run_case(const struct route_case *c)
+{
+    struct api_request req;
+    struct api_response resp;
+    memset(&req, 0, sizeof req);
+    memset(&resp, 0, sizeof resp);
+    req.method = c->method;
+    req.path = c->path;
+    req.content_type = c->ctype;
+    req.body = c->body ? c->body : "";
+    req.body_len = strlen(req.body);
+    ran = NULL;
+    ran_arg[0] = '\0';
+    problem[0] = '\0';
+    api_handle(&req, &resp);
+    const char *what = c->path;
+    cr_expect_eq(resp.status, c->status, "%s %s: status %d, not %d", c->method, what,
+                 resp.status, c->status);
+    if (c->handler) {
+        cr_expect(ran && strcmp(ran, c->handler) == 0, "%s %s: ran %s, not %s", c->method, what,
+                  ran ? ran : "nothing", c->handler);
+        cr_expect_str_eq(ran_arg, c->arg, "%s %s: parameter %s, not %s", c->method, what,
+                         ran_arg, c->arg);
+    } else {
+        static const char *const codes[] = {[404] = "not_found", [405] = "method_not_allowed",
+                                            [415] = "unsupported_media_type"};
+        cr_expect(ran == NULL, "%s %s: ran %s", c->method, what, ran);
+        cr_assert(c->status == 404 || c->status == 405 || c->status == 415, "%s", what);
+        cr_expect_str_eq(problem, codes[c->status], "%s %s: code %s", c->method, what, problem);
+        cr_expect_str_eq(resp.content_type, "application/problem+json", "%s", what);
+        cr_expect_str_eq(resp.allow, c->status == 405 ? c->arg : "", "%s %s: Allow \"%s\"",
+                         c->method, what, resp.allow);
+    }
+    cr_expect_str_eq(api_route_template(c->path), c->tpl, "%s: template %s, not %s", what,
+                     api_route_template(c->path), c->tpl);
+}
+
+Test(router, every_case_of_the_table)
+{
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) run_case(&cases[i]);
+}
+
+/* A path of API_ROUTE_MAX_PATH bytes or more has no route; one byte less has. */
+Test(router, the_longest_path)
+{
+    char path[API_ROUTE_MAX_PATH + 2];
+    size_t prefix = strlen("/v1/games/");
+    for (size_t len = API_ROUTE_MAX_PATH - 2; len <= API_ROUTE_MAX_PATH + 1; len++) {
+        memcpy(path, "/v1/games/", prefix);
+        memset(path + prefix, 'a', len - prefix);
+        path[len] = '\0';
+        struct api_route_match m;
+        enum api_route_status st = api_route_find("GET", path, &m);
+        if (len < API_ROUTE_MAX_PATH) {
+            cr_expect_eq(st, API_ROUTE_FOUND, "length %zu", len);
+            cr_expect_eq(strlen(m.arg), len - prefix, "length %zu", len);
+            cr_expect_str_eq(api_route_template(path), "/v1/games/{id}");
+        } else {
+            cr_expect_eq(st, API_ROUTE_NOT_FOUND, "length %zu", len);
+            cr_expect_str_eq(api_route_template(path), "other");
+        }
+    }
+    struct api_route_match m;
+    cr_expect_eq(api_route_find("GET", NULL, &m), API_ROUTE_NOT_FOUND);
+    cr_expect_str_eq(api_route_template(NULL), "other");
+}
+
+/* ---- The table's own rules ---------------------------------------------------------- */
+
+/* The shape of `pattern`: its literal segments, each parameter as "{}". */
+static void shape(const char *pattern, char *out, size_t cap)
+{
+    size_t o = 0;
+    for (const char *p = pattern; *p && o + 3 < cap;) {
+        if (*p == '{') {
+            out[o++] = '{';
+            out[o++] = '}';
+            p = strchr(p, '}') + 1;
+        } else {
+            out[o++] = *p++;
+        }
+    }
+    out[o] = '\0';
+}
+
+Test(router, the_table_keeps_its_rules)
+{
+    size_t n;
+    const struct api_route *t = api_routes(&n);
+    cr_assert_gt(n, 0);
+    for (size_t i = 0; i < n; i++) {
+        const char *p = t[i].pattern;
+        cr_expect(t[i].handler != NULL, "%s %s: no handler", t[i].method, p);
+        cr_expect(strcmp(t[i].method, "GET") == 0 || strcmp(t[i].method, "POST") == 0 ||
+                      strcmp(t[i].method, "PUT") == 0 || strcmp(t[i].method, "PATCH") == 0 ||
+                      strcmp(t[i].method, "DELETE") == 0,
+                  "%s %s: method", t[i].method, p);
+        /* "/" and segments; a segment is literal (no braces, no '/') or one "{name}". */
+        cr_expect(p[0] == '/' && p[1] != '\0' && p[strlen(p) - 1] != '/' && !strstr(p, "//"),
+                  "%s: not a path", p);
+        int segs = 0, params = 0;
+        for (const char *s = p; *s == '/'; segs++) {
+            s++;
+            size_t len = strcspn(s, "/");
+            int open = memchr(s, '{', len) != NULL, close = memchr(s, '}', len) != NULL;
+            if (open || close) {
+                params++;
+                cr_expect(len >= 3 && s[0] == '{' && s[len - 1] == '}' &&
+                              !memchr(s + 1, '{', len - 2) && !memchr(s + 1, '}', len - 2),
+                          "%s: a parameter is \"{name}\"", p);
+            }
+            s += len;
+        }
+        cr_expect(segs <= API_ROUTE_MAX_SEGMENTS, "%s: too many segments", p);
+        cr_expect(params <= 1, "%s: handlers take one parameter at most", p);
+        /* The pattern is a path that routes to itself (a parameter matches its own name). */
+        struct api_route_match m;
+        cr_expect_eq(api_route_find(t[i].method, p, &m), API_ROUTE_FOUND, "%s", p);
+        cr_expect(m.route == &t[i] || (m.route && strcmp(m.route->pattern, p) == 0 &&
+                                       strcmp(m.route->method, t[i].method) == 0),
+                  "%s %s: found another row", t[i].method, p);
+        cr_expect_str_eq(api_route_template(p), p);
+        /* Its Allow header fits the answer's field, uncut. */
+        size_t want = 0;
+        for (size_t j = 0; j < n; j++)
+            if (strcmp(t[j].pattern, p) == 0) want += strlen(t[j].method) + (want ? 2 : 0);
+        cr_expect_eq(strlen(m.allow), want, "%s: Allow \"%s\" cut", p, m.allow);
+        struct api_response resp;
+        cr_expect_lt(want, sizeof resp.allow, "%s: Allow too long", p);
+        for (size_t j = i + 1; j < n; j++) {
+            char a[API_ROUTE_MAX_PATH], b[API_ROUTE_MAX_PATH];
+            cr_expect(strcmp(t[i].method, t[j].method) != 0 || strcmp(p, t[j].pattern) != 0,
+                      "%s %s: twice", t[i].method, p);
+            shape(p, a, sizeof a);
+            shape(t[j].pattern, b, sizeof b);
+            cr_expect(strcmp(a, b) != 0 || strcmp(p, t[j].pattern) == 0,
+                      "%s and %s: one shape, two names", p, t[j].pattern);
+        }
+    }
+}
+
+/* Every row of the table has a case above that runs it. */
+Test(router, every_row_has_a_case)
+{
+    size_t n;
+    const struct api_route *t = api_routes(&n);
+    for (size_t i = 0; i < n; i++) {
+        int seen = 0;
+        for (size_t c = 0; c < sizeof cases / sizeof cases[0] && !seen; c++)
+            seen = cases[c].status == RAN_STATUS && strcmp(cases[c].method, t[i].method) == 0 &&
+                   strcmp(cases[c].tpl, t[i].pattern) == 0;
+        cr_expect(seen, "%s %s: no case", t[i].method, t[i].pattern);
+    }
+}
+
+/* ---- Literal segments before parameters, on a table of its own ---------------------- */
+
+static const char *hit;
+#define ROW(name)                                                                          \
+    static void name(const struct api_request *req, struct api_response *resp, const char *arg) \
+    {                                                                                      \
+        (void)req, (void)resp, (void)arg;                                                  \
+        hit = #name;                                                                       \
+    }
+ROW(me_get)
+ROW(me_token)
+ROW(player_get)
+ROW(player_delete)
+ROW(players_post)
+ROW(x_first)
+ROW(x_second)
+
+static const struct api_route players[] = {
+    {"POST", "/v1/players", players_post},
+    {"GET", "/v1/players/{id}", player_get},
+    {"GET", "/v1/players/me", me_get},
+    {"DELETE", "/v1/players/{id}", player_delete},
+    {"POST", "/v1/players/me/token", me_token},
+    {"GET", "/x/{a}/c", x_first},
+    {"GET", "/x/b/{a}", x_second},
+};
+
+struct literal_case {
+    const char *method;
+    const char *path;
+    enum api_route_status status;
+    const char *row;     /* the row found, or NULL */
+    const char *arg;     /* its parameter ("(null)": none) */
+    const char *pattern; /* the path's pattern, or NULL */
+    const char *allow;
+};
+
+static const struct literal_case literal_cases[] = {
+    {"GET", "/v1/players/me", API_ROUTE_FOUND, "me_get", "(null)", "/v1/players/me", "GET"},
+    /* The literal pattern's methods alone: DELETE of {id} is not DELETE of "me". */
+    {"DELETE", "/v1/players/me", API_ROUTE_NO_METHOD, NULL, "(null)", "/v1/players/me", "GET"},
+    {"GET", "/v1/players/ann", API_ROUTE_FOUND, "player_get", "ann", "/v1/players/{id}",
+     "GET, DELETE"},
+    {"DELETE", "/v1/players/ann", API_ROUTE_FOUND, "player_delete", "ann", "/v1/players/{id}",
+     "GET, DELETE"},
+    {"POST", "/v1/players/ann", API_ROUTE_NO_METHOD, NULL, "ann", "/v1/players/{id}",
+     "GET, DELETE"},
+    {"GET", "/v1/players/mee", API_ROUTE_FOUND, "player_get", "mee", "/v1/players/{id}",
+     "GET, DELETE"},
+    {"GET", "/v1/players/m", API_ROUTE_FOUND, "player_get", "m", "/v1/players/{id}",
+     "GET, DELETE"},
+    {"POST", "/v1/players/me/token", API_ROUTE_FOUND, "me_token", "(null)",
+     "/v1/players/me/token", "POST"},
+    {"POST", "/v1/players/ann/token", API_ROUTE_NOT_FOUND, NULL, "(null)", NULL, ""},
+    {"POST", "/v1/players", API_ROUTE_FOUND, "players_post", "(null)", "/v1/players", "POST"},
+    {"GET", "/v1/players/", API_ROUTE_NOT_FOUND, NULL, "(null)", NULL, ""},
+    /* Two patterns that both match: the one literal earlier wins. */
+    {"GET", "/x/b/c", API_ROUTE_FOUND, "x_second", "c", "/x/b/{a}", "GET"},
+    {"GET", "/x/q/c", API_ROUTE_FOUND, "x_first", "q", "/x/{a}/c", "GET"},
+    {"GET", "/x/b/q", API_ROUTE_FOUND, "x_second", "q", "/x/b/{a}", "GET"},
+    {"GET", "/x/q/q", API_ROUTE_NOT_FOUND, NULL, "(null)", NULL, ""},
+};
+
+Test(router, literal_segments_win)
+{
+    size_t n = sizeof players / sizeof players[0];
+    for (size_t i = 0; i < sizeof literal_cases / sizeof literal_cases[0]; i++) {
+        const struct literal_case *c = &literal_cases[i];
+        struct api_route_match m;
+        enum api_route_status st = api_route_find_in(players, n, c->method, c->path, &m);
+        cr_expect_eq(st, c->status, "%s %s: %d", c->method, c->path, st);
+        hit = NULL;
+        if (m.route) m.route->handler(NULL, NULL, m.arg);
+        cr_expect((hit == NULL && c->row == NULL) || (hit && c->row && !strcmp(hit, c->row)),
+                  "%s %s: row %s", c->method, c->path, hit ? hit : "none");
+        cr_expect_str_eq(m.arg ? m.arg : "(null)", c->arg, "%s %s", c->method, c->path);
+        cr_expect((m.pattern == NULL && c->pattern == NULL) ||
+                      (m.pattern && c->pattern && !strcmp(m.pattern, c->pattern)),
+                  "%s %s: pattern %s", c->method, c->path, m.pattern ? m.pattern : "none");
+        cr_expect_str_eq(m.allow, c->allow, "%s %s", c->method, c->path);
+    }
+}
