@@ -17,9 +17,9 @@
 
 /* ---- Stub handlers: the route that ran and its parameter ---------------------------- */
 
-static const char *ran;     /* the handler's name, or NULL */
-static char ran_arg[600];   /* its parameter, "(null)" for none */
-#define RAN_STATUS 299      /* what a stub answers */
+static const char *ran;   /* the handler's name, or NULL */
+static char ran_arg[600]; /* its parameter, "(null)" for none */
+#define RAN_STATUS 299    /* what a stub answers */
 
 static void note(const char *name, const char *arg, struct api_response *resp)
 {
@@ -28,11 +28,11 @@ static void note(const char *name, const char *arg, struct api_response *resp)
     resp->status = RAN_STATUS;
 }
 
-#define STUB(name)                                                                         \
-    void name(const struct api_request *req, struct api_response *resp, const char *arg)  \
-    {                                                                                      \
-        (void)req;                                                                         \
-        note(#name, arg, resp);                                                            \
+#define STUB(name)                                                                                 \
+    void name(const struct api_request *req, struct api_response *resp, const char *arg)           \
+    {                                                                                              \
+        (void)req;                                                                                 \
+        note(#name, arg, resp);                                                                    \
     }
 
 STUB(routes_healthz)
@@ -73,12 +73,12 @@ void problem_reply(struct api_response *resp, int status, const char *code, cons
 struct route_case {
     const char *method;
     const char *path;
-    const char *ctype;    /* Content-Type, or NULL */
-    const char *body;     /* NULL: none */
-    int status;           /* RAN_STATUS when a handler runs */
-    const char *handler;  /* the handler that runs, or NULL */
-    const char *arg;      /* its parameter ("(null)": none); for 405 the Allow header */
-    const char *tpl;      /* api_route_template(path) */
+    const char *ctype;   /* Content-Type, or NULL */
+    const char *body;    /* NULL: none */
+    int status;          /* RAN_STATUS when a handler runs */
+    const char *handler; /* the handler that runs, or NULL */
+    const char *arg;     /* its parameter ("(null)": none); for 405 the Allow header */
+    const char *tpl;     /* api_route_template(path) */
 };
 
 static const struct route_case cases[] = {
@@ -108,8 +108,8 @@ static const struct route_case cases[] = {
      "/v1/games/{id}/board.svg"},
     {"GET", G "/webhook", NULL, NULL, RAN_STATUS, "routes_webhook_get", GID,
      "/v1/games/{id}/webhook"},
-    {"POST", G "/webhook", JS, "{\"url\":\"https://a.example/\"}", RAN_STATUS,
-     "routes_webhook_set", GID, "/v1/games/{id}/webhook"},
+    {"POST", G "/webhook", JS, "{\"url\":\"https://a.example/\"}", RAN_STATUS, "routes_webhook_set",
+     GID, "/v1/games/{id}/webhook"},
     {"DELETE", G "/webhook", NULL, NULL, RAN_STATUS, "routes_webhook_delete", GID,
      "/v1/games/{id}/webhook"},
     /* The methods a path does not have: 405, Allow in the table's order. */
@@ -156,37 +156,34 @@ static const struct route_case cases[] = {
     {"GET", G "/scores/", NULL, NULL, 404, NULL, NULL, "other"},
     {"GET", G "/nope", NULL, NULL, 404, NULL, NULL, "other"},
     {"GET", G "/placements/1", NULL, NULL, 404, NULL, NULL, "other"},
-    {"GET", G "/placements/1/2", NULL, NULL, 404, NULL, NULL, "other"},      /* 6 segments */
-    {"GET", G "/placements/1/2/3", NULL, NULL, 404, NULL, NULL, "other"},    /* 7: too many */
+    {"GET", G "/placements/1/2", NULL, NULL, 404, NULL, NULL, "other"},   /* 6 segments */
+    {"GET", G "/placements/1/2/3", NULL, NULL, 404, NULL, NULL, "other"}, /* 7: too many */
     {"GET", "/a/b/c/d/e/f/g/h/i/j/k/l", NULL, NULL, 404, NULL, NULL, "other"},
     {"GET", "/v1/rulesets/classic", NULL, NULL, 404, NULL, NULL, "other"},
     {"GET", "/v1/rulesets/classic/tile", NULL, NULL, 404, NULL, NULL, "other"},
     {"GET", "/v1/gamesx", NULL, NULL, 404, NULL, NULL, "other"},
     {"GET", "/v1/games/G/../scores", NULL, NULL, 404, NULL, NULL, "other"},
-    {"GET", "/v1/games/{id}", NULL, NULL, RAN_STATUS, "routes_game_get", "{id}",
-     "/v1/games/{id}"},
+    {"GET", "/v1/games/{id}", NULL, NULL, RAN_STATUS, "routes_game_get", "{id}", "/v1/games/{id}"},
     /* A POST under /v1/games whose body is not JSON: 415, before the route is known. */
     {"POST", "/v1/games", "text/plain", "{}", 415, NULL, NULL, "/v1/games"},
     {"POST", "/v1/games", NULL, "{}", 415, NULL, NULL, "/v1/games"},
     {"POST", "/v1/games", "application/jsonx", "{}", 415, NULL, NULL, "/v1/games"},
-    {"POST", "/v1/games", "application/x-www-form-urlencoded", "a=1", 415, NULL, NULL,
-     "/v1/games"},
+    {"POST", "/v1/games", "application/x-www-form-urlencoded", "a=1", 415, NULL, NULL, "/v1/games"},
     {"POST", G "/placements", "text/json", "{}", 415, NULL, NULL, "/v1/games/{id}/placements"},
     {"POST", G "/webhook", "", "{}", 415, NULL, NULL, "/v1/games/{id}/webhook"},
     {"POST", G, "text/plain", "x", 415, NULL, NULL, "/v1/games/{id}"},          /* not 405 */
     {"POST", G "/nope", "text/plain", "x", 415, NULL, NULL, "other"},           /* not 404 */
     {"POST", G "/placements/1/2", "text/plain", "x", 415, NULL, NULL, "other"}, /* 6 segments */
     /* ... but JSON in any spelling, an empty body, or another path or method is routed. */
-    {"POST", "/v1/games", "application/json; charset=utf-8", "{}", RAN_STATUS,
-     "routes_game_create", "(null)", "/v1/games"},
+    {"POST", "/v1/games", "application/json; charset=utf-8", "{}", RAN_STATUS, "routes_game_create",
+     "(null)", "/v1/games"},
     {"POST", "/v1/games", "Application/JSON", "{}", RAN_STATUS, "routes_game_create", "(null)",
      "/v1/games"},
     {"POST", "/v1/games", "application/json ", "{}", RAN_STATUS, "routes_game_create", "(null)",
      "/v1/games"},
     {"POST", "/v1/games", "text/plain", "", RAN_STATUS, "routes_game_create", "(null)",
      "/v1/games"},
-    {"POST", G "/draw", "text/plain", NULL, RAN_STATUS, "routes_draw", GID,
-     "/v1/games/{id}/draw"},
+    {"POST", G "/draw", "text/plain", NULL, RAN_STATUS, "routes_draw", GID, "/v1/games/{id}/draw"},
     {"PUT", "/v1/games", "text/plain", "x", 405, NULL, "POST", "/v1/games"},
     {"POST", "/healthz", "text/plain", "x", 405, NULL, "GET", "/healthz"},
     {"POST", "/v1/gamesx", "text/plain", "x", 404, NULL, NULL, "other"},
@@ -211,16 +208,16 @@ static void run_case(const struct route_case *c)
     problem[0] = '\0';
     api_handle(&req, &resp);
     const char *what = c->path;
-    cr_expect_eq(resp.status, c->status, "%s %s: status %d, not %d", c->method, what,
-                 resp.status, c->status);
+    cr_expect_eq(resp.status, c->status, "%s %s: status %d, not %d", c->method, what, resp.status,
+                 c->status);
     if (c->handler) {
         cr_expect(ran && strcmp(ran, c->handler) == 0, "%s %s: ran %s, not %s", c->method, what,
                   ran ? ran : "nothing", c->handler);
-        cr_expect_str_eq(ran_arg, c->arg, "%s %s: parameter %s, not %s", c->method, what,
-                         ran_arg, c->arg);
+        cr_expect_str_eq(ran_arg, c->arg, "%s %s: parameter %s, not %s", c->method, what, ran_arg,
+                         c->arg);
     } else {
-        static const char *const codes[] = {[404] = "not_found", [405] = "method_not_allowed",
-                                            [415] = "unsupported_media_type"};
+        static const char *const codes[] = {
+            [404] = "not_found", [405] = "method_not_allowed", [415] = "unsupported_media_type"};
         cr_expect(ran == NULL, "%s %s: ran %s", c->method, what, ran);
         cr_assert(c->status == 404 || c->status == 405 || c->status == 415, "%s", what);
         cr_expect_str_eq(problem, codes[c->status], "%s %s: code %s", c->method, what, problem);
@@ -353,11 +350,11 @@ Test(router, every_row_has_a_case)
 /* ---- Literal segments before parameters, on a table of its own ---------------------- */
 
 static const char *hit;
-#define ROW(name)                                                                          \
-    static void name(const struct api_request *req, struct api_response *resp, const char *arg) \
-    {                                                                                      \
-        (void)req, (void)resp, (void)arg;                                                  \
-        hit = #name;                                                                       \
+#define ROW(name)                                                                                  \
+    static void name(const struct api_request *req, struct api_response *resp, const char *arg)    \
+    {                                                                                              \
+        (void)req, (void)resp, (void)arg;                                                          \
+        hit = #name;                                                                               \
     }
 ROW(me_get)
 ROW(me_token)
@@ -399,10 +396,9 @@ static const struct literal_case literal_cases[] = {
      "GET, DELETE"},
     {"GET", "/v1/players/mee", API_ROUTE_FOUND, "player_get", "mee", "/v1/players/{id}",
      "GET, DELETE"},
-    {"GET", "/v1/players/m", API_ROUTE_FOUND, "player_get", "m", "/v1/players/{id}",
-     "GET, DELETE"},
-    {"POST", "/v1/players/me/token", API_ROUTE_FOUND, "me_token", "(null)",
-     "/v1/players/me/token", "POST"},
+    {"GET", "/v1/players/m", API_ROUTE_FOUND, "player_get", "m", "/v1/players/{id}", "GET, DELETE"},
+    {"POST", "/v1/players/me/token", API_ROUTE_FOUND, "me_token", "(null)", "/v1/players/me/token",
+     "POST"},
     {"POST", "/v1/players/ann/token", API_ROUTE_NOT_FOUND, NULL, "(null)", NULL, ""},
     {"POST", "/v1/players", API_ROUTE_FOUND, "players_post", "(null)", "/v1/players", "POST"},
     {"GET", "/v1/players/", API_ROUTE_NOT_FOUND, NULL, "(null)", NULL, ""},
