@@ -9,8 +9,9 @@
 #include "routes.h"
 
 /*
- * Every route of the service: adding an endpoint is adding its row. The rows of one
- * pattern give its Allow header in their order here.
+ * Every route of the service: adding an endpoint is adding its row (and its handler's
+ * prototype in routes.h). The rows of one pattern give its Allow header in their order
+ * here. tests/api/router_test.c stubs every handler and runs every row.
  */
 static const struct api_route routes[] = {
     {"GET", "/healthz", routes_healthz},
@@ -35,7 +36,8 @@ static const struct api_route routes[] = {
 
 /*
  * The path prefixes under which a POST with a body must declare JSON: answered 415
- * before routing, so a wrong path or method there is 415 as well.
+ * before routing, so a wrong path or method there is 415 as well. A new family of POST
+ * routes (/v1/players ...) adds its prefix here.
  */
 static const char *const json_only[] = {"/v1/games"};
 

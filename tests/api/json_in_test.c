@@ -11,8 +11,8 @@
 
 enum decoder { NEW_GAME, PLACE_CLASSIC, PLACE_HILLS, PLACE_DISCOVERY, WEBHOOK, EMPTY };
 
-static const char *const decoder_names[] = {"new_game", "placement/classic", "placement/hills",
-                                            "placement/discovery", "webhook", "empty"};
+static const char *const decoder_names[] = {
+    "new_game", "placement/classic", "placement/hills", "placement/discovery", "webhook", "empty"};
 
 /* Long bodies, written by build_bodies() before the tables are read. */
 static char deck_200[2048], deck_201[2048], url_2048[2200], url_2049[2200], name_40[128],
@@ -25,9 +25,11 @@ static void build_bodies(void)
     built = 1;
     char *tiles = deck_200;
     for (int k = 0; k < 2; k++) {
-        size_t o = (size_t)snprintf(tiles, sizeof deck_200, "{\"players\":[{\"name\":\"A\"},"
-                                                            "{\"name\":\"B\"}],\"deck\":[");
-        for (int i = 0; i < 200 + k; i++) o += (size_t)snprintf(tiles + o, 8, "%s\"U\"", i ? "," : "");
+        size_t o = (size_t)snprintf(tiles, sizeof deck_200,
+                                    "{\"players\":[{\"name\":\"A\"},"
+                                    "{\"name\":\"B\"}],\"deck\":[");
+        for (int i = 0; i < 200 + k; i++)
+            o += (size_t)snprintf(tiles + o, 8, "%s\"U\"", i ? "," : "");
         snprintf(tiles + o, 4, "]}");
         tiles = deck_201;
     }
@@ -201,8 +203,7 @@ static const struct refusal refusals[] = {
      "invalid_body"},
     {PLACE_HILLS, "{\"x\":1,\"y\":0,\"rotation\":0,\"stable\":[]}", 0, "invalid_body"},
     {PLACE_HILLS, "{\"x\":1,\"y\":0,\"rotation\":0,\"hike\":\"E\"}", 0, "invalid_body"},
-    {PLACE_HILLS, "{\"x\":1,\"y\":0,\"rotation\":0,\"hike\":{\"x\":0,\"y\":0}}", 0,
-     "invalid_body"},
+    {PLACE_HILLS, "{\"x\":1,\"y\":0,\"rotation\":0,\"hike\":{\"x\":0,\"y\":0}}", 0, "invalid_body"},
     {PLACE_HILLS, "{\"x\":1,\"y\":0,\"rotation\":0,\"hike\":{\"y\":0,\"toward\":\"E\"}}", 0,
      "invalid_body"},
     {PLACE_HILLS,
@@ -314,39 +315,146 @@ static const struct game_case games[] = {
     {"{\"ruleset\":\"classic\"," TWO ",\"options\":{\"edition\":\"original\",\"river\":true},"
      "\"seed\":42,\"start\":\"D\",\"deck\":[\"U\",\"V\",\"RB\"],"
      "\"webhook\":{\"url\":\"https://a.example/hook\"}}",
-     CC_RULESET_CLASSIC, 2, "Ann", 1, 42, "D", 3, "U", {CC_EDITION_ORIGINAL, 1, 0},
+     CC_RULESET_CLASSIC,
+     2,
+     "Ann",
+     1,
+     42,
+     "D",
+     3,
+     "U",
+     {CC_EDITION_ORIGINAL, 1, 0},
      "https://a.example/hook"},
-    {"{" TWO ",\"options\":{\"edition\":\"standard\",\"river\":false}}", CC_RULESET_CLASSIC, 2,
-     "Ann", 0, 0, "", -1, NULL, {CC_EDITION_STANDARD, 0, 0}, ""},
-    {"{\"ruleset\":\"hills\"," TWO ",\"options\":{}}", CC_RULESET_HILLS, 2, "Ann", 0, 0, "", -1,
-     NULL, {0, 0, 0}, ""},
-    {"{\"ruleset\":\"discovery\"," TWO ",\"options\":{\"draw\":\"hand\"}}", CC_RULESET_DISCOVERY, 2,
-     "Ann", 0, 0, "", -1, NULL, {0, 0, CC_DRAW_HAND}, ""},
+    {"{" TWO ",\"options\":{\"edition\":\"standard\",\"river\":false}}",
+     CC_RULESET_CLASSIC,
+     2,
+     "Ann",
+     0,
+     0,
+     "",
+     -1,
+     NULL,
+     {CC_EDITION_STANDARD, 0, 0},
+     ""},
+    {"{\"ruleset\":\"hills\"," TWO ",\"options\":{}}",
+     CC_RULESET_HILLS,
+     2,
+     "Ann",
+     0,
+     0,
+     "",
+     -1,
+     NULL,
+     {0, 0, 0},
+     ""},
+    {"{\"ruleset\":\"discovery\"," TWO ",\"options\":{\"draw\":\"hand\"}}",
+     CC_RULESET_DISCOVERY,
+     2,
+     "Ann",
+     0,
+     0,
+     "",
+     -1,
+     NULL,
+     {0, 0, CC_DRAW_HAND},
+     ""},
     {"{\"ruleset\":\"discovery\"," TWO ",\"options\":{\"draw\":\"pile\"},\"start\":\"S\"}",
-     CC_RULESET_DISCOVERY, 2, "Ann", 0, 0, "S", -1, NULL, {0, 0, CC_DRAW_PILE}, ""},
+     CC_RULESET_DISCOVERY,
+     2,
+     "Ann",
+     0,
+     0,
+     "S",
+     -1,
+     NULL,
+     {0, 0, CC_DRAW_PILE},
+     ""},
     {"{\"players\":[{\"name\":\"A\"},{\"name\":\"B\"},{\"name\":\"C\"},{\"name\":\"D\"},"
      "{\"name\":\"E\"}]}",
-     CC_RULESET_CLASSIC, 5, "A", 0, 0, "", -1, NULL, {0, 0, 0}, ""},
+     CC_RULESET_CLASSIC,
+     5,
+     "A",
+     0,
+     0,
+     "",
+     -1,
+     NULL,
+     {0, 0, 0},
+     ""},
     {"{\"players\":[{\"name\":\"Zo\xc3\xab\"},{\"name\":\"\xe5\xa4\xaa\xe9\x83\x8e\"}]}",
-     CC_RULESET_CLASSIC, 2, "Zo\xc3\xab", 0, 0, "", -1, NULL, {0, 0, 0}, ""},
-    {"{\"players\":[{\"name\":\"Zo\\u00eb\"},{\"name\":\"Bob\"}]}", CC_RULESET_CLASSIC, 2,
-     "Zo\xc3\xab", 0, 0, "", -1, NULL, {0, 0, 0}, ""},
-    {"{\"players\":[{\"name\":\"A B\"},{\"name\":\"Bob\"}]}", CC_RULESET_CLASSIC, 2, "A B", 0, 0,
-     "", -1, NULL, {0, 0, 0}, ""},
+     CC_RULESET_CLASSIC,
+     2,
+     "Zo\xc3\xab",
+     0,
+     0,
+     "",
+     -1,
+     NULL,
+     {0, 0, 0},
+     ""},
+    {"{\"players\":[{\"name\":\"Zo\\u00eb\"},{\"name\":\"Bob\"}]}",
+     CC_RULESET_CLASSIC,
+     2,
+     "Zo\xc3\xab",
+     0,
+     0,
+     "",
+     -1,
+     NULL,
+     {0, 0, 0},
+     ""},
+    {"{\"players\":[{\"name\":\"A B\"},{\"name\":\"Bob\"}]}",
+     CC_RULESET_CLASSIC,
+     2,
+     "A B",
+     0,
+     0,
+     "",
+     -1,
+     NULL,
+     {0, 0, 0},
+     ""},
     {named_40, CC_RULESET_CLASSIC, 2, name_40, 0, 0, "", -1, NULL, {0, 0, 0}, ""},
     {named_40_utf8, CC_RULESET_CLASSIC, 2, name_40_utf8, 0, 0, "", -1, NULL, {0, 0, 0}, ""},
     {"{" TWO ",\"seed\":0}", CC_RULESET_CLASSIC, 2, "Ann", 1, 0, "", -1, NULL, {0, 0, 0}, ""},
-    {"{" TWO ",\"seed\":9007199254740991}", CC_RULESET_CLASSIC, 2, "Ann", 1, 9007199254740991ull,
-     "", -1, NULL, {0, 0, 0}, ""},
+    {"{" TWO ",\"seed\":9007199254740991}",
+     CC_RULESET_CLASSIC,
+     2,
+     "Ann",
+     1,
+     9007199254740991ull,
+     "",
+     -1,
+     NULL,
+     {0, 0, 0},
+     ""},
     {"{" TWO ",\"seed\":1e3}", CC_RULESET_CLASSIC, 2, "Ann", 1, 1000, "", -1, NULL, {0, 0, 0}, ""},
     {"{" TWO ",\"seed\":7.0}", CC_RULESET_CLASSIC, 2, "Ann", 1, 7, "", -1, NULL, {0, 0, 0}, ""},
-    {"{" TWO ",\"seed\":\"18446744073709551615\"}", CC_RULESET_CLASSIC, 2, "Ann", 1,
-     18446744073709551615ull, "", -1, NULL, {0, 0, 0}, ""},
+    {"{" TWO ",\"seed\":\"18446744073709551615\"}",
+     CC_RULESET_CLASSIC,
+     2,
+     "Ann",
+     1,
+     18446744073709551615ull,
+     "",
+     -1,
+     NULL,
+     {0, 0, 0},
+     ""},
     {"{" TWO ",\"seed\":\"007\"}", CC_RULESET_CLASSIC, 2, "Ann", 1, 7, "", -1, NULL, {0, 0, 0}, ""},
     {"{" TWO ",\"deck\":[]}", CC_RULESET_CLASSIC, 2, "Ann", 0, 0, "", 0, NULL, {0, 0, 0}, ""},
     {deck_200, CC_RULESET_CLASSIC, 2, "A", 0, 0, "", 200, "U", {0, 0, 0}, ""},
-    {"{\"webhook\":{\"url\":\"not checked here\"}," TWO "}", CC_RULESET_CLASSIC, 2, "Ann", 0, 0, "",
-     -1, NULL, {0, 0, 0}, "not checked here"},
+    {"{\"webhook\":{\"url\":\"not checked here\"}," TWO "}",
+     CC_RULESET_CLASSIC,
+     2,
+     "Ann",
+     0,
+     0,
+     "",
+     -1,
+     NULL,
+     {0, 0, 0},
+     "not checked here"},
 };
 
 Test(json_in, game_bodies_taken)
@@ -370,11 +478,9 @@ Test(json_in, game_bodies_taken)
         cr_expect_eq(ng.seed_given, c->seed_given, "%.80s", c->body);
         cr_expect_eq(s->seed, c->seed, "%.80s: seed %llu", c->body, (unsigned long long)s->seed);
         cr_expect_str_eq(ng.start, c->start, "%.80s", c->body);
-        cr_expect_eq(s->start, c->start[0] ? cc_tileset_find(ts, c->start) : -1, "%.80s",
-                     c->body);
+        cr_expect_eq(s->start, c->start[0] ? cc_tileset_find(ts, c->start) : -1, "%.80s", c->body);
         cr_expect_eq(s->deck_len, c->deck_len, "%.80s", c->body);
-        if (c->deck0)
-            cr_expect_eq(s->deck[0], cc_tileset_find(ts, c->deck0), "%.80s", c->body);
+        if (c->deck0) cr_expect_eq(s->deck[0], cc_tileset_find(ts, c->deck0), "%.80s", c->body);
         cr_expect_eq(s->options.edition, c->options.edition, "%.80s", c->body);
         cr_expect_eq(s->options.river, c->options.river, "%.80s", c->body);
         cr_expect_eq(s->options.draw, c->options.draw, "%.80s", c->body);
@@ -415,8 +521,9 @@ static const struct placement_case placements[] = {
      1, 0, 0, NULL, CC_FOLLOW_NONE, NULL, 0, 0},
     {CC_RULESET_HILLS, "{\"x\":0,\"y\":1,\"rotation\":0,\"stable\":\"C\"}", 0, 1, 0, NULL,
      CC_FOLLOW_STABLE, "C", 0, 0},
-    {CC_RULESET_HILLS, "{\"x\":0,\"y\":1,\"rotation\":0,\"hike\":{\"x\":-1,\"y\":2,\"toward\":\"W\"}}",
-     0, 1, 0, NULL, CC_FOLLOW_HIKE, NULL, -1, 2},
+    {CC_RULESET_HILLS,
+     "{\"x\":0,\"y\":1,\"rotation\":0,\"hike\":{\"x\":-1,\"y\":2,\"toward\":\"W\"}}", 0, 1, 0, NULL,
+     CC_FOLLOW_HIKE, NULL, -1, 2},
     {CC_RULESET_DISCOVERY,
      "{\"x\":2,\"y\":-1,\"rotation\":90,\"withdraw\":{\"x\":5,\"y\":6,\"location\":\"SE\"}}", 2, -1,
      1, NULL, CC_FOLLOW_WITHDRAW, "SE", 5, 6},

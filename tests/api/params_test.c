@@ -102,9 +102,9 @@ Test(params, idempotency_keys)
         const char *key;
         int ok;
     } cases[] = {
-        {NULL, 0},   {"", 0},        {"a", 1},          {k64, 1},         {k65, 0},
-        {"a b", 1},  {"~!@#$%", 1},  {"key\t1", 0},     {"key\n", 0},     {"key\x7f", 0},
-        {"\x1f", 0}, {"caf\xc3\xa9", 0}, {" ", 1},
+        {NULL, 0},     {"", 0},       {"a", 1},     {k64, 1},       {k65, 0},    {"a b", 1},
+        {"~!@#$%", 1}, {"key\t1", 0}, {"key\n", 0}, {"key\x7f", 0}, {"\x1f", 0}, {"caf\xc3\xa9", 0},
+        {" ", 1},
     };
     cr_assert_eq(strlen(k64), PARAMS_IDEM_KEY_MAX);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
