@@ -3,6 +3,7 @@
 #define API_GAMES_H
 
 #include "game.h"
+#include "nodiscard.h"
 #include "req.h"
 #include "store.h"
 
@@ -30,7 +31,7 @@ enum games_from { GAMES_ANY, GAMES_CURRENT, GAMES_DB };
  * identify a state, so a cached copy is never wrong, only maybe old: reads look up the
  * stored version first; actions find out at their commit. Returns 0 or -1.
  */
-int games_init(int slots) __attribute__((warn_unused_result));
+int games_init(int slots) NODISCARD;
 
 /* Frees the cache. */
 void games_shutdown(void);

@@ -232,7 +232,7 @@ void routes_placements_get(const struct api_request *req, struct api_response *r
     (void)req;
     struct api_game *ag = games_load(id, GAMES_CURRENT, resp);
     if (!ag) return;
-    int hand = ag->g.ruleset == CC_RULESET_DISCOVERY && ag->g.options.draw == CC_DRAW_HAND;
+    int hand = cc_game_uses_hand(&ag->g);
     if (ag->g.phase == CC_PHASE_FINISHED) {
         problem_engine(resp, CC_ERR_GAME_FINISHED);
     } else if (ag->g.phase != CC_PHASE_PLACE && !hand) {
