@@ -18,19 +18,19 @@ int auth_token_new(char out[AUTH_TOKEN_LEN + 1]) NODISCARD;
 int auth_sha256(const void *data, size_t len, uint8_t out[AUTH_HASH_LEN]) NODISCARD;
 
 /* Constant-time comparison of two hashes: 1 when equal. */
-int auth_hash_equal(const uint8_t a[AUTH_HASH_LEN], const uint8_t b[AUTH_HASH_LEN]);
+int auth_hash_equal(const uint8_t a[AUTH_HASH_LEN], const uint8_t b[AUTH_HASH_LEN]) NODISCARD;
 
 /*
  * The token of an "Authorization: Bearer <token>" header value (scheme case-insensitive),
  * pointing into `header`; NULL when the header is NULL or not a bearer token.
  */
-const char *auth_bearer(const char *header);
+const char *auth_bearer(const char *header) NODISCARD;
 
 /* A random version 4 UUID, lower-case (AUTH_UUID_LEN chars + NUL). Returns 0 or -1. */
 int auth_uuid_new(char out[AUTH_UUID_LEN + 1]) NODISCARD;
 
 /* 1 when `s` is a UUID in the canonical lower- or upper-case hex form. */
-int auth_uuid_valid(const char *s);
+int auth_uuid_valid(const char *s) NODISCARD;
 
 /* A random 64-bit number. Returns 0 or -1. */
 int auth_random_u64(uint64_t *out) NODISCARD;

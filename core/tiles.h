@@ -163,7 +163,7 @@ enum cc_parse_status cc_tileset_parse(struct cc_tileset *out, enum cc_ruleset ru
 const struct cc_tileset *cc_tileset_get(enum cc_ruleset ruleset) NODISCARD;
 
 /* Index of the tile type with this id in `ts`, or -1. */
-int cc_tileset_find(const struct cc_tileset *ts, const char *id);
+int cc_tileset_find(const struct cc_tileset *ts, const char *id) NODISCARD;
 
 /* Stable names, for the API and the notation. NULL for out-of-range values. */
 const char *cc_ruleset_name(enum cc_ruleset r);
