@@ -37,6 +37,9 @@ static int vstop;                                         /* 1: the batcher shou
 static pthread_t vthread;                                 /* the batcher */
 static int vrunning;                                      /* 1 while it runs */
 
+/* The batcher's thread: takes up to BATCHER_MAX queued reads, asks for their versions in one
+ * query (vlock released meanwhile), hands the answers out and wakes the waiters; ends once
+ * vstop is set and the queue is empty. */
 static void *batcher_main(void *arg)
 {
     (void)arg;
