@@ -7,8 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "board.h"
-
 /*
  * Geometry. Every coordinate is an integer, so the output never depends on the locale or
  * on floating point. A tile is TILE px square; shapes are written for one side (north, or
@@ -746,7 +744,7 @@ static void put_ruleset_line(struct svg_buf *b, const struct cc_game *g)
                                                          : ", standard edition");
         if (g->options.river) put(b, ", with the River");
     } else if (g->ruleset == CC_RULESET_DISCOVERY) {
-        put(b, g->options.draw == CC_DRAW_HAND ? ", hand of two" : ", draw pile");
+        put(b, cc_game_uses_hand(g) ? ", hand of two" : ", draw pile");
     }
     putf(b, " \xC2\xB7 turn %u \xC2\xB7 %u tiles to come", g->turn, cc_tiles_remaining(g));
 }
@@ -908,7 +906,7 @@ static void put_legend(struct svg_buf *b, const struct cc_game *g,
     } else if (g->seat < g->nplayers) {
         put_text(b, display_name(names, g->seat, fb), NAME_CHARS);
         putf(b, " (seat %u, %s) ", g->seat, seat_name[g->seat]);
-        if (g->ruleset == CC_RULESET_DISCOVERY && g->options.draw == CC_DRAW_HAND)
+        if (cc_game_uses_hand(g))
             put(b, "places a tile from the hand");
         else if (g->phase == CC_PHASE_DRAW)
             put(b, "draws a tile");
@@ -940,7 +938,7 @@ static void put_legend(struct svg_buf *b, const struct cc_game *g,
                     sep = ", ";
                 }
         }
-        if (g->ruleset == CC_RULESET_DISCOVERY && g->options.draw == CC_DRAW_HAND) {
+        if (cc_game_uses_hand(g)) {
             const char *sep = " \xC2\xB7 hand: ";
             for (unsigned k = 0; k < CC_HAND_SIZE; k++)
                 if (p->hand[k] != CC_NO_TILE) {
@@ -958,7 +956,7 @@ static void put_legend(struct svg_buf *b, const struct cc_game *g,
      * the text. */
     unsigned loose[CC_HAND_SIZE], nloose = 0;
     if (g->phase != CC_PHASE_FINISHED && g->seat < g->nplayers) {
-        if (g->ruleset == CC_RULESET_DISCOVERY && g->options.draw == CC_DRAW_HAND) {
+        if (cc_game_uses_hand(g)) {
             for (unsigned k = 0; k < CC_HAND_SIZE; k++)
                 if (g->players[g->seat].hand[k] != CC_NO_TILE)
                     loose[nloose++] = g->players[g->seat].hand[k];

@@ -3,6 +3,7 @@
 #define API_BOARD_SVG_H
 
 #include "game.h"
+#include "nodiscard.h"
 
 /* The largest document board_svg_new() writes; a legal game stays far below it. */
 #define BOARD_SVG_MAX (4u << 20)
@@ -22,7 +23,6 @@
  * caller frees with free(), or NULL when memory runs out (or the document would exceed
  * BOARD_SVG_MAX, which no legal game reaches).
  */
-char *board_svg_new(const struct cc_game *g, const char *const names[CC_MAX_PLAYERS])
-    __attribute__((warn_unused_result));
+char *board_svg_new(const struct cc_game *g, const char *const names[CC_MAX_PLAYERS]) NODISCARD;
 
 #endif

@@ -2,6 +2,8 @@
 #ifndef API_CFG_H
 #define API_CFG_H
 
+#include "nodiscard.h"
+
 struct cfg {
     int port;                   /* PORT: TCP port to serve on (default 8080) */
     int threads;                /* THREADS: HTTP worker threads = DB connections (default 4) */
@@ -36,6 +38,6 @@ struct cfg {
  * Fills `c` from the environment (pointers point into the environment, which must
  * outlive `c`). Returns 0, or -1 after writing what is wrong to `err` (size `errlen`).
  */
-int cfg_load(struct cfg *c, char *err, int errlen) __attribute__((warn_unused_result));
+int cfg_load(struct cfg *c, char *err, int errlen) NODISCARD;
 
 #endif

@@ -6,11 +6,11 @@
  * database for the version (a small query) and uses the cache only when it holds that
  * one; an action uses whatever the cache holds, and its commit, which checks the version,
  * finds out a stale copy (the action is then tried again on the stored game). Several
- * servers on one database each keep their own cache; none needs another's.
+ * servers on one database each keep their own cache; none needs another's. The reads'
+ * version queries go through the batcher (batcher.c).
  *
- * The reads' version queries are batched: one thread asks for the versions of all the
- * games that requests are waiting for in one query, so that many reads share one round
- * trip (each still sees every action committed before it asked).
+ * Commits go through here too (games_commit), so that the cache follows every state
+ * this server stores.
  */
 #include "games.h"
 
@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "batcher.h"
 #include "log.h"
 #include "problem.h"
 
@@ -43,176 +44,6 @@ struct slot {
 static struct slot *slots; /* the cache, or NULL when off */
 static size_t nslots;      /* entries in slots */
 
-#define BATCH_MAX 64 /* games asked for in one version query */
-
-enum vstate { V_QUEUED, V_ASKED, V_DONE };
-
-/* A read waiting for the stored version of its game: a thread blocked on `cond`, or (with
- * `async`) a suspended request that is woken. Guarded by vlock. */
-struct vreq {
-    char id[AUTH_UUID_LEN + 1]; /* the game */
-    int version;                /* out: its stored version (-1: no such game) */
-    enum store_status st;       /* out: how the query went */
-    enum vstate state;          /* queued, in a query, or done (the above filled in) */
-    int cancelled;              /* async: the request ended before the answer */
-    int waking;                 /* async: done, and the batcher is waking the request */
-    int consumed;               /* async: taken while waking: the batcher frees it */
-    struct api_async *async;    /* the suspended request, or NULL: a thread waits on cond */
-    pthread_cond_t cond;        /* signalled when done (without async) */
-    struct vreq *next;          /* the queue */
-};
-
-static pthread_mutex_t vlock = PTHREAD_MUTEX_INITIALIZER; /* guards the queue and vstop */
-static pthread_cond_t vwork = PTHREAD_COND_INITIALIZER;   /* the queue is not empty */
-static pthread_cond_t vwoke = PTHREAD_COND_INITIALIZER;   /* a batch's wakes are done */
-static struct vreq *vhead, **vtail = &vhead;              /* waiting reads, oldest first */
-static int vstop;                                         /* 1: the batcher should end */
-static pthread_t vthread;                                 /* the batcher */
-static int vrunning;                                      /* 1 while it runs */
-
-static void *batcher_main(void *arg)
-{
-    (void)arg;
-    pthread_mutex_lock(&vlock);
-    for (;;) {
-        while (!vhead && !vstop) pthread_cond_wait(&vwork, &vlock);
-        if (!vhead) break;
-        struct vreq *batch[BATCH_MAX];
-        const char *ids[BATCH_MAX];
-        int versions[BATCH_MAX];
-        size_t n = 0;
-        while (vhead && n < BATCH_MAX) {
-            batch[n] = vhead;
-            ids[n] = vhead->id;
-            vhead->state = V_ASKED;
-            n++;
-            vhead = vhead->next;
-        }
-        if (!vhead) vtail = &vhead;
-        pthread_mutex_unlock(&vlock);
-        enum store_status st = store_game_versions(ids, n, versions);
-        pthread_mutex_lock(&vlock);
-        size_t nwake = 0;
-        for (size_t i = 0; i < n; i++) {
-            struct vreq *r = batch[i];
-            r->st = st;
-            r->version = versions[i];
-            r->state = V_DONE;
-            if (!r->async) {
-                pthread_cond_signal(&r->cond);
-            } else if (r->cancelled) {
-                free(r);
-            } else {
-                r->waking = 1; /* the request, and so r->async, lives until this is 0 */
-                batch[nwake++] = r;
-            }
-        }
-        /* The wakes outside the lock, which the requests queuing now wait for. */
-        pthread_mutex_unlock(&vlock);
-        for (size_t i = 0; i < nwake; i++) batch[i]->async->wake(batch[i]->async->wake_arg);
-        pthread_mutex_lock(&vlock);
-        for (size_t i = 0; i < nwake; i++) {
-            batch[i]->waking = 0;
-            if (batch[i]->consumed) free(batch[i]);
-        }
-        pthread_cond_broadcast(&vwoke);
-    }
-    pthread_mutex_unlock(&vlock);
-    return NULL;
-}
-
-/* Queues `r` for the batcher (vlock held). */
-static void enqueue(struct vreq *r)
-{
-    int idle = !vhead;
-    r->next = NULL;
-    *vtail = r;
-    vtail = &r->next;
-    if (idle) pthread_cond_signal(&vwork);
-}
-
-/* The stored version of game `id`: STORE_OK (-1 in *version: no such game) or a failure. */
-static enum store_status stored_version(const char *id, int *version)
-{
-    if (!vrunning) {
-        enum store_status s = store_game_version(id, version);
-        if (s == STORE_NOT_FOUND) {
-            *version = -1;
-            s = STORE_OK;
-        }
-        return s;
-    }
-    struct vreq r = {.version = -1, .st = STORE_ERROR, .state = V_QUEUED};
-    snprintf(r.id, sizeof r.id, "%s", id);
-    pthread_cond_init(&r.cond, NULL);
-    pthread_mutex_lock(&vlock);
-    enqueue(&r);
-    while (r.state != V_DONE) pthread_cond_wait(&r.cond, &vlock);
-    pthread_mutex_unlock(&vlock);
-    pthread_cond_destroy(&r.cond);
-    *version = r.version;
-    return r.st;
-}
-
-/* api_async.cancel: the request of a->pending ended (or asks directly) before using it. */
-static void vreq_cancel(struct api_async *a)
-{
-    struct vreq *r = a->pending;
-    a->pending = NULL;
-    a->cancel = NULL;
-    pthread_mutex_lock(&vlock);
-    if (r->state == V_QUEUED) {
-        struct vreq **p = &vhead;
-        while (*p != r) p = &(*p)->next;
-        *p = r->next;
-        if (vtail == &r->next) vtail = p;
-        free(r);
-    } else if (r->state == V_ASKED) {
-        r->cancelled = 1; /* the batcher frees it */
-    } else {
-        /* Done: the request must outlive the batcher's wake of it. */
-        while (r->waking) pthread_cond_wait(&vwoke, &vlock);
-        free(r);
-    }
-    pthread_mutex_unlock(&vlock);
-}
-
-/*
- * The stored version of game `id` for a request that can wait suspended (`a`): a
- * store_status (STORE_OK: *version set, -1 for no such game), or -1 after queuing the
- * question or while it is not answered yet (suspend until woken; ask again then).
- */
-static int stored_version_async(const char *id, struct api_async *a, int *version)
-{
-    struct vreq *r = a->pending;
-    if (!r) {
-        if (!(r = calloc(1, sizeof *r))) return STORE_ERROR;
-        snprintf(r->id, sizeof r->id, "%s", id);
-        r->async = a;
-        r->state = V_QUEUED;
-        a->pending = r;
-        a->cancel = vreq_cancel;
-        pthread_mutex_lock(&vlock);
-        enqueue(r);
-        pthread_mutex_unlock(&vlock);
-        return -1;
-    }
-    pthread_mutex_lock(&vlock);
-    int done = r->state == V_DONE;
-    enum store_status st = r->st;
-    if (done) {
-        *version = r->version;
-        a->pending = NULL;
-        a->cancel = NULL;
-        if (r->waking)
-            r->consumed = 1; /* the batcher frees it */
-        else
-            free(r);
-    }
-    pthread_mutex_unlock(&vlock);
-    return done ? (int)st : -1;
-}
-
 /* The slot of game `id` (FNV-1a of the id). */
 static struct slot *slot_of(const char *id)
 {
@@ -228,25 +59,16 @@ int games_init(int n)
     if (!slots) return -1;
     nslots = (size_t)n;
     for (size_t i = 0; i < nslots; i++) pthread_rwlock_init(&slots[i].lock, NULL);
-    vstop = 0;
-    if (pthread_create(&vthread, NULL, batcher_main, NULL) != 0) {
+    if (batcher_start() != 0) {
         games_shutdown();
         return -1;
     }
-    vrunning = 1;
     return 0;
 }
 
 void games_shutdown(void)
 {
-    if (vrunning) {
-        pthread_mutex_lock(&vlock);
-        vstop = 1;
-        pthread_cond_signal(&vwork);
-        pthread_mutex_unlock(&vlock);
-        pthread_join(vthread, NULL);
-        vrunning = 0;
-    }
+    batcher_stop();
     for (size_t i = 0; i < nslots; i++) {
         free(slots[i].c);
         free(slots[i].body);
@@ -255,23 +77,6 @@ void games_shutdown(void)
     free(slots);
     slots = NULL;
     nslots = 0;
-}
-
-void games_store_failed(struct api_response *resp, enum store_status s)
-{
-    if (s == STORE_UNAVAILABLE)
-        problem_unavailable(resp);
-    else
-        problem_reply(resp, 500, "internal_error", "The game could not be read or stored.");
-}
-
-/* Answers the failure of reading game `id`. */
-static void load_failed(struct api_response *resp, enum store_status s)
-{
-    if (s == STORE_NOT_FOUND)
-        problem_reply(resp, 404, "not_found", "There is no game with this id.");
-    else
-        games_store_failed(resp, s);
 }
 
 /* Points ag->names at the names in its own row. */
@@ -344,10 +149,10 @@ struct api_game *games_load_at(const char *id, enum games_from from, int version
     }
     if (slots && from != GAMES_DB) {
         if (from == GAMES_CURRENT && version < 0) {
-            enum store_status vs = stored_version(id, &version);
+            enum store_status vs = batcher_version(id, &version);
             if (vs == STORE_OK && version < 0) vs = STORE_NOT_FOUND;
             if (vs != STORE_OK) {
-                load_failed(resp, vs);
+                problem_store(resp, vs);
                 return NULL;
             }
         }
@@ -363,7 +168,7 @@ struct api_game *games_load_at(const char *id, enum games_from from, int version
     ag->cached = 0;
     enum store_status s = store_game_load(id, &ag->row);
     if (s != STORE_OK) {
-        load_failed(resp, s);
+        problem_store(resp, s);
         goto fail;
     }
     enum cc_status st = cc_game_decode(&ag->g, ag->row.snapshot, ag->row.snapshot_len);
@@ -388,20 +193,20 @@ int games_current_version(const char *id, const struct api_request *req, struct 
     enum store_status vs;
     struct api_async *a = req->async;
     if (a && a->pending && req->stopping) a->cancel(a); /* ask directly instead */
-    if (a && vrunning && !req->stopping) {
-        int st = stored_version_async(id, a, version);
+    if (a && batcher_running() && !req->stopping) {
+        int st = batcher_version_async(id, a, version);
         if (st < 0) {
             resp->suspend = API_SUSPEND_WAKE;
             return 1;
         }
         vs = (enum store_status)st;
     } else {
-        vs = stored_version(id, version);
+        vs = batcher_version(id, version);
     }
     if (vs == STORE_OK && *version < 0) vs = STORE_NOT_FOUND;
     if (vs != STORE_OK) {
         *version = -1;
-        load_failed(resp, vs);
+        problem_store(resp, vs);
         return 1;
     }
     return 0;
@@ -429,6 +234,42 @@ void games_remember(const struct api_game *ag, const char *body, size_t len)
     pthread_rwlock_wrlock(&s->lock);
     slot_put(s, ag, body, len);
     pthread_rwlock_unlock(&s->lock);
+}
+
+int games_seat(const struct api_request *req, const struct api_game *ag, struct api_response *resp)
+{
+    const char *token = auth_bearer(req->authorization);
+    if (!token) {
+        problem_reply(resp, 401, "missing_token",
+                      "This needs a player's token: Authorization: Bearer <token>.");
+        return -1;
+    }
+    uint8_t h[AUTH_HASH_LEN];
+    int seat = -1;
+    if (auth_sha256(token, strlen(token), h) == 0) {
+        /* Compare with every seat, in constant time each, without stopping early. */
+        for (int s = 0; s < ag->row.nplayers; s++)
+            if (auth_hash_equal(h, ag->row.players[s].token_hash)) seat = s;
+    }
+    if (seat < 0)
+        problem_reply(resp, 401, "unknown_token", "The token is not one of this game's players'.");
+    return seat;
+}
+
+enum games_commit games_commit(struct api_game *ag, struct store_commit *c, const char *body,
+                               size_t len, enum store_status *failure)
+{
+    c->id = ag->id;
+    c->version = ag->row.version;
+    enum store_status s = store_game_commit(c);
+    *failure = s;
+    if (s == STORE_OK) {
+        ag->row.version = c->version + 1;
+        ag->row.last_seq = c->last_seq;
+        games_remember(ag, body, len);
+        return GAMES_COMMITTED;
+    }
+    return s == STORE_CONFLICT && ag->cached ? GAMES_STALE : GAMES_FAILED;
 }
 
 void games_free(struct api_game *ag)

@@ -1,8 +1,10 @@
-/* games.h: stored games for requests: loading, a cache of decoded games, failure answers. */
+/* games.h: stored games for requests: loading, the seat a request speaks for, commits, and
+ * a cache of decoded games. */
 #ifndef API_GAMES_H
 #define API_GAMES_H
 
 #include "game.h"
+#include "nodiscard.h"
 #include "req.h"
 #include "store.h"
 
@@ -30,7 +32,7 @@ enum games_from { GAMES_ANY, GAMES_CURRENT, GAMES_DB };
  * identify a state, so a cached copy is never wrong, only maybe old: reads look up the
  * stored version first; actions find out at their commit. Returns 0 or -1.
  */
-int games_init(int slots) __attribute__((warn_unused_result));
+int games_init(int slots) NODISCARD;
 
 /* Frees the cache. */
 void games_shutdown(void);
@@ -39,12 +41,13 @@ void games_shutdown(void);
  * Loads game `id`. Returns the game (free with games_free), or NULL after answering 404
  * not_found, 503 database_unavailable or 500 into `resp`.
  */
-struct api_game *games_load(const char *id, enum games_from from, struct api_response *resp);
+struct api_game *games_load(const char *id, enum games_from from,
+                            struct api_response *resp) NODISCARD;
 
 /* games_load() when the stored version is known already (GAMES_CURRENT does not ask
  * again unless `version` is -1). */
 struct api_game *games_load_at(const char *id, enum games_from from, int version,
-                               struct api_response *resp);
+                               struct api_response *resp) NODISCARD;
 
 /*
  * The version of game `id` stored now, for a read that may use the cache: one small
@@ -54,13 +57,13 @@ struct api_game *games_load_at(const char *id, enum games_from from, int version
  * with *version set (-1 without a cache: nothing was asked; load the game).
  */
 int games_current_version(const char *id, const struct api_request *req, struct api_response *resp,
-                          int *version);
+                          int *version) NODISCARD;
 
 /*
  * Answers 200 with the cached GET /v1/games/{id} answer when the cache holds it for
  * `version`. Returns 1 after answering, else 0.
  */
-int games_answer_cached(const char *id, int version, struct api_response *resp);
+int games_answer_cached(const char *id, int version, struct api_response *resp) NODISCARD;
 
 /*
  * Puts `ag` (a state as stored, e.g. just committed, at version ag->row.version) into the
@@ -75,7 +78,33 @@ void games_free(struct api_game *ag);
 /* Sets resp's ETag to the quoted `version`. */
 void games_etag(struct api_response *resp, int version);
 
-/* Answers a storage failure (503 for STORE_UNAVAILABLE, else 500). */
-void games_store_failed(struct api_response *resp, enum store_status s);
+/*
+ * The seat request `req` speaks for in game `ag`: the seat whose token its Authorization
+ * header carries ("Bearer <token>"; each seat compared in constant time). Returns the seat
+ * (0 .. ag->row.nplayers - 1), or -1 after answering 401 missing_token or unknown_token.
+ * Every route that acts for a seat asks here, so that another credential for a seat (a
+ * player's own token bound to it) is one more case inside, not a change to the callers.
+ */
+int games_seat(const struct api_request *req, const struct api_game *ag,
+               struct api_response *resp) NODISCARD;
+
+/* How games_commit() ended. */
+enum games_commit {
+    GAMES_COMMITTED = 0, /* stored: ag->row and the cache hold the new state */
+    GAMES_STALE,         /* nothing stored: ag was the cache's copy and the game has moved on since:
+                            load it again with GAMES_DB and try the action again */
+    GAMES_FAILED         /* nothing stored: *failure says why (STORE_CONFLICT: the game moved on;
+                            STORE_DUPLICATE: c->idem's key was stored by a racing request; ...) */
+};
+
+/*
+ * Stores the action described by `c` on game `ag` (store_game_commit: the new snapshot,
+ * the action, its events and c->idem, guarded by the version): sets c->id and c->version
+ * from `ag`, the caller fills the rest. On success moves ag->row on (version + 1,
+ * c->last_seq) and puts the new state into the cache with `body` (its GET answer, `len`
+ * bytes, copied; may be NULL). The caller maps a failure to HTTP (problem_store).
+ */
+enum games_commit games_commit(struct api_game *ag, struct store_commit *c, const char *body,
+                               size_t len, enum store_status *failure) NODISCARD;
 
 #endif

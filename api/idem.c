@@ -51,7 +51,7 @@ int idem_begin(const struct api_request *req, const char *scope, struct idem *ou
     enum store_status s = store_idem_get(out->scope, key, &first);
     if (s == STORE_NOT_FOUND) return 0;
     if (s != STORE_OK) {
-        games_store_failed(resp, s);
+        problem_store(resp, s);
         return 1;
     }
     if (!auth_hash_equal(first.request_hash, out->rec.request_hash)) {

@@ -2,6 +2,7 @@
 #ifndef API_IDEM_H
 #define API_IDEM_H
 
+#include "nodiscard.h"
 #include "req.h"
 #include "store.h"
 
@@ -21,7 +22,7 @@ struct idem {
  * idempotency_key_reused for the key with another body, 503 when storage is down.
  */
 int idem_begin(const struct api_request *req, const char *scope, struct idem *out,
-               struct api_response *resp);
+               struct api_response *resp) NODISCARD;
 
 /*
  * Fills out->rec from the answer `resp` (its status, Location, ETag) and `body` (the
@@ -34,13 +35,14 @@ void idem_remember(struct idem *out, const struct api_request *req, const struct
  * Checks If-Match against `version`. Returns 0 when the request may go on, or 1 after
  * answering 412 version_mismatch (stale) or 400 invalid_parameter (malformed).
  */
-int idem_if_match(const struct api_request *req, int version, struct api_response *resp);
+int idem_if_match(const struct api_request *req, int version, struct api_response *resp) NODISCARD;
 
 /*
  * Checks If-None-Match (a list of entity tags, weakly compared, or "*") of a read against
  * `version`. Returns 1 after answering 304 Not Modified (with the ETag, no body) when one
  * of them names it, else 0 (also for a malformed header, which is ignored).
  */
-int idem_if_none_match(const struct api_request *req, int version, struct api_response *resp);
+int idem_if_none_match(const struct api_request *req, int version,
+                       struct api_response *resp) NODISCARD;
 
 #endif

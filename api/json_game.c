@@ -25,7 +25,7 @@ void json_tile(struct json_out *o, const struct cc_game *g, unsigned t)
 /* The tile to place in the place phase (none in the hand variant), else CC_NO_TILE. */
 static unsigned drawn_tile(const struct cc_game *g)
 {
-    int hand = g->ruleset == CC_RULESET_DISCOVERY && g->options.draw == CC_DRAW_HAND;
+    int hand = cc_game_uses_hand(g);
     return g->phase == CC_PHASE_PLACE && !hand ? g->drawn : CC_NO_TILE;
 }
 
@@ -62,12 +62,6 @@ static void add_locations(struct json_out *o, const char *name, unsigned slots)
     for (int l = 0; l < CC_LOC_COUNT; l++)
         if (slots & (1u << l)) json_out_string(o, cc_location_name((enum cc_location)l));
     json_out_end_array(o);
-}
-
-/* 1 in the discovery hand-of-two variant. */
-static int hand_variant(const struct cc_game *g)
-{
-    return g->ruleset == CC_RULESET_DISCOVERY && g->options.draw == CC_DRAW_HAND;
 }
 
 /* Member `name`: {crop: count} for every crop. */
@@ -131,7 +125,7 @@ static void add_players(struct json_out *o, const struct cc_game *g, const char 
             json_out_kint(o, "stables", p->stables);
             add_crops(o, "harvest", p->harvest);
         }
-        if (hand_variant(g)) {
+        if (cc_game_uses_hand(g)) {
             json_out_key(o, "hand");
             json_out_begin_array(o);
             for (int i = 0; i < CC_HAND_SIZE; i++) {
@@ -211,7 +205,7 @@ void json_game(struct json_out *o, const struct cc_game *g, const struct json_ga
     add_players(o, g, meta->names, meta->tokens);
     add_board(o, g);
     add_tiles(o, "discarded", g, g->discarded, g->ndiscarded);
-    if (hand_variant(g)) add_tiles(o, "removed", g, g->removed, g->nremoved);
+    if (cc_game_uses_hand(g)) add_tiles(o, "removed", g, g->removed, g->nremoved);
     if (g->ruleset == CC_RULESET_HILLS) add_crops(o, "harvest_supply", g->harvest_supply);
     if (finished) {
         char seed[24];
@@ -424,7 +418,7 @@ static void add_hikes(struct json_out *o, const struct cc_game *g, unsigned mask
 void json_placement_list(struct json_out *o, const struct cc_game *g, struct cc_placement *buf,
                          size_t cap)
 {
-    int hand = hand_variant(g);
+    int hand = cc_game_uses_hand(g);
     size_t n = cc_legal_placements(g, buf, cap, true);
     if (n > cap) n = cap;
     json_out_begin_array(o);

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "game.h"
+#include "nodiscard.h"
 #include "store.h"
 
 /* Why a body was refused: always answered 400 with `code`. */
@@ -28,25 +29,24 @@ struct json_new_game {
  * given). Checks every field's type and range, the ruleset's options and tile ids.
  * Returns 0, or -1 with `err` filled in.
  */
-int json_in_new_game(const char *body, size_t len, struct json_new_game *out, struct json_err *err)
-    __attribute__((warn_unused_result));
+int json_in_new_game(const char *body, size_t len, struct json_new_game *out,
+                     struct json_err *err) NODISCARD;
 
 /*
  * Decodes a POST /v1/games/{id}/placements body for a game of `ruleset` into `a`
  * (kind, x, y, rot, tile, follow-up; the seat is left to the caller). Returns 0 or -1.
  */
 int json_in_placement(const char *body, size_t len, enum cc_ruleset ruleset, struct cc_action *a,
-                      struct json_err *err) __attribute__((warn_unused_result));
+                      struct json_err *err) NODISCARD;
 
 /*
  * Decodes a POST /v1/games/{id}/webhook body {"url": "..."} into `url` (not checked
  * beyond its length: see webhook_url_check()). Returns 0 or -1.
  */
-int json_in_webhook(const char *body, size_t len, char url[STORE_URL_MAX + 1], struct json_err *err)
-    __attribute__((warn_unused_result));
+int json_in_webhook(const char *body, size_t len, char url[STORE_URL_MAX + 1],
+                    struct json_err *err) NODISCARD;
 
 /* Accepts an empty body or an empty JSON object (POST .../draw). Returns 0 or -1. */
-int json_in_empty(const char *body, size_t len, struct json_err *err)
-    __attribute__((warn_unused_result));
+int json_in_empty(const char *body, size_t len, struct json_err *err) NODISCARD;
 
 #endif

@@ -4,6 +4,8 @@
 
 #include <stddef.h>
 
+#include "nodiscard.h"
+
 /*
  * A document being written, compact as cJSON_PrintUnformatted() writes it. Commas are
  * placed by the writer: call json_out_key() before each member of an object, nothing
@@ -28,7 +30,7 @@ void json_out_free(struct json_out *o);
  * Takes the document: a malloc'd NUL-terminated string of *len bytes (len may be NULL)
  * that the caller frees, or NULL after an allocation failure. `o` is empty afterwards.
  */
-char *json_out_take(struct json_out *o, size_t *len) __attribute__((warn_unused_result));
+char *json_out_take(struct json_out *o, size_t *len) NODISCARD;
 
 void json_out_begin_object(struct json_out *o); /* "{" */
 void json_out_end_object(struct json_out *o);   /* "}" */

@@ -13,6 +13,7 @@
 
 #include "auth.h"
 #include "cfg.h"
+#include "nodiscard.h"
 #include "req.h"
 
 /* Why a watch fired (bits). */
@@ -49,7 +50,7 @@ struct live_watch {
  * Starts the hub's thread: LIVE_FALLBACK_MS (cfg->live_fallback_ms) between rechecks.
  * Returns 0, or -1 when the thread cannot start (logged).
  */
-int live_start(const struct cfg *cfg) __attribute__((warn_unused_result));
+int live_start(const struct cfg *cfg) NODISCARD;
 
 /* Stops the thread, firing every watch still waiting with LIVE_STOP. */
 void live_stop(void);
@@ -77,8 +78,8 @@ void live_set_event_hook(void (*fn)(void));
  * the query finds nothing, answer resp->suspend = API_SUSPEND_WAKE. Returns 0, or -1
  * when the request cannot wait (no hub, out of memory, a->pending is someone else's).
  */
-int live_wait_arm(struct api_async *a, const char *game, int after, long long deadline_ms)
-    __attribute__((warn_unused_result));
+int live_wait_arm(struct api_async *a, const char *game, int after,
+                  long long deadline_ms) NODISCARD;
 
 /* Ends the long poll's wait of `a`, if it has one (call before answering). */
 void live_wait_end(struct api_async *a);

@@ -4,6 +4,8 @@
 
 #include <stddef.h>
 
+#include "nodiscard.h"
+
 /*
  * Counts an answered request of `route` (a route template such as "/v1/games/{id}", a
  * static string: the label set stays bounded) with HTTP `status`, answered `usec`
@@ -52,6 +54,6 @@ struct metrics_db {
  * NULL). Returns a malloc'd NUL-terminated text of *len bytes (caller frees), or NULL when
  * memory runs out.
  */
-char *metrics_render(const struct metrics_db *db, size_t *len) __attribute__((warn_unused_result));
+char *metrics_render(const struct metrics_db *db, size_t *len) NODISCARD;
 
 #endif

@@ -4,6 +4,8 @@
 #ifndef API_PARAMS_H
 #define API_PARAMS_H
 
+#include "nodiscard.h"
+
 #define PARAMS_IDEM_KEY_MAX 64 /* characters of an Idempotency-Key at most */
 
 /*
@@ -11,7 +13,7 @@
  * only: no sign, no spaces, at most 18 digits). NULL (parameter absent) reads as 0.
  * Returns 0 with the number in *out, or -1 (then *out is 0) when malformed or too large.
  */
-int params_uint(const char *v, long max, long *out) __attribute__((warn_unused_result));
+int params_uint(const char *v, long max, long *out) NODISCARD;
 
 /* What an If-Match header asks for. */
 enum params_match {

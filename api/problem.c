@@ -1,10 +1,12 @@
-/* problem.c: problem+json answers. */
+/* problem.c: JSON and problem+json answers; engine and storage statuses as HTTP. */
 #include "problem.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
 #include <cjson/cJSON.h>
+
+#include "json_out.h"
 
 #define PROBLEM_TYPE_BASE "https://tilehall.dev/problems/"
 
@@ -93,4 +95,45 @@ void problem_unavailable(struct api_response *resp)
     problem_reply(resp, 503, "database_unavailable",
                   "The database cannot be reached right now; retry shortly.");
     resp->retry_after = 2;
+}
+
+void problem_store(struct api_response *resp, enum store_status s)
+{
+    switch (s) {
+    case STORE_NOT_FOUND:
+        problem_reply(resp, 404, "not_found", "There is no game with this id.");
+        break;
+    case STORE_CONFLICT:
+        problem_reply(resp, 412, "version_mismatch",
+                      "The game moved on while this action was applied; reload it and retry.");
+        break;
+    case STORE_UNAVAILABLE:
+        problem_unavailable(resp);
+        break;
+    default:
+        problem_reply(resp, 500, "internal_error", "The game could not be read or stored.");
+        break;
+    }
+}
+
+void api_reply_json(struct api_response *resp, int status, cJSON *o)
+{
+    char *body = o ? cJSON_PrintUnformatted(o) : NULL;
+    cJSON_Delete(o);
+    if (!body)
+        problem_reply(resp, 500, "internal_error", "The answer could not be encoded.");
+    else
+        api_reply_take(resp, status, "application/json", body);
+}
+
+void api_reply_out(struct api_response *resp, int status, struct json_out *o)
+{
+    size_t len;
+    char *body = json_out_take(o, &len);
+    if (!body) {
+        problem_reply(resp, 500, "internal_error", "The answer could not be encoded.");
+        return;
+    }
+    api_reply_take(resp, status, "application/json", body);
+    resp->len = len;
 }

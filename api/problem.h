@@ -1,9 +1,11 @@
-/* problem.h: RFC 9457 problem details with a stable `code`, and engine statuses as HTTP. */
+/* problem.h: answers: JSON documents, RFC 9457 problem details with a stable `code`, and
+ * engine and storage statuses as HTTP (the one place either is mapped). */
 #ifndef API_PROBLEM_H
 #define API_PROBLEM_H
 
 #include "req.h"
 #include "status.h"
+#include "store.h"
 
 /*
  * Answers `status` with a problem+json body {"type","title","status","detail","code"}.
@@ -20,5 +22,28 @@ void problem_engine(struct api_response *resp, enum cc_status s);
 
 /* Answers 503 database_unavailable with Retry-After. */
 void problem_unavailable(struct api_response *resp);
+
+/*
+ * Answers the storage status `s` (not STORE_OK) of a request on one game: 404 not_found
+ * (no such game) for STORE_NOT_FOUND, 412 version_mismatch for STORE_CONFLICT (the game
+ * moved on), 503 database_unavailable for STORE_UNAVAILABLE, else 500 internal_error.
+ */
+void problem_store(struct api_response *resp, enum store_status s);
+
+struct cJSON;
+
+/*
+ * Answers `o` (taken: deleted here) printed as application/json with `status`; 500
+ * internal_error when `o` is NULL or printing fails.
+ */
+void api_reply_json(struct api_response *resp, int status, struct cJSON *o);
+
+struct json_out;
+
+/*
+ * Answers the document of `o` (taken: `o` is empty afterwards) as application/json with
+ * `status`; 500 internal_error when writing it ran out of memory.
+ */
+void api_reply_out(struct api_response *resp, int status, struct json_out *o);
 
 #endif

@@ -2,6 +2,8 @@
 #ifndef API_RATELIMIT_H
 #define API_RATELIMIT_H
 
+#include "nodiscard.h"
+
 struct sockaddr;
 
 /*
@@ -11,7 +13,7 @@ struct sockaddr;
  * the address seen least recently in the new one's set of 8 is forgotten (and would start
  * again with a full bucket). Returns 0, or -1 when out of memory.
  */
-int ratelimit_init(int per_second, int burst, int slots) __attribute__((warn_unused_result));
+int ratelimit_init(int per_second, int burst, int slots) NODISCARD;
 
 /* Frees the table (the limiter is off afterwards). */
 void ratelimit_free(void);

@@ -5,11 +5,6 @@
 #include <string.h>
 #include <time.h>
 
-#include <cjson/cJSON.h>
-
-#include "json_out.h"
-#include "problem.h"
-
 const char *api_query_get(const struct api_request *req, const char *name)
 {
     for (size_t i = 0; i < req->nquery; i++)
@@ -43,26 +38,4 @@ long long api_now_ms(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-void api_reply_json(struct api_response *resp, int status, cJSON *o)
-{
-    char *body = o ? cJSON_PrintUnformatted(o) : NULL;
-    cJSON_Delete(o);
-    if (!body)
-        problem_reply(resp, 500, "internal_error", "The answer could not be encoded.");
-    else
-        api_reply_take(resp, status, "application/json", body);
-}
-
-void api_reply_out(struct api_response *resp, int status, struct json_out *o)
-{
-    size_t len;
-    char *body = json_out_take(o, &len);
-    if (!body) {
-        problem_reply(resp, 500, "internal_error", "The answer could not be encoded.");
-        return;
-    }
-    api_reply_take(resp, status, "application/json", body);
-    resp->len = len;
 }

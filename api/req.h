@@ -97,22 +97,6 @@ void api_reply_take(struct api_response *resp, int status, const char *content_t
 void api_reply_copy(struct api_response *resp, int status, const char *content_type,
                     const char *data, size_t len);
 
-struct cJSON;
-
-/*
- * Answers `o` (taken: deleted here) printed as application/json with `status`; 500 when
- * `o` is NULL or printing fails.
- */
-void api_reply_json(struct api_response *resp, int status, struct cJSON *o);
-
-struct json_out;
-
-/*
- * Answers the document of `o` (taken: `o` is empty afterwards) as application/json with
- * `status`; 500 when writing it ran out of memory.
- */
-void api_reply_out(struct api_response *resp, int status, struct json_out *o);
-
 /* Monotonic milliseconds. */
 long long api_now_ms(void);
 

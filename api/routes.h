@@ -3,6 +3,7 @@
 #define API_ROUTES_H
 
 #include "cfg.h"
+#include "nodiscard.h"
 #include "req.h"
 
 /*
@@ -21,7 +22,7 @@ void routes_openapi(const struct api_request *req, struct api_response *resp, co
 void routes_metrics(const struct api_request *req, struct api_response *resp, const char *arg);
 
 /* Reads what the operations routes serve (the spec file). Returns 0 or -1 (logged). */
-int routes_ops_init(const struct cfg *cfg) __attribute__((warn_unused_result));
+int routes_ops_init(const struct cfg *cfg) NODISCARD;
 /* Frees what routes_ops_init() read. */
 void routes_ops_free(void);
 

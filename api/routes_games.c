@@ -179,7 +179,7 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
     }
     if (ss != STORE_OK) {
         resp->location[0] = resp->etag[0] = '\0';
-        games_store_failed(resp, ss);
+        problem_store(resp, ss);
         goto out;
     }
     api_reply_take(resp, 201, "application/json", answer_txt);
@@ -282,14 +282,9 @@ void routes_events(const struct api_request *req, struct api_response *resp, con
     char *list = NULL;
     int count = 0;
     enum store_status s = store_events(id, (int)after, EVENTS_PAGE, &list, &count);
-    if (s == STORE_NOT_FOUND) {
-        live_wait_end(req->async);
-        problem_reply(resp, 404, "not_found", "There is no game with this id.");
-        return;
-    }
     if (s != STORE_OK) {
         live_wait_end(req->async);
-        games_store_failed(resp, s);
+        problem_store(resp, s); /* 404 for no such game */
         return;
     }
     if (count == 0 && waits) {

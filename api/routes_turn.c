@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "auth.h"
 #include "games.h"
 #include "idem.h"
 #include "json_game.h"
@@ -20,50 +19,97 @@ struct turn {
     uint8_t snapshot[CC_SNAPSHOT_MAX];                 /* the new state, encoded */
 };
 
-/*
- * The seat whose token the request carries. Returns the seat, or -1 after answering
- * 401 missing_token / unknown_token (with WWW-Authenticate).
- */
-static int authenticate(const struct api_request *req, const struct api_game *ag,
-                        struct api_response *resp)
-{
-    const char *token = auth_bearer(req->authorization);
-    if (!token) {
-        problem_reply(resp, 401, "missing_token",
-                      "This action needs the player's token: Authorization: Bearer <token>.");
-        return -1;
-    }
-    uint8_t h[AUTH_HASH_LEN];
-    int seat = -1;
-    if (auth_sha256(token, strlen(token), h) == 0) {
-        /* Compare with every seat, in constant time each, without stopping early. */
-        for (int s = 0; s < ag->row.nplayers; s++)
-            if (auth_hash_equal(h, ag->row.players[s].token_hash)) seat = s;
-    }
-    if (seat < 0)
-        problem_reply(resp, 401, "unknown_token", "The token is not one of this game's players'.");
-    return seat;
-}
-
 /* How trying an action on one state of the game ended. */
 enum tried {
     TRIED_ANSWERED, /* resp holds the answer (success, refusal or failure) */
     TRIED_STALE     /* refused or not committed on a cached state: try again from the database */
 };
 
+/* The texts of an applied action: what its commit stores, and its answer. */
+struct encoded {
+    size_t snap_len;   /* bytes of the snapshot (struct turn) */
+    int nev;           /* events in `events` */
+    char *events;      /* JSON array of the new events, malloc'd */
+    size_t events_len; /* its bytes */
+    char *action;      /* the action as applied (JSON), malloc'd */
+    char *game;        /* draw: the game as GET shows it (kept for the cache), else NULL */
+    size_t game_len;   /* its bytes */
+    char *answer;      /* the answer's body, malloc'd */
+    size_t answer_len; /* its bytes */
+};
+
+/* Frees what encode_action() wrote into `e`. */
+static void encoded_free(struct encoded *e)
+{
+    free(e->events);
+    free(e->action);
+    free(e->game);
+    free(e->answer);
+}
+
 /*
- * Tries action `a` of `seat` on game `ag` (changed by it): precondition, apply, encode,
- * answer, commit. A refusal or a lost race on a state that came from the cache may only
- * mean the copy was stale: then TRIED_STALE and `resp` is left alone.
+ * Encodes action `a`, just applied to `ag` (its events in t->ev): the new state into
+ * t->snapshot, the texts into `e` (encoded_free, also on failure). Returns 0, or -1 after
+ * answering 500 (a state that does not encode, or out of memory).
+ */
+static int encode_action(const struct api_game *ag, const struct cc_action *a, int place,
+                         struct turn *t, struct encoded *e, struct api_response *resp)
+{
+    e->snap_len = cc_game_encode(&ag->g, t->snapshot, sizeof t->snapshot);
+    if (!e->snap_len) {
+        problem_engine(resp, CC_ERR_CORRUPT);
+        return -1;
+    }
+    int version = ag->row.version + 1;
+    struct json_out w;
+    json_out_init(&w);
+    json_out_begin_array(&w);
+    e->nev = json_events(&w, &ag->g, &t->ev, 0, ag->row.last_seq + 1);
+    json_out_end_array(&w);
+    e->events = json_out_take(&w, &e->events_len);
+    json_action(&w, &ag->g, a);
+    e->action = json_out_take(&w, NULL);
+    if (!place) {
+        /* The draw's answer holds the game as GET shows it: kept for the cache too. */
+        struct json_game_meta meta = {ag->id, version, ag->names, NULL};
+        json_game(&w, &ag->g, &meta);
+        e->game = json_out_take(&w, &e->game_len);
+    }
+    json_out_begin_object(&w);
+    if (place) {
+        json_out_kint(&w, "version", version);
+    } else if (e->game) {
+        json_out_key(&w, "game");
+        json_out_raw(&w, e->game, e->game_len);
+        json_out_key(&w, "tile");
+        json_drawn_tile(&w, &ag->g);
+        json_out_key(&w, "placements");
+        json_placement_list(&w, &ag->g, t->placements, CC_MAX_PLACEMENTS);
+    }
+    json_out_key(&w, "events");
+    json_out_raw(&w, e->events ? e->events : "[]", e->events ? e->events_len : 2);
+    json_out_end_object(&w);
+    e->answer = json_out_take(&w, &e->answer_len);
+    json_out_free(&w);
+    if (!e->events || !e->action || (!place && !e->game) || !e->answer) {
+        problem_reply(resp, 500, "internal_error", "Out of memory.");
+        return -1;
+    }
+    return 0;
+}
+
+/*
+ * Tries action `a` of `seat` on game `ag` (changed by it): precondition, apply, encode
+ * (encode_action), answer, and store it (games_commit). A refusal or a lost race on a
+ * state that came from the cache may only mean the copy was stale: then TRIED_STALE and
+ * `resp` is left alone.
  */
 static enum tried try_action(const struct api_request *req, struct api_response *resp,
                              struct api_game *ag, struct cc_action *a, int place, struct idem *idem,
                              const char *scope, struct turn *t)
 {
     enum tried rc = TRIED_ANSWERED;
-    struct json_out w;
-    json_out_init(&w);
-    char *events_txt = NULL, *action_txt = NULL, *game_txt = NULL, *answer_txt = NULL;
+    struct encoded e = {0};
     struct api_response refused = {0};
     if (idem_if_match(req, ag->row.version, ag->cached ? &refused : resp)) {
         if (ag->cached) rc = TRIED_STALE;
@@ -78,93 +124,45 @@ static enum tried try_action(const struct api_request *req, struct api_response 
             problem_engine(resp, st);
         goto out;
     }
-    size_t snap_len = cc_game_encode(&ag->g, t->snapshot, sizeof t->snapshot);
-    if (!snap_len) {
-        problem_engine(resp, CC_ERR_CORRUPT);
-        goto out;
-    }
-    int version = ag->row.version + 1;
-    size_t events_len = 0, game_len = 0, answer_len = 0;
-    json_out_begin_array(&w);
-    int nev = json_events(&w, &ag->g, &t->ev, 0, ag->row.last_seq + 1);
-    json_out_end_array(&w);
-    events_txt = json_out_take(&w, &events_len);
-    json_action(&w, &ag->g, a);
-    action_txt = json_out_take(&w, NULL);
-    if (!place) {
-        /* The draw's answer holds the game as GET shows it: kept for the cache too. */
-        struct json_game_meta meta = {ag->id, version, ag->names, NULL};
-        json_game(&w, &ag->g, &meta);
-        game_txt = json_out_take(&w, &game_len);
-    }
-    json_out_begin_object(&w);
-    if (place) {
-        json_out_kint(&w, "version", version);
-    } else if (game_txt) {
-        json_out_key(&w, "game");
-        json_out_raw(&w, game_txt, game_len);
-        json_out_key(&w, "tile");
-        json_drawn_tile(&w, &ag->g);
-        json_out_key(&w, "placements");
-        json_placement_list(&w, &ag->g, t->placements, CC_MAX_PLACEMENTS);
-    }
-    json_out_key(&w, "events");
-    json_out_raw(&w, events_txt ? events_txt : "[]", events_txt ? events_len : 2);
-    json_out_end_object(&w);
-    answer_txt = json_out_take(&w, &answer_len);
-    if (!events_txt || !action_txt || (!place && !game_txt) || !answer_txt) {
-        problem_reply(resp, 500, "internal_error", "Out of memory.");
-        goto out;
-    }
-    api_reply_take(resp, place ? 201 : 200, "application/json", answer_txt);
-    resp->len = answer_len;
-    answer_txt = NULL;
-    games_etag(resp, version);
+    if (encode_action(ag, a, place, t, &e, resp)) goto out;
+    api_reply_take(resp, place ? 201 : 200, "application/json", e.answer);
+    resp->len = e.answer_len;
+    e.answer = NULL;
+    games_etag(resp, ag->row.version + 1);
     if (idem->active) idem_remember(idem, req, resp, resp->body);
     struct store_commit c = {
-        .id = ag->id,
-        .version = ag->row.version,
         .status = json_status(&ag->g),
-        .last_seq = ag->row.last_seq + nev,
+        .last_seq = ag->row.last_seq + e.nev,
         .snapshot = t->snapshot,
-        .snapshot_len = snap_len,
+        .snapshot_len = e.snap_len,
         .seat = a->seat,
         .kind = place ? "place" : "draw",
-        .action_json = action_txt,
-        .events_json = events_txt,
+        .action_json = e.action,
+        .events_json = e.events,
         .idem = idem->active ? &idem->rec : NULL,
     };
-    enum store_status ss = store_game_commit(&c);
-    if (ss == STORE_OK) {
-        ag->row.version = version;
-        ag->row.last_seq = c.last_seq;
-        games_remember(ag, game_txt, game_len);
-        goto out;
-    }
-    if (ss == STORE_CONFLICT && ag->cached) {
+    enum store_status ss;
+    switch (games_commit(ag, &c, e.game, e.game_len, &ss)) {
+    case GAMES_COMMITTED:
+        break;
+    case GAMES_STALE:
         free(resp->body);
         memset(resp, 0, sizeof *resp);
         rc = TRIED_STALE;
-        goto out;
+        break;
+    case GAMES_FAILED:
+        resp->etag[0] = '\0';
+        if (ss == STORE_DUPLICATE && idem->active) {
+            /* The same key raced us and won: answer as a repeat would. */
+            if (idem_begin(req, scope, idem, resp)) break;
+            ss = STORE_CONFLICT;
+        }
+        problem_store(resp, ss);
+        break;
     }
-    resp->etag[0] = '\0';
-    if (ss == STORE_DUPLICATE && idem->active) {
-        /* The same key raced us and won: answer as a repeat would. */
-        if (idem_begin(req, scope, idem, resp)) goto out;
-        ss = STORE_CONFLICT;
-    }
-    if (ss == STORE_CONFLICT)
-        problem_reply(resp, 412, "version_mismatch",
-                      "The game moved on while this action was applied; reload it and retry.");
-    else
-        games_store_failed(resp, ss);
 out:
     free(refused.body);
-    json_out_free(&w);
-    free(events_txt);
-    free(action_txt);
-    free(game_txt);
-    free(answer_txt);
+    encoded_free(&e);
     return rc;
 }
 
@@ -178,7 +176,7 @@ static void act(const struct api_request *req, struct api_response *resp, const 
     struct turn *t = NULL;
     struct api_game *ag = games_load(id, GAMES_ANY, resp);
     if (!ag) return;
-    int seat = authenticate(req, ag, resp);
+    int seat = games_seat(req, ag, resp);
     if (seat < 0) goto out;
     struct cc_action a;
     struct json_err err;
@@ -232,7 +230,7 @@ void routes_placements_get(const struct api_request *req, struct api_response *r
     (void)req;
     struct api_game *ag = games_load(id, GAMES_CURRENT, resp);
     if (!ag) return;
-    int hand = ag->g.ruleset == CC_RULESET_DISCOVERY && ag->g.options.draw == CC_DRAW_HAND;
+    int hand = cc_game_uses_hand(&ag->g);
     if (ag->g.phase == CC_PHASE_FINISHED) {
         problem_engine(resp, CC_ERR_GAME_FINISHED);
     } else if (ag->g.phase != CC_PHASE_PLACE && !hand) {

@@ -12,12 +12,6 @@
 #include "problem.h"
 #include "routes.h"
 
-/* 1 in the discovery hand-of-two variant (no draw step: the hand is placed from). */
-static int hand_variant(const struct cc_game *g)
-{
-    return g->ruleset == CC_RULESET_DISCOVERY && g->options.draw == CC_DRAW_HAND;
-}
-
 void routes_turn_view(const struct api_request *req, struct api_response *resp, const char *id)
 {
     struct api_game *ag = games_load(id, GAMES_CURRENT, resp);
@@ -26,7 +20,7 @@ void routes_turn_view(const struct api_request *req, struct api_response *resp, 
     struct cc_placement *buf = NULL;
     if (idem_if_none_match(req, ag->row.version, resp)) goto out;
     int finished = g->phase == CC_PHASE_FINISHED;
-    int hand = hand_variant(g);
+    int hand = cc_game_uses_hand(g);
     int placing = !finished && (g->phase == CC_PHASE_PLACE || hand);
     if (placing && !(buf = malloc(CC_MAX_PLACEMENTS * sizeof *buf))) {
         problem_reply(resp, 500, "internal_error", "Out of memory.");

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "auth.h"
 #include "games.h"
 #include "idem.h"
 #include "json_in.h"
@@ -17,31 +16,16 @@
 #include "webhook.h"
 
 /*
- * Loads game `id` and finds the seat whose token the request carries. Returns the game
+ * Loads game `id` and finds the seat the request speaks for (games_seat). Returns the game
  * (games_free) with the seat in *seat, or NULL after answering 404, 401, 503 ...
  */
 static struct api_game *load_seat(const struct api_request *req, struct api_response *resp,
                                   const char *id, int *seat)
 {
     struct api_game *ag = games_load(id, GAMES_CURRENT, resp);
-    if (!ag) return NULL;
-    const char *token = auth_bearer(req->authorization);
-    if (!token) {
-        problem_reply(resp, 401, "missing_token",
-                      "This needs a player's token: Authorization: Bearer <token>.");
+    if (ag && (*seat = games_seat(req, ag, resp)) < 0) {
         games_free(ag);
-        return NULL;
-    }
-    uint8_t h[AUTH_HASH_LEN];
-    *seat = -1;
-    if (auth_sha256(token, strlen(token), h) == 0) {
-        for (int s = 0; s < ag->row.nplayers; s++)
-            if (auth_hash_equal(h, ag->row.players[s].token_hash)) *seat = s;
-    }
-    if (*seat < 0) {
-        problem_reply(resp, 401, "unknown_token", "The token is not one of this game's players'.");
-        games_free(ag);
-        return NULL;
+        ag = NULL;
     }
     return ag;
 }
@@ -94,10 +78,10 @@ void routes_webhook_set(const struct api_request *req, struct api_response *resp
         s = STORE_ERROR;
     }
     if (s != STORE_OK) {
-        games_store_failed(resp, s);
+        problem_store(resp, s);
         goto out;
     }
-    char seat_s[8];
+    char seat_s[12];
     snprintf(seat_s, sizeof seat_s, "%d", seat);
     log_kv(LOG_INFO, "webhook set", "game", ag->id, "seat", seat_s, NULL);
 out:
@@ -115,7 +99,7 @@ void routes_webhook_get(const struct api_request *req, struct api_response *resp
     if (s == STORE_NOT_FOUND) {
         problem_reply(resp, 404, "not_found", "This game has no webhook.");
     } else if (s != STORE_OK) {
-        games_store_failed(resp, s);
+        problem_store(resp, s);
     } else {
         struct json_out w;
         json_out_init(&w);
@@ -161,11 +145,11 @@ void routes_webhook_delete(const struct api_request *req, struct api_response *r
     int deleted = 0;
     enum store_status s = store_webhook_delete(ag->id, &deleted);
     if (s != STORE_OK) {
-        games_store_failed(resp, s);
+        problem_store(resp, s);
     } else {
         resp->status = 204;
         if (deleted) {
-            char seat_s[8];
+            char seat_s[12];
             snprintf(seat_s, sizeof seat_s, "%d", seat);
             log_kv(LOG_INFO, "webhook removed", "game", ag->id, "seat", seat_s, NULL);
         }

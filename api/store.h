@@ -10,6 +10,7 @@
 
 #include "auth.h"
 #include "game.h"
+#include "nodiscard.h"
 
 #define STORE_NAME_MAX       160               /* bytes of a player name (40 characters of UTF-8) */
 #define STORE_URL_MAX        2048              /* bytes of a webhook URL */
@@ -86,7 +87,7 @@ struct store_commit {
 };
 
 /* Remembers `conninfo` (copied) for the connections to come. Returns 0 or -1. */
-int store_init(const char *conninfo) __attribute__((warn_unused_result));
+int store_init(const char *conninfo) NODISCARD;
 
 /* Closes the calling thread's connection and forgets the connection string. */
 void store_shutdown(void);
@@ -103,38 +104,32 @@ struct store_migration {
  * record yet, each in its own transaction, holding a PostgreSQL advisory lock so that
  * servers starting together apply each once. Returns STORE_OK, or the failure (logged).
  */
-enum store_status store_migrate(const struct store_migration *list, size_t n)
-    __attribute__((warn_unused_result));
+enum store_status store_migrate(const struct store_migration *list, size_t n) NODISCARD;
 
 /* STORE_OK when the database answers a query now. */
-enum store_status store_ping(void) __attribute__((warn_unused_result));
+enum store_status store_ping(void) NODISCARD;
 
 /* Writes a new game, its players, its events and the idempotent answer (if any). */
-enum store_status store_game_create(const struct store_new_game *g)
-    __attribute__((warn_unused_result));
+enum store_status store_game_create(const struct store_new_game *g) NODISCARD;
 
 /* Loads game `id` (a valid UUID) into `out`: STORE_OK, STORE_NOT_FOUND ... */
-enum store_status store_game_load(const char *id, struct store_game *out)
-    __attribute__((warn_unused_result));
+enum store_status store_game_load(const char *id, struct store_game *out) NODISCARD;
 
 /* The stored version of game `id` (a valid UUID) into *version: STORE_OK, STORE_NOT_FOUND ... */
-enum store_status store_game_version(const char *id, int *version)
-    __attribute__((warn_unused_result));
+enum store_status store_game_version(const char *id, int *version) NODISCARD;
 
 /*
  * The stored versions of the games `ids[0..n)` (valid UUIDs; repeats allowed) in one
  * query, into versions[] (-1 for a game that does not exist). STORE_OK or the failure.
  */
-enum store_status store_game_versions(const char *const *ids, size_t n, int *versions)
-    __attribute__((warn_unused_result));
+enum store_status store_game_versions(const char *const *ids, size_t n, int *versions) NODISCARD;
 
 /*
  * Makes the lease of a watch on game `id` (a valid UUID) run at least `lease_ms` from now:
  * while it runs, its commits notify STORE_EVENTS_CHANNEL (migrations/0004). *exists: 1
  * when there is such a game, else 0 (and nothing was written).
  */
-enum store_status store_game_watch(const char *id, int lease_ms, int *exists)
-    __attribute__((warn_unused_result));
+enum store_status store_game_watch(const char *id, int lease_ms, int *exists) NODISCARD;
 
 /* `fn` is called after each commit that wrote webhook deliveries (to wake the workers). */
 void store_set_delivery_hook(void (*fn)(void));
@@ -144,24 +139,23 @@ void store_set_delivery_hook(void (*fn)(void));
  * c->version; else STORE_CONFLICT and nothing is written), the action, its events and
  * the idempotent answer (STORE_DUPLICATE if that key was taken meanwhile).
  */
-enum store_status store_game_commit(const struct store_commit *c)
-    __attribute__((warn_unused_result));
+enum store_status store_game_commit(const struct store_commit *c) NODISCARD;
 
 /*
  * The events of game `id` with seq > after (at most `limit`), as a JSON array text in
  * *json (malloc'd, the caller frees), and their number in *count. STORE_NOT_FOUND if
  * there is no such game.
  */
-enum store_status store_events(const char *id, int after, int limit, char **json, int *count)
-    __attribute__((warn_unused_result));
+enum store_status store_events(const char *id, int after, int limit, char **json,
+                               int *count) NODISCARD;
 
 /*
  * Looks up the answer remembered (less than 24 hours ago) for `scope` and `key`. On
  * STORE_OK fills out's request_hash, status, location, etag and body (malloc'd strings the
  * caller frees with store_idem_free). STORE_NOT_FOUND when there is none.
  */
-enum store_status store_idem_get(const char *scope, const char *key, struct store_idem *out)
-    __attribute__((warn_unused_result));
+enum store_status store_idem_get(const char *scope, const char *key,
+                                 struct store_idem *out) NODISCARD;
 
 /* Frees the strings store_idem_get() filled in. */
 void store_idem_free(struct store_idem *idem);
@@ -175,7 +169,7 @@ void store_idem_free(struct store_idem *idem);
 enum store_status store_events_each(const char *id, int after, int limit,
                                     int (*fn)(void *arg, int seq, const char *type,
                                               const char *payload, size_t len),
-                                    void *arg, int *count) __attribute__((warn_unused_result));
+                                    void *arg, int *count) NODISCARD;
 
 /*
  * Sets (or replaces) the webhook of game `id` (which exists): its URL and signing secret,
@@ -183,12 +177,10 @@ enum store_status store_events_each(const char *id, int after, int limit,
  * still due go to the new URL.
  */
 enum store_status store_webhook_set(const char *id, const char *url, const char *secret,
-                                    const struct store_idem *idem)
-    __attribute__((warn_unused_result));
+                                    const struct store_idem *idem) NODISCARD;
 
 /* Removes the webhook of game `id` and its deliveries; *deleted says whether there was one. */
-enum store_status store_webhook_delete(const char *id, int *deleted)
-    __attribute__((warn_unused_result));
+enum store_status store_webhook_delete(const char *id, int *deleted) NODISCARD;
 
 /* A webhook and how its deliveries stand (never its secret). */
 struct store_webhook_state {
@@ -207,8 +199,7 @@ struct store_webhook_state {
 };
 
 /* The webhook of game `id` into `out`: STORE_OK, STORE_NOT_FOUND when it has none ... */
-enum store_status store_webhook_get(const char *id, struct store_webhook_state *out)
-    __attribute__((warn_unused_result));
+enum store_status store_webhook_get(const char *id, struct store_webhook_state *out) NODISCARD;
 
 /* A claimed delivery: one event to POST. Strings are malloc'd (store_delivery_free). */
 struct store_delivery {
@@ -225,8 +216,8 @@ struct store_delivery {
  * other servers hold are skipped), leasing them for `lease_ms` (they are due again then
  * unless store_webhook_done() says otherwise). Fills out[0..*n).
  */
-enum store_status store_webhook_claim(int lease_ms, struct store_delivery *out, int max, int *n)
-    __attribute__((warn_unused_result));
+enum store_status store_webhook_claim(int lease_ms, struct store_delivery *out, int max,
+                                      int *n) NODISCARD;
 
 /* Frees the strings of a delivery; NULL is fine. */
 void store_delivery_free(struct store_delivery *d);
@@ -236,12 +227,10 @@ void store_delivery_free(struct store_delivery *d);
  * (0: no answer) and `error`, due again in `retry_ms`, or given up for good (`gave_up`).
  */
 enum store_status store_webhook_done(const char *game, int seq, int ok, int http_status,
-                                     const char *error, int retry_ms, int gave_up)
-    __attribute__((warn_unused_result));
+                                     const char *error, int retry_ms, int gave_up) NODISCARD;
 
 /* Games by status and webhook deliveries waiting, for /metrics. */
-enum store_status store_counts(long *active, long *finished, long *deliveries)
-    __attribute__((warn_unused_result));
+enum store_status store_counts(long *active, long *finished, long *deliveries) NODISCARD;
 
 /* A connection that listens for STORE_EVENTS_CHANNEL notifications (not the thread's). */
 struct store_listener;
@@ -257,11 +246,11 @@ int store_listener_fd(const struct store_listener *l);
  * when the connection is lost (free it and connect again).
  */
 int store_listener_drain(struct store_listener *l, void (*fn)(const char *payload, void *arg),
-                         void *arg) __attribute__((warn_unused_result));
+                         void *arg) NODISCARD;
 
 /* Checks the connection with a query (notifications that arrive meanwhile stay queued
  * for the next drain). Returns 0, or -1 when it is lost. */
-int store_listener_ping(struct store_listener *l) __attribute__((warn_unused_result));
+int store_listener_ping(struct store_listener *l) NODISCARD;
 
 /* Closes the listener; NULL is fine. */
 void store_listener_free(struct store_listener *l);

@@ -17,6 +17,7 @@
 #include <stddef.h>
 
 #include "cfg.h"
+#include "nodiscard.h"
 
 #define WEBHOOK_SECRET_LEN 43 /* characters of a secret: 32 random bytes in base64url */
 
@@ -24,20 +25,19 @@
  * Checks a callback URL: http:// or https://, a host, at most STORE_URL_MAX bytes of
  * printable ASCII. Returns 0, or -1 with a sentence saying why in `why` (size `cap`).
  */
-int webhook_url_check(const char *url, char *why, size_t cap) __attribute__((warn_unused_result));
+int webhook_url_check(const char *url, char *why, size_t cap) NODISCARD;
 
 /* A new secret (WEBHOOK_SECRET_LEN characters + NUL). Returns 0 or -1. */
-int webhook_secret_new(char out[WEBHOOK_SECRET_LEN + 1]) __attribute__((warn_unused_result));
+int webhook_secret_new(char out[WEBHOOK_SECRET_LEN + 1]) NODISCARD;
 
 /*
  * Writes "sha256=" and the lower-case hex of HMAC-SHA256(secret, body) into `out` (at
  * least 72 bytes). Returns 0 or -1.
  */
-int webhook_sign(const char *secret, const char *body, size_t len, char out[72])
-    __attribute__((warn_unused_result));
+int webhook_sign(const char *secret, const char *body, size_t len, char out[72]) NODISCARD;
 
 /* Starts cfg->webhook_workers delivery threads (none: 0). Returns 0 or -1 (logged). */
-int webhook_start(const struct cfg *cfg) __attribute__((warn_unused_result));
+int webhook_start(const struct cfg *cfg) NODISCARD;
 
 /* Wakes the workers to look for due deliveries (after a commit). Thread-safe, cheap. */
 void webhook_kick(void);

@@ -283,3 +283,30 @@ unsigned cc_join_roots(const struct cc_game *g, const struct cc_tile_type *type,
     }
     return n;
 }
+
+/* Rebuilds the board of `g` from board[0..nboard) in order: every tile but the first
+ * must lie next to the tiles before it with matching sides. */
+bool cc_board_rebuild(struct cc_game *g)
+{
+    struct cc_placed placed[CC_MAX_BOARD];
+    unsigned n = g->nboard;
+    const struct cc_tileset *ts = cc_tileset_get((enum cc_ruleset)g->ruleset);
+    if (!ts || n == 0 || n > CC_MAX_BOARD) return false;
+    memcpy(placed, g->board, sizeof placed);
+    cc_board_clear(g);
+    for (unsigned i = 0; i < n; i++) {
+        const struct cc_placed *p = &placed[i];
+        if (p->type >= ts->ntypes || p->rot > 3) return false;
+        if (i == 0) {
+            if (p->x != 0 || p->y != 0 || p->rot != 0) return false;
+        } else {
+            int cell = cc_cell_get(g, p->x, p->y);
+            if (cell < 0 || !(cell & CC_CELL_FRONTIER)) return false;
+            uint16_t mask, want;
+            cc_square_constraint(g, p->x, p->y, &mask, &want);
+            if ((ts->types[p->type].edge_code[p->rot] & mask) != want) return false;
+        }
+        cc_board_place(g, p->type, p->x, p->y, p->rot);
+    }
+    return true;
+}

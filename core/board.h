@@ -26,15 +26,6 @@ static inline unsigned cc_node_feature(unsigned node)
     return node % CC_MAX_TILE_FEATURES;
 }
 
-/* Slots of feature mask `m` turned by `rot` quarter turns (the centre stays). */
-static inline uint16_t cc_rotate_slots(uint16_t m, unsigned rot)
-{
-    uint16_t edges = m & CC_EDGE_SLOTS_MASK;
-    unsigned k = 3 * (rot & 3);
-    edges = (uint16_t)(((edges << k) | (edges >> (12 - k))) & CC_EDGE_SLOTS_MASK);
-    return (uint16_t)(edges | (m & CC_CENTRE_MASK));
-}
-
 /* The compiled-in catalogues (tileset.c). */
 extern const struct cc_tileset cc_tileset_data[CC_RULESET_COUNT];
 
@@ -72,7 +63,7 @@ unsigned cc_board_place(struct cc_game *g, uint8_t type, int x, int y, uint8_t r
 /* Rebuilds squares, frontier and feature graph from board[0..nboard) in order, checking
  * that the first tile is at (0, 0) unturned and each other one lies next to earlier ones
  * with matching sides. Returns false (board unspecified) when they do not. */
-bool cc_board_rebuild(struct cc_game *g);
+bool cc_board_rebuild(struct cc_game *g) NODISCARD;
 
 /* Resets the board to empty (no tiles, no frontier, empty graph). */
 void cc_board_clear(struct cc_game *g);

@@ -334,6 +334,13 @@ unsigned cc_tiles_remaining(const struct cc_game *g)
     return n;
 }
 
+bool cc_game_uses_hand(const struct cc_game *g)
+{
+    /* The option is refused for every other ruleset at creation; the ruleset test keeps
+     * a snapshot that says otherwise from being read as a hand game outside the engine. */
+    return g->ruleset == CC_RULESET_DISCOVERY && cc_hand_mode(g);
+}
+
 static const char *const event_names[CC_EV_COUNT] = {
     "tile_drawn",   "tile_discarded", "tile_placed",        "follower_deployed",
     "stable_built", "hiker_moved",    "follower_withdrawn", "feature_scored",

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "nodiscard.h"
 #include "status.h"
 #include "tiles.h"
 
@@ -224,16 +225,16 @@ struct cc_placement {
  * count, options, start and deck against the ruleset. Emits the events of the setup
  * (hand variant: removed tiles and hands) into `ev` if not NULL.
  */
-enum cc_status cc_game_new(struct cc_game *g, const struct cc_setup *setup, struct cc_events *ev)
-    __attribute__((warn_unused_result));
+enum cc_status cc_game_new(struct cc_game *g, const struct cc_setup *setup,
+                           struct cc_events *ev) NODISCARD;
 
 /*
  * Applies `a` to `g`: validates everything first; on success changes `g` and appends
  * the events to `ev` (if not NULL; `ev->n` is not reset). On failure `g` and `ev` are
  * unchanged and the status says why.
  */
-enum cc_status cc_game_apply(struct cc_game *g, const struct cc_action *a, struct cc_events *ev)
-    __attribute__((warn_unused_result));
+enum cc_status cc_game_apply(struct cc_game *g, const struct cc_action *a,
+                             struct cc_events *ev) NODISCARD;
 
 /*
  * Writes every legal placement of the tile(s) the seat to move may place into `out`
@@ -266,13 +267,19 @@ void cc_projected_scores(const struct cc_game *g, struct cc_player out[CC_MAX_PL
 unsigned cc_winners(const struct cc_game *g);
 
 /* Checks every invariant of `g`; returns CC_OK or CC_ERR_CORRUPT. */
-enum cc_status cc_game_check(const struct cc_game *g);
+enum cc_status cc_game_check(const struct cc_game *g) NODISCARD;
 
 /* The same, and on failure the line of core/check.c that found the fault in *where. */
-enum cc_status cc_game_check_where(const struct cc_game *g, int *where);
+enum cc_status cc_game_check_where(const struct cc_game *g, int *where) NODISCARD;
 
 /* Number of tiles still to come (draw pile, and in the hand variant the hands). */
 unsigned cc_tiles_remaining(const struct cc_game *g);
+
+/*
+ * Whether `g` is played in the hand-of-two variant (discovery, option draw = hand): no draw
+ * step, each seat holds CC_HAND_SIZE tiles (players[].hand) and a placement names one.
+ */
+bool cc_game_uses_hand(const struct cc_game *g);
 
 /* The columns a ruleset scores, as a bit mask over enum cc_column. */
 unsigned cc_ruleset_columns(enum cc_ruleset r);
@@ -294,13 +301,12 @@ const char *cc_column_name(enum cc_column c);
  * Encodes `g` compactly (versioned) into `buf` (capacity `cap`); returns the length,
  * or 0 if `cap` is too small. Two games are equal iff their encodings are.
  */
-size_t cc_game_encode(const struct cc_game *g, uint8_t *buf, size_t cap);
+size_t cc_game_encode(const struct cc_game *g, uint8_t *buf, size_t cap) NODISCARD;
 
 /*
  * Decodes an encoding made by cc_game_encode() into `g`, rebuilding the feature graph.
  * Rejects anything malformed or inconsistent with CC_ERR_CORRUPT (never crashes).
  */
-enum cc_status cc_game_decode(struct cc_game *g, const uint8_t *buf, size_t len)
-    __attribute__((warn_unused_result));
+enum cc_status cc_game_decode(struct cc_game *g, const uint8_t *buf, size_t len) NODISCARD;
 
 #endif

@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "nodiscard.h"
+
 #define CC_MAX_TILE_FEATURES 10 /* X and hills H have 8; room for one more kind */
 #define CC_MAX_TILE_TYPES    40 /* classic has 24 land + 10 river types */
 #define CC_MAX_PORTS         2  /* port cities on one discovery tile */
@@ -154,15 +156,14 @@ enum cc_parse_status {
  * Pure: no allocation, no I/O.
  */
 enum cc_parse_status cc_tileset_parse(struct cc_tileset *out, enum cc_ruleset ruleset,
-                                      const char *text, size_t len, int *line)
-    __attribute__((warn_unused_result));
+                                      const char *text, size_t len, int *line) NODISCARD;
 
 /* The compiled-in catalogue of a ruleset (the classic one includes the river tiles),
  * or NULL for an unknown ruleset. The data is constant and lives for the program. */
-const struct cc_tileset *cc_tileset_get(enum cc_ruleset ruleset);
+const struct cc_tileset *cc_tileset_get(enum cc_ruleset ruleset) NODISCARD;
 
 /* Index of the tile type with this id in `ts`, or -1. */
-int cc_tileset_find(const struct cc_tileset *ts, const char *id);
+int cc_tileset_find(const struct cc_tileset *ts, const char *id) NODISCARD;
 
 /* Stable names, for the API and the notation. NULL for out-of-range values. */
 const char *cc_ruleset_name(enum cc_ruleset r);
@@ -174,15 +175,24 @@ const char *cc_end_name(enum cc_end e);
 const char *cc_edge_name(enum cc_edge e);
 
 /* The location with this API name ("N", "WS", "C" ...), or -1. */
-int cc_location_parse(const char *name);
+int cc_location_parse(const char *name) NODISCARD;
 
 /* The ruleset with this name, or -1. */
-int cc_ruleset_parse(const char *name);
+int cc_ruleset_parse(const char *name) NODISCARD;
 
 /* Location `loc` of a tile rotated by `rot` quarter turns clockwise, in board terms. */
 static inline int cc_location_rotate(int loc, int rot)
 {
     return loc == CC_LOC_C ? CC_LOC_C : (loc + 3 * rot) % 12;
+}
+
+/* Slots of feature mask `m` turned by `rot` quarter turns (the centre stays). */
+static inline uint16_t cc_rotate_slots(uint16_t m, unsigned rot)
+{
+    uint16_t edges = m & CC_EDGE_SLOTS_MASK;
+    unsigned k = 3 * (rot & 3);
+    edges = (uint16_t)(((edges << k) | (edges >> (12 - k))) & CC_EDGE_SLOTS_MASK);
+    return (uint16_t)(edges | (m & CC_CENTRE_MASK));
 }
 
 #endif
