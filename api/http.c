@@ -52,6 +52,7 @@ struct http_req {
     char *path;                 /* the path, decoded for routing (in target's allocation) */
     struct api_query query[API_MAX_QUERY]; /* its query parameters (pointing into target) */
     size_t nquery;                         /* entries in query */
+    int query_overflow;                    /* 1: it had more than API_MAX_QUERY */
     int close_after;                       /* 1: its answer closes the connection */
 };
 
@@ -512,11 +513,13 @@ static int take_target(struct MHD_Connection *conn, const char *method, const ch
                             "The path has an escaped NUL (%00) or slash (%2F).", hr->started_ms);
         return 1;
     }
-    enum uri_status qs = q ? uri_query_split(q + 1, hr->query, API_MAX_QUERY, &hr->nquery) : URI_OK;
+    enum uri_status qs =
+        q ? uri_query_split(q + 1, hr->query, API_MAX_QUERY, &hr->nquery, &hr->query_overflow)
+          : URI_OK;
     if (qs == URI_TOO_MANY) {
         hr->close_after = 1;
         *ret = send_problem(conn, method, hr->path, 414, "uri_too_long",
-                            "The query has more than 16 parameters.", hr->started_ms);
+                            "The query has more than 64 parameters.", hr->started_ms);
         return 1;
     }
     if (qs != URI_OK) {
@@ -661,6 +664,7 @@ static enum MHD_Result handle_request(void *cls, struct MHD_Connection *conn, co
         return send_problem(conn, method, url, 408, "request_timeout",
                             "The request took too long to arrive.", hr->started_ms);
     hr->arrived = 1; /* it came in time: a long poll that runs again later is not late */
+    if (hr->hc) connguard_answering(hr->hc->guard); /* nor is it for the guard */
     if (request_timeout_s < conn_timeout_s)
         MHD_set_connection_option(conn, MHD_CONNECTION_OPTION_TIMEOUT,
                                   (unsigned int)conn_timeout_s);
@@ -679,6 +683,7 @@ static enum MHD_Result handle_request(void *cls, struct MHD_Connection *conn, co
     req.last_event_id = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Last-Event-ID");
     req.nquery = hr->nquery;
     memcpy(req.query, hr->query, hr->nquery * sizeof hr->query[0]);
+    req.query_overflow = hr->query_overflow;
     req.started_ms = hr->started_ms;
     req.stopping = atomic_load(&stopping);
 

@@ -41,29 +41,35 @@ enum uri_status uri_path_decode(const char *raw, size_t len, char *out, size_t c
     return decode(raw, len, out, 0, 1) < 0 ? URI_BAD : URI_OK;
 }
 
-enum uri_status uri_query_split(char *q, struct api_query *out, size_t max, size_t *n)
+enum uri_status uri_query_split(char *q, struct api_query *out, size_t max, size_t *n, int *more)
 {
     *n = 0;
+    *more = 0;
+    size_t seen = 0;
     char *p = q;
     while (*p) {
         char *end = strchr(p, '&');
         size_t len = end ? (size_t)(end - p) : strlen(p);
         if (len > 0) {
-            if (*n == max) return URI_TOO_MANY;
+            if (++seen > URI_MAX_PARAMS) return URI_TOO_MANY;
             char *eq = memchr(p, '=', len);
             size_t nlen = eq ? (size_t)(eq - p) : len;
             /* Decoding only shrinks: each part is decoded where it stands. */
             char *name = p, *value = eq ? eq + 1 : p + len;
             size_t vlen = eq ? len - nlen - 1 : 0;
-            int more = end != NULL;
+            int last = end == NULL;
             long vn = 0;
             if (eq) vn = decode(value, vlen, value, 1, 0);
             long nn = decode(name, nlen, name, 1, 0);
             if (nn < 0 || vn < 0) return URI_BAD;
-            out[*n].name = name;
-            out[*n].value = eq ? value : "";
-            (*n)++;
-            if (!more) break;
+            if (*n < max) {
+                out[*n].name = name;
+                out[*n].value = eq ? value : "";
+                (*n)++;
+            } else {
+                *more = 1;
+            }
+            if (last) break;
             p = end + 1;
             continue;
         }

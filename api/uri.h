@@ -6,12 +6,13 @@
 
 #include "req.h"
 
-#define URI_MAX 8192 /* bytes of a request target (path and query) at most, else 414 */
+#define URI_MAX        8192 /* bytes of a request target (path and query) at most, else 414 */
+#define URI_MAX_PARAMS 64   /* query parameters at most, else 414 (API_MAX_QUERY are kept) */
 
 enum uri_status {
     URI_OK,       /* decoded */
     URI_BAD,      /* an escaped NUL (%00), or in a path an escaped slash (%2F) */
-    URI_TOO_MANY, /* a query of more than API_MAX_QUERY parameters */
+    URI_TOO_MANY, /* a query of more than URI_MAX_PARAMS parameters */
 };
 
 /*
@@ -26,11 +27,12 @@ enum uri_status uri_path_decode(const char *raw, size_t len, char *out, size_t c
 /*
  * Splits the query `q` (the text after '?', NUL-terminated, changed in place) at '&' into
  * name/value pairs, each with '+' as a space and its percent-escapes decoded, pointing
- * into `q`: up to `max` into `out`, their number in *n. A pair without '=' has the value
- * "", and empty pairs ("a&&b") are skipped. URI_BAD for an escaped NUL, URI_TOO_MANY for
- * more than `max` pairs.
+ * into `q`: up to `max` into `out`, their number in *n, *more set to 1 when there were
+ * more (they are not kept). A pair without '=' has the value "", and empty pairs
+ * ("a&&b") are skipped. URI_BAD for an escaped NUL, URI_TOO_MANY for more than
+ * URI_MAX_PARAMS pairs.
  */
-enum uri_status uri_query_split(char *q, struct api_query *out, size_t max, size_t *n)
+enum uri_status uri_query_split(char *q, struct api_query *out, size_t max, size_t *n, int *more)
     __attribute__((warn_unused_result));
 
 #endif
