@@ -39,11 +39,11 @@ int cfg_load(struct cfg *c, char *err, int errlen)
     if (env_int("PORT", 8080, 0, 65535, &c->port, err, errlen) ||
         env_int("THREADS", 4, 1, 256, &c->threads, err, errlen) ||
         env_int("MAX_CONNECTIONS", 1000, 4, 100000, &c->max_connections, err, errlen) ||
-        env_int("CONN_TIMEOUT", 90, 65, 3600, &c->conn_timeout, err, errlen) ||
+        env_int("CONN_TIMEOUT", 30, 5, 3600, &c->conn_timeout, err, errlen) ||
         env_int("GAME_CACHE", 1024, 0, 1000000, &c->game_cache, err, errlen) ||
-        env_int("REQUEST_TIMEOUT", 30, 1, 3600, &c->request_timeout, err, errlen) ||
+        env_int("REQUEST_TIMEOUT", 10, 1, 3600, &c->request_timeout, err, errlen) ||
         env_int("SLOW_REQUEST_MS", 1000, 0, 3600000, &c->slow_request_ms, err, errlen) ||
-        env_int("MAX_CONNECTIONS_PER_IP", 0, 0, 100000, &c->max_conn_per_ip, err, errlen) ||
+        env_int("MAX_CONNECTIONS_PER_IP", 64, 0, 100000, &c->max_conn_per_ip, err, errlen) ||
         env_int("RATE_LIMIT", 0, 0, 1000000, &c->rate_limit, err, errlen) ||
         env_int("RATE_BURST", 2 * c->rate_limit, 0, 10000000, &c->rate_burst, err, errlen) ||
         env_int("RATE_TABLE", 16384, 8, 10000000, &c->rate_table, err, errlen))

@@ -8,11 +8,11 @@ struct cfg {
     int port;                   /* PORT: TCP port to serve on (default 8080) */
     int threads;                /* THREADS: HTTP worker threads = DB connections (default 4) */
     int max_connections;        /* MAX_CONNECTIONS: open HTTP connections (default 1000) */
-    int conn_timeout;           /* CONN_TIMEOUT: idle seconds before a close (default 90) */
+    int conn_timeout;           /* CONN_TIMEOUT: idle seconds before a close (default 30) */
     int game_cache;             /* GAME_CACHE: games cached per server, 0 none (default 1024) */
-    int request_timeout;        /* REQUEST_TIMEOUT: seconds to receive one request (default 30) */
+    int request_timeout;        /* REQUEST_TIMEOUT: seconds to receive one request (default 10) */
     int slow_request_ms;        /* SLOW_REQUEST_MS: answers slower are logged as warnings (1000) */
-    int max_conn_per_ip;        /* MAX_CONNECTIONS_PER_IP: per client address, 0 any (default 0) */
+    int max_conn_per_ip;        /* MAX_CONNECTIONS_PER_IP: per client address, 0 any (default 64) */
     int rate_limit;             /* RATE_LIMIT: requests a second per address, 0 off (default 0) */
     int rate_burst;             /* RATE_BURST: requests at once per address (default 2 x limit) */
     int rate_table;             /* RATE_TABLE: addresses the rate limiter keeps (default 16384) */

@@ -6,21 +6,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <microhttpd.h>
 
+#include "connguard.h"
 #include "log.h"
 #include "metrics.h"
 #include "problem.h"
 #include "ratelimit.h"
 #include "req.h"
 #include "router.h"
+#include "uri.h"
 
 #define POLL_TICK_MS 200 /* how often suspended long polls look again */
 
 #define HTTP_RID_MAX 64 /* characters of a request id (X-Request-Id) at most */
+
+struct http_conn;
 
 /* Per-connection request state (MHD's con_cls). */
 struct http_req {
@@ -41,6 +46,20 @@ struct http_req {
     int arrived;                /* 1 once it arrived whole (in time) and was handled */
     char rid[HTTP_RID_MAX + 1]; /* its id (X-Request-Id), "" until its headers came */
     int timed_out;              /* 1 once it took longer than REQUEST_TIMEOUT to arrive */
+    struct http_conn *hc;       /* its connection's state, or NULL (out of memory) */
+    char *target;               /* its request target as sent (malloc'd), NULL if none */
+    int target_too_long;        /* 1: the target was longer than URI_MAX (414) */
+    char *path;                 /* the path, decoded for routing (in target's allocation) */
+    struct api_query query[API_MAX_QUERY]; /* its query parameters (pointing into target) */
+    size_t nquery;                         /* entries in query */
+    int query_overflow;                    /* 1: it had more than API_MAX_QUERY */
+    int close_after;                       /* 1: its answer closes the connection */
+};
+
+/* Per-connection state (MHD's socket context), from the accept to the close. */
+struct http_conn {
+    struct connguard *guard; /* its deadlines while requests arrive, or NULL */
+    struct http_req *req;    /* the request it is on, or NULL between requests */
 };
 
 #define MAX_HEADERS      100         /* header fields of one request at most (else 431) */
@@ -265,22 +284,6 @@ static void *ticker_main(void *arg)
     return NULL;
 }
 
-/* Collects query parameters into the request. */
-static enum MHD_Result add_query(void *cls, enum MHD_ValueKind kind, const char *key,
-                                 const char *value)
-{
-    (void)kind;
-    struct api_request *req = cls;
-    if (req->nquery == API_MAX_QUERY) {
-        req->query_overflow = 1;
-        return MHD_NO;
-    }
-    req->query[req->nquery].name = key;
-    req->query[req->nquery].value = value ? value : "";
-    req->nquery++;
-    return MHD_YES;
-}
-
 /* Sends `resp` (taking its body) and logs the request. */
 static enum MHD_Result send_response(struct MHD_Connection *conn, const char *method,
                                      const char *url, struct api_response *resp,
@@ -329,6 +332,8 @@ static enum MHD_Result send_response(struct MHD_Connection *conn, const char *me
         MHD_add_response_header(r, "Retry-After", ra);
     }
     if (resp->status == 401) MHD_add_response_header(r, "WWW-Authenticate", "Bearer");
+    if (hr && hr->close_after) MHD_add_response_header(r, "Connection", "close");
+    if (hr && hr->hc) connguard_answering(hr->hc->guard);
     MHD_add_response_header(r, "Cache-Control",
                             resp->cache_control ? resp->cache_control : "no-store");
     enum MHD_Result ret = MHD_queue_response(conn, (unsigned)resp->status, r);
@@ -369,14 +374,160 @@ static struct http_req *req_new(void)
     return hr;
 }
 
-/* MHD's URI log callback: a request line has arrived. Starts the request's clock before
- * its headers, so that REQUEST_TIMEOUT bounds a client that sends them slowly too. */
+/* Ends a request's state: its pending work cancelled, its memory freed. */
+static void req_end(struct http_req *hr)
+{
+    if (hr->async.pending && hr->async.cancel) hr->async.cancel(&hr->async);
+    free(hr->target);
+    free(hr);
+}
+
+/* The state of the connection `conn`, or NULL. */
+static struct http_conn *conn_of(struct MHD_Connection *conn)
+{
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return ci ? ci->socket_context : NULL;
+}
+
+/*
+ * MHD's URI log callback: a request line has arrived. Starts the request's clock before
+ * its headers (REQUEST_TIMEOUT bounds a client that sends them slowly too), keeps the
+ * target as sent (the path is routed in that form: uri.h), and keeps libmicrohttpd from
+ * parsing the query itself: 0.9.75 stores every parameter in the connection's fixed
+ * memory pool and, when a long query overflows it, neither answers nor closes. The
+ * target is still the one libmicrohttpd reads the request line into (it says so: the
+ * callback comes "before we modify URI *or* args", and it cuts the query with strchr),
+ * so a NUL after the '?' leaves it an empty query; the query is split from the copy.
+ */
 static void *on_request_line(void *cls, const char *uri, struct MHD_Connection *conn)
 {
     (void)cls;
-    (void)uri;
-    (void)conn;
-    return req_new();
+    struct http_req *hr = req_new();
+    size_t len = strlen(uri);
+    if (hr && len > URI_MAX) {
+        hr->target_too_long = 1;
+    } else if (hr && (hr->target = malloc(2 * (len + 1)))) {
+        memcpy(hr->target, uri, len + 1);
+        hr->path = hr->target + len + 1;
+    }
+    char *q = strchr(uri, '?');
+    if (q) q[1] = '\0';
+    if (!hr) return NULL;
+    struct http_conn *hc = conn_of(conn);
+    if (hc) {
+        if (hc->req) req_end(hc->req); /* a request MHD dropped without completing it */
+        hc->req = hr;
+        hr->hc = hc;
+        connguard_request_line(hc->guard);
+    }
+    return hr;
+}
+
+/* MHD's connection callback: its state from the accept to the close. */
+static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
+                          enum MHD_ConnectionNotificationCode toe)
+{
+    (void)cls;
+    if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
+        struct http_conn *hc = calloc(1, sizeof *hc);
+        const union MHD_ConnectionInfo *ci =
+            MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+        if (hc && ci) hc->guard = connguard_open(ci->connect_fd);
+        *socket_context = hc;
+        return;
+    }
+    struct http_conn *hc = *socket_context;
+    if (!hc) return;
+    if (hc->req) req_end(hc->req); /* MHD gave up on it before completing it */
+    connguard_close(hc->guard);
+    free(hc);
+    *socket_context = NULL;
+}
+
+/*
+ * Checks the framing of a request whose headers are complete (RFC 9112, section 6): a
+ * Transfer-Encoding other than chunked, one together with Content-Length (a request
+ * smuggled past a proxy that reads the other), or Content-Length fields that disagree.
+ * Returns NULL when it is sound, else the problem's detail.
+ */
+struct framing {
+    int te;            /* Transfer-Encoding fields */
+    int te_other;      /* one of them is not "chunked" */
+    int cl;            /* Content-Length fields */
+    const char *first; /* the first one's value */
+    int cl_differ;     /* one differs from the first */
+};
+
+static enum MHD_Result count_framing(void *cls, enum MHD_ValueKind kind, const char *key,
+                                     const char *value)
+{
+    (void)kind;
+    struct framing *f = cls;
+    if (!value) value = "";
+    if (strcasecmp(key, "Transfer-Encoding") == 0) {
+        f->te++;
+        if (strcasecmp(value, "chunked") != 0) f->te_other = 1;
+    } else if (strcasecmp(key, "Content-Length") == 0) {
+        if (f->cl++ == 0)
+            f->first = value;
+        else if (strcmp(value, f->first) != 0)
+            f->cl_differ = 1;
+    }
+    return MHD_YES;
+}
+
+static const char *bad_framing(struct MHD_Connection *conn)
+{
+    struct framing f = {0, 0, 0, NULL, 0};
+    MHD_get_connection_values(conn, MHD_HEADER_KIND, count_framing, &f);
+    if (f.te && f.cl) return "The request has both Transfer-Encoding and Content-Length.";
+    if (f.te_other || f.te > 1) return "The only Transfer-Encoding accepted is chunked.";
+    if (f.cl_differ) return "The request has Content-Length fields that disagree.";
+    return NULL;
+}
+
+/*
+ * Decodes the request target kept by on_request_line() into hr->path and hr->query.
+ * Returns 0, or answers into *ret and returns 1.
+ */
+static int take_target(struct MHD_Connection *conn, const char *method, const char *url,
+                       struct http_req *hr, enum MHD_Result *ret)
+{
+    if (hr->target_too_long) {
+        hr->close_after = 1;
+        *ret = send_problem(conn, method, url, 414, "uri_too_long",
+                            "The request target is longer than 8 KiB.", hr->started_ms);
+        return 1;
+    }
+    if (!hr->target) {
+        *ret = send_problem(conn, method, url, 500, "internal_error", "Out of memory.",
+                            hr->started_ms);
+        return 1;
+    }
+    char *q = strchr(hr->target, '?');
+    size_t plen = q ? (size_t)(q - hr->target) : strlen(hr->target);
+    if (uri_path_decode(hr->target, plen, hr->path, plen + 1) != URI_OK) {
+        snprintf(hr->path, plen + 1, "%.*s", (int)plen, hr->target);
+        *ret = send_problem(conn, method, hr->path, 400, "invalid_path",
+                            "The path has an escaped NUL (%00) or slash (%2F).", hr->started_ms);
+        return 1;
+    }
+    enum uri_status qs =
+        q ? uri_query_split(q + 1, hr->query, API_MAX_QUERY, &hr->nquery, &hr->query_overflow)
+          : URI_OK;
+    if (qs == URI_TOO_MANY) {
+        hr->close_after = 1;
+        *ret = send_problem(conn, method, hr->path, 414, "uri_too_long",
+                            "The query has more than 64 parameters.", hr->started_ms);
+        return 1;
+    }
+    if (qs != URI_OK) {
+        *ret = send_problem(conn, method, hr->path, 400, "invalid_parameter",
+                            "A query parameter has an escaped NUL (%00).", hr->started_ms);
+        return 1;
+    }
+    return 0;
 }
 
 /* Header fields and their bytes, counted by MHD_get_connection_values. */
@@ -409,6 +560,14 @@ static int too_slow(const struct http_req *hr)
 static int refuse_early(struct MHD_Connection *conn, const char *method, const char *url,
                         struct http_req *hr, enum MHD_Result *ret)
 {
+    if (take_target(conn, method, url, hr, ret)) return 1;
+    url = hr->path;
+    const char *framing = bad_framing(conn);
+    if (framing) {
+        hr->close_after = 1;
+        *ret = send_problem(conn, method, url, 400, "invalid_framing", framing, hr->started_ms);
+        return 1;
+    }
     if (strncmp(url, "/v1/", 4) == 0 || strcmp(url, "/v1") == 0) {
         const union MHD_ConnectionInfo *ci =
             MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
@@ -459,6 +618,7 @@ static enum MHD_Result handle_request(void *cls, struct MHD_Connection *conn, co
         *con_cls = hr;
         enum MHD_Result early;
         if (refuse_early(conn, method, url, hr, &early)) return early;
+        url = hr->path;
         const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Length");
         if (cl && strtoull(cl, NULL, 10) > API_MAX_BODY) {
             hr->too_big = 1;
@@ -467,14 +627,18 @@ static enum MHD_Result handle_request(void *cls, struct MHD_Connection *conn, co
         }
         return MHD_YES;
     }
+    if (hr->path) url = hr->path; /* as routed (take_target()) */
     if (*upload_data_size) {
         size_t n = *upload_data_size;
         *upload_data_size = 0;
         if (too_slow(hr)) {
-            /* MHD (0.9.75) cannot queue an answer while the body still arrives: close. */
-            log_kv(LOG_INFO, "request too slow: connection closed", "method", method, "path", url,
-                   NULL);
-            return MHD_NO;
+            /* MHD (0.9.75) cannot queue an answer while the body still arrives: the guard
+             * answers 408 on the socket at its deadline (at most its sweep later), so the
+             * rest is dropped; without a guard (out of memory) the connection is closed. */
+            if (!hr->timed_out)
+                log_kv(LOG_INFO, "request too slow", "method", method, "path", url, NULL);
+            hr->timed_out = 1;
+            return hr->hc && hr->hc->guard ? MHD_YES : MHD_NO;
         }
         if (hr->too_big || hr->len + n > API_MAX_BODY) {
             hr->too_big = 1;
@@ -500,6 +664,7 @@ static enum MHD_Result handle_request(void *cls, struct MHD_Connection *conn, co
         return send_problem(conn, method, url, 408, "request_timeout",
                             "The request took too long to arrive.", hr->started_ms);
     hr->arrived = 1; /* it came in time: a long poll that runs again later is not late */
+    if (hr->hc) connguard_answering(hr->hc->guard); /* nor is it for the guard */
     if (request_timeout_s < conn_timeout_s)
         MHD_set_connection_option(conn, MHD_CONNECTION_OPTION_TIMEOUT,
                                   (unsigned int)conn_timeout_s);
@@ -516,7 +681,9 @@ static enum MHD_Result handle_request(void *cls, struct MHD_Connection *conn, co
     req.idempotency_key = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Idempotency-Key");
     req.accept = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Accept");
     req.last_event_id = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Last-Event-ID");
-    MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, add_query, &req);
+    req.nquery = hr->nquery;
+    memcpy(req.query, hr->query, hr->nquery * sizeof hr->query[0]);
+    req.query_overflow = hr->query_overflow;
     req.started_ms = hr->started_ms;
     req.stopping = atomic_load(&stopping);
 
@@ -588,9 +755,12 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     (void)toe;
     struct http_req *hr = *con_cls;
     if (!hr) return;
-    if (hr->async.pending && hr->async.cancel) hr->async.cancel(&hr->async);
+    if (hr->hc) {
+        hr->hc->req = NULL;
+        connguard_idle(hr->hc->guard);
+    }
     free(hr->body);
-    free(hr);
+    req_end(hr);
     *con_cls = NULL;
 }
 
@@ -603,6 +773,30 @@ static void on_mhd_log(void *cls, const char *fmt, va_list ap)
     size_t n = strlen(msg);
     while (n && msg[n - 1] == '\n') msg[--n] = '\0';
     log_kv(LOG_WARN, "http", "error", msg, NULL);
+}
+
+/* Starts the connection guard, with the 408 answer it sends to requests past their time. */
+static int guard_start(void)
+{
+    struct api_response resp = {0};
+    problem_reply(&resp, 408, "request_timeout", "The request took too long to arrive.");
+    if (!resp.body) return -1;
+    char head[256];
+    int n = snprintf(head, sizeof head,
+                     "HTTP/1.1 408 Request Timeout\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
+                     "Cache-Control: no-store\r\nConnection: close\r\n\r\n",
+                     resp.content_type, resp.len);
+    char *all = malloc((size_t)n + resp.len);
+    int rc = -1;
+    if (all && n > 0 && (size_t)n < sizeof head) {
+        memcpy(all, head, (size_t)n);
+        memcpy(all + n, resp.body, resp.len);
+        rc = connguard_start(request_timeout_s, conn_timeout_s, all, (size_t)n + resp.len);
+    }
+    free(all);
+    free(resp.body);
+    if (rc) log_kv(LOG_ERROR, "cannot start the connection guard", NULL);
+    return rc;
 }
 
 int http_start(const struct cfg *cfg)
@@ -618,15 +812,17 @@ int http_start(const struct cfg *cfg)
         log_kv(LOG_ERROR, "cannot set up the rate limiter", NULL);
         return -1;
     }
+    if (guard_start()) return -1;
     daemon_handle = MHD_start_daemon(
         MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME,
         (uint16_t)cfg->port, NULL, NULL, on_request, NULL, MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log,
         NULL, MHD_OPTION_THREAD_POOL_SIZE, (unsigned)cfg->threads, MHD_OPTION_CONNECTION_LIMIT,
         (unsigned)cfg->max_connections, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->conn_timeout,
-        MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL, MHD_OPTION_URI_LOG_CALLBACK,
-        on_request_line, NULL, MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)cfg->max_conn_per_ip,
-        MHD_OPTION_END);
+        MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL, MHD_OPTION_NOTIFY_CONNECTION,
+        on_connection, NULL, MHD_OPTION_URI_LOG_CALLBACK, on_request_line, NULL,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)cfg->max_conn_per_ip, MHD_OPTION_END);
     if (!daemon_handle) {
+        connguard_stop();
         char port[8];
         snprintf(port, sizeof port, "%d", cfg->port);
         log_kv(LOG_ERROR, "cannot listen", "port", port, NULL);
@@ -635,6 +831,7 @@ int http_start(const struct cfg *cfg)
     if (pthread_create(&ticker, NULL, ticker_main, NULL) != 0) {
         MHD_stop_daemon(daemon_handle);
         daemon_handle = NULL;
+        connguard_stop();
         return -1;
     }
     ticker_running = 1;
@@ -665,5 +862,6 @@ void http_stop(void)
         usleep(10000);
     MHD_stop_daemon(daemon_handle);
     daemon_handle = NULL;
+    connguard_stop(); /* after the daemon: every connection has unregistered itself */
     ratelimit_free();
 }

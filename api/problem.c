@@ -32,6 +32,8 @@ static const char *status_title(int status)
         return "Precondition Failed";
     case 413:
         return "Content Too Large";
+    case 414:
+        return "URI Too Long";
     case 415:
         return "Unsupported Media Type";
     case 429:
