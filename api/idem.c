@@ -66,6 +66,20 @@ int idem_begin(const struct api_request *req, const char *scope, struct idem *ou
     return 1;
 }
 
+int idem_replay_if_done(const struct api_request *req, const char *scope, struct api_response *resp)
+{
+    if (!req->idempotency_key) return 0;
+    struct idem again;
+    struct api_response first = {0};
+    if (idem_begin(req, scope, &again, &first) && first.status < 500) {
+        free(resp->body);
+        *resp = first;
+        return 1;
+    }
+    free(first.body);
+    return 0;
+}
+
 void idem_remember(struct idem *out, const struct api_request *req, const struct api_response *resp,
                    const char *body)
 {
@@ -84,6 +98,13 @@ int idem_if_match(const struct api_request *req, int version, struct api_respons
     if (m == PARAMS_MATCH_BAD) {
         problem_reply(resp, 400, "invalid_parameter",
                       "If-Match must be a version as the ETag gives it, e.g. \"7\".");
+        return 1;
+    }
+    if (m == PARAMS_MATCH_WEAK) {
+        /* RFC 9110, 13.1.1: If-Match compares strongly, and a weak tag never matches. */
+        problem_reply(resp, 412, "version_mismatch",
+                      "If-Match compares entity tags strongly: a weak tag (W/) never matches; "
+                      "send the ETag as it came, e.g. \"7\".");
         return 1;
     }
     if (v != version) {

@@ -25,6 +25,17 @@ int idem_begin(const struct api_request *req, const char *scope, struct idem *ou
                struct api_response *resp) NODISCARD;
 
 /*
+ * After a keyed request was refused (it lost a race or found the game moved on): when
+ * another request with the same key, in flight at the same time, has stored its answer
+ * since, replaces `resp` with that answer (the refusal was only the sign of the race) and
+ * returns 1; else leaves `resp` and returns 0. So concurrent repeats of one key all get
+ * the first answer, however they interleave: the answer is stored in the transaction of
+ * the action it answers, so a game state that shows the action has its answer visible.
+ */
+int idem_replay_if_done(const struct api_request *req, const char *scope,
+                        struct api_response *resp);
+
+/*
  * Fills out->rec from the answer `resp` (its status, Location, ETag) and `body` (the
  * body to remember: for a new game, without the tokens). Strings are borrowed.
  */

@@ -35,12 +35,13 @@ enum params_match params_if_match(const char *h, long *version)
     size_t n = strlen(h);
     while (n && (h[n - 1] == ' ' || h[n - 1] == '\t')) n--;
     if (n == 1 && h[0] == '*') return PARAMS_MATCH_ANY;
-    if (n >= 2 && h[0] == 'W' && h[1] == '/') h += 2, n -= 2;
+    int weak = n >= 2 && h[0] == 'W' && h[1] == '/';
+    if (weak) h += 2, n -= 2;
     if (n >= 2 && h[0] == '"' && h[n - 1] == '"') h++, n -= 2;
     long v;
     if (digits_value(h, n, INT_MAX, &v)) return PARAMS_MATCH_BAD;
     *version = v;
-    return PARAMS_MATCH_VERSION;
+    return weak ? PARAMS_MATCH_WEAK : PARAMS_MATCH_VERSION;
 }
 
 int params_idem_key_ok(const char *key)

@@ -19,14 +19,15 @@ int params_uint(const char *v, long max, long *out) NODISCARD;
 enum params_match {
     PARAMS_MATCH_NONE = 0, /* no header: no precondition */
     PARAMS_MATCH_ANY,      /* "*" */
-    PARAMS_MATCH_VERSION,  /* a version: "7", W/"7" or 7 */
+    PARAMS_MATCH_VERSION,  /* a version: "7" or 7 */
+    PARAMS_MATCH_WEAK,     /* a weak tag W/"7": If-Match compares strongly, it never matches */
     PARAMS_MATCH_BAD       /* anything else: answered 400 invalid_parameter */
 };
 
 /*
  * Parses an If-Match value (NULL when absent): spaces around it, "*", or a version from
- * 0 to INT_MAX as the ETag gives it ("7"), weak (W/"7") or bare (7). On
- * PARAMS_MATCH_VERSION the version is in *version.
+ * 0 to INT_MAX as the ETag gives it ("7") or bare (7), or a weak tag of one (W/"7"). On
+ * PARAMS_MATCH_VERSION and PARAMS_MATCH_WEAK the version is in *version.
  */
 enum params_match params_if_match(const char *h, long *version);
 

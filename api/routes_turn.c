@@ -209,6 +209,10 @@ static void act(const struct api_request *req, struct api_response *resp, const 
         ag = games_load(id, GAMES_DB, resp);
         if (ag) (void)try_action(req, resp, ag, &a, place, &idem, scope, t);
     }
+    /* A repeat of a key whose first request was in flight loses the race or finds the game
+     * moved on by it: it gets the first answer instead of the refusal. */
+    if (idem.active && resp->status >= 400 && resp->status < 500)
+        (void)idem_replay_if_done(req, scope, resp);
 out:
     free(t);
     games_free(ag);

@@ -60,7 +60,7 @@ Test(params, if_match)
         {"*", PARAMS_MATCH_ANY, 0},
         {"  *\t", PARAMS_MATCH_ANY, 0},
         {"\"7\"", PARAMS_MATCH_VERSION, 7},
-        {"W/\"7\"", PARAMS_MATCH_VERSION, 7},
+        {"W/\"7\"", PARAMS_MATCH_WEAK, 7},
         {"7", PARAMS_MATCH_VERSION, 7},
         {" \"0\" ", PARAMS_MATCH_VERSION, 0},
         {"\"2147483647\"", PARAMS_MATCH_VERSION, INT_MAX},

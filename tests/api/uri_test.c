@@ -90,11 +90,13 @@ Test(uri, query_limit)
     size_t n;
     int more;
     int o = 0;
-    for (int i = 0; i < URI_MAX_PARAMS; i++) o += snprintf(q + o, sizeof q - (size_t)o, "%sa=1", i ? "&" : "");
+    for (int i = 0; i < URI_MAX_PARAMS; i++)
+        o += snprintf(q + o, sizeof q - (size_t)o, "%sa=1", i ? "&" : "");
     cr_expect_eq(uri_query_split(q, out, API_MAX_QUERY, &n, &more), URI_OK, "64 parameters");
     cr_expect_eq(n, API_MAX_QUERY);
     cr_expect_eq(more, 1);
     o = 0;
-    for (int i = 0; i <= URI_MAX_PARAMS; i++) o += snprintf(q + o, sizeof q - (size_t)o, "%sa=1", i ? "&" : "");
+    for (int i = 0; i <= URI_MAX_PARAMS; i++)
+        o += snprintf(q + o, sizeof q - (size_t)o, "%sa=1", i ? "&" : "");
     cr_expect_eq(uri_query_split(q, out, API_MAX_QUERY, &n, &more), URI_TOO_MANY, "65 parameters");
 }

@@ -55,6 +55,8 @@ const struct itest itest_tests[] = {
     {"attack: 1,100 idle connections from one address", test_attack_connection_flood},
     {"attack: slow senders (slowloris)", test_attack_slowloris},
     {"attack: oversized queries, smuggling, hidden paths", test_attack_framing},
+    {"idempotency: 40 concurrent repeats of one key, two servers", test_idem_concurrent_repeats},
+    {"If-Match compares strongly: W/ never matches", test_idem_if_match_strong},
     {"tokens: 256 bits, stored hashed, never logged; only parameterised SQL", test_security},
     {"many clients race on many games over two servers; replays match", test_race_many},
     {"kill -9 under load: every 2xx action survives the restart", test_crash},

@@ -66,6 +66,8 @@ void test_connection_limits(struct server *srv);
 void test_attack_connection_flood(struct server *srv);
 void test_attack_slowloris(struct server *srv);
 void test_attack_framing(struct server *srv);
+void test_idem_concurrent_repeats(struct server *srv);
+void test_idem_if_match_strong(struct server *srv);
 void test_security(struct server *srv);
 void test_race_many(struct server *srv);
 void test_crash(struct server *srv);
