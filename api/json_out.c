@@ -1,63 +1,35 @@
 /* json_out.c: a compact JSON writer: no tree, one buffer, integers without printf. */
 #include "json_out.h"
 
-#include <stdlib.h>
 #include <string.h>
-
-#define FIRST_CAP 4096 /* bytes of the first allocation */
 
 void json_out_init(struct json_out *o)
 {
-    memset(o, 0, sizeof *o);
+    buf_init(&o->buf, JSON_OUT_MAX);
+    o->comma = 0;
 }
 
 void json_out_free(struct json_out *o)
 {
-    free(o->buf);
-    json_out_init(o);
+    buf_free(&o->buf);
+    o->comma = 0;
 }
 
 char *json_out_take(struct json_out *o, size_t *len)
 {
-    char *s = o->failed ? NULL : o->buf;
-    if (!s) {
-        free(o->buf);
-        s = o->failed ? NULL : calloc(1, 1);
-    }
-    if (len) *len = s ? o->len : 0;
-    json_out_init(o);
-    return s;
+    o->comma = 0;
+    return buf_take(&o->buf, len);
 }
 
-/* Makes room for `n` more bytes and the NUL. Returns 0, or -1 (failed) when out of memory. */
-static int reserve(struct json_out *o, size_t n)
-{
-    if (o->failed) return -1;
-    if (o->len + n + 1 <= o->cap) return 0;
-    size_t cap = o->cap ? o->cap : FIRST_CAP;
-    while (cap < o->len + n + 1) cap *= 2;
-    char *nb = realloc(o->buf, cap);
-    if (!nb) {
-        o->failed = 1;
-        return -1;
-    }
-    o->buf = nb;
-    o->cap = cap;
-    return 0;
-}
-
-/* Appends `n` bytes (room reserved by the caller). */
+/* Appends `n` bytes. A failure is remembered by the buffer: json_out_take() reports it. */
 static void put(struct json_out *o, const char *s, size_t n)
 {
-    memcpy(o->buf + o->len, s, n);
-    o->len += n;
-    o->buf[o->len] = '\0';
+    if (buf_add(&o->buf, s, n)) return;
 }
 
 /* Appends `n` bytes, with the comma a value needs. */
 static void value(struct json_out *o, const char *s, size_t n)
 {
-    if (reserve(o, n + 1)) return;
     if (o->comma) put(o, ",", 1);
     put(o, s, n);
     o->comma = 1;
@@ -71,7 +43,6 @@ void json_out_begin_object(struct json_out *o)
 
 void json_out_end_object(struct json_out *o)
 {
-    if (reserve(o, 1)) return;
     put(o, "}", 1);
     o->comma = 1;
 }
@@ -84,7 +55,6 @@ void json_out_begin_array(struct json_out *o)
 
 void json_out_end_array(struct json_out *o)
 {
-    if (reserve(o, 1)) return;
     put(o, "]", 1);
     o->comma = 1;
 }
@@ -92,7 +62,6 @@ void json_out_end_array(struct json_out *o)
 void json_out_key(struct json_out *o, const char *key)
 {
     size_t n = strlen(key);
-    if (reserve(o, n + 4)) return;
     if (o->comma) put(o, ",", 1);
     put(o, "\"", 1);
     put(o, key, n);
@@ -119,49 +88,48 @@ void json_out_string(struct json_out *o, const char *s)
         return;
     }
     static const char hex[] = "0123456789abcdef";
-    size_t n = strlen(s);
-    /* At most 6 bytes per input byte (\u00XX), the quotes and a comma. */
-    if (reserve(o, 6 * n + 3)) return;
     if (o->comma) put(o, ",", 1);
-    char *d = o->buf + o->len;
-    *d++ = '"';
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        unsigned char c = *p;
-        if (c == '"' || c == '\\') {
-            *d++ = '\\';
-            *d++ = (char)c;
-        } else if (c < 0x20) {
-            *d++ = '\\';
-            switch (c) {
-            case '\b':
-                *d++ = 'b';
-                break;
-            case '\f':
-                *d++ = 'f';
-                break;
-            case '\n':
-                *d++ = 'n';
-                break;
-            case '\r':
-                *d++ = 'r';
-                break;
-            case '\t':
-                *d++ = 't';
-                break;
-            default:
-                *d++ = 'u';
-                *d++ = '0';
-                *d++ = '0';
-                *d++ = hex[c >> 4];
-                *d++ = hex[c & 15];
-            }
-        } else {
-            *d++ = (char)c;
+    put(o, "\"", 1);
+    /* Runs of bytes that need no escape go in as they are, each escape after them. */
+    const char *run = s, *p = s;
+    for (; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (c >= 0x20 && c != '"' && c != '\\') continue;
+        put(o, run, (size_t)(p - run));
+        run = p + 1;
+        char esc[6] = {'\\', (char)c};
+        size_t n = 2;
+        switch (c) {
+        case '"':
+        case '\\':
+            break;
+        case '\b':
+            esc[1] = 'b';
+            break;
+        case '\f':
+            esc[1] = 'f';
+            break;
+        case '\n':
+            esc[1] = 'n';
+            break;
+        case '\r':
+            esc[1] = 'r';
+            break;
+        case '\t':
+            esc[1] = 't';
+            break;
+        default:
+            esc[1] = 'u';
+            esc[2] = '0';
+            esc[3] = '0';
+            esc[4] = hex[c >> 4];
+            esc[5] = hex[c & 15];
+            n = 6;
         }
+        put(o, esc, n);
     }
-    *d++ = '"';
-    *d = '\0';
-    o->len = (size_t)(d - o->buf);
+    put(o, run, (size_t)(p - run));
+    put(o, "\"", 1);
     o->comma = 1;
 }
 
