@@ -40,13 +40,12 @@ static enum buf_status fail(struct buf *b, enum buf_status st)
     return st;
 }
 
-/* Makes room for `n` more bytes and the NUL within the limit; the text is unchanged. */
-static enum buf_status reserve(struct buf *b, size_t n)
+/* Grows the allocation to hold `n` more bytes and the NUL within the limit; the text is
+ * unchanged. The caller saw that it does not fit the allocation now. */
+static enum buf_status grow(struct buf *b, size_t n)
 {
-    if (b->err) return b->err;
     if (n > b->max - b->len) return fail(b, BUF_TOO_BIG);
     size_t need = b->len + n + 1; /* at most max + 1: no overflow (max <= SIZE_MAX / 2) */
-    if (need <= b->cap) return BUF_OK;
     size_t cap = b->cap ? b->cap : FIRST_CAP;
     while (cap < need) cap *= 2; /* cap < need <= SIZE_MAX / 2 + 1: no overflow */
     if (cap > b->max + 1) cap = b->max + 1;
@@ -58,15 +57,37 @@ static enum buf_status reserve(struct buf *b, size_t n)
     return BUF_OK;
 }
 
+/* Whether `n` more bytes and the NUL fit the allocation (which is within the limit). */
+static int fits(const struct buf *b, size_t n)
+{
+    return n < b->cap - b->len; /* cap 0 (nothing allocated): never */
+}
+
 enum buf_status buf_add(struct buf *b, const void *data, size_t n)
 {
-    if (!n) return b->err;
-    enum buf_status st = reserve(b, n);
-    if (st) return st;
+    if (b->err || !n) return b->err;
+    if (!fits(b, n)) {
+        enum buf_status st = grow(b, n);
+        if (st) return st;
+    }
     memcpy(b->p + b->len, data, n);
     b->len += n;
     b->p[b->len] = '\0';
     return BUF_OK;
+}
+
+char *buf_room(struct buf *b, size_t n)
+{
+    if (b->err) return NULL;
+    if (!fits(b, n) && grow(b, n)) return NULL;
+    return b->p + b->len;
+}
+
+void buf_added(struct buf *b, size_t n)
+{
+    assert(n < b->cap - b->len);
+    b->len += n;
+    b->p[b->len] = '\0';
 }
 
 enum buf_status buf_adds(struct buf *b, const char *s)
@@ -86,7 +107,7 @@ enum buf_status buf_vaddf(struct buf *b, const char *fmt, va_list ap)
     if (n < 0) {
         st = fail(b, BUF_BAD_FORMAT);
     } else if ((size_t)n >= room) {
-        st = reserve(b, (size_t)n);
+        st = grow(b, (size_t)n);
         if (!st && vsnprintf(b->p + b->len, (size_t)n + 1, fmt, again) != n)
             st = fail(b, BUF_BAD_FORMAT);
     } /* else it fitted the allocation, which never passes the limit */

@@ -61,6 +61,17 @@ enum buf_status buf_addf(struct buf *b, const char *fmt, ...)
 enum buf_status buf_vaddf(struct buf *b, const char *fmt, va_list ap)
     __attribute__((format(printf, 2, 0), warn_unused_result));
 
+/*
+ * Makes room for `n` more bytes and returns where they go (just after the text), for a
+ * writer that puts them there itself and then counts them with buf_added(). NULL when the
+ * text would pass the limit or memory runs out, remembered as buf_add() does. The text is
+ * unchanged either way.
+ */
+char *buf_room(struct buf *b, size_t n) __attribute__((warn_unused_result));
+
+/* Counts `n` bytes written at buf_room() as text (at most as many as room was made for). */
+void buf_added(struct buf *b, size_t n);
+
 /* Shortens the text to its first `len` bytes (at most buf_len()): undoes what was appended
  * since buf_len() was `len`. A remembered failure stays. */
 void buf_truncate(struct buf *b, size_t len);

@@ -21,17 +21,29 @@ char *json_out_take(struct json_out *o, size_t *len)
     return buf_take(&o->buf, len);
 }
 
-/* Appends `n` bytes. A failure is remembered by the buffer: json_out_take() reports it. */
-static void put(struct json_out *o, const char *s, size_t n)
+/*
+ * Each piece is written straight into the buffer's room (buf_room(), then buf_added()). A
+ * failure is remembered by the buffer: the calls after it do nothing, json_out_take()
+ * reports it.
+ */
+
+/* Appends the byte `c`. */
+static void put1(struct json_out *o, char c)
 {
-    if (buf_add(&o->buf, s, n)) return;
+    char *d = buf_room(&o->buf, 1);
+    if (!d) return;
+    *d = c;
+    buf_added(&o->buf, 1);
 }
 
 /* Appends `n` bytes, with the comma a value needs. */
 static void value(struct json_out *o, const char *s, size_t n)
 {
-    if (o->comma) put(o, ",", 1);
-    put(o, s, n);
+    char *d = buf_room(&o->buf, n + (o->comma ? 1 : 0)), *e = d;
+    if (!d) return;
+    if (o->comma) *e++ = ',';
+    memcpy(e, s, n);
+    buf_added(&o->buf, (size_t)(e - d) + n);
     o->comma = 1;
 }
 
@@ -43,7 +55,7 @@ void json_out_begin_object(struct json_out *o)
 
 void json_out_end_object(struct json_out *o)
 {
-    put(o, "}", 1);
+    put1(o, '}');
     o->comma = 1;
 }
 
@@ -55,17 +67,22 @@ void json_out_begin_array(struct json_out *o)
 
 void json_out_end_array(struct json_out *o)
 {
-    put(o, "]", 1);
+    put1(o, ']');
     o->comma = 1;
 }
 
 void json_out_key(struct json_out *o, const char *key)
 {
     size_t n = strlen(key);
-    if (o->comma) put(o, ",", 1);
-    put(o, "\"", 1);
-    put(o, key, n);
-    put(o, "\":", 2);
+    char *d = buf_room(&o->buf, n + 3 + (o->comma ? 1 : 0)), *e = d;
+    if (!d) return;
+    if (o->comma) *e++ = ',';
+    *e++ = '"';
+    memcpy(e, key, n);
+    e += n;
+    *e++ = '"';
+    *e++ = ':';
+    buf_added(&o->buf, (size_t)(e - d));
     o->comma = 0;
 }
 
@@ -81,6 +98,14 @@ void json_out_int(struct json_out *o, long long v)
     value(o, p, (size_t)(digits + sizeof digits - p));
 }
 
+/* Bytes of byte `c` in a JSON string: 1, 2 (\" \\ \b \f \n \r \t) or 6 (\u00XX). */
+static size_t escaped_len(unsigned char c)
+{
+    if (c == '"' || c == '\\') return 2;
+    if (c >= 0x20) return 1;
+    return c == '\b' || c == '\f' || c == '\n' || c == '\r' || c == '\t' ? 2 : 6;
+}
+
 void json_out_string(struct json_out *o, const char *s)
 {
     if (!s) {
@@ -88,48 +113,49 @@ void json_out_string(struct json_out *o, const char *s)
         return;
     }
     static const char hex[] = "0123456789abcdef";
-    if (o->comma) put(o, ",", 1);
-    put(o, "\"", 1);
-    /* Runs of bytes that need no escape go in as they are, each escape after them. */
-    const char *run = s, *p = s;
-    for (; *p; p++) {
-        unsigned char c = (unsigned char)*p;
-        if (c >= 0x20 && c != '"' && c != '\\') continue;
-        put(o, run, (size_t)(p - run));
-        run = p + 1;
-        char esc[6] = {'\\', (char)c};
-        size_t n = 2;
-        switch (c) {
-        case '"':
-        case '\\':
-            break;
-        case '\b':
-            esc[1] = 'b';
-            break;
-        case '\f':
-            esc[1] = 'f';
-            break;
-        case '\n':
-            esc[1] = 'n';
-            break;
-        case '\r':
-            esc[1] = 'r';
-            break;
-        case '\t':
-            esc[1] = 't';
-            break;
-        default:
-            esc[1] = 'u';
-            esc[2] = '0';
-            esc[3] = '0';
-            esc[4] = hex[c >> 4];
-            esc[5] = hex[c & 15];
-            n = 6;
+    /* The exact size first, so that only what is written counts against the limit. */
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) n += escaped_len(*p);
+    char *d = buf_room(&o->buf, n + 2 + (o->comma ? 1 : 0)), *start = d;
+    if (!d) return;
+    if (o->comma) *d++ = ',';
+    *d++ = '"';
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        unsigned char c = *p;
+        if (c == '"' || c == '\\') {
+            *d++ = '\\';
+            *d++ = (char)c;
+        } else if (c < 0x20) {
+            *d++ = '\\';
+            switch (c) {
+            case '\b':
+                *d++ = 'b';
+                break;
+            case '\f':
+                *d++ = 'f';
+                break;
+            case '\n':
+                *d++ = 'n';
+                break;
+            case '\r':
+                *d++ = 'r';
+                break;
+            case '\t':
+                *d++ = 't';
+                break;
+            default:
+                *d++ = 'u';
+                *d++ = '0';
+                *d++ = '0';
+                *d++ = hex[c >> 4];
+                *d++ = hex[c & 15];
+            }
+        } else {
+            *d++ = (char)c;
         }
-        put(o, esc, n);
     }
-    put(o, run, (size_t)(p - run));
-    put(o, "\"", 1);
+    *d++ = '"';
+    buf_added(&o->buf, (size_t)(d - start));
     o->comma = 1;
 }
 

@@ -259,3 +259,27 @@ Test(buf, free_takes_null_and_leaves_a_usable_buffer)
     buf_free(&b);
     buf_free(&b); /* twice */
 }
+
+Test(buf, room_then_added)
+{
+    struct buf b;
+    buf_init(&b, 10);
+    char *d = buf_room(&b, 4);
+    cr_assert_not_null(d);
+    memcpy(d, "abcd", 4);
+    buf_added(&b, 3); /* fewer than asked for */
+    cr_assert_str_eq(buf_ptr(&b), "abc");
+    d = buf_room(&b, 7); /* exactly up to the limit */
+    cr_assert_not_null(d);
+    memcpy(d, "defghij", 7);
+    buf_added(&b, 7);
+    cr_assert_str_eq(buf_ptr(&b), "abcdefghij");
+    cr_assert_null(buf_room(&b, 1)); /* one past it */
+    cr_assert_eq(buf_err(&b), BUF_TOO_BIG);
+    cr_assert_str_eq(buf_ptr(&b), "abcdefghij");
+    buf_reset(&b);
+    cr_assert_not_null(buf_room(&b, 0));
+    buf_added(&b, 0);
+    cr_assert_str_eq(buf_ptr(&b), "");
+    buf_free(&b);
+}

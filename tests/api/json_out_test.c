@@ -125,3 +125,38 @@ Test(json_out, past_the_limit_is_no_document)
     free(raw);
     json_out_free(&o);
 }
+
+Test(json_out, a_string_exactly_at_the_limit)
+{
+    /* ["\u0001...", with the quotes, the brackets and a comma before it: escapes count. */
+    size_t n = (JSON_OUT_MAX - 6) / 6;
+    char *s = malloc(n + 1);
+    cr_assert(s);
+    memset(s, '\x01', n);
+    s[n] = '\0';
+    size_t pad = JSON_OUT_MAX - 6 * n - 5; /* "[" pad-digit-string "," "\"" ... "\"" "]" */
+    char *digits = malloc(pad);
+    cr_assert(digits);
+    memset(digits, '1', pad);
+    struct json_out o;
+    json_out_init(&o);
+    json_out_begin_array(&o);
+    json_out_raw(&o, digits, pad);
+    json_out_string(&o, s);
+    json_out_end_array(&o);
+    size_t len = 0;
+    char *doc = json_out_take(&o, &len);
+    cr_assert_not_null(doc);
+    cr_assert_eq(len, JSON_OUT_MAX);
+    cr_assert_eq(doc[len - 1], ']');
+    free(doc);
+    /* One byte more is no document. */
+    json_out_begin_array(&o);
+    json_out_raw(&o, digits, pad);
+    json_out_string(&o, s);
+    json_out_null(&o);
+    json_out_end_array(&o);
+    cr_assert_null(json_out_take(&o, NULL));
+    free(digits);
+    free(s);
+}
