@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
+
 /*
  * Geometry. Every coordinate is an integer, so the output never depends on the locale or
  * on floating point. A tile is TILE px square; shapes are written for one side (north, or
@@ -25,70 +27,23 @@ struct pt {
     int x, y; /* px, tile-local or absolute */
 };
 
-/* The output: a growing buffer that remembers a failure. */
-struct svg_buf {
-    char *p;     /* the text, NUL-terminated while not failed */
-    size_t len;  /* bytes written */
-    size_t cap;  /* bytes allocated */
-    bool failed; /* out of memory or over BOARD_SVG_MAX: everything after is dropped */
-};
+/* The output is a struct buf of at most BOARD_SVG_MAX bytes, which remembers a failure (out
+ * of memory or over the limit): everything after it is dropped, board_svg_new() checks it
+ * once at the end. */
 
-/* Makes room for `more` bytes plus the NUL. */
-static bool buf_reserve(struct svg_buf *b, size_t more)
+static void put(struct buf *b, const char *s)
 {
-    if (b->failed) return false;
-    if (b->len + more + 1 <= b->cap) return true;
-    size_t cap = b->cap ? b->cap : 16384;
-    while (cap < b->len + more + 1) cap *= 2;
-    if (cap > BOARD_SVG_MAX) {
-        if (b->len + more + 1 > BOARD_SVG_MAX) {
-            b->failed = true;
-            return false;
-        }
-        cap = BOARD_SVG_MAX;
-    }
-    char *p = realloc(b->p, cap);
-    if (!p) {
-        b->failed = true;
-        return false;
-    }
-    b->p = p;
-    b->cap = cap;
-    return true;
+    if (buf_adds(b, s)) return;
 }
 
-static void put(struct svg_buf *b, const char *s)
+static void putf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void putf(struct buf *b, const char *fmt, ...)
 {
-    size_t n = strlen(s);
-    if (!buf_reserve(b, n)) return;
-    memcpy(b->p + b->len, s, n + 1);
-    b->len += n;
-}
-
-static void putf(struct svg_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void putf(struct svg_buf *b, const char *fmt, ...)
-{
-    if (b->failed) return;
     va_list ap;
     va_start(ap, fmt);
-    char small[512];
-    int n = vsnprintf(small, sizeof small, fmt, ap);
+    enum buf_status st = buf_vaddf(b, fmt, ap);
     va_end(ap);
-    if (n < 0) {
-        b->failed = true;
-        return;
-    }
-    if ((size_t)n < sizeof small) {
-        if (!buf_reserve(b, (size_t)n)) return;
-        memcpy(b->p + b->len, small, (size_t)n + 1);
-        b->len += (size_t)n;
-        return;
-    }
-    if (!buf_reserve(b, (size_t)n)) return;
-    va_start(ap, fmt);
-    vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    b->len += (size_t)n;
+    if (st) return;
 }
 
 /* Length of the UTF-8 sequence at s (at most `left` bytes) that XML 1.0 allows as text,
@@ -121,7 +76,7 @@ static size_t text_char_len(const unsigned char *s, size_t left)
 /* Writes `s` as XML text (also fit for an attribute value): the five markup characters as
  * entities, anything that is not UTF-8 text as '?', at most `max_chars` characters (then an
  * ellipsis). */
-static void put_text(struct svg_buf *b, const char *s, size_t max_chars)
+static void put_text(struct buf *b, const char *s, size_t max_chars)
 {
     const unsigned char *u = (const unsigned char *)s;
     size_t left = strlen(s), chars = 0;
@@ -189,7 +144,7 @@ static struct pt side_mid(unsigned k)
 }
 
 /* Writes " x,y" for tile-local point p of the tile whose corner is at (ox, oy). */
-static void put_pt(struct svg_buf *b, int ox, int oy, struct pt p)
+static void put_pt(struct buf *b, int ox, int oy, struct pt p)
 {
     putf(b, " %d,%d", ox + p.x, oy + p.y);
 }
@@ -235,7 +190,7 @@ static bool adjacent_pair(unsigned sides, unsigned *first)
  * otherwise the whole tile less a cap on each side it does not cover (so a cap and the
  * area on the other sides fit together exactly).
  */
-static void put_area_path(struct svg_buf *b, int ox, int oy, unsigned sides)
+static void put_area_path(struct buf *b, int ox, int oy, unsigned sides)
 {
     struct pt c1, c2;
     unsigned k;
@@ -453,7 +408,7 @@ static struct pt line_end(const struct tile_view *v, unsigned f, unsigned s)
 }
 
 /* The path of line feature `f`; where a piece on it stands in *spot. */
-static void put_line_path(struct svg_buf *b, const struct tile_view *v, unsigned f, struct pt *spot)
+static void put_line_path(struct buf *b, const struct tile_view *v, unsigned f, struct pt *spot)
 {
     const struct cc_feature_type *ft = &v->t->features[f];
     unsigned sides = v->sides[f], first = 4, n = popcount4(sides);
@@ -493,7 +448,7 @@ static void put_line_path(struct svg_buf *b, const struct tile_view *v, unsigned
 
 /* The lines of kind `kind` on the tile (rivers first, then roads and trails over them:
  * the bridges). */
-static void put_lines(struct svg_buf *b, const struct tile_view *v, unsigned kind)
+static void put_lines(struct buf *b, const struct tile_view *v, unsigned kind)
 {
     for (unsigned f = 0; f < v->t->nfeatures; f++) {
         const struct cc_feature_type *ft = &v->t->features[f];
@@ -523,7 +478,7 @@ static void put_lines(struct svg_buf *b, const struct tile_view *v, unsigned kin
     }
 }
 
-static void put_pennant(struct svg_buf *b, int x, int y)
+static void put_pennant(struct buf *b, int x, int y)
 {
     putf(b,
          "<path class=\"pennant\" d=\"M%d,%d h8 v4 c0,3 -2,5 -4,6 c-2,-1 -4,-3 -4,-6 z\" "
@@ -531,7 +486,7 @@ static void put_pennant(struct svg_buf *b, int x, int y)
          x - 4, y - 5);
 }
 
-static void put_crop(struct svg_buf *b, int x, int y, unsigned crop)
+static void put_crop(struct buf *b, int x, int y, unsigned crop)
 {
     putf(b, "<g class=\"harvest\"><title>%s</title>", cc_crop_name((enum cc_crop)crop));
     if (crop == CC_CROP_SCARECROW)
@@ -549,7 +504,7 @@ static void put_crop(struct svg_buf *b, int x, int y, unsigned crop)
 }
 
 /* Pennants and harvest symbols of area feature f, at its extra spots (then in a row). */
-static void put_area_extras(struct svg_buf *b, const struct tile_view *v, unsigned f)
+static void put_area_extras(struct buf *b, const struct tile_view *v, unsigned f)
 {
     const struct cc_feature_type *ft = &v->t->features[f];
     unsigned n = 0;
@@ -565,7 +520,7 @@ static void put_area_extras(struct svg_buf *b, const struct tile_view *v, unsign
 }
 
 /* The port cities of the tile: on the shore of a cap, or where two areas meet. */
-static void put_ports(struct svg_buf *b, const struct tile_view *v)
+static void put_ports(struct buf *b, const struct tile_view *v)
 {
     struct pt seen[CC_MAX_PORTS];
     for (unsigned p = 0; p < v->t->nports && p < CC_MAX_PORTS; p++) {
@@ -591,7 +546,7 @@ static void put_ports(struct svg_buf *b, const struct tile_view *v)
 }
 
 /* The animals of the tile, in a little herd in a corner that is meadow on both sides. */
-static void put_animals(struct svg_buf *b, const struct tile_view *v)
+static void put_animals(struct buf *b, const struct tile_view *v)
 {
     unsigned total = 0;
     for (unsigned a = 0; a < CC_ANIMAL_COUNT; a++) total += v->t->animals[a];
@@ -629,7 +584,7 @@ static void put_animals(struct svg_buf *b, const struct tile_view *v)
     put(b, "</g>");
 }
 
-static void put_monastery(struct svg_buf *b, int x, int y)
+static void put_monastery(struct buf *b, int x, int y)
 {
     putf(b,
          "<g class=\"monastery\"><path d=\"M%d,%d h14 v10 h-14 z\" fill=\"#efe6d2\" "
@@ -639,7 +594,7 @@ static void put_monastery(struct svg_buf *b, int x, int y)
 }
 
 /* Draws a tile of type t turned `rot` with its north-west corner at (ox, oy). */
-static void put_tile_body(struct svg_buf *b, const struct tile_view *v)
+static void put_tile_body(struct buf *b, const struct tile_view *v)
 {
     const struct cc_tile_type *t = v->t;
     const char *ground;
@@ -685,10 +640,11 @@ static struct pt piece_spot(const struct tile_view *v, unsigned f, unsigned loc)
     if (kind == CC_KIND_MONASTERY) return (struct pt){v->monastery.x + 12, v->monastery.y + 4};
     if (is_area(kind)) return area_spot(v->sides[f], 0);
     if (is_line(kind)) {
-        struct svg_buf scratch = {0};
+        struct buf scratch;
         struct pt spot;
-        scratch.failed = true; /* only the spot is wanted */
+        buf_init(&scratch, 0); /* takes nothing: only the spot is wanted */
         put_line_path(&scratch, v, f, &spot);
+        buf_free(&scratch);
         return spot;
     }
     return location_anchor(loc, GROUND_INSET);
@@ -697,7 +653,7 @@ static struct pt piece_spot(const struct tile_view *v, unsigned f, unsigned loc)
 /* ---- Pieces ----------------------------------------------------------------------- */
 
 /* A follower (standing; lying on fields and meadows: a farmer) or a stable at (x, y). */
-static void put_piece(struct svg_buf *b, const char *cls, unsigned seat, unsigned kind, bool lying,
+static void put_piece(struct buf *b, const char *cls, unsigned seat, unsigned kind, bool lying,
                       int x, int y, const char *title_extra)
 {
     const char *fill = seat < CC_MAX_PLAYERS ? seat_fill[seat] : "#888888";
@@ -735,7 +691,7 @@ static const char *tile_id(const struct cc_game *g, unsigned type)
 }
 
 /* "classic, standard edition, with the River" and the like. */
-static void put_ruleset_line(struct svg_buf *b, const struct cc_game *g)
+static void put_ruleset_line(struct buf *b, const struct cc_game *g)
 {
     const char *rs = cc_ruleset_name((enum cc_ruleset)g->ruleset);
     put(b, rs ? rs : "?");
@@ -750,7 +706,7 @@ static void put_ruleset_line(struct svg_buf *b, const struct cc_game *g)
 }
 
 /* A small picture of tile type `type` at rotation 0 with its corner at (x, y). */
-static void put_loose_tile(struct svg_buf *b, const struct cc_game *g, unsigned type, int x, int y)
+static void put_loose_tile(struct buf *b, const struct cc_game *g, unsigned type, int x, int y)
 {
     const struct cc_tileset *ts = cc_tileset_get((enum cc_ruleset)g->ruleset);
     if (!ts || type >= ts->ntypes) return;
@@ -766,13 +722,14 @@ static void put_loose_tile(struct svg_buf *b, const struct cc_game *g, unsigned 
 
 /* Widens *right to cover a text written at x since buffer offset `from`: characters
  * outside tags (an entity counts as one) at `cw` px each. */
-static void measure(const struct svg_buf *b, size_t from, int x, int cw, int *right)
+static void measure(const struct buf *b, size_t from, int x, int cw, int *right)
 {
-    if (b->failed) return;
+    if (buf_err(b)) return;
     int chars = 0;
     bool tag = false, entity = false;
-    for (size_t i = from; i < b->len; i++) {
-        unsigned char c = (unsigned char)b->p[i];
+    const char *text = buf_ptr(b);
+    for (size_t i = from; i < buf_len(b); i++) {
+        unsigned char c = (unsigned char)text[i];
         if (tag) {
             tag = c != '>';
         } else if (c == '<') {
@@ -788,7 +745,7 @@ static void measure(const struct svg_buf *b, size_t from, int x, int cw, int *ri
 }
 
 /* One entry of the key: a small sample and its name. */
-static void put_key_item(struct svg_buf *b, int *x, int y, const char *what, const char *label,
+static void put_key_item(struct buf *b, int *x, int y, const char *what, const char *label,
                          int *right)
 {
     int cx = *x + 8, cy = y - 4;
@@ -828,7 +785,7 @@ static void put_key_item(struct svg_buf *b, int *x, int y, const char *what, con
              *x + 1, cy - 7, st.fill,
              kind == CC_KIND_FIELD || kind == CC_KIND_MEADOW ? "#5d7a3a" : st.stroke);
     }
-    size_t from = b->len;
+    size_t from = buf_len(b);
     putf(b, "<text x=\"%d\" y=\"%d\" font-size=\"11\">%s</text>", *x + 21, y, label);
     int end = 0;
     measure(b, from, *x + 21, 8, &end);
@@ -837,7 +794,7 @@ static void put_key_item(struct svg_buf *b, int *x, int y, const char *what, con
 }
 
 /* The key to the pictures of the game's ruleset, on the line at y. */
-static void put_key(struct svg_buf *b, const struct cc_game *g, int y, int *right)
+static void put_key(struct buf *b, const struct cc_game *g, int y, int *right)
 {
     static const char *const classic[][2] = {{"city", "city"},       {"road", "road"},
                                              {"field", "field"},     {"monastery", "monastery"},
@@ -864,7 +821,7 @@ static void put_key(struct svg_buf *b, const struct cc_game *g, int y, int *righ
     if (g->ruleset == CC_RULESET_HILLS)
         put_piece(b, "swatch", 4, CC_PIECE_STABLE, false, x + 26, y - 5, "");
     int tx = x + (g->ruleset == CC_RULESET_HILLS ? 39 : 21);
-    size_t from = b->len;
+    size_t from = buf_len(b);
     putf(b, "<text x=\"%d\" y=\"%d\" font-size=\"11\">%s</text>", tx, y,
          g->ruleset == CC_RULESET_HILLS       ? "hiker or farmer, stable"
          : g->ruleset == CC_RULESET_DISCOVERY ? "brigand, navigator or explorer"
@@ -876,20 +833,20 @@ static void put_key(struct svg_buf *b, const struct cc_game *g, int y, int *righ
 /* The players' seats, names, colours and scores, the turn, a key, and the tile(s) to
  * place, into `b` (which is then appended to the document). The legend's width and height
  * in *w and *h. */
-static void put_legend(struct svg_buf *b, const struct cc_game *g,
+static void put_legend(struct buf *b, const struct cc_game *g,
                        const char *const names[CC_MAX_PLAYERS], int *w, int *h)
 {
     char fb[16];
     int right = 0;
     size_t from;
     put(b, "<g class=\"legend\">");
-    from = b->len;
+    from = buf_len(b);
     put(b, "<text x=\"12\" y=\"22\" font-size=\"14\" font-weight=\"bold\">");
     put_ruleset_line(b, g);
     put(b, "</text>");
     measure(b, from, 12, 9, &right);
     /* The turn. */
-    from = b->len;
+    from = buf_len(b);
     put(b, "<text x=\"12\" y=\"42\">");
     if (g->phase == CC_PHASE_FINISHED) {
         put(b, "Game over. ");
@@ -924,7 +881,7 @@ static void put_legend(struct svg_buf *b, const struct cc_game *g,
         if (to_move)
             putf(b, "<path class=\"to-move\" d=\"M4,%d l7,5 l-7,5 z\" fill=\"#333333\"/>", y + 1);
         put_piece(b, "swatch", s, CC_PIECE_FOLLOWER, false, 22, y + 6, "");
-        from = b->len;
+        from = buf_len(b);
         putf(b, "<text x=\"36\" y=\"%d\"%s>", y + 11, to_move ? " font-weight=\"bold\"" : "");
         put_text(b, display_name(names, s, fb), NAME_CHARS);
         putf(b, " \xE2\x80\x94 %d point%s \xC2\xB7 %u follower%s", p->score,
@@ -999,9 +956,14 @@ char *board_svg_new(const struct cc_game *g, const char *const names[CC_MAX_PLAY
         if (i == 0 || p->y < miny) miny = p->y;
         if (i == 0 || p->y > maxy) maxy = p->y;
     }
-    struct svg_buf legend = {0};
+    struct buf legend;
+    buf_init(&legend, BOARD_SVG_MAX);
     int legend_w, legend_h;
     put_legend(&legend, g, names, &legend_w, &legend_h);
+    if (buf_err(&legend)) {
+        buf_free(&legend);
+        return NULL;
+    }
     int board_w = (maxx - minx + 1) * TILE + 2 * MARGIN;
     int board_h = (maxy - miny + 1) * TILE + 2 * MARGIN;
     int w = legend_w > board_w ? legend_w : board_w;
@@ -1009,7 +971,8 @@ char *board_svg_new(const struct cc_game *g, const char *const names[CC_MAX_PLAY
     /* The board is centred under the legend when the legend is wider. */
     int bx = (w - board_w) / 2 + MARGIN, by = legend_h + MARGIN;
 
-    struct svg_buf b = {0};
+    struct buf b;
+    buf_init(&b, BOARD_SVG_MAX);
     putf(&b,
          "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
          "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" height=\"%d\" "
@@ -1020,11 +983,8 @@ char *board_svg_new(const struct cc_game *g, const char *const names[CC_MAX_PLAY
     put_ruleset_line(&b, g);
     put(&b, "</title>\n");
     putf(&b, "<rect width=\"%d\" height=\"%d\" fill=\"#f3eee3\"/>\n", w, h);
-    if (legend.failed)
-        b.failed = true;
-    else
-        put(&b, legend.p);
-    free(legend.p);
+    put(&b, buf_ptr(&legend));
+    buf_free(&legend);
     put(&b, "\n");
     putf(&b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#e4dccb\"/>\n",
          bx - MARGIN + 4, by - MARGIN + 4, board_w - 8, board_h - 8);
@@ -1079,9 +1039,5 @@ char *board_svg_new(const struct cc_game *g, const char *const names[CC_MAX_PLAY
         put_piece(&b, "piece", pc->seat, pc->kind, lying, v.ox + at.x, v.oy + at.y, extra);
     }
     put(&b, "</g>\n</svg>\n");
-    if (b.failed) {
-        free(b.p);
-        return NULL;
-    }
-    return b.p;
+    return buf_take(&b, NULL); /* NULL after a failure */
 }

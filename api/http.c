@@ -13,6 +13,7 @@
 #include <microhttpd.h>
 
 #include "connguard.h"
+#include "buf.h"
 #include "log.h"
 #include "metrics.h"
 #include "problem.h"
@@ -29,9 +30,7 @@ struct http_conn;
 
 /* Per-connection request state (MHD's con_cls). */
 struct http_req {
-    char *body;                      /* accumulated body (NUL-terminated), or NULL */
-    size_t len;                      /* bytes in body */
-    size_t cap;                      /* capacity of body */
+    struct buf body;                 /* accumulated body, at most API_MAX_BODY bytes */
     int too_big;                     /* 1 once the body went over API_MAX_BODY */
     long long started_ms;            /* when the request arrived */
     struct MHD_Connection *conn;     /* the connection (while suspended) */
@@ -368,6 +367,7 @@ static struct http_req *req_new(void)
 {
     struct http_req *hr = calloc(1, sizeof *hr);
     if (hr) {
+        buf_init(&hr->body, API_MAX_BODY);
         hr->started_ms = api_now_ms();
         hr->started_us = now_us();
     }
@@ -378,6 +378,7 @@ static struct http_req *req_new(void)
 static void req_end(struct http_req *hr)
 {
     if (hr->async.pending && hr->async.cancel) hr->async.cancel(&hr->async);
+    buf_free(&hr->body);
     free(hr->target);
     free(hr);
 }
@@ -640,22 +641,10 @@ static enum MHD_Result handle_request(void *cls, struct MHD_Connection *conn, co
             hr->timed_out = 1;
             return hr->hc && hr->hc->guard ? MHD_YES : MHD_NO;
         }
-        if (hr->too_big || hr->len + n > API_MAX_BODY) {
-            hr->too_big = 1;
-            return MHD_YES;
-        }
-        if (hr->len + n + 1 > hr->cap) {
-            size_t cap = hr->cap ? hr->cap : 1024;
-            while (cap < hr->len + n + 1) cap *= 2;
-            char *nb = realloc(hr->body, cap);
-            if (!nb) return MHD_NO;
-            hr->body = nb;
-            hr->cap = cap;
-        }
-        memcpy(hr->body + hr->len, upload_data, n);
-        hr->len += n;
-        hr->body[hr->len] = '\0';
-        return MHD_YES;
+        if (hr->too_big) return MHD_YES;
+        enum buf_status st = buf_add(&hr->body, upload_data, n);
+        if (st == BUF_TOO_BIG) hr->too_big = 1;
+        return st == BUF_OK || st == BUF_TOO_BIG ? MHD_YES : MHD_NO;
     }
     if (hr->too_big)
         return send_problem(conn, method, url, 413, "body_too_large",
@@ -672,8 +661,8 @@ static enum MHD_Result handle_request(void *cls, struct MHD_Connection *conn, co
     struct api_request req = {0};
     req.method = method; /* HEAD too: openapi.yaml has no HEAD, so it is answered 405 */
     req.path = url;
-    req.body = hr->body ? hr->body : "";
-    req.body_len = hr->len;
+    req.body = buf_ptr(&hr->body);
+    req.body_len = buf_len(&hr->body);
     req.content_type = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Type");
     req.authorization = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Authorization");
     req.if_match = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "If-Match");
@@ -759,7 +748,6 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
         hr->hc->req = NULL;
         connguard_idle(hr->hc->guard);
     }
-    free(hr->body);
     req_end(hr);
     *con_cls = NULL;
 }

@@ -1,65 +1,49 @@
 /* json_out.c: a compact JSON writer: no tree, one buffer, integers without printf. */
 #include "json_out.h"
 
-#include <stdlib.h>
 #include <string.h>
-
-#define FIRST_CAP 4096 /* bytes of the first allocation */
 
 void json_out_init(struct json_out *o)
 {
-    memset(o, 0, sizeof *o);
+    buf_init(&o->buf, JSON_OUT_MAX);
+    o->comma = 0;
 }
 
 void json_out_free(struct json_out *o)
 {
-    free(o->buf);
-    json_out_init(o);
+    buf_free(&o->buf);
+    o->comma = 0;
 }
 
 char *json_out_take(struct json_out *o, size_t *len)
 {
-    char *s = o->failed ? NULL : o->buf;
-    if (!s) {
-        free(o->buf);
-        s = o->failed ? NULL : calloc(1, 1);
-    }
-    if (len) *len = s ? o->len : 0;
-    json_out_init(o);
-    return s;
+    o->comma = 0;
+    return buf_take(&o->buf, len);
 }
 
-/* Makes room for `n` more bytes and the NUL. Returns 0, or -1 (failed) when out of memory. */
-static int reserve(struct json_out *o, size_t n)
-{
-    if (o->failed) return -1;
-    if (o->len + n + 1 <= o->cap) return 0;
-    size_t cap = o->cap ? o->cap : FIRST_CAP;
-    while (cap < o->len + n + 1) cap *= 2;
-    char *nb = realloc(o->buf, cap);
-    if (!nb) {
-        o->failed = 1;
-        return -1;
-    }
-    o->buf = nb;
-    o->cap = cap;
-    return 0;
-}
+/*
+ * Each piece is written straight into the buffer's room (buf_room(), then buf_added()). A
+ * failure is remembered by the buffer: the calls after it do nothing, json_out_take()
+ * reports it.
+ */
 
-/* Appends `n` bytes (room reserved by the caller). */
-static void put(struct json_out *o, const char *s, size_t n)
+/* Appends the byte `c`. */
+static void put1(struct json_out *o, char c)
 {
-    memcpy(o->buf + o->len, s, n);
-    o->len += n;
-    o->buf[o->len] = '\0';
+    char *d = buf_room(&o->buf, 1);
+    if (!d) return;
+    *d = c;
+    buf_added(&o->buf, 1);
 }
 
 /* Appends `n` bytes, with the comma a value needs. */
 static void value(struct json_out *o, const char *s, size_t n)
 {
-    if (reserve(o, n + 1)) return;
-    if (o->comma) put(o, ",", 1);
-    put(o, s, n);
+    char *d = buf_room(&o->buf, n + (o->comma ? 1 : 0)), *e = d;
+    if (!d) return;
+    if (o->comma) *e++ = ',';
+    memcpy(e, s, n);
+    buf_added(&o->buf, (size_t)(e - d) + n);
     o->comma = 1;
 }
 
@@ -71,8 +55,7 @@ void json_out_begin_object(struct json_out *o)
 
 void json_out_end_object(struct json_out *o)
 {
-    if (reserve(o, 1)) return;
-    put(o, "}", 1);
+    put1(o, '}');
     o->comma = 1;
 }
 
@@ -84,19 +67,22 @@ void json_out_begin_array(struct json_out *o)
 
 void json_out_end_array(struct json_out *o)
 {
-    if (reserve(o, 1)) return;
-    put(o, "]", 1);
+    put1(o, ']');
     o->comma = 1;
 }
 
 void json_out_key(struct json_out *o, const char *key)
 {
     size_t n = strlen(key);
-    if (reserve(o, n + 4)) return;
-    if (o->comma) put(o, ",", 1);
-    put(o, "\"", 1);
-    put(o, key, n);
-    put(o, "\":", 2);
+    char *d = buf_room(&o->buf, n + 3 + (o->comma ? 1 : 0)), *e = d;
+    if (!d) return;
+    if (o->comma) *e++ = ',';
+    *e++ = '"';
+    memcpy(e, key, n);
+    e += n;
+    *e++ = '"';
+    *e++ = ':';
+    buf_added(&o->buf, (size_t)(e - d));
     o->comma = 0;
 }
 
@@ -112,6 +98,14 @@ void json_out_int(struct json_out *o, long long v)
     value(o, p, (size_t)(digits + sizeof digits - p));
 }
 
+/* Bytes of byte `c` in a JSON string: 1, 2 (\" \\ \b \f \n \r \t) or 6 (\u00XX). */
+static size_t escaped_len(unsigned char c)
+{
+    if (c == '"' || c == '\\') return 2;
+    if (c >= 0x20) return 1;
+    return c == '\b' || c == '\f' || c == '\n' || c == '\r' || c == '\t' ? 2 : 6;
+}
+
 void json_out_string(struct json_out *o, const char *s)
 {
     if (!s) {
@@ -119,11 +113,12 @@ void json_out_string(struct json_out *o, const char *s)
         return;
     }
     static const char hex[] = "0123456789abcdef";
-    size_t n = strlen(s);
-    /* At most 6 bytes per input byte (\u00XX), the quotes and a comma. */
-    if (reserve(o, 6 * n + 3)) return;
-    if (o->comma) put(o, ",", 1);
-    char *d = o->buf + o->len;
+    /* The exact size first, so that only what is written counts against the limit. */
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) n += escaped_len(*p);
+    char *d = buf_room(&o->buf, n + 2 + (o->comma ? 1 : 0)), *start = d;
+    if (!d) return;
+    if (o->comma) *d++ = ',';
     *d++ = '"';
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         unsigned char c = *p;
@@ -160,8 +155,7 @@ void json_out_string(struct json_out *o, const char *s)
         }
     }
     *d++ = '"';
-    *d = '\0';
-    o->len = (size_t)(d - o->buf);
+    buf_added(&o->buf, (size_t)(d - start));
     o->comma = 1;
 }
 

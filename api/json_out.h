@@ -5,19 +5,26 @@
 #include <stddef.h>
 
 #include "nodiscard.h"
+#include "buf.h"
+
+/*
+ * The largest document a writer holds. Answers stay far below it: random games of every
+ * ruleset answer 30 KiB at most; the bound of the largest, the legal placements of a turn
+ * (CC_MAX_PLACEMENTS of a few hundred bytes each, withdrawals of Discovery included), is
+ * about 2 MiB, a page of events (1000) well under 1 MiB. Past it, as after an allocation
+ * failure, json_out_take() returns NULL: the answer is a 500 problem, never a cut document.
+ */
+#define JSON_OUT_MAX (16u << 20)
 
 /*
  * A document being written, compact as cJSON_PrintUnformatted() writes it. Commas are
  * placed by the writer: call json_out_key() before each member of an object, nothing
- * before each element of an array. After an allocation failure every call does nothing
- * and json_out_take() returns NULL.
+ * before each element of an array. After an allocation failure, or once the document
+ * would pass JSON_OUT_MAX, every call does nothing and json_out_take() returns NULL.
  */
 struct json_out {
-    char *buf;  /* heap, NUL-terminated while not failed; NULL before the first write */
-    size_t len; /* bytes written */
-    size_t cap; /* bytes allocated */
-    int comma;  /* 1 when the next member or element needs a comma before it */
-    int failed; /* 1 after an allocation failure */
+    struct buf buf; /* the text, at most JSON_OUT_MAX bytes; remembers a failure */
+    int comma;      /* 1 when the next member or element needs a comma before it */
 };
 
 /* An empty writer (no allocation yet). */
@@ -28,7 +35,8 @@ void json_out_free(struct json_out *o);
 
 /*
  * Takes the document: a malloc'd NUL-terminated string of *len bytes (len may be NULL)
- * that the caller frees, or NULL after an allocation failure. `o` is empty afterwards.
+ * that the caller frees, or NULL after an allocation failure or past JSON_OUT_MAX. `o` is
+ * empty afterwards.
  */
 char *json_out_take(struct json_out *o, size_t *len) NODISCARD;
 

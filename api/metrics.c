@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
+
 #define MAX_ROUTES 32 /* route templates at most; more are counted as "other" */
 
 static const int statuses[] = {200, 201, 204, 304, 400, 401, 403, 404,
@@ -99,45 +101,27 @@ void metrics_delivery(enum metrics_delivery d)
     atomic_fetch_add_explicit(&deliveries[d], 1, memory_order_relaxed);
 }
 
-/* A text being written. */
-struct text {
-    char *buf;  /* heap */
-    size_t len; /* bytes written */
-    size_t cap; /* bytes allocated */
-    int failed; /* 1 after running out of memory */
-};
+/*
+ * The largest text metrics_render() writes. The label sets are bounded: at most
+ * MAX_ROUTES + 1 routes, each with NSTATUS + 1 counters and NBOUNDS + 3 histogram lines
+ * of under 150 bytes: under 200 KiB in all. Past it (never), as when memory runs out,
+ * metrics_render() returns NULL.
+ */
+#define METRICS_TEXT_MAX (1u << 20)
 
-static void put(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(struct text *t, const char *fmt, ...)
+/* Appends to `t` as printf() does; a failure is remembered by `t` (checked once at the end). */
+static void put(struct buf *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(struct buf *t, const char *fmt, ...)
 {
-    if (t->failed) return;
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int n = vsnprintf(t->buf ? t->buf + t->len : NULL, t->buf ? t->cap - t->len : 0, fmt, ap);
-        va_end(ap);
-        if (n < 0) {
-            t->failed = 1;
-            return;
-        }
-        if (t->buf && t->len + (size_t)n < t->cap) {
-            t->len += (size_t)n;
-            return;
-        }
-        size_t cap = t->cap ? t->cap * 2 : 8192;
-        while (cap <= t->len + (size_t)n) cap *= 2;
-        char *nb = realloc(t->buf, cap);
-        if (!nb) {
-            t->failed = 1;
-            return;
-        }
-        t->buf = nb;
-        t->cap = cap;
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    enum buf_status st = buf_vaddf(t, fmt, ap);
+    va_end(ap);
+    if (st) return;
 }
 
 /* Writes the bound of bucket `b` as Prometheus writes "le" values. */
-static void put_le(struct text *t, size_t b)
+static void put_le(struct buf *t, size_t b)
 {
     if (b == NBOUNDS)
         put(t, "+Inf");
@@ -147,7 +131,8 @@ static void put_le(struct text *t, size_t b)
 
 char *metrics_render(const struct metrics_db *db, size_t *len)
 {
-    struct text t = {0};
+    struct buf t;
+    buf_init(&t, METRICS_TEXT_MAX);
     int n = atomic_load(&nroutes);
     put(&t, "# HELP tilehall_http_requests_total HTTP requests answered, by route and status.\n"
             "# TYPE tilehall_http_requests_total counter\n");
@@ -221,10 +206,5 @@ char *metrics_render(const struct metrics_db *db, size_t *len)
         "tilehall_webhook_attempts_total{result=\"gave_up\"} %lu\n",
         atomic_load(&deliveries[METRICS_DELIVERED]), atomic_load(&deliveries[METRICS_RETRY]),
         atomic_load(&deliveries[METRICS_GAVE_UP]));
-    if (t.failed) {
-        free(t.buf);
-        return NULL;
-    }
-    if (len) *len = t.len;
-    return t.buf;
+    return buf_take(&t, len); /* NULL after a failure */
 }

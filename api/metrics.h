@@ -52,7 +52,7 @@ struct metrics_db {
 /*
  * Writes every metric in the Prometheus text format (version 0.0.4) with `db` (may be
  * NULL). Returns a malloc'd NUL-terminated text of *len bytes (caller frees), or NULL when
- * memory runs out.
+ * memory runs out (or the text would pass its limit of 1 MiB, which it never nears).
  */
 char *metrics_render(const struct metrics_db *db, size_t *len) NODISCARD;
 

@@ -16,6 +16,7 @@
 #include <strings.h>
 
 #include "auth.h"
+#include "buf.h"
 #include "games.h"
 #include "live.h"
 #include "log.h"
@@ -27,6 +28,9 @@
 #define STREAM_PAGE 100  /* events read from the database at once */
 #define RETRY_MS    2000 /* the reconnection delay the stream asks EventSource for */
 #define DB_RETRY_MS 1000 /* after a failed read of the events, try again this soon */
+/* The most a stream buffers: a page of events goes out in parts when it is longer (the rest
+ * follows at once after), so it only must hold the largest single event (a few KiB). */
+#define STREAM_OUT_MAX (1u << 20)
 
 static int heartbeat_ms = 15000; /* SSE_HEARTBEAT */
 static int max_streams = 256;    /* MAX_STREAMS */
@@ -43,8 +47,8 @@ struct sse {
     int finished;                 /* 1 once game_finished is buffered: end after it */
     long long next_beat;          /* api_now_ms() of the next heartbeat */
     long long next_query;         /* after a failed read: not before this */
-    char *out;                    /* bytes to send */
-    size_t len, off, cap;         /* out holds [off, len) of cap */
+    struct buf out;               /* bytes to send (at most STREAM_OUT_MAX) */
+    size_t off;                   /* bytes of out sent already */
 };
 
 void routes_live_config(const struct cfg *cfg)
@@ -53,42 +57,35 @@ void routes_live_config(const struct cfg *cfg)
     max_streams = cfg->max_streams;
 }
 
-/* Appends `n` bytes of `s` to the stream's output; -1 when out of memory. */
+/* Appends `n` bytes of `s` to the stream's output; -1 when out of memory or over the limit
+ * (the buffer remembers which). */
 static int out_put(struct sse *s, const char *p, size_t n)
 {
-    if (s->len + n > s->cap) {
-        size_t cap = s->cap ? s->cap : 4096;
-        while (cap < s->len + n) cap *= 2;
-        char *nb = realloc(s->out, cap);
-        if (!nb) return -1;
-        s->out = nb;
-        s->cap = cap;
-    }
-    memcpy(s->out + s->len, p, n);
-    s->len += n;
-    return 0;
+    return buf_add(&s->out, p, n) ? -1 : 0;
 }
 
 /* store_events_each() callback: formats one event. */
 static int put_event(void *arg, int seq, const char *type, const char *payload, size_t len)
 {
     struct sse *s = arg;
-    char head[96];
-    int n = snprintf(head, sizeof head, "id: %d\nevent: %s\n", seq, type);
-    if (n < 0 || (size_t)n >= sizeof head || out_put(s, head, (size_t)n)) return -1;
+    size_t mark = buf_len(&s->out);
+    if (buf_addf(&s->out, "id: %d\nevent: %s\n", seq, type)) return -1;
     /* One data line per line of the payload (stored events have none, but be safe). */
     const char *p = payload, *end = payload + len;
     do {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         const char *stop = nl ? nl : end;
         if (out_put(s, "data: ", 6) || out_put(s, p, (size_t)(stop - p)) || out_put(s, "\n", 1))
-            return -1;
+            goto fail;
         p = nl ? nl + 1 : end;
     } while (p < end);
-    if (out_put(s, "\n", 1)) return -1;
+    if (out_put(s, "\n", 1)) goto fail;
     s->last = seq;
     if (strcmp(type, "game_finished") == 0) s->finished = 1;
     return 0;
+fail:
+    buf_truncate(&s->out, mark); /* never a part of an event */
+    return -1;
 }
 
 /* live_watch.fire: note why, and have the HTTP layer read the stream again. */
@@ -113,11 +110,14 @@ static void arm(struct sse *s)
 /* Copies what is buffered into `buf`; returns the bytes (0: nothing buffered). */
 static long flush(struct sse *s, char *buf, size_t max)
 {
-    size_t n = s->len - s->off;
+    size_t n = buf_len(&s->out) - s->off;
     if (n > max) n = max;
-    memcpy(buf, s->out + s->off, n);
+    memcpy(buf, buf_ptr(&s->out) + s->off, n);
     s->off += n;
-    if (s->off == s->len) s->off = s->len = 0;
+    if (s->off == buf_len(&s->out)) {
+        s->off = 0;
+        buf_reset(&s->out); /* and forget a failure: the next page starts after s->last */
+    }
     return (long)n;
 }
 
@@ -126,7 +126,7 @@ static long sse_read(struct api_stream *base, char *buf, size_t max, int stoppin
 {
     struct sse *s = (struct sse *)base;
     if (stopping) return -1;
-    if (s->len > s->off) return flush(s, buf, max);
+    if (buf_len(&s->out) > s->off) return flush(s, buf, max);
     if (s->finished) return -1;
     int reasons = atomic_exchange(&s->reasons, 0);
     if (reasons & LIVE_STOP) return -1;
@@ -141,10 +141,16 @@ static long sse_read(struct api_stream *base, char *buf, size_t max, int stoppin
         if (st == STORE_OK) {
             s->query = count == STREAM_PAGE; /* a full page: more may follow at once */
             s->next_query = 0;
+        } else if (buf_err(&s->out) == BUF_TOO_BIG && buf_len(&s->out)) {
+            s->next_query = 0; /* the page was cut at a whole event: the rest after these */
+        } else if (buf_err(&s->out) == BUF_TOO_BIG) {
+            log_kv(LOG_ERROR, "event stream: an event is larger than the stream's buffer", "game",
+                   s->game, NULL);
+            return -1;
         } else {
             s->next_query = now + DB_RETRY_MS;
         }
-        if (s->len > s->off) {
+        if (buf_len(&s->out) > s->off) {
             s->next_beat = now + heartbeat_ms;
             return flush(s, buf, max);
         }
@@ -165,7 +171,7 @@ static void sse_free(struct api_stream *base)
 {
     struct sse *s = (struct sse *)base;
     live_watch_remove(&s->watch);
-    free(s->out);
+    buf_free(&s->out);
     free(s);
     atomic_fetch_sub(&open_streams, 1);
     metrics_gauge_add(METRICS_SSE_STREAMS, -1);
@@ -211,6 +217,7 @@ void routes_event_stream(const struct api_request *req, struct api_response *res
     metrics_gauge_add(METRICS_SSE_STREAMS, 1);
     s->base.read = sse_read;
     s->base.free = sse_free;
+    buf_init(&s->out, STREAM_OUT_MAX);
     snprintf(s->game, sizeof s->game, "%s", ag->id);
     snprintf(s->watch.game, sizeof s->watch.game, "%s", ag->id);
     s->watch.fire = sse_fire;
@@ -221,9 +228,7 @@ void routes_event_stream(const struct api_request *req, struct api_response *res
     /* A finished game whose events were all seen: nothing will come, the stream ends. */
     if (ag->g.phase == CC_PHASE_FINISHED && s->last >= ag->row.last_seq) s->finished = 1;
     games_free(ag);
-    char retry[32];
-    int n = snprintf(retry, sizeof retry, "retry: %d\n\n", RETRY_MS);
-    if (out_put(s, retry, (size_t)n)) {
+    if (buf_addf(&s->out, "retry: %d\n\n", RETRY_MS)) {
         sse_free(&s->base);
         problem_reply(resp, 500, "internal_error", "Out of memory.");
         return;
