@@ -56,6 +56,14 @@ void routes_healthz(const struct api_request *req, struct api_response *resp)
     api_reply_copy(resp, 200, "application/json", ok, sizeof ok - 1);
 }
 
+/*
+ * 200 only when requests will succeed: the ping runs on this thread's connection after
+ * the check every statement gets (store_db.c: a connection that is dead, or stale since
+ * a connection was lost or the listener came back, is replaced first), so a 200 says
+ * that a connection checked so works. Every other thread replaces its own
+ * connection the same way before its next statement, and one that was waiting to
+ * reconnect tries at once, as a connection was made since.
+ */
 void routes_readyz(const struct api_request *req, struct api_response *resp)
 {
     (void)req;
