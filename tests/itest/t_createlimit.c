@@ -139,8 +139,8 @@ void test_create_limit(struct server *srv)
            "meanwhile, /healthz and a game read answered within %lld ms at most\n",
            made_default, default_retry, made, retry, flood.sent, flood.refused, slowest);
     CHECK(have_game, "%s", why);
-    CHECK(made >= 4 && made <= most, "%d created before the first 429 (4 to %d expected) %s",
-          made, most, why);
+    CHECK(made >= 4 && made <= most, "%d created before the first 429 (4 to %d expected) %s", made,
+          most, why);
     CHECK(good_problem, "the 429 was not a rate_limited problem");
     CHECK(retry >= 1 && retry <= 2, "Retry-After %d", retry);
     CHECK(proxied == 429, "through the proxy: %ld", proxied);
