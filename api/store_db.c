@@ -564,12 +564,14 @@ enum store_status store_migrate(const struct store_migration *list, size_t n)
         if (s == STORE_OK) s = db_exec(pg, "COMMIT", "commit");
         if (s != STORE_OK) db_rollback(pg);
     }
-    if (conn_get_opt(0) == pg) {
+    /* Still the same connection (else it was lost, and its lock with it). */
+    int same = conn_get_opt(0) == pg;
+    if (same) {
         enum store_status u =
             db_exec(pg, "SELECT pg_advisory_unlock(" MIGRATION_LOCK_KEY ")", "unlock");
         if (s == STORE_OK) s = u;
     }
-    if (s == STORE_OK) {
+    if (s == STORE_OK && same) {
         /* Forget idempotent answers older than a day while we are here. */
         s = db_exec(pg, "DELETE FROM idempotency WHERE created_at < now() - interval '24 hours'",
                     "idempotency purge");
