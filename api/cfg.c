@@ -66,6 +66,10 @@ int cfg_load(struct cfg *c, char *err, int errlen)
         env_int("WEBHOOK_POLL_MS", 1000, 10, 60000, &c->webhook_poll_ms, err, errlen) ||
         env_int("WEBHOOK_ALLOW_PRIVATE", 0, 0, 1, &c->webhook_allow_private, err, errlen))
         return -1;
+    /* The creation limit: on by default (routes_ops.c says why these figures). */
+    if (env_int("CREATE_LIMIT_PER_MINUTE", 120, 0, 6000000, &c->create_per_minute, err, errlen) ||
+        env_int("CREATE_BURST", 30, 1, 10000000, &c->create_burst, err, errlen))
+        return -1;
     c->database_url = env_str("DATABASE_URL", NULL);
     if (!c->database_url) {
         snprintf(err, (size_t)errlen, "DATABASE_URL is not set (make run sets one up)");

@@ -32,6 +32,9 @@ struct cfg {
     int webhook_poll_ms;       /* WEBHOOK_POLL_MS: workers look for due retries this often (1000) */
     int webhook_allow_private; /* WEBHOOK_ALLOW_PRIVATE: 1 lets webhooks reach private and
                                   loopback addresses (0) */
+    /* The creation limit per client address (README "Limits and security"). */
+    int create_per_minute; /* CREATE_LIMIT_PER_MINUTE: creations a minute, 0 off (120) */
+    int create_burst;      /* CREATE_BURST: creations at once (30) */
 };
 
 /*

@@ -675,6 +675,9 @@ static enum MHD_Result handle_request(void *cls, struct MHD_Connection *conn, co
     req.query_overflow = hr->query_overflow;
     req.started_ms = hr->started_ms;
     req.stopping = atomic_load(&stopping);
+    const union MHD_ConnectionInfo *peer =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    req.client_addr = peer ? peer->client_addr : NULL;
 
     req.async = &hr->async;
     atomic_store(&hr->woken, 0); /* a wake that resumed this run is used up */

@@ -264,16 +264,31 @@ static long long fire_deadlines(long long now)
     return next;
 }
 
+/* The listening connection `*l` was lost: closes it. Every thread's connection is
+ * suspect now (the database may have restarted): each is replaced before its next use. */
+static void listener_lost(struct store_listener **l)
+{
+    store_listener_free(*l);
+    *l = NULL;
+    store_conns_stale();
+}
+
 static void *hub_main(void *arg)
 {
     (void)arg;
     struct store_listener *l = NULL;
     long long next_connect = 0, next_recheck = api_now_ms() + fallback_ms;
+    int had_listener = 0; /* a listener was connected before: a new one means a comeback */
     for (;;) {
         long long now = api_now_ms();
         if (!l && now >= next_connect) {
             l = store_listener_new();
             next_connect = now + RECONNECT_MS;
+            /* The database is back: connections made while it was on its way back (or
+             * by then not yet seen dead) are replaced, and threads waiting to
+             * reconnect may try at once. */
+            if (l && had_listener) store_conns_stale();
+            if (l) had_listener = 1;
             if (l) {
                 log_kv(LOG_INFO, "listening for events", "channel", STORE_EVENTS_CHANNEL, NULL);
                 /* Events committed while there was no listener: everyone looks again. */
@@ -283,10 +298,7 @@ static void *hub_main(void *arg)
         }
         if (now >= next_recheck) {
             next_recheck = now + fallback_ms;
-            if (l && store_listener_ping(l)) {
-                store_listener_free(l);
-                l = NULL;
-            }
+            if (l && store_listener_ping(l)) listener_lost(&l);
             fire_every(LIVE_RECHECK);
         }
         long long next = fire_deadlines(now);
@@ -318,8 +330,7 @@ static void *hub_main(void *arg)
         }
         if (l && rc > 0 && (fds[1].revents & (POLLIN | POLLERR | POLLHUP))) {
             if (store_listener_drain(l, on_notify, NULL)) {
-                store_listener_free(l);
-                l = NULL;
+                listener_lost(&l);
                 next_connect = api_now_ms(); /* at once; then once a second */
             }
         }

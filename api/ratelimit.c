@@ -25,31 +25,53 @@ struct set {
     struct bucket ways[WAYS]; /* the addresses of this set */
 };
 
-static struct set *sets; /* the table, or NULL while off */
-static size_t nsets;     /* sets in the table */
-static double rate;      /* tokens added per second */
-static double burst;     /* tokens a bucket holds at most */
+struct ratelimit {
+    struct set *sets; /* the table */
+    size_t nsets;     /* sets in the table */
+    double rate;      /* tokens added per second */
+    double burst;     /* tokens a bucket holds at most */
+};
+
+static struct ratelimit *all_requests; /* ratelimit_init(), or NULL while off */
+
+struct ratelimit *ratelimit_new(double per_second, int burst_size, int slots)
+{
+    if (!(per_second > 0)) return NULL;
+    struct ratelimit *rl = calloc(1, sizeof *rl);
+    if (!rl) return NULL;
+    size_t n = ((size_t)(slots > 0 ? slots : 1) + WAYS - 1) / WAYS;
+    rl->sets = calloc(n, sizeof *rl->sets);
+    if (!rl->sets) {
+        free(rl);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) pthread_mutex_init(&rl->sets[i].lock, NULL);
+    rl->nsets = n;
+    rl->rate = per_second;
+    rl->burst = burst_size >= 1 ? burst_size : 1;
+    return rl;
+}
+
+void ratelimit_delete(struct ratelimit *rl)
+{
+    if (!rl) return;
+    for (size_t i = 0; i < rl->nsets; i++) pthread_mutex_destroy(&rl->sets[i].lock);
+    free(rl->sets);
+    free(rl);
+}
 
 int ratelimit_init(int per_second, int burst_size, int slots)
 {
     ratelimit_free();
     if (per_second <= 0) return 0;
-    size_t n = ((size_t)(slots > 0 ? slots : 1) + WAYS - 1) / WAYS;
-    sets = calloc(n, sizeof *sets);
-    if (!sets) return -1;
-    for (size_t i = 0; i < n; i++) pthread_mutex_init(&sets[i].lock, NULL);
-    nsets = n;
-    rate = per_second;
-    burst = burst_size >= 1 ? burst_size : 1;
-    return 0;
+    all_requests = ratelimit_new(per_second, burst_size, slots);
+    return all_requests ? 0 : -1;
 }
 
 void ratelimit_free(void)
 {
-    for (size_t i = 0; sets && i < nsets; i++) pthread_mutex_destroy(&sets[i].lock);
-    free(sets);
-    sets = NULL;
-    nsets = 0;
+    ratelimit_delete(all_requests);
+    all_requests = NULL;
 }
 
 /* The 16-byte key of `addr`; 0, or -1 for a family without one. */
@@ -86,11 +108,11 @@ static uint64_t hash(const uint8_t key[16])
     return h;
 }
 
-int ratelimit_take(const struct sockaddr *addr)
+int ratelimit_take_from(struct ratelimit *rl, const struct sockaddr *addr)
 {
     uint8_t key[16];
-    if (!sets || !addr || key_of(addr, key)) return 0;
-    struct set *s = &sets[hash(key) % nsets];
+    if (!rl || !addr || key_of(addr, key)) return 0;
+    struct set *s = &rl->sets[hash(key) % rl->nsets];
     long long now = now_ms();
     int wait = 0;
     pthread_mutex_lock(&s->lock);
@@ -106,21 +128,26 @@ int ratelimit_take(const struct sockaddr *addr)
         b = stalest;
         memcpy(b->addr, key, 16);
         b->used = 1;
-        b->tokens = burst;
+        b->tokens = rl->burst;
         b->last_ms = now;
     }
     if (now > b->last_ms) {
-        b->tokens += (double)(now - b->last_ms) / 1000.0 * rate;
-        if (b->tokens > burst) b->tokens = burst;
+        b->tokens += (double)(now - b->last_ms) / 1000.0 * rl->rate;
+        if (b->tokens > rl->burst) b->tokens = rl->burst;
         b->last_ms = now;
     }
     if (b->tokens >= 1.0) {
         b->tokens -= 1.0;
     } else {
-        double secs = (1.0 - b->tokens) / rate; /* until the next whole token */
+        double secs = (1.0 - b->tokens) / rl->rate; /* until the next whole token */
         wait = secs >= 3600 ? 3600 : (int)secs + ((double)(int)secs < secs);
         if (wait < 1) wait = 1;
     }
     pthread_mutex_unlock(&s->lock);
     return wait;
+}
+
+int ratelimit_take(const struct sockaddr *addr)
+{
+    return ratelimit_take_from(all_requests, addr);
 }

@@ -4,6 +4,8 @@
 
 #include <stddef.h>
 
+struct sockaddr;
+
 #define API_MAX_BODY  (64 * 1024) /* request bodies above this are answered 413 */
 #define API_MAX_QUERY 16          /* query parameters kept per request */
 
@@ -46,6 +48,8 @@ struct api_request {
     long long started_ms;    /* monotonic ms when the request arrived (stays on reruns) */
     int stopping;            /* 1 when the server is shutting down: do not wait */
     struct api_async *async; /* the request's waiting state, or NULL (no waits offered) */
+
+    const struct sockaddr *client_addr; /* the TCP peer's address (per-address limits), or NULL */
 };
 
 #define API_SUSPEND_TICK 1 /* api_response.suspend: run again at the next tick (200 ms) */

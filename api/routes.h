@@ -21,10 +21,18 @@ void routes_openapi(const struct api_request *req, struct api_response *resp, co
 /* GET /metrics: request counters in the Prometheus text format. */
 void routes_metrics(const struct api_request *req, struct api_response *resp, const char *arg);
 
-/* Reads what the operations routes serve (the spec file). Returns 0 or -1 (logged). */
+/* Reads what the operations routes serve (the spec file) and sets up the creation
+ * limit (CREATE_LIMIT_PER_MINUTE, CREATE_BURST). Returns 0 or -1 (logged). */
 int routes_ops_init(const struct cfg *cfg) NODISCARD;
-/* Frees what routes_ops_init() read. */
+/* Frees what routes_ops_init() read and set up. */
 void routes_ops_free(void);
+
+/*
+ * The creation limit per client address, for every route that creates something that
+ * stays (games; players and joins): takes a token of the request's address. Returns 0 when
+ * the creation may go on, else 1 after answering 429 rate_limited with Retry-After.
+ */
+int routes_creation_limited(const struct api_request *req, struct api_response *resp);
 
 /* GET /v1/rulesets */
 void routes_rulesets(const struct api_request *req, struct api_response *resp, const char *arg);

@@ -66,6 +66,7 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
         problem_reply(resp, 500, "internal_error", "Out of memory.");
         return;
     }
+    if (routes_creation_limited(req, resp)) goto out;
     struct json_err err;
     if (json_in_new_game(req->body, req->body_len, &c->in, &err)) {
         problem_reply(resp, 400, err.code, err.detail);

@@ -1,4 +1,4 @@
-/* routes_ops.c: /healthz, /readyz, /openapi.yaml, /metrics. */
+/* routes_ops.c: /healthz, /readyz, /openapi.yaml, /metrics, and the creation limit. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +7,7 @@
 #include "log.h"
 #include "metrics.h"
 #include "problem.h"
+#include "ratelimit.h"
 #include "routes.h"
 #include "store.h"
 
@@ -22,8 +23,41 @@ static pthread_mutex_t counts_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct metrics_db counts; /* guarded by counts_lock */
 static long long counts_at = -1; /* guarded by counts_lock: api_now_ms() when counted */
 
+/*
+ * The creation limit: a token bucket per client address for what creates rows that stay
+ * (a game is about 1 KB, at most about 4.5 KB, and nothing expires yet). Its defaults, 30
+ * at once and 120 a minute (2 a second) on average, are meant never to meet an honest
+ * client: a person starts a game every few minutes, and a lobby or tournament runner
+ * that sets up 30 tables at once gets them at once; a game takes at least two requests for
+ * each of its 70-odd turns, so one address that kept 2 creations a second busy would have
+ * to play some 300 actions a second. A flood from one address is held to 2 games a second
+ * (about 170 MB a day at most instead of 16 GB an hour). Behind a reverse proxy every client
+ * is the proxy's address: raise it or limit there (README "Limits and security").
+ */
+static struct ratelimit *creations; /* NULL while off (CREATE_LIMIT_PER_MINUTE=0) */
+
+int routes_creation_limited(const struct api_request *req, struct api_response *resp)
+{
+    int wait = ratelimit_take_from(creations, req->client_addr);
+    if (!wait) return 0;
+    problem_reply(resp, 429, "rate_limited",
+                  "Too many creations from this address; retry after Retry-After seconds.");
+    resp->retry_after = wait;
+    return 1;
+}
+
 int routes_ops_init(const struct cfg *cfg)
 {
+    ratelimit_delete(creations);
+    creations = NULL;
+    if (cfg->create_per_minute > 0) {
+        creations =
+            ratelimit_new(cfg->create_per_minute / 60.0, cfg->create_burst, cfg->rate_table);
+        if (!creations) {
+            log_kv(LOG_ERROR, "cannot set up the creation limit", NULL);
+            return -1;
+        }
+    }
     FILE *f = fopen(cfg->openapi_file, "rb");
     if (!f) {
         log_kv(LOG_WARN, "cannot read the OpenAPI document; /openapi.yaml answers 404", "file",
@@ -38,6 +72,7 @@ int routes_ops_init(const struct cfg *cfg)
         free(spec);
         spec = NULL;
         log_kv(LOG_ERROR, "cannot read the OpenAPI document", "file", cfg->openapi_file, NULL);
+        routes_ops_free();
         return -1;
     }
     return 0;
@@ -45,6 +80,8 @@ int routes_ops_init(const struct cfg *cfg)
 
 void routes_ops_free(void)
 {
+    ratelimit_delete(creations);
+    creations = NULL;
     free(spec);
     spec = NULL;
 }
@@ -57,6 +94,14 @@ void routes_healthz(const struct api_request *req, struct api_response *resp, co
     api_reply_copy(resp, 200, "application/json", ok, sizeof ok - 1);
 }
 
+/*
+ * 200 only when requests will succeed: the ping runs on this thread's connection after
+ * the check every statement gets (store_db.c: a connection that is dead, or stale since
+ * a connection was lost or the listener came back, is replaced first), so a 200 says
+ * that a connection checked so works. Every other thread replaces its own
+ * connection the same way before its next statement, and one that was waiting to
+ * reconnect tries at once, as a connection was made since.
+ */
 void routes_readyz(const struct api_request *req, struct api_response *resp, const char *arg)
 {
     (void)arg;

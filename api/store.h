@@ -255,4 +255,9 @@ int store_listener_ping(struct store_listener *l) NODISCARD;
 /* Closes the listener; NULL is fine. */
 void store_listener_free(struct store_listener *l);
 
+/* Marks every thread's connection stale (each is replaced before its next use) and lets
+ * threads waiting to reconnect try at once: for signs that the database restarted, such
+ * as the listener's connection lost or back. Thread-safe. */
+void store_conns_stale(void);
+
 #endif

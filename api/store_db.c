@@ -1,10 +1,25 @@
 /* store_db.c: the database under the store: every SQL statement the service prepares
  * (one table, so that all of them can be read in one place), one connection per thread,
- * running a statement with reconnection and error mapping, transactions, migrations. */
+ * running a statement with reconnection and error mapping, transactions, migrations.
+ *
+ * After the database restarted, every thread's connection is dead, but a thread learns it
+ * only when it uses its own. So that no request fails once the database is back, a
+ * connection is checked before each use outside a transaction and replaced when it is
+ * dead or stale: dead when libpq says so or its socket shows the server's farewell (a
+ * restarted server closes every connection, and the end of the stream is readable at
+ * once); stale when the generation changed since it connected. The generation is bumped
+ * whenever any connection is found lost (one lost connection makes all the others
+ * suspect) and when the live hub's listening connection is lost or comes back
+ * (store_conns_stale). A thread whose attempt to connect failed waits RECONNECT_DELAY_MS
+ * before the next, unless some connection succeeded since (the database is back). A
+ * statement is run again on a new connection only when repeating it cannot do harm: it
+ * never reached the server, or it reads only or is idempotent (stmt_repeatable). */
 #include "store.h"
 
 #include <inttypes.h>
+#include <poll.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,12 +151,29 @@ static const char *const stmt_sql[ST_COUNT] = {
                       "$2::integer * interval '1 millisecond') WHERE id = $1::uuid",
 };
 
+/*
+ * The statements that may be sent a second time after the first one's answer was lost
+ * (it may have run): those that only read, and ST_GAME_WATCH (greatest() of a lease: the
+ * same row and answer twice). Every other statement writes something whose second run
+ * would answer differently (a duplicate key, no row left to update or delete) and is
+ * repeated only when it certainly never reached the server (see db_run_fmt).
+ */
+static const unsigned char stmt_repeatable[ST_COUNT] = {
+    [ST_PING] = 1,         [ST_GAME_LOAD] = 1,     [ST_EVENTS_LIST] = 1, [ST_IDEM_GET] = 1,
+    [ST_GAME_VERSION] = 1, [ST_GAME_VERSIONS] = 1, [ST_EVENTS_EACH] = 1, [ST_WEBHOOK_STATE] = 1,
+    [ST_COUNTS] = 1,       [ST_GAME_WATCH] = 1,
+};
+
 /* A thread's connection. */
 struct conn {
     PGconn *pg;            /* NULL while disconnected */
-    long long next_try_ms; /* no reconnect attempt before this */
+    unsigned gen;          /* conn_gen when pg connected: stale once it differs */
+    long long next_try_ms; /* no reconnect attempt before this, unless... */
+    unsigned fail_ups;     /* ...conn_ups moved on since the attempt that failed */
 };
 
+static atomic_uint conn_gen;   /* bumped when every connection may be dead */
+static atomic_uint conn_ups;   /* bumped at every connection made, and by conn_gen's bumps */
 static char *conninfo;         /* from store_init */
 static pthread_key_t conn_key; /* the thread's struct conn */
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
@@ -199,6 +231,27 @@ void db_on_notice(void *arg, const char *message)
     log_kv(LOG_DEBUG, "database notice", "notice", clean, NULL);
 }
 
+void store_conns_stale(void)
+{
+    atomic_fetch_add(&conn_gen, 1);
+    atomic_fetch_add(&conn_ups, 1); /* a thread waiting to reconnect may try at once */
+}
+
+/*
+ * 1 when `pg` (idle, CONNECTION_OK) may be used: its socket has nothing to read, or what
+ * it had to read (a notice) left it connected. A server that shut down or terminated the
+ * backend has sent its last message and closed: reading it ends the connection here,
+ * before a statement is sent into it.
+ */
+static int conn_alive(PGconn *pg)
+{
+    struct pollfd pf = {PQsocket(pg), POLLIN, 0};
+    if (pf.fd < 0) return 0;
+    int rc = poll(&pf, 1, 0);
+    if (rc <= 0) return rc == 0;
+    return PQconsumeInput(pg) && PQstatus(pg) == CONNECTION_OK;
+}
+
 /* Connects and (with `prepare`) prepares every statement. Returns the connection or NULL. */
 static PGconn *connect_prepared(int prepare)
 {
@@ -242,18 +295,31 @@ static PGconn *conn_get_opt(int prepare)
             return NULL;
         }
     }
+    unsigned gen = atomic_load(&conn_gen);
+    if (c->pg && PQstatus(c->pg) == CONNECTION_OK && PQtransactionStatus(c->pg) == PQTRANS_IDLE &&
+        (c->gen != gen || !conn_alive(c->pg))) {
+        /* Dead or stale: replaced before use, so that no statement is sent into it. */
+        log_kv(LOG_DEBUG, "database connection replaced", "why",
+               c->gen != gen ? "stale" : "closed by the server", NULL);
+        PQfinish(c->pg);
+        c->pg = NULL;
+    }
     if (c->pg && PQstatus(c->pg) != CONNECTION_OK) {
         PQfinish(c->pg);
         c->pg = NULL;
     }
     if (!c->pg) {
         long long now = api_now_ms();
-        if (now < c->next_try_ms) return NULL;
+        if (now < c->next_try_ms && atomic_load(&conn_ups) == c->fail_ups) return NULL;
         c->pg = connect_prepared(prepare);
-        if (!c->pg)
+        if (!c->pg) {
             c->next_try_ms = now + RECONNECT_DELAY_MS;
-        else
+            c->fail_ups = atomic_load(&conn_ups);
+        } else {
+            c->gen = gen;
+            atomic_fetch_add(&conn_ups, 1);
             log_kv(LOG_INFO, "database connected", NULL);
+        }
     }
     return c->pg;
 }
@@ -286,6 +352,9 @@ static enum store_status fail_status(PGconn *pg, const PGresult *res, const char
             PQfinish(pg);
             c->pg = NULL;
         }
+        /* The others may have died with it (a restart): each is replaced before its
+         * next use. */
+        atomic_fetch_add(&conn_gen, 1);
         return STORE_UNAVAILABLE;
     }
     if (state && strcmp(state, "23505") == 0) return STORE_DUPLICATE;
@@ -297,11 +366,58 @@ static enum store_status fail_status(PGconn *pg, const PGresult *res, const char
 }
 
 /*
+ * Before a statement outside a transaction on the thread's connection *pgp: makes *pgp
+ * the connection to use now (db_conn() replaces one that is dead or stale). Returns
+ * STORE_OK, or STORE_UNAVAILABLE when no connection can be made. In a transaction, and
+ * on a connection other than the thread's, nothing changes.
+ */
+static enum store_status conn_before_use(PGconn **pgp)
+{
+    pthread_once(&key_once, key_make);
+    struct conn *c = pthread_getspecific(conn_key);
+    if (!c || c->pg != *pgp || PQstatus(*pgp) != CONNECTION_OK ||
+        PQtransactionStatus(*pgp) != PQTRANS_IDLE)
+        return STORE_OK;
+    PGconn *pg = db_conn();
+    if (!pg) return STORE_UNAVAILABLE;
+    *pgp = pg;
+    return STORE_OK;
+}
+
+/* The result of the statement sent on `pg`: the last one, or the first error (which a
+ * result that came before it, such as a command completed before the server died, does
+ * not hide). NULL when none came at all. */
+static PGresult *take_result(PGconn *pg)
+{
+    PGresult *last = NULL, *r;
+    while ((r = PQgetResult(pg)) != NULL) {
+        if (last && PQresultStatus(last) == PGRES_FATAL_ERROR) {
+            PQclear(r);
+            continue;
+        }
+        PQclear(last);
+        last = r;
+        if (PQstatus(pg) == CONNECTION_BAD) break;
+    }
+    return last;
+}
+
+/*
  * Runs prepared statement `st` with `n` parameters (text, except those with a nonzero
  * length in `lens`, which are binary) on *pgp. On success *out holds the result (caller
- * PQclears) and STORE_OK is returned; else the mapped failure (nothing to clear). A
- * connection found dead outside a transaction is replaced and the statement run once
- * more (*pgp then names the new connection), so a database restart costs no request.
+ * PQclears) and STORE_OK is returned; else the mapped failure (nothing to clear).
+ *
+ * Outside a transaction, a dead or stale connection is replaced before the statement is
+ * sent (conn_before_use), so that a database restart costs no request. Should the
+ * connection be lost all the same, the statement is sent once more on a new connection
+ * when that is harmless: when it never reached the server (PQsendQueryPrepared failed: the
+ * connection was already down, or the bytes never left; PostgreSQL commits a statement of
+ * the extended protocol only at its Sync message, the last one sent), or when it may run
+ * twice (stmt_repeatable). A lost answer to a write is not repeated: it may have been
+ * committed. For ST_GAME_COMMIT, even a wrong judgement could not apply an action twice:
+ * it updates the game only WHERE version = $2, which a first run that committed moved to
+ * $2 + 1, so a second run writes nothing and its caller answers a conflict. In a
+ * transaction, nothing is repeated (the transaction is gone with its connection).
  */
 enum store_status db_run_fmt(PGconn **pgp, enum stmt st, int n, const char *const *vals,
                              const int *lens, int binary, PGresult **out)
@@ -311,10 +427,15 @@ enum store_status db_run_fmt(PGconn **pgp, enum stmt st, int n, const char *cons
     int formats[MAX_PARAMS] = {0};
     if (n > MAX_PARAMS) return STORE_ERROR;
     for (int i = 0; lens && i < n; i++) formats[i] = lens[i] ? 1 : 0;
+    int idle = PQtransactionStatus(*pgp) == PQTRANS_IDLE;
+    if (idle) {
+        enum store_status s = conn_before_use(pgp);
+        if (s != STORE_OK) return s;
+    }
     for (int attempt = 0;; attempt++) {
         PGconn *pg = *pgp;
-        int idle = PQtransactionStatus(pg) == PQTRANS_IDLE;
-        PGresult *res = PQexecPrepared(pg, name, n, vals, lens, formats, binary);
+        int sent = PQsendQueryPrepared(pg, name, n, vals, lens, formats, binary);
+        PGresult *res = sent ? take_result(pg) : NULL;
         ExecStatusType rs = PQresultStatus(res);
         if (rs == PGRES_COMMAND_OK || rs == PGRES_TUPLES_OK) {
             *out = res;
@@ -322,7 +443,12 @@ enum store_status db_run_fmt(PGconn **pgp, enum stmt st, int n, const char *cons
         }
         enum store_status s = fail_status(pg, res, stmt_sql[st]);
         PQclear(res);
-        if (s == STORE_UNAVAILABLE && idle && attempt == 0 && (*pgp = db_conn()) != NULL) continue;
+        if (s == STORE_UNAVAILABLE && idle && attempt == 0 && (!sent || stmt_repeatable[st]) &&
+            (*pgp = db_conn()) != NULL) {
+            log_kv(LOG_INFO, "statement sent again on a new connection", "op",
+                   sent ? "repeatable" : "not sent", NULL);
+            continue;
+        }
         return s;
     }
 }
@@ -369,10 +495,13 @@ enum store_status db_exec(PGconn *pg, const char *sql, const char *what)
     return s;
 }
 
-/* Starts a transaction, on a new connection if the thread's one turns out dead. */
+/* Starts a transaction, on a new connection if the thread's one is stale or turns out
+ * dead (BEGIN changes nothing, so sending it again is always harmless). */
 enum store_status db_begin(PGconn **pgp)
 {
-    enum store_status s = db_exec(*pgp, "BEGIN", "begin");
+    enum store_status s = conn_before_use(pgp);
+    if (s != STORE_OK) return s;
+    s = db_exec(*pgp, "BEGIN", "begin");
     if (s == STORE_UNAVAILABLE && (*pgp = db_conn()) != NULL) s = db_exec(*pgp, "BEGIN", "begin");
     return s;
 }
@@ -435,12 +564,14 @@ enum store_status store_migrate(const struct store_migration *list, size_t n)
         if (s == STORE_OK) s = db_exec(pg, "COMMIT", "commit");
         if (s != STORE_OK) db_rollback(pg);
     }
-    if (conn_get_opt(0) == pg) {
+    /* Still the same connection (else it was lost, and its lock with it). */
+    int same = conn_get_opt(0) == pg;
+    if (same) {
         enum store_status u =
             db_exec(pg, "SELECT pg_advisory_unlock(" MIGRATION_LOCK_KEY ")", "unlock");
         if (s == STORE_OK) s = u;
     }
-    if (s == STORE_OK) {
+    if (s == STORE_OK && same) {
         /* Forget idempotent answers older than a day while we are here. */
         s = db_exec(pg, "DELETE FROM idempotency WHERE created_at < now() - interval '24 hours'",
                     "idempotency purge");

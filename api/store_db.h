@@ -52,8 +52,10 @@ void db_on_notice(void *arg, const char *message);
  * Runs prepared statement `st` with `n` parameters (text, except those with a nonzero
  * length in `lens`, which are binary; results in binary with `binary`) on *pgp. On success
  * *out holds the result (caller PQclears) and STORE_OK is returned; else the mapped
- * failure. A connection found dead outside a transaction is replaced and the statement
- * run once more (*pgp then names the new connection).
+ * failure. Outside a transaction, a dead or stale connection is replaced before use, and
+ * a statement that never reached the server, or that is harmless to repeat, is run once
+ * more on a new connection when the connection is lost under it (*pgp then names the
+ * new connection; see store_db.c).
  */
 enum store_status db_run_fmt(PGconn **pgp, enum stmt st, int n, const char *const *vals,
                              const int *lens, int binary, PGresult **out);
@@ -72,7 +74,7 @@ long db_long(const PGresult *res, int row, int col, long null_value);
 /* Runs a plain SQL command (BEGIN, COMMIT, a migration script) without parameters. */
 enum store_status db_exec(PGconn *pg, const char *sql, const char *what);
 
-/* Starts a transaction, on a new connection if the thread's one turns out dead. */
+/* Starts a transaction, on a new connection if the thread's one is stale or dead. */
 enum store_status db_begin(PGconn **pgp);
 
 /* Ends a failed transaction if the connection is still there. */

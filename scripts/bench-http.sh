@@ -12,7 +12,8 @@
 #
 # Environment (defaults): BENCH_SECONDS (10), BENCH_CONNS (64), BENCH_TURN_CONNS (32),
 # BENCH_GAMES (200), BENCH_PORT (18090), THREADS (the number of cores), LOG_LEVEL (info),
-# TILEHALL_BIN (build/tilehall), BENCH_KEEP=1 keeps the cluster (in .pgdata-bench).
+# TILEHALL_BIN (build/tilehall), BENCH_KEEP=1 keeps the cluster (in .pgdata-bench),
+# CREATE_LIMIT_PER_MINUTE (0: the creation limit off, as it creates BENCH_GAMES at once).
 #
 # The cluster is its own (PGDATA_DIR=.pgdata-bench), started --fast (no fsync, asynchronous
 # commits, no full-page writes) with BENCH_PG_OPTS (see the default below), and deleted
@@ -50,7 +51,7 @@ cleanup() {
 trap cleanup EXIT
 
 url=$(PG_SERVER_OPTS="$pg_opts" scripts/pg-start.sh --fast --fresh tilehall_bench 2>"$out/pg-start.log")
-PORT=$port THREADS=$threads LOG_LEVEL=${LOG_LEVEL:-info} DATABASE_URL="$url" \
+PORT=$port THREADS=$threads LOG_LEVEL=${LOG_LEVEL:-info} DATABASE_URL="$url" CREATE_LIMIT_PER_MINUTE=${CREATE_LIMIT_PER_MINUTE:-0} \
     "$bin" 2>"$out/server.log" &
 server=$!
 for _ in $(seq 1 100); do

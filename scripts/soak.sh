@@ -8,7 +8,8 @@
 # Usage: scripts/soak.sh   (make soak: 60 s; make test-soak: 5 s)
 # Environment: SOAK_SECONDS (60), SOAK_CLIENTS (32), SOAK_SERVERS (2), TILEHALL_BIN
 # (build/tilehall), SOAK_BIN (build/soak), SOAK_SERVER_LOG (build/soak-server.log),
-# PGDATA_DIR as for scripts/pg-start.sh; the server's own settings (THREADS ...) pass on.
+# PGDATA_DIR as for scripts/pg-start.sh; the server's own settings (THREADS ...) pass on,
+# except that the creation limit is off unless CREATE_LIMIT_PER_MINUTE is set.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -39,7 +40,7 @@ for _n in $(seq 1 "$nservers"); do
     for _ in 1 2 3 4 5 6 7 8 9 10; do
         p=$((20000 + (RANDOM * 32768 + RANDOM) % 40000))
         if curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$p/"; then continue; fi
-        PORT=$p DATABASE_URL="$url" LOG_LEVEL=${LOG_LEVEL:-warn} "$bin" >>"$log" 2>&1 &
+        PORT=$p DATABASE_URL="$url" LOG_LEVEL=${LOG_LEVEL:-warn} CREATE_LIMIT_PER_MINUTE=${CREATE_LIMIT_PER_MINUTE:-0} "$bin" >>"$log" 2>&1 &
         pid=$!
         for _wait in $(seq 1 100); do
             if curl -sf -o /dev/null --max-time 1 "http://127.0.0.1:$p/healthz"; then

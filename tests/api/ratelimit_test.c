@@ -1,6 +1,6 @@
 /* ratelimit_test.c: the rate limiter: a burst, then refusals with a wait; addresses apart
  * (IPv4 and IPv6); the table stays its size, forgetting the stalest address of a full set;
- * off when the rate is 0. */
+ * off when the rate is 0; a limiter of its own (struct ratelimit) with a fractional rate. */
 #include <arpa/inet.h>
 #include <criterion/criterion.h>
 #include <netinet/in.h>
@@ -78,4 +78,22 @@ Test(ratelimit, a_full_table_forgets_the_stalest)
         cr_assert_eq(take(ip), 0);
     }
     ratelimit_free();
+}
+
+Test(ratelimit, a_limiter_of_its_own_with_a_fractional_rate)
+{
+    /* One every 2 s, 2 at once: the creation limit's kind (CREATE_LIMIT_PER_MINUTE=30). */
+    struct ratelimit *rl = ratelimit_new(30 / 60.0, 2, 64);
+    cr_assert_not_null(rl);
+    struct sockaddr_in a = v4("10.0.0.9");
+    for (int i = 0; i < 2; i++)
+        cr_assert_eq(ratelimit_take_from(rl, (const struct sockaddr *)&a), 0, "creation %d", i);
+    int wait = ratelimit_take_from(rl, (const struct sockaddr *)&a);
+    cr_assert(wait == 2, "wait %d", wait);
+    /* Apart from the limiter of all requests, which is off. */
+    cr_assert_eq(take("10.0.0.9"), 0);
+    ratelimit_delete(rl);
+    /* Off: no limiter, every request passes. */
+    cr_assert_null(ratelimit_new(0, 10, 64));
+    cr_assert_eq(ratelimit_take_from(NULL, (const struct sockaddr *)&a), 0);
 }

@@ -61,6 +61,8 @@ const struct itest itest_tests[] = {
     {"many clients race on many games over two servers; replays match", test_race_many},
     {"kill -9 under load: every 2xx action survives the restart", test_crash},
     {"PostgreSQL stopped under load: 503 with Retry-After, then recovery", test_outage},
+    {"PostgreSQL restarted 20 times under load: no failure after /readyz 200", test_reconnect},
+    {"creation limit: 429 with Retry-After per address, on by default", test_create_limit},
 };
 const size_t itest_ntests = sizeof itest_tests / sizeof itest_tests[0];
 
