@@ -139,15 +139,10 @@ static void *sse_main(void *p)
     }
     curl_easy_setopt(h, CURLOPT_URL, c->url);
     curl_easy_setopt(h, CURLOPT_HTTPHEADER, hl);
-    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, sse_body);
-    curl_easy_setopt(h, CURLOPT_WRITEDATA, c);
-    curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, sse_header);
-    curl_easy_setopt(h, CURLOPT_HEADERDATA, c);
+    resp_capture(h, sse_body, sse_header, c, 60000);
     curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
     curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, sse_progress);
     curl_easy_setopt(h, CURLOPT_XFERINFODATA, c);
-    curl_easy_setopt(h, CURLOPT_TIMEOUT, 60L);
-    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
     CURLcode rc = curl_easy_perform(h);
     curl_slist_free_all(hl);
     curl_easy_cleanup(h);

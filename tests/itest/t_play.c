@@ -140,12 +140,6 @@ int play_turn(const struct server *srv, const struct game *g, int follower, char
     return finished;
 }
 
-#define NEW_GAME(g, body)                                                                          \
-    do {                                                                                           \
-        char why_[300];                                                                            \
-        CHECK(game_new(srv, body, g, why_, sizeof why_) == 0, "%s", why_);                         \
-    } while (0)
-
 #define SMALL_GAME                                                                                 \
     "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"start\":\"D\",\"deck\":[\"K\","        \
     "\"D\",\"E\",\"U\",\"V\",\"B\",\"A\",\"L\"]}"
@@ -267,23 +261,25 @@ void test_turn_errors(struct server *srv)
     EXPECT_PLACE("{\"x\":0,\"y\":-1,\"rotation\":0,\"meeple\":\"N\"}", 400, "unknown_field");
     EXPECT_PLACE("{\"x\":0,\"y\":-1,\"rotation\":0,\"x\":1}", 400, "invalid_body");
     EXPECT_PLACE("not json", 400, "invalid_json");
-    snprintf(body, sizeof body, "%s,\"follower\":\"Q\"}", legal_body);
-    EXPECT_PLACE(body, 400, "bad_location");
-    snprintf(body, sizeof body, "%s,\"follower\":\"C\"}", legal_body);
-    EXPECT_PLACE(body, 409, "no_feature_there");
-    snprintf(body, sizeof body, "%s,\"follower\":\"N\",\"stable\":\"S\"}", legal_body);
-    EXPECT_PLACE(body, 400, "invalid_body");
-    snprintf(body, sizeof body, "%s,\"stable\":\"N\"}", legal_body);
-    EXPECT_PLACE(body, 400, "followup_not_in_ruleset");
-    snprintf(body, sizeof body, "%s,\"hike\":{\"x\":0,\"y\":0,\"toward\":\"E\"}}", legal_body);
-    EXPECT_PLACE(body, 400, "followup_not_in_ruleset");
-    snprintf(body, sizeof body, "%s,\"hike\":{\"x\":0,\"y\":0,\"toward\":\"NE\"}}", legal_body);
-    EXPECT_PLACE(body, 400, "bad_location");
-    snprintf(body, sizeof body, "%s,\"withdraw\":{\"x\":0,\"y\":0,\"location\":\"N\"}}",
-             legal_body);
-    EXPECT_PLACE(body, 400, "followup_not_in_ruleset");
-    snprintf(body, sizeof body, "%s,\"tile\":\"QQ\"}", legal_body);
-    EXPECT_PLACE(body, 400, "unknown_tile");
+    /* The legal placement with a follow-up that is wrong (in itself, or in this ruleset). */
+    static const struct {
+        const char *tail; /* after the placement's members */
+        long status;      /* the answer */
+        const char *code; /* its problem code */
+    } wrong[] = {
+        {",\"follower\":\"Q\"}", 400, "bad_location"},
+        {",\"follower\":\"C\"}", 409, "no_feature_there"},
+        {",\"follower\":\"N\",\"stable\":\"S\"}", 400, "invalid_body"},
+        {",\"stable\":\"N\"}", 400, "followup_not_in_ruleset"},
+        {",\"hike\":{\"x\":0,\"y\":0,\"toward\":\"E\"}}", 400, "followup_not_in_ruleset"},
+        {",\"hike\":{\"x\":0,\"y\":0,\"toward\":\"NE\"}}", 400, "bad_location"},
+        {",\"withdraw\":{\"x\":0,\"y\":0,\"location\":\"N\"}}", 400, "followup_not_in_ruleset"},
+        {",\"tile\":\"QQ\"}", 400, "unknown_tile"},
+    };
+    for (size_t i = 0; i < sizeof wrong / sizeof wrong[0]; i++) {
+        snprintf(body, sizeof body, "%s%s", legal_body, wrong[i].tail);
+        EXPECT_PLACE(body, wrong[i].status, wrong[i].code);
+    }
     snprintf(body, sizeof body, "%s}", legal_body);
     act(srv, &g, "placements", 0, body, NULL, &r);
     CHECK(r.status == 201 && jnum(r.json, "version") == 3 && strcmp(r.etag, "\"3\"") == 0 &&
