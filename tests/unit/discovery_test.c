@@ -472,54 +472,6 @@ struct recorder {
     unsigned cross_checks;         /* positions left to cross-check against the validator */
 };
 
-/* The listed placements (both hand tiles in the hand variant) are exactly the positions
- * the validator accepts, and the listed follower locations are exactly those accepted. */
-static void cross_check(const struct cc_game *g)
-{
-    static struct cc_placement list[CC_MAX_PLACEMENTS];
-    size_t n = cc_legal_placements(g, list, CC_MAX_PLACEMENTS, true);
-    int minx = 0, maxx = 0, miny = 0, maxy = 0;
-    for (unsigned i = 0; i < g->nboard; i++) {
-        if (g->board[i].x < minx) minx = g->board[i].x;
-        if (g->board[i].x > maxx) maxx = g->board[i].x;
-        if (g->board[i].y < miny) miny = g->board[i].y;
-        if (g->board[i].y > maxy) maxy = g->board[i].y;
-    }
-    uint8_t types[2] = {g->drawn, CC_NO_TILE};
-    if (g->options.draw == CC_DRAW_HAND) {
-        types[0] = g->players[g->seat].hand[0];
-        types[1] = g->players[g->seat].hand[1];
-        if (types[1] == types[0]) types[1] = CC_NO_TILE;
-    }
-    size_t brute = 0;
-    for (int k = 0; k < 2; k++) {
-        if (types[k] == CC_NO_TILE) continue;
-        for (int x = minx - 1; x <= maxx + 1; x++)
-            for (int y = miny - 1; y <= maxy + 1; y++)
-                for (unsigned rot = 0; rot < 4; rot++)
-                    brute += cc_check_position(g, types[k], x, y, rot) == CC_OK;
-    }
-    cr_assert_eq(n, brute, "listed %zu placements, the validator accepts %zu", n, brute);
-    static struct cc_game copy;
-    for (size_t i = 0; i < n; i += 1 + n / 6) {
-        for (int loc = 0; loc < CC_LOC_COUNT; loc++) {
-            copy = *g;
-            struct cc_action p = {.kind = CC_ACTION_PLACE,
-                                  .seat = g->seat,
-                                  .x = list[i].x,
-                                  .y = list[i].y,
-                                  .rot = list[i].rot,
-                                  .tile = list[i].tile,
-                                  .follow = CC_FOLLOW_FOLLOWER,
-                                  .loc = (uint8_t)loc};
-            enum cc_status st = cc_game_apply(&copy, &p, NULL);
-            bool listed = list[i].follower & (1u << loc);
-            cr_assert_eq(st == CC_OK, listed, "location %s: %s", cc_location_name(loc),
-                         cc_status_name(st));
-        }
-    }
-}
-
 static void record(const struct cc_game *g, const struct cc_action *a, const struct cc_events *ev,
                    void *ctx)
 {
@@ -535,7 +487,7 @@ static void record(const struct cc_game *g, const struct cc_action *a, const str
     tu_check_snapshot(g);
     if (r->cross_checks > 0 && g->phase == CC_PHASE_PLACE) {
         r->cross_checks--;
-        cross_check(g);
+        tu_cross_check(g, 6);
     }
 }
 

@@ -185,8 +185,7 @@ Test(rules, river_refusals)
     cr_expect_eq(g.river_open_side, 0xFF);
 }
 
-/* The listed placements are exactly the positions the validator accepts, and each listed
- * follower location is accepted while every other location is refused. */
+/* randplay hook: tu_cross_check() in the place phase, while the budget (ctx) lasts. */
 static void cross_check(const struct cc_game *g, const struct cc_action *a,
                         const struct cc_events *ev, void *ctx)
 {
@@ -195,39 +194,7 @@ static void cross_check(const struct cc_game *g, const struct cc_action *a,
     unsigned *budget = ctx;
     if (g->phase != CC_PHASE_PLACE || *budget == 0) return;
     (*budget)--;
-    static struct cc_placement list[CC_MAX_PLACEMENTS];
-    size_t n = cc_legal_placements(g, list, CC_MAX_PLACEMENTS, true);
-    int minx = 0, maxx = 0, miny = 0, maxy = 0;
-    for (unsigned i = 0; i < g->nboard; i++) {
-        if (g->board[i].x < minx) minx = g->board[i].x;
-        if (g->board[i].x > maxx) maxx = g->board[i].x;
-        if (g->board[i].y < miny) miny = g->board[i].y;
-        if (g->board[i].y > maxy) maxy = g->board[i].y;
-    }
-    size_t brute = 0;
-    for (int x = minx - 1; x <= maxx + 1; x++)
-        for (int y = miny - 1; y <= maxy + 1; y++)
-            for (unsigned rot = 0; rot < 4; rot++)
-                brute += cc_check_position(g, g->drawn, x, y, rot) == CC_OK;
-    cr_assert_eq(n, brute, "listed %zu placements, the validator accepts %zu", n, brute);
-    static struct cc_game copy;
-    for (size_t i = 0; i < n; i += 1 + n / 8) {
-        for (int loc = 0; loc < CC_LOC_COUNT; loc++) {
-            copy = *g;
-            struct cc_action p = {.kind = CC_ACTION_PLACE,
-                                  .seat = g->seat,
-                                  .x = list[i].x,
-                                  .y = list[i].y,
-                                  .rot = list[i].rot,
-                                  .tile = CC_NO_TILE,
-                                  .follow = CC_FOLLOW_FOLLOWER,
-                                  .loc = (uint8_t)loc};
-            enum cc_status st = cc_game_apply(&copy, &p, NULL);
-            bool listed = list[i].follower & (1u << loc);
-            cr_assert_eq(st == CC_OK, listed, "location %s: %s", cc_location_name(loc),
-                         cc_status_name(st));
-        }
-    }
+    tu_cross_check(g, 8);
 }
 
 Test(rules, listed_moves_match_the_validator)

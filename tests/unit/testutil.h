@@ -48,6 +48,13 @@ void tu_refused_as(struct cc_game *g, struct cc_action a, enum cc_status want);
 /* tu_refused_as() by the seat to move. */
 void tu_refused(struct cc_game *g, struct cc_action a, enum cc_status want);
 
+/*
+ * Asserts that the listed placements of `g` (of both hand tiles in the hand variant) are
+ * exactly the positions the validator accepts, and, for about `samples` of them, that the
+ * listed follower locations are exactly those at which a follower is accepted.
+ */
+void tu_cross_check(const struct cc_game *g, unsigned samples);
+
 /* FNV-1a: `h` (TU_FNV_INIT to begin) extended by the `n` bytes at `p`. */
 uint64_t tu_fnv(uint64_t h, const void *p, size_t n);
 
