@@ -497,6 +497,13 @@ static int play_through(const struct server *srv, const struct game *g, const ch
     return rc;
 }
 
+/* play_through() of `g`, or the test fails with the reason. */
+#define PLAY_THROUGH(g, create, pol, hand, seen)                                                   \
+    do {                                                                                           \
+        char why_[400] = "";                                                                       \
+        CHECK(play_through(srv, g, create, pol, hand, seen, why_, sizeof why_) == 0, "%s", why_);  \
+    } while (0)
+
 void test_hills_game(struct server *srv)
 {
     static const char create[] =
@@ -511,8 +518,7 @@ void test_hills_game(struct server *srv)
     cJSON_Delete(j);
     CHECK(fresh, "a new hills game shows no stables or harvest supply");
     struct seen seen;
-    char why[400] = "";
-    CHECK(play_through(srv, &g, create, POLICY_HILLS, 0, &seen, why, sizeof why) == 0, "%s", why);
+    PLAY_THROUGH(&g, create, POLICY_HILLS, 0, &seen);
     CHECK(seen.turns > 60, "only %d turns", seen.turns);
     CHECK(seen.hikes > 0 && seen.stables > 0 && seen.tokens > 0 && seen.deployed > 0,
           "hikes %d, stables %d, tokens %d, followers %d: the game should show each", seen.hikes,
@@ -541,9 +547,7 @@ void test_discovery_pile_game(struct server *srv)
     struct game g;
     NEW_GAME(&g, create);
     struct seen seen;
-    char why[400] = "";
-    CHECK(play_through(srv, &g, create, POLICY_DISCOVERY, 0, &seen, why, sizeof why) == 0, "%s",
-          why);
+    PLAY_THROUGH(&g, create, POLICY_DISCOVERY, 0, &seen);
     CHECK(seen.turns > 60 && seen.withdrawals > 2 && seen.deployed > seen.withdrawals,
           "%d turns, %d withdrawals, %d followers", seen.turns, seen.withdrawals, seen.deployed);
 }
@@ -585,9 +589,7 @@ void test_discovery_hand_game(struct server *srv)
     resp_free(&r);
 
     struct seen seen;
-    char why[400] = "";
-    CHECK(play_through(srv, &g, create, POLICY_DISCOVERY, 1, &seen, why, sizeof why) == 0, "%s",
-          why);
+    PLAY_THROUGH(&g, create, POLICY_DISCOVERY, 1, &seen);
     CHECK(seen.withdrawals > 2 && seen.dealt > 60, "%d withdrawals, %d tiles dealt",
           seen.withdrawals, seen.dealt);
     j = game_get(srv, &g);
