@@ -334,6 +334,23 @@ enum store_status db_run(PGconn **pgp, enum stmt st, int n, const char *const *v
     return db_run_fmt(pgp, st, n, vals, lens, 0, out);
 }
 
+enum store_status db_run_row(enum stmt st, int n, const char *const *vals, int binary,
+                             PGresult **out)
+{
+    *out = NULL;
+    PGconn *pg = db_conn();
+    if (!pg) return STORE_UNAVAILABLE;
+    PGresult *res;
+    enum store_status s = db_run_fmt(&pg, st, n, vals, NULL, binary, &res);
+    if (s != STORE_OK) return s;
+    if (PQntuples(res) != 1) {
+        PQclear(res);
+        return STORE_NOT_FOUND;
+    }
+    *out = res;
+    return STORE_OK;
+}
+
 /* Runs `st` and discards the result; *affected (if not NULL) gets the rows changed. */
 enum store_status db_run_cmd(PGconn **pgp, enum stmt st, int n, const char *const *vals,
                              const int *lens, long *affected)

@@ -62,6 +62,14 @@ enum store_status db_run_fmt(PGconn **pgp, enum stmt st, int n, const char *cons
 enum store_status db_run(PGconn **pgp, enum stmt st, int n, const char *const *vals,
                          const int *lens, PGresult **out);
 
+/*
+ * Runs `st` (as db_run_fmt) on the calling thread's connection and expects one row:
+ * STORE_OK with *out holding it (caller PQclears), STORE_NOT_FOUND when the result has no
+ * row or more than one, STORE_UNAVAILABLE without a connection, else the mapped failure.
+ */
+enum store_status db_run_row(enum stmt st, int n, const char *const *vals, int binary,
+                             PGresult **out);
+
 /* Runs `st` and discards the result; *affected (if not NULL) gets the rows changed. */
 enum store_status db_run_cmd(PGconn **pgp, enum stmt st, int n, const char *const *vals,
                              const int *lens, long *affected);
