@@ -201,6 +201,14 @@ void test_auth(struct server *srv)
         CHECK(game_version(srv, &g) == version, "%s changed the version", b_);                     \
     } while (0)
 
+/* EXPECT_PLACE of the placement `legal_body` (its members, without the closing brace)
+ * followed by `tail_`. */
+#define EXPECT_PLACE_WITH(tail_, st, code_)                                                        \
+    do {                                                                                           \
+        snprintf(body, sizeof body, "%s%s", legal_body, tail_);                                    \
+        EXPECT_PLACE(body, st, code_);                                                             \
+    } while (0)
+
 void test_turn_errors(struct server *srv)
 {
     struct game g;
@@ -262,24 +270,16 @@ void test_turn_errors(struct server *srv)
     EXPECT_PLACE("{\"x\":0,\"y\":-1,\"rotation\":0,\"x\":1}", 400, "invalid_body");
     EXPECT_PLACE("not json", 400, "invalid_json");
     /* The legal placement with a follow-up that is wrong (in itself, or in this ruleset). */
-    static const struct {
-        const char *tail; /* after the placement's members */
-        long status;      /* the answer */
-        const char *code; /* its problem code */
-    } wrong[] = {
-        {",\"follower\":\"Q\"}", 400, "bad_location"},
-        {",\"follower\":\"C\"}", 409, "no_feature_there"},
-        {",\"follower\":\"N\",\"stable\":\"S\"}", 400, "invalid_body"},
-        {",\"stable\":\"N\"}", 400, "followup_not_in_ruleset"},
-        {",\"hike\":{\"x\":0,\"y\":0,\"toward\":\"E\"}}", 400, "followup_not_in_ruleset"},
-        {",\"hike\":{\"x\":0,\"y\":0,\"toward\":\"NE\"}}", 400, "bad_location"},
-        {",\"withdraw\":{\"x\":0,\"y\":0,\"location\":\"N\"}}", 400, "followup_not_in_ruleset"},
-        {",\"tile\":\"QQ\"}", 400, "unknown_tile"},
-    };
-    for (size_t i = 0; i < sizeof wrong / sizeof wrong[0]; i++) {
-        snprintf(body, sizeof body, "%s%s", legal_body, wrong[i].tail);
-        EXPECT_PLACE(body, wrong[i].status, wrong[i].code);
-    }
+    EXPECT_PLACE_WITH(",\"follower\":\"Q\"}", 400, "bad_location");
+    EXPECT_PLACE_WITH(",\"follower\":\"C\"}", 409, "no_feature_there");
+    EXPECT_PLACE_WITH(",\"follower\":\"N\",\"stable\":\"S\"}", 400, "invalid_body");
+    EXPECT_PLACE_WITH(",\"stable\":\"N\"}", 400, "followup_not_in_ruleset");
+    EXPECT_PLACE_WITH(",\"hike\":{\"x\":0,\"y\":0,\"toward\":\"E\"}}", 400,
+                      "followup_not_in_ruleset");
+    EXPECT_PLACE_WITH(",\"hike\":{\"x\":0,\"y\":0,\"toward\":\"NE\"}}", 400, "bad_location");
+    EXPECT_PLACE_WITH(",\"withdraw\":{\"x\":0,\"y\":0,\"location\":\"N\"}}", 400,
+                      "followup_not_in_ruleset");
+    EXPECT_PLACE_WITH(",\"tile\":\"QQ\"}", 400, "unknown_tile");
     snprintf(body, sizeof body, "%s}", legal_body);
     act(srv, &g, "placements", 0, body, NULL, &r);
     CHECK(r.status == 201 && jnum(r.json, "version") == 3 && strcmp(r.etag, "\"3\"") == 0 &&
