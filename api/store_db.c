@@ -199,17 +199,25 @@ void db_on_notice(void *arg, const char *message)
     log_kv(LOG_DEBUG, "database notice", "notice", clean, NULL);
 }
 
-/* Connects and (with `prepare`) prepares every statement. Returns the connection or NULL. */
-static PGconn *connect_prepared(int prepare)
+PGconn *db_connect(const char *what)
 {
+    if (!conninfo) return NULL;
     PGconn *pg = PQconnectdb(conninfo);
     if (PQstatus(pg) != CONNECTION_OK) {
-        db_log("connect", pg, NULL);
+        db_log(what, pg, NULL);
         metrics_db_error(1);
         PQfinish(pg);
         return NULL;
     }
     PQsetNoticeProcessor(pg, db_on_notice, NULL);
+    return pg;
+}
+
+/* Connects and (with `prepare`) prepares every statement. Returns the connection or NULL. */
+static PGconn *connect_prepared(int prepare)
+{
+    PGconn *pg = db_connect("connect");
+    if (!pg) return NULL;
     for (int i = 0; prepare && i < ST_COUNT; i++) {
         char name[16];
         snprintf(name, sizeof name, "s%d", i);
@@ -361,11 +369,6 @@ enum store_status db_run_cmd(PGconn **pgp, enum stmt st, int n, const char *cons
     if (affected) *affected = strtol(PQcmdTuples(res), NULL, 10);
     PQclear(res);
     return STORE_OK;
-}
-
-const char *db_conninfo(void)
-{
-    return conninfo;
 }
 
 /* Column `col` of row `row` as a long, or `null_value` when NULL. */

@@ -39,8 +39,9 @@ enum stmt {
  * while the database is unreachable (then retried after a pause). */
 PGconn *db_conn(void);
 
-/* The connection string store_init() was given, or NULL. */
-const char *db_conninfo(void);
+/* A new connection to the database store_init() was given (its notices logged), or NULL:
+ * then the failure of `what` is logged and counted as a database error. */
+PGconn *db_connect(const char *what);
 
 /* Logs the failure of `what` with libpq's message (of `res`, else of `pg`). */
 void db_log(const char *what, PGconn *pg, const PGresult *res);

@@ -21,16 +21,8 @@ struct store_listener {
 
 struct store_listener *store_listener_new(void)
 {
-    const char *conninfo = db_conninfo();
-    if (!conninfo) return NULL;
-    PGconn *pg = PQconnectdb(conninfo);
-    if (PQstatus(pg) != CONNECTION_OK) {
-        db_log("listen connect", pg, NULL);
-        metrics_db_error(1);
-        PQfinish(pg);
-        return NULL;
-    }
-    PQsetNoticeProcessor(pg, db_on_notice, NULL);
+    PGconn *pg = db_connect("listen connect");
+    if (!pg) return NULL;
     PGresult *res = PQexec(pg, "LISTEN " STORE_EVENTS_CHANNEL);
     int ok = PQresultStatus(res) == PGRES_COMMAND_OK;
     if (!ok) db_log("listen", pg, res);
