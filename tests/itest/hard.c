@@ -85,6 +85,20 @@ static void send_curl(const struct server *srv, enum hard_via via, const char *m
     curl_easy_cleanup(c);
 }
 
+int hard_connect(const struct server *srv)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {0};
+    a.sin_family = AF_INET;
+    a.sin_port = htons((uint16_t)srv->port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
+        if (fd >= 0) close(fd);
+        return -1;
+    }
+    return fd;
+}
+
 /* Parses a raw HTTP answer (`n` bytes at `buf`) into `r`. */
 static void parse_raw(const char *buf, size_t n, struct resp *r)
 {
@@ -120,15 +134,8 @@ static void send_raw(const struct server *srv, const char *req, size_t len, int 
         const char *nul = memchr(req, '\0', len);
         fast = nul ? (size_t)(nul - req) : 0;
     }
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a = {0};
-    a.sin_family = AF_INET;
-    a.sin_port = htons((uint16_t)srv->port);
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
-        if (fd >= 0) close(fd);
-        return;
-    }
+    int fd = hard_connect(srv);
+    if (fd < 0) return;
     size_t cap = 1 << 16, got = 0;
     char *buf = malloc(cap + 1);
     long long deadline = hard_now_ms() + 30000;
