@@ -107,7 +107,8 @@ int server_start_proxied(struct server *s, int proxied)
         long st = r.status;
         resp_free(&r);
         if (st == 200) {
-            if (proxied && getenv("ITEST_SPEC_PROXY") && !s->proxy_port && proxy_start(s)) {
+            const char *spec = getenv("ITEST_SPEC_PROXY"); /* "" (ITEST_PROXY=): none */
+            if (proxied && spec && *spec && !s->proxy_port && proxy_start(s)) {
                 fprintf(stderr, "itest: the spec proxy did not start\n");
                 return -1;
             }

@@ -21,7 +21,7 @@ struct server {
 
 /*
  * Starts the server binary (on a free port the first time, on the same port after a
- * stop); waits until /healthz answers. With ITEST_SPEC_PROXY set and `proxied`, also
+ * stop); waits until /healthz answers. With ITEST_SPEC_PROXY set (not empty) and `proxied`, also
  * starts the validating spec proxy (scripts/spec-proxy.sh) in front of it once and sends
  * every test request through it. 0 or -1.
  */
