@@ -479,31 +479,39 @@ static void score_fields(struct json_out *o, const struct cc_game *g, const stru
     json_out_end_object(o);
 }
 
+void json_seats(struct json_out *o, const char *key, const struct cc_game *g,
+                const char *const *names,
+                void (*fields)(struct json_out *o, const struct cc_game *g, unsigned seat,
+                               const void *arg),
+                const void *arg)
+{
+    json_out_key(o, key);
+    json_out_begin_array(o);
+    for (unsigned s = 0; s < g->nplayers; s++) {
+        json_out_begin_object(o);
+        json_out_kint(o, "seat", s);
+        if (names) json_out_kstring(o, "name", names[s]);
+        if (fields) fields(o, g, s, arg);
+        json_out_end_object(o);
+    }
+    json_out_end_array(o);
+}
+
+/* json_seats() fields: score_fields() of seat `seat` in the players array `arg`. */
+static void seat_score(struct json_out *o, const struct cc_game *g, unsigned seat, const void *arg)
+{
+    const struct cc_player *players = arg;
+    score_fields(o, g, &players[seat]);
+}
+
 void json_scores(struct json_out *o, const struct cc_game *g, const char *const *names)
 {
     json_out_begin_object(o);
     json_out_kstring(o, "status", json_status(g));
-    json_out_key(o, "players");
-    json_out_begin_array(o);
-    for (unsigned s = 0; s < g->nplayers; s++) {
-        json_out_begin_object(o);
-        json_out_kint(o, "seat", s);
-        json_out_kstring(o, "name", names[s]);
-        score_fields(o, g, &g->players[s]);
-        json_out_end_object(o);
-    }
-    json_out_end_array(o);
+    json_seats(o, "players", g, names, seat_score, g->players);
     struct cc_player proj[CC_MAX_PLAYERS];
     cc_projected_scores(g, proj);
-    json_out_key(o, "projected");
-    json_out_begin_array(o);
-    for (unsigned s = 0; s < g->nplayers; s++) {
-        json_out_begin_object(o);
-        json_out_kint(o, "seat", s);
-        score_fields(o, g, &proj[s]);
-        json_out_end_object(o);
-    }
-    json_out_end_array(o);
+    json_seats(o, "projected", g, NULL, seat_score, proj);
     if (g->phase == CC_PHASE_FINISHED) add_seats(o, "winners", g, cc_winners(g));
     json_out_end_object(o);
 }

@@ -50,6 +50,16 @@ void json_tile(struct json_out *o, const struct cc_game *g, unsigned t);
 /* Writes the tile to place (as "tile" of the game's turn), or null. */
 void json_drawn_tile(struct json_out *o, const struct cc_game *g);
 
+/*
+ * Writes member `key`: an array of one object per seat of `g`, each {"seat", "name" (from
+ * `names`, unless NULL), then what `fields` (unless NULL) adds for that seat, given `arg`}.
+ */
+void json_seats(struct json_out *o, const char *key, const struct cc_game *g,
+                const char *const *names,
+                void (*fields)(struct json_out *o, const struct cc_game *g, unsigned seat,
+                               const void *arg),
+                const void *arg);
+
 /* Writes the scores, breakdowns, projected final scores and winners (GET .../scores). */
 void json_scores(struct json_out *o, const struct cc_game *g, const char *const *names);
 

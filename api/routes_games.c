@@ -31,9 +31,8 @@ struct create {
     uint8_t snapshot[CC_SNAPSHOT_MAX];               /* the encoded state */
 };
 
-/* Writes the game_created event (seq 1): ruleset, options, players. */
-static void created_event(struct json_out *o, const struct cc_game *g,
-                          const struct json_new_game *in)
+/* Writes the game_created event (seq 1): ruleset, options, players (`names` by seat). */
+static void created_event(struct json_out *o, const struct cc_game *g, const char *const *names)
 {
     json_out_begin_object(o);
     json_out_kint(o, "seq", 1);
@@ -41,15 +40,7 @@ static void created_event(struct json_out *o, const struct cc_game *g,
     json_out_kstring(o, "ruleset", cc_ruleset_name((enum cc_ruleset)g->ruleset));
     json_out_key(o, "options");
     json_options(o, g);
-    json_out_key(o, "players");
-    json_out_begin_array(o);
-    for (unsigned s = 0; s < g->nplayers; s++) {
-        json_out_begin_object(o);
-        json_out_kint(o, "seat", s);
-        json_out_kstring(o, "name", in->names[s]);
-        json_out_end_object(o);
-    }
-    json_out_end_array(o);
+    json_seats(o, "players", g, names, NULL, NULL);
     json_out_end_object(o);
 }
 
@@ -112,14 +103,14 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
         goto out;
     }
 
+    const char *names[CC_MAX_PLAYERS];
+    for (int s = 0; s < CC_MAX_PLAYERS; s++) names[s] = c->in.names[s];
     json_out_begin_array(&w);
-    created_event(&w, &c->g, &c->in);
+    created_event(&w, &c->g, names);
     int nev = 1 + json_events(&w, &c->g, &c->ev, 0, 2);
     json_out_end_array(&w);
     events_txt = json_out_take(&w, NULL);
 
-    const char *names[CC_MAX_PLAYERS];
-    for (int s = 0; s < CC_MAX_PLAYERS; s++) names[s] = c->in.names[s];
     /* What an idempotent repeat gets: the answer without the tokens, which are stored
      * nowhere but as hashes. */
     struct json_game_meta meta = {id, 1, names, NULL};

@@ -134,16 +134,11 @@ out:
 
 enum store_status store_game_version(const char *id, int *version)
 {
-    PGconn *pg = db_conn();
-    if (!pg) return STORE_UNAVAILABLE;
     const char *vals[1] = {id};
     PGresult *res;
-    enum store_status s = db_run_fmt(&pg, ST_GAME_VERSION, 1, vals, NULL, 1, &res);
+    enum store_status s = db_run_row(ST_GAME_VERSION, 1, vals, 1, &res);
     if (s != STORE_OK) return s;
-    if (PQntuples(res) != 1)
-        s = STORE_NOT_FOUND;
-    else if ((*version = get_int4(res, 0, 0)) < 0)
-        s = STORE_ERROR;
+    if ((*version = get_int4(res, 0, 0)) < 0) s = STORE_ERROR;
     PQclear(res);
     return s;
 }
@@ -275,18 +270,26 @@ enum store_status store_game_commit(const struct store_commit *c)
     return s;
 }
 
-enum store_status store_events(const char *id, int after, int limit, char **json, int *count)
+/* Runs `st` (ST_EVENTS_LIST or ST_EVENTS_EACH) for the events of game `id` after seq
+ * `after`, at most `limit`; the result as db_run(). */
+static enum store_status events_page(enum stmt st, const char *id, int after, int limit,
+                                     PGresult **res)
 {
-    *json = NULL;
-    *count = 0;
     PGconn *pg = db_conn();
     if (!pg) return STORE_UNAVAILABLE;
     char a[16], l[16];
     snprintf(a, sizeof a, "%d", after);
     snprintf(l, sizeof l, "%d", limit);
     const char *vals[3] = {id, a, l};
+    return db_run(&pg, st, 3, vals, NULL, res);
+}
+
+enum store_status store_events(const char *id, int after, int limit, char **json, int *count)
+{
+    *json = NULL;
+    *count = 0;
     PGresult *res;
-    enum store_status s = db_run(&pg, ST_EVENTS_LIST, 3, vals, NULL, &res);
+    enum store_status s = events_page(ST_EVENTS_LIST, id, after, limit, &res);
     if (s != STORE_OK) return s;
     int rows = PQntuples(res);
     if (rows == 0) {
@@ -317,18 +320,35 @@ enum store_status store_events(const char *id, int after, int limit, char **json
     return STORE_OK;
 }
 
+enum store_status store_events_each(const char *id, int after, int limit,
+                                    int (*fn)(void *arg, int seq, const char *type,
+                                              const char *payload, size_t len),
+                                    void *arg, int *count)
+{
+    *count = 0;
+    PGresult *res;
+    enum store_status s = events_page(ST_EVENTS_EACH, id, after, limit, &res);
+    if (s != STORE_OK) return s;
+    int rows = PQntuples(res);
+    for (int i = 0; i < rows; i++) {
+        int seq = (int)strtol(PQgetvalue(res, i, 0), NULL, 10);
+        if (fn(arg, seq, PQgetvalue(res, i, 1), PQgetvalue(res, i, 2),
+               (size_t)PQgetlength(res, i, 2))) {
+            s = STORE_ERROR;
+            break;
+        }
+        (*count)++;
+    }
+    PQclear(res);
+    return s;
+}
+
 enum store_status store_idem_get(const char *scope, const char *key, struct store_idem *out)
 {
-    PGconn *pg = db_conn();
-    if (!pg) return STORE_UNAVAILABLE;
     const char *vals[2] = {scope, key};
     PGresult *res;
-    enum store_status s = db_run(&pg, ST_IDEM_GET, 2, vals, NULL, &res);
+    enum store_status s = db_run_row(ST_IDEM_GET, 2, vals, 0, &res);
     if (s != STORE_OK) return s;
-    if (PQntuples(res) != 1) {
-        PQclear(res);
-        return STORE_NOT_FOUND;
-    }
     size_t len = 0;
     unsigned char *h = PQunescapeBytea((const unsigned char *)PQgetvalue(res, 0, 0), &len);
     if (h && len == AUTH_HASH_LEN) memcpy(out->request_hash, h, AUTH_HASH_LEN);

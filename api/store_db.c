@@ -252,17 +252,25 @@ static int conn_alive(PGconn *pg)
     return PQconsumeInput(pg) && PQstatus(pg) == CONNECTION_OK;
 }
 
-/* Connects and (with `prepare`) prepares every statement. Returns the connection or NULL. */
-static PGconn *connect_prepared(int prepare)
+PGconn *db_connect(const char *what)
 {
+    if (!conninfo) return NULL;
     PGconn *pg = PQconnectdb(conninfo);
     if (PQstatus(pg) != CONNECTION_OK) {
-        db_log("connect", pg, NULL);
+        db_log(what, pg, NULL);
         metrics_db_error(1);
         PQfinish(pg);
         return NULL;
     }
     PQsetNoticeProcessor(pg, db_on_notice, NULL);
+    return pg;
+}
+
+/* Connects and (with `prepare`) prepares every statement. Returns the connection or NULL. */
+static PGconn *connect_prepared(int prepare)
+{
+    PGconn *pg = db_connect("connect");
+    if (!pg) return NULL;
     for (int i = 0; prepare && i < ST_COUNT; i++) {
         char name[16];
         snprintf(name, sizeof name, "s%d", i);
@@ -460,6 +468,23 @@ enum store_status db_run(PGconn **pgp, enum stmt st, int n, const char *const *v
     return db_run_fmt(pgp, st, n, vals, lens, 0, out);
 }
 
+enum store_status db_run_row(enum stmt st, int n, const char *const *vals, int binary,
+                             PGresult **out)
+{
+    *out = NULL;
+    PGconn *pg = db_conn();
+    if (!pg) return STORE_UNAVAILABLE;
+    PGresult *res;
+    enum store_status s = db_run_fmt(&pg, st, n, vals, NULL, binary, &res);
+    if (s != STORE_OK) return s;
+    if (PQntuples(res) != 1) {
+        PQclear(res);
+        return STORE_NOT_FOUND;
+    }
+    *out = res;
+    return STORE_OK;
+}
+
 /* Runs `st` and discards the result; *affected (if not NULL) gets the rows changed. */
 enum store_status db_run_cmd(PGconn **pgp, enum stmt st, int n, const char *const *vals,
                              const int *lens, long *affected)
@@ -470,11 +495,6 @@ enum store_status db_run_cmd(PGconn **pgp, enum stmt st, int n, const char *cons
     if (affected) *affected = strtol(PQcmdTuples(res), NULL, 10);
     PQclear(res);
     return STORE_OK;
-}
-
-const char *db_conninfo(void)
-{
-    return conninfo;
 }
 
 /* Column `col` of row `row` as a long, or `null_value` when NULL. */

@@ -39,8 +39,9 @@ enum stmt {
  * while the database is unreachable (then retried after a pause). */
 PGconn *db_conn(void);
 
-/* The connection string store_init() was given, or NULL. */
-const char *db_conninfo(void);
+/* A new connection to the database store_init() was given (its notices logged), or NULL:
+ * then the failure of `what` is logged and counted as a database error. */
+PGconn *db_connect(const char *what);
 
 /* Logs the failure of `what` with libpq's message (of `res`, else of `pg`). */
 void db_log(const char *what, PGconn *pg, const PGresult *res);
@@ -63,6 +64,14 @@ enum store_status db_run_fmt(PGconn **pgp, enum stmt st, int n, const char *cons
 /* db_run_fmt() with results in text. */
 enum store_status db_run(PGconn **pgp, enum stmt st, int n, const char *const *vals,
                          const int *lens, PGresult **out);
+
+/*
+ * Runs `st` (as db_run_fmt) on the calling thread's connection and expects one row:
+ * STORE_OK with *out holding it (caller PQclears), STORE_NOT_FOUND when the result has no
+ * row or more than one, STORE_UNAVAILABLE without a connection, else the mapped failure.
+ */
+enum store_status db_run_row(enum stmt st, int n, const char *const *vals, int binary,
+                             PGresult **out);
 
 /* Runs `st` and discards the result; *affected (if not NULL) gets the rows changed. */
 enum store_status db_run_cmd(PGconn **pgp, enum stmt st, int n, const char *const *vals,

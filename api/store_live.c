@@ -1,5 +1,5 @@
-/* store_live.c: what live updates read: a game's events one by one, and the connection
- * that LISTENs for the commits' notifications. */
+/* store_live.c: the connection that LISTENs for the commits' notifications, for the live
+ * updates (which read the events themselves with store_events_each, in store.c). */
 #include "store.h"
 
 #include <inttypes.h>
@@ -14,35 +14,6 @@
 #include "store_db.h"
 #include "metrics.h"
 
-enum store_status store_events_each(const char *id, int after, int limit,
-                                    int (*fn)(void *arg, int seq, const char *type,
-                                              const char *payload, size_t len),
-                                    void *arg, int *count)
-{
-    *count = 0;
-    PGconn *pg = db_conn();
-    if (!pg) return STORE_UNAVAILABLE;
-    char a[16], l[16];
-    snprintf(a, sizeof a, "%d", after);
-    snprintf(l, sizeof l, "%d", limit);
-    const char *vals[3] = {id, a, l};
-    PGresult *res;
-    enum store_status s = db_run(&pg, ST_EVENTS_EACH, 3, vals, NULL, &res);
-    if (s != STORE_OK) return s;
-    int rows = PQntuples(res);
-    for (int i = 0; i < rows; i++) {
-        int seq = (int)strtol(PQgetvalue(res, i, 0), NULL, 10);
-        if (fn(arg, seq, PQgetvalue(res, i, 1), PQgetvalue(res, i, 2),
-               (size_t)PQgetlength(res, i, 2))) {
-            s = STORE_ERROR;
-            break;
-        }
-        (*count)++;
-    }
-    PQclear(res);
-    return s;
-}
-
 /* A connection that only listens (LISTEN): the live hub's, apart from the thread ones. */
 struct store_listener {
     PGconn *pg; /* connected, listening */
@@ -50,16 +21,8 @@ struct store_listener {
 
 struct store_listener *store_listener_new(void)
 {
-    const char *conninfo = db_conninfo();
-    if (!conninfo) return NULL;
-    PGconn *pg = PQconnectdb(conninfo);
-    if (PQstatus(pg) != CONNECTION_OK) {
-        db_log("listen connect", pg, NULL);
-        metrics_db_error(1);
-        PQfinish(pg);
-        return NULL;
-    }
-    PQsetNoticeProcessor(pg, db_on_notice, NULL);
+    PGconn *pg = db_connect("listen connect");
+    if (!pg) return NULL;
     PGresult *res = PQexec(pg, "LISTEN " STORE_EVENTS_CHANNEL);
     int ok = PQresultStatus(res) == PGRES_COMMAND_OK;
     if (!ok) db_log("listen", pg, res);

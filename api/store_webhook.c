@@ -49,16 +49,10 @@ static void copy_text(const PGresult *res, int col, char *dst, size_t cap)
 enum store_status store_webhook_get(const char *id, struct store_webhook_state *out)
 {
     memset(out, 0, sizeof *out);
-    PGconn *pg = db_conn();
-    if (!pg) return STORE_UNAVAILABLE;
     const char *vals[1] = {id};
     PGresult *res;
-    enum store_status s = db_run(&pg, ST_WEBHOOK_STATE, 1, vals, NULL, &res);
+    enum store_status s = db_run_row(ST_WEBHOOK_STATE, 1, vals, 0, &res);
     if (s != STORE_OK) return s;
-    if (PQntuples(res) != 1) {
-        PQclear(res);
-        return STORE_NOT_FOUND;
-    }
     copy_text(res, 0, out->url, sizeof out->url);
     copy_text(res, 1, out->since, sizeof out->since);
     out->failed_attempts = db_long(res, 0, 2, 0);

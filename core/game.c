@@ -217,15 +217,9 @@ static void deploy(struct cc_game *g, unsigned tile, const struct cc_action *a,
     const struct cc_tile_type *t = cc_placed_type(g, tile);
     struct cc_piece *pc = cc_piece_add(g, a->seat, CC_PIECE_FOLLOWER, tile, a->loc);
     g->players[a->seat].followers--;
-    struct cc_event *e = cc_emit(ev, CC_EV_FOLLOWER_DEPLOYED);
-    if (e) {
-        e->seat = a->seat;
-        e->x = a->x;
-        e->y = a->y;
-        e->loc = a->loc;
-        e->kind = t->features[pc->feature].kind;
-        e->tile = g->board[tile].type;
-    }
+    struct cc_event *e =
+        cc_emit_piece(ev, CC_EV_FOLLOWER_DEPLOYED, a, t->features[pc->feature].kind);
+    if (e) e->tile = g->board[tile].type;
 }
 
 /* Moves the river's open end on after a river tile was placed at board index `tile`. */

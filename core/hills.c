@@ -155,8 +155,8 @@ static unsigned animals_around(const struct cc_game *g, int x, int y)
 void cc_hills_final_scoring(const struct cc_game *g, struct cc_player *players,
                             struct cc_events *ev)
 {
-    uint16_t seen[CC_MAX_PIECES];
-    unsigned nseen = 0;
+    struct cc_root_set seen;
+    seen.n = 0;
     for (int i = 0; i < CC_MAX_PIECES; i++) {
         const struct cc_piece *pc = &g->pieces[i];
         if (!pc->used) continue;
@@ -168,10 +168,7 @@ void cc_hills_final_scoring(const struct cc_game *g, struct cc_player *players,
             continue;
         }
         uint16_t r = g->root[cc_node(pc->tile, pc->feature)];
-        unsigned j = 0;
-        while (j < nseen && seen[j] != r) j++;
-        if (j < nseen) continue;
-        seen[nseen++] = r;
+        if (!cc_root_set_add(&seen, r)) continue;
         unsigned kind = cc_placed_type(g, pc->tile)->features[pc->feature].kind;
         unsigned seats = cc_majority(g, r), tiles = cc_feature_tiles(g, r);
         enum cc_column col = kind == CC_KIND_TRAIL ? CC_COL_TRAIL : CC_COL_FARMLAND;
@@ -226,14 +223,7 @@ static void build_stable(struct cc_game *g, unsigned tile, const struct cc_actio
 {
     cc_piece_add(g, a->seat, CC_PIECE_STABLE, tile, a->loc);
     g->players[a->seat].stables--;
-    struct cc_event *e = cc_emit(ev, CC_EV_STABLE_BUILT);
-    if (e) {
-        e->seat = a->seat;
-        e->x = a->x;
-        e->y = a->y;
-        e->loc = a->loc;
-        e->kind = CC_KIND_MEADOW;
-    }
+    cc_emit_piece(ev, CC_EV_STABLE_BUILT, a, CC_KIND_MEADOW);
 }
 
 /* ---- hikes ---- */

@@ -81,6 +81,27 @@ struct cc_event *cc_emit(struct cc_events *ev, enum cc_event_type type)
     return e;
 }
 
+struct cc_event *cc_emit_piece(struct cc_events *ev, enum cc_event_type type,
+                               const struct cc_action *a, unsigned kind)
+{
+    struct cc_event *e = cc_emit(ev, type);
+    if (!e) return NULL;
+    e->seat = a->seat;
+    e->x = a->x;
+    e->y = a->y;
+    e->loc = a->loc;
+    e->kind = (uint8_t)kind;
+    return e;
+}
+
+bool cc_root_set_add(struct cc_root_set *set, uint16_t root)
+{
+    for (unsigned j = 0; j < set->n; j++)
+        if (set->root[j] == root) return false;
+    if (set->n < CC_MAX_PIECES) set->root[set->n++] = root;
+    return true;
+}
+
 void cc_award(struct cc_player *players, unsigned seats, int points, enum cc_column column)
 {
     for (unsigned s = 0; s < CC_MAX_PLAYERS; s++) {

@@ -37,6 +37,11 @@ const struct cc_rules *cc_rules_of(enum cc_ruleset r);
 /* Appends a zeroed event of `type` and returns it, or NULL when ev is NULL. */
 struct cc_event *cc_emit(struct cc_events *ev, enum cc_event_type type);
 
+/* Appends an event of `type` about the piece that action `a` puts on a feature of `kind`
+ * (its seat, square and location) and returns it, or NULL when ev is NULL. */
+struct cc_event *cc_emit_piece(struct cc_events *ev, enum cc_event_type type,
+                               const struct cc_action *a, unsigned kind);
+
 /*
  * Appends a scoring event of `type` (feature_scored, final_scored ...) about the feature
  * at `loc` of board tile `tile`, and returns it (NULL when ev is NULL) for the caller to
@@ -57,6 +62,15 @@ unsigned cc_completed_on_tile(const struct cc_game *g, unsigned tile, unsigned k
  * exist: the supplies guarantee it) and returns it. The caller updates the supply. */
 struct cc_piece *cc_piece_add(struct cc_game *g, unsigned seat, enum cc_piece_kind kind,
                               unsigned tile, unsigned loc);
+
+/* Features by their roots, each at most once (final scorings visit a feature once). */
+struct cc_root_set {
+    uint16_t root[CC_MAX_PIECES]; /* in the order added */
+    unsigned n;                   /* roots in root[] */
+};
+
+/* Adds `root` to `set` unless it is there already; true when it was added. */
+bool cc_root_set_add(struct cc_root_set *set, uint16_t root);
 
 /* Adds `points` in `column` to every seat in `seats`. */
 void cc_award(struct cc_player *players, unsigned seats, int points, enum cc_column column);

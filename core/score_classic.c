@@ -141,18 +141,15 @@ static void score_farms(const struct cc_game *g, const struct farm *farms, unsig
 void cc_classic_final_scoring(const struct cc_game *g, struct cc_player *players,
                               struct cc_events *ev)
 {
-    uint16_t seen[CC_MAX_PIECES];
-    unsigned nseen = 0;
+    struct cc_root_set seen;
+    seen.n = 0;
     struct farm farms[CC_MAX_PIECES];
     unsigned nfarms = 0;
     for (int i = 0; i < CC_MAX_PIECES; i++) {
         const struct cc_piece *pc = &g->pieces[i];
         if (!pc->used || pc->kind != CC_PIECE_FOLLOWER) continue;
         uint16_t r = g->root[cc_node(pc->tile, pc->feature)];
-        unsigned j = 0;
-        while (j < nseen && seen[j] != r) j++;
-        if (j < nseen) continue;
-        seen[nseen++] = r;
+        if (!cc_root_set_add(&seen, r)) continue;
         unsigned kind = cc_placed_type(g, pc->tile)->features[pc->feature].kind;
         unsigned seats = cc_majority(g, r);
         unsigned tiles = kind == CC_KIND_MONASTERY ? 1u : cc_feature_tiles(g, r);

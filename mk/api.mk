@@ -22,12 +22,12 @@ $(API_SAN_BIN): $(API_SAN_OBJS) $(CORE_SAN_LIB)
 	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $(API_SAN_OBJS) $(CORE_SAN_LIB) $(API_LIBS) -o $@
 
 # Integration tests: a plain C runner (libcurl + cJSON) that starts the real server.
-ITEST_SRCS := $(wildcard tests/itest/*.c)
+ITEST_SRCS := $(wildcard tests/itest/*.c) $(wildcard tests/common/*.c)
 ITEST_BIN  := $(BUILD)/itest
 # It reads the database itself (libpq) and replays stored games with the engine (libcore.a).
-$(ITEST_BIN): $(ITEST_SRCS) $(wildcard tests/itest/*.h) $(CORE_LIB)
+$(ITEST_BIN): $(ITEST_SRCS) $(wildcard tests/itest/*.h tests/common/*.h) $(CORE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests/itest -Icore -I/usr/include/postgresql $(ITEST_SRCS) $(CORE_LIB) \
+	$(CC) $(ALL_CFLAGS) -Itests/itest -Itests/common -Icore -I/usr/include/postgresql $(ITEST_SRCS) $(CORE_LIB) \
 		-lcurl -lcjson -lpq -lcrypto -lpthread -o $@
 
 .PHONY: api api-san pg-start pg-stop test-itest test-itest-san

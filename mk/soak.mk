@@ -3,9 +3,10 @@
 # both print requests, answers and errors by kind, and latency percentiles (p99 ...).
 
 SOAK_BIN := $(BUILD)/soak
-$(SOAK_BIN): tests/soak/soak.c
+SOAK_SRCS := tests/soak/soak.c $(wildcard tests/common/*.c)
+$(SOAK_BIN): $(SOAK_SRCS) $(wildcard tests/common/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $< -lcurl -lcjson -lpthread -o $@
+	$(CC) $(ALL_CFLAGS) -Itests/common $(SOAK_SRCS) -lcurl -lcjson -lpthread -o $@
 
 .PHONY: soak test-soak
 soak: $(API_BIN) $(SOAK_BIN)

@@ -34,31 +34,15 @@ cleanup() {
     done
 }
 trap cleanup EXIT
-# Each server on a free port (skip ports something answers on; retry if it cannot bind).
+# Each server on a free port (scripts/start-server.sh).
+# shellcheck source=scripts/start-server.sh
+. scripts/start-server.sh
 for _n in $(seq 1 "$nservers"); do
-    port=
-    for _ in 1 2 3 4 5 6 7 8 9 10; do
-        p=$((20000 + (RANDOM * 32768 + RANDOM) % 40000))
-        if curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$p/"; then continue; fi
-        PORT=$p DATABASE_URL="$url" LOG_LEVEL=${LOG_LEVEL:-warn} CREATE_LIMIT_PER_MINUTE=${CREATE_LIMIT_PER_MINUTE:-0} "$bin" >>"$log" 2>&1 &
-        pid=$!
-        for _wait in $(seq 1 100); do
-            if curl -sf -o /dev/null --max-time 1 "http://127.0.0.1:$p/healthz"; then
-                port=$p
-                break
-            fi
-            kill -0 "$pid" 2>/dev/null || break
-            sleep 0.1
-        done
-        if [ -n "$port" ]; then
-            servers+=("$pid")
-            bases+=("http://127.0.0.1:$port")
-            break
-        fi
-        kill "$pid" 2>/dev/null || true
-        wait "$pid" 2>/dev/null || true
-    done
-    [ -n "$port" ] || { echo "soak: a server did not start (see $log)" >&2; exit 1; }
+    start_server "$bin" "$log" DATABASE_URL="$url" LOG_LEVEL="${LOG_LEVEL:-warn}" \
+        CREATE_LIMIT_PER_MINUTE="${CREATE_LIMIT_PER_MINUTE:-0}" ||
+        { echo "soak: a server did not start (see $log)" >&2; exit 1; }
+    servers+=("$server_pid")
+    bases+=("http://127.0.0.1:$server_port")
 done
 status=0
 "$soak" "$seconds" "$clients" "${bases[@]}" || status=$?

@@ -34,40 +34,24 @@ games=(
 
 url=$(scripts/pg-start.sh --fresh tilehall_bot)
 work=$(mktemp -d)
-server=
+server_pid= # the server (scripts/start-server.sh sets it)
 cleanup() {
-    if [ -n "$server" ] && kill -0 "$server" 2>/dev/null; then
-        kill "$server" 2>/dev/null || true
-        wait "$server" 2>/dev/null || true
+    if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
+        kill "$server_pid" 2>/dev/null || true
+        wait "$server_pid" 2>/dev/null || true
     fi
     rm -rf "$work"
 }
 trap cleanup EXIT
 
-# Start the server on a free port: skip ports something answers on, retry if it cannot
-# bind.
+# Start the server on a free port (scripts/start-server.sh).
 mkdir -p "$(dirname "$log")"
 : >"$log"
-port=
-for _ in 1 2 3 4 5 6 7 8 9 10; do
-    p=$((20000 + (RANDOM * 32768 + RANDOM) % 40000))
-    if curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$p/"; then continue; fi
-    PORT=$p DATABASE_URL="$url" THREADS=4 LOG_LEVEL=warn "$bin" >>"$log" 2>&1 &
-    server=$!
-    for _wait in $(seq 1 100); do
-        if curl -sf -o /dev/null --max-time 1 "http://127.0.0.1:$p/healthz"; then
-            port=$p
-            break
-        fi
-        kill -0 "$server" 2>/dev/null || break
-        sleep 0.1
-    done
-    [ -z "$port" ] || break
-    kill "$server" 2>/dev/null || true
-    wait "$server" 2>/dev/null || true
-    server=
-done
-[ -n "$port" ] || { echo "itest-bot: the server did not start (see $log)" >&2; exit 1; }
+# shellcheck source=scripts/start-server.sh
+. scripts/start-server.sh
+start_server "$bin" "$log" DATABASE_URL="$url" THREADS=4 LOG_LEVEL=warn ||
+    { echo "itest-bot: the server did not start (see $log)" >&2; exit 1; }
+port=$server_port
 base=http://127.0.0.1:$port
 
 # Play every game side by side.
@@ -117,10 +101,10 @@ if ! curl -sf -o /dev/null "$base/healthz"; then
     failed=$((failed + 1))
     echo "FAIL the server is not healthy after the games (see $log)"
 fi
-kill "$server"
+kill "$server_pid"
 rc=0
-wait "$server" || rc=$?
-server=
+wait "$server_pid" || rc=$?
+server_pid=
 if [ "$rc" -ne 0 ]; then
     failed=$((failed + 1))
     echo "FAIL the server exited with status $rc on SIGTERM (see $log)"

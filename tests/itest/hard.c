@@ -65,9 +65,7 @@ static void send_curl(const struct server *srv, enum hard_via via, const char *m
     if (!c) return;
     char url[1024];
     snprintf(url, sizeof url, "%s%s", via == VIA_PROXY ? srv->base : srv->direct, path);
-    struct curl_slist *hl = NULL;
-    for (size_t i = 0; headers && headers[i]; i++) hl = curl_slist_append(hl, headers[i]);
-    hl = curl_slist_append(hl, "Expect:");
+    struct curl_slist *hl = resp_headers(headers, 0);
     struct upload up = {body, len};
     curl_easy_setopt(c, CURLOPT_URL, url);
     if (via == VIA_CHUNKED) {
@@ -81,15 +79,24 @@ static void send_curl(const struct server *srv, enum hard_via via, const char *m
     }
     curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method);
     curl_easy_setopt(c, CURLOPT_HTTPHEADER, hl);
-    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, resp_on_body);
-    curl_easy_setopt(c, CURLOPT_WRITEDATA, r);
-    curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, resp_on_header);
-    curl_easy_setopt(c, CURLOPT_HEADERDATA, r);
-    curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, timeout_ms);
-    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-    if (curl_easy_perform(c) == CURLE_OK) curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &r->status);
+    resp_capture(c, resp_on_body, resp_on_header, r, timeout_ms);
+    resp_perform(c, r);
     curl_slist_free_all(hl);
     curl_easy_cleanup(c);
+}
+
+int hard_connect(const struct server *srv)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {0};
+    a.sin_family = AF_INET;
+    a.sin_port = htons((uint16_t)srv->port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
+        if (fd >= 0) close(fd);
+        return -1;
+    }
+    return fd;
 }
 
 /* Parses a raw HTTP answer (`n` bytes at `buf`) into `r`. */
@@ -127,15 +134,8 @@ static void send_raw(const struct server *srv, const char *req, size_t len, int 
         const char *nul = memchr(req, '\0', len);
         fast = nul ? (size_t)(nul - req) : 0;
     }
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a = {0};
-    a.sin_family = AF_INET;
-    a.sin_port = htons((uint16_t)srv->port);
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
-        if (fd >= 0) close(fd);
-        return;
-    }
+    int fd = hard_connect(srv);
+    if (fd < 0) return;
     size_t cap = 1 << 16, got = 0;
     char *buf = malloc(cap + 1);
     long long deadline = hard_now_ms() + 30000;
@@ -173,8 +173,7 @@ void hard_send(const struct server *srv, enum hard_via via, const char *method, 
         send_raw(srv, body, len, via == VIA_SLOW, r);
     else
         send_curl(srv, via, method, path, body, len, headers, r);
-    if (!r->body) r->body = calloc(1, 1);
-    r->json = cJSON_Parse(r->body);
+    resp_parse(r);
 }
 
 int hard_server_start(struct server *s, const char *const *env, int proxied)

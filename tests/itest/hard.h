@@ -27,6 +27,9 @@ enum hard_via {
 void hard_send(const struct server *srv, enum hard_via via, const char *method, const char *path,
                const char *body, size_t len, const char *const *headers, struct resp *r);
 
+/* A TCP connection straight to the server's port (no proxy): the socket, or -1. */
+int hard_connect(const struct server *srv);
+
 /*
  * Starts a server of its own with the settings `env` ("NAME=value" strings, NULL-terminated)
  * added to the environment for it only; with `proxied`, behind a spec proxy of its own

@@ -107,7 +107,8 @@ int server_start_proxied(struct server *s, int proxied)
         long st = r.status;
         resp_free(&r);
         if (st == 200) {
-            if (proxied && getenv("ITEST_SPEC_PROXY") && !s->proxy_port && proxy_start(s)) {
+            const char *spec = getenv("ITEST_SPEC_PROXY"); /* "" (ITEST_PROXY=): none */
+            if (proxied && spec && *spec && !s->proxy_port && proxy_start(s)) {
                 fprintf(stderr, "itest: the spec proxy did not start\n");
                 return -1;
             }
@@ -138,51 +139,6 @@ int server_stop(struct server *s)
     return 255;
 }
 
-size_t resp_on_body(char *p, size_t size, size_t n, void *ud)
-{
-    struct resp *r = ud;
-    size_t add = size * n;
-    char *nb = realloc(r->body, r->len + add + 1);
-    if (!nb) return 0;
-    r->body = nb;
-    memcpy(r->body + r->len, p, add);
-    r->len += add;
-    r->body[r->len] = '\0';
-    return add;
-}
-
-/* Copies the value of header line `line` into `dst` if its name is `name`. */
-static void take_header(const char *line, size_t len, const char *name, char *dst, size_t cap)
-{
-    size_t nl = strlen(name);
-    if (len <= nl + 1 || strncasecmp(line, name, nl) != 0 || line[nl] != ':') return;
-    const char *v = line + nl + 1;
-    size_t vl = len - nl - 1;
-    while (vl && (*v == ' ')) v++, vl--;
-    while (vl && (v[vl - 1] == '\r' || v[vl - 1] == '\n' || v[vl - 1] == ' ')) vl--;
-    if (vl >= cap) vl = cap - 1;
-    memcpy(dst, v, vl);
-    dst[vl] = '\0';
-}
-
-void resp_take_header(const char *p, size_t len, struct resp *r)
-{
-    take_header(p, len, "ETag", r->etag, sizeof r->etag);
-    take_header(p, len, "Location", r->location, sizeof r->location);
-    take_header(p, len, "Allow", r->allow, sizeof r->allow);
-    take_header(p, len, "Content-Type", r->ctype, sizeof r->ctype);
-    take_header(p, len, "Retry-After", r->retry_after, sizeof r->retry_after);
-    take_header(p, len, "WWW-Authenticate", r->www_auth, sizeof r->www_auth);
-    take_header(p, len, "X-Request-Id", r->request_id, sizeof r->request_id);
-    take_header(p, len, "Cache-Control", r->cache, sizeof r->cache);
-}
-
-size_t resp_on_header(char *p, size_t size, size_t n, void *ud)
-{
-    resp_take_header(p, size * n, ud);
-    return size * n;
-}
-
 void http(const struct server *srv, const char *method, const char *path, const char *body,
           const char *const *headers, struct resp *r)
 {
@@ -191,14 +147,7 @@ void http(const struct server *srv, const char *method, const char *path, const 
     if (!c) return;
     char url[512];
     snprintf(url, sizeof url, "%s%s", srv->base, path);
-    struct curl_slist *hl = NULL;
-    int has_ct = 0;
-    for (size_t i = 0; headers && headers[i]; i++) {
-        hl = curl_slist_append(hl, headers[i]);
-        if (strncasecmp(headers[i], "Content-Type:", 13) == 0) has_ct = 1;
-    }
-    if (body && !has_ct) hl = curl_slist_append(hl, "Content-Type: application/json");
-    hl = curl_slist_append(hl, "Expect:");
+    struct curl_slist *hl = resp_headers(headers, body != NULL);
     curl_easy_setopt(c, CURLOPT_URL, url);
     curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method);
     if (strcmp(method, "HEAD") == 0) curl_easy_setopt(c, CURLOPT_NOBODY, 1L);
@@ -207,24 +156,11 @@ void http(const struct server *srv, const char *method, const char *path, const 
         curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
     }
     curl_easy_setopt(c, CURLOPT_HTTPHEADER, hl);
-    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, resp_on_body);
-    curl_easy_setopt(c, CURLOPT_WRITEDATA, r);
-    curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, resp_on_header);
-    curl_easy_setopt(c, CURLOPT_HEADERDATA, r);
-    curl_easy_setopt(c, CURLOPT_TIMEOUT, 90L);
-    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-    if (curl_easy_perform(c) == CURLE_OK) curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &r->status);
+    resp_capture(c, resp_on_body, resp_on_header, r, 90000);
+    resp_perform(c, r);
     curl_slist_free_all(hl);
     curl_easy_cleanup(c);
-    if (!r->body) r->body = calloc(1, 1);
-    r->json = cJSON_Parse(r->body);
-}
-
-void resp_free(struct resp *r)
-{
-    free(r->body);
-    cJSON_Delete(r->json);
-    memset(r, 0, sizeof *r);
+    resp_parse(r);
 }
 
 const cJSON *jget(const cJSON *j, const char *path)
@@ -282,11 +218,6 @@ const char *jstr(const cJSON *j, const char *path)
 {
     const cJSON *v = jget(j, path);
     return cJSON_IsString(v) ? v->valuestring : "";
-}
-
-const char *problem_code(const struct resp *r)
-{
-    return jstr(r->json, "code");
 }
 
 int main(int argc, char **argv)

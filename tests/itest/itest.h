@@ -7,28 +7,7 @@
 
 #include <cjson/cJSON.h>
 
-/* An HTTP answer. */
-struct resp {
-    long status;          /* HTTP status, 0 when the request failed */
-    char *body;           /* NUL-terminated, malloc'd */
-    size_t len;           /* bytes in body */
-    char etag[64];        /* ETag header or "" */
-    char location[128];   /* Location header or "" */
-    char allow[64];       /* Allow header or "" */
-    char ctype[64];       /* Content-Type header or "" */
-    char retry_after[16]; /* Retry-After header or "" */
-    char www_auth[64];    /* WWW-Authenticate header or "" */
-    char request_id[80];  /* X-Request-Id header or "" */
-    char cache[64];       /* Cache-Control header or "" */
-    cJSON *json;          /* body parsed, or NULL */
-};
-
-/* libcurl callbacks that fill a struct resp (`ud`): the body, and the headers it keeps. */
-size_t resp_on_body(char *p, size_t size, size_t n, void *ud);
-size_t resp_on_header(char *p, size_t size, size_t n, void *ud);
-
-/* Keeps the header line `p` (`len` bytes) in `r` when it is one that struct resp has. */
-void resp_take_header(const char *p, size_t len, struct resp *r);
+#include "resp.h"
 
 /* A running server. */
 struct server {
@@ -42,7 +21,7 @@ struct server {
 
 /*
  * Starts the server binary (on a free port the first time, on the same port after a
- * stop); waits until /healthz answers. With ITEST_SPEC_PROXY set and `proxied`, also
+ * stop); waits until /healthz answers. With ITEST_SPEC_PROXY set (not empty) and `proxied`, also
  * starts the validating spec proxy (scripts/spec-proxy.sh) in front of it once and sends
  * every test request through it. 0 or -1.
  */
@@ -60,7 +39,6 @@ void proxy_stop(struct server *s);
  */
 void http(const struct server *srv, const char *method, const char *path, const char *body,
           const char *const *headers, struct resp *r);
-void resp_free(struct resp *r);
 
 /* Failure bookkeeping: CHECK records the first failure of a test and returns from it. */
 extern char itest_failure[512];
@@ -82,8 +60,5 @@ cJSON *game_events(const struct server *srv, const char *id);
 const char *jstr(const cJSON *j, const char *path);
 /* The item at `path`, or NULL. */
 const cJSON *jget(const cJSON *j, const char *path);
-
-/* The problem `code` of an answer, or "". */
-const char *problem_code(const struct resp *r);
 
 #endif

@@ -139,15 +139,10 @@ static void *sse_main(void *p)
     }
     curl_easy_setopt(h, CURLOPT_URL, c->url);
     curl_easy_setopt(h, CURLOPT_HTTPHEADER, hl);
-    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, sse_body);
-    curl_easy_setopt(h, CURLOPT_WRITEDATA, c);
-    curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, sse_header);
-    curl_easy_setopt(h, CURLOPT_HEADERDATA, c);
+    resp_capture(h, sse_body, sse_header, c, 60000);
     curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
     curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, sse_progress);
     curl_easy_setopt(h, CURLOPT_XFERINFODATA, c);
-    curl_easy_setopt(h, CURLOPT_TIMEOUT, 60L);
-    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
     CURLcode rc = curl_easy_perform(h);
     curl_slist_free_all(hl);
     curl_easy_cleanup(h);
@@ -257,15 +252,75 @@ static int same_events(struct sse *c, const cJSON *evs, int first_seq, char *why
     return rc;
 }
 
+/*
+ * A new game from `body` in *g and a stream of its events (path in `path`) at `base`; NULL
+ * (with `why`) when either cannot be had.
+ */
+static struct sse *new_game_stream(const struct server *srv, const char *base, const char *body,
+                                   struct game *g, char *path, size_t cap, char *why, size_t whycap)
+{
+    if (game_new(srv, body, g, why, whycap) != 0) return NULL;
+    snprintf(path, cap, "/v1/games/%s/events", g->id);
+    struct sse *c = sse_open(base, path, NULL);
+    if (!c) snprintf(why, whycap, "no client");
+    return c;
+}
+
+/*
+ * Plays up to `turns` turns of `g` on `srv`, after each waiting until its events (a draw
+ * and a placement at least) came on stream `c`; the slowest first arrival (ms) raises
+ * *slowest. Returns the turns done (`why` says why it stopped short).
+ */
+static int play_streamed(const struct server *srv, const struct game *g, struct sse *c, int turns,
+                         long long *slowest, char *why, size_t cap)
+{
+    int done = 0;
+    for (; done < turns; done++) {
+        int before = c->n;
+        long long t0 = ms_now();
+        if (play_turn(srv, g, 1, why, cap) < 0) break;
+        if (!sse_wait(c, before + 2, 1000, 5000)) {
+            snprintf(why, cap, "the turn's events did not come");
+            break;
+        }
+        if (c->at[before] - t0 > *slowest) *slowest = c->at[before] - t0;
+    }
+    return done;
+}
+
+/* 0 when a stream of `path` at `base` (Last-Event-ID `last_id` unless NULL) brings `n`
+ * events soon, the game's events `evs` from seq `first_seq` exactly; else -1 with `why`. */
+static int stream_brings(const char *base, const char *path, const char *last_id, int n,
+                         const cJSON *evs, int first_seq, char *why, size_t cap)
+{
+    struct sse *c = sse_open(base, path, last_id);
+    if (!c) {
+        snprintf(why, cap, "no client");
+        return -1;
+    }
+    int rc = -1;
+    if (!sse_wait(c, n, 1000, 5000))
+        snprintf(why, cap, "%d of %d events came", c->n, n);
+    else
+        rc = same_events(c, evs, first_seq, why, cap);
+    sse_close(c);
+    return rc;
+}
+
+/* The server's log (ITEST_SERVER_LOG) for reading, or NULL. */
+static FILE *server_log(void)
+{
+    const char *log = getenv("ITEST_SERVER_LOG");
+    return fopen(log ? log : "build/itest-server.log", "r");
+}
+
 void test_event_stream(struct server *srv)
 {
-    char why[400];
+    char why[400], path[160];
     struct game g;
-    CHECK(game_new(srv, LIVE_GAME, &g, why, sizeof why) == 0, "%s", why);
-    char path[160];
-    snprintf(path, sizeof path, "/v1/games/%s/events", g.id);
-    struct sse *c = sse_open(srv->base, path, NULL);
-    CHECK(c, "no client");
+    struct sse *c =
+        new_game_stream(srv, srv->base, LIVE_GAME, &g, path, sizeof path, why, sizeof why);
+    CHECK(c, "%s", why);
     int ok = sse_wait(c, 1, 1000, 5000);
     long st = c->status;
     char ctype[64];
@@ -276,14 +331,7 @@ void test_event_stream(struct server *srv)
           "stream: status %ld ctype %s first id %d", st, ctype, first);
     /* Each move's events arrive as they are committed, in order, quickly. */
     long long slowest = 0;
-    int turns = 0;
-    for (; turns < 3; turns++) {
-        int before = c->n;
-        long long t0 = ms_now();
-        if (play_turn(srv, &g, 1, why, sizeof why) < 0) break;
-        if (!sse_wait(c, before + 2, 1000, 5000)) break; /* a draw and a placement at least */
-        if (c->at[before] - t0 > slowest) slowest = c->at[before] - t0;
-    }
+    int turns = play_streamed(srv, &g, c, 3, &slowest, why, sizeof why);
     cJSON *evs = game_events(srv, g.id);
     int n_all = cJSON_GetArraySize(evs);
     sse_wait(c, n_all, 1000, 3000);
@@ -301,18 +349,12 @@ void test_event_stream(struct server *srv)
     /* Last-Event-ID resumes after it; without it, `after` does. */
     char last[16];
     snprintf(last, sizeof last, "%d", n_all - 2);
-    c = sse_open(srv->base, path, last);
-    ok = sse_wait(c, 2, 1000, 5000);
-    same = ok ? same_events(c, evs, n_all - 1, why, sizeof why) : -1;
-    sse_close(c);
-    CHECK(ok && same == 0, "Last-Event-ID %s: %s", last, why);
+    same = stream_brings(srv->base, path, last, 2, evs, n_all - 1, why, sizeof why);
+    CHECK(same == 0, "Last-Event-ID %s: %s", last, why);
     char apath[192];
     snprintf(apath, sizeof apath, "%s?after=%d", path, n_all - 1);
-    c = sse_open(srv->base, apath, NULL);
-    ok = sse_wait(c, 1, 1000, 5000);
-    same = ok ? same_events(c, evs, n_all, why, sizeof why) : -1;
-    sse_close(c);
-    CHECK(ok && same == 0, "after=%d: %s", n_all - 1, why);
+    same = stream_brings(srv->base, apath, NULL, 1, evs, n_all, why, sizeof why);
+    CHECK(same == 0, "after=%d: %s", n_all - 1, why);
     /* A Last-Event-ID that is no number is ignored (after counts). */
     c = sse_open(srv->base, apath, "x7");
     ok = sse_wait(c, 1, 1000, 5000);
@@ -338,13 +380,11 @@ void test_event_stream(struct server *srv)
 /* A stream of a game played to its end stops after game_finished. */
 void test_event_stream_end(struct server *srv)
 {
-    char why[400];
+    char why[400], path[160];
     struct game g;
-    CHECK(game_new(srv, SHORT_GAME, &g, why, sizeof why) == 0, "%s", why);
-    char path[160];
-    snprintf(path, sizeof path, "/v1/games/%s/events", g.id);
-    struct sse *c = sse_open(srv->base, path, NULL);
-    CHECK(c, "no client");
+    struct sse *c =
+        new_game_stream(srv, srv->base, SHORT_GAME, &g, path, sizeof path, why, sizeof why);
+    CHECK(c, "%s", why);
     int p = 0;
     for (int i = 0; i < 10 && p == 0; i++) p = play_turn(srv, &g, 0, why, sizeof why);
     for (int i = 0; i < 10 && p == 0; i++) p = play_turn(srv, &g, 0, why, sizeof why);
@@ -484,31 +524,22 @@ void test_stream_across_servers(struct server *srv)
     const char *env[] = {"LIVE_FALLBACK_MS=60000", "SSE_HEARTBEAT=5", NULL};
     struct server two;
     CHECK(hard_server_start(&two, env, 0) == 0, "the second server did not start");
-    char why[400];
+    char why[400], path[160];
     struct game g;
-    int rc = game_new(srv, LIVE_GAME, &g, why, sizeof why);
-    struct sse *c = NULL;
+    struct sse *c =
+        new_game_stream(srv, two.direct, LIVE_GAME, &g, path, sizeof path, why, sizeof why);
     long long slowest = -1;
     int got = 0, turns = 0;
-    if (rc == 0) {
-        char path[160];
-        snprintf(path, sizeof path, "/v1/games/%s/events", g.id);
-        c = sse_open(two.direct, path, "1");
+    if (c) {
         sse_status(c, 3000);
         usleep(200000);
         slowest = 0;
-        for (; turns < 3; turns++) {
-            int before = c->n;
-            long long t0 = ms_now();
-            if (play_turn(srv, &g, 1, why, sizeof why) < 0) break;
-            if (!sse_wait(c, before + 2, 1000, 5000)) break;
-            if (c->at[before] - t0 > slowest) slowest = c->at[before] - t0;
-        }
+        turns = play_streamed(srv, &g, c, 3, &slowest, why, sizeof why);
         got = c->n;
     }
     sse_close(c);
     int code = hard_server_stop(&two);
-    CHECK(rc == 0, "%s", why);
+    CHECK(c, "%s", why);
     CHECK(turns == 3, "turn %d on the first server: %d events on the second's stream (%s)", turns,
           got, why);
     CHECK(slowest >= 0 && slowest < 1000, "an event took %lld ms to reach the other server",
@@ -590,9 +621,8 @@ void test_stream_limits(struct server *srv)
 /* /turn: the seat to move, its tile and placements, in each phase. */
 void test_turn_view(struct server *srv)
 {
-    char why[400];
     struct game g;
-    CHECK(game_new(srv, LIVE_GAME, &g, why, sizeof why) == 0, "%s", why);
+    NEW_GAME(&g, LIVE_GAME);
     char path[160];
     snprintf(path, sizeof path, "/v1/games/%s/turn", g.id);
     struct resp r;
@@ -631,12 +661,8 @@ void test_turn_view(struct server *srv)
     resp_free(&r);
     /* The hand-of-two variant lists the seat's hand; a finished game has no seat. */
     struct game h;
-    CHECK(game_new(
-              srv,
-              "{\"ruleset\":\"discovery\",\"options\":{\"draw\":\"hand\"},\"players\":[{\"name\":"
-              "\"A\"},{\"name\":\"B\"}],\"seed\":3}",
-              &h, why, sizeof why) == 0,
-          "%s", why);
+    NEW_GAME(&h, "{\"ruleset\":\"discovery\",\"options\":{\"draw\":\"hand\"},\"players\":[{"
+                 "\"name\":\"A\"},{\"name\":\"B\"}],\"seed\":3}");
     snprintf(path, sizeof path, "/v1/games/%s/turn", h.id);
     http(srv, "GET", path, NULL, NULL, &r);
     CHECK(r.status == 200 && strcmp(jstr(r.json, "phase"), "place") == 0 &&
@@ -645,7 +671,8 @@ void test_turn_view(struct server *srv)
           "hand variant: %.300s", r.body);
     resp_free(&r);
     struct game f;
-    CHECK(game_new(srv, SHORT_GAME, &f, why, sizeof why) == 0, "%s", why);
+    NEW_GAME(&f, SHORT_GAME);
+    char why[400];
     int p = 0;
     for (int i = 0; i < 10 && p == 0; i++) p = play_turn(srv, &f, 0, why, sizeof why);
     CHECK(p == 1, "the short game did not end: %s", why);
@@ -737,8 +764,7 @@ void test_metrics_and_request_ids(struct server *srv)
     http(&s, "GET", "/metrics", NULL, NULL, &m);
     int code = hard_server_stop(&s);
     /* The server's log line of the request carries the id. */
-    const char *log = getenv("ITEST_SERVER_LOG");
-    FILE *f = fopen(log ? log : "build/itest-server.log", "r");
+    FILE *f = server_log();
     char line[4096], needle[128];
     snprintf(needle, sizeof needle, "\"request_id\":\"%s\"", rid);
     int logged = 0;
@@ -811,8 +837,7 @@ void test_slow_request_log(struct server *srv)
     http(&s, "GET", path, NULL, hp, &poll);
     http(&s, "GET", "/healthz", NULL, hf, &fast);
     int code = hard_server_stop(&s);
-    const char *log = getenv("ITEST_SERVER_LOG");
-    FILE *f = fopen(log ? log : "build/itest-server.log", "r");
+    FILE *f = server_log();
     char line[4096], want_slow[96], want_poll[96], want_fast[96];
     snprintf(want_slow, sizeof want_slow, "\"request_id\":\"slow-%s\"", tag);
     snprintf(want_poll, sizeof want_poll, "\"request_id\":\"poll-%s\"", tag);

@@ -147,12 +147,6 @@ int play_turn(const struct server *srv, const struct game *g, int follower, char
     return finished;
 }
 
-#define NEW_GAME(g, body)                                                                          \
-    do {                                                                                           \
-        char why_[300];                                                                            \
-        CHECK(game_new(srv, body, g, why_, sizeof why_) == 0, "%s", why_);                         \
-    } while (0)
-
 #define SMALL_GAME                                                                                 \
     "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"start\":\"D\",\"deck\":[\"K\","        \
     "\"D\",\"E\",\"U\",\"V\",\"B\",\"A\",\"L\"]}"
@@ -214,6 +208,13 @@ void test_auth(struct server *srv)
         CHECK(game_version(srv, &g) == version, "%s changed the version", b_);                     \
     } while (0)
 
+/* EXPECT_PLACE of the body printed from `fmt` and what follows it. */
+#define EXPECT_PLACEF(st, code_, fmt, ...)                                                         \
+    do {                                                                                           \
+        snprintf(body, sizeof body, fmt, __VA_ARGS__);                                             \
+        EXPECT_PLACE(body, st, code_);                                                             \
+    } while (0)
+
 void test_turn_errors(struct server *srv)
 {
     struct game g;
@@ -263,8 +264,7 @@ void test_turn_errors(struct server *srv)
     resp_free(&r);
     CHECK(legal_body[0] && bad_edges[0], "K should fit some ways and not others");
     char body[160];
-    snprintf(body, sizeof body, "%s}", bad_edges);
-    EXPECT_PLACE(body, 409, "edges_do_not_match");
+    EXPECT_PLACEF(409, "edges_do_not_match", "%s}", bad_edges);
     EXPECT_PLACE("{\"x\":0,\"y\":0,\"rotation\":0}", 409, "position_taken");
     EXPECT_PLACE("{\"x\":5,\"y\":5,\"rotation\":0}", 409, "not_adjacent");
     EXPECT_PLACE("{\"x\":0,\"y\":-1,\"rotation\":45}", 400, "bad_rotation");
@@ -274,23 +274,18 @@ void test_turn_errors(struct server *srv)
     EXPECT_PLACE("{\"x\":0,\"y\":-1,\"rotation\":0,\"meeple\":\"N\"}", 400, "unknown_field");
     EXPECT_PLACE("{\"x\":0,\"y\":-1,\"rotation\":0,\"x\":1}", 400, "invalid_body");
     EXPECT_PLACE("not json", 400, "invalid_json");
-    snprintf(body, sizeof body, "%s,\"follower\":\"Q\"}", legal_body);
-    EXPECT_PLACE(body, 400, "bad_location");
-    snprintf(body, sizeof body, "%s,\"follower\":\"C\"}", legal_body);
-    EXPECT_PLACE(body, 409, "no_feature_there");
-    snprintf(body, sizeof body, "%s,\"follower\":\"N\",\"stable\":\"S\"}", legal_body);
-    EXPECT_PLACE(body, 400, "invalid_body");
-    snprintf(body, sizeof body, "%s,\"stable\":\"N\"}", legal_body);
-    EXPECT_PLACE(body, 400, "followup_not_in_ruleset");
-    snprintf(body, sizeof body, "%s,\"hike\":{\"x\":0,\"y\":0,\"toward\":\"E\"}}", legal_body);
-    EXPECT_PLACE(body, 400, "followup_not_in_ruleset");
-    snprintf(body, sizeof body, "%s,\"hike\":{\"x\":0,\"y\":0,\"toward\":\"NE\"}}", legal_body);
-    EXPECT_PLACE(body, 400, "bad_location");
-    snprintf(body, sizeof body, "%s,\"withdraw\":{\"x\":0,\"y\":0,\"location\":\"N\"}}",
-             legal_body);
-    EXPECT_PLACE(body, 400, "followup_not_in_ruleset");
-    snprintf(body, sizeof body, "%s,\"tile\":\"QQ\"}", legal_body);
-    EXPECT_PLACE(body, 400, "unknown_tile");
+    /* The legal placement with a follow-up that is wrong (in itself, or in this ruleset). */
+    EXPECT_PLACEF(400, "bad_location", "%s,\"follower\":\"Q\"}", legal_body);
+    EXPECT_PLACEF(409, "no_feature_there", "%s,\"follower\":\"C\"}", legal_body);
+    EXPECT_PLACEF(400, "invalid_body", "%s,\"follower\":\"N\",\"stable\":\"S\"}", legal_body);
+    EXPECT_PLACEF(400, "followup_not_in_ruleset", "%s,\"stable\":\"N\"}", legal_body);
+    EXPECT_PLACEF(400, "followup_not_in_ruleset", "%s,\"hike\":{\"x\":0,\"y\":0,\"toward\":\"E\"}}",
+                  legal_body);
+    EXPECT_PLACEF(400, "bad_location", "%s,\"hike\":{\"x\":0,\"y\":0,\"toward\":\"NE\"}}",
+                  legal_body);
+    EXPECT_PLACEF(400, "followup_not_in_ruleset",
+                  "%s,\"withdraw\":{\"x\":0,\"y\":0,\"location\":\"N\"}}", legal_body);
+    EXPECT_PLACEF(400, "unknown_tile", "%s,\"tile\":\"QQ\"}", legal_body);
     snprintf(body, sizeof body, "%s}", legal_body);
     act(srv, &g, "placements", 0, body, NULL, &r);
     CHECK(r.status == 201 && jnum(r.json, "version") == 3 && strcmp(r.etag, "\"3\"") == 0 &&

@@ -181,9 +181,8 @@ void test_restart(struct server *srv)
 
 void test_db_loss(struct server *srv)
 {
-    char why[400];
     struct game g;
-    CHECK(game_new(srv, RACE_GAME, &g, why, sizeof why) == 0, "%s", why);
+    NEW_GAME(&g, RACE_GAME);
     char path[160];
     snprintf(path, sizeof path, "/v1/games/%s", g.id);
     struct resp r;
@@ -220,6 +219,7 @@ void test_db_loss(struct server *srv)
     long ready_down = r.status;
     resp_free(&r);
     struct game g2;
+    char why[400];
     int created = game_new(srv, RACE_GAME, &g2, why, sizeof why);
     int restarted = system(start) == 0;
     CHECK(down_ok, "with the database down: %s", got);

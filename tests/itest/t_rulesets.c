@@ -402,6 +402,30 @@ out:
 }
 
 /*
+ * 1 when `a` and `b` print the same (unformatted); else 0, with the byte where they part
+ * in *at and up to 40 bytes before it (and what follows, `cap` in all) of each in `ta`/`tb`.
+ */
+static int same_json(const cJSON *a, const cJSON *b, size_t *at, char *ta, char *tb, size_t cap)
+{
+    char *pa = cJSON_PrintUnformatted(a), *pb = cJSON_PrintUnformatted(b);
+    int same = pa && pb && strcmp(pa, pb) == 0;
+    if (!same && pa && pb) {
+        size_t k = 0;
+        while (pa[k] && pa[k] == pb[k]) k++;
+        *at = k;
+        snprintf(ta, cap, "%s", pa + (k > 40 ? k - 40 : 0));
+        snprintf(tb, cap, "%s", pb + (k > 40 ? k - 40 : 0));
+    } else if (!same) {
+        *at = 0;
+        snprintf(ta, cap, "(none)");
+        snprintf(tb, cap, "(none)");
+    }
+    free(pa);
+    free(pb);
+    return same;
+}
+
+/*
  * Creates a game from `create` (the first game's setup, with its seed or deck) and replays
  * the actions of `pl` on it: its events and its final state must equal those of `orig`
  * (the id aside). Returns 0 or -1 (with `why`).
@@ -426,34 +450,24 @@ static int replay(const struct server *srv, const struct game *orig, const char 
     int rc = -1;
     cJSON *a = game_events(srv, orig->id), *b = game_events(srv, g.id);
     cJSON *ja = game_get(srv, orig), *jb = game_get(srv, &g);
-    char *ta = NULL, *tb = NULL, *sa = NULL, *sb = NULL;
+    size_t at = 0;
+    char ta[96], tb[96];
     if (!a || !b || !ja || !jb) {
         snprintf(why, cap, "replay: reads failed");
         goto out;
     }
     cJSON_DeleteItemFromObject(ja, "id");
     cJSON_DeleteItemFromObject(jb, "id");
-    ta = cJSON_PrintUnformatted(a);
-    tb = cJSON_PrintUnformatted(b);
-    sa = cJSON_PrintUnformatted(ja);
-    sb = cJSON_PrintUnformatted(jb);
-    if (strcmp(ta, tb) != 0) {
-        size_t k = 0;
-        while (ta[k] && ta[k] == tb[k]) k++;
-        snprintf(why, cap, "replayed events differ at byte %zu: %.80s / %.80s", k,
-                 ta + (k > 40 ? k - 40 : 0), tb + (k > 40 ? k - 40 : 0));
+    if (!same_json(a, b, &at, ta, tb, sizeof ta)) {
+        snprintf(why, cap, "replayed events differ at byte %zu: %.80s / %.80s", at, ta, tb);
         goto out;
     }
-    if (strcmp(sa, sb) != 0) {
+    if (!same_json(ja, jb, &at, ta, tb, sizeof ta)) {
         snprintf(why, cap, "the replayed game ends in another state");
         goto out;
     }
     rc = 0;
 out:
-    free(ta);
-    free(tb);
-    free(sa);
-    free(sb);
     cJSON_Delete(a);
     cJSON_Delete(b);
     cJSON_Delete(ja);
@@ -461,10 +475,33 @@ out:
     return rc;
 }
 
-#define NEW_GAME(g, body)                                                                          \
+/*
+ * Plays game `g` (created from `create`) to its end with `pol` (`hand`: the hand variant's
+ * moves), checks how it ended and replays it on a new game; what it showed goes to *seen.
+ * 0, or -1 with `why`.
+ */
+static int play_through(const struct server *srv, const struct game *g, const char *create,
+                        enum policy pol, int hand, struct seen *seen, char *why, size_t cap)
+{
+    struct played *pl = calloc(1, sizeof *pl);
+    if (!pl) {
+        snprintf(why, cap, "out of memory");
+        return -1;
+    }
+    int rc = play(srv, g, pol, hand, pl, why, cap) || check_end(srv, g, why, cap) ||
+                     replay(srv, g, create, pl, why, cap)
+                 ? -1
+                 : 0;
+    *seen = pl->seen;
+    free(pl);
+    return rc;
+}
+
+/* play_through() of `g`, or the test fails with the reason. */
+#define PLAY_THROUGH(g, create, pol, hand, seen)                                                   \
     do {                                                                                           \
-        char why_[300];                                                                            \
-        CHECK(game_new(srv, body, g, why_, sizeof why_) == 0, "%s", why_);                         \
+        char why_[400] = "";                                                                       \
+        CHECK(play_through(srv, g, create, pol, hand, seen, why_, sizeof why_) == 0, "%s", why_);  \
     } while (0)
 
 void test_hills_game(struct server *srv)
@@ -472,30 +509,16 @@ void test_hills_game(struct server *srv)
     static const char create[] =
         "{\"ruleset\":\"hills\",\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"},"
         "{\"name\":\"Cy\"}],\"seed\":3}";
-    struct played *pl = calloc(1, sizeof *pl);
-    CHECK(pl, "out of memory");
     struct game g;
-    char why[400] = "";
-    int ok = 0;
-    do {
-        if (game_new(srv, create, &g, why, sizeof why)) break;
-        cJSON *j = game_get(srv, &g);
-        int fresh = j && jnum(player(j, 0), "stables") == 2 &&
-                    sum_of(jget(j, "harvest_supply")) == HILLS_TOKENS &&
-                    cJSON_IsObject(jget(player(j, 0), "harvest"));
-        cJSON_Delete(j);
-        if (!fresh) {
-            snprintf(why, sizeof why, "a new hills game shows no stables or harvest supply");
-            break;
-        }
-        if (play(srv, &g, POLICY_HILLS, 0, pl, why, sizeof why) ||
-            check_end(srv, &g, why, sizeof why) || replay(srv, &g, create, pl, why, sizeof why))
-            break;
-        ok = 1;
-    } while (0);
-    struct seen seen = pl->seen;
-    free(pl);
-    CHECK(ok, "%s", why);
+    NEW_GAME(&g, create);
+    cJSON *j = game_get(srv, &g);
+    int fresh = j && jnum(player(j, 0), "stables") == 2 &&
+                sum_of(jget(j, "harvest_supply")) == HILLS_TOKENS &&
+                cJSON_IsObject(jget(player(j, 0), "harvest"));
+    cJSON_Delete(j);
+    CHECK(fresh, "a new hills game shows no stables or harvest supply");
+    struct seen seen;
+    PLAY_THROUGH(&g, create, POLICY_HILLS, 0, &seen);
     CHECK(seen.turns > 60, "only %d turns", seen.turns);
     CHECK(seen.hikes > 0 && seen.stables > 0 && seen.tokens > 0 && seen.deployed > 0,
           "hikes %d, stables %d, tokens %d, followers %d: the game should show each", seen.hikes,
@@ -521,21 +544,10 @@ void test_discovery_pile_game(struct server *srv)
     static const char create[] =
         "{\"ruleset\":\"discovery\",\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],"
         "\"seed\":11}";
-    struct played *pl = calloc(1, sizeof *pl);
-    CHECK(pl, "out of memory");
     struct game g;
-    char why[400] = "";
-    int ok = 0;
-    do {
-        if (game_new(srv, create, &g, why, sizeof why) ||
-            play(srv, &g, POLICY_DISCOVERY, 0, pl, why, sizeof why) ||
-            check_end(srv, &g, why, sizeof why) || replay(srv, &g, create, pl, why, sizeof why))
-            break;
-        ok = 1;
-    } while (0);
-    struct seen seen = pl->seen;
-    free(pl);
-    CHECK(ok, "%s", why);
+    NEW_GAME(&g, create);
+    struct seen seen;
+    PLAY_THROUGH(&g, create, POLICY_DISCOVERY, 0, &seen);
     CHECK(seen.turns > 60 && seen.withdrawals > 2 && seen.deployed > seen.withdrawals,
           "%d turns, %d withdrawals, %d followers", seen.turns, seen.withdrawals, seen.deployed);
 }
@@ -576,15 +588,8 @@ void test_discovery_hand_game(struct server *srv)
           r.body);
     resp_free(&r);
 
-    struct played *pl = calloc(1, sizeof *pl);
-    CHECK(pl, "out of memory");
-    char why[400] = "";
-    int played_ok = play(srv, &g, POLICY_DISCOVERY, 1, pl, why, sizeof why) == 0 &&
-                    check_end(srv, &g, why, sizeof why) == 0 &&
-                    replay(srv, &g, create, pl, why, sizeof why) == 0;
-    struct seen seen = pl->seen;
-    free(pl);
-    CHECK(played_ok, "%s", why);
+    struct seen seen;
+    PLAY_THROUGH(&g, create, POLICY_DISCOVERY, 1, &seen);
     CHECK(seen.withdrawals > 2 && seen.dealt > 60, "%d withdrawals, %d tiles dealt",
           seen.withdrawals, seen.dealt);
     j = game_get(srv, &g);

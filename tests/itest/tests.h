@@ -23,6 +23,14 @@ struct game {
 /* Creates a game from `body`; returns 0 or -1 (then `why` says what went wrong). */
 int game_new(const struct server *srv, const char *body, struct game *g, char *why, size_t cap);
 
+/* Creates a game from `body` into `g` (a struct game *) for the test whose server is `srv`,
+ * or fails the test (CHECK) with the reason. */
+#define NEW_GAME(g, body)                                                                          \
+    do {                                                                                           \
+        char why_[300];                                                                            \
+        CHECK(game_new(srv, body, g, why_, sizeof why_) == 0, "%s", why_);                         \
+    } while (0)
+
 /* The game's current JSON (caller deletes), or NULL. */
 cJSON *game_get(const struct server *srv, const struct game *g);
 

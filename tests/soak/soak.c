@@ -19,6 +19,8 @@
 #include <cjson/cJSON.h>
 #include <curl/curl.h>
 
+#include "resp.h"
+
 #define MAX_KINDS 64
 
 /* Answers counted by "status code" (e.g. "409 wrong_phase"). */
@@ -75,71 +77,17 @@ static void count(struct kinds *k, const char *name)
     k->n[i]++;
 }
 
-/* An answer. */
-struct answer {
-    long status;   /* 0: none */
-    char etag[32]; /* ETag */
-    char *body;    /* malloc'd */
-    size_t len;
-    cJSON *json; /* parsed body or NULL */
-};
-
-static size_t on_body(char *p, size_t size, size_t n, void *ud)
-{
-    struct answer *a = ud;
-    size_t add = size * n;
-    char *nb = realloc(a->body, a->len + add + 1);
-    if (!nb) return 0;
-    a->body = nb;
-    memcpy(a->body + a->len, p, add);
-    a->len += add;
-    a->body[a->len] = '\0';
-    return add;
-}
-
-static size_t on_header(char *p, size_t size, size_t n, void *ud)
-{
-    struct answer *a = ud;
-    size_t len = size * n;
-    if (len > 6 && strncasecmp(p, "ETag:", 5) == 0) {
-        const char *v = p + 5;
-        while (*v == ' ') v++;
-        size_t vl = strcspn(v, "\r\n");
-        if (vl >= sizeof a->etag) vl = sizeof a->etag - 1;
-        memcpy(a->etag, v, vl);
-        a->etag[vl] = '\0';
-    }
-    return len;
-}
-
-static void answer_free(struct answer *a)
-{
-    free(a->body);
-    cJSON_Delete(a->json);
-    memset(a, 0, sizeof *a);
-}
-
-/* The problem code of an answer, or "". */
-static const char *code_of(const struct answer *a)
-{
-    const cJSON *c = cJSON_GetObjectItemCaseSensitive(a->json, "code");
-    return cJSON_IsString(c) ? c->valuestring : "";
-}
-
 /*
  * One request; `want` is the status it must get (0: any 2xx, 409 or 412), `want_code` its
  * problem code (or NULL). Counts it; returns 1 when it got what it should.
  */
 static int request(struct client *c, const char *method, const char *path, const char *body,
-                   const char *const *headers, long want, const char *want_code, struct answer *a)
+                   const char *const *headers, long want, const char *want_code, struct resp *a)
 {
     memset(a, 0, sizeof *a);
     char url[512];
     snprintf(url, sizeof url, "%s%s", c->base, path);
-    struct curl_slist *hl = NULL;
-    for (size_t i = 0; headers && headers[i]; i++) hl = curl_slist_append(hl, headers[i]);
-    if (body) hl = curl_slist_append(hl, "Content-Type: application/json");
-    hl = curl_slist_append(hl, "Expect:");
+    struct curl_slist *hl = resp_headers(headers, body != NULL);
     CURL *h = c->curl;
     curl_easy_reset(h);
     curl_easy_setopt(h, CURLOPT_URL, url);
@@ -152,18 +100,12 @@ static int request(struct client *c, const char *method, const char *path, const
         curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE, 0L);
     }
     curl_easy_setopt(h, CURLOPT_HTTPHEADER, hl);
-    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
-    curl_easy_setopt(h, CURLOPT_WRITEDATA, a);
-    curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
-    curl_easy_setopt(h, CURLOPT_HEADERDATA, a);
-    curl_easy_setopt(h, CURLOPT_TIMEOUT, 30L);
-    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+    resp_capture(h, resp_on_body, resp_on_header, a, 30000);
     double t0 = now_ms();
-    CURLcode rc = curl_easy_perform(h);
+    CURLcode rc = resp_perform(h, a);
     double ms = now_ms() - t0;
-    if (rc == CURLE_OK) curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &a->status);
     curl_slist_free_all(hl);
-    if (a->body) a->json = cJSON_Parse(a->body);
+    resp_parse(a);
     if (c->nlat == c->caplat) {
         size_t cap = c->caplat ? 2 * c->caplat : 4096;
         double *nl = realloc(c->lat, cap * sizeof *nl);
@@ -177,18 +119,19 @@ static int request(struct client *c, const char *method, const char *path, const
                  a->status);
     }
     char kind[48];
-    snprintf(kind, sizeof kind, "%ld%s%.40s", a->status, a->status >= 400 ? " " : "", code_of(a));
+    snprintf(kind, sizeof kind, "%ld%s%.40s", a->status, a->status >= 400 ? " " : "",
+             problem_code(a));
     count(&c->answers, a->status ? kind : "no answer");
-    int ok = want ? a->status == want && (!want_code || strcmp(code_of(a), want_code) == 0)
+    int ok = want ? a->status == want && (!want_code || strcmp(problem_code(a), want_code) == 0)
                   : (a->status >= 200 && a->status < 300);
     if (!ok) {
         char err[64];
         if (a->status == 0)
             snprintf(err, sizeof err, "no answer (%s)", curl_easy_strerror(rc));
         else if (a->status >= 500)
-            snprintf(err, sizeof err, "%ld %.40s", a->status, code_of(a));
+            snprintf(err, sizeof err, "%ld %.40s", a->status, problem_code(a));
         else
-            snprintf(err, sizeof err, "unexpected %ld %.36s", a->status, code_of(a));
+            snprintf(err, sizeof err, "unexpected %ld %.36s", a->status, problem_code(a));
         count(&c->errors, err);
         atomic_fetch_add(&total_errors, 1);
         if (!c->first_error[0])
@@ -218,7 +161,7 @@ static int create(struct client *c, struct game *g)
     for (int i = 0; i < np; i++)
         o += (size_t)snprintf(body + o, sizeof body - o, "%s{\"name\":\"P%d\"}", i ? "," : "", i);
     snprintf(body + o, sizeof body - o, "]}");
-    struct answer a;
+    struct resp a;
     int ok = request(c, "POST", "/v1/games", body, NULL, 201, NULL, &a);
     if (ok) {
         const cJSON *id = cJSON_GetObjectItemCaseSensitive(a.json, "id");
@@ -233,7 +176,7 @@ static int create(struct client *c, struct game *g)
         }
         c->games++;
     }
-    answer_free(&a);
+    resp_free(&a);
     return ok && g->id[0] ? 0 : -1;
 }
 
@@ -241,10 +184,10 @@ static int create(struct client *c, struct game *g)
 static int step(struct client *c, struct game *g)
 {
     char path[160];
-    struct answer a;
+    struct resp a;
     snprintf(path, sizeof path, "/v1/games/%s", g->id);
     if (!request(c, "GET", path, NULL, NULL, 200, NULL, &a)) {
-        answer_free(&a);
+        resp_free(&a);
         return 1;
     }
     const cJSON *turn = cJSON_GetObjectItemCaseSensitive(a.json, "turn");
@@ -256,7 +199,7 @@ static int step(struct client *c, struct game *g)
     int s = cJSON_IsNumber(seat) ? seat->valueint : 0;
     int version = cJSON_IsNumber(ver) ? ver->valueint : 0;
     int draw = cJSON_IsString(ph) && strcmp(ph->valuestring, "draw") == 0;
-    answer_free(&a);
+    resp_free(&a);
     if (finished) {
         c->finished++;
         return 1;
@@ -272,13 +215,13 @@ static int step(struct client *c, struct game *g)
         const char *h[] = {g->auth[s], stale, NULL};
         snprintf(path, sizeof path, "/v1/games/%s/draw", g->id);
         request(c, "POST", path, NULL, h, 412, "version_mismatch", &a);
-        answer_free(&a);
+        resp_free(&a);
     } else if (r % 20 == 1 && g->nplayers > 1) {
         /* Another seat's token: not your turn. */
         const char *h[] = {g->auth[(s + 1) % g->nplayers], NULL};
         snprintf(path, sizeof path, "/v1/games/%s/draw", g->id);
         request(c, "POST", path, NULL, h, 403, "not_your_turn", &a);
-        answer_free(&a);
+        resp_free(&a);
     }
     if (draw) {
         char key[64];
@@ -290,18 +233,18 @@ static int step(struct client *c, struct game *g)
         const cJSON *game = cJSON_GetObjectItemCaseSensitive(a.json, "game");
         const cJSON *gst = cJSON_GetObjectItemCaseSensitive(game, "status");
         int over = cJSON_IsString(gst) && strcmp(gst->valuestring, "finished") == 0;
-        answer_free(&a);
+        resp_free(&a);
         if (ok && r % 10 == 2) {
             /* The same request again: the first answer, nothing new. */
             request(c, "POST", path, NULL, h, 200, NULL, &a);
-            answer_free(&a);
+            resp_free(&a);
         }
         if (over) c->finished++;
         return !ok || over;
     }
     snprintf(path, sizeof path, "/v1/games/%s/placements", g->id);
     if (!request(c, "GET", path, NULL, NULL, 200, NULL, &a)) {
-        answer_free(&a);
+        resp_free(&a);
         return 1;
     }
     const cJSON *list = cJSON_GetObjectItemCaseSensitive(a.json, "placements");
@@ -325,7 +268,7 @@ static int step(struct client *c, struct game *g)
                  NUM("rotation"), extra);
 #undef NUM
     }
-    answer_free(&a);
+    resp_free(&a);
     if (!body[0]) return 1;
     const char *h[] = {g->auth[s], im, NULL};
     int ok = request(c, "POST", path, body, h, 201, NULL, &a);
@@ -333,7 +276,7 @@ static int step(struct client *c, struct game *g)
     const cJSON *last = cJSON_GetArrayItem(evs, cJSON_GetArraySize(evs) - 1);
     const cJSON *type = cJSON_GetObjectItemCaseSensitive(last, "type");
     int over = cJSON_IsString(type) && strcmp(type->valuestring, "game_finished") == 0;
-    answer_free(&a);
+    resp_free(&a);
     if (over) c->finished++;
     return !ok || over;
 }
@@ -342,7 +285,7 @@ static int step(struct client *c, struct game *g)
 static void aside(struct client *c, struct game *g)
 {
     char path[192];
-    struct answer a;
+    struct resp a;
     unsigned long r = next(c) % 8;
     if (r == 0) {
         snprintf(path, sizeof path, "/v1/games/%s/scores", g->id);
@@ -362,7 +305,7 @@ static void aside(struct client *c, struct game *g)
     } else {
         return;
     }
-    answer_free(&a);
+    resp_free(&a);
 }
 
 static void *client_main(void *p)

@@ -165,40 +165,15 @@ static void new_game(struct cc_game *g, uint8_t players, uint8_t draw, const cha
     tu_check(g);
 }
 
+/* A placement of hand tile `id` (NULL: the drawn tile). */
 static struct cc_action place(int x, int y, int rot, const char *id)
 {
-    return (struct cc_action){.kind = CC_ACTION_PLACE,
-                              .x = (int16_t)x,
-                              .y = (int16_t)y,
-                              .rot = (uint8_t)rot,
-                              .tile = id ? tile(id) : CC_NO_TILE};
-}
-
-static void ok(struct cc_game *g, struct cc_action a, struct cc_events *ev)
-{
-    a.seat = g->seat;
-    if (ev) ev->n = 0;
-    cr_assert_eq(cc_game_apply(g, &a, ev), CC_OK);
-    tu_check(g);
+    return tu_place(x, y, rot, id ? tile(id) : CC_NO_TILE);
 }
 
 static void draw(struct cc_game *g)
 {
-    ok(g, (struct cc_action){.kind = CC_ACTION_DRAW}, NULL);
-}
-
-static void refused(struct cc_game *g, struct cc_action a, enum cc_status want)
-{
-    static struct cc_game before;
-    before = *g;
-    a.seat = g->seat;
-    struct cc_events *ev = malloc(sizeof *ev);
-    ev->n = 0;
-    enum cc_status st = cc_game_apply(g, &a, ev);
-    cr_expect_eq(st, want, "got %s, expected %s", cc_status_name(st), cc_status_name(want));
-    cr_expect_eq(ev->n, 0);
-    cr_expect_eq(memcmp(&before, g, sizeof before), 0, "a refused action changed the game");
-    free(ev);
+    tu_ok(g, (struct cc_action){.kind = CC_ACTION_DRAW}, NULL);
 }
 
 static struct cc_action withdraw(struct cc_action a, int fx, int fy, int loc)
@@ -206,13 +181,6 @@ static struct cc_action withdraw(struct cc_action a, int fx, int fy, int loc)
     a.follow = CC_FOLLOW_WITHDRAW;
     a.fx = (int16_t)fx;
     a.fy = (int16_t)fy;
-    a.loc = (uint8_t)loc;
-    return a;
-}
-
-static struct cc_action follower(struct cc_action a, int loc)
-{
-    a.follow = CC_FOLLOW_FOLLOWER;
     a.loc = (uint8_t)loc;
     return a;
 }
@@ -225,29 +193,29 @@ Test(discovery, withdraw_refusals_and_event)
     const char *deck[] = {"B", "C", "B", "B"};
     new_game(&g, 2, CC_DRAW_PILE, deck, 4);
     draw(&g);
-    ok(&g, follower(place(1, 0, 0, NULL), CC_LOC_W), NULL); /* seat 0 on the grassland */
+    tu_ok(&g, tu_follower(place(1, 0, 0, NULL), CC_LOC_W), NULL); /* seat 0 on the grassland */
     draw(&g);
     /* seat 1: the follower at (1,0) is seat 0's */
-    refused(&g, withdraw(place(-1, 0, 0, NULL), 1, 0, CC_LOC_N), CC_ERR_NOT_YOUR_FOLLOWER);
-    refused(&g, withdraw(place(-1, 0, 0, NULL), 1, 0, 13), CC_ERR_BAD_LOCATION);
-    refused(&g, withdraw(place(-1, 0, 0, NULL), 1, 0, 255), CC_ERR_BAD_LOCATION);
-    refused(&g, withdraw(place(-1, 0, 0, NULL), 0, 0, CC_LOC_E), CC_ERR_NO_FOLLOWER_THERE);
-    refused(&g, withdraw(place(-1, 0, 0, NULL), 1, 0, CC_LOC_C), CC_ERR_NO_FOLLOWER_THERE);
-    refused(&g, withdraw(place(-1, 0, 0, NULL), 9, 9, CC_LOC_N), CC_ERR_NO_FOLLOWER_THERE);
-    refused(&g, withdraw(place(-1, 0, 0, NULL), -1, 0, CC_LOC_N), CC_ERR_NO_FOLLOWER_THERE);
+    tu_refused(&g, withdraw(place(-1, 0, 0, NULL), 1, 0, CC_LOC_N), CC_ERR_NOT_YOUR_FOLLOWER);
+    tu_refused(&g, withdraw(place(-1, 0, 0, NULL), 1, 0, 13), CC_ERR_BAD_LOCATION);
+    tu_refused(&g, withdraw(place(-1, 0, 0, NULL), 1, 0, 255), CC_ERR_BAD_LOCATION);
+    tu_refused(&g, withdraw(place(-1, 0, 0, NULL), 0, 0, CC_LOC_E), CC_ERR_NO_FOLLOWER_THERE);
+    tu_refused(&g, withdraw(place(-1, 0, 0, NULL), 1, 0, CC_LOC_C), CC_ERR_NO_FOLLOWER_THERE);
+    tu_refused(&g, withdraw(place(-1, 0, 0, NULL), 9, 9, CC_LOC_N), CC_ERR_NO_FOLLOWER_THERE);
+    tu_refused(&g, withdraw(place(-1, 0, 0, NULL), -1, 0, CC_LOC_N), CC_ERR_NO_FOLLOWER_THERE);
     struct cc_action st = place(-1, 0, 0, NULL);
     st.follow = CC_FOLLOW_STABLE;
     st.loc = CC_LOC_N;
-    refused(&g, st, CC_ERR_FOLLOWUP_NOT_IN_RULESET);
+    tu_refused(&g, st, CC_ERR_FOLLOWUP_NOT_IN_RULESET);
     st.follow = CC_FOLLOW_HIKE;
-    refused(&g, st, CC_ERR_FOLLOWUP_NOT_IN_RULESET);
+    tu_refused(&g, st, CC_ERR_FOLLOWUP_NOT_IN_RULESET);
     st.follow = 99;
-    refused(&g, st, CC_ERR_BAD_LOCATION);
-    refused(&g, follower(place(-1, 0, 0, NULL), CC_LOC_C), CC_ERR_NO_FEATURE_THERE);
-    ok(&g, place(-1, 0, 0, NULL), NULL);
+    tu_refused(&g, st, CC_ERR_BAD_LOCATION);
+    tu_refused(&g, tu_follower(place(-1, 0, 0, NULL), CC_LOC_C), CC_ERR_NO_FEATURE_THERE);
+    tu_ok(&g, place(-1, 0, 0, NULL), NULL);
     draw(&g);
     /* seat 0 places the third B east and takes its explorer back at once: 3 tiles */
-    ok(&g, withdraw(place(2, 0, 0, NULL), 1, 0, CC_LOC_SE), &ev);
+    tu_ok(&g, withdraw(place(2, 0, 0, NULL), 1, 0, CC_LOC_SE), &ev);
     const struct cc_event *e = NULL;
     for (size_t i = 0; i < ev.n; i++)
         if (ev.ev[i].type == CC_EV_FOLLOWER_WITHDRAWN) e = &ev.ev[i];
@@ -267,7 +235,7 @@ Test(discovery, withdraw_refusals_and_event)
     cr_expect_eq(g.players[0].followers, 4);
     /* the last tile: no follower left on the board, nothing more to score */
     draw(&g);
-    ok(&g, place(3, 0, 0, NULL), &ev);
+    tu_ok(&g, place(3, 0, 0, NULL), &ev);
     cr_expect_eq(g.phase, CC_PHASE_FINISHED);
     cr_expect_eq(g.players[0].score, 3);
 }
@@ -281,14 +249,14 @@ Test(discovery, final_event_per_follower)
     const char *deck[] = {"B", "D", "B"};
     new_game(&g, 2, CC_DRAW_PILE, deck, 3);
     draw(&g);
-    ok(&g, follower(place(1, 0, 0, NULL), CC_LOC_W), NULL); /* start's grassland + B */
+    tu_ok(&g, tu_follower(place(1, 0, 0, NULL), CC_LOC_W), NULL); /* start's grassland + B */
     draw(&g);
     /* D at (0,1): its sea joins the start's, its grassland (E, S, W) stands alone */
-    ok(&g, follower(place(0, 1, 0, NULL), CC_LOC_E), NULL);
+    tu_ok(&g, tu_follower(place(0, 1, 0, NULL), CC_LOC_E), NULL);
     draw(&g);
     /* B at (1,1) joins the two grasslands: 4 tiles; the joined region is taken */
-    refused(&g, follower(place(1, 1, 0, NULL), CC_LOC_N), CC_ERR_FEATURE_OCCUPIED);
-    ok(&g, place(1, 1, 0, NULL), &ev);
+    tu_refused(&g, tu_follower(place(1, 1, 0, NULL), CC_LOC_N), CC_ERR_FEATURE_OCCUPIED);
+    tu_ok(&g, place(1, 1, 0, NULL), &ev);
     cr_assert_eq(g.phase, CC_PHASE_FINISHED);
     unsigned finals = 0;
     for (size_t i = 0; i < ev.n; i++) {
@@ -324,15 +292,15 @@ Test(discovery, hand_refusals)
     cr_expect_eq(g.players[1].hand[0], tile("A"));
     cr_expect_eq(g.players[1].hand[1], tile("D"));
     cr_expect_eq(cc_tiles_remaining(&g), 5);
-    refused(&g, (struct cc_action){.kind = CC_ACTION_DRAW}, CC_ERR_WRONG_PHASE);
-    refused(&g, place(1, 0, 0, NULL), CC_ERR_TILE_REQUIRED);
-    refused(&g, place(1, 0, 0, "A"), CC_ERR_TILE_NOT_IN_HAND);
-    refused(&g, place(1, 0, 0, "Z"), CC_ERR_TILE_NOT_IN_HAND);
+    tu_refused(&g, (struct cc_action){.kind = CC_ACTION_DRAW}, CC_ERR_WRONG_PHASE);
+    tu_refused(&g, place(1, 0, 0, NULL), CC_ERR_TILE_REQUIRED);
+    tu_refused(&g, place(1, 0, 0, "A"), CC_ERR_TILE_NOT_IN_HAND);
+    tu_refused(&g, place(1, 0, 0, "Z"), CC_ERR_TILE_NOT_IN_HAND);
     struct cc_action bogus = place(1, 0, 0, NULL);
     bogus.tile = 200;
-    refused(&g, bogus, CC_ERR_TILE_NOT_IN_HAND);
-    refused(&g, place(1, 0, 0, "C"), CC_ERR_EDGES_DO_NOT_MATCH);
-    refused(&g, follower(place(1, 0, 0, "B"), CC_LOC_C), CC_ERR_NO_FEATURE_THERE);
+    tu_refused(&g, bogus, CC_ERR_TILE_NOT_IN_HAND);
+    tu_refused(&g, place(1, 0, 0, "C"), CC_ERR_EDGES_DO_NOT_MATCH);
+    tu_refused(&g, tu_follower(place(1, 0, 0, "B"), CC_LOC_C), CC_ERR_NO_FEATURE_THERE);
     struct cc_action other = place(1, 0, 0, "B");
     other.seat = 1;
     struct cc_events *ev = malloc(sizeof *ev);
@@ -343,7 +311,7 @@ Test(discovery, hand_refusals)
     size_t n = cc_legal_placements(&g, list, CC_MAX_PLACEMENTS, true);
     cr_assert_eq(n, 12);
     for (size_t i = 0; i < n; i++) cr_expect_eq(list[i].tile, tile(i < 4 ? "B" : "C"));
-    ok(&g, place(1, 0, 0, "B"), ev);
+    tu_ok(&g, place(1, 0, 0, "B"), ev);
     /* seat 0 drew the B of the pile as its replacement, after the placement */
     cr_expect_eq(g.players[0].hand[0], tile("C"));
     cr_expect_eq(g.players[0].hand[1], tile("B"));
@@ -422,7 +390,7 @@ Test(discovery, hand_set_aside_and_skip)
     const char *deck[] = {"G", "B", "C", "A", "A", "A", "D"};
     new_game(&g, 2, CC_DRAW_HAND, deck, 7);
     /* G turned 180 at (0,-1) closes the only open mountain side: no A fits any more */
-    ok(&g, place(0, -1, 2, "G"), &ev);
+    tu_ok(&g, place(0, -1, 2, "G"), &ev);
     cr_expect_eq(g.seat, 1);
     cr_expect_eq(g.ndiscarded, 2);
     cr_expect_eq(g.players[1].hand[0], tile("C"));
@@ -430,18 +398,18 @@ Test(discovery, hand_set_aside_and_skip)
     cr_expect_eq(g.players[0].hand[0], tile("B"));
     cr_expect_eq(g.players[0].hand[1], tile("A"));
     cr_expect_eq(count_events(&ev, CC_EV_TILE_DISCARDED), 2);
-    ok(&g, place(0, 1, 0, "C"), &ev);
+    tu_ok(&g, place(0, 1, 0, "C"), &ev);
     /* seat 0's A goes at the start of its turn, with no replacement left */
     cr_expect_eq(g.seat, 0);
     cr_expect_eq(g.ndiscarded, 3);
     cr_expect_eq(g.players[0].hand[0], tile("B"));
     cr_expect_eq(g.players[0].hand[1], CC_NO_TILE);
-    ok(&g, place(1, 0, 0, "B"), &ev);
+    tu_ok(&g, place(1, 0, 0, "B"), &ev);
     cr_expect_eq(g.seat, 1);
-    ok(&g, place(2, 0, 0, "D"), &ev);
+    tu_ok(&g, place(2, 0, 0, "D"), &ev);
     cr_expect_eq(g.phase, CC_PHASE_FINISHED);
     cr_expect_eq(cc_tiles_remaining(&g), 0);
-    refused(&g, place(3, 0, 0, "B"), CC_ERR_GAME_FINISHED);
+    tu_refused(&g, place(3, 0, 0, "B"), CC_ERR_GAME_FINISHED);
 }
 
 /* Seat 1's only tile is set aside with the pile empty: seat 0 moves twice in a row. */
@@ -451,16 +419,16 @@ Test(discovery, hand_empty_seat_is_skipped)
     const char *deck[] = {"G", "B", "A", "C", "B", "C"};
     new_game(&g, 3, CC_DRAW_HAND, deck, 6);
     /* seat 0: G, B; seat 1: A, C; seat 2: B, C */
-    ok(&g, place(0, -1, 2, "G"), NULL);
+    tu_ok(&g, place(0, -1, 2, "G"), NULL);
     cr_expect_eq(g.seat, 1);
     cr_expect_eq(g.players[1].hand[0], tile("C"));
-    ok(&g, place(0, 1, 0, "C"), NULL);
+    tu_ok(&g, place(0, 1, 0, "C"), NULL);
     cr_expect_eq(g.seat, 2);
-    ok(&g, place(1, 0, 0, "B"), NULL);
+    tu_ok(&g, place(1, 0, 0, "B"), NULL);
     cr_expect_eq(g.seat, 0);
-    ok(&g, place(2, 0, 0, "B"), NULL);
+    tu_ok(&g, place(2, 0, 0, "B"), NULL);
     cr_expect_eq(g.seat, 2, "seat 1 holds nothing and is skipped");
-    ok(&g, place(-1, 0, 0, "C"), NULL);
+    tu_ok(&g, place(-1, 0, 0, "C"), NULL);
     cr_expect_eq(g.phase, CC_PHASE_FINISHED);
 }
 
@@ -504,54 +472,6 @@ struct recorder {
     unsigned cross_checks;         /* positions left to cross-check against the validator */
 };
 
-/* The listed placements (both hand tiles in the hand variant) are exactly the positions
- * the validator accepts, and the listed follower locations are exactly those accepted. */
-static void cross_check(const struct cc_game *g)
-{
-    static struct cc_placement list[CC_MAX_PLACEMENTS];
-    size_t n = cc_legal_placements(g, list, CC_MAX_PLACEMENTS, true);
-    int minx = 0, maxx = 0, miny = 0, maxy = 0;
-    for (unsigned i = 0; i < g->nboard; i++) {
-        if (g->board[i].x < minx) minx = g->board[i].x;
-        if (g->board[i].x > maxx) maxx = g->board[i].x;
-        if (g->board[i].y < miny) miny = g->board[i].y;
-        if (g->board[i].y > maxy) maxy = g->board[i].y;
-    }
-    uint8_t types[2] = {g->drawn, CC_NO_TILE};
-    if (g->options.draw == CC_DRAW_HAND) {
-        types[0] = g->players[g->seat].hand[0];
-        types[1] = g->players[g->seat].hand[1];
-        if (types[1] == types[0]) types[1] = CC_NO_TILE;
-    }
-    size_t brute = 0;
-    for (int k = 0; k < 2; k++) {
-        if (types[k] == CC_NO_TILE) continue;
-        for (int x = minx - 1; x <= maxx + 1; x++)
-            for (int y = miny - 1; y <= maxy + 1; y++)
-                for (unsigned rot = 0; rot < 4; rot++)
-                    brute += cc_check_position(g, types[k], x, y, rot) == CC_OK;
-    }
-    cr_assert_eq(n, brute, "listed %zu placements, the validator accepts %zu", n, brute);
-    static struct cc_game copy;
-    for (size_t i = 0; i < n; i += 1 + n / 6) {
-        for (int loc = 0; loc < CC_LOC_COUNT; loc++) {
-            copy = *g;
-            struct cc_action p = {.kind = CC_ACTION_PLACE,
-                                  .seat = g->seat,
-                                  .x = list[i].x,
-                                  .y = list[i].y,
-                                  .rot = list[i].rot,
-                                  .tile = list[i].tile,
-                                  .follow = CC_FOLLOW_FOLLOWER,
-                                  .loc = (uint8_t)loc};
-            enum cc_status st = cc_game_apply(&copy, &p, NULL);
-            bool listed = list[i].follower & (1u << loc);
-            cr_assert_eq(st == CC_OK, listed, "location %s: %s", cc_location_name(loc),
-                         cc_status_name(st));
-        }
-    }
-}
-
 static void record(const struct cc_game *g, const struct cc_action *a, const struct cc_events *ev,
                    void *ctx)
 {
@@ -564,15 +484,10 @@ static void record(const struct cc_game *g, const struct cc_action *a, const str
     for (size_t i = 0; i < ev->n; i++) withdrawn += ev->ev[i].type == CC_EV_FOLLOWER_WITHDRAWN;
     cr_assert_eq(withdrawn, a->follow == CC_FOLLOW_WITHDRAW);
     tu_check(g);
-    static uint8_t buf[CC_SNAPSHOT_MAX];
-    size_t len = cc_game_encode(g, buf, sizeof buf);
-    cr_assert_gt(len, 0);
-    static struct cc_game back;
-    cr_assert_eq(cc_game_decode(&back, buf, len), CC_OK);
-    cr_assert_eq(memcmp(&back, g, sizeof back), 0, "decoded snapshot differs");
+    tu_check_snapshot(g);
     if (r->cross_checks > 0 && g->phase == CC_PHASE_PLACE) {
         r->cross_checks--;
-        cross_check(g);
+        tu_cross_check(g, 6);
     }
 }
 
@@ -634,13 +549,6 @@ Test(discovery, hand_turns_are_equal)
     cr_expect_gt(equal, 10);
 }
 
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-    const uint8_t *b = p;
-    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 0x100000001B3ull;
-    return h;
-}
-
 /*
  * The signature: a hash over the final states of 10,000 seeded random discovery games (2 to
  * 5 players, both draw modes). Any change of behaviour changes it; when a change is
@@ -648,19 +556,15 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
  */
 #define SIGNATURE 0x002fbe16e5bd0687ull
 
+/* Both draw modes, by turns. */
+static struct cc_options signature_options(uint64_t seed)
+{
+    return (struct cc_options){.draw = (uint8_t)(seed & 1)};
+}
+
 Test(discovery, signature_of_10000_games, .timeout = 240)
 {
-    static struct cc_game g;
-    uint64_t h = 0xcbf29ce484222325ull;
-    static uint8_t buf[CC_SNAPSHOT_MAX];
-    for (uint64_t seed = 0; seed < 10000; seed++) {
-        struct cc_options o = {.draw = (uint8_t)(seed & 1)};
-        cr_assert(randplay_game(&g, &events, CC_RULESET_DISCOVERY, (uint8_t)(2 + seed % 4), o, seed,
-                                NULL, NULL, NULL));
-        size_t len = cc_game_encode(&g, buf, sizeof buf);
-        cr_assert_gt(len, 0);
-        h = fnv(h, buf, len);
-    }
+    uint64_t h = tu_signature(CC_RULESET_DISCOVERY, signature_options, 10000);
     cr_expect_eq(h, SIGNATURE, "signature 0x%016llx", (unsigned long long)h);
 }
 

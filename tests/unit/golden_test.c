@@ -106,6 +106,19 @@ static void start_game(struct golden *gd)
     tu_check(&gd->game);
 }
 
+/* The follow-ups a placement line may name: "WORD [FX FY] LOC", LOC read by `loc`. */
+static const struct {
+    const char *word;                             /* as in the case file */
+    uint8_t follow;                               /* enum cc_follow */
+    bool at;                                      /* FX FY (a piece's tile) come first */
+    int (*loc)(struct golden *gd, const char *s); /* how LOC is read */
+} followups[] = {
+    {"follower", CC_FOLLOW_FOLLOWER, false, parse_loc},
+    {"stable", CC_FOLLOW_STABLE, false, parse_loc},
+    {"hike", CC_FOLLOW_HIKE, true, parse_side},
+    {"withdraw", CC_FOLLOW_WITHDRAW, true, parse_loc},
+};
+
 /* Parses "X Y ROT [followup...]" from tok[0..n) into a place action. */
 static void parse_place(struct golden *gd, char **tok, int n, struct cc_action *a)
 {
@@ -121,24 +134,15 @@ static void parse_place(struct golden *gd, char **tok, int n, struct cc_action *
     a->tile = CC_NO_TILE;
     a->follow = CC_FOLLOW_NONE;
     for (int i = 3; i < n; i++) {
-        if (strcmp(tok[i], "follower") == 0 && i + 1 < n) {
-            a->follow = CC_FOLLOW_FOLLOWER;
-            a->loc = (uint8_t)parse_loc(gd, tok[++i]);
-        } else if (strcmp(tok[i], "stable") == 0 && i + 1 < n) {
-            a->follow = CC_FOLLOW_STABLE;
-            a->loc = (uint8_t)parse_loc(gd, tok[++i]);
-        } else if (strcmp(tok[i], "hike") == 0 && i + 3 < n) {
-            a->follow = CC_FOLLOW_HIKE;
-            a->fx = (int16_t)parse_int(gd, tok[i + 1]);
-            a->fy = (int16_t)parse_int(gd, tok[i + 2]);
-            a->loc = (uint8_t)parse_side(gd, tok[i + 3]);
-            i += 3;
-        } else if (strcmp(tok[i], "withdraw") == 0 && i + 3 < n) {
-            a->follow = CC_FOLLOW_WITHDRAW;
-            a->fx = (int16_t)parse_int(gd, tok[i + 1]);
-            a->fy = (int16_t)parse_int(gd, tok[i + 2]);
-            a->loc = (uint8_t)parse_loc(gd, tok[i + 3]);
-            i += 3;
+        size_t f = 0;
+        while (f < sizeof followups / sizeof followups[0] && strcmp(tok[i], followups[f].word)) f++;
+        if (f < sizeof followups / sizeof followups[0] && i + (followups[f].at ? 3 : 1) < n) {
+            a->follow = followups[f].follow;
+            if (followups[f].at) {
+                a->fx = (int16_t)parse_int(gd, tok[++i]);
+                a->fy = (int16_t)parse_int(gd, tok[++i]);
+            }
+            a->loc = (uint8_t)followups[f].loc(gd, tok[++i]);
         } else if (strcmp(tok[i], "tile") == 0 && i + 1 < n) {
             a->tile = (uint8_t)tile_id(gd, tok[++i]);
         } else if (cc_location_parse(tok[i]) >= 0) {

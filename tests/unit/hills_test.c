@@ -67,12 +67,7 @@ static void hills_hook(const struct cc_game *g, const struct cc_action *a,
     cr_assert_lt(h->n, 512);
     h->log[h->n++] = *a;
     tu_check(g);
-    static uint8_t buf[CC_SNAPSHOT_MAX];
-    size_t len = cc_game_encode(g, buf, sizeof buf);
-    cr_assert_gt(len, 0);
-    static struct cc_game back;
-    cr_assert_eq(cc_game_decode(&back, buf, len), CC_OK);
-    cr_assert_eq(memcmp(&back, g, sizeof back), 0);
+    tu_check_snapshot(g);
 }
 
 Test(hills, random_games_replay_and_keep_every_invariant)
@@ -107,23 +102,8 @@ Test(hills, random_games_replay_and_keep_every_invariant)
 
 #define HILLS_SIGNATURE 0x35557490a353240eull
 
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-    const uint8_t *b = p;
-    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 0x100000001B3ull;
-    return h;
-}
-
 Test(hills, signature_of_10000_games, .timeout = 120)
 {
-    static struct cc_game g;
-    static struct cc_events ev;
-    static uint8_t buf[CC_SNAPSHOT_MAX];
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (uint64_t seed = 0; seed < 10000; seed++) {
-        cr_assert(randplay_game(&g, &ev, CC_RULESET_HILLS, (uint8_t)(2 + seed % 4),
-                                (struct cc_options){0}, seed, NULL, NULL, NULL));
-        h = fnv(h, buf, cc_game_encode(&g, buf, sizeof buf));
-    }
+    uint64_t h = tu_signature(CC_RULESET_HILLS, NULL, 10000);
     cr_expect_eq(h, HILLS_SIGNATURE, "signature 0x%016llx", (unsigned long long)h);
 }

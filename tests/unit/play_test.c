@@ -17,28 +17,16 @@ struct recorder {
     bool check;                    /* run cc_game_check and snapshot round trips */
 };
 
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-    const uint8_t *b = p;
-    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 0x100000001B3ull;
-    return h;
-}
-
 static void record(const struct cc_game *g, const struct cc_action *a, const struct cc_events *ev,
                    void *ctx)
 {
     struct recorder *r = ctx;
     cr_assert_lt(r->n, MAX_LOG);
     r->log[r->n++] = *a;
-    r->event_hash = fnv(r->event_hash, ev->ev, ev->n * sizeof ev->ev[0]);
+    r->event_hash = tu_fnv(r->event_hash, ev->ev, ev->n * sizeof ev->ev[0]);
     if (!r->check) return;
     tu_check(g);
-    static uint8_t buf[CC_SNAPSHOT_MAX];
-    size_t len = cc_game_encode(g, buf, sizeof buf);
-    cr_assert_gt(len, 0);
-    static struct cc_game back;
-    cr_assert_eq(cc_game_decode(&back, buf, len), CC_OK);
-    cr_assert_eq(memcmp(&back, g, sizeof back), 0, "decoded snapshot differs");
+    tu_check_snapshot(g);
 }
 
 static struct cc_events events;
@@ -47,7 +35,7 @@ static void play(struct cc_game *g, struct recorder *r, uint8_t players, struct 
                  uint64_t seed)
 {
     memset(r, 0, sizeof *r);
-    r->event_hash = 0xcbf29ce484222325ull;
+    r->event_hash = TU_FNV_INIT;
     r->check = true;
     cr_assert(randplay_game(g, &events, CC_RULESET_CLASSIC, players, o, seed, NULL, record, r),
               "seed %llu: a listed move was refused", (unsigned long long)seed);
@@ -174,17 +162,14 @@ Test(play, shuffle_is_unbiased)
  */
 #define SIGNATURE 0xa0d1d012a4abe719ull
 
+/* Both editions, with and without the River. */
+static struct cc_options signature_options(uint64_t seed)
+{
+    return (struct cc_options){.edition = (uint8_t)(seed & 1), .river = (uint8_t)((seed >> 1) & 1)};
+}
+
 Test(play, signature_of_10000_games, .timeout = 120)
 {
-    static struct cc_game g;
-    uint64_t h = 0xcbf29ce484222325ull;
-    static uint8_t buf[CC_SNAPSHOT_MAX];
-    for (uint64_t seed = 0; seed < 10000; seed++) {
-        struct cc_options o = {.edition = (uint8_t)(seed & 1), .river = (uint8_t)((seed >> 1) & 1)};
-        cr_assert(randplay_game(&g, &events, CC_RULESET_CLASSIC, (uint8_t)(2 + seed % 4), o, seed,
-                                NULL, NULL, NULL));
-        size_t len = cc_game_encode(&g, buf, sizeof buf);
-        h = fnv(h, buf, len);
-    }
+    uint64_t h = tu_signature(CC_RULESET_CLASSIC, signature_options, 10000);
     cr_expect_eq(h, SIGNATURE, "signature 0x%016llx", (unsigned long long)h);
 }

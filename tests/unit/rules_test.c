@@ -32,30 +32,7 @@ static void new_game(struct cc_game *g, const char *const *deck, int n, uint8_t 
 
 static void ok(struct cc_game *g, struct cc_action a)
 {
-    a.seat = g->seat;
-    cr_assert_eq(cc_game_apply(g, &a, NULL), CC_OK);
-    tu_check(g);
-}
-
-/* Applies `a` as given (seat included) expecting `want`; checks that nothing changed. */
-static void refused_as(struct cc_game *g, struct cc_action a, enum cc_status want)
-{
-    static struct cc_game before;
-    before = *g;
-    struct cc_events *ev = malloc(sizeof *ev);
-    ev->n = 0;
-    enum cc_status st = cc_game_apply(g, &a, ev);
-    cr_expect_eq(st, want, "got %s, expected %s", cc_status_name(st), cc_status_name(want));
-    cr_expect_eq(ev->n, 0);
-    cr_expect_eq(memcmp(&before, g, sizeof before), 0, "a refused action changed the game");
-    free(ev);
-}
-
-/* The same, by the seat to move. */
-static void refused(struct cc_game *g, struct cc_action a, enum cc_status want)
-{
-    a.seat = g->seat;
-    refused_as(g, a, want);
+    tu_ok(g, a, NULL);
 }
 
 static struct cc_action draw(void)
@@ -63,20 +40,10 @@ static struct cc_action draw(void)
     return (struct cc_action){.kind = CC_ACTION_DRAW};
 }
 
+/* A placement of the drawn tile. */
 static struct cc_action place(int x, int y, int rot)
 {
-    return (struct cc_action){.kind = CC_ACTION_PLACE,
-                              .x = (int16_t)x,
-                              .y = (int16_t)y,
-                              .rot = (uint8_t)rot,
-                              .tile = CC_NO_TILE};
-}
-
-static struct cc_action with_follower(struct cc_action a, int loc)
-{
-    a.follow = CC_FOLLOW_FOLLOWER;
-    a.loc = (uint8_t)loc;
-    return a;
+    return tu_place(x, y, rot, CC_NO_TILE);
 }
 
 Test(rules, setup_is_validated)
@@ -114,20 +81,20 @@ Test(rules, turn_order_and_phases)
     static struct cc_game g;
     const char *deck[] = {"U", "U"};
     new_game(&g, deck, 2, 0);
-    refused(&g, place(1, 0, 0), CC_ERR_WRONG_PHASE);
+    tu_refused(&g, place(1, 0, 0), CC_ERR_WRONG_PHASE);
     struct cc_action d = draw();
     d.seat = 1;
-    refused_as(&g, d, CC_ERR_NOT_YOUR_TURN);
+    tu_refused_as(&g, d, CC_ERR_NOT_YOUR_TURN);
     ok(&g, draw());
-    refused(&g, draw(), CC_ERR_WRONG_PHASE);
+    tu_refused(&g, draw(), CC_ERR_WRONG_PHASE);
     struct cc_action p = place(1, 0, 0);
     p.rot = 4;
-    refused(&g, p, CC_ERR_BAD_ROTATION);
+    tu_refused(&g, p, CC_ERR_BAD_ROTATION);
     ok(&g, place(1, 0, 0));
     ok(&g, draw());
     ok(&g, place(2, 0, 0));
     cr_expect_eq(g.phase, CC_PHASE_FINISHED);
-    refused(&g, draw(), CC_ERR_GAME_FINISHED);
+    tu_refused(&g, draw(), CC_ERR_GAME_FINISHED);
 }
 
 Test(rules, placement_refusals)
@@ -136,12 +103,12 @@ Test(rules, placement_refusals)
     const char *deck[] = {"U", "E", "C"};
     new_game(&g, deck, 3, 0);
     ok(&g, draw());
-    refused(&g, place(0, 0, 0), CC_ERR_POSITION_TAKEN);
-    refused(&g, place(5, 5, 0), CC_ERR_NOT_ADJACENT);
-    refused(&g, place(1, 1, 0), CC_ERR_NOT_ADJACENT);        /* corner only */
-    refused(&g, place(0, -1, 0), CC_ERR_EDGES_DO_NOT_MATCH); /* field against D's city */
-    refused(&g, place(1, 0, 1), CC_ERR_EDGES_DO_NOT_MATCH);  /* field against D's road */
-    refused(&g, place(32767, -32768, 0), CC_ERR_NOT_ADJACENT);
+    tu_refused(&g, place(0, 0, 0), CC_ERR_POSITION_TAKEN);
+    tu_refused(&g, place(5, 5, 0), CC_ERR_NOT_ADJACENT);
+    tu_refused(&g, place(1, 1, 0), CC_ERR_NOT_ADJACENT);        /* corner only */
+    tu_refused(&g, place(0, -1, 0), CC_ERR_EDGES_DO_NOT_MATCH); /* field against D's city */
+    tu_refused(&g, place(1, 0, 1), CC_ERR_EDGES_DO_NOT_MATCH);  /* field against D's road */
+    tu_refused(&g, place(32767, -32768, 0), CC_ERR_NOT_ADJACENT);
     ok(&g, place(1, 0, 0));
 }
 
@@ -153,24 +120,24 @@ Test(rules, follower_refusals)
     new_game(&g, deck, 5, 0);
     ok(&g, draw());
     /* E turned 270 has its city west, against D's road; turned 90 a field against it. */
-    refused(&g, place(1, 0, 3), CC_ERR_EDGES_DO_NOT_MATCH);
-    refused(&g, place(1, 0, 1), CC_ERR_EDGES_DO_NOT_MATCH);
+    tu_refused(&g, place(1, 0, 3), CC_ERR_EDGES_DO_NOT_MATCH);
+    tu_refused(&g, place(1, 0, 1), CC_ERR_EDGES_DO_NOT_MATCH);
     /* E north of D turned 180: its city faces D's city. No monastery on E. */
-    refused(&g, with_follower(place(0, -1, 2), CC_LOC_C), CC_ERR_NO_FEATURE_THERE);
-    refused(&g, with_follower(place(0, -1, 2), 13), CC_ERR_BAD_LOCATION);
-    ok(&g, with_follower(place(0, -1, 2), CC_LOC_S));
+    tu_refused(&g, tu_follower(place(0, -1, 2), CC_LOC_C), CC_ERR_NO_FEATURE_THERE);
+    tu_refused(&g, tu_follower(place(0, -1, 2), 13), CC_ERR_BAD_LOCATION);
+    ok(&g, tu_follower(place(0, -1, 2), CC_LOC_S));
     /* the city D+E is complete: 2 tiles, 4 points, and the follower is back at once */
     cr_expect_eq(g.players[0].score, 4);
     cr_expect_eq(g.players[0].columns[CC_COL_CITY], 4);
     cr_expect_eq(g.players[0].followers, 7);
     ok(&g, draw()); /* U for seat 1: the road east of D, with a follower */
-    ok(&g, with_follower(place(1, 0, 0), CC_LOC_W));
+    ok(&g, tu_follower(place(1, 0, 0), CC_LOC_W));
     ok(&g, draw()); /* N for seat 0, north of E (field to field) */
     ok(&g, place(0, -2, 0));
     ok(&g, draw()); /* U for seat 1: the same road is taken, even by the player's own */
-    refused(&g, with_follower(place(2, 0, 0), CC_LOC_E), CC_ERR_FEATURE_OCCUPIED);
-    refused(&g, with_follower(place(2, 0, 0), CC_LOC_W), CC_ERR_FEATURE_OCCUPIED);
-    ok(&g, with_follower(place(2, 0, 0), CC_LOC_NW)); /* the field north of the road */
+    tu_refused(&g, tu_follower(place(2, 0, 0), CC_LOC_E), CC_ERR_FEATURE_OCCUPIED);
+    tu_refused(&g, tu_follower(place(2, 0, 0), CC_LOC_W), CC_ERR_FEATURE_OCCUPIED);
+    ok(&g, tu_follower(place(2, 0, 0), CC_LOC_NW)); /* the field north of the road */
 }
 
 Test(rules, no_followers_left)
@@ -185,13 +152,13 @@ Test(rules, no_followers_left)
     for (int turn = 0; turn < 14; turn++, y++) {
         ok(&g, draw());
         if (g.seat == 0)
-            ok(&g, with_follower(place(0, y, 0), CC_LOC_C));
+            ok(&g, tu_follower(place(0, y, 0), CC_LOC_C));
         else
             ok(&g, place(0, y, 0));
     }
     cr_expect_eq(g.players[0].followers, 0);
     ok(&g, draw());
-    refused(&g, with_follower(place(0, y, 0), CC_LOC_C), CC_ERR_NO_FOLLOWERS_LEFT);
+    tu_refused(&g, tu_follower(place(0, y, 0), CC_LOC_C), CC_ERR_NO_FOLLOWERS_LEFT);
     ok(&g, place(0, y, 0));
 }
 
@@ -202,24 +169,23 @@ Test(rules, river_refusals)
     const char *deck[] = {"RD", "RG", "RG", "RL"};
     new_game(&g, deck, 4, 1);
     ok(&g, draw());
-    refused(&g, place(0, 1, 0), CC_ERR_RIVER_NOT_CONTINUED); /* fits, but not at the end */
-    refused(&g, place(1, 0, 1), CC_ERR_EDGES_DO_NOT_MATCH);  /* field against the river */
+    tu_refused(&g, place(0, 1, 0), CC_ERR_RIVER_NOT_CONTINUED); /* fits, but not at the end */
+    tu_refused(&g, place(1, 0, 1), CC_ERR_EDGES_DO_NOT_MATCH);  /* field against the river */
     ok(&g, place(1, 0, 0));
     ok(&g, draw());
-    refused(&g, with_follower(place(2, 0, 0), CC_LOC_W), CC_ERR_RIVER_NOT_ALLOWED);
+    tu_refused(&g, tu_follower(place(2, 0, 0), CC_LOC_W), CC_ERR_RIVER_NOT_ALLOWED);
     ok(&g, place(2, 0, 0)); /* flowing east, it turns right (south) */
     ok(&g, draw());
-    refused(&g, place(2, 1, 1), CC_ERR_RIVER_U_TURN); /* right again: west */
-    ok(&g, place(2, 1, 2));                           /* left: east again */
+    tu_refused(&g, place(2, 1, 1), CC_ERR_RIVER_U_TURN); /* right again: west */
+    ok(&g, place(2, 1, 2));                              /* left: east again */
     ok(&g, draw());
-    refused(&g, place(3, 1, 1), CC_ERR_EDGES_DO_NOT_MATCH);
+    tu_refused(&g, place(3, 1, 1), CC_ERR_EDGES_DO_NOT_MATCH);
     ok(&g, place(3, 1, 0)); /* the lake */
     cr_expect_eq(g.phase, CC_PHASE_FINISHED);
     cr_expect_eq(g.river_open_side, 0xFF);
 }
 
-/* The listed placements are exactly the positions the validator accepts, and each listed
- * follower location is accepted while every other location is refused. */
+/* randplay hook: tu_cross_check() in the place phase, while the budget (ctx) lasts. */
 static void cross_check(const struct cc_game *g, const struct cc_action *a,
                         const struct cc_events *ev, void *ctx)
 {
@@ -228,39 +194,7 @@ static void cross_check(const struct cc_game *g, const struct cc_action *a,
     unsigned *budget = ctx;
     if (g->phase != CC_PHASE_PLACE || *budget == 0) return;
     (*budget)--;
-    static struct cc_placement list[CC_MAX_PLACEMENTS];
-    size_t n = cc_legal_placements(g, list, CC_MAX_PLACEMENTS, true);
-    int minx = 0, maxx = 0, miny = 0, maxy = 0;
-    for (unsigned i = 0; i < g->nboard; i++) {
-        if (g->board[i].x < minx) minx = g->board[i].x;
-        if (g->board[i].x > maxx) maxx = g->board[i].x;
-        if (g->board[i].y < miny) miny = g->board[i].y;
-        if (g->board[i].y > maxy) maxy = g->board[i].y;
-    }
-    size_t brute = 0;
-    for (int x = minx - 1; x <= maxx + 1; x++)
-        for (int y = miny - 1; y <= maxy + 1; y++)
-            for (unsigned rot = 0; rot < 4; rot++)
-                brute += cc_check_position(g, g->drawn, x, y, rot) == CC_OK;
-    cr_assert_eq(n, brute, "listed %zu placements, the validator accepts %zu", n, brute);
-    static struct cc_game copy;
-    for (size_t i = 0; i < n; i += 1 + n / 8) {
-        for (int loc = 0; loc < CC_LOC_COUNT; loc++) {
-            copy = *g;
-            struct cc_action p = {.kind = CC_ACTION_PLACE,
-                                  .seat = g->seat,
-                                  .x = list[i].x,
-                                  .y = list[i].y,
-                                  .rot = list[i].rot,
-                                  .tile = CC_NO_TILE,
-                                  .follow = CC_FOLLOW_FOLLOWER,
-                                  .loc = (uint8_t)loc};
-            enum cc_status st = cc_game_apply(&copy, &p, NULL);
-            bool listed = list[i].follower & (1u << loc);
-            cr_assert_eq(st == CC_OK, listed, "location %s: %s", cc_location_name(loc),
-                         cc_status_name(st));
-        }
-    }
+    tu_cross_check(g, 8);
 }
 
 Test(rules, listed_moves_match_the_validator)
