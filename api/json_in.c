@@ -48,9 +48,10 @@ static int cmp_key(const void *a, const void *b)
  * a 64 KiB body of 8,700 keys (before MAX_VALUES), before its token was looked at. */
 static int check_duplicates(const cJSON *v, struct keys *k, struct json_err *err)
 {
-    if (cJSON_IsObject(v)) {
-        size_t n = 0;
+    size_t n = 0;
+    if (cJSON_IsObject(v))
         for (const cJSON *c = v->child; c; c = c->next) n++;
+    if (n > 1) { /* an object of two keys or more (qsort may not be given NULL) */
         if (n > k->cap) {
             const char **nv = realloc(k->v, n * sizeof *nv);
             if (!nv) return fail(err, "invalid_json", "The body has too many keys to be read.");
