@@ -44,6 +44,11 @@ int utf8_valid(const char *s, size_t len)
 {
     size_t i = 0;
     while (i < len) {
+        uint64_t w;
+        if (len - i >= 8 && (memcpy(&w, s + i, 8), (w & 0x8080808080808080u) == 0)) {
+            i += 8; /* eight ASCII bytes at once */
+            continue;
+        }
         if ((unsigned char)s[i] < 0x80) {
             i++;
             continue;

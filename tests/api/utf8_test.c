@@ -181,3 +181,22 @@ Test(utf8, json_escape_never_cuts_in_half)
     cr_assert_str_eq(esc("\"", 1, &used), "");
     cr_assert_eq(used, 0);
 }
+
+Test(utf8, long_texts_with_a_bad_byte_anywhere)
+{
+    /* ASCII is read eight bytes at a time: a bad byte at any offset is still found. */
+    char s[64];
+    for (size_t at = 0; at < 40; at++) {
+        memset(s, 'a', 40);
+        cr_assert(utf8_valid(s, 40));
+        s[at] = (char)0xFF;
+        cr_expect(!utf8_valid(s, 40), "0xFF at %zu", at);
+        s[at] = (char)0xC3; /* a lead byte: valid only with its continuation */
+        if (at + 1 < 40) {
+            s[at + 1] = (char)0xA9;
+            cr_expect(utf8_valid(s, 40), "é at %zu", at);
+        } else {
+            cr_expect(!utf8_valid(s, 40), "a lead byte last");
+        }
+    }
+}
