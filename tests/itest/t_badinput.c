@@ -640,7 +640,7 @@ static const struct bad table[] = {
      {J},
      400,
      "unknown_field"},
-    {"64 KiB of keys (8,000, past the limit of 1,000 values)",
+    {"64 KiB of keys (7,767, past the limit of 1,000 values)",
      VIA_PROXY,
      "POST",
      G,
