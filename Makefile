@@ -20,6 +20,7 @@ include mk/core.mk
 -include mk/apitest.mk
 -include mk/bot.mk
 -include mk/soak.mk
+-include mk/benchjson.mk
 include mk/fuzz.mk
 
 # make test: the whole suite from a fresh machine: packages (as root), the format and SQL

@@ -1,4 +1,7 @@
-/* json_in.h: strict decoding of request bodies (unknown fields, duplicate keys, types). */
+/* json_in.h: strict decoding of request bodies (unknown fields, duplicate keys, types).
+ * Every decoder first takes the body as a whole: UTF-8 (RFC 8259; else invalid_json), at
+ * most 1,000 values (else invalid_json), strict JSON, one object, no key twice. Details
+ * quote the body only in whole characters. */
 #ifndef API_JSON_IN_H
 #define API_JSON_IN_H
 

@@ -8,6 +8,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "utf8.h"
+
 static enum log_level min_level = LOG_INFO;
 static const char *const level_names[] = {"debug", "info", "warn", "error"};
 static _Thread_local const char *request_id; /* the thread's current request, or NULL */
@@ -56,32 +58,17 @@ static int put(struct line *l, const char *s, size_t len)
     return 0;
 }
 
-/* Appends `s` as a JSON string literal, cut short (but closed) when the line is full.
- * Returns 0, or -1 when it was cut or did not fit at all. */
+/* Appends `s` as a JSON string literal, cut short (but closed, and on a character's
+ * boundary) when the line is full; bytes that are not UTF-8 become \ufffd, so the line
+ * stays valid UTF-8 JSON whatever a client sent. Returns 0, or -1 when it was cut or did
+ * not fit at all. */
 static int put_json_string(struct line *l, const char *s)
 {
-    static const char hex[] = "0123456789abcdef";
-    int rc = 0;
     if (put(l, "\"", 1)) return -1;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        char esc[6] = {'\\', (char)*p};
-        size_t len = 2;
-        if (*p < 0x20) {
-            memcpy(esc, "\\u00", 4);
-            esc[4] = hex[*p >> 4];
-            esc[5] = hex[*p & 15];
-            len = 6;
-        } else if (*p != '"' && *p != '\\') {
-            esc[0] = (char)*p;
-            len = 1;
-        }
-        if (put(l, esc, len)) {
-            rc = -1;
-            break;
-        }
-    }
+    size_t used;
+    l->n += utf8_json_escape(s, l->buf + l->n, LOG_LINE_MAX - LOG_LINE_END - l->n, &used);
     l->buf[l->n++] = '"'; /* the reserve has room for it */
-    return rc;
+    return s[used] ? -1 : 0;
 }
 
 void log_kv(enum log_level lvl, const char *msg, ...)

@@ -16,7 +16,9 @@ int log_enabled(enum log_level lvl);
 /*
  * Writes {"ts":..,"level":..,"msg":msg, k1:v1, ...} as one line on stderr. The variadic
  * part is pairs of `const char *` key and value, ended by a NULL key; values are
- * written as JSON strings (escaped); a NULL value is skipped. Thread-safe.
+ * written as JSON strings (escaped; each byte that is not UTF-8 written as \ufffd, so a
+ * line is valid UTF-8 JSON whatever the strings hold); a NULL value is skipped. A line is
+ * at most 2 KiB: a longer value is cut short on a character's boundary. Thread-safe.
  */
 void log_kv(enum log_level lvl, const char *msg, ...);
 

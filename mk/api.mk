@@ -77,4 +77,5 @@ bench-http: $(API_BIN)
 	scripts/bench-http.sh
 bench: deps
 	$(MAKE) --no-print-directory bench-engine
+	$(MAKE) --no-print-directory bench-json
 	$(MAKE) --no-print-directory bench-http

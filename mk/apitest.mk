@@ -4,7 +4,7 @@
 
 APITEST_SRCS    := $(wildcard tests/api/*.c)
 APITEST_MODS    := api/board_svg.c api/buf.c api/json_out.c api/ratelimit.c api/router.c api/json_in.c \
-                   api/params.c api/auth.c api/uri.c
+                   api/params.c api/auth.c api/uri.c api/utf8.c
 APITEST_LIBS    := -lcjson -lcrypto -lm
 APITEST_DEPS    := $(APITEST_SRCS) $(APITEST_MODS) $(APITEST_MODS:.c=.h) $(RANDPLAY) \
                    $(wildcard tests/unit/*.h)

@@ -11,7 +11,7 @@ CORE_FUZZERS  := tiles snapshot
 # The service's decoders: request bodies (api/json_in.c) and query strings and headers
 # (api/params.c, auth_bearer, api_query_get), each linked with only the api files it needs.
 API_FUZZERS   := json_in params
-FUZZ_API_json_in := api/json_in.c
+FUZZ_API_json_in := api/json_in.c api/utf8.c
 FUZZ_API_params  := api/params.c api/auth.c api/req.c api/json_out.c api/buf.c api/problem.c
 FUZZ_API_LIBS := -lcjson -lcrypto
 FUZZERS       := $(CORE_FUZZERS) $(API_FUZZERS)

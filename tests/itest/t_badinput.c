@@ -10,16 +10,32 @@
  * openapi.yaml too. Those sent straight to the server say why in their row: the proxy
  * would change the bytes (it re-frames a chunked body, buffers a slow one before it sends
  * anything, refuses header floods and bytes in headers that Node does not allow with an
- * answer of its own). */
+ * answer of its own), or, for the UTF-8 rows, that it would re-encode the bytes of an
+ * answer and so hide what the server sent.
+ *
+ * The requests go to a server of their own that logs every request (LOG_LEVEL=debug):
+ * every answer body and every line of the server log written meanwhile must be valid
+ * UTF-8 and JSON (a problem, a log object), whatever bytes the requests held. Then a
+ * flood of the costliest bodies (64 KiB of keys, the most values a body may hold) must not
+ * keep /healthz and a game read from being answered within 100 ms. */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include <curl/curl.h>
 
 #include "db.h"
 #include "hard.h"
 #include "tests.h"
 
-#define J     "Content-Type: application/json"
+#define J "Content-Type: application/json"
+#define E10                                                                                        \
+    "\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9" /* 10 x é  \
+                                                                                        */
+#define E20   E10 E10
 #define TWO   "\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}]"
 #define AUTH  "@auth"  /* replaced by the Authorization of the seat to move */
 #define OTHER "@other" /* replaced by the Authorization of the other seat */
@@ -45,6 +61,7 @@ struct bad {
 
 /* The bodies that are built at run time (their rows name them with a NULL body). */
 static char *deep_body, *big_body, *chunk_body, *many_names_body;
+static char *keys_dup_body, *keys_unique_body, *keys_64k_body, *numbers_body;
 
 static const struct bad table[] = {
     /* Not JSON, or not an object. */
@@ -102,7 +119,8 @@ static const struct bad table[] = {
      {J},
      400,
      "invalid_json"},
-    /* Invalid UTF-8 and control characters. */
+    /* Invalid UTF-8 (RFC 8259: JSON text is UTF-8), anywhere in the body: invalid_json
+     * (names included: it used to be their own check, invalid_body). */
     {"invalid UTF-8 (a stray continuation byte)",
      VIA_PROXY,
      "POST",
@@ -111,7 +129,7 @@ static const struct bad table[] = {
      0,
      {J},
      400,
-     "invalid_body"},
+     "invalid_json"},
     {"invalid UTF-8 (an overlong '/')",
      VIA_PROXY,
      "POST",
@@ -120,7 +138,7 @@ static const struct bad table[] = {
      0,
      {J},
      400,
-     "invalid_body"},
+     "invalid_json"},
     {"invalid UTF-8 (a UTF-16 surrogate)",
      VIA_PROXY,
      "POST",
@@ -129,7 +147,7 @@ static const struct bad table[] = {
      0,
      {J},
      400,
-     "invalid_body"},
+     "invalid_json"},
     {"invalid UTF-8 (cut short)",
      VIA_PROXY,
      "POST",
@@ -138,12 +156,252 @@ static const struct bad table[] = {
      0,
      {J},
      400,
+     "invalid_json"},
+    {"invalid UTF-8 in the ruleset, once echoed in the detail (direct: the proxy would "
+     "re-encode the answer)",
+     VIA_DIRECT,
+     "POST",
+     G,
+     "{" TWO ",\"ruleset\":\"\xFF\xFE\"}",
+     0,
+     {J},
+     400,
+     "invalid_json"},
+    {"invalid UTF-8 in a key (an overlong)",
+     VIA_DIRECT,
+     "POST",
+     G,
+     "{" TWO ",\"\xC0\xAFruleset\":\"classic\"}",
+     0,
+     {J},
+     400,
+     "invalid_json"},
+    {"invalid UTF-8 above U+10FFFF in a start tile",
+     VIA_DIRECT,
+     "POST",
+     G,
+     "{" TWO ",\"start\":\"\xF4\x90\x80\x80\"}",
+     0,
+     {J},
+     400,
+     "invalid_json"},
+    {"invalid UTF-8: a surrogate pair as two UTF-8 sequences (CESU-8), in a tile",
+     VIA_DIRECT,
+     "POST",
+     PL,
+     "{\"x\":1,\"y\":0,\"rotation\":0,\"tile\":\"\xED\xA0\xBD\xED\xB8\x80\"}",
+     0,
+     {J, AUTH},
+     400,
+     "invalid_json"},
+    {"invalid UTF-8 cut short at the end of a location",
+     VIA_DIRECT,
+     "POST",
+     PL,
+     "{\"x\":1,\"y\":0,\"rotation\":0,\"follower\":\"N\xE2\x82\"}",
+     0,
+     {J, AUTH},
+     400,
+     "invalid_json"},
+    {"invalid UTF-8 outside strings",
+     VIA_DIRECT,
+     "POST",
+     DRAW,
+     "{}\xFF",
+     0,
+     {J, AUTH},
+     400,
+     "invalid_json"},
+    {"invalid UTF-8 in a webhook URL",
+     VIA_DIRECT,
+     "POST",
+     G,
+     "{" TWO ",\"webhook\":{\"url\":\"https://example.com/\xFF\"}}",
+     0,
+     {J},
+     400,
+     "invalid_json"},
+    /* Escapes: a lone surrogate, \\u without four hex digits (cJSON read \\uZZZZ as NUL). */
+    {"a lone low surrogate escape",
+     VIA_PROXY,
+     "POST",
+     G,
+     "{\"players\":[{\"name\":\"\\udc00\"},{\"name\":\"B\"}]}",
+     0,
+     {J},
+     400,
+     "invalid_json"},
+    {"a high surrogate escape without its low half",
+     VIA_PROXY,
+     "POST",
+     G,
+     "{\"players\":[{\"name\":\"\\ud83d\\u0041\"},{\"name\":\"B\"}]}",
+     0,
+     {J},
+     400,
+     "invalid_json"},
+    {"an escape \\uZZZZ",
+     VIA_PROXY,
+     "POST",
+     G,
+     "{" TWO ",\"ruleset\":\"a\\uZZZZ\"}",
+     0,
+     {J},
+     400,
+     "invalid_json"},
+    /* Details cut on character boundaries (direct: raw bytes of the answer). */
+    {"a ruleset of 41 bytes cut at 40, in a two-byte character",
+     VIA_DIRECT,
+     "POST",
+     G,
+     "{" TWO ",\"ruleset\":\"a" E20 "\"}",
+     0,
+     {J},
+     400,
+     "unknown_ruleset"},
+    {"a start tile cut at 8 bytes, in a two-byte character",
+     VIA_DIRECT,
+     "POST",
+     G,
+     "{" TWO ",\"start\":\"a\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\"}",
+     0,
+     {J},
+     400,
+     "unknown_tile"},
+    {"an unknown field of 61 bytes, cut at 60 in a character",
+     VIA_DIRECT,
+     "POST",
+     G,
+     "{" TWO ",\"a" E20 E10 "\":1}",
+     0,
+     {J},
+     400,
+     "unknown_field"},
+    {"a key twice, 61 bytes long",
+     VIA_DIRECT,
+     "POST",
+     G,
+     "{" TWO ",\"a" E20 E10 "\":1,\"a" E20 E10 "\":1}",
+     0,
+     {J},
+     400,
      "invalid_body"},
+    {"a location cut at 8 bytes, in a four-byte character",
+     VIA_DIRECT,
+     "POST",
+     PL,
+     "{\"x\":1,\"y\":0,\"rotation\":0,\"follower\":\"Nabcde\xF0\x9F\x98\x80\"}",
+     0,
+     {J, AUTH},
+     400,
+     "bad_location"},
+    /* Names: no control, format or invisible characters (Unicode Cc, Cf, Zl, Zp). */
     {"a control character in a name",
      VIA_PROXY,
      "POST",
      G,
      "{\"players\":[{\"name\":\"A\\u0007\"},{\"name\":\"B\"}]}",
+     0,
+     {J},
+     400,
+     "invalid_body"},
+    {"a C1 control (U+0085) in a name",
+     VIA_PROXY,
+     "POST",
+     G,
+     "{\"players\":[{\"name\":\"A\xC2\x85"
+     "B\"},{\"name\":\"B\"}]}",
+     0,
+     {J},
+     400,
+     "invalid_body"},
+    {"a C1 control (U+009B) as an escape",
+     VIA_PROXY,
+     "POST",
+     G,
+     "{\"players\":[{\"name\":\"A\\u009b\"},{\"name\":\"B\"}]}",
+     0,
+     {J},
+     400,
+     "invalid_body"},
+    {"a right-to-left override (U+202E) in a name",
+     VIA_PROXY,
+     "POST",
+     G,
+     "{\"players\":[{\"name\":\"\xE2\x80\xAEnnA\"},{\"name\":\"B\"}]}",
+     0,
+     {J},
+     400,
+     "invalid_body"},
+    {"a left-to-right isolate (U+2066) as an escape",
+     VIA_PROXY,
+     "POST",
+     G,
+     "{\"players\":[{\"name\":\"\\u2066Ann\"},{\"name\":\"B\"}]}",
+     0,
+     {J},
+     400,
+     "invalid_body"},
+    {"a right-to-left mark (U+200F) in a name",
+     VIA_PROXY,
+     "POST",
+     G,
+     "{\"players\":[{\"name\":\"Ann\xE2\x80\x8F\"},{\"name\":\"B\"}]}",
+     0,
+     {J},
+     400,
+     "invalid_body"},
+    {"a zero-width space (U+200B) in a name",
+     VIA_PROXY,
+     "POST",
+     G,
+     "{\"players\":[{\"name\":\"A\xE2\x80\x8Bnn\"},{\"name\":\"B\"}]}",
+     0,
+     {J},
+     400,
+     "invalid_body"},
+    {"a zero-width joiner (U+200D) in a name",
+     VIA_PROXY,
+     "POST",
+     G,
+     "{\"players\":[{\"name\":\"An\\u200dn\"},{\"name\":\"B\"}]}",
+     0,
+     {J},
+     400,
+     "invalid_body"},
+    {"a byte order mark (U+FEFF) in a name",
+     VIA_PROXY,
+     "POST",
+     G,
+     "{\"players\":[{\"name\":\"\xEF\xBB\xBF"
+     "Ann\"},{\"name\":\"B\"}]}",
+     0,
+     {J},
+     400,
+     "invalid_body"},
+    {"a soft hyphen (U+00AD) in a name",
+     VIA_PROXY,
+     "POST",
+     G,
+     "{\"players\":[{\"name\":\"An\xC2\xADn\"},{\"name\":\"B\"}]}",
+     0,
+     {J},
+     400,
+     "invalid_body"},
+    {"a line separator (U+2028) in a name",
+     VIA_PROXY,
+     "POST",
+     G,
+     "{\"players\":[{\"name\":\"Ann\\u2028\"},{\"name\":\"B\"}]}",
+     0,
+     {J},
+     400,
+     "invalid_body"},
+    {"a tag character (U+E0041) in a name",
+     VIA_PROXY,
+     "POST",
+     G,
+     "{\"players\":[{\"name\":\"Ann\xF3\xA0\x81\x81\"},{\"name\":\"B\"}]}",
      0,
      {J},
      400,
@@ -364,6 +622,42 @@ static const struct bad table[] = {
      {J, AUTH},
      400,
      "invalid_body"},
+    {"998 keys and the last again (the most values a body may hold)",
+     VIA_PROXY,
+     "POST",
+     G,
+     NULL,
+     0,
+     {J},
+     400,
+     "invalid_body"},
+    {"999 keys, all unique: past the duplicate check, an unknown field",
+     VIA_PROXY,
+     "POST",
+     G,
+     NULL,
+     0,
+     {J},
+     400,
+     "unknown_field"},
+    {"64 KiB of keys (7,767, past the limit of 1,000 values)",
+     VIA_PROXY,
+     "POST",
+     G,
+     NULL,
+     0,
+     {J},
+     400,
+     "invalid_json"},
+    {"64 KiB of numbers in a deck (past the limit of 1,000 values)",
+     VIA_PROXY,
+     "POST",
+     G,
+     NULL,
+     0,
+     {J},
+     400,
+     "invalid_json"},
     {"an unknown field",
      VIA_PROXY,
      "POST",
@@ -673,6 +967,33 @@ static const struct bad table[] = {
      {NULL},
      404,
      "not_found"},
+    {"a path of invalid UTF-8 (logged escaped)",
+     VIA_DIRECT,
+     "GET",
+     "/v1/games/%ff%fe",
+     NULL,
+     0,
+     {NULL},
+     404,
+     "not_found"},
+    {"a path of invalid UTF-8, through the proxy",
+     VIA_PROXY,
+     "GET",
+     "/v1/games/%C0%AF%ED%A0%80",
+     NULL,
+     0,
+     {NULL},
+     404,
+     "not_found"},
+    {"a path with control characters and a quote",
+     VIA_DIRECT,
+     "GET",
+     "/v1/games/%01%1b%22%5c",
+     NULL,
+     0,
+     {NULL},
+     404,
+     "not_found"},
     /* Header floods and slow clients (straight to the server: see the top). */
     {"150 header fields", VIA_RAW, NULL, NULL, NULL, 0, {NULL}, 431, "headers_too_large"},
     {"a header of 20 KiB", VIA_RAW, NULL, NULL, NULL, 0, {NULL}, 431, "headers_too_large"},
@@ -711,6 +1032,39 @@ static const struct bad table[] = {
      "request_timeout"},
 };
 
+/* {"k0":0, ... } of `n` keys (with `dup`, the last once more), and at most `cap` bytes:
+ * n 0 fills them. Malloc'd. */
+static char *keys_body(size_t n, int dup, size_t cap)
+{
+    char *b = malloc(cap + 1);
+    if (!b) return NULL;
+    size_t o = 0, i = 0;
+    b[o++] = '{';
+    char key[32];
+    for (; n == 0 || i < n; i++) {
+        int k = snprintf(key, sizeof key, "%s\"%zx\":0", i ? "," : "", i);
+        if (o + (size_t)k + 1 > cap) break;
+        memcpy(b + o, key, (size_t)k);
+        o += (size_t)k;
+    }
+    if (dup) o += (size_t)snprintf(b + o, cap + 1 - o, ",\"%zx\":0", i - 1);
+    b[o++] = '}';
+    b[o] = '\0';
+    return b;
+}
+
+/* A game body whose deck is as many numbers as fit in 64 KiB. Malloc'd. */
+static char *numbers(void)
+{
+    size_t cap = 64 * 1024;
+    char *b = malloc(cap + 1);
+    if (!b) return NULL;
+    size_t o = (size_t)snprintf(b, cap, "{" TWO ",\"deck\":[0");
+    while (o + 4 <= cap) memcpy(b + o, ",0", 2), o += 2;
+    memcpy(b + o, "]}", 3);
+    return b;
+}
+
 /* Builds the run-time bodies. */
 static int make_bodies(void)
 {
@@ -719,7 +1073,13 @@ static int make_bodies(void)
     big_body = malloc(80 * 1024);
     chunk_body = malloc(200 * 1024);
     many_names_body = malloc(512);
-    if (!deep_body || !big_body || !chunk_body || !many_names_body) return -1;
+    keys_dup_body = keys_body(998, 1, 64 * 1024);
+    keys_unique_body = keys_body(999, 0, 64 * 1024);
+    keys_64k_body = keys_body(0, 0, 64 * 1024);
+    numbers_body = numbers();
+    if (!deep_body || !big_body || !chunk_body || !many_names_body || !keys_dup_body ||
+        !keys_unique_body || !keys_64k_body || !numbers_body)
+        return -1;
     static const char head[] = "{" TWO ",\"x\":";
     size_t o = sizeof head - 1;
     memcpy(deep_body, head, o);
@@ -744,7 +1104,12 @@ static void free_bodies(void)
     free(big_body);
     free(chunk_body);
     free(many_names_body);
+    free(keys_dup_body);
+    free(keys_unique_body);
+    free(keys_64k_body);
+    free(numbers_body);
     deep_body = big_body = chunk_body = many_names_body = NULL;
+    keys_dup_body = keys_unique_body = keys_64k_body = numbers_body = NULL;
 }
 
 /* The raw request of a VIA_RAW/VIA_SLOW row (malloc'd, its length in *len); in a slow one
@@ -808,6 +1173,14 @@ static const char *body_of(const struct bad *b, size_t *len)
             body = big_body;
         else if (strncmp(b->kind, "a body over 64 KiB, chunked", 27) == 0)
             body = chunk_body;
+        else if (strncmp(b->kind, "998 keys", 8) == 0)
+            body = keys_dup_body;
+        else if (strncmp(b->kind, "999 keys", 8) == 0)
+            body = keys_unique_body;
+        else if (strncmp(b->kind, "64 KiB of keys", 14) == 0)
+            body = keys_64k_body;
+        else if (strncmp(b->kind, "64 KiB of numbers", 17) == 0)
+            body = numbers_body;
         else if (strcmp(b->kind, "a deck of 201 tiles") == 0) {
             static char deck[2400];
             size_t o = (size_t)snprintf(deck, sizeof deck, "{" TWO ",\"deck\":[");
@@ -821,31 +1194,278 @@ static const char *body_of(const struct bad *b, size_t *len)
     return body;
 }
 
+/* 1 when the `len` bytes at `s` are UTF-8 (the test's own reading of Unicode's table 3-7:
+ * no overlong forms, no surrogates, nothing above U+10FFFF, nothing cut short). */
+static int is_utf8(const char *s, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = 0;
+    while (i < len) {
+        unsigned c = p[i];
+        size_t n = c < 0x80                 ? 1
+                   : c >= 0xC2 && c <= 0xDF ? 2
+                   : c >= 0xE0 && c <= 0xEF ? 3
+                   : c >= 0xF0 && c <= 0xF4 ? 4
+                                            : 0;
+        if (n == 0 || i + n > len) return 0;
+        unsigned lo = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
+        unsigned hi = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
+        if (n > 1 && (p[i + 1] < lo || p[i + 1] > hi)) return 0;
+        for (size_t k = 2; k < n; k++)
+            if ((p[i + k] & 0xC0) != 0x80) return 0;
+        i += n;
+    }
+    return 1;
+}
+
+/* The server log's path (the runner and every server it starts append to it). */
+static const char *server_log(void)
+{
+    const char *log = getenv("ITEST_SERVER_LOG");
+    return log ? log : "build/itest-server.log";
+}
+
+/* The server log's size now: where the lines written from now on begin. */
+static long log_size(void)
+{
+    FILE *f = fopen(server_log(), "r");
+    long n = f && fseek(f, 0, SEEK_END) == 0 ? ftell(f) : 0;
+    if (f) fclose(f);
+    return n < 0 ? 0 : n;
+}
+
+/*
+ * Checks every line of the server log from byte `from` on: whole (ends with a newline),
+ * UTF-8, one JSON object. Counts the lines in *lines and the "request" lines of the path
+ * of invalid UTF-8 in *found. 0, or -1 with `why`.
+ */
+static int check_log(long from, long *lines, int *found, char *why, size_t cap)
+{
+    FILE *f = fopen(server_log(), "r");
+    if (!f || fseek(f, from, SEEK_SET) != 0) {
+        snprintf(why, cap, "cannot read the server log %s", server_log());
+        if (f) fclose(f);
+        return -1;
+    }
+    char *line = NULL;
+    size_t lcap = 0;
+    ssize_t n;
+    int rc = 0;
+    *lines = 0;
+    *found = 0;
+    while (rc == 0 && (n = getline(&line, &lcap, f)) > 0) {
+        (*lines)++;
+        const char *end = NULL;
+        cJSON *j = NULL;
+        if (line[n - 1] != '\n' || !is_utf8(line, (size_t)n) || memchr(line, '\0', (size_t)n) ||
+            !(j = cJSON_ParseWithOpts(line, &end, 0)) || !cJSON_IsObject(j) ||
+            strspn(end, "\r\n") != strlen(end)) {
+            snprintf(why, cap, "log line %ld is not one valid UTF-8 JSON object: %.300s", *lines,
+                     line);
+            rc = -1;
+        } else if (strcmp(jstr(j, "msg"), "request") == 0 &&
+                   (strcmp(jstr(j, "path"), "/v1/games/\xEF\xBF\xBD\xEF\xBF\xBD") == 0 ||
+                    strcmp(jstr(j, "path"), "/v1/games/%ff%fe") == 0)) {
+            (*found)++;
+        }
+        cJSON_Delete(j);
+    }
+    free(line);
+    fclose(f);
+    return rc;
+}
+
+/* CPU time the process `pid` has used (user and system), in ms; -1 when unknown. */
+static long long cpu_ms(pid_t pid)
+{
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+    if (f) fclose(f);
+    buf[n] = '\0';
+    const char *p = strrchr(buf, ')'); /* after the command name: state, then fields 4.. */
+    if (!p) return -1;
+    unsigned long long utime = 0, stime = 0;
+    if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime, &stime) != 2)
+        return -1;
+    long hz = sysconf(_SC_CLK_TCK);
+    return hz > 0 ? (long long)((utime + stime) * 1000 / (unsigned long long)hz) : -1;
+}
+
+static int cmp_ll(const void *a, const void *b)
+{
+    long long x = *(const long long *)a, y = *(const long long *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* One thread of the flood: the same costly body again and again, until told to stop. */
+struct flood {
+    const struct server *srv; /* where to (straight to the server) */
+    const char *body;         /* the body, POST /v1/games */
+    const char *code;         /* the problem code it must be answered with */
+    atomic_int *stop;         /* set when the flood ends */
+    long sent;                /* requests answered */
+    long wrong;               /* answers neither that 400 nor a 429 of a rate limit */
+    long long max_ms;         /* the slowest answer */
+};
+
+static void *flood_run(void *ud)
+{
+    struct flood *fl = ud;
+    /* One connection kept open: the flood costs the server CPU, not connections. */
+    CURL *c = curl_easy_init();
+    if (!c) return NULL;
+    char url[128];
+    snprintf(url, sizeof url, "%s" G, fl->srv->direct);
+    struct curl_slist *hl = curl_slist_append(NULL, J);
+    hl = curl_slist_append(hl, "Expect:");
+    curl_easy_setopt(c, CURLOPT_URL, url);
+    curl_easy_setopt(c, CURLOPT_HTTPHEADER, hl);
+    curl_easy_setopt(c, CURLOPT_POSTFIELDS, fl->body);
+    curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, (long)strlen(fl->body));
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, resp_on_body);
+    curl_easy_setopt(c, CURLOPT_TIMEOUT, 30L);
+    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+    while (!atomic_load(fl->stop)) {
+        struct resp r;
+        memset(&r, 0, sizeof r);
+        curl_easy_setopt(c, CURLOPT_WRITEDATA, &r);
+        long long t0 = hard_now_ms();
+        if (curl_easy_perform(c) == CURLE_OK)
+            curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &r.status);
+        long long took = hard_now_ms() - t0;
+        if (took > fl->max_ms) fl->max_ms = took;
+        fl->sent++;
+        r.json = r.body ? cJSON_Parse(r.body) : NULL;
+        if (!(r.status == 400 && strcmp(problem_code(&r), fl->code) == 0) && r.status != 429)
+            fl->wrong++;
+        resp_free(&r);
+    }
+    curl_slist_free_all(hl);
+    curl_easy_cleanup(c);
+    return NULL;
+}
+
+/*
+ * Floods `srv` with the costliest bodies from BADINPUT_FLOODERS threads (8) for
+ * BADINPUT_FLOOD_MS (1500), each on one connection kept open, while /healthz and a read of
+ * game `id` are asked every 20 ms. 0 when every flood request was answered with its 400
+ * problem (or a 429 of a rate limit) for less than 2 ms of the server's CPU each (10 with
+ * sanitizers), and every probe 200, 90% of them within 100 ms; else -1 with `why`. Before
+ * the duplicate check was linear, one 64 KiB body of keys cost 0.2 s of CPU.
+ */
+static int flood(const struct server *srv, const char *id, char *why, size_t cap)
+{
+    enum { MAX_FLOODERS = 16 };
+    long nf = hard_knob("BADINPUT_FLOODERS", 8), ms = hard_knob("BADINPUT_FLOOD_MS", 1500);
+    if (nf < 0 || nf > MAX_FLOODERS) nf = 8;
+    const char *bodies[] = {keys_64k_body, keys_64k_body, keys_64k_body, keys_dup_body};
+    const char *codes[] = {"invalid_json", "invalid_json", "invalid_json", "invalid_body"};
+    atomic_int stop = 0;
+    long long cpu0 = cpu_ms(srv->pid);
+    struct flood fl[MAX_FLOODERS];
+    pthread_t th[MAX_FLOODERS];
+    long started = 0;
+    for (long i = 0; i < nf; i++) {
+        fl[i] = (struct flood){srv, bodies[i % 4], codes[i % 4], &stop, 0, 0, 0};
+        if (pthread_create(&th[i], NULL, flood_run, &fl[i]) != 0) break;
+        started++;
+    }
+    struct server direct = *srv;
+    snprintf(direct.base, sizeof direct.base, "%s", srv->direct);
+    char path[128];
+    snprintf(path, sizeof path, "/v1/games/%s", id);
+    enum { MAX_PROBES = 2000 };
+    static long long took[MAX_PROBES];
+    long probes = 0, failed = 0;
+    long long t_end = hard_now_ms() + ms;
+    while (hard_now_ms() < t_end && probes + 2 <= MAX_PROBES) {
+        for (int k = 0; k < 2; k++) {
+            struct resp r;
+            long long t0 = hard_now_ms();
+            http(&direct, "GET", k ? path : "/healthz", NULL, NULL, &r);
+            took[probes++] = hard_now_ms() - t0;
+            if (r.status != 200) failed++;
+            resp_free(&r);
+        }
+        usleep(20000);
+    }
+    qsort(took, (size_t)probes, sizeof took[0], cmp_ll);
+    long long p50 = probes ? took[probes / 2] : 0, p90 = probes ? took[probes * 9 / 10] : 0;
+    long long worst = probes ? took[probes - 1] : 0;
+    atomic_store(&stop, 1);
+    long sent = 0, wrong = 0;
+    long long slowest = 0;
+    for (long i = 0; i < started; i++) {
+        pthread_join(th[i], NULL);
+        sent += fl[i].sent;
+        wrong += fl[i].wrong;
+        if (fl[i].max_ms > slowest) slowest = fl[i].max_ms;
+    }
+    long long cpu1 = cpu_ms(srv->pid);
+    /* What one costly body cost the server (receiving it, refusing it, its log line) */
+    double per = cpu0 >= 0 && cpu1 >= 0 && sent ? (double)(cpu1 - cpu0) / (double)sent : -1;
+    double per_max = getenv("TILEHALL_SAN") ? 10.0 : 2.0; /* ASan and UBSan: slower */
+    printf("  flood: %ld threads, %ld costly bodies in %ld ms, %.3f ms of server CPU each "
+           "(slowest answer %lld ms); %ld probes: p50 %lld ms, p90 %lld ms, max %lld ms\n",
+           started, sent, ms, per, slowest, probes, p50, p90, worst);
+    if (started < nf) return snprintf(why, cap, "only %ld flood threads started", started), -1;
+    if (wrong)
+        return snprintf(why, cap, "%ld of %ld flood requests answered wrong", wrong, sent), -1;
+    if (failed)
+        return snprintf(why, cap, "%ld of %ld probes not answered 200 during the flood", failed,
+                        probes),
+               -1;
+    if (per < 0 || per >= per_max)
+        return snprintf(why, cap, "a costly body cost the server %.3f ms of CPU (at most %.0f)",
+                        per, per_max),
+               -1;
+    /* The 90th percentile: the machine may be loaded, a few stragglers are not the flood's. */
+    if (p90 >= 100)
+        return snprintf(why, cap,
+                        "probes (/healthz, a game read) during the flood: p50 %lld ms, p90 "
+                        "%lld ms, max %lld ms (p90 must be under 100 ms)",
+                        p50, p90, worst),
+               -1;
+    return 0;
+}
+
 void test_bad_input(struct server *srv)
 {
+    (void)srv;
     char why[400];
+    long log_from = log_size();
+    /* A server that logs every request (and its own proxy, when the run has one): its
+     * lines are checked at the end. Slow requests go to one that gives a request 2 s. */
+    struct server t, strict;
+    const char *env_t[] = {"LOG_LEVEL=debug", NULL};
+    const char *env_strict[] = {"REQUEST_TIMEOUT=2", "LOG_LEVEL=debug", NULL};
+    CHECK(hard_server_start(&t, env_t, 1) == 0, "the server with LOG_LEVEL=debug did not start");
+    if (hard_server_start(&strict, env_strict, 0) != 0) {
+        hard_server_stop(&t);
+        CHECK(0, "the server with REQUEST_TIMEOUT=2 did not start");
+    }
     struct game g;
-    CHECK(game_new(srv, "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"seed\":5}", &g, why,
-                   sizeof why) == 0,
-          "%s", why);
-    /* The game in its place phase: every kind of placement refusal is reachable. */
     struct resp r;
     char path[600];
-    snprintf(path, sizeof path, "/v1/games/%s/draw", g.id);
-    const char *h0[] = {g.auth[0], NULL};
-    http(srv, "POST", path, NULL, h0, &r);
-    CHECK(r.status == 200, "draw: %ld %s", r.status, r.body);
-    resp_free(&r);
-    /* Slow requests go to a server of their own that gives a request 2 seconds. */
-    struct server strict;
-    const char *env[] = {"REQUEST_TIMEOUT=2", NULL};
-    CHECK(hard_server_start(&strict, env, 0) == 0,
-          "the server with REQUEST_TIMEOUT=2 did not start");
-    CHECK(make_bodies() == 0, "out of memory");
-    struct db_game before, after;
     int failed = 0;
+    if (game_new(&t, "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"seed\":5}", &g, why,
+                 sizeof why) != 0)
+        failed = 1;
+    /* The game in its place phase: every kind of placement refusal is reachable. */
+    if (!failed) {
+        snprintf(path, sizeof path, "/v1/games/%s/draw", g.id);
+        const char *h0[] = {g.auth[0], NULL};
+        http(&t, "POST", path, NULL, h0, &r);
+        if (r.status != 200)
+            snprintf(why, sizeof why, "draw: %ld %s", r.status, r.body), failed = 1;
+        resp_free(&r);
+    }
+    if (!failed && make_bodies() != 0) snprintf(why, sizeof why, "out of memory"), failed = 1;
+    struct db_game before = {0}, after;
     long games_before = db_scalar("SELECT count(*) FROM games");
-    if (db_game_read(g.id, &before, why, sizeof why) || !before.found) failed = 1;
+    if (!failed && (db_game_read(g.id, &before, why, sizeof why) || !before.found)) failed = 1;
     size_t n = sizeof table / sizeof table[0];
     for (size_t i = 0; !failed && i < n; i++) {
         const struct bad *b = &table[i];
@@ -867,7 +1487,7 @@ void test_bad_input(struct server *srv)
         const char *body = body_of(b, &len);
         char *raw = NULL;
         if (b->via == VIA_RAW || b->via == VIA_SLOW) body = raw = raw_request(b, g.id, &len);
-        const struct server *to = b->via == VIA_SLOW ? &strict : srv;
+        const struct server *to = b->via == VIA_SLOW ? &strict : &t;
         long long t0 = hard_now_ms();
         hard_send(to, b->via, b->method, path, body, len, hdr, &r);
         free(raw);
@@ -883,11 +1503,16 @@ void test_bad_input(struct server *srv)
             snprintf(why, sizeof why, "%s: %ld %s %.200s (want %ld %s)", b->kind, r.status, r.ctype,
                      r.body, b->status, b->code ? b->code : "");
             failed = 1;
+        } else if ((r.body && !is_utf8(r.body, r.len)) || (b->code && b->code[0] && !r.json)) {
+            /* Every answer UTF-8; every problem JSON (cJSON does not check UTF-8 itself). */
+            snprintf(why, sizeof why, "%s: the answer is not valid UTF-8 JSON: %.200s", b->kind,
+                     r.body);
+            failed = 1;
         }
         resp_free(&r);
         /* Still serving, and the game as it was. */
-        struct server direct = *srv;
-        snprintf(direct.base, sizeof direct.base, "%s", srv->direct);
+        struct server direct = t;
+        snprintf(direct.base, sizeof direct.base, "%s", t.direct);
         http(&direct, "GET", "/healthz", NULL, NULL, &r);
         if (!failed && r.status != 200) {
             snprintf(why, sizeof why, "%s: then /healthz answered %ld", b->kind, r.status);
@@ -909,16 +1534,25 @@ void test_bad_input(struct server *srv)
             failed = 1;
         }
         if (!failed) {
-            http(srv, "GET", "/v1/games", NULL, NULL, &r); /* the proxy too answers still */
+            http(&t, "GET", "/v1/games", NULL, NULL, &r); /* the proxy too answers still */
             resp_free(&r);
         }
     }
+    /* The costliest bodies from several clients at once: others are still served. */
+    if (!failed && flood(&t, g.id, why, sizeof why) != 0) failed = 1;
+    /* The game plays on. */
+    if (!failed && play_turn(&t, &g, 1, why, sizeof why) != 0) failed = 1;
     db_game_free(&before);
     free_bodies();
-    int code = hard_server_stop(&strict);
+    int code_t = hard_server_stop(&t), code_strict = hard_server_stop(&strict);
     CHECK(!failed, "%s", why);
     CHECK(n >= 40, "only %zu kinds of bad input", n);
-    CHECK(code == 0, "the REQUEST_TIMEOUT=2 server exited with status %d", code);
-    /* The game plays on. */
-    CHECK(play_turn(srv, &g, 1, why, sizeof why) == 0, "after the bad input: %s", why);
+    CHECK(code_t == 0, "the LOG_LEVEL=debug server exited with status %d", code_t);
+    CHECK(code_strict == 0, "the REQUEST_TIMEOUT=2 server exited with status %d", code_strict);
+    /* Every line logged meanwhile is valid UTF-8 JSON, the path of invalid UTF-8 included. */
+    long lines = 0;
+    int found = 0;
+    CHECK(check_log(log_from, &lines, &found, why, sizeof why) == 0, "%s", why);
+    CHECK(found >= 1, "no request line of GET /v1/games/%%ff%%fe among %ld log lines", lines);
+    CHECK(lines >= (long)n, "only %ld log lines for %zu requests", lines, n);
 }
