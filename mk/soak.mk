@@ -5,11 +5,11 @@
 SOAK_BIN := $(BUILD)/soak
 $(SOAK_BIN): tests/soak/soak.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $< -lcurl -lcjson -lpthread -o $@
+	$(CC) $(HOST_CFLAGS) $(PKG_CFLAGS) $< $(PKG_LIBS) -o $@
 
 .PHONY: soak test-soak
 soak: $(API_BIN) $(SOAK_BIN)
-	TILEHALL_BIN=$(API_BIN) SOAK_BIN=$(SOAK_BIN) scripts/soak.sh
+	$(SAN_ENV) TILEHALL_BIN=$(API_BIN) SOAK_BIN=$(SOAK_BIN) scripts/soak.sh
 test-soak: $(API_BIN) $(SOAK_BIN)
-	@TILEHALL_BIN=$(API_BIN) SOAK_BIN=$(SOAK_BIN) SOAK_SECONDS=$${SOAK_SECONDS:-5} \
+	@$(SAN_ENV) TILEHALL_BIN=$(API_BIN) SOAK_BIN=$(SOAK_BIN) SOAK_SECONDS=$${SOAK_SECONDS:-5} \
 		SOAK_CLIENTS=$${SOAK_CLIENTS:-16} scripts/soak.sh
