@@ -34,6 +34,12 @@ SAN_FLAGS := -fsanitize=thread -fno-omit-frame-pointer
 TSAN_LOG   = $(BUILD)/tsan
 SAN_ENV    = TSAN_OPTIONS="halt_on_error=0 exitcode=66 second_deadlock_stack=1 history_size=4 \
              log_path=$(abspath $(TSAN_LOG)) suppressions=$(abspath tests/tsan.supp)"
+# The ThreadSanitizer of GCC 12 and clang 14 maps its shadow memory at fixed places and
+# dies ("unexpected memory mapping") when the kernel randomises mmap with more than 28
+# bits (vm.mmap_rnd_bits 32 on some newer kernels): there SAN_RUN runs the program with
+# address randomisation off (setarch -R, inherited by the servers the itest runner starts).
+SAN_RUN    = $$(if [ "$$(cat /proc/sys/vm/mmap_rnd_bits 2>/dev/null || echo 0)" -gt 28 ]; \
+             then echo setarch $$(uname -m) -R; fi)
 else
 $(error SANITIZE=$(SANITIZE): use SANITIZE=address, SANITIZE=thread or none)
 endif

@@ -17,4 +17,4 @@ $(APITEST_BIN): $(APITEST_DEPS) $(API_LIB) $(CORE_LIB)
 
 .PHONY: test-api-unit
 test-api-unit: $(APITEST_BIN)
-	$(SAN_ENV) $(APITEST_BIN) --jobs=2
+	$(SAN_ENV) $(SAN_RUN) $(APITEST_BIN) --jobs=2

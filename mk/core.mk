@@ -51,7 +51,7 @@ core: $(CORE_LIB)
 # checkout, so run from the top folder. `make SANITIZE=address test-unit` (test-unit-san)
 # runs them with ASan+UBSan.
 test-unit: $(UNIT_BIN)
-	$(SAN_ENV) $(UNIT_BIN) --jobs=2
+	$(SAN_ENV) $(SAN_RUN) $(UNIT_BIN) --jobs=2
 
 bench-engine: $(BENCH_BIN)
 	$(BENCH_BIN)
