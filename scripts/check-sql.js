@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // check-sql.js: the service sends only parameterised SQL. In api/ (its folders included),
-// every call that hands SQL text to libpq (PQexec, PQexecParams, PQprepare, PQsendQuery, PQsendQueryParams) or to
-// store_db.c's db_exec() must pass, as its SQL, string literals (and upper-case macros that
+// every call that hands SQL text to libpq (PQexec, PQexecParams, PQprepare, PQsendQuery,
+// PQsendQueryParams) or to store_db.c's db_exec() must pass, as its SQL, string literals (and upper-case macros that
 // are literals), an entry of store_db.c's stmt_sql[] table, a migration file's text
 // (list[i].sql), or db_exec()'s own parameter; and no SQL keyword may stand in a
 // printf-style format, so no statement is ever built from values. Values go as parameters
