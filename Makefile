@@ -1,51 +1,123 @@
 # tilehall: a Carcassonne-family rules server. `make run` and `make test` do all the set-up.
 # Each part of the build lives in its own file under mk/; this file ties them together.
+#
+# One set of rules builds every variant (Redis's pattern): SANITIZE= picks the
+# instrumentation, BUILD= the folder its objects and programs go to, so variants never
+# share an object.
+#   make                      the plain build in build/ (build/tilehall, build/libcore.a ...)
+#   make SANITIZE=address     ASan+UBSan in build/address/ (build/address/tilehall ...)
+#   make SANITIZE=thread      ThreadSanitizer in build/thread/
+# BUILD_ROOT (build) holds them all; BUILD defaults to BUILD_ROOT/SANITIZE.
 
-CC       ?= cc
-BUILD    ?= build
-OPT      ?= -O2
-CSTD     := -std=c11 -D_DEFAULT_SOURCE
-WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wvla
-CFLAGS   ?= $(OPT) -g
-ALL_CFLAGS = $(CSTD) $(WARN) $(CFLAGS) $(EXTRA_CFLAGS)
+CC         ?= cc
+SANITIZE   ?=
+BUILD_ROOT ?= build
+BUILD      ?= $(BUILD_ROOT)$(if $(SANITIZE),/$(SANITIZE))
+OPT        ?= -O2
+CSTD       := -std=c11 -D_DEFAULT_SOURCE
+WARN       := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wvla
+CFLAGS     ?= $(OPT) -g
+
+# SAN_FLAGS go to every compile and link of the build; SAN_ENV before every run of its
+# programs (the unit tests and the servers of the integration tests).
+ifeq ($(SANITIZE),)
+SAN_FLAGS :=
+SAN_ENV   :=
+else ifeq ($(SANITIZE),address)
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+SAN_ENV   := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1
+else ifeq ($(SANITIZE),thread)
+# Every report goes to $(BUILD)/tsan.PID as well as making the process exit 66 at its end
+# (the itest runner fails on a server's nonzero exit status; test-itest fails on any such
+# file). tests/tsan.supp holds only reports verified to lie inside uninstrumented libraries.
+SAN_FLAGS := -fsanitize=thread -fno-omit-frame-pointer
+TSAN_LOG   = $(BUILD)/tsan
+SAN_ENV    = TSAN_OPTIONS="halt_on_error=0 exitcode=66 second_deadlock_stack=1 history_size=4 \
+             log_path=$(abspath $(TSAN_LOG)) suppressions=$(abspath tests/tsan.supp)"
+# The ThreadSanitizer of GCC 12 and clang 14 maps its shadow memory at fixed places and
+# dies ("unexpected memory mapping") when the kernel randomises mmap with more than 28
+# bits (vm.mmap_rnd_bits 32 on some newer kernels): there SAN_RUN runs the program with
+# address randomisation off (setarch -R, inherited by the servers the itest runner starts).
+SAN_RUN    = $$(if [ "$$(cat /proc/sys/vm/mmap_rnd_bits 2>/dev/null || echo 0)" -gt 28 ]; \
+             then echo setarch $$(uname -m) -R; fi)
+else
+$(error SANITIZE=$(SANITIZE): use SANITIZE=address, SANITIZE=thread or none)
+endif
+ALL_CFLAGS  = $(CSTD) $(WARN) $(CFLAGS) $(SAN_FLAGS) $(EXTRA_CFLAGS)
+# Build tools and test drivers that run on the side (tilegen) get no instrumentation.
+HOST_CFLAGS = $(CSTD) $(WARN) $(CFLAGS) $(EXTRA_CFLAGS)
 
-.PHONY: all run test bench lint format clean deps
+# The libraries the service and its tests use, as pkg-config knows them (asked once, when
+# first needed, so `make deps` can install pkg-config first).
+PKGS        := libmicrohttpd libcjson libpq libcurl libcrypto
+pkgconf      = $(if $(filter PKG_CONFIG_FAILED,$(1)),$(error pkg-config does not know all of \
+               $(PKGS): run `make deps` as root),$(1))
+PKG_CFLAGS   = $(eval PKG_CFLAGS := $(call pkgconf,$(shell pkg-config --cflags $(PKGS) \
+               2>/dev/null || echo PKG_CONFIG_FAILED)))$(PKG_CFLAGS)
+PKG_LIBS     = $(eval PKG_LIBS := $(call pkgconf,$(shell pkg-config --libs $(PKGS) \
+               2>/dev/null || echo PKG_CONFIG_FAILED)) -lpthread)$(PKG_LIBS)
+
+# Sub-makes of one variant, each in its own folder whatever SANITIZE/BUILD this make has.
+MAKE_PLAIN   = $(MAKE) --no-print-directory SANITIZE= BUILD=$(BUILD_ROOT)
+MAKE_ADDRESS = $(MAKE) --no-print-directory SANITIZE=address BUILD=$(BUILD_ROOT)/address
+MAKE_THREAD  = $(MAKE) --no-print-directory SANITIZE=thread BUILD=$(BUILD_ROOT)/thread
+
+.PHONY: all run test bench lint format clean deps FORCE
 all:
 
 include mk/deps.mk
 include mk/core.mk
--include mk/api.mk
--include mk/spec.mk
--include mk/apitest.mk
--include mk/bot.mk
--include mk/soak.mk
--include mk/benchjson.mk
+include mk/api.mk
+include mk/spec.mk
+include mk/apitest.mk
+include mk/bot.mk
+include mk/soak.mk
+include mk/benchjson.mk
 include mk/fuzz.mk
 
-# make test: the whole suite from a fresh machine: packages (as root), the format and SQL
-# checks (lint-c), builds, a throwaway PostgreSQL, the spec checks, the service's and the engine's unit tests (plain and
-# ASan+UBSan), the integration tests against the ASan+UBSan server and against the normal
-# server, a short soak (mk/soak.mk), and last whole games played by examples/bot.sh (its
-# summary line "N passed, 0 failed" ends the output).
+# make test: the whole suite from a fresh machine: packages (as root), the format, SQL and
+# include checks (lint-c), the spec checks, short fuzz runs, then builds, a throwaway
+# PostgreSQL, the service's and the engine's unit tests (plain and ASan+UBSan), the
+# integration tests against the ASan+UBSan server, the ThreadSanitizer server and the
+# normal server (through the spec proxy), a short soak (mk/soak.mk), and last whole games
+# played by examples/bot.sh (its summary line "N passed, 0 failed" ends the output).
 test: deps
-	$(MAKE) --no-print-directory lint-c
-	@if $(MAKE) -n test-spec >/dev/null 2>&1; then $(MAKE) --no-print-directory test-spec; fi
-	@if $(MAKE) -n test-fuzz >/dev/null 2>&1; then $(MAKE) --no-print-directory test-fuzz; fi
-	$(MAKE) --no-print-directory test-api-unit
-	$(MAKE) --no-print-directory test-unit
-	$(MAKE) --no-print-directory test-unit-san
-	$(MAKE) --no-print-directory test-itest-san
-	$(MAKE) --no-print-directory test-itest
-	$(MAKE) --no-print-directory test-soak
-	$(MAKE) --no-print-directory test-bot
+	$(MAKE_PLAIN) lint-c
+	$(MAKE_PLAIN) test-spec
+	$(MAKE_PLAIN) test-fuzz
+	$(MAKE_PLAIN) test-api-unit
+	$(MAKE_ADDRESS) test-api-unit
+	$(MAKE_PLAIN) test-unit
+	$(MAKE_ADDRESS) test-unit
+	$(MAKE_ADDRESS) test-itest
+	$(MAKE_THREAD) test-itest
+	$(MAKE_PLAIN) test-itest
+	$(MAKE_PLAIN) test-soak
+	$(MAKE_PLAIN) test-bot
+
+# The sanitizer variants under their old names.
+.PHONY: test-unit-san test-api-unit-san test-itest-san test-itest-tsan api-san api-tsan
+test-unit-san:
+	$(MAKE_ADDRESS) test-unit
+test-api-unit-san:
+	$(MAKE_ADDRESS) test-api-unit
+test-itest-san:
+	$(MAKE_ADDRESS) test-itest
+test-itest-tsan:
+	$(MAKE_THREAD) test-itest
+api-san:
+	$(MAKE_ADDRESS) api
+api-tsan:
+	$(MAKE_THREAD) api
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD_ROOT) $(BUILD)
 
 # make format: clang-format (the repo's .clang-format) over every C file in place.
-# make lint: the same as a check (nothing changed, every difference an error), the SQL
-# check (only parameterised statements reach libpq) and the spec's lint.
+# make lint-c: the same as a check (nothing changed, every difference an error), the SQL
+# check (only parameterised statements reach libpq) and scripts/check-c.js (no banned
+# function, the engine without I/O, libpq and libmicrohttpd each behind its own files);
+# make lint adds the spec's lint.
 C_FILES = $(shell git ls-files '*.c' '*.h' 2>/dev/null)
 .PHONY: lint-c
 format:
@@ -54,5 +126,5 @@ lint-c:
 	@clang-format --dry-run --Werror $(C_FILES)
 	@echo "lint-c: $(words $(C_FILES)) C files as .clang-format says"
 	@node scripts/check-sql.js
-lint: lint-c
-	@if $(MAKE) -n spec-lint >/dev/null 2>&1; then $(MAKE) --no-print-directory spec-lint; fi
+	@node scripts/check-c.js
+lint: lint-c spec-lint

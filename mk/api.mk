@@ -1,39 +1,46 @@
 # api.mk: the service (api/), its integration tests (tests/itest/), `make run` and the
 # throwaway PostgreSQL the two use.
 
-API_SRCS     := $(wildcard api/*.c)
+# Every api/ source (folders under api/ included) but main.c goes into libapi.a: the
+# server links it with main.o, the api unit tests (mk/apitest.mk) with their own main, and
+# the linker takes from it only the modules each needs.
+API_SRCS     := $(wildcard api/*.c api/*/*.c)
+API_MAIN     := api/main.c
 API_OBJS     := $(API_SRCS:%.c=$(BUILD)/obj/%.o)
-API_SAN_OBJS := $(API_SRCS:%.c=$(BUILD)/san/%.o)
+API_LIB_OBJS := $(filter-out $(API_MAIN:%.c=$(BUILD)/obj/%.o),$(API_OBJS))
+API_LIB      := $(BUILD)/libapi.a
 API_BIN      := $(BUILD)/tilehall
-API_SAN_BIN  := $(BUILD)/tilehall-san
-API_LIBS     := -lmicrohttpd -lcjson -lpq -lcurl -lcrypto -lpthread
-API_CFLAGS   := -Iapi -Icore -I/usr/include/postgresql
+API_CFLAGS    = -Iapi -Icore $(PKG_CFLAGS)
 
 $(BUILD)/obj/api/%.o: api/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(API_CFLAGS) -MMD -MP -c $< -o $@
-$(BUILD)/san/api/%.o: api/%.c
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $(API_CFLAGS) -MMD -MP -c $< -o $@
 
-$(API_BIN): $(API_OBJS) $(CORE_LIB)
-	$(CC) $(ALL_CFLAGS) $(API_OBJS) $(CORE_LIB) $(API_LIBS) -o $@
-$(API_SAN_BIN): $(API_SAN_OBJS) $(CORE_SAN_LIB)
-	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $(API_SAN_OBJS) $(CORE_SAN_LIB) $(API_LIBS) -o $@
+$(API_LIB): $(API_LIB_OBJS)
+	rm -f $@ && ar rcs $@ $^
+$(API_BIN): $(API_MAIN:%.c=$(BUILD)/obj/%.o) $(API_LIB) $(CORE_LIB)
+	$(CC) $(ALL_CFLAGS) $^ $(PKG_LIBS) -o $@
 
-# Integration tests: a plain C runner (libcurl + cJSON) that starts the real server.
+# Integration tests: a plain C runner (libcurl + cJSON) that starts the real server. It
+# reads the database itself (libpq) and replays stored games with the engine (libcore.a).
+# It is a test driver, not under test: a sanitizer build runs the plain build's runner
+# against its own server.
 ITEST_SRCS := $(wildcard tests/itest/*.c) $(wildcard tests/common/*.c)
+ifeq ($(SANITIZE),)
 ITEST_BIN  := $(BUILD)/itest
-# It reads the database itself (libpq) and replays stored games with the engine (libcore.a).
 $(ITEST_BIN): $(ITEST_SRCS) $(wildcard tests/itest/*.h tests/common/*.h) $(CORE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests/itest -Itests/common -Icore -I/usr/include/postgresql $(ITEST_SRCS) $(CORE_LIB) \
-		-lcurl -lcjson -lpq -lcrypto -lpthread -o $@
+	$(CC) $(ALL_CFLAGS) -Itests/itest -Itests/common -Icore $(PKG_CFLAGS) $(ITEST_SRCS) $(CORE_LIB) \
+		$(PKG_LIBS) -o $@
+else
+ITEST_BIN  := $(BUILD_ROOT)/itest
+$(ITEST_BIN): FORCE
+	@$(MAKE_PLAIN) $@
+endif
 
-.PHONY: api api-san pg-start pg-stop test-itest test-itest-san
+.PHONY: api pg-start pg-stop test-itest
 all: $(API_BIN)
 api: $(API_BIN)
-api-san: $(API_SAN_BIN)
 
 pg-start:
 	@scripts/pg-start.sh >/dev/null
@@ -55,19 +62,23 @@ ITEST_ENV += CREATE_LIMIT_PER_MINUTE=0 # the tests create many games; t_createli
 # 100 ms, and webhooks may reach the test's listener on 127.0.0.1.
 ITEST_ENV += SSE_HEARTBEAT=1 WEBHOOK_ALLOW_PRIVATE=1 WEBHOOK_BACKOFF_MS=100 WEBHOOK_POLL_MS=100
 # The plain run sends every request through the spec's validating proxy (mk/spec.mk), so
-# any answer that breaks openapi.yaml fails its test.
-ITEST_PROXY := $(if $(wildcard scripts/spec-proxy.sh),1,)
+# any answer that breaks openapi.yaml fails its test; the sanitizer runs go direct.
+ITEST_PROXY := $(if $(SANITIZE),,1)
+# Each variant has its own database and server log: build/itest-server.log,
+# build/address/itest-server.log, build/thread/itest-server.log. The ThreadSanitizer run
+# fails on any report file a server left (see TSAN_LOG in the Makefile), whatever the
+# tests said.
+ITEST_DB := tilehall_itest$(if $(SANITIZE),_$(SANITIZE))
 test-itest: $(API_BIN) $(ITEST_BIN) $(if $(ITEST_PROXY),spec-deps)
-	@rm -f $(BUILD)/itest-server.log $(BUILD)/spec-proxy-itest.log
-	@url=$$(scripts/pg-start.sh --fast --fresh tilehall_itest) && \
-	$(ITEST_ENV) ITEST_SPEC_PROXY=$(ITEST_PROXY) ITEST_SERVER_LOG=$(BUILD)/itest-server.log TILEHALL_BIN=$(API_BIN) DATABASE_URL="$$url" $(ITEST_BIN)
-test-itest-san: $(API_SAN_BIN) $(ITEST_BIN)
-	@rm -f $(BUILD)/itest-server-san.log
-	@url=$$(scripts/pg-start.sh --fast --fresh tilehall_itest_san) && \
-	$(ITEST_ENV) ITEST_SERVER_LOG=$(BUILD)/itest-server-san.log ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
-	TILEHALL_BIN=$(API_SAN_BIN) TILEHALL_SAN=1 DATABASE_URL="$$url" $(ITEST_BIN)
+	@rm -f $(BUILD)/itest-server.log $(BUILD)/spec-proxy-itest.log $(if $(TSAN_LOG),$(TSAN_LOG).*)
+	@url=$$(scripts/pg-start.sh --fast --fresh $(ITEST_DB)) || exit 1; status=0; \
+	$(ITEST_ENV) $(SAN_ENV) $(if $(ITEST_PROXY),ITEST_SPEC_PROXY=1) ITEST_SERVER_LOG=$(BUILD)/itest-server.log \
+		TILEHALL_BIN=$(API_BIN) DATABASE_URL="$$url" $(SAN_RUN) $(ITEST_BIN) $(ITEST_FILTER) || status=$$?; \
+	$(if $(TSAN_LOG),if ls $(TSAN_LOG).* >/dev/null 2>&1; then cat $(TSAN_LOG).*; \
+		echo "FAIL ThreadSanitizer reports: $$(ls $(TSAN_LOG).* | tr '\n' ' ')"; status=1; \
+	else echo "ok   no ThreadSanitizer report"; fi;) exit $$status
 
--include $(API_OBJS:.o=.d) $(API_SAN_OBJS:.o=.d)
+-include $(API_OBJS:.o=.d)
 
 # make bench-http: the HTTP benchmark (scripts/bench-http.sh): a throwaway PostgreSQL, the
 # server, wrk loads of /healthz, a game's GET and whole turns; `make bench` runs it after
@@ -76,6 +87,6 @@ test-itest-san: $(API_SAN_BIN) $(ITEST_BIN)
 bench-http: $(API_BIN)
 	scripts/bench-http.sh
 bench: deps
-	$(MAKE) --no-print-directory bench-engine
-	$(MAKE) --no-print-directory bench-json
-	$(MAKE) --no-print-directory bench-http
+	$(MAKE_PLAIN) bench-engine
+	$(MAKE_PLAIN) bench-json
+	$(MAKE_PLAIN) bench-http

@@ -1,27 +1,20 @@
-# apitest.mk: unit tests of the service's pure modules (tests/api/, Criterion), built with
-# the engine and the random player of tests/unit/, run plain and with ASan+UBSan.
+# apitest.mk: unit tests of the service's modules (tests/api/, Criterion), built with the
+# engine and the random player of tests/unit/; `make test` runs them plain and with
+# ASan+UBSan (test-api-unit-san). They link libapi.a (every api module but main.c, see
+# mk/api.mk), from which the linker takes only the modules the tests call: a new test of
+# a new module needs no edit here.
 # The tests check documents with xmllint (libxml2-utils, in mk/deps.mk).
 
 APITEST_SRCS    := $(wildcard tests/api/*.c)
-APITEST_MODS    := api/board_svg.c api/buf.c api/json_out.c api/ratelimit.c api/router.c api/json_in.c \
-                   api/params.c api/auth.c api/uri.c api/utf8.c
-APITEST_LIBS    := -lcjson -lcrypto -lm
-APITEST_DEPS    := $(APITEST_SRCS) $(APITEST_MODS) $(APITEST_MODS:.c=.h) $(RANDPLAY) \
-                   $(wildcard tests/unit/*.h)
+APITEST_DEPS    := $(APITEST_SRCS) $(RANDPLAY) $(wildcard tests/api/*.h tests/unit/*.h)
 APITEST_BIN     := $(BUILD)/api-unit-tests
-APITEST_SAN_BIN := $(BUILD)/api-unit-tests-san
-APITEST_FLAGS   := -Iapi -Icore -Itests/unit
+APITEST_FLAGS    = -Iapi -Icore -Itests/unit -Itests/api $(PKG_CFLAGS)
 
-$(APITEST_BIN): $(APITEST_DEPS) $(CORE_LIB)
+$(APITEST_BIN): $(APITEST_DEPS) $(API_LIB) $(CORE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(APITEST_FLAGS) $(APITEST_SRCS) $(APITEST_MODS) $(RANDPLAY) $(CORE_LIB) \
-		$(APITEST_LIBS) -lcriterion -o $@
-$(APITEST_SAN_BIN): $(APITEST_DEPS) $(CORE_SAN_LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $(APITEST_FLAGS) $(APITEST_SRCS) $(APITEST_MODS) $(RANDPLAY) \
-		$(CORE_SAN_LIB) $(APITEST_LIBS) -lcriterion -o $@
+	$(CC) $(ALL_CFLAGS) $(APITEST_FLAGS) $(APITEST_SRCS) $(RANDPLAY) $(API_LIB) $(CORE_LIB) \
+		$(PKG_LIBS) -lcriterion -o $@
 
 .PHONY: test-api-unit
-test-api-unit: $(APITEST_BIN) $(APITEST_SAN_BIN)
-	$(APITEST_BIN) --jobs=2
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $(APITEST_SAN_BIN) --jobs=2
+test-api-unit: $(APITEST_BIN)
+	$(SAN_ENV) $(SAN_RUN) $(APITEST_BIN) --jobs=2

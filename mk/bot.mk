@@ -4,4 +4,4 @@
 
 .PHONY: test-bot
 test-bot: $(API_BIN)
-	@TILEHALL_BIN=$(API_BIN) BOT_SERVER_LOG=$(BUILD)/itest-bot-server.log tests/itest-bot.sh
+	@$(SAN_ENV) TILEHALL_BIN=$(API_BIN) BOT_SERVER_LOG=$(BUILD)/itest-bot-server.log tests/itest-bot.sh

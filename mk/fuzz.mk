@@ -13,7 +13,7 @@ CORE_FUZZERS  := tiles snapshot
 API_FUZZERS   := json_in params
 FUZZ_API_json_in := api/json_in.c api/utf8.c
 FUZZ_API_params  := api/params.c api/auth.c api/req.c api/json_out.c api/buf.c api/problem.c
-FUZZ_API_LIBS := -lcjson -lcrypto
+FUZZ_API_LIBS  = $(PKG_LIBS)
 FUZZERS       := $(CORE_FUZZERS) $(API_FUZZERS)
 FUZZ_BINS     := $(FUZZERS:%=$(BUILD)/fuzz/fuzz_%)
 
@@ -26,7 +26,7 @@ $(CORE_FUZZERS:%=$(BUILD)/fuzz/fuzz_%): $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.
 $(API_FUZZERS:%=$(BUILD)/fuzz/fuzz_%): $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_CORE) \
 		$$(FUZZ_API_$$*) $(wildcard core/*.h api/*.h)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -Iapi $< $(FUZZ_API_$*) $(FUZZ_CORE) $(FUZZ_API_LIBS) -o $@
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Iapi $(PKG_CFLAGS) $< $(FUZZ_API_$*) $(FUZZ_CORE) $(FUZZ_API_LIBS) -o $@
 
 .PHONY: fuzz test-fuzz fuzz-build
 fuzz-build: $(FUZZ_BINS)

@@ -6,11 +6,11 @@ SOAK_BIN := $(BUILD)/soak
 SOAK_SRCS := tests/soak/soak.c $(wildcard tests/common/*.c)
 $(SOAK_BIN): $(SOAK_SRCS) $(wildcard tests/common/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests/common $(SOAK_SRCS) -lcurl -lcjson -lpthread -o $@
+	$(CC) $(HOST_CFLAGS) -Itests/common $(PKG_CFLAGS) $(SOAK_SRCS) $(PKG_LIBS) -o $@
 
 .PHONY: soak test-soak
 soak: $(API_BIN) $(SOAK_BIN)
-	TILEHALL_BIN=$(API_BIN) SOAK_BIN=$(SOAK_BIN) scripts/soak.sh
+	$(SAN_ENV) TILEHALL_BIN=$(API_BIN) SOAK_BIN=$(SOAK_BIN) scripts/soak.sh
 test-soak: $(API_BIN) $(SOAK_BIN)
-	@TILEHALL_BIN=$(API_BIN) SOAK_BIN=$(SOAK_BIN) SOAK_SECONDS=$${SOAK_SECONDS:-5} \
+	@$(SAN_ENV) TILEHALL_BIN=$(API_BIN) SOAK_BIN=$(SOAK_BIN) SOAK_SECONDS=$${SOAK_SECONDS:-5} \
 		SOAK_CLIENTS=$${SOAK_CLIENTS:-16} scripts/soak.sh

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// check-sql.js: the service sends only parameterised SQL. In api/*.c, every call that hands
-// SQL text to libpq (PQexec, PQexecParams, PQprepare, PQsendQuery, PQsendQueryParams) or to
-// store_db.c's db_exec() must pass, as its SQL, string literals (and upper-case macros that
+// check-sql.js: the service sends only parameterised SQL. In api/ (its folders included),
+// every call that hands SQL text to libpq (PQexec, PQexecParams, PQprepare, PQsendQuery,
+// PQsendQueryParams) or to store_db.c's db_exec() must pass, as its SQL, string literals (and upper-case macros that
 // are literals), an entry of store_db.c's stmt_sql[] table, a migration file's text
 // (list[i].sql), or db_exec()'s own parameter; and no SQL keyword may stand in a
 // printf-style format, so no statement is ever built from values. Values go as parameters
@@ -55,7 +55,14 @@ function allowedSql(a) {
     return /^stmt_sql\[[a-z_]+\]$/.test(a) || a === 'list[i].sql' || a === 'sql';
 }
 
-for (const file of fs.readdirSync(dir).filter(f => f.endsWith('.c'))) {
+// Every .c file under api/, folders (api/store/ ...) included, as a path below api/.
+function cFiles(d, rel = '') {
+    return fs.readdirSync(d, { withFileTypes: true }).flatMap(e =>
+        e.isDirectory() ? cFiles(path.join(d, e.name), `${rel}${e.name}/`)
+            : e.name.endsWith('.c') ? [`${rel}${e.name}`] : []);
+}
+
+for (const file of cFiles(dir)) {
     const src = stripComments(fs.readFileSync(path.join(dir, file), 'utf8'));
     for (const m of src.matchAll(CALLS)) {
         const line = src.slice(0, m.index).split('\n').length;

@@ -67,7 +67,7 @@ static void sse_line(struct sse *c, const char *l)
         c->cur_id = -1;
         c->cur_type[0] = c->cur_data[0] = '\0';
     } else if (strncmp(l, "id: ", 4) == 0) {
-        c->cur_id = atoi(l + 4);
+        c->cur_id = (int)strtol(l + 4, NULL, 10);
     } else if (strncmp(l, "event: ", 7) == 0) {
         snprintf(c->cur_type, sizeof c->cur_type, "%s", l + 7);
     } else if (strncmp(l, "data: ", 6) == 0) {
@@ -611,7 +611,8 @@ void test_stream_limits(struct server *srv)
     sse_close(d);
     CHECK(rc == 0, "%s", why);
     CHECK(open2 == 2, "tilehall_sse_streams %g with two open", open2);
-    CHECK(third == 503 && atoi(ra) > 0, "the third stream: %ld, Retry-After %s", third, ra);
+    CHECK(third == 503 && strtol(ra, NULL, 10) > 0, "the third stream: %ld, Retry-After %s", third,
+          ra);
     CHECK(open1 == 1, "tilehall_sse_streams %g after a client went away", open1);
     CHECK(fourth == 200, "a stream after one went away: %ld", fourth);
     CHECK(a_ended && d_ended, "streams at shutdown: ended %d %d", a_ended, d_ended);

@@ -109,7 +109,7 @@ static void serve(struct listener *l, int c)
         header_of(buf, "Content-Type", r->ctype, sizeof r->ctype);
         char at[16];
         header_of(buf, "X-Tilehall-Attempt", at, sizeof at);
-        r->attempt = atoi(at);
+        r->attempt = (int)strtol(at, NULL, 10);
         r->answered = status;
         r->body = strndup(end + 4, (size_t)body_len);
         l->n++;

@@ -1,0 +1,131 @@
+#!/usr/bin/env node
+// check-c.js: rules of the house that the compiler does not check, over every C file of the
+// checkout (git ls-files '*.c' '*.h': core/, api/, tests/, tools/). Each failure is printed
+// as FILE:LINE: message and makes the exit status 1. Run by `make lint-c`.
+//
+//   1. No banned function is called anywhere, tests and tools included: atoi, sprintf,
+//      strcpy, strcat, strtok, rand, gets. The check looks for the name as a whole word
+//      followed by '(', outside comments and string literals, and not as a member
+//      (x.rand(), p->gets()). Other functions are other names and pass: snprintf, fgets,
+//      strtol, and strtok_r (re-entrant: no hidden static state, the reason strtok is
+//      banned) or rand_r. Use snprintf, strtol, memcpy with a length, strtok_r or a
+//      scanner of your own, and the engine's rng.h.
+//   2. The engine (core/) has no I/O and knows nothing of the service: a quoted include in
+//      core/ names a header in core/, and its system headers are only ISO C headers that
+//      do no I/O and keep no time, thread, signal or locale state (CORE_SYSTEM below).
+//      So no stdio.h, unistd.h, fcntl.h, sys/*, pthread.h, threads.h, time.h, signal.h,
+//      locale.h, wchar.h, POSIX or library headers.
+//   3. libpq is behind the store: only api/store*.c, api/store*.h and files under
+//      api/store/ include libpq-fe.h (and tests/itest/, a separate program that reads the
+//      database to check what the server stored).
+//   4. libmicrohttpd is behind api/http.c: no other file includes microhttpd.h.
+//
+//   node scripts/check-c.js [FILE...]     (no FILE: every C file git knows)
+'use strict';
+
+const fs = require('node:fs');
+const path = require('node:path');
+const { execFileSync } = require('node:child_process');
+
+const root = path.join(__dirname, '..');
+const BANNED = ['atoi', 'sprintf', 'strcpy', 'strcat', 'strtok', 'rand', 'gets'];
+const CORE_SYSTEM = new Set([
+    'assert.h', 'complex.h', 'ctype.h', 'errno.h', 'fenv.h', 'float.h', 'inttypes.h',
+    'iso646.h', 'limits.h', 'math.h', 'setjmp.h', 'stdalign.h', 'stdarg.h', 'stdatomic.h',
+    'stdbool.h', 'stddef.h', 'stdint.h', 'stdlib.h', 'stdnoreturn.h', 'string.h',
+    'tgmath.h', 'uchar.h',
+]);
+const PQ_ALLOWED = f => /^api\/store[^/]*\.[ch]$/.test(f) || f.startsWith('api/store/') ||
+    f.startsWith('tests/itest/');
+const MHD_ALLOWED = f => f === 'api/http.c';
+
+// The source with comments and the insides of string and character literals blanked
+// (newlines kept), so offsets and line numbers still match the original.
+function blank(src) {
+    let out = '';
+    let i = 0;
+    const n = src.length;
+    const keepNl = s => s.replace(/[^\n]/g, ' ');
+    while (i < n) {
+        const c = src[i], d = src[i + 1];
+        if (c === '/' && d === '*') {
+            const end = src.indexOf('*/', i + 2);
+            const j = end < 0 ? n : end + 2;
+            out += keepNl(src.slice(i, j));
+            i = j;
+        } else if (c === '/' && d === '/') {
+            let j = src.indexOf('\n', i);
+            if (j < 0) j = n;
+            out += keepNl(src.slice(i, j));
+            i = j;
+        } else if (c === '"' || c === '\'') {
+            let j = i + 1;
+            while (j < n && src[j] !== c && src[j] !== '\n') j += src[j] === '\\' ? 2 : 1;
+            out += c + keepNl(src.slice(i + 1, j)) + (j < n ? src[j] : '');
+            i = j + 1;
+        } else {
+            out += c;
+            i++;
+        }
+    }
+    return out;
+}
+
+function lineOf(src, offset) {
+    let line = 1;
+    for (let i = 0; i < offset; i++) if (src.charCodeAt(i) === 10) line++;
+    return line;
+}
+
+function files() {
+    const args = process.argv.slice(2);
+    if (args.length) return args;
+    const out = execFileSync('git', ['ls-files', '*.c', '*.h'], { cwd: root, encoding: 'utf8' });
+    return out.split('\n').filter(Boolean);
+}
+
+const failures = [];
+const list = files();
+const bannedRe = new RegExp(`(^|[^\\w.>])(${BANNED.join('|')})\\s*\\(`, 'g');
+for (const file of list) {
+    const raw = fs.readFileSync(path.join(root, file), 'utf8');
+    const code = blank(raw);
+    const fail = (offset, msg) => failures.push(`${file}:${lineOf(raw, offset)}: ${msg}`);
+
+    for (const m of code.matchAll(bannedRe)) {
+        fail(m.index + m[1].length, `banned function ${m[2]}() (see scripts/check-c.js)`);
+    }
+
+    // Includes: found in the blanked text (so none inside a comment), named from the raw.
+    for (const m of code.matchAll(/^[ \t]*#[ \t]*include[ \t]*([<"])/gm)) {
+        const at = m.index + m[0].length - 1;
+        const close = m[1] === '<' ? '>' : '"';
+        const end = raw.indexOf(close, at + 1);
+        if (end < 0) continue;
+        const name = raw.slice(at + 1, end);
+        const quoted = m[1] === '"';
+        if (file.startsWith('core/')) {
+            if (quoted) {
+                const target = path.normalize(path.join(path.dirname(file), name));
+                if (!target.startsWith('core/') || !fs.existsSync(path.join(root, target)))
+                    fail(at, `core/ includes "${name}": the engine includes only its own headers`);
+            } else if (!CORE_SYSTEM.has(name)) {
+                fail(at, `core/ includes <${name}>: the engine does no I/O (only the ISO C ` +
+                     'headers listed in scripts/check-c.js)');
+            }
+        }
+        const base = path.basename(name);
+        if (base === 'libpq-fe.h' && !PQ_ALLOWED(file))
+            fail(at, 'libpq-fe.h outside the store (api/store*.c, api/store*.h, api/store/)');
+        if (base === 'microhttpd.h' && !MHD_ALLOWED(file))
+            fail(at, 'microhttpd.h outside api/http.c');
+    }
+}
+
+for (const f of failures) console.error(f);
+if (failures.length) {
+    console.error(`check-c: ${failures.length} problem(s)`);
+    process.exit(1);
+}
+console.log(`check-c: ${list.length} C files: no banned function, core/ without I/O, ` +
+            'libpq in the store and libmicrohttpd in http.c only');
