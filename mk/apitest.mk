@@ -3,7 +3,7 @@
 # The tests check documents with xmllint (libxml2-utils, in mk/deps.mk).
 
 APITEST_SRCS    := $(wildcard tests/api/*.c)
-APITEST_MODS    := api/board_svg.c api/ratelimit.c
+APITEST_MODS    := api/board_svg.c api/ratelimit.c api/netaddr.c
 APITEST_DEPS    := $(APITEST_SRCS) $(APITEST_MODS) $(APITEST_MODS:.c=.h) $(RANDPLAY) \
                    $(wildcard tests/unit/*.h)
 APITEST_BIN     := $(BUILD)/api-unit-tests
