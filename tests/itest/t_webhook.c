@@ -667,7 +667,7 @@ void test_webhook_private(struct server *srv)
     cJSON *st = rc == 0 ? wait_state(&s, &g, "failed", 1, 5000) : NULL;
     int refused = st && jnum(st, "failed") == 1 && jnum(st, "delivered") == 0 &&
                   cJSON_IsNull(jget(st, "last_error.status")) &&
-                  strstr(jstr(st, "last_error.error"), "private");
+                  strcmp(jstr(st, "last_error.error"), "no public address") == 0;
     char *t = st ? cJSON_PrintUnformatted(st) : NULL;
     char state[320];
     snprintf(state, sizeof state, "%.300s", t ? t : "(none)");
@@ -680,5 +680,243 @@ void test_webhook_private(struct server *srv)
     CHECK(literals == 5, "private IP literals: %s", got_lit);
     CHECK(rc == 0, "%s", why);
     CHECK(refused && got == 0, "a webhook to localhost: %d requests arrived; state %s", got, state);
+    CHECK(code == 0, "the server exited with %d", code);
+}
+
+#define TARPIT_MAX   128  /* listeners of a tarpit */
+#define TARPIT_CONNS 1024 /* connections it holds at most (more are closed at once) */
+
+/* Receivers that never answer: listeners on 127.0.<net>.1, .2, ... that accept every
+ * connection and then hold it without a word (hold), or close it at once (!hold). */
+struct tarpit {
+    int n;                     /* listeners */
+    int fd[TARPIT_MAX];        /* their sockets */
+    int port[TARPIT_MAX];      /* and ports */
+    char ip[TARPIT_MAX][16];   /* and addresses */
+    int hold;                  /* 1: hold connections; 0: close them on accept */
+    pthread_t thread;          /* the poll loop */
+    atomic_int stop;           /* 1: end */
+    pthread_mutex_t lock;      /* guards what follows */
+    int conn[TARPIT_CONNS];    /* connections held */
+    int conn_of[TARPIT_CONNS]; /* the listener of each */
+    int nconn;                 /* how many */
+    int open[TARPIT_MAX];      /* connections open now, per listener */
+    int peak[TARPIT_MAX];      /* open at once at most */
+    int total[TARPIT_MAX];     /* accepted in all */
+};
+
+static void *tarpit_main(void *p)
+{
+    struct tarpit *t = p;
+    static __thread struct pollfd pf[TARPIT_MAX + TARPIT_CONNS];
+    while (!atomic_load(&t->stop)) {
+        pthread_mutex_lock(&t->lock);
+        int np = 0;
+        for (int i = 0; i < t->n; i++) pf[np++] = (struct pollfd){t->fd[i], POLLIN, 0};
+        for (int i = 0; i < t->nconn; i++) pf[np++] = (struct pollfd){t->conn[i], POLLIN, 0};
+        pthread_mutex_unlock(&t->lock);
+        if (poll(pf, (nfds_t)np, 100) <= 0) continue;
+        pthread_mutex_lock(&t->lock);
+        for (int i = 0; i < t->n; i++) {
+            if (!(pf[i].revents & POLLIN)) continue;
+            int c = accept(t->fd[i], NULL, NULL);
+            if (c < 0) continue;
+            t->total[i]++;
+            if (!t->hold || t->nconn == TARPIT_CONNS) {
+                close(c);
+                continue;
+            }
+            t->conn[t->nconn] = c;
+            t->conn_of[t->nconn++] = i;
+            if (++t->open[i] > t->peak[i]) t->peak[i] = t->open[i];
+        }
+        /* Connections of this round (pf[t->n ..]) that the client closed; the request
+         * bytes are read and dropped. Held ones arrived after the poll are kept for later. */
+        for (int k = np - 1; k >= t->n; k--) {
+            if (!(pf[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+            char buf[4096];
+            ssize_t r = read(pf[k].fd, buf, sizeof buf);
+            if (r > 0) continue;
+            int j = k - t->n;
+            close(t->conn[j]);
+            t->open[t->conn_of[j]]--;
+            t->nconn--;
+            t->conn[j] = t->conn[t->nconn];
+            t->conn_of[j] = t->conn_of[t->nconn];
+        }
+        pthread_mutex_unlock(&t->lock);
+    }
+    return NULL;
+}
+
+static void tarpit_stop(struct tarpit *t)
+{
+    if (!t) return;
+    if (t->thread) {
+        atomic_store(&t->stop, 1);
+        pthread_join(t->thread, NULL);
+    }
+    for (int i = 0; i < t->nconn; i++) close(t->conn[i]);
+    for (int i = 0; i < t->n; i++) close(t->fd[i]);
+    pthread_mutex_destroy(&t->lock);
+    free(t);
+}
+
+/* Starts `n` tarpit listeners on 127.0.<net>.1 ... .n (loopback: all of 127/8 is local);
+ * NULL on failure. */
+static struct tarpit *tarpit_start(int net, int n, int hold)
+{
+    struct tarpit *t = calloc(1, sizeof *t);
+    if (!t || n > TARPIT_MAX || n > 254) {
+        free(t);
+        return NULL;
+    }
+    pthread_mutex_init(&t->lock, NULL);
+    t->hold = hold;
+    for (int i = 0; i < n; i++) {
+        snprintf(t->ip[i], sizeof t->ip[i], "127.0.%d.%d", net, i + 1);
+        int fd = socket(AF_INET, SOCK_STREAM, 0);
+        struct sockaddr_in a = {0};
+        a.sin_family = AF_INET;
+        socklen_t alen = sizeof a;
+        if (fd < 0 || inet_pton(AF_INET, t->ip[i], &a.sin_addr) != 1 ||
+            bind(fd, (struct sockaddr *)&a, sizeof a) ||
+            getsockname(fd, (struct sockaddr *)&a, &alen) || listen(fd, 64)) {
+            if (fd >= 0) close(fd);
+            tarpit_stop(t);
+            return NULL;
+        }
+        t->fd[i] = fd;
+        t->port[i] = ntohs(a.sin_port);
+        t->n++;
+    }
+    if (pthread_create(&t->thread, NULL, tarpit_main, t) != 0) {
+        t->thread = 0;
+        tarpit_stop(t);
+        return NULL;
+    }
+    return t;
+}
+
+/* Reads listener `i` of the tarpit: connections open at once at most, accepted in all. */
+static void tarpit_counts(struct tarpit *t, int i, int *peak, int *total)
+{
+    pthread_mutex_lock(&t->lock);
+    *peak = t->peak[i];
+    *total = t->total[i];
+    pthread_mutex_unlock(&t->lock);
+}
+
+/* Creates `n` games whose webhook is `url`. 0, or -1 with why. */
+static int hook_games(const struct server *s, const char *url, int n, char *why, size_t cap)
+{
+    for (int i = 0; i < n; i++) {
+        struct game g;
+        char secret[64];
+        if (hook_game(s, url, &g, secret, why, cap)) return -1;
+    }
+    return 0;
+}
+
+/* Creates a game with its webhook on `l` and measures how long its first delivery (its
+ * game_created) takes to arrive: ms, or -1 when nothing came within `wait_ms`. */
+static long long healthy_delay(const struct server *s, struct listener *l, long wait_ms, char *why,
+                               size_t cap)
+{
+    char url[128], secret[64];
+    struct game g;
+    snprintf(url, sizeof url, "http://127.0.0.1:%d/healthy", l->port);
+    int before = 0;
+    pthread_mutex_lock(&l->lock);
+    for (int i = 0; i < l->n; i++) before += l->req[i].answered / 100 == 2;
+    pthread_mutex_unlock(&l->lock);
+    long long t0 = hard_now_ms();
+    if (hook_game(s, url, &g, secret, why, cap)) return -1;
+    for (;;) {
+        if (wait_delivered(l, before + 1, 0)) return hard_now_ms() - t0;
+        if (hard_now_ms() - t0 > wait_ms) return -1;
+        usleep(5000);
+    }
+}
+
+/*
+ * Head-of-line blocking: ITEST_TARPITS (100) games whose receivers (one host each) accept
+ * and never answer, then a game whose receiver answers at once: its first delivery comes
+ * within 2 s (before the multi interface it waited for the tarpits' 10 s timeouts, two at
+ * a time). Then 12 games on one such host: at most WEBHOOK_PER_HOST (4) of their
+ * deliveries are in flight at once; and 12 games on a host that closes every connection:
+ * after WEBHOOK_BREAKER_FAILURES (3) failures in a row the host is skipped (its deliveries
+ * rescheduled), so that it sees a few connections, not one per retry. On a database of
+ * its own (the main server's workers would take part of these deliveries).
+ */
+void test_webhook_tarpits(struct server *srv)
+{
+    (void)srv;
+    int ntar = (int)hard_knob("ITEST_TARPITS", 100);
+    long wait_ms = hard_knob("ITEST_TARPIT_WAIT_MS", 20000);
+    char db[512], dbenv[560];
+    fresh_database("tilehall_itest_tarpits", db, sizeof db);
+    CHECK(db[0], "no database for the test");
+    snprintf(dbenv, sizeof dbenv, "DATABASE_URL=%s", db);
+    const char *env[] = {"WEBHOOK_TIMEOUT_MS=10000",
+                         "WEBHOOK_PER_HOST=4",
+                         "WEBHOOK_BREAKER_FAILURES=3",
+                         "WEBHOOK_BREAKER_MS=20000",
+                         "WEBHOOK_MAX_ATTEMPTS=8",
+                         dbenv,
+                         NULL};
+    struct server s;
+    CHECK(hard_server_start(&s, env, 1) == 0, "the server did not start");
+    struct tarpit *many = tarpit_start(1, ntar, 1);
+    struct tarpit *one = tarpit_start(2, 1, 1);
+    struct tarpit *shut = tarpit_start(3, 1, 0);
+    struct listener *l = listener_start();
+    char url[128], why[400] = "";
+    int rc = many && one && shut && l ? 0 : -1;
+    snprintf(why, sizeof why, "no tarpits or listener");
+    for (int i = 0; rc == 0 && i < ntar; i++) {
+        snprintf(url, sizeof url, "http://%s:%d/tarpit", many->ip[i], many->port[i]);
+        rc = hook_games(&s, url, 1, why, sizeof why);
+    }
+    long long delay = rc == 0 ? healthy_delay(&s, l, wait_ms, why, sizeof why) : -1;
+    printf("  webhooks: the healthy game's first delivery came after %lld ms, behind %d "
+           "receivers that never answer\n",
+           delay, ntar);
+
+    /* 12 games on one host that never answers: 4 connections at once at most. */
+    int peak = 0, total = 0;
+    if (rc == 0 && delay >= 0) {
+        snprintf(url, sizeof url, "http://%s:%d/one", one->ip[0], one->port[0]);
+        rc = hook_games(&s, url, 12, why, sizeof why);
+        usleep(1500000);
+        tarpit_counts(one, 0, &peak, &total);
+    }
+    /* 12 games on a host that closes every connection: the breaker opens after 3. */
+    int shut_peak = 0, shut_total = 0;
+    long long delay2 = -1;
+    if (rc == 0 && delay >= 0) {
+        snprintf(url, sizeof url, "http://%s:%d/shut", shut->ip[0], shut->port[0]);
+        rc = hook_games(&s, url, 12, why, sizeof why);
+        usleep(2000000);
+        tarpit_counts(shut, 0, &shut_peak, &shut_total);
+        delay2 = rc == 0 ? healthy_delay(&s, l, wait_ms, why, sizeof why) : -1;
+        printf("  webhooks: one host, 12 games: %d connections at once at most; a host that "
+               "closes them: %d connections in 2 s; then a healthy game's delivery after "
+               "%lld ms\n",
+               peak, shut_total, delay2);
+    }
+    int code = hard_server_stop(&s);
+    tarpit_stop(many);
+    tarpit_stop(one);
+    tarpit_stop(shut);
+    listener_stop(l);
+    CHECK(rc == 0, "%s", why);
+    CHECK(delay >= 0 && delay < 2000, "the healthy game's first delivery: %lld ms (goal < 2000)",
+          delay);
+    CHECK(total >= 4 && peak <= 4, "one host: %d connections at once (at most 4), %d in all", peak,
+          total);
+    CHECK(shut_total >= 3 && shut_total <= 7,
+          "a host that closes connections got %d of them in 2 s (breaker after 3)", shut_total);
+    CHECK(delay2 >= 0 && delay2 < 2000, "the second healthy delivery: %lld ms", delay2);
     CHECK(code == 0, "the server exited with %d", code);
 }
