@@ -112,7 +112,6 @@ static struct worker workers[MAX_WORKERS];
 static int nworkers;
 static atomic_int stop_flag;
 static pthread_mutex_t wlock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t wcond = PTHREAD_COND_INITIALIZER;
 static unsigned long kicks; /* guarded by wlock: grows with every kick */
 
 /* 1 when `host` (as in a URL: IPv6 in brackets) is an IP address a webhook may not reach;
@@ -609,7 +608,6 @@ void webhook_kick(void)
 {
     pthread_mutex_lock(&wlock);
     kicks++;
-    pthread_cond_broadcast(&wcond);
     for (int i = 0; i < nworkers; i++)
         if (workers[i].multi) curl_multi_wakeup(workers[i].multi);
     pthread_mutex_unlock(&wlock);
