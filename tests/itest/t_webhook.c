@@ -838,13 +838,29 @@ static void tarpit_counts(struct tarpit *t, int i, int *peak, int *total)
     pthread_mutex_unlock(&t->lock);
 }
 
+/* hook_game(), again after a second while creation is rate limited (429, for up to 2
+ * minutes in all); *sent_ms (if not NULL) gets when the request that made it was sent. */
+static int hook_game_patient(const struct server *s, const char *url, struct game *g, char *secret,
+                             long long *sent_ms, char *why, size_t cap)
+{
+    for (int tries = 0;; tries++) {
+        long long t0 = hard_now_ms();
+        if (hook_game(s, url, g, secret, why, cap) == 0) {
+            if (sent_ms) *sent_ms = t0;
+            return 0;
+        }
+        if (tries >= 120 || !strstr(why, "create with a webhook: 429")) return -1;
+        sleep(1);
+    }
+}
+
 /* Creates `n` games whose webhook is `url`. 0, or -1 with why. */
 static int hook_games(const struct server *s, const char *url, int n, char *why, size_t cap)
 {
     for (int i = 0; i < n; i++) {
         struct game g;
         char secret[64];
-        if (hook_game(s, url, &g, secret, why, cap)) return -1;
+        if (hook_game_patient(s, url, &g, secret, NULL, why, cap)) return -1;
     }
     return 0;
 }
@@ -861,8 +877,8 @@ static long long healthy_delay(const struct server *s, struct listener *l, long 
     pthread_mutex_lock(&l->lock);
     for (int i = 0; i < l->n; i++) before += l->req[i].answered / 100 == 2;
     pthread_mutex_unlock(&l->lock);
-    long long t0 = hard_now_ms();
-    if (hook_game(s, url, &g, secret, why, cap)) return -1;
+    long long t0;
+    if (hook_game_patient(s, url, &g, secret, &t0, why, cap)) return -1;
     for (;;) {
         if (wait_delivered(l, before + 1, 0)) return hard_now_ms() - t0;
         if (hard_now_ms() - t0 > wait_ms) return -1;
