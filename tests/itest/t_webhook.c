@@ -48,6 +48,8 @@ struct listener {
     int fail_first; /* answer 500 to this many more requests */
     int status;     /* else answer this (0: 200) */
     int delay_ms;   /* wait this long before answering */
+    int close_all;  /* 1: close every connection at once, unanswered */
+    int accepted;   /* connections accepted */
 };
 
 /* Copies the value of header `name` from the header block `h` into dst. */
@@ -132,7 +134,11 @@ static void *listener_main(void *p)
         if (poll(&pf, 1, 100) <= 0) continue;
         int c = accept(l->fd, NULL, NULL);
         if (c < 0) continue;
-        serve(l, c);
+        pthread_mutex_lock(&l->lock);
+        l->accepted++;
+        int shut = l->close_all;
+        pthread_mutex_unlock(&l->lock);
+        if (!shut) serve(l, c);
         close(c);
     }
     return NULL;
@@ -965,5 +971,60 @@ void test_webhook_tarpits(struct server *srv)
     CHECK(shut_total >= 3 && shut_total <= 7,
           "a host that closes connections got %d of them in 2 s (breaker after 3)", shut_total);
     CHECK(delay2 >= 0 && delay2 < 2000, "the second healthy delivery: %lld ms", delay2);
+    CHECK(code == 0, "the server exited with %d", code);
+}
+
+/*
+ * The circuit breaker, closed again: a receiver that closes every connection unanswered
+ * opens it after WEBHOOK_BREAKER_FAILURES (2) attempts; its other games' deliveries wait
+ * without being attempted; once it answers again, the first try after WEBHOOK_BREAKER_MS
+ * (3 s) closes the breaker and every game's event arrives, those that waited as their
+ * first attempt. On a database of its own.
+ */
+void test_webhook_breaker(struct server *srv)
+{
+    (void)srv;
+    char db[512], dbenv[560];
+    fresh_database("tilehall_itest_breaker", db, sizeof db);
+    CHECK(db[0], "no database for the test");
+    snprintf(dbenv, sizeof dbenv, "DATABASE_URL=%s", db);
+    const char *env[] = {"WEBHOOK_PER_HOST=1",
+                         "WEBHOOK_BREAKER_FAILURES=2",
+                         "WEBHOOK_BREAKER_MS=3000",
+                         "WEBHOOK_MAX_ATTEMPTS=20",
+                         dbenv,
+                         NULL};
+    struct server s;
+    CHECK(hard_server_start(&s, env, 1) == 0, "the server did not start");
+    struct listener *l = listener_start();
+    char url[128], why[400] = "";
+    int rc = l ? 0 : -1, early = -1, arrived = 0, firsts = 0, n = 0;
+    snprintf(why, sizeof why, "no listener");
+    if (l) {
+        l->close_all = 1;
+        snprintf(url, sizeof url, "http://127.0.0.1:%d/b", l->port);
+        rc = hook_games(&s, url, 6, why, sizeof why);
+    }
+    if (rc == 0) {
+        usleep(700000); /* the breaker is open after 2 connections, for 3 s */
+        pthread_mutex_lock(&l->lock);
+        early = l->accepted;
+        l->close_all = 0;
+        pthread_mutex_unlock(&l->lock);
+        arrived = wait_delivered(l, 6, 10000);
+        pthread_mutex_lock(&l->lock);
+        n = l->n;
+        for (int i = 0; i < l->n; i++) firsts += l->req[i].attempt == 1;
+        pthread_mutex_unlock(&l->lock);
+    }
+    int code = hard_server_stop(&s);
+    listener_stop(l);
+    printf("  webhooks: breaker: %d connections before it opened; then %d requests, %d of "
+           "them first attempts\n",
+           early, n, firsts);
+    CHECK(rc == 0, "%s", why);
+    CHECK(early >= 2 && early <= 3, "%d connections to a closing host (breaker after 2)", early);
+    CHECK(arrived && n == 6 && firsts >= 3, "after it answered: %d requests, %d first attempts", n,
+          firsts);
     CHECK(code == 0, "the server exited with %d", code);
 }
