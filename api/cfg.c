@@ -57,7 +57,7 @@ int cfg_load(struct cfg *c, char *err, int errlen)
     if (env_int("SSE_HEARTBEAT", 15, 1, 300, &c->sse_heartbeat, err, errlen) ||
         env_int("MAX_STREAMS", 256, 0, 100000, &c->max_streams, err, errlen) ||
         env_int("LIVE_FALLBACK_MS", 10000, 100, 600000, &c->live_fallback_ms, err, errlen) ||
-        env_int("WEBHOOK_WORKERS", 2, 0, 32, &c->webhook_workers, err, errlen) ||
+        env_int("WEBHOOK_WORKERS", 1, 0, 8, &c->webhook_workers, err, errlen) ||
         env_int("WEBHOOK_TIMEOUT_MS", 10000, 100, 120000, &c->webhook_timeout_ms, err, errlen) ||
         env_int("WEBHOOK_BACKOFF_MS", 2000, 10, 3600000, &c->webhook_backoff_ms, err, errlen) ||
         env_int("WEBHOOK_BACKOFF_MAX_MS", 600000, 10, 86400000, &c->webhook_backoff_max_ms, err,
@@ -69,6 +69,14 @@ int cfg_load(struct cfg *c, char *err, int errlen)
     /* The creation limit: on by default (routes_ops.c says why these figures). */
     if (env_int("CREATE_LIMIT_PER_MINUTE", 120, 0, 6000000, &c->create_per_minute, err, errlen) ||
         env_int("CREATE_BURST", 30, 1, 10000000, &c->create_burst, err, errlen))
+        return -1;
+    /* Webhook transfers at once (README "Webhooks"): in all, per receiver host, and the
+     * circuit breaker that skips a host after failures in a row. */
+    if (env_int("WEBHOOK_IN_FLIGHT", 256, 1, 4096, &c->webhook_in_flight, err, errlen) ||
+        env_int("WEBHOOK_PER_HOST", 8, 1, 4096, &c->webhook_per_host, err, errlen) ||
+        env_int("WEBHOOK_BREAKER_FAILURES", 5, 1, 1000, &c->webhook_breaker_failures, err,
+                errlen) ||
+        env_int("WEBHOOK_BREAKER_MS", 30000, 100, 86400000, &c->webhook_breaker_ms, err, errlen))
         return -1;
     c->database_url = env_str("DATABASE_URL", NULL);
     if (!c->database_url) {

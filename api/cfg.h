@@ -24,7 +24,7 @@ struct cfg {
     int sse_heartbeat;          /* SSE_HEARTBEAT: seconds between heartbeats of a stream (15) */
     int max_streams;            /* MAX_STREAMS: open event streams at most, then 503 (256) */
     int live_fallback_ms;       /* LIVE_FALLBACK_MS: waits look again this often (10000) */
-    int webhook_workers;        /* WEBHOOK_WORKERS: delivery threads, 0 none (2) */
+    int webhook_workers;        /* WEBHOOK_WORKERS: delivery threads, 0 none (1) */
     int webhook_timeout_ms;     /* WEBHOOK_TIMEOUT_MS: one delivery attempt at most (10000) */
     int webhook_backoff_ms;     /* WEBHOOK_BACKOFF_MS: first retry delay, doubling (2000) */
     int webhook_backoff_max_ms; /* WEBHOOK_BACKOFF_MAX_MS: retry delay at most (600000) */
@@ -35,6 +35,13 @@ struct cfg {
     /* The creation limit per client address (README "Limits and security"). */
     int create_per_minute; /* CREATE_LIMIT_PER_MINUTE: creations a minute, 0 off (120) */
     int create_burst;      /* CREATE_BURST: creations at once (30) */
+    /* Webhook transfers at once (README "Webhooks"), per delivery thread. */
+    int webhook_in_flight;        /* WEBHOOK_IN_FLIGHT: transfers in flight at most (256) */
+    int webhook_per_host;         /* WEBHOOK_PER_HOST: of them to one receiver host (8) */
+    int webhook_breaker_failures; /* WEBHOOK_BREAKER_FAILURES: failures in a row that open
+                                     a host's circuit breaker (5) */
+    int webhook_breaker_ms;       /* WEBHOOK_BREAKER_MS: the host is skipped this long, doubling
+                                     while it keeps failing (30000) */
 };
 
 /*

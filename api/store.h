@@ -209,15 +209,30 @@ struct store_delivery {
     char *url;                    /* where to */
     char *secret;                 /* the signing key */
     char *payload;                /* the event (JSON) */
+    char *host;                   /* the URL's host, lower-case (webhooks.host): a key */
 };
 
 /*
  * Claims up to `max` due deliveries (each the oldest undelivered event of its game; rows
  * other servers hold are skipped), leasing them for `lease_ms` (they are due again then
- * unless store_webhook_done() says otherwise). Fills out[0..*n).
+ * unless store_webhook_done() or store_webhook_defer() says otherwise). None whose host is
+ * one of the `nskip` in `skip`, and at most `per_host` of one host. Fills out[0..*n).
  */
-enum store_status store_webhook_claim(int lease_ms, struct store_delivery *out, int max,
+enum store_status store_webhook_claim(int lease_ms, const char *const *skip, int nskip,
+                                      int per_host, struct store_delivery *out, int max,
                                       int *n) NODISCARD;
+
+/*
+ * Puts a claimed delivery (game, seq) back unattempted: its attempt is not counted, and it
+ * is due again in `delay_ms` (for any server).
+ */
+enum store_status store_webhook_defer(const char *game, int seq, int delay_ms) NODISCARD;
+
+/*
+ * Reschedules every waiting delivery to `host` to `delay_ms` from now at the earliest (a
+ * circuit breaker opened). Rows in flight keep their lease, only longer.
+ */
+enum store_status store_webhook_host_defer(const char *host, int delay_ms) NODISCARD;
 
 /* Frees the strings of a delivery; NULL is fine. */
 void store_delivery_free(struct store_delivery *d);

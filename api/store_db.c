@@ -122,18 +122,24 @@ static const char *const stmt_sql[ST_COUNT] = {
         "delivered_at IS NULL AND NOT gave_up) AS first_pending FROM webhook_deliveries "
         "WHERE game_id = w.game_id) d WHERE w.game_id = $1::uuid",
     /* Claims (leases for $1 ms) up to $2 due deliveries, each the first undelivered of its
-     * game (so a game's events go out in order), skipping rows other servers hold. */
+     * game (so a game's events go out in order), skipping rows other servers hold, hosts
+     * in $3 and more than $4 of one host (of the 4 x $2 oldest due). */
     [ST_WEBHOOK_CLAIM] =
-        "WITH c AS (SELECT d.game_id, d.seq FROM webhook_deliveries d WHERE d.delivered_at IS "
-        "NULL AND NOT d.gave_up AND d.next_attempt_at <= now() AND NOT EXISTS (SELECT 1 FROM "
+        "WITH c AS (SELECT d.game_id, d.seq, d.next_attempt_at, coalesce(w.host, '') AS host "
+        "FROM webhook_deliveries d JOIN webhooks w ON w.game_id = d.game_id WHERE "
+        "d.delivered_at IS NULL AND NOT d.gave_up AND d.next_attempt_at <= now() AND NOT "
+        "(coalesce(w.host, '') = ANY($3::text[])) AND NOT EXISTS (SELECT 1 FROM "
         "webhook_deliveries p WHERE p.game_id = d.game_id AND p.seq < d.seq AND "
         "p.delivered_at IS NULL AND NOT p.gave_up) ORDER BY d.next_attempt_at "
-        "LIMIT $2::integer FOR UPDATE OF d SKIP LOCKED) "
+        "LIMIT 4 * $2::integer FOR UPDATE OF d SKIP LOCKED), "
+        "p AS (SELECT game_id, seq FROM (SELECT c.*, row_number() OVER (PARTITION BY host "
+        "ORDER BY next_attempt_at, seq) AS k FROM c) r WHERE k <= $4::integer ORDER BY "
+        "next_attempt_at LIMIT $2::integer) "
         "UPDATE webhook_deliveries d SET attempts = d.attempts + 1, next_attempt_at = now() + "
-        "$1::integer * interval '1 millisecond' FROM c, webhooks w, events e WHERE d.game_id "
-        "= c.game_id AND d.seq = c.seq AND w.game_id = d.game_id AND e.game_id = d.game_id "
+        "$1::integer * interval '1 millisecond' FROM p, webhooks w, events e WHERE d.game_id "
+        "= p.game_id AND d.seq = p.seq AND w.game_id = d.game_id AND e.game_id = d.game_id "
         "AND e.seq = d.seq RETURNING d.game_id::text, d.seq, d.attempts, w.url, w.secret, "
-        "e.payload::text",
+        "e.payload::text, coalesce(w.host, '')",
     /* The outcome of an attempt: delivered ($3), or due again in $6 ms, or given up ($7). */
     [ST_WEBHOOK_DONE] =
         "WITH d AS (UPDATE webhook_deliveries SET last_status = $4::integer, delivered_at = "
@@ -143,6 +149,15 @@ static const char *const stmt_sql[ST_COUNT] = {
         "UPDATE webhooks w SET failed_attempts = w.failed_attempts + 1, last_error = $5, "
         "last_error_seq = $2::integer, last_error_status = $4::integer, last_error_at = now() "
         "FROM d WHERE w.game_id = d.game_id AND NOT $3::boolean",
+    /* A claimed delivery put back unattempted, due in $3 ms. */
+    [ST_WEBHOOK_DEFER] = "UPDATE webhook_deliveries SET attempts = greatest(attempts - 1, 0), "
+                         "next_attempt_at = now() + $3::integer * interval '1 millisecond' "
+                         "WHERE game_id = $1::uuid AND seq = $2::integer",
+    /* Host $1's waiting deliveries due in $2 ms at the earliest (a circuit breaker). */
+    [ST_WEBHOOK_HOST_DEFER] =
+        "UPDATE webhook_deliveries d SET next_attempt_at = greatest(d.next_attempt_at, now() + "
+        "$2::integer * interval '1 millisecond') FROM webhooks w WHERE w.game_id = d.game_id "
+        "AND w.host = $1 AND d.delivered_at IS NULL AND NOT d.gave_up",
     [ST_COUNTS] = "SELECT count(*) FILTER (WHERE status = 'active'), count(*) FILTER (WHERE "
                   "status = 'finished'), (SELECT count(*) FROM webhook_deliveries WHERE "
                   "delivered_at IS NULL AND NOT gave_up) FROM games",

@@ -1,5 +1,5 @@
 /* store_webhook.c: a game's webhook and the outbox of its deliveries
- * (migrations/0003_webhooks.sql), through the statements of store_db.c. */
+ * (migrations/0003_webhooks.sql, 0005_webhook_hosts.sql), through the statements of store_db.c. */
 #include "store.h"
 
 #include <inttypes.h>
@@ -69,17 +69,45 @@ enum store_status store_webhook_get(const char *id, struct store_webhook_state *
     return STORE_OK;
 }
 
-enum store_status store_webhook_claim(int lease_ms, struct store_delivery *out, int max, int *n)
+/* `hosts` as a PostgreSQL array literal {"a","b"} (malloc'd), or NULL without memory. */
+static char *text_array(const char *const *hosts, int n)
+{
+    size_t cap = 3;
+    for (int i = 0; i < n; i++) cap += 2 * strlen(hosts[i]) + 3;
+    char *out = malloc(cap);
+    if (!out) return NULL;
+    size_t o = 0;
+    out[o++] = '{';
+    for (int i = 0; i < n; i++) {
+        if (i) out[o++] = ',';
+        out[o++] = '"';
+        for (const char *p = hosts[i]; *p; p++) {
+            if (*p == '"' || *p == '\\') out[o++] = '\\';
+            out[o++] = *p;
+        }
+        out[o++] = '"';
+    }
+    out[o++] = '}';
+    out[o] = '\0';
+    return out;
+}
+
+enum store_status store_webhook_claim(int lease_ms, const char *const *skip, int nskip,
+                                      int per_host, struct store_delivery *out, int max, int *n)
 {
     *n = 0;
     PGconn *pg = db_conn();
     if (!pg) return STORE_UNAVAILABLE;
-    char lease[16], limit[16];
+    char lease[16], limit[16], each[16];
     snprintf(lease, sizeof lease, "%d", lease_ms);
     snprintf(limit, sizeof limit, "%d", max);
-    const char *vals[2] = {lease, limit};
+    snprintf(each, sizeof each, "%d", per_host);
+    char *skip_a = text_array(skip, nskip);
+    if (!skip_a) return STORE_ERROR;
+    const char *vals[4] = {lease, limit, skip_a, each};
     PGresult *res;
-    enum store_status s = db_run(&pg, ST_WEBHOOK_CLAIM, 2, vals, NULL, &res);
+    enum store_status s = db_run(&pg, ST_WEBHOOK_CLAIM, 4, vals, NULL, &res);
+    free(skip_a);
     if (s != STORE_OK) return s;
     for (int i = 0; i < PQntuples(res) && *n < max; i++) {
         struct store_delivery *d = &out[*n];
@@ -90,7 +118,8 @@ enum store_status store_webhook_claim(int lease_ms, struct store_delivery *out, 
         d->url = strdup(PQgetvalue(res, i, 3));
         d->secret = strdup(PQgetvalue(res, i, 4));
         d->payload = strdup(PQgetvalue(res, i, 5));
-        if (!d->url || !d->secret || !d->payload) {
+        d->host = strdup(PQgetvalue(res, i, 6));
+        if (!d->url || !d->secret || !d->payload || !d->host) {
             /* Left leased: another attempt comes once the lease runs out. */
             store_delivery_free(d);
             continue;
@@ -101,13 +130,35 @@ enum store_status store_webhook_claim(int lease_ms, struct store_delivery *out, 
     return STORE_OK;
 }
 
+enum store_status store_webhook_defer(const char *game, int seq, int delay_ms)
+{
+    PGconn *pg = db_conn();
+    if (!pg) return STORE_UNAVAILABLE;
+    char sq[16], delay[16];
+    snprintf(sq, sizeof sq, "%d", seq);
+    snprintf(delay, sizeof delay, "%d", delay_ms);
+    const char *vals[3] = {game, sq, delay};
+    return db_run_cmd(&pg, ST_WEBHOOK_DEFER, 3, vals, NULL, NULL);
+}
+
+enum store_status store_webhook_host_defer(const char *host, int delay_ms)
+{
+    PGconn *pg = db_conn();
+    if (!pg) return STORE_UNAVAILABLE;
+    char delay[16];
+    snprintf(delay, sizeof delay, "%d", delay_ms);
+    const char *vals[2] = {host, delay};
+    return db_run_cmd(&pg, ST_WEBHOOK_HOST_DEFER, 2, vals, NULL, NULL);
+}
+
 void store_delivery_free(struct store_delivery *d)
 {
     if (!d) return;
     free(d->url);
     free(d->secret);
     free(d->payload);
-    d->url = d->secret = d->payload = NULL;
+    free(d->host);
+    d->url = d->secret = d->payload = d->host = NULL;
 }
 
 enum store_status store_webhook_done(const char *game, int seq, int ok, int http_status,

@@ -1,14 +1,31 @@
-/* webhook.c: the delivery workers (libcurl), URL checks, secrets and signatures.
+/* webhook.c: the delivery workers (libcurl's multi interface), URL checks, secrets and
+ * signatures.
  *
- * Each worker claims due deliveries from the outbox (store_webhook_claim: rows other
- * servers hold are skipped, and a claimed row is leased so that no other server takes it
- * while its POST is in flight), POSTs each, and records the outcome. It sleeps until a
- * commit kicks it (webhook_kick: after this server's commit that wrote deliveries, or on a
- * notification of another server's) or WEBHOOK_POLL_MS passes (retries that fall due, and
- * deliveries of other servers' commits that no notification announced). Unless
- * WEBHOOK_ALLOW_PRIVATE=1, a connection to a loopback, private, link-local or multicast address is
- * refused (checked on the address actually dialled), no proxy is used and redirects are not
- * followed, so that players cannot make the server call into its own network.
+ * Each worker thread runs many transfers at once on one multi handle: it claims due
+ * deliveries from the outbox (store_webhook_claim: rows other servers hold are skipped,
+ * and a claimed row is leased so that no other server takes it while its POST is in
+ * flight), starts a transfer for each, and records each outcome as it ends. So a receiver
+ * that never answers holds one slot of WEBHOOK_IN_FLIGHT for WEBHOOK_TIMEOUT_MS, not a
+ * worker. Two limits keep one receiver host from taking the slots of others: at most
+ * WEBHOOK_PER_HOST transfers to one host (the claim skips full hosts; a claimed delivery
+ * that finds its host full is put back unattempted), and a circuit breaker: after
+ * WEBHOOK_BREAKER_FAILURES transfers in a row that got no answer (timeout, refused, no
+ * address ...), the host is skipped for WEBHOOK_BREAKER_MS, doubling up to
+ * WEBHOOK_BACKOFF_MAX_MS while it keeps failing; its waiting deliveries are rescheduled in
+ * the database meanwhile, and once the time is up one delivery tries it (half-open): an
+ * answer closes the breaker, none opens it again. The limits and the breaker are each
+ * worker's own (per server and thread).
+ *
+ * A worker sleeps until a commit kicks it (webhook_kick: after this server's commit that
+ * wrote deliveries, or on a notification of another server's), a transfer ends, or
+ * WEBHOOK_POLL_MS passes (retries that fall due, and deliveries of other servers' commits
+ * that no notification announced). Unless WEBHOOK_ALLOW_PRIVATE=1, every connection is
+ * checked on the address actually dialled (CURLOPT_OPENSOCKETFUNCTION, so that DNS
+ * rebinding cannot slip past): special-purpose ranges and this host's own addresses are
+ * refused (netaddr.h); no proxy is used and redirects are not followed, so that players
+ * cannot make the server call into its own network. What an attempt got is shown to the
+ * game's seats only as a generic text ("timeout", "refused", "HTTP 500" ...); the detail
+ * (libcurl's message, the address) goes to the server log.
  */
 #include "webhook.h"
 
@@ -32,11 +49,12 @@
 #include "auth.h"
 #include "log.h"
 #include "metrics.h"
+#include "netaddr.h"
 #include "req.h"
 #include "store.h"
 
-#define MAX_WORKERS 32
-#define CLAIM_BATCH 4     /* deliveries one worker claims at once */
+#define MAX_WORKERS 8
+#define CLAIM_MAX   64    /* deliveries one claim takes at most */
 #define LEASE_EXTRA 30000 /* a claim's lease: the attempt's timeout plus this (ms) */
 #define ERROR_MAX   200   /* bytes of an error kept */
 
@@ -46,34 +64,62 @@ static int backoff_max_ms = 600000;
 static int max_attempts = 8;
 static int poll_ms = 1000;
 static int allow_private;
+static int in_flight_max = 256;
+static int per_host = 8;
+static int breaker_failures = 5;
+static int breaker_ms = 30000;
 
-static pthread_t workers[MAX_WORKERS];
+/* A receiver host as one worker sees it: its transfers in flight and its breaker. */
+struct host {
+    struct host *next;    /* the worker's list */
+    char *name;           /* webhooks.host */
+    int in_flight;        /* transfers to it now */
+    int failures;         /* transfers in a row that got no answer */
+    long long open_until; /* the breaker: skipped until then (monotonic ms); 0: closed */
+    int open_ms;          /* the interval it was last opened for, 0 while closed */
+    int probing;          /* half-open: the one trial transfer is in flight */
+    long long last_ms;    /* when its last transfer ended (monotonic ms) */
+};
+
+struct worker;
+
+/* One transfer in flight. */
+struct xfer {
+    struct xfer *prev, *next;            /* the worker's list of transfers */
+    struct worker *w;                    /* its worker */
+    CURL *easy;                          /* its handle */
+    struct store_delivery d;             /* what it delivers */
+    struct host *h;                      /* where to */
+    char *body;                          /* the signed body */
+    struct curl_slist *hdrs;             /* its headers */
+    char curl_err[CURL_ERROR_SIZE];      /* libcurl's message */
+    int blocked;                         /* 1 when an address was refused */
+    char blocked_addr[INET6_ADDRSTRLEN]; /* the last one */
+    const char *blocked_why;             /* and why (netaddr_refused) */
+};
+
+/* A delivery thread. */
+struct worker {
+    pthread_t thread;   /* the thread */
+    CURLM *multi;       /* its transfers */
+    struct host *hosts; /* hosts with transfers in flight or a breaker that is not closed */
+    struct xfer *xfers; /* transfers in flight */
+    int in_flight;      /* how many */
+    unsigned rng;       /* jitter */
+};
+
+static struct worker workers[MAX_WORKERS];
 static int nworkers;
 static atomic_int stop_flag;
 static pthread_mutex_t wlock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t wcond = PTHREAD_COND_INITIALIZER;
 static unsigned long kicks; /* guarded by wlock: grows with every kick */
 
-static int private_address(const struct sockaddr *sa);
-
-/* 1 when `host` (as in a URL: IPv6 in brackets) is an IP address that private_address()
- * refuses; names are checked when they are resolved, at each connection. */
-static int literal_private(const char *host)
+/* 1 when `host` (as in a URL: IPv6 in brackets) is an IP address a webhook may not reach;
+ * names are checked when they are resolved, at each connection. */
+static int literal_refused(const char *host)
 {
-    char h[64];
-    size_t n = strlen(host);
-    if (host[0] == '[' && n > 2 && host[n - 1] == ']' && n - 2 < sizeof h) {
-        memcpy(h, host + 1, n - 2);
-        h[n - 2] = '\0';
-        struct sockaddr_in6 a6 = {0};
-        a6.sin6_family = AF_INET6;
-        return inet_pton(AF_INET6, h, &a6.sin6_addr) == 1 &&
-               private_address((const struct sockaddr *)&a6);
-    }
-    struct sockaddr_in a4 = {0};
-    a4.sin_family = AF_INET;
-    return inet_pton(AF_INET, host, &a4.sin_addr) == 1 &&
-           private_address((const struct sockaddr *)&a4);
+    struct sockaddr_storage ss;
+    return netaddr_parse(host, &ss) == 0 && netaddr_refused((const struct sockaddr *)&ss);
 }
 
 int webhook_url_check(const char *url, char *why, size_t cap)
@@ -106,8 +152,10 @@ int webhook_url_check(const char *url, char *why, size_t cap)
         snprintf(why, cap, "The URL cannot be parsed.");
     } else if (curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK || !host || !host[0]) {
         snprintf(why, cap, "The URL has no host.");
-    } else if (!allow_private && literal_private(host)) {
-        snprintf(why, cap, "The URL's host is a loopback, private or link-local address.");
+    } else if (!allow_private && literal_refused(host)) {
+        snprintf(why, cap,
+                 "The URL's host is not a public address (loopback, private, link-local, "
+                 "reserved or this server's own).");
     } else {
         rc = 0;
     }
@@ -139,48 +187,29 @@ int webhook_sign(const char *secret, const char *body, size_t len, char out[72])
     return 0;
 }
 
-/* 1 for an address a webhook may not reach unless WEBHOOK_ALLOW_PRIVATE=1. */
-static int private_address(const struct sockaddr *sa)
+static long long mono_ms(void)
 {
-    if (sa->sa_family == AF_INET) {
-        uint32_t a = ntohl(((const struct sockaddr_in *)sa)->sin_addr.s_addr);
-        return (a >> 24) == 0 || (a >> 24) == 10 || (a >> 24) == 127 ||
-               (a >> 16) == 0xa9fe ||              /* 169.254/16 */
-               (a >> 20) == 0xac1 ||               /* 172.16/12 */
-               (a >> 16) == 0xc0a8 ||              /* 192.168/16 */
-               (a >> 22) == (0x64400000u >> 22) || /* 100.64/10 */
-               (a >> 28) >= 0xe;                   /* multicast, reserved, broadcast */
-    }
-    if (sa->sa_family == AF_INET6) {
-        const uint8_t *b = ((const struct sockaddr_in6 *)sa)->sin6_addr.s6_addr;
-        static const uint8_t mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
-        if (memcmp(b, mapped, 12) == 0) {
-            struct sockaddr_in v4 = {0};
-            v4.sin_family = AF_INET;
-            memcpy(&v4.sin_addr, b + 12, 4);
-            return private_address((const struct sockaddr *)&v4);
-        }
-        int zero = 1;
-        for (int i = 0; i < 15; i++) zero &= b[i] == 0;
-        return (zero && (b[15] == 0 || b[15] == 1)) ||    /* :: and ::1 */
-               (b[0] & 0xfe) == 0xfc ||                   /* fc00::/7 */
-               (b[0] == 0xfe && (b[1] & 0xc0) == 0x80) || /* fe80::/10 */
-               b[0] == 0xff;                              /* multicast */
-    }
-    return 1;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* One attempt's state for libcurl's callbacks. */
-struct attempt {
-    int blocked; /* 1 when the address was refused */
-};
-
+/* Refuses a connection to an address a webhook may not reach (unless allowed). */
 static curl_socket_t open_socket(void *clientp, curlsocktype purpose, struct curl_sockaddr *addr)
 {
-    struct attempt *at = clientp;
-    if (purpose == CURLSOCKTYPE_IPCXN && !allow_private && private_address(&addr->addr)) {
-        at->blocked = 1;
-        return CURL_SOCKET_BAD;
+    struct xfer *x = clientp;
+    if (purpose == CURLSOCKTYPE_IPCXN && !allow_private) {
+        const char *why = netaddr_refused(&addr->addr);
+        if (why) {
+            x->blocked = 1;
+            x->blocked_why = why;
+            const void *raw = addr->family == AF_INET6
+                                  ? (const void *)&((struct sockaddr_in6 *)&addr->addr)->sin6_addr
+                                  : (const void *)&((struct sockaddr_in *)&addr->addr)->sin_addr;
+            if (!inet_ntop(addr->family, raw, x->blocked_addr, sizeof x->blocked_addr))
+                snprintf(x->blocked_addr, sizeof x->blocked_addr, "?");
+            return CURL_SOCKET_BAD;
+        }
     }
     return socket(addr->family, addr->socktype, addr->protocol);
 }
@@ -190,16 +219,6 @@ static size_t discard(char *p, size_t size, size_t n, void *ud)
     (void)p;
     (void)ud;
     return size * n;
-}
-
-static int on_progress(void *ud, curl_off_t dt, curl_off_t dn, curl_off_t ut, curl_off_t un)
-{
-    (void)ud;
-    (void)dt;
-    (void)dn;
-    (void)ut;
-    (void)un;
-    return atomic_load(&stop_flag) ? 1 : 0; /* nonzero aborts the transfer */
 }
 
 /* The delay before attempt `attempt` + 1, with up to a tenth of jitter. */
@@ -213,14 +232,77 @@ static int retry_delay(int attempt, unsigned *rng)
     return (int)(d - jitter);
 }
 
-/*
- * POSTs delivery `d` with handle `c`. Returns 1 when answered 2xx; else 0 with the HTTP
- * status in *status (0: none) and what went wrong in `err`.
- */
-static int post(CURL *c, const struct store_delivery *d, int *status, char *err, size_t cap)
+/* The worker's entry of host `name`, made when missing; NULL without memory. */
+static struct host *host_get(struct worker *w, const char *name)
 {
-    *status = 0;
-    err[0] = '\0';
+    for (struct host *h = w->hosts; h; h = h->next)
+        if (strcmp(h->name, name) == 0) return h;
+    struct host *h = calloc(1, sizeof *h);
+    if (h) h->name = strdup(name);
+    if (!h || !h->name) {
+        free(h);
+        return NULL;
+    }
+    h->next = w->hosts;
+    w->hosts = h;
+    return h;
+}
+
+/* Forgets host entries with nothing in flight and a closed breaker, and those whose breaker
+ * ran out long ago (after that, a host starts afresh). */
+static void hosts_prune(struct worker *w, long long now)
+{
+    long long keep = backoff_max_ms > breaker_ms ? backoff_max_ms : breaker_ms;
+    for (struct host **pp = &w->hosts; *pp;) {
+        struct host *h = *pp;
+        int idle = h->in_flight == 0 &&
+                   ((h->open_until == 0 && (h->failures == 0 || now > h->last_ms + keep)) ||
+                    (h->open_until && now > h->open_until + keep + h->open_ms));
+        if (!idle) {
+            pp = &h->next;
+            continue;
+        }
+        *pp = h->next;
+        free(h->name);
+        free(h);
+    }
+}
+
+/* 1 when no transfer to `h` may start now: full, its breaker open, or half-open with its
+ * trial in flight. */
+static int host_blocked(const struct host *h, long long now)
+{
+    if (h->in_flight >= per_host) return 1;
+    if (!h->open_until) return 0;
+    return now < h->open_until || h->probing || h->in_flight > 0;
+}
+
+/* Puts claimed delivery `d` back unattempted, due in `delay_ms`; frees it. */
+static void put_back(struct store_delivery *d, long long delay_ms)
+{
+    if (delay_ms > 86400000) delay_ms = 86400000;
+    if (store_webhook_defer(d->game, d->seq, (int)delay_ms) != STORE_OK) {
+        char seq[16];
+        snprintf(seq, sizeof seq, "%d", d->seq);
+        log_kv(LOG_WARN, "webhook delivery not put back (the lease runs out)", "game", d->game,
+               "seq", seq, NULL);
+    }
+    store_delivery_free(d);
+}
+
+static void xfer_free(struct xfer *x)
+{
+    if (x->easy) curl_easy_cleanup(x->easy);
+    curl_slist_free_all(x->hdrs);
+    free(x->body);
+    store_delivery_free(&x->d);
+    free(x);
+}
+
+/* Builds the signed request of `x->d` on a new handle. Returns 0 or -1. */
+static int xfer_build(struct xfer *x)
+{
+    const struct store_delivery *d = &x->d;
     cJSON *ev = cJSON_Parse(d->payload);
     const cJSON *type = cJSON_GetObjectItemCaseSensitive(ev, "type");
     char type_h[96];
@@ -229,39 +311,31 @@ static int post(CURL *c, const struct store_delivery *d, int *status, char *err,
     cJSON_Delete(ev);
     long long ts = (long long)time(NULL);
     size_t blen = strlen(d->payload) + 96;
-    char *body = malloc(blen);
-    if (!body) {
-        snprintf(err, cap, "out of memory");
-        return 0;
-    }
-    int n = snprintf(body, blen, "{\"game\":\"%s\",\"timestamp\":%lld,\"event\":%s}", d->game, ts,
-                     d->payload);
+    x->body = malloc(blen);
+    if (!x->body) return -1;
+    int n = snprintf(x->body, blen, "{\"game\":\"%s\",\"timestamp\":%lld,\"event\":%s}", d->game,
+                     ts, d->payload);
     char sig[72], sig_h[96], delivery_h[400], ts_h[64], attempt_h[64];
-    if (n < 0 || (size_t)n >= blen || webhook_sign(d->secret, body, (size_t)n, sig)) {
-        free(body);
-        snprintf(err, cap, "cannot sign the body");
-        return 0;
-    }
+    if (n < 0 || (size_t)n >= blen || webhook_sign(d->secret, x->body, (size_t)n, sig)) return -1;
     snprintf(sig_h, sizeof sig_h, "X-Tilehall-Signature: %s", sig);
     snprintf(delivery_h, sizeof delivery_h, "X-Tilehall-Delivery: %s:%d", d->game, d->seq);
     snprintf(ts_h, sizeof ts_h, "X-Tilehall-Timestamp: %lld", ts);
     snprintf(attempt_h, sizeof attempt_h, "X-Tilehall-Attempt: %d", d->attempt);
-    struct curl_slist *h = NULL;
     const char *lines[] = {
         "Content-Type: application/json", "Expect:", sig_h, type_h, delivery_h, ts_h, attempt_h};
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
-        struct curl_slist *nh = curl_slist_append(h, lines[i]);
-        if (!nh) break;
-        h = nh;
+        struct curl_slist *nh = curl_slist_append(x->hdrs, lines[i]);
+        if (!nh) return -1;
+        x->hdrs = nh;
     }
-    struct attempt at = {0};
-    char curl_err[CURL_ERROR_SIZE] = "";
-    curl_easy_reset(c);
+    CURL *c = x->easy = curl_easy_init();
+    if (!c) return -1;
+    curl_easy_setopt(c, CURLOPT_PRIVATE, x);
     curl_easy_setopt(c, CURLOPT_URL, d->url);
     curl_easy_setopt(c, CURLOPT_POST, 1L);
-    curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
+    curl_easy_setopt(c, CURLOPT_POSTFIELDS, x->body);
     curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, (long)n);
-    curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
+    curl_easy_setopt(c, CURLOPT_HTTPHEADER, x->hdrs);
     curl_easy_setopt(c, CURLOPT_USERAGENT, "tilehall-webhook/1");
     curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, (long)timeout_ms);
     curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, (long)(timeout_ms < 5000 ? timeout_ms : 5000));
@@ -272,89 +346,227 @@ static int post(CURL *c, const struct store_delivery *d, int *status, char *err,
     curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
 #endif
     curl_easy_setopt(c, CURLOPT_OPENSOCKETFUNCTION, open_socket);
-    curl_easy_setopt(c, CURLOPT_OPENSOCKETDATA, &at);
+    curl_easy_setopt(c, CURLOPT_OPENSOCKETDATA, x);
     curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, discard);
-    curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
-    curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
-    curl_easy_setopt(c, CURLOPT_ERRORBUFFER, curl_err);
-    CURLcode rc = curl_easy_perform(c);
-    long code = 0;
-    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
-    curl_slist_free_all(h);
-    free(body);
-    curl_easy_setopt(c, CURLOPT_ERRORBUFFER, NULL);
-    *status = (int)code;
-    if (rc == CURLE_OK && code >= 200 && code < 300) return 1;
-    if (at.blocked)
-        snprintf(err, cap, "the address is private or loopback (WEBHOOK_ALLOW_PRIVATE=0)");
-    else if (rc == CURLE_ABORTED_BY_CALLBACK)
-        snprintf(err, cap, "interrupted: the server stopped");
-    else if (rc != CURLE_OK)
-        snprintf(err, cap, "%s", curl_err[0] ? curl_err : curl_easy_strerror(rc));
-    else
-        snprintf(err, cap, "HTTP %ld", code);
+    curl_easy_setopt(c, CURLOPT_ERRORBUFFER, x->curl_err);
     return 0;
 }
 
-/* Waits for a kick or poll_ms, unless one came since `seen`. */
-static void idle(unsigned long seen)
+/* Starts delivering claimed `d` (taken over), unless its host is blocked: then it goes back. */
+static void xfer_start(struct worker *w, struct store_delivery *d, long long now)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    ts.tv_sec += poll_ms / 1000;
-    ts.tv_nsec += (long)(poll_ms % 1000) * 1000000L;
-    if (ts.tv_nsec >= 1000000000L) {
-        ts.tv_sec++;
-        ts.tv_nsec -= 1000000000L;
+    struct host *h = host_get(w, d->host);
+    if (!h) {
+        put_back(d, 1000);
+        return;
     }
-    pthread_mutex_lock(&wlock);
-    while (kicks == seen && !atomic_load(&stop_flag))
-        if (pthread_cond_timedwait(&wcond, &wlock, &ts) != 0) break;
-    pthread_mutex_unlock(&wlock);
+    if (host_blocked(h, now)) {
+        put_back(d, h->open_until > now ? h->open_until - now : 0);
+        return;
+    }
+    struct xfer *x = calloc(1, sizeof *x);
+    if (!x) {
+        put_back(d, 1000);
+        return;
+    }
+    x->d = *d;
+    memset(d, 0, sizeof *d);
+    x->w = w;
+    x->h = h;
+    if (xfer_build(x) || curl_multi_add_handle(w->multi, x->easy) != CURLM_OK) {
+        char seq[16];
+        snprintf(seq, sizeof seq, "%d", x->d.seq);
+        log_kv(LOG_ERROR, "webhook delivery cannot start", "game", x->d.game, "seq", seq, NULL);
+        put_back(&x->d, 1000);
+        xfer_free(x);
+        return;
+    }
+    if (h->open_until) h->probing = 1; /* half-open: this one tries the host */
+    h->in_flight++;
+    w->in_flight++;
+    x->next = w->xfers;
+    if (w->xfers) w->xfers->prev = x;
+    w->xfers = x;
+}
+
+/* Unlinks `x` from its worker and host and frees it. */
+static void xfer_end(struct xfer *x)
+{
+    struct worker *w = x->w;
+    curl_multi_remove_handle(w->multi, x->easy);
+    if (x->prev)
+        x->prev->next = x->next;
+    else
+        w->xfers = x->next;
+    if (x->next) x->next->prev = x->prev;
+    x->h->in_flight--;
+    w->in_flight--;
+    xfer_free(x);
+}
+
+/* What a seat may read of a failed attempt: no host names, addresses, ports or libcurl's
+ * words (those would let a player map the server's network), only the kind of failure. */
+static void public_error(CURLcode rc, long code, int blocked, char *out, size_t cap)
+{
+    if (rc == CURLE_OK)
+        snprintf(out, cap, "HTTP %ld", code);
+    else if (blocked || rc == CURLE_COULDNT_RESOLVE_HOST)
+        snprintf(out, cap, "no public address");
+    else if (rc == CURLE_OPERATION_TIMEDOUT)
+        snprintf(out, cap, "timeout");
+    else if (rc == CURLE_COULDNT_CONNECT)
+        snprintf(out, cap, "refused");
+    else if (rc == CURLE_SSL_CONNECT_ERROR || rc == CURLE_PEER_FAILED_VERIFICATION ||
+             rc == CURLE_SSL_CERTPROBLEM || rc == CURLE_SSL_CIPHER ||
+             rc == CURLE_SSL_CACERT_BADFILE || rc == CURLE_SSL_ISSUER_ERROR)
+        snprintf(out, cap, "TLS error");
+    else
+        snprintf(out, cap, "connection failed");
+}
+
+/* Opens `h`'s breaker (again: for twice as long, up to the retries' cap). */
+static void breaker_open(struct host *h, long long now)
+{
+    long long cap = backoff_max_ms > breaker_ms ? backoff_max_ms : breaker_ms;
+    long long ms = h->open_ms ? 2LL * h->open_ms : breaker_ms;
+    if (ms > cap) ms = cap;
+    h->open_ms = (int)ms;
+    h->open_until = now + ms;
+    h->probing = 0;
+    char fails[16], ms_s[16];
+    snprintf(fails, sizeof fails, "%d", h->failures);
+    snprintf(ms_s, sizeof ms_s, "%lld", ms);
+    log_kv(LOG_WARN, "webhook host skipped (circuit breaker open)", "host", h->name, "failures",
+           fails, "ms", ms_s, NULL);
+    if (store_webhook_host_defer(h->name, (int)ms) != STORE_OK)
+        log_kv(LOG_WARN, "webhook host's deliveries not rescheduled", "host", h->name, NULL);
+}
+
+/* Records the outcome of transfer `x`, which ended with `rc`, and ends it. */
+static void xfer_done(struct xfer *x, CURLcode rc, long long now)
+{
+    struct worker *w = x->w;
+    struct host *h = x->h;
+    const struct store_delivery *d = &x->d;
+    long code = 0;
+    curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &code);
+    int answered = rc == CURLE_OK && code >= 100;
+    h->last_ms = now;
+    int ok = answered && code >= 200 && code < 300;
+    if (answered) { /* the host answers: its breaker closes */
+        h->failures = 0;
+        h->open_until = 0;
+        h->open_ms = 0;
+        h->probing = 0;
+    } else {
+        h->failures++;
+        if (h->probing || (!h->open_until && h->failures >= breaker_failures)) breaker_open(h, now);
+    }
+    int last = !ok && d->attempt >= max_attempts;
+    long long delay = ok ? 0 : retry_delay(d->attempt, &w->rng);
+    if (!ok && h->open_until > now + delay) delay = h->open_until - now;
+    if (delay > 86400000) delay = 86400000;
+    char err[ERROR_MAX] = "", seq[16], attempt[16];
+    if (!ok) public_error(answered ? CURLE_OK : rc, code, x->blocked, err, sizeof err);
+    snprintf(seq, sizeof seq, "%d", d->seq);
+    snprintf(attempt, sizeof attempt, "%d", d->attempt);
+    metrics_delivery(ok ? METRICS_DELIVERED : last ? METRICS_GAVE_UP : METRICS_RETRY);
+    if (!ok) {
+        char detail[CURL_ERROR_SIZE + INET6_ADDRSTRLEN + 96];
+        if (x->blocked)
+            snprintf(detail, sizeof detail, "address %s refused: %s", x->blocked_addr,
+                     x->blocked_why);
+        else if (!answered)
+            snprintf(detail, sizeof detail, "%s",
+                     x->curl_err[0] ? x->curl_err : curl_easy_strerror(rc));
+        else
+            snprintf(detail, sizeof detail, "HTTP %ld", code);
+        log_kv(last ? LOG_WARN : LOG_INFO,
+               last ? "webhook delivery given up" : "webhook delivery failed", "game", d->game,
+               "seq", seq, "attempt", attempt, "host", d->host, "error", detail, NULL);
+    } else {
+        log_kv(LOG_DEBUG, "webhook delivered", "game", d->game, "seq", seq, NULL);
+    }
+    if (store_webhook_done(d->game, d->seq, ok, answered ? (int)code : 0, ok ? NULL : err,
+                           (int)delay, last) != STORE_OK)
+        log_kv(LOG_WARN, "webhook outcome not recorded (the lease runs out)", "game", d->game,
+               "seq", seq, NULL);
+    xfer_end(x);
+}
+
+/*
+ * Claims what this worker has room for, skipping hosts it may not start now, and starts
+ * it. Returns how many it claimed (0 also when the database did not answer).
+ */
+static int claim(struct worker *w, long long now)
+{
+    int room = in_flight_max - w->in_flight;
+    if (room > CLAIM_MAX) room = CLAIM_MAX;
+    if (room <= 0) return 0;
+    hosts_prune(w, now);
+    int nskip = 0;
+    for (const struct host *h = w->hosts; h; h = h->next) nskip += host_blocked(h, now);
+    const char **skip = malloc(sizeof *skip * (size_t)(nskip ? nskip : 1));
+    struct store_delivery *d = malloc(sizeof *d * (size_t)room);
+    int n = 0;
+    if (!skip || !d) goto out;
+    nskip = 0;
+    for (const struct host *h = w->hosts; h; h = h->next)
+        if (host_blocked(h, now)) skip[nskip++] = h->name;
+    if (store_webhook_claim(timeout_ms + LEASE_EXTRA, skip, nskip, per_host, d, room, &n) !=
+        STORE_OK)
+        n = 0;
+    for (int i = 0; i < n; i++) xfer_start(w, &d[i], now);
+out:
+    free(skip);
+    free(d);
+    return n;
 }
 
 static void *worker_main(void *arg)
 {
-    unsigned rng = (unsigned)(uintptr_t)arg * 2654435761u ^ (unsigned)time(NULL);
-    CURL *c = curl_easy_init();
-    if (!c) {
-        log_kv(LOG_ERROR, "webhook worker: no curl handle", NULL);
-        return NULL;
-    }
+    struct worker *w = arg;
+    unsigned long claimed_at_kick = 0;
+    long long last_claim = 0;
+    int again = 1; /* look for deliveries at once */
     while (!atomic_load(&stop_flag)) {
+        long long now = mono_ms();
         pthread_mutex_lock(&wlock);
-        unsigned long seen = kicks;
+        unsigned long k = kicks;
         pthread_mutex_unlock(&wlock);
-        struct store_delivery d[CLAIM_BATCH];
-        int n = 0;
-        enum store_status s = store_webhook_claim(timeout_ms + LEASE_EXTRA, d, CLAIM_BATCH, &n);
-        if (s != STORE_OK || n == 0) {
-            idle(seen);
-            continue;
+        if (w->in_flight < in_flight_max &&
+            (again || k != claimed_at_kick || now - last_claim >= poll_ms)) {
+            claimed_at_kick = k;
+            last_claim = now;
+            again = claim(w, now) > 0;
         }
-        for (int i = 0; i < n; i++) {
-            int status = 0;
-            char err[ERROR_MAX];
-            char seq[16];
-            snprintf(seq, sizeof seq, "%d", d[i].seq);
-            int ok = post(c, &d[i], &status, err, sizeof err);
-            int last = !ok && d[i].attempt >= max_attempts;
-            int delay = ok ? 0 : retry_delay(d[i].attempt, &rng);
-            metrics_delivery(ok ? METRICS_DELIVERED : last ? METRICS_GAVE_UP : METRICS_RETRY);
-            if (!ok)
-                log_kv(last ? LOG_WARN : LOG_INFO,
-                       last ? "webhook delivery given up" : "webhook delivery failed", "game",
-                       d[i].game, "seq", seq, "error", err, NULL);
-            else
-                log_kv(LOG_DEBUG, "webhook delivered", "game", d[i].game, "seq", seq, NULL);
-            if (store_webhook_done(d[i].game, d[i].seq, ok, status, ok ? NULL : err, delay, last) !=
-                STORE_OK)
-                log_kv(LOG_WARN, "webhook outcome not recorded (the lease runs out)", "game",
-                       d[i].game, "seq", seq, NULL);
-            store_delivery_free(&d[i]);
+        int running = 0;
+        curl_multi_perform(w->multi, &running);
+        CURLMsg *m;
+        int left;
+        while ((m = curl_multi_info_read(w->multi, &left)) != NULL) {
+            if (m->msg != CURLMSG_DONE) continue;
+            struct xfer *x = NULL;
+            curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, (char **)&x);
+            CURLcode rc = m->data.result;
+            if (x) xfer_done(x, rc, mono_ms());
+            again = 1; /* a slot is free, maybe of a host that was full */
         }
+        if (again && w->in_flight < in_flight_max) continue;
+        long long wait = poll_ms - (mono_ms() - last_claim);
+        if (wait < 1) wait = 1;
+        if (wait > poll_ms) wait = poll_ms;
+        curl_multi_poll(w->multi, NULL, 0, (int)wait, NULL);
     }
-    curl_easy_cleanup(c);
+    /* Stopping: what is in flight is cut short and put back for any server, unattempted. */
+    while (w->xfers) {
+        struct xfer *x = w->xfers;
+        if (store_webhook_defer(x->d.game, x->d.seq, 0) != STORE_OK)
+            log_kv(LOG_WARN, "webhook delivery not put back (the lease runs out)", "game",
+                   x->d.game, NULL);
+        xfer_end(x);
+    }
+    hosts_prune(w, 1LL << 62);
     return NULL;
 }
 
@@ -367,16 +579,28 @@ int webhook_start(const struct cfg *cfg)
     max_attempts = cfg->webhook_max_attempts;
     poll_ms = cfg->webhook_poll_ms;
     allow_private = cfg->webhook_allow_private;
+    in_flight_max = cfg->webhook_in_flight;
+    per_host = cfg->webhook_per_host;
+    breaker_failures = cfg->webhook_breaker_failures;
+    breaker_ms = cfg->webhook_breaker_ms;
     atomic_store(&stop_flag, 0);
     int want = cfg->webhook_workers < MAX_WORKERS ? cfg->webhook_workers : MAX_WORKERS;
+    pthread_mutex_lock(&wlock);
     for (nworkers = 0; nworkers < want; nworkers++) {
-        if (pthread_create(&workers[nworkers], NULL, worker_main,
-                           (void *)(uintptr_t)(nworkers + 1)) != 0) {
+        struct worker *w = &workers[nworkers];
+        memset(w, 0, sizeof *w);
+        w->rng = (unsigned)(nworkers + 1) * 2654435761u ^ (unsigned)time(NULL);
+        w->multi = curl_multi_init();
+        if (!w->multi || pthread_create(&w->thread, NULL, worker_main, w) != 0) {
+            if (w->multi) curl_multi_cleanup(w->multi);
+            w->multi = NULL;
+            pthread_mutex_unlock(&wlock);
             log_kv(LOG_ERROR, "cannot start a webhook worker", NULL);
             webhook_stop();
             return -1;
         }
     }
+    pthread_mutex_unlock(&wlock);
     return 0;
 }
 
@@ -384,7 +608,8 @@ void webhook_kick(void)
 {
     pthread_mutex_lock(&wlock);
     kicks++;
-    pthread_cond_broadcast(&wcond);
+    for (int i = 0; i < nworkers; i++)
+        if (workers[i].multi) curl_multi_wakeup(workers[i].multi);
     pthread_mutex_unlock(&wlock);
 }
 
@@ -392,6 +617,12 @@ void webhook_stop(void)
 {
     atomic_store(&stop_flag, 1);
     webhook_kick();
-    for (int i = 0; i < nworkers; i++) pthread_join(workers[i], NULL);
+    for (int i = 0; i < nworkers; i++) pthread_join(workers[i].thread, NULL);
+    pthread_mutex_lock(&wlock);
+    for (int i = 0; i < nworkers; i++) {
+        curl_multi_cleanup(workers[i].multi);
+        workers[i].multi = NULL;
+    }
     nworkers = 0;
+    pthread_mutex_unlock(&wlock);
 }

@@ -8,8 +8,11 @@
  *     X-Tilehall-Timestamp: <unix seconds, as in the body>   X-Tilehall-Attempt: <n>
  * An answer 2xx delivers it; anything else (or no answer within WEBHOOK_TIMEOUT_MS) is
  * retried after WEBHOOK_BACKOFF_MS, doubling up to WEBHOOK_BACKOFF_MAX_MS, at most
- * WEBHOOK_MAX_ATTEMPTS times. A game's events go out in order, one at a time. Deliveries
- * happen on worker threads from the outbox the commits fill, never during a request.
+ * WEBHOOK_MAX_ATTEMPTS times. A game's events go out in order, one at a time; different
+ * games' go out concurrently (up to WEBHOOK_IN_FLIGHT per thread, WEBHOOK_PER_HOST of them
+ * to one host, a host that keeps failing skipped for a while: see webhook.c). Deliveries
+ * happen on worker threads from the outbox the commits fill, never during a request. What
+ * the game's seats read of a failed attempt is generic (no host, address or port).
  */
 #ifndef API_WEBHOOK_H
 #define API_WEBHOOK_H
@@ -36,13 +39,15 @@ int webhook_secret_new(char out[WEBHOOK_SECRET_LEN + 1]) NODISCARD;
  */
 int webhook_sign(const char *secret, const char *body, size_t len, char out[72]) NODISCARD;
 
-/* Starts cfg->webhook_workers delivery threads (none: 0). Returns 0 or -1 (logged). */
+/* Starts cfg->webhook_workers delivery threads (none: 0), each with its own transfers,
+ * limits and breakers. Returns 0 or -1 (logged). */
 int webhook_start(const struct cfg *cfg) NODISCARD;
 
 /* Wakes the workers to look for due deliveries (after a commit). Thread-safe, cheap. */
 void webhook_kick(void);
 
-/* Stops the workers (an attempt in flight is cut short) and joins them. */
+/* Stops the workers and joins them: attempts in flight are cut short and put back in the
+ * outbox unattempted, due at once for any server. */
 void webhook_stop(void);
 
 #endif

@@ -48,6 +48,9 @@ const struct itest itest_tests[] = {
     {"webhooks: retries with backoff, giving up, never delaying a move", test_webhook_retries},
     {"webhooks: two servers share the deliveries, each once", test_webhook_servers},
     {"webhooks: private addresses refused unless allowed", test_webhook_private},
+    {"webhooks: receivers that never answer delay no other game (tarpits)", test_webhook_tarpits},
+    {"webhooks: a failing host is skipped (circuit breaker), then served again",
+     test_webhook_breaker},
     /* Hardening (t_badinput.c, t_hardening.c). */
     {"bad input of every kind: 4xx problems, the game unchanged", test_bad_input},
     {"rate limit: 429 with Retry-After, off by default", test_rate_limit},

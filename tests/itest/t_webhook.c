@@ -2,6 +2,7 @@
  * backoff, giving up, the delivery state, two servers sharing the work, private addresses. */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <ifaddrs.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
@@ -47,6 +48,8 @@ struct listener {
     int fail_first; /* answer 500 to this many more requests */
     int status;     /* else answer this (0: 200) */
     int delay_ms;   /* wait this long before answering */
+    int close_all;  /* 1: close every connection at once, unanswered */
+    int accepted;   /* connections accepted */
 };
 
 /* Copies the value of header `name` from the header block `h` into dst. */
@@ -131,7 +134,11 @@ static void *listener_main(void *p)
         if (poll(&pf, 1, 100) <= 0) continue;
         int c = accept(l->fd, NULL, NULL);
         if (c < 0) continue;
-        serve(l, c);
+        pthread_mutex_lock(&l->lock);
+        l->accepted++;
+        int shut = l->close_all;
+        pthread_mutex_unlock(&l->lock);
+        if (!shut) serve(l, c);
         close(c);
     }
     return NULL;
@@ -642,12 +649,42 @@ void test_webhook_private(struct server *srv)
     char url[128], why[400] = "", secret[64], got_lit[300] = "";
     struct game g;
     int rc = l ? 0 : -1, literals = 0;
-    static const char *const lits[] = {"http://127.0.0.1:%d/x", "http://[::1]:%d/x",
-                                       "http://10.1.2.3:%d/x", "https://192.168.0.1:%d/",
-                                       "http://169.254.169.254:%d/latest"};
-    for (size_t i = 0; l && i < sizeof lits / sizeof lits[0]; i++) {
+    /* The last: an address of this host's own (not loopback), when it has one. */
+    static const char *const lits[] = {"http://127.0.0.1:%d/x",
+                                       "http://[::1]:%d/x",
+                                       "http://10.1.2.3:%d/x",
+                                       "https://192.168.0.1:%d/",
+                                       "http://169.254.169.254:%d/latest",
+                                       "http://[::127.0.0.1]:%d/",
+                                       "http://[::ffff:127.0.0.1]:%d/",
+                                       "http://[::ffff:0:127.0.0.1]:%d/",
+                                       "http://[64:ff9b::a9fe:a9fe]:%d/",
+                                       "http://[2002:7f00:1::1]:%d/",
+                                       "http://[fec0::1]:%d/",
+                                       "http://192.0.0.8:%d/",
+                                       "http://198.18.0.1:%d/",
+                                       "http://198.19.255.255:%d/",
+                                       "http://100.64.0.1:%d/",
+                                       "http://0.0.0.0:%d/",
+                                       "http://%s:%d/"};
+    size_t nlits = sizeof lits / sizeof lits[0];
+    char own[INET_ADDRSTRLEN] = "";
+    struct ifaddrs *ifs = NULL;
+    if (getifaddrs(&ifs) == 0) {
+        for (const struct ifaddrs *i = ifs; i && !own[0]; i = i->ifa_next) {
+            if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET) continue;
+            const struct in_addr *a = &((const struct sockaddr_in *)i->ifa_addr)->sin_addr;
+            if ((ntohl(a->s_addr) >> 24) != 127) inet_ntop(AF_INET, a, own, sizeof own);
+        }
+        freeifaddrs(ifs);
+    }
+    if (!own[0]) nlits--;
+    for (size_t i = 0; l && i < nlits; i++) {
         char u[96], body[512];
-        snprintf(u, sizeof u, lits[i], l->port);
+        if (i == sizeof lits / sizeof lits[0] - 1)
+            snprintf(u, sizeof u, lits[i], own, l->port);
+        else
+            snprintf(u, sizeof u, lits[i], l->port);
         snprintf(body, sizeof body,
                  "{\"ruleset\":\"classic\",\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}],"
                  "\"webhook\":{\"url\":\"%s\"}}",
@@ -667,7 +704,7 @@ void test_webhook_private(struct server *srv)
     cJSON *st = rc == 0 ? wait_state(&s, &g, "failed", 1, 5000) : NULL;
     int refused = st && jnum(st, "failed") == 1 && jnum(st, "delivered") == 0 &&
                   cJSON_IsNull(jget(st, "last_error.status")) &&
-                  strstr(jstr(st, "last_error.error"), "private");
+                  strcmp(jstr(st, "last_error.error"), "no public address") == 0;
     char *t = st ? cJSON_PrintUnformatted(st) : NULL;
     char state[320];
     snprintf(state, sizeof state, "%.300s", t ? t : "(none)");
@@ -677,8 +714,317 @@ void test_webhook_private(struct server *srv)
     listener_stop(l);
     int code = hard_server_stop(&s);
     CHECK(l, "no listener");
-    CHECK(literals == 5, "private IP literals: %s", got_lit);
+    CHECK(literals == (int)nlits, "IP literals refused: %d of %zu: %s", literals, nlits, got_lit);
     CHECK(rc == 0, "%s", why);
     CHECK(refused && got == 0, "a webhook to localhost: %d requests arrived; state %s", got, state);
+    CHECK(code == 0, "the server exited with %d", code);
+}
+
+#define TARPIT_MAX   128  /* listeners of a tarpit */
+#define TARPIT_CONNS 1024 /* connections it holds at most (more are closed at once) */
+
+/* Receivers that never answer: listeners on 127.0.<net>.1, .2, ... that accept every
+ * connection and then hold it without a word (hold), or close it at once (!hold). */
+struct tarpit {
+    int n;                     /* listeners */
+    int fd[TARPIT_MAX];        /* their sockets */
+    int port[TARPIT_MAX];      /* and ports */
+    char ip[TARPIT_MAX][16];   /* and addresses */
+    int hold;                  /* 1: hold connections; 0: close them on accept */
+    pthread_t thread;          /* the poll loop */
+    atomic_int stop;           /* 1: end */
+    pthread_mutex_t lock;      /* guards what follows */
+    int conn[TARPIT_CONNS];    /* connections held */
+    int conn_of[TARPIT_CONNS]; /* the listener of each */
+    int nconn;                 /* how many */
+    int open[TARPIT_MAX];      /* connections open now, per listener */
+    int peak[TARPIT_MAX];      /* open at once at most */
+    int total[TARPIT_MAX];     /* accepted in all */
+};
+
+static void *tarpit_main(void *p)
+{
+    struct tarpit *t = p;
+    static __thread struct pollfd pf[TARPIT_MAX + TARPIT_CONNS];
+    while (!atomic_load(&t->stop)) {
+        pthread_mutex_lock(&t->lock);
+        int np = 0;
+        for (int i = 0; i < t->n; i++) pf[np++] = (struct pollfd){t->fd[i], POLLIN, 0};
+        for (int i = 0; i < t->nconn; i++) pf[np++] = (struct pollfd){t->conn[i], POLLIN, 0};
+        pthread_mutex_unlock(&t->lock);
+        if (poll(pf, (nfds_t)np, 100) <= 0) continue;
+        pthread_mutex_lock(&t->lock);
+        for (int i = 0; i < t->n; i++) {
+            if (!(pf[i].revents & POLLIN)) continue;
+            int c = accept(t->fd[i], NULL, NULL);
+            if (c < 0) continue;
+            t->total[i]++;
+            if (!t->hold || t->nconn == TARPIT_CONNS) {
+                close(c);
+                continue;
+            }
+            t->conn[t->nconn] = c;
+            t->conn_of[t->nconn++] = i;
+            if (++t->open[i] > t->peak[i]) t->peak[i] = t->open[i];
+        }
+        /* Connections of this round (pf[t->n ..]) that the client closed; the request
+         * bytes are read and dropped. Held ones arrived after the poll are kept for later. */
+        for (int k = np - 1; k >= t->n; k--) {
+            if (!(pf[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+            char buf[4096];
+            ssize_t r = read(pf[k].fd, buf, sizeof buf);
+            if (r > 0) continue;
+            int j = k - t->n;
+            close(t->conn[j]);
+            t->open[t->conn_of[j]]--;
+            t->nconn--;
+            t->conn[j] = t->conn[t->nconn];
+            t->conn_of[j] = t->conn_of[t->nconn];
+        }
+        pthread_mutex_unlock(&t->lock);
+    }
+    return NULL;
+}
+
+static void tarpit_stop(struct tarpit *t)
+{
+    if (!t) return;
+    if (t->thread) {
+        atomic_store(&t->stop, 1);
+        pthread_join(t->thread, NULL);
+    }
+    for (int i = 0; i < t->nconn; i++) close(t->conn[i]);
+    for (int i = 0; i < t->n; i++) close(t->fd[i]);
+    pthread_mutex_destroy(&t->lock);
+    free(t);
+}
+
+/* Starts `n` tarpit listeners on 127.0.<net>.1 ... .n (loopback: all of 127/8 is local);
+ * NULL on failure. */
+static struct tarpit *tarpit_start(int net, int n, int hold)
+{
+    struct tarpit *t = calloc(1, sizeof *t);
+    if (!t || n > TARPIT_MAX || n > 254) {
+        free(t);
+        return NULL;
+    }
+    pthread_mutex_init(&t->lock, NULL);
+    t->hold = hold;
+    for (int i = 0; i < n; i++) {
+        snprintf(t->ip[i], sizeof t->ip[i], "127.0.%d.%d", net, i + 1);
+        int fd = socket(AF_INET, SOCK_STREAM, 0);
+        struct sockaddr_in a = {0};
+        a.sin_family = AF_INET;
+        socklen_t alen = sizeof a;
+        if (fd < 0 || inet_pton(AF_INET, t->ip[i], &a.sin_addr) != 1 ||
+            bind(fd, (struct sockaddr *)&a, sizeof a) ||
+            getsockname(fd, (struct sockaddr *)&a, &alen) || listen(fd, 64)) {
+            if (fd >= 0) close(fd);
+            tarpit_stop(t);
+            return NULL;
+        }
+        t->fd[i] = fd;
+        t->port[i] = ntohs(a.sin_port);
+        t->n++;
+    }
+    if (pthread_create(&t->thread, NULL, tarpit_main, t) != 0) {
+        t->thread = 0;
+        tarpit_stop(t);
+        return NULL;
+    }
+    return t;
+}
+
+/* Reads listener `i` of the tarpit: connections open at once at most, accepted in all. */
+static void tarpit_counts(struct tarpit *t, int i, int *peak, int *total)
+{
+    pthread_mutex_lock(&t->lock);
+    *peak = t->peak[i];
+    *total = t->total[i];
+    pthread_mutex_unlock(&t->lock);
+}
+
+/* hook_game(), again after a second while creation is rate limited (429, for up to 2
+ * minutes in all); *sent_ms (if not NULL) gets when the request that made it was sent. */
+static int hook_game_patient(const struct server *s, const char *url, struct game *g, char *secret,
+                             long long *sent_ms, char *why, size_t cap)
+{
+    for (int tries = 0;; tries++) {
+        long long t0 = hard_now_ms();
+        if (hook_game(s, url, g, secret, why, cap) == 0) {
+            if (sent_ms) *sent_ms = t0;
+            return 0;
+        }
+        if (tries >= 120 || !strstr(why, "create with a webhook: 429")) return -1;
+        sleep(1);
+    }
+}
+
+/* Creates `n` games whose webhook is `url`. 0, or -1 with why. */
+static int hook_games(const struct server *s, const char *url, int n, char *why, size_t cap)
+{
+    for (int i = 0; i < n; i++) {
+        struct game g;
+        char secret[64];
+        if (hook_game_patient(s, url, &g, secret, NULL, why, cap)) return -1;
+    }
+    return 0;
+}
+
+/* Creates a game with its webhook on `l` and measures how long its first delivery (its
+ * game_created) takes to arrive: ms, or -1 when nothing came within `wait_ms`. */
+static long long healthy_delay(const struct server *s, struct listener *l, long wait_ms, char *why,
+                               size_t cap)
+{
+    char url[128], secret[64];
+    struct game g;
+    snprintf(url, sizeof url, "http://127.0.0.1:%d/healthy", l->port);
+    int before = 0;
+    pthread_mutex_lock(&l->lock);
+    for (int i = 0; i < l->n; i++) before += l->req[i].answered / 100 == 2;
+    pthread_mutex_unlock(&l->lock);
+    long long t0;
+    if (hook_game_patient(s, url, &g, secret, &t0, why, cap)) return -1;
+    for (;;) {
+        if (wait_delivered(l, before + 1, 0)) return hard_now_ms() - t0;
+        if (hard_now_ms() - t0 > wait_ms) return -1;
+        usleep(5000);
+    }
+}
+
+/*
+ * Head-of-line blocking: ITEST_TARPITS (100) games whose receivers (one host each) accept
+ * and never answer, then a game whose receiver answers at once: its first delivery comes
+ * within 2 s (before the multi interface it waited for the tarpits' 10 s timeouts, two at
+ * a time). Then 12 games on one such host: at most WEBHOOK_PER_HOST (4) of their
+ * deliveries are in flight at once; and 12 games on a host that closes every connection:
+ * after WEBHOOK_BREAKER_FAILURES (3) failures in a row the host is skipped (its deliveries
+ * rescheduled), so that it sees a few connections, not one per retry. On a database of
+ * its own (the main server's workers would take part of these deliveries).
+ */
+void test_webhook_tarpits(struct server *srv)
+{
+    (void)srv;
+    int ntar = (int)hard_knob("ITEST_TARPITS", 100);
+    long wait_ms = hard_knob("ITEST_TARPIT_WAIT_MS", 20000);
+    char db[512], dbenv[560];
+    fresh_database("tilehall_itest_tarpits", db, sizeof db);
+    CHECK(db[0], "no database for the test");
+    snprintf(dbenv, sizeof dbenv, "DATABASE_URL=%s", db);
+    const char *env[] = {"WEBHOOK_TIMEOUT_MS=10000",
+                         "WEBHOOK_PER_HOST=4",
+                         "WEBHOOK_BREAKER_FAILURES=3",
+                         "WEBHOOK_BREAKER_MS=20000",
+                         "WEBHOOK_MAX_ATTEMPTS=8",
+                         dbenv,
+                         NULL};
+    struct server s;
+    CHECK(hard_server_start(&s, env, 1) == 0, "the server did not start");
+    struct tarpit *many = tarpit_start(1, ntar, 1);
+    struct tarpit *one = tarpit_start(2, 1, 1);
+    struct tarpit *shut = tarpit_start(3, 1, 0);
+    struct listener *l = listener_start();
+    char url[128], why[400] = "";
+    int rc = many && one && shut && l ? 0 : -1;
+    snprintf(why, sizeof why, "no tarpits or listener");
+    for (int i = 0; rc == 0 && i < ntar; i++) {
+        snprintf(url, sizeof url, "http://%s:%d/tarpit", many->ip[i], many->port[i]);
+        rc = hook_games(&s, url, 1, why, sizeof why);
+    }
+    long long delay = rc == 0 ? healthy_delay(&s, l, wait_ms, why, sizeof why) : -1;
+    printf("  webhooks: the healthy game's first delivery came after %lld ms, behind %d "
+           "receivers that never answer\n",
+           delay, ntar);
+
+    /* 12 games on one host that never answers: 4 connections at once at most. */
+    int peak = 0, total = 0;
+    if (rc == 0 && delay >= 0) {
+        snprintf(url, sizeof url, "http://%s:%d/one", one->ip[0], one->port[0]);
+        rc = hook_games(&s, url, 12, why, sizeof why);
+        usleep(1500000);
+        tarpit_counts(one, 0, &peak, &total);
+    }
+    /* 12 games on a host that closes every connection: the breaker opens after 3. */
+    int shut_peak = 0, shut_total = 0;
+    long long delay2 = -1;
+    if (rc == 0 && delay >= 0) {
+        snprintf(url, sizeof url, "http://%s:%d/shut", shut->ip[0], shut->port[0]);
+        rc = hook_games(&s, url, 12, why, sizeof why);
+        usleep(2000000);
+        tarpit_counts(shut, 0, &shut_peak, &shut_total);
+        delay2 = rc == 0 ? healthy_delay(&s, l, wait_ms, why, sizeof why) : -1;
+        printf("  webhooks: one host, 12 games: %d connections at once at most; a host that "
+               "closes them: %d connections in 2 s; then a healthy game's delivery after "
+               "%lld ms\n",
+               peak, shut_total, delay2);
+    }
+    int code = hard_server_stop(&s);
+    tarpit_stop(many);
+    tarpit_stop(one);
+    tarpit_stop(shut);
+    listener_stop(l);
+    CHECK(rc == 0, "%s", why);
+    CHECK(delay >= 0 && delay < 2000, "the healthy game's first delivery: %lld ms (goal < 2000)",
+          delay);
+    CHECK(total >= 4 && peak <= 4, "one host: %d connections at once (at most 4), %d in all", peak,
+          total);
+    CHECK(shut_total >= 3 && shut_total <= 7,
+          "a host that closes connections got %d of them in 2 s (breaker after 3)", shut_total);
+    CHECK(delay2 >= 0 && delay2 < 2000, "the second healthy delivery: %lld ms", delay2);
+    CHECK(code == 0, "the server exited with %d", code);
+}
+
+/*
+ * The circuit breaker, closed again: a receiver that closes every connection unanswered
+ * opens it after WEBHOOK_BREAKER_FAILURES (2) attempts; its other games' deliveries wait
+ * without being attempted; once it answers again, the first try after WEBHOOK_BREAKER_MS
+ * (3 s) closes the breaker and every game's event arrives, those that waited as their
+ * first attempt. On a database of its own.
+ */
+void test_webhook_breaker(struct server *srv)
+{
+    (void)srv;
+    char db[512], dbenv[560];
+    fresh_database("tilehall_itest_breaker", db, sizeof db);
+    CHECK(db[0], "no database for the test");
+    snprintf(dbenv, sizeof dbenv, "DATABASE_URL=%s", db);
+    const char *env[] = {"WEBHOOK_PER_HOST=1",
+                         "WEBHOOK_BREAKER_FAILURES=2",
+                         "WEBHOOK_BREAKER_MS=3000",
+                         "WEBHOOK_MAX_ATTEMPTS=20",
+                         dbenv,
+                         NULL};
+    struct server s;
+    CHECK(hard_server_start(&s, env, 1) == 0, "the server did not start");
+    struct listener *l = listener_start();
+    char url[128], why[400] = "";
+    int rc = l ? 0 : -1, early = -1, arrived = 0, firsts = 0, n = 0;
+    snprintf(why, sizeof why, "no listener");
+    if (l) {
+        l->close_all = 1;
+        snprintf(url, sizeof url, "http://127.0.0.1:%d/b", l->port);
+        rc = hook_games(&s, url, 6, why, sizeof why);
+    }
+    if (rc == 0) {
+        usleep(700000); /* the breaker is open after 2 connections, for 3 s */
+        pthread_mutex_lock(&l->lock);
+        early = l->accepted;
+        l->close_all = 0;
+        pthread_mutex_unlock(&l->lock);
+        arrived = wait_delivered(l, 6, 10000);
+        pthread_mutex_lock(&l->lock);
+        n = l->n;
+        for (int i = 0; i < l->n; i++) firsts += l->req[i].attempt == 1;
+        pthread_mutex_unlock(&l->lock);
+    }
+    int code = hard_server_stop(&s);
+    listener_stop(l);
+    printf("  webhooks: breaker: %d connections before it opened; then %d requests, %d of "
+           "them first attempts\n",
+           early, n, firsts);
+    CHECK(rc == 0, "%s", why);
+    CHECK(early >= 2 && early <= 3, "%d connections to a closing host (breaker after 2)", early);
+    CHECK(arrived && n == 6 && firsts >= 3, "after it answered: %d requests, %d first attempts", n,
+          firsts);
     CHECK(code == 0, "the server exited with %d", code);
 }

@@ -96,5 +96,7 @@ void test_webhooks(struct server *srv);
 void test_webhook_retries(struct server *srv);
 void test_webhook_servers(struct server *srv);
 void test_webhook_private(struct server *srv);
+void test_webhook_tarpits(struct server *srv);
+void test_webhook_breaker(struct server *srv);
 
 #endif
