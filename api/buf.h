@@ -5,6 +5,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 
+#include "nodiscard.h"
+
 /* Why an append failed (BUF_OK: it did not). */
 enum buf_status {
     BUF_OK = 0,     /* appended */
@@ -43,11 +45,10 @@ void buf_reset(struct buf *b);
  * when the text would pass the limit, BUF_NOMEM when memory runs out, or the failure
  * remembered from before, each with the text unchanged.
  */
-enum buf_status buf_add(struct buf *b, const void *data, size_t n)
-    __attribute__((warn_unused_result));
+enum buf_status buf_add(struct buf *b, const void *data, size_t n) NODISCARD;
 
 /* Appends the NUL-terminated string `s`, as buf_add() does. */
-enum buf_status buf_adds(struct buf *b, const char *s) __attribute__((warn_unused_result));
+enum buf_status buf_adds(struct buf *b, const char *s) NODISCARD;
 
 /*
  * Appends the text that printf() would write for `fmt` and its arguments. Fails as
@@ -55,11 +56,11 @@ enum buf_status buf_adds(struct buf *b, const char *s) __attribute__((warn_unuse
  * unchanged (never a part of the formatted text).
  */
 enum buf_status buf_addf(struct buf *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3), warn_unused_result));
+    __attribute__((format(printf, 2, 3))) NODISCARD;
 
 /* buf_addf() with a va_list (which it uses up, as vsnprintf() does). */
 enum buf_status buf_vaddf(struct buf *b, const char *fmt, va_list ap)
-    __attribute__((format(printf, 2, 0), warn_unused_result));
+    __attribute__((format(printf, 2, 0))) NODISCARD;
 
 /*
  * Makes room for `n` more bytes and returns where they go (just after the text), for a
@@ -67,7 +68,7 @@ enum buf_status buf_vaddf(struct buf *b, const char *fmt, va_list ap)
  * text would pass the limit or memory runs out, remembered as buf_add() does. The text is
  * unchanged either way.
  */
-char *buf_room(struct buf *b, size_t n) __attribute__((warn_unused_result));
+char *buf_room(struct buf *b, size_t n) NODISCARD;
 
 /* Counts `n` bytes written at buf_room() as text (at most as many as room was made for). */
 void buf_added(struct buf *b, size_t n);
@@ -81,7 +82,7 @@ void buf_truncate(struct buf *b, size_t len);
  * that the caller frees ("" when nothing was appended), or NULL after a failure (or when
  * memory runs out). `b` is empty afterwards, its failure forgotten, its limit kept.
  */
-char *buf_take(struct buf *b, size_t *len) __attribute__((warn_unused_result));
+char *buf_take(struct buf *b, size_t *len) NODISCARD;
 
 /* The text (NUL-terminated, "" while empty), valid until the next call that changes `b`. */
 const char *buf_ptr(const struct buf *b);

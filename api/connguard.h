@@ -4,6 +4,8 @@
 
 #include <stddef.h>
 
+#include "nodiscard.h"
+
 /*
  * libmicrohttpd 0.9.75 bounds a connection only by its idle time, which every byte
  * resets: a client that sends one byte now and then holds a connection for ever, and it
@@ -30,8 +32,7 @@ struct connguard; /* one connection's entry */
  * its socket is shut down. Returns 0, or -1 (out of memory, or no thread could be
  * started; nothing to stop).
  */
-int connguard_start(int request_s, int idle_s, const char *answer, size_t len)
-    __attribute__((warn_unused_result));
+int connguard_start(int request_s, int idle_s, const char *answer, size_t len) NODISCARD;
 
 /* Stops the thread (after the HTTP layer closed every connection) and frees its answer. */
 void connguard_stop(void);

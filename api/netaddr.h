@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "nodiscard.h"
+
 /*
  * The special-purpose range IPv4 address `a` (host byte order) falls in: its name and RFC
  * (a static string), or NULL for a public address.
@@ -46,6 +48,6 @@ const char *netaddr_refused(const struct sockaddr *sa);
  * Parses an IP literal: dotted IPv4 ("a.b.c.d") or IPv6, in brackets or not. Fills `out`
  * (its family AF_INET or AF_INET6) and returns 0, or -1 when `s` is no such literal.
  */
-int netaddr_parse(const char *s, struct sockaddr_storage *out) __attribute__((warn_unused_result));
+int netaddr_parse(const char *s, struct sockaddr_storage *out) NODISCARD;
 
 #endif

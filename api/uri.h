@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 
+#include "nodiscard.h"
 #include "req.h"
 
 #define URI_MAX        8192 /* bytes of a request target (path and query) at most, else 414 */
@@ -21,8 +22,7 @@ enum uri_status {
  * escaped slash would make one segment look like two and an escaped NUL would cut the
  * path short, so both are URI_BAD. A '%' not followed by two hex digits stays as it is.
  */
-enum uri_status uri_path_decode(const char *raw, size_t len, char *out, size_t cap)
-    __attribute__((warn_unused_result));
+enum uri_status uri_path_decode(const char *raw, size_t len, char *out, size_t cap) NODISCARD;
 
 /*
  * Splits the query `q` (the text after '?', NUL-terminated, changed in place) at '&' into
@@ -32,7 +32,7 @@ enum uri_status uri_path_decode(const char *raw, size_t len, char *out, size_t c
  * ("a&&b") are skipped. URI_BAD for an escaped NUL, URI_TOO_MANY for more than
  * URI_MAX_PARAMS pairs.
  */
-enum uri_status uri_query_split(char *q, struct api_query *out, size_t max, size_t *n, int *more)
-    __attribute__((warn_unused_result));
+enum uri_status uri_query_split(char *q, struct api_query *out, size_t max, size_t *n,
+                                int *more) NODISCARD;
 
 #endif

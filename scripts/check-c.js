@@ -19,6 +19,8 @@
 //      api/store/ include libpq-fe.h (and tests/itest/, a separate program that reads the
 //      database to check what the server stored).
 //   4. libmicrohttpd is behind api/http.c: no other file includes microhttpd.h.
+//   5. The attribute of results that must be checked is spelled once, as NODISCARD in
+//      core/nodiscard.h: nowhere else does warn_unused_result appear.
 //
 //   node scripts/check-c.js [FILE...]     (no FILE: every C file git knows)
 'use strict';
@@ -95,6 +97,11 @@ for (const file of list) {
     for (const m of code.matchAll(bannedRe)) {
         fail(m.index + m[1].length, `banned function ${m[2]}() (see scripts/check-c.js)`);
     }
+    // What can fail is marked NODISCARD (core/nodiscard.h), the attribute spelled once.
+    if (file !== 'core/nodiscard.h') {
+        for (const m of code.matchAll(/warn_unused_result/g))
+            fail(m.index, 'warn_unused_result spelled out: use NODISCARD (core/nodiscard.h)');
+    }
 
     // Includes: found in the blanked text (so none inside a comment), named from the raw.
     for (const m of code.matchAll(/^[ \t]*#[ \t]*include[ \t]*([<"])/gm)) {
@@ -127,5 +134,5 @@ if (failures.length) {
     console.error(`check-c: ${failures.length} problem(s)`);
     process.exit(1);
 }
-console.log(`check-c: ${list.length} C files: no banned function, core/ without I/O, ` +
+console.log(`check-c: ${list.length} C files: no banned function, NODISCARD spelled once, core/ without I/O, ` +
             'libpq in the store and libmicrohttpd in http.c only');
