@@ -13,7 +13,8 @@
 # Environment (defaults): BENCH_SECONDS (10), BENCH_CONNS (64), BENCH_TURN_CONNS (32),
 # BENCH_GAMES (200), BENCH_PORT (18090), THREADS (the number of cores), LOG_LEVEL (info),
 # TILEHALL_BIN (build/tilehall), BENCH_KEEP=1 keeps the cluster (in .pgdata-bench),
-# CREATE_LIMIT_PER_MINUTE (0: the creation limit off, as it creates BENCH_GAMES at once).
+# CREATE_LIMIT_PER_MINUTE (0: the creation limit off, as it creates BENCH_GAMES at once),
+# MAX_CONNECTIONS_PER_IP (0: wrk opens all its connections from one address).
 #
 # The cluster is its own (PGDATA_DIR=.pgdata-bench), started --fast (no fsync, asynchronous
 # commits, no full-page writes) with BENCH_PG_OPTS (see the default below), and deleted
@@ -52,7 +53,7 @@ trap cleanup EXIT
 
 url=$(PG_SERVER_OPTS="$pg_opts" scripts/pg-start.sh --fast --fresh tilehall_bench 2>"$out/pg-start.log")
 PORT=$port THREADS=$threads LOG_LEVEL=${LOG_LEVEL:-info} DATABASE_URL="$url" CREATE_LIMIT_PER_MINUTE=${CREATE_LIMIT_PER_MINUTE:-0} \
-    "$bin" 2>"$out/server.log" &
+    MAX_CONNECTIONS_PER_IP=${MAX_CONNECTIONS_PER_IP:-0} "$bin" 2>"$out/server.log" &
 server=$!
 for _ in $(seq 1 100); do
     curl -s -o /dev/null --max-time 1 "$base/healthz" && break
