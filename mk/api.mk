@@ -72,7 +72,8 @@ ITEST_DB := tilehall_itest$(if $(SANITIZE),_$(SANITIZE))
 test-itest: $(API_BIN) $(ITEST_BIN) $(if $(ITEST_PROXY),spec-deps)
 	@rm -f $(BUILD)/itest-server.log $(BUILD)/spec-proxy-itest.log $(if $(TSAN_LOG),$(TSAN_LOG).*)
 	@url=$$(scripts/pg-start.sh --fast --fresh $(ITEST_DB)) || exit 1; status=0; \
-	$(ITEST_ENV) $(SAN_ENV) $(if $(ITEST_PROXY),ITEST_SPEC_PROXY=1) ITEST_SERVER_LOG=$(BUILD)/itest-server.log \
+	$(ITEST_ENV) $(SAN_ENV) $(if $(SANITIZE),TILEHALL_SAN=$(SANITIZE)) \
+		$(if $(ITEST_PROXY),ITEST_SPEC_PROXY=1) ITEST_SERVER_LOG=$(BUILD)/itest-server.log \
 		TILEHALL_BIN=$(API_BIN) DATABASE_URL="$$url" $(SAN_RUN) $(ITEST_BIN) $(ITEST_FILTER) || status=$$?; \
 	$(if $(TSAN_LOG),if ls $(TSAN_LOG).* >/dev/null 2>&1; then cat $(TSAN_LOG).*; \
 		echo "FAIL ThreadSanitizer reports: $$(ls $(TSAN_LOG).* | tr '\n' ' ')"; status=1; \

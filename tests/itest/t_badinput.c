@@ -1406,7 +1406,7 @@ static int flood(const struct server *srv, const char *id, char *why, size_t cap
     long long cpu1 = cpu_ms(srv->pid);
     /* What one costly body cost the server (receiving it, refusing it, its log line) */
     double per = cpu0 >= 0 && cpu1 >= 0 && sent ? (double)(cpu1 - cpu0) / (double)sent : -1;
-    double per_max = getenv("TILEHALL_SAN") ? 10.0 : 2.0; /* ASan and UBSan: slower */
+    double per_max = getenv("TILEHALL_SAN") ? 10.0 : 2.0; /* a sanitizer build: slower */
     printf("  flood: %ld threads, %ld costly bodies in %ld ms, %.3f ms of server CPU each "
            "(slowest answer %lld ms); %ld probes: p50 %lld ms, p90 %lld ms, max %lld ms\n",
            started, sent, ms, per, slowest, probes, p50, p90, worst);
