@@ -742,6 +742,7 @@ void test_webhook_retries(struct server *srv)
                       strcmp(l->req[0].delivery, l->req[2].delivery) == 0;
         pthread_mutex_unlock(&l->lock);
     }
+    /* The creator's webhook: its state read from the database (no seat's token shows it). */
     cJSON *st = first ? wait_state(&s, &g, -1, db, "delivered", 1, 3000) : NULL;
     int state_ok = st && jnum(st, "failed_attempts") == 2 && jnum(st, "delivered") == 1 &&
                    jnum(st, "last_error.seq") == 1 && jnum(st, "last_error.status") == 500 &&
@@ -901,6 +902,7 @@ void test_webhook_private(struct server *srv)
         snprintf(url, sizeof url, "http://localhost:%d/x", l->port);
         rc = hook_game(&s, url, &g, secret, why, sizeof why);
     }
+    /* The creator's webhook: its state read from the database (no seat's token shows it). */
     cJSON *st = rc == 0 ? wait_state(&s, &g, -1, db, "failed", 1, 5000) : NULL;
     int refused = st && jnum(st, "failed") == 1 && jnum(st, "delivered") == 0 &&
                   cJSON_IsNull(jget(st, "last_error.status")) &&
