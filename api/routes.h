@@ -62,9 +62,9 @@ void routes_turn_view(const struct api_request *req, struct api_response *resp, 
 /* GET /v1/games/{id}/board.svg: the board as a picture. */
 void routes_board_svg(const struct api_request *req, struct api_response *resp, const char *id);
 
-/* GET /v1/games/{id}/webhook: the callback URL and its delivery state (a seat's token). */
+/* GET /v1/games/{id}/webhook: the seat's callback URL and its delivery state (its token). */
 void routes_webhook_get(const struct api_request *req, struct api_response *resp, const char *id);
-/* POST /v1/games/{id}/webhook: sets the callback URL, answers its new secret (a seat's token). */
+/* POST /v1/games/{id}/webhook: sets the seat's callback URL, answers its new secret (once). */
 void routes_webhook_set(const struct api_request *req, struct api_response *resp, const char *id);
 /*
  * The create answer `game` (a JSON object, `len` bytes) with "webhook": {"url", "secret"}
@@ -72,7 +72,7 @@ void routes_webhook_set(const struct api_request *req, struct api_response *resp
  */
 char *routes_webhook_splice(const char *game, size_t len, const char *url, const char *secret,
                             size_t *out_len);
-/* DELETE /v1/games/{id}/webhook: removes the callback (a seat's token). */
+/* DELETE /v1/games/{id}/webhook: removes the seat's callback (its token). */
 void routes_webhook_delete(const struct api_request *req, struct api_response *resp,
                            const char *id);
 

@@ -1,6 +1,8 @@
-/* routes_webhook.c: a game's callback URL: set (answers its new secret, once), read (the URL
+/* routes_webhook.c: a seat's callback URL: set (answers its new secret, once), read (the URL
  * and how deliveries stand, never the secret), remove. Each needs the token of one of the
- * game's seats: a callback URL can carry a credential of its own (a chat's webhook). */
+ * game's seats and reaches that seat's webhook only: a seat never replaces, removes or
+ * reads another seat's webhook nor the creator's (given at creation, which no seat's token
+ * reaches; webhooks carry credentials of their own, a chat's webhook for example). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +37,7 @@ void routes_webhook_set(const struct api_request *req, struct api_response *resp
     int seat;
     struct api_game *ag = load_seat(req, resp, id, &seat);
     if (!ag) return;
-    char *url = malloc(STORE_URL_MAX + 1);
+    char *url = malloc(STORE_URL_MAX + 1), *stored = NULL;
     char why[160];
     struct json_err err;
     struct idem idem;
@@ -64,12 +66,22 @@ void routes_webhook_set(const struct api_request *req, struct api_response *resp
     json_out_init(&w);
     json_out_begin_object(&w);
     json_out_kstring(&w, "url", url);
+    json_out_end_object(&w);
+    /* What an idempotent repeat gets: the answer without the secret, shown only once. */
+    stored = json_out_take(&w, NULL);
+    if (!stored) {
+        problem_reply(resp, 500, "internal_error", "Out of memory.");
+        goto out;
+    }
+    json_out_begin_object(&w);
+    json_out_kstring(&w, "url", url);
     json_out_kstring(&w, "secret", secret);
     json_out_end_object(&w);
     api_reply_out(resp, 200, &w);
     if (resp->status != 200) goto out;
-    if (idem.active) idem_remember(&idem, req, resp, resp->body);
-    enum store_status s = store_webhook_set(ag->id, url, secret, idem.active ? &idem.rec : NULL);
+    if (idem.active) idem_remember(&idem, req, resp, stored);
+    enum store_status s =
+        store_webhook_set(ag->id, seat, url, secret, idem.active ? &idem.rec : NULL);
     if (s == STORE_DUPLICATE && idem.active) {
         /* The same key raced us and won: answer as a repeat would. */
         free(resp->body);
@@ -86,6 +98,7 @@ void routes_webhook_set(const struct api_request *req, struct api_response *resp
     log_kv(LOG_INFO, "webhook set", "game", ag->id, "seat", seat_s, NULL);
 out:
     free(url);
+    free(stored);
     games_free(ag);
 }
 
@@ -95,9 +108,10 @@ void routes_webhook_get(const struct api_request *req, struct api_response *resp
     struct api_game *ag = load_seat(req, resp, id, &seat);
     if (!ag) return;
     struct store_webhook_state *st = malloc(sizeof *st);
-    enum store_status s = st ? store_webhook_get(ag->id, st) : STORE_ERROR;
+    enum store_status s = st ? store_webhook_get(ag->id, seat, st) : STORE_ERROR;
     if (s == STORE_NOT_FOUND) {
-        problem_reply(resp, 404, "not_found", "This game has no webhook.");
+        problem_reply(resp, 404, "not_found",
+                      "This seat has no webhook (a seat sees only the one it set).");
     } else if (s != STORE_OK) {
         problem_store(resp, s);
     } else {
@@ -143,16 +157,17 @@ void routes_webhook_delete(const struct api_request *req, struct api_response *r
     struct api_game *ag = load_seat(req, resp, id, &seat);
     if (!ag) return;
     int deleted = 0;
-    enum store_status s = store_webhook_delete(ag->id, &deleted);
+    enum store_status s = store_webhook_delete(ag->id, seat, &deleted);
     if (s != STORE_OK) {
         problem_store(resp, s);
+    } else if (!deleted) {
+        problem_reply(resp, 404, "not_found",
+                      "This seat has no webhook (a seat removes only the one it set).");
     } else {
         resp->status = 204;
-        if (deleted) {
-            char seat_s[12];
-            snprintf(seat_s, sizeof seat_s, "%d", seat);
-            log_kv(LOG_INFO, "webhook removed", "game", ag->id, "seat", seat_s, NULL);
-        }
+        char seat_s[12];
+        snprintf(seat_s, sizeof seat_s, "%d", seat);
+        log_kv(LOG_INFO, "webhook removed", "game", ag->id, "seat", seat_s, NULL);
     }
     games_free(ag);
 }

@@ -15,8 +15,8 @@
 
 static void (*delivery_hook)(void); /* called after a commit that wrote deliveries */
 
-/* ST_AFTER_COMMIT with vals {id, last seq, events}: the webhook deliveries it wrote into
- * *deliveries. */
+/* ST_AFTER_COMMIT with vals {id, last seq, events}: the webhook deliveries it wrote (one
+ * per event and webhook of the game) into *deliveries. */
 static enum store_status after_commit(PGconn **pgp, const char *const *vals, long *deliveries)
 {
     PGresult *res;
@@ -72,8 +72,9 @@ enum store_status store_game_create(const struct store_new_game *g)
     }
     if (s == STORE_OK && g->idem) s = db_idem_put(pg, g->idem);
     if (s == STORE_OK && g->webhook_url) {
-        const char *vals[3] = {g->id, g->webhook_url, g->webhook_secret};
-        s = db_run_cmd(&pg, ST_WEBHOOK_PUT, 3, vals, NULL, NULL);
+        /* The creator's (0006): no seat's token reaches it. */
+        const char *vals[4] = {g->id, g->webhook_url, g->webhook_secret, "creator"};
+        s = db_run_cmd(&pg, ST_WEBHOOK_PUT, 4, vals, NULL, NULL);
         const char *after[3] = {g->id, last_seq, g->events_json};
         if (s == STORE_OK) s = after_commit(&pg, after, &deliveries);
     }

@@ -67,7 +67,7 @@ struct store_new_game {
     const struct store_player *players; /* by seat */
     const char *events_json;            /* JSON array of events, each with "seq" and "type" */
     const struct store_idem *idem;      /* the answer to remember, or NULL */
-    const char *webhook_url;            /* the game's callback URL, or NULL */
+    const char *webhook_url;            /* the creator's callback URL, or NULL */
     const char *webhook_secret;         /* its signing secret (with webhook_url) */
 };
 
@@ -172,15 +172,23 @@ enum store_status store_events_each(const char *id, int after, int limit,
                                     void *arg, int *count) NODISCARD;
 
 /*
- * Sets (or replaces) the webhook of game `id` (which exists): its URL and signing secret,
- * with the idempotent answer `idem` (NULL for none) in the same transaction. Deliveries
- * still due go to the new URL.
+ * The webhooks of a game (migrations/0006_webhook_owners.sql): at most one per owner, the
+ * creator's (given at creation, store_new_game.webhook_url) and one per seat (set with the
+ * seat's token). Every event of the game is delivered to each of them. `seat` below is a
+ * seat (0 ..): these functions never touch or read the creator's webhook.
  */
-enum store_status store_webhook_set(const char *id, const char *url, const char *secret,
+
+/*
+ * Sets (or replaces) the webhook of seat `seat` of game `id` (which exists): its URL and
+ * signing secret, with the idempotent answer `idem` (NULL for none) in the same
+ * transaction. That webhook's deliveries still due go to the new URL.
+ */
+enum store_status store_webhook_set(const char *id, int seat, const char *url, const char *secret,
                                     const struct store_idem *idem) NODISCARD;
 
-/* Removes the webhook of game `id` and its deliveries; *deleted says whether there was one. */
-enum store_status store_webhook_delete(const char *id, int *deleted) NODISCARD;
+/* Removes the webhook of seat `seat` of game `id` and its deliveries; *deleted says whether
+ * there was one. */
+enum store_status store_webhook_delete(const char *id, int seat, int *deleted) NODISCARD;
 
 /* A webhook and how its deliveries stand (never its secret). */
 struct store_webhook_state {
@@ -198,11 +206,15 @@ struct store_webhook_state {
     char last_error_at[32];      /* when (RFC 3339, UTC) */
 };
 
-/* The webhook of game `id` into `out`: STORE_OK, STORE_NOT_FOUND when it has none ... */
-enum store_status store_webhook_get(const char *id, struct store_webhook_state *out) NODISCARD;
+/* The webhook of seat `seat` of game `id` into `out`: STORE_OK, STORE_NOT_FOUND when the
+ * seat has none ... */
+enum store_status store_webhook_get(const char *id, int seat,
+                                    struct store_webhook_state *out) NODISCARD;
 
-/* A claimed delivery: one event to POST. Strings are malloc'd (store_delivery_free). */
+/* A claimed delivery: one event to POST to one webhook. Strings are malloc'd
+ * (store_delivery_free). */
 struct store_delivery {
+    char hook[24];                /* the webhook's id (webhooks.id, decimal) */
     char game[AUTH_UUID_LEN + 1]; /* the game's id */
     int seq;                      /* the event's seq */
     int attempt;                  /* 1 for the first attempt */
@@ -213,7 +225,7 @@ struct store_delivery {
 };
 
 /*
- * Claims up to `max` due deliveries (each the oldest undelivered event of its game; rows
+ * Claims up to `max` due deliveries (each the oldest undelivered event of its webhook; rows
  * other servers hold are skipped), leasing them for `lease_ms` (they are due again then
  * unless store_webhook_done() or store_webhook_defer() says otherwise). None whose host is
  * one of the `nskip` in `skip`, and at most `per_host` of one host. Fills out[0..*n).
@@ -223,10 +235,10 @@ enum store_status store_webhook_claim(int lease_ms, const char *const *skip, int
                                       int *n) NODISCARD;
 
 /*
- * Puts a claimed delivery (game, seq) back unattempted: its attempt is not counted, and it
- * is due again in `delay_ms` (for any server).
+ * Puts a claimed delivery (webhook `hook`, event `seq`) back unattempted: its attempt is
+ * not counted, and it is due again in `delay_ms` (for any server).
  */
-enum store_status store_webhook_defer(const char *game, int seq, int delay_ms) NODISCARD;
+enum store_status store_webhook_defer(const char *hook, int seq, int delay_ms) NODISCARD;
 
 /*
  * Reschedules every waiting delivery to `host` to `delay_ms` from now at the earliest (a
@@ -238,10 +250,11 @@ enum store_status store_webhook_host_defer(const char *host, int delay_ms) NODIS
 void store_delivery_free(struct store_delivery *d);
 
 /*
- * Records an attempt of delivery (game, seq): `ok` (answered 2xx), else its HTTP status
- * (0: no answer) and `error`, due again in `retry_ms`, or given up for good (`gave_up`).
+ * Records an attempt of delivery (webhook `hook`, event `seq`): `ok` (answered 2xx), else
+ * its HTTP status (0: no answer) and `error`, due again in `retry_ms`, or given up for good
+ * (`gave_up`).
  */
-enum store_status store_webhook_done(const char *game, int seq, int ok, int http_status,
+enum store_status store_webhook_done(const char *hook, int seq, int ok, int http_status,
                                      const char *error, int retry_ms, int gave_up) NODISCARD;
 
 /* Games by status and webhook deliveries waiting, for /metrics. */

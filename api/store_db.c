@@ -67,9 +67,9 @@ static const char *const stmt_sql[ST_COUNT] = {
                        "e AS (INSERT INTO events (game_id, seq, version, type, payload) "
                        "SELECT g.id, (x->>'seq')::integer, $2::integer + 1, x->>'type', x "
                        "FROM g, json_array_elements($9::json) AS x), "
-                       /* A delivery per event when the game has a webhook (0003). */
-                       "w AS (INSERT INTO webhook_deliveries (game_id, seq) "
-                       "SELECT g.id, (x->>'seq')::integer FROM g JOIN webhooks h ON h.game_id = "
+                       /* A delivery per event for each webhook of the game (0003, 0006). */
+                       "w AS (INSERT INTO webhook_deliveries (webhook_id, seq) "
+                       "SELECT h.id, (x->>'seq')::integer FROM g JOIN webhooks h ON h.game_id = "
                        "g.id, json_array_elements($9::json) AS x RETURNING 1) "
                        /* The deliveries written (the caller kicks its workers), and, sent at
                         * commit only, the notification that wakes the streams and long polls
@@ -94,9 +94,10 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_GAME_VERSIONS] = "SELECT id::text, version FROM games WHERE id = ANY($1::uuid[])",
     /* What ST_GAME_COMMIT does besides, for a transaction of several statements (after
      * the game's row was written in it, so that a lease set before is seen): the webhook
-     * deliveries of the events $3 and, while watched, the notification of seq $2. */
-    [ST_AFTER_COMMIT] = "WITH w AS (INSERT INTO webhook_deliveries (game_id, seq) "
-                        "SELECT h.game_id, (x->>'seq')::integer FROM webhooks h, "
+     * deliveries of the events $3 (for each webhook of the game) and, while watched, the
+     * notification of seq $2. */
+    [ST_AFTER_COMMIT] = "WITH w AS (INSERT INTO webhook_deliveries (webhook_id, seq) "
+                        "SELECT h.id, (x->>'seq')::integer FROM webhooks h, "
                         "json_array_elements($3::json) AS x WHERE h.game_id = $1::uuid "
                         "RETURNING 1) "
                         "SELECT (SELECT count(*) FROM w), (SELECT pg_notify('" STORE_EVENTS_CHANNEL
@@ -104,59 +105,61 @@ static const char *const stmt_sql[ST_COUNT] = {
                         "$1::uuid AND watched_until > now())",
     [ST_EVENTS_EACH] = "SELECT seq, type, payload::text FROM events WHERE game_id = $1::uuid "
                        "AND seq > $2::integer ORDER BY seq LIMIT $3::integer",
-    [ST_WEBHOOK_PUT] = "INSERT INTO webhooks (game_id, url, secret) VALUES ($1::uuid, $2, $3) "
-                       "ON CONFLICT (game_id) DO UPDATE SET url = EXCLUDED.url, "
+    /* The webhooks of a game, one per owner $4: 'creator' or 'seat:<n>' (0006). */
+    [ST_WEBHOOK_PUT] = "INSERT INTO webhooks (game_id, owner, url, secret) VALUES ($1::uuid, $4, "
+                       "$2, $3) ON CONFLICT (game_id, owner) DO UPDATE SET url = EXCLUDED.url, "
                        "secret = EXCLUDED.secret, updated_at = now()",
-    [ST_WEBHOOK_DELETE] = "DELETE FROM webhooks WHERE game_id = $1::uuid",
+    [ST_WEBHOOK_DELETE] = "DELETE FROM webhooks WHERE game_id = $1::uuid AND owner = $2",
     [ST_WEBHOOK_STATE] =
         "SELECT w.url, to_char(w.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), "
         "w.failed_attempts, w.last_error, w.last_error_seq, w.last_error_status, "
         "to_char(w.last_error_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), "
         "d.delivered, d.pending, d.gave_up, "
-        "(SELECT max(seq) FROM webhook_deliveries x WHERE x.game_id = w.game_id AND "
+        "(SELECT max(seq) FROM webhook_deliveries x WHERE x.webhook_id = w.id AND "
         "(x.delivered_at IS NOT NULL OR x.gave_up) AND x.seq < coalesce(d.first_pending, "
         "2147483647)) "
         "FROM webhooks w, LATERAL (SELECT count(*) FILTER (WHERE delivered_at IS NOT NULL) "
         "AS delivered, count(*) FILTER (WHERE delivered_at IS NULL AND NOT gave_up) AS "
         "pending, count(*) FILTER (WHERE gave_up) AS gave_up, min(seq) FILTER (WHERE "
         "delivered_at IS NULL AND NOT gave_up) AS first_pending FROM webhook_deliveries "
-        "WHERE game_id = w.game_id) d WHERE w.game_id = $1::uuid",
+        "WHERE webhook_id = w.id) d WHERE w.game_id = $1::uuid AND w.owner = $2",
     /* Claims (leases for $1 ms) up to $2 due deliveries, each the first undelivered of its
-     * game (so a game's events go out in order), skipping rows other servers hold, hosts
-     * in $3 and more than $4 of one host (of the 4 x $2 oldest due). */
+     * webhook (so each webhook gets its game's events in order), skipping rows other
+     * servers hold, hosts in $3 and more than $4 of one host (of the 4 x $2 oldest due). */
     [ST_WEBHOOK_CLAIM] =
-        "WITH c AS (SELECT d.game_id, d.seq, d.next_attempt_at, coalesce(w.host, '') AS host "
-        "FROM webhook_deliveries d JOIN webhooks w ON w.game_id = d.game_id WHERE "
+        "WITH c AS (SELECT d.webhook_id, d.seq, d.next_attempt_at, coalesce(w.host, '') AS host "
+        "FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE "
         "d.delivered_at IS NULL AND NOT d.gave_up AND d.next_attempt_at <= now() AND NOT "
         "(coalesce(w.host, '') = ANY($3::text[])) AND NOT EXISTS (SELECT 1 FROM "
-        "webhook_deliveries p WHERE p.game_id = d.game_id AND p.seq < d.seq AND "
+        "webhook_deliveries p WHERE p.webhook_id = d.webhook_id AND p.seq < d.seq AND "
         "p.delivered_at IS NULL AND NOT p.gave_up) ORDER BY d.next_attempt_at "
         "LIMIT 4 * $2::integer FOR UPDATE OF d SKIP LOCKED), "
-        "p AS (SELECT game_id, seq FROM (SELECT c.*, row_number() OVER (PARTITION BY host "
+        "p AS (SELECT webhook_id, seq FROM (SELECT c.*, row_number() OVER (PARTITION BY host "
         "ORDER BY next_attempt_at, seq) AS k FROM c) r WHERE k <= $4::integer ORDER BY "
         "next_attempt_at LIMIT $2::integer) "
         "UPDATE webhook_deliveries d SET attempts = d.attempts + 1, next_attempt_at = now() + "
-        "$1::integer * interval '1 millisecond' FROM p, webhooks w, events e WHERE d.game_id "
-        "= p.game_id AND d.seq = p.seq AND w.game_id = d.game_id AND e.game_id = d.game_id "
-        "AND e.seq = d.seq RETURNING d.game_id::text, d.seq, d.attempts, w.url, w.secret, "
-        "e.payload::text, coalesce(w.host, '')",
-    /* The outcome of an attempt: delivered ($3), or due again in $6 ms, or given up ($7). */
+        "$1::integer * interval '1 millisecond' FROM p, webhooks w, events e WHERE "
+        "d.webhook_id = p.webhook_id AND d.seq = p.seq AND w.id = d.webhook_id AND "
+        "e.game_id = w.game_id AND e.seq = d.seq RETURNING w.game_id::text, d.seq, "
+        "d.attempts, w.url, w.secret, e.payload::text, coalesce(w.host, ''), w.id::text",
+    /* The outcome of an attempt of event $2 to webhook $1: delivered ($3), or due again in
+     * $6 ms, or given up ($7). */
     [ST_WEBHOOK_DONE] =
         "WITH d AS (UPDATE webhook_deliveries SET last_status = $4::integer, delivered_at = "
         "CASE WHEN $3::boolean THEN now() END, gave_up = NOT $3::boolean AND $7::boolean, "
-        "next_attempt_at = now() + $6::integer * interval '1 millisecond' WHERE game_id = "
-        "$1::uuid AND seq = $2::integer RETURNING game_id) "
+        "next_attempt_at = now() + $6::integer * interval '1 millisecond' WHERE webhook_id = "
+        "$1::bigint AND seq = $2::integer RETURNING webhook_id) "
         "UPDATE webhooks w SET failed_attempts = w.failed_attempts + 1, last_error = $5, "
         "last_error_seq = $2::integer, last_error_status = $4::integer, last_error_at = now() "
-        "FROM d WHERE w.game_id = d.game_id AND NOT $3::boolean",
-    /* A claimed delivery put back unattempted, due in $3 ms. */
+        "FROM d WHERE w.id = d.webhook_id AND NOT $3::boolean",
+    /* A claimed delivery (webhook $1, event $2) put back unattempted, due in $3 ms. */
     [ST_WEBHOOK_DEFER] = "UPDATE webhook_deliveries SET attempts = greatest(attempts - 1, 0), "
                          "next_attempt_at = now() + $3::integer * interval '1 millisecond' "
-                         "WHERE game_id = $1::uuid AND seq = $2::integer",
+                         "WHERE webhook_id = $1::bigint AND seq = $2::integer",
     /* Host $1's waiting deliveries due in $2 ms at the earliest (a circuit breaker). */
     [ST_WEBHOOK_HOST_DEFER] =
         "UPDATE webhook_deliveries d SET next_attempt_at = greatest(d.next_attempt_at, now() + "
-        "$2::integer * interval '1 millisecond') FROM webhooks w WHERE w.game_id = d.game_id "
+        "$2::integer * interval '1 millisecond') FROM webhooks w WHERE w.id = d.webhook_id "
         "AND w.host = $1 AND d.delivered_at IS NULL AND NOT d.gave_up",
     [ST_COUNTS] = "SELECT count(*) FILTER (WHERE status = 'active'), count(*) FILTER (WHERE "
                   "status = 'finished'), (SELECT count(*) FROM webhook_deliveries WHERE "

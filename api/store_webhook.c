@@ -1,5 +1,6 @@
-/* store_webhook.c: a game's webhook and the outbox of its deliveries
- * (migrations/0003_webhooks.sql, 0005_webhook_hosts.sql), through the statements of store_db.c. */
+/* store_webhook.c: a game's webhooks (one per owner: the creator's, one per seat) and the
+ * outbox of their deliveries (migrations/0003_webhooks.sql, 0005_webhook_hosts.sql,
+ * 0006_webhook_owners.sql), through the statements of store_db.c. */
 #include "store.h"
 
 #include <inttypes.h>
@@ -13,29 +14,39 @@
 #include "log.h"
 #include "store_db.h"
 
-enum store_status store_webhook_set(const char *id, const char *url, const char *secret,
+/* The owner of seat `seat`'s webhook (webhooks.owner): "seat:<n>". */
+static void seat_owner(int seat, char out[24])
+{
+    snprintf(out, 24, "seat:%d", seat);
+}
+
+enum store_status store_webhook_set(const char *id, int seat, const char *url, const char *secret,
                                     const struct store_idem *idem)
 {
     PGconn *pg = db_conn();
     if (!pg) return STORE_UNAVAILABLE;
-    const char *vals[3] = {id, url, secret};
-    if (!idem) return db_run_cmd(&pg, ST_WEBHOOK_PUT, 3, vals, NULL, NULL);
+    char owner[24];
+    seat_owner(seat, owner);
+    const char *vals[4] = {id, url, secret, owner};
+    if (!idem) return db_run_cmd(&pg, ST_WEBHOOK_PUT, 4, vals, NULL, NULL);
     enum store_status s = db_begin(&pg);
-    if (s == STORE_OK) s = db_run_cmd(&pg, ST_WEBHOOK_PUT, 3, vals, NULL, NULL);
+    if (s == STORE_OK) s = db_run_cmd(&pg, ST_WEBHOOK_PUT, 4, vals, NULL, NULL);
     if (s == STORE_OK) s = db_idem_put(pg, idem);
     if (s == STORE_OK) s = db_exec(pg, "COMMIT", "commit");
     if (s != STORE_OK) db_rollback(pg);
     return s;
 }
 
-enum store_status store_webhook_delete(const char *id, int *deleted)
+enum store_status store_webhook_delete(const char *id, int seat, int *deleted)
 {
     *deleted = 0;
     PGconn *pg = db_conn();
     if (!pg) return STORE_UNAVAILABLE;
-    const char *vals[1] = {id};
+    char owner[24];
+    seat_owner(seat, owner);
+    const char *vals[2] = {id, owner};
     long n = 0;
-    enum store_status s = db_run_cmd(&pg, ST_WEBHOOK_DELETE, 1, vals, NULL, &n);
+    enum store_status s = db_run_cmd(&pg, ST_WEBHOOK_DELETE, 2, vals, NULL, &n);
     if (s == STORE_OK) *deleted = n > 0;
     return s;
 }
@@ -46,12 +57,14 @@ static void copy_text(const PGresult *res, int col, char *dst, size_t cap)
     snprintf(dst, cap, "%s", PQgetisnull(res, 0, col) ? "" : PQgetvalue(res, 0, col));
 }
 
-enum store_status store_webhook_get(const char *id, struct store_webhook_state *out)
+enum store_status store_webhook_get(const char *id, int seat, struct store_webhook_state *out)
 {
     memset(out, 0, sizeof *out);
-    const char *vals[1] = {id};
+    char owner[24];
+    seat_owner(seat, owner);
+    const char *vals[2] = {id, owner};
     PGresult *res;
-    enum store_status s = db_run_row(ST_WEBHOOK_STATE, 1, vals, 0, &res);
+    enum store_status s = db_run_row(ST_WEBHOOK_STATE, 2, vals, 0, &res);
     if (s != STORE_OK) return s;
     copy_text(res, 0, out->url, sizeof out->url);
     copy_text(res, 1, out->since, sizeof out->since);
@@ -119,6 +132,7 @@ enum store_status store_webhook_claim(int lease_ms, const char *const *skip, int
         d->secret = strdup(PQgetvalue(res, i, 4));
         d->payload = strdup(PQgetvalue(res, i, 5));
         d->host = strdup(PQgetvalue(res, i, 6));
+        snprintf(d->hook, sizeof d->hook, "%s", PQgetvalue(res, i, 7));
         if (!d->url || !d->secret || !d->payload || !d->host) {
             /* Left leased: another attempt comes once the lease runs out. */
             store_delivery_free(d);
@@ -130,14 +144,14 @@ enum store_status store_webhook_claim(int lease_ms, const char *const *skip, int
     return STORE_OK;
 }
 
-enum store_status store_webhook_defer(const char *game, int seq, int delay_ms)
+enum store_status store_webhook_defer(const char *hook, int seq, int delay_ms)
 {
     PGconn *pg = db_conn();
     if (!pg) return STORE_UNAVAILABLE;
     char sq[16], delay[16];
     snprintf(sq, sizeof sq, "%d", seq);
     snprintf(delay, sizeof delay, "%d", delay_ms);
-    const char *vals[3] = {game, sq, delay};
+    const char *vals[3] = {hook, sq, delay};
     return db_run_cmd(&pg, ST_WEBHOOK_DEFER, 3, vals, NULL, NULL);
 }
 
@@ -161,7 +175,7 @@ void store_delivery_free(struct store_delivery *d)
     d->url = d->secret = d->payload = d->host = NULL;
 }
 
-enum store_status store_webhook_done(const char *game, int seq, int ok, int http_status,
+enum store_status store_webhook_done(const char *hook, int seq, int ok, int http_status,
                                      const char *error, int retry_ms, int gave_up)
 {
     PGconn *pg = db_conn();
@@ -170,7 +184,7 @@ enum store_status store_webhook_done(const char *game, int seq, int ok, int http
     snprintf(sq, sizeof sq, "%d", seq);
     snprintf(st, sizeof st, "%d", http_status);
     snprintf(retry, sizeof retry, "%d", retry_ms);
-    const char *vals[7] = {game,  sq,    ok ? "true" : "false",     http_status > 0 ? st : NULL,
+    const char *vals[7] = {hook,  sq,    ok ? "true" : "false",     http_status > 0 ? st : NULL,
                            error, retry, gave_up ? "true" : "false"};
     return db_run_cmd(&pg, ST_WEBHOOK_DONE, 7, vals, NULL, NULL);
 }

@@ -14,7 +14,9 @@
  * WEBHOOK_BACKOFF_MAX_MS while it keeps failing; its waiting deliveries are rescheduled in
  * the database meanwhile, and once the time is up one delivery tries it (half-open): an
  * answer closes the breaker, none opens it again. The limits and the breaker are each
- * worker's own (per server and thread).
+ * worker's own (per server and thread). A game may have several webhooks (the creator's
+ * and one per seat, migrations/0006): each is a delivery row of its own per event, in
+ * order per webhook, with its own secret; the limits count transfers, whoever's they are.
  *
  * A worker sleeps until a commit kicks it (webhook_kick: after this server's commit that
  * wrote deliveries, or on a notification of another server's), a transfer ends, or
@@ -281,7 +283,7 @@ static int host_blocked(const struct host *h, long long now)
 static void put_back(struct store_delivery *d, long long delay_ms)
 {
     if (delay_ms > 86400000) delay_ms = 86400000;
-    if (store_webhook_defer(d->game, d->seq, (int)delay_ms) != STORE_OK) {
+    if (store_webhook_defer(d->hook, d->seq, (int)delay_ms) != STORE_OK) {
         char seq[16];
         snprintf(seq, sizeof seq, "%d", d->seq);
         log_kv(LOG_WARN, "webhook delivery not put back (the lease runs out)", "game", d->game,
@@ -483,11 +485,13 @@ static void xfer_done(struct xfer *x, CURLcode rc, long long now)
             snprintf(detail, sizeof detail, "HTTP %ld", code);
         log_kv(last ? LOG_WARN : LOG_INFO,
                last ? "webhook delivery given up" : "webhook delivery failed", "game", d->game,
-               "seq", seq, "attempt", attempt, "host", d->host, "error", detail, NULL);
+               "seq", seq, "webhook", d->hook, "attempt", attempt, "host", d->host, "error", detail,
+               NULL);
     } else {
-        log_kv(LOG_DEBUG, "webhook delivered", "game", d->game, "seq", seq, NULL);
+        log_kv(LOG_DEBUG, "webhook delivered", "game", d->game, "seq", seq, "webhook", d->hook,
+               NULL);
     }
-    if (store_webhook_done(d->game, d->seq, ok, answered ? (int)code : 0, ok ? NULL : err,
+    if (store_webhook_done(d->hook, d->seq, ok, answered ? (int)code : 0, ok ? NULL : err,
                            (int)delay, last) != STORE_OK)
         log_kv(LOG_WARN, "webhook outcome not recorded (the lease runs out)", "game", d->game,
                "seq", seq, NULL);
@@ -561,7 +565,7 @@ static void *worker_main(void *arg)
     /* Stopping: what is in flight is cut short and put back for any server, unattempted. */
     while (w->xfers) {
         struct xfer *x = w->xfers;
-        if (store_webhook_defer(x->d.game, x->d.seq, 0) != STORE_OK)
+        if (store_webhook_defer(x->d.hook, x->d.seq, 0) != STORE_OK)
             log_kv(LOG_WARN, "webhook delivery not put back (the lease runs out)", "game",
                    x->d.game, NULL);
         xfer_end(x);

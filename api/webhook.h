@@ -1,6 +1,8 @@
-/* webhook.h: delivering a game's events to its callback URL: signing, retries, the workers.
+/* webhook.h: delivering a game's events to its callback URLs: signing, retries, the workers.
  *
- * Every event of a game with a webhook is POSTed to its URL as
+ * A game has at most one webhook per owner: the creator's (given at creation) and one per
+ * seat (each set, read and removed with that seat's token only). Every event of the game
+ * is POSTed to each of them, signed with that webhook's own secret, as
  *     {"game": "<id>", "timestamp": <unix seconds>, "event": {...the event...}}
  * with Content-Type application/json and the headers
  *     X-Tilehall-Signature: sha256=<hex of HMAC-SHA256(secret, body)>
@@ -8,11 +10,12 @@
  *     X-Tilehall-Timestamp: <unix seconds, as in the body>   X-Tilehall-Attempt: <n>
  * An answer 2xx delivers it; anything else (or no answer within WEBHOOK_TIMEOUT_MS) is
  * retried after WEBHOOK_BACKOFF_MS, doubling up to WEBHOOK_BACKOFF_MAX_MS, at most
- * WEBHOOK_MAX_ATTEMPTS times. A game's events go out in order, one at a time; different
- * games' go out concurrently (up to WEBHOOK_IN_FLIGHT per thread, WEBHOOK_PER_HOST of them
- * to one host, a host that keeps failing skipped for a while: see webhook.c). Deliveries
+ * WEBHOOK_MAX_ATTEMPTS times. A webhook gets its game's events in order, one at a time;
+ * different webhooks' go out concurrently (up to WEBHOOK_IN_FLIGHT per thread,
+ * WEBHOOK_PER_HOST of them to one host, a host that keeps failing skipped for a while: see
+ * webhook.c). Deliveries
  * happen on worker threads from the outbox the commits fill, never during a request. What
- * the game's seats read of a failed attempt is generic (no host, address or port).
+ * a seat reads of a failed attempt of its webhook is generic (no host, address or port).
  */
 #ifndef API_WEBHOOK_H
 #define API_WEBHOOK_H

@@ -44,13 +44,17 @@ const struct itest itest_tests[] = {
     {"board.svg: every ruleset, ETag and 304", test_board_svg},
     {"/metrics by route and status; X-Request-Id in answers and logs",
      test_metrics_and_request_ids},
-    {"webhooks: signed deliveries in order, state, replace, remove", test_webhooks},
+    {"webhooks: signed deliveries in order, state, replace, remove; one per seat, each "
+     "seat's own only, the creator's out of their reach",
+     test_webhooks},
     {"webhooks: retries with backoff, giving up, never delaying a move", test_webhook_retries},
     {"webhooks: two servers share the deliveries, each once", test_webhook_servers},
     {"webhooks: private addresses refused unless allowed", test_webhook_private},
     {"webhooks: receivers that never answer delay no other game (tarpits)", test_webhook_tarpits},
     {"webhooks: a failing host is skipped (circuit breaker), then served again",
      test_webhook_breaker},
+    {"webhooks: the migration to one per owner keeps a game's deliveries (the creator's)",
+     test_webhook_migration},
     /* Hardening (t_badinput.c, t_hardening.c). */
     {"bad input of every kind: 4xx problems, the game unchanged", test_bad_input},
     {"rate limit: 429 with Retry-After, off by default", test_rate_limit},

@@ -1,5 +1,6 @@
 /* t_webhook.c: webhooks against a listener on 127.0.0.1: signatures, order, retries with
- * backoff, giving up, the delivery state, two servers sharing the work, private addresses. */
+ * backoff, giving up, the delivery state, two servers sharing the work, private addresses,
+ * whose webhook a seat may change (its own only), the migration of the old rows. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <ifaddrs.h>
@@ -15,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <libpq-fe.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 
@@ -273,15 +275,56 @@ static cJSON *hook_state(const struct server *srv, const struct game *g, int sea
     return j;
 }
 
-/* Waits up to `ms` until the state's `pending` is 0 and `field` >= `n`; the state or NULL. */
-static cJSON *wait_state(const struct server *srv, const struct game *g, const char *field, int n,
-                         long ms)
+/*
+ * The creator's webhook of game `game` and how its deliveries stand, read from database
+ * `db` (NULL: DATABASE_URL) in the shape GET .../webhook answers (caller deletes), or NULL.
+ * No seat's token reads the creator's webhook, so the tests look at its rows.
+ */
+static cJSON *creator_state(const char *db, const char *game)
+{
+    static const char sql[] =
+        "SELECT json_build_object('url', w.url, 'since', to_char(w.updated_at AT TIME ZONE "
+        "'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), 'delivered', d.delivered, 'delivered_up_to', "
+        "(SELECT max(seq) FROM webhook_deliveries x WHERE x.webhook_id = w.id AND "
+        "(x.delivered_at IS NOT NULL OR x.gave_up) AND x.seq < coalesce(d.first_pending, "
+        "2147483647)), 'pending', d.pending, 'failed', d.gave_up, 'failed_attempts', "
+        "w.failed_attempts, 'last_error', CASE WHEN w.last_error IS NOT NULL THEN "
+        "json_build_object('seq', w.last_error_seq, 'status', w.last_error_status, 'error', "
+        "w.last_error, 'at', to_char(w.last_error_at AT TIME ZONE 'UTC', "
+        "'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')) END)::text FROM webhooks w, LATERAL (SELECT "
+        "count(*) FILTER (WHERE delivered_at IS NOT NULL) AS delivered, count(*) FILTER (WHERE "
+        "delivered_at IS NULL AND NOT gave_up) AS pending, count(*) FILTER (WHERE gave_up) AS "
+        "gave_up, min(seq) FILTER (WHERE delivered_at IS NULL AND NOT gave_up) AS first_pending "
+        "FROM webhook_deliveries WHERE webhook_id = w.id) d WHERE w.game_id = $1::uuid AND "
+        "w.owner = 'creator'";
+    const char *url = db ? db : getenv("DATABASE_URL");
+    if (!url) return NULL;
+    PGconn *pg = PQconnectdb(url);
+    cJSON *j = NULL;
+    if (PQstatus(pg) == CONNECTION_OK) {
+        const char *vals[1] = {game};
+        PGresult *res = PQexecParams(pg, sql, 1, NULL, vals, NULL, NULL, 0);
+        if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1)
+            j = cJSON_Parse(PQgetvalue(res, 0, 0));
+        PQclear(res);
+    }
+    PQfinish(pg);
+    return j;
+}
+
+/*
+ * Waits up to `ms` until the state of a webhook of `g` has `pending` 0 and `field` >= `n`:
+ * seat `seat`'s as GET .../webhook answers it, or (seat < 0) the creator's from database
+ * `db` (creator_state). Returns the last state read (caller deletes), or NULL.
+ */
+static cJSON *wait_state(const struct server *srv, const struct game *g, int seat, const char *db,
+                         const char *field, int n, long ms)
 {
     cJSON *j = NULL;
     for (long t = 0; t <= ms; t += 50) {
         long st;
         cJSON_Delete(j);
-        j = hook_state(srv, g, 0, &st);
+        j = seat >= 0 ? hook_state(srv, g, seat, &st) : creator_state(db, g->id);
         if (j && jnum(j, "pending") == 0 && jnum(j, field) >= n) return j;
         usleep(50000);
     }
@@ -334,84 +377,184 @@ static void hook_post(const struct server *srv, const struct game *g, int seat, 
     http(srv, "POST", path, body, h, r);
 }
 
+/* DELETE /v1/games/{id}/webhook as `seat` (-1: without a token): the status. */
+static long hook_delete(const struct server *srv, const struct game *g, int seat)
+{
+    char path[160];
+    snprintf(path, sizeof path, "/v1/games/%s/webhook", g->id);
+    const char *h[] = {seat >= 0 ? g->auth[seat] : NULL, NULL};
+    struct resp r;
+    http(srv, "DELETE", path, NULL, h, &r);
+    long st = r.status;
+    if (st == 404 && strcmp(problem_code(&r), "not_found") != 0) st = -404;
+    resp_free(&r);
+    return st;
+}
+
+/* Sets seat `seat`'s webhook of `g` to `url` (extra header `extra` or NULL): 0 with its new
+ * secret in `secret` (64 bytes), or -1 with why. */
+static int seat_hook(const struct server *srv, const struct game *g, int seat, const char *url,
+                     const char *extra, char *secret, char *why, size_t cap)
+{
+    char body[256];
+    snprintf(body, sizeof body, "{\"url\":\"%s\"}", url);
+    struct resp r;
+    hook_post(srv, g, seat, body, extra, &r);
+    int ok = r.status == 200 && strcmp(jstr(r.json, "url"), url) == 0 &&
+             strlen(jstr(r.json, "secret")) == 43;
+    if (ok)
+        snprintf(secret, 64, "%s", jstr(r.json, "secret"));
+    else
+        snprintf(why, cap, "seat %d sets %s: %ld %.200s", seat, url, r.status, r.body);
+    resp_free(&r);
+    return ok ? 0 : -1;
+}
+
+/* 1 when the state `s` of a webhook says: `url`, `n` events delivered up to seq `upto`,
+ * none waiting or failed, no secret. */
+static int state_clean(const cJSON *s, const char *url, int n, int upto)
+{
+    return s && strcmp(jstr(s, "url"), url) == 0 && jnum(s, "delivered") == n &&
+           jnum(s, "delivered_up_to") == upto && jnum(s, "pending") == 0 &&
+           jnum(s, "failed") == 0 && jnum(s, "failed_attempts") == 0 &&
+           cJSON_IsNull(jget(s, "last_error")) && !jget(s, "secret");
+}
+
+/* In test_webhooks: the first failed expectation goes to `why` (the test cleans up once). */
+#define EXPECT(cond, ...)                                                                          \
+    do {                                                                                           \
+        if (ok && !(cond)) {                                                                       \
+            ok = 0;                                                                                \
+            snprintf(why, sizeof why, __VA_ARGS__);                                                \
+        }                                                                                          \
+    } while (0)
+
+/*
+ * Webhooks of one game: the creator's (at creation) and one per seat, each getting every
+ * event, in order, signed with its own secret. A seat reads, replaces and removes only its
+ * own: never the other seat's, never the creator's (not even shown to it); the secret is
+ * shown once, not in an idempotent repeat (of the webhook's POST, nor of the creation).
+ */
 void test_webhooks(struct server *srv)
 {
-    struct listener *l = listener_start();
-    CHECK(l, "no listener");
-    char url[128], why[400] = "", secret[64];
-    snprintf(url, sizeof url, "http://127.0.0.1:%d/hook", l->port);
+    struct listener *l = listener_start(), *l0 = listener_start(), *l1 = listener_start();
+    char url[128], url0[128], url1[128], url1b[128], why[400] = "", tmp[400] = "";
+    char secret[64] = "", secret0[64] = "", secret1[64] = "", secret1b[64] = "";
+    int ok = l && l0 && l1;
+    snprintf(why, sizeof why, "no listeners");
     struct game g;
-    int rc = hook_game(srv, url, &g, secret, why, sizeof why);
-    for (int i = 0; rc == 0 && i < 3; i++)
-        if (play_turn(srv, &g, 1, why, sizeof why) < 0) rc = -1;
-    cJSON *evs = rc == 0 ? game_events(srv, g.id) : NULL;
-    int n = cJSON_GetArraySize(evs);
-    int all = rc == 0 && wait_delivered(l, n, 5000);
-    int checked = all ? check_deliveries(l, 0, g.id, evs, 1, secret, "/hook", why, sizeof why) : -1;
-    int got_n = listener_count(l), extra = got_n - n;
-    if (rc || !all || checked != n || extra) {
-        cJSON_Delete(evs);
-        listener_stop(l);
+    cJSON *evs = NULL;
+    int n = 0;
+    if (ok) {
+        snprintf(url, sizeof url, "http://127.0.0.1:%d/hook", l->port);
+        snprintf(url0, sizeof url0, "http://127.0.0.1:%d/hook0", l0->port);
+        snprintf(url1, sizeof url1, "http://127.0.0.1:%d/hook1", l1->port);
+        snprintf(url1b, sizeof url1b, "http://127.0.0.1:%d/hook1b", l1->port);
+        EXPECT(hook_game(srv, url, &g, secret, tmp, sizeof tmp) == 0, "%s", tmp);
     }
-    CHECK(rc == 0, "%s", why);
-    CHECK(all, "%d of %d events delivered", got_n, n);
-    CHECK(checked == n, "%s", why);
-    CHECK(extra == 0, "%d deliveries more than events", extra);
-
-    /* The state, for any seat's token only, never with the secret. */
-    long st;
-    cJSON *s = wait_state(srv, &g, "delivered", n, 3000);
-    int state_ok = s && strcmp(jstr(s, "url"), url) == 0 && jnum(s, "delivered") == n &&
-                   jnum(s, "delivered_up_to") == n && jnum(s, "pending") == 0 &&
-                   jnum(s, "failed") == 0 && jnum(s, "failed_attempts") == 0 &&
-                   cJSON_IsNull(jget(s, "last_error")) && !jget(s, "secret");
-    char *txt = s ? cJSON_PrintUnformatted(s) : NULL;
-    snprintf(why, sizeof why, "%.300s", txt ? txt : "(none)");
-    free(txt);
-    cJSON_Delete(s);
-    cJSON *s1 = hook_state(srv, &g, 1, &st);
-    cJSON_Delete(s1);
-    long st_seat1 = st;
-    cJSON *s2 = hook_state(srv, &g, -1, &st);
-    cJSON_Delete(s2);
-    long st_none = st;
-    if (!state_ok || st_seat1 != 200 || st_none != 401) {
-        cJSON_Delete(evs);
-        listener_stop(l);
+    for (int i = 0; ok && i < 3; i++)
+        EXPECT(play_turn(srv, &g, 1, tmp, sizeof tmp) >= 0, "%s", tmp);
+    if (ok) {
+        evs = game_events(srv, g.id);
+        n = cJSON_GetArraySize(evs);
+        int all = wait_delivered(l, n, 5000);
+        EXPECT(all, "%d of %d events delivered", listener_count(l), n);
     }
-    CHECK(state_ok, "state: %s", why);
-    CHECK(st_seat1 == 200 && st_none == 401, "state as seat 1: %ld, without a token: %ld", st_seat1,
-          st_none);
+    if (ok) {
+        int checked = check_deliveries(l, 0, g.id, evs, 1, secret, "/hook", tmp, sizeof tmp);
+        EXPECT(checked == n, "%s", tmp);
+        EXPECT(listener_count(l) == n, "%d deliveries more than events", listener_count(l) - n);
+    }
 
-    /* Replaced by the other seat (not on turn): a new secret; the next events go there. */
-    char url2[128], body[256];
-    snprintf(url2, sizeof url2, "http://127.0.0.1:%d/hook2", l->port);
-    snprintf(body, sizeof body, "{\"url\":\"%s\"}", url2);
+    /* The creator's webhook: its state (read from the database), shown to no seat. */
+    long st0 = 0, st1 = 0, st_none = 0;
+    if (ok) {
+        cJSON *s = wait_state(srv, &g, -1, NULL, "delivered", n, 3000);
+        char *txt = s ? cJSON_PrintUnformatted(s) : NULL;
+        EXPECT(state_clean(s, url, n, n), "the creator's state: %.300s", txt ? txt : "(none)");
+        free(txt);
+        cJSON_Delete(s);
+        cJSON_Delete(hook_state(srv, &g, 0, &st0));
+        cJSON_Delete(hook_state(srv, &g, 1, &st1));
+        cJSON_Delete(hook_state(srv, &g, -1, &st_none));
+        EXPECT(st0 == 404 && st1 == 404 && st_none == 401,
+               "GET with only the creator's webhook: seat 0 %ld, seat 1 %ld, no token %ld", st0,
+               st1, st_none);
+        long del = hook_delete(srv, &g, 0);
+        EXPECT(del == 404, "seat 0 deletes with only the creator's webhook: %ld", del);
+    }
+
+    /* Each seat sets its own, seat 1 with an Idempotency-Key: the repeat has no secret. */
     struct resp r;
-    hook_post(srv, &g, 1, body, "Idempotency-Key: hook-1", &r);
-    char secret2[64];
-    snprintf(secret2, sizeof secret2, "%s", jstr(r.json, "secret"));
-    int set_ok = r.status == 200 && strcmp(jstr(r.json, "url"), url2) == 0 &&
-                 strlen(secret2) == 43 && strcmp(secret2, secret) != 0;
-    resp_free(&r);
-    hook_post(srv, &g, 1, body, "Idempotency-Key: hook-1", &r); /* a repeat: the same answer */
-    int repeat_ok = r.status == 200 && strcmp(jstr(r.json, "secret"), secret2) == 0;
-    resp_free(&r);
-    int before = listener_count(l);
-    rc = play_turn(srv, &g, 0, why, sizeof why) < 0 ? -1 : 0;
-    cJSON_Delete(evs);
-    evs = game_events(srv, g.id);
-    int n2 = cJSON_GetArraySize(evs);
-    int all2 = wait_delivered(l, n2, 5000);
-    checked =
-        all2 ? check_deliveries(l, before, g.id, evs, n + 1, secret2, "/hook2", why, sizeof why)
-             : -1;
-    if (!set_ok || !repeat_ok || rc || checked != n2 - n) {
-        cJSON_Delete(evs);
-        listener_stop(l);
+    if (ok)
+        EXPECT(seat_hook(srv, &g, 1, url1, "Idempotency-Key: hook-1", secret1, tmp, sizeof tmp) ==
+                       0 &&
+                   strcmp(secret1, secret) != 0,
+               "%s", tmp);
+    if (ok) {
+        char body[256];
+        snprintf(body, sizeof body, "{\"url\":\"%s\"}", url1);
+        hook_post(srv, &g, 1, body, "Idempotency-Key: hook-1", &r);
+        EXPECT(r.status == 200 && strcmp(jstr(r.json, "url"), url1) == 0 &&
+                   !jget(r.json, "secret") && !strstr(r.body, secret1),
+               "an idempotent repeat: %ld %.200s", r.status, r.body);
+        resp_free(&r);
+        EXPECT(seat_hook(srv, &g, 0, url0, NULL, secret0, tmp, sizeof tmp) == 0 &&
+                   strcmp(secret0, secret1) != 0,
+               "%s", tmp);
     }
-    CHECK(set_ok && repeat_ok, "replace: set %d, idempotent repeat %d", set_ok, repeat_ok);
-    CHECK(rc == 0 && all2 && checked == n2 - n, "after the replace: %d checked: %s", checked, why);
+    /* Each seat sees its own only. */
+    if (ok) {
+        cJSON *s0 = hook_state(srv, &g, 0, &st0), *s1 = hook_state(srv, &g, 1, &st1);
+        EXPECT(s0 && s1 && strcmp(jstr(s0, "url"), url0) == 0 &&
+                   strcmp(jstr(s1, "url"), url1) == 0 && !jget(s0, "secret") &&
+                   !jget(s1, "secret") && jnum(s0, "delivered") == 0 &&
+                   cJSON_IsNull(jget(s0, "delivered_up_to")),
+               "GET as seat 0: %ld %s, seat 1: %ld %s", st0, jstr(s0, "url"), st1, jstr(s1, "url"));
+        cJSON_Delete(s0);
+        cJSON_Delete(s1);
+    }
+
+    /* A turn: every webhook gets every new event, each signed with its own secret. */
+    int n2 = n;
+    if (ok) EXPECT(play_turn(srv, &g, 0, tmp, sizeof tmp) >= 0, "%s", tmp);
+    if (ok) {
+        cJSON_Delete(evs);
+        evs = game_events(srv, g.id);
+        n2 = cJSON_GetArraySize(evs);
+        int all = wait_delivered(l, n2, 5000) && wait_delivered(l0, n2 - n, 5000) &&
+                  wait_delivered(l1, n2 - n, 5000);
+        EXPECT(all, "after the seats set theirs: %d, %d, %d of %d events", listener_count(l),
+               listener_count(l0), listener_count(l1), n2);
+    }
+    if (ok) {
+        int c = check_deliveries(l, 0, g.id, evs, 1, secret, "/hook", tmp, sizeof tmp);
+        EXPECT(c == n2, "the creator's: %s", tmp);
+        int c0 = check_deliveries(l0, 0, g.id, evs, n + 1, secret0, "/hook0", tmp, sizeof tmp);
+        EXPECT(c0 == n2 - n, "seat 0's: %s", tmp);
+        int c1 = check_deliveries(l1, 0, g.id, evs, n + 1, secret1, "/hook1", tmp, sizeof tmp);
+        EXPECT(c1 == n2 - n, "seat 1's: %s", tmp);
+        cJSON *s0 = wait_state(srv, &g, 0, NULL, "delivered", n2 - n, 3000);
+        cJSON *s1 = wait_state(srv, &g, 1, NULL, "delivered", n2 - n, 3000);
+        char *t0 = s0 ? cJSON_PrintUnformatted(s0) : NULL;
+        EXPECT(state_clean(s0, url0, n2 - n, n2) && state_clean(s1, url1, n2 - n, n2),
+               "the seats' states: %.300s", t0 ? t0 : "(none)");
+        free(t0);
+        cJSON_Delete(s0);
+        cJSON_Delete(s1);
+    }
+
+    /* Seat 1 replaces its own (a new secret): seat 0's stays as it was. */
+    if (ok)
+        EXPECT(seat_hook(srv, &g, 1, url1b, NULL, secret1b, tmp, sizeof tmp) == 0 &&
+                   strcmp(secret1b, secret1) != 0,
+               "%s", tmp);
+    if (ok) {
+        cJSON *s0 = hook_state(srv, &g, 0, &st0);
+        EXPECT(s0 && strcmp(jstr(s0, "url"), url0) == 0, "seat 0's after seat 1 replaced: %s",
+               jstr(s0, "url"));
+        cJSON_Delete(s0);
+    }
 
     /* Refusals. */
     static const struct {
@@ -429,66 +572,123 @@ void test_webhooks(struct server *srv)
         {"{\"url\":\"http://x/\",\"secret\":\"s\"}", 400, "unknown_field"},
         {"[", 400, "invalid_json"},
     };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    for (size_t i = 0; ok && i < sizeof bad / sizeof bad[0]; i++) {
         hook_post(srv, &g, 0, bad[i].body, NULL, &r);
-        int ok = r.status == bad[i].status && strcmp(problem_code(&r), bad[i].code) == 0;
-        char got[200];
-        snprintf(got, sizeof got, "%ld %.150s", r.status, r.body);
+        EXPECT(r.status == bad[i].status && strcmp(problem_code(&r), bad[i].code) == 0,
+               "%s -> %ld %.150s", bad[i].body, r.status, r.body);
         resp_free(&r);
-        if (!ok) {
-            cJSON_Delete(evs);
-            listener_stop(l);
-        }
-        CHECK(ok, "%s -> %s", bad[i].body, got);
     }
-    hook_post(srv, &g, -1, body, NULL, &r);
-    long no_token = r.status;
-    resp_free(&r);
-    hook_post(srv, &g, 0, body, "If-Match: \"1\"", &r);
-    long stale = r.status;
-    resp_free(&r);
-    http(srv, "POST", "/v1/games",
-         "{\"ruleset\":\"classic\",\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}],"
-         "\"webhook\":{\"url\":\"gopher://x\"}}",
-         NULL, &r);
-    int create_bad = r.status == 400 && strcmp(problem_code(&r), "invalid_webhook_url") == 0;
-    resp_free(&r);
-    http(srv, "POST", "/v1/games",
-         "{\"ruleset\":\"classic\",\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}],"
-         "\"webhook\":{\"uri\":\"http://x/\"}}",
-         NULL, &r);
-    int create_field = r.status == 400 && strcmp(problem_code(&r), "unknown_field") == 0;
-    resp_free(&r);
+    if (ok) {
+        char body[256];
+        snprintf(body, sizeof body, "{\"url\":\"%s\"}", url0);
+        hook_post(srv, &g, -1, body, NULL, &r);
+        long no_token = r.status;
+        resp_free(&r);
+        hook_post(srv, &g, 0, body, "If-Match: \"1\"", &r);
+        long stale = r.status;
+        resp_free(&r);
+        EXPECT(no_token == 401 && stale == 412, "without a token %ld, stale If-Match %ld", no_token,
+               stale);
+        http(srv, "POST", "/v1/games",
+             "{\"ruleset\":\"classic\",\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}],"
+             "\"webhook\":{\"url\":\"gopher://x\"}}",
+             NULL, &r);
+        int create_bad = r.status == 400 && strcmp(problem_code(&r), "invalid_webhook_url") == 0;
+        resp_free(&r);
+        http(srv, "POST", "/v1/games",
+             "{\"ruleset\":\"classic\",\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}],"
+             "\"webhook\":{\"uri\":\"http://x/\"}}",
+             NULL, &r);
+        int create_field = r.status == 400 && strcmp(problem_code(&r), "unknown_field") == 0;
+        resp_free(&r);
+        EXPECT(create_bad && create_field, "create with a bad webhook: %d %d", create_bad,
+               create_field);
+    }
 
-    /* Removed: 204 (also a second time), then 404, and nothing more is delivered. */
-    char path[160];
-    snprintf(path, sizeof path, "/v1/games/%s/webhook", g.id);
-    const char *h0[] = {g.auth[0], NULL};
-    http(srv, "DELETE", path, NULL, h0, &r);
-    long del1 = r.status;
-    resp_free(&r);
-    http(srv, "DELETE", path, NULL, h0, &r);
-    long del2 = r.status;
-    resp_free(&r);
-    http(srv, "DELETE", path, NULL, NULL, &r);
-    long del_anon = r.status;
-    resp_free(&r);
-    cJSON *gone = hook_state(srv, &g, 0, &st);
-    cJSON_Delete(gone);
-    long after_delete = st;
-    before = listener_count(l);
-    rc = play_turn(srv, &g, 0, why, sizeof why) < 0 ? -1 : 0;
-    usleep(500000);
-    int late = listener_count(l) - before;
+    /* Seat 1 removes its own: 204, then 404; seat 0's and the creator's go on. */
+    int b = 0, b0 = 0, b1 = 0;
+    if (ok) {
+        long del1 = hook_delete(srv, &g, 1), del2 = hook_delete(srv, &g, 1);
+        long del_anon = hook_delete(srv, &g, -1);
+        cJSON_Delete(hook_state(srv, &g, 1, &st1));
+        cJSON *s0 = hook_state(srv, &g, 0, &st0);
+        EXPECT(del1 == 204 && del2 == 404 && del_anon == 401 && st1 == 404 && st0 == 200 &&
+                   strcmp(jstr(s0, "url"), url0) == 0,
+               "seat 1's DELETE: %ld, again %ld, without a token %ld; then GET as seat 1 %ld, "
+               "as seat 0 %ld %s",
+               del1, del2, del_anon, st1, st0, jstr(s0, "url"));
+        cJSON_Delete(s0);
+        b = listener_count(l), b0 = listener_count(l0), b1 = listener_count(l1);
+        EXPECT(play_turn(srv, &g, 0, tmp, sizeof tmp) >= 0, "%s", tmp);
+    }
+    int n3 = n2;
+    if (ok) {
+        cJSON_Delete(evs);
+        evs = game_events(srv, g.id);
+        n3 = cJSON_GetArraySize(evs);
+        int all = wait_delivered(l, n3, 5000) && wait_delivered(l0, n3 - n, 5000);
+        usleep(300000); /* one for seat 1 would come now */
+        EXPECT(all && listener_count(l1) == b1,
+               "after seat 1's DELETE: the creator's %d of %d, seat 0's %d, seat 1's %d more",
+               listener_count(l), n3, listener_count(l0), listener_count(l1) - b1);
+    }
+    if (ok) {
+        int c = check_deliveries(l, b, g.id, evs, n2 + 1, secret, "/hook", tmp, sizeof tmp);
+        EXPECT(c == n3 - n2, "the creator's after seat 1's DELETE: %s", tmp);
+        int c0 = check_deliveries(l0, b0, g.id, evs, n2 + 1, secret0, "/hook0", tmp, sizeof tmp);
+        EXPECT(c0 == n3 - n2, "seat 0's after seat 1's DELETE: %s", tmp);
+    }
+
+    /* Seat 0 removes its own: the creator's still gets every event. */
+    if (ok) {
+        long del = hook_delete(srv, &g, 0), again = hook_delete(srv, &g, 0);
+        EXPECT(del == 204 && again == 404, "seat 0's DELETE: %ld, again %ld", del, again);
+        b = listener_count(l), b0 = listener_count(l0);
+        EXPECT(play_turn(srv, &g, 0, tmp, sizeof tmp) >= 0, "%s", tmp);
+    }
+    if (ok) {
+        cJSON_Delete(evs);
+        evs = game_events(srv, g.id);
+        int n4 = cJSON_GetArraySize(evs);
+        int all = wait_delivered(l, n4, 5000);
+        usleep(300000);
+        int c =
+            all ? check_deliveries(l, b, g.id, evs, n3 + 1, secret, "/hook", tmp, sizeof tmp) : -1;
+        EXPECT(c == n4 - n3 && listener_count(l0) == b0 && listener_count(l1) == b1,
+               "after both seats' DELETE: the creator's %d of %d (%s), seat 0's %d more, seat "
+               "1's %d more",
+               c, n4 - n3, tmp, listener_count(l0) - b0, listener_count(l1) - b1);
+        cJSON *s = wait_state(srv, &g, -1, NULL, "delivered", n4, 3000);
+        EXPECT(state_clean(s, url, n4, n4), "the creator's state at the end");
+        cJSON_Delete(s);
+    }
+
+    /* A creation repeated with its Idempotency-Key: neither the tokens nor the secret. */
+    if (ok) {
+        char key[128], body[1024];
+        snprintf(key, sizeof key, "Idempotency-Key: hooks-%s", g.id);
+        snprintf(body, sizeof body,
+                 "{\"ruleset\":\"classic\",\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}],"
+                 "\"webhook\":{\"url\":\"%s\"}}",
+                 url);
+        const char *h[] = {key, NULL};
+        http(srv, "POST", "/v1/games", body, h, &r);
+        char first[64];
+        snprintf(first, sizeof first, "%s", jstr(r.json, "webhook.secret"));
+        long st = r.status;
+        resp_free(&r);
+        http(srv, "POST", "/v1/games", body, h, &r);
+        EXPECT(st == 201 && strlen(first) == 43 && r.status == 201 &&
+                   !jget(r.json, "webhook.secret") && !strstr(r.body, first) &&
+                   !jget(r.json, "players.0.token"),
+               "creation %ld, its repeat %ld %.300s", st, r.status, r.body);
+        resp_free(&r);
+    }
     cJSON_Delete(evs);
     listener_stop(l);
-    CHECK(no_token == 401 && stale == 412, "without a token %ld, stale If-Match %ld", no_token,
-          stale);
-    CHECK(create_bad && create_field, "create with a bad webhook: %d %d", create_bad, create_field);
-    CHECK(del1 == 204 && del2 == 204 && del_anon == 401, "DELETE: %ld %ld, without token %ld", del1,
-          del2, del_anon);
-    CHECK(after_delete == 404, "GET after DELETE: %ld", after_delete);
-    CHECK(rc == 0 && late == 0, "%d deliveries after the removal (%s)", late, why);
+    listener_stop(l0);
+    listener_stop(l1);
+    CHECK(ok, "%s", why);
 }
 
 /* The DATABASE_URL of a fresh database `name` of the test cluster, or "" (scripts/pg-start.sh). */
@@ -542,7 +742,8 @@ void test_webhook_retries(struct server *srv)
                       strcmp(l->req[0].delivery, l->req[2].delivery) == 0;
         pthread_mutex_unlock(&l->lock);
     }
-    cJSON *st = first ? wait_state(&s, &g, "delivered", 1, 3000) : NULL;
+    /* The creator's webhook: its state read from the database (no seat's token shows it). */
+    cJSON *st = first ? wait_state(&s, &g, -1, db, "delivered", 1, 3000) : NULL;
     int state_ok = st && jnum(st, "failed_attempts") == 2 && jnum(st, "delivered") == 1 &&
                    jnum(st, "last_error.seq") == 1 && jnum(st, "last_error.status") == 500 &&
                    strcmp(jstr(st, "last_error.error"), "HTTP 500") == 0 &&
@@ -560,7 +761,7 @@ void test_webhook_retries(struct server *srv)
         cJSON *evs = game_events(&s, g.id);
         int n = cJSON_GetArraySize(evs);
         cJSON_Delete(evs);
-        st = wait_state(&s, &g, "failed", n - 1, 8000);
+        st = wait_state(&s, &g, -1, db, "failed", n - 1, 8000);
         gave_up = rc == 0 && v > 0 && st && jnum(st, "failed") == n - 1 &&
                   jnum(st, "delivered_up_to") == n && jnum(st, "pending") == 0 &&
                   jnum(st, "last_error.status") == 503;
@@ -701,7 +902,8 @@ void test_webhook_private(struct server *srv)
         snprintf(url, sizeof url, "http://localhost:%d/x", l->port);
         rc = hook_game(&s, url, &g, secret, why, sizeof why);
     }
-    cJSON *st = rc == 0 ? wait_state(&s, &g, "failed", 1, 5000) : NULL;
+    /* The creator's webhook: its state read from the database (no seat's token shows it). */
+    cJSON *st = rc == 0 ? wait_state(&s, &g, -1, db, "failed", 1, 5000) : NULL;
     int refused = st && jnum(st, "failed") == 1 && jnum(st, "delivered") == 0 &&
                   cJSON_IsNull(jget(st, "last_error.status")) &&
                   strcmp(jstr(st, "last_error.error"), "no public address") == 0;
@@ -710,6 +912,23 @@ void test_webhook_private(struct server *srv)
     snprintf(state, sizeof state, "%.300s", t ? t : "(none)");
     free(t);
     cJSON_Delete(st);
+    /* A seat's webhook to the same name: what the seat reads is as generic. */
+    int seat_refused = 0;
+    char seat_state[320] = "(none)";
+    if (rc == 0 && refused) {
+        char seat_secret[64];
+        snprintf(url, sizeof url, "http://localhost:%d/seat", l->port);
+        rc = seat_hook(&s, &g, 0, url, NULL, seat_secret, why, sizeof why);
+        if (rc == 0 && play_turn(&s, &g, 0, why, sizeof why) < 0) rc = -1;
+        st = rc == 0 ? wait_state(&s, &g, 0, NULL, "failed", 1, 5000) : NULL;
+        seat_refused = st && jnum(st, "failed") >= 1 && jnum(st, "delivered") == 0 &&
+                       cJSON_IsNull(jget(st, "last_error.status")) &&
+                       strcmp(jstr(st, "last_error.error"), "no public address") == 0;
+        t = st ? cJSON_PrintUnformatted(st) : NULL;
+        snprintf(seat_state, sizeof seat_state, "%.300s", t ? t : "(none)");
+        free(t);
+        cJSON_Delete(st);
+    }
     int got = l ? listener_count(l) : -1;
     listener_stop(l);
     int code = hard_server_stop(&s);
@@ -717,6 +936,7 @@ void test_webhook_private(struct server *srv)
     CHECK(literals == (int)nlits, "IP literals refused: %d of %zu: %s", literals, nlits, got_lit);
     CHECK(rc == 0, "%s", why);
     CHECK(refused && got == 0, "a webhook to localhost: %d requests arrived; state %s", got, state);
+    CHECK(seat_refused, "a seat's webhook to localhost: state %s", seat_state);
     CHECK(code == 0, "the server exited with %d", code);
 }
 
@@ -1027,4 +1247,127 @@ void test_webhook_breaker(struct server *srv)
     CHECK(arrived && n == 6 && firsts >= 3, "after it answered: %d requests, %d first attempts", n,
           firsts);
     CHECK(code == 0, "the server exited with %d", code);
+}
+
+/* Runs the psql script `sql` on database `db` in one transaction, with psql variable
+ * game=`game`. 0 or -1. */
+static int psql_run(const char *db, const char *game, const char *sql)
+{
+    char file[] = "/tmp/tilehall-itest-sqlXXXXXX";
+    int fd = mkstemp(file);
+    if (fd < 0) return -1;
+    size_t len = strlen(sql);
+    int rc = write(fd, sql, len) == (ssize_t)len ? 0 : -1;
+    close(fd);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "psql '%s' -X -q -v ON_ERROR_STOP=1 -v game=%s -1 -f %s >/dev/null 2>&1", db, game,
+             file);
+    if (rc == 0 && (strchr(db, '\'') || system(cmd) != 0)) rc = -1;
+    unlink(file);
+    return rc;
+}
+
+/*
+ * The migration to several webhooks per game (0006): a database whose game has a webhook
+ * in the shape of before (one per game, any seat's: migrations 0003 and 0005, the last
+ * event still due) is migrated by the next server; that webhook is then the creator's:
+ * the event still due arrives, and so does every later one, signed with the same secret;
+ * no seat sees or removes it. The old shape is made from the old migration files on a
+ * database of its own: a server makes the game, then its webhook rows are dropped and made
+ * again as 0003 and 0005 made them.
+ */
+void test_webhook_migration(struct server *srv)
+{
+    (void)srv;
+    char db[512], dbenv[560];
+    fresh_database("tilehall_itest_hookmig", db, sizeof db);
+    CHECK(db[0], "no database for the test");
+    snprintf(dbenv, sizeof dbenv, "DATABASE_URL=%s", db);
+    const char *env[] = {dbenv, NULL};
+    struct server s;
+    CHECK(hard_server_start(&s, env, 1) == 0, "the server did not start");
+    struct listener *l = listener_start();
+    char url[128], why[400] = "no listener", secret[64];
+    struct game g;
+    int rc = l ? 0 : -1, n = 0;
+    if (l) {
+        snprintf(url, sizeof url, "http://127.0.0.1:%d/old", l->port);
+        rc = hook_game(&s, url, &g, secret, why, sizeof why);
+    }
+    if (rc == 0 && play_turn(&s, &g, 0, why, sizeof why) < 0) rc = -1;
+    cJSON *evs = rc == 0 ? game_events(&s, g.id) : NULL;
+    n = cJSON_GetArraySize(evs);
+    if (rc == 0 && !wait_delivered(l, n, 5000)) {
+        snprintf(why, sizeof why, "%d of %d events delivered before", listener_count(l), n);
+        rc = -1;
+    }
+    int code1 = hard_server_stop(&s);
+    /* Back to the shape of before 0006, the last event due again. */
+    static const char downgrade[] =
+        "CREATE TEMP TABLE keep AS SELECT game_id, url, secret FROM webhooks;\n"
+        "DROP TABLE webhook_deliveries;\n"
+        "DROP TABLE webhooks;\n"
+        "DELETE FROM schema_migrations WHERE version = 6;\n"
+        "\\i migrations/0003_webhooks.sql\n"
+        "\\i migrations/0005_webhook_hosts.sql\n"
+        "INSERT INTO webhooks (game_id, url, secret) SELECT game_id, url, secret FROM keep;\n"
+        "INSERT INTO webhook_deliveries (game_id, seq, attempts, delivered_at, last_status) "
+        "SELECT game_id, seq, 1, now(), 200 FROM events WHERE game_id = :'game' "
+        "AND seq < (SELECT max(seq) FROM events WHERE game_id = :'game');\n"
+        "INSERT INTO webhook_deliveries (game_id, seq) SELECT game_id, max(seq) FROM events "
+        "WHERE game_id = :'game' GROUP BY game_id;\n";
+    if (rc == 0 && psql_run(db, g.id, downgrade)) {
+        snprintf(why, sizeof why, "the old shape could not be made (psql)");
+        rc = -1;
+    }
+    long delivered = -1;
+    int before = l ? listener_count(l) : 0, again = 0, later = 0, checked = -1;
+    long st0 = 0, del0 = 0;
+    if (rc == 0 && hard_server_start(&s, env, 1) != 0) {
+        snprintf(why, sizeof why, "the server did not start on the old shape");
+        rc = -1;
+    } else if (rc == 0) {
+        /* Migrated: the event still due arrives again, with the secret of before. */
+        again = wait_delivered(l, n + 1, 5000);
+        cJSON *st = wait_state(&s, &g, -1, db, "delivered", n, 3000);
+        delivered = st ? (long)jnum(st, "delivered") : -1;
+        cJSON_Delete(st);
+        cJSON_Delete(hook_state(&s, &g, 0, &st0));
+        del0 = hook_delete(&s, &g, 0);
+        if (play_turn(&s, &g, 0, why, sizeof why) < 0) rc = -1;
+        cJSON_Delete(evs);
+        evs = rc == 0 ? game_events(&s, g.id) : NULL;
+        int n2 = cJSON_GetArraySize(evs);
+        later = rc == 0 && wait_delivered(l, n2 + 1, 5000);
+        checked = later ? check_deliveries(l, before + 1, g.id, evs, n + 1, secret, "/old", why,
+                                           sizeof why)
+                        : -1;
+        if (checked == n2 - n) checked = 1;
+        int again_ok = 0;
+        pthread_mutex_lock(&l->lock);
+        if (l->n > before) {
+            char want[96];
+            snprintf(want, sizeof want, "%s:%d", g.id, n);
+            again_ok = strcmp(l->req[before].delivery, want) == 0 &&
+                       signature_ok(secret, l->req[before].body, l->req[before].sig);
+        }
+        pthread_mutex_unlock(&l->lock);
+        again = again && again_ok;
+        int code2 = hard_server_stop(&s);
+        if (code2 != 0) {
+            snprintf(why, sizeof why, "the server on the migrated database exited with %d", code2);
+            rc = -1;
+        }
+    }
+    cJSON_Delete(evs);
+    listener_stop(l);
+    CHECK(code1 == 0, "the first server exited with %d", code1);
+    CHECK(rc == 0, "%s", why);
+    CHECK(again, "the event due at the migration was not delivered again, signed as before");
+    CHECK(delivered == n, "the creator's webhook after the migration: %ld delivered of %d",
+          delivered, n);
+    CHECK(st0 == 404 && del0 == 404, "the migrated webhook to seat 0: GET %ld, DELETE %ld", st0,
+          del0);
+    CHECK(later && checked == 1, "later events after the migration: %s", why);
 }

@@ -98,5 +98,6 @@ void test_webhook_servers(struct server *srv);
 void test_webhook_private(struct server *srv);
 void test_webhook_tarpits(struct server *srv);
 void test_webhook_breaker(struct server *srv);
+void test_webhook_migration(struct server *srv);
 
 #endif
