@@ -17,8 +17,9 @@
 #include "hard.h"
 #include "tests.h"
 
-#define OTHER_CLIENT "127.0.0.2" /* the address the bystanders come from */
-#define SERVED_MS    100         /* what "still served" means for them */
+#define OTHER_CLIENT  "127.0.0.2" /* the address the bystanders come from */
+#define SERVED_MS     100         /* what "still served" means for them (the plain build) */
+#define SERVED_SAN_MS 500         /* ... for a server under ASan or TSan, several times slower */
 
 /* A TCP connection from `from` (NULL: the kernel's choice) to the server, or -1. */
 static int dial(const struct server *s, const char *from)
@@ -100,10 +101,20 @@ static void check_served(const struct server *s, const char *game_path, const ch
     int g = get_from(s, OTHER_CLIENT, game_path, &t2);
     if (t1 > *worst) *worst = t1;
     if (t2 > *worst) *worst = t2;
-    CHECK(h == 200 && t1 <= SERVED_MS, "%s: /healthz from another address: %d in %lld ms", during,
-          h, t1);
-    CHECK(g == 200 && t2 <= SERVED_MS, "%s: a game read from another address: %d in %lld ms",
-          during, g, t2);
+    long long bound = getenv("TILEHALL_SAN") ? SERVED_SAN_MS : SERVED_MS;
+    CHECK(h == 200 && t1 <= bound, "%s: /healthz from another address: %d in %lld ms", during, h,
+          t1);
+    CHECK(g == 200 && t2 <= bound, "%s: a game read from another address: %d in %lld ms", during, g,
+          t2);
+}
+
+/* Reads /healthz and the game once, unchecked: the first reads of a new server are slower
+ * (its database connections prepare their statements), and that is not the attack's doing. */
+static void warm_up(const struct server *s, const char *game_path)
+{
+    long long ms;
+    (void)get_from(s, OTHER_CLIENT, "/healthz", &ms);
+    (void)get_from(s, OTHER_CLIENT, game_path, &ms);
 }
 
 /* Creates a game on `s` and writes its path ("/v1/games/<id>") into `path`. 0 or -1. */
@@ -131,9 +142,8 @@ void test_attack_connection_flood(struct server *srv)
     char path[128];
     CHECK(game_path(&z, path, sizeof path) == 0, "no game");
     usleep(200000); /* the start-up's own connections are gone */
+    warm_up(&z, path);
     long long worst = 0;
-    check_served(&z, path, "before the flood", &worst);
-    worst = 0;
     static int fds[FLOOD];
     int opened = 0;
     for (; opened < FLOOD; opened++)
@@ -180,9 +190,8 @@ void test_attack_slowloris(struct server *srv)
     CHECK(hard_server_start(&z, env, 0) == 0, "the server did not start");
     char path[128];
     CHECK(game_path(&z, path, sizeof path) == 0, "no game");
+    warm_up(&z, path);
     long long worst = 0;
-    check_served(&z, path, "before the slow senders", &worst);
-    worst = 0;
     static const char head[] = "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ";
     int fds[SLOW];
     long long t0 = hard_now_ms();
@@ -254,8 +263,7 @@ void test_attack_framing(struct server *srv)
     CHECK(hard_server_start(&z, NULL, 0) == 0, "the server did not start");
     char path[128];
     CHECK(game_path(&z, path, sizeof path) == 0, "no game");
-    long long warm = 0;
-    check_served(&z, path, "before the attacks", &warm);
+    warm_up(&z, path);
     static char many[16384], longt[12000];
     int o = snprintf(many, sizeof many, "GET /healthz?");
     for (int i = 0; i < 1000; i++)
