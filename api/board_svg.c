@@ -1,7 +1,6 @@
 /* board_svg.c: a game's board as a picture (SVG 1.1), drawn from the tile catalogue. */
 #include "board_svg.h"
 
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,16 +35,6 @@ static void put(struct buf *b, const char *s)
     if (buf_adds(b, s)) return;
 }
 
-static void putf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void putf(struct buf *b, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    enum buf_status st = buf_vaddf(b, fmt, ap);
-    va_end(ap);
-    if (st) return;
-}
-
 /* Length of the UTF-8 sequence at s (at most `left` bytes) that XML 1.0 allows as text,
  * or 0 when it is malformed, a control character or a non-character. */
 static size_t text_char_len(const unsigned char *s, size_t left)
@@ -73,6 +62,19 @@ static size_t text_char_len(const unsigned char *s, size_t left)
     return n;
 }
 
+/* The entity that stands for markup character `c` in XML text, or NULL for any other. */
+static const char *entity_of(unsigned char c)
+{
+    static const struct {
+        char c;
+        const char *entity;
+    } entities[] = {
+        {'&', "&amp;"}, {'<', "&lt;"}, {'>', "&gt;"}, {'"', "&quot;"}, {'\'', "&apos;"}};
+    for (size_t i = 0; i < sizeof entities / sizeof entities[0]; i++)
+        if (entities[i].c == (char)c) return entities[i].entity;
+    return NULL;
+}
+
 /* Writes `s` as XML text (also fit for an attribute value): the five markup characters as
  * entities, anything that is not UTF-8 text as '?', at most `max_chars` characters (then an
  * ellipsis). */
@@ -86,27 +88,11 @@ static void put_text(struct buf *b, const char *s, size_t max_chars)
             return;
         }
         size_t n = text_char_len(u, left);
-        char one[5];
-        switch (n ? u[0] : 0) {
-        case '&':
-            put(b, "&amp;");
-            break;
-        case '<':
-            put(b, "&lt;");
-            break;
-        case '>':
-            put(b, "&gt;");
-            break;
-        case '"':
-            put(b, "&quot;");
-            break;
-        case '\'':
-            put(b, "&apos;");
-            break;
-        case 0:
-            put(b, "?");
-            break;
-        default:
+        const char *entity = n == 0 ? "?" : n == 1 ? entity_of(u[0]) : NULL;
+        if (entity) {
+            put(b, entity);
+        } else {
+            char one[5];
             memcpy(one, u, n);
             one[n] = '\0';
             put(b, one);
@@ -146,7 +132,7 @@ static struct pt side_mid(unsigned k)
 /* Writes " x,y" for tile-local point p of the tile whose corner is at (ox, oy). */
 static void put_pt(struct buf *b, int ox, int oy, struct pt p)
 {
-    putf(b, " %d,%d", ox + p.x, oy + p.y);
+    buf_putf(b, " %d,%d", ox + p.x, oy + p.y);
 }
 
 /* The two control points of the curve that bounds a one-sided area of side k, going from
@@ -290,22 +276,13 @@ struct kind_style {
 
 static struct kind_style kind_style(unsigned kind)
 {
-    switch (kind) {
-    case CC_KIND_CITY:
-        return (struct kind_style){"#c99a5b", "#7a5a2e"};
-    case CC_KIND_FARMLAND:
-        return (struct kind_style){"#e9c649", "#a8871c"};
-    case CC_KIND_MOUNTAIN:
-        return (struct kind_style){"#9d8f80", "#5e5246"};
-    case CC_KIND_GRASS:
-        return (struct kind_style){"#bfdc73", "#7f9c3a"};
-    case CC_KIND_SEA:
-        return (struct kind_style){"#5ea9dc", "#2f6f9f"};
-    case CC_KIND_MEADOW:
-        return (struct kind_style){"#a9d47c", "#a9d47c"};
-    default:
-        return (struct kind_style){"#8fc163", "#8fc163"}; /* field */
-    }
+    static const struct kind_style styles[CC_KIND_COUNT] = {
+        [CC_KIND_CITY] = {"#c99a5b", "#7a5a2e"},     [CC_KIND_FARMLAND] = {"#e9c649", "#a8871c"},
+        [CC_KIND_MOUNTAIN] = {"#9d8f80", "#5e5246"}, [CC_KIND_GRASS] = {"#bfdc73", "#7f9c3a"},
+        [CC_KIND_SEA] = {"#5ea9dc", "#2f6f9f"},      [CC_KIND_MEADOW] = {"#a9d47c", "#a9d47c"},
+    };
+    static const struct kind_style field = {"#8fc163", "#8fc163"}; /* and any other kind */
+    return kind < CC_KIND_COUNT && styles[kind].fill ? styles[kind] : field;
 }
 
 static bool is_area(unsigned kind)
@@ -438,7 +415,7 @@ static void put_line_path(struct buf *b, const struct tile_view *v, unsigned f, 
     for (unsigned s = 0; s < 4; s++) {
         if (!(sides & (1u << s))) continue;
         struct pt m = side_mid(s), e = line_end(v, f, s);
-        putf(b, "%sM", s == first ? "" : " ");
+        buf_putf(b, "%sM", s == first ? "" : " ");
         put_pt(b, v->ox, v->oy, m);
         put(b, " L");
         put_pt(b, v->ox, v->oy, e);
@@ -466,40 +443,40 @@ static void put_lines(struct buf *b, const struct tile_view *v, unsigned kind)
             [CC_KIND_RIVER] = "stroke=\"#4f9ee6\" stroke-width=\"8\"",
         };
         for (int layer = 0; layer < 2; layer++) {
-            putf(b, "<path class=\"%s\" fill=\"none\" %s d=\"", cc_kind_name((enum cc_kind)kind),
-                 layer ? over[kind] : under[kind]);
+            buf_putf(b, "<path class=\"%s\" fill=\"none\" %s d=\"",
+                     cc_kind_name((enum cc_kind)kind), layer ? over[kind] : under[kind]);
             put_line_path(b, v, f, &spot);
             put(b, "\"/>");
         }
         /* A spring or a lake: a pond where the river stops. */
         if (kind == CC_KIND_RIVER && popcount4(v->sides[f]) == 1)
-            putf(b, "<circle cx=\"%d\" cy=\"%d\" r=\"9\" fill=\"#4f9ee6\" stroke=\"#2a5f9c\"/>",
-                 v->ox + HALF, v->oy + HALF);
+            buf_putf(b, "<circle cx=\"%d\" cy=\"%d\" r=\"9\" fill=\"#4f9ee6\" stroke=\"#2a5f9c\"/>",
+                     v->ox + HALF, v->oy + HALF);
     }
 }
 
 static void put_pennant(struct buf *b, int x, int y)
 {
-    putf(b,
-         "<path class=\"pennant\" d=\"M%d,%d h8 v4 c0,3 -2,5 -4,6 c-2,-1 -4,-3 -4,-6 z\" "
-         "fill=\"#2b55b5\" stroke=\"#ffffff\" stroke-width=\"1\"/>",
-         x - 4, y - 5);
+    buf_putf(b,
+             "<path class=\"pennant\" d=\"M%d,%d h8 v4 c0,3 -2,5 -4,6 c-2,-1 -4,-3 -4,-6 z\" "
+             "fill=\"#2b55b5\" stroke=\"#ffffff\" stroke-width=\"1\"/>",
+             x - 4, y - 5);
 }
 
 static void put_crop(struct buf *b, int x, int y, unsigned crop)
 {
-    putf(b, "<g class=\"harvest\"><title>%s</title>", cc_crop_name((enum cc_crop)crop));
+    buf_putf(b, "<g class=\"harvest\"><title>%s</title>", cc_crop_name((enum cc_crop)crop));
     if (crop == CC_CROP_SCARECROW)
-        putf(b,
-             "<path d=\"M%d,%d v9 M%d,%d h8\" stroke=\"#5a3a1c\" stroke-width=\"1.6\"/>"
-             "<circle cx=\"%d\" cy=\"%d\" r=\"2\" fill=\"#e9d7a9\" stroke=\"#5a3a1c\" "
-             "stroke-width=\"0.8\"/>",
-             x, y - 4, x - 4, y - 1, x, y - 5);
+        buf_putf(b,
+                 "<path d=\"M%d,%d v9 M%d,%d h8\" stroke=\"#5a3a1c\" stroke-width=\"1.6\"/>"
+                 "<circle cx=\"%d\" cy=\"%d\" r=\"2\" fill=\"#e9d7a9\" stroke=\"#5a3a1c\" "
+                 "stroke-width=\"0.8\"/>",
+                 x, y - 4, x - 4, y - 1, x, y - 5);
     else
-        putf(b,
-             "<circle cx=\"%d\" cy=\"%d\" r=\"3.5\" fill=\"%s\" stroke=\"#4a3416\" "
-             "stroke-width=\"0.8\"/>",
-             x, y, crop_fill[crop]);
+        buf_putf(b,
+                 "<circle cx=\"%d\" cy=\"%d\" r=\"3.5\" fill=\"%s\" stroke=\"#4a3416\" "
+                 "stroke-width=\"0.8\"/>",
+                 x, y, crop_fill[crop]);
     put(b, "</g>");
 }
 
@@ -537,11 +514,11 @@ static void put_ports(struct buf *b, const struct tile_view *v)
         for (unsigned q = 0; q < p; q++)
             if (seen[q].x == at.x && seen[q].y == at.y) at.x += 9;
         seen[p] = at;
-        putf(b,
-             "<g class=\"port\"><title>port city</title><circle cx=\"%d\" cy=\"%d\" r=\"5\" "
-             "fill=\"#ffffff\" stroke=\"#9c2a1f\" stroke-width=\"2\"/><circle cx=\"%d\" "
-             "cy=\"%d\" r=\"2\" fill=\"#9c2a1f\"/></g>",
-             v->ox + at.x, v->oy + at.y, v->ox + at.x, v->oy + at.y);
+        buf_putf(b,
+                 "<g class=\"port\"><title>port city</title><circle cx=\"%d\" cy=\"%d\" r=\"5\" "
+                 "fill=\"#ffffff\" stroke=\"#9c2a1f\" stroke-width=\"2\"/><circle cx=\"%d\" "
+                 "cy=\"%d\" r=\"2\" fill=\"#9c2a1f\"/></g>",
+                 v->ox + at.x, v->oy + at.y, v->ox + at.x, v->oy + at.y);
     }
 }
 
@@ -566,7 +543,7 @@ static void put_animals(struct buf *b, const struct tile_view *v)
     const char *sep = "";
     for (unsigned a = 0; a < CC_ANIMAL_COUNT; a++)
         if (v->t->animals[a]) {
-            putf(b, "%s%u %s", sep, v->t->animals[a], cc_animal_name((enum cc_animal)a));
+            buf_putf(b, "%s%u %s", sep, v->t->animals[a], cc_animal_name((enum cc_animal)a));
             sep = ", ";
         }
     put(b, "</title>");
@@ -575,7 +552,7 @@ static void put_animals(struct buf *b, const struct tile_view *v)
     for (unsigned a = 0; a < CC_ANIMAL_COUNT; a++)
         for (unsigned i = 0; i < v->t->animals[a]; i++, n++) {
             struct pt p = turn(7 + 8 * (int)(n % 3), 6 + 6 * (int)(n / 3), k);
-            putf(
+            buf_putf(
                 b,
                 "<ellipse cx=\"%d\" cy=\"%d\" rx=\"3.5\" ry=\"2.6\" fill=\"%s\" stroke=\"#333333\" "
                 "stroke-width=\"0.7\"/>",
@@ -586,11 +563,11 @@ static void put_animals(struct buf *b, const struct tile_view *v)
 
 static void put_monastery(struct buf *b, int x, int y)
 {
-    putf(b,
-         "<g class=\"monastery\"><path d=\"M%d,%d h14 v10 h-14 z\" fill=\"#efe6d2\" "
-         "stroke=\"#4a3b2a\"/><path d=\"M%d,%d L%d,%d L%d,%d z\" fill=\"#b0452c\" "
-         "stroke=\"#4a3b2a\"/><path d=\"M%d,%d h4 v5 h-4 z\" fill=\"#4a3b2a\"/></g>",
-         x - 7, y - 3, x - 9, y - 3, x, y - 11, x + 9, y - 3, x - 2, y + 2);
+    buf_putf(b,
+             "<g class=\"monastery\"><path d=\"M%d,%d h14 v10 h-14 z\" fill=\"#efe6d2\" "
+             "stroke=\"#4a3b2a\"/><path d=\"M%d,%d L%d,%d L%d,%d z\" fill=\"#b0452c\" "
+             "stroke=\"#4a3b2a\"/><path d=\"M%d,%d h4 v5 h-4 z\" fill=\"#4a3b2a\"/></g>",
+             x - 7, y - 3, x - 9, y - 3, x, y - 11, x + 9, y - 3, x - 2, y + 2);
 }
 
 /* Draws a tile of type t turned `rot` with its north-west corner at (ox, oy). */
@@ -599,16 +576,16 @@ static void put_tile_body(struct buf *b, const struct tile_view *v)
     const struct cc_tile_type *t = v->t;
     const char *ground;
     unsigned gf = ground_feature(v, &ground);
-    putf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>", v->ox, v->oy, TILE,
-         TILE, ground);
+    buf_putf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>", v->ox, v->oy,
+             TILE, TILE, ground);
     /* Areas, the largest first, so that caps lie on bands and three-sided areas. */
     for (unsigned n = 4; n >= 1; n--)
         for (unsigned f = 0; f < t->nfeatures; f++) {
             unsigned kind = t->features[f].kind;
             if (!is_area(kind) || f == gf || popcount4(v->sides[f]) != n) continue;
             struct kind_style st = kind_style(kind);
-            putf(b, "<path class=\"%s\" fill=\"%s\" stroke=\"%s\" stroke-width=\"1\" d=\"",
-                 cc_kind_name((enum cc_kind)kind), st.fill, st.stroke);
+            buf_putf(b, "<path class=\"%s\" fill=\"%s\" stroke=\"%s\" stroke-width=\"1\" d=\"",
+                     cc_kind_name((enum cc_kind)kind), st.fill, st.stroke);
             put_area_path(b, v->ox, v->oy, v->sides[f]);
             put(b, "\"/>");
         }
@@ -619,10 +596,10 @@ static void put_tile_body(struct buf *b, const struct tile_view *v)
     unsigned junctions = 0;
     for (unsigned f = 0; f < t->nfeatures; f++) junctions += t->features[f].end == CC_END_JUNCTION;
     if (junctions >= 2)
-        putf(b,
-             "<rect class=\"junction\" x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" rx=\"2\" "
-             "fill=\"#7d6a52\" stroke=\"#3f3428\"/>",
-             v->ox + HALF - 5, v->oy + HALF - 5);
+        buf_putf(b,
+                 "<rect class=\"junction\" x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" rx=\"2\" "
+                 "fill=\"#7d6a52\" stroke=\"#3f3428\"/>",
+                 v->ox + HALF - 5, v->oy + HALF - 5);
     for (unsigned f = 0; f < t->nfeatures; f++) {
         if (t->features[f].kind == CC_KIND_MONASTERY)
             put_monastery(b, v->ox + v->monastery.x, v->oy + v->monastery.y);
@@ -659,19 +636,19 @@ static void put_piece(struct buf *b, const char *cls, unsigned seat, unsigned ki
     const char *fill = seat < CC_MAX_PLAYERS ? seat_fill[seat] : "#888888";
     const char *edge = seat == 4 ? "#ffffff" : "#111111";
     if (kind == CC_PIECE_STABLE) {
-        putf(b,
-             "<g class=\"%s stable\"><title>stable of seat %u%s</title><path "
-             "d=\"M%d,%d v-7 l7,-6 l7,6 v7 z\" fill=\"%s\" stroke=\"%s\" stroke-width=\"1.2\"/>"
-             "<path d=\"M%d,%d h3 v-4 h-3 z\" fill=\"%s\"/></g>",
-             cls, seat, title_extra, x - 7, y + 6, fill, edge, x - 1, y + 6, edge);
+        buf_putf(b,
+                 "<g class=\"%s stable\"><title>stable of seat %u%s</title><path "
+                 "d=\"M%d,%d v-7 l7,-6 l7,6 v7 z\" fill=\"%s\" stroke=\"%s\" stroke-width=\"1.2\"/>"
+                 "<path d=\"M%d,%d h3 v-4 h-3 z\" fill=\"%s\"/></g>",
+                 cls, seat, title_extra, x - 7, y + 6, fill, edge, x - 1, y + 6, edge);
         return;
     }
-    putf(b,
-         "<path class=\"%s follower\" transform=\"translate(%d,%d)%s\" d=\"M-2,-4 "
-         "A4,4 0 1 1 2,-4 L7,-2 L6,1 L3,1 L6,8 L1,8 L0,5 L-1,8 L-6,8 L-3,1 L-6,1 L-7,-2 Z\" "
-         "fill=\"%s\" stroke=\"%s\" stroke-width=\"1.2\" stroke-linejoin=\"round\"><title>"
-         "follower of seat %u%s</title></path>",
-         cls, x, y, lying ? " rotate(-90)" : "", fill, edge, seat, title_extra);
+    buf_putf(b,
+             "<path class=\"%s follower\" transform=\"translate(%d,%d)%s\" d=\"M-2,-4 "
+             "A4,4 0 1 1 2,-4 L7,-2 L6,1 L3,1 L6,8 L1,8 L0,5 L-1,8 L-6,8 L-3,1 L-6,1 L-7,-2 Z\" "
+             "fill=\"%s\" stroke=\"%s\" stroke-width=\"1.2\" stroke-linejoin=\"round\"><title>"
+             "follower of seat %u%s</title></path>",
+             cls, x, y, lying ? " rotate(-90)" : "", fill, edge, seat, title_extra);
 }
 
 /* ---- The document ----------------------------------------------------------------- */
@@ -702,7 +679,7 @@ static void put_ruleset_line(struct buf *b, const struct cc_game *g)
     } else if (g->ruleset == CC_RULESET_DISCOVERY) {
         put(b, cc_game_uses_hand(g) ? ", hand of two" : ", draw pile");
     }
-    putf(b, " \xC2\xB7 turn %u \xC2\xB7 %u tiles to come", g->turn, cc_tiles_remaining(g));
+    buf_putf(b, " \xC2\xB7 turn %u \xC2\xB7 %u tiles to come", g->turn, cc_tiles_remaining(g));
 }
 
 /* A small picture of tile type `type` at rotation 0 with its corner at (x, y). */
@@ -712,12 +689,12 @@ static void put_loose_tile(struct buf *b, const struct cc_game *g, unsigned type
     if (!ts || type >= ts->ntypes) return;
     struct tile_view v;
     view_init(&v, &ts->types[type], 0, x, y);
-    putf(b, "<g class=\"loose-tile\"><title>tile %s</title>", ts->types[type].id);
+    buf_putf(b, "<g class=\"loose-tile\"><title>tile %s</title>", ts->types[type].id);
     put_tile_body(b, &v);
-    putf(b,
-         "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#333333\" "
-         "stroke-width=\"1\"/></g>",
-         x, y, TILE, TILE);
+    buf_putf(b,
+             "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#333333\" "
+             "stroke-width=\"1\"/></g>",
+             x, y, TILE, TILE);
 }
 
 /* Widens *right to cover a text written at x since buffer offset `from`: characters
@@ -757,7 +734,7 @@ static void put_key_item(struct buf *b, int *x, int y, const char *what, const c
         };
         int k = what[0] == 'r' ? (what[2] == 'a' ? 0 : 2) : 1;
         for (int layer = 0; layer < 2; layer++)
-            putf(b, "<path d=\"M%d,%d h16\" stroke=\"%s\"/>", *x, cy, styles[k][layer]);
+            buf_putf(b, "<path d=\"M%d,%d h16\" stroke=\"%s\"/>", *x, cy, styles[k][layer]);
     } else if (!strcmp(what, "monastery")) {
         put_monastery(b, cx, cy + 2);
     } else if (!strcmp(what, "pennant")) {
@@ -766,27 +743,29 @@ static void put_key_item(struct buf *b, int *x, int y, const char *what, const c
         put_crop(b, cx - 4, cy, CC_CROP_APPLE);
         put_crop(b, cx + 4, cy, CC_CROP_SUNFLOWER);
     } else if (!strcmp(what, "animals")) {
-        putf(b,
-             "<ellipse cx=\"%d\" cy=\"%d\" rx=\"3.5\" ry=\"2.6\" fill=\"%s\" stroke=\"#333333\" "
-             "stroke-width=\"0.7\"/><ellipse cx=\"%d\" cy=\"%d\" rx=\"3.5\" ry=\"2.6\" fill=\"%s\" "
-             "stroke=\"#333333\" stroke-width=\"0.7\"/>",
-             cx - 4, cy, animal_fill[CC_ANIMAL_SHEEP], cx + 4, cy, animal_fill[CC_ANIMAL_PIG]);
+        buf_putf(
+            b,
+            "<ellipse cx=\"%d\" cy=\"%d\" rx=\"3.5\" ry=\"2.6\" fill=\"%s\" stroke=\"#333333\" "
+            "stroke-width=\"0.7\"/><ellipse cx=\"%d\" cy=\"%d\" rx=\"3.5\" ry=\"2.6\" fill=\"%s\" "
+            "stroke=\"#333333\" stroke-width=\"0.7\"/>",
+            cx - 4, cy, animal_fill[CC_ANIMAL_SHEEP], cx + 4, cy, animal_fill[CC_ANIMAL_PIG]);
     } else if (!strcmp(what, "port")) {
-        putf(b,
-             "<circle cx=\"%d\" cy=\"%d\" r=\"5\" fill=\"#ffffff\" stroke=\"#9c2a1f\" "
-             "stroke-width=\"2\"/><circle cx=\"%d\" cy=\"%d\" r=\"2\" fill=\"#9c2a1f\"/>",
-             cx, cy, cx, cy);
+        buf_putf(b,
+                 "<circle cx=\"%d\" cy=\"%d\" r=\"5\" fill=\"#ffffff\" stroke=\"#9c2a1f\" "
+                 "stroke-width=\"2\"/><circle cx=\"%d\" cy=\"%d\" r=\"2\" fill=\"#9c2a1f\"/>",
+                 cx, cy, cx, cy);
     } else {
         int kind = -1;
         for (int k = 0; k < CC_KIND_COUNT; k++)
             if (!strcmp(what, cc_kind_name((enum cc_kind)k))) kind = k;
         struct kind_style st = kind_style(kind < 0 ? CC_KIND_FIELD : (unsigned)kind);
-        putf(b, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"14\" fill=\"%s\" stroke=\"%s\"/>",
-             *x + 1, cy - 7, st.fill,
-             kind == CC_KIND_FIELD || kind == CC_KIND_MEADOW ? "#5d7a3a" : st.stroke);
+        buf_putf(b,
+                 "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"14\" fill=\"%s\" stroke=\"%s\"/>",
+                 *x + 1, cy - 7, st.fill,
+                 kind == CC_KIND_FIELD || kind == CC_KIND_MEADOW ? "#5d7a3a" : st.stroke);
     }
     size_t from = buf_len(b);
-    putf(b, "<text x=\"%d\" y=\"%d\" font-size=\"11\">%s</text>", *x + 21, y, label);
+    buf_putf(b, "<text x=\"%d\" y=\"%d\" font-size=\"11\">%s</text>", *x + 21, y, label);
     int end = 0;
     measure(b, from, *x + 21, 8, &end);
     if (end > *right) *right = end;
@@ -822,10 +801,10 @@ static void put_key(struct buf *b, const struct cc_game *g, int y, int *right)
         put_piece(b, "swatch", 4, CC_PIECE_STABLE, false, x + 26, y - 5, "");
     int tx = x + (g->ruleset == CC_RULESET_HILLS ? 39 : 21);
     size_t from = buf_len(b);
-    putf(b, "<text x=\"%d\" y=\"%d\" font-size=\"11\">%s</text>", tx, y,
-         g->ruleset == CC_RULESET_HILLS       ? "hiker or farmer, stable"
-         : g->ruleset == CC_RULESET_DISCOVERY ? "brigand, navigator or explorer"
-                                              : "farmers lie, the others stand");
+    buf_putf(b, "<text x=\"%d\" y=\"%d\" font-size=\"11\">%s</text>", tx, y,
+             g->ruleset == CC_RULESET_HILLS       ? "hiker or farmer, stable"
+             : g->ruleset == CC_RULESET_DISCOVERY ? "brigand, navigator or explorer"
+                                                  : "farmers lie, the others stand");
     measure(b, from, tx, CHAR_W, right);
     put(b, "</g>");
 }
@@ -862,13 +841,13 @@ static void put_legend(struct buf *b, const struct cc_game *g,
             }
     } else if (g->seat < g->nplayers) {
         put_text(b, display_name(names, g->seat, fb), NAME_CHARS);
-        putf(b, " (seat %u, %s) ", g->seat, seat_name[g->seat]);
+        buf_putf(b, " (seat %u, %s) ", g->seat, seat_name[g->seat]);
         if (cc_game_uses_hand(g))
             put(b, "places a tile from the hand");
         else if (g->phase == CC_PHASE_DRAW)
             put(b, "draws a tile");
         else
-            putf(b, "places tile %s", tile_id(g, g->drawn));
+            buf_putf(b, "places tile %s", tile_id(g, g->drawn));
     }
     put(b, "</text>");
     measure(b, from, 12, CHAR_W, &right);
@@ -877,21 +856,22 @@ static void put_legend(struct buf *b, const struct cc_game *g,
     for (unsigned s = 0; s < g->nplayers && s < CC_MAX_PLAYERS; s++, y += ROW_H) {
         const struct cc_player *p = &g->players[s];
         bool to_move = g->phase != CC_PHASE_FINISHED && s == g->seat;
-        putf(b, "<g class=\"player\" id=\"seat_%u\">", s);
+        buf_putf(b, "<g class=\"player\" id=\"seat_%u\">", s);
         if (to_move)
-            putf(b, "<path class=\"to-move\" d=\"M4,%d l7,5 l-7,5 z\" fill=\"#333333\"/>", y + 1);
+            buf_putf(b, "<path class=\"to-move\" d=\"M4,%d l7,5 l-7,5 z\" fill=\"#333333\"/>",
+                     y + 1);
         put_piece(b, "swatch", s, CC_PIECE_FOLLOWER, false, 22, y + 6, "");
         from = buf_len(b);
-        putf(b, "<text x=\"36\" y=\"%d\"%s>", y + 11, to_move ? " font-weight=\"bold\"" : "");
+        buf_putf(b, "<text x=\"36\" y=\"%d\"%s>", y + 11, to_move ? " font-weight=\"bold\"" : "");
         put_text(b, display_name(names, s, fb), NAME_CHARS);
-        putf(b, " \xE2\x80\x94 %d point%s \xC2\xB7 %u follower%s", p->score,
-             p->score == 1 ? "" : "s", p->followers, p->followers == 1 ? "" : "s");
+        buf_putf(b, " \xE2\x80\x94 %d point%s \xC2\xB7 %u follower%s", p->score,
+                 p->score == 1 ? "" : "s", p->followers, p->followers == 1 ? "" : "s");
         if (g->ruleset == CC_RULESET_HILLS) {
-            putf(b, ", %u stable%s", p->stables, p->stables == 1 ? "" : "s");
+            buf_putf(b, ", %u stable%s", p->stables, p->stables == 1 ? "" : "s");
             const char *sep = " \xC2\xB7 harvest: ";
             for (unsigned c = 0; c < CC_CROP_COUNT; c++)
                 if (p->harvest[c]) {
-                    putf(b, "%s%u %s", sep, p->harvest[c], cc_crop_name((enum cc_crop)c));
+                    buf_putf(b, "%s%u %s", sep, p->harvest[c], cc_crop_name((enum cc_crop)c));
                     sep = ", ";
                 }
         }
@@ -899,7 +879,7 @@ static void put_legend(struct buf *b, const struct cc_game *g,
             const char *sep = " \xC2\xB7 hand: ";
             for (unsigned k = 0; k < CC_HAND_SIZE; k++)
                 if (p->hand[k] != CC_NO_TILE) {
-                    putf(b, "%s%s", sep, tile_id(g, p->hand[k]));
+                    buf_putf(b, "%s%s", sep, tile_id(g, p->hand[k]));
                     sep = ", ";
                 }
         }
@@ -925,15 +905,15 @@ static void put_legend(struct buf *b, const struct cc_game *g,
         int area = (int)nloose * (TILE + 12) + 12;
         if (area < 150) area = 150;
         int x0 = right + 24, mid = x0 + area / 2;
-        putf(b,
-             "<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">%s (rotation "
-             "0)</text>",
-             mid, 22, nloose > 1 ? "hand" : "to place");
+        buf_putf(b,
+                 "<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">%s (rotation "
+                 "0)</text>",
+                 mid, 22, nloose > 1 ? "hand" : "to place");
         int tx = mid - ((int)nloose * (TILE + 12) - 12) / 2;
         for (unsigned i = 0; i < nloose; i++, tx += TILE + 12) {
             put_loose_tile(b, g, loose[i], tx, 30);
-            putf(b, "<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">%s</text>",
-                 tx + HALF, 30 + TILE + 13, tile_id(g, loose[i]));
+            buf_putf(b, "<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">%s</text>",
+                     tx + HALF, 30 + TILE + 13, tile_id(g, loose[i]));
         }
         right = x0 + area;
         if (y < 30 + TILE + 20) y = 30 + TILE + 20;
@@ -973,28 +953,28 @@ char *board_svg_new(const struct cc_game *g, const char *const names[CC_MAX_PLAY
 
     struct buf b;
     buf_init(&b, BOARD_SVG_MAX);
-    putf(&b,
-         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-         "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" height=\"%d\" "
-         "viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Verdana, sans-serif\" "
-         "font-size=\"12\" fill=\"#222222\">\n",
-         w, h, w, h);
+    buf_putf(&b,
+             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+             "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" height=\"%d\" "
+             "viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Verdana, sans-serif\" "
+             "font-size=\"12\" fill=\"#222222\">\n",
+             w, h, w, h);
     put(&b, "<title>");
     put_ruleset_line(&b, g);
     put(&b, "</title>\n");
-    putf(&b, "<rect width=\"%d\" height=\"%d\" fill=\"#f3eee3\"/>\n", w, h);
+    buf_putf(&b, "<rect width=\"%d\" height=\"%d\" fill=\"#f3eee3\"/>\n", w, h);
     put(&b, buf_ptr(&legend));
     buf_free(&legend);
     put(&b, "\n");
-    putf(&b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#e4dccb\"/>\n",
-         bx - MARGIN + 4, by - MARGIN + 4, board_w - 8, board_h - 8);
+    buf_putf(&b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#e4dccb\"/>\n",
+             bx - MARGIN + 4, by - MARGIN + 4, board_w - 8, board_h - 8);
     /* Coordinates: x over the columns, y left of the rows. */
     put(&b, "<g class=\"coords\" font-size=\"9\" fill=\"#6a6256\" text-anchor=\"middle\">");
     for (int x = minx; x <= maxx; x++)
-        putf(&b, "<text x=\"%d\" y=\"%d\">%d</text>", bx + (x - minx) * TILE + HALF, by - 8, x);
+        buf_putf(&b, "<text x=\"%d\" y=\"%d\">%d</text>", bx + (x - minx) * TILE + HALF, by - 8, x);
     for (int y = miny; y <= maxy; y++)
-        putf(&b, "<text x=\"%d\" y=\"%d\">%d</text>", bx - 13, by + (y - miny) * TILE + HALF + 3,
-             y);
+        buf_putf(&b, "<text x=\"%d\" y=\"%d\">%d</text>", bx - 13,
+                 by + (y - miny) * TILE + HALF + 3, y);
     put(&b, "</g>\n");
 
     /* The tiles, in the order they were placed. */
@@ -1004,21 +984,22 @@ char *board_svg_new(const struct cc_game *g, const char *const names[CC_MAX_PLAY
         struct tile_view v;
         view_init(&v, &ts->types[p->type], p->rot, bx + (p->x - minx) * TILE,
                   by + (p->y - miny) * TILE);
-        putf(&b, "<g class=\"tile\" id=\"tile_%d_%d\"><title>%s at (%d, %d), rotation %u</title>",
-             p->x, p->y, ts->types[p->type].id, p->x, p->y, 90u * (p->rot & 3));
+        buf_putf(&b,
+                 "<g class=\"tile\" id=\"tile_%d_%d\"><title>%s at (%d, %d), rotation %u</title>",
+                 p->x, p->y, ts->types[p->type].id, p->x, p->y, 90u * (p->rot & 3));
         put_tile_body(&b, &v);
-        putf(&b,
-             "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
-             "stroke=\"#4d463c\" stroke-width=\"0.6\"/></g>\n",
-             v.ox, v.oy, TILE, TILE);
+        buf_putf(&b,
+                 "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
+                 "stroke=\"#4d463c\" stroke-width=\"0.6\"/></g>\n",
+                 v.ox, v.oy, TILE, TILE);
     }
     /* The last tile placed, outlined. */
     if (nboard > 1) {
         const struct cc_placed *p = &g->board[nboard - 1];
-        putf(&b,
-             "<rect class=\"last-placed\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
-             "fill=\"none\" stroke=\"#ff7a00\" stroke-width=\"2.5\"/>\n",
-             bx + (p->x - minx) * TILE + 1, by + (p->y - miny) * TILE + 1, TILE - 2, TILE - 2);
+        buf_putf(&b,
+                 "<rect class=\"last-placed\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+                 "fill=\"none\" stroke=\"#ff7a00\" stroke-width=\"2.5\"/>\n",
+                 bx + (p->x - minx) * TILE + 1, by + (p->y - miny) * TILE + 1, TILE - 2, TILE - 2);
     }
     /* The pieces, over every tile. */
     put(&b, "<g class=\"pieces\">");

@@ -128,6 +128,16 @@ enum buf_status buf_addf(struct buf *b, const char *fmt, ...)
     return st;
 }
 
+void buf_putf(struct buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (buf_vaddf(b, fmt, ap)) {
+        /* remembered by b */
+    }
+    va_end(ap);
+}
+
 void buf_truncate(struct buf *b, size_t len)
 {
     assert(len <= b->len);

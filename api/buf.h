@@ -58,6 +58,10 @@ enum buf_status buf_adds(struct buf *b, const char *s) NODISCARD;
 enum buf_status buf_addf(struct buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3))) NODISCARD;
 
+/* buf_addf() for a writer that checks once at the end: a failure is remembered by `b`
+ * (buf_err(), buf_take()), not returned. */
+void buf_putf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* buf_addf() with a va_list (which it uses up, as vsnprintf() does). */
 enum buf_status buf_vaddf(struct buf *b, const char *fmt, va_list ap)
     __attribute__((format(printf, 2, 0))) NODISCARD;

@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
+
+#include "mono.h"
 
 #define SWEEP_MS 100 /* how often the deadlines are looked at: a deadline is kept to this */
 
@@ -31,14 +32,6 @@ static char *answer_bytes; /* the 408 response sent past a deadline */
 static size_t answer_len;
 static atomic_ullong timeouts;
 
-/* Monotonic milliseconds. */
-static long long now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Answers and shuts down every connection past its deadline (lock held). */
 static void sweep(long long now)
 {
@@ -62,15 +55,8 @@ static void *guard_main(void *arg)
     (void)arg;
     pthread_mutex_lock(&lock);
     while (!stopping) {
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        ts.tv_nsec += SWEEP_MS * 1000000L;
-        if (ts.tv_nsec >= 1000000000L) {
-            ts.tv_sec++;
-            ts.tv_nsec -= 1000000000L;
-        }
-        pthread_cond_timedwait(&wake, &lock, &ts);
-        if (!stopping) sweep(now_ms());
+        mono_wait_ms(&wake, &lock, SWEEP_MS);
+        if (!stopping) sweep(mono_ms());
     }
     pthread_mutex_unlock(&lock);
     return NULL;
@@ -119,7 +105,7 @@ struct connguard *connguard_open(int fd)
     struct connguard *g = calloc(1, sizeof *g);
     if (!g) return NULL;
     g->fd = fd;
-    long long now = now_ms();
+    long long now = mono_ms();
     atomic_store(&g->accepted_ms, now);
     atomic_store(&g->arriving, 1);
     atomic_store(&g->deadline_ms, now + atomic_load(&request_ms));
@@ -148,7 +134,7 @@ void connguard_request_line(struct connguard *g)
 {
     if (!g) return;
     /* The first request's time counts from the accept: its first byte came after it. */
-    long long from = atomic_load(&g->served) ? now_ms() : atomic_load(&g->accepted_ms);
+    long long from = atomic_load(&g->served) ? mono_ms() : atomic_load(&g->accepted_ms);
     atomic_store(&g->arriving, 1);
     atomic_store(&g->deadline_ms, from + atomic_load(&request_ms));
 }
@@ -165,7 +151,7 @@ void connguard_idle(struct connguard *g)
     if (!g) return;
     atomic_store(&g->served, 1);
     atomic_store(&g->arriving, 0);
-    atomic_store(&g->deadline_ms, now_ms() + atomic_load(&idle_ms));
+    atomic_store(&g->deadline_ms, mono_ms() + atomic_load(&idle_ms));
 }
 
 unsigned long long connguard_timeouts(void)

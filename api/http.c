@@ -16,6 +16,7 @@
 #include "buf.h"
 #include "log.h"
 #include "metrics.h"
+#include "mono.h"
 #include "problem.h"
 #include "ratelimit.h"
 #include "req.h"
@@ -79,14 +80,6 @@ static struct http_req *waiting;   /* requests suspended until woken, guarded by
 static _Thread_local struct http_req *current; /* the request the thread works on, or NULL */
 static atomic_ullong rid_next;                 /* numbers the request ids this server makes */
 static unsigned rid_prefix;                    /* random per process: ids differ across servers */
-
-/* Monotonic microseconds. */
-static long long now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
 
 /* Sets hr->rid from a sane X-Request-Id (1 to 64 of A-Z a-z 0-9 - _ . :), else a new id. */
 static void request_id(struct MHD_Connection *conn, struct http_req *hr)
@@ -266,14 +259,7 @@ static void *ticker_main(void *arg)
     (void)arg;
     pthread_mutex_lock(&susp_lock);
     while (!atomic_load(&stopping)) {
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        ts.tv_nsec += POLL_TICK_MS * 1000000L;
-        if (ts.tv_nsec >= 1000000000L) {
-            ts.tv_sec++;
-            ts.tv_nsec -= 1000000000L;
-        }
-        pthread_cond_timedwait(&susp_cond, &susp_lock, &ts);
+        mono_wait_ms(&susp_cond, &susp_lock, POLL_TICK_MS);
         pthread_mutex_unlock(&susp_lock);
         resume_all();
         pthread_mutex_lock(&susp_lock);
@@ -338,7 +324,7 @@ static enum MHD_Result send_response(struct MHD_Connection *conn, const char *me
     enum MHD_Result ret = MHD_queue_response(conn, (unsigned)resp->status, r);
     MHD_destroy_response(r);
     metrics_request(api_route_template(url), resp->status,
-                    hr ? now_us() - hr->started_us : (api_now_ms() - started_ms) * 1000);
+                    hr ? mono_us() - hr->started_us : (api_now_ms() - started_ms) * 1000);
     long long took = api_now_ms() - started_ms;
     int slow = slow_request_ms > 0 && took >= slow_request_ms && !(hr && hr->async.by_design);
     enum log_level lvl = resp->status >= 500 || slow ? LOG_WARN : LOG_INFO;
@@ -369,7 +355,7 @@ static struct http_req *req_new(void)
     if (hr) {
         buf_init(&hr->body, API_MAX_BODY);
         hr->started_ms = api_now_ms();
-        hr->started_us = now_us();
+        hr->started_us = mono_us();
     }
     return hr;
 }

@@ -285,6 +285,24 @@ static int name_chars(const char *s, uint32_t *bad)
     return n;
 }
 
+/* Decodes option `name` of the options `v` when it is there: one of the two strings
+ * `names`, whose index goes to *which (left as it is when the option is absent); anything
+ * else is bad_option. Returns 0 or -1. */
+static int decode_choice(const cJSON *v, const char *name, const char *const names[2], int *which,
+                         struct json_err *err)
+{
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(v, name);
+    if (!c) return 0;
+    for (int i = 0; i < 2; i++) {
+        if (cJSON_IsString(c) && strcmp(c->valuestring, names[i]) == 0) {
+            *which = i;
+            return 0;
+        }
+    }
+    return fail(err, cc_status_name(CC_ERR_BAD_OPTION), "options.%s must be \"%s\" or \"%s\".",
+                name, names[0], names[1]);
+}
+
 /* Decodes "options" of `ruleset` into `o` (defaults filled in). Returns 0 or -1. */
 static int decode_options(const cJSON *v, enum cc_ruleset ruleset, struct cc_options *o,
                           struct json_err *err)
@@ -299,16 +317,11 @@ static int decode_options(const cJSON *v, enum cc_ruleset ruleset, struct cc_opt
                                  : ruleset == CC_RULESET_DISCOVERY ? discovery
                                                                    : none;
     if (check_fields(v, allowed, "options.", err)) return -1;
-    const cJSON *edition = cJSON_GetObjectItemCaseSensitive(v, "edition");
-    if (edition) {
-        if (cJSON_IsString(edition) && strcmp(edition->valuestring, "standard") == 0)
-            o->edition = CC_EDITION_STANDARD;
-        else if (cJSON_IsString(edition) && strcmp(edition->valuestring, "original") == 0)
-            o->edition = CC_EDITION_ORIGINAL;
-        else
-            return fail(err, cc_status_name(CC_ERR_BAD_OPTION),
-                        "options.edition must be \"standard\" or \"original\".");
-    }
+    static const char *const editions[] = {"standard", "original"}; /* by enum cc_edition */
+    static const char *const draws[] = {"pile", "hand"};            /* by enum cc_draw_mode */
+    int edition = o->edition, draw = o->draw;
+    if (decode_choice(v, "edition", editions, &edition, err)) return -1;
+    o->edition = (uint8_t)edition;
     const cJSON *river = cJSON_GetObjectItemCaseSensitive(v, "river");
     if (river) {
         if (!cJSON_IsBool(river))
@@ -316,16 +329,8 @@ static int decode_options(const cJSON *v, enum cc_ruleset ruleset, struct cc_opt
                         "options.river must be true or false.");
         o->river = cJSON_IsTrue(river) ? 1 : 0;
     }
-    const cJSON *draw = cJSON_GetObjectItemCaseSensitive(v, "draw");
-    if (draw) {
-        if (cJSON_IsString(draw) && strcmp(draw->valuestring, "pile") == 0)
-            o->draw = CC_DRAW_PILE;
-        else if (cJSON_IsString(draw) && strcmp(draw->valuestring, "hand") == 0)
-            o->draw = CC_DRAW_HAND;
-        else
-            return fail(err, cc_status_name(CC_ERR_BAD_OPTION),
-                        "options.draw must be \"pile\" or \"hand\".");
-    }
+    if (decode_choice(v, "draw", draws, &draw, err)) return -1;
+    o->draw = (uint8_t)draw;
     return 0;
 }
 

@@ -47,28 +47,38 @@ static void value(struct json_out *o, const char *s, size_t n)
     o->comma = 1;
 }
 
+/* Opens an object or an array with `c`: a value, whose first member needs no comma. */
+static void open_with(struct json_out *o, char c)
+{
+    value(o, &c, 1);
+    o->comma = 0;
+}
+
+/* Closes it with `c`: a value written after it needs a comma. */
+static void close_with(struct json_out *o, char c)
+{
+    put1(o, c);
+    o->comma = 1;
+}
+
 void json_out_begin_object(struct json_out *o)
 {
-    value(o, "{", 1);
-    o->comma = 0;
+    open_with(o, '{');
 }
 
 void json_out_end_object(struct json_out *o)
 {
-    put1(o, '}');
-    o->comma = 1;
+    close_with(o, '}');
 }
 
 void json_out_begin_array(struct json_out *o)
 {
-    value(o, "[", 1);
-    o->comma = 0;
+    open_with(o, '[');
 }
 
 void json_out_end_array(struct json_out *o)
 {
-    put1(o, ']');
-    o->comma = 1;
+    close_with(o, ']');
 }
 
 void json_out_key(struct json_out *o, const char *key)

@@ -7,7 +7,6 @@
 #include "metrics.h"
 
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,24 +108,13 @@ void metrics_delivery(enum metrics_delivery d)
  */
 #define METRICS_TEXT_MAX (1u << 20)
 
-/* Appends to `t` as printf() does; a failure is remembered by `t` (checked once at the end). */
-static void put(struct buf *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(struct buf *t, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    enum buf_status st = buf_vaddf(t, fmt, ap);
-    va_end(ap);
-    if (st) return;
-}
-
 /* Writes the bound of bucket `b` as Prometheus writes "le" values. */
 static void put_le(struct buf *t, size_t b)
 {
     if (b == NBOUNDS)
-        put(t, "+Inf");
+        buf_putf(t, "+Inf");
     else
-        put(t, "%g", (double)bounds_us[b] / 1e6);
+        buf_putf(t, "%g", (double)bounds_us[b] / 1e6);
 }
 
 char *metrics_render(const struct metrics_db *db, size_t *len)
@@ -134,8 +122,9 @@ char *metrics_render(const struct metrics_db *db, size_t *len)
     struct buf t;
     buf_init(&t, METRICS_TEXT_MAX);
     int n = atomic_load(&nroutes);
-    put(&t, "# HELP tilehall_http_requests_total HTTP requests answered, by route and status.\n"
-            "# TYPE tilehall_http_requests_total counter\n");
+    buf_putf(&t,
+             "# HELP tilehall_http_requests_total HTTP requests answered, by route and status.\n"
+             "# TYPE tilehall_http_requests_total counter\n");
     for (int r = 0; r <= MAX_ROUTES; r++) {
         if (r == n) r = MAX_ROUTES;
         const char *name = r == MAX_ROUTES ? "other" : atomic_load(&routes[r].name);
@@ -143,16 +132,17 @@ char *metrics_render(const struct metrics_db *db, size_t *len)
             unsigned long c = atomic_load(&routes[r].count[i]);
             if (!c) continue;
             if (i < NSTATUS)
-                put(&t, "tilehall_http_requests_total{route=\"%s\",status=\"%d\"} %lu\n", name,
-                    statuses[i], c);
+                buf_putf(&t, "tilehall_http_requests_total{route=\"%s\",status=\"%d\"} %lu\n", name,
+                         statuses[i], c);
             else
-                put(&t, "tilehall_http_requests_total{route=\"%s\",status=\"other\"} %lu\n", name,
-                    c);
+                buf_putf(&t, "tilehall_http_requests_total{route=\"%s\",status=\"other\"} %lu\n",
+                         name, c);
         }
     }
-    put(&t, "# HELP tilehall_http_request_duration_seconds Time from a request's arrival to its "
-            "answer, by route.\n"
-            "# TYPE tilehall_http_request_duration_seconds histogram\n");
+    buf_putf(&t,
+             "# HELP tilehall_http_request_duration_seconds Time from a request's arrival to its "
+             "answer, by route.\n"
+             "# TYPE tilehall_http_request_duration_seconds histogram\n");
     for (int r = 0; r <= MAX_ROUTES; r++) {
         if (r == n) r = MAX_ROUTES;
         const char *name = r == MAX_ROUTES ? "other" : atomic_load(&routes[r].name);
@@ -163,15 +153,16 @@ char *metrics_render(const struct metrics_db *db, size_t *len)
         unsigned long cum = 0;
         for (size_t b = 0; b <= NBOUNDS; b++) {
             cum += counts[b];
-            put(&t, "tilehall_http_request_duration_seconds_bucket{route=\"%s\",le=\"", name);
+            buf_putf(&t, "tilehall_http_request_duration_seconds_bucket{route=\"%s\",le=\"", name);
             put_le(&t, b);
-            put(&t, "\"} %lu\n", cum);
+            buf_putf(&t, "\"} %lu\n", cum);
         }
-        put(&t, "tilehall_http_request_duration_seconds_sum{route=\"%s\"} %.6f\n", name,
-            (double)atomic_load(&routes[r].sum_us) / 1e6);
-        put(&t, "tilehall_http_request_duration_seconds_count{route=\"%s\"} %lu\n", name, cum);
+        buf_putf(&t, "tilehall_http_request_duration_seconds_sum{route=\"%s\"} %.6f\n", name,
+                 (double)atomic_load(&routes[r].sum_us) / 1e6);
+        buf_putf(&t, "tilehall_http_request_duration_seconds_count{route=\"%s\"} %lu\n", name, cum);
     }
-    put(&t,
+    buf_putf(
+        &t,
         "# HELP tilehall_db_errors_total Failed database operations: lost or refused connections "
         "(connection) and other errors (query).\n"
         "# TYPE tilehall_db_errors_total counter\n"
@@ -179,7 +170,8 @@ char *metrics_render(const struct metrics_db *db, size_t *len)
         "tilehall_db_errors_total{kind=\"query\"} %lu\n",
         atomic_load(&db_errors[1]), atomic_load(&db_errors[0]));
     if (db && db->ok) {
-        put(&t,
+        buf_putf(
+            &t,
             "# HELP tilehall_games Games in the database, by status.\n"
             "# TYPE tilehall_games gauge\n"
             "tilehall_games{status=\"active\"} %ld\n"
@@ -189,22 +181,22 @@ char *metrics_render(const struct metrics_db *db, size_t *len)
             "tilehall_webhook_deliveries_pending %ld\n",
             db->active, db->finished, db->deliveries);
     }
-    put(&t,
-        "# HELP tilehall_sse_streams Open server-sent event streams on this server.\n"
-        "# TYPE tilehall_sse_streams gauge\n"
-        "tilehall_sse_streams %ld\n"
-        "# HELP tilehall_long_polls Long polls of this server waiting for an event.\n"
-        "# TYPE tilehall_long_polls gauge\n"
-        "tilehall_long_polls %ld\n",
-        metrics_gauge(METRICS_SSE_STREAMS), metrics_gauge(METRICS_LONG_POLLS));
-    put(&t,
-        "# HELP tilehall_webhook_attempts_total Webhook delivery attempts of this server, by "
-        "result.\n"
-        "# TYPE tilehall_webhook_attempts_total counter\n"
-        "tilehall_webhook_attempts_total{result=\"delivered\"} %lu\n"
-        "tilehall_webhook_attempts_total{result=\"retry\"} %lu\n"
-        "tilehall_webhook_attempts_total{result=\"gave_up\"} %lu\n",
-        atomic_load(&deliveries[METRICS_DELIVERED]), atomic_load(&deliveries[METRICS_RETRY]),
-        atomic_load(&deliveries[METRICS_GAVE_UP]));
+    buf_putf(&t,
+             "# HELP tilehall_sse_streams Open server-sent event streams on this server.\n"
+             "# TYPE tilehall_sse_streams gauge\n"
+             "tilehall_sse_streams %ld\n"
+             "# HELP tilehall_long_polls Long polls of this server waiting for an event.\n"
+             "# TYPE tilehall_long_polls gauge\n"
+             "tilehall_long_polls %ld\n",
+             metrics_gauge(METRICS_SSE_STREAMS), metrics_gauge(METRICS_LONG_POLLS));
+    buf_putf(&t,
+             "# HELP tilehall_webhook_attempts_total Webhook delivery attempts of this server, by "
+             "result.\n"
+             "# TYPE tilehall_webhook_attempts_total counter\n"
+             "tilehall_webhook_attempts_total{result=\"delivered\"} %lu\n"
+             "tilehall_webhook_attempts_total{result=\"retry\"} %lu\n"
+             "tilehall_webhook_attempts_total{result=\"gave_up\"} %lu\n",
+             atomic_load(&deliveries[METRICS_DELIVERED]), atomic_load(&deliveries[METRICS_RETRY]),
+             atomic_load(&deliveries[METRICS_GAVE_UP]));
     return buf_take(&t, len); /* NULL after a failure */
 }

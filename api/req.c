@@ -3,7 +3,8 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+
+#include "mono.h"
 
 const char *api_query_get(const struct api_request *req, const char *name)
 {
@@ -35,7 +36,5 @@ void api_reply_copy(struct api_response *resp, int status, const char *content_t
 
 long long api_now_ms(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    return mono_ms();
 }

@@ -96,6 +96,29 @@ void routes_rulesets(const struct api_request *req, struct api_response *resp, c
     api_reply_json(resp, 200, o);
 }
 
+static const char *crop_name(int c)
+{
+    return cc_crop_name((enum cc_crop)c);
+}
+
+static const char *animal_name(int a)
+{
+    return cc_animal_name((enum cc_animal)a);
+}
+
+/* Adds `key`: {name: count} to `o` for each nonzero of the `n` counts (named by index by
+ * `name`); nothing when every count is 0. */
+static void add_counts(cJSON *o, const char *key, const uint8_t *counts, int n,
+                       const char *(*name)(int))
+{
+    int any = 0;
+    for (int i = 0; i < n; i++) any |= counts[i];
+    if (!any) return;
+    cJSON *obj = cJSON_AddObjectToObject(o, key);
+    for (int i = 0; i < n; i++)
+        if (counts[i]) cJSON_AddNumberToObject(obj, name(i), counts[i]);
+}
+
 static cJSON *feature_json(const struct cc_feature_type *f)
 {
     cJSON *o = cJSON_CreateObject();
@@ -105,14 +128,7 @@ static cJSON *feature_json(const struct cc_feature_type *f)
         if (f->slots & (1u << l))
             cJSON_AddItemToArray(locs, cJSON_CreateString(cc_location_name((enum cc_location)l)));
     if (f->pennants) cJSON_AddNumberToObject(o, "pennants", f->pennants);
-    int any = 0;
-    for (int c = 0; c < CC_CROP_COUNT; c++) any |= f->harvest[c];
-    if (any) {
-        cJSON *h = cJSON_AddObjectToObject(o, "harvest");
-        for (int c = 0; c < CC_CROP_COUNT; c++)
-            if (f->harvest[c])
-                cJSON_AddNumberToObject(h, cc_crop_name((enum cc_crop)c), f->harvest[c]);
-    }
+    add_counts(o, "harvest", f->harvest, CC_CROP_COUNT, crop_name);
     if (f->touches && (f->kind == CC_KIND_FIELD || f->kind == CC_KIND_MEADOW)) {
         cJSON *t = cJSON_AddArrayToObject(o, f->kind == CC_KIND_FIELD ? "cities" : "farmlands");
         for (int i = 0; i < CC_MAX_TILE_FEATURES; i++)
@@ -140,14 +156,7 @@ static cJSON *tile_json(const struct cc_tile_type *t)
     cJSON *fs = cJSON_AddArrayToObject(o, "features");
     for (unsigned i = 0; i < t->nfeatures; i++)
         cJSON_AddItemToArray(fs, feature_json(&t->features[i]));
-    int any = 0;
-    for (int a = 0; a < CC_ANIMAL_COUNT; a++) any |= t->animals[a];
-    if (any) {
-        cJSON *an = cJSON_AddObjectToObject(o, "animals");
-        for (int a = 0; a < CC_ANIMAL_COUNT; a++)
-            if (t->animals[a])
-                cJSON_AddNumberToObject(an, cc_animal_name((enum cc_animal)a), t->animals[a]);
-    }
+    add_counts(o, "animals", t->animals, CC_ANIMAL_COUNT, animal_name);
     if (t->nports) {
         cJSON *ps = cJSON_AddArrayToObject(o, "ports");
         for (unsigned i = 0; i < t->nports && i < CC_MAX_PORTS; i++) {

@@ -250,15 +250,29 @@ unsigned cc_feature_tiles(const struct cc_game *g, uint16_t root)
     return count;
 }
 
-unsigned cc_feature_pennants(const struct cc_game *g, uint16_t root)
+/* Sum over the segments of the feature with root `root` of their pennants, or (`ports` 1)
+ * of their port cities. */
+static unsigned feature_sum(const struct cc_game *g, uint16_t root, int ports)
 {
     unsigned sum = 0;
     uint16_t n = root;
     do {
-        sum += cc_placed_type(g, cc_node_tile(n))->features[cc_node_feature(n)].pennants;
+        const struct cc_feature_type *f =
+            &cc_placed_type(g, cc_node_tile(n))->features[cc_node_feature(n)];
+        sum += ports ? f->ports : f->pennants;
         n = g->next[n];
     } while (n != root);
     return sum;
+}
+
+unsigned cc_feature_pennants(const struct cc_game *g, uint16_t root)
+{
+    return feature_sum(g, root, 0);
+}
+
+unsigned cc_feature_ports(const struct cc_game *g, uint16_t root)
+{
+    return feature_sum(g, root, 1);
 }
 
 unsigned cc_join_roots(const struct cc_game *g, const struct cc_tile_type *type, unsigned f, int x,

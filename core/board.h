@@ -78,6 +78,11 @@ unsigned cc_feature_tiles(const struct cc_game *g, uint16_t root);
 /* Sum of the pennants of the feature with root `root`. */
 unsigned cc_feature_pennants(const struct cc_game *g, uint16_t root);
 
+/* Port cities on the segments of the feature with root `root` (discovery). A segment's
+ * `ports` counts the cities whose land (for a land segment) or whose sea (for a sea segment)
+ * it is. */
+unsigned cc_feature_ports(const struct cc_game *g, uint16_t root);
+
 /* Roots of the neighbouring features that feature `f` of `type` turned `rot` at (x, y)
  * would join, written to out[] (distinct); returns how many. */
 unsigned cc_join_roots(const struct cc_game *g, const struct cc_tile_type *type, unsigned f, int x,

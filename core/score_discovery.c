@@ -15,19 +15,6 @@ struct region_value {
     int points;      /* the value */
 };
 
-/* Port cities on the segments of the region `root`. A segment's `ports` counts the cities
- * whose land (for a land segment) or whose sea (for a sea segment) it is. */
-static unsigned region_ports(const struct cc_game *g, uint16_t root)
-{
-    unsigned sum = 0;
-    uint16_t n = root;
-    do {
-        sum += cc_placed_type(g, cc_node_tile(n))->features[cc_node_feature(n)].ports;
-        n = g->next[n];
-    } while (n != root);
-    return sum;
-}
-
 /*
  * The cities of the mountain `root`: the port cities on the mountain itself, and those of
  * every grassland that borders it. A grassland borders the mountain when the two share a
@@ -49,7 +36,7 @@ static unsigned mountain_cities(const struct cc_game *g, uint16_t root)
             uint16_t r = g->root[cc_node(tile, f)];
             if (seen[r / 64] & (1ull << (r % 64))) continue;
             seen[r / 64] |= 1ull << (r % 64);
-            cities += region_ports(g, r);
+            cities += cc_feature_ports(g, r);
         }
         n = g->next[n];
     } while (n != root);
@@ -83,7 +70,7 @@ static void region_value(const struct cc_game *g, uint16_t root, unsigned kind, 
         break;
     default: /* CC_KIND_SEA */
         v->column = CC_COL_SEA;
-        v->cities = region_ports(g, root);
+        v->cities = cc_feature_ports(g, root);
         v->points = (int)(full ? v->cities + v->tiles : v->cities);
         break;
     }

@@ -156,6 +156,20 @@ Test(buf, formatted)
     buf_free(&b);
 }
 
+Test(buf, put_formatted_remembers_the_failure)
+{
+    struct buf b;
+    buf_init(&b, 8);
+    buf_putf(&b, "%d-%s", 12, "ab");
+    cr_assert_str_eq(buf_ptr(&b), "12-ab");
+    buf_putf(&b, "%s", "long"); /* past the limit: not added, remembered */
+    cr_assert_eq(buf_err(&b), BUF_TOO_BIG);
+    buf_putf(&b, "%s", "x");
+    cr_assert_str_eq(buf_ptr(&b), "12-ab");
+    cr_assert_null(buf_take(&b, NULL));
+    buf_free(&b);
+}
+
 Test(buf, formatted_past_the_limit_adds_no_part)
 {
     struct buf b;

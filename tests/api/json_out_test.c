@@ -47,14 +47,12 @@ Test(json_out, escapes)
 {
     struct json_out o;
     json_out_init(&o);
+    static const char *const texts[] = {
+        "",           "plain text",   "q\"b\\s/",
+        "\b\f\n\r\t", "\x01\x1f\x7f", "\xc3\xa9t\xc3\xa9 \xf0\x9f\x8f\xb0" /* UTF-8 as it is */,
+        "\"\""};
     json_out_begin_array(&o);
-    json_out_string(&o, "");
-    json_out_string(&o, "plain text");
-    json_out_string(&o, "q\"b\\s/");
-    json_out_string(&o, "\b\f\n\r\t");
-    json_out_string(&o, "\x01\x1f\x7f");
-    json_out_string(&o, "\xc3\xa9t\xc3\xa9 \xf0\x9f\x8f\xb0"); /* UTF-8 as it is */
-    json_out_string(&o, "\"\"");
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) json_out_string(&o, texts[i]);
     json_out_end_array(&o);
     expect(&o, "[\"\",\"plain text\",\"q\\\"b\\\\s/\",\"\\b\\f\\n\\r\\t\",\"\\u0001\\u001f\x7f\","
                "\"\xc3\xa9t\xc3\xa9 \xf0\x9f\x8f\xb0\",\"\\\"\\\"\"]");
@@ -78,37 +76,46 @@ Test(json_out, every_control_character)
     json_out_free(&o);
 }
 
-Test(json_out, exactly_at_the_limit)
+/* Starts `o` as an array that holds `n` digits (not closed); returns the digits (malloc'd,
+ * not NUL-terminated). */
+static char *open_digits(struct json_out *o, size_t n)
 {
-    size_t n = JSON_OUT_MAX - 2;
-    char *raw = malloc(n);
-    cr_assert(raw);
-    memset(raw, '1', n);
-    struct json_out o;
-    json_out_init(&o);
-    json_out_begin_array(&o);
-    json_out_raw(&o, raw, n);
-    json_out_end_array(&o);
+    char *digits = malloc(n);
+    cr_assert(digits);
+    memset(digits, '1', n);
+    json_out_init(o);
+    json_out_begin_array(o);
+    json_out_raw(o, digits, n);
+    return digits;
+}
+
+/* Takes the document of `o`: an array of exactly JSON_OUT_MAX bytes. */
+static void expect_full_array(struct json_out *o)
+{
     size_t len = 0;
-    char *s = json_out_take(&o, &len);
+    char *s = json_out_take(o, &len);
     cr_assert_not_null(s);
     cr_assert_eq(len, JSON_OUT_MAX);
     cr_assert_eq(s[0], '[');
     cr_assert_eq(s[len - 1], ']');
     free(s);
+}
+
+Test(json_out, exactly_at_the_limit)
+{
+    size_t n = JSON_OUT_MAX - 2;
+    struct json_out o;
+    char *raw = open_digits(&o, n);
+    json_out_end_array(&o);
+    expect_full_array(&o);
     free(raw);
 }
 
 Test(json_out, past_the_limit_is_no_document)
 {
     size_t n = JSON_OUT_MAX - 2;
-    char *raw = malloc(n);
-    cr_assert(raw);
-    memset(raw, '1', n);
     struct json_out o;
-    json_out_init(&o);
-    json_out_begin_array(&o);
-    json_out_raw(&o, raw, n);
+    char *raw = open_digits(&o, n);
     json_out_int(&o, 2); /* the comma alone passes the limit */
     json_out_end_array(&o);
     size_t len = 99;
@@ -135,21 +142,11 @@ Test(json_out, a_string_exactly_at_the_limit)
     memset(s, '\x01', n);
     s[n] = '\0';
     size_t pad = JSON_OUT_MAX - 6 * n - 5; /* "[" pad-digit-string "," "\"" ... "\"" "]" */
-    char *digits = malloc(pad);
-    cr_assert(digits);
-    memset(digits, '1', pad);
     struct json_out o;
-    json_out_init(&o);
-    json_out_begin_array(&o);
-    json_out_raw(&o, digits, pad);
+    char *digits = open_digits(&o, pad);
     json_out_string(&o, s);
     json_out_end_array(&o);
-    size_t len = 0;
-    char *doc = json_out_take(&o, &len);
-    cr_assert_not_null(doc);
-    cr_assert_eq(len, JSON_OUT_MAX);
-    cr_assert_eq(doc[len - 1], ']');
-    free(doc);
+    expect_full_array(&o);
     /* One byte more is no document. */
     json_out_begin_array(&o);
     json_out_raw(&o, digits, pad);

@@ -38,6 +38,15 @@ long hard_knob(const char *name, long def)
     return *end ? def : x;
 }
 
+int hard_pg_commands(const char *name, const char **stop, const char **start)
+{
+    *stop = getenv("TILEHALL_PG_STOP");
+    *start = getenv("TILEHALL_PG_START");
+    if (*stop && *start) return 0;
+    printf("  %s: skipped (TILEHALL_PG_STOP/START not set)\n", name);
+    return -1;
+}
+
 /* The body being uploaded chunked. */
 struct upload {
     const char *data; /* what is left */

@@ -47,6 +47,11 @@ void hard_set_timeout(long ms);
 /* An integer knob from the environment (default `def` when unset or not a number). */
 long hard_knob(const char *name, long def);
 
+/* The commands that stop and start the test PostgreSQL (TILEHALL_PG_STOP and
+ * TILEHALL_PG_START) into *stop and *start: 0, or -1 when either is not set, after printing
+ * that the test `name` is skipped. */
+int hard_pg_commands(const char *name, const char **stop, const char **start);
+
 /* Milliseconds on the monotonic clock. */
 long long hard_now_ms(void);
 

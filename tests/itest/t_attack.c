@@ -128,19 +128,34 @@ static int game_path(const struct server *s, char *path, size_t cap)
     return 0;
 }
 
+/* Starts `z` with the defaults but for REQUEST_TIMEOUT: 2 s instead of 10 keeps the tests
+ * short; makes a game on it, its path into `path`. NULL, or what failed. */
+static const char *short_timeout_server(struct server *z, char *path, size_t cap)
+{
+    const char *env[] = {"REQUEST_TIMEOUT=2", NULL};
+    if (hard_server_start(z, env, 0) != 0) return "the server did not start";
+    if (game_path(z, path, cap) != 0) return "no game";
+    return NULL;
+}
+
+/* short_timeout_server() in a test, which fails when it does; `path` is an array. */
+#define SHORT_TIMEOUT_SERVER(z, path)                                                              \
+    do {                                                                                           \
+        const char *why_ = short_timeout_server(z, path, sizeof path);                             \
+        CHECK(!why_, "%s", why_);                                                                  \
+    } while (0)
+
+enum { FLOOD = 1100 /* the idle connections of the flood */, SLOW = 40 /* the slow senders */ };
+
 /* 1,100 idle connections from one address, against the defaults: the address keeps at
  * most MAX_CONNECTIONS_PER_IP (64) of them, the rest are closed at once, everyone else is
  * served, and those it keeps are answered 408 and closed at REQUEST_TIMEOUT. */
 void test_attack_connection_flood(struct server *srv)
 {
     (void)srv;
-    enum { FLOOD = 1100 };
     struct server z;
-    /* The defaults, but for REQUEST_TIMEOUT: 2 s instead of 10 keeps the test short. */
-    const char *env[] = {"REQUEST_TIMEOUT=2", NULL};
-    CHECK(hard_server_start(&z, env, 0) == 0, "the server did not start");
     char path[128];
-    CHECK(game_path(&z, path, sizeof path) == 0, "no game");
+    SHORT_TIMEOUT_SERVER(&z, path);
     usleep(200000); /* the start-up's own connections are gone */
     warm_up(&z, path);
     long long worst = 0;
@@ -184,12 +199,9 @@ void test_attack_connection_flood(struct server *srv)
 void test_attack_slowloris(struct server *srv)
 {
     (void)srv;
-    enum { SLOW = 40 };
     struct server z;
-    const char *env[] = {"REQUEST_TIMEOUT=2", NULL};
-    CHECK(hard_server_start(&z, env, 0) == 0, "the server did not start");
     char path[128];
-    CHECK(game_path(&z, path, sizeof path) == 0, "no game");
+    SHORT_TIMEOUT_SERVER(&z, path);
     warm_up(&z, path);
     long long worst = 0;
     static const char head[] = "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ";

@@ -110,6 +110,20 @@ void test_race_many(struct server *srv)
     CHECK(code == 0, "the second server exited with status %d", code);
 }
 
+/* Starts a server of its own into `s` and sets `l` up (zeroed) for `clients` clients
+ * against it alone, with `if_match_every` as load.h says. 0, or -1 when the server did
+ * not start. */
+static int own_server_load(struct server *s, struct load *l, int clients, int if_match_every)
+{
+    if (hard_server_start(s, NULL, 0) != 0) return -1;
+    memset(l, 0, sizeof *l);
+    l->servers[0] = s;
+    l->nservers = 1;
+    l->clients = clients;
+    l->if_match_every = if_match_every;
+    return 0;
+}
+
 void test_crash(struct server *srv)
 {
     (void)srv;
@@ -117,13 +131,8 @@ void test_crash(struct server *srv)
     long load_ms = hard_knob("HARD_CRASH_LOAD_MS", 1500);
     char why[400] = "";
     struct server x;
-    CHECK(hard_server_start(&x, NULL, 0) == 0, "the server to kill did not start");
     static struct load l;
-    memset(&l, 0, sizeof l);
-    l.servers[0] = &x;
-    l.nservers = 1;
-    l.clients = 24;
-    l.if_match_every = 4;
+    CHECK(own_server_load(&x, &l, 24, 4) == 0, "the server to kill did not start");
     l.cutoffs_ok = 1; /* the requests in flight when the server is killed get no answer */
     /* Games enough that some are still running in the last round. */
     int ngames = 24 * rounds < LOAD_MAX_GAMES ? 24 * rounds : LOAD_MAX_GAMES;
@@ -175,22 +184,14 @@ void test_crash(struct server *srv)
 void test_outage(struct server *srv)
 {
     (void)srv;
-    const char *stop = getenv("TILEHALL_PG_STOP"), *start = getenv("TILEHALL_PG_START");
-    if (!stop || !start) {
-        printf("  outage: skipped (TILEHALL_PG_STOP/START not set)\n");
-        return;
-    }
+    const char *stop, *start;
+    if (hard_pg_commands("outage", &stop, &start)) return;
     long down_ms = hard_knob("HARD_OUTAGE_MS", 2000);
     char why[400] = "";
     struct server y;
-    CHECK(hard_server_start(&y, NULL, 0) == 0, "the server did not start");
     static struct load l;
-    memset(&l, 0, sizeof l);
-    l.servers[0] = &y;
-    l.nservers = 1;
-    l.clients = 16;
+    CHECK(own_server_load(&y, &l, 16, 5) == 0, "the server did not start");
     l.mixed_reads = 1;
-    l.if_match_every = 5;
     int rc = load_games(&l, 8, LOAD_GAME, why, sizeof why);
     if (rc == 0) rc = load_start(&l);
     usleep(800000);
@@ -399,24 +400,10 @@ void test_security(struct server *srv)
 }
 
 /* Opens `n` idle TCP connections to `s` into fds[]; returns how many opened. */
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 static int open_idle(const struct server *s, int *fds, int n)
 {
     int opened = 0;
-    for (int i = 0; i < n; i++) {
-        int fd = socket(AF_INET, SOCK_STREAM, 0);
-        struct sockaddr_in a = {0};
-        a.sin_family = AF_INET;
-        a.sin_port = htons((uint16_t)s->port);
-        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
-            if (fd >= 0) close(fd);
-            break;
-        }
-        fds[opened++] = fd;
-    }
+    while (opened < n && (fds[opened] = hard_connect(s)) >= 0) opened++;
     return opened;
 }
 

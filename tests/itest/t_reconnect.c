@@ -154,11 +154,8 @@ static void *rc_client_main(void *p)
 void test_reconnect(struct server *srv)
 {
     (void)srv;
-    const char *stop = getenv("TILEHALL_PG_STOP"), *start = getenv("TILEHALL_PG_START");
-    if (!stop || !start) {
-        printf("  reconnect: skipped (TILEHALL_PG_STOP/START not set)\n");
-        return;
-    }
+    const char *stop, *start;
+    if (hard_pg_commands("reconnect", &stop, &start)) return;
     int restarts = (int)hard_knob("RECONNECT_RESTARTS", 20);
     int nclients = (int)hard_knob("RECONNECT_CLIENTS", 4);
     long up_ms = hard_knob("RECONNECT_UP_MS", 400);
