@@ -198,14 +198,15 @@ static enum cc_status greedy(struct cc_bot_scratch *s, struct cc_rng *rng, struc
     int best = 0;
     uint32_t ties = 0;
     struct followup fu[CC_BOT_MAX_FOLLOWUPS];
+    memcpy(&s->work, r, sizeof s->work); /* then reset after each move: a partial copy */
     for (size_t k = 0; k < s->nlist; k++) {
         unsigned nf = followups(r, &s->list[k], fu);
         for (unsigned j = 0; j < nf; j++) {
             struct cc_action a;
             make_action(r, &s->list[k], &fu[j], &a);
-            memcpy(&s->work, r, sizeof s->work);
             if (cc_game_apply(&s->work, &a, NULL) != CC_OK) return CC_ERR_CORRUPT;
             int m = margin(&s->work, seat);
+            cc_game_reset(&s->work, r);
             if (ties == 0 || m > best) {
                 best = m;
                 ties = 1;

@@ -95,6 +95,28 @@ static int check_all_moves(const struct cc_game *g, const char *label, unsigned 
     return best;
 }
 
+/* Every move of `g` (the draw in the draw phase) applied to a copy and undone by
+ * cc_game_reset() gives the game back byte for byte. */
+static void check_reset(const struct cc_game *g)
+{
+    static struct cc_game copy;
+    memcpy(&copy, g, sizeof copy);
+    size_t n = cc_bot_moves(g, &scratch2);
+    if (g->phase == CC_PHASE_DRAW) {
+        struct cc_action d = {.kind = CC_ACTION_DRAW, .seat = g->seat};
+        cr_assert_eq(cc_game_apply(&copy, &d, NULL), CC_OK);
+        cc_game_reset(&copy, g);
+        cr_assert_eq(memcmp(&copy, g, sizeof copy), 0, "reset after a draw");
+    }
+    for (size_t i = 0; i < n; i++) {
+        struct cc_action a;
+        cr_assert(cc_bot_move(&scratch2, i, &a));
+        cr_assert_eq(cc_game_apply(&copy, &a, NULL), CC_OK);
+        cc_game_reset(&copy, g);
+        cr_assert_eq(memcmp(&copy, g, sizeof copy), 0, "reset after move %zu of %zu", i, n);
+    }
+}
+
 /* Plays `games` games of `c` (2 to 5 players), seats alternating random and greedy, checking
  * every move, the game after it and the bot's canonical copy; every `full`-th place turn all
  * listed moves are applied and greedy's choice is checked to have the best margin. */
@@ -110,6 +132,7 @@ static void play_checked(const struct config *c, unsigned games, unsigned full)
             uint64_t seed = k * 1000003ull + g.turn;
             struct cc_action a;
             bool place = g.phase == CC_PHASE_PLACE;
+            if (g.turn % 7 == k % 7) check_reset(&g);
             cr_assert_eq(cc_bot_choose(&g, lv, seed, &scratch, &a), CC_OK, "%s", c->label);
             cr_assert_eq(a.seat, g.seat);
             if (place) {
