@@ -13,7 +13,7 @@
  * The moves of the place phase, as the bots count them (cc_bot_moves()): every entry of
  * cc_legal_placements() (both hand tiles in the hand-of-two variant), each with each of its
  * follow-up choices: none; a follower on each distinct feature the placement allows one on
- * (named by its first location, N-W-... order of enum cc_location); a stable on each distinct
+ * (named by its first location in the order of enum cc_location); a stable on each distinct
  * meadow feature allowed (hills, named the same way); each hike of the mask (hills: own
  * hiker k, side); the withdrawal of each own follower on the board (discovery, named by its
  * square and its own location). In the draw phase the only move is the draw.
@@ -50,8 +50,10 @@ struct cc_bot_scratch {
  * Greedy applies every move to a copy of the game and keeps the one with the highest
  * projected final score (cc_projected_scores()) of the mover minus the highest of the other
  * seats; ties are broken uniformly by a generator seeded with `seed`; it never simulates a
- * draw. Fails with CC_ERR_GAME_FINISHED for a finished game, CC_ERR_BAD_OPTION for an unknown
- * level, CC_ERR_CORRUPT if the engine lists no legal move or refuses a listed one (a bug).
+ * draw. The service should derive `seed` from the game and the turn (not from the clock), so
+ * that a turn thought again after a crash gives the same move. Fails with CC_ERR_GAME_FINISHED for
+ * a finished game, CC_ERR_BAD_OPTION for an unknown level, CC_ERR_CORRUPT if the engine lists no
+ * legal move or refuses a listed one (a bug).
  */
 enum cc_status cc_bot_choose(const struct cc_game *g, enum cc_bot_level level, uint64_t seed,
                              struct cc_bot_scratch *scratch, struct cc_action *out) NODISCARD;

@@ -172,31 +172,31 @@ static void play_checked(const struct config *c, unsigned games, unsigned full)
 
 Test(bot, legal_classic_standard)
 {
-    play_checked(&configs[0], 8, 5);
+    play_checked(&configs[0], 12, 5);
 }
 Test(bot, legal_classic_original)
 {
-    play_checked(&configs[1], 8, 5);
+    play_checked(&configs[1], 12, 5);
 }
 Test(bot, legal_classic_river)
 {
-    play_checked(&configs[2], 8, 5);
+    play_checked(&configs[2], 12, 5);
 }
 Test(bot, legal_classic_original_river)
 {
-    play_checked(&configs[3], 8, 5);
+    play_checked(&configs[3], 12, 5);
 }
 Test(bot, legal_hills)
 {
-    play_checked(&configs[4], 8, 5);
+    play_checked(&configs[4], 12, 5);
 }
 Test(bot, legal_discovery)
 {
-    play_checked(&configs[5], 8, 5);
+    play_checked(&configs[5], 12, 5);
 }
 Test(bot, legal_discovery_hand)
 {
-    play_checked(&configs[6], 8, 5);
+    play_checked(&configs[6], 12, 5);
 }
 
 Test(bot, draw_phase_finished_game_and_levels)
