@@ -1,7 +1,7 @@
 /* ai_bench.c: the strength of the computer players: seat-swapped pairs of 2-player games on
  * the same shuffled decks, greedy against random, per ruleset: win rate (a tie counts half)
  * with its 95 % Wilson interval, mean score margin, and moves a second of each level.
- * Usage: bench-ai [pairs per ruleset, default 100] */
+ * Usage: bench-ai [pairs per ruleset, default 200] */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,6 +70,8 @@ static void bench(const char *label, uint8_t ruleset, struct cc_options o, unsig
 {
     double wins = 0, margin = 0;
     unsigned games = 0, ties = 0;
+    struct level_stats mine[CC_BOT_LEVEL_COUNT];
+    memset(mine, 0, sizeof mine);
     for (unsigned i = 0; i < pairs; i++) {
         struct cc_setup setup;
         memset(&setup, 0, sizeof setup);
@@ -84,7 +86,7 @@ static void bench(const char *label, uint8_t ruleset, struct cc_options o, unsig
             level[greedy_seat] = CC_BOT_GREEDY;
             level[1 - greedy_seat] = CC_BOT_RANDOM;
             int score[2];
-            play(&setup, level, setup.seed * 2 + greedy_seat, score, stats);
+            play(&setup, level, setup.seed * 2 + greedy_seat, score, mine);
             int m = score[greedy_seat] - score[1 - greedy_seat];
             wins += m > 0 ? 1 : m == 0 ? 0.5 : 0;
             ties += m == 0;
@@ -94,22 +96,28 @@ static void bench(const char *label, uint8_t ruleset, struct cc_options o, unsig
     }
     double lo, hi;
     wilson(wins, games, &lo, &hi);
-    printf("%-26s %5u %6.1f %% [%5.1f, %5.1f] %5u %+8.1f\n", label, games, 100 * wins / games,
-           100 * lo, 100 * hi, ties, margin / games);
+    for (unsigned lv = 0; lv < CC_BOT_LEVEL_COUNT; lv++) {
+        stats[lv].seconds += mine[lv].seconds;
+        stats[lv].moves += mine[lv].moves;
+    }
+    printf("%-26s %5u %6.1f %% [%5.1f, %5.1f] %5u %+8.1f %8.1f %8.1f\n", label, games,
+           100 * wins / games, 100 * lo, 100 * hi, ties, margin / games,
+           1e6 * mine[CC_BOT_RANDOM].seconds / (double)mine[CC_BOT_RANDOM].moves,
+           1e6 * mine[CC_BOT_GREEDY].seconds / (double)mine[CC_BOT_GREEDY].moves);
     fflush(stdout);
 }
 
 int main(int argc, char **argv)
 {
-    long pairs = argc > 1 ? strtol(argv[1], NULL, 10) : 100;
-    if (pairs < 1 || pairs > 100000) pairs = 100;
+    long pairs = argc > 1 ? strtol(argv[1], NULL, 10) : 200;
+    if (pairs < 1 || pairs > 100000) pairs = 200;
     struct level_stats stats[CC_BOT_LEVEL_COUNT];
     memset(stats, 0, sizeof stats);
     printf("bench-ai: greedy against random, 2 players, %ld seat-swapped pairs of games on the "
            "same decks per ruleset, one core\n",
            pairs);
-    printf("%-26s %5s %8s %14s %5s %8s\n", "ruleset", "games", "greedy", "95% Wilson", "ties",
-           "margin");
+    printf("%-26s %5s %8s %14s %5s %8s %8s %8s\n", "ruleset", "games", "greedy", "95% Wilson",
+           "ties", "margin", "rand us", "greedy us");
     unsigned p = (unsigned)pairs;
     bench("classic standard (farms)", CC_RULESET_CLASSIC, (struct cc_options){0}, p, stats);
     bench("classic original", CC_RULESET_CLASSIC, (struct cc_options){.edition = 1}, p, stats);
@@ -119,7 +127,8 @@ int main(int argc, char **argv)
     bench("discovery", CC_RULESET_DISCOVERY, (struct cc_options){0}, p, stats);
     bench("discovery hand of two", CC_RULESET_DISCOVERY, (struct cc_options){.draw = CC_DRAW_HAND},
           p, stats);
-    printf("win rate: greedy's wins plus half its ties; margin: greedy's score minus random's\n");
+    printf("win rate: greedy's wins plus half its ties; margin: greedy's score minus random's; "
+           "us: microseconds a move\n");
     for (unsigned lv = 0; lv < CC_BOT_LEVEL_COUNT; lv++)
         printf("%-7s %10.0f moves/s (%.1f us a move, %llu moves)\n",
                cc_bot_level_name((enum cc_bot_level)lv), stats[lv].moves / stats[lv].seconds,
