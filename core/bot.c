@@ -4,7 +4,6 @@
 #include "bot.h"
 #include "hand.h"
 #include "rng.h"
-#include "rules.h"
 
 /* One follow-up choice of a placement: the fields of struct cc_action it sets. */
 struct followup {
