@@ -1,6 +1,6 @@
 # ai.mk: `make bench-ai`, the strength of the computer players (core/bot.h): seat-swapped
 # pairs of 2-player games on the same decks, greedy against random, per ruleset
-# (tests/bench/ai_bench.c). A benchmark, not a test; 200 pairs take about a minute,
+# (tests/bench/ai_bench.c). A benchmark, not a test; 200 pairs take 15 s on a quiet core,
 # `make bench-ai AI_PAIRS=500` plays more.
 
 AI_PAIRS     ?= 200
