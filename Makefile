@@ -67,6 +67,7 @@ all:
 
 include mk/deps.mk
 include mk/core.mk
+include mk/ai.mk
 include mk/api.mk
 include mk/spec.mk
 include mk/apitest.mk

@@ -309,6 +309,52 @@ void cc_projected_scores(const struct cc_game *g, struct cc_player out[CC_MAX_PL
     cc_rules_of((enum cc_ruleset)g->ruleset)->final_scoring(g, out, NULL);
 }
 
+/* Bytes [from, to) of a game that cc_game_reset() leaves alone. */
+struct skip {
+    size_t from, to;
+};
+
+void cc_game_reset(struct cc_game *dst, const struct cc_game *src)
+{
+    /* One action places at most one tile (index nboard: its nodes are the next block of the
+     * graph) and takes one square off the frontier (swapped with the last) while adding at
+     * most three: nothing beyond these bounds changes. */
+    size_t tiles = (size_t)src->nboard + 1, nodes = tiles * CC_MAX_TILE_FEATURES;
+    size_t squares = (size_t)src->nfrontier + 4;
+    if (tiles > CC_MAX_BOARD) tiles = CC_MAX_BOARD;
+    if (nodes > CC_MAX_NODES) nodes = CC_MAX_NODES;
+    if (squares > CC_MAX_FRONTIER) squares = CC_MAX_FRONTIER;
+#define TAIL(field, used)                                                                          \
+    {                                                                                              \
+        offsetof(struct cc_game, field) + (used) * sizeof src->field[0],                           \
+            offsetof(struct cc_game, field) + sizeof src->field                                    \
+    }
+    struct skip skips[] = {
+        TAIL(board, tiles),
+        TAIL(root, nodes),
+        TAIL(next, nodes),
+        TAIL(size, nodes),
+        TAIL(open, nodes),
+        TAIL(frontier, squares),
+        TAIL(frontier_mask, squares),
+        TAIL(frontier_want, squares),
+    };
+#undef TAIL
+    unsigned n = sizeof skips / sizeof skips[0];
+    for (unsigned i = 1; i < n; i++) /* in the order of the fields, whatever it is */
+        for (unsigned j = i; j > 0 && skips[j].from < skips[j - 1].from; j--) {
+            struct skip t = skips[j];
+            skips[j] = skips[j - 1];
+            skips[j - 1] = t;
+        }
+    size_t at = 0;
+    for (unsigned i = 0; i < n; i++) {
+        memcpy((char *)dst + at, (const char *)src + at, skips[i].from - at);
+        at = skips[i].to;
+    }
+    memcpy((char *)dst + at, (const char *)src + at, sizeof *dst - at);
+}
+
 unsigned cc_winners(const struct cc_game *g)
 {
     int best = g->players[0].score;

@@ -266,6 +266,15 @@ void cc_projected_scores(const struct cc_game *g, struct cc_player out[CC_MAX_PL
 /* Bit mask of the seats that share the highest score. */
 unsigned cc_winners(const struct cc_game *g);
 
+/*
+ * Makes `dst` equal to `src` byte for byte again, given that `dst` was such a copy before
+ * at most one action was applied to it (what search does: apply a candidate, evaluate,
+ * reset). Copies only what one action can change: the board, the feature graph and the
+ * frontier up to the tiles and squares it can reach, everything else whole (at mid-game
+ * about a third of a full copy).
+ */
+void cc_game_reset(struct cc_game *dst, const struct cc_game *src);
+
 /* Checks every invariant of `g`; returns CC_OK or CC_ERR_CORRUPT. */
 enum cc_status cc_game_check(const struct cc_game *g) NODISCARD;
 
