@@ -303,6 +303,31 @@ static int decode_choice(const cJSON *v, const char *name, const char *const nam
                 name, names[0], names[1]);
 }
 
+/*
+ * Reads member "name" of `obj` as a player name (PlayerName in openapi.yaml: 1 to 40
+ * characters, none that name_chars refuses) into `out`; `label` names the member in
+ * the details ("players[0].name", "name"). Returns 0 or -1.
+ */
+static int decode_name(const cJSON *obj, const char *label, char out[STORE_NAME_MAX + 1],
+                       struct json_err *err)
+{
+    int bad = 0;
+    const char *name = get_str(obj, "name", &bad, err);
+    if (bad) return -1;
+    if (!name) return fail(err, "invalid_body", "%s is required.", label);
+    uint32_t bad_cp = 0;
+    int chars = name_chars(name, &bad_cp);
+    if (chars < 0 && bad_cp != 0xFFFFFFFFu)
+        return fail(err, "invalid_body",
+                    "%s holds U+%04X: names hold no control, format or invisible characters "
+                    "(see PlayerName in openapi.yaml).",
+                    label, (unsigned)bad_cp);
+    if (chars < 1 || chars > MAX_NAME_CHARS || strlen(name) > STORE_NAME_MAX)
+        return fail(err, "invalid_body", "%s must be 1 to 40 characters of UTF-8 text.", label);
+    snprintf(out, STORE_NAME_MAX + 1, "%s", name);
+    return 0;
+}
+
 /* Decodes "options" of `ruleset` into `o` (defaults filled in). Returns 0 or -1. */
 static int decode_options(const cJSON *v, enum cc_ruleset ruleset, struct cc_options *o,
                           struct json_err *err)
@@ -425,27 +450,9 @@ int json_in_new_game(const char *body, size_t len, struct json_new_game *out, st
             goto out;
         }
         if (check_fields(p, pallowed, "players[].", err)) goto out;
-        const char *name = get_str(p, "name", &bad, err);
-        if (bad) goto out;
-        if (!name) {
-            fail(err, "invalid_body", "players[%d].name is required.", seat);
-            goto out;
-        }
-        uint32_t bad_cp = 0;
-        int chars = name_chars(name, &bad_cp);
-        if (chars < 0 && bad_cp != 0xFFFFFFFFu) {
-            fail(err, "invalid_body",
-                 "players[%d].name holds U+%04X: names hold no control, format or invisible "
-                 "characters (see PlayerName in openapi.yaml).",
-                 seat, (unsigned)bad_cp);
-            goto out;
-        }
-        if (chars < 1 || chars > MAX_NAME_CHARS || strlen(name) > STORE_NAME_MAX) {
-            fail(err, "invalid_body", "players[%d].name must be 1 to 40 characters of UTF-8 text.",
-                 seat);
-            goto out;
-        }
-        snprintf(out->names[seat], sizeof out->names[seat], "%s", name);
+        char label[32];
+        snprintf(label, sizeof label, "players[%d].name", seat);
+        if (decode_name(p, label, out->names[seat], err)) goto out;
     }
 
     if (decode_options(cJSON_GetObjectItemCaseSensitive(root, "options"), (enum cc_ruleset)ruleset,
@@ -644,6 +651,17 @@ int json_in_placement(const char *body, size_t len, enum cc_ruleset ruleset, str
     }
     rc = 0;
 out:
+    cJSON_Delete(root);
+    return rc;
+}
+
+int json_in_player(const char *body, size_t len, char name[STORE_NAME_MAX + 1],
+                   struct json_err *err)
+{
+    cJSON *root = parse_object(body, len, err);
+    if (!root) return -1;
+    static const char *const allowed[] = {"name", NULL};
+    int rc = check_fields(root, allowed, "", err) ? -1 : decode_name(root, "name", name, err);
     cJSON_Delete(root);
     return rc;
 }

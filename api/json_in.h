@@ -49,6 +49,13 @@ int json_in_placement(const char *body, size_t len, enum cc_ruleset ruleset, str
 int json_in_webhook(const char *body, size_t len, char url[STORE_URL_MAX + 1],
                     struct json_err *err) NODISCARD;
 
+/*
+ * Decodes a POST /v1/players body {"name": "..."} into `name`, which follows the rules of
+ * the seats' names (PlayerName in openapi.yaml). Returns 0 or -1.
+ */
+int json_in_player(const char *body, size_t len, char name[STORE_NAME_MAX + 1],
+                   struct json_err *err) NODISCARD;
+
 /* Accepts an empty body or an empty JSON object (POST .../draw). Returns 0 or -1. */
 int json_in_empty(const char *body, size_t len, struct json_err *err) NODISCARD;
 

@@ -32,6 +32,9 @@ static const struct api_route routes[] = {
     {"GET", "/v1/games/{id}/webhook", routes_webhook_get},
     {"POST", "/v1/games/{id}/webhook", routes_webhook_set},
     {"DELETE", "/v1/games/{id}/webhook", routes_webhook_delete},
+    {"POST", "/v1/players", routes_player_create},
+    {"GET", "/v1/players/me", routes_player_me},
+    {"POST", "/v1/players/me/token", routes_player_token},
 };
 
 /*
@@ -39,7 +42,7 @@ static const struct api_route routes[] = {
  * before routing, so a wrong path or method there is 415 as well. A new family of POST
  * routes (/v1/players ...) adds its prefix here.
  */
-static const char *const json_only[] = {"/v1/games"};
+static const char *const json_only[] = {"/v1/games", "/v1/players"};
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -41,6 +41,23 @@ void routes_tiles(const struct api_request *req, struct api_response *resp, cons
 
 /* POST /v1/games */
 void routes_game_create(const struct api_request *req, struct api_response *resp, const char *arg);
+/* POST /v1/players: a new player (one identity across games) and its token, shown once. */
+void routes_player_create(const struct api_request *req, struct api_response *resp,
+                          const char *arg);
+/* GET /v1/players/me: the player whose token the request carries. */
+void routes_player_me(const struct api_request *req, struct api_response *resp, const char *arg);
+/* POST /v1/players/me/token: a new token for that player; the old one stops working. */
+void routes_player_token(const struct api_request *req, struct api_response *resp, const char *arg);
+
+struct store_person;
+
+/*
+ * The player whose token the request's Authorization header carries ("Bearer <token>")
+ * into `out`. Returns 0, or 1 after answering 401 missing_token or unknown_token, 503 ...
+ */
+int routes_player_auth(const struct api_request *req, struct api_response *resp,
+                       struct store_person *out) NODISCARD;
+
 /* GET /v1/games/{id} */
 void routes_game_get(const struct api_request *req, struct api_response *resp, const char *id);
 /* GET /v1/games/{id}/scores */

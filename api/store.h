@@ -1,7 +1,8 @@
 /* store.h: PostgreSQL storage of games, players, actions, events and idempotency keys,
- * webhooks and their outbox, and the listening connection of live updates. Implemented by
- * store.c (games), store_webhook.c, store_live.c, over store_db.c (the statements and
- * the connections); these are the only files that speak libpq. */
+ * webhooks and their outbox, people (players across games), and the listening connection
+ * of live updates. Implemented by store.c (games), store_webhook.c, store_player.c,
+ * store_live.c, over store_db.c (the statements and the connections); these are the only
+ * files that speak libpq. */
 #ifndef API_STORE_H
 #define API_STORE_H
 
@@ -159,6 +160,36 @@ enum store_status store_idem_get(const char *scope, const char *key,
 
 /* Frees the strings store_idem_get() filled in. */
 void store_idem_free(struct store_idem *idem);
+
+/* A person: one identity across games (POST /v1/players; the table people, 0007). Not a
+ * seat: struct store_player is a game's seat. */
+struct store_person {
+    char id[AUTH_UUID_LEN + 1];        /* UUID, lower-case */
+    char name[STORE_NAME_MAX + 1];     /* UTF-8 */
+    uint8_t token_hash[AUTH_HASH_LEN]; /* SHA-256 of the person's token */
+};
+
+/*
+ * Writes a new person (p->id, name, token_hash) and the idempotent answer `idem` (NULL
+ * for none) in one transaction: STORE_OK, STORE_DUPLICATE when idem's key was stored by a
+ * racing request (nothing written) ...
+ */
+enum store_status store_person_create(const struct store_person *p,
+                                      const struct store_idem *idem) NODISCARD;
+
+/* The person whose token hashes to `hash` into `out`: STORE_OK, STORE_NOT_FOUND ... */
+enum store_status store_person_by_token(const uint8_t hash[AUTH_HASH_LEN],
+                                        struct store_person *out) NODISCARD;
+
+/*
+ * Replaces the token of the person whose token hashes to `old_hash` now by `new_hash`,
+ * filling out's id and name: STORE_OK, or STORE_NOT_FOUND when no token hashes to
+ * `old_hash` (any more: of two replacements racing with one token, one wins and the
+ * other finds nothing, and nothing is changed for it).
+ */
+enum store_status store_person_token_replace(const uint8_t old_hash[AUTH_HASH_LEN],
+                                             const uint8_t new_hash[AUTH_HASH_LEN],
+                                             struct store_person *out) NODISCARD;
 
 /*
  * Calls fn(arg, seq, type, payload, len) for each event of game `id` with seq > after

@@ -90,6 +90,18 @@ static const char *const stmt_sql[ST_COUNT] = {
         "location = EXCLUDED.location, etag = EXCLUDED.etag, body = EXCLUDED.body, "
         "created_at = now() "
         "WHERE idempotency.created_at <= now() - interval '24 hours'",
+    /* People (0007, store_player.c): one identity across games, found by its token's hash. */
+    [ST_PERSON_INSERT] =
+        "INSERT INTO people (id, name, token_hash) VALUES ($1::uuid, $2, $3::bytea)",
+    [ST_PERSON_BY_TOKEN] =
+        "SELECT id::text, name, token_hash FROM people WHERE token_hash = $1::bytea",
+    /* A new token hash ($2) for the person whose token hash is $1 now: of two replacements
+     * racing with one token, the second waits for the first's row and then finds the hash
+     * changed (PostgreSQL checks the WHERE again on the row as committed): it changes
+     * nothing and answers no row. */
+    [ST_PERSON_TOKEN] =
+        "UPDATE people SET token_hash = $2::bytea, token_replaced = token_replaced + 1, "
+        "token_changed_at = now() WHERE token_hash = $1::bytea RETURNING id::text, name",
     [ST_GAME_VERSION] = "SELECT version FROM games WHERE id = $1::uuid",
     [ST_GAME_VERSIONS] = "SELECT id::text, version FROM games WHERE id = ANY($1::uuid[])",
     /* What ST_GAME_COMMIT does besides, for a transaction of several statements (after
@@ -177,9 +189,9 @@ static const char *const stmt_sql[ST_COUNT] = {
  * repeated only when it certainly never reached the server (see db_run_fmt).
  */
 static const unsigned char stmt_repeatable[ST_COUNT] = {
-    [ST_PING] = 1,         [ST_GAME_LOAD] = 1,     [ST_EVENTS_LIST] = 1, [ST_IDEM_GET] = 1,
-    [ST_GAME_VERSION] = 1, [ST_GAME_VERSIONS] = 1, [ST_EVENTS_EACH] = 1, [ST_WEBHOOK_STATE] = 1,
-    [ST_COUNTS] = 1,       [ST_GAME_WATCH] = 1,
+    [ST_PING] = 1,         [ST_GAME_LOAD] = 1,     [ST_EVENTS_LIST] = 1,     [ST_IDEM_GET] = 1,
+    [ST_GAME_VERSION] = 1, [ST_GAME_VERSIONS] = 1, [ST_EVENTS_EACH] = 1,     [ST_WEBHOOK_STATE] = 1,
+    [ST_COUNTS] = 1,       [ST_GAME_WATCH] = 1,    [ST_PERSON_BY_TOKEN] = 1,
 };
 
 /* A thread's connection. */

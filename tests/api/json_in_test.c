@@ -1,18 +1,19 @@
 /* json_in_test.c: the request body decoders (api/json_in.c) as tables: for each decoder
- * (POST /v1/games, a placement of each ruleset, a webhook, the empty body of a draw) the
- * bodies it refuses with the code it gives, and the bodies it takes with what they
- * decode to. The same text goes in as the HTTP layer hands it over: `len` bytes and a
- * NUL after them. */
+ * (POST /v1/games, a placement of each ruleset, a webhook, the empty body of a draw, a
+ * player's name) the bodies it refuses with the code it gives, and the bodies it takes
+ * with what they decode to. The same text goes in as the HTTP layer hands it over: `len` bytes and
+ * a NUL after them. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "json_in.h"
 
-enum decoder { NEW_GAME, PLACE_CLASSIC, PLACE_HILLS, PLACE_DISCOVERY, WEBHOOK, EMPTY };
+enum decoder { NEW_GAME, PLACE_CLASSIC, PLACE_HILLS, PLACE_DISCOVERY, WEBHOOK, EMPTY, PLAYER };
 
 static const char *const decoder_names[] = {
-    "new_game", "placement/classic", "placement/hills", "placement/discovery", "webhook", "empty"};
+    "new_game", "placement/classic", "placement/hills", "placement/discovery", "webhook", "empty",
+    "player"};
 
 /* Long bodies, written by build_bodies() before the tables are read. */
 static char deck_200[2048], deck_201[2048], url_2048[2200], url_2049[2200], name_40[128],
@@ -50,8 +51,9 @@ static void build_bodies(void)
     }
 }
 
-/* A players array of two named `a` and "Bob", as a body. */
+/* A players array of two named `a` and "Bob", as a body; and {"name": `a`}. */
 static char named_40[256], named_41[256], named_40_utf8[512], named_41_utf8[512];
+static char player_40[256], player_41[256], player_40_utf8[512], player_41_utf8[512];
 
 static void build_names(void)
 {
@@ -59,8 +61,13 @@ static void build_names(void)
     const char *names[] = {name_40, name_41, name_40_utf8, name_41_utf8};
     char *out[] = {named_40, named_41, named_40_utf8, named_41_utf8};
     size_t cap[] = {sizeof named_40, sizeof named_41, sizeof named_40_utf8, sizeof named_41_utf8};
-    for (int i = 0; i < 4; i++)
+    char *pout[] = {player_40, player_41, player_40_utf8, player_41_utf8};
+    size_t pcap[] = {sizeof player_40, sizeof player_41, sizeof player_40_utf8,
+                     sizeof player_41_utf8};
+    for (int i = 0; i < 4; i++) {
         snprintf(out[i], cap[i], "{\"players\":[{\"name\":\"%s\"},{\"name\":\"Bob\"}]}", names[i]);
+        snprintf(pout[i], pcap[i], "{\"name\":\"%s\"}", names[i]);
+    }
 }
 
 #define TWO "\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}]"
@@ -132,6 +139,26 @@ static const struct refusal refusals[] = {
     {NEW_GAME, "{\"players\":[{\"name\":\"A\\u007fB\"},{\"name\":\"Bob\"}]}", 0, "invalid_body"},
     {NEW_GAME, named_41, 0, "invalid_body"},
     {NEW_GAME, named_41_utf8, 0, "invalid_body"},
+    /* POST /v1/players: one name, by the seats' rules. */
+    {PLAYER, "", 0, "invalid_json"},
+    {PLAYER, "[]", 0, "invalid_json"},
+    {PLAYER, "\"Ann\"", 0, "invalid_json"},
+    {PLAYER, "{\"name\":\"Ann\"} {}", 0, "invalid_json"},
+    {PLAYER, "{\"name\":\"A\\u0000\"}", 0, "invalid_json"},
+    {PLAYER, "{\"name\":\"A\xc0\xaf\"}", 0, "invalid_json"},
+    {PLAYER, "{}", 0, "invalid_body"},
+    {PLAYER, "{\"name\":null}", 0, "invalid_body"},
+    {PLAYER, "{\"name\":1}", 0, "invalid_body"},
+    {PLAYER, "{\"name\":\"\"}", 0, "invalid_body"},
+    {PLAYER, player_41, 0, "invalid_body"},
+    {PLAYER, player_41_utf8, 0, "invalid_body"},
+    {PLAYER, "{\"name\":\"A\\u200dB\"}", 0, "invalid_body"},
+    {PLAYER, "{\"name\":\"A\\u202eB\"}", 0, "invalid_body"},
+    {PLAYER, "{\"name\":\"A\\u00adB\"}", 0, "invalid_body"},
+    {PLAYER, "{\"name\":\"A\\nB\"}", 0, "invalid_body"},
+    {PLAYER, "{\"name\":\"A\",\"name\":\"B\"}", 0, "invalid_body"},
+    {PLAYER, "{\"name\":\"A\",\"seat\":0}", 0, "unknown_field"},
+    {PLAYER, "{\"players\":[{\"name\":\"A\"}]}", 0, "unknown_field"},
     /* Options: an object, of the ruleset's own names and values. */
     {NEW_GAME, "{" TWO ",\"options\":[]}", 0, "invalid_body"},
     {NEW_GAME, "{" TWO ",\"options\":\"river\"}", 0, "invalid_body"},
@@ -252,7 +279,7 @@ static const struct refusal refusals[] = {
 static int decode(enum decoder d, const char *body, size_t len, struct json_err *err)
 {
     static struct json_new_game ng;
-    static char url[STORE_URL_MAX + 1];
+    static char url[STORE_URL_MAX + 1], name[STORE_NAME_MAX + 1];
     char copy[4096];
     cr_assert_lt(len, sizeof copy);
     memcpy(copy, body, len);
@@ -271,6 +298,8 @@ static int decode(enum decoder d, const char *body, size_t len, struct json_err 
         return json_in_webhook(copy, len, url, err);
     case EMPTY:
         return json_in_empty(copy, len, err);
+    case PLAYER:
+        return json_in_player(copy, len, name, err);
     }
     return 0;
 }
@@ -558,6 +587,45 @@ Test(json_in, placements_taken)
         cr_expect_eq(a.fx, c->fx, "%s", c->body);
         cr_expect_eq(a.fy, c->fy, "%s", c->body);
     }
+}
+
+/* ---- Players taken ------------------------------------------------------------------ */
+
+Test(json_in, players_taken)
+{
+    build_names();
+    static const struct {
+        const char *body;
+        const char *name;
+    } cases[] = {
+        {"{\"name\":\"Ann\"}", "Ann"},
+        {" { \"name\" : \"Ann Lee\" } ", "Ann Lee"},
+        {"{\"name\":\"Zo\\u00eb\"}", "Zo\xc3\xab"},
+        {"{\"name\":\"\xf0\x9f\x8e\xb2\"}", "\xf0\x9f\x8e\xb2"},
+        {player_40, name_40},
+        {player_40_utf8, name_40_utf8},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        static char name[STORE_NAME_MAX + 1];
+        struct json_err err;
+        int rc = json_in_player(cases[i].body, strlen(cases[i].body), name, &err);
+        cr_expect_eq(rc, 0, "%s: %s %s", cases[i].body, rc ? err.code : "", rc ? err.detail : "");
+        if (rc == 0) cr_expect_str_eq(name, cases[i].name);
+    }
+    /* The details name the field as the body has it. */
+    static char name[STORE_NAME_MAX + 1];
+    struct json_err err;
+    cr_expect_eq(json_in_player("{}", 2, name, &err), -1);
+    cr_expect_str_eq(err.detail, "name is required.");
+    cr_expect_eq(json_in_player(player_41, strlen(player_41), name, &err), -1);
+    cr_expect_str_eq(err.detail, "name must be 1 to 40 characters of UTF-8 text.");
+    const char *zw = "{\"name\":\"A\\u200bB\"}";
+    cr_expect_eq(json_in_player(zw, strlen(zw), name, &err), -1);
+    cr_expect(strstr(err.detail, "name holds U+200B") == err.detail, "%s", err.detail);
+    /* ... and a seat's name, as before. */
+    static struct json_new_game ng;
+    cr_expect_eq(json_in_new_game(named_41, strlen(named_41), &ng, &err), -1);
+    cr_expect_str_eq(err.detail, "players[0].name must be 1 to 40 characters of UTF-8 text.");
 }
 
 /* ---- Webhooks and empty bodies taken ------------------------------------------------- */

@@ -1,8 +1,8 @@
 /* router_test.c: the route table and its lookup. Every route, the methods a path does
  * not have (405 and its Allow), paths that no route has (404: unknown, "//", a trailing
- * slash, too many segments, too long), the 415 of a POST under /v1/games that is not
- * JSON, the route templates of /metrics; the table's own rules (one parameter at most,
- * no two patterns of one shape, an Allow that fits); and, on a table of its own, a
+ * slash, too many segments, too long), the 415 of a POST under /v1/games or /v1/players
+ * that is not JSON, the route templates of /metrics; the table's own rules (one parameter
+ * at most, no two patterns of one shape, an Allow that fits); and, on a table of its own, a
  * literal segment winning over a parameter. The handlers and problem_reply are stubs
  * here: they note which handler ran with which parameter, or which problem was answered,
  * so the real dispatch (api_handle) runs without a database or the answer's JSON. */
@@ -53,6 +53,9 @@ STUB(routes_board_svg)
 STUB(routes_webhook_get)
 STUB(routes_webhook_set)
 STUB(routes_webhook_delete)
+STUB(routes_player_create)
+STUB(routes_player_me)
+STUB(routes_player_token)
 
 static char problem[40]; /* the code of the last problem answered */
 
@@ -112,6 +115,14 @@ static const struct route_case cases[] = {
      GID, "/v1/games/{id}/webhook"},
     {"DELETE", G "/webhook", NULL, NULL, RAN_STATUS, "routes_webhook_delete", GID,
      "/v1/games/{id}/webhook"},
+    {"POST", "/v1/players", JS, "{\"name\":\"Ann\"}", RAN_STATUS, "routes_player_create", "(null)",
+     "/v1/players"},
+    {"GET", "/v1/players/me", NULL, NULL, RAN_STATUS, "routes_player_me", "(null)",
+     "/v1/players/me"},
+    {"POST", "/v1/players/me/token", NULL, NULL, RAN_STATUS, "routes_player_token", "(null)",
+     "/v1/players/me/token"},
+    {"POST", "/v1/players/me/token", JS, "{}", RAN_STATUS, "routes_player_token", "(null)",
+     "/v1/players/me/token"},
     /* The methods a path does not have: 405, Allow in the table's order. */
     {"POST", "/healthz", NULL, NULL, 405, NULL, "GET", "/healthz"},
     {"HEAD", "/healthz", NULL, NULL, 405, NULL, "GET", "/healthz"},
@@ -137,6 +148,10 @@ static const struct route_case cases[] = {
     {"HEAD", G "/board.svg", NULL, NULL, 405, NULL, "GET", "/v1/games/{id}/board.svg"},
     {"PUT", G "/webhook", JS, "{}", 405, NULL, "GET, POST, DELETE", "/v1/games/{id}/webhook"},
     {"PATCH", G "/webhook", NULL, NULL, 405, NULL, "GET, POST, DELETE", "/v1/games/{id}/webhook"},
+    {"GET", "/v1/players", NULL, NULL, 405, NULL, "POST", "/v1/players"},
+    {"DELETE", "/v1/players/me", NULL, NULL, 405, NULL, "GET", "/v1/players/me"},
+    {"POST", "/v1/players/me", JS, "{}", 405, NULL, "GET", "/v1/players/me"},
+    {"GET", "/v1/players/me/token", NULL, NULL, 405, NULL, "POST", "/v1/players/me/token"},
     /* Paths that no route has (more in unknown_paths[]). */
     {"HEAD", "/v1/nope", NULL, NULL, 404, NULL, NULL, "other"},
     {"POST", "/v1/games/", JS, "{}", 404, NULL, NULL, "other"},
@@ -151,6 +166,11 @@ static const struct route_case cases[] = {
     {"POST", G, "text/plain", "x", 415, NULL, NULL, "/v1/games/{id}"},          /* not 405 */
     {"POST", G "/nope", "text/plain", "x", 415, NULL, NULL, "other"},           /* not 404 */
     {"POST", G "/placements/1/2", "text/plain", "x", 415, NULL, NULL, "other"}, /* 6 segments */
+    {"POST", "/v1/players", "text/plain", "{\"name\":\"Ann\"}", 415, NULL, NULL, "/v1/players"},
+    {"POST", "/v1/players", NULL, "{}", 415, NULL, NULL, "/v1/players"},
+    {"POST", "/v1/players/me/token", "text/plain", "x", 415, NULL, NULL, "/v1/players/me/token"},
+    {"POST", "/v1/players/me", "text/plain", "x", 415, NULL, NULL, "/v1/players/me"}, /* not 405 */
+    {"POST", "/v1/players/you", "text/plain", "x", 415, NULL, NULL, "other"},         /* not 404 */
     /* ... but JSON in any spelling, an empty body, or another path or method is routed. */
     {"POST", "/v1/games", "application/json; charset=utf-8", "{}", RAN_STATUS, "routes_game_create",
      "(null)", "/v1/games"},
@@ -164,6 +184,10 @@ static const struct route_case cases[] = {
     {"PUT", "/v1/games", "text/plain", "x", 405, NULL, "POST", "/v1/games"},
     {"POST", "/healthz", "text/plain", "x", 405, NULL, "GET", "/healthz"},
     {"POST", "/v1/gamesx", "text/plain", "x", 404, NULL, NULL, "other"},
+    {"POST", "/v1/playersx", "text/plain", "x", 404, NULL, NULL, "other"},
+    {"POST", "/v1/players/me/token", "text/plain", "", RAN_STATUS, "routes_player_token", "(null)",
+     "/v1/players/me/token"},
+    {"GET", "/v1/players/you", NULL, NULL, 404, NULL, NULL, "other"},
     {"POST", "/v1/games/", "text/plain", "x", 404, NULL, NULL, "other"},
     {"POST", G "/placements/1/2/3", "text/plain", "x", 404, NULL, NULL, "other"},
 };

@@ -299,8 +299,7 @@ void test_rate_limit(struct server *srv)
     CHECK(code == 0, "the server exited with status %d", code);
 }
 
-/* 1 when `tok` is 43 characters of base64url (256 random bits). */
-static int token_shape(const char *tok)
+int token_shape(const char *tok)
 {
     return strlen(tok) == 43 &&
            strspn(tok, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_") == 43;
@@ -340,6 +339,30 @@ void test_security(struct server *srv)
     long right_status = r.status;
     resp_free(&r);
     int played = play_turn(&z, &g[2], 1, why, sizeof why) >= 0;
+    /* A player's tokens: the first (made with an Idempotency-Key), then its replacement;
+     * each used, the first once more after it was replaced. */
+    char ptok[2][128] = {"", ""}, pauth[2][160], pid[64] = "";
+    const char *hp[] = {"Idempotency-Key: sec-player-1", NULL};
+    http(&z, "POST", "/v1/players", "{\"name\":\"Sec\"}", hp, &r);
+    snprintf(ptok[0], sizeof ptok[0], "%s", jstr(r.json, "token"));
+    snprintf(pid, sizeof pid, "%s", jstr(r.json, "id"));
+    resp_free(&r);
+    long player_status[3] = {0, 0, 0};
+    for (int k = 0; k < 2; k++) {
+        snprintf(pauth[k], sizeof pauth[k], "Authorization: Bearer %s", ptok[k]);
+        const char *ha[] = {pauth[k], NULL};
+        http(&z, "GET", "/v1/players/me", NULL, ha, &r);
+        player_status[k] = r.status;
+        resp_free(&r);
+        if (k == 1) break;
+        http(&z, "POST", "/v1/players/me/token", NULL, ha, &r);
+        snprintf(ptok[1], sizeof ptok[1], "%s", jstr(r.json, "token"));
+        resp_free(&r);
+    }
+    const char *hold[] = {pauth[0], NULL};
+    http(&z, "GET", "/v1/players/me", NULL, hold, &r);
+    player_status[2] = r.status;
+    resp_free(&r);
     int code = hard_server_stop(&z);
     /* Tokens: 256 random bits each, all different, stored only as their SHA-256. */
     int shapes = 1, distinct = 1, hashed = 1, nowhere = 1, logged = 0;
@@ -380,6 +403,24 @@ void test_security(struct server *srv)
             if (text && strstr(text, t)) logged = 1;
         }
     }
+    for (int k = 0; k < 2; k++) {
+        const char *t = ptok[k];
+        shapes &= token_shape(t);
+        for (int i = 0; i < 3 && made == 3; i++)
+            for (int s = 0; s < g[i].nplayers; s++) distinct &= strcmp(t, g[i].token[s]) != 0;
+        const char *v2[] = {pid, t};
+        /* Only the current token's hash is stored. */
+        hashed &= db_scalar_params("SELECT count(*) FROM people WHERE id = $1::uuid AND "
+                                   "token_hash = sha256(convert_to($2, 'UTF8'))",
+                                   2, v2) == (k == 1);
+        const char *v1[] = {t};
+        nowhere &= db_scalar_params("SELECT (SELECT count(*) FROM idempotency WHERE strpos(body, "
+                                    "$1) > 0) + (SELECT count(*) FROM people WHERE strpos(name, "
+                                    "$1) > 0)",
+                                    1, v1) == 0;
+        if (text && strstr(text, t)) logged = 1;
+    }
+    distinct &= strcmp(ptok[0], ptok[1]) != 0;
     if (text && (strstr(text, wrong + 22) || strstr(text, "Bearer"))) logged = 1;
     int log_lines = 0;
     for (size_t i = 0; text && i < len; i++) log_lines += text[i] == '\n';
@@ -388,6 +429,9 @@ void test_security(struct server *srv)
     CHECK(wrong_status == 401 && right_status == 200, "draws: %ld with a forged token, %ld right",
           wrong_status, right_status);
     CHECK(played, "%s", why);
+    CHECK(player_status[0] == 200 && player_status[1] == 200 && player_status[2] == 401,
+          "the player's tokens: %ld first, %ld replacement, %ld first after the replacement",
+          player_status[0], player_status[1], player_status[2]);
     CHECK(shapes, "a token is not 43 characters of base64url (256 bits)");
     CHECK(distinct, "two tokens are the same");
     CHECK(hashed, "a stored token_hash is not the SHA-256 of the token");

@@ -55,6 +55,14 @@ const struct itest itest_tests[] = {
      test_webhook_breaker},
     {"webhooks: the migration to one per owner keeps a game's deliveries (the creator's)",
      test_webhook_migration},
+    /* Players across games (t_players.c). */
+    {"players: create, me, token replacement (the old token refused at once)", test_players},
+    {"players: every refusal with its code, nothing stored", test_players_refusals},
+    {"players: Idempotency-Key repeats without the token, concurrent on two servers",
+     test_players_idempotency},
+    {"players: token replacements racing on two servers, exactly one wins",
+     test_players_token_race},
+    {"players: the creation limit counts players with games", test_players_create_limit},
     /* Hardening (t_badinput.c, t_hardening.c). */
     {"bad input of every kind: 4xx problems, the game unchanged", test_bad_input},
     {"rate limit: 429 with Retry-After, off by default", test_rate_limit},

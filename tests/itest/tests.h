@@ -45,6 +45,10 @@ int game_version(const struct server *srv, const struct game *g);
  */
 int play_turn(const struct server *srv, const struct game *g, int follower, char *why, size_t cap);
 
+/* 1 when `tok` is 43 characters of base64url (256 random bits): a seat's or a player's
+ * token. */
+int token_shape(const char *tok);
+
 void test_ops(struct server *srv);
 void test_not_found_and_methods(struct server *srv);
 void test_rulesets(struct server *srv);
@@ -99,5 +103,10 @@ void test_webhook_private(struct server *srv);
 void test_webhook_tarpits(struct server *srv);
 void test_webhook_breaker(struct server *srv);
 void test_webhook_migration(struct server *srv);
+void test_players(struct server *srv);
+void test_players_refusals(struct server *srv);
+void test_players_idempotency(struct server *srv);
+void test_players_token_race(struct server *srv);
+void test_players_create_limit(struct server *srv);
 
 #endif
