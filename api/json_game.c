@@ -87,11 +87,7 @@ static void add_seats(struct json_out *o, const char *name, const struct cc_game
 /* Member "seat": a seat number, or null for CC_NO_SEAT. */
 static void add_seat(struct json_out *o, unsigned seat)
 {
-    json_out_key(o, "seat");
-    if (seat == CC_NO_SEAT)
-        json_out_null(o);
-    else
-        json_out_int(o, seat);
+    json_out_kint_or_null(o, "seat", seat != CC_NO_SEAT, seat);
 }
 
 void json_options(struct json_out *o, const struct cc_game *g)

@@ -193,6 +193,15 @@ void json_out_kint(struct json_out *o, const char *key, long long v)
     json_out_int(o, v);
 }
 
+void json_out_kint_or_null(struct json_out *o, const char *key, int present, long long v)
+{
+    json_out_key(o, key);
+    if (present)
+        json_out_int(o, v);
+    else
+        json_out_null(o);
+}
+
 void json_out_kstring(struct json_out *o, const char *key, const char *s)
 {
     json_out_key(o, key);

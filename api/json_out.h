@@ -59,6 +59,9 @@ void json_out_raw(struct json_out *o, const char *json, size_t len);
 
 /* A member: json_out_key() then the value. */
 void json_out_kint(struct json_out *o, const char *key, long long v);
+/* A member whose value is `v` when `present`, else null (a seat that is none, a status that
+ * never came). */
+void json_out_kint_or_null(struct json_out *o, const char *key, int present, long long v);
 void json_out_kstring(struct json_out *o, const char *key, const char *s);
 
 #endif

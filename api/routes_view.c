@@ -33,11 +33,7 @@ void routes_turn_view(const struct api_request *req, struct api_response *resp, 
     json_out_kint(&w, "version", ag->row.version);
     json_out_kstring(&w, "status", json_status(g));
     json_out_kint(&w, "number", g->turn);
-    json_out_key(&w, "seat");
-    if (finished)
-        json_out_null(&w);
-    else
-        json_out_int(&w, g->seat);
+    json_out_kint_or_null(&w, "seat", !finished, g->seat);
     json_out_key(&w, "name");
     if (finished)
         json_out_null(&w);

@@ -121,11 +121,7 @@ void routes_webhook_get(const struct api_request *req, struct api_response *resp
         json_out_kstring(&w, "url", st->url);
         json_out_kstring(&w, "since", st->since);
         json_out_kint(&w, "delivered", st->delivered);
-        json_out_key(&w, "delivered_up_to");
-        if (st->delivered_up_to >= 0)
-            json_out_int(&w, st->delivered_up_to);
-        else
-            json_out_null(&w);
+        json_out_kint_or_null(&w, "delivered_up_to", st->delivered_up_to >= 0, st->delivered_up_to);
         json_out_kint(&w, "pending", st->pending);
         json_out_kint(&w, "failed", st->gave_up);
         json_out_kint(&w, "failed_attempts", st->failed_attempts);
@@ -133,11 +129,7 @@ void routes_webhook_get(const struct api_request *req, struct api_response *resp
         if (st->has_error) {
             json_out_begin_object(&w);
             json_out_kint(&w, "seq", st->last_error_seq);
-            json_out_key(&w, "status");
-            if (st->last_error_status > 0)
-                json_out_int(&w, st->last_error_status);
-            else
-                json_out_null(&w);
+            json_out_kint_or_null(&w, "status", st->last_error_status > 0, st->last_error_status);
             json_out_kstring(&w, "error", st->last_error);
             json_out_kstring(&w, "at", st->last_error_at);
             json_out_end_object(&w);
