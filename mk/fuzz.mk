@@ -12,7 +12,7 @@ CORE_FUZZERS  := tiles snapshot
 # (api/params.c, auth_bearer, api_query_get), each linked with only the api files it needs.
 API_FUZZERS   := json_in params
 FUZZ_API_json_in := api/json_in.c api/utf8.c
-FUZZ_API_params  := api/params.c api/auth.c api/req.c api/json_out.c api/buf.c api/problem.c
+FUZZ_API_params  := api/params.c api/auth.c api/req.c api/mono.c api/json_out.c api/buf.c api/problem.c
 FUZZ_API_LIBS  = $(PKG_LIBS)
 FUZZERS       := $(CORE_FUZZERS) $(API_FUZZERS)
 FUZZ_BINS     := $(FUZZERS:%=$(BUILD)/fuzz/fuzz_%)
