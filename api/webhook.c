@@ -193,7 +193,7 @@ int webhook_secret_std(const char *secret, char out[WEBHOOK_STD_SECRET_LEN + 1])
 {
     if (strlen(secret) != WEBHOOK_SECRET_LEN) return -1;
     memcpy(out, "whsec_", 6);
-    /* 43 bytes: 60 digits with one '=' of padding, and the NUL. */
+    /* 43 bytes: 60 digits (the last two '=' padding) and the NUL. */
     if (EVP_EncodeBlock((unsigned char *)out + 6, (const unsigned char *)secret,
                         WEBHOOK_SECRET_LEN) != WEBHOOK_STD_SECRET_LEN - 6)
         return -1;
