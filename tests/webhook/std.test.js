@@ -9,7 +9,8 @@
 // `standard_secret` (whsec_) the answers show and with the secret's text as a raw key,
 // and refuses a tampered body, timestamp or id and another webhook's secret; webhook-id is
 // unique per message and the same on the retry of one (the receiver fails the first
-// request); the X-Tilehall headers are still there and still right.
+// request); the X-Tilehall headers are still there and still right. Last, the server must
+// exit 0 on SIGTERM (a sanitizer build's report makes it fail).
 'use strict';
 const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
@@ -227,4 +228,11 @@ test('every delivery verifies with the standardwebhooks library', async () => {
     const common = [...idsOf('/creator')].filter((id) => idsOf('/seat0').has(id));
     assert.deepEqual(common, []);
     assert.ok(checked > evs.length, `${checked} deliveries checked`);
+});
+
+test('the server stops cleanly on SIGTERM', async () => {
+    const done = new Promise((r) => server.once('exit', (code, signal) => r({ code, signal })));
+    server.kill('SIGTERM');
+    const { code, signal } = await done;
+    assert.deepEqual({ code, signal }, { code: 0, signal: null }, `see ${logPath}`);
 });
