@@ -80,8 +80,9 @@ include mk/fuzz.mk
 # include checks (lint-c), the spec checks, short fuzz runs, then builds, a throwaway
 # PostgreSQL, the service's and the engine's unit tests (plain and ASan+UBSan), the
 # integration tests against the ASan+UBSan server, the ThreadSanitizer server and the
-# normal server (through the spec proxy), a short soak (mk/soak.mk), and last whole games
-# played by examples/bot.sh (its summary line "N passed, 0 failed" ends the output).
+# normal server (through the spec proxy), deliveries checked by the Standard Webhooks
+# library (test-webhook-std), a short soak (mk/soak.mk), and last whole games played by
+# examples/bot.sh (its summary line "N passed, 0 failed" ends the output).
 test: deps
 	$(MAKE_PLAIN) lint-c
 	$(MAKE_PLAIN) test-spec
@@ -93,6 +94,7 @@ test: deps
 	$(MAKE_ADDRESS) test-itest
 	$(MAKE_THREAD) test-itest
 	$(MAKE_PLAIN) test-itest
+	$(MAKE_PLAIN) test-webhook-std
 	$(MAKE_PLAIN) test-soak
 	$(MAKE_PLAIN) test-bot
 

@@ -84,8 +84,9 @@ void routes_webhook_get(const struct api_request *req, struct api_response *resp
 /* POST /v1/games/{id}/webhook: sets the seat's callback URL, answers its new secret (once). */
 void routes_webhook_set(const struct api_request *req, struct api_response *resp, const char *id);
 /*
- * The create answer `game` (a JSON object, `len` bytes) with "webhook": {"url", "secret"}
- * added. Returns a malloc'd text of *out_len bytes, or NULL (out of memory, not an object).
+ * The create answer `game` (a JSON object, `len` bytes) with "webhook": {"url", "secret",
+ * "standard_secret"} added. Returns a malloc'd text of *out_len bytes, or NULL (out of
+ * memory, not an object, a secret not of WEBHOOK_SECRET_LEN characters).
  */
 char *routes_webhook_splice(const char *game, size_t len, const char *url, const char *secret,
                             size_t *out_len);

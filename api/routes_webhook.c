@@ -57,8 +57,8 @@ void routes_webhook_set(const struct api_request *req, struct api_response *resp
     }
     if (idem_if_match(req, ag->row.version, resp)) goto out;
     if (idem_begin(req, scope, &idem, resp)) goto out;
-    char secret[WEBHOOK_SECRET_LEN + 1];
-    if (webhook_secret_new(secret)) {
+    char secret[WEBHOOK_SECRET_LEN + 1], std_secret[WEBHOOK_STD_SECRET_LEN + 1];
+    if (webhook_secret_new(secret) || webhook_secret_std(secret, std_secret)) {
         problem_reply(resp, 500, "internal_error", "No secret could be drawn.");
         goto out;
     }
@@ -76,6 +76,7 @@ void routes_webhook_set(const struct api_request *req, struct api_response *resp
     json_out_begin_object(&w);
     json_out_kstring(&w, "url", url);
     json_out_kstring(&w, "secret", secret);
+    json_out_kstring(&w, "standard_secret", std_secret);
     json_out_end_object(&w);
     api_reply_out(resp, 200, &w);
     if (resp->status != 200) goto out;
@@ -167,12 +168,14 @@ void routes_webhook_delete(const struct api_request *req, struct api_response *r
 char *routes_webhook_splice(const char *game, size_t len, const char *url, const char *secret,
                             size_t *out_len)
 {
-    if (len < 2 || game[len - 1] != '}') return NULL;
+    char std_secret[WEBHOOK_STD_SECRET_LEN + 1];
+    if (len < 2 || game[len - 1] != '}' || webhook_secret_std(secret, std_secret)) return NULL;
     struct json_out w;
     json_out_init(&w);
     json_out_begin_object(&w);
     json_out_kstring(&w, "url", url);
     json_out_kstring(&w, "secret", secret);
+    json_out_kstring(&w, "standard_secret", std_secret);
     json_out_end_object(&w);
     size_t hlen = 0;
     char *hook = json_out_take(&w, &hlen);

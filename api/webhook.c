@@ -189,6 +189,40 @@ int webhook_sign(const char *secret, const char *body, size_t len, char out[72])
     return 0;
 }
 
+int webhook_secret_std(const char *secret, char out[WEBHOOK_STD_SECRET_LEN + 1])
+{
+    if (strlen(secret) != WEBHOOK_SECRET_LEN) return -1;
+    memcpy(out, "whsec_", 6);
+    /* 43 bytes: 60 digits (the last two '=' padding) and the NUL. */
+    if (EVP_EncodeBlock((unsigned char *)out + 6, (const unsigned char *)secret,
+                        WEBHOOK_SECRET_LEN) != WEBHOOK_STD_SECRET_LEN - 6)
+        return -1;
+    return 0;
+}
+
+int webhook_sign_std(const char *secret, const char *id, long long ts, const char *body, size_t len,
+                     char out[WEBHOOK_STD_SIG_LEN + 1])
+{
+    char head[160];
+    int hn = snprintf(head, sizeof head, "%s.%lld.", id, ts);
+    if (hn < 0 || (size_t)hn >= sizeof head) return -1;
+    char *msg = malloc((size_t)hn + len);
+    if (!msg) return -1;
+    memcpy(msg, head, (size_t)hn);
+    memcpy(msg + hn, body, len);
+    unsigned char mac[EVP_MAX_MD_SIZE];
+    unsigned int n = 0;
+    int rc = -1;
+    if (HMAC(EVP_sha256(), secret, (int)strlen(secret), (const unsigned char *)msg,
+             (size_t)hn + len, mac, &n) &&
+        n == 32) {
+        memcpy(out, "v1,", 3);
+        rc = EVP_EncodeBlock((unsigned char *)out + 3, mac, 32) == WEBHOOK_STD_SIG_LEN - 3 ? 0 : -1;
+    }
+    free(msg);
+    return rc;
+}
+
 static long long mono_ms(void)
 {
     struct timespec ts;
@@ -318,13 +352,28 @@ static int xfer_build(struct xfer *x)
     int n = snprintf(x->body, blen, "{\"game\":\"%s\",\"timestamp\":%lld,\"event\":%s}", d->game,
                      ts, d->payload);
     char sig[72], sig_h[96], delivery_h[400], ts_h[64], attempt_h[64];
+    char msg_id[96], std_sig[WEBHOOK_STD_SIG_LEN + 1], id_h[128], std_ts_h[64], std_sig_h[80];
     if (n < 0 || (size_t)n >= blen || webhook_sign(d->secret, x->body, (size_t)n, sig)) return -1;
+    /* Standard Webhooks: the message's id is the same in every attempt of it. */
+    snprintf(msg_id, sizeof msg_id, "%s:%s:%d", d->game, d->hook, d->seq);
+    if (webhook_sign_std(d->secret, msg_id, ts, x->body, (size_t)n, std_sig)) return -1;
     snprintf(sig_h, sizeof sig_h, "X-Tilehall-Signature: %s", sig);
     snprintf(delivery_h, sizeof delivery_h, "X-Tilehall-Delivery: %s:%d", d->game, d->seq);
     snprintf(ts_h, sizeof ts_h, "X-Tilehall-Timestamp: %lld", ts);
     snprintf(attempt_h, sizeof attempt_h, "X-Tilehall-Attempt: %d", d->attempt);
-    const char *lines[] = {
-        "Content-Type: application/json", "Expect:", sig_h, type_h, delivery_h, ts_h, attempt_h};
+    snprintf(id_h, sizeof id_h, "webhook-id: %s", msg_id);
+    snprintf(std_ts_h, sizeof std_ts_h, "webhook-timestamp: %lld", ts);
+    snprintf(std_sig_h, sizeof std_sig_h, "webhook-signature: %s", std_sig);
+    const char *lines[] = {"Content-Type: application/json",
+                           "Expect:",
+                           sig_h,
+                           type_h,
+                           delivery_h,
+                           ts_h,
+                           attempt_h,
+                           id_h,
+                           std_ts_h,
+                           std_sig_h};
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
         struct curl_slist *nh = curl_slist_append(x->hdrs, lines[i]);
         if (!nh) return -1;

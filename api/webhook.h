@@ -8,6 +8,14 @@
  *     X-Tilehall-Signature: sha256=<hex of HMAC-SHA256(secret, body)>
  *     X-Tilehall-Event: <type>          X-Tilehall-Delivery: <game id>:<seq>
  *     X-Tilehall-Timestamp: <unix seconds, as in the body>   X-Tilehall-Attempt: <n>
+ * and the Standard Webhooks headers (https://www.standardwebhooks.com/), so that receivers
+ * can check deliveries with an off-the-shelf library:
+ *     webhook-id: <game id>:<webhook id>:<seq>   (the same in every attempt of a message)
+ *     webhook-timestamp: <unix seconds of this attempt, as in the body>
+ *     webhook-signature: v1,<base64 of HMAC-SHA256(secret, "<id>.<timestamp>.<body>")>
+ * Both signatures use the same key: the bytes of the secret's text (43 base64url
+ * characters, used as they are, not decoded). The libraries of Standard Webhooks take it as
+ * "whsec_" + the standard base64 of those bytes (webhook_secret_std), answered next to it.
  * An answer 2xx delivers it; anything else (or no answer within WEBHOOK_TIMEOUT_MS) is
  * retried after WEBHOOK_BACKOFF_MS, doubling up to WEBHOOK_BACKOFF_MAX_MS, at most
  * WEBHOOK_MAX_ATTEMPTS times. A webhook gets its game's events in order, one at a time;
@@ -35,6 +43,24 @@ int webhook_url_check(const char *url, char *why, size_t cap) NODISCARD;
 
 /* A new secret (WEBHOOK_SECRET_LEN characters + NUL). Returns 0 or -1. */
 int webhook_secret_new(char out[WEBHOOK_SECRET_LEN + 1]) NODISCARD;
+
+#define WEBHOOK_STD_SECRET_LEN 66 /* "whsec_" + 60 digits of standard base64 */
+#define WEBHOOK_STD_SIG_LEN    47 /* "v1," + 44 digits of standard base64 */
+
+/*
+ * Writes `secret` (WEBHOOK_SECRET_LEN characters) as Standard Webhooks' libraries take it:
+ * "whsec_" + the standard base64 (with padding) of the secret's bytes, NUL-terminated.
+ * Returns 0, or -1 when `secret` is not WEBHOOK_SECRET_LEN long.
+ */
+int webhook_secret_std(const char *secret, char out[WEBHOOK_STD_SECRET_LEN + 1]) NODISCARD;
+
+/*
+ * Writes Standard Webhooks' signature of message `id` sent at `ts` (unix seconds) with
+ * `body` (`len` bytes): "v1," + the standard base64 of HMAC-SHA256(secret's bytes,
+ * "<id>.<ts>.<body>"), NUL-terminated. Returns 0 or -1.
+ */
+int webhook_sign_std(const char *secret, const char *id, long long ts, const char *body, size_t len,
+                     char out[WEBHOOK_STD_SIG_LEN + 1]) NODISCARD;
 
 /*
  * Writes "sha256=" and the lower-case hex of HMAC-SHA256(secret, body) into `out` (at

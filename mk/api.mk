@@ -79,6 +79,14 @@ test-itest: $(API_BIN) $(ITEST_BIN) $(if $(ITEST_PROXY),spec-deps)
 		echo "FAIL ThreadSanitizer reports: $$(ls $(TSAN_LOG).* | tr '\n' ' ')"; status=1; \
 	else echo "ok   no ThreadSanitizer report"; fi;) exit $$status
 
+# make test-webhook-std: deliveries checked by the `standardwebhooks` npm library's own
+# verifier (tests/webhook/std.test.js: the real server on a fresh database, a receiver on
+# 127.0.0.1, a game with two webhooks, a turn, a retry).
+.PHONY: test-webhook-std
+test-webhook-std: $(API_BIN) spec-deps
+	@$(SAN_ENV) TILEHALL_BIN=$(API_BIN) STDWH_SERVER_LOG=$(BUILD)/webhook-std-server.log \
+		node --test tests/webhook/
+
 -include $(API_OBJS:.o=.d)
 
 # make bench-http: the HTTP benchmark (scripts/bench-http.sh): a throwaway PostgreSQL, the

@@ -33,6 +33,9 @@ struct hook_req {
     char delivery[96]; /* X-Tilehall-Delivery */
     char ts[24];       /* X-Tilehall-Timestamp */
     int attempt;       /* X-Tilehall-Attempt */
+    char wid[128];     /* webhook-id (Standard Webhooks) */
+    char wts[24];      /* webhook-timestamp */
+    char wsig[80];     /* webhook-signature */
     char ctype[64];    /* Content-Type */
     int answered;      /* the status it was answered */
     char *body;        /* malloc'd */
@@ -112,6 +115,9 @@ static void serve(struct listener *l, int c)
         header_of(buf, "X-Tilehall-Delivery", r->delivery, sizeof r->delivery);
         header_of(buf, "X-Tilehall-Timestamp", r->ts, sizeof r->ts);
         header_of(buf, "Content-Type", r->ctype, sizeof r->ctype);
+        header_of(buf, "webhook-id", r->wid, sizeof r->wid);
+        header_of(buf, "webhook-timestamp", r->wts, sizeof r->wts);
+        header_of(buf, "webhook-signature", r->wsig, sizeof r->wsig);
         char at[16];
         header_of(buf, "X-Tilehall-Attempt", at, sizeof at);
         r->attempt = (int)strtol(at, NULL, 10);
@@ -221,6 +227,26 @@ static int signature_ok(const char *secret, const char *body, const char *sig)
     return strcmp(hex, sig) == 0;
 }
 
+/* 1 when `r` carries the Standard Webhooks headers: an id, the timestamp of
+ * X-Tilehall-Timestamp, and "v1," + the base64 HMAC-SHA256 of "<id>.<timestamp>.<body>" under
+ * the secret's bytes. */
+static int std_signature_ok(const char *secret, const struct hook_req *r)
+{
+    if (!r->wid[0] || !r->wts[0] || strcmp(r->wts, r->ts) != 0) return 0;
+    size_t blen = strlen(r->body), hlen = strlen(r->wid) + strlen(r->wts) + 2;
+    char *msg = malloc(hlen + blen + 1);
+    if (!msg) return 0;
+    snprintf(msg, hlen + blen + 1, "%s.%s.%s", r->wid, r->wts, r->body);
+    unsigned char mac[EVP_MAX_MD_SIZE];
+    unsigned int n = 0;
+    unsigned char b64[64] = "";
+    int ok = HMAC(EVP_sha256(), secret, (int)strlen(secret), (const unsigned char *)msg,
+                  hlen + blen, mac, &n) != NULL &&
+             n == 32 && EVP_EncodeBlock(b64, mac, 32) == 44;
+    free(msg);
+    return ok && strncmp(r->wsig, "v1,", 3) == 0 && strcmp(r->wsig + 3, (char *)b64) == 0;
+}
+
 /*
  * Checks the 2xx-answered requests of `l` from index `from`: they deliver the events of
  * game `id` from seq `first` in order, each once, signed with `secret`, with the headers.
@@ -244,6 +270,10 @@ static int check_deliveries(struct listener *l, int from, const char *id, const 
             snprintf(why, cap, "request %d delivers %s, not %s", i, r->delivery, want), rc = -1;
         else if (!signature_ok(secret, r->body, r->sig))
             snprintf(why, cap, "request %d: bad signature %s", i, r->sig), rc = -1;
+        else if (!std_signature_ok(secret, r))
+            snprintf(why, cap, "request %d: Standard Webhooks headers id %s timestamp %s sig %s", i,
+                     r->wid, r->wts, r->wsig),
+                rc = -1;
         else if (!e || !cJSON_Compare(jget(b, "event"), e, 1) || strcmp(jstr(b, "game"), id) != 0 ||
                  strcmp(r->event, jstr(e, "type")) != 0)
             snprintf(why, cap, "request %d: body %.200s", i, r->body), rc = -1;
@@ -349,7 +379,9 @@ static int hook_game(const struct server *srv, const char *url, struct game *g, 
     http(srv, "POST", "/v1/games", body, NULL, &r);
     int rc = -1;
     if (r.status != 201 || strcmp(jstr(r.json, "webhook.url"), url) != 0 ||
-        strlen(jstr(r.json, "webhook.secret")) != 43) {
+        strlen(jstr(r.json, "webhook.secret")) != 43 ||
+        strlen(jstr(r.json, "webhook.standard_secret")) != 66 ||
+        strncmp(jstr(r.json, "webhook.standard_secret"), "whsec_", 6) != 0) {
         snprintf(why, cap, "create with a webhook: %ld %.300s", r.status, r.body);
     } else {
         memset(g, 0, sizeof *g);
@@ -496,7 +528,8 @@ void test_webhooks(struct server *srv)
         snprintf(body, sizeof body, "{\"url\":\"%s\"}", url1);
         hook_post(srv, &g, 1, body, "Idempotency-Key: hook-1", &r);
         EXPECT(r.status == 200 && strcmp(jstr(r.json, "url"), url1) == 0 &&
-                   !jget(r.json, "secret") && !strstr(r.body, secret1),
+                   !jget(r.json, "secret") && !jget(r.json, "standard_secret") &&
+                   !strstr(r.body, secret1),
                "an idempotent repeat: %ld %.200s", r.status, r.body);
         resp_free(&r);
         EXPECT(seat_hook(srv, &g, 0, url0, NULL, secret0, tmp, sizeof tmp) == 0 &&
@@ -734,12 +767,14 @@ void test_webhook_retries(struct server *srv)
     int attempts_ok = 0;
     if (first) {
         pthread_mutex_lock(&l->lock);
-        attempts_ok = l->n == 3 && l->req[0].attempt == 1 && l->req[1].attempt == 2 &&
-                      l->req[2].attempt == 3 && l->req[0].answered == 500 &&
-                      l->req[2].answered == 200 &&
-                      signature_ok(secret, l->req[0].body, l->req[0].sig) &&
-                      signature_ok(secret, l->req[2].body, l->req[2].sig) &&
-                      strcmp(l->req[0].delivery, l->req[2].delivery) == 0;
+        attempts_ok =
+            l->n == 3 && l->req[0].attempt == 1 && l->req[1].attempt == 2 &&
+            l->req[2].attempt == 3 && l->req[0].answered == 500 && l->req[2].answered == 200 &&
+            signature_ok(secret, l->req[0].body, l->req[0].sig) &&
+            signature_ok(secret, l->req[2].body, l->req[2].sig) &&
+            strcmp(l->req[0].delivery, l->req[2].delivery) == 0 &&
+            std_signature_ok(secret, &l->req[0]) && std_signature_ok(secret, &l->req[2]) &&
+            strcmp(l->req[0].wid, l->req[1].wid) == 0 && strcmp(l->req[0].wid, l->req[2].wid) == 0;
         pthread_mutex_unlock(&l->lock);
     }
     /* The creator's webhook: its state read from the database (no seat's token shows it). */
@@ -794,7 +829,8 @@ void test_webhook_retries(struct server *srv)
     listener_stop(l);
     CHECK(l, "no listener");
     CHECK(rc == 0, "%s", why);
-    CHECK(first && attempts_ok, "retries of game_created: delivered %d, attempts as expected %d",
+    CHECK(first && attempts_ok,
+          "retries of game_created: delivered %d, attempts (and one webhook-id) as expected %d",
           first, attempts_ok);
     CHECK(state_ok, "the state after two failed attempts");
     CHECK(gave_up, "giving up: %s", why);
