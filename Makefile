@@ -72,6 +72,7 @@ include mk/api.mk
 include mk/spec.mk
 include mk/apitest.mk
 include mk/bot.mk
+include mk/browser.mk
 include mk/soak.mk
 include mk/benchjson.mk
 include mk/fuzz.mk
@@ -80,8 +81,8 @@ include mk/fuzz.mk
 # include checks (lint-c), the spec checks, short fuzz runs, then builds, a throwaway
 # PostgreSQL, the service's and the engine's unit tests (plain and ASan+UBSan), the
 # integration tests against the ASan+UBSan server, the ThreadSanitizer server and the
-# normal server (through the spec proxy), a short soak (mk/soak.mk), and last whole games
-# played by examples/bot.sh (its summary line "N passed, 0 failed" ends the output).
+# normal server (through the spec proxy), CORS in headless Chromium (mk/browser.mk), a
+# short soak (mk/soak.mk), and last whole games played by examples/bot.sh (its summary line "N passed, 0 failed" ends the output).
 test: deps
 	$(MAKE_PLAIN) lint-c
 	$(MAKE_PLAIN) test-spec
@@ -93,6 +94,7 @@ test: deps
 	$(MAKE_ADDRESS) test-itest
 	$(MAKE_THREAD) test-itest
 	$(MAKE_PLAIN) test-itest
+	$(MAKE_PLAIN) test-browser
 	$(MAKE_PLAIN) test-soak
 	$(MAKE_PLAIN) test-bot
 

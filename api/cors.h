@@ -8,18 +8,19 @@
 
 #include "nodiscard.h"
 
-#define CORS_MAX_ORIGINS    16  /* origins in CORS_ORIGINS at most */
-#define CORS_ORIGIN_MAX     128 /* bytes of one origin, with its NUL */
-#define CORS_MAX_HEADERS    6   /* headers cors_headers() gives at most */
-#define CORS_MAX_AGE        "600"
-#define CORS_ALLOW_HEADERS  "Authorization, Content-Type, If-Match, If-None-Match, Idempotency-Key, " \
-                            "Last-Event-ID, X-Request-Id"
+#define CORS_MAX_ORIGINS 16  /* origins in CORS_ORIGINS at most */
+#define CORS_ORIGIN_MAX  128 /* bytes of one origin, with its NUL */
+#define CORS_MAX_HEADERS 6   /* headers cors_headers() gives at most */
+#define CORS_MAX_AGE     "600"
+#define CORS_ALLOW_HEADERS                                                                         \
+    "Authorization, Content-Type, If-Match, If-None-Match, Idempotency-Key, "                      \
+    "Last-Event-ID, X-Request-Id"
 #define CORS_EXPOSE_HEADERS "ETag, Location, Retry-After, X-Request-Id"
 
 /* The origins that may read answers: any ("*"), or a list of exact origins. */
 struct cors_config {
-    int any;                                       /* 1: every origin ("*") */
-    size_t n;                                      /* origins listed (when not any) */
+    int any;                                         /* 1: every origin ("*") */
+    size_t n;                                        /* origins listed (when not any) */
     char origins[CORS_MAX_ORIGINS][CORS_ORIGIN_MAX]; /* "https://play.example" ... */
 };
 

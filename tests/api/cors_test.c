@@ -24,9 +24,9 @@ struct cors_case {
     const char *want;      /* the headers, "Name: value" joined by "\n" ("" none) */
 };
 
-#define EXPOSE    EH ": " CORS_EXPOSE_HEADERS
-#define PRE(m)    AM ": " m "\n" AH ": " CORS_ALLOW_HEADERS "\n" MA ": 600"
-#define G         "/v1/games/0b5f4c1e-7d2a-4c3b-9e8f-1a2b3c4d5e6f"
+#define EXPOSE EH ": " CORS_EXPOSE_HEADERS
+#define PRE(m) AM ": " m "\n" AH ": " CORS_ALLOW_HEADERS "\n" MA ": 600"
+#define G      "/v1/games/0b5f4c1e-7d2a-4c3b-9e8f-1a2b3c4d5e6f"
 
 static const struct cors_case cases[] = {
     /* Any origin: every /v1 answer, with or without an Origin. */
@@ -109,8 +109,7 @@ Test(cors, the_lists_it_takes)
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
         struct cors_config c;
         char err[256] = "";
-        cr_expect_eq(cors_parse(good[i].spec, &c, err, sizeof err), 0, "%s: %s", good[i].spec,
-                     err);
+        cr_expect_eq(cors_parse(good[i].spec, &c, err, sizeof err), 0, "%s: %s", good[i].spec, err);
         cr_expect_eq(c.any, good[i].any, "%s", good[i].spec);
         cr_expect_eq(c.n, good[i].n, "%s", good[i].spec);
     }
