@@ -82,7 +82,8 @@ include mk/fuzz.mk
 # PostgreSQL, the service's and the engine's unit tests (plain and ASan+UBSan), the
 # integration tests against the ASan+UBSan server, the ThreadSanitizer server and the
 # normal server (through the spec proxy), CORS in headless Chromium (mk/browser.mk), a
-# short soak (mk/soak.mk), and last whole games played by examples/bot.sh (its summary line "N passed, 0 failed" ends the output).
+# short soak (mk/soak.mk), and last whole games played by examples/bot.sh (its summary
+# line "N passed, 0 failed" ends the output).
 test: deps
 	$(MAKE_PLAIN) lint-c
 	$(MAKE_PLAIN) test-spec

@@ -22,12 +22,12 @@
 
 /* An answer with all its header lines. */
 struct cresp {
-    long status;       /* 0 when no answer came */
-    char head[8192];   /* the header lines as received */
-    size_t hlen;       /* bytes in head */
-    char body[4096];   /* the body's start */
-    size_t blen;       /* bytes in body */
-    int first_chunk;   /* 1: stop after the body's first bytes (an event stream) */
+    long status;     /* 0 when no answer came */
+    char head[8192]; /* the header lines as received */
+    size_t hlen;     /* bytes in head */
+    char body[4096]; /* the body's start */
+    size_t blen;     /* bytes in body */
+    int first_chunk; /* 1: stop after the body's first bytes (an event stream) */
 };
 
 static size_t on_head(char *p, size_t size, size_t n, void *ud)
@@ -88,8 +88,8 @@ static const char *hget(const struct cresp *r, const char *name, char *out, size
         if (len > nlen && strncasecmp(l, name, nlen) == 0 && l[nlen] == ':') {
             const char *v = l + nlen + 1;
             while (*v == ' ') v++;
-            int w = snprintf(out + o, cap - o, "%s%.*s", o ? "\n" : "", (int)(len - (size_t)(v - l)),
-                             v);
+            int w = snprintf(out + o, cap - o, "%s%.*s", o ? "\n" : "",
+                             (int)(len - (size_t)(v - l)), v);
             if (w > 0) o += (size_t)w;
             if (o >= cap) o = cap - 1;
         }
@@ -125,8 +125,8 @@ static int no_cors(const struct cresp *r)
 
 /* A preflight of `method` on `path` from `origin` ("*": from PAGE, on a server that allows
  * any): checks a 204 allowing `methods` to `origin`. */
-static int preflight_ok(const char *base, const char *path, const char *method,
-                        const char *methods, const char *origin, char *why, size_t cap)
+static int preflight_ok(const char *base, const char *path, const char *method, const char *methods,
+                        const char *origin, char *why, size_t cap)
 {
     char rm[64], oh[160], v[256];
     snprintf(rm, sizeof rm, "Access-Control-Request-Method: %s", method);
@@ -216,7 +216,8 @@ void test_cors_answers(struct server *srv)
     const char *o[] = {"Origin: " PAGE, NULL};
     /* 201 with Location. */
     creq(srv->base, "POST", "/v1/games", GAME2, o, 0, &r);
-    CHECK(r.status == 201 && has_cors(&r, "*", why, sizeof why), "create: %ld %.150s", r.status, why);
+    CHECK(r.status == 201 && has_cors(&r, "*", why, sizeof why), "create: %ld %.150s", r.status,
+          why);
     struct game g;
     NEW_GAME(&g, GAME2);
     /* 200 with ETag, then 304. */
@@ -243,8 +244,8 @@ void test_cors_answers(struct server *srv)
     for (size_t i = 0; i < sizeof errs / sizeof errs[0]; i++) {
         const char *h[] = {"Origin: " PAGE, errs[i].ctype, NULL};
         creq(srv->base, errs[i].method, errs[i].path, errs[i].body, h, 0, &r);
-        CHECK(r.status == errs[i].status && has_cors(&r, "*", why, sizeof why), "%.150s %.150s: %ld %.150s",
-              errs[i].method, errs[i].path, r.status, why);
+        CHECK(r.status == errs[i].status && has_cors(&r, "*", why, sizeof why),
+              "%.150s %.150s: %ld %.150s", errs[i].method, errs[i].path, r.status, why);
     }
     /* 401 on a draw without a token. */
     snprintf(path, sizeof path, "/v1/games/%s/draw", g.id);
