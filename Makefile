@@ -72,6 +72,7 @@ include mk/api.mk
 include mk/spec.mk
 include mk/apitest.mk
 include mk/bot.mk
+include mk/browser.mk
 include mk/soak.mk
 include mk/benchjson.mk
 include mk/fuzz.mk
@@ -81,8 +82,9 @@ include mk/fuzz.mk
 # PostgreSQL, the service's and the engine's unit tests (plain and ASan+UBSan), the
 # integration tests against the ASan+UBSan server, the ThreadSanitizer server and the
 # normal server (through the spec proxy), deliveries checked by the Standard Webhooks
-# library (test-webhook-std), a short soak (mk/soak.mk), and last whole games played by
-# examples/bot.sh (its summary line "N passed, 0 failed" ends the output).
+# library (test-webhook-std), CORS in headless Chromium (mk/browser.mk), a short soak
+# (mk/soak.mk), and last whole games played by examples/bot.sh (its summary line
+# "N passed, 0 failed" ends the output).
 test: deps
 	$(MAKE_PLAIN) lint-c
 	$(MAKE_PLAIN) test-spec
@@ -95,6 +97,7 @@ test: deps
 	$(MAKE_THREAD) test-itest
 	$(MAKE_PLAIN) test-itest
 	$(MAKE_PLAIN) test-webhook-std
+	$(MAKE_PLAIN) test-browser
 	$(MAKE_PLAIN) test-soak
 	$(MAKE_PLAIN) test-bot
 

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cors.h"
 #include "log.h"
 
 /* Reads integer variable `name` in [lo, hi] into *out (default `def` when unset). */
@@ -91,5 +92,8 @@ int cfg_load(struct cfg *c, char *err, int errlen)
     }
     c->migrations_dir = env_str("MIGRATIONS_DIR", "migrations");
     c->openapi_file = env_str("OPENAPI_FILE", "openapi.yaml");
+    c->cors_origins = env_str("CORS_ORIGINS", "*");
+    struct cors_config cors;
+    if (cors_parse(c->cors_origins, &cors, err, (size_t)errlen)) return -1;
     return 0;
 }

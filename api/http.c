@@ -12,8 +12,9 @@
 
 #include <microhttpd.h>
 
-#include "connguard.h"
 #include "buf.h"
+#include "connguard.h"
+#include "cors.h"
 #include "log.h"
 #include "metrics.h"
 #include "mono.h"
@@ -68,6 +69,7 @@ struct http_conn {
 static int request_timeout_s = 30; /* REQUEST_TIMEOUT: seconds for a request to arrive */
 static int slow_request_ms = 1000; /* SLOW_REQUEST_MS: slower answers are warnings, 0 never */
 static int conn_timeout_s = 90;    /* CONN_TIMEOUT: idle seconds of a connection */
+static struct cors_config cors;    /* CORS_ORIGINS: who may read answers in a browser */
 
 static struct MHD_Daemon *daemon_handle;
 static pthread_t ticker;
@@ -317,6 +319,11 @@ static enum MHD_Result send_response(struct MHD_Connection *conn, const char *me
         MHD_add_response_header(r, "Retry-After", ra);
     }
     if (resp->status == 401) MHD_add_response_header(r, "WWW-Authenticate", "Bearer");
+    struct cors_header ch[CORS_MAX_HEADERS];
+    size_t nch =
+        cors_headers(&cors, url, MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Origin"),
+                     resp->preflight ? resp->allow : NULL, ch);
+    for (size_t i = 0; i < nch; i++) MHD_add_response_header(r, ch[i].name, ch[i].value);
     if (hr && hr->close_after) MHD_add_response_header(r, "Connection", "close");
     if (hr && hr->hc) connguard_answering(hr->hc->guard);
     MHD_add_response_header(r, "Cache-Control",
@@ -541,7 +548,9 @@ static int too_slow(const struct http_req *hr)
 
 /*
  * The checks of a request whose headers are complete, before anything else: its
- * client's rate (429, for paths under /v1), the size of its headers (431), the time it
+ * client's rate (429, for paths under /v1; a preflight, OPTIONS, costs no token: it runs
+ * no handler, and a browser that could not make one could not read the 429 of the request
+ * after it either), the size of its headers (431), the time it
  * took to arrive (408). Returns 1 after answering into *ret, else 0.
  */
 static int refuse_early(struct MHD_Connection *conn, const char *method, const char *url,
@@ -555,7 +564,8 @@ static int refuse_early(struct MHD_Connection *conn, const char *method, const c
         *ret = send_problem(conn, method, url, 400, "invalid_framing", framing, hr->started_ms);
         return 1;
     }
-    if (strncmp(url, "/v1/", 4) == 0 || strcmp(url, "/v1") == 0) {
+    if ((strncmp(url, "/v1/", 4) == 0 || strcmp(url, "/v1") == 0) &&
+        strcmp(method, "OPTIONS") != 0) {
         const union MHD_ConnectionInfo *ci =
             MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
         int wait = ratelimit_take(ci ? ci->client_addr : NULL);
@@ -785,6 +795,11 @@ int http_start(const struct cfg *cfg)
     request_timeout_s = cfg->request_timeout;
     slow_request_ms = cfg->slow_request_ms;
     conn_timeout_s = cfg->conn_timeout;
+    char err[256];
+    if (cors_parse(cfg->cors_origins, &cors, err, sizeof err)) {
+        log_kv(LOG_ERROR, err, NULL);
+        return -1;
+    }
     if (ratelimit_init(cfg->rate_limit, cfg->rate_burst, cfg->rate_table)) {
         log_kv(LOG_ERROR, "cannot set up the rate limiter", NULL);
         return -1;

@@ -81,7 +81,9 @@ struct api_response {
     size_t len;                /* bytes in body */
     char etag[24];             /* ETag value with quotes, or "" */
     char location[96];         /* Location, or "" */
-    char allow[32];            /* Allow (for 405), or "" */
+    char allow[32];            /* Allow (for 405 and preflights), or "" */
+    int preflight;             /* 1: an answer to OPTIONS: allow is the path's methods, sent
+                                  as Access-Control-Allow-Methods too (cors.h) */
     int retry_after;           /* Retry-After seconds, or 0 */
     const char *cache_control; /* Cache-Control (static string), or NULL: "no-store" */
     int suspend;               /* nothing to answer yet: API_SUSPEND_TICK or _WAKE, else 0 */

@@ -186,6 +186,14 @@ void api_handle(const struct api_request *req, struct api_response *resp)
         m.route->handler(req, resp, m.arg);
         return;
     case API_ROUTE_NO_METHOD:
+        if (strcmp(req->method, "OPTIONS") == 0) {
+            /* Every path answers OPTIONS (a CORS preflight) from its rows: no handler runs,
+             * so no token is needed. */
+            resp->status = 204;
+            resp->preflight = 1;
+            snprintf(resp->allow, sizeof resp->allow, "%s", m.allow);
+            return;
+        }
         method_not_allowed(resp, m.allow);
         return;
     case API_ROUTE_NOT_FOUND:

@@ -24,6 +24,11 @@
 // - `Accept: text/event-stream` requests are streamed through (Prism would wait for the end
 //   of the stream); only the status line is checked: a 200 must be text/event-stream, any
 //   other status an application/problem+json answer.
+// - `OPTIONS` (CORS preflights, which the document describes in its introduction rather
+//   than as operations) passes through too: on a path of the document the answer must be a
+//   `204` without a body whose `Allow` (and `Access-Control-Allow-Methods`, when it allows
+//   the origin) name exactly the document's methods of that path; on any other path a 404
+//   `not_found` problem.
 // A response that breaks the document is answered `500` application/problem+json,
 // type https://stoplight.io/prism/errors#VIOLATIONS, with the list under `validation` and
 // in the `sl-violations` header (as Prism does), and logged on stderr.
@@ -153,6 +158,39 @@ function checkUnrouted(out, head) {
     return problems;
 }
 
+// The document's methods of `pathname` ("GET, POST" as a sorted list), or null when no path
+// of the document has it.
+function documentedMethods(operations, pathname) {
+    const methods = new Set();
+    for (const op of operations) {
+        const re = new RegExp('^' + op.path.split(/\{[^}]+\}/).map(p => p.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('[^/]+') + '$');
+        if (re.test(pathname)) methods.add(op.method.toUpperCase());
+    }
+    return methods.size ? [...methods].sort() : null;
+}
+
+// Checks the answer to an OPTIONS request (a CORS preflight).
+function checkOptions(operations, pathname, out) {
+    const problems = [];
+    const add = message => problems.push({ location: ['response'], severity: 'Error', code: 'preflight', message });
+    const want = documentedMethods(operations, pathname);
+    if (!want) return checkUnrouted(out, false);
+    if (out.statusCode !== 204) {
+        add(`OPTIONS on a documented path must be answered 204, not ${out.statusCode}`);
+        return problems;
+    }
+    if (out.body !== '') add('a 204 answer must have no body');
+    const list = h => (h || '').split(',').map(m => m.trim()).filter(Boolean).sort().join(', ');
+    // Access-Control-Allow-Methods only where the answer allows the origin (CORS_ORIGINS).
+    const names = out.headers['access-control-allow-origin'] ? ['allow', 'access-control-allow-methods'] : ['allow'];
+    for (const name of names) {
+        if (list(out.headers[name]) !== want.join(', ')) {
+            add(`${name} must name the document's methods ${want.join(', ')}, not "${out.headers[name] || ''}"`);
+        }
+    }
+    return problems;
+}
+
 // Checks that the answer's media type is one the operation documents for its status, exactly.
 function checkMediaType(resource, out) {
     const response = (resource.responses || []).find(r => String(r.code) === String(out.statusCode));
@@ -226,6 +264,26 @@ async function main() {
             }
             const raw = await readBody(req);
             const u = new URL(req.url, 'http://proxy.invalid');
+            if (req.method === 'OPTIONS') {
+                const { res: up, body } = await sendUpstream(args.upstream, req, raw, false);
+                const out = toPrismResponse(up, body);
+                const v = checkOptions(operations, u.pathname, out);
+                const headers = [];
+                for (let i = 0; i < up.rawHeaders.length; i += 2) {
+                    if (!HOP_BY_HOP.has(up.rawHeaders[i].toLowerCase())) headers.push(up.rawHeaders[i], up.rawHeaders[i + 1]);
+                }
+                if (v.length > 0) {
+                    for (const x of v) log(`VIOLATION ${req.method} ${req.url} -> ${up.statusCode}: ${x.message}`);
+                    res.writeHead(500, { 'content-type': 'application/problem+json', 'sl-violations': JSON.stringify(v).slice(0, 4000) });
+                    res.end(JSON.stringify({ type: 'https://stoplight.io/prism/errors#VIOLATIONS',
+                        title: 'Request/Response not valid', status: 500,
+                        detail: `The server's ${up.statusCode} answer does not conform to openapi.yaml.`, validation: v }));
+                    return;
+                }
+                res.writeHead(up.statusCode, headers);
+                res.end(body);
+                return;
+            }
             const query = {};
             for (const k of u.searchParams.keys()) {
                 const v = u.searchParams.getAll(k);

@@ -2,10 +2,11 @@
  * not have (405 and its Allow), paths that no route has (404: unknown, "//", a trailing
  * slash, too many segments, too long), the 415 of a POST under /v1/games or /v1/players
  * that is not JSON, the route templates of /metrics; the table's own rules (one parameter
- * at most, no two patterns of one shape, an Allow that fits); and, on a table of its own, a
- * literal segment winning over a parameter. The handlers and problem_reply are stubs
- * here: they note which handler ran with which parameter, or which problem was answered,
- * so the real dispatch (api_handle) runs without a database or the answer's JSON. */
+ * at most, no two patterns of one shape, an Allow that fits); OPTIONS on every pattern
+ * (a preflight: 204, its methods, no handler) and on unknown paths (404); and, on a table of its
+ * own, a literal segment winning over a parameter. The handlers and problem_reply are stubs here:
+ * they note which handler ran with which parameter, or which problem was answered, so the real
+ * dispatch (api_handle) runs without a database or the answer's JSON. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
@@ -375,6 +376,51 @@ Test(router, every_row_has_a_case)
             seen = cases[c].status == RAN_STATUS && strcmp(cases[c].method, t[i].method) == 0 &&
                    strcmp(cases[c].tpl, t[i].pattern) == 0;
         cr_expect(seen, "%s %s: no case", t[i].method, t[i].pattern);
+    }
+}
+
+/* OPTIONS on every pattern of the table: 204, a preflight naming the pattern's methods in
+ * the table's order, without running a handler (so without a token or a body); on a path
+ * that no route has: 404. */
+Test(router, options_answers_every_pattern)
+{
+    size_t n;
+    const struct api_route *t = api_routes(&n);
+    for (size_t i = 0; i < n; i++) {
+        char path[API_ROUTE_MAX_PATH], allow[64] = "";
+        size_t o = 0;
+        for (const char *p = t[i].pattern; *p && o + 2 < sizeof path; p++) {
+            if (*p == '{') { /* a parameter: any segment */
+                path[o++] = 'x';
+                p = strchr(p, '}');
+            } else {
+                path[o++] = *p;
+            }
+        }
+        path[o] = '\0';
+        for (size_t j = 0; j < n; j++)
+            if (strcmp(t[j].pattern, t[i].pattern) == 0)
+                snprintf(allow + strlen(allow), sizeof allow - strlen(allow), "%s%s",
+                         allow[0] ? ", " : "", t[j].method);
+        struct api_request req;
+        struct api_response resp;
+        memset(&req, 0, sizeof req);
+        memset(&resp, 0, sizeof resp);
+        req.method = "OPTIONS";
+        req.path = path;
+        req.body = "";
+        ran = NULL;
+        api_handle(&req, &resp);
+        cr_expect_eq(resp.status, 204, "OPTIONS %s: %d", path, resp.status);
+        cr_expect_eq(resp.preflight, 1, "OPTIONS %s: not a preflight", path);
+        cr_expect_str_eq(resp.allow, allow, "OPTIONS %s: \"%s\", not \"%s\"", path, resp.allow,
+                         allow);
+        cr_expect(ran == NULL, "OPTIONS %s ran %s", path, ran);
+        cr_expect(resp.body == NULL && resp.content_type == NULL, "OPTIONS %s: a body", path);
+    }
+    for (size_t i = 0; i < sizeof unknown_paths / sizeof unknown_paths[0]; i++) {
+        struct route_case c = {"OPTIONS", unknown_paths[i], NULL, NULL, 404, NULL, NULL, "other"};
+        run_case(&c);
     }
 }
 

@@ -63,6 +63,11 @@ const struct itest itest_tests[] = {
     {"players: token replacements racing on two servers, exactly one wins",
      test_players_token_race},
     {"players: the creation limit counts players with games", test_players_create_limit},
+    /* Browsers (t_cors.c). */
+    {"cors: a preflight on every route, with its methods, no token", test_cors_preflights},
+    {"cors: headers on every answer (errors, 304, long poll, stream), not on ops",
+     test_cors_answers},
+    {"cors: CORS_ORIGINS list (listed, unlisted), preflights not rate-limited", test_cors_origins},
     /* Hardening (t_badinput.c, t_hardening.c). */
     {"bad input of every kind: 4xx problems, the game unchanged", test_bad_input},
     {"rate limit: 429 with Retry-After, off by default", test_rate_limit},

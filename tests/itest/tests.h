@@ -108,5 +108,8 @@ void test_players_refusals(struct server *srv);
 void test_players_idempotency(struct server *srv);
 void test_players_token_race(struct server *srv);
 void test_players_create_limit(struct server *srv);
+void test_cors_preflights(struct server *srv);
+void test_cors_answers(struct server *srv);
+void test_cors_origins(struct server *srv);
 
 #endif

@@ -59,6 +59,12 @@ function answer(req, body) {
     case `HEAD /v1/games/${ID}`: return prob(405, 'method_not_allowed', { allow: 'GET' });
     case 'HEAD /v1/games/no-allow': return prob(405, 'method_not_allowed');
     case 'HEAD /healthz': return json(200, { status: 'ok' });
+    case `OPTIONS /v1/games/${ID}/placements`:
+        return [204, { allow: 'GET, POST', 'access-control-allow-origin': '*', 'access-control-allow-methods': 'GET, POST' }, ''];
+    case 'OPTIONS /v1/games/x/placements': // a method short
+        return [204, { allow: 'GET, POST', 'access-control-allow-origin': '*', 'access-control-allow-methods': 'POST' }, ''];
+    case 'OPTIONS /v1/games': return [200, { allow: 'POST', 'content-type': 'application/json' }, '{}'];
+    case 'OPTIONS /healthz': return [204, { allow: 'GET' }, ''];
     case 'POST /v1/games': {
         try {
             JSON.parse(body);
@@ -200,6 +206,16 @@ test('HEAD is no method of the document: 405 (or 404) without a body, with Allow
     // The proxy answers a violation with a body even to HEAD; its status tells.
     assert.equal((await request('HEAD', '/v1/games/no-allow')).status, 500);
     assert.equal((await request('HEAD', '/healthz')).status, 500);
+});
+
+test('OPTIONS (a CORS preflight): 204 naming the methods of the path, 404 elsewhere', async () => {
+    const r = await request('OPTIONS', `/v1/games/${ID}/placements`);
+    assert.equal(r.status, 204, r.text);
+    assert.equal(r.headers['access-control-allow-origin'], '*');
+    assertViolation(await request('OPTIONS', '/v1/games/x/placements'), /access-control-allow-methods/);
+    assertViolation(await request('OPTIONS', '/v1/games'), /204/);
+    assert.equal((await request('OPTIONS', '/healthz')).status, 204);
+    assert.equal((await request('OPTIONS', '/nowhere')).status, 404);
 });
 
 test('malformed JSON reaches the server unchanged', async () => {
