@@ -15,10 +15,10 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { freePort } from '../common/node.cjs';
 
 const top = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const bin = process.env.TILEHALL_BIN || path.join(top, 'build', 'tilehall');
@@ -123,17 +123,6 @@ within(30000, 'the whole play', play()).then(() => { window.result = { ok: true,
     e => { window.result = { ok: false, steps, error: String(e && e.message || e) }; });
 </script></body></html>
 `;
-
-function freePort() {
-    return new Promise((resolve, reject) => {
-        const s = net.createServer();
-        s.on('error', reject);
-        s.listen(0, '127.0.0.1', () => {
-            const { port } = s.address();
-            s.close(() => resolve(port));
-        });
-    });
-}
 
 async function waitHealthy(base, child, ms) {
     const until = Date.now() + ms;

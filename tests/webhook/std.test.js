@@ -18,9 +18,9 @@ const { spawn, execFileSync } = require('node:child_process');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const http = require('node:http');
-const net = require('node:net');
 const path = require('node:path');
 const { Webhook, WebhookVerificationError } = require('standardwebhooks');
+const { freePort } = require('../common/node.cjs');
 
 const top = path.resolve(__dirname, '..', '..');
 const bin = path.resolve(top, process.env.TILEHALL_BIN || 'build/tilehall');
@@ -34,17 +34,6 @@ const got = []; // every request the receiver got: {path, headers, body, status}
 let failNext = 1; // answer 500 to this many more requests (one retry to look at)
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-function freePort() {
-    return new Promise((resolve, reject) => {
-        const s = net.createServer();
-        s.on('error', reject);
-        s.listen(0, '127.0.0.1', () => {
-            const { port } = s.address();
-            s.close(() => resolve(port));
-        });
-    });
-}
 
 async function api(method, p, body, token) {
     const headers = {};
