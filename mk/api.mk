@@ -58,6 +58,9 @@ run: deps $(API_BIN)
 # stops and restarts PostgreSQL (TILEHALL_PG_STOP/START) to see 503 and the reconnect.
 ITEST_ENV = TILEHALL_PG_STOP="scripts/pg-stop.sh" TILEHALL_PG_START="scripts/pg-start.sh --fast >/dev/null"
 ITEST_ENV += CREATE_LIMIT_PER_MINUTE=0 # the tests create many games; t_createlimit.c tests it
+# All the tests' clients are 127.0.0.1, dozens at once: no per-address connection limit
+# (the attack tests of t_attack.c start servers with the default).
+ITEST_ENV += MAX_CONNECTIONS_PER_IP=0
 # Live updates and webhooks, quick for the tests: heartbeats every second, retries after
 # 100 ms, and webhooks may reach the test's listener on 127.0.0.1.
 ITEST_ENV += SSE_HEARTBEAT=1 WEBHOOK_ALLOW_PRIVATE=1 WEBHOOK_BACKOFF_MS=100 WEBHOOK_POLL_MS=100

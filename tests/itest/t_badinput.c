@@ -1421,12 +1421,14 @@ static int flood(const struct server *srv, const char *id, char *why, size_t cap
         return snprintf(why, cap, "a costly body cost the server %.3f ms of CPU (at most %.0f)",
                         per, per_max),
                -1;
-    /* The 90th percentile: the machine may be loaded, a few stragglers are not the flood's. */
-    if (p90 >= 100)
+    /* The 90th percentile: the machine may be loaded, a few stragglers are not the flood's;
+     * a sanitizer build answers several times slower. */
+    long long p90_max = getenv("TILEHALL_SAN") ? 300 : 100;
+    if (p90 >= p90_max)
         return snprintf(why, cap,
                         "probes (/healthz, a game read) during the flood: p50 %lld ms, p90 "
-                        "%lld ms, max %lld ms (p90 must be under 100 ms)",
-                        p50, p90, worst),
+                        "%lld ms, max %lld ms (p90 must be under %lld ms)",
+                        p50, p90, worst, p90_max),
                -1;
     return 0;
 }
