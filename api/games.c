@@ -236,6 +236,29 @@ void games_remember(const struct api_game *ag, const char *body, size_t len)
     pthread_rwlock_unlock(&s->lock);
 }
 
+/* The seat of `ag` bound to the person whose token hashes to `h`, or -1 (also when no seat
+ * is bound to anyone: then nothing is asked); 1 after answering a storage failure. */
+static int person_seat(const struct api_game *ag, const uint8_t h[AUTH_HASH_LEN], int *seat,
+                       struct api_response *resp)
+{
+    *seat = -1;
+    int bound = 0;
+    for (int s = 0; s < ag->row.nplayers; s++) bound |= ag->row.players[s].person_id[0] != '\0';
+    if (!bound) return 0;
+    /* As routes_player_auth(): found by its hash (a unique index), then compared in
+     * constant time; the lookup's timing is about the hash of the caller's own token. */
+    struct store_person p;
+    enum store_status st = store_person_by_token(h, &p);
+    if (st == STORE_NOT_FOUND || (st == STORE_OK && !auth_hash_equal(h, p.token_hash))) return 0;
+    if (st != STORE_OK) {
+        problem_store(resp, st);
+        return 1;
+    }
+    for (int s = 0; s < ag->row.nplayers; s++)
+        if (strcmp(ag->row.players[s].person_id, p.id) == 0) *seat = s;
+    return 0;
+}
+
 int games_seat(const struct api_request *req, const struct api_game *ag, struct api_response *resp)
 {
     const char *token = auth_bearer(req->authorization);
@@ -250,6 +273,10 @@ int games_seat(const struct api_request *req, const struct api_game *ag, struct 
         /* Compare with every seat, in constant time each, without stopping early. */
         for (int s = 0; s < ag->row.nplayers; s++)
             if (auth_hash_equal(h, ag->row.players[s].token_hash)) seat = s;
+        /* Not a seat's token: perhaps the player token of the person bound to a seat
+         * (0008; one seat per person and game), which acts for that seat exactly as its
+         * own token would. */
+        if (seat < 0 && person_seat(ag, h, &seat, resp)) return -1;
     }
     if (seat < 0)
         problem_reply(resp, 401, "unknown_token", "The token is not one of this game's players'.");

@@ -80,10 +80,12 @@ void games_etag(struct api_response *resp, int version);
 
 /*
  * The seat request `req` speaks for in game `ag`: the seat whose token its Authorization
- * header carries ("Bearer <token>"; each seat compared in constant time). Returns the seat
- * (0 .. ag->row.nplayers - 1), or -1 after answering 401 missing_token or unknown_token.
- * Every route that acts for a seat asks here, so that another credential for a seat (a
- * player's own token bound to it) is one more case inside, not a change to the callers.
+ * header carries ("Bearer <token>"; each seat compared in constant time), or else the
+ * seat bound to the person (0008) whose player token it carries (found by its hash, then
+ * compared in constant time; asked only when some seat of the game is bound). Returns
+ * the seat (0 .. ag->row.nplayers - 1), or -1 after answering 401 missing_token or
+ * unknown_token (503 when the person cannot be looked up). Every route that acts for a
+ * seat asks here, so a player token can do on its seat exactly what the seat's token can.
  */
 int games_seat(const struct api_request *req, const struct api_game *ag,
                struct api_response *resp) NODISCARD;

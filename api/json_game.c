@@ -130,7 +130,7 @@ static void add_players(struct json_out *o, const struct cc_game *g, const char 
             }
             json_out_end_array(o);
         }
-        if (tokens) json_out_kstring(o, "token", tokens[s]);
+        if (tokens && tokens[s]) json_out_kstring(o, "token", tokens[s]);
         json_out_end_object(o);
     }
     json_out_end_array(o);

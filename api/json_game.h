@@ -12,7 +12,7 @@ struct json_game_meta {
     const char *id;            /* the game's UUID */
     int version;               /* grows by one per accepted action */
     const char *const *names;  /* player names by seat (g->nplayers) */
-    const char *const *tokens; /* NULL, or the tokens by seat (only the create answer) */
+    const char *const *tokens; /* NULL, or the tokens by seat, NULL for none (create answer) */
 };
 
 /* Writes the options of `g` as a JSON object (defaults filled in). */

@@ -403,6 +403,71 @@ static int webhook_url(const cJSON *obj, char url[STORE_URL_MAX + 1], struct jso
     return 0;
 }
 
+/*
+ * Decodes players[seat] (`p`) into `out`: a named seat {"name"} (out->names[seat]) or
+ * {"player": "me"} (out->me_seat; at most one, its name left for the caller). An open
+ * seat {"open": true, "name"?} and a computer player {"bot", "think_ms"?} are read in
+ * their whole shape and refused as not available yet (open_seats_unavailable,
+ * bots_unavailable). Returns 0 or -1.
+ */
+static int decode_seat(const cJSON *p, int seat, struct json_new_game *out, struct json_err *err)
+{
+    static const char *const allowed[] = {"name", "player", "open", "bot", "think_ms", NULL};
+    if (!cJSON_IsObject(p))
+        return fail(err, "invalid_body", "players[%d] must be an object.", seat);
+    if (check_fields(p, allowed, "players[].", err)) return -1;
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(p, "name");
+    const cJSON *player = cJSON_GetObjectItemCaseSensitive(p, "player");
+    const cJSON *open = cJSON_GetObjectItemCaseSensitive(p, "open");
+    const cJSON *bot = cJSON_GetObjectItemCaseSensitive(p, "bot");
+    const cJSON *think = cJSON_GetObjectItemCaseSensitive(p, "think_ms");
+    char label[32], placeholder[STORE_NAME_MAX + 1];
+    snprintf(label, sizeof label, "players[%d].name", seat);
+    if ((player != NULL) + (open != NULL) + (bot != NULL) > 1 || (name && (player || bot)))
+        return fail(err, "invalid_body",
+                    "players[%d] must be one of {\"name\"}, {\"player\": \"me\"}, "
+                    "{\"open\": true} or {\"bot\": ...}.",
+                    seat);
+    if (think && !bot)
+        return fail(err, "invalid_body", "players[%d].think_ms goes only with \"bot\".", seat);
+    if (bot) {
+        static const char *const levels[] = {"random", "greedy", "mcts"};
+        int known = 0;
+        for (size_t i = 0; i < 3 && cJSON_IsString(bot); i++)
+            known |= strcmp(bot->valuestring, levels[i]) == 0;
+        if (!known)
+            return fail(err, "invalid_body",
+                        "players[%d].bot must be \"random\", \"greedy\" or \"mcts\".", seat);
+        long long ms;
+        if (get_int(p, "think_ms", 10, 10000, &ms, err) < 0) return -1;
+        return fail(err, "bots_unavailable",
+                    "players[%d]: computer players are not available yet on this server.", seat);
+    }
+    if (open) {
+        if (!cJSON_IsTrue(open))
+            return fail(err, "invalid_body", "players[%d].open must be true.", seat);
+        if (name && decode_name(p, label, placeholder, err)) return -1;
+        return fail(err, "open_seats_unavailable",
+                    "players[%d]: open seats (invites) are not available yet on this server.",
+                    seat);
+    }
+    if (player) {
+        if (!cJSON_IsString(player) || strcmp(player->valuestring, "me") != 0)
+            return fail(err, "invalid_body",
+                        "players[%d].player must be \"me\" (the player whose token the request "
+                        "carries): nobody can bind another player.",
+                        seat);
+        if (out->me_seat >= 0)
+            return fail(err, "invalid_body",
+                        "players[%d]: only one seat of a game can be {\"player\": \"me\"} "
+                        "(players[%d] is).",
+                        seat, out->me_seat);
+        out->me_seat = seat;
+        return 0;
+    }
+    return decode_name(p, label, out->names[seat], err);
+}
+
 int json_in_new_game(const char *body, size_t len, struct json_new_game *out, struct json_err *err)
 {
     memset(out, 0, sizeof *out);
@@ -442,18 +507,10 @@ int json_in_new_game(const char *body, size_t len, struct json_new_game *out, st
         goto out;
     }
     out->setup.nplayers = (uint8_t)np;
+    out->me_seat = -1;
     int seat = 0;
-    for (const cJSON *p = players->child; p; p = p->next, seat++) {
-        static const char *const pallowed[] = {"name", NULL};
-        if (!cJSON_IsObject(p)) {
-            fail(err, "invalid_body", "players[%d] must be an object.", seat);
-            goto out;
-        }
-        if (check_fields(p, pallowed, "players[].", err)) goto out;
-        char label[32];
-        snprintf(label, sizeof label, "players[%d].name", seat);
-        if (decode_name(p, label, out->names[seat], err)) goto out;
-    }
+    for (const cJSON *p = players->child; p; p = p->next, seat++)
+        if (decode_seat(p, seat, out, err)) goto out;
 
     if (decode_options(cJSON_GetObjectItemCaseSensitive(root, "options"), (enum cc_ruleset)ruleset,
                        &out->setup.options, err))

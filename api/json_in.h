@@ -23,13 +23,16 @@ struct json_new_game {
     struct cc_setup setup;                          /* ruleset, players, options, seed, deck */
     int seed_given;                                 /* 1 when the body named a seed */
     char start[4];                                  /* start tile id asked for, or "" */
-    char names[CC_MAX_PLAYERS][STORE_NAME_MAX + 1]; /* player names by seat */
+    char names[CC_MAX_PLAYERS][STORE_NAME_MAX + 1]; /* player names by seat ("" at me_seat) */
+    int me_seat;                                    /* the seat {"player": "me"}, or -1 */
     char webhook_url[STORE_URL_MAX + 1];            /* "webhook": {"url"}, or "" (unchecked) */
 };
 
 /*
  * Decodes a POST /v1/games body into `out` (seed left 0 unless given; deck_len -1 unless
- * given). Checks every field's type and range, the ruleset's options and tile ids.
+ * given; me_seat -1 unless a seat is {"player": "me"}, whose name the caller fills in).
+ * Checks every field's type and range, the ruleset's options and tile ids; refuses open
+ * seats (open_seats_unavailable) and computer players (bots_unavailable) for now.
  * Returns 0, or -1 with `err` filled in.
  */
 int json_in_new_game(const char *body, size_t len, struct json_new_game *out,

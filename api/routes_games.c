@@ -18,8 +18,9 @@
 #include "store.h"
 #include "webhook.h"
 
-#define EVENTS_PAGE 1000 /* events per answer at most */
-#define MAX_WAIT    60   /* seconds a long poll may wait */
+#define EVENTS_PAGE  1000     /* events per answer at most */
+#define MAX_WAIT     60       /* seconds a long poll may wait */
+#define CREATE_SCOPE "create" /* Idempotency-Key scope of POST /v1/games ("create/<player id>") */
 
 /* Heap state of a create request (the engine structs are large). */
 struct create {
@@ -68,7 +69,17 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
         problem_reply(resp, 400, "invalid_webhook_url", why);
         goto out;
     }
-    if (idem_begin(req, "create", &idem, resp)) goto out;
+    /* A seat {"player": "me"} is the caller's own (its player token): the Authorization
+     * header is read only then, and it scopes the Idempotency-Key to that player. */
+    struct store_person me;
+    memset(&me, 0, sizeof me);
+    char scope[IDEM_SCOPE_MAX] = CREATE_SCOPE;
+    if (c->in.me_seat >= 0) {
+        if (routes_player_auth(req, resp, &me)) goto out;
+        snprintf(c->in.names[c->in.me_seat], sizeof c->in.names[0], "%s", me.name);
+        snprintf(scope, sizeof scope, "%s/%s", CREATE_SCOPE, me.id);
+    }
+    if (idem_begin(req, scope, &idem, resp)) goto out;
     if (c->in.webhook_url[0] && webhook_secret_new(secret)) {
         problem_reply(resp, 500, "internal_error", "No secret could be drawn.");
         goto out;
@@ -96,6 +107,13 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
             goto out;
         }
         tokens[s] = c->tokens[s];
+        if ((int)s == c->in.me_seat) {
+            /* The player's own seat: its token is thrown away unseen (0008), the player
+             * token acts for it (games_seat). */
+            memset(c->tokens[s], 0, sizeof c->tokens[s]);
+            tokens[s] = NULL;
+            snprintf(c->players[s].person_id, sizeof c->players[s].person_id, "%s", me.id);
+        }
     }
     size_t snap_len = cc_game_encode(&c->g, c->snapshot, sizeof c->snapshot);
     if (!snap_len) {
@@ -167,7 +185,7 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
     if (ss == STORE_DUPLICATE && idem.active) {
         /* The same key raced us and won: answer as a repeat would. */
         resp->location[0] = resp->etag[0] = '\0';
-        if (idem_begin(req, "create", &idem, resp)) goto out;
+        if (idem_begin(req, scope, &idem, resp)) goto out;
     }
     if (ss != STORE_OK) {
         resp->location[0] = resp->etag[0] = '\0';

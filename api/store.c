@@ -61,10 +61,11 @@ enum store_status store_game_create(const struct store_new_game *g)
     for (int i = 0; s == STORE_OK && i < g->nplayers; i++) {
         char seat[16];
         snprintf(seat, sizeof seat, "%d", i);
-        const char *vals[4] = {g->id, seat, g->players[i].name,
-                               (const char *)g->players[i].token_hash};
-        int lens[4] = {0, 0, 0, AUTH_HASH_LEN};
-        s = db_run_cmd(&pg, ST_PLAYER_INSERT, 4, vals, lens, NULL);
+        const char *person = g->players[i].person_id[0] ? g->players[i].person_id : NULL;
+        const char *vals[5] = {g->id, seat, g->players[i].name,
+                               (const char *)g->players[i].token_hash, person};
+        int lens[5] = {0, 0, 0, AUTH_HASH_LEN, 0};
+        s = db_run_cmd(&pg, ST_PLAYER_INSERT, 5, vals, lens, NULL);
     }
     if (s == STORE_OK) {
         const char *vals[3] = {g->id, "1", g->events_json};
@@ -125,6 +126,12 @@ enum store_status store_game_load(const char *id, struct store_game *out)
         memcpy(p->name, PQgetvalue(res, i, 3), nl);
         p->name[nl] = '\0';
         memcpy(p->token_hash, PQgetvalue(res, i, 4), AUTH_HASH_LEN);
+        p->person_id[0] = '\0';
+        if (!PQgetisnull(res, i, 6)) {
+            if (PQgetlength(res, i, 6) != AUTH_UUID_LEN) goto out;
+            memcpy(p->person_id, PQgetvalue(res, i, 6), AUTH_UUID_LEN);
+            p->person_id[AUTH_UUID_LEN] = '\0';
+        }
         out->nplayers++;
     }
     s = STORE_OK;

@@ -29,6 +29,7 @@ enum store_status {
 struct store_player {
     char name[STORE_NAME_MAX + 1];     /* UTF-8 */
     uint8_t token_hash[AUTH_HASH_LEN]; /* SHA-256 of the seat's token */
+    char person_id[AUTH_UUID_LEN + 1]; /* the person bound to the seat (0008), or "" */
 };
 
 /* A game row with its players, as loaded. */

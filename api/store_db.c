@@ -39,15 +39,16 @@
 
 static const char *const stmt_sql[ST_COUNT] = {
     [ST_PING] = "SELECT 1",
-    /* One row per seat; the snapshot only in the first (results in binary). */
+    /* One row per seat; the snapshot only in the first (results in binary); the person a
+     * seat is bound to (0008), or NULL. */
     [ST_GAME_LOAD] = "SELECT g.version, g.last_seq, p.seat, p.name, p.token_hash, "
-                     "CASE WHEN p.seat = 0 THEN g.snapshot END FROM games g "
+                     "CASE WHEN p.seat = 0 THEN g.snapshot END, p.person_id::text FROM games g "
                      "JOIN players p ON p.game_id = g.id WHERE g.id = $1::uuid ORDER BY p.seat",
     [ST_GAME_INSERT] = "INSERT INTO games (id, ruleset, options, seed, start_tile, custom_deck, "
                        "version, status, last_seq, snapshot) VALUES ($1::uuid, $2, $3::jsonb, "
                        "$4::numeric, $5, $6::jsonb, 1, $7, $8::integer, $9::bytea)",
-    [ST_PLAYER_INSERT] = "INSERT INTO players (game_id, seat, name, token_hash) "
-                         "VALUES ($1::uuid, $2::integer, $3, $4::bytea)",
+    [ST_PLAYER_INSERT] = "INSERT INTO players (game_id, seat, name, token_hash, person_id) "
+                         "VALUES ($1::uuid, $2::integer, $3, $4::bytea, $5::uuid)",
     [ST_EVENTS_INSERT] = "INSERT INTO events (game_id, seq, version, type, payload) "
                          "SELECT $1::uuid, (e->>'seq')::integer, $2::integer, e->>'type', e "
                          "FROM json_array_elements($3::json) AS e",

@@ -139,6 +139,37 @@ static const struct refusal refusals[] = {
     {NEW_GAME, "{\"players\":[{\"name\":\"A\\u007fB\"},{\"name\":\"Bob\"}]}", 0, "invalid_body"},
     {NEW_GAME, named_41, 0, "invalid_body"},
     {NEW_GAME, named_41_utf8, 0, "invalid_body"},
+    /* Seats other than named ones: {"player": "me"} (once), open seats and bots refused
+     * for now with their own codes, and every mix of kinds refused. */
+    {NEW_GAME, "{\"players\":[{\"player\":\"you\"},{\"name\":\"Bob\"}]}", 0, "invalid_body"},
+    {NEW_GAME, "{\"players\":[{\"player\":\"ME\"},{\"name\":\"Bob\"}]}", 0, "invalid_body"},
+    {NEW_GAME, "{\"players\":[{\"player\":null},{\"name\":\"Bob\"}]}", 0, "invalid_body"},
+    {NEW_GAME,
+     "{\"players\":[{\"player\":\"3f1e0b2a-5c4d-4e6f-8a7b-9c0d1e2f3a4b\"},{\"name\":\"B\"}]}", 0,
+     "invalid_body"},
+    {NEW_GAME, "{\"players\":[{\"player\":\"me\",\"name\":\"Ann\"},{\"name\":\"Bob\"}]}", 0,
+     "invalid_body"},
+    {NEW_GAME, "{\"players\":[{\"player\":\"me\"},{\"player\":\"me\"}]}", 0, "invalid_body"},
+    {NEW_GAME, "{\"players\":[{\"player\":\"me\",\"open\":true},{\"name\":\"Bob\"}]}", 0,
+     "invalid_body"},
+    {NEW_GAME, "{\"players\":[{\"player\":\"me\",\"age\":1},{\"name\":\"Bob\"}]}", 0,
+     "unknown_field"},
+    {NEW_GAME, "{\"players\":[{\"open\":true},{\"name\":\"Bob\"}]}", 0, "open_seats_unavailable"},
+    {NEW_GAME, "{\"players\":[{\"name\":\"Bob\"},{\"open\":true,\"name\":\"Cy\"}]}", 0,
+     "open_seats_unavailable"},
+    {NEW_GAME, "{\"players\":[{\"open\":false},{\"name\":\"Bob\"}]}", 0, "invalid_body"},
+    {NEW_GAME, "{\"players\":[{\"open\":true,\"name\":\"\"},{\"name\":\"Bob\"}]}", 0,
+     "invalid_body"},
+    {NEW_GAME, "{\"players\":[{\"bot\":\"greedy\"},{\"name\":\"Bob\"}]}", 0, "bots_unavailable"},
+    {NEW_GAME, "{\"players\":[{\"bot\":\"mcts\",\"think_ms\":250},{\"name\":\"Bob\"}]}", 0,
+     "bots_unavailable"},
+    {NEW_GAME, "{\"players\":[{\"bot\":\"mcts\",\"think_ms\":5},{\"name\":\"Bob\"}]}", 0,
+     "invalid_body"},
+    {NEW_GAME, "{\"players\":[{\"bot\":\"clever\"},{\"name\":\"Bob\"}]}", 0, "invalid_body"},
+    {NEW_GAME, "{\"players\":[{\"bot\":\"random\",\"name\":\"R\"},{\"name\":\"Bob\"}]}", 0,
+     "invalid_body"},
+    {NEW_GAME, "{\"players\":[{\"name\":\"Ann\",\"think_ms\":250},{\"name\":\"Bob\"}]}", 0,
+     "invalid_body"},
     /* POST /v1/players: one name, by the seats' rules. */
     {PLAYER, "", 0, "invalid_json"},
     {PLAYER, "[]", 0, "invalid_json"},
@@ -657,4 +688,23 @@ Test(json_in, webhooks_and_empty_bodies_taken)
     static const char *const empty[] = {"", " ", "\r\n\t ", "{}", " { } ", "{\n}\n"};
     for (size_t i = 0; i < sizeof empty / sizeof empty[0]; i++)
         cr_expect_eq(json_in_empty(empty[i], strlen(empty[i]), &err), 0, "\"%s\"", empty[i]);
+}
+
+/* ---- Seats {"player": "me"} ------------------------------------------------------------ */
+
+Test(json_in, me_seat)
+{
+    static struct json_new_game ng;
+    struct json_err err;
+    static const char none[] = "{" TWO "}";
+    cr_assert_eq(json_in_new_game(none, sizeof none - 1, &ng, &err), 0, "%s", err.detail);
+    cr_expect_eq(ng.me_seat, -1);
+    static const char me1[] = "{\"players\":[{\"name\":\"Ann\"},{\"player\":\"me\"},"
+                              "{\"name\":\"Cy\"}]}";
+    cr_assert_eq(json_in_new_game(me1, sizeof me1 - 1, &ng, &err), 0, "%s", err.detail);
+    cr_expect_eq(ng.me_seat, 1);
+    cr_expect_eq(ng.setup.nplayers, 3);
+    cr_expect_str_eq(ng.names[0], "Ann");
+    cr_expect_str_eq(ng.names[1], "");
+    cr_expect_str_eq(ng.names[2], "Cy");
 }

@@ -63,6 +63,11 @@ const struct itest itest_tests[] = {
     {"players: token replacements racing on two servers, exactly one wins",
      test_players_token_race},
     {"players: the creation limit counts players with games", test_players_create_limit},
+    {"seatme: a \"me\" seat played by the player token to the end; not another seat or game",
+     test_seatme_play},
+    {"seatme: every refusal of a create with seats, its code, nothing stored",
+     test_seatme_refusals},
+    {"seatme: Idempotency-Key of a create scoped to the player", test_seatme_idempotency},
     /* Browsers (t_cors.c). */
     {"cors: a preflight on every route, with its methods, no token", test_cors_preflights},
     {"cors: headers on every answer (errors, 304, long poll, stream), not on ops",

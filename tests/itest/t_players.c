@@ -181,8 +181,8 @@ void test_players(struct server *srv)
         CHECK(me(srv, unknown[i], got, sizeof got) == 401 && strcmp(got, "unknown_token") == 0,
               "GET /v1/players/me with %s: %s", unknown[i], got);
     }
-    /* A player's token is no seat's: it acts on no game (acting by player token is the
-     * issue's next step, for seats bound to the player). */
+    /* A player's token is no seat's: it acts on no game where no seat is bound to the
+     * player (seats bound to a player: t_seatme.c). */
     char draw[160];
     snprintf(draw, sizeof draw, "/v1/games/%s/draw", g.id);
     char auth3[160];
