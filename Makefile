@@ -49,7 +49,7 @@ HOST_CFLAGS = $(CSTD) $(WARN) $(CFLAGS) $(EXTRA_CFLAGS)
 
 # The libraries the service and its tests use, as pkg-config knows them (asked once, when
 # first needed, so `make deps` can install pkg-config first).
-PKGS        := libmicrohttpd libcjson libpq libcurl libcrypto
+PKGS        := libmicrohttpd libcjson libpq libcurl libcrypto librsvg-2.0
 pkgconf      = $(if $(filter PKG_CONFIG_FAILED,$(1)),$(error pkg-config does not know all of \
                $(PKGS): run `make deps` as root),$(1))
 PKG_CFLAGS   = $(eval PKG_CFLAGS := $(call pkgconf,$(shell pkg-config --cflags $(PKGS) \
@@ -75,6 +75,7 @@ include mk/bot.mk
 include mk/browser.mk
 include mk/soak.mk
 include mk/benchjson.mk
+include mk/benchpng.mk
 include mk/fuzz.mk
 
 # make test: the whole suite from a fresh machine: packages (as root), the format, SQL and
