@@ -25,7 +25,9 @@ SAN_FLAGS :=
 SAN_ENV   :=
 else ifeq ($(SANITIZE),address)
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-SAN_ENV   := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1
+# tests/lsan.supp: leaks kept on purpose inside libraries (fontconfig), each explained there.
+SAN_ENV   := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+             LSAN_OPTIONS=suppressions=$(abspath tests/lsan.supp)
 else ifeq ($(SANITIZE),thread)
 # Every report goes to $(BUILD)/tsan.PID as well as making the process exit 66 at its end
 # (the itest runner fails on a server's nonzero exit status; test-itest fails on any such

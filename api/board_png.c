@@ -33,7 +33,7 @@ int board_png_width(const char *v, int *out)
 void board_png_size(double svg_w, double svg_h, int width, int *out_w, int *out_h)
 {
     double w = width, h = width * svg_h / svg_w;
-    double max_h = (double)BOARD_PNG_WIDTH_MAX * 8;
+    double max_h = (double)BOARD_PNG_WIDTH_MAX * 4;
     if (w * h > (double)BOARD_PNG_MAX_PIXELS) {
         double k = sqrt((double)BOARD_PNG_MAX_PIXELS / (w * h));
         w *= k;

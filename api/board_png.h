@@ -37,7 +37,7 @@ int board_png_width(const char *v, int *out) NODISCARD;
 /*
  * The size of the picture of a document `svg_w` x `svg_h` (both > 0) asked at `width`:
  * that width and the height of the same aspect ratio (at least 1), both shrunk alike
- * while they pass BOARD_PNG_MAX_PIXELS or the height passes BOARD_PNG_WIDTH_MAX * 8.
+ * while they pass BOARD_PNG_MAX_PIXELS or the height passes BOARD_PNG_WIDTH_MAX * 4 (16384).
  * Pure.
  */
 void board_png_size(double svg_w, double svg_h, int width, int *out_w, int *out_h);
