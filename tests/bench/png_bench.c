@@ -74,7 +74,7 @@ int main(int argc, char **argv)
         return 1;
     }
     size_t svg_len = strlen(svg);
-    printf("bench-png: a finished classic game of %d tiles; its SVG %zu bytes in %.2f ms\n",
+    printf("bench-png: a classic game finished after %d turns; its SVG %zu bytes in %.2f ms\n",
            game.turn, svg_len, svg_ms);
     static const int widths[] = {600, 1200, 2400};
     static double t[MAX_RUNS];
