@@ -5,7 +5,7 @@ FROM debian:bookworm-slim AS build
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
         build-essential pkg-config libmicrohttpd-dev libcjson-dev libpq-dev libssl-dev \
-        libcurl4-openssl-dev \
+        libcurl4-openssl-dev librsvg2-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Makefile ./
@@ -18,7 +18,8 @@ RUN make -j"$(nproc)" api
 FROM debian:bookworm-slim
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
-        libmicrohttpd12 libcjson1 libpq5 libssl3 libcurl4 ca-certificates \
+        libmicrohttpd12 libcjson1 libpq5 libssl3 libcurl4 librsvg2-2 fonts-dejavu-core \
+        ca-certificates \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --no-create-home --uid 10001 tilehall
 WORKDIR /app

@@ -25,7 +25,9 @@ SAN_FLAGS :=
 SAN_ENV   :=
 else ifeq ($(SANITIZE),address)
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-SAN_ENV   := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1
+# tests/lsan.supp: leaks kept on purpose inside libraries (fontconfig), each explained there.
+SAN_ENV   := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+             LSAN_OPTIONS=suppressions=$(abspath tests/lsan.supp)
 else ifeq ($(SANITIZE),thread)
 # Every report goes to $(BUILD)/tsan.PID as well as making the process exit 66 at its end
 # (the itest runner fails on a server's nonzero exit status; test-itest fails on any such
@@ -49,7 +51,7 @@ HOST_CFLAGS = $(CSTD) $(WARN) $(CFLAGS) $(EXTRA_CFLAGS)
 
 # The libraries the service and its tests use, as pkg-config knows them (asked once, when
 # first needed, so `make deps` can install pkg-config first).
-PKGS        := libmicrohttpd libcjson libpq libcurl libcrypto
+PKGS        := libmicrohttpd libcjson libpq libcurl libcrypto librsvg-2.0
 pkgconf      = $(if $(filter PKG_CONFIG_FAILED,$(1)),$(error pkg-config does not know all of \
                $(PKGS): run `make deps` as root),$(1))
 PKG_CFLAGS   = $(eval PKG_CFLAGS := $(call pkgconf,$(shell pkg-config --cflags $(PKGS) \
@@ -75,6 +77,7 @@ include mk/bot.mk
 include mk/browser.mk
 include mk/soak.mk
 include mk/benchjson.mk
+include mk/benchpng.mk
 include mk/fuzz.mk
 
 # make test: the whole suite from a fresh machine: packages (as root), the format, SQL and

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "board_png.h"
 #include "cfg.h"
 #include "games.h"
 #include "http.h"
@@ -57,6 +58,7 @@ out_ops:
     routes_ops_free();
 out_games:
     games_shutdown();
+    board_png_shutdown();
 out_store:
     store_shutdown();
 out_curl:

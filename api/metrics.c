@@ -40,6 +40,7 @@ static pthread_mutex_t intern_lock = PTHREAD_MUTEX_INITIALIZER;
 static atomic_ulong db_errors[2]; /* [0] query errors, [1] connection */
 static atomic_long gauges[METRICS_GAUGE_COUNT];
 static atomic_ulong deliveries[METRICS_DELIVERY_COUNT];
+static atomic_ulong pngs[METRICS_PNG_COUNT];
 
 /* The slot of `route`, interning it if new. */
 static struct route_stats *route_slot(const char *route)
@@ -98,6 +99,11 @@ long metrics_gauge(enum metrics_gauge g)
 void metrics_delivery(enum metrics_delivery d)
 {
     atomic_fetch_add_explicit(&deliveries[d], 1, memory_order_relaxed);
+}
+
+void metrics_board_png(enum metrics_png p)
+{
+    atomic_fetch_add_explicit(&pngs[p], 1, memory_order_relaxed);
 }
 
 /*
@@ -198,5 +204,11 @@ char *metrics_render(const struct metrics_db *db, size_t *len)
              "tilehall_webhook_attempts_total{result=\"gave_up\"} %lu\n",
              atomic_load(&deliveries[METRICS_DELIVERED]), atomic_load(&deliveries[METRICS_RETRY]),
              atomic_load(&deliveries[METRICS_GAVE_UP]));
+    buf_putf(&t,
+             "# HELP tilehall_board_png_total board.png answers, by how the picture was made.\n"
+             "# TYPE tilehall_board_png_total counter\n"
+             "tilehall_board_png_total{source=\"rendered\"} %lu\n"
+             "tilehall_board_png_total{source=\"cache\"} %lu\n",
+             atomic_load(&pngs[METRICS_PNG_RENDERED]), atomic_load(&pngs[METRICS_PNG_CACHED]));
     return buf_take(&t, len); /* NULL after a failure */
 }

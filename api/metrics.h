@@ -41,6 +41,16 @@ enum metrics_delivery {
 /* Counts a webhook delivery attempt. Thread-safe. */
 void metrics_delivery(enum metrics_delivery d);
 
+/* How a board.png answer was made. */
+enum metrics_png {
+    METRICS_PNG_RENDERED = 0, /* rendered for this request */
+    METRICS_PNG_CACHED,       /* copied from the cache of rendered pictures */
+    METRICS_PNG_COUNT
+};
+
+/* Counts a board.png answer. Thread-safe. */
+void metrics_board_png(enum metrics_png p);
+
 /* Database-derived values shown with the counters (read at scrape time). */
 struct metrics_db {
     int ok;          /* 1 when the values below were read */

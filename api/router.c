@@ -29,6 +29,7 @@ static const struct api_route routes[] = {
     {"GET", "/v1/games/{id}/events", routes_events},
     {"GET", "/v1/games/{id}/turn", routes_turn_view},
     {"GET", "/v1/games/{id}/board.svg", routes_board_svg},
+    {"GET", "/v1/games/{id}/board.png", routes_board_png},
     {"GET", "/v1/games/{id}/webhook", routes_webhook_get},
     {"POST", "/v1/games/{id}/webhook", routes_webhook_set},
     {"DELETE", "/v1/games/{id}/webhook", routes_webhook_delete},

@@ -78,6 +78,8 @@ void routes_placements_post(const struct api_request *req, struct api_response *
 void routes_turn_view(const struct api_request *req, struct api_response *resp, const char *id);
 /* GET /v1/games/{id}/board.svg: the board as a picture. */
 void routes_board_svg(const struct api_request *req, struct api_response *resp, const char *id);
+/* GET /v1/games/{id}/board.png?width=: the board as a PNG picture (board_png.h), cached. */
+void routes_board_png(const struct api_request *req, struct api_response *resp, const char *id);
 
 /* GET /v1/games/{id}/webhook: the seat's callback URL and its delivery state (its token). */
 void routes_webhook_get(const struct api_request *req, struct api_response *resp, const char *id);

@@ -1,10 +1,11 @@
 /* routes_view.c: views for bots and front ends: whose turn it is (/turn) and the board
- * as a picture (/board.svg). Both carry the game's version as ETag and answer 304 to a
- * matching If-None-Match. */
+ * as a picture (/board.svg, /board.png). All carry the game's version as ETag and answer
+ * 304 to a matching If-None-Match. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "board_png.h"
 #include "board_svg.h"
 #include "games.h"
 #include "idem.h"
@@ -88,5 +89,62 @@ void routes_board_svg(const struct api_request *req, struct api_response *resp, 
         /* Browsers keep it and ask again with If-None-Match: a 304 costs one small query. */
         resp->cache_control = "no-cache";
     }
+    games_free(ag);
+}
+
+/* Answers 200 with the picture `png` (taken) and the ETag of `version`. */
+static void reply_png(struct api_response *resp, int version, struct board_png *png)
+{
+    size_t len = png->len;
+    api_reply_take(resp, 200, "image/png", png->data);
+    resp->len = len;
+    png->data = NULL;
+    games_etag(resp, version);
+    resp->cache_control = "no-cache"; /* as board.svg */
+}
+
+void routes_board_png(const struct api_request *req, struct api_response *resp, const char *id)
+{
+    int width;
+    if (board_png_width(api_query_get(req, "width"), &width)) {
+        problem_reply(resp, 400, "invalid_parameter",
+                      "width must be a whole number of pixels from 64 to 4096.");
+        return;
+    }
+    /* The version first (one small query): a 304 or a cached picture needs no game. */
+    int version;
+    if (games_current_version(id, req, resp, &version)) return;
+    struct board_png png = {0};
+    if (version >= 0) {
+        if (idem_if_none_match(req, version, resp)) {
+            resp->cache_control = "no-cache";
+            return;
+        }
+        if (board_png_cached(id, version, width, &png)) {
+            reply_png(resp, version, &png);
+            return;
+        }
+    }
+    struct api_game *ag = games_load_at(id, GAMES_CURRENT, version, resp);
+    if (!ag) return;
+    version = ag->row.version;
+    if (idem_if_none_match(req, version, resp)) {
+        resp->cache_control = "no-cache";
+        goto out;
+    }
+    if (board_png_begin(ag->id, version, width, &png)) {
+        reply_png(resp, version, &png);
+        goto out;
+    }
+    char *svg = board_svg_new(&ag->g, ag->names);
+    int rc = svg ? board_png_render(svg, strlen(svg), width, &png) : -1;
+    free(svg);
+    board_png_end(ag->id, version, width, rc == 0 ? &png : NULL);
+    if (rc)
+        problem_reply(resp, 500, "internal_error", "The picture could not be drawn.");
+    else
+        reply_png(resp, version, &png);
+out:
+    board_png_free(&png);
     games_free(ag);
 }

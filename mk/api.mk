@@ -94,11 +94,12 @@ test-webhook-std: $(API_BIN) spec-deps
 
 # make bench-http: the HTTP benchmark (scripts/bench-http.sh): a throwaway PostgreSQL, the
 # server, wrk loads of /healthz, a game's GET and whole turns; `make bench` runs it after
-# the engine's benchmark.
+# the engine's, the body decoder's and the board.png benchmarks.
 .PHONY: bench-http
 bench-http: $(API_BIN)
 	scripts/bench-http.sh
 bench: deps
 	$(MAKE_PLAIN) bench-engine
 	$(MAKE_PLAIN) bench-json
+	$(MAKE_PLAIN) bench-png
 	$(MAKE_PLAIN) bench-http

@@ -18,7 +18,8 @@
 //   3. libpq is behind the store: only api/store*.c, api/store*.h and files under
 //      api/store/ include libpq-fe.h (and tests/itest/, a separate program that reads the
 //      database to check what the server stored).
-//   4. libmicrohttpd is behind api/http.c: no other file includes microhttpd.h.
+//   4. libmicrohttpd is behind api/http.c: no other file includes microhttpd.h; librsvg and
+//      cairo are behind api/board_png.c: no other file includes librsvg/ or cairo headers.
 //   5. The attribute of results that must be checked is spelled once, as NODISCARD in
 //      core/nodiscard.h: nowhere else does warn_unused_result appear.
 //
@@ -40,6 +41,7 @@ const CORE_SYSTEM = new Set([
 const PQ_ALLOWED = f => /^api\/store[^/]*\.[ch]$/.test(f) || f.startsWith('api/store/') ||
     f.startsWith('tests/itest/');
 const MHD_ALLOWED = f => f === 'api/http.c';
+const RSVG_ALLOWED = f => f === 'api/board_png.c';
 
 // The source with comments and the insides of string and character literals blanked
 // (newlines kept), so offsets and line numbers still match the original.
@@ -126,6 +128,8 @@ for (const file of list) {
             fail(at, 'libpq-fe.h outside the store (api/store*.c, api/store*.h, api/store/)');
         if (base === 'microhttpd.h' && !MHD_ALLOWED(file))
             fail(at, 'microhttpd.h outside api/http.c');
+        if ((name.startsWith('librsvg') || base.startsWith('cairo')) && !RSVG_ALLOWED(file))
+            fail(at, `${name} outside api/board_png.c`);
     }
 }
 
@@ -135,4 +139,4 @@ if (failures.length) {
     process.exit(1);
 }
 console.log(`check-c: ${list.length} C files: no banned function, NODISCARD spelled once, core/ without I/O, ` +
-            'libpq in the store and libmicrohttpd in http.c only');
+            'libpq in the store, libmicrohttpd in http.c and librsvg in board_png.c only');

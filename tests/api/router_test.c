@@ -51,6 +51,7 @@ STUB(routes_placements_get)
 STUB(routes_placements_post)
 STUB(routes_turn_view)
 STUB(routes_board_svg)
+STUB(routes_board_png)
 STUB(routes_webhook_get)
 STUB(routes_webhook_set)
 STUB(routes_webhook_delete)
@@ -110,6 +111,8 @@ static const struct route_case cases[] = {
     {"GET", G "/turn", NULL, NULL, RAN_STATUS, "routes_turn_view", GID, "/v1/games/{id}/turn"},
     {"GET", G "/board.svg", NULL, NULL, RAN_STATUS, "routes_board_svg", GID,
      "/v1/games/{id}/board.svg"},
+    {"GET", G "/board.png", NULL, NULL, RAN_STATUS, "routes_board_png", GID,
+     "/v1/games/{id}/board.png"},
     {"GET", G "/webhook", NULL, NULL, RAN_STATUS, "routes_webhook_get", GID,
      "/v1/games/{id}/webhook"},
     {"POST", G "/webhook", JS, "{\"url\":\"https://a.example/\"}", RAN_STATUS, "routes_webhook_set",
@@ -147,6 +150,7 @@ static const struct route_case cases[] = {
     {"POST", G "/events", NULL, NULL, 405, NULL, "GET", "/v1/games/{id}/events"},
     {"POST", G "/turn", NULL, NULL, 405, NULL, "GET", "/v1/games/{id}/turn"},
     {"HEAD", G "/board.svg", NULL, NULL, 405, NULL, "GET", "/v1/games/{id}/board.svg"},
+    {"POST", G "/board.png", JS, "{}", 405, NULL, "GET", "/v1/games/{id}/board.png"},
     {"PUT", G "/webhook", JS, "{}", 405, NULL, "GET, POST, DELETE", "/v1/games/{id}/webhook"},
     {"PATCH", G "/webhook", NULL, NULL, 405, NULL, "GET, POST, DELETE", "/v1/games/{id}/webhook"},
     {"GET", "/v1/players", NULL, NULL, 405, NULL, "POST", "/v1/players"},

@@ -174,6 +174,7 @@ void test_cors_preflights(struct server *srv)
         {NOBODY_ID "/events", "GET"},
         {NOBODY_ID "/turn", "GET"},
         {NOBODY_ID "/board.svg", "GET"},
+        {NOBODY_ID "/board.png", "GET"},
         {NOBODY_ID "/webhook", "GET, POST, DELETE"},
         {"/v1/players", "POST"},
         {"/v1/players/me", "GET"},

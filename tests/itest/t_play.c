@@ -42,6 +42,9 @@ const struct itest itest_tests[] = {
     {"event streams: the cap, a client gone, shutdown with streams open", test_stream_limits},
     {"/turn: seat, tile or hand, placements; 304", test_turn_view},
     {"board.svg: every ruleset, ETag and 304", test_board_svg},
+    {"board.png: every ruleset, the width asked, ETag and 304", test_board_png},
+    {"board.png: width refusals", test_board_png_refusals},
+    {"board.png: one render per version and width, viewers at once included", test_board_png_cache},
     {"/metrics by route and status; X-Request-Id in answers and logs",
      test_metrics_and_request_ids},
     {"webhooks: signed deliveries in order, state, replace, remove; one per seat, each "

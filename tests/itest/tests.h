@@ -50,6 +50,9 @@ int play_turn(const struct server *srv, const struct game *g, int follower, char
 int token_shape(const char *tok);
 
 void test_ops(struct server *srv);
+void test_board_png(struct server *srv);
+void test_board_png_refusals(struct server *srv);
+void test_board_png_cache(struct server *srv);
 void test_not_found_and_methods(struct server *srv);
 void test_rulesets(struct server *srv);
 void test_create(struct server *srv);

@@ -1,0 +1,84 @@
+/* board_png.h: the board picture as PNG (for chat apps, which show no SVG): board_svg.c's
+ * document rendered by librsvg, and a small cache of rendered pictures by (game, version,
+ * width) so that many viewers of one version cost one render. */
+#ifndef API_BOARD_PNG_H
+#define API_BOARD_PNG_H
+
+#include <stddef.h>
+
+#include "nodiscard.h"
+
+#define BOARD_PNG_WIDTH_MIN     64   /* ?width= at least */
+#define BOARD_PNG_WIDTH_MAX     4096 /* ?width= at most */
+#define BOARD_PNG_WIDTH_DEFAULT 1200 /* without ?width= */
+/* Pixels of one picture at most (4096 x 2048): a board whose height at the asked width
+ * would pass it is drawn smaller, its aspect ratio kept. */
+#define BOARD_PNG_MAX_PIXELS  (4096L * 2048L)
+#define BOARD_PNG_MAX         (32u << 20) /* bytes of one PNG at most */
+#define BOARD_PNG_CACHE_SLOTS 64          /* pictures the cache keeps at most */
+#define BOARD_PNG_CACHE_BYTES (64u << 20) /* bytes the cache keeps at most */
+#define BOARD_PNG_RENDERS     2           /* renders running at once at most */
+
+/* A rendered picture. */
+struct board_png {
+    char *data; /* the PNG file (malloc'd, NUL after its last byte), or NULL */
+    size_t len; /* its bytes */
+    int width;  /* pixels across */
+    int height; /* pixels down */
+};
+
+/*
+ * Reads `v`, the value of ?width= (NULL when absent: BOARD_PNG_WIDTH_DEFAULT), as a decimal
+ * integer from BOARD_PNG_WIDTH_MIN to BOARD_PNG_WIDTH_MAX (digits only). Returns 0 with
+ * the width in *out, or -1 (*out untouched) when it is not such a number. Pure.
+ */
+int board_png_width(const char *v, int *out) NODISCARD;
+
+/*
+ * The size of the picture of a document `svg_w` x `svg_h` (both > 0) asked at `width`:
+ * that width and the height of the same aspect ratio (at least 1), both shrunk alike
+ * while they pass BOARD_PNG_MAX_PIXELS or the height passes BOARD_PNG_WIDTH_MAX * 4 (16384).
+ * Pure.
+ */
+void board_png_size(double svg_w, double svg_h, int width, int *out_w, int *out_h);
+
+/*
+ * Renders the SVG document `svg` (`len` bytes) at `width` pixels across (size as
+ * board_png_size() says) into `out` (board_png_free() it). Thread-safe. Returns 0, or -1
+ * (out empty) when the document cannot be read, memory runs out or the PNG would pass
+ * BOARD_PNG_MAX.
+ */
+int board_png_render(const char *svg, size_t len, int width, struct board_png *out) NODISCARD;
+
+/* Frees the picture's data and empties it; `p` may be NULL. */
+void board_png_free(struct board_png *p);
+
+/*
+ * A copy of the cached picture of game `id` at `version` and `width` into `out`
+ * (board_png_free() it). Thread-safe. Returns 1 when found, else 0 (also when memory for
+ * the copy runs out).
+ */
+int board_png_cached(const char *id, int version, int width, struct board_png *out) NODISCARD;
+
+/*
+ * Before a render: waits until fewer than BOARD_PNG_RENDERS renders run and none of the
+ * same picture does, then looks in the cache again (another request may have rendered
+ * the same picture meanwhile): concurrent viewers of one version cost one render.
+ * Answers found in the cache and pictures rendered are counted in /metrics
+ * (metrics_board_png()). Returns 1 with a copy in `out` when it is cached now (nothing more to do),
+ * else 0: the caller renders it and must then call board_png_end().
+ */
+int board_png_begin(const char *id, int version, int width, struct board_png *out) NODISCARD;
+
+/*
+ * After a render that board_png_begin() let go ahead: keeps a copy of `png` (NULL when
+ * the render failed) in the cache, dropping the least recently used pictures while the
+ * cache would pass BOARD_PNG_CACHE_SLOTS or BOARD_PNG_CACHE_BYTES, and lets the next
+ * render go. Thread-safe.
+ */
+void board_png_end(const char *id, int version, int width, const struct board_png *png);
+
+/* Frees every cached picture (at shutdown). */
+void board_png_shutdown(void);
+
+#endif

@@ -1,0 +1,122 @@
+/* board_png_test.c: board.png's width parameter (board_png_width), the picture's size
+ * (board_png_size), a render of a real board (the PNG's signature and IHDR size) and the
+ * cache (found after board_png_end, a copy, the least recently used dropped first). */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "board_png.h"
+#include "board_svg.h"
+#include "game.h"
+
+Test(board_png, width)
+{
+    static const struct {
+        const char *v; /* NULL: absent */
+        int rc;
+        int out;
+    } cases[] = {
+        {NULL, 0, BOARD_PNG_WIDTH_DEFAULT},
+        {"64", 0, 64},
+        {"1200", 0, 1200},
+        {"4096", 0, 4096},
+        {"0600", 0, 600},
+        {"63", -1, 7},
+        {"0", -1, 7},
+        {"4097", -1, 7},
+        {"99999999999999999999999", -1, 7},
+        {"", -1, 7},
+        {"-600", -1, 7},
+        {"+600", -1, 7},
+        {" 600", -1, 7},
+        {"600 ", -1, 7},
+        {"600.0", -1, 7},
+        {"600px", -1, 7},
+        {"1e3", -1, 7},
+        {"0x400", -1, 7},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int out = 7;
+        int rc = board_png_width(cases[i].v, &out);
+        const char *v = cases[i].v ? cases[i].v : "(absent)";
+        cr_expect_eq(rc, cases[i].rc, "\"%s\": %d", v, rc);
+        cr_expect_eq(out, cases[i].out, "\"%s\": %d", v, out);
+    }
+}
+
+Test(board_png, size)
+{
+    int w, h;
+    board_png_size(800, 1000, 1200, &w, &h);
+    cr_expect(w == 1200 && h == 1500, "%dx%d", w, h);
+    board_png_size(1000, 10, 64, &w, &h);
+    cr_expect(w == 64 && h == 1, "a flat board: %dx%d", w, h);
+    /* Square at 4096: 16.7 Mpx, shrunk to the pixel bound, still square. */
+    board_png_size(500, 500, 4096, &w, &h);
+    cr_expect(w == h && (long)w * h <= BOARD_PNG_MAX_PIXELS && w > 2800, "square: %dx%d", w, h);
+    /* A long column: the height bound. */
+    board_png_size(100, 100000, 64, &w, &h);
+    cr_expect(h <= BOARD_PNG_WIDTH_MAX * 4 && w >= 1 && w < 64, "a column: %dx%d", w, h);
+}
+
+/* The width and height of the PNG `p` from its IHDR, or 0 when it is none. */
+static int ihdr(const struct board_png *p, unsigned *w, unsigned *h)
+{
+    const unsigned char *d = (const unsigned char *)p->data;
+    if (!d || p->len < 33 || memcmp(d, "\x89PNG\r\n\x1a\n", 8) || memcmp(d + 12, "IHDR", 4))
+        return 0;
+    *w = (unsigned)d[16] << 24 | (unsigned)d[17] << 16 | (unsigned)d[18] << 8 | d[19];
+    *h = (unsigned)d[20] << 24 | (unsigned)d[21] << 16 | (unsigned)d[22] << 8 | d[23];
+    return 1;
+}
+
+Test(board_png, render_and_cache)
+{
+    static struct cc_game g;
+    struct cc_setup setup;
+    memset(&setup, 0, sizeof setup);
+    setup.nplayers = 2;
+    setup.seed = 3;
+    setup.start = -1;
+    setup.deck_len = -1;
+    cr_assert_eq(cc_game_new(&g, &setup, NULL), CC_OK);
+    char *svg = board_svg_new(&g, NULL);
+    cr_assert(svg);
+    struct board_png p;
+    cr_assert_eq(board_png_render(svg, strlen(svg), 300, &p), 0);
+    unsigned w = 0, h = 0;
+    cr_expect(ihdr(&p, &w, &h) && w == 300 && h > 0 && (int)h == p.height && p.width == 300,
+              "%ux%u", w, h);
+    struct board_png bad;
+    cr_expect_eq(board_png_render("<svg", 4, 300, &bad), -1, "not a document");
+    cr_expect_null(bad.data);
+    free(svg);
+
+    static const char id[] = "11111111-2222-4333-8444-555555555555";
+    struct board_png c;
+    cr_expect_eq(board_png_cached(id, 1, 300, &c), 0, "empty cache");
+    cr_assert_eq(board_png_begin(id, 1, 300, &c), 0);
+    board_png_end(id, 1, 300, &p);
+    cr_assert_eq(board_png_cached(id, 1, 300, &c), 1);
+    cr_expect(c.len == p.len && !memcmp(c.data, p.data, p.len) && c.data != p.data);
+    board_png_free(&c);
+    cr_expect_eq(board_png_cached(id, 2, 300, &c), 0, "another version");
+    cr_expect_eq(board_png_cached(id, 1, 301, &c), 0, "another width");
+    cr_expect_eq(board_png_begin(id, 1, 300, &c), 1, "begin finds it cached");
+    board_png_free(&c);
+    /* Fill every slot with other versions: the oldest (version 1, just used, then the
+     * first of those) goes first. */
+    for (int v = 2; v < BOARD_PNG_CACHE_SLOTS + 2; v++) {
+        cr_assert_eq(board_png_begin(id, v, 300, &c), 0);
+        board_png_end(id, v, 300, &p);
+    }
+    cr_expect_eq(board_png_cached(id, 1, 300, &c), 0, "the least recently used dropped");
+    cr_expect_eq(board_png_cached(id, BOARD_PNG_CACHE_SLOTS + 1, 300, &c), 1, "the newest kept");
+    board_png_free(&c);
+    /* A failed render caches nothing and frees its slot. */
+    cr_assert_eq(board_png_begin(id, 999, 300, &c), 0);
+    board_png_end(id, 999, 300, NULL);
+    cr_expect_eq(board_png_begin(id, 999, 300, &c), 0);
+    board_png_end(id, 999, 300, NULL);
+    board_png_free(&p);
+    board_png_shutdown();
+}

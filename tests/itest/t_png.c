@@ -1,0 +1,195 @@
+/* t_png.c: board.png, the board as a PNG picture for chat apps: every ruleset, the size
+ * asked, ETag and 304, the width refusals, and the cache (one render per version). */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests.h"
+
+/* The width and height of the PNG in `r` (from its IHDR chunk); 0 when it is no PNG. */
+static int png_size(const struct resp *r, unsigned long *w, unsigned long *h)
+{
+    static const unsigned char sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    const unsigned char *p = (const unsigned char *)r->body;
+    if (r->len < 33 || memcmp(p, sig, 8) != 0 || memcmp(p + 12, "IHDR", 4) != 0) return 0;
+    *w = (unsigned long)p[16] << 24 | (unsigned long)p[17] << 16 | p[18] << 8 | p[19];
+    *h = (unsigned long)p[20] << 24 | (unsigned long)p[21] << 16 | p[22] << 8 | p[23];
+    return 1;
+}
+
+/* The value of counter line `name` in the server's /metrics, or -1. */
+static long metric(const struct server *srv, const char *name)
+{
+    struct resp r;
+    http(srv, "GET", "/metrics", NULL, NULL, &r);
+    long v = -1;
+    const char *at = r.status == 200 && r.body ? strstr(r.body, name) : NULL;
+    if (at) v = strtol(at + strlen(name), NULL, 10);
+    resp_free(&r);
+    return v;
+}
+
+#define RENDERED "tilehall_board_png_total{source=\"rendered\"} "
+#define CACHED   "tilehall_board_png_total{source=\"cache\"} "
+
+/* One board.png of every ruleset (classic played to its end), the size asked; 304. */
+void test_board_png(struct server *srv)
+{
+    static const char *const setups[] = {
+        "{\"ruleset\":\"classic\",\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}],\"seed\":5}",
+        "{\"ruleset\":\"hills\",\"players\":[{\"name\":\"A\"},{\"name\":\"B\"},{\"name\":\"C\"}],"
+        "\"seed\":7}",
+        "{\"ruleset\":\"discovery\",\"players\":[{\"name\":\"A\"},{\"name\":\"<B&>\"}],\"seed\":8}",
+        "{\"ruleset\":\"classic\",\"options\":{\"river\":true},\"players\":[{\"name\":\"A\"},{"
+        "\"name\":\"B\"}],\"seed\":9}",
+    };
+    char why[400];
+    for (size_t i = 0; i < sizeof setups / sizeof setups[0]; i++) {
+        struct game g;
+        CHECK(game_new(srv, setups[i], &g, why, sizeof why) == 0, "%s", why);
+        int turns = i == 0 ? 1000 : 4, done = 0;
+        for (int t = 0; t < turns && !done; t++) {
+            done = play_turn(srv, &g, 1, why, sizeof why);
+            CHECK(done >= 0, "%s", why);
+        }
+        CHECK(i != 0 || done, "classic: not finished");
+        char path[160];
+        snprintf(path, sizeof path, "/v1/games/%s/board.png%s", g.id, i % 2 ? "?width=600" : "");
+        unsigned long want_w = i % 2 ? 600 : 1200, w = 0, h = 0;
+        struct resp r;
+        http(srv, "GET", path, NULL, NULL, &r);
+        int v = game_version(srv, &g);
+        char want[32];
+        snprintf(want, sizeof want, "\"%d\"", v);
+        CHECK(r.status == 200 && strcmp(r.ctype, "image/png") == 0 && png_size(&r, &w, &h) &&
+                  w == want_w && h > 0 && strcmp(r.etag, want) == 0 &&
+                  strcmp(r.cache, "no-cache") == 0,
+              "%s: %ld %s %s %lux%lu", setups[i], r.status, r.ctype, r.etag, w, h);
+        resp_free(&r);
+        char inm[64];
+        snprintf(inm, sizeof inm, "If-None-Match: W/%s, \"x\"", want);
+        const char *hdr[] = {inm, NULL};
+        http(srv, "GET", path, NULL, hdr, &r);
+        CHECK(r.status == 304 && r.len == 0 && strcmp(r.etag, want) == 0 &&
+                  strcmp(r.cache, "no-cache") == 0,
+              "304: %ld", r.status);
+        resp_free(&r);
+        if (i != 0) {
+            /* A move later the picture is new. */
+            CHECK(play_turn(srv, &g, 0, why, sizeof why) >= 0, "%s", why);
+            http(srv, "GET", path, NULL, hdr, &r);
+            CHECK(r.status == 200 && strcmp(r.etag, want) != 0 && png_size(&r, &w, &h) &&
+                      w == want_w,
+                  "after a move: %ld %s", r.status, r.etag);
+            resp_free(&r);
+        } else {
+            /* The widest asked stays within the pixel bound (4096 x 2048), its shape kept. */
+            snprintf(path, sizeof path, "/v1/games/%s/board.png?width=4096", g.id);
+            http(srv, "GET", path, NULL, NULL, &r);
+            CHECK(r.status == 200 && png_size(&r, &w, &h) && w <= 4096 && w * h <= 4096ul * 2048,
+                  "width=4096: %ld %lux%lu", r.status, w, h);
+            resp_free(&r);
+            snprintf(path, sizeof path, "/v1/games/%s/board.png?width=64", g.id);
+            http(srv, "GET", path, NULL, NULL, &r);
+            CHECK(r.status == 200 && png_size(&r, &w, &h) && w == 64 && h > 0,
+                  "width=64: %ld %lux%lu", r.status, w, h);
+            resp_free(&r);
+        }
+    }
+    struct resp r;
+    http(srv, "GET", "/v1/games/not-a-game/board.png", NULL, NULL, &r);
+    CHECK(r.status == 404 && strcmp(problem_code(&r), "not_found") == 0, "unknown: %ld", r.status);
+    resp_free(&r);
+}
+
+/* Every width that is not a whole number from 64 to 4096 is refused, before the game. */
+void test_board_png_refusals(struct server *srv)
+{
+    struct game g;
+    NEW_GAME(&g, "{\"ruleset\":\"classic\",\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}]}");
+    static const char *const bad[] = {"63",    "0",    "4097",   "99999999999999999999",
+                                      "abc",   "",     "-600",   "600.5",
+                                      "600px", "+600", "%20600", "1e3"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char path[200];
+        snprintf(path, sizeof path, "/v1/games/%s/board.png?width=%s", g.id, bad[i]);
+        struct resp r;
+        http(srv, "GET", path, NULL, NULL, &r);
+        CHECK(r.status == 400 && strcmp(problem_code(&r), "invalid_parameter") == 0,
+              "width=%s: %ld %s", bad[i], r.status, problem_code(&r));
+        resp_free(&r);
+    }
+    struct resp r;
+    http(srv, "POST", "/v1/games/not-a-game/board.png", "{}", NULL, &r);
+    CHECK(r.status == 405 && strcmp(r.allow, "GET") == 0, "POST: %ld", r.status);
+    resp_free(&r);
+}
+
+/* A viewer of board.png on a thread of its own. */
+struct viewer {
+    const struct server *srv; /* where */
+    const char *path;         /* what */
+    pthread_t thread;         /* the thread */
+    long status;              /* the answer's status */
+    unsigned long w;          /* its width, 0 when no PNG */
+};
+
+static void *view(void *arg)
+{
+    struct viewer *v = arg;
+    struct resp r;
+    unsigned long h;
+    http(v->srv, "GET", v->path, NULL, NULL, &r);
+    v->status = r.status;
+    if (!png_size(&r, &v->w, &h)) v->w = 0;
+    resp_free(&r);
+    return NULL;
+}
+
+/* Many viewers of one version cost one render: again later, and all at once. */
+void test_board_png_cache(struct server *srv)
+{
+    struct game g;
+    char why[400];
+    NEW_GAME(&g, "{\"ruleset\":\"classic\",\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}]}");
+    CHECK(play_turn(srv, &g, 1, why, sizeof why) >= 0, "%s", why);
+    char path[160];
+    snprintf(path, sizeof path, "/v1/games/%s/board.png?width=700", g.id);
+    long r0 = metric(srv, RENDERED), c0 = metric(srv, CACHED);
+    CHECK(r0 >= 0 && c0 >= 0, "no board.png counters in /metrics");
+    struct resp a, b;
+    http(srv, "GET", path, NULL, NULL, &a);
+    long r1 = metric(srv, RENDERED);
+    http(srv, "GET", path, NULL, NULL, &b);
+    long r2 = metric(srv, RENDERED), c2 = metric(srv, CACHED);
+    int same = a.status == 200 && b.status == 200 && a.len == b.len && a.len > 0 &&
+               memcmp(a.body, b.body, a.len) == 0 && strcmp(a.etag, b.etag) == 0;
+    resp_free(&a);
+    resp_free(&b);
+    CHECK(same, "the second answer differs from the first");
+    CHECK(r1 == r0 + 1 && r2 == r1 && c2 == c0 + 1, "renders %ld %ld %ld, cached %ld %ld", r0, r1,
+          r2, c0, c2);
+    /* Another width is another picture. */
+    snprintf(path, sizeof path, "/v1/games/%s/board.png?width=701", g.id);
+    http(srv, "GET", path, NULL, NULL, &a);
+    resp_free(&a);
+    CHECK(metric(srv, RENDERED) == r2 + 1, "width 701 was not rendered");
+    /* A move later: eight viewers at once of the new version, one render. */
+    CHECK(play_turn(srv, &g, 0, why, sizeof why) >= 0, "%s", why);
+    snprintf(path, sizeof path, "/v1/games/%s/board.png?width=900", g.id);
+    long r3 = metric(srv, RENDERED);
+    struct viewer v[8];
+    for (int i = 0; i < 8; i++) {
+        v[i] = (struct viewer){.srv = srv, .path = path};
+        CHECK(pthread_create(&v[i].thread, NULL, view, &v[i]) == 0, "pthread_create");
+    }
+    int ok = 1;
+    for (int i = 0; i < 8; i++) {
+        pthread_join(v[i].thread, NULL);
+        ok &= v[i].status == 200 && v[i].w == 900;
+    }
+    CHECK(ok, "a viewer got no picture of 900 pixels");
+    long r4 = metric(srv, RENDERED);
+    CHECK(r4 == r3 + 1, "eight viewers at once: %ld renders", r4 - r3);
+}
