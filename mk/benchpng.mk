@@ -4,9 +4,10 @@
 # `make bench` runs it too.
 
 BENCH_PNG_BIN := $(BUILD)/bench-png
-$(BENCH_PNG_BIN): tests/bench/png_bench.c $(API_LIB) $(CORE_LIB)
+$(BENCH_PNG_BIN): tests/bench/png_bench.c $(RANDPLAY) $(API_LIB) $(CORE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Iapi -Icore $(PKG_CFLAGS) tests/bench/png_bench.c $(API_LIB) $(CORE_LIB) \
+	$(CC) $(ALL_CFLAGS) -Iapi -Icore -Itests/unit $(PKG_CFLAGS) tests/bench/png_bench.c $(RANDPLAY) \
+		$(API_LIB) $(CORE_LIB) \
 		$(PKG_LIBS) -lm -o $@
 
 .PHONY: bench-png

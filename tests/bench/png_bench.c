@@ -13,12 +13,11 @@
 
 #include "board_png.h"
 #include "board_svg.h"
-#include "bot.h"
 #include "game.h"
+#include "randplay.h"
 
 #define MAX_RUNS 1000
 
-static struct cc_bot_scratch scratch;
 static struct cc_game game;
 
 /* Monotonic milliseconds (a render may use threads of librsvg's own). */
@@ -35,28 +34,15 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Plays a classic game of two random bots to its end into `game`. */
+/* Plays a classic game of two random players to its end into `game`. */
 static void play(void)
 {
-    struct cc_setup setup;
-    memset(&setup, 0, sizeof setup);
-    setup.ruleset = CC_RULESET_CLASSIC;
-    setup.nplayers = 2;
-    setup.seed = 42;
-    setup.start = -1;
-    setup.deck_len = -1;
-    if (cc_game_new(&game, &setup, NULL) != CC_OK) {
-        fprintf(stderr, "bench-png: cannot create a game\n");
+    static struct cc_events ev;
+    struct cc_options options;
+    memset(&options, 0, sizeof options);
+    if (!randplay_game(&game, &ev, CC_RULESET_CLASSIC, 2, options, 42, NULL, NULL, NULL)) {
+        fprintf(stderr, "bench-png: a random move was refused\n");
         exit(1);
-    }
-    while (game.phase != CC_PHASE_FINISHED) {
-        struct cc_action a;
-        uint64_t seed = ((uint64_t)game.turn << 32) ^ game.seat;
-        if (cc_bot_choose(&game, CC_BOT_RANDOM, seed, &scratch, &a) != CC_OK ||
-            cc_game_apply(&game, &a, NULL) != CC_OK) {
-            fprintf(stderr, "bench-png: a bot's move was refused\n");
-            exit(1);
-        }
     }
 }
 

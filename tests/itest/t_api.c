@@ -43,6 +43,16 @@ cJSON *game_get(const struct server *srv, const struct game *g)
     return j;
 }
 
+void expect_not_found(const struct server *srv, const char *path)
+{
+    struct resp r;
+    http(srv, "GET", path, NULL, NULL, &r);
+    long st = r.status;
+    int other_code = strcmp(problem_code(&r), "not_found") != 0;
+    resp_free(&r);
+    CHECK(st == 404 && !other_code, "GET %s: %ld (want 404 not_found)", path, st);
+}
+
 int game_version(const struct server *srv, const struct game *g)
 {
     cJSON *j = game_get(srv, g);

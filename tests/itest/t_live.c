@@ -698,11 +698,7 @@ void test_board_svg(struct server *srv)
 {
     static const char *const setups[] = {
         LIVE_GAME,
-        "{\"ruleset\":\"hills\",\"players\":[{\"name\":\"A\"},{\"name\":\"B\"},{\"name\":\"C\"}],"
-        "\"seed\":7}",
-        "{\"ruleset\":\"discovery\",\"players\":[{\"name\":\"A\"},{\"name\":\"<B&>\"}],\"seed\":8}",
-        "{\"ruleset\":\"classic\",\"options\":{\"river\":true},\"players\":[{\"name\":\"A\"},{"
-        "\"name\":\"B\"}],\"seed\":9}",
+        PICTURE_GAMES,
     };
     char why[400];
     for (size_t i = 0; i < sizeof setups / sizeof setups[0]; i++) {
@@ -734,10 +730,7 @@ void test_board_svg(struct server *srv)
               r.etag);
         resp_free(&r);
     }
-    struct resp r;
-    http(srv, "GET", "/v1/games/not-a-game/board.svg", NULL, NULL, &r);
-    CHECK(r.status == 404 && strcmp(problem_code(&r), "not_found") == 0, "unknown: %ld", r.status);
-    resp_free(&r);
+    expect_not_found(srv, "/v1/games/not-a-game/board.svg");
 }
 
 /* /metrics by route and status, histograms, games by status; X-Request-Id everywhere. */

@@ -38,11 +38,7 @@ void test_board_png(struct server *srv)
 {
     static const char *const setups[] = {
         "{\"ruleset\":\"classic\",\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}],\"seed\":5}",
-        "{\"ruleset\":\"hills\",\"players\":[{\"name\":\"A\"},{\"name\":\"B\"},{\"name\":\"C\"}],"
-        "\"seed\":7}",
-        "{\"ruleset\":\"discovery\",\"players\":[{\"name\":\"A\"},{\"name\":\"<B&>\"}],\"seed\":8}",
-        "{\"ruleset\":\"classic\",\"options\":{\"river\":true},\"players\":[{\"name\":\"A\"},{"
-        "\"name\":\"B\"}],\"seed\":9}",
+        PICTURE_GAMES,
     };
     char why[400];
     for (size_t i = 0; i < sizeof setups / sizeof setups[0]; i++) {
@@ -97,10 +93,7 @@ void test_board_png(struct server *srv)
             resp_free(&r);
         }
     }
-    struct resp r;
-    http(srv, "GET", "/v1/games/not-a-game/board.png", NULL, NULL, &r);
-    CHECK(r.status == 404 && strcmp(problem_code(&r), "not_found") == 0, "unknown: %ld", r.status);
-    resp_free(&r);
+    expect_not_found(srv, "/v1/games/not-a-game/board.png");
 }
 
 /* Every width that is not a whole number from 64 to 4096 is refused, before the game. */

@@ -39,6 +39,13 @@ static int person_new(const struct server *srv, const char *name, struct person 
     return rc;
 }
 
+/* Ann and Bob, two new players, for the test whose server is `srv`, or fails the test. */
+#define ANN_AND_BOB(ann, bob, why)                                                                 \
+    do {                                                                                           \
+        CHECK(person_new(srv, "Ann", ann, why, sizeof why) == 0, "%s", why);                       \
+        CHECK(person_new(srv, "Bob", bob, why, sizeof why) == 0, "%s", why);                       \
+    } while (0)
+
 /*
  * POST /v1/games `body` with header lines `h1`, `h2` (either may be NULL) into `g` (the
  * seat tokens it answered; seats without one keep an empty auth). The status; `code` gets
@@ -87,8 +94,7 @@ void test_seatme_play(struct server *srv)
 {
     char why[300], code[64];
     struct person ann, bob;
-    CHECK(person_new(srv, "Ann", &ann, why, sizeof why) == 0, "%s", why);
-    CHECK(person_new(srv, "Bob", &bob, why, sizeof why) == 0, "%s", why);
+    ANN_AND_BOB(&ann, &bob, why);
     struct game g;
     long st = create(srv, "{\"players\":[{\"player\":\"me\"},{\"name\":\"Cy\"}]," SEATME_DECK "}",
                      ann.auth, NULL, &g, code, sizeof code);
@@ -205,8 +211,7 @@ void test_seatme_refusals(struct server *srv)
 {
     char why[300], code[64];
     struct person ann, bob;
-    CHECK(person_new(srv, "Ann", &ann, why, sizeof why) == 0, "%s", why);
-    CHECK(person_new(srv, "Bob", &bob, why, sizeof why) == 0, "%s", why);
+    ANN_AND_BOB(&ann, &bob, why);
     struct game named;
     NEW_GAME(&named, "{\"players\":[{\"name\":\"Eve\"},{\"name\":\"Fay\"}]," SEATME_DECK "}");
     char other[300];
@@ -263,8 +268,7 @@ void test_seatme_idempotency(struct server *srv)
 {
     char why[300], code[64];
     struct person ann, bob;
-    CHECK(person_new(srv, "Ann", &ann, why, sizeof why) == 0, "%s", why);
-    CHECK(person_new(srv, "Bob", &bob, why, sizeof why) == 0, "%s", why);
+    ANN_AND_BOB(&ann, &bob, why);
     char key[96];
     snprintf(key, sizeof key, "Idempotency-Key: seatme-%s", ann.id);
     static const char body[] = "{\"players\":[{\"player\":\"me\"},{\"name\":\"Cy\"}]}";

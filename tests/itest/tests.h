@@ -23,6 +23,16 @@ struct game {
 /* Creates a game from `body`; returns 0 or -1 (then `why` says what went wrong). */
 int game_new(const struct server *srv, const char *body, struct game *g, char *why, size_t cap);
 
+/* The create bodies of the picture tests (board.svg, board.png) after their first game:
+ * hills with three seats, discovery with a name that must be escaped, classic with the River. */
+#define PICTURE_GAMES                                                                              \
+    "{\"ruleset\":\"hills\",\"players\":[{\"name\":\"A\"},{\"name\":\"B\"},{\"name\":\"C\"}],"     \
+    "\"seed\":7}",                                                                                 \
+        "{\"ruleset\":\"discovery\",\"players\":[{\"name\":\"A\"},{\"name\":\"<B&>\"}],\"seed\":"  \
+        "8}",                                                                                      \
+        "{\"ruleset\":\"classic\",\"options\":{\"river\":true},\"players\":[{\"name\":\"A\"},{"    \
+        "\"name\":\"B\"}],\"seed\":9}"
+
 /* Creates a game from `body` into `g` (a struct game *) for the test whose server is `srv`,
  * or fails the test (CHECK) with the reason. */
 #define NEW_GAME(g, body)                                                                          \
@@ -33,6 +43,9 @@ int game_new(const struct server *srv, const char *body, struct game *g, char *w
 
 /* The game's current JSON (caller deletes), or NULL. */
 cJSON *game_get(const struct server *srv, const struct game *g);
+
+/* Checks that GET `path` answers 404 not_found (records a failure otherwise). */
+void expect_not_found(const struct server *srv, const char *path);
 
 /* The game's version, or -1. */
 int game_version(const struct server *srv, const struct game *g);
