@@ -1,10 +1,12 @@
 /* router.c: the route table, and the lookup that answers from it. */
 #include "router.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
+#include "auth.h"
 #include "problem.h"
 #include "routes.h"
 
@@ -123,6 +125,12 @@ enum api_route_status api_route_find_in(const struct api_route *table, size_t n,
         }
     }
     if (!m->pattern) return API_ROUTE_NOT_FOUND;
+    for (int i = 0; i < nseg; i++) {
+        /* UUIDs are case-insensitive (RFC 9562): a parameter that is one is lower-cased,
+         * so handlers, stores and answers see the one spelling the spec's GameId allows. */
+        if (seg[i] != m->arg || !auth_uuid_valid(seg[i])) continue;
+        for (char *c = seg[i]; *c; c++) *c = (char)tolower((unsigned char)*c);
+    }
     size_t used = 0;
     for (size_t i = 0; i < n; i++) {
         if (strcmp(table[i].pattern, m->pattern) != 0) continue;

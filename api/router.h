@@ -41,8 +41,8 @@ struct api_route_match {
 /*
  * Looks up `method` (NULL: none) on `path` (no query string; NULL finds nothing) in the
  * `n` rows of `table` and fills `m`: the path's pattern is the most literal one that
- * matches it, and its rows alone give the method and m->allow. Pure: no I/O, no
- * allocation. Returns what it found.
+ * matches it, and its rows alone give the method and m->allow; a parameter that is a UUID
+ * comes lower-cased in m->arg. Pure: no I/O, no allocation. Returns what it found.
  */
 enum api_route_status api_route_find_in(const struct api_route *table, size_t n, const char *method,
                                         const char *path, struct api_route_match *m);
