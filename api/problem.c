@@ -72,6 +72,7 @@ int problem_http_status(enum cc_status s)
     case CC_ERR_UNKNOWN_TILE:
     case CC_ERR_DECK_TOO_LONG:
     case CC_ERR_BAD_RULESET:
+    case CC_ERR_RIVER_TILE_WITHOUT_RIVER:
     case CC_ERR_BAD_ROTATION:
     case CC_ERR_BAD_LOCATION:
     case CC_ERR_FOLLOWUP_NOT_IN_RULESET:

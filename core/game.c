@@ -104,9 +104,10 @@ enum cc_status cc_game_new(struct cc_game *g, const struct cc_setup *setup, stru
         if (setup->deck[i] >= ts->ntypes) return CC_ERR_UNKNOWN_TILE;
     /* River tiles exist only in games with the River. */
     if (!o->river) {
-        if (setup->start >= 0 && ts->types[setup->start].is_river) return CC_ERR_UNKNOWN_TILE;
+        if (setup->start >= 0 && ts->types[setup->start].is_river)
+            return CC_ERR_RIVER_TILE_WITHOUT_RIVER;
         for (int i = 0; i < setup->deck_len; i++)
-            if (ts->types[setup->deck[i]].is_river) return CC_ERR_UNKNOWN_TILE;
+            if (ts->types[setup->deck[i]].is_river) return CC_ERR_RIVER_TILE_WITHOUT_RIVER;
     }
 
     memset(g, 0, sizeof *g);

@@ -45,6 +45,8 @@ static const struct status_info infos[CC_STATUS_COUNT] = {
     [CC_ERR_TILE_NOT_IN_HAND] = {"tile_not_in_hand", "The player does not hold that tile."},
     [CC_ERR_TILE_REQUIRED] = {"tile_required", "Name the hand tile to place."},
     [CC_ERR_CORRUPT] = {"corrupt_state", "The stored game is inconsistent."},
+    [CC_ERR_RIVER_TILE_WITHOUT_RIVER] = {"river_tile_without_river",
+                                         "River tiles belong only to games with the River."},
 };
 
 const char *cc_status_name(enum cc_status s)

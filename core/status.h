@@ -41,6 +41,9 @@ enum cc_status {
     CC_ERR_TILE_NOT_IN_HAND,        /* discovery hand variant: the named tile is not held */
     CC_ERR_TILE_REQUIRED,           /* discovery hand variant: the placement must name a tile */
     CC_ERR_CORRUPT,                 /* a state or snapshot that breaks an invariant */
+
+    /* setup again, added last so that no number moves */
+    CC_ERR_RIVER_TILE_WITHOUT_RIVER, /* a river start or deck tile in a game without the River */
     CC_STATUS_COUNT
 };
 

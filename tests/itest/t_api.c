@@ -1,4 +1,5 @@
 /* t_api.c: operations, rulesets, creating games, malformed requests. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,6 +205,14 @@ void test_create(struct server *srv)
           "GET shows secrets: %s", r.body);
     CHECK(jnum(r.json, "deck_remaining") > 60, "deck_remaining %g", jnum(r.json, "deck_remaining"));
     resp_free(&r);
+    /* The id in upper case is the same game, answered with the id as GameId spells it. */
+    char upper[128];
+    snprintf(upper, sizeof upper, "/v1/games/%s", g.id);
+    for (char *c = upper + strlen("/v1/games/"); *c; c++) *c = (char)toupper((unsigned char)*c);
+    http(srv, "GET", upper, NULL, NULL, &r);
+    CHECK(r.status == 200 && strcmp(jstr(r.json, "id"), g.id) == 0, "upper-case id: %ld %s",
+          r.status, jstr(r.json, "id"));
+    resp_free(&r);
     /* openapi.yaml has no HEAD: the server answers it 405 (a problem without its body). */
     http(srv, "HEAD", path, NULL, NULL, &r);
     CHECK(r.status == 405 && strcmp(r.allow, "GET") == 0 && r.len == 0 &&
@@ -267,7 +276,10 @@ void test_create_errors(struct server *srv)
     EXPECT_CREATE("{" TWO ",\"deck\":[\"A\",\"Q9\"]}", 400, "unknown_tile");
     EXPECT_CREATE("{" TWO ",\"deck\":[\"A\",3]}", 400, "invalid_body");
     EXPECT_CREATE("{" TWO ",\"deck\":\"A\"}", 400, "invalid_body");
-    EXPECT_CREATE("{" TWO ",\"deck\":[\"RB\"]}", 400, "unknown_tile");
+    /* A river tile is in the catalogue, but only games with the River take it. */
+    EXPECT_CREATE("{" TWO ",\"deck\":[\"RB\"]}", 400, "river_tile_without_river");
+    EXPECT_CREATE("{" TWO ",\"start\":\"RB\"}", 400, "river_tile_without_river");
+    EXPECT_CREATE("{\"ruleset\":\"hills\"," TWO ",\"deck\":[\"RB\"]}", 400, "unknown_tile");
     char big[2200];
     size_t o = (size_t)snprintf(big, sizeof big, "{" TWO ",\"deck\":[");
     for (int i = 0; i < 201; i++)

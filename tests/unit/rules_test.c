@@ -71,7 +71,12 @@ Test(rules, setup_is_validated)
     /* river tiles only with the River */
     ts = cc_tileset_get(CC_RULESET_CLASSIC);
     s.deck[0] = tile("RD");
-    cr_expect_eq(cc_game_new(&g, &s, NULL), CC_ERR_UNKNOWN_TILE);
+    cr_expect_eq(cc_game_new(&g, &s, NULL), CC_ERR_RIVER_TILE_WITHOUT_RIVER);
+    s.deck_len = 0;
+    s.start = tile("RB");
+    cr_expect_eq(cc_game_new(&g, &s, NULL), CC_ERR_RIVER_TILE_WITHOUT_RIVER);
+    s.start = -1;
+    s.deck_len = 1;
     s.ruleset = 7;
     cr_expect_eq(cc_game_new(&g, &s, NULL), CC_ERR_BAD_RULESET);
 }
