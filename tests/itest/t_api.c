@@ -163,6 +163,33 @@ void test_rulesets(struct server *srv)
     }
     CHECK(total == (int)jnum(r.json, "total") && total == 84, "total %d vs %g", total,
           jnum(r.json, "total"));
+    /* openapi.yaml's example of this answer shows tiles A and D as they come, and its start. */
+    static const char *const example[] = {
+        "{\"id\":\"A\",\"count\":2,\"edges\":{\"N\":\"field\",\"E\":\"field\",\"S\":\"road\","
+        "\"W\":\"field\"},\"features\":[{\"kind\":\"road\",\"locations\":[\"S\"],\"end\":"
+        "\"monastery\"},{\"kind\":\"field\",\"locations\":[\"NW\",\"N\",\"NE\",\"EN\",\"E\","
+        "\"ES\",\"SE\",\"SW\",\"WS\",\"W\",\"WN\"]},{\"kind\":\"monastery\",\"locations\":"
+        "[\"C\"]}]}",
+        "{\"id\":\"D\",\"count\":4,\"start\":true,\"edges\":{\"N\":\"city\",\"E\":\"road\","
+        "\"S\":\"field\",\"W\":\"road\"},\"features\":[{\"kind\":\"city\",\"locations\":[\"NW\","
+        "\"N\",\"NE\"]},{\"kind\":\"road\",\"locations\":[\"E\",\"W\"]},{\"kind\":\"field\","
+        "\"locations\":[\"EN\",\"WN\"],\"cities\":[0]},{\"kind\":\"field\",\"locations\":[\"ES\","
+        "\"SE\",\"S\",\"SW\",\"WS\"]}]}"};
+    int shown = 0;
+    cJSON_ArrayForEach(t, tiles)
+    {
+        for (size_t i = 0; i < sizeof example / sizeof example[0]; i++) {
+            char head[16];
+            snprintf(head, sizeof head, "{\"id\":\"%s\",", jstr(t, "id"));
+            if (strncmp(example[i], head, strlen(head)) != 0) continue;
+            char *got = cJSON_PrintUnformatted(t);
+            CHECK(got && strcmp(got, example[i]) == 0, "tile %s: %s", jstr(t, "id"), got);
+            free(got);
+            shown++;
+        }
+    }
+    CHECK(shown == 2 && strcmp(jstr(r.json, "start"), "D") == 0, "example: %d tiles, start %s",
+          shown, jstr(r.json, "start"));
     resp_free(&r);
     http(srv, "GET", "/v1/rulesets/chess/tiles", NULL, NULL, &r);
     CHECK(r.status == 404 && strcmp(problem_code(&r), "not_found") == 0, "chess: %ld", r.status);
