@@ -91,15 +91,67 @@ static bool fits(const struct cc_game *g, const struct cc_tile_type *t, uint8_t 
     return !t->is_river || cc_check_position(g, type, x, y, rot) == CC_OK;
 }
 
+#define LANES_LOW  0x0001000100010001ull /* one in each 16-bit lane */
+#define LANES_HIGH 0x8000800080008000ull /* the top bit of each lane */
+
+/* The four rotations' edge codes of `t`, one per 16-bit lane (rotation 0 lowest). */
+static uint64_t edge_lanes(const struct cc_tile_type *t)
+{
+    return (uint64_t)t->edge_code[0] | (uint64_t)t->edge_code[1] << 16 |
+           (uint64_t)t->edge_code[2] << 32 | (uint64_t)t->edge_code[3] << 48;
+}
+
+/* The rotations of a tile with edge lanes `codes` that meet the constraint (mask, want):
+ * the top bit of lane r is set iff rotation r fits by its edges (all four at once, no
+ * branch: which rotations fit is what a branch predictor cannot guess). */
+static uint64_t fitting_lanes(uint64_t codes, uint16_t mask, uint16_t want)
+{
+    uint64_t x = (codes & (mask * LANES_LOW)) ^ (want * LANES_LOW); /* 0 lanes fit */
+    return ~(((x & ~LANES_HIGH) + ~LANES_HIGH) | x) & LANES_HIGH;
+}
+
 bool cc_tile_fits_somewhere(const struct cc_game *g, uint8_t type)
 {
     const struct cc_tile_type *t = &cc_types(g)[type];
-    for (unsigned i = 0; i < g->nfrontier; i++) {
-        int x = g->frontier[i][0], y = g->frontier[i][1];
-        for (unsigned rot = 0; rot < 4; rot++)
-            if (fits(g, t, type, x, y, rot, g->frontier_mask[i], g->frontier_want[i])) return true;
+    if (t->is_river) {
+        for (unsigned i = 0; i < g->nfrontier; i++) {
+            int x = g->frontier[i][0], y = g->frontier[i][1];
+            for (unsigned rot = 0; rot < 4; rot++)
+                if (fits(g, t, type, x, y, rot, g->frontier_mask[i], g->frontier_want[i]))
+                    return true;
+        }
+        return false;
     }
-    return false;
+    uint64_t codes = edge_lanes(t), any = 0;
+    for (unsigned i = 0; i < g->nfrontier; i++) {
+        any |= fitting_lanes(codes, g->frontier_mask[i], g->frontier_want[i]);
+        if ((i & 7) == 7 && any) return true;
+    }
+    return any != 0;
+}
+
+/* The fitting rotations as 4 bits (rotation r at bit r) from fitting_lanes(). */
+static unsigned fit_nibble(uint64_t lanes)
+{
+    /* Lane tops at bits 0, 16, 32, 48 after the shift; the product gathers them at 48..51
+     * (all partial products land on distinct bits: no carries). */
+    const uint64_t gather = (1ull << 48) | (1ull << 33) | (1ull << 18) | (1ull << 3);
+    return (unsigned)(((lanes >> 15) * gather) >> 48) & 0xFu;
+}
+
+/* Appends placement (x, y, rot) of `type` to out[] if there is room; returns n + 1. */
+static size_t put(struct cc_placement *out, size_t cap, size_t n, int x, int y, unsigned rot,
+                  uint8_t type)
+{
+    if (n < cap) {
+        struct cc_placement *p = &out[n];
+        memset(p, 0, sizeof *p);
+        p->x = (int16_t)x;
+        p->y = (int16_t)y;
+        p->rot = (uint8_t)rot;
+        p->tile = type;
+    }
+    return n + 1;
 }
 
 /* Appends the placements of tile `type` to out[n..cap); returns the new count. */
@@ -107,23 +159,36 @@ static size_t list_tile(const struct cc_game *g, uint8_t type, struct cc_placeme
                         size_t n, bool followups)
 {
     const struct cc_tile_type *t = &cc_types(g)[type];
-    for (unsigned i = 0; i < g->nfrontier; i++) {
-        int x = g->frontier[i][0], y = g->frontier[i][1];
-        uint16_t mask = g->frontier_mask[i], want = g->frontier_want[i];
-        for (unsigned rot = 0; rot < 4; rot++) {
-            if (!fits(g, t, type, x, y, rot, mask, want)) continue;
-            if (n < cap) {
-                struct cc_placement *p = &out[n];
-                memset(p, 0, sizeof *p);
-                p->x = (int16_t)x;
-                p->y = (int16_t)y;
-                p->rot = (uint8_t)rot;
-                p->tile = type;
-                if (followups) cc_placement_followups(g, p);
+    size_t first = n;
+    if (t->is_river) {
+        for (unsigned i = 0; i < g->nfrontier; i++) {
+            int x = g->frontier[i][0], y = g->frontier[i][1];
+            uint16_t mask = g->frontier_mask[i], want = g->frontier_want[i];
+            for (unsigned rot = 0; rot < 4; rot++)
+                if (fits(g, t, type, x, y, rot, mask, want)) n = put(out, cap, n, x, y, rot, type);
+        }
+    } else {
+        /* Sixteen squares at a time: which rotations fit, as one 64-bit map (4 bits per
+         * square, rotation order), then one step per legal placement. */
+        uint64_t codes = edge_lanes(t);
+        for (unsigned base = 0; base < g->nfrontier; base += 16) {
+            unsigned count = g->nfrontier - base < 16 ? g->nfrontier - base : 16;
+            uint64_t map = 0;
+            for (unsigned j = 0; j < count; j++) {
+                uint64_t lanes =
+                    fitting_lanes(codes, g->frontier_mask[base + j], g->frontier_want[base + j]);
+                map |= (uint64_t)fit_nibble(lanes) << (4 * j);
             }
-            n++;
+            while (map) {
+                unsigned bit = (unsigned)__builtin_ctzll(map);
+                unsigned i = base + bit / 4;
+                n = put(out, cap, n, g->frontier[i][0], g->frontier[i][1], bit % 4, type);
+                map &= map - 1;
+            }
         }
     }
+    if (followups)
+        for (size_t k = first; k < n && k < cap; k++) cc_placement_followups(g, &out[k]);
     return n;
 }
 
