@@ -11,6 +11,15 @@ _Static_assert(CC_MAX_BOARD <= 256, "tile indices are stored in one byte");
  * CC_MAX_BOARD tiles around (0, 0)), so they are never stored. */
 #define FAR (CC_MAX_BOARD + 2)
 
+/* Set bits of a 16-bit mask (without relying on a popcount instruction being enabled). */
+static unsigned bits16(unsigned m)
+{
+    m = m - ((m >> 1) & 0x5555u);
+    m = (m & 0x3333u) + ((m >> 2) & 0x3333u);
+    m = (m + (m >> 4)) & 0x0F0Fu;
+    return (m + (m >> 8)) & 0x1Fu;
+}
+
 static bool in_reach(int x, int y)
 {
     return x >= -FAR && x <= FAR && y >= -FAR && y <= FAR;
@@ -68,7 +77,7 @@ int cc_square_constraint(const struct cc_game *g, int x, int y, uint16_t *mask, 
         unsigned i = (unsigned)v & ~CC_CELL_FRONTIER;
         *mask = g->frontier_mask[i];
         *want = g->frontier_want[i];
-        return __builtin_popcount(*mask) / 4;
+        return (int)bits16(*mask) / 4;
     }
     int n = 0;
     *mask = 0;
@@ -103,11 +112,13 @@ void cc_board_clear(struct cc_game *g)
 }
 
 /* Records that the empty square (x, y) has a placed neighbour on its side `side` whose
- * facing edge is `edge`, making it a frontier square if it was not one. */
-static void frontier_touch(struct cc_game *g, int x, int y, unsigned side, unsigned edge)
+ * facing edge is `edge`, making it a frontier square if it was not one. `hint` is a slot
+ * looked up for the square earlier (still right if the square was stored then). */
+static void frontier_touch(struct cc_game *g, int x, int y, unsigned side, unsigned edge,
+                           unsigned hint)
 {
     uint32_t key = cell_key(x, y);
-    unsigned i = cell_slot(g, key);
+    unsigned i = g->cell_key[hint] == key ? hint : cell_slot(g, key);
     unsigned f;
     if (g->cell_key[i] == key) {
         f = g->cell_val[i] & ~CC_CELL_FRONTIER;
@@ -172,6 +183,11 @@ static uint16_t join(struct cc_game *g, uint16_t a, uint16_t b)
     return ra;
 }
 
+/* The eight squares around a square, clockwise from NW; the sides N, E, S, W are the odd
+ * entries (side s at 2 * s + 1). */
+static const int8_t ring_dx[8] = {-1, 0, 1, 1, 1, 0, -1, -1};
+static const int8_t ring_dy[8] = {-1, -1, -1, 0, 1, 1, 1, 0};
+
 unsigned cc_board_place(struct cc_game *g, uint8_t type, int x, int y, uint8_t rot)
 {
     const struct cc_tile_type *t = &cc_types(g)[type];
@@ -189,16 +205,29 @@ unsigned cc_board_place(struct cc_game *g, uint8_t type, int x, int y, uint8_t r
         g->root[n] = n;
         g->next[n] = n;
         g->size[n] = 1;
-        g->open[n] = (int16_t)__builtin_popcount(t->features[f].slots & CC_EDGE_SLOTS_MASK);
+        g->open[n] = (int16_t)bits16(t->features[f].slots & CC_EDGE_SLOTS_MASK);
+    }
+    /* Each square around looked up once: its slot, and the tile on it or -1. */
+    unsigned slot[8];
+    int tile_at[8];
+    for (unsigned k = 0; k < 8; k++) {
+        int nx = x + ring_dx[k], ny = y + ring_dy[k];
+        tile_at[k] = -1;
+        slot[k] = 0;
+        if (!in_reach(nx, ny)) continue;
+        uint32_t key = cell_key(nx, ny);
+        slot[k] = cell_slot(g, key);
+        if (g->cell_key[slot[k]] == key && !(g->cell_val[slot[k]] & CC_CELL_FRONTIER))
+            tile_at[k] = g->cell_val[slot[k]];
     }
     for (int s = 0; s < 4; s++) {
         int nx = x + cc_side_dx[s], ny = y + cc_side_dy[s];
-        unsigned nb;
-        if (!cc_square_tile(g, nx, ny, &nb)) {
+        if (tile_at[2 * s + 1] < 0) {
             unsigned edge = (t->edge_code[rot] >> (4 * s)) & 0xF;
-            frontier_touch(g, nx, ny, (unsigned)(s + 2) & 3, edge);
+            frontier_touch(g, nx, ny, (unsigned)(s + 2) & 3, edge, slot[2 * s + 1]);
             continue;
         }
+        unsigned nb = (unsigned)tile_at[2 * s + 1];
         const struct cc_placed *q = &g->board[nb];
         const struct cc_tile_type *qt = cc_placed_type(g, nb);
         unsigned facing = (unsigned)(s + 2) & 3;
@@ -209,13 +238,10 @@ unsigned cc_board_place(struct cc_game *g, uint8_t type, int x, int y, uint8_t r
             g->open[r] = (int16_t)(g->open[r] - 2);
         }
     }
-    for (int dy = -1; dy <= 1; dy++)
-        for (int dx = -1; dx <= 1; dx++) {
-            unsigned nb;
-            if ((dx || dy) && cc_square_tile(g, x + dx, y + dy, &nb)) {
-                g->board[nb].neighbours++;
-                p->neighbours++;
-            }
+    for (unsigned k = 0; k < 8; k++)
+        if (tile_at[k] >= 0) {
+            g->board[tile_at[k]].neighbours++;
+            p->neighbours++;
         }
     return ti;
 }

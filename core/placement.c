@@ -40,9 +40,9 @@ enum cc_status cc_check_position(const struct cc_game *g, uint8_t type, int x, i
         enum cc_status st = check_river(g, x, y);
         if (st != CC_OK) return st;
     }
-    uint16_t mask, want;
-    cc_square_constraint(g, x, y, &mask, &want);
-    if ((t->edge_code[rot] & mask) != want) return CC_ERR_EDGES_DO_NOT_MATCH;
+    unsigned f = (unsigned)cell & ~CC_CELL_FRONTIER; /* the square's constraint, kept */
+    if ((t->edge_code[rot] & g->frontier_mask[f]) != g->frontier_want[f])
+        return CC_ERR_EDGES_DO_NOT_MATCH;
     if (t->is_river) {
         unsigned turn = cc_river_turn(g, t, rot);
         if (turn != 0 && turn == g->river_last_turn) return CC_ERR_RIVER_U_TURN;
@@ -75,10 +75,24 @@ void cc_placement_followups(const struct cc_game *g, struct cc_placement *p)
     p->hike = 0;
     if (rules->placement_followups) rules->placement_followups(g, p);
     if (g->players[g->seat].followers == 0) return;
+    /* The features that hold a follower, gathered once for all the tile's features. */
+    uint16_t held[CC_MAX_PIECES];
+    unsigned nheld = 0;
+    for (int i = 0; i < CC_MAX_PIECES; i++) {
+        const struct cc_piece *pc = &g->pieces[i];
+        if (pc->used && pc->kind == CC_PIECE_FOLLOWER)
+            held[nheld++] = g->root[cc_node(pc->tile, pc->feature)];
+    }
     for (unsigned f = 0; f < t->nfeatures; f++) {
         if (!(rules->follower_kinds & (1u << t->features[f].kind))) continue;
-        if (cc_feature_would_be_occupied(g, t, f, p->x, p->y, p->rot)) continue;
-        p->follower |= cc_rotate_slots(t->features[f].slots, p->rot);
+        bool occupied = false;
+        if (nheld > 0) {
+            uint16_t roots[16];
+            unsigned n = cc_join_roots(g, t, f, p->x, p->y, p->rot, roots);
+            for (unsigned j = 0; j < n && !occupied; j++)
+                for (unsigned k = 0; k < nheld; k++) occupied |= roots[j] == held[k];
+        }
+        if (!occupied) p->follower |= cc_rotate_slots(t->features[f].slots, p->rot);
     }
 }
 

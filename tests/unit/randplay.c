@@ -9,6 +9,7 @@ bool randplay_game(struct cc_game *g, struct cc_events *ev, uint8_t ruleset, uin
                    randplay_hook hook, void *ctx)
 {
     static _Thread_local struct cc_placement list[CC_MAX_PLACEMENTS];
+    const struct cc_tileset *ts = cc_tileset_get((enum cc_ruleset)ruleset);
     struct cc_setup setup;
     memset(&setup, 0, sizeof setup);
     setup.ruleset = ruleset;
@@ -39,24 +40,22 @@ bool randplay_game(struct cc_game *g, struct cc_events *ev, uint8_t ruleset, uin
             a.rot = p->rot;
             if (g->options.draw == CC_DRAW_HAND) a.tile = p->tile; /* discovery hand variant */
             /* One choice per feature: its first location. */
-            const struct cc_tile_type *t = &cc_tileset_get(ruleset)->types[p->tile];
+            const struct cc_tile_type *t = &ts->types[p->tile];
             uint8_t choices[CC_MAX_TILE_FEATURES];
-            unsigned nchoices = 0;
-            for (unsigned loc = 0; loc < CC_LOC_COUNT; loc++) {
-                if (!(p->follower & (1u << loc))) continue;
+            unsigned nchoices = 0, seen = 0; /* seen: bits of the features chosen */
+            for (unsigned locs = p->follower; locs; locs &= locs - 1) {
+                unsigned loc = (unsigned)__builtin_ctz(locs);
                 unsigned f = t->slot_feature[p->rot][loc];
-                bool seen = false;
-                for (unsigned k = 0; k < nchoices; k++)
-                    seen |= t->slot_feature[p->rot][choices[k]] == f;
-                if (!seen) choices[nchoices++] = (uint8_t)loc;
+                if (seen & (1u << f)) continue;
+                seen |= 1u << f;
+                choices[nchoices++] = (uint8_t)loc;
             }
             /* Stables and hikes (hills) are further choices, one per location or hike. */
             uint8_t stable_locs[CC_LOC_COUNT], hikes[16];
             unsigned nstables = 0, nhikes = 0;
-            for (unsigned loc = 0; loc < CC_LOC_COUNT; loc++)
-                if (p->stable & (1u << loc)) stable_locs[nstables++] = (uint8_t)loc;
-            for (unsigned b = 0; b < 16; b++)
-                if (p->hike & (1u << b)) hikes[nhikes++] = (uint8_t)b;
+            for (unsigned m = p->stable; m; m &= m - 1)
+                stable_locs[nstables++] = (uint8_t)__builtin_ctz(m);
+            for (unsigned m = p->hike; m; m &= m - 1) hikes[nhikes++] = (uint8_t)__builtin_ctz(m);
             /* Withdrawals (discovery) are further choices, one per own follower on the board. */
             uint8_t withdraws[CC_MAX_PIECES];
             unsigned nwithdraws = 0;
@@ -80,7 +79,7 @@ bool randplay_game(struct cc_game *g, struct cc_events *ev, uint8_t ruleset, uin
                 const struct cc_piece *pc =
                     &g->pieces[withdraws[pick - nchoices - nstables - nhikes]];
                 const struct cc_placed *on = &g->board[pc->tile];
-                const struct cc_tile_type *ot = &cc_tileset_get(ruleset)->types[on->type];
+                const struct cc_tile_type *ot = &ts->types[on->type];
                 uint8_t locs[CC_LOC_COUNT];
                 unsigned nlocs = 0;
                 for (unsigned loc = 0; loc < CC_LOC_COUNT; loc++)
