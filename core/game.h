@@ -247,6 +247,17 @@ enum cc_status cc_game_apply(struct cc_game *g, const struct cc_action *a,
 size_t cc_legal_placements(const struct cc_game *g, struct cc_placement *out, size_t cap,
                            bool followups);
 
+struct cc_rng;
+
+/*
+ * A uniform random choice among what cc_legal_placements() lists, without listing them
+ * (what a random playout needs): returns their number n and, when n > 0, draws
+ * k = cc_rng_below(rng, n) once and writes entry k of that list, follow-up masks 0, into
+ * *out. Exactly list[cc_rng_below(rng, n)] of a full listing; with n 0 the generator is
+ * not used.
+ */
+size_t cc_random_placement(const struct cc_game *g, struct cc_rng *rng, struct cc_placement *out);
+
 /* Fills the follow-up masks of `p`, a legal placement of the seat to move. */
 void cc_placement_followups(const struct cc_game *g, struct cc_placement *p);
 

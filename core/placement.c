@@ -4,6 +4,7 @@
 #include "board.h"
 #include "hand.h"
 #include "placement.h"
+#include "rng.h"
 #include "rules.h"
 
 unsigned cc_river_turn(const struct cc_game *g, const struct cc_tile_type *t, unsigned rot)
@@ -153,6 +154,29 @@ static unsigned fit_nibble(uint64_t lanes)
     return (unsigned)(((lanes >> 15) * gather) >> 48) & 0xFu;
 }
 
+/* Which rotations of a land tile with edge lanes `codes` fit on frontier squares
+ * base..base+count-1 (count <= 16): 4 bits per square, rotation r of square base+j at
+ * bit 4 * j + r. */
+static uint64_t block_map(const struct cc_game *g, uint64_t codes, unsigned base, unsigned count)
+{
+    uint64_t map = 0;
+    for (unsigned j = 0; j < count; j++) {
+        uint64_t lanes =
+            fitting_lanes(codes, g->frontier_mask[base + j], g->frontier_want[base + j]);
+        map |= (uint64_t)fit_nibble(lanes) << (4 * j);
+    }
+    return map;
+}
+
+/* Set bits of a 64-bit word (without relying on a popcount instruction being enabled). */
+static unsigned bits64(uint64_t m)
+{
+    m = m - ((m >> 1) & 0x5555555555555555ull);
+    m = (m & 0x3333333333333333ull) + ((m >> 2) & 0x3333333333333333ull);
+    m = (m + (m >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return (unsigned)((m * 0x0101010101010101ull) >> 56);
+}
+
 /* Appends placement (x, y, rot) of `type` to out[] if there is room; returns n + 1. */
 static size_t put(struct cc_placement *out, size_t cap, size_t n, int x, int y, unsigned rot,
                   uint8_t type)
@@ -187,12 +211,7 @@ static size_t list_tile(const struct cc_game *g, uint8_t type, struct cc_placeme
         uint64_t codes = edge_lanes(t);
         for (unsigned base = 0; base < g->nfrontier; base += 16) {
             unsigned count = g->nfrontier - base < 16 ? g->nfrontier - base : 16;
-            uint64_t map = 0;
-            for (unsigned j = 0; j < count; j++) {
-                uint64_t lanes =
-                    fitting_lanes(codes, g->frontier_mask[base + j], g->frontier_want[base + j]);
-                map |= (uint64_t)fit_nibble(lanes) << (4 * j);
-            }
+            uint64_t map = block_map(g, codes, base, count);
             while (map) {
                 unsigned bit = (unsigned)__builtin_ctzll(map);
                 unsigned i = base + bit / 4;
@@ -218,6 +237,88 @@ size_t cc_legal_placements(const struct cc_game *g, struct cc_placement *out, si
         bool again = false;
         for (unsigned j = 0; j < k; j++) again |= hand[j] == hand[k];
         if (hand[k] != CC_NO_TILE && !again) n = list_tile(g, hand[k], out, cap, n, followups);
+    }
+    return n;
+}
+
+/* The placements of one tile as a fit map per 16 frontier squares (see block_map), with
+ * the total; river tiles (full checks) as one bit per (square, rotation) in the same
+ * layout. */
+struct tile_maps {
+    uint64_t map[(CC_MAX_FRONTIER + 15) / 16]; /* per block of 16 squares */
+    size_t n;                                  /* set bits in all of map[] */
+};
+
+static void tile_maps(const struct cc_game *g, uint8_t type, struct tile_maps *m)
+{
+    const struct cc_tile_type *t = &cc_types(g)[type];
+    uint64_t codes = edge_lanes(t);
+    m->n = 0;
+    for (unsigned base = 0, b = 0; base < g->nfrontier; base += 16, b++) {
+        unsigned count = g->nfrontier - base < 16 ? g->nfrontier - base : 16;
+        uint64_t map = 0;
+        if (!t->is_river) {
+            map = block_map(g, codes, base, count);
+        } else {
+            for (unsigned j = 0; j < count; j++) {
+                unsigned i = base + j;
+                for (unsigned rot = 0; rot < 4; rot++)
+                    if (fits(g, t, type, g->frontier[i][0], g->frontier[i][1], rot,
+                             g->frontier_mask[i], g->frontier_want[i]))
+                        map |= 1ull << (4 * j + rot);
+            }
+        }
+        m->map[b] = map;
+        m->n += bits64(map);
+    }
+}
+
+/* Entry k (k < m->n) of the placements of `type` described by `m`, into *out. */
+static void tile_nth(const struct cc_game *g, uint8_t type, const struct tile_maps *m, size_t k,
+                     struct cc_placement *out)
+{
+    unsigned b = 0;
+    for (;; b++) {
+        unsigned c = bits64(m->map[b]);
+        if (k < c) break;
+        k -= c;
+    }
+    uint64_t map = m->map[b];
+    for (; k > 0; k--) map &= map - 1;
+    unsigned bit = (unsigned)__builtin_ctzll(map), i = 16 * b + bit / 4;
+    put(out, 1, 0, g->frontier[i][0], g->frontier[i][1], bit % 4, type);
+}
+
+size_t cc_random_placement(const struct cc_game *g, struct cc_rng *rng, struct cc_placement *out)
+{
+    if (g->phase != CC_PHASE_PLACE) return 0;
+    struct tile_maps maps[CC_HAND_SIZE];
+    uint8_t types[CC_HAND_SIZE];
+    unsigned ntypes = 0;
+    if (!cc_hand_mode(g)) {
+        types[ntypes++] = g->drawn;
+    } else {
+        /* Hand variant: each hand tile in hand order (a type held twice counts once). */
+        const uint8_t *hand = g->players[g->seat].hand;
+        for (unsigned k = 0; k < CC_HAND_SIZE; k++) {
+            bool again = false;
+            for (unsigned j = 0; j < k; j++) again |= hand[j] == hand[k];
+            if (hand[k] != CC_NO_TILE && !again) types[ntypes++] = hand[k];
+        }
+    }
+    size_t n = 0;
+    for (unsigned k = 0; k < ntypes; k++) {
+        tile_maps(g, types[k], &maps[k]);
+        n += maps[k].n;
+    }
+    if (n == 0 || n > UINT32_MAX) return n;
+    size_t pick = cc_rng_below(rng, (uint32_t)n);
+    for (unsigned k = 0; k < ntypes; k++) {
+        if (pick < maps[k].n) {
+            tile_nth(g, types[k], &maps[k], pick, out);
+            break;
+        }
+        pick -= maps[k].n;
     }
     return n;
 }

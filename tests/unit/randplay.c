@@ -8,7 +8,6 @@ bool randplay_game(struct cc_game *g, struct cc_events *ev, uint8_t ruleset, uin
                    struct cc_options options, uint64_t seed, struct randplay_stats *stats,
                    randplay_hook hook, void *ctx)
 {
-    static _Thread_local struct cc_placement list[CC_MAX_PLACEMENTS];
     const struct cc_tileset *ts = cc_tileset_get((enum cc_ruleset)ruleset);
     struct cc_setup setup;
     memset(&setup, 0, sizeof setup);
@@ -30,9 +29,11 @@ bool randplay_game(struct cc_game *g, struct cc_events *ev, uint8_t ruleset, uin
         if (g->phase == CC_PHASE_DRAW) {
             a.kind = CC_ACTION_DRAW;
         } else {
-            size_t n = cc_legal_placements(g, list, CC_MAX_PLACEMENTS, false);
+            /* The same as list[cc_rng_below(&rng, n)] of cc_legal_placements(), unlisted. */
+            struct cc_placement chosen;
+            size_t n = cc_random_placement(g, &rng, &chosen);
             if (n == 0 || n > CC_MAX_PLACEMENTS) return false;
-            struct cc_placement *p = &list[cc_rng_below(&rng, (uint32_t)n)];
+            struct cc_placement *p = &chosen;
             cc_placement_followups(g, p);
             a.kind = CC_ACTION_PLACE;
             a.x = p->x;
