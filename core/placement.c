@@ -106,23 +106,62 @@ static bool fits(const struct cc_game *g, const struct cc_tile_type *t, uint8_t 
     return !t->is_river || cc_check_position(g, type, x, y, rot) == CC_OK;
 }
 
-#define LANES_LOW  0x0001000100010001ull /* one in each 16-bit lane */
-#define LANES_HIGH 0x8000800080008000ull /* the top bit of each lane */
+/* Eight 16-bit lanes (a GCC/clang vector: SSE2 or NEON where there is one, else plain
+ * code). */
+typedef uint16_t lanes8 __attribute__((vector_size(16)));
 
-/* The four rotations' edge codes of `t`, one per 16-bit lane (rotation 0 lowest). */
-static uint64_t edge_lanes(const struct cc_tile_type *t)
+/* Which rotations fit on the eight squares whose constraints are in (m, w): 4 bits per
+ * square, rotation r of square j at bit 4 * j + r. */
+static uint32_t fit8(lanes8 m, lanes8 w, const uint16_t code[4])
 {
-    return (uint64_t)t->edge_code[0] | (uint64_t)t->edge_code[1] << 16 |
-           (uint64_t)t->edge_code[2] << 32 | (uint64_t)t->edge_code[3] << 48;
+    lanes8 nib = {0};
+    for (unsigned r = 0; r < 4; r++) {
+        lanes8 eq = (lanes8)((m & code[r]) == w); /* all ones where rotation r fits */
+        nib |= eq & (uint16_t)(1u << r);
+    }
+    uint64_t half[2];
+    memcpy(half, &nib, sizeof half);
+    uint32_t out = 0;
+    for (unsigned h = 0; h < 2; h++) {
+        uint64_t v = half[h]; /* four squares, a nibble in the low bits of each lane */
+        uint32_t packed =
+            (uint32_t)((v & 0xF) | ((v >> 12) & 0xF0) | ((v >> 24) & 0xF00) | ((v >> 36) & 0xF000));
+        out |= packed << (16 * h);
+    }
+    return out;
 }
 
-/* The rotations of a tile with edge lanes `codes` that meet the constraint (mask, want):
- * the top bit of lane r is set iff rotation r fits by its edges (all four at once, no
- * branch: which rotations fit is what a branch predictor cannot guess). */
-static uint64_t fitting_lanes(uint64_t codes, uint16_t mask, uint16_t want)
+/* The constraints of frontier squares base..base+7 as lanes (zero past the frontier's
+ * storage; the caller masks off squares past nfrontier). */
+static void load8(const struct cc_game *g, unsigned base, lanes8 *m, lanes8 *w)
 {
-    uint64_t x = (codes & (mask * LANES_LOW)) ^ (want * LANES_LOW); /* 0 lanes fit */
-    return ~(((x & ~LANES_HIGH) + ~LANES_HIGH) | x) & LANES_HIGH;
+    if (base + 8 <= CC_MAX_FRONTIER) {
+        memcpy(m, &g->frontier_mask[base], sizeof *m);
+        memcpy(w, &g->frontier_want[base], sizeof *w);
+        return;
+    }
+    uint16_t bm[8] = {0}, bw[8] = {0};
+    for (unsigned j = 0; base + j < CC_MAX_FRONTIER && j < 8; j++) {
+        bm[j] = g->frontier_mask[base + j];
+        bw[j] = g->frontier_want[base + j];
+    }
+    memcpy(m, bm, sizeof *m);
+    memcpy(w, bw, sizeof *w);
+}
+
+/* Which rotations of land tile `t` fit on frontier squares base..base+count-1
+ * (count <= 16): 4 bits per square, rotation r of square base+j at bit 4 * j + r. */
+static uint64_t block_map(const struct cc_game *g, const struct cc_tile_type *t, unsigned base,
+                          unsigned count)
+{
+    lanes8 m, w;
+    load8(g, base, &m, &w);
+    uint64_t map = fit8(m, w, t->edge_code);
+    if (count > 8) {
+        load8(g, base + 8, &m, &w);
+        map |= (uint64_t)fit8(m, w, t->edge_code) << 32;
+    }
+    return count >= 16 ? map : map & ((1ull << (4 * count)) - 1);
 }
 
 bool cc_tile_fits_somewhere(const struct cc_game *g, uint8_t type)
@@ -137,35 +176,11 @@ bool cc_tile_fits_somewhere(const struct cc_game *g, uint8_t type)
         }
         return false;
     }
-    uint64_t codes = edge_lanes(t), any = 0;
-    for (unsigned i = 0; i < g->nfrontier; i++) {
-        any |= fitting_lanes(codes, g->frontier_mask[i], g->frontier_want[i]);
-        if ((i & 7) == 7 && any) return true;
+    for (unsigned base = 0; base < g->nfrontier; base += 16) {
+        unsigned count = g->nfrontier - base < 16 ? g->nfrontier - base : 16;
+        if (block_map(g, t, base, count)) return true;
     }
-    return any != 0;
-}
-
-/* The fitting rotations as 4 bits (rotation r at bit r) from fitting_lanes(). */
-static unsigned fit_nibble(uint64_t lanes)
-{
-    /* Lane tops at bits 0, 16, 32, 48 after the shift; the product gathers them at 48..51
-     * (all partial products land on distinct bits: no carries). */
-    const uint64_t gather = (1ull << 48) | (1ull << 33) | (1ull << 18) | (1ull << 3);
-    return (unsigned)(((lanes >> 15) * gather) >> 48) & 0xFu;
-}
-
-/* Which rotations of a land tile with edge lanes `codes` fit on frontier squares
- * base..base+count-1 (count <= 16): 4 bits per square, rotation r of square base+j at
- * bit 4 * j + r. */
-static uint64_t block_map(const struct cc_game *g, uint64_t codes, unsigned base, unsigned count)
-{
-    uint64_t map = 0;
-    for (unsigned j = 0; j < count; j++) {
-        uint64_t lanes =
-            fitting_lanes(codes, g->frontier_mask[base + j], g->frontier_want[base + j]);
-        map |= (uint64_t)fit_nibble(lanes) << (4 * j);
-    }
-    return map;
+    return false;
 }
 
 /* Set bits of a 64-bit word (without relying on a popcount instruction being enabled). */
@@ -208,10 +223,9 @@ static size_t list_tile(const struct cc_game *g, uint8_t type, struct cc_placeme
     } else {
         /* Sixteen squares at a time: which rotations fit, as one 64-bit map (4 bits per
          * square, rotation order), then one step per legal placement. */
-        uint64_t codes = edge_lanes(t);
         for (unsigned base = 0; base < g->nfrontier; base += 16) {
             unsigned count = g->nfrontier - base < 16 ? g->nfrontier - base : 16;
-            uint64_t map = block_map(g, codes, base, count);
+            uint64_t map = block_map(g, t, base, count);
             while (map) {
                 unsigned bit = (unsigned)__builtin_ctzll(map);
                 unsigned i = base + bit / 4;
@@ -252,13 +266,12 @@ struct tile_maps {
 static void tile_maps(const struct cc_game *g, uint8_t type, struct tile_maps *m)
 {
     const struct cc_tile_type *t = &cc_types(g)[type];
-    uint64_t codes = edge_lanes(t);
     m->n = 0;
     for (unsigned base = 0, b = 0; base < g->nfrontier; base += 16, b++) {
         unsigned count = g->nfrontier - base < 16 ? g->nfrontier - base : 16;
         uint64_t map = 0;
         if (!t->is_river) {
-            map = block_map(g, codes, base, count);
+            map = block_map(g, t, base, count);
         } else {
             for (unsigned j = 0; j < count; j++) {
                 unsigned i = base + j;
