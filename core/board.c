@@ -301,27 +301,42 @@ unsigned cc_feature_ports(const struct cc_game *g, uint16_t root)
     return feature_sum(g, root, 1);
 }
 
-unsigned cc_join_roots(const struct cc_game *g, const struct cc_tile_type *type, unsigned f, int x,
-                       int y, unsigned rot, uint16_t out[16])
+void cc_side_tiles(const struct cc_game *g, int x, int y, int nb[4])
+{
+    for (int s = 0; s < 4; s++) {
+        unsigned t;
+        nb[s] = cc_square_tile(g, x + cc_side_dx[s], y + cc_side_dy[s], &t) ? (int)t : -1;
+    }
+}
+
+unsigned cc_join_roots_near(const struct cc_game *g, const struct cc_tile_type *type, unsigned f,
+                            unsigned rot, const int nb[4], uint16_t out[16])
 {
     unsigned n = 0;
     uint16_t slots = cc_rotate_slots(type->features[f].slots, rot) & CC_EDGE_SLOTS_MASK;
     for (int s = 0; s < 4; s++) {
-        if (!(slots & (7u << (3 * s)))) continue;
-        unsigned nb;
-        if (!cc_square_tile(g, x + cc_side_dx[s], y + cc_side_dy[s], &nb)) continue;
-        const struct cc_placed *q = &g->board[nb];
-        const struct cc_tile_type *qt = cc_placed_type(g, nb);
+        if (nb[s] < 0 || !(slots & (7u << (3 * s)))) continue;
+        const struct cc_placed *q = &g->board[nb[s]];
+        const struct cc_tile_type *qt = cc_placed_type(g, (unsigned)nb[s]);
         unsigned facing = (unsigned)(s + 2) & 3;
         for (unsigned k = 0; k < 3; k++) {
             if (!(slots & (1u << (3 * s + k)))) continue;
-            uint16_t r = g->root[cc_node(nb, qt->slot_feature[q->rot][3 * facing + 2 - k])];
+            uint16_t r =
+                g->root[cc_node((unsigned)nb[s], qt->slot_feature[q->rot][3 * facing + 2 - k])];
             unsigned j = 0;
             while (j < n && out[j] != r) j++;
             if (j == n && n < 16) out[n++] = r;
         }
     }
     return n;
+}
+
+unsigned cc_join_roots(const struct cc_game *g, const struct cc_tile_type *type, unsigned f, int x,
+                       int y, unsigned rot, uint16_t out[16])
+{
+    int nb[4];
+    cc_side_tiles(g, x, y, nb);
+    return cc_join_roots_near(g, type, f, rot, nb, out);
 }
 
 /* Rebuilds the board of `g` from board[0..nboard) in order: every tile but the first

@@ -88,4 +88,12 @@ unsigned cc_feature_ports(const struct cc_game *g, uint16_t root);
 unsigned cc_join_roots(const struct cc_game *g, const struct cc_tile_type *type, unsigned f, int x,
                        int y, unsigned rot, uint16_t out[16]);
 
+/* The board indices of the tiles on the four sides (N, E, S, W) of (x, y), -1 where none. */
+void cc_side_tiles(const struct cc_game *g, int x, int y, int nb[4]);
+
+/* cc_join_roots() with the square's side tiles from cc_side_tiles() (one look-up for all
+ * the features of a tile). */
+unsigned cc_join_roots_near(const struct cc_game *g, const struct cc_tile_type *type, unsigned f,
+                            unsigned rot, const int nb[4], uint16_t out[16]);
+
 #endif

@@ -135,7 +135,7 @@ enum cc_status cc_game_new(struct cc_game *g, const struct cc_setup *setup, stru
         g->players[s].hand[0] = g->players[s].hand[1] = CC_NO_TILE;
     }
     if (rules->init) rules->init(g);
-    cc_board_clear(g);
+    /* The board is empty already: the memset above is cc_board_clear() and more. */
     cc_board_place(g, start, 0, 0, 0);
     river_start(g, &ts->types[start]);
     g->turn = 1;

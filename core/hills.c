@@ -399,17 +399,22 @@ void cc_hills_placement_followups(const struct cc_game *g, struct cc_placement *
                 p->stable |= cc_rotate_slots(t->features[f].slots, p->rot);
     /* Hikes: only worth a trial placement when a trail of the tile joins one of the
      * player's hikers. */
+    uint16_t own[CC_MAX_PIECES]; /* the features of the player's followers */
+    unsigned nown = 0;
+    for (int i = 0; i < CC_MAX_PIECES; i++) {
+        const struct cc_piece *pc = &g->pieces[i];
+        if (pc->used && pc->kind == CC_PIECE_FOLLOWER && pc->seat == g->seat)
+            own[nown++] = g->root[cc_node(pc->tile, pc->feature)];
+    }
     bool joins_own = false;
-    for (unsigned f = 0; f < t->nfeatures && !joins_own; f++) {
+    int nb[4];
+    if (nown > 0) cc_side_tiles(g, p->x, p->y, nb);
+    for (unsigned f = 0; f < t->nfeatures && nown > 0 && !joins_own; f++) {
         if (t->features[f].kind != CC_KIND_TRAIL) continue;
         uint16_t roots[16];
-        unsigned n = cc_join_roots(g, t, f, p->x, p->y, p->rot, roots);
-        for (int i = 0; i < CC_MAX_PIECES; i++) {
-            const struct cc_piece *pc = &g->pieces[i];
-            if (!pc->used || pc->kind != CC_PIECE_FOLLOWER || pc->seat != g->seat) continue;
-            uint16_t r = g->root[cc_node(pc->tile, pc->feature)];
-            for (unsigned j = 0; j < n; j++) joins_own |= roots[j] == r;
-        }
+        unsigned n = cc_join_roots_near(g, t, f, p->rot, nb, roots);
+        for (unsigned k = 0; k < nown; k++)
+            for (unsigned j = 0; j < n; j++) joins_own |= roots[j] == own[k];
     }
     if (!joins_own) return;
     struct cc_game copy;

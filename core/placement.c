@@ -84,12 +84,14 @@ void cc_placement_followups(const struct cc_game *g, struct cc_placement *p)
         if (pc->used && pc->kind == CC_PIECE_FOLLOWER)
             held[nheld++] = g->root[cc_node(pc->tile, pc->feature)];
     }
+    int nb[4];
+    if (nheld > 0) cc_side_tiles(g, p->x, p->y, nb);
     for (unsigned f = 0; f < t->nfeatures; f++) {
         if (!(rules->follower_kinds & (1u << t->features[f].kind))) continue;
         bool occupied = false;
         if (nheld > 0) {
             uint16_t roots[16];
-            unsigned n = cc_join_roots(g, t, f, p->x, p->y, p->rot, roots);
+            unsigned n = cc_join_roots_near(g, t, f, p->rot, nb, roots);
             for (unsigned j = 0; j < n && !occupied; j++)
                 for (unsigned k = 0; k < nheld; k++) occupied |= roots[j] == held[k];
         }

@@ -160,14 +160,29 @@ unsigned cc_completed_on_tile(const struct cc_game *g, unsigned tile, unsigned k
 {
     const struct cc_tile_type *t = cc_placed_type(g, tile);
     unsigned rot = g->board[tile].rot, n = 0;
-    for (unsigned loc = 0; loc < CC_LOC_C; loc++) {
-        unsigned f = t->slot_feature[rot][loc];
+    /* Per feature of a wanted kind on a complete feature: its first edge location (features
+     * cover disjoint locations), then in that order, each root once. */
+    uint8_t first[CC_MAX_TILE_FEATURES];
+    uint16_t found[CC_MAX_TILE_FEATURES];
+    unsigned nfound = 0;
+    for (unsigned f = 0; f < t->nfeatures; f++) {
         if (!(kinds & (1u << t->features[f].kind))) continue;
+        uint16_t edges = cc_rotate_slots(t->features[f].slots, rot) & CC_EDGE_SLOTS_MASK;
+        if (!edges) continue;
         uint16_t r = g->root[cc_node(tile, f)];
         if (g->open[r] != 0) continue;
+        unsigned loc = (unsigned)__builtin_ctz(edges), j = nfound++;
+        for (; j > 0 && first[j - 1] > loc; j--) { /* insertion by first location */
+            first[j] = first[j - 1];
+            found[j] = found[j - 1];
+        }
+        first[j] = (uint8_t)loc;
+        found[j] = r;
+    }
+    for (unsigned i = 0; i < nfound; i++) {
         unsigned j = 0;
-        while (j < n && roots[j] != r) j++;
-        if (j == n) roots[n++] = r;
+        while (j < n && roots[j] != found[i]) j++;
+        if (j == n) roots[n++] = found[i];
     }
     return n;
 }
