@@ -112,15 +112,26 @@ static bool fits(const struct cc_game *g, const struct cc_tile_type *t, uint8_t 
  * code). */
 typedef uint16_t lanes8 __attribute__((vector_size(16)));
 
+/* A tile's edge codes per rotation, each in all eight lanes. */
+struct codes8 {
+    lanes8 r[4]; /* rotation 0..3 */
+};
+
+static void codes8(const struct cc_tile_type *t, struct codes8 *c)
+{
+    for (unsigned r = 0; r < 4; r++) {
+        lanes8 v = {0};
+        c->r[r] = v + t->edge_code[r];
+    }
+}
+
 /* Which rotations fit on the eight squares whose constraints are in (m, w): 4 bits per
  * square, rotation r of square j at bit 4 * j + r. */
-static uint32_t fit8(lanes8 m, lanes8 w, const uint16_t code[4])
+static uint32_t fit8(lanes8 m, lanes8 w, const struct codes8 *c)
 {
-    lanes8 nib = {0};
-    for (unsigned r = 0; r < 4; r++) {
-        lanes8 eq = (lanes8)((m & code[r]) == w); /* all ones where rotation r fits */
-        nib |= eq & (uint16_t)(1u << r);
-    }
+    /* All ones in a lane where that rotation fits, kept as its bit of the nibble. */
+    lanes8 nib = ((lanes8)((m & c->r[0]) == w) & 1) | ((lanes8)((m & c->r[1]) == w) & 2) |
+                 ((lanes8)((m & c->r[2]) == w) & 4) | ((lanes8)((m & c->r[3]) == w) & 8);
     uint64_t half[2];
     memcpy(half, &nib, sizeof half);
     uint32_t out = 0;
@@ -151,17 +162,17 @@ static void load8(const struct cc_game *g, unsigned base, lanes8 *m, lanes8 *w)
     memcpy(w, bw, sizeof *w);
 }
 
-/* Which rotations of land tile `t` fit on frontier squares base..base+count-1
+/* Which rotations of a land tile with codes `c` fit on frontier squares base..base+count-1
  * (count <= 16): 4 bits per square, rotation r of square base+j at bit 4 * j + r. */
-static uint64_t block_map(const struct cc_game *g, const struct cc_tile_type *t, unsigned base,
+static uint64_t block_map(const struct cc_game *g, const struct codes8 *c, unsigned base,
                           unsigned count)
 {
     lanes8 m, w;
     load8(g, base, &m, &w);
-    uint64_t map = fit8(m, w, t->edge_code);
+    uint64_t map = fit8(m, w, c);
     if (count > 8) {
         load8(g, base + 8, &m, &w);
-        map |= (uint64_t)fit8(m, w, t->edge_code) << 32;
+        map |= (uint64_t)fit8(m, w, c) << 32;
     }
     return count >= 16 ? map : map & ((1ull << (4 * count)) - 1);
 }
@@ -169,6 +180,8 @@ static uint64_t block_map(const struct cc_game *g, const struct cc_tile_type *t,
 bool cc_tile_fits_somewhere(const struct cc_game *g, uint8_t type)
 {
     const struct cc_tile_type *t = &cc_types(g)[type];
+    struct codes8 c;
+    codes8(t, &c);
     if (t->is_river) {
         for (unsigned i = 0; i < g->nfrontier; i++) {
             int x = g->frontier[i][0], y = g->frontier[i][1];
@@ -180,7 +193,7 @@ bool cc_tile_fits_somewhere(const struct cc_game *g, uint8_t type)
     }
     for (unsigned base = 0; base < g->nfrontier; base += 16) {
         unsigned count = g->nfrontier - base < 16 ? g->nfrontier - base : 16;
-        if (block_map(g, t, base, count)) return true;
+        if (block_map(g, &c, base, count)) return true;
     }
     return false;
 }
@@ -214,6 +227,8 @@ static size_t list_tile(const struct cc_game *g, uint8_t type, struct cc_placeme
                         size_t n, bool followups)
 {
     const struct cc_tile_type *t = &cc_types(g)[type];
+    struct codes8 c;
+    codes8(t, &c);
     size_t first = n;
     if (t->is_river) {
         for (unsigned i = 0; i < g->nfrontier; i++) {
@@ -227,7 +242,7 @@ static size_t list_tile(const struct cc_game *g, uint8_t type, struct cc_placeme
          * square, rotation order), then one step per legal placement. */
         for (unsigned base = 0; base < g->nfrontier; base += 16) {
             unsigned count = g->nfrontier - base < 16 ? g->nfrontier - base : 16;
-            uint64_t map = block_map(g, t, base, count);
+            uint64_t map = block_map(g, &c, base, count);
             while (map) {
                 unsigned bit = (unsigned)__builtin_ctzll(map);
                 unsigned i = base + bit / 4;
@@ -268,12 +283,14 @@ struct tile_maps {
 static void tile_maps(const struct cc_game *g, uint8_t type, struct tile_maps *m)
 {
     const struct cc_tile_type *t = &cc_types(g)[type];
+    struct codes8 c;
+    codes8(t, &c);
     m->n = 0;
     for (unsigned base = 0, b = 0; base < g->nfrontier; base += 16, b++) {
         unsigned count = g->nfrontier - base < 16 ? g->nfrontier - base : 16;
         uint64_t map = 0;
         if (!t->is_river) {
-            map = block_map(g, t, base, count);
+            map = block_map(g, &c, base, count);
         } else {
             for (unsigned j = 0; j < count; j++) {
                 unsigned i = base + j;
