@@ -211,14 +211,9 @@ static unsigned bits64(uint64_t m)
 static size_t put(struct cc_placement *out, size_t cap, size_t n, int x, int y, unsigned rot,
                   uint8_t type)
 {
-    if (n < cap) {
-        struct cc_placement *p = &out[n];
-        memset(p, 0, sizeof *p);
-        p->x = (int16_t)x;
-        p->y = (int16_t)y;
-        p->rot = (uint8_t)rot;
-        p->tile = type;
-    }
+    if (n < cap)
+        out[n] = (struct cc_placement){
+            .x = (int16_t)x, .y = (int16_t)y, .rot = (uint8_t)rot, .tile = type};
     return n + 1;
 }
 
