@@ -128,7 +128,8 @@ Test(resign, the_seat_not_to_move_wins_nothing_even_with_the_best_score)
     /* Its own points stay; its pieces scored nothing at the end. */
     cr_expect_eq(g.players[out].score, before.score);
     for (size_t i = 0; i < events.n; i++)
-        if (events.ev[i].type == CC_EV_FINAL_SCORED) cr_expect_eq(events.ev[i].seats & (1u << out), 0);
+        if (events.ev[i].type == CC_EV_FINAL_SCORED)
+            cr_expect_eq(events.ev[i].seats & (1u << out), 0);
 }
 
 Test(resign, three_players_the_seat_to_move_in_the_place_phase_puts_the_tile_back)
@@ -205,7 +206,8 @@ Test(resign, hand_variant_the_seat_to_move_and_down_to_one)
     new_game(&g, CC_RULESET_DISCOVERY, 3, (struct cc_options){.draw = CC_DRAW_HAND}, 9);
     play_until(&g, CC_PHASE_PLACE, 10);
     unsigned seat = g.seat, turn = g.turn, discarded = g.ndiscarded;
-    unsigned held = (g.players[seat].hand[0] != CC_NO_TILE) + (g.players[seat].hand[1] != CC_NO_TILE);
+    unsigned held =
+        (g.players[seat].hand[0] != CC_NO_TILE) + (g.players[seat].hand[1] != CC_NO_TILE);
     resign(&g, seat);
     cr_expect_eq(g.players[seat].hand[0], CC_NO_TILE);
     cr_expect_eq(g.players[seat].hand[1], CC_NO_TILE);
