@@ -69,7 +69,9 @@ static unsigned pieces_of(const struct cc_game *g, unsigned seat)
 /* Plays `turns` random-ish turns with the greedy bot (which must find legal moves). */
 static void play_turns(struct cc_game *g, unsigned turns, struct cc_bot_scratch *sc)
 {
-    for (unsigned k = 0; k < turns && g->phase != CC_PHASE_FINISHED; k++) {
+    static unsigned played; /* across calls, so that the levels and seeds vary */
+    for (unsigned n = 0; n < turns && g->phase != CC_PHASE_FINISHED; n++) {
+        unsigned k = played++;
         struct cc_action a;
         cr_assert_eq(cc_bot_choose(g, k % 2 ? CC_BOT_GREEDY : CC_BOT_RANDOM, k, sc, &a), CC_OK);
         cr_assert(!cc_seat_resigned(g, a.seat), "a bot moved for a resigned seat");
@@ -115,7 +117,7 @@ Test(resign, two_players_the_seat_to_move_in_the_draw_phase)
     tu_refused_as(&g, resign_of(seat), CC_ERR_GAME_FINISHED);
 }
 
-Test(resign, the_seat_not_to_move_wins_nothing_even_with_the_best_score)
+Test(resign, the_seat_not_to_move_resigns_and_its_score_stays)
 {
     static struct cc_game g;
     new_game(&g, CC_RULESET_CLASSIC, 2, (struct cc_options){0}, 11);
@@ -130,6 +132,33 @@ Test(resign, the_seat_not_to_move_wins_nothing_even_with_the_best_score)
     for (size_t i = 0; i < events.n; i++)
         if (events.ev[i].type == CC_EV_FINAL_SCORED)
             cr_expect_eq(events.ev[i].seats & (1u << out), 0);
+}
+
+Test(resign, the_best_score_resigned_ranks_last)
+{
+    static struct cc_game g;
+    new_game(&g, CC_RULESET_CLASSIC, 3, (struct cc_options){0}, 13);
+    struct cc_bot_scratch *sc = scratch();
+    /* Play until one seat leads alone. */
+    unsigned lead = CC_NO_SEAT;
+    while (g.phase != CC_PHASE_FINISHED && lead == CC_NO_SEAT) {
+        play_turns(&g, 1, sc);
+        unsigned w = cc_winners(&g);
+        if (w && !(w & (w - 1)) && g.players[__builtin_ctz(w)].score > 0)
+            lead = (unsigned)__builtin_ctz(w);
+    }
+    cr_assert_neq(lead, CC_NO_SEAT, "nobody ever led");
+    cr_assert_neq(g.phase, CC_PHASE_FINISHED, "the game ended on the lead (turn %u)", g.turn);
+    int best = g.players[lead].score;
+    resign(&g, lead);
+    cr_expect_eq(g.players[lead].score, best);
+    for (unsigned s = 0; s < 3; s++)
+        if (s != lead) cr_expect_lt(g.players[s].score, best);
+    cr_expect_eq(cc_winners(&g) & (1u << lead), 0, "the resigned leader still wins");
+    cr_expect_neq(cc_winners(&g), 0);
+    while (g.phase != CC_PHASE_FINISHED) play_turns(&g, 1, sc);
+    cr_expect_eq(cc_winners(&g) & (1u << lead), 0, "the resigned leader won at the end");
+    cr_expect_eq(cc_game_result(&g), CC_RESULT_COMPLETED);
 }
 
 Test(resign, three_players_the_seat_to_move_in_the_place_phase_puts_the_tile_back)
