@@ -35,7 +35,8 @@ struct rematch {
 
 /* Creates the next game of `old` under the id `next` (filled in). Returns STORE_OK,
  * STORE_DUPLICATE when another request created it first (nothing written), else the
- * failure; *engine is set when the engine refused the setup (a bug: answered 500). */
+ * failure; *failed stays 1 when it failed before asking the database (no random bits,
+ * the engine refused the setup, out of memory: answered 500). */
 static enum store_status create_next(const struct api_game *old, struct rematch *r, char *next,
                                      int *failed)
 {
