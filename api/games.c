@@ -259,7 +259,38 @@ static int person_seat(const struct api_game *ag, const uint8_t h[AUTH_HASH_LEN]
     return 0;
 }
 
-int games_seat(const struct api_request *req, const struct api_game *ag, struct api_response *resp)
+/* A rematch's named seat gets its token when it first asks for it (0009), after `ag` may
+ * have been read (or cached): while `ag` shows such a seat unclaimed, a token that matched
+ * no seat is compared once more with the seats as stored now, which `ag` then takes (so that
+ * the cache follows at its next commit). 1 after answering a failure. */
+static int unclaimed_seat(struct api_game *ag, const uint8_t h[AUTH_HASH_LEN], int *seat,
+                          struct api_response *resp)
+{
+    int unclaimed = 0;
+    for (int s = 0; s < ag->row.nplayers; s++) unclaimed |= ag->row.players[s].unclaimed;
+    if (!unclaimed) return 0;
+    struct store_game *row = malloc(sizeof *row);
+    if (!row) {
+        problem_reply(resp, 500, "internal_error", "Out of memory.");
+        return 1;
+    }
+    enum store_status st = store_game_load(ag->id, row);
+    if (st == STORE_OK && row->nplayers == ag->row.nplayers) {
+        for (int s = 0; s < row->nplayers; s++)
+            if (!row->players[s].unclaimed && auth_hash_equal(h, row->players[s].token_hash))
+                *seat = s;
+        memcpy(ag->row.players, row->players, sizeof ag->row.players);
+        fix_names(ag);
+    }
+    free(row);
+    if (st != STORE_OK && st != STORE_NOT_FOUND) {
+        problem_store(resp, st);
+        return 1;
+    }
+    return 0;
+}
+
+int games_seat(const struct api_request *req, struct api_game *ag, struct api_response *resp)
 {
     const char *token = auth_bearer(req->authorization);
     if (!token) {
@@ -277,6 +308,7 @@ int games_seat(const struct api_request *req, const struct api_game *ag, struct 
          * (0008; one seat per person and game), which acts for that seat exactly as its
          * own token would. */
         if (seat < 0 && person_seat(ag, h, &seat, resp)) return -1;
+        if (seat < 0 && unclaimed_seat(ag, h, &seat, resp)) return -1;
     }
     if (seat < 0)
         problem_reply(resp, 401, "unknown_token", "The token is not one of this game's players'.");

@@ -86,8 +86,11 @@ void games_etag(struct api_response *resp, int version);
  * the seat (0 .. ag->row.nplayers - 1), or -1 after answering 401 missing_token or
  * unknown_token (503 when the person cannot be looked up). Every route that acts for a
  * seat asks here, so a player token can do on its seat exactly what the seat's token can.
+ * A rematch seat whose token was handed out after `ag` was read (0009) is found by asking
+ * the database again while `ag` shows some seat unclaimed; ag->row.players then holds the
+ * seats as stored.
  */
-int games_seat(const struct api_request *req, const struct api_game *ag,
+int games_seat(const struct api_request *req, struct api_game *ag,
                struct api_response *resp) NODISCARD;
 
 /* How games_commit() ended. */

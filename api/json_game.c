@@ -17,6 +17,18 @@ const char *json_status(const struct cc_game *g)
     return g->phase == CC_PHASE_FINISHED ? "finished" : "active";
 }
 
+const char *json_result(const struct cc_game *g)
+{
+    switch (cc_game_result(g)) {
+    case CC_RESULT_COMPLETED:
+        return "completed";
+    case CC_RESULT_RESIGNATION:
+        return "resignation";
+    default:
+        return NULL;
+    }
+}
+
 void json_tile(struct json_out *o, const struct cc_game *g, unsigned t)
 {
     json_out_string(o, t == CC_NO_TILE ? NULL : json_tile_id(g, t));
@@ -130,6 +142,10 @@ static void add_players(struct json_out *o, const struct cc_game *g, const char 
             }
             json_out_end_array(o);
         }
+        if (cc_seat_resigned(g, s)) { /* only then: the answers of other games stay as they were */
+            json_out_key(o, "resigned");
+            json_out_bool(o, 1);
+        }
         if (tokens && tokens[s]) json_out_kstring(o, "token", tokens[s]);
         json_out_end_object(o);
     }
@@ -187,6 +203,7 @@ void json_game(struct json_out *o, const struct cc_game *g, const struct json_ga
     json_options(o, g);
     json_out_kint(o, "version", meta->version);
     json_out_kstring(o, "status", json_status(g));
+    if (finished) json_out_kstring(o, "result", json_result(g));
     json_out_key(o, "turn");
     json_out_begin_object(o);
     json_out_kint(o, "number", g->turn);
@@ -384,6 +401,16 @@ int json_events(struct json_out *o, const struct cc_game *g, const struct cc_eve
             break;
         case CC_EV_GAME_FINISHED:
             add_seats(o, "winners", g, e->seats ? e->seats : cc_winners(g));
+            if (json_result(g)) json_out_kstring(o, "result", json_result(g));
+            break;
+        case CC_EV_SEAT_RESIGNED:
+            add_seat(o, e->seat);
+            add_tile(o, "returned_tile", g, e->tile); /* a drawn tile back on the pile */
+            break;
+        case CC_EV_PIECE_REMOVED:
+            add_seat(o, e->seat);
+            piece_fields(o, e);
+            json_out_kstring(o, "piece", e->kind == CC_PIECE_STABLE ? "stable" : "follower");
             break;
         case CC_EV_COUNT:
             break;
@@ -515,9 +542,12 @@ void json_scores(struct json_out *o, const struct cc_game *g, const char *const 
 void json_action(struct json_out *o, const struct cc_game *g, const struct cc_action *a)
 {
     json_out_begin_object(o);
-    json_out_kstring(o, "kind", a->kind == CC_ACTION_DRAW ? "draw" : "place");
+    json_out_kstring(o, "kind",
+                     a->kind == CC_ACTION_DRAW     ? "draw"
+                     : a->kind == CC_ACTION_RESIGN ? "resign"
+                                                   : "place");
     json_out_kint(o, "seat", a->seat);
-    if (a->kind != CC_ACTION_DRAW) {
+    if (a->kind == CC_ACTION_PLACE) {
         json_out_kint(o, "x", a->x);
         json_out_kint(o, "y", a->y);
         json_out_kint(o, "rotation", a->rot * 90);

@@ -72,4 +72,7 @@ const char *json_tile_id(const struct cc_game *g, unsigned t);
 /* "active" or "finished". */
 const char *json_status(const struct cc_game *g);
 
+/* How a finished game ended: "completed" or "resignation"; NULL while it runs. */
+const char *json_result(const struct cc_game *g);
+
 #endif

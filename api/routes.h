@@ -74,6 +74,11 @@ void routes_placements_get(const struct api_request *req, struct api_response *r
 void routes_placements_post(const struct api_request *req, struct api_response *resp,
                             const char *id);
 
+/* POST /v1/games/{id}/resign: the caller's seat is out (core/resign.c). */
+void routes_resign(const struct api_request *req, struct api_response *resp, const char *id);
+/* POST /v1/games/{id}/rematch: the next game of a finished one, created once. */
+void routes_rematch(const struct api_request *req, struct api_response *resp, const char *id);
+
 /* GET /v1/games/{id}/turn: the seat to move, its tile (or hand) and legal placements. */
 void routes_turn_view(const struct api_request *req, struct api_response *resp, const char *id);
 /* GET /v1/games/{id}/board.svg: the board as a picture. */

@@ -120,23 +120,29 @@ static enum tried try_action(const struct api_request *req, struct api_response 
     if (st != CC_OK) {
         if (ag->cached)
             rc = TRIED_STALE;
+        else if (a->kind == CC_ACTION_RESIGN && st == CC_ERR_GAME_FINISHED)
+            problem_reply(resp, 409, "game_not_active", "Only a game under way can be resigned.");
         else
             problem_engine(resp, st);
         goto out;
     }
     if (encode_action(ag, a, place, t, &e, resp)) goto out;
-    api_reply_take(resp, place ? 201 : 200, "application/json", e.answer);
+    api_reply_take(resp, place && a->kind == CC_ACTION_PLACE ? 201 : 200, "application/json",
+                   e.answer);
     resp->len = e.answer_len;
     e.answer = NULL;
     games_etag(resp, ag->row.version + 1);
     if (idem->active) idem_remember(idem, req, resp, resp->body);
     struct store_commit c = {
         .status = json_status(&ag->g),
+        .result = json_result(&ag->g),
         .last_seq = ag->row.last_seq + e.nev,
         .snapshot = t->snapshot,
         .snapshot_len = e.snap_len,
         .seat = a->seat,
-        .kind = place ? "place" : "draw",
+        .kind = a->kind == CC_ACTION_RESIGN ? "resign"
+                : place                     ? "place"
+                                            : "draw",
         .action_json = e.action,
         .events_json = e.events,
         .idem = idem->active ? &idem->rec : NULL,
@@ -166,13 +172,19 @@ out:
     return rc;
 }
 
+/* The kinds of action act() runs. */
+enum act_kind { ACT_DRAW = 0, ACT_PLACE = 1, ACT_RESIGN = 2 };
+
 /*
  * Runs an action for `id`: decode, authenticate, replay, then try it (try_action) on the
  * game as the cache holds it, and once more on the game as stored if that copy was stale.
- * `place` selects placement (body decoded for the game's ruleset) over draw.
+ * `kind` selects placement (body decoded for the game's ruleset), draw or resignation
+ * (both with an empty body; a resignation answers like a placement, with 200).
  */
-static void act(const struct api_request *req, struct api_response *resp, const char *id, int place)
+static void act(const struct api_request *req, struct api_response *resp, const char *id,
+                enum act_kind kind)
 {
+    int place = kind != ACT_DRAW; /* answered with version and events, not the game */
     struct turn *t = NULL;
     struct api_game *ag = games_load(id, GAMES_ANY, resp);
     if (!ag) return;
@@ -180,7 +192,7 @@ static void act(const struct api_request *req, struct api_response *resp, const 
     if (seat < 0) goto out;
     struct cc_action a;
     struct json_err err;
-    if (place) {
+    if (kind == ACT_PLACE) {
         if (json_in_placement(req->body, req->body_len, (enum cc_ruleset)ag->g.ruleset, &a, &err)) {
             problem_reply(resp, 400, err.code, err.detail);
             goto out;
@@ -191,7 +203,7 @@ static void act(const struct api_request *req, struct api_response *resp, const 
             goto out;
         }
         memset(&a, 0, sizeof a);
-        a.kind = CC_ACTION_DRAW;
+        a.kind = kind == ACT_RESIGN ? CC_ACTION_RESIGN : CC_ACTION_DRAW;
         a.tile = CC_NO_TILE;
     }
     a.seat = (uint8_t)seat;
@@ -220,13 +232,18 @@ out:
 
 void routes_draw(const struct api_request *req, struct api_response *resp, const char *id)
 {
-    act(req, resp, id, 0);
+    act(req, resp, id, ACT_DRAW);
 }
 
 void routes_placements_post(const struct api_request *req, struct api_response *resp,
                             const char *id)
 {
-    act(req, resp, id, 1);
+    act(req, resp, id, ACT_PLACE);
+}
+
+void routes_resign(const struct api_request *req, struct api_response *resp, const char *id)
+{
+    act(req, resp, id, ACT_RESIGN);
 }
 
 void routes_placements_get(const struct api_request *req, struct api_response *resp, const char *id)

@@ -52,20 +52,24 @@ enum store_status store_game_create(const struct store_new_game *g)
     snprintf(last_seq, sizeof last_seq, "%d", g->last_seq);
     enum store_status s = db_begin(&pg);
     if (s == STORE_OK) {
-        const char *vals[9] = {g->id,     g->ruleset, g->options_json,
-                               seed,      g->start,   g->deck_json,
-                               g->status, last_seq,   (const char *)g->snapshot};
-        int lens[9] = {0, 0, 0, 0, 0, 0, 0, 0, (int)g->snapshot_len};
-        s = db_run_cmd(&pg, ST_GAME_INSERT, 9, vals, lens, NULL);
+        const char *vals[11] = {
+            g->id,     g->ruleset, g->options_json,           seed,      g->start,     g->deck_json,
+            g->status, last_seq,   (const char *)g->snapshot, g->result, g->rematch_of};
+        int lens[11] = {0, 0, 0, 0, 0, 0, 0, 0, (int)g->snapshot_len, 0, 0};
+        s = db_run_cmd(&pg, ST_GAME_INSERT, 11, vals, lens, NULL);
     }
     for (int i = 0; s == STORE_OK && i < g->nplayers; i++) {
         char seat[16];
         snprintf(seat, sizeof seat, "%d", i);
         const char *person = g->players[i].person_id[0] ? g->players[i].person_id : NULL;
-        const char *vals[5] = {g->id, seat, g->players[i].name,
-                               (const char *)g->players[i].token_hash, person};
-        int lens[5] = {0, 0, 0, AUTH_HASH_LEN, 0};
-        s = db_run_cmd(&pg, ST_PLAYER_INSERT, 5, vals, lens, NULL);
+        const char *vals[6] = {g->id,
+                               seat,
+                               g->players[i].name,
+                               (const char *)g->players[i].token_hash,
+                               person,
+                               g->players[i].unclaimed ? "true" : NULL};
+        int lens[6] = {0, 0, 0, AUTH_HASH_LEN, 0, 0};
+        s = db_run_cmd(&pg, ST_PLAYER_INSERT, 6, vals, lens, NULL);
     }
     if (s == STORE_OK) {
         const char *vals[3] = {g->id, "1", g->events_json};
@@ -132,11 +136,43 @@ enum store_status store_game_load(const char *id, struct store_game *out)
             memcpy(p->person_id, PQgetvalue(res, i, 6), AUTH_UUID_LEN);
             p->person_id[AUTH_UUID_LEN] = '\0';
         }
+        /* token_unclaimed (0009), a binary boolean: one byte. */
+        p->unclaimed = PQgetlength(res, i, 7) == 1 && PQgetvalue(res, i, 7)[0] != 0;
         out->nplayers++;
     }
     s = STORE_OK;
 out:
     PQclear(res);
+    return s;
+}
+
+enum store_status store_rematch_find(const char *id, char *next)
+{
+    const char *vals[1] = {id};
+    PGresult *res;
+    enum store_status s = db_run_row(ST_REMATCH_FIND, 1, vals, 0, &res);
+    if (s != STORE_OK) return s;
+    if (PQgetlength(res, 0, 0) != AUTH_UUID_LEN) {
+        s = STORE_ERROR;
+    } else {
+        memcpy(next, PQgetvalue(res, 0, 0), AUTH_UUID_LEN);
+        next[AUTH_UUID_LEN] = '\0';
+    }
+    PQclear(res);
+    return s;
+}
+
+enum store_status store_seat_claim(const char *id, int seat, const uint8_t hash[AUTH_HASH_LEN])
+{
+    PGconn *pg = db_conn();
+    if (!pg) return STORE_UNAVAILABLE;
+    char seat_txt[16];
+    snprintf(seat_txt, sizeof seat_txt, "%d", seat);
+    const char *vals[3] = {id, seat_txt, (const char *)hash};
+    int lens[3] = {0, 0, AUTH_HASH_LEN};
+    long n = 0;
+    enum store_status s = db_run_cmd(&pg, ST_SEAT_CLAIM, 3, vals, lens, &n);
+    if (s == STORE_OK && n != 1) s = STORE_NOT_FOUND;
     return s;
 }
 
@@ -221,10 +257,11 @@ static enum store_status commit_remembered(PGconn *pg, const struct store_commit
     snprintf(seat, sizeof seat, "%d", c->seat);
     enum store_status s = db_begin(&pg);
     if (s == STORE_OK) {
-        const char *vals[5] = {c->id, version, c->status, last_seq, (const char *)c->snapshot};
-        int lens[5] = {0, 0, 0, 0, (int)c->snapshot_len};
+        const char *vals[6] = {c->id,    version, c->status, last_seq, (const char *)c->snapshot,
+                               c->result};
+        int lens[6] = {0, 0, 0, 0, (int)c->snapshot_len, 0};
         long n = 0;
-        s = db_run_cmd(&pg, ST_GAME_UPDATE, 5, vals, lens, &n);
+        s = db_run_cmd(&pg, ST_GAME_UPDATE, 6, vals, lens, &n);
         if (s == STORE_OK && n != 1) s = STORE_CONFLICT;
     }
     if (s == STORE_OK) {
@@ -258,12 +295,12 @@ enum store_status store_game_commit(const struct store_commit *c)
         snprintf(version, sizeof version, "%d", c->version);
         snprintf(last_seq, sizeof last_seq, "%d", c->last_seq);
         snprintf(seat, sizeof seat, "%d", c->seat);
-        const char *vals[9] = {
-            c->id, version, c->status,      last_seq,      (const char *)c->snapshot,
-            seat,  c->kind, c->action_json, c->events_json};
-        int lens[9] = {0, 0, 0, 0, (int)c->snapshot_len, 0, 0, 0, 0};
+        const char *vals[10] = {
+            c->id, version, c->status,      last_seq,       (const char *)c->snapshot,
+            seat,  c->kind, c->action_json, c->events_json, c->result};
+        int lens[10] = {0, 0, 0, 0, (int)c->snapshot_len, 0, 0, 0, 0, 0};
         PGresult *res;
-        s = db_run(&pg, ST_GAME_COMMIT, 9, vals, lens, &res);
+        s = db_run(&pg, ST_GAME_COMMIT, 10, vals, lens, &res);
         if (s == STORE_OK) {
             if (PQntuples(res) != 1)
                 s = STORE_CONFLICT;

@@ -30,6 +30,7 @@ struct store_player {
     char name[STORE_NAME_MAX + 1];     /* UTF-8 */
     uint8_t token_hash[AUTH_HASH_LEN]; /* SHA-256 of the seat's token */
     char person_id[AUTH_UUID_LEN + 1]; /* the person bound to the seat (0008), or "" */
+    int unclaimed;                     /* 1: a rematch seat whose token is not handed out (0009) */
 };
 
 /* A game row with its players, as loaded. */
@@ -71,6 +72,8 @@ struct store_new_game {
     const struct store_idem *idem;      /* the answer to remember, or NULL */
     const char *webhook_url;            /* the creator's callback URL, or NULL */
     const char *webhook_secret;         /* its signing secret (with webhook_url) */
+    const char *result;     /* "completed" ... when created finished, else NULL (0009) */
+    const char *rematch_of; /* the game this one is the rematch of, or NULL (0009) */
 };
 
 /* An accepted action, written in one transaction guarded by the version read. */
@@ -86,6 +89,7 @@ struct store_commit {
     const char *action_json;       /* the action as applied */
     const char *events_json;       /* JSON array of the new events */
     const struct store_idem *idem; /* the answer to remember, or NULL */
+    const char *result;            /* how it ended when finished ("completed" ...), else NULL */
 };
 
 /* Remembers `conninfo` (copied) for the connections to come. Returns 0 or -1. */
@@ -113,6 +117,21 @@ enum store_status store_ping(void) NODISCARD;
 
 /* Writes a new game, its players, its events and the idempotent answer (if any). */
 enum store_status store_game_create(const struct store_new_game *g) NODISCARD;
+
+/*
+ * Rematches (0009). store_game_create() with rematch_of set answers STORE_DUPLICATE (and
+ * writes nothing) when that game has a rematch already; store_rematch_find() then gives
+ * its id (into next, AUTH_UUID_LEN + 1 bytes): STORE_OK, STORE_NOT_FOUND when there is none.
+ */
+enum store_status store_rematch_find(const char *id, char *next) NODISCARD;
+
+/*
+ * Hands out the token of seat `seat` of game `id` once: sets its hash to `hash` if the
+ * seat is still unclaimed (STORE_OK), else STORE_NOT_FOUND and nothing changes (the
+ * token went to an earlier ask, or the seat never had one to hand out).
+ */
+enum store_status store_seat_claim(const char *id, int seat,
+                                   const uint8_t hash[AUTH_HASH_LEN]) NODISCARD;
 
 /* Loads game `id` (a valid UUID) into `out`: STORE_OK, STORE_NOT_FOUND ... */
 enum store_status store_game_load(const char *id, struct store_game *out) NODISCARD;

@@ -41,26 +41,32 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_PING] = "SELECT 1",
     /* One row per seat; the snapshot only in the first (results in binary); the person a
      * seat is bound to (0008), or NULL. */
-    [ST_GAME_LOAD] = "SELECT g.version, g.last_seq, p.seat, p.name, p.token_hash, "
-                     "CASE WHEN p.seat = 0 THEN g.snapshot END, p.person_id::text FROM games g "
-                     "JOIN players p ON p.game_id = g.id WHERE g.id = $1::uuid ORDER BY p.seat",
+    [ST_GAME_LOAD] =
+        "SELECT g.version, g.last_seq, p.seat, p.name, p.token_hash, "
+        "CASE WHEN p.seat = 0 THEN g.snapshot END, p.person_id::text, p.token_unclaimed "
+        "FROM games g "
+        "JOIN players p ON p.game_id = g.id WHERE g.id = $1::uuid ORDER BY p.seat",
     [ST_GAME_INSERT] = "INSERT INTO games (id, ruleset, options, seed, start_tile, custom_deck, "
-                       "version, status, last_seq, snapshot) VALUES ($1::uuid, $2, $3::jsonb, "
-                       "$4::numeric, $5, $6::jsonb, 1, $7, $8::integer, $9::bytea)",
-    [ST_PLAYER_INSERT] = "INSERT INTO players (game_id, seat, name, token_hash, person_id) "
-                         "VALUES ($1::uuid, $2::integer, $3, $4::bytea, $5::uuid)",
+                       "version, status, last_seq, snapshot, result, rematch_of) VALUES ($1::uuid, "
+                       "$2, $3::jsonb, $4::numeric, $5, $6::jsonb, 1, $7, $8::integer, "
+                       "$9::bytea, $10, $11::uuid)",
+    [ST_PLAYER_INSERT] = "INSERT INTO players (game_id, seat, name, token_hash, person_id, "
+                         "token_unclaimed) VALUES ($1::uuid, $2::integer, $3, $4::bytea, "
+                         "$5::uuid, coalesce($6::boolean, false))",
     [ST_EVENTS_INSERT] = "INSERT INTO events (game_id, seq, version, type, payload) "
                          "SELECT $1::uuid, (e->>'seq')::integer, $2::integer, e->>'type', e "
                          "FROM json_array_elements($3::json) AS e",
     [ST_GAME_UPDATE] = "UPDATE games SET version = $2::integer + 1, status = $3, "
-                       "last_seq = $4::integer, snapshot = $5::bytea, updated_at = now() "
+                       "last_seq = $4::integer, snapshot = $5::bytea, updated_at = now(), "
+                       "result = $6 "
                        "WHERE id = $1::uuid AND version = $2::integer",
     [ST_ACTION_INSERT] = "INSERT INTO actions (game_id, version, seat, kind, body) "
                          "VALUES ($1::uuid, $2::integer, $3::integer, $4, $5::jsonb)",
     /* A whole action in one statement (one round trip, its own transaction): nothing is
      * written unless the version is still the one read; answers 1 row, or 0 (moved on). */
     [ST_GAME_COMMIT] = "WITH g AS (UPDATE games SET version = $2::integer + 1, status = $3, "
-                       "last_seq = $4::integer, snapshot = $5::bytea, updated_at = now() "
+                       "last_seq = $4::integer, snapshot = $5::bytea, updated_at = now(), "
+                       "result = $10 "
                        "WHERE id = $1::uuid AND version = $2::integer "
                        "RETURNING id, watched_until), "
                        "a AS (INSERT INTO actions (game_id, version, seat, kind, body) "
@@ -180,6 +186,10 @@ static const char *const stmt_sql[ST_COUNT] = {
     /* The lease of a watch (0004): game $1 is watched for $2 ms more at least. */
     [ST_GAME_WATCH] = "UPDATE games SET watched_until = greatest(watched_until, now() + "
                       "$2::integer * interval '1 millisecond') WHERE id = $1::uuid",
+    /* Rematches (0009): the next game of $1, and the first ask of a named seat's token. */
+    [ST_REMATCH_FIND] = "SELECT id::text FROM games WHERE rematch_of = $1::uuid",
+    [ST_SEAT_CLAIM] = "UPDATE players SET token_hash = $3::bytea, token_unclaimed = false "
+                      "WHERE game_id = $1::uuid AND seat = $2::integer AND token_unclaimed",
 };
 
 /*
@@ -192,7 +202,7 @@ static const char *const stmt_sql[ST_COUNT] = {
 static const unsigned char stmt_repeatable[ST_COUNT] = {
     [ST_PING] = 1,         [ST_GAME_LOAD] = 1,     [ST_EVENTS_LIST] = 1,     [ST_IDEM_GET] = 1,
     [ST_GAME_VERSION] = 1, [ST_GAME_VERSIONS] = 1, [ST_EVENTS_EACH] = 1,     [ST_WEBHOOK_STATE] = 1,
-    [ST_COUNTS] = 1,       [ST_GAME_WATCH] = 1,    [ST_PERSON_BY_TOKEN] = 1,
+    [ST_COUNTS] = 1,       [ST_GAME_WATCH] = 1,    [ST_PERSON_BY_TOKEN] = 1, [ST_REMATCH_FIND] = 1,
 };
 
 /* A thread's connection. */

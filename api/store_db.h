@@ -37,6 +37,8 @@ enum stmt {
     ST_WEBHOOK_HOST_DEFER,
     ST_COUNTS,
     ST_GAME_WATCH,
+    ST_REMATCH_FIND, /* 0009: the next game of a finished one */
+    ST_SEAT_CLAIM,   /* 0009: a rematch seat's token, set once */
     ST_COUNT
 };
 

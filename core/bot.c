@@ -185,7 +185,7 @@ static int margin(const struct cc_game *g, unsigned seat)
     cc_projected_scores(g, pl);
     int best = -32768;
     for (unsigned s = 0; s < g->nplayers; s++)
-        if (s != seat && pl[s].score > best) best = pl[s].score;
+        if (s != seat && !cc_seat_resigned(g, s) && pl[s].score > best) best = pl[s].score;
     return pl[seat].score - best;
 }
 

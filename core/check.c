@@ -61,6 +61,7 @@ static enum cc_status check_pieces(const struct cc_game *g, const struct cc_rule
             continue;
         }
         CHECK(pc->used == 1 && pc->seat < g->nplayers && pc->tile < g->nboard);
+        CHECK(!cc_seat_resigned(g, pc->seat)); /* their pieces left at resignation */
         CHECK(pc->loc < CC_LOC_COUNT);
         const struct cc_tile_type *t = cc_placed_type(g, pc->tile);
         CHECK(t->slot_feature[g->board[pc->tile].rot][pc->loc] == pc->feature);
@@ -137,13 +138,16 @@ static enum cc_status check_hand(const struct cc_game *g, const struct cc_tilese
             CHECK(hand[k] < ts->ntypes);
             count[hand[k]]--;
         }
-        if (g->deck_pos < g->deck_len) CHECK(n == CC_HAND_SIZE);
+        if (g->deck_pos < g->deck_len && !cc_seat_resigned(g, s)) CHECK(n == CC_HAND_SIZE);
+        if (cc_seat_resigned(g, s)) CHECK(n == 0); /* set aside at resignation */
         held += n;
     }
     for (unsigned t = 0; t < CC_MAX_TILE_TYPES; t++) CHECK(count[t] == 0);
     CHECK((unsigned)(g->nboard - 1) + g->ndiscarded + g->nremoved + held == g->deck_pos);
     if (g->phase == CC_PHASE_FINISHED) {
-        CHECK(held == 0 && g->deck_pos == g->deck_len);
+        /* Ended by resignation (resign.c): the last seat in may still hold tiles. */
+        if (cc_game_result(g) != CC_RESULT_RESIGNATION)
+            CHECK(held == 0 && g->deck_pos == g->deck_len);
     } else {
         CHECK(g->players[g->seat].hand[0] != CC_NO_TILE); /* (that they fit: after the board) */
     }
@@ -159,6 +163,11 @@ enum cc_status cc_game_check_where(const struct cc_game *g, int *where)
     CHECK(g->options.edition <= CC_EDITION_ORIGINAL && g->options.river <= 1);
     CHECK(g->options.draw <= CC_DRAW_HAND);
     CHECK(g->seat < g->nplayers && g->turn >= 1);
+    /* Resignations (resign.c): seats of the game; while it runs two or more are in and the
+     * seat to move is one of them. */
+    CHECK((g->resigned >> g->nplayers) == 0);
+    if (g->phase != CC_PHASE_FINISHED)
+        CHECK(!cc_seat_resigned(g, g->seat) && (cc_seats_in(g) & (cc_seats_in(g) - 1)) != 0);
     CHECK(g->deck_len <= CC_MAX_DECK && g->deck_pos <= g->deck_len);
     for (unsigned i = 0; i < g->deck_len; i++) CHECK(g->deck[i] < ts->ntypes);
     CHECK(g->ndiscarded <= g->deck_pos);

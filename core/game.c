@@ -281,7 +281,7 @@ static enum cc_status apply_place(struct cc_game *g, const struct cc_action *a,
         finish(g, ev);
         return CC_OK;
     }
-    g->seat = (uint8_t)((g->seat + 1) % g->nplayers);
+    g->seat = cc_next_seat(g, g->seat); /* resigned seats are skipped (resign.c) */
     g->turn++;
     g->phase = CC_PHASE_DRAW;
     return CC_OK;
@@ -289,6 +289,7 @@ static enum cc_status apply_place(struct cc_game *g, const struct cc_action *a,
 
 enum cc_status cc_game_apply(struct cc_game *g, const struct cc_action *a, struct cc_events *ev)
 {
+    if (a->kind == CC_ACTION_RESIGN) return cc_game_resign(g, a->seat, ev);
     if (g->phase == CC_PHASE_FINISHED) return CC_ERR_GAME_FINISHED;
     if (a->seat != g->seat) return CC_ERR_NOT_YOUR_TURN;
     switch (a->kind) {
@@ -358,12 +359,13 @@ void cc_game_reset(struct cc_game *dst, const struct cc_game *src)
 
 unsigned cc_winners(const struct cc_game *g)
 {
-    int best = g->players[0].score;
-    for (unsigned s = 1; s < g->nplayers; s++)
-        if (g->players[s].score > best) best = g->players[s].score;
+    unsigned in = cc_seats_in(g); /* resigned seats never win (resign.c) */
+    int best = -32768;
+    for (unsigned s = 0; s < g->nplayers; s++)
+        if ((in >> s & 1u) && g->players[s].score > best) best = g->players[s].score;
     unsigned seats = 0;
     for (unsigned s = 0; s < g->nplayers; s++)
-        if (g->players[s].score == best) seats |= 1u << s;
+        if ((in >> s & 1u) && g->players[s].score == best) seats |= 1u << s;
     return seats;
 }
 
@@ -386,7 +388,7 @@ static const char *const event_names[CC_EV_COUNT] = {
     "tile_drawn",   "tile_discarded", "tile_placed",        "follower_deployed",
     "stable_built", "hiker_moved",    "follower_withdrawn", "feature_scored",
     "final_scored", "game_finished",  "follower_returned",  "tiles_removed",
-    "hand_dealt"};
+    "hand_dealt",   "seat_resigned",  "piece_removed"};
 
 static const char *const column_names[CC_COL_COUNT] = {
     "road", "city",   "monastery", "farm",      "trail",    "farmland",

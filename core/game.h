@@ -108,6 +108,7 @@ struct cc_game {
     uint8_t river_open_side;        /* side of river_tile where the river is open, 0xFF none */
     uint8_t river_last_turn;        /* 0 none/straight, 1 right, 2 left: last river tile's turn */
     uint8_t river_tile;             /* board index of the tile holding the river's open end */
+    uint8_t resigned;               /* bit mask of the seats that resigned (core/resign.c) */
     uint16_t turn;                  /* turns started, from 1 */
     uint64_t seed;                  /* as created */
     int16_t start;                  /* start tile type as created, -1 default */
@@ -151,7 +152,11 @@ enum cc_followup {
     CC_FOLLOW_WITHDRAW  /* discovery: take back the own follower on (fx, fy) at `loc` */
 };
 
-enum cc_action_kind { CC_ACTION_DRAW = 0, CC_ACTION_PLACE = 1 };
+enum cc_action_kind {
+    CC_ACTION_DRAW = 0,
+    CC_ACTION_PLACE = 1,
+    CC_ACTION_RESIGN = 2 /* the acting seat resigns, whoever's turn it is: cc_game_resign() */
+};
 
 /* An action of a player. */
 struct cc_action {
@@ -179,6 +184,8 @@ enum cc_event_type {
     CC_EV_FOLLOWER_RETURNED, /* follows the CC_EV_FEATURE_SCORED it belongs to */
     CC_EV_TILES_REMOVED,     /* discovery hand variant: one tile removed face up */
     CC_EV_HAND_DEALT,        /* discovery hand variant: a tile goes to a hand */
+    CC_EV_SEAT_RESIGNED,     /* a seat is out (core/resign.c); tile: a drawn tile put back */
+    CC_EV_PIECE_REMOVED,     /* a resigned seat's piece leaves the board; kind: cc_piece_kind */
     CC_EV_COUNT
 };
 
@@ -274,8 +281,38 @@ bool cc_tile_fits_somewhere(const struct cc_game *g, uint8_t type);
  */
 void cc_projected_scores(const struct cc_game *g, struct cc_player out[CC_MAX_PLAYERS]);
 
-/* Bit mask of the seats that share the highest score. */
+/* Bit mask of the seats that share the highest score among the seats still in (a seat
+ * that resigned ranks below every seat still in: it never wins). */
 unsigned cc_winners(const struct cc_game *g);
+
+/* How a game ended (CC_RESULT_NONE while it runs). */
+enum cc_result { CC_RESULT_NONE = 0, CC_RESULT_COMPLETED, CC_RESULT_RESIGNATION };
+
+/*
+ * Seat `seat` resigns (core/resign.c has the rules in full). Its pieces leave the board
+ * without scoring, later turns skip it, and it ranks below every seat still in; when one
+ * seat remains in, the game finishes (final scoring first) and that seat wins. Any seat
+ * may resign at any time while the game runs. Fails with CC_ERR_GAME_FINISHED,
+ * CC_ERR_NOT_YOUR_TURN (no such seat) or CC_ERR_ALREADY_RESIGNED, changing nothing;
+ * on success appends CC_EV_SEAT_RESIGNED and what follows to `ev` (if not NULL).
+ */
+enum cc_status cc_game_resign(struct cc_game *g, uint8_t seat, struct cc_events *ev) NODISCARD;
+
+/* Whether seat `seat` has resigned. */
+static inline bool cc_seat_resigned(const struct cc_game *g, unsigned seat)
+{
+    return seat < CC_MAX_PLAYERS && ((g->resigned >> seat) & 1u);
+}
+
+/* The seats still in: not resigned (a bit mask). */
+unsigned cc_seats_in(const struct cc_game *g);
+
+/* How `g` ended: CC_RESULT_NONE while it runs, CC_RESULT_RESIGNATION when it finished
+ * because one seat was left in, else CC_RESULT_COMPLETED. */
+enum cc_result cc_game_result(const struct cc_game *g);
+
+/* The seat after `seat` in turn order that is still in (`seat` itself if none is). */
+uint8_t cc_next_seat(const struct cc_game *g, unsigned seat);
 
 /*
  * Makes `dst` equal to `src` byte for byte again, given that `dst` was such a copy before

@@ -110,6 +110,11 @@ static bool find_turn(struct cc_game *g, unsigned from, struct cc_events *ev)
     return false;
 }
 
+bool cc_hand_next_turn(struct cc_game *g, unsigned from, struct cc_events *ev)
+{
+    return find_turn(g, from, ev);
+}
+
 bool cc_hand_setup(struct cc_game *g, struct cc_events *ev)
 {
     /* The removed tiles are the first of the shuffled pile; a custom deck loses none. */

@@ -40,6 +40,13 @@ enum cc_status cc_hand_check_tile(const struct cc_game *g, const struct cc_actio
 bool cc_hand_setup(struct cc_game *g, struct cc_events *ev);
 
 /*
+ * Starts the turn of the first seat from `from` on (in seat order) that holds a tile
+ * after its unfit tiles are set aside and replaced (a resigned seat holds none): the
+ * seat to move then. Returns false when no seat holds a tile (the seat is unchanged).
+ */
+bool cc_hand_next_turn(struct cc_game *g, unsigned from, struct cc_events *ev);
+
+/*
  * Ends the turn of the seat to move, which has just placed hand tile `type`: the tile
  * leaves the hand, a replacement is drawn while the pile lasts, and the next seat holding
  * a tile that fits is found (its unfit tiles set aside and replaced first; empty hands

@@ -138,6 +138,9 @@ size_t cc_game_encode(const struct cc_game *g, uint8_t *buf, size_t cap)
         put8(&w, pc->loc);
         put8(&w, pc->feature);
     }
+    /* Resignations (resign.c): a trailing byte, only when some seat resigned, so that every
+     * other game encodes as before and snapshots from before resignations decode. */
+    if (g->resigned) put8(&w, g->resigned);
     return w.failed ? 0 : w.n;
 }
 
@@ -209,6 +212,11 @@ enum cc_status cc_game_decode(struct cc_game *g, const uint8_t *buf, size_t len)
         pc->tile = (uint8_t)get8(&r);
         pc->loc = (uint8_t)get8(&r);
         pc->feature = (uint8_t)get8(&r);
+    }
+    if (!r.failed && r.n < len) {
+        /* The resigned seats (written only when there are any: never 0). */
+        g->resigned = (uint8_t)get8(&r);
+        if (g->resigned == 0) return CC_ERR_CORRUPT;
     }
     if (r.failed || r.n != len) return CC_ERR_CORRUPT;
     if (!cc_board_rebuild(g)) return CC_ERR_CORRUPT;

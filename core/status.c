@@ -47,6 +47,7 @@ static const struct status_info infos[CC_STATUS_COUNT] = {
     [CC_ERR_CORRUPT] = {"corrupt_state", "The stored game is inconsistent."},
     [CC_ERR_RIVER_TILE_WITHOUT_RIVER] = {"river_tile_without_river",
                                          "River tiles belong only to games with the River."},
+    [CC_ERR_ALREADY_RESIGNED] = {"already_resigned", "This seat has resigned already."},
 };
 
 const char *cc_status_name(enum cc_status s)

@@ -44,6 +44,7 @@ enum cc_status {
 
     /* setup again, added last so that no number moves */
     CC_ERR_RIVER_TILE_WITHOUT_RIVER, /* a river start or deck tile in a game without the River */
+    CC_ERR_ALREADY_RESIGNED,         /* the seat resigned before (core/resign.c) */
     CC_STATUS_COUNT
 };
 

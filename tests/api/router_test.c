@@ -58,6 +58,8 @@ STUB(routes_webhook_delete)
 STUB(routes_player_create)
 STUB(routes_player_me)
 STUB(routes_player_token)
+STUB(routes_resign)
+STUB(routes_rematch)
 
 static char problem[40]; /* the code of the last problem answered */
 
@@ -135,6 +137,9 @@ static const struct route_case cases[] = {
      "/v1/players/me/token"},
     {"POST", "/v1/players/me/token", JS, "{}", RAN_STATUS, "routes_player_token", "(null)",
      "/v1/players/me/token"},
+    {"POST", G "/resign", NULL, NULL, RAN_STATUS, "routes_resign", GID, "/v1/games/{id}/resign"},
+    {"POST", G "/rematch", NULL, NULL, RAN_STATUS, "routes_rematch", GID, "/v1/games/{id}/rematch"},
+    {"GET", G "/resign", NULL, NULL, 405, NULL, "POST", "/v1/games/{id}/resign"},
     /* The methods a path does not have: 405, Allow in the table's order. */
     {"POST", "/healthz", NULL, NULL, 405, NULL, "GET", "/healthz"},
     {"HEAD", "/healthz", NULL, NULL, 405, NULL, "GET", "/healthz"},

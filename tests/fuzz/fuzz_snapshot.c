@@ -1,6 +1,6 @@
 /* fuzz_snapshot.c: libFuzzer harness for the stored-state decoder. Any bytes must be
  * refused or decoded into a game that passes every check, re-encodes to the same bytes,
- * and can be played on without breaking an invariant. */
+ * and can be played on (and resigned from) without breaking an invariant. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +32,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         if (cc_game_apply(&g, &a, NULL) != CC_OK) abort();
         if (cc_game_check(&g) != CC_OK) abort();
+    }
+    /* Then the seat after the seat to move resigns (core/resign.c), if it still may. */
+    if (g.phase != CC_PHASE_FINISHED) {
+        enum cc_status st = cc_game_resign(&g, (uint8_t)((g.seat + 1) % g.nplayers), NULL);
+        if (st != CC_OK && st != CC_ERR_ALREADY_RESIGNED) abort();
+        if (cc_game_check(&g) != CC_OK) abort();
+        size_t n = cc_game_encode(&g, again, sizeof again);
+        static struct cc_game back;
+        if (!n || cc_game_decode(&back, again, n) != CC_OK) abort();
     }
     return 0;
 }

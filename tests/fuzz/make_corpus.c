@@ -26,6 +26,13 @@ static void hook(const struct cc_game *g, const struct cc_action *a, const struc
     (void)ev;
     unsigned *n = ctx;
     if (++*n % 37 == 1 || g->phase == CC_PHASE_FINISHED) dump(g, cc_ruleset_name(g->ruleset));
+    /* Now and then a copy in which the next seat resigned (core/resign.c: a trailing byte). */
+    static struct cc_game out;
+    if (*n % 53 == 7 && g->phase != CC_PHASE_FINISHED) {
+        out = *g;
+        if (cc_game_resign(&out, (uint8_t)((g->seat + 1) % g->nplayers), NULL) == CC_OK)
+            dump(&out, "resigned");
+    }
 }
 
 int main(int argc, char **argv)

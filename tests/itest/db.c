@@ -112,6 +112,10 @@ static int decode_action(const cJSON *j, const struct cc_tileset *ts, struct cc_
         a->kind = CC_ACTION_DRAW;
         return 0;
     }
+    if (strcmp(kind->valuestring, "resign") == 0) { /* POST .../resign (core/resign.c) */
+        a->kind = CC_ACTION_RESIGN;
+        return 0;
+    }
     a->kind = CC_ACTION_PLACE;
     const cJSON *x = cJSON_GetObjectItemCaseSensitive(j, "x");
     const cJSON *y = cJSON_GetObjectItemCaseSensitive(j, "y");

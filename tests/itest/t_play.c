@@ -71,6 +71,15 @@ const struct itest itest_tests[] = {
     {"seatme: every refusal of a create with seats, its code, nothing stored",
      test_seatme_refusals},
     {"seatme: Idempotency-Key of a create scoped to the player", test_seatme_idempotency},
+    /* Resign and rematch (t_resign.c). */
+    {"resign: 3 seats in every ruleset, pieces leave, turns skip, the last one wins",
+     test_resign_three},
+    {"resign: 2 seats in every ruleset, the other seat wins at once", test_resign_two},
+    {"resign: a normal end has result completed", test_resign_completed},
+    {"resign: every refusal with its code, the stored game unchanged", test_resign_refusals},
+    {"rematch: every seat at once on two servers, one next game, rotated, tokens once",
+     test_rematch},
+    {"rematch: a token claimed after the next game was cached works at once", test_rematch_cached},
     /* Browsers (t_cors.c). */
     {"cors: a preflight on every route, with its methods, no token", test_cors_preflights},
     {"cors: headers on every answer (errors, 304, long poll, stream), not on ops",
