@@ -30,6 +30,8 @@ struct store_player {
     char name[STORE_NAME_MAX + 1];     /* UTF-8 */
     uint8_t token_hash[AUTH_HASH_LEN]; /* SHA-256 of the seat's token */
     char person_id[AUTH_UUID_LEN + 1]; /* the person bound to the seat (0008), or "" */
+    char bot[8];                       /* a computer player's level (0009), or "" */
+    int think_ms;                      /* with bot: its time a move in ms */
 };
 
 /* A game row with its players, as loaded. */
@@ -38,6 +40,7 @@ struct store_game {
     int last_seq;                                /* seq of the newest event */
     int nplayers;                                /* entries in players[] */
     struct store_player players[CC_MAX_PLAYERS]; /* by seat */
+    int hints_off;                               /* 1: created with "hints": false (0009) */
     size_t snapshot_len;                         /* bytes in snapshot */
     uint8_t snapshot[CC_SNAPSHOT_MAX];           /* cc_game_encode() of the state */
 };
@@ -71,6 +74,8 @@ struct store_new_game {
     const struct store_idem *idem;      /* the answer to remember, or NULL */
     const char *webhook_url;            /* the creator's callback URL, or NULL */
     const char *webhook_secret;         /* its signing secret (with webhook_url) */
+    int hints_off;                      /* 1: "hints": false (0009) */
+    const char *jobs_json;              /* background jobs to write (STORE_JOBS_JSON), or NULL */
 };
 
 /* An accepted action, written in one transaction guarded by the version read. */
@@ -86,7 +91,17 @@ struct store_commit {
     const char *action_json;       /* the action as applied */
     const char *events_json;       /* JSON array of the new events */
     const struct store_idem *idem; /* the answer to remember, or NULL */
+    const char *jobs_json;         /* background jobs to write or remove (STORE_JOBS_JSON), or
+                                      NULL: none (games_commit fills it in) */
 };
+
+/*
+ * STORE_JOBS_JSON: the background jobs (0009) a commit writes for its game, in the same
+ * transaction: a JSON array of {"kind": "<kind>", "due_ms": <ms from now> | null,
+ * "lease_ms": <ms>}; due_ms null removes the game's job of that kind, a number writes it
+ * (replacing the one there, its lease and attempts cleared) for the version the commit
+ * makes; lease_ms (default 10000) is how long one claim holds it.
+ */
 
 /* Remembers `conninfo` (copied) for the connections to come. Returns 0 or -1. */
 int store_init(const char *conninfo) NODISCARD;
@@ -291,6 +306,32 @@ enum store_status store_webhook_done(const char *hook, int seq, int ok, int http
 
 /* Games by status and webhook deliveries waiting, for /metrics. */
 enum store_status store_counts(long *active, long *finished, long *deliveries) NODISCARD;
+
+/* A claimed background job (0009, store_jobs.c). */
+struct store_job {
+    char game[AUTH_UUID_LEN + 1]; /* the game's id */
+    char kind[24];                /* its kind (jobs.h) */
+    int version;                  /* the game's version it was written for */
+    int attempts;                 /* claims so far, this one included */
+};
+
+/* `fn` is called after each commit that wrote a job (to wake the job workers). */
+void store_set_job_hook(void (*fn)(void));
+
+/*
+ * Claims up to `max` due jobs of the `nkinds` kinds in `kinds` (rows other servers hold are
+ * skipped), each leased for its lease_ms: it is due again when the lease runs out unless a
+ * commit rewrites or removes it, or store_job_drop() or store_job_retry() is called.
+ * Fills out[0..*n).
+ */
+enum store_status store_job_claim(const char *const *kinds, int nkinds, struct store_job *out,
+                                  int max, int *n) NODISCARD;
+
+/* Removes job `j` if it is still the one claimed (same version): work with nothing to do. */
+enum store_status store_job_drop(const struct store_job *j) NODISCARD;
+
+/* Makes job `j`, if still the one claimed, due again in `delay_ms`, its lease released. */
+enum store_status store_job_retry(const struct store_job *j, int delay_ms) NODISCARD;
 
 /* A connection that listens for STORE_EVENTS_CHANNEL notifications (not the thread's). */
 struct store_listener;

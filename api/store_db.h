@@ -37,6 +37,10 @@ enum stmt {
     ST_WEBHOOK_HOST_DEFER,
     ST_COUNTS,
     ST_GAME_WATCH,
+    ST_JOBS_SET,
+    ST_JOB_CLAIM,
+    ST_JOB_DROP,
+    ST_JOB_RETRY,
     ST_COUNT
 };
 

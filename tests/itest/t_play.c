@@ -71,6 +71,13 @@ const struct itest itest_tests[] = {
     {"seatme: every refusal of a create with seats, its code, nothing stored",
      test_seatme_refusals},
     {"seatme: Idempotency-Key of a create scoped to the player", test_seatme_idempotency},
+    {"bots: a person against two computer players to the end", test_bots_against_person},
+    {"bots: games of computer players only play to their end", test_bots_only},
+    {"bots: a server killed (-9) while its bots play, another finishing each turn once",
+     test_bots_server_killed},
+    {"bots: a turn leased by a dead server is played once the lease runs out", test_bots_lease},
+    {"bots: bad computer player specs refused, nothing stored", test_bots_refused},
+    {"bots: hints for the seat to move, off with hints: false", test_hints},
     /* Browsers (t_cors.c). */
     {"cors: a preflight on every route, with its methods, no token", test_cors_preflights},
     {"cors: headers on every answer (errors, 304, long poll, stream), not on ops",
