@@ -41,7 +41,8 @@ enum cc_status bots_play_turn(const struct cc_game *g, const char *level, int th
 uint64_t bots_seed(const char *id, const struct cc_game *g)
 {
     uint64_t h = 14695981039346656037ull; /* FNV-1a 64 of the id */
-    for (const unsigned char *p = (const unsigned char *)id; *p; p++) h = (h ^ *p) * 1099511628211ull;
+    for (const unsigned char *p = (const unsigned char *)id; *p; p++)
+        h = (h ^ *p) * 1099511628211ull;
     h ^= ((uint64_t)g->turn << 1 | (g->phase == CC_PHASE_PLACE)) * 0x9E3779B97F4A7C15ull;
     return h;
 }

@@ -47,11 +47,12 @@ const char *jobs_plan(const struct cc_game *g, const struct store_player *seats,
         int due = 0, lease = 10000;
         enum jobs_plan p = kinds[i]->plan(g, seats, &due, &lease);
         if (p == JOBS_PLAN_NONE) continue;
-        int w = p == JOBS_PLAN_DUE
-                    ? snprintf(buf + o, cap - o, "%s{\"kind\":\"%s\",\"due_ms\":%d,\"lease_ms\":%d}",
-                               n ? "," : "[", kinds[i]->name, due, lease)
-                    : snprintf(buf + o, cap - o, "%s{\"kind\":\"%s\",\"due_ms\":null}",
-                               n ? "," : "[", kinds[i]->name);
+        int w =
+            p == JOBS_PLAN_DUE
+                ? snprintf(buf + o, cap - o, "%s{\"kind\":\"%s\",\"due_ms\":%d,\"lease_ms\":%d}",
+                           n ? "," : "[", kinds[i]->name, due, lease)
+                : snprintf(buf + o, cap - o, "%s{\"kind\":\"%s\",\"due_ms\":null}", n ? "," : "[",
+                           kinds[i]->name);
         if (w < 0 || (size_t)w >= cap - o) {
             log_kv(LOG_ERROR, "job plan too long", "kind", kinds[i]->name, NULL);
             return NULL;

@@ -46,8 +46,8 @@ struct jobs_kind {
     const char *name; /* stored in jobs.kind: lower-case letters and '_' */
     /* What the game whose state is `g` with seats `seats` (by seat, g->nplayers) needs of
      * this kind: called by every commit on any thread (keep it cheap; no I/O). */
-    enum jobs_plan (*plan)(const struct cc_game *g, const struct store_player *seats,
-                           int *due_ms, int *lease_ms);
+    enum jobs_plan (*plan)(const struct cc_game *g, const struct store_player *seats, int *due_ms,
+                           int *lease_ms);
     /* Runs job `j` on a worker thread (which has its own database connection). */
     enum jobs_result (*run)(const struct store_job *j);
 };

@@ -129,7 +129,8 @@ void routes_hint(const struct api_request *req, struct api_response *resp, const
     long think = 250;
     const char *q = api_query_get(req, "think_ms");
     if (q && (params_uint(q, HINT_THINK_MAX_MS, &think) || think < 10)) {
-        problem_reply(resp, 400, "invalid_think_ms", "think_ms must be an integer from 10 to 10000.");
+        problem_reply(resp, 400, "invalid_think_ms",
+                      "think_ms must be an integer from 10 to 10000.");
         return;
     }
     struct api_game *ag = games_load(id, GAMES_CURRENT, resp);

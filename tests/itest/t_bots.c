@@ -13,7 +13,8 @@
 #include "tests.h"
 
 /* A short classic deck (the start tile is D as always). */
-#define SHORT_DECK "\"deck\":[\"A\",\"B\",\"C\",\"E\",\"F\",\"U\",\"V\",\"K\",\"L\",\"W\",\"X\",\"J\"]"
+#define SHORT_DECK                                                                                 \
+    "\"deck\":[\"A\",\"B\",\"C\",\"E\",\"F\",\"U\",\"V\",\"K\",\"L\",\"W\",\"X\",\"J\"]"
 
 static long long now_ms(void)
 {
@@ -160,8 +161,9 @@ void test_bots_server_killed(struct server *srv)
     CHECK(hard_server_start(&x, NULL, 0) == 0, "the server to kill did not start");
     struct game g;
     char why[400];
-    int rc = game_new(&x, "{\"players\":[{\"bot\":\"random\",\"think_ms\":10},{\"bot\":\"random\","
-                          "\"think_ms\":10}],\"seed\":11}",
+    int rc = game_new(&x,
+                      "{\"players\":[{\"bot\":\"random\",\"think_ms\":10},{\"bot\":\"random\","
+                      "\"think_ms\":10}],\"seed\":11}",
                       &g, why, sizeof why);
     /* Killed early in the game, once its bots have played a few turns. */
     int before = -1;
@@ -232,7 +234,8 @@ void test_bots_refused(struct server *srv)
     } cases[] = {
         {"{\"players\":[{\"bot\":\"clever\"},{\"name\":\"Bob\"}]}", "unknown_bot_level"},
         {"{\"players\":[{\"bot\":3},{\"name\":\"Bob\"}]}", "unknown_bot_level"},
-        {"{\"players\":[{\"bot\":\"mcts\",\"think_ms\":5},{\"name\":\"Bob\"}]}", "invalid_think_ms"},
+        {"{\"players\":[{\"bot\":\"mcts\",\"think_ms\":5},{\"name\":\"Bob\"}]}",
+         "invalid_think_ms"},
         {"{\"players\":[{\"bot\":\"mcts\",\"think_ms\":10001},{\"name\":\"Bob\"}]}",
          "invalid_think_ms"},
         {"{\"players\":[{\"bot\":\"mcts\",\"think_ms\":\"250\"},{\"name\":\"Bob\"}]}",
