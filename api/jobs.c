@@ -6,7 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "log.h"
 #include "req.h"
@@ -16,6 +19,9 @@
 #define BACKOFF_MAX   60000 /* retry delay at most */
 #define MAX_WORKERS   64    /* BOT_WORKERS at most (cfg.c) */
 #define ATTEMPTS_WARN 5     /* a job claimed this often is logged as failing */
+#define WORKER_NICE                                                                                \
+    10 /* the workers' niceness: a computer player thinking on every                               \
+          core still leaves the HTTP threads the CPU they ask for */
 
 static const struct jobs_kind *kinds[JOBS_MAX_KINDS]; /* the registry */
 static int nkinds;                                    /* entries in kinds */
@@ -164,6 +170,9 @@ static void deadline_in(struct timespec *ts, long ms)
 static void *worker_main(void *arg)
 {
     (void)arg;
+    /* Linux: a thread's niceness is its own (setpriority on its thread id). */
+    if (setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), WORKER_NICE) != 0)
+        log_kv(LOG_DEBUG, "job worker keeps the default priority", NULL);
     unsigned long seen = (unsigned long)-1; /* claim at once at the start */
     long long next_poll = 0;
     pthread_mutex_lock(&lock);
