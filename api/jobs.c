@@ -2,6 +2,7 @@
  * claim due jobs (and run in-memory tasks) -- see jobs.h. */
 #include "jobs.h"
 
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,8 @@ static struct jobs_task *tasks, **tasks_tail = &tasks;   /* the queue of tasks *
 static int stopping;                                     /* 1 once jobs_stop() began */
 static int running;                                      /* workers started */
 static pthread_t threads[MAX_WORKERS];                   /* the workers */
+static pthread_t listener;                               /* LISTENs STORE_JOBS_CHANNEL */
+static int listening;                                    /* 1 when listener runs */
 static int poll_ms = 200;                                /* JOBS_POLL_MS */
 
 int jobs_register(const struct jobs_kind *k)
@@ -205,6 +208,41 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
+/* store_listener_drain() callback: another server's commit (or ours) wrote a job. */
+static void on_notify(const char *payload, void *arg)
+{
+    (void)payload;
+    (void)arg;
+    jobs_kick();
+}
+
+/* The listener thread: wakes the workers when any server's commit wrote a job, so that
+ * another server's computer player's turn is claimed at once, not at the next poll. */
+static void *listener_main(void *arg)
+{
+    (void)arg;
+    struct store_listener *l = NULL;
+    long long retry_at = 0;
+    while (!jobs_stopping()) {
+        if (!l) {
+            if (api_now_ms() < retry_at || !(l = store_listener_new_jobs())) {
+                if (!l && api_now_ms() >= retry_at) retry_at = api_now_ms() + 1000;
+                struct timespec ts = {0, 100 * 1000000L};
+                nanosleep(&ts, NULL);
+                continue;
+            }
+            jobs_kick(); /* what was written while not listening */
+        }
+        struct pollfd pf = {store_listener_fd(l), POLLIN, 0};
+        if (poll(&pf, 1, 250) > 0 && store_listener_drain(l, on_notify, NULL) != 0) {
+            store_listener_free(l);
+            l = NULL;
+        }
+    }
+    store_listener_free(l);
+    return NULL;
+}
+
 int jobs_start(const struct cfg *cfg)
 {
     pthread_condattr_t ca;
@@ -225,6 +263,14 @@ int jobs_start(const struct cfg *cfg)
         running++;
         pthread_mutex_unlock(&lock);
     }
+    if (n > 0) {
+        if (pthread_create(&listener, NULL, listener_main, NULL) != 0) {
+            log_kv(LOG_ERROR, "cannot start the job listener", NULL);
+            jobs_stop();
+            return -1;
+        }
+        listening = 1;
+    }
     return 0;
 }
 
@@ -236,6 +282,8 @@ void jobs_stop(void)
     pthread_cond_broadcast(&wake);
     pthread_mutex_unlock(&lock);
     for (int i = 0; i < n; i++) pthread_join(threads[i], NULL);
+    if (listening) pthread_join(listener, NULL);
+    listening = 0;
     pthread_mutex_lock(&lock);
     running = 0;
     pthread_mutex_unlock(&lock);

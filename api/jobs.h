@@ -10,9 +10,10 @@
  * claimed again once the lease has run out. What a job does to its game goes through the
  * normal version-checked commit, whose transaction rewrites or removes the row: of two
  * attempts at the same turn one commits and the other finds the game moved on, so a job
- * acts exactly once. Workers sleep until this server commits a job (jobs_kick) or a task
- * is queued, and look again every JOBS_POLL_MS in any case (other servers' jobs, leases
- * that ran out, retries).
+ * acts exactly once. Workers sleep until a commit writes a job (this server's: jobs_kick;
+ * any server's: NOTIFY on STORE_JOBS_CHANNEL, which a listener thread of each server
+ * LISTENs to) or a task is queued, and look again every JOBS_POLL_MS in any case (leases
+ * that ran out, retries, notifications lost while the listener reconnected).
  */
 #ifndef API_JOBS_H
 #define API_JOBS_H

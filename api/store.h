@@ -16,6 +16,7 @@
 #define STORE_NAME_MAX       160               /* bytes of a player name (40 characters of UTF-8) */
 #define STORE_URL_MAX        2048              /* bytes of a webhook URL */
 #define STORE_EVENTS_CHANNEL "tilehall_events" /* NOTIFY channel: "<game id>:<last seq>" */
+#define STORE_JOBS_CHANNEL   "tilehall_jobs"   /* NOTIFY channel: a commit wrote a job (0009) */
 
 enum store_status {
     STORE_OK = 0,
@@ -352,6 +353,9 @@ int store_listener_drain(struct store_listener *l, void (*fn)(const char *payloa
 /* Checks the connection with a query (notifications that arrive meanwhile stay queued
  * for the next drain). Returns 0, or -1 when it is lost. */
 int store_listener_ping(struct store_listener *l) NODISCARD;
+
+/* A listener of STORE_JOBS_CHANNEL (the job workers'), else as store_listener_new(). */
+struct store_listener *store_listener_new_jobs(void);
 
 /* Closes the listener; NULL is fine. */
 void store_listener_free(struct store_listener *l);

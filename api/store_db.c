@@ -53,6 +53,10 @@
     "EXCLUDED.due_at, lease_ms = EXCLUDED.lease_ms, claimed_until = NULL, attempts = 0 "           \
     "RETURNING 1)"
 
+/* Sent at commit when JOBS_CTE wrote a job: wakes the job workers of every server. */
+#define JOBS_NOTIFY                                                                                \
+    "(SELECT pg_notify('" STORE_JOBS_CHANNEL "', '') WHERE EXISTS (SELECT 1 FROM ji))"
+
 static const char *const stmt_sql[ST_COUNT] = {
     [ST_PING] = "SELECT 1",
     /* One row per seat; the snapshot only in the first (results in binary); the person a
@@ -101,7 +105,7 @@ static const char *const stmt_sql[ST_COUNT] = {
                      * of every server, while one of them watches the game (0004). */
                     "SELECT (SELECT count(*) FROM w), (SELECT pg_notify('" STORE_EVENTS_CHANNEL
                     "', g.id::text || ':' || $4::integer) WHERE g.watched_until > now()), "
-                    "(SELECT count(*) FROM ji) FROM g",
+                    "(SELECT count(*) FROM ji), " JOBS_NOTIFY " FROM g",
     /* The game's events after $2 (no row: no such game; one row with NULL: none). */
     [ST_EVENTS_LIST] = "SELECT e.payload FROM games g LEFT JOIN LATERAL (SELECT seq, payload "
                        "FROM events WHERE game_id = g.id AND seq > $2::integer ORDER BY seq "
@@ -206,7 +210,8 @@ static const char *const stmt_sql[ST_COUNT] = {
                       "$2::integer * interval '1 millisecond') WHERE id = $1::uuid",
     /* The jobs $3 (STORE_JOBS_JSON) of game $1 for its version $2, in a transaction of
      * several statements (0009); answers the number of jobs written. */
-    [ST_JOBS_SET] = "WITH " JOBS_CTE("$1::uuid", "$2::integer", "$3") " SELECT count(*) FROM ji",
+    [ST_JOBS_SET] = "WITH " JOBS_CTE("$1::uuid", "$2::integer", "$3") " SELECT (SELECT count(*) "
+                                                                      "FROM ji), " JOBS_NOTIFY,
     /* Claims up to $1 due jobs of the kinds $2, skipping rows other servers hold: each is
      * leased (due again when its lease runs out) and its attempt counted. */
     [ST_JOB_CLAIM] =

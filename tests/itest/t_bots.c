@@ -184,7 +184,8 @@ void test_bots_lease(struct server *srv)
 {
     /* A server with no workers creates a game whose seat 0 is a bot: the turn is due at
      * once. A dead server's claim is simulated: the job leased for 1.5 s. The running server
-     * (srv) must wait for the lease to run out, then play the turn, once. */
+     * (srv) must wait for the lease to run out, then play the turn, once. (With the spec
+     * proxy srv->pid is still the server's.) */
     struct server x = {0};
     static const char *const env[] = {"BOT_WORKERS=0", NULL};
     CHECK(hard_server_start(&x, env, 0) == 0, "the server without workers did not start");
@@ -193,9 +194,10 @@ void test_bots_lease(struct server *srv)
     int rc = -1, tries = 0;
     long set = -1;
     const char *vals[1] = {g.id};
-    /* The running server may claim the new turn before the test leases it (it looks every
-     * JOBS_POLL_MS): then try again with a new game. */
-    while (set != 1 && tries++ < 10) {
+    /* The running server would claim the new turn at once (its workers are woken by the
+     * creation's NOTIFY): it is paused meanwhile, as if it were busy. */
+    kill(srv->pid, SIGSTOP);
+    while (set != 1 && tries++ < 3) {
         rc = game_new(&x, "{\"players\":[{\"bot\":\"greedy\"},{\"name\":\"Bob\"}],\"seed\":12}", &g,
                       why, sizeof why);
         if (rc) break;
@@ -205,6 +207,7 @@ void test_bots_lease(struct server *srv)
                                "SELECT count(*) FROM u",
                                1, vals);
     }
+    kill(srv->pid, SIGCONT);
     long long t0 = now_ms();
     (void)hard_server_stop(&x);
     CHECK(rc == 0, "%s", why);
