@@ -79,6 +79,10 @@ int cfg_load(struct cfg *c, char *err, int errlen)
                 errlen) ||
         env_int("WEBHOOK_BREAKER_MS", 30000, 100, 86400000, &c->webhook_breaker_ms, err, errlen))
         return -1;
+    /* Background jobs (jobs.h): computer players' turns and hints. */
+    if (env_int("BOT_WORKERS", 1, 0, 64, &c->bot_workers, err, errlen) ||
+        env_int("JOBS_POLL_MS", 200, 10, 60000, &c->jobs_poll_ms, err, errlen))
+        return -1;
     c->database_url = env_str("DATABASE_URL", NULL);
     if (!c->database_url) {
         snprintf(err, (size_t)errlen, "DATABASE_URL is not set (make run sets one up)");

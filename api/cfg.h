@@ -43,6 +43,9 @@ struct cfg {
                                      a host's circuit breaker (5) */
     int webhook_breaker_ms;       /* WEBHOOK_BREAKER_MS: the host is skipped this long, doubling
                                      while it keeps failing (30000) */
+    /* Background jobs and computer players (README "Computer players"). */
+    int bot_workers;  /* BOT_WORKERS: job worker threads (bots, hints), 0 none (1) */
+    int jobs_poll_ms; /* JOBS_POLL_MS: workers look for due jobs this often (200) */
 };
 
 /*

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "batcher.h"
+#include "jobs.h"
 #include "log.h"
 #include "problem.h"
 
@@ -30,6 +31,7 @@ struct cached {
     int last_seq;                                /* seq of its newest event */
     int nplayers;                                /* entries in players */
     struct store_player players[CC_MAX_PLAYERS]; /* names and token hashes */
+    int hints_off;                               /* store_game.hints_off */
     struct cc_game g;                            /* the decoded state */
 };
 
@@ -100,6 +102,7 @@ static struct api_game *from_cache(const char *id, int version)
         copy->row.last_seq = c->last_seq;
         copy->row.nplayers = c->nplayers;
         memcpy(copy->row.players, c->players, sizeof copy->row.players);
+        copy->row.hints_off = c->hints_off;
         copy->row.snapshot_len = 0;
         memcpy(&copy->g, &c->g, sizeof copy->g);
     }
@@ -124,6 +127,7 @@ static void slot_put(struct slot *s, const struct api_game *ag, const char *body
     c->last_seq = ag->row.last_seq;
     c->nplayers = ag->row.nplayers;
     memcpy(c->players, ag->row.players, sizeof c->players);
+    c->hints_off = ag->row.hints_off;
     memcpy(&c->g, &ag->g, sizeof c->g);
     free(s->body);
     s->body = NULL;
@@ -320,6 +324,10 @@ enum games_commit games_commit(struct api_game *ag, struct store_commit *c, cons
 {
     c->id = ag->id;
     c->version = ag->row.version;
+    /* The game's background jobs after this state (a computer player's turn ...), written
+     * by the same transaction (jobs.h). */
+    char jobs[JOBS_JSON_MAX];
+    if (!c->jobs_json) c->jobs_json = jobs_plan(&ag->g, ag->row.players, jobs, sizeof jobs);
     enum store_status s = store_game_commit(c);
     *failure = s;
     if (s == STORE_OK) {

@@ -118,7 +118,7 @@ void json_options(struct json_out *o, const struct cc_game *g)
 
 /* The player objects of GET /v1/games/{id} (with `tokens`, if not NULL, as "token"). */
 static void add_players(struct json_out *o, const struct cc_game *g, const char *const *names,
-                        const char *const *tokens)
+                        const char *const *tokens, const struct store_player *seats)
 {
     json_out_key(o, "players");
     json_out_begin_array(o);
@@ -147,6 +147,10 @@ static void add_players(struct json_out *o, const struct cc_game *g, const char 
             json_out_bool(o, 1);
         }
         if (tokens && tokens[s]) json_out_kstring(o, "token", tokens[s]);
+        if (seats && seats[s].bot[0]) {
+            json_out_kstring(o, "bot", seats[s].bot);
+            json_out_kint(o, "think_ms", seats[s].think_ms);
+        }
         json_out_end_object(o);
     }
     json_out_end_array(o);
@@ -215,7 +219,11 @@ void json_game(struct json_out *o, const struct cc_game *g, const struct json_ga
     add_tile(o, "tile", g, drawn_tile(g));
     json_out_end_object(o);
     json_out_kint(o, "deck_remaining", cc_tiles_remaining(g));
-    add_players(o, g, meta->names, meta->tokens);
+    add_players(o, g, meta->names, meta->tokens, meta->seats);
+    if (meta->seats) {
+        json_out_key(o, "hints");
+        json_out_bool(o, !meta->hints_off);
+    }
     add_board(o, g);
     add_tiles(o, "discarded", g, g->discarded, g->ndiscarded);
     if (cc_game_uses_hand(g)) add_tiles(o, "removed", g, g->removed, g->nremoved);
@@ -539,6 +547,10 @@ void json_scores(struct json_out *o, const struct cc_game *g, const char *const 
     json_out_end_object(o);
 }
 
+/* The members of placement `a` as POST /placements takes them. */
+static void placement_fields(struct json_out *o, const struct cc_game *g,
+                             const struct cc_action *a);
+
 void json_action(struct json_out *o, const struct cc_game *g, const struct cc_action *a)
 {
     json_out_begin_object(o);
@@ -547,7 +559,20 @@ void json_action(struct json_out *o, const struct cc_game *g, const struct cc_ac
                      : a->kind == CC_ACTION_RESIGN ? "resign"
                                                    : "place");
     json_out_kint(o, "seat", a->seat);
-    if (a->kind == CC_ACTION_PLACE) {
+    if (a->kind == CC_ACTION_PLACE) placement_fields(o, g, a);
+    json_out_end_object(o);
+}
+
+void json_placement_body(struct json_out *o, const struct cc_game *g, const struct cc_action *a)
+{
+    json_out_begin_object(o);
+    placement_fields(o, g, a);
+    json_out_end_object(o);
+}
+
+static void placement_fields(struct json_out *o, const struct cc_game *g, const struct cc_action *a)
+{
+    {
         json_out_kint(o, "x", a->x);
         json_out_kint(o, "y", a->y);
         json_out_kint(o, "rotation", a->rot * 90);
@@ -578,5 +603,4 @@ void json_action(struct json_out *o, const struct cc_game *g, const struct cc_ac
         }
         }
     }
-    json_out_end_object(o);
 }

@@ -6,6 +6,7 @@
 
 #include "game.h"
 #include "json_out.h"
+#include "store.h"
 
 /* What the service adds to an engine game. */
 struct json_game_meta {
@@ -13,6 +14,9 @@ struct json_game_meta {
     int version;               /* grows by one per accepted action */
     const char *const *names;  /* player names by seat (g->nplayers) */
     const char *const *tokens; /* NULL, or the tokens by seat, NULL for none (create answer) */
+    const struct store_player *seats; /* NULL, or the seats as stored: computer players shown
+                                         ("bot", "think_ms"), and "hints" (0009) */
+    int hints_off;                    /* with seats: 1 when the game has no hints */
 };
 
 /* Writes the options of `g` as a JSON object (defaults filled in). */
@@ -65,6 +69,10 @@ void json_scores(struct json_out *o, const struct cc_game *g, const char *const 
 
 /* Writes the action as applied, for the action log (API names and units). */
 void json_action(struct json_out *o, const struct cc_game *g, const struct cc_action *a);
+
+/* Writes placement `a` as the body of POST /v1/games/{id}/placements takes it (x, y,
+ * rotation, the hand tile, the follow-up). */
+void json_placement_body(struct json_out *o, const struct cc_game *g, const struct cc_action *a);
 
 /* The id of tile type `t` in the ruleset of `g` ("D", "RA" ...), or NULL. */
 const char *json_tile_id(const struct cc_game *g, unsigned t);

@@ -405,10 +405,10 @@ static int webhook_url(const cJSON *obj, char url[STORE_URL_MAX + 1], struct jso
 
 /*
  * Decodes players[seat] (`p`) into `out`: a named seat {"name"} (out->names[seat]) or
- * {"player": "me"} (out->me_seat; at most one, its name left for the caller). An open
- * seat {"open": true, "name"?} and a computer player {"bot", "think_ms"?} are read in
- * their whole shape and refused as not available yet (open_seats_unavailable,
- * bots_unavailable). Returns 0 or -1.
+ * {"player": "me"} (out->me_seat; at most one, its name left for the caller) or a computer
+ * player {"bot", "think_ms"?} (out->bots, out->think_ms; unknown_bot_level,
+ * invalid_think_ms). An open seat {"open": true, "name"?} is read in its whole shape and
+ * refused as not available yet (open_seats_unavailable). Returns 0 or -1.
  */
 static int decode_seat(const cJSON *p, int seat, struct json_new_game *out, struct json_err *err)
 {
@@ -431,17 +431,24 @@ static int decode_seat(const cJSON *p, int seat, struct json_new_game *out, stru
     if (think && !bot)
         return fail(err, "invalid_body", "players[%d].think_ms goes only with \"bot\".", seat);
     if (bot) {
+        /* A computer player (0009): its level and time a move; its name is its level's. */
         static const char *const levels[] = {"random", "greedy", "mcts"};
-        int known = 0;
-        for (size_t i = 0; i < 3 && cJSON_IsString(bot); i++)
-            known |= strcmp(bot->valuestring, levels[i]) == 0;
-        if (!known)
-            return fail(err, "invalid_body",
+        int known = -1;
+        for (int i = 0; i < 3 && cJSON_IsString(bot); i++)
+            if (strcmp(bot->valuestring, levels[i]) == 0) known = i;
+        if (known < 0)
+            return fail(err, "unknown_bot_level",
                         "players[%d].bot must be \"random\", \"greedy\" or \"mcts\".", seat);
-        long long ms;
-        if (get_int(p, "think_ms", 10, 10000, &ms, err) < 0) return -1;
-        return fail(err, "bots_unavailable",
-                    "players[%d]: computer players are not available yet on this server.", seat);
+        long long ms = JSON_THINK_MS_DEFAULT;
+        if (think && (!cJSON_IsNumber(think) || think->valuedouble != floor(think->valuedouble) ||
+                      think->valuedouble < 10 || think->valuedouble > 10000))
+            return fail(err, "invalid_think_ms",
+                        "players[%d].think_ms must be an integer from 10 to 10000 (ms).", seat);
+        if (think) ms = (long long)think->valuedouble;
+        snprintf(out->bots[seat], sizeof out->bots[seat], "%s", levels[known]);
+        out->think_ms[seat] = (int)ms;
+        snprintf(out->names[seat], sizeof out->names[seat], "Bot (%s)", levels[known]);
+        return 0;
     }
     if (open) {
         if (!cJSON_IsTrue(open))
@@ -476,8 +483,8 @@ int json_in_new_game(const char *body, size_t len, struct json_new_game *out, st
     cJSON *root = parse_object(body, len, err);
     if (!root) return -1;
     int rc = -1, bad = 0;
-    static const char *const allowed[] = {"ruleset", "players", "options", "seed",
-                                          "start",   "deck",    "webhook", NULL};
+    static const char *const allowed[] = {"ruleset", "players", "options", "seed", "start",
+                                          "deck",    "webhook", "hints",   NULL};
     if (check_fields(root, allowed, "", err)) goto out;
 
     const char *rs = get_str(root, "ruleset", &bad, err);
@@ -515,6 +522,13 @@ int json_in_new_game(const char *body, size_t len, struct json_new_game *out, st
     if (decode_options(cJSON_GetObjectItemCaseSensitive(root, "options"), (enum cc_ruleset)ruleset,
                        &out->setup.options, err))
         goto out;
+
+    const cJSON *hints = cJSON_GetObjectItemCaseSensitive(root, "hints");
+    if (hints && !cJSON_IsBool(hints)) {
+        fail(err, "invalid_body", "\"hints\" must be true or false.");
+        goto out;
+    }
+    out->hints_off = hints && cJSON_IsFalse(hints);
 
     const cJSON *seed = cJSON_GetObjectItemCaseSensitive(root, "seed");
     if (seed) {

@@ -26,13 +26,19 @@ struct json_new_game {
     char names[CC_MAX_PLAYERS][STORE_NAME_MAX + 1]; /* player names by seat ("" at me_seat) */
     int me_seat;                                    /* the seat {"player": "me"}, or -1 */
     char webhook_url[STORE_URL_MAX + 1];            /* "webhook": {"url"}, or "" (unchecked) */
+    char bots[CC_MAX_PLAYERS][8]; /* a computer player's level by seat ("random" ...), or "" */
+    int think_ms[CC_MAX_PLAYERS]; /* with bots[seat]: its time a move (ms) */
+    int hints_off;                /* 1: "hints": false */
 };
+
+#define JSON_THINK_MS_DEFAULT 250 /* a computer player's think_ms when not given */
 
 /*
  * Decodes a POST /v1/games body into `out` (seed left 0 unless given; deck_len -1 unless
  * given; me_seat -1 unless a seat is {"player": "me"}, whose name the caller fills in).
  * Checks every field's type and range, the ruleset's options and tile ids; refuses open
- * seats (open_seats_unavailable) and computer players (bots_unavailable) for now.
+ * seats (open_seats_unavailable) for now. A computer player's seat gets the name "Bot
+ * (<level>)".
  * Returns 0, or -1 with `err` filled in.
  */
 int json_in_new_game(const char *body, size_t len, struct json_new_game *out,

@@ -5,9 +5,11 @@
 #include <stdlib.h>
 
 #include "board_png.h"
+#include "bots.h"
 #include "cfg.h"
 #include "games.h"
 #include "http.h"
+#include "jobs.h"
 #include "live.h"
 #include "log.h"
 #include "migrate.h"
@@ -44,12 +46,16 @@ int main(void)
     store_set_delivery_hook(webhook_kick); /* this server's commit of a game with a webhook */
     if (live_start(&cfg)) goto out_ops;
     if (webhook_start(&cfg)) goto out_live;
-    if (http_start(&cfg)) goto out_webhook;
+    store_set_job_hook(jobs_kick); /* this server's commit that made a job due */
+    if (bots_init() || jobs_start(&cfg)) goto out_webhook;
+    if (http_start(&cfg)) goto out_jobs;
     int sig = 0;
     sigwait(&sigs, &sig);
     log_kv(LOG_INFO, "stopping", "signal", sig == SIGINT ? "SIGINT" : "SIGTERM", NULL);
     http_stop();
     rc = 0;
+out_jobs:
+    jobs_stop();
 out_webhook:
     webhook_stop();
 out_live:

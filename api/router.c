@@ -30,6 +30,7 @@ static const struct api_route routes[] = {
     {"GET", "/v1/games/{id}/scores", routes_scores},
     {"GET", "/v1/games/{id}/events", routes_events},
     {"GET", "/v1/games/{id}/turn", routes_turn_view},
+    {"GET", "/v1/games/{id}/hint", routes_hint},
     {"GET", "/v1/games/{id}/board.svg", routes_board_svg},
     {"GET", "/v1/games/{id}/board.png", routes_board_png},
     {"GET", "/v1/games/{id}/webhook", routes_webhook_get},

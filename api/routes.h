@@ -81,6 +81,19 @@ void routes_rematch(const struct api_request *req, struct api_response *resp, co
 
 /* GET /v1/games/{id}/turn: the seat to move, its tile (or hand) and legal placements. */
 void routes_turn_view(const struct api_request *req, struct api_response *resp, const char *id);
+
+/*
+ * Plays action `a` (its seat set) on game `ag` (loaded with GAMES_DB; changed by it) for
+ * the server itself, as a request with that seat's token would: applied, answered into
+ * `resp` (200 draw, 201 placement, or the refusal) and committed with the version guard
+ * (games_commit). For computer players (bots.c); the caller frees resp->body.
+ */
+struct api_game;
+struct cc_action;
+void routes_turn_play(struct api_game *ag, struct cc_action *a, struct api_response *resp);
+
+/* GET /v1/games/{id}/hint (routes_hint.c): the move the mcts level would make. */
+void routes_hint(const struct api_request *req, struct api_response *resp, const char *id);
 /* GET /v1/games/{id}/board.svg: the board as a picture. */
 void routes_board_svg(const struct api_request *req, struct api_response *resp, const char *id);
 /* GET /v1/games/{id}/board.png?width=: the board as a PNG picture (board_png.h), cached. */

@@ -6,8 +6,10 @@
 #include <string.h>
 
 #include "auth.h"
+#include "bots.h"
 #include "games.h"
 #include "idem.h"
+#include "jobs.h"
 #include "json_game.h"
 #include "json_in.h"
 #include "live.h"
@@ -115,6 +117,7 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
             snprintf(c->players[s].person_id, sizeof c->players[s].person_id, "%s", me.id);
         }
     }
+    bots_seats_new(&c->in, c->g.nplayers, c->players, c->tokens, tokens);
     size_t snap_len = cc_game_encode(&c->g, c->snapshot, sizeof c->snapshot);
     if (!snap_len) {
         problem_engine(resp, CC_ERR_CORRUPT);
@@ -131,7 +134,7 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
 
     /* What an idempotent repeat gets: the answer without the tokens, which are stored
      * nowhere but as hashes. */
-    struct json_game_meta meta = {id, 1, names, NULL};
+    struct json_game_meta meta = {id, 1, names, NULL, c->players, c->in.hints_off};
     json_game(&w, &c->g, &meta);
     stored_txt = json_out_take(&w, NULL);
     meta.tokens = tokens;
@@ -159,6 +162,7 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
         goto out;
     }
 
+    char jobs[JOBS_JSON_MAX];
     resp->status = 201;
     snprintf(resp->location, sizeof resp->location, "/v1/games/%s", id);
     games_etag(resp, 1);
@@ -180,6 +184,8 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
         .idem = idem.active ? &idem.rec : NULL,
         .webhook_url = secret[0] ? c->in.webhook_url : NULL,
         .webhook_secret = secret[0] ? secret : NULL,
+        .hints_off = c->in.hints_off,
+        .jobs_json = jobs_plan(&c->g, c->players, jobs, sizeof jobs), /* seat 0 a bot */
     };
     enum store_status ss = store_game_create(&ng);
     if (ss == STORE_DUPLICATE && idem.active) {
@@ -219,7 +225,8 @@ static void game_get(const struct api_request *req, struct api_response *resp, c
         games_free(ag);
         return;
     }
-    struct json_game_meta meta = {ag->id, ag->row.version, ag->names, NULL};
+    struct json_game_meta meta = {ag->id, ag->row.version, ag->names,
+                                  NULL,   ag->row.players, ag->row.hints_off};
     struct json_out w;
     json_out_init(&w);
     json_game(&w, &ag->g, &meta);

@@ -71,7 +71,8 @@ static int encode_action(const struct api_game *ag, const struct cc_action *a, i
     e->action = json_out_take(&w, NULL);
     if (!place) {
         /* The draw's answer holds the game as GET shows it: kept for the cache too. */
-        struct json_game_meta meta = {ag->id, version, ag->names, NULL};
+        struct json_game_meta meta = {ag->id, version,         ag->names,
+                                      NULL,   ag->row.players, ag->row.hints_off};
         json_game(&w, &ag->g, &meta);
         e->game = json_out_take(&w, &e->game_len);
     }
@@ -270,4 +271,20 @@ void routes_placements_get(const struct api_request *req, struct api_response *r
         games_etag(resp, ag->row.version);
     }
     games_free(ag);
+}
+
+void routes_turn_play(struct api_game *ag, struct cc_action *a, struct api_response *resp)
+{
+    /* As a request carrying the seat's token would, without If-Match or Idempotency-Key. */
+    struct api_request req = {.method = "POST", .path = "", .body = ""};
+    struct idem idem;
+    memset(&idem, 0, sizeof idem);
+    struct turn *t = malloc(sizeof *t);
+    if (!t) {
+        problem_reply(resp, 500, "internal_error", "Out of memory.");
+        return;
+    }
+    if (try_action(&req, resp, ag, a, a->kind != CC_ACTION_DRAW, &idem, "", t) == TRIED_STALE)
+        problem_store(resp, STORE_CONFLICT); /* 412: the game moved on */
+    free(t);
 }

@@ -14,6 +14,28 @@
 #include "store_db.h"
 
 static void (*delivery_hook)(void); /* called after a commit that wrote deliveries */
+static void (*job_hook)(void);      /* called after a commit that wrote a job */
+
+/* ST_JOBS_SET: the jobs `json` (STORE_JOBS_JSON) of game `id` for `version`, in the
+ * current transaction; *written gets the number of jobs written. */
+static enum store_status jobs_set(PGconn **pgp, const char *id, int version, const char *json,
+                                  long *written)
+{
+    char v[16];
+    snprintf(v, sizeof v, "%d", version);
+    const char *vals[3] = {id, v, json};
+    PGresult *res;
+    enum store_status s = db_run(pgp, ST_JOBS_SET, 3, vals, NULL, &res);
+    if (s != STORE_OK) return s;
+    *written = PQntuples(res) == 1 ? db_long(res, 0, 0, 0) : 0;
+    PQclear(res);
+    return STORE_OK;
+}
+
+void store_set_job_hook(void (*fn)(void))
+{
+    job_hook = fn;
+}
 
 /* ST_AFTER_COMMIT with vals {id, last seq, events}: the webhook deliveries it wrote (one
  * per event and webhook of the game) into *deliveries. */
@@ -47,35 +69,44 @@ enum store_status store_game_create(const struct store_new_game *g)
     PGconn *pg = db_conn();
     if (!pg) return STORE_UNAVAILABLE;
     char seed[24], last_seq[16];
-    long deliveries = 0;
+    long deliveries = 0, jobs = 0;
     snprintf(seed, sizeof seed, "%" PRIu64, g->seed);
     snprintf(last_seq, sizeof last_seq, "%d", g->last_seq);
     enum store_status s = db_begin(&pg);
     if (s == STORE_OK) {
-        const char *vals[11] = {
-            g->id,     g->ruleset, g->options_json,           seed,      g->start,     g->deck_json,
-            g->status, last_seq,   (const char *)g->snapshot, g->result, g->rematch_of};
-        int lens[11] = {0, 0, 0, 0, 0, 0, 0, 0, (int)g->snapshot_len, 0, 0};
-        s = db_run_cmd(&pg, ST_GAME_INSERT, 11, vals, lens, NULL);
+        const char *vals[12] = {g->id,
+                                g->ruleset,
+                                g->options_json,
+                                seed,
+                                g->start,
+                                g->deck_json,
+                                g->status,
+                                last_seq,
+                                (const char *)g->snapshot,
+                                g->hints_off ? "true" : "false",
+                                g->result,
+                                g->rematch_of};
+        int lens[12] = {0, 0, 0, 0, 0, 0, 0, 0, (int)g->snapshot_len, 0, 0, 0};
+        s = db_run_cmd(&pg, ST_GAME_INSERT, 12, vals, lens, NULL);
     }
     for (int i = 0; s == STORE_OK && i < g->nplayers; i++) {
-        char seat[16];
+        char seat[16], think[16];
         snprintf(seat, sizeof seat, "%d", i);
+        snprintf(think, sizeof think, "%d", g->players[i].think_ms);
         const char *person = g->players[i].person_id[0] ? g->players[i].person_id : NULL;
-        const char *vals[6] = {g->id,
-                               seat,
-                               g->players[i].name,
-                               (const char *)g->players[i].token_hash,
-                               person,
-                               g->players[i].unclaimed ? "true" : NULL};
-        int lens[6] = {0, 0, 0, AUTH_HASH_LEN, 0, 0};
-        s = db_run_cmd(&pg, ST_PLAYER_INSERT, 6, vals, lens, NULL);
+        const char *bot = g->players[i].bot[0] ? g->players[i].bot : NULL;
+        const char *vals[8] = {
+            g->id,  seat, g->players[i].name, (const char *)g->players[i].token_hash,
+            person, bot,  bot ? think : NULL, g->players[i].unclaimed ? "true" : NULL};
+        int lens[8] = {0, 0, 0, AUTH_HASH_LEN, 0, 0, 0, 0};
+        s = db_run_cmd(&pg, ST_PLAYER_INSERT, 8, vals, lens, NULL);
     }
     if (s == STORE_OK) {
         const char *vals[3] = {g->id, "1", g->events_json};
         s = db_run_cmd(&pg, ST_EVENTS_INSERT, 3, vals, NULL, NULL);
     }
     if (s == STORE_OK && g->idem) s = db_idem_put(pg, g->idem);
+    if (s == STORE_OK && g->jobs_json) s = jobs_set(&pg, g->id, 1, g->jobs_json, &jobs);
     if (s == STORE_OK && g->webhook_url) {
         /* The creator's (0006): no seat's token reaches it. */
         const char *vals[4] = {g->id, g->webhook_url, g->webhook_secret, "creator"};
@@ -86,6 +117,7 @@ enum store_status store_game_create(const struct store_new_game *g)
     if (s == STORE_OK) s = db_exec(pg, "COMMIT", "commit");
     if (s != STORE_OK) db_rollback(pg);
     if (s == STORE_OK && deliveries > 0 && delivery_hook) delivery_hook();
+    if (s == STORE_OK && jobs > 0 && job_hook) job_hook();
     return s;
 }
 
@@ -121,6 +153,7 @@ enum store_status store_game_load(const char *id, struct store_game *out)
     memcpy(out->snapshot, PQgetvalue(res, 0, 5), len);
     out->snapshot_len = len;
     out->nplayers = 0;
+    out->hints_off = get_int4(res, 0, 9) == 0;
     for (int i = 0; i < n && i < CC_MAX_PLAYERS; i++) {
         struct store_player *p = &out->players[i];
         size_t nl = (size_t)PQgetlength(res, i, 3);
@@ -136,8 +169,13 @@ enum store_status store_game_load(const char *id, struct store_game *out)
             memcpy(p->person_id, PQgetvalue(res, i, 6), AUTH_UUID_LEN);
             p->person_id[AUTH_UUID_LEN] = '\0';
         }
+        size_t bl = (size_t)PQgetlength(res, i, 7);
+        if (bl >= sizeof p->bot) goto out;
+        memcpy(p->bot, PQgetvalue(res, i, 7), bl);
+        p->bot[bl] = '\0';
+        p->think_ms = get_int4(res, i, 8);
         /* token_unclaimed (0009), a binary boolean: one byte. */
-        p->unclaimed = PQgetlength(res, i, 7) == 1 && PQgetvalue(res, i, 7)[0] != 0;
+        p->unclaimed = PQgetlength(res, i, 10) == 1 && PQgetvalue(res, i, 10)[0] != 0;
         out->nplayers++;
     }
     s = STORE_OK;
@@ -248,7 +286,7 @@ enum store_status store_game_versions(const char *const *ids, size_t n, int *ver
 
 /* The action of `c` with its idempotent answer: a transaction of several statements. */
 static enum store_status commit_remembered(PGconn *pg, const struct store_commit *c,
-                                           long *deliveries)
+                                           long *deliveries, long *jobs)
 {
     char version[16], new_version[16], last_seq[16], seat[16];
     snprintf(version, sizeof version, "%d", c->version);
@@ -273,6 +311,7 @@ static enum store_status commit_remembered(PGconn *pg, const struct store_commit
         s = db_run_cmd(&pg, ST_EVENTS_INSERT, 3, vals, NULL, NULL);
     }
     if (s == STORE_OK) s = db_idem_put(pg, c->idem);
+    if (s == STORE_OK && c->jobs_json) s = jobs_set(&pg, c->id, c->version + 1, c->jobs_json, jobs);
     if (s == STORE_OK) {
         const char *vals[3] = {c->id, last_seq, c->events_json};
         s = after_commit(&pg, vals, deliveries);
@@ -287,31 +326,35 @@ enum store_status store_game_commit(const struct store_commit *c)
     PGconn *pg = db_conn();
     if (!pg) return STORE_UNAVAILABLE;
     enum store_status s;
-    long deliveries = 0;
+    long deliveries = 0, jobs = 0;
     if (c->idem) {
-        s = commit_remembered(pg, c, &deliveries);
+        s = commit_remembered(pg, c, &deliveries, &jobs);
     } else {
         char version[16], last_seq[16], seat[16];
         snprintf(version, sizeof version, "%d", c->version);
         snprintf(last_seq, sizeof last_seq, "%d", c->last_seq);
         snprintf(seat, sizeof seat, "%d", c->seat);
-        const char *vals[10] = {
-            c->id, version, c->status,      last_seq,       (const char *)c->snapshot,
-            seat,  c->kind, c->action_json, c->events_json, c->result};
-        int lens[10] = {0, 0, 0, 0, (int)c->snapshot_len, 0, 0, 0, 0, 0};
+        const char *vals[11] = {
+            c->id,       version, c->status,      last_seq,       (const char *)c->snapshot,
+            seat,        c->kind, c->action_json, c->events_json, c->result,
+            c->jobs_json};
+        int lens[11] = {0, 0, 0, 0, (int)c->snapshot_len, 0, 0, 0, 0, 0, 0};
         PGresult *res;
-        s = db_run(&pg, ST_GAME_COMMIT, 10, vals, lens, &res);
+        s = db_run(&pg, ST_GAME_COMMIT, 11, vals, lens, &res);
         if (s == STORE_OK) {
-            if (PQntuples(res) != 1)
+            if (PQntuples(res) != 1) {
                 s = STORE_CONFLICT;
-            else
+            } else {
                 deliveries = db_long(res, 0, 0, 0);
+                jobs = db_long(res, 0, 2, 0);
+            }
             PQclear(res);
         }
     }
     /* A version that moved on shows as a duplicate action or event key too. */
     if (s == STORE_DUPLICATE && !c->idem) s = STORE_CONFLICT;
     if (s == STORE_OK && deliveries > 0 && delivery_hook) delivery_hook();
+    if (s == STORE_OK && jobs > 0 && job_hook) job_hook();
     return s;
 }
 

@@ -16,6 +16,7 @@
 #define STORE_NAME_MAX       160               /* bytes of a player name (40 characters of UTF-8) */
 #define STORE_URL_MAX        2048              /* bytes of a webhook URL */
 #define STORE_EVENTS_CHANNEL "tilehall_events" /* NOTIFY channel: "<game id>:<last seq>" */
+#define STORE_JOBS_CHANNEL   "tilehall_jobs"   /* NOTIFY channel: a commit wrote a job (0009) */
 
 enum store_status {
     STORE_OK = 0,
@@ -31,6 +32,8 @@ struct store_player {
     uint8_t token_hash[AUTH_HASH_LEN]; /* SHA-256 of the seat's token */
     char person_id[AUTH_UUID_LEN + 1]; /* the person bound to the seat (0008), or "" */
     int unclaimed;                     /* 1: a rematch seat whose token is not handed out (0009) */
+    char bot[8];                       /* a computer player's level (0009), or "" */
+    int think_ms;                      /* with bot: its time a move in ms */
 };
 
 /* A game row with its players, as loaded. */
@@ -39,6 +42,7 @@ struct store_game {
     int last_seq;                                /* seq of the newest event */
     int nplayers;                                /* entries in players[] */
     struct store_player players[CC_MAX_PLAYERS]; /* by seat */
+    int hints_off;                               /* 1: created with "hints": false (0009) */
     size_t snapshot_len;                         /* bytes in snapshot */
     uint8_t snapshot[CC_SNAPSHOT_MAX];           /* cc_game_encode() of the state */
 };
@@ -74,6 +78,8 @@ struct store_new_game {
     const char *webhook_secret;         /* its signing secret (with webhook_url) */
     const char *result;     /* "completed" ... when created finished, else NULL (0009) */
     const char *rematch_of; /* the game this one is the rematch of, or NULL (0009) */
+    int hints_off;          /* 1: "hints": false (0009) */
+    const char *jobs_json;  /* background jobs to write (STORE_JOBS_JSON), or NULL */
 };
 
 /* An accepted action, written in one transaction guarded by the version read. */
@@ -90,7 +96,17 @@ struct store_commit {
     const char *events_json;       /* JSON array of the new events */
     const struct store_idem *idem; /* the answer to remember, or NULL */
     const char *result;            /* how it ended when finished ("completed" ...), else NULL */
+    const char *jobs_json;         /* background jobs to write or remove (STORE_JOBS_JSON), or
+                                      NULL: none (games_commit fills it in) */
 };
+
+/*
+ * STORE_JOBS_JSON: the background jobs (0009) a commit writes for its game, in the same
+ * transaction: a JSON array of {"kind": "<kind>", "due_ms": <ms from now> | null,
+ * "lease_ms": <ms>}; due_ms null removes the game's job of that kind, a number writes it
+ * (replacing the one there, its lease and attempts cleared) for the version the commit
+ * makes; lease_ms (default 10000) is how long one claim holds it.
+ */
 
 /* Remembers `conninfo` (copied) for the connections to come. Returns 0 or -1. */
 int store_init(const char *conninfo) NODISCARD;
@@ -311,6 +327,32 @@ enum store_status store_webhook_done(const char *hook, int seq, int ok, int http
 /* Games by status and webhook deliveries waiting, for /metrics. */
 enum store_status store_counts(long *active, long *finished, long *deliveries) NODISCARD;
 
+/* A claimed background job (0009, store_jobs.c). */
+struct store_job {
+    char game[AUTH_UUID_LEN + 1]; /* the game's id */
+    char kind[24];                /* its kind (jobs.h) */
+    int version;                  /* the game's version it was written for */
+    int attempts;                 /* claims so far, this one included */
+};
+
+/* `fn` is called after each commit that wrote a job (to wake the job workers). */
+void store_set_job_hook(void (*fn)(void));
+
+/*
+ * Claims up to `max` due jobs of the `nkinds` kinds in `kinds` (rows other servers hold are
+ * skipped), each leased for its lease_ms: it is due again when the lease runs out unless a
+ * commit rewrites or removes it, or store_job_drop() or store_job_retry() is called.
+ * Fills out[0..*n).
+ */
+enum store_status store_job_claim(const char *const *kinds, int nkinds, struct store_job *out,
+                                  int max, int *n) NODISCARD;
+
+/* Removes job `j` if it is still the one claimed (same version): work with nothing to do. */
+enum store_status store_job_drop(const struct store_job *j) NODISCARD;
+
+/* Makes job `j`, if still the one claimed, due again in `delay_ms`, its lease released. */
+enum store_status store_job_retry(const struct store_job *j, int delay_ms) NODISCARD;
+
 /* A connection that listens for STORE_EVENTS_CHANNEL notifications (not the thread's). */
 struct store_listener;
 
@@ -330,6 +372,9 @@ int store_listener_drain(struct store_listener *l, void (*fn)(const char *payloa
 /* Checks the connection with a query (notifications that arrive meanwhile stay queued
  * for the next drain). Returns 0, or -1 when it is lost. */
 int store_listener_ping(struct store_listener *l) NODISCARD;
+
+/* A listener of STORE_JOBS_CHANNEL (the job workers'), else as store_listener_new(). */
+struct store_listener *store_listener_new_jobs(void);
 
 /* Closes the listener; NULL is fine. */
 void store_listener_free(struct store_listener *l);

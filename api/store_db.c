@@ -37,22 +37,45 @@
 #define RECONNECT_DELAY_MS 1000                  /* between attempts of one thread */
 #define MAX_PARAMS         16                    /* parameters of one statement */
 
+/*
+ * The common table expressions that write the background jobs (STORE_JOBS_JSON in `json`)
+ * of game `game` for version `version` (0009): jx the entries, jd the removals, ji the
+ * rows written (a job already there is replaced: lease and attempts cleared).
+ */
+#define JOBS_CTE(game, version, json)                                                              \
+    "jx AS (SELECT x->>'kind' AS kind, (x->>'due_ms')::integer AS due_ms, "                        \
+    "coalesce((x->>'lease_ms')::integer, 10000) AS lease_ms FROM json_array_elements(" json        \
+    "::json) AS x), jd AS (DELETE FROM jobs j USING jx WHERE j.game_id = " game " AND j.kind = "   \
+    "jx.kind AND jx.due_ms IS NULL RETURNING 1), ji AS (INSERT INTO jobs (game_id, kind, "         \
+    "version, due_at, lease_ms) SELECT " game ", kind, " version ", now() + due_ms * interval "    \
+    "'1 millisecond', lease_ms FROM jx WHERE due_ms IS NOT NULL AND " game " IS NOT NULL ON "      \
+    "CONFLICT (game_id, kind) DO UPDATE SET version = EXCLUDED.version, due_at = "                 \
+    "EXCLUDED.due_at, lease_ms = EXCLUDED.lease_ms, claimed_until = NULL, attempts = 0 "           \
+    "RETURNING 1)"
+
+/* Sent at commit when JOBS_CTE wrote a job: wakes the job workers of every server. */
+#define JOBS_NOTIFY                                                                                \
+    "(SELECT pg_notify('" STORE_JOBS_CHANNEL "', '') WHERE EXISTS (SELECT 1 FROM ji))"
+
 static const char *const stmt_sql[ST_COUNT] = {
     [ST_PING] = "SELECT 1",
     /* One row per seat; the snapshot only in the first (results in binary); the person a
      * seat is bound to (0008), or NULL. */
-    [ST_GAME_LOAD] =
-        "SELECT g.version, g.last_seq, p.seat, p.name, p.token_hash, "
-        "CASE WHEN p.seat = 0 THEN g.snapshot END, p.person_id::text, p.token_unclaimed "
-        "FROM games g "
-        "JOIN players p ON p.game_id = g.id WHERE g.id = $1::uuid ORDER BY p.seat",
+    [ST_GAME_LOAD] = "SELECT g.version, g.last_seq, p.seat, p.name, p.token_hash, "
+                     "CASE WHEN p.seat = 0 THEN g.snapshot END, p.person_id::text, "
+                     /* A computer player's seat and the hints switch (0009). */
+                     "coalesce(p.bot, ''), coalesce(p.think_ms, 0), g.hints::integer, "
+                     /* A rematch seat whose token is not handed out yet (0009). */
+                     "p.token_unclaimed "
+                     "FROM games g "
+                     "JOIN players p ON p.game_id = g.id WHERE g.id = $1::uuid ORDER BY p.seat",
     [ST_GAME_INSERT] = "INSERT INTO games (id, ruleset, options, seed, start_tile, custom_deck, "
-                       "version, status, last_seq, snapshot, result, rematch_of) VALUES ($1::uuid, "
-                       "$2, $3::jsonb, $4::numeric, $5, $6::jsonb, 1, $7, $8::integer, "
-                       "$9::bytea, $10, $11::uuid)",
-    [ST_PLAYER_INSERT] = "INSERT INTO players (game_id, seat, name, token_hash, person_id, "
-                         "token_unclaimed) VALUES ($1::uuid, $2::integer, $3, $4::bytea, "
-                         "$5::uuid, coalesce($6::boolean, false))",
+                       "version, status, last_seq, snapshot, hints, result, rematch_of) VALUES "
+                       "($1::uuid, $2, $3::jsonb, $4::numeric, $5, $6::jsonb, 1, $7, $8::integer, "
+                       "$9::bytea, NOT $10::boolean, $11, $12::uuid)",
+    [ST_PLAYER_INSERT] = "INSERT INTO players (game_id, seat, name, token_hash, person_id, bot, "
+                         "think_ms, token_unclaimed) VALUES ($1::uuid, $2::integer, $3, $4::bytea, "
+                         "$5::uuid, $6, $7::integer, coalesce($8::boolean, false))",
     [ST_EVENTS_INSERT] = "INSERT INTO events (game_id, seq, version, type, payload) "
                          "SELECT $1::uuid, (e->>'seq')::integer, $2::integer, e->>'type', e "
                          "FROM json_array_elements($3::json) AS e",
@@ -74,16 +97,19 @@ static const char *const stmt_sql[ST_COUNT] = {
                        "e AS (INSERT INTO events (game_id, seq, version, type, payload) "
                        "SELECT g.id, (x->>'seq')::integer, $2::integer + 1, x->>'type', x "
                        "FROM g, json_array_elements($9::json) AS x), "
-                       /* A delivery per event for each webhook of the game (0003, 0006). */
-                       "w AS (INSERT INTO webhook_deliveries (webhook_id, seq) "
-                       "SELECT h.id, (x->>'seq')::integer FROM g JOIN webhooks h ON h.game_id = "
-                       "g.id, json_array_elements($9::json) AS x RETURNING 1) "
-                       /* The deliveries written (the caller kicks its workers), and, sent at
-                        * commit only, the notification that wakes the streams and long polls
-                        * of every server, while one of them watches the game (0004). */
-                       "SELECT (SELECT count(*) FROM w), (SELECT pg_notify('" STORE_EVENTS_CHANNEL
-                       "', g.id::text || ':' || $4::integer) WHERE g.watched_until > now()) "
-                       "FROM g",
+    /* The game's background jobs (0009, STORE_JOBS_JSON in $11). */
+    JOBS_CTE("(SELECT id FROM g)", "$2::integer + 1",
+             "$11") ", "
+                    /* A delivery per event for each webhook of the game (0003, 0006). */
+                    "w AS (INSERT INTO webhook_deliveries (webhook_id, seq) "
+                    "SELECT h.id, (x->>'seq')::integer FROM g JOIN webhooks h ON h.game_id = "
+                    "g.id, json_array_elements($9::json) AS x RETURNING 1) "
+                    /* The deliveries written (the caller kicks its workers), and, sent at
+                     * commit only, the notification that wakes the streams and long polls
+                     * of every server, while one of them watches the game (0004). */
+                    "SELECT (SELECT count(*) FROM w), (SELECT pg_notify('" STORE_EVENTS_CHANNEL
+                    "', g.id::text || ':' || $4::integer) WHERE g.watched_until > now()), "
+                    "(SELECT count(*) FROM ji), " JOBS_NOTIFY " FROM g",
     /* The game's events after $2 (no row: no such game; one row with NULL: none). */
     [ST_EVENTS_LIST] = "SELECT e.payload FROM games g LEFT JOIN LATERAL (SELECT seq, payload "
                        "FROM events WHERE game_id = g.id AND seq > $2::integer ORDER BY seq "
@@ -190,6 +216,25 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_REMATCH_FIND] = "SELECT id::text FROM games WHERE rematch_of = $1::uuid",
     [ST_SEAT_CLAIM] = "UPDATE players SET token_hash = $3::bytea, token_unclaimed = false "
                       "WHERE game_id = $1::uuid AND seat = $2::integer AND token_unclaimed",
+    /* The jobs $3 (STORE_JOBS_JSON) of game $1 for its version $2, in a transaction of
+     * several statements (0009); answers the number of jobs written. */
+    [ST_JOBS_SET] = "WITH " JOBS_CTE("$1::uuid", "$2::integer", "$3") " SELECT (SELECT count(*) "
+                                                                      "FROM ji), " JOBS_NOTIFY,
+    /* Claims up to $1 due jobs of the kinds $2, skipping rows other servers hold: each is
+     * leased (due again when its lease runs out) and its attempt counted. */
+    [ST_JOB_CLAIM] =
+        "WITH c AS (SELECT game_id, kind FROM jobs WHERE due_at <= now() AND kind = "
+        "ANY($2::text[]) ORDER BY due_at LIMIT $1::integer FOR UPDATE SKIP LOCKED) "
+        "UPDATE jobs j SET due_at = now() + j.lease_ms * interval '1 millisecond', "
+        "claimed_until = now() + j.lease_ms * interval '1 millisecond', attempts = j.attempts + "
+        "1 FROM c WHERE j.game_id = c.game_id AND j.kind = c.kind "
+        "RETURNING j.game_id::text, j.kind, j.version, j.attempts",
+    /* Job ($1, $2) removed or due again in $4 ms, if it is still the one of version $3. */
+    [ST_JOB_DROP] =
+        "DELETE FROM jobs WHERE game_id = $1::uuid AND kind = $2 AND version = $3::integer",
+    [ST_JOB_RETRY] = "UPDATE jobs SET due_at = now() + $4::integer * interval '1 millisecond', "
+                     "claimed_until = NULL WHERE game_id = $1::uuid AND kind = $2 AND version = "
+                     "$3::integer",
 };
 
 /*

@@ -39,6 +39,10 @@ enum stmt {
     ST_GAME_WATCH,
     ST_REMATCH_FIND, /* 0009: the next game of a finished one */
     ST_SEAT_CLAIM,   /* 0009: a rematch seat's token, set once */
+    ST_JOBS_SET,
+    ST_JOB_CLAIM,
+    ST_JOB_DROP,
+    ST_JOB_RETRY,
     ST_COUNT
 };
 

@@ -36,6 +36,23 @@ struct store_listener *store_listener_new(void)
     return l;
 }
 
+struct store_listener *store_listener_new_jobs(void)
+{
+    PGconn *pg = db_connect("listen connect");
+    if (!pg) return NULL;
+    PGresult *res = PQexec(pg, "LISTEN " STORE_JOBS_CHANNEL);
+    int ok = PQresultStatus(res) == PGRES_COMMAND_OK;
+    if (!ok) db_log("listen", pg, res);
+    PQclear(res);
+    struct store_listener *l = ok ? malloc(sizeof *l) : NULL;
+    if (!l) {
+        PQfinish(pg);
+        return NULL;
+    }
+    l->pg = pg;
+    return l;
+}
+
 int store_listener_fd(const struct store_listener *l)
 {
     return PQsocket(l->pg);

@@ -14,7 +14,10 @@
 # BENCH_GAMES (200), BENCH_PORT (18090), THREADS (the number of cores), LOG_LEVEL (info),
 # TILEHALL_BIN (build/tilehall), BENCH_KEEP=1 keeps the cluster (in .pgdata-bench),
 # CREATE_LIMIT_PER_MINUTE (0: the creation limit off, as it creates BENCH_GAMES at once),
-# MAX_CONNECTIONS_PER_IP (0: wrk opens all its connections from one address).
+# MAX_CONNECTIONS_PER_IP (0: wrk opens all its connections from one address),
+# BENCH_BOTS (0): that many games of two computer players (greedy and random, think_ms 10)
+# kept playing on the server's BOT_WORKERS during (b) and (c), a new one as each finishes,
+# to compare reads and turns with computer players busy against BENCH_BOTS=0.
 #
 # The cluster is its own (PGDATA_DIR=.pgdata-bench), started --fast (no fsync, asynchronous
 # commits, no full-page writes) with BENCH_PG_OPTS (see the default below), and deleted
@@ -81,6 +84,25 @@ for _ in $(seq 1 "$ngames"); do
     create | jq -r '[.id] + [.players[].token] | join(" ")' >>"$out/games.txt"
 done
 
+# BENCH_BOTS loops, each keeping one game of computer players going (games finished counted).
+bots=${BENCH_BOTS:-0}
+botloops=()
+: >"$out/bot-games.txt"
+botloop() {
+    while :; do
+        local bid
+        bid=$(curl -s -X POST "$base/v1/games" -H 'Content-Type: application/json' -d \
+            '{"players":[{"bot":"greedy","think_ms":10},{"bot":"random","think_ms":10}]}' | jq -r .id)
+        while curl -s "$base/v1/games/$bid" | grep -q '"status":"active"'; do sleep 1; done
+        echo "$bid" >>"$out/bot-games.txt"
+    done
+}
+for _ in $(seq 1 "$bots"); do
+    botloop &
+    botloops+=($!)
+done
+bots_t0=$(date +%s.%N)
+
 # Runs wrk; prints its RESULT line's fields as shell assignments, e.g. rps=123.
 run() {
     local name=$1
@@ -95,12 +117,19 @@ eval "$(run game -t2 -c"$conns" -d"${seconds}s" -s tests/bench/report.lua "$base
 eval "$(run turns -t"$turn_conns" -c"$turn_conns" -d"${seconds}s" -s tests/bench/turns.lua \
     "$base" -- "$out/games.txt" "$turn_conns" | sed 's/\([a-z0-9_]*\)=/t_\1=/g')"
 
+bots_t1=$(date +%s.%N)
+for p in "${botloops[@]}"; do kill "$p" 2>/dev/null || true; done
+bot_games=$(wc -l <"$out/bot-games.txt")
 cores=$(nproc)
 echo "bench-http: $cores cores, THREADS=$threads, LOG_LEVEL=${LOG_LEVEL:-info}, ${seconds} s per load"
 printf '  %-34s %8s req/s  p50 %7s ms  p99 %7s ms  non-2xx %s, socket errors %s\n' \
     "(a) GET /healthz, $conns conns" "$h_rps" "$h_p50_ms" "$h_p99_ms" "$h_non2xx" "$h_errors" \
     "(b) GET /v1/games/{id}, $conns conns" "$g_rps" "$g_p50_ms" "$g_p99_ms" "$g_non2xx" "$g_errors" \
     "(c) turns, $turn_conns conns" "$t_rps" "$t_p50_ms" "$t_p99_ms" "$t_non2xx" "$t_errors"
+if [ "$bots" -gt 0 ]; then
+    echo "  with $bots games of computer players going: $bot_games finished (143 moves each) in" \
+        "$(awk -v a="$bots_t0" -v b="$bots_t1" 'BEGIN { printf "%.1f", b - a }') s"
+fi
 ratio=$(awk -v g="$g_rps" -v h="$h_rps" 'BEGIN { printf "%.2f", (h > 0 ? g / h : 0) }')
 echo "  GET game / healthz: $ratio (target at least 0.50)"
 echo "  committed turns: $t_turns_per_s/s ($t_turns turns, draw 200 + placement 201; $t_created games" \

@@ -19,6 +19,8 @@ const SERVICE_CODES = [
     'database_unavailable', 'internal_error', 'invalid_webhook_url', 'too_many_streams', 'request_timeout', 'headers_too_large',
     'uri_too_long', 'invalid_path', 'invalid_framing', 'open_seats_unavailable', 'bots_unavailable',
     'game_not_active', 'game_not_finished',
+    // Computer players and hints (issue 13).
+    'unknown_bot_level', 'invalid_think_ms', 'hints_disabled',
 ];
 
 const spec = yaml.load(fs.readFileSync(path.join(root, 'openapi.yaml'), 'utf8'));

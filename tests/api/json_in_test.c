@@ -160,12 +160,11 @@ static const struct refusal refusals[] = {
     {NEW_GAME, "{\"players\":[{\"open\":false},{\"name\":\"Bob\"}]}", 0, "invalid_body"},
     {NEW_GAME, "{\"players\":[{\"open\":true,\"name\":\"\"},{\"name\":\"Bob\"}]}", 0,
      "invalid_body"},
-    {NEW_GAME, "{\"players\":[{\"bot\":\"greedy\"},{\"name\":\"Bob\"}]}", 0, "bots_unavailable"},
-    {NEW_GAME, "{\"players\":[{\"bot\":\"mcts\",\"think_ms\":250},{\"name\":\"Bob\"}]}", 0,
-     "bots_unavailable"},
     {NEW_GAME, "{\"players\":[{\"bot\":\"mcts\",\"think_ms\":5},{\"name\":\"Bob\"}]}", 0,
+     "invalid_think_ms"},
+    {NEW_GAME, "{\"players\":[{\"bot\":\"clever\"},{\"name\":\"Bob\"}]}", 0, "unknown_bot_level"},
+    {NEW_GAME, "{\"players\":[{\"name\":\"Al\"},{\"name\":\"Bob\"}],\"hints\":1}", 0,
      "invalid_body"},
-    {NEW_GAME, "{\"players\":[{\"bot\":\"clever\"},{\"name\":\"Bob\"}]}", 0, "invalid_body"},
     {NEW_GAME, "{\"players\":[{\"bot\":\"random\",\"name\":\"R\"},{\"name\":\"Bob\"}]}", 0,
      "invalid_body"},
     {NEW_GAME, "{\"players\":[{\"name\":\"Ann\",\"think_ms\":250},{\"name\":\"Bob\"}]}", 0,
@@ -592,6 +591,22 @@ static const struct placement_case placements[] = {
     {CC_RULESET_CLASSIC, "{\"x\":1,\"y\":0,\"rotation\":0,\"tile\":\"RB\"}", 1, 0, 0, "RB",
      CC_FOLLOW_NONE, NULL, 0, 0},
 };
+
+Test(json_in, bot_seats_and_hints_taken)
+{
+    struct json_new_game g;
+    struct json_err err;
+    const char *body = "{\"players\":[{\"name\":\"Ann\"},{\"bot\":\"mcts\",\"think_ms\":10},"
+                       "{\"bot\":\"random\"}],\"hints\":false}";
+    cr_assert_eq(json_in_new_game(body, strlen(body), &g, &err), 0, "%s", err.detail);
+    cr_expect_str_eq(g.bots[0], "");
+    cr_expect_str_eq(g.bots[1], "mcts");
+    cr_expect_eq(g.think_ms[1], 10);
+    cr_expect_str_eq(g.bots[2], "random");
+    cr_expect_eq(g.think_ms[2], JSON_THINK_MS_DEFAULT);
+    cr_expect_str_eq(g.names[2], "Bot (random)");
+    cr_expect_eq(g.hints_off, 1);
+}
 
 Test(json_in, placements_taken)
 {

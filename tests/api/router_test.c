@@ -50,6 +50,7 @@ STUB(routes_draw)
 STUB(routes_placements_get)
 STUB(routes_placements_post)
 STUB(routes_turn_view)
+STUB(routes_hint)
 STUB(routes_board_svg)
 STUB(routes_board_png)
 STUB(routes_webhook_get)
@@ -119,6 +120,7 @@ static const struct route_case cases[] = {
     {"GET", G "/scores", NULL, NULL, RAN_STATUS, "routes_scores", GID, "/v1/games/{id}/scores"},
     {"GET", G "/events", NULL, NULL, RAN_STATUS, "routes_events", GID, "/v1/games/{id}/events"},
     {"GET", G "/turn", NULL, NULL, RAN_STATUS, "routes_turn_view", GID, "/v1/games/{id}/turn"},
+    {"GET", G "/hint", NULL, NULL, RAN_STATUS, "routes_hint", GID, "/v1/games/{id}/hint"},
     {"GET", G "/board.svg", NULL, NULL, RAN_STATUS, "routes_board_svg", GID,
      "/v1/games/{id}/board.svg"},
     {"GET", G "/board.png", NULL, NULL, RAN_STATUS, "routes_board_png", GID,
@@ -162,6 +164,7 @@ static const struct route_case cases[] = {
     {"POST", G "/scores", JS, "{}", 405, NULL, "GET", "/v1/games/{id}/scores"},
     {"POST", G "/events", NULL, NULL, 405, NULL, "GET", "/v1/games/{id}/events"},
     {"POST", G "/turn", NULL, NULL, 405, NULL, "GET", "/v1/games/{id}/turn"},
+    {"POST", G "/hint", NULL, NULL, 405, NULL, "GET", "/v1/games/{id}/hint"},
     {"HEAD", G "/board.svg", NULL, NULL, 405, NULL, "GET", "/v1/games/{id}/board.svg"},
     {"POST", G "/board.png", JS, "{}", 405, NULL, "GET", "/v1/games/{id}/board.png"},
     {"PUT", G "/webhook", JS, "{}", 405, NULL, "GET, POST, DELETE", "/v1/games/{id}/webhook"},

@@ -80,6 +80,13 @@ const struct itest itest_tests[] = {
     {"rematch: every seat at once on two servers, one next game, rotated, tokens once",
      test_rematch},
     {"rematch: a token claimed after the next game was cached works at once", test_rematch_cached},
+    {"bots: a person against two computer players to the end", test_bots_against_person},
+    {"bots: games of computer players only play to their end", test_bots_only},
+    {"bots: a server killed (-9) while its bots play, another finishing each turn once",
+     test_bots_server_killed},
+    {"bots: a turn leased by a dead server is played once the lease runs out", test_bots_lease},
+    {"bots: bad computer player specs refused, nothing stored", test_bots_refused},
+    {"bots: hints for the seat to move, off with hints: false", test_hints},
     /* Browsers (t_cors.c). */
     {"cors: a preflight on every route, with its methods, no token", test_cors_preflights},
     {"cors: headers on every answer (errors, 304, long poll, stream), not on ops",

@@ -228,10 +228,10 @@ void test_seatme_refusals(struct server *srv)
         {"{\"players\":[{\"player\":\"me\"},{\"open\":true}]}", 1, 400, "open_seats_unavailable"},
         {"{\"players\":[{\"name\":\"Al\"},{\"open\":true,\"name\":\"Cy\"}]}", 0, 400,
          "open_seats_unavailable"},
-        {"{\"players\":[{\"player\":\"me\"},{\"bot\":\"random\"}]}", 1, 400, "bots_unavailable"},
-        {"{\"players\":[{\"name\":\"Al\"},{\"bot\":\"mcts\",\"think_ms\":250}]}", 0, 400,
-         "bots_unavailable"},
-        {"{\"players\":[{\"name\":\"Al\"},{\"bot\":\"smart\"}]}", 0, 400, "invalid_body"},
+        /* Computer players exist now (t_bots.c): their refusals have codes of their own. */
+        {"{\"players\":[{\"player\":\"me\"},{\"bot\":\"random\",\"think_ms\":5}]}", 1, 400,
+         "invalid_think_ms"},
+        {"{\"players\":[{\"name\":\"Al\"},{\"bot\":\"smart\"}]}", 0, 400, "unknown_bot_level"},
         {"{\"players\":[{\"player\":\"me\",\"open\":true},{\"name\":\"Cy\"}]}", 1, 400,
          "invalid_body"},
     };

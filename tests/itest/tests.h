@@ -133,6 +133,13 @@ void test_resign_completed(struct server *srv);
 void test_resign_refusals(struct server *srv);
 void test_rematch(struct server *srv);
 void test_rematch_cached(struct server *srv);
+/* t_bots.c: computer players and hints (issue 13). */
+void test_bots_against_person(struct server *srv);
+void test_bots_only(struct server *srv);
+void test_bots_server_killed(struct server *srv);
+void test_bots_lease(struct server *srv);
+void test_bots_refused(struct server *srv);
+void test_hints(struct server *srv);
 void test_cors_preflights(struct server *srv);
 void test_cors_answers(struct server *srv);
 void test_cors_origins(struct server *srv);

@@ -1,0 +1,139 @@
+/* bots.c: computer players' seats: the job kind "bot" that plays their turns, and the one
+ * place that asks the engine for a computer player's move (bots_play_turn). */
+#include "bots.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot.h"
+#include "games.h"
+#include "jobs.h"
+#include "log.h"
+#include "problem.h"
+#include "routes.h"
+
+#define LEASE_EXTRA_MS 2000 /* a claim of a bot's turn holds it 2 x think_ms + this */
+
+enum cc_status bots_play_turn(const struct cc_game *g, const char *level, int think_ms,
+                              uint64_t seed, struct cc_action *out, const char **used)
+{
+    (void)think_ms; /* random and greedy do not search: they answer at once */
+    enum cc_bot_level lv;
+    *used = NULL;
+    if (strcmp(level, "mcts") == 0) {
+        /* TODO(merge with the engine's mcts, issue 13 item 1): call
+         * cc_bot_think(g, CC_BOT_MCTS, seed, &budget, scratch, out) with
+         * budget = {.think_us = think_ms * 1000, .now_us = a monotonic clock}, and set
+         * *used = "mcts". Until that lands the mcts level is played by greedy, here only. */
+        lv = CC_BOT_GREEDY;
+    } else if (!cc_bot_level_parse(level, &lv)) {
+        return CC_ERR_BAD_OPTION;
+    }
+    struct cc_bot_scratch *scratch = malloc(sizeof *scratch);
+    if (!scratch) return CC_ERR_CORRUPT;
+    enum cc_status st = cc_bot_choose(g, lv, seed, scratch, out);
+    free(scratch);
+    if (st == CC_OK) *used = cc_bot_level_name(lv);
+    return st;
+}
+
+uint64_t bots_seed(const char *id, const struct cc_game *g)
+{
+    uint64_t h = 14695981039346656037ull; /* FNV-1a 64 of the id */
+    for (const unsigned char *p = (const unsigned char *)id; *p; p++)
+        h = (h ^ *p) * 1099511628211ull;
+    h ^= ((uint64_t)g->turn << 1 | (g->phase == CC_PHASE_PLACE)) * 0x9E3779B97F4A7C15ull;
+    return h;
+}
+
+void bots_seats_new(const struct json_new_game *in, int nplayers, struct store_player *players,
+                    char (*token_text)[AUTH_TOKEN_LEN + 1], const char **tokens)
+{
+    for (int s = 0; s < nplayers; s++) {
+        if (!in->bots[s][0]) continue;
+        snprintf(players[s].bot, sizeof players[s].bot, "%s", in->bots[s]);
+        players[s].think_ms = in->think_ms[s];
+        /* The token hashed into the seat is thrown away unseen (as for a "me" seat). */
+        memset(token_text[s], 0, sizeof token_text[s]);
+        tokens[s] = NULL;
+    }
+}
+
+/* jobs_kind.plan: a bot's turn is due at once when the seat to move is a computer player;
+ * in a game with computer players, no job otherwise. */
+static enum jobs_plan bot_plan(const struct cc_game *g, const struct store_player *seats,
+                               int *due_ms, int *lease_ms)
+{
+    int any = 0;
+    for (unsigned s = 0; s < g->nplayers; s++) any |= seats[s].bot[0] != '\0';
+    if (!any) return JOBS_PLAN_NONE;
+    if (g->phase == CC_PHASE_FINISHED || g->seat >= g->nplayers || !seats[g->seat].bot[0])
+        return JOBS_PLAN_REMOVE;
+    *due_ms = 0;
+    *lease_ms = 2 * seats[g->seat].think_ms + LEASE_EXTRA_MS;
+    return JOBS_PLAN_DUE;
+}
+
+/* jobs_kind.run: one action (the draw, or the placement) of the computer player to move,
+ * committed like a request's, whose commit rewrites the job for what comes next. */
+static enum jobs_result bot_run(const struct store_job *j)
+{
+    struct api_response resp;
+    memset(&resp, 0, sizeof resp);
+    enum jobs_result r = JOBS_RETRY;
+    struct api_game *ag = games_load(j->game, GAMES_DB, &resp);
+    if (!ag) {
+        r = resp.status == 404 ? JOBS_DROP : JOBS_RETRY;
+        goto out;
+    }
+    /* A row older than the game: a commit without the plan wrote the game (none should). */
+    if (ag->row.version != j->version) {
+        r = JOBS_DROP;
+        goto out;
+    }
+    const struct cc_game *g = &ag->g;
+    if (g->phase == CC_PHASE_FINISHED || g->seat >= g->nplayers ||
+        !ag->row.players[g->seat].bot[0]) {
+        r = JOBS_DROP;
+        goto out;
+    }
+    const struct store_player *p = &ag->row.players[g->seat];
+    struct cc_action a;
+    const char *used = NULL;
+    long long t0 = api_now_ms();
+    enum cc_status st = bots_play_turn(g, p->bot, p->think_ms, bots_seed(ag->id, g), &a, &used);
+    if (st != CC_OK) {
+        log_kv(LOG_ERROR, "computer player found no move", "game", ag->id, "status",
+               cc_status_name(st), NULL);
+        goto out;
+    }
+    long long t1 = api_now_ms();
+    a.seat = (uint8_t)g->seat;
+    routes_turn_play(ag, &a, &resp);
+    if (resp.status == 200 || resp.status == 201) {
+        char ms[24];
+        snprintf(ms, sizeof ms, "%lld", t1 - t0);
+        log_kv(LOG_DEBUG, "computer player moved", "game", ag->id, "level", used, "think_ms", ms,
+               NULL);
+        r = JOBS_DONE;
+    } else if (resp.status == 412 || resp.status == 409) {
+        r = JOBS_DONE; /* another attempt moved first: its commit rewrote the job */
+    } else {
+        char status[16];
+        snprintf(status, sizeof status, "%d", resp.status);
+        log_kv(resp.status >= 500 ? LOG_WARN : LOG_ERROR, "computer player's move not stored",
+               "game", ag->id, "status", status, NULL);
+    }
+out:
+    free(resp.body);
+    games_free(ag);
+    return r;
+}
+
+static const struct jobs_kind bot_kind = {"bot", bot_plan, bot_run};
+
+int bots_init(void)
+{
+    return jobs_register(&bot_kind);
+}

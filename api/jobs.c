@@ -1,0 +1,290 @@
+/* jobs.c: the registry of job kinds, the plans commits write, and the worker threads that
+ * claim due jobs (and run in-memory tasks) -- see jobs.h. */
+#include "jobs.h"
+
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "req.h"
+
+#define CLAIM_MAX     4     /* jobs one claim takes at most */
+#define BACKOFF_MS    250   /* first retry delay of a failed job, doubling */
+#define BACKOFF_MAX   60000 /* retry delay at most */
+#define MAX_WORKERS   64    /* BOT_WORKERS at most (cfg.c) */
+#define ATTEMPTS_WARN 5     /* a job claimed this often is logged as failing */
+#define WORKER_NICE                                                                                \
+    10 /* the workers' niceness: a computer player thinking on every                               \
+          core still leaves the HTTP threads the CPU they ask for */
+
+static const struct jobs_kind *kinds[JOBS_MAX_KINDS]; /* the registry */
+static int nkinds;                                    /* entries in kinds */
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; /* guards what follows */
+static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;   /* a kick, a task or the stop */
+static unsigned long kicks;                              /* grows with every kick */
+static struct jobs_task *tasks, **tasks_tail = &tasks;   /* the queue of tasks */
+static int stopping;                                     /* 1 once jobs_stop() began */
+static int running;                                      /* workers started */
+static pthread_t threads[MAX_WORKERS];                   /* the workers */
+static pthread_t listener;                               /* LISTENs STORE_JOBS_CHANNEL */
+static int listening;                                    /* 1 when listener runs */
+static int poll_ms = 200;                                /* JOBS_POLL_MS */
+
+int jobs_register(const struct jobs_kind *k)
+{
+    for (int i = 0; i < nkinds; i++)
+        if (kinds[i] == k) return 0;
+    if (nkinds >= JOBS_MAX_KINDS) return -1;
+    kinds[nkinds++] = k;
+    return 0;
+}
+
+const char *jobs_plan(const struct cc_game *g, const struct store_player *seats, char *buf,
+                      size_t cap)
+{
+    size_t o = 0;
+    int n = 0;
+    for (int i = 0; i < nkinds; i++) {
+        int due = 0, lease = 10000;
+        enum jobs_plan p = kinds[i]->plan(g, seats, &due, &lease);
+        if (p == JOBS_PLAN_NONE) continue;
+        int w =
+            p == JOBS_PLAN_DUE
+                ? snprintf(buf + o, cap - o, "%s{\"kind\":\"%s\",\"due_ms\":%d,\"lease_ms\":%d}",
+                           n ? "," : "[", kinds[i]->name, due, lease)
+                : snprintf(buf + o, cap - o, "%s{\"kind\":\"%s\",\"due_ms\":null}", n ? "," : "[",
+                           kinds[i]->name);
+        if (w < 0 || (size_t)w >= cap - o) {
+            log_kv(LOG_ERROR, "job plan too long", "kind", kinds[i]->name, NULL);
+            return NULL;
+        }
+        o += (size_t)w;
+        n++;
+    }
+    if (!n || o + 2 > cap) return NULL;
+    buf[o++] = ']';
+    buf[o] = '\0';
+    return buf;
+}
+
+int jobs_submit(struct jobs_task *t)
+{
+    pthread_mutex_lock(&lock);
+    int ok = running > 0 && !stopping;
+    if (ok) {
+        t->next = NULL;
+        *tasks_tail = t;
+        tasks_tail = &t->next;
+        pthread_cond_signal(&wake);
+    }
+    pthread_mutex_unlock(&lock);
+    return ok ? 0 : -1;
+}
+
+int jobs_running(void)
+{
+    pthread_mutex_lock(&lock);
+    int r = running > 0 && !stopping;
+    pthread_mutex_unlock(&lock);
+    return r;
+}
+
+int jobs_stopping(void)
+{
+    pthread_mutex_lock(&lock);
+    int s = stopping;
+    pthread_mutex_unlock(&lock);
+    return s;
+}
+
+void jobs_kick(void)
+{
+    pthread_mutex_lock(&lock);
+    kicks++;
+    pthread_cond_broadcast(&wake);
+    pthread_mutex_unlock(&lock);
+}
+
+/* The kind named `name`, or NULL. */
+static const struct jobs_kind *kind_of(const char *name)
+{
+    for (int i = 0; i < nkinds; i++)
+        if (strcmp(kinds[i]->name, name) == 0) return kinds[i];
+    return NULL;
+}
+
+/* Runs claimed job `j` and puts its row right: dropped, or due again after a backoff. */
+static void run_job(const struct store_job *j)
+{
+    const struct jobs_kind *k = kind_of(j->kind);
+    enum jobs_result r = k ? k->run(j) : JOBS_DROP;
+    enum store_status s = STORE_OK;
+    if (r == JOBS_DROP) {
+        s = store_job_drop(j);
+    } else if (r == JOBS_RETRY) {
+        long delay = BACKOFF_MS;
+        for (int i = 1; i < j->attempts && delay < BACKOFF_MAX; i++) delay *= 2;
+        if (delay > BACKOFF_MAX) delay = BACKOFF_MAX;
+        if (j->attempts >= ATTEMPTS_WARN) {
+            char at[16];
+            snprintf(at, sizeof at, "%d", j->attempts);
+            log_kv(LOG_WARN, "job keeps failing", "game", j->game, "kind", j->kind, "attempts", at,
+                   NULL);
+        }
+        s = store_job_retry(j, (int)delay);
+    }
+    /* If this fails the lease runs out and the job is claimed again: nothing is lost. */
+    if (s != STORE_OK) log_kv(LOG_WARN, "job not put back", "game", j->game, "kind", j->kind, NULL);
+}
+
+/* Claims due jobs and runs them. Returns the number claimed (-1: the claim failed). */
+static int claim_and_run(void)
+{
+    const char *names[JOBS_MAX_KINDS];
+    for (int i = 0; i < nkinds; i++) names[i] = kinds[i]->name;
+    if (!nkinds) return 0;
+    struct store_job got[CLAIM_MAX];
+    int n = 0;
+    if (store_job_claim(names, nkinds, got, CLAIM_MAX, &n) != STORE_OK) return -1;
+    for (int i = 0; i < n; i++) run_job(&got[i]);
+    return n;
+}
+
+/* Adds `ms` to now on CLOCK_MONOTONIC into `ts`. */
+static void deadline_in(struct timespec *ts, long ms)
+{
+    clock_gettime(CLOCK_MONOTONIC, ts);
+    ts->tv_sec += ms / 1000;
+    ts->tv_nsec += (ms % 1000) * 1000000L;
+    if (ts->tv_nsec >= 1000000000L) {
+        ts->tv_sec++;
+        ts->tv_nsec -= 1000000000L;
+    }
+}
+
+static void *worker_main(void *arg)
+{
+    (void)arg;
+    /* Linux: a thread's niceness is its own (setpriority on its thread id). */
+    if (setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), WORKER_NICE) != 0)
+        log_kv(LOG_DEBUG, "job worker keeps the default priority", NULL);
+    unsigned long seen = (unsigned long)-1; /* claim at once at the start */
+    long long next_poll = 0;
+    pthread_mutex_lock(&lock);
+    for (;;) {
+        if (tasks) {
+            struct jobs_task *t = tasks;
+            tasks = t->next;
+            if (!tasks) tasks_tail = &tasks;
+            pthread_mutex_unlock(&lock);
+            t->run(t);
+            pthread_mutex_lock(&lock);
+            continue;
+        }
+        if (stopping) break;
+        long long now = api_now_ms();
+        if (seen != kicks || now >= next_poll) {
+            seen = kicks;
+            pthread_mutex_unlock(&lock);
+            int n = claim_and_run();
+            pthread_mutex_lock(&lock);
+            /* A full claim may have left more due: look again at once. */
+            next_poll = n == CLAIM_MAX ? 0 : api_now_ms() + (n < 0 ? 1000 : poll_ms);
+            continue;
+        }
+        struct timespec ts;
+        deadline_in(&ts, (long)(next_poll - now));
+        pthread_cond_timedwait(&wake, &lock, &ts);
+    }
+    pthread_mutex_unlock(&lock);
+    return NULL;
+}
+
+/* store_listener_drain() callback: another server's commit (or ours) wrote a job. */
+static void on_notify(const char *payload, void *arg)
+{
+    (void)payload;
+    (void)arg;
+    jobs_kick();
+}
+
+/* The listener thread: wakes the workers when any server's commit wrote a job, so that
+ * another server's computer player's turn is claimed at once, not at the next poll. */
+static void *listener_main(void *arg)
+{
+    (void)arg;
+    struct store_listener *l = NULL;
+    long long retry_at = 0;
+    while (!jobs_stopping()) {
+        if (!l) {
+            if (api_now_ms() < retry_at || !(l = store_listener_new_jobs())) {
+                if (!l && api_now_ms() >= retry_at) retry_at = api_now_ms() + 1000;
+                struct timespec ts = {0, 100 * 1000000L};
+                nanosleep(&ts, NULL);
+                continue;
+            }
+            jobs_kick(); /* what was written while not listening */
+        }
+        struct pollfd pf = {store_listener_fd(l), POLLIN, 0};
+        if (poll(&pf, 1, 250) > 0 && store_listener_drain(l, on_notify, NULL) != 0) {
+            store_listener_free(l);
+            l = NULL;
+        }
+    }
+    store_listener_free(l);
+    return NULL;
+}
+
+int jobs_start(const struct cfg *cfg)
+{
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_destroy(&wake);
+    pthread_cond_init(&wake, &ca);
+    pthread_condattr_destroy(&ca);
+    poll_ms = cfg->jobs_poll_ms;
+    int n = cfg->bot_workers < MAX_WORKERS ? cfg->bot_workers : MAX_WORKERS;
+    for (int i = 0; i < n; i++) {
+        if (pthread_create(&threads[i], NULL, worker_main, NULL) != 0) {
+            log_kv(LOG_ERROR, "cannot start a job worker", NULL);
+            jobs_stop();
+            return -1;
+        }
+        pthread_mutex_lock(&lock);
+        running++;
+        pthread_mutex_unlock(&lock);
+    }
+    if (n > 0) {
+        if (pthread_create(&listener, NULL, listener_main, NULL) != 0) {
+            log_kv(LOG_ERROR, "cannot start the job listener", NULL);
+            jobs_stop();
+            return -1;
+        }
+        listening = 1;
+    }
+    return 0;
+}
+
+void jobs_stop(void)
+{
+    pthread_mutex_lock(&lock);
+    stopping = 1;
+    int n = running;
+    pthread_cond_broadcast(&wake);
+    pthread_mutex_unlock(&lock);
+    for (int i = 0; i < n; i++) pthread_join(threads[i], NULL);
+    if (listening) pthread_join(listener, NULL);
+    listening = 0;
+    pthread_mutex_lock(&lock);
+    running = 0;
+    pthread_mutex_unlock(&lock);
+}

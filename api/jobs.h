@@ -1,0 +1,93 @@
+/* jobs.h: background work of games, claimed from PostgreSQL by worker threads of their own:
+ * a registry of kinds (a computer player's turn today; clocks and retention plug in the
+ * same way), the plan each commit writes, and an in-memory queue of tasks for the same
+ * threads (hints).
+ *
+ * A job is a row of the table jobs (0009): at most one per game and kind, written or removed
+ * by the transaction of the commit that made it due (games_commit asks jobs_plan()), so no
+ * due work is lost between an action and its job. Any server's workers claim due rows (FOR
+ * UPDATE SKIP LOCKED) with a lease; a server killed while it holds one leaves the row to be
+ * claimed again once the lease has run out. What a job does to its game goes through the
+ * normal version-checked commit, whose transaction rewrites or removes the row: of two
+ * attempts at the same turn one commits and the other finds the game moved on, so a job
+ * acts exactly once. Workers sleep until a commit writes a job (this server's: jobs_kick;
+ * any server's: NOTIFY on STORE_JOBS_CHANNEL, which a listener thread of each server
+ * LISTENs to) or a task is queued, and look again every JOBS_POLL_MS in any case (leases
+ * that ran out, retries, notifications lost while the listener reconnected).
+ */
+#ifndef API_JOBS_H
+#define API_JOBS_H
+
+#include <stddef.h>
+
+#include "cfg.h"
+#include "game.h"
+#include "nodiscard.h"
+#include "store.h"
+
+#define JOBS_JSON_MAX  512 /* bytes of the STORE_JOBS_JSON text of one commit */
+#define JOBS_MAX_KINDS 8   /* kinds registered at most */
+
+/* What a kind wants for a game after a state (jobs_kind.plan). */
+enum jobs_plan {
+    JOBS_PLAN_NONE = 0, /* nothing to say: the game has no such work (its row, if any, stays) */
+    JOBS_PLAN_REMOVE,   /* remove the game's job of the kind */
+    JOBS_PLAN_DUE       /* write it, due in *due_ms, leased *lease_ms per claim */
+};
+
+/* How running a claimed job ended (jobs_kind.run). */
+enum jobs_result {
+    JOBS_DONE = 0, /* handled: a commit rewrote or removed the row, or another one did */
+    JOBS_DROP,     /* nothing to do: remove the row if it is still the one claimed */
+    JOBS_RETRY     /* failed for now (database away ...): due again after a backoff */
+};
+
+/* A kind of job. Registered before jobs_start(); read-only afterwards. */
+struct jobs_kind {
+    const char *name; /* stored in jobs.kind: lower-case letters and '_' */
+    /* What the game whose state is `g` with seats `seats` (by seat, g->nplayers) needs of
+     * this kind: called by every commit on any thread (keep it cheap; no I/O). */
+    enum jobs_plan (*plan)(const struct cc_game *g, const struct store_player *seats, int *due_ms,
+                           int *lease_ms);
+    /* Runs job `j` on a worker thread (which has its own database connection). */
+    enum jobs_result (*run)(const struct store_job *j);
+};
+
+/* Adds kind `k` (static storage) to the registry. Returns 0, or -1 when it is full. */
+int jobs_register(const struct jobs_kind *k) NODISCARD;
+
+/*
+ * The STORE_JOBS_JSON text of every registered kind's plan for state `g` with seats
+ * `seats`, written into `buf` (`cap` bytes): NULL when no kind has anything to say (the
+ * commit then touches no job), else buf.
+ */
+const char *jobs_plan(const struct cc_game *g, const struct store_player *seats, char *buf,
+                      size_t cap);
+
+/* An in-memory task for the job workers (not stored: it dies with the server). */
+struct jobs_task {
+    void (*run)(struct jobs_task *t); /* runs on a worker; owns t from then on */
+    struct jobs_task *next;           /* the queue's link (jobs.c) */
+};
+
+/* Queues task `t` for the next free worker (before the stored jobs). Returns 0, or -1
+ * when no worker runs (t is not taken). Thread-safe. */
+int jobs_submit(struct jobs_task *t) NODISCARD;
+
+/* 1 when workers run (jobs_submit() takes tasks). */
+int jobs_running(void);
+
+/* Starts cfg->bot_workers threads (none: 0). Returns 0 or -1 (logged). */
+int jobs_start(const struct cfg *cfg) NODISCARD;
+
+/* Wakes the workers to claim due jobs (after a commit that wrote one). Thread-safe, cheap. */
+void jobs_kick(void);
+
+/* Stops the workers and joins them; tasks still queued are run first (they answer fast
+ * when stopping: jobs_stopping()). Claimed jobs left are due again when their lease ends. */
+void jobs_stop(void);
+
+/* 1 once jobs_stop() was called. */
+int jobs_stopping(void);
+
+#endif

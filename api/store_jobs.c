@@ -1,0 +1,80 @@
+/* store_jobs.c: the background jobs of games (0009): claiming due rows with a lease, and
+ * putting back those with nothing to do or to be tried again. The rows are written by the
+ * commits themselves (STORE_JOBS_JSON in store.c). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libpq-fe.h>
+
+#include "log.h"
+#include "store.h"
+#include "store_db.h"
+
+/* The array literal {a,b,...} of `kinds` (jobs.h's names: letters and '_', nothing to quote)
+ * into `buf`. Returns 0, or -1 when it does not fit or a kind holds anything else. */
+static int kinds_array(const char *const *kinds, int n, char *buf, size_t cap)
+{
+    size_t o = 0;
+    if (cap < 3) return -1;
+    buf[o++] = '{';
+    for (int i = 0; i < n; i++) {
+        size_t len = strlen(kinds[i]);
+        if (o + len + 3 > cap) return -1;
+        for (size_t k = 0; k < len; k++)
+            if (!((kinds[i][k] >= 'a' && kinds[i][k] <= 'z') || kinds[i][k] == '_')) return -1;
+        if (i) buf[o++] = ',';
+        memcpy(buf + o, kinds[i], len);
+        o += len;
+    }
+    buf[o++] = '}';
+    buf[o] = '\0';
+    return 0;
+}
+
+enum store_status store_job_claim(const char *const *kinds, int nkinds, struct store_job *out,
+                                  int max, int *n)
+{
+    *n = 0;
+    char list[256], lim[16];
+    if (kinds_array(kinds, nkinds, list, sizeof list)) return STORE_ERROR;
+    snprintf(lim, sizeof lim, "%d", max);
+    PGconn *pg = db_conn();
+    if (!pg) return STORE_UNAVAILABLE;
+    const char *vals[2] = {lim, list};
+    PGresult *res;
+    enum store_status s = db_run(&pg, ST_JOB_CLAIM, 2, vals, NULL, &res);
+    if (s != STORE_OK) return s;
+    for (int r = 0; r < PQntuples(res) && *n < max; r++) {
+        struct store_job *j = &out[*n];
+        snprintf(j->game, sizeof j->game, "%s", PQgetvalue(res, r, 0));
+        snprintf(j->kind, sizeof j->kind, "%s", PQgetvalue(res, r, 1));
+        j->version = (int)db_long(res, r, 2, -1);
+        j->attempts = (int)db_long(res, r, 3, 0);
+        (*n)++;
+    }
+    PQclear(res);
+    return STORE_OK;
+}
+
+/* Runs `st` (ST_JOB_DROP, or ST_JOB_RETRY with `delay_ms`) on job `j`. */
+static enum store_status job_update(enum stmt st, const struct store_job *j, int delay_ms)
+{
+    PGconn *pg = db_conn();
+    if (!pg) return STORE_UNAVAILABLE;
+    char version[16], delay[16];
+    snprintf(version, sizeof version, "%d", j->version);
+    snprintf(delay, sizeof delay, "%d", delay_ms);
+    const char *vals[4] = {j->game, j->kind, version, delay};
+    return db_run_cmd(&pg, st, st == ST_JOB_RETRY ? 4 : 3, vals, NULL, NULL);
+}
+
+enum store_status store_job_drop(const struct store_job *j)
+{
+    return job_update(ST_JOB_DROP, j, 0);
+}
+
+enum store_status store_job_retry(const struct store_job *j, int delay_ms)
+{
+    return job_update(ST_JOB_RETRY, j, delay_ms);
+}

@@ -1,0 +1,338 @@
+/* t_bots.c: computer players' seats (issue 13): against a person, on their own, a server
+ * killed while they play, the lease of a claimed turn, refused specs, and hints. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "db.h"
+#include "hard.h"
+#include "tests.h"
+
+/* A short classic deck (the start tile is D as always). */
+#define SHORT_DECK                                                                                 \
+    "\"deck\":[\"A\",\"B\",\"C\",\"E\",\"F\",\"U\",\"V\",\"K\",\"L\",\"W\",\"X\",\"J\"]"
+
+static long long now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Waits (up to `limit_ms`) until game `g` is finished, or (seat >= 0) until it is seat
+ * `seat`'s turn. Returns the status text's first letter ('f' finished, 'a' active) with the
+ * game's JSON in *out (caller deletes), or 0 on timeout/failure.
+ */
+static int wait_turn(const struct server *srv, const struct game *g, int seat, long limit_ms,
+                     cJSON **out)
+{
+    long long end = now_ms() + limit_ms;
+    *out = NULL;
+    while (now_ms() < end) {
+        cJSON *j = game_get(srv, g);
+        if (j) {
+            const char *st = jstr(j, "status");
+            if (strcmp(st, "finished") == 0 || (seat >= 0 && jnum(j, "turn.seat") == seat)) {
+                *out = j;
+                return st[0];
+            }
+            cJSON_Delete(j);
+        }
+        usleep(3000);
+    }
+    return 0;
+}
+
+/* The check every bot game ends with: stored log replays to the state; no placement twice. */
+static int log_sound(const char *id, char *why, size_t cap)
+{
+    if (db_replay_check(id, why, cap)) return -1;
+    const char *vals[1] = {id};
+    long places = db_scalar_params(
+        "SELECT count(*) FROM actions WHERE game_id = $1::uuid AND kind = 'place'", 1, vals);
+    long distinct = db_scalar_params("SELECT count(DISTINCT (body->>'x', body->>'y')) FROM actions "
+                                     "WHERE game_id = $1::uuid AND kind = 'place'",
+                                     1, vals);
+    long jobs = db_scalar_params("SELECT count(*) FROM jobs WHERE game_id = $1::uuid", 1, vals);
+    if (places <= 0 || places != distinct) {
+        snprintf(why, cap, "%ld placements stored, %ld distinct squares", places, distinct);
+        return -1;
+    }
+    if (jobs != 0) {
+        snprintf(why, cap, "%ld jobs left for a finished game", jobs);
+        return -1;
+    }
+    return 0;
+}
+
+void test_bots_against_person(struct server *srv)
+{
+    struct game g;
+    NEW_GAME(&g, "{\"players\":[{\"name\":\"Ann\"},{\"bot\":\"random\"},{\"bot\":\"greedy\","
+                 "\"think_ms\":50}],\"seed\":5," SHORT_DECK "}");
+    cJSON *j = game_get(srv, &g);
+    CHECK(j, "no game");
+    int shown = strcmp(jstr(j, "players.1.bot"), "random") == 0 &&
+                strcmp(jstr(j, "players.2.bot"), "greedy") == 0 &&
+                jnum(j, "players.2.think_ms") == 50 && jnum(j, "players.1.think_ms") == 250 &&
+                jget(j, "players.0.bot") == NULL && cJSON_IsTrue(jget(j, "hints"));
+    cJSON_Delete(j);
+    CHECK(shown, "the state does not show the bots");
+    CHECK(g.token[0][0] && !g.token[1][0] && !g.token[2][0], "tokens: only the person's seat");
+    char why[400];
+    long long worst = 0;
+    int turns = 0, finished = 0;
+    for (int i = 0; i < 40 && !finished; i++) {
+        int p = play_turn(srv, &g, 1, why, sizeof why);
+        CHECK(p >= 0, "Ann's turn %d: %s", i, why);
+        if (p == 1) break;
+        long long t0 = now_ms();
+        cJSON *s = NULL;
+        int st = wait_turn(srv, &g, 0, 5000, &s);
+        long long took = now_ms() - t0;
+        cJSON_Delete(s);
+        CHECK(st, "the bots did not play within 5 s (turn %d)", i);
+        finished = st == 'f';
+        if (took > worst) worst = took;
+        turns++;
+    }
+    j = game_get(srv, &g);
+    int done = j && strcmp(jstr(j, "status"), "finished") == 0;
+    cJSON_Delete(j);
+    CHECK(done, "the game did not finish");
+    CHECK(log_sound(g.id, why, sizeof why) == 0, "%s", why);
+    printf("  a person against two bots: %d rounds, two bots' turns took %lld ms at most\n", turns,
+           worst);
+    /* Two bots' turns (250 + 50 ms of think time allowed each, plus 100 ms each). */
+    CHECK(worst < 2000, "the bots took %lld ms for a round", worst);
+}
+
+void test_bots_only(struct server *srv)
+{
+    struct game g;
+    long long t0 = now_ms();
+    NEW_GAME(&g, "{\"players\":[{\"bot\":\"greedy\"},{\"bot\":\"random\"},{\"bot\":\"mcts\","
+                 "\"think_ms\":10}],\"seed\":6," SHORT_DECK "}");
+    cJSON *j = NULL;
+    int st = wait_turn(srv, &g, -1, 10000, &j);
+    long long took = now_ms() - t0;
+    CHECK(st == 'f', "a game of bots did not finish in 10 s");
+    int ok = jnum(j, "deck_remaining") == 0;
+    cJSON_Delete(j);
+    CHECK(ok, "finished with tiles left");
+    char why[400];
+    CHECK(log_sound(g.id, why, sizeof why) == 0, "%s", why);
+    /* Every ruleset: a game of bots plays to its end. */
+    static const char *const others[] = {
+        "{\"ruleset\":\"hills\",\"players\":[{\"bot\":\"greedy\",\"think_ms\":10},{\"bot\":"
+        "\"random\",\"think_ms\":10}],\"seed\":7}",
+        "{\"ruleset\":\"discovery\",\"options\":{\"draw\":\"hand\"},\"players\":[{\"bot\":"
+        "\"greedy\","
+        "\"think_ms\":10},{\"bot\":\"random\",\"think_ms\":10}],\"seed\":8}",
+        "{\"ruleset\":\"classic\",\"options\":{\"river\":true},\"players\":[{\"bot\":\"random\","
+        "\"think_ms\":10},{\"bot\":\"greedy\",\"think_ms\":10}],\"seed\":9}",
+    };
+    for (size_t i = 0; i < sizeof others / sizeof *others; i++) {
+        struct game o;
+        char why2[300];
+        CHECK(game_new(srv, others[i], &o, why2, sizeof why2) == 0, "game %zu: %s", i, why2);
+        cJSON *oj = NULL;
+        int ost = wait_turn(srv, &o, -1, 60000, &oj);
+        cJSON_Delete(oj);
+        CHECK(ost == 'f', "bots did not finish game %zu", i);
+        CHECK(log_sound(o.id, why, sizeof why) == 0, "game %zu: %s", i, why);
+    }
+    printf("  bots only: a short game of three bots in %lld ms\n", took);
+}
+
+void test_bots_server_killed(struct server *srv)
+{
+    /* A server whose workers play a long game of bots is killed mid-game (it claims and
+     * holds turns all the time); the other server finishes it, each action once. */
+    struct server x = {0};
+    CHECK(hard_server_start(&x, NULL, 0) == 0, "the server to kill did not start");
+    struct game g;
+    char why[400];
+    int rc = game_new(&x,
+                      "{\"players\":[{\"bot\":\"random\",\"think_ms\":10},{\"bot\":\"random\","
+                      "\"think_ms\":10}],\"seed\":11}",
+                      &g, why, sizeof why);
+    /* Killed early in the game, once its bots have played a few turns. */
+    int before = -1;
+    for (int i = 0; rc == 0 && i < 2000 && (before = game_version(&x, &g)) < 12; i++) usleep(1000);
+    kill(x.pid, SIGKILL);
+    int status;
+    waitpid(x.pid, &status, 0);
+    x.pid = 0;
+    CHECK(rc == 0, "%s", why);
+    cJSON *j = NULL;
+    int st = wait_turn(srv, &g, -1, 60000, &j);
+    int after = j ? (int)jnum(j, "version") : -1;
+    cJSON_Delete(j);
+    CHECK(st == 'f', "the other server did not finish the game (version %d at the kill)", before);
+    CHECK(log_sound(g.id, why, sizeof why) == 0, "%s", why);
+    printf("  kill -9 while bots play: version %d at the kill, finished at %d by the other\n",
+           before, after);
+}
+
+void test_bots_lease(struct server *srv)
+{
+    /* A server with no workers creates a game whose seat 0 is a bot: the turn is due at
+     * once. A dead server's claim is simulated: the job leased for 1.5 s. The running server
+     * (srv) must wait for the lease to run out, then play the turn, once. (With the spec
+     * proxy srv->pid is still the server's.) */
+    struct server x = {0};
+    static const char *const env[] = {"BOT_WORKERS=0", NULL};
+    CHECK(hard_server_start(&x, env, 0) == 0, "the server without workers did not start");
+    struct game g;
+    char why[400] = "";
+    int rc = -1, tries = 0;
+    long set = -1;
+    const char *vals[1] = {g.id};
+    /* The running server would claim the new turn at once (its workers are woken by the
+     * creation's NOTIFY): it is paused meanwhile, as if it were busy. */
+    kill(srv->pid, SIGSTOP);
+    while (set != 1 && tries++ < 3) {
+        rc = game_new(&x, "{\"players\":[{\"bot\":\"greedy\"},{\"name\":\"Bob\"}],\"seed\":12}", &g,
+                      why, sizeof why);
+        if (rc) break;
+        set = db_scalar_params("WITH u AS (UPDATE jobs SET due_at = now() + interval '1500 ms', "
+                               "claimed_until = now() + interval '1500 ms', attempts = 1 WHERE "
+                               "game_id = $1::uuid AND kind = 'bot' AND version = 1 RETURNING 1) "
+                               "SELECT count(*) FROM u",
+                               1, vals);
+    }
+    kill(srv->pid, SIGCONT);
+    long long t0 = now_ms();
+    (void)hard_server_stop(&x);
+    CHECK(rc == 0, "%s", why);
+    CHECK(set == 1, "no bot job at creation (%ld)", set);
+    usleep(900000);
+    int early = game_version(srv, &g);
+    cJSON *j = NULL;
+    int st = wait_turn(srv, &g, 1, 5000, &j);
+    long long took = now_ms() - t0;
+    cJSON_Delete(j);
+    CHECK(early == 1, "the turn was played while another server held it (version %d)", early);
+    CHECK(st == 'a', "the turn was not played after the lease ran out");
+    CHECK(db_replay_check(g.id, why, sizeof why) == 0, "%s", why);
+    CHECK(db_scalar_params("SELECT count(*) FROM actions WHERE game_id = $1::uuid", 1, vals) == 2,
+          "the bot's turn is not one draw and one placement");
+    printf("  a leased bot turn: played %lld ms after a 1500 ms lease began\n", took);
+}
+
+void test_bots_refused(struct server *srv)
+{
+    static const struct {
+        const char *body;
+        const char *code;
+    } cases[] = {
+        {"{\"players\":[{\"bot\":\"clever\"},{\"name\":\"Bob\"}]}", "unknown_bot_level"},
+        {"{\"players\":[{\"bot\":3},{\"name\":\"Bob\"}]}", "unknown_bot_level"},
+        {"{\"players\":[{\"bot\":\"mcts\",\"think_ms\":5},{\"name\":\"Bob\"}]}",
+         "invalid_think_ms"},
+        {"{\"players\":[{\"bot\":\"mcts\",\"think_ms\":10001},{\"name\":\"Bob\"}]}",
+         "invalid_think_ms"},
+        {"{\"players\":[{\"bot\":\"mcts\",\"think_ms\":\"250\"},{\"name\":\"Bob\"}]}",
+         "invalid_think_ms"},
+        {"{\"players\":[{\"bot\":\"mcts\",\"think_ms\":2.5},{\"name\":\"Bob\"}]}",
+         "invalid_think_ms"},
+        {"{\"players\":[{\"bot\":\"random\",\"name\":\"R\"},{\"name\":\"Bob\"}]}", "invalid_body"},
+        {"{\"players\":[{\"name\":\"Ann\",\"think_ms\":250},{\"name\":\"Bob\"}]}", "invalid_body"},
+        {"{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"hints\":\"no\"}", "invalid_body"},
+    };
+    long games0 = db_scalar("SELECT count(*) FROM games");
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        struct resp r;
+        http(srv, "POST", "/v1/games", cases[i].body, NULL, &r);
+        int ok = r.status == 400 && strcmp(jstr(r.json, "code"), cases[i].code) == 0;
+        char body[200];
+        snprintf(body, sizeof body, "%.180s", r.body ? r.body : "");
+        long status = r.status;
+        resp_free(&r);
+        CHECK(ok, "%s: %ld %s (wanted 400 %s)", cases[i].body, status, body, cases[i].code);
+    }
+    CHECK(db_scalar("SELECT count(*) FROM games") == games0, "a refused create stored a game");
+}
+
+/* GET the hint of game `g` with `auth` (NULL: none) and `query` into r. */
+static void get_hint(const struct server *srv, const struct game *g, const char *auth,
+                     const char *query, struct resp *r)
+{
+    char path[200];
+    snprintf(path, sizeof path, "/v1/games/%s/hint%s", g->id, query);
+    const char *h[2] = {auth, NULL};
+    http(srv, "GET", path, NULL, h, r);
+}
+
+/* Expects `r` to be `status` with `code`; records a failure (returns) otherwise. */
+#define EXPECT(r, st, c, what)                                                                     \
+    do {                                                                                           \
+        int ok_ = (r).status == (st) && strcmp(jstr((r).json, "code"), (c)) == 0;                  \
+        long got_ = (r).status;                                                                    \
+        char b_[160];                                                                              \
+        snprintf(b_, sizeof b_, "%.150s", (r).body ? (r).body : "");                               \
+        resp_free(&(r));                                                                           \
+        CHECK(ok_, "%s: %ld %s (wanted %d %s)", what, got_, b_, st, c);                            \
+    } while (0)
+
+void test_hints(struct server *srv)
+{
+    struct game g;
+    NEW_GAME(&g, "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"seed\":21}");
+    struct resp r;
+    get_hint(srv, &g, g.auth[0], "", &r);
+    EXPECT(r, 409, "wrong_phase", "before the draw");
+    get_hint(srv, &g, NULL, "", &r);
+    EXPECT(r, 401, "missing_token", "no token");
+    char path[160];
+    snprintf(path, sizeof path, "/v1/games/%s/draw", g.id);
+    const char *h0[2] = {g.auth[0], NULL};
+    http(srv, "POST", path, NULL, h0, &r);
+    long drew = r.status;
+    resp_free(&r);
+    CHECK(drew == 200, "draw: %ld", drew);
+    get_hint(srv, &g, g.auth[1], "", &r);
+    EXPECT(r, 403, "not_your_turn", "the other seat");
+    get_hint(srv, &g, g.auth[0], "?think_ms=5", &r);
+    EXPECT(r, 400, "invalid_think_ms", "think_ms=5");
+    long long t0 = now_ms();
+    get_hint(srv, &g, g.auth[0], "?think_ms=100", &r);
+    long long took = now_ms() - t0;
+    const cJSON *pl = jget(r.json, "placement");
+    int ok = r.status == 200 && pl && jget(pl, "x") && jget(pl, "rotation") &&
+             jstr(r.json, "level")[0] && jnum(r.json, "think_ms") == 100;
+    char *body = pl ? cJSON_PrintUnformatted(pl) : NULL;
+    long st = r.status;
+    char txt[200];
+    snprintf(txt, sizeof txt, "%.190s", r.body ? r.body : "");
+    resp_free(&r);
+    if (!ok) free(body);
+    CHECK(ok, "hint: %ld %s", st, txt);
+    /* The hint is a placement the server takes as it is. */
+    snprintf(path, sizeof path, "/v1/games/%s/placements", g.id);
+    http(srv, "POST", path, body, h0, &r);
+    free(body);
+    long placed = r.status;
+    resp_free(&r);
+    CHECK(placed == 201, "the hint's placement answered %ld", placed);
+    printf("  hint answered in %lld ms\n", took);
+
+    struct game off;
+    NEW_GAME(&off, "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"hints\":false}");
+    cJSON *j = game_get(srv, &off);
+    int shown = j && cJSON_IsFalse(jget(j, "hints"));
+    cJSON_Delete(j);
+    CHECK(shown, "the state does not say hints: false");
+    snprintf(path, sizeof path, "/v1/games/%s/draw", off.id);
+    const char *o0[2] = {off.auth[0], NULL};
+    http(srv, "POST", path, NULL, o0, &r);
+    resp_free(&r);
+    get_hint(srv, &off, off.auth[0], "", &r);
+    EXPECT(r, 403, "hints_disabled", "hints: false");
+}
