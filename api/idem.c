@@ -12,15 +12,15 @@
 #include "params.h"
 #include "problem.h"
 
-/* SHA-256 over method, path and the body's canonical JSON (its bytes when it is not JSON):
- * what makes two requests "the same". */
-static int request_hash(const struct api_request *req, uint8_t out[AUTH_HASH_LEN])
+/* SHA-256 over method, path and the body's canonical JSON (its bytes when it is not JSON,
+ * or with `raw`, as rows from before 0009 hashed it): what makes two requests "the same". */
+static int request_hash(const struct api_request *req, int raw, uint8_t out[AUTH_HASH_LEN])
 {
     char *canon = NULL;
     size_t cl = 0;
     const char *body = req->body ? req->body : "";
     size_t bl = req->body ? req->body_len : 0;
-    if (canon_json(body, bl, &canon, &cl) == 0) {
+    if (!raw && canon_json(body, bl, &canon, &cl) == 0) {
         body = canon;
         bl = cl;
     }
@@ -68,7 +68,7 @@ static int begin(const struct api_request *req, const char *scope, int anonymous
     /* The caller's token is the salt of a scope of its own: the database holds only its
      * hash, so even a short key does not open the answer from the database alone. */
     const char *salt = anonymous ? NULL : auth_bearer(req->authorization);
-    if (request_hash(req, out->rec.request_hash) ||
+    if (request_hash(req, 0, out->rec.request_hash) ||
         seal_lookup(out->scope, key, out->rec.key_hash) ||
         seal_derive(out->scope, key, salt, salt ? strlen(salt) : 0, out->rec.seal_key)) {
         problem_reply(resp, 500, "internal_error", "The request could not be hashed.");
@@ -81,7 +81,11 @@ static int begin(const struct api_request *req, const char *scope, int anonymous
         problem_store(resp, s);
         return 1;
     }
-    if (!auth_hash_equal(first.request_hash, out->rec.request_hash)) {
+    int same = auth_hash_equal(first.request_hash, out->rec.request_hash);
+    uint8_t raw[AUTH_HASH_LEN];
+    if (!same && first.unsealed && request_hash(req, 1, raw) == 0)
+        same = auth_hash_equal(first.request_hash, raw); /* stored before 0009: bytes */
+    if (!same) {
         problem_reply(resp, 409, "idempotency_key_reused",
                       "This Idempotency-Key was used before with a different request.");
     } else if (first.locked) {

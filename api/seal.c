@@ -81,8 +81,8 @@ int seal_close(const uint8_t k[SEAL_KEY_LEN], const char *scope, const void *pla
     uint8_t *nonce = blob + 1, *body = nonce + SEAL_NONCE_LEN, *tag = body + len;
     /* A random 96-bit nonce per answer: each key seals one answer, so nonces never repeat
      * under a key (and a repeat would take 2^48 answers under one key to be likely). */
-    EVP_CIPHER_CTX *c = RAND_bytes(nonce, SEAL_NONCE_LEN) == 1 ? gcm_begin(k, nonce, scope, 1)
-                                                                : NULL;
+    EVP_CIPHER_CTX *c =
+        RAND_bytes(nonce, SEAL_NONCE_LEN) == 1 ? gcm_begin(k, nonce, scope, 1) : NULL;
     int n = 0, fin = 0;
     int ok = c && EVP_CipherUpdate(c, body, &n, plain, (int)len) == 1 && (size_t)n == len &&
              EVP_CipherFinal_ex(c, body + n, &fin) == 1 && fin == 0 &&

@@ -13,12 +13,12 @@
 
 #include "nodiscard.h"
 
-#define SEAL_KEY_LEN      32 /* AES-256 */
-#define SEAL_HASH_LEN     32 /* SHA-256 */
-#define SEAL_NONCE_LEN    12 /* GCM's 96-bit nonce */
-#define SEAL_TAG_LEN      16 /* GCM's tag */
-#define SEAL_OVERHEAD     (1 + SEAL_NONCE_LEN + SEAL_TAG_LEN) /* version byte, nonce, tag */
-#define SEAL_VERSION      1  /* the first byte of a sealed blob */
+#define SEAL_KEY_LEN   32                                  /* AES-256 */
+#define SEAL_HASH_LEN  32                                  /* SHA-256 */
+#define SEAL_NONCE_LEN 12                                  /* GCM's 96-bit nonce */
+#define SEAL_TAG_LEN   16                                  /* GCM's tag */
+#define SEAL_OVERHEAD  (1 + SEAL_NONCE_LEN + SEAL_TAG_LEN) /* version byte, nonce, tag */
+#define SEAL_VERSION   1                                   /* the first byte of a sealed blob */
 
 /*
  * The lookup hash of Idempotency-Key `key` in `scope`: SHA-256 over a label, the scope and

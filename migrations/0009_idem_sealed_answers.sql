@@ -13,7 +13,9 @@
 -- Rows from before (at most 24 hours old; their bodies were stored without tokens) are
 -- kept, so that a repeat sent across the upgrade still does not act twice: their key is
 -- turned into its key_hash here (the same function, in SQL), the key itself is dropped, and
--- `body` keeps their answer without tokens, as it was. New rows leave `body` NULL.
+-- `body` keeps their answer without tokens, as it was; their request_hash (of the body's
+-- bytes, not yet of its canonical JSON) is compared both ways (api/idem.c). New rows leave
+-- `body` NULL.
 
 ALTER TABLE idempotency ADD COLUMN key_hash bytea;
 UPDATE idempotency

@@ -396,3 +396,75 @@ void test_idem_concurrent_creates(struct server *srv)
     CHECK(made == 1, "%ld games created", made);
     CHECK(code == 0, "the second server exited with %d", code);
 }
+
+/*
+ * The migration to sealed answers (0009) keeps the rows of before: on a database of its
+ * own, a server makes a game, then the idempotency table is made again as 0001 had it,
+ * with two answers remembered the old way (an anonymous creation whose body was not in
+ * canonical form, a seat's draw without a body). The next server migrates it; both
+ * repeats get their old answers (without tokens, as before), and nothing acts twice.
+ */
+void test_idem_migration(struct server *srv)
+{
+    (void)srv;
+    char db[512], dbenv[560];
+    fresh_database("tilehall_itest_idemmig", db, sizeof db);
+    CHECK(db[0], "no database for the test");
+    snprintf(dbenv, sizeof dbenv, "DATABASE_URL=%s", db);
+    const char *env[] = {dbenv, NULL};
+    struct server s;
+    CHECK(hard_server_start(&s, env, 0) == 0, "the server did not start");
+    struct game g;
+    char why[300] = "";
+    int made = game_new(&s, CREATE2, &g, why, sizeof why) == 0;
+    int code1 = hard_server_stop(&s);
+    CHECK(made, "%s", why);
+    CHECK(code1 == 0, "the first server exited with %d", code1);
+    static const char create_body[] = "{\"players\": [{\"name\": \"Ann\"}, {\"name\": \"Bob\"}]}";
+    static const char old_shape[] =
+        "DROP TABLE idempotency;\n"
+        "DELETE FROM schema_migrations WHERE version = 9;\n"
+        "CREATE TABLE idempotency (scope text NOT NULL, key text NOT NULL, request_hash bytea NOT "
+        "NULL, status integer NOT NULL, location text, etag text, body text NOT NULL, created_at "
+        "timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (scope, key));\n"
+        "CREATE INDEX idempotency_created_at ON idempotency (created_at);\n"
+        "INSERT INTO idempotency (scope, key, request_hash, status, location, etag, body) VALUES "
+        "('create', 'old-anonymous-key-0123456789abcdef', sha256(convert_to(E'POST\\n/v1/games\\n' "
+        "|| '{\"players\": [{\"name\": \"Ann\"}, {\"name\": \"Bob\"}]}', 'UTF8')), 201, "
+        "'/v1/games/' || :'game', '\"1\"', '{\"id\":\"' || :'game' || '\",\"old\":true}'),\n"
+        "(:'game' || '/0', 'old-draw', sha256(convert_to('POST' || E'\\n' || '/v1/games/' || "
+        ":'game' || '/draw' || E'\\n', 'UTF8')), 200, NULL, '\"2\"', '{\"old\":\"draw\"}');\n";
+    CHECK(psql_run(db, g.id, old_shape) == 0, "the old shape could not be made (psql)");
+    CHECK(hard_server_start(&s, env, 0) == 0, "the server did not start on the old shape");
+    struct resp a, b;
+    post2(&s, "/v1/games", create_body, "Idempotency-Key: old-anonymous-key-0123456789abcdef", NULL,
+          &a);
+    char path[160];
+    snprintf(path, sizeof path, "/v1/games/%s/draw", g.id);
+    post2(&s, path, NULL, g.auth[0], "Idempotency-Key: old-draw", &b);
+    char want_create[160], want_loc[128];
+    snprintf(want_create, sizeof want_create, "{\"id\":\"%s\",\"old\":true}", g.id);
+    snprintf(want_loc, sizeof want_loc, "/v1/games/%s", g.id);
+    int create_ok =
+        a.status == 201 && strcmp(a.body, want_create) == 0 && strcmp(a.location, want_loc) == 0;
+    int draw_ok = b.status == 200 && strcmp(b.body, "{\"old\":\"draw\"}") == 0 &&
+                  strcmp(b.etag, "\"2\"") == 0;
+    char got[2][200];
+    snprintf(got[0], sizeof got[0], "%ld %.150s", a.status, a.body);
+    snprintf(got[1], sizeof got[1], "%ld %.150s", b.status, b.body);
+    resp_free(&a);
+    resp_free(&b);
+    int version = game_version(&s, &g);
+    /* New answers after the migration are sealed as ever. */
+    post2(&s, path, NULL, g.auth[0], "Idempotency-Key: new-draw", &a);
+    post2(&s, path, NULL, g.auth[0], "Idempotency-Key: new-draw", &b);
+    int new_ok = a.status == 200 && b.status == 200 && strcmp(a.body, b.body) == 0;
+    resp_free(&a);
+    resp_free(&b);
+    int code2 = hard_server_stop(&s);
+    CHECK(create_ok, "the old creation's repeat: %s", got[0]);
+    CHECK(draw_ok, "the old draw's repeat: %s", got[1]);
+    CHECK(version == 1, "the old draw's repeat drew (version %d)", version);
+    CHECK(new_ok, "a draw after the migration is not repeated");
+    CHECK(code2 == 0, "the server on the migrated database exited with %d", code2);
+}

@@ -94,6 +94,8 @@ const struct itest itest_tests[] = {
      test_idem_canonical},
     {"idempotency: 16 concurrent creations with one key, two servers",
      test_idem_concurrent_creates},
+    {"idempotency: the migration to sealed answers keeps the answers of before",
+     test_idem_migration},
     {"playertoken: a bound seat's player token answered as its seat token, a whole game",
      test_playertoken_same_as_seat},
     {"playertoken: the same in the hand-of-two variant", test_playertoken_same_as_seat_hand},

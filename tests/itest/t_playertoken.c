@@ -17,15 +17,14 @@
 
 /* The two games of the comparison: [0] seat 0 named, [1] seat 0 bound to the player. */
 struct pair {
-    struct game g[2];  /* auth[0] of g[1] is the player's token line */
-    char player[64];   /* the player's id */
-    char why[400];     /* the first difference */
-    int steps;         /* requests compared */
+    struct game g[2]; /* auth[0] of g[1] is the player's token line */
+    char player[64];  /* the player's id */
+    char why[400];    /* the first difference */
+    int steps;        /* requests compared */
 };
 
 /* POST /v1/players {"name": `name`}: the auth line into `auth`, the id into `id` (64). */
-static long player_new(const struct server *srv, const char *name, char *auth, size_t cap,
-                       char *id)
+static long player_new(const struct server *srv, const char *name, char *auth, size_t cap, char *id)
 {
     char body[96];
     snprintf(body, sizeof body, "{\"name\":\"%s\"}", name);
@@ -61,8 +60,8 @@ static long create(const struct server *srv, const char *body, const char *auth,
 
 /* `method` /v1/games/{id}/`what` of `g` with header lines `h1`, `h2` (either NULL). */
 static void game_send(const struct server *srv, const struct game *g, const char *method,
-                 const char *what, const char *body, const char *h1, const char *h2,
-                 struct resp *r)
+                      const char *what, const char *body, const char *h1, const char *h2,
+                      struct resp *r)
 {
     char path[200];
     snprintf(path, sizeof path, "/v1/games/%s/%s", g->id, what);
@@ -100,9 +99,9 @@ static long both(const struct server *srv, struct pair *p, int seat, const char 
     }
     p->steps++;
     if ((st[0] != st[1] || strcmp(code[0], code[1]) != 0) && !p->why[0])
-        snprintf(p->why, sizeof p->why, "%s %s%s%s as seat %d: seat token %ld %s, player token %ld %s",
-                 method, what, body ? " " : "", body ? body : "", seat, st[0], code[0], st[1],
-                 code[1]);
+        snprintf(p->why, sizeof p->why,
+                 "%s %s%s%s as seat %d: seat token %ld %s, player token %ld %s", method, what,
+                 body ? " " : "", body ? body : "", seat, st[0], code[0], st[1], code[1]);
     return st[0];
 }
 
@@ -137,7 +136,7 @@ static void probe(const struct server *srv, struct pair *p, int seat, int turn)
     snprintf(key, sizeof key, "Idempotency-Key: hook-%d-%d", seat, turn);
     both(srv, p, seat, "GET", "webhook", NULL, NULL, NULL);
     both(srv, p, seat, "POST", "webhook", body, key, NULL);
-    both(srv, p, seat, "POST", "webhook", body, key, NULL);            /* its repeat */
+    both(srv, p, seat, "POST", "webhook", body, key, NULL);              /* its repeat */
     both(srv, p, seat, "POST", "webhook", "{\"url\":\"x\"}", key, NULL); /* 400 */
     both(srv, p, seat, "POST", "webhook", body, "If-Match: \"999\"", NULL);
     both(srv, p, seat, "GET", "webhook", NULL, NULL, NULL);
@@ -250,7 +249,10 @@ void test_playertoken_same_as_seat(struct server *srv)
 
 void test_playertoken_same_as_seat_hand(struct server *srv)
 {
-    compare(srv, "\"ruleset\":\"discovery\",\"options\":{\"draw\":\"hand\"},\"seed\":12");
+    compare(srv,
+            "\"ruleset\":\"discovery\",\"options\":{\"draw\":\"hand\"},\"seed\":12,"
+            "\"deck\":[\"B\",\"D\",\"F\",\"J\",\"L\",\"H\",\"I\",\"O\",\"Q\",\"R\",\"J\",\"D\","
+            "\"F\",\"B\"]");
 }
 
 /* One refused request: `method` `what` with `body`; its status and code. */
@@ -273,8 +275,8 @@ static int refused(const struct server *srv, const struct game *g, const char *a
     long keys0 = db_scalar("SELECT count(*) FROM idempotency");
     for (size_t i = 0; i < n; i++) {
         struct resp r;
-        game_send(srv, g, list[i].method, list[i].what, list[i].body, auth, "Idempotency-Key: refused-1",
-             &r);
+        game_send(srv, g, list[i].method, list[i].what, list[i].body, auth,
+                  "Idempotency-Key: refused-1", &r);
         long st = r.status;
         char code[64];
         snprintf(code, sizeof code, "%s", problem_code(&r));

@@ -725,7 +725,7 @@ void test_webhooks(struct server *srv)
 }
 
 /* The DATABASE_URL of a fresh database `name` of the test cluster, or "" (scripts/pg-start.sh). */
-static void fresh_database(const char *name, char *url, size_t cap)
+void fresh_database(const char *name, char *url, size_t cap)
 {
     char cmd[256];
     snprintf(cmd, sizeof cmd, "scripts/pg-start.sh --fast --fresh %s 2>/dev/null", name);
@@ -1287,7 +1287,7 @@ void test_webhook_breaker(struct server *srv)
 
 /* Runs the psql script `sql` on database `db` in one transaction, with psql variable
  * game=`game`. 0 or -1. */
-static int psql_run(const char *db, const char *game, const char *sql)
+int psql_run(const char *db, const char *game, const char *sql)
 {
     char file[] = "/tmp/tilehall-itest-sqlXXXXXX";
     int fd = mkstemp(file);
