@@ -1,13 +1,14 @@
 /* t_playertoken.c: acting by player token (issue 11, item 3): everything a seat token can
  * do on a game, the token of the player bound to that seat can do, and nothing more. Two
  * games alike in everything (seed, deck, names) but seat 0: a named seat with its token
- * in one, a seat bound to the player Ann in the other. Each step of a whole game, and a
- * probe of every seat endpoint at every turn (draw, placement, the webhook's POST, GET,
- * DELETE, with and without If-Match and Idempotency-Key), is sent to both, by the seat
- * token and by the player token: each answer's status and code must be the same, and the
- * two games end the same. Then the limits: Ann's token on a game where she has no seat
- * (401 on every endpoint), bound to seat 1 while seat 0 is to move (403), on another game
- * and another seat's webhook; nothing refused changes anything. */
+ * in one, a seat bound to the player Ann in the other. Each step of a whole game, the
+ * seat not to move trying to draw and place at every turn, and a probe of every seat
+ * endpoint by both seats (draw, placement, the webhook's POST, GET, DELETE, with and
+ * without If-Match and Idempotency-Key) on the first turns, every tenth and the last, are
+ * sent to both games, by the seat token and by the player token: each answer's status and
+ * code must be the same, and the two games end the same. Then the limits: Ann's token on a game
+ * where she has no seat (401 on every endpoint), bound to seat 1 while seat 0 is to move (403), on
+ * another game and another seat's webhook; nothing refused changes anything. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
