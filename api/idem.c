@@ -7,29 +7,43 @@
 #include <string.h>
 
 #include "auth.h"
+#include "canon.h"
 #include "games.h"
 #include "params.h"
 #include "problem.h"
 
-/* SHA-256 over method, path and body: what makes two requests "the same". */
-static int request_hash(const struct api_request *req, uint8_t out[AUTH_HASH_LEN])
+/* SHA-256 over method, path and the body's canonical JSON (its bytes when it is not JSON,
+ * or with `raw`, as rows from before 0011 hashed it): what makes two requests "the same". */
+static int request_hash(const struct api_request *req, int raw, uint8_t out[AUTH_HASH_LEN])
 {
+    char *canon = NULL;
+    size_t cl = 0;
+    const char *body = req->body ? req->body : "";
+    size_t bl = req->body ? req->body_len : 0;
+    if (!raw && canon_json(body, bl, &canon, &cl) == 0) {
+        body = canon;
+        bl = cl;
+    }
     size_t ml = strlen(req->method), pl = strlen(req->path);
-    size_t len = ml + 1 + pl + 1 + req->body_len;
+    size_t len = ml + 1 + pl + 1 + bl;
     char *buf = malloc(len);
-    if (!buf) return -1;
-    memcpy(buf, req->method, ml);
-    buf[ml] = '\n';
-    memcpy(buf + ml + 1, req->path, pl);
-    buf[ml + 1 + pl] = '\n';
-    memcpy(buf + ml + pl + 2, req->body, req->body_len);
-    int rc = auth_sha256(buf, len, out);
+    int rc = -1;
+    if (buf) {
+        memcpy(buf, req->method, ml);
+        buf[ml] = '\n';
+        memcpy(buf + ml + 1, req->path, pl);
+        buf[ml + 1 + pl] = '\n';
+        memcpy(buf + ml + pl + 2, body, bl);
+        rc = auth_sha256(buf, len, out);
+    }
     free(buf);
+    free(canon);
     return rc;
 }
 
-int idem_begin(const struct api_request *req, const char *scope, struct idem *out,
-               struct api_response *resp)
+/* idem_begin() and idem_begin_anonymous(): `anonymous` says which. */
+static int begin(const struct api_request *req, const char *scope, int anonymous, struct idem *out,
+                 struct api_response *resp)
 {
     memset(out, 0, sizeof *out);
     const char *key = req->idempotency_key;
@@ -39,24 +53,45 @@ int idem_begin(const struct api_request *req, const char *scope, struct idem *ou
                       "Idempotency-Key must be 1 to 64 printable ASCII characters.");
         return 1;
     }
+    if (anonymous && strlen(key) < IDEM_ANON_MIN) {
+        /* Anybody may send an anonymous key, and its repeat hands out the first answer's
+         * tokens: it must be beyond guessing. */
+        problem_reply(resp, 400, "idempotency_key_too_short",
+                      "Without a player token the Idempotency-Key of a creation must be 32 to "
+                      "64 characters, drawn at random (32 random hex digits: 128 bits, or a "
+                      "random UUID): its repeat hands out the tokens again.");
+        return 1;
+    }
     out->active = 1;
     snprintf(out->scope, sizeof out->scope, "%s", scope);
     out->rec.scope = out->scope;
-    out->rec.key = key;
-    if (request_hash(req, out->rec.request_hash)) {
+    /* The caller's token is the salt of a scope of its own: the database holds only its
+     * hash, so even a short key does not open the answer from the database alone. */
+    const char *salt = anonymous ? NULL : auth_bearer(req->authorization);
+    if (request_hash(req, 0, out->rec.request_hash) ||
+        seal_lookup(out->scope, key, out->rec.key_hash) ||
+        seal_derive(out->scope, key, salt, salt ? strlen(salt) : 0, out->rec.seal_key)) {
         problem_reply(resp, 500, "internal_error", "The request could not be hashed.");
         return 1;
     }
     struct store_idem first = {0};
-    enum store_status s = store_idem_get(out->scope, key, &first);
+    enum store_status s = store_idem_get(out->scope, out->rec.key_hash, out->rec.seal_key, &first);
     if (s == STORE_NOT_FOUND) return 0;
     if (s != STORE_OK) {
         problem_store(resp, s);
         return 1;
     }
-    if (!auth_hash_equal(first.request_hash, out->rec.request_hash)) {
+    int same = auth_hash_equal(first.request_hash, out->rec.request_hash);
+    uint8_t raw[AUTH_HASH_LEN];
+    if (!same && first.unsealed && request_hash(req, 1, raw) == 0)
+        same = auth_hash_equal(first.request_hash, raw); /* stored before 0011: bytes */
+    if (!same) {
         problem_reply(resp, 409, "idempotency_key_reused",
                       "This Idempotency-Key was used before with a different request.");
+    } else if (first.locked) {
+        problem_reply(resp, 409, "idempotency_key_reused",
+                      "This Idempotency-Key was used before with another token (the player "
+                      "token was replaced since): its answer cannot be given again.");
     } else {
         api_reply_copy(resp, first.status, "application/json", first.body, strlen(first.body));
         if (first.location) snprintf(resp->location, sizeof resp->location, "%s", first.location);
@@ -64,6 +99,18 @@ int idem_begin(const struct api_request *req, const char *scope, struct idem *ou
     }
     store_idem_free(&first);
     return 1;
+}
+
+int idem_begin(const struct api_request *req, const char *scope, struct idem *out,
+               struct api_response *resp)
+{
+    return begin(req, scope, 0, out, resp);
+}
+
+int idem_begin_anonymous(const struct api_request *req, const char *scope, struct idem *out,
+                         struct api_response *resp)
+{
+    return begin(req, scope, 1, out, resp);
 }
 
 int idem_replay_if_done(const struct api_request *req, const char *scope, struct api_response *resp)

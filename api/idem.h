@@ -6,23 +6,38 @@
 #include "req.h"
 #include "store.h"
 
-#define IDEM_SCOPE_MAX 48 /* "<uuid>/<seat>" */
+#define IDEM_SCOPE_MAX 48 /* "<uuid>/<seat>", "create/<uuid>" */
+#define IDEM_ANON_MIN  32 /* characters an anonymous key has at least (README: 128 bits) */
 
 /* The idempotency state of one POST. */
 struct idem {
     int active;                 /* 1 when the request carries an Idempotency-Key */
-    char scope[IDEM_SCOPE_MAX]; /* "create" or "<game id>/<seat>" */
+    char scope[IDEM_SCOPE_MAX]; /* "create", "create/<player id>", "<game id>/<seat>" ... */
     struct store_idem rec;      /* what to remember with the answer (filled by idem_remember) */
 };
 
 /*
- * Looks at the request's Idempotency-Key for `scope`. Returns 0 when the request must
- * run (out->active says whether to remember the answer), or 1 after answering: 400
- * invalid_parameter for a malformed key, the first answer again for a repeat, 409
- * idempotency_key_reused for the key with another body, 503 when storage is down.
+ * Looks at the request's Idempotency-Key for `scope`, a scope of the caller's own: a seat
+ * ("<game id>/<seat>") or a player ("<what>/<player id>"), whose token the request
+ * carries (that token, never stored, is mixed into the sealing key, so a short key is
+ * safe). Returns 0 when the request must run (out->active says whether to remember the
+ * answer), or 1 after answering: 400 invalid_parameter for a malformed key, the first
+ * answer again for a repeat (the whole answer, tokens included), 409
+ * idempotency_key_reused for the key with another request (compared by method, path and
+ * canonical JSON body: canon.h) or one whose answer does not open with the token sent
+ * now (a player token replaced since), 503 when storage is down. Call it only once the
+ * request is known to be acceptable: a refused request must not bind its key.
  */
 int idem_begin(const struct api_request *req, const char *scope, struct idem *out,
                struct api_response *resp) NODISCARD;
+
+/*
+ * idem_begin() for a scope nobody owns ("create", "players": anybody may send the key),
+ * where the key alone unlocks the answer's tokens: it must be IDEM_ANON_MIN characters
+ * at least (else 400 idempotency_key_too_short), and no token takes part in the sealing.
+ */
+int idem_begin_anonymous(const struct api_request *req, const char *scope, struct idem *out,
+                         struct api_response *resp) NODISCARD;
 
 /*
  * After a keyed request was refused (it lost a race or found the game moved on): when
@@ -31,13 +46,16 @@ int idem_begin(const struct api_request *req, const char *scope, struct idem *ou
  * returns 1; else leaves `resp` and returns 0. So concurrent repeats of one key all get
  * the first answer, however they interleave: the answer is stored in the transaction of
  * the action it answers, so a game state that shows the action has its answer visible.
+ * For scopes of a caller (idem_begin).
  */
 int idem_replay_if_done(const struct api_request *req, const char *scope,
                         struct api_response *resp);
 
 /*
- * Fills out->rec from the answer `resp` (its status, Location, ETag) and `body` (the
- * body to remember: for a new game, without the tokens). Strings are borrowed.
+ * Fills out->rec from the answer `resp` (its status, Location, ETag) and `body`: the
+ * whole body of the answer, exactly as sent (tokens and secrets included), which a repeat
+ * gets again; the store seals it (seal.h) and keeps nothing of it in the clear. Strings
+ * are borrowed until the store call.
  */
 void idem_remember(struct idem *out, const struct api_request *req, const struct api_response *resp,
                    const char *body);

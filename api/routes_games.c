@@ -53,7 +53,7 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
     struct create *c = calloc(1, sizeof *c);
     struct json_out w;
     json_out_init(&w);
-    char *events_txt = NULL, *options_txt = NULL, *deck_txt = NULL, *stored_txt = NULL;
+    char *events_txt = NULL, *options_txt = NULL, *deck_txt = NULL;
     char *answer_txt = NULL;
     struct idem idem;
     if (!c) {
@@ -71,17 +71,22 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
         problem_reply(resp, 400, "invalid_webhook_url", why);
         goto out;
     }
-    /* A seat {"player": "me"} is the caller's own (its player token): the Authorization
-     * header is read only then, and it scopes the Idempotency-Key to that player. */
+    /* A seat {"player": "me"} is the caller's own (its player token). A player token, when
+     * the request carries one (it must then be valid), scopes the Idempotency-Key to that
+     * player; without one the key is anonymous and must be long (idem_begin_anonymous). */
     struct store_person me;
     memset(&me, 0, sizeof me);
     char scope[IDEM_SCOPE_MAX] = CREATE_SCOPE;
-    if (c->in.me_seat >= 0) {
+    int by_player = c->in.me_seat >= 0 || req->authorization;
+    if (by_player) {
         if (routes_player_auth(req, resp, &me)) goto out;
-        snprintf(c->in.names[c->in.me_seat], sizeof c->in.names[0], "%s", me.name);
+        if (c->in.me_seat >= 0)
+            snprintf(c->in.names[c->in.me_seat], sizeof c->in.names[0], "%s", me.name);
         snprintf(scope, sizeof scope, "%s/%s", CREATE_SCOPE, me.id);
     }
-    if (idem_begin(req, scope, &idem, resp)) goto out;
+    if (by_player ? idem_begin(req, scope, &idem, resp)
+                  : idem_begin_anonymous(req, scope, &idem, resp))
+        goto out;
     if (c->in.webhook_url[0] && webhook_secret_new(secret)) {
         problem_reply(resp, 500, "internal_error", "No secret could be drawn.");
         goto out;
@@ -132,11 +137,10 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
     json_out_end_array(&w);
     events_txt = json_out_take(&w, NULL);
 
-    /* What an idempotent repeat gets: the answer without the tokens, which are stored
-     * nowhere but as hashes. */
+    /* An idempotent repeat gets this answer again, tokens and webhook secret included:
+     * idem_remember() has it sealed under the key (seal.h), so the database alone shows
+     * none of them. */
     struct json_game_meta meta = {id, 1, names, NULL, c->players, c->in.hints_off};
-    json_game(&w, &c->g, &meta);
-    stored_txt = json_out_take(&w, NULL);
     meta.tokens = tokens;
     json_game(&w, &c->g, &meta);
     size_t answer_len = 0;
@@ -156,8 +160,7 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
         json_out_end_array(&w);
         deck_txt = json_out_take(&w, NULL);
     }
-    if (!stored_txt || !answer_txt || !events_txt || !options_txt ||
-        (c->in.setup.deck_len >= 0 && !deck_txt)) {
+    if (!answer_txt || !events_txt || !options_txt || (c->in.setup.deck_len >= 0 && !deck_txt)) {
         problem_reply(resp, 500, "internal_error", "Out of memory.");
         goto out;
     }
@@ -166,7 +169,7 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
     resp->status = 201;
     snprintf(resp->location, sizeof resp->location, "/v1/games/%s", id);
     games_etag(resp, 1);
-    if (idem.active) idem_remember(&idem, req, resp, stored_txt);
+    if (idem.active) idem_remember(&idem, req, resp, answer_txt);
     struct store_new_game ng = {
         .id = id,
         .ruleset = cc_ruleset_name((enum cc_ruleset)c->g.ruleset),
@@ -191,7 +194,9 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
     if (ss == STORE_DUPLICATE && idem.active) {
         /* The same key raced us and won: answer as a repeat would. */
         resp->location[0] = resp->etag[0] = '\0';
-        if (idem_begin(req, scope, &idem, resp)) goto out;
+        if (by_player ? idem_begin(req, scope, &idem, resp)
+                      : idem_begin_anonymous(req, scope, &idem, resp))
+            goto out;
     }
     if (ss != STORE_OK) {
         resp->location[0] = resp->etag[0] = '\0';
@@ -207,7 +212,6 @@ out:
     free(events_txt);
     free(options_txt);
     free(deck_txt);
-    free(stored_txt);
     free(answer_txt);
     free(c);
 }

@@ -81,8 +81,8 @@ void routes_player_create(const struct api_request *req, struct api_response *re
     struct store_person p;
     memset(&p, 0, sizeof p);
     char token[AUTH_TOKEN_LEN + 1] = "";
-    char *stored = NULL, *answer = NULL;
-    size_t stored_len = 0, answer_len = 0;
+    char *answer = NULL;
+    size_t answer_len = 0;
     struct json_err err;
     struct idem idem;
     if (routes_creation_limited(req, resp)) return;
@@ -90,28 +90,27 @@ void routes_player_create(const struct api_request *req, struct api_response *re
         problem_reply(resp, 400, err.code, err.detail);
         return;
     }
-    if (idem_begin(req, PLAYER_SCOPE, &idem, resp)) return;
+    if (idem_begin_anonymous(req, PLAYER_SCOPE, &idem, resp)) return;
     if (auth_uuid_new(p.id) || auth_token_new(token) ||
         auth_sha256(token, AUTH_TOKEN_LEN, p.token_hash)) {
         problem_reply(resp, 500, "internal_error", "No id or token could be drawn.");
         goto out;
     }
-    /* What an idempotent repeat gets: the answer without the token, which is stored
-     * nowhere but as its hash (as for POST /v1/games). */
-    stored = person_json(&p, NULL, &stored_len);
+    /* An idempotent repeat gets this answer again, token included: idem_remember() has it
+     * sealed under the key (seal.h), so the database alone shows only the token's hash. */
     answer = person_json(&p, token, &answer_len);
-    if (!stored || !answer) {
+    if (!answer) {
         problem_reply(resp, 500, "internal_error", "Out of memory.");
         goto out;
     }
     resp->status = 201;
     snprintf(resp->location, sizeof resp->location, "%s", PLAYER_PATH);
-    if (idem.active) idem_remember(&idem, req, resp, stored);
+    if (idem.active) idem_remember(&idem, req, resp, answer);
     enum store_status s = store_person_create(&p, idem.active ? &idem.rec : NULL);
     if (s == STORE_DUPLICATE && idem.active) {
         /* The same key raced us and won: answer as a repeat would. */
         resp->location[0] = '\0';
-        if (idem_begin(req, PLAYER_SCOPE, &idem, resp)) goto out;
+        if (idem_begin_anonymous(req, PLAYER_SCOPE, &idem, resp)) goto out;
     }
     if (s != STORE_OK) {
         person_problem(resp, s);
@@ -123,7 +122,6 @@ void routes_player_create(const struct api_request *req, struct api_response *re
     log_kv(LOG_INFO, "player created", "player", p.id, NULL);
 out:
     memset(token, 0, sizeof token);
-    free(stored);
     free(answer);
 }
 

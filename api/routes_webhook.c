@@ -37,7 +37,7 @@ void routes_webhook_set(const struct api_request *req, struct api_response *resp
     int seat;
     struct api_game *ag = load_seat(req, resp, id, &seat);
     if (!ag) return;
-    char *url = malloc(STORE_URL_MAX + 1), *stored = NULL;
+    char *url = malloc(STORE_URL_MAX + 1);
     char why[160];
     struct json_err err;
     struct idem idem;
@@ -62,17 +62,10 @@ void routes_webhook_set(const struct api_request *req, struct api_response *resp
         problem_reply(resp, 500, "internal_error", "No secret could be drawn.");
         goto out;
     }
+    /* An idempotent repeat (the seat's own key) gets this answer again, secrets included:
+     * sealed under the key and the seat's token (seal.h), never in the clear. */
     struct json_out w;
     json_out_init(&w);
-    json_out_begin_object(&w);
-    json_out_kstring(&w, "url", url);
-    json_out_end_object(&w);
-    /* What an idempotent repeat gets: the answer without the secret, shown only once. */
-    stored = json_out_take(&w, NULL);
-    if (!stored) {
-        problem_reply(resp, 500, "internal_error", "Out of memory.");
-        goto out;
-    }
     json_out_begin_object(&w);
     json_out_kstring(&w, "url", url);
     json_out_kstring(&w, "secret", secret);
@@ -80,7 +73,7 @@ void routes_webhook_set(const struct api_request *req, struct api_response *resp
     json_out_end_object(&w);
     api_reply_out(resp, 200, &w);
     if (resp->status != 200) goto out;
-    if (idem.active) idem_remember(&idem, req, resp, stored);
+    if (idem.active) idem_remember(&idem, req, resp, resp->body);
     enum store_status s =
         store_webhook_set(ag->id, seat, url, secret, idem.active ? &idem.rec : NULL);
     if (s == STORE_DUPLICATE && idem.active) {
@@ -99,7 +92,6 @@ void routes_webhook_set(const struct api_request *req, struct api_response *resp
     log_kv(LOG_INFO, "webhook set", "game", ag->id, "seat", seat_s, NULL);
 out:
     free(url);
-    free(stored);
     games_free(ag);
 }
 

@@ -49,17 +49,29 @@ static enum store_status after_commit(PGconn **pgp, const char *const *vals, lon
     return STORE_OK;
 }
 
-/* Remembers an idempotent answer inside the current transaction. */
+/* Remembers an idempotent answer inside the current transaction: its body sealed (0011). */
 enum store_status db_idem_put(PGconn *pg, const struct store_idem *idem)
 {
     char status[16];
     snprintf(status, sizeof status, "%d", idem->status);
-    const char *vals[7] = {idem->scope, idem->key,      (const char *)idem->request_hash,
-                           status,      idem->location, idem->etag,
-                           idem->body};
-    int lens[7] = {0, 0, AUTH_HASH_LEN, 0, 0, 0, 0};
+    uint8_t *sealed = NULL;
+    size_t sealed_len = 0;
+    if (seal_close(idem->seal_key, idem->scope, idem->body, strlen(idem->body), &sealed,
+                   &sealed_len)) {
+        log_kv(LOG_ERROR, "an idempotent answer could not be sealed", NULL);
+        return STORE_ERROR;
+    }
+    const char *vals[7] = {idem->scope,
+                           (const char *)idem->key_hash,
+                           (const char *)idem->request_hash,
+                           status,
+                           idem->location,
+                           idem->etag,
+                           (const char *)sealed};
+    int lens[7] = {0, SEAL_HASH_LEN, AUTH_HASH_LEN, 0, 0, 0, (int)sealed_len};
     long n = 0;
     enum store_status s = db_run_cmd(&pg, ST_IDEM_PUT, 7, vals, lens, &n);
+    free(sealed);
     if (s == STORE_OK && n != 1) s = STORE_DUPLICATE;
     return s;
 }
@@ -431,22 +443,50 @@ enum store_status store_events_each(const char *id, int after, int limit,
     return s;
 }
 
-enum store_status store_idem_get(const char *scope, const char *key, struct store_idem *out)
+/* Column `col` of `res` (text format) as bytes: malloc'd (PQfreemem) with *len, or NULL. */
+static unsigned char *bytea_col(const PGresult *res, int col, size_t *len)
 {
-    const char *vals[2] = {scope, key};
+    *len = 0;
+    if (PQgetisnull(res, 0, col)) return NULL;
+    return PQunescapeBytea((const unsigned char *)PQgetvalue(res, 0, col), len);
+}
+
+enum store_status store_idem_get(const char *scope, const uint8_t key_hash[SEAL_HASH_LEN],
+                                 const uint8_t seal_key[SEAL_KEY_LEN], struct store_idem *out)
+{
+    char hex[2 * SEAL_HASH_LEN + 1];
+    for (int i = 0; i < SEAL_HASH_LEN; i++) snprintf(hex + 2 * i, 3, "%02x", key_hash[i]);
+    const char *vals[2] = {scope, hex};
     PGresult *res;
     enum store_status s = db_run_row(ST_IDEM_GET, 2, vals, 0, &res);
     if (s != STORE_OK) return s;
-    size_t len = 0;
-    unsigned char *h = PQunescapeBytea((const unsigned char *)PQgetvalue(res, 0, 0), &len);
+    size_t len = 0, sealed_len = 0;
+    unsigned char *h = bytea_col(res, 0, &len);
     if (h && len == AUTH_HASH_LEN) memcpy(out->request_hash, h, AUTH_HASH_LEN);
     PQfreemem(h);
     out->status = (int)strtol(PQgetvalue(res, 0, 1), NULL, 10);
     out->location = PQgetisnull(res, 0, 2) ? NULL : strdup(PQgetvalue(res, 0, 2));
     out->etag = PQgetisnull(res, 0, 3) ? NULL : strdup(PQgetvalue(res, 0, 3));
-    out->body = strdup(PQgetvalue(res, 0, 4));
+    out->locked = out->unsealed = 0;
+    unsigned char *sealed = bytea_col(res, 5, &sealed_len);
+    int ok = len == AUTH_HASH_LEN;
+    if (sealed) {
+        char *body = NULL;
+        size_t body_len = 0;
+        if (seal_open(seal_key, scope, sealed, sealed_len, &body, &body_len) == 0)
+            out->body = body;
+        else
+            out->locked = 1;
+    } else if (!PQgetisnull(res, 0, 4)) {
+        out->body = strdup(PQgetvalue(res, 0, 4)); /* from before 0009 */
+        out->unsealed = 1;
+        ok &= out->body != NULL;
+    } else {
+        ok = 0;
+    }
+    PQfreemem(sealed);
     PQclear(res);
-    if (!out->body || len != AUTH_HASH_LEN) {
+    if (!ok || (!out->body && !out->locked)) {
         store_idem_free(out);
         return STORE_ERROR;
     }

@@ -11,6 +11,7 @@
 
 #include "auth.h"
 #include "game.h"
+#include "seal.h"
 #include "nodiscard.h"
 
 #define STORE_NAME_MAX       160               /* bytes of a player name (40 characters of UTF-8) */
@@ -49,13 +50,16 @@ struct store_game {
 
 /* The first answer to a request with an Idempotency-Key. */
 struct store_idem {
-    const char *scope;                   /* "create" or "<game id>/<seat>" */
-    const char *key;                     /* the header's value */
-    uint8_t request_hash[AUTH_HASH_LEN]; /* SHA-256 of method, path and body */
+    const char *scope;                   /* "create", "<game id>/<seat>" ... (idem.h) */
+    uint8_t key_hash[SEAL_HASH_LEN];     /* seal_lookup() of scope and key: the row's name */
+    uint8_t seal_key[SEAL_KEY_LEN];      /* seal_derive(): seals and opens the body (0009) */
+    uint8_t request_hash[AUTH_HASH_LEN]; /* SHA-256 of method, path and canonical body */
     int status;                          /* HTTP status of the first answer */
     const char *location;                /* its Location, or NULL */
     const char *etag;                    /* its ETag, or NULL */
-    const char *body;                    /* its body (JSON) */
+    const char *body;                    /* its body, whole (tokens too): stored sealed */
+    int locked;   /* got: the row is there but does not open under seal_key (body NULL) */
+    int unsealed; /* got: a row from before 0009, its body without tokens */
 };
 
 /* A new game, written in one transaction. */
@@ -187,11 +191,15 @@ enum store_status store_events(const char *id, int after, int limit, char **json
                                int *count) NODISCARD;
 
 /*
- * Looks up the answer remembered (less than 24 hours ago) for `scope` and `key`. On
- * STORE_OK fills out's request_hash, status, location, etag and body (malloc'd strings the
- * caller frees with store_idem_free). STORE_NOT_FOUND when there is none.
+ * Looks up the answer remembered (less than 24 hours ago) for `scope` and `key_hash`,
+ * opening its body with `seal_key`. On STORE_OK fills out's request_hash, status,
+ * location, etag and body (malloc'd strings the caller frees with store_idem_free); when
+ * the row does not open under `seal_key` (the key's caller token differs), out->locked is
+ * 1 and body NULL; a row from before 0009 has out->unsealed 1. STORE_NOT_FOUND when there
+ * is none.
  */
-enum store_status store_idem_get(const char *scope, const char *key,
+enum store_status store_idem_get(const char *scope, const uint8_t key_hash[SEAL_HASH_LEN],
+                                 const uint8_t seal_key[SEAL_KEY_LEN],
                                  struct store_idem *out) NODISCARD;
 
 /* Frees the strings store_idem_get() filled in. */

@@ -114,14 +114,17 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_EVENTS_LIST] = "SELECT e.payload FROM games g LEFT JOIN LATERAL (SELECT seq, payload "
                        "FROM events WHERE game_id = g.id AND seq > $2::integer ORDER BY seq "
                        "LIMIT $3::integer) e ON true WHERE g.id = $1::uuid ORDER BY e.seq",
-    [ST_IDEM_GET] = "SELECT request_hash, status, location, etag, body FROM idempotency "
-                    "WHERE scope = $1 AND key = $2 AND created_at > now() - interval '24 hours'",
+    /* Idempotent answers (0009): found by the key's hash, the body sealed. */
+    [ST_IDEM_GET] = "SELECT request_hash, status, location, etag, body, sealed FROM idempotency "
+                    "WHERE scope = $1 AND key_hash = decode($2, 'hex') "
+                    "AND created_at > now() - interval '24 hours'",
     [ST_IDEM_PUT] =
-        "INSERT INTO idempotency (scope, key, request_hash, status, location, etag, body) "
-        "VALUES ($1, $2, $3::bytea, $4::integer, $5, $6, $7) ON CONFLICT (scope, key) "
+        "INSERT INTO idempotency (scope, key_hash, request_hash, status, location, etag, sealed) "
+        "VALUES ($1, $2::bytea, $3::bytea, $4::integer, $5, $6, $7::bytea) "
+        "ON CONFLICT (scope, key_hash) "
         "DO UPDATE SET request_hash = EXCLUDED.request_hash, status = EXCLUDED.status, "
-        "location = EXCLUDED.location, etag = EXCLUDED.etag, body = EXCLUDED.body, "
-        "created_at = now() "
+        "location = EXCLUDED.location, etag = EXCLUDED.etag, body = NULL, "
+        "sealed = EXCLUDED.sealed, created_at = now() "
         "WHERE idempotency.created_at <= now() - interval '24 hours'",
     /* People (0007, store_player.c): one identity across games, found by its token's hash. */
     [ST_PERSON_INSERT] =

@@ -21,6 +21,7 @@ const SERVICE_CODES = [
     'game_not_active', 'game_not_finished',
     // Computer players and hints (issue 13).
     'unknown_bot_level', 'invalid_think_ms', 'hints_disabled',
+    'idempotency_key_too_short',
 ];
 
 const spec = yaml.load(fs.readFileSync(path.join(root, 'openapi.yaml'), 'utf8'));

@@ -42,9 +42,12 @@ async function expectStatus(res, want, what) {
     return res;
 }
 async function play() {
+    // An anonymous creation key must be 32 characters at least: 128 random bits in hex.
+    const createKey = Array.from(crypto.getRandomValues(new Uint8Array(16)),
+                                 (b) => b.toString(16).padStart(2, '0')).join('');
     // A JSON POST is no "simple" request: the browser sends a preflight first.
     let res = await fetch(api + '/v1/games', { method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'Idempotency-Key': 'browser-create-1' },
+        headers: { 'Content-Type': 'application/json', 'Idempotency-Key': createKey },
         body: JSON.stringify({ ruleset: 'classic', players: [{ name: 'Ann' }, { name: 'Bob' }] }) });
     await expectStatus(res, 201, 'POST /v1/games');
     const game = await res.json();

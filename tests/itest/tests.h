@@ -96,6 +96,21 @@ void test_attack_slowloris(struct server *srv);
 void test_attack_framing(struct server *srv);
 void test_idem_concurrent_repeats(struct server *srv);
 void test_idem_if_match_strong(struct server *srv);
+void test_idem_sealed_create(struct server *srv);
+void test_idem_player_keys(struct server *srv);
+void test_idem_canonical(struct server *srv);
+void test_idem_concurrent_creates(struct server *srv);
+void test_idem_migration(struct server *srv);
+
+/* The DATABASE_URL of a fresh database `name` of the test cluster, or "" (t_webhook.c). */
+void fresh_database(const char *name, char *url, size_t cap);
+
+/* Runs the psql script `sql` on database `db` in one transaction, with psql variable
+ * game=`game`. 0 or -1 (t_webhook.c). */
+int psql_run(const char *db, const char *game, const char *sql);
+void test_playertoken_same_as_seat(struct server *srv);
+void test_playertoken_same_as_seat_hand(struct server *srv);
+void test_playertoken_limits(struct server *srv);
 void test_security(struct server *srv);
 void test_race_many(struct server *srv);
 void test_crash(struct server *srv);
