@@ -38,6 +38,10 @@ static const struct api_route routes[] = {
     {"POST", "/v1/players", routes_player_create},
     {"GET", "/v1/players/me", routes_player_me},
     {"POST", "/v1/players/me/token", routes_player_token},
+    {"GET", "/v1/players/me/games", routes_player_games},
+    {"GET", "/v1/players/me/webhook", routes_player_webhook_get},
+    {"POST", "/v1/players/me/webhook", routes_player_webhook_set},
+    {"DELETE", "/v1/players/me/webhook", routes_player_webhook_delete},
 };
 
 /*

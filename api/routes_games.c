@@ -181,6 +181,7 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
         .webhook_url = secret[0] ? c->in.webhook_url : NULL,
         .webhook_secret = secret[0] ? secret : NULL,
     };
+    games_turn(&c->g, &ng.turn);
     enum store_status ss = store_game_create(&ng);
     if (ss == STORE_DUPLICATE && idem.active) {
         /* The same key raced us and won: answer as a repeat would. */

@@ -53,6 +53,17 @@ struct store_idem {
     const char *body;                    /* its body (JSON) */
 };
 
+/* What a game's entry in a player's list shows of its state (migrations/0009), stored with
+ * each commit: filled by games_commit() and at creation from the state; a zeroed one
+ * (phase NULL) leaves what is stored. */
+struct store_turn {
+    int number;                 /* the turn, 1 .. */
+    int seat;                   /* the seat to move, or -1 (finished) */
+    const char *phase;          /* "draw", "place", "finished"; NULL: not known here */
+    int nscores;                /* entries in scores */
+    int scores[CC_MAX_PLAYERS]; /* by seat */
+};
+
 /* A new game, written in one transaction. */
 struct store_new_game {
     const char *id;                     /* UUID */
@@ -71,6 +82,7 @@ struct store_new_game {
     const struct store_idem *idem;      /* the answer to remember, or NULL */
     const char *webhook_url;            /* the creator's callback URL, or NULL */
     const char *webhook_secret;         /* its signing secret (with webhook_url) */
+    struct store_turn turn;             /* the turn and scores for the players' lists */
 };
 
 /* An accepted action, written in one transaction guarded by the version read. */
@@ -86,6 +98,7 @@ struct store_commit {
     const char *action_json;       /* the action as applied */
     const char *events_json;       /* JSON array of the new events */
     const struct store_idem *idem; /* the answer to remember, or NULL */
+    struct store_turn turn;        /* the turn and scores after it, for the players' lists */
 };
 
 /* Remembers `conninfo` (copied) for the connections to come. Returns 0 or -1. */
@@ -288,6 +301,65 @@ void store_delivery_free(struct store_delivery *d);
  */
 enum store_status store_webhook_done(const char *hook, int seq, int ok, int http_status,
                                      const char *error, int retry_ms, int gave_up) NODISCARD;
+
+/*
+ * A person's games (GET /v1/players/me/games, migrations/0009): the seats bound to the
+ * person, in the list's order (its turn first, then the nearest deadline, then the most
+ * recently changed, then the game's id), paged by the keys of the last entry shown.
+ */
+struct store_inbox_key {
+    int rank;                     /* 0: the person's turn, 1: not */
+    long long deadline;           /* players.inbox_deadline */
+    long long recency;            /* players.inbox_recency */
+    char game[AUTH_UUID_LEN + 1]; /* the game's id */
+};
+
+/* What to list. */
+struct store_inbox_query {
+    const char *person;                  /* the person's id */
+    const char *status;                  /* only games of this stored status, or NULL */
+    int my_turn;                         /* 1: only its turn, 0: only not, -1: either */
+    const struct store_inbox_key *after; /* list after this entry, or NULL from the start */
+    int limit;                           /* entries at most (1 ..) */
+};
+
+/* A page of the list. */
+struct store_inbox_page {
+    long my_turn_count; /* the person's games where it is its turn (any filter aside) */
+    int more;           /* 1 when entries follow this page */
+    char *entries;      /* the page: a JSON array of entries (malloc'd: store_inbox_free) */
+    char next[160];     /* the keys of the last entry ("rank.deadline.recency.game"), or "" */
+};
+
+/* The page `q` asks for into `out`: STORE_OK (free it with store_inbox_free) or the failure. */
+enum store_status store_inbox_page(const struct store_inbox_query *q,
+                                   struct store_inbox_page *out) NODISCARD;
+
+/* Frees a page's entries; a zeroed page is fine. */
+void store_inbox_free(struct store_inbox_page *p);
+
+/*
+ * A person's webhook (POST|GET|DELETE /v1/players/me/webhook, 0009): the events of every
+ * game in which the person holds a seat (one webhooks row per such game, owner
+ * "person:<id>", sharing the game webhooks' outbox and delivery). Sets or replaces it
+ * (URL and secret) with the idempotent answer `idem` (NULL for none) in one transaction.
+ */
+enum store_status store_person_hook_set(const char *person, const char *url, const char *secret,
+                                        const struct store_idem *idem) NODISCARD;
+
+/* Removes person `person`'s webhook and its deliveries; *deleted says whether there was one. */
+enum store_status store_person_hook_delete(const char *person, int *deleted) NODISCARD;
+
+/* A person's webhook over its games: as struct store_webhook_state, summed. */
+struct store_person_hook_state {
+    struct store_webhook_state w;       /* delivered_up_to unused (-1) */
+    long games;                         /* games it covers */
+    char error_game[AUTH_UUID_LEN + 1]; /* the game of w's last error, or "" */
+};
+
+/* Person `person`'s webhook into `out`: STORE_OK, STORE_NOT_FOUND when it has none ... */
+enum store_status store_person_hook_get(const char *person,
+                                        struct store_person_hook_state *out) NODISCARD;
 
 /* Games by status and webhook deliveries waiting, for /metrics. */
 enum store_status store_counts(long *active, long *finished, long *deliveries) NODISCARD;

@@ -37,6 +37,39 @@
 #define RECONNECT_DELAY_MS 1000                  /* between attempts of one thread */
 #define MAX_PARAMS         16                    /* parameters of one statement */
 
+/*
+ * A page of person $1's games (0009), in the list's order from the index players_inbox
+ * (or players_inbox_status with `filter`): ranks $2 .. $3 (0: the person's turn), after the
+ * keys ($4, $5, $6, $7) of the last entry shown before, at most $8. One row: the count of
+ * the person's games where it is its turn, the entries fetched (up to $8 + 1: more than $8
+ * means another page), the page as a JSON array (NULL: empty) and the keys of its last
+ * entry as "rank.deadline.recency.game" (the next cursor's text).
+ */
+#define INBOX_PAGE(filter)                                                                         \
+    "WITH f AS (SELECT p.game_id, p.seat, p.inbox_rank, p.inbox_deadline, p.inbox_recency "        \
+    "FROM players p WHERE p.person_id = $1::uuid" filter " AND p.inbox_rank BETWEEN $2::smallint " \
+    "AND $3::smallint AND (p.inbox_rank, p.inbox_deadline, p.inbox_recency, p.game_id) > "         \
+    "($4::smallint, $5::bigint, $6::bigint, $7::uuid) ORDER BY p.inbox_rank, p.inbox_deadline, "   \
+    "p.inbox_recency, p.game_id LIMIT $8::integer + 1), "                                          \
+    "s AS (SELECT * FROM f ORDER BY inbox_rank, inbox_deadline, inbox_recency, game_id "           \
+    "LIMIT $8::integer) "                                                                          \
+    "SELECT (SELECT count(*) FROM players WHERE person_id = $1::uuid AND inbox_rank = 0), "        \
+    "(SELECT count(*) FROM f), "                                                                   \
+    "(SELECT json_agg(json_build_object('id', g.id, 'ruleset', g.ruleset, 'status', g.status, "    \
+    "'version', g.version, 'seat', s.seat, 'my_turn', s.inbox_rank = 0, 'turn', CASE WHEN "        \
+    "g.turn_phase IS NULL THEN NULL ELSE json_build_object('number', g.turn_number, 'seat', "      \
+    "g.turn_seat, 'phase', g.turn_phase) END, 'deadline', "                                        \
+    "to_char(g.deadline AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'), "                \
+    "'updated_at', to_char(g.updated_at AT TIME ZONE 'UTC', "                                      \
+    "'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'), "                                                       \
+    "'players', (SELECT json_agg(json_build_object('seat', x.seat, 'name', x.name, 'score', "      \
+    "g.scores[x.seat + 1]) ORDER BY x.seat) FROM players x WHERE x.game_id = g.id)) "              \
+    "ORDER BY s.inbox_rank, s.inbox_deadline, s.inbox_recency, s.game_id) "                        \
+    "FROM s JOIN games g ON g.id = s.game_id), "                                                   \
+    "(SELECT inbox_rank || '.' || inbox_deadline || '.' || inbox_recency || '.' || game_id "       \
+    "FROM s ORDER BY inbox_rank DESC, inbox_deadline DESC, inbox_recency DESC, game_id DESC "      \
+    "LIMIT 1)"
+
 static const char *const stmt_sql[ST_COUNT] = {
     [ST_PING] = "SELECT 1",
     /* One row per seat; the snapshot only in the first (results in binary); the person a
@@ -45,22 +78,38 @@ static const char *const stmt_sql[ST_COUNT] = {
                      "CASE WHEN p.seat = 0 THEN g.snapshot END, p.person_id::text FROM games g "
                      "JOIN players p ON p.game_id = g.id WHERE g.id = $1::uuid ORDER BY p.seat",
     [ST_GAME_INSERT] = "INSERT INTO games (id, ruleset, options, seed, start_tile, custom_deck, "
-                       "version, status, last_seq, snapshot) VALUES ($1::uuid, $2, $3::jsonb, "
-                       "$4::numeric, $5, $6::jsonb, 1, $7, $8::integer, $9::bytea)",
+                       "version, status, last_seq, snapshot, turn_number, turn_seat, "
+                       "turn_phase, scores) VALUES ($1::uuid, $2, $3::jsonb, $4::numeric, $5, "
+                       "$6::jsonb, 1, $7, $8::integer, $9::bytea, $10::integer, $11::integer, "
+                       "$12, $13::integer[])",
     [ST_PLAYER_INSERT] = "INSERT INTO players (game_id, seat, name, token_hash, person_id) "
                          "VALUES ($1::uuid, $2::integer, $3, $4::bytea, $5::uuid)",
     [ST_EVENTS_INSERT] = "INSERT INTO events (game_id, seq, version, type, payload) "
                          "SELECT $1::uuid, (e->>'seq')::integer, $2::integer, e->>'type', e "
                          "FROM json_array_elements($3::json) AS e",
     [ST_GAME_UPDATE] = "UPDATE games SET version = $2::integer + 1, status = $3, "
-                       "last_seq = $4::integer, snapshot = $5::bytea, updated_at = now() "
+                       "last_seq = $4::integer, snapshot = $5::bytea, updated_at = now(), "
+                       /* The turn and scores (0009, struct store_turn): a NULL phase ($8)
+                        * keeps what is stored. */
+                       "turn_number = CASE WHEN $8::text IS NULL THEN turn_number "
+                       "ELSE $6::integer END, turn_seat = CASE WHEN $8::text IS NULL "
+                       "THEN turn_seat ELSE $7::integer END, turn_phase = coalesce($8::text, "
+                       "turn_phase), scores = CASE WHEN $8::text IS NULL THEN scores "
+                       "ELSE $9::integer[] END "
                        "WHERE id = $1::uuid AND version = $2::integer",
     [ST_ACTION_INSERT] = "INSERT INTO actions (game_id, version, seat, kind, body) "
                          "VALUES ($1::uuid, $2::integer, $3::integer, $4, $5::jsonb)",
     /* A whole action in one statement (one round trip, its own transaction): nothing is
      * written unless the version is still the one read; answers 1 row, or 0 (moved on). */
     [ST_GAME_COMMIT] = "WITH g AS (UPDATE games SET version = $2::integer + 1, status = $3, "
-                       "last_seq = $4::integer, snapshot = $5::bytea, updated_at = now() "
+                       "last_seq = $4::integer, snapshot = $5::bytea, updated_at = now(), "
+                       /* The turn and scores (0009, struct store_turn): a NULL phase ($12)
+                        * keeps what is stored. */
+                       "turn_number = CASE WHEN $12::text IS NULL THEN turn_number "
+                       "ELSE $10::integer END, turn_seat = CASE WHEN $12::text IS NULL "
+                       "THEN turn_seat ELSE $11::integer END, turn_phase = coalesce($12::text, "
+                       "turn_phase), scores = CASE WHEN $12::text IS NULL THEN scores "
+                       "ELSE $13::integer[] END "
                        "WHERE id = $1::uuid AND version = $2::integer "
                        "RETURNING id, watched_until), "
                        "a AS (INSERT INTO actions (game_id, version, seat, kind, body) "
@@ -180,6 +229,42 @@ static const char *const stmt_sql[ST_COUNT] = {
     /* The lease of a watch (0004): game $1 is watched for $2 ms more at least. */
     [ST_GAME_WATCH] = "UPDATE games SET watched_until = greatest(watched_until, now() + "
                       "$2::integer * interval '1 millisecond') WHERE id = $1::uuid",
+    /* A person's games (GET /v1/players/me/games, 0009), all or of status $9. */
+    [ST_INBOX_PAGE] = INBOX_PAGE(""),
+    [ST_INBOX_PAGE_STATUS] = INBOX_PAGE(" AND p.game_status = $9"),
+    /* A person's webhook (0009): the URL $2 and secret $3 on the person $1 first (its row
+     * locked until the commit), then one webhooks row per game of the person (a seat
+     * bound meanwhile shows in this second statement's snapshot, or its trigger waited for
+     * the first and copied the new URL). */
+    [ST_PERSON_HOOK_PUT] = "UPDATE people SET webhook_url = $2, webhook_secret = $3, "
+                           "webhook_since = now() WHERE id = $1::uuid",
+    [ST_PERSON_HOOK_ROWS] =
+        "INSERT INTO webhooks (game_id, owner, url, secret) SELECT game_id, "
+        "'person:' || $1::uuid::text, $2, $3 FROM players WHERE person_id = $1::uuid "
+        "ON CONFLICT (game_id, owner) DO UPDATE SET url = EXCLUDED.url, secret = "
+        "EXCLUDED.secret, updated_at = now()",
+    /* Removal: the person's URL first (0 rows: there was none), then its webhooks rows
+     * with their deliveries. */
+    [ST_PERSON_HOOK_CLEAR] = "UPDATE people SET webhook_url = NULL, webhook_secret = NULL, "
+                             "webhook_since = NULL WHERE id = $1::uuid AND webhook_url IS NOT NULL",
+    [ST_PERSON_HOOK_DROP] = "DELETE FROM webhooks WHERE owner = 'person:' || $1::uuid::text",
+    /* The person's webhook and its deliveries over all its games: no row when it has none. */
+    [ST_PERSON_HOOK_STATE] =
+        "SELECT p.webhook_url, to_char(p.webhook_since AT TIME ZONE 'UTC', "
+        "'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'), f.games, f.failed, d.delivered, d.pending, "
+        "d.gave_up, e.game_id::text, e.last_error, e.last_error_seq, e.last_error_status, "
+        "to_char(e.last_error_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"') "
+        "FROM (SELECT *, 'person:' || id::text AS owner FROM people) p "
+        "CROSS JOIN LATERAL (SELECT count(*) AS games, "
+        "coalesce(sum(failed_attempts), 0) AS failed FROM webhooks WHERE owner = p.owner) f "
+        "CROSS JOIN LATERAL (SELECT count(*) FILTER (WHERE x.delivered_at IS NOT NULL) AS "
+        "delivered, count(*) FILTER (WHERE x.delivered_at IS NULL AND NOT x.gave_up) AS pending, "
+        "count(*) FILTER (WHERE x.gave_up) AS gave_up FROM webhooks w JOIN webhook_deliveries x "
+        "ON x.webhook_id = w.id WHERE w.owner = p.owner) d "
+        "LEFT JOIN LATERAL (SELECT game_id, last_error, last_error_seq, last_error_status, "
+        "last_error_at FROM webhooks WHERE owner = p.owner AND last_error_at IS NOT NULL "
+        "ORDER BY last_error_at DESC LIMIT 1) e ON true "
+        "WHERE p.id = $1::uuid AND p.webhook_url IS NOT NULL",
 };
 
 /*

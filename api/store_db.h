@@ -37,6 +37,14 @@ enum stmt {
     ST_WEBHOOK_HOST_DEFER,
     ST_COUNTS,
     ST_GAME_WATCH,
+    /* A person's games and webhook (store_inbox.c, 0009). */
+    ST_INBOX_PAGE,
+    ST_INBOX_PAGE_STATUS,
+    ST_PERSON_HOOK_PUT,
+    ST_PERSON_HOOK_ROWS,
+    ST_PERSON_HOOK_CLEAR,
+    ST_PERSON_HOOK_DROP,
+    ST_PERSON_HOOK_STATE,
     ST_COUNT
 };
 
