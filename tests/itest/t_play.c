@@ -71,6 +71,11 @@ const struct itest itest_tests[] = {
     {"seatme: every refusal of a create with seats, its code, nothing stored",
      test_seatme_refusals},
     {"seatme: Idempotency-Key of a create scoped to the player", test_seatme_idempotency},
+    /* A player's games and webhook (t_inbox.c). */
+    {"inbox: my games in order (my turn, then changed last), filters, pages, ETag, nobody else's",
+     test_inbox_list},
+    {"inbox: the player's webhook delivers two games' events, signed, each naming its game",
+     test_inbox_webhook},
     /* Browsers (t_cors.c). */
     {"cors: a preflight on every route, with its methods, no token", test_cors_preflights},
     {"cors: headers on every answer (errors, 304, long poll, stream), not on ops",

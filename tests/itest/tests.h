@@ -127,6 +127,8 @@ void test_players_create_limit(struct server *srv);
 void test_seatme_play(struct server *srv);
 void test_seatme_refusals(struct server *srv);
 void test_seatme_idempotency(struct server *srv);
+void test_inbox_list(struct server *srv);
+void test_inbox_webhook(struct server *srv);
 void test_cors_preflights(struct server *srv);
 void test_cors_answers(struct server *srv);
 void test_cors_origins(struct server *srv);
