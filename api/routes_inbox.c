@@ -173,7 +173,8 @@ void routes_player_games(const struct api_request *req, struct api_response *res
         return;
     }
     char cursor[CURSOR_MAX];
-    int has_next = page.more && page.next[0] && b64url_encode(page.next, cursor, sizeof cursor) == 0;
+    int has_next =
+        page.more && page.next[0] && b64url_encode(page.next, cursor, sizeof cursor) == 0;
     struct json_out w;
     json_out_init(&w);
     json_out_begin_object(&w);

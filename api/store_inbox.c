@@ -28,9 +28,8 @@ enum store_status store_inbox_page(const struct store_inbox_query *q, struct sto
     const char *game = q->after ? q->after->game : "00000000-0000-0000-0000-000000000000";
     const char *vals[9] = {q->person, lo, hi, rank, deadline, recency, game, limit, q->status};
     PGresult *res;
-    enum store_status s =
-        db_run(&pg, q->status ? ST_INBOX_PAGE_STATUS : ST_INBOX_PAGE, q->status ? 9 : 8, vals,
-               NULL, &res);
+    enum store_status s = db_run(&pg, q->status ? ST_INBOX_PAGE_STATUS : ST_INBOX_PAGE,
+                                 q->status ? 9 : 8, vals, NULL, &res);
     if (s != STORE_OK) return s;
     if (PQntuples(res) != 1) {
         PQclear(res);

@@ -22,7 +22,7 @@
 #include "tests.h"
 
 /* A short game: the start tile and eight tiles. */
-#define INBOX_DECK "\"start\":\"D\",\"deck\":[\"K\",\"D\",\"E\",\"U\",\"V\",\"B\",\"A\",\"L\"]"
+#define INBOX_DECK  "\"start\":\"D\",\"deck\":[\"K\",\"D\",\"E\",\"U\",\"V\",\"B\",\"A\",\"L\"]"
 #define INBOX_GAMES 7 /* Ann's games in the list test */
 
 /* A player created for a test. */
@@ -197,17 +197,16 @@ void test_inbox_list(struct server *srv)
     snprintf(etag, sizeof etag, "%s", r.etag);
     /* An entry: game 6 (Ann's turn, seat 0 to draw) and game 3 (Zed to draw). */
     const cJSON *e0 = jget(r.json, "games.0"), *e6 = jget(r.json, "games.6");
-    int fields_ok =
-        e0 && e6 && strcmp(jstr(e0, "ruleset"), "classic") == 0 &&
-        strcmp(jstr(e0, "status"), "active") == 0 && jnum(e0, "seat") == 0 &&
-        cJSON_IsTrue(jget(e0, "my_turn")) && jnum(e0, "turn.number") == 1 &&
-        jnum(e0, "turn.seat") == 0 && strcmp(jstr(e0, "turn.phase"), "draw") == 0 &&
-        cJSON_IsNull(jget(e0, "deadline")) && strlen(jstr(e0, "updated_at")) >= 20 &&
-        jnum(e0, "version") == 1 && strcmp(jstr(e0, "players.0.name"), "Ann") == 0 &&
-        strcmp(jstr(e0, "players.1.name"), "Zed") == 0 && jnum(e0, "players.0.score") == 0 &&
-        cJSON_IsFalse(jget(e6, "my_turn")) && jnum(e6, "turn.number") == 2 &&
-        jnum(e6, "turn.seat") == 1 && strcmp(jstr(e6, "turn.phase"), "draw") == 0 &&
-        jnum(e6, "players.1.seat") == 1;
+    int fields_ok = e0 && e6 && strcmp(jstr(e0, "ruleset"), "classic") == 0 &&
+                    strcmp(jstr(e0, "status"), "active") == 0 && jnum(e0, "seat") == 0 &&
+                    cJSON_IsTrue(jget(e0, "my_turn")) && jnum(e0, "turn.number") == 1 &&
+                    jnum(e0, "turn.seat") == 0 && strcmp(jstr(e0, "turn.phase"), "draw") == 0 &&
+                    cJSON_IsNull(jget(e0, "deadline")) && strlen(jstr(e0, "updated_at")) >= 20 &&
+                    jnum(e0, "version") == 1 && strcmp(jstr(e0, "players.0.name"), "Ann") == 0 &&
+                    strcmp(jstr(e0, "players.1.name"), "Zed") == 0 &&
+                    jnum(e0, "players.0.score") == 0 && cJSON_IsFalse(jget(e6, "my_turn")) &&
+                    jnum(e6, "turn.number") == 2 && jnum(e6, "turn.seat") == 1 &&
+                    strcmp(jstr(e6, "turn.phase"), "draw") == 0 && jnum(e6, "players.1.seat") == 1;
     char e0_text[600] = "";
     char *e0_json = e0 ? cJSON_PrintUnformatted(e0) : NULL;
     snprintf(e0_text, sizeof e0_text, "%.590s", e0_json ? e0_json : "");
@@ -243,8 +242,7 @@ void test_inbox_list(struct server *srv)
     CHECK(st200 == 200 && new_tag, "after a move the tag %s answered %ld", etag, st200);
     static const int order2[INBOX_GAMES] = {6, 4, 2, 0, 3, 1, 5};
     expect_ids(g, order2, INBOX_GAMES, want, sizeof want);
-    CHECK(strcmp(got, want) == 0, "the order after game 3 moved:\n  got  %s\n  want %s", got,
-          want);
+    CHECK(strcmp(got, want) == 0, "the order after game 3 moved:\n  got  %s\n  want %s", got, want);
 
     /* Pages of 3, 2 and 1: every game once, in the same order, the last page without a
      * cursor. */
@@ -275,8 +273,8 @@ void test_inbox_list(struct server *srv)
     CHECK(strcmp(got, want) == 0, "status=active&my_turn=true:\n  got  %s\n  want %s", got, want);
     static const char *const empty[] = {"?status=finished", "?status=waiting", "?status=aborted"};
     for (size_t i = 0; i < 3; i++) {
-        CHECK(list_all(srv, &ann, empty[i], 5, got, sizeof got, &pages, why, sizeof why) == 0,
-              "%s", why);
+        CHECK(list_all(srv, &ann, empty[i], 5, got, sizeof got, &pages, why, sizeof why) == 0, "%s",
+              why);
         CHECK(got[0] == '\0', "%s lists %s", empty[i], got);
     }
     /* A finished game (a deck of one tile): listed under finished, never Ann's turn. */
@@ -287,8 +285,8 @@ void test_inbox_list(struct server *srv)
           "%s", why);
     CHECK(strcmp(got, fin.id) == 0, "status=finished lists \"%s\", not the finished game", got);
     list(srv, &ann, "?limit=1", NULL, &r);
-    int fin_first = strcmp(jstr(r.json, "games.0.id"), g[6].id) == 0 &&
-                    jnum(r.json, "my_turn_count") == 4;
+    int fin_first =
+        strcmp(jstr(r.json, "games.0.id"), g[6].id) == 0 && jnum(r.json, "my_turn_count") == 4;
     resp_free(&r);
     CHECK(fin_first, "the finished game (changed last) came before a game of Ann's turn");
     list(srv, &ann, "?status=finished", NULL, &r);
@@ -310,10 +308,10 @@ void test_inbox_list(struct server *srv)
     CHECK(cy_ok, "Cy's list is not empty");
 
     /* Refusals. */
-    static const char *const bad[] = {
-        "?status=playing", "?status=",         "?my_turn=yes", "?limit=0",
-        "?limit=101",      "?limit=-1",        "?limit=x",     "?cursor=x",
-        "?cursor=%21%21",  "?cursor=MC4xLjIu", "?cursor="};
+    static const char *const bad[] = {"?status=playing",  "?status=",   "?my_turn=yes",
+                                      "?limit=0",         "?limit=101", "?limit=-1",
+                                      "?limit=x",         "?cursor=x",  "?cursor=%21%21",
+                                      "?cursor=MC4xLjIu", "?cursor="};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         long st = list_code(srv, &ann, bad[i], code, sizeof code);
         CHECK(st == 400 && strcmp(code, "invalid_parameter") == 0, "%s: %ld %s", bad[i], st, code);
@@ -464,8 +462,7 @@ static int received(struct receiver *l, const char *id)
 {
     pthread_mutex_lock(&l->lock);
     int n = 0;
-    for (int i = 0; i < l->n; i++)
-        n += !id || strncmp(l->req[i].delivery, id, strlen(id)) == 0;
+    for (int i = 0; i < l->n; i++) n += !id || strncmp(l->req[i].delivery, id, strlen(id)) == 0;
     pthread_mutex_unlock(&l->lock);
     return n;
 }
@@ -585,9 +582,9 @@ void test_inbox_webhook(struct server *srv)
     hook(srv, &ann, "GET", NULL, &r);
     long gst = r.status;
     int state_ok = gst == 200 && jnum(r.json, "games") == 2 &&
-                   jnum(r.json, "delivered") == (n1 - before) + n2 && jnum(r.json, "pending") == 0 &&
-                   jnum(r.json, "failed") == 0 && cJSON_IsNull(jget(r.json, "last_error")) &&
-                   !jget(r.json, "secret");
+                   jnum(r.json, "delivered") == (n1 - before) + n2 &&
+                   jnum(r.json, "pending") == 0 && jnum(r.json, "failed") == 0 &&
+                   cJSON_IsNull(jget(r.json, "last_error")) && !jget(r.json, "secret");
     char state[300];
     snprintf(state, sizeof state, "%.290s", r.body ? r.body : "");
     resp_free(&r);
