@@ -4,9 +4,11 @@
  * /v1/players/me/webhook (a callback for the events of every such game, delivered and
  * signed as a game's webhook is: same outbox, same headers, same retries). Each needs the
  * player's token (routes_player_auth). */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "auth.h"
 #include "idem.h"
@@ -157,6 +159,68 @@ static int inbox_query(const struct api_request *req, struct api_response *resp,
     return 0;
 }
 
+/* Microseconds since 1970 `us` as RFC 3339 in UTC with milliseconds into `out`. */
+static void utc_ms(long long us, char out[32])
+{
+    long long ms = us / 1000;
+    time_t t = (time_t)(ms / 1000);
+    struct tm tm;
+    if (ms < 0 || !gmtime_r(&t, &tm) || tm.tm_year < -1900 || tm.tm_year > 9999 - 1900) {
+        snprintf(out, 32, "1970-01-01T00:00:00.000Z");
+        return;
+    }
+    /* Each field in its range (gmtime_r), so the 24 characters fit. */
+    snprintf(out, 32, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", (tm.tm_year + 1900) % 10000,
+             (tm.tm_mon + 1) % 100, tm.tm_mday % 100, tm.tm_hour % 100, tm.tm_min % 100,
+             tm.tm_sec % 100, (int)(ms % 1000));
+}
+
+/* Entry `e` of the list as a JSON object. */
+static void entry_json(struct json_out *w, const struct store_inbox_entry *e)
+{
+    char at[32];
+    json_out_begin_object(w);
+    json_out_kstring(w, "id", e->key.game);
+    json_out_kstring(w, "ruleset", e->ruleset);
+    json_out_kstring(w, "status", e->status);
+    json_out_kint(w, "version", e->version);
+    json_out_kint(w, "seat", e->seat);
+    json_out_key(w, "my_turn");
+    json_out_bool(w, e->key.rank == 0);
+    json_out_key(w, "turn");
+    if (e->turn_phase[0]) {
+        json_out_begin_object(w);
+        json_out_kint(w, "number", e->turn_number);
+        json_out_kint_or_null(w, "seat", e->turn_seat >= 0, e->turn_seat);
+        json_out_kstring(w, "phase", e->turn_phase);
+        json_out_end_object(w);
+    } else {
+        json_out_null(w);
+    }
+    /* The keys hold the times (migrations/0009): deadline in µs (none: the largest
+     * bigint), minus updated_at in µs. */
+    json_out_key(w, "deadline");
+    if (e->key.deadline == INT64_MAX) {
+        json_out_null(w);
+    } else {
+        utc_ms(e->key.deadline, at);
+        json_out_string(w, at);
+    }
+    utc_ms(-e->key.recency, at);
+    json_out_kstring(w, "updated_at", at);
+    json_out_key(w, "players");
+    json_out_begin_array(w);
+    for (int i = 0; i < e->nseats; i++) {
+        json_out_begin_object(w);
+        json_out_kint(w, "seat", e->seats[i].seat);
+        json_out_kstring(w, "name", e->seats[i].name);
+        json_out_kint_or_null(w, "score", e->seats[i].has_score, e->seats[i].score);
+        json_out_end_object(w);
+    }
+    json_out_end_array(w);
+    json_out_end_object(w);
+}
+
 void routes_player_games(const struct api_request *req, struct api_response *resp, const char *arg)
 {
     (void)arg;
@@ -172,14 +236,20 @@ void routes_player_games(const struct api_request *req, struct api_response *res
         problem_store(resp, s);
         return;
     }
-    char cursor[CURSOR_MAX];
-    int has_next =
-        page.more && page.next[0] && b64url_encode(page.next, cursor, sizeof cursor) == 0;
+    char keys[160], cursor[CURSOR_MAX];
+    int has_next = 0;
+    if (page.more && page.n > 0) {
+        const struct store_inbox_key *k = &page.entries[page.n - 1].key;
+        snprintf(keys, sizeof keys, "%d.%lld.%lld.%s", k->rank, k->deadline, k->recency, k->game);
+        has_next = b64url_encode(keys, cursor, sizeof cursor) == 0;
+    }
     struct json_out w;
     json_out_init(&w);
     json_out_begin_object(&w);
     json_out_key(&w, "games");
-    json_out_raw(&w, page.entries, strlen(page.entries));
+    json_out_begin_array(&w);
+    for (int i = 0; i < page.n; i++) entry_json(&w, &page.entries[i]);
+    json_out_end_array(&w);
     json_out_kint(&w, "my_turn_count", page.my_turn_count);
     json_out_kstring(&w, "next_cursor", has_next ? cursor : NULL);
     json_out_end_object(&w);

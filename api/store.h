@@ -323,12 +323,34 @@ struct store_inbox_query {
     int limit;                           /* entries at most (1 ..) */
 };
 
+/* One seat of a listed game. */
+struct store_inbox_seat {
+    int seat;                      /* 0 .. */
+    char name[STORE_NAME_MAX + 1]; /* UTF-8 */
+    int has_score;                 /* 0: not known (a game stored before 0009, unmoved) */
+    int score;                     /* with has_score */
+};
+
+/* One entry of the list: a game of the person. */
+struct store_inbox_entry {
+    struct store_inbox_key key;                    /* its place in the order */
+    char ruleset[24];                              /* the ruleset's name */
+    char status[16];                               /* as stored */
+    int version;                                   /* the game's version */
+    int seat;                                      /* the person's seat */
+    int turn_number;                               /* -1: not known (see has_score) */
+    int turn_seat;                                 /* the seat to move, or -1 */
+    char turn_phase[12];                           /* "draw", "place", "finished", "" */
+    int nseats;                                    /* entries in seats */
+    struct store_inbox_seat seats[CC_MAX_PLAYERS]; /* by seat */
+};
+
 /* A page of the list. */
 struct store_inbox_page {
-    long my_turn_count; /* the person's games where it is its turn (any filter aside) */
-    int more;           /* 1 when entries follow this page */
-    char *entries;      /* the page: a JSON array of entries (malloc'd: store_inbox_free) */
-    char next[160];     /* the keys of the last entry ("rank.deadline.recency.game"), or "" */
+    long my_turn_count;                /* the person's games where it is its turn */
+    int more;                          /* 1 when entries follow this page */
+    int n;                             /* entries in entries */
+    struct store_inbox_entry *entries; /* malloc'd (store_inbox_free), in order */
 };
 
 /* The page `q` asks for into `out`: STORE_OK (free it with store_inbox_free) or the failure. */
@@ -336,6 +358,7 @@ enum store_status store_inbox_page(const struct store_inbox_query *q,
                                    struct store_inbox_page *out) NODISCARD;
 
 /* Frees a page's entries; a zeroed page is fine. */
+void store_inbox_free(struct store_inbox_page *p);
 void store_inbox_free(struct store_inbox_page *p);
 
 /*

@@ -40,35 +40,24 @@
 /*
  * A page of person $1's games (0009), in the list's order from the index players_inbox
  * (or players_inbox_status with `filter`): ranks $2 .. $3 (0: the person's turn), after the
- * keys ($4, $5, $6, $7) of the last entry shown before, at most $8. One row: the count of
- * the person's games where it is its turn, the entries fetched (up to $8 + 1: more than $8
- * means another page), the page as a JSON array (NULL: empty) and the keys of its last
- * entry as "rank.deadline.recency.game" (the next cursor's text).
+ * keys ($4, $5, $6, $7) of the last entry shown before, at most $8 + 1 entries (one more
+ * than a page: then another page follows). One row per seat of each entry, in order (the
+ * entry's keys, its game's turn and scores, the seat's name and score), each with the
+ * count of the person's games where it is its turn; a single row of NULLs but that count
+ * when the page is empty.
  */
 #define INBOX_PAGE(filter)                                                                         \
     "WITH f AS (SELECT p.game_id, p.seat, p.inbox_rank, p.inbox_deadline, p.inbox_recency "        \
     "FROM players p WHERE p.person_id = $1::uuid" filter " AND p.inbox_rank BETWEEN $2::smallint " \
     "AND $3::smallint AND (p.inbox_rank, p.inbox_deadline, p.inbox_recency, p.game_id) > "         \
     "($4::smallint, $5::bigint, $6::bigint, $7::uuid) ORDER BY p.inbox_rank, p.inbox_deadline, "   \
-    "p.inbox_recency, p.game_id LIMIT $8::integer + 1), "                                          \
-    "s AS (SELECT * FROM f ORDER BY inbox_rank, inbox_deadline, inbox_recency, game_id "           \
-    "LIMIT $8::integer) "                                                                          \
+    "p.inbox_recency, p.game_id LIMIT $8::integer + 1) "                                           \
     "SELECT (SELECT count(*) FROM players WHERE person_id = $1::uuid AND inbox_rank = 0), "        \
-    "(SELECT count(*) FROM f), "                                                                   \
-    "(SELECT json_agg(json_build_object('id', g.id, 'ruleset', g.ruleset, 'status', g.status, "    \
-    "'version', g.version, 'seat', s.seat, 'my_turn', s.inbox_rank = 0, 'turn', CASE WHEN "        \
-    "g.turn_phase IS NULL THEN NULL ELSE json_build_object('number', g.turn_number, 'seat', "      \
-    "g.turn_seat, 'phase', g.turn_phase) END, 'deadline', "                                        \
-    "to_char(g.deadline AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'), "                \
-    "'updated_at', to_char(g.updated_at AT TIME ZONE 'UTC', "                                      \
-    "'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'), "                                                       \
-    "'players', (SELECT json_agg(json_build_object('seat', x.seat, 'name', x.name, 'score', "      \
-    "g.scores[x.seat + 1]) ORDER BY x.seat) FROM players x WHERE x.game_id = g.id)) "              \
-    "ORDER BY s.inbox_rank, s.inbox_deadline, s.inbox_recency, s.game_id) "                        \
-    "FROM s JOIN games g ON g.id = s.game_id), "                                                   \
-    "(SELECT inbox_rank || '.' || inbox_deadline || '.' || inbox_recency || '.' || game_id "       \
-    "FROM s ORDER BY inbox_rank DESC, inbox_deadline DESC, inbox_recency DESC, game_id DESC "      \
-    "LIMIT 1)"
+    "f.game_id::text, f.seat, f.inbox_rank, f.inbox_deadline, f.inbox_recency, g.ruleset, "        \
+    "g.status, g.version, g.turn_number, g.turn_seat, g.turn_phase, x.seat, x.name, "              \
+    "g.scores[x.seat + 1] FROM (SELECT 1) AS one LEFT JOIN (f JOIN games g ON g.id = f.game_id "   \
+    "JOIN players x ON x.game_id = f.game_id) ON true "                                            \
+    "ORDER BY f.inbox_rank, f.inbox_deadline, f.inbox_recency, f.game_id, x.seat"
 
 static const char *const stmt_sql[ST_COUNT] = {
     [ST_PING] = "SELECT 1",

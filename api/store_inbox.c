@@ -11,6 +11,19 @@
 
 #include "store_db.h"
 
+/* Copies text column `col` of row `r` into `dst` (size `cap`); "" when NULL. */
+static void copy_col(const PGresult *res, int r, int col, char *dst, size_t cap)
+{
+    snprintf(dst, cap, "%s", PQgetisnull(res, r, col) ? "" : PQgetvalue(res, r, col));
+}
+
+/* Column `col` of row `r` as a long long, or `null_value` when NULL. */
+static long long col_ll(const PGresult *res, int r, int col, long long null_value)
+{
+    if (PQgetisnull(res, r, col)) return null_value;
+    return strtoll(PQgetvalue(res, r, col), NULL, 10);
+}
+
 enum store_status store_inbox_page(const struct store_inbox_query *q, struct store_inbox_page *out)
 {
     memset(out, 0, sizeof *out);
@@ -31,22 +44,58 @@ enum store_status store_inbox_page(const struct store_inbox_query *q, struct sto
     enum store_status s = db_run(&pg, q->status ? ST_INBOX_PAGE_STATUS : ST_INBOX_PAGE,
                                  q->status ? 9 : 8, vals, NULL, &res);
     if (s != STORE_OK) return s;
-    if (PQntuples(res) != 1) {
+    int rows = PQntuples(res);
+    if (rows < 1) {
         PQclear(res);
         return STORE_ERROR;
     }
     out->my_turn_count = db_long(res, 0, 0, 0);
-    out->more = db_long(res, 0, 1, 0) > q->limit;
-    out->entries = strdup(PQgetisnull(res, 0, 2) ? "[]" : PQgetvalue(res, 0, 2));
-    if (!PQgetisnull(res, 0, 3)) snprintf(out->next, sizeof out->next, "%s", PQgetvalue(res, 0, 3));
+    if (PQgetisnull(res, 0, 1)) {
+        PQclear(res);
+        return STORE_OK;
+    }
+    out->entries = calloc((size_t)q->limit + 1, sizeof *out->entries);
+    if (!out->entries) {
+        PQclear(res);
+        return STORE_ERROR;
+    }
+    struct store_inbox_entry *e = NULL;
+    int n = 0;
+    for (int r = 0; r < rows; r++) {
+        const char *id = PQgetvalue(res, r, 1);
+        if (!e || strcmp(e->key.game, id) != 0) {
+            if (n == q->limit + 1) break;
+            e = &out->entries[n++];
+            copy_col(res, r, 1, e->key.game, sizeof e->key.game);
+            e->seat = (int)col_ll(res, r, 2, 0);
+            e->key.rank = (int)col_ll(res, r, 3, 1);
+            e->key.deadline = col_ll(res, r, 4, 0);
+            e->key.recency = col_ll(res, r, 5, 0);
+            copy_col(res, r, 6, e->ruleset, sizeof e->ruleset);
+            copy_col(res, r, 7, e->status, sizeof e->status);
+            e->version = (int)col_ll(res, r, 8, 0);
+            e->turn_number = (int)col_ll(res, r, 9, -1);
+            e->turn_seat = (int)col_ll(res, r, 10, -1);
+            copy_col(res, r, 11, e->turn_phase, sizeof e->turn_phase);
+        }
+        if (e->nseats == CC_MAX_PLAYERS) continue;
+        struct store_inbox_seat *st = &e->seats[e->nseats++];
+        st->seat = (int)col_ll(res, r, 12, 0);
+        copy_col(res, r, 13, st->name, sizeof st->name);
+        st->has_score = !PQgetisnull(res, r, 14);
+        st->score = (int)col_ll(res, r, 14, 0);
+    }
     PQclear(res);
-    return out->entries ? STORE_OK : STORE_ERROR;
+    out->more = n > q->limit;
+    out->n = out->more ? q->limit : n;
+    return STORE_OK;
 }
 
 void store_inbox_free(struct store_inbox_page *p)
 {
     free(p->entries);
     p->entries = NULL;
+    p->n = 0;
 }
 
 enum store_status store_person_hook_set(const char *person, const char *url, const char *secret,
