@@ -104,11 +104,32 @@ if [ "$n_first" != 50 ] || [ "$mine" != 1000 ] && [ "$ngames" = 100000 ] || [ "$
     exit 1
 fi
 
+# CPU time (clock ticks) of process $1, and of the server's PostgreSQL backends: what a
+# request costs, whatever else the machine runs (the latency depends on that).
+ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
+backends=$(psql "$url" -X -At -c "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'")
+pg_ticks() {
+    local t=0 p
+    for p in $backends; do t=$((t + $(ticks "$p"))); done
+    echo "$t"
+}
+hz=$(getconf CLK_TCK)
+# Runs wrk; prints its RESULT line's fields as shell assignments, e.g. rps=123, and the
+# server's and PostgreSQL's CPU per request in microseconds (srv_us=, pg_us=).
 run() {
     local name=$1
     shift
+    local s0 p0
+    s0=$(ticks "$server")
+    p0=$(pg_ticks)
     wrk --latency "$@" >"$out/$name.txt" 2>&1 || { cat "$out/$name.txt" >&2; exit 1; }
+    local s1 p1 n
+    s1=$(ticks "$server")
+    p1=$(pg_ticks)
     grep '^RESULT' "$out/$name.txt" | sed 's/^RESULT //'
+    n=$(grep '^RESULT' "$out/$name.txt" | sed 's/.*requests=\([0-9]*\).*/\1/')
+    awk -v s=$((s1 - s0)) -v p=$((p1 - p0)) -v n="$n" -v hz="$hz" \
+        'BEGIN { printf "srv_us=%.0f pg_us=%.0f\n", s * 1e6 / hz / (n > 0 ? n : 1), p * 1e6 / hz / (n > 0 ? n : 1) }'
 }
 common=(-t"$(( conns < 2 ? conns : 2 ))" -c"$conns" -d"${seconds}s" -s tests/bench/report.lua -H "$auth")
 eval "$(run inbox-first "${common[@]}" "$base/v1/players/me/games" | sed 's/\([a-z0-9_]*\)=/a_\1=/g')"
@@ -119,11 +140,11 @@ eval "$(run inbox-mid "${common[@]}" "$base/v1/players/me/games?cursor=$cursor" 
 
 echo "bench-inbox: $(nproc) cores, THREADS=$threads, $ngames games ($filled s to fill), one player" \
     "holding $mine of them ($turns its turn), ${seconds} s per load, $conns conns"
-printf '  %-44s %7s req/s  p50 %7s ms  p99 %7s ms  non-2xx %s, socket errors %s\n' \
-    "(a) first page (50)" "$a_rps" "$a_p50_ms" "$a_p99_ms" "$a_non2xx" "$a_errors" \
-    "(b) status=active&my_turn=true&limit=20" "$b_rps" "$b_p50_ms" "$b_p99_ms" "$b_non2xx" "$b_errors" \
-    "(c) page 6 (cursor after 500)" "$c_rps" "$c_p50_ms" "$c_p99_ms" "$c_non2xx" "$c_errors"
-echo "  (target: p99 under 5 ms)"
+printf '  %-40s %6s req/s  p50 %7s ms  p99 %7s ms  CPU/request: server %4s us, PostgreSQL %4s us  non-2xx %s\n' \
+    "(a) first page (50)" "$a_rps" "$a_p50_ms" "$a_p99_ms" "$a_srv_us" "$a_pg_us" "$a_non2xx" \
+    "(b) status=active&my_turn=true&limit=20" "$b_rps" "$b_p50_ms" "$b_p99_ms" "$b_srv_us" "$b_pg_us" "$b_non2xx" \
+    "(c) the page after 500 (cursor)" "$c_rps" "$c_p50_ms" "$c_p99_ms" "$c_srv_us" "$c_pg_us" "$c_non2xx"
+echo "  (target: p99 under 5 ms; load average $(cut -d' ' -f1-3 /proc/loadavg) at the end)"
 if [ "$a_non2xx" != 0 ] || [ "$b_non2xx" != 0 ] || [ "$c_non2xx" != 0 ]; then
     echo "bench-inbox: unexpected answers (see $out/inbox-*.txt and $out/server-inbox.log)" >&2
     exit 1
