@@ -1,8 +1,8 @@
 /* store.h: PostgreSQL storage of games, players, actions, events and idempotency keys,
  * webhooks and their outbox, people (players across games), and the listening connection
  * of live updates. Implemented by store.c (games), store_webhook.c, store_player.c,
- * store_live.c, over store_db.c (the statements and the connections); these are the only
- * files that speak libpq. */
+ * store_inbox.c (a person's games and webhook), store_live.c, over store_db.c (the statements and
+ * the connections); these are the only files that speak libpq. */
 #ifndef API_STORE_H
 #define API_STORE_H
 

@@ -553,6 +553,29 @@ void test_inbox_webhook(struct server *srv)
     int before = events_of(srv, g1.id);
     CHECK(before > 0, "no events of game 1");
 
+    /* Refusals: nothing set. */
+    hook(srv, &ann, "POST", "{\"url\":\"ftp://127.0.0.1/x\"}", &r);
+    st = r.status;
+    char code[64];
+    snprintf(code, sizeof code, "%s", problem_code(&r));
+    resp_free(&r);
+    CHECK(st == 400 && strcmp(code, "invalid_webhook_url") == 0, "an ftp URL: %ld %s", st, code);
+    hook(srv, &ann, "POST", "{\"url\":1}", &r);
+    st = r.status;
+    resp_free(&r);
+    CHECK(st == 400, "a URL that is a number: %ld", st);
+    const char *seat_token[] = {g1.auth[1], NULL};
+    http(srv, "POST", "/v1/players/me/webhook", "{\"url\":\"http://127.0.0.1:9/\"}", seat_token,
+         &r);
+    st = r.status;
+    snprintf(code, sizeof code, "%s", problem_code(&r));
+    resp_free(&r);
+    CHECK(st == 401 && strcmp(code, "unknown_token") == 0, "a seat's token: %ld %s", st, code);
+    hook(srv, &ann, "GET", NULL, &r);
+    st = r.status;
+    resp_free(&r);
+    CHECK(st == 404, "GET after the refusals: %ld", st);
+
     struct receiver *l = receiver_start();
     CHECK(l, "no receiver");
     char body[160], secret[96] = "";
