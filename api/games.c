@@ -319,6 +319,18 @@ int games_seat(const struct api_request *req, struct api_game *ag, struct api_re
     return seat;
 }
 
+void games_turn(const struct cc_game *g, struct store_turn *out)
+{
+    int finished = g->phase == CC_PHASE_FINISHED;
+    memset(out, 0, sizeof *out);
+    out->number = g->turn;
+    out->seat = finished || g->seat == CC_NO_SEAT ? -1 : (int)g->seat;
+    out->phase = finished ? "finished" : g->phase == CC_PHASE_PLACE ? "place" : "draw";
+    out->nscores = g->nplayers;
+    for (int s = 0; s < g->nplayers && s < CC_MAX_PLAYERS; s++)
+        out->scores[s] = g->players[s].score;
+}
+
 enum games_commit games_commit(struct api_game *ag, struct store_commit *c, const char *body,
                                size_t len, enum store_status *failure)
 {
@@ -328,6 +340,7 @@ enum games_commit games_commit(struct api_game *ag, struct store_commit *c, cons
      * by the same transaction (jobs.h). */
     char jobs[JOBS_JSON_MAX];
     if (!c->jobs_json) c->jobs_json = jobs_plan(&ag->g, ag->row.players, jobs, sizeof jobs);
+    if (!c->turn.phase) games_turn(&ag->g, &c->turn);
     enum store_status s = store_game_commit(c);
     *failure = s;
     if (s == STORE_OK) {

@@ -93,6 +93,10 @@ void games_etag(struct api_response *resp, int version);
 int games_seat(const struct api_request *req, struct api_game *ag,
                struct api_response *resp) NODISCARD;
 
+/* The turn and scores of state `g` for the players' lists (struct store_turn; its phase a
+ * static string). */
+void games_turn(const struct cc_game *g, struct store_turn *out);
+
 /* How games_commit() ended. */
 enum games_commit {
     GAMES_COMMITTED = 0, /* stored: ag->row and the cache hold the new state */
@@ -105,7 +109,8 @@ enum games_commit {
 /*
  * Stores the action described by `c` on game `ag` (store_game_commit: the new snapshot,
  * the action, its events and c->idem, guarded by the version): sets c->id and c->version
- * from `ag`, the caller fills the rest. On success moves ag->row on (version + 1,
+ * from `ag` (and c->turn from ag->g unless the caller filled it), the caller fills the rest.
+ * On success moves ag->row on (version + 1,
  * c->last_seq) and puts the new state into the cache with `body` (its GET answer, `len`
  * bytes, copied; may be NULL). The caller maps a failure to HTTP (problem_store).
  */

@@ -3,7 +3,7 @@
  * same way), the plan each commit writes, and an in-memory queue of tasks for the same
  * threads (hints).
  *
- * A job is a row of the table jobs (0009): at most one per game and kind, written or removed
+ * A job is a row of the table jobs (0010): at most one per game and kind, written or removed
  * by the transaction of the commit that made it due (games_commit asks jobs_plan()), so no
  * due work is lost between an action and its job. Any server's workers claim due rows (FOR
  * UPDATE SKIP LOCKED) with a lease; a server killed while it holds one leaves the row to be

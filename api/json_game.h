@@ -15,7 +15,7 @@ struct json_game_meta {
     const char *const *names;  /* player names by seat (g->nplayers) */
     const char *const *tokens; /* NULL, or the tokens by seat, NULL for none (create answer) */
     const struct store_player *seats; /* NULL, or the seats as stored: computer players shown
-                                         ("bot", "think_ms"), and "hints" (0009) */
+                                         ("bot", "think_ms"), and "hints" (0010) */
     int hints_off;                    /* with seats: 1 when the game has no hints */
 };
 

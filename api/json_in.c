@@ -431,7 +431,7 @@ static int decode_seat(const cJSON *p, int seat, struct json_new_game *out, stru
     if (think && !bot)
         return fail(err, "invalid_body", "players[%d].think_ms goes only with \"bot\".", seat);
     if (bot) {
-        /* A computer player (0009): its level and time a move; its name is its level's. */
+        /* A computer player (0010): its level and time a move; its name is its level's. */
         static const char *const levels[] = {"random", "greedy", "mcts"};
         int known = -1;
         for (int i = 0; i < 3 && cJSON_IsString(bot); i++)

@@ -41,6 +41,10 @@ static const struct api_route routes[] = {
     {"POST", "/v1/players/me/token", routes_player_token},
     {"POST", "/v1/games/{id}/resign", routes_resign},
     {"POST", "/v1/games/{id}/rematch", routes_rematch},
+    {"GET", "/v1/players/me/games", routes_player_games},
+    {"GET", "/v1/players/me/webhook", routes_player_webhook_get},
+    {"POST", "/v1/players/me/webhook", routes_player_webhook_set},
+    {"DELETE", "/v1/players/me/webhook", routes_player_webhook_delete},
 };
 
 /*

@@ -48,6 +48,18 @@ void routes_player_create(const struct api_request *req, struct api_response *re
 void routes_player_me(const struct api_request *req, struct api_response *resp, const char *arg);
 /* POST /v1/players/me/token: a new token for that player; the old one stops working. */
 void routes_player_token(const struct api_request *req, struct api_response *resp, const char *arg);
+/* GET /v1/players/me/games: the player's games, most urgent first, paged (routes_inbox.c). */
+void routes_player_games(const struct api_request *req, struct api_response *resp, const char *arg);
+/* GET /v1/players/me/webhook: the player's callback URL and how its deliveries stand. */
+void routes_player_webhook_get(const struct api_request *req, struct api_response *resp,
+                               const char *arg);
+/* POST /v1/players/me/webhook: sets the player's callback URL for the events of every game
+ * in which it holds a seat; answers its new secret (once). */
+void routes_player_webhook_set(const struct api_request *req, struct api_response *resp,
+                               const char *arg);
+/* DELETE /v1/players/me/webhook: removes the player's callback. */
+void routes_player_webhook_delete(const struct api_request *req, struct api_response *resp,
+                                  const char *arg);
 
 struct store_person;
 

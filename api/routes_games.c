@@ -190,6 +190,7 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
         .hints_off = c->in.hints_off,
         .jobs_json = jobs_plan(&c->g, c->players, jobs, sizeof jobs), /* seat 0 a bot */
     };
+    games_turn(&c->g, &ng.turn);
     enum store_status ss = store_game_create(&ng);
     if (ss == STORE_DUPLICATE && idem.active) {
         /* The same key raced us and won: answer as a repeat would. */

@@ -49,6 +49,36 @@ static enum store_status after_commit(PGconn **pgp, const char *const *vals, lon
     return STORE_OK;
 }
 
+/* The text of a struct store_turn's parameters. */
+struct turn_text {
+    char number[16];                      /* the turn */
+    char seat[16];                        /* the seat to move, or "" (NULL) */
+    char scores[CC_MAX_PLAYERS * 12 + 4]; /* "{1,2}" */
+};
+
+/* The four parameters of `t` (TURN_SET in store_db.c: number, seat, phase, scores) into
+ * vals[0..4), their text in `buf`; all NULL when t->phase is (nothing known). */
+static void turn_vals(const struct store_turn *t, struct turn_text *buf, const char *vals[4])
+{
+    for (int i = 0; i < 4; i++) vals[i] = NULL;
+    if (!t->phase) return;
+    snprintf(buf->number, sizeof buf->number, "%d", t->number);
+    snprintf(buf->seat, sizeof buf->seat, "%d", t->seat);
+    size_t o = 0;
+    buf->scores[o++] = '{';
+    for (int i = 0; i < t->nscores && i < CC_MAX_PLAYERS; i++) {
+        int n =
+            snprintf(buf->scores + o, sizeof buf->scores - o, "%s%d", i ? "," : "", t->scores[i]);
+        if (n > 0) o += (size_t)n;
+    }
+    buf->scores[o++] = '}';
+    buf->scores[o] = '\0';
+    vals[0] = buf->number;
+    vals[1] = t->seat >= 0 ? buf->seat : NULL;
+    vals[2] = t->phase;
+    vals[3] = buf->scores;
+}
+
 /* Remembers an idempotent answer inside the current transaction: its body sealed (0011). */
 enum store_status db_idem_put(PGconn *pg, const struct store_idem *idem)
 {
@@ -86,7 +116,8 @@ enum store_status store_game_create(const struct store_new_game *g)
     snprintf(last_seq, sizeof last_seq, "%d", g->last_seq);
     enum store_status s = db_begin(&pg);
     if (s == STORE_OK) {
-        const char *vals[12] = {g->id,
+        struct turn_text tt;
+        const char *vals[16] = {g->id,
                                 g->ruleset,
                                 g->options_json,
                                 seed,
@@ -98,8 +129,9 @@ enum store_status store_game_create(const struct store_new_game *g)
                                 g->hints_off ? "true" : "false",
                                 g->result,
                                 g->rematch_of};
-        int lens[12] = {0, 0, 0, 0, 0, 0, 0, 0, (int)g->snapshot_len, 0, 0, 0};
-        s = db_run_cmd(&pg, ST_GAME_INSERT, 12, vals, lens, NULL);
+        turn_vals(&g->turn, &tt, vals + 12);
+        int lens[16] = {0, 0, 0, 0, 0, 0, 0, 0, (int)g->snapshot_len, 0, 0, 0, 0, 0, 0, 0};
+        s = db_run_cmd(&pg, ST_GAME_INSERT, 16, vals, lens, NULL);
     }
     for (int i = 0; s == STORE_OK && i < g->nplayers; i++) {
         char seat[16], think[16];
@@ -123,8 +155,13 @@ enum store_status store_game_create(const struct store_new_game *g)
         /* The creator's (0006): no seat's token reaches it. */
         const char *vals[4] = {g->id, g->webhook_url, g->webhook_secret, "creator"};
         s = db_run_cmd(&pg, ST_WEBHOOK_PUT, 4, vals, NULL, NULL);
+    }
+    /* A seat bound to a person with a webhook got its webhook row with the seat (0012). */
+    int bound = 0;
+    for (int i = 0; i < g->nplayers; i++) bound |= g->players[i].person_id[0] != '\0';
+    if (s == STORE_OK && (g->webhook_url || bound)) {
         const char *after[3] = {g->id, last_seq, g->events_json};
-        if (s == STORE_OK) s = after_commit(&pg, after, &deliveries);
+        s = after_commit(&pg, after, &deliveries);
     }
     if (s == STORE_OK) s = db_exec(pg, "COMMIT", "commit");
     if (s != STORE_OK) db_rollback(pg);
@@ -307,11 +344,13 @@ static enum store_status commit_remembered(PGconn *pg, const struct store_commit
     snprintf(seat, sizeof seat, "%d", c->seat);
     enum store_status s = db_begin(&pg);
     if (s == STORE_OK) {
-        const char *vals[6] = {c->id,    version, c->status, last_seq, (const char *)c->snapshot,
-                               c->result};
-        int lens[6] = {0, 0, 0, 0, (int)c->snapshot_len, 0};
+        struct turn_text tt;
+        const char *vals[10] = {c->id,    version, c->status, last_seq, (const char *)c->snapshot,
+                                c->result};
+        turn_vals(&c->turn, &tt, vals + 6);
+        int lens[10] = {0, 0, 0, 0, (int)c->snapshot_len, 0, 0, 0, 0, 0};
         long n = 0;
-        s = db_run_cmd(&pg, ST_GAME_UPDATE, 6, vals, lens, &n);
+        s = db_run_cmd(&pg, ST_GAME_UPDATE, 10, vals, lens, &n);
         if (s == STORE_OK && n != 1) s = STORE_CONFLICT;
     }
     if (s == STORE_OK) {
@@ -346,13 +385,15 @@ enum store_status store_game_commit(const struct store_commit *c)
         snprintf(version, sizeof version, "%d", c->version);
         snprintf(last_seq, sizeof last_seq, "%d", c->last_seq);
         snprintf(seat, sizeof seat, "%d", c->seat);
-        const char *vals[11] = {
+        struct turn_text tt;
+        const char *vals[15] = {
             c->id,       version, c->status,      last_seq,       (const char *)c->snapshot,
             seat,        c->kind, c->action_json, c->events_json, c->result,
             c->jobs_json};
-        int lens[11] = {0, 0, 0, 0, (int)c->snapshot_len, 0, 0, 0, 0, 0, 0};
+        turn_vals(&c->turn, &tt, vals + 11);
+        int lens[15] = {0, 0, 0, 0, (int)c->snapshot_len, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
         PGresult *res;
-        s = db_run(&pg, ST_GAME_COMMIT, 11, vals, lens, &res);
+        s = db_run(&pg, ST_GAME_COMMIT, 15, vals, lens, &res);
         if (s == STORE_OK) {
             if (PQntuples(res) != 1) {
                 s = STORE_CONFLICT;
@@ -478,7 +519,7 @@ enum store_status store_idem_get(const char *scope, const uint8_t key_hash[SEAL_
         else
             out->locked = 1;
     } else if (!PQgetisnull(res, 0, 4)) {
-        out->body = strdup(PQgetvalue(res, 0, 4)); /* from before 0009 */
+        out->body = strdup(PQgetvalue(res, 0, 4)); /* from before 0011 */
         out->unsealed = 1;
         ok &= out->body != NULL;
     } else {

@@ -1,8 +1,8 @@
 /* store.h: PostgreSQL storage of games, players, actions, events and idempotency keys,
  * webhooks and their outbox, people (players across games), and the listening connection
  * of live updates. Implemented by store.c (games), store_webhook.c, store_player.c,
- * store_live.c, over store_db.c (the statements and the connections); these are the only
- * files that speak libpq. */
+ * store_inbox.c (a person's games and webhook), store_live.c, over store_db.c (the statements and
+ * the connections); these are the only files that speak libpq. */
 #ifndef API_STORE_H
 #define API_STORE_H
 
@@ -17,7 +17,7 @@
 #define STORE_NAME_MAX       160               /* bytes of a player name (40 characters of UTF-8) */
 #define STORE_URL_MAX        2048              /* bytes of a webhook URL */
 #define STORE_EVENTS_CHANNEL "tilehall_events" /* NOTIFY channel: "<game id>:<last seq>" */
-#define STORE_JOBS_CHANNEL   "tilehall_jobs"   /* NOTIFY channel: a commit wrote a job (0009) */
+#define STORE_JOBS_CHANNEL   "tilehall_jobs"   /* NOTIFY channel: a commit wrote a job (0010) */
 
 enum store_status {
     STORE_OK = 0,
@@ -33,7 +33,7 @@ struct store_player {
     uint8_t token_hash[AUTH_HASH_LEN]; /* SHA-256 of the seat's token */
     char person_id[AUTH_UUID_LEN + 1]; /* the person bound to the seat (0008), or "" */
     int unclaimed;                     /* 1: a rematch seat whose token is not handed out (0009) */
-    char bot[8];                       /* a computer player's level (0009), or "" */
+    char bot[8];                       /* a computer player's level (0010), or "" */
     int think_ms;                      /* with bot: its time a move in ms */
 };
 
@@ -43,7 +43,7 @@ struct store_game {
     int last_seq;                                /* seq of the newest event */
     int nplayers;                                /* entries in players[] */
     struct store_player players[CC_MAX_PLAYERS]; /* by seat */
-    int hints_off;                               /* 1: created with "hints": false (0009) */
+    int hints_off;                               /* 1: created with "hints": false (0010) */
     size_t snapshot_len;                         /* bytes in snapshot */
     uint8_t snapshot[CC_SNAPSHOT_MAX];           /* cc_game_encode() of the state */
 };
@@ -52,14 +52,25 @@ struct store_game {
 struct store_idem {
     const char *scope;                   /* "create", "<game id>/<seat>" ... (idem.h) */
     uint8_t key_hash[SEAL_HASH_LEN];     /* seal_lookup() of scope and key: the row's name */
-    uint8_t seal_key[SEAL_KEY_LEN];      /* seal_derive(): seals and opens the body (0009) */
+    uint8_t seal_key[SEAL_KEY_LEN];      /* seal_derive(): seals and opens the body (0011) */
     uint8_t request_hash[AUTH_HASH_LEN]; /* SHA-256 of method, path and canonical body */
     int status;                          /* HTTP status of the first answer */
     const char *location;                /* its Location, or NULL */
     const char *etag;                    /* its ETag, or NULL */
     const char *body;                    /* its body, whole (tokens too): stored sealed */
     int locked;   /* got: the row is there but does not open under seal_key (body NULL) */
-    int unsealed; /* got: a row from before 0009, its body without tokens */
+    int unsealed; /* got: a row from before 0011, its body without tokens */
+};
+
+/* What a game's entry in a player's list shows of its state (migrations/0012), stored with
+ * each commit: filled by games_commit() and at creation from the state; a zeroed one
+ * (phase NULL) leaves what is stored. */
+struct store_turn {
+    int number;                 /* the turn, 1 .. */
+    int seat;                   /* the seat to move, or -1 (finished) */
+    const char *phase;          /* "draw", "place", "finished"; NULL: not known here */
+    int nscores;                /* entries in scores */
+    int scores[CC_MAX_PLAYERS]; /* by seat */
 };
 
 /* A new game, written in one transaction. */
@@ -82,8 +93,9 @@ struct store_new_game {
     const char *webhook_secret;         /* its signing secret (with webhook_url) */
     const char *result;     /* "completed" ... when created finished, else NULL (0009) */
     const char *rematch_of; /* the game this one is the rematch of, or NULL (0009) */
-    int hints_off;          /* 1: "hints": false (0009) */
+    int hints_off;          /* 1: "hints": false (0010) */
     const char *jobs_json;  /* background jobs to write (STORE_JOBS_JSON), or NULL */
+    struct store_turn turn; /* the turn and scores for the players' lists */
 };
 
 /* An accepted action, written in one transaction guarded by the version read. */
@@ -102,10 +114,11 @@ struct store_commit {
     const char *result;            /* how it ended when finished ("completed" ...), else NULL */
     const char *jobs_json;         /* background jobs to write or remove (STORE_JOBS_JSON), or
                                       NULL: none (games_commit fills it in) */
+    struct store_turn turn;        /* the turn and scores after it, for the players' lists */
 };
 
 /*
- * STORE_JOBS_JSON: the background jobs (0009) a commit writes for its game, in the same
+ * STORE_JOBS_JSON: the background jobs (0010) a commit writes for its game, in the same
  * transaction: a JSON array of {"kind": "<kind>", "due_ms": <ms from now> | null,
  * "lease_ms": <ms>}; due_ms null removes the game's job of that kind, a number writes it
  * (replacing the one there, its lease and attempts cleared) for the version the commit
@@ -195,7 +208,7 @@ enum store_status store_events(const char *id, int after, int limit, char **json
  * opening its body with `seal_key`. On STORE_OK fills out's request_hash, status,
  * location, etag and body (malloc'd strings the caller frees with store_idem_free); when
  * the row does not open under `seal_key` (the key's caller token differs), out->locked is
- * 1 and body NULL; a row from before 0009 has out->unsealed 1. STORE_NOT_FOUND when there
+ * 1 and body NULL; a row from before 0011 has out->unsealed 1. STORE_NOT_FOUND when there
  * is none.
  */
 enum store_status store_idem_get(const char *scope, const uint8_t key_hash[SEAL_HASH_LEN],
@@ -332,10 +345,92 @@ void store_delivery_free(struct store_delivery *d);
 enum store_status store_webhook_done(const char *hook, int seq, int ok, int http_status,
                                      const char *error, int retry_ms, int gave_up) NODISCARD;
 
+/*
+ * A person's games (GET /v1/players/me/games, migrations/0012): the seats bound to the
+ * person, in the list's order (its turn first, then the nearest deadline, then the most
+ * recently changed, then the game's id), paged by the keys of the last entry shown.
+ */
+struct store_inbox_key {
+    int rank;                     /* 0: the person's turn, 1: not */
+    long long deadline;           /* players.inbox_deadline */
+    long long recency;            /* players.inbox_recency */
+    char game[AUTH_UUID_LEN + 1]; /* the game's id */
+};
+
+/* What to list. */
+struct store_inbox_query {
+    const char *person;                  /* the person's id */
+    const char *status;                  /* only games of this stored status, or NULL */
+    int my_turn;                         /* 1: only its turn, 0: only not, -1: either */
+    const struct store_inbox_key *after; /* list after this entry, or NULL from the start */
+    int limit;                           /* entries at most (1 ..) */
+};
+
+/* One seat of a listed game. */
+struct store_inbox_seat {
+    int seat;                      /* 0 .. */
+    char name[STORE_NAME_MAX + 1]; /* UTF-8 */
+    int has_score;                 /* 0: not known (a game stored before 0012, unmoved) */
+    int score;                     /* with has_score */
+};
+
+/* One entry of the list: a game of the person. */
+struct store_inbox_entry {
+    struct store_inbox_key key;                    /* its place in the order */
+    char ruleset[24];                              /* the ruleset's name */
+    char status[16];                               /* as stored */
+    int version;                                   /* the game's version */
+    int seat;                                      /* the person's seat */
+    int turn_number;                               /* -1: not known (see has_score) */
+    int turn_seat;                                 /* the seat to move, or -1 */
+    char turn_phase[12];                           /* "draw", "place", "finished", "" */
+    int nseats;                                    /* entries in seats */
+    struct store_inbox_seat seats[CC_MAX_PLAYERS]; /* by seat */
+};
+
+/* A page of the list. */
+struct store_inbox_page {
+    long my_turn_count;                /* the person's games where it is its turn */
+    int more;                          /* 1 when entries follow this page */
+    int n;                             /* entries in entries */
+    struct store_inbox_entry *entries; /* malloc'd (store_inbox_free), in order */
+};
+
+/* The page `q` asks for into `out`: STORE_OK (free it with store_inbox_free) or the failure. */
+enum store_status store_inbox_page(const struct store_inbox_query *q,
+                                   struct store_inbox_page *out) NODISCARD;
+
+/* Frees a page's entries; a zeroed page is fine. */
+void store_inbox_free(struct store_inbox_page *p);
+void store_inbox_free(struct store_inbox_page *p);
+
+/*
+ * A person's webhook (POST|GET|DELETE /v1/players/me/webhook, 0012): the events of every
+ * game in which the person holds a seat (one webhooks row per such game, owner
+ * "person:<id>", sharing the game webhooks' outbox and delivery). Sets or replaces it
+ * (URL and secret) with the idempotent answer `idem` (NULL for none) in one transaction.
+ */
+enum store_status store_person_hook_set(const char *person, const char *url, const char *secret,
+                                        const struct store_idem *idem) NODISCARD;
+
+/* Removes person `person`'s webhook and its deliveries; *deleted says whether there was one. */
+enum store_status store_person_hook_delete(const char *person, int *deleted) NODISCARD;
+
+/* A person's webhook over its games: as struct store_webhook_state, summed. */
+struct store_person_hook_state {
+    struct store_webhook_state w;       /* delivered_up_to unused (-1) */
+    long games;                         /* games it covers */
+    char error_game[AUTH_UUID_LEN + 1]; /* the game of w's last error, or "" */
+};
+
+/* Person `person`'s webhook into `out`: STORE_OK, STORE_NOT_FOUND when it has none ... */
+enum store_status store_person_hook_get(const char *person,
+                                        struct store_person_hook_state *out) NODISCARD;
+
 /* Games by status and webhook deliveries waiting, for /metrics. */
 enum store_status store_counts(long *active, long *finished, long *deliveries) NODISCARD;
 
-/* A claimed background job (0009, store_jobs.c). */
+/* A claimed background job (0010, store_jobs.c). */
 struct store_job {
     char game[AUTH_UUID_LEN + 1]; /* the game's id */
     char kind[24];                /* its kind (jobs.h) */

@@ -39,7 +39,7 @@
 
 /*
  * The common table expressions that write the background jobs (STORE_JOBS_JSON in `json`)
- * of game `game` for version `version` (0009): jx the entries, jd the removals, ji the
+ * of game `game` for version `version` (0010): jx the entries, jd the removals, ji the
  * rows written (a job already there is replaced: lease and attempts cleared).
  */
 #define JOBS_CTE(game, version, json)                                                              \
@@ -57,22 +57,46 @@
 #define JOBS_NOTIFY                                                                                \
     "(SELECT pg_notify('" STORE_JOBS_CHANNEL "', '') WHERE EXISTS (SELECT 1 FROM ji))"
 
+/*
+ * A page of person $1's games (0012), in the list's order from the index players_inbox
+ * (or players_inbox_status with `filter`): ranks $2 .. $3 (0: the person's turn), after the
+ * keys ($4, $5, $6, $7) of the last entry shown before, at most $8 + 1 entries (one more
+ * than a page: then another page follows). One row per seat of each entry, in order (the
+ * entry's keys, its game's turn and scores, the seat's name and score), each with the
+ * count of the person's games where it is its turn; a single row of NULLs but that count
+ * when the page is empty.
+ */
+#define INBOX_PAGE(filter)                                                                         \
+    "WITH f AS (SELECT p.game_id, p.seat, p.inbox_rank, p.inbox_deadline, p.inbox_recency "        \
+    "FROM players p WHERE p.person_id = $1::uuid" filter " AND p.inbox_rank BETWEEN $2::smallint " \
+    "AND $3::smallint AND (p.inbox_rank, p.inbox_deadline, p.inbox_recency, p.game_id) > "         \
+    "($4::smallint, $5::bigint, $6::bigint, $7::uuid) ORDER BY p.inbox_rank, p.inbox_deadline, "   \
+    "p.inbox_recency, p.game_id LIMIT $8::integer + 1) "                                           \
+    "SELECT (SELECT count(*) FROM players WHERE person_id = $1::uuid AND inbox_rank = 0), "        \
+    "f.game_id::text, f.seat, f.inbox_rank, f.inbox_deadline, f.inbox_recency, g.ruleset, "        \
+    "g.status, g.version, g.turn_number, g.turn_seat, g.turn_phase, x.seat, x.name, "              \
+    "g.scores[x.seat + 1] FROM (SELECT 1) AS one LEFT JOIN (f JOIN games g ON g.id = f.game_id "   \
+    "JOIN players x ON x.game_id = f.game_id) ON true "                                            \
+    "ORDER BY f.inbox_rank, f.inbox_deadline, f.inbox_recency, f.game_id, x.seat"
+
 static const char *const stmt_sql[ST_COUNT] = {
     [ST_PING] = "SELECT 1",
     /* One row per seat; the snapshot only in the first (results in binary); the person a
      * seat is bound to (0008), or NULL. */
     [ST_GAME_LOAD] = "SELECT g.version, g.last_seq, p.seat, p.name, p.token_hash, "
                      "CASE WHEN p.seat = 0 THEN g.snapshot END, p.person_id::text, "
-                     /* A computer player's seat and the hints switch (0009). */
+                     /* A computer player's seat and the hints switch (0010). */
                      "coalesce(p.bot, ''), coalesce(p.think_ms, 0), g.hints::integer, "
                      /* A rematch seat whose token is not handed out yet (0009). */
                      "p.token_unclaimed "
                      "FROM games g "
                      "JOIN players p ON p.game_id = g.id WHERE g.id = $1::uuid ORDER BY p.seat",
     [ST_GAME_INSERT] = "INSERT INTO games (id, ruleset, options, seed, start_tile, custom_deck, "
-                       "version, status, last_seq, snapshot, hints, result, rematch_of) VALUES "
-                       "($1::uuid, $2, $3::jsonb, $4::numeric, $5, $6::jsonb, 1, $7, $8::integer, "
-                       "$9::bytea, NOT $10::boolean, $11, $12::uuid)",
+                       "version, status, last_seq, snapshot, hints, result, rematch_of, "
+                       "turn_number, turn_seat, turn_phase, scores) VALUES ($1::uuid, $2, "
+                       "$3::jsonb, $4::numeric, $5, $6::jsonb, 1, $7, $8::integer, $9::bytea, "
+                       "NOT $10::boolean, $11, $12::uuid, $13::integer, $14::integer, $15, "
+                       "$16::integer[])",
     [ST_PLAYER_INSERT] = "INSERT INTO players (game_id, seat, name, token_hash, person_id, bot, "
                          "think_ms, token_unclaimed) VALUES ($1::uuid, $2::integer, $3, $4::bytea, "
                          "$5::uuid, $6, $7::integer, coalesce($8::boolean, false))",
@@ -81,7 +105,14 @@ static const char *const stmt_sql[ST_COUNT] = {
                          "FROM json_array_elements($3::json) AS e",
     [ST_GAME_UPDATE] = "UPDATE games SET version = $2::integer + 1, status = $3, "
                        "last_seq = $4::integer, snapshot = $5::bytea, updated_at = now(), "
-                       "result = $6 "
+                       "result = $6, "
+                       /* The turn and scores (0012, struct store_turn): a NULL phase ($9)
+                        * keeps what is stored. */
+                       "turn_number = CASE WHEN $9::text IS NULL THEN turn_number "
+                       "ELSE $7::integer END, turn_seat = CASE WHEN $9::text IS NULL "
+                       "THEN turn_seat ELSE $8::integer END, turn_phase = coalesce($9::text, "
+                       "turn_phase), scores = CASE WHEN $9::text IS NULL THEN scores "
+                       "ELSE $10::integer[] END "
                        "WHERE id = $1::uuid AND version = $2::integer",
     [ST_ACTION_INSERT] = "INSERT INTO actions (game_id, version, seat, kind, body) "
                          "VALUES ($1::uuid, $2::integer, $3::integer, $4, $5::jsonb)",
@@ -89,7 +120,14 @@ static const char *const stmt_sql[ST_COUNT] = {
      * written unless the version is still the one read; answers 1 row, or 0 (moved on). */
     [ST_GAME_COMMIT] = "WITH g AS (UPDATE games SET version = $2::integer + 1, status = $3, "
                        "last_seq = $4::integer, snapshot = $5::bytea, updated_at = now(), "
-                       "result = $10 "
+                       "result = $10, "
+                       /* The turn and scores (0012, struct store_turn): a NULL phase ($14)
+                        * keeps what is stored. */
+                       "turn_number = CASE WHEN $14::text IS NULL THEN turn_number "
+                       "ELSE $12::integer END, turn_seat = CASE WHEN $14::text IS NULL "
+                       "THEN turn_seat ELSE $13::integer END, turn_phase = coalesce($14::text, "
+                       "turn_phase), scores = CASE WHEN $14::text IS NULL THEN scores "
+                       "ELSE $15::integer[] END "
                        "WHERE id = $1::uuid AND version = $2::integer "
                        "RETURNING id, watched_until), "
                        "a AS (INSERT INTO actions (game_id, version, seat, kind, body) "
@@ -97,7 +135,7 @@ static const char *const stmt_sql[ST_COUNT] = {
                        "e AS (INSERT INTO events (game_id, seq, version, type, payload) "
                        "SELECT g.id, (x->>'seq')::integer, $2::integer + 1, x->>'type', x "
                        "FROM g, json_array_elements($9::json) AS x), "
-    /* The game's background jobs (0009, STORE_JOBS_JSON in $11). */
+    /* The game's background jobs (0010, STORE_JOBS_JSON in $11). */
     JOBS_CTE("(SELECT id FROM g)", "$2::integer + 1",
              "$11") ", "
                     /* A delivery per event for each webhook of the game (0003, 0006). */
@@ -114,7 +152,7 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_EVENTS_LIST] = "SELECT e.payload FROM games g LEFT JOIN LATERAL (SELECT seq, payload "
                        "FROM events WHERE game_id = g.id AND seq > $2::integer ORDER BY seq "
                        "LIMIT $3::integer) e ON true WHERE g.id = $1::uuid ORDER BY e.seq",
-    /* Idempotent answers (0009): found by the key's hash, the body sealed. */
+    /* Idempotent answers (0011): found by the key's hash, the body sealed. */
     [ST_IDEM_GET] = "SELECT request_hash, status, location, etag, body, sealed FROM idempotency "
                     "WHERE scope = $1 AND key_hash = decode($2, 'hex') "
                     "AND created_at > now() - interval '24 hours'",
@@ -220,7 +258,7 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_SEAT_CLAIM] = "UPDATE players SET token_hash = $3::bytea, token_unclaimed = false "
                       "WHERE game_id = $1::uuid AND seat = $2::integer AND token_unclaimed",
     /* The jobs $3 (STORE_JOBS_JSON) of game $1 for its version $2, in a transaction of
-     * several statements (0009); answers the number of jobs written. */
+     * several statements (0010); answers the number of jobs written. */
     [ST_JOBS_SET] = "WITH " JOBS_CTE("$1::uuid", "$2::integer", "$3") " SELECT (SELECT count(*) "
                                                                       "FROM ji), " JOBS_NOTIFY,
     /* Claims up to $1 due jobs of the kinds $2, skipping rows other servers hold: each is
@@ -238,6 +276,42 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_JOB_RETRY] = "UPDATE jobs SET due_at = now() + $4::integer * interval '1 millisecond', "
                      "claimed_until = NULL WHERE game_id = $1::uuid AND kind = $2 AND version = "
                      "$3::integer",
+    /* A person's games (GET /v1/players/me/games, 0012), all or of status $9. */
+    [ST_INBOX_PAGE] = INBOX_PAGE(""),
+    [ST_INBOX_PAGE_STATUS] = INBOX_PAGE(" AND p.game_status = $9"),
+    /* A person's webhook (0012): the URL $2 and secret $3 on the person $1 first (its row
+     * locked until the commit), then one webhooks row per game of the person (a seat
+     * bound meanwhile shows in this second statement's snapshot, or its trigger waited for
+     * the first and copied the new URL). */
+    [ST_PERSON_HOOK_PUT] = "UPDATE people SET webhook_url = $2, webhook_secret = $3, "
+                           "webhook_since = now() WHERE id = $1::uuid",
+    [ST_PERSON_HOOK_ROWS] =
+        "INSERT INTO webhooks (game_id, owner, url, secret) SELECT game_id, "
+        "'person:' || $1::uuid::text, $2, $3 FROM players WHERE person_id = $1::uuid "
+        "ON CONFLICT (game_id, owner) DO UPDATE SET url = EXCLUDED.url, secret = "
+        "EXCLUDED.secret, updated_at = now()",
+    /* Removal: the person's URL first (0 rows: there was none), then its webhooks rows
+     * with their deliveries. */
+    [ST_PERSON_HOOK_CLEAR] = "UPDATE people SET webhook_url = NULL, webhook_secret = NULL, "
+                             "webhook_since = NULL WHERE id = $1::uuid AND webhook_url IS NOT NULL",
+    [ST_PERSON_HOOK_DROP] = "DELETE FROM webhooks WHERE owner = 'person:' || $1::uuid::text",
+    /* The person's webhook and its deliveries over all its games: no row when it has none. */
+    [ST_PERSON_HOOK_STATE] =
+        "SELECT p.webhook_url, to_char(p.webhook_since AT TIME ZONE 'UTC', "
+        "'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'), f.games, f.failed, d.delivered, d.pending, "
+        "d.gave_up, e.game_id::text, e.last_error, e.last_error_seq, e.last_error_status, "
+        "to_char(e.last_error_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"') "
+        "FROM (SELECT *, 'person:' || id::text AS owner FROM people) p "
+        "CROSS JOIN LATERAL (SELECT count(*) AS games, "
+        "coalesce(sum(failed_attempts), 0) AS failed FROM webhooks WHERE owner = p.owner) f "
+        "CROSS JOIN LATERAL (SELECT count(*) FILTER (WHERE x.delivered_at IS NOT NULL) AS "
+        "delivered, count(*) FILTER (WHERE x.delivered_at IS NULL AND NOT x.gave_up) AS pending, "
+        "count(*) FILTER (WHERE x.gave_up) AS gave_up FROM webhooks w JOIN webhook_deliveries x "
+        "ON x.webhook_id = w.id WHERE w.owner = p.owner) d "
+        "LEFT JOIN LATERAL (SELECT game_id, last_error, last_error_seq, last_error_status, "
+        "last_error_at FROM webhooks WHERE owner = p.owner AND last_error_at IS NOT NULL "
+        "ORDER BY last_error_at DESC LIMIT 1) e ON true "
+        "WHERE p.id = $1::uuid AND p.webhook_url IS NOT NULL",
 };
 
 /*

@@ -43,6 +43,14 @@ enum stmt {
     ST_JOB_CLAIM,
     ST_JOB_DROP,
     ST_JOB_RETRY,
+    /* A person's games and webhook (store_inbox.c, 0012). */
+    ST_INBOX_PAGE,
+    ST_INBOX_PAGE_STATUS,
+    ST_PERSON_HOOK_PUT,
+    ST_PERSON_HOOK_ROWS,
+    ST_PERSON_HOOK_CLEAR,
+    ST_PERSON_HOOK_DROP,
+    ST_PERSON_HOOK_STATE,
     ST_COUNT
 };
 

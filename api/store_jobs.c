@@ -1,4 +1,4 @@
-/* store_jobs.c: the background jobs of games (0009): claiming due rows with a lease, and
+/* store_jobs.c: the background jobs of games (0010): claiming due rows with a lease, and
  * putting back those with nothing to do or to be tried again. The rows are written by the
  * commits themselves (STORE_JOBS_JSON in store.c). */
 #include <stdio.h>

@@ -1,4 +1,4 @@
--- 0009_bots_jobs.sql: background jobs (an outbox of due work per game), computer players'
+-- 0010_bots_jobs.sql: background jobs (an outbox of due work per game), computer players'
 -- seats, and the hints switch (issue 13, items 2 and 3).
 --
 -- jobs: work that must happen later or on some server, at most one row per game and kind

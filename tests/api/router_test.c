@@ -61,6 +61,10 @@ STUB(routes_player_me)
 STUB(routes_player_token)
 STUB(routes_resign)
 STUB(routes_rematch)
+STUB(routes_player_games)
+STUB(routes_player_webhook_get)
+STUB(routes_player_webhook_set)
+STUB(routes_player_webhook_delete)
 
 static char problem[40]; /* the code of the last problem answered */
 
@@ -142,6 +146,14 @@ static const struct route_case cases[] = {
     {"POST", G "/resign", NULL, NULL, RAN_STATUS, "routes_resign", GID, "/v1/games/{id}/resign"},
     {"POST", G "/rematch", NULL, NULL, RAN_STATUS, "routes_rematch", GID, "/v1/games/{id}/rematch"},
     {"GET", G "/resign", NULL, NULL, 405, NULL, "POST", "/v1/games/{id}/resign"},
+    {"GET", "/v1/players/me/games", NULL, NULL, RAN_STATUS, "routes_player_games", "(null)",
+     "/v1/players/me/games"},
+    {"GET", "/v1/players/me/webhook", NULL, NULL, RAN_STATUS, "routes_player_webhook_get", "(null)",
+     "/v1/players/me/webhook"},
+    {"POST", "/v1/players/me/webhook", JS, "{\"url\":\"https://a.example/\"}", RAN_STATUS,
+     "routes_player_webhook_set", "(null)", "/v1/players/me/webhook"},
+    {"DELETE", "/v1/players/me/webhook", NULL, NULL, RAN_STATUS, "routes_player_webhook_delete",
+     "(null)", "/v1/players/me/webhook"},
     /* The methods a path does not have: 405, Allow in the table's order. */
     {"POST", "/healthz", NULL, NULL, 405, NULL, "GET", "/healthz"},
     {"HEAD", "/healthz", NULL, NULL, 405, NULL, "GET", "/healthz"},

@@ -179,6 +179,8 @@ void test_cors_preflights(struct server *srv)
         {"/v1/players", "POST"},
         {"/v1/players/me", "GET"},
         {"/v1/players/me/token", "POST"},
+        {"/v1/players/me/games", "GET"},
+        {"/v1/players/me/webhook", "GET, POST, DELETE"},
     };
     char why[9000];
     for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++) {

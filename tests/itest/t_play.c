@@ -87,6 +87,11 @@ const struct itest itest_tests[] = {
     {"bots: a turn leased by a dead server is played once the lease runs out", test_bots_lease},
     {"bots: bad computer player specs refused, nothing stored", test_bots_refused},
     {"bots: hints for the seat to move, off with hints: false", test_hints},
+    /* A player's games and webhook (t_inbox.c). */
+    {"inbox: my games in order (my turn, then changed last), filters, pages, ETag, nobody else's",
+     test_inbox_list},
+    {"inbox: the player's webhook delivers two games' events, signed, each naming its game",
+     test_inbox_webhook},
     /* Browsers (t_cors.c). */
     {"cors: a preflight on every route, with its methods, no token", test_cors_preflights},
     {"cors: headers on every answer (errors, 304, long poll, stream), not on ops",

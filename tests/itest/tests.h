@@ -155,6 +155,8 @@ void test_bots_server_killed(struct server *srv);
 void test_bots_lease(struct server *srv);
 void test_bots_refused(struct server *srv);
 void test_hints(struct server *srv);
+void test_inbox_list(struct server *srv);
+void test_inbox_webhook(struct server *srv);
 void test_cors_preflights(struct server *srv);
 void test_cors_answers(struct server *srv);
 void test_cors_origins(struct server *srv);

@@ -1,0 +1,420 @@
+/* routes_inbox.c: a player's games and a player's webhook (issue 11, items 5 and 6):
+ * GET /v1/players/me/games (the games where the player holds a seat, most urgent first,
+ * paged by an opaque cursor, with an ETag of the answer) and POST|GET|DELETE
+ * /v1/players/me/webhook (a callback for the events of every such game, delivered and
+ * signed as a game's webhook is: same outbox, same headers, same retries). Each needs the
+ * player's token (routes_player_auth). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "auth.h"
+#include "idem.h"
+#include "json_in.h"
+#include "json_out.h"
+#include "log.h"
+#include "params.h"
+#include "problem.h"
+#include "routes.h"
+#include "store.h"
+#include "webhook.h"
+
+#define INBOX_LIMIT_DEFAULT 50  /* entries per page without ?limit */
+#define INBOX_LIMIT_MAX     100 /* ?limit at most */
+#define CURSOR_MAX          224 /* characters of a cursor at most (base64url of the keys) */
+
+static const char b64url[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/* `in` (NUL-terminated) as base64url without padding into `out` (size `cap`). 0 or -1. */
+static int b64url_encode(const char *in, char *out, size_t cap)
+{
+    size_t n = strlen(in), o = 0;
+    const unsigned char *p = (const unsigned char *)in;
+    if ((n + 2) / 3 * 4 + 1 > cap) return -1;
+    for (size_t i = 0; i < n; i += 3) {
+        unsigned v = (unsigned)p[i] << 16 | (i + 1 < n ? (unsigned)p[i + 1] << 8 : 0) |
+                     (i + 2 < n ? p[i + 2] : 0);
+        out[o++] = b64url[v >> 18 & 63];
+        out[o++] = b64url[v >> 12 & 63];
+        if (i + 1 < n) out[o++] = b64url[v >> 6 & 63];
+        if (i + 2 < n) out[o++] = b64url[v & 63];
+    }
+    out[o] = '\0';
+    return 0;
+}
+
+/* Decodes base64url `in` (no padding) into `out` (size `cap`, NUL-terminated). 0 or -1. */
+static int b64url_decode(const char *in, char *out, size_t cap)
+{
+    size_t n = strlen(in), o = 0;
+    if (n % 4 == 1) return -1;
+    unsigned v = 0;
+    int bits = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *c = memchr(b64url, in[i], 64);
+        if (!c || in[i] == '\0') return -1;
+        v = v << 6 | (unsigned)(c - b64url);
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            if (o + 1 >= cap) return -1;
+            out[o++] = (char)(v >> bits & 0xFF);
+        }
+    }
+    out[o] = '\0';
+    return 0;
+}
+
+/* A signed decimal of at most 19 digits from *p up to `stop` into *out; moves *p past stop. */
+static int read_ll(const char **p, char stop, long long *out)
+{
+    const char *s = *p;
+    int neg = *s == '-';
+    if (neg) s++;
+    long long v = 0;
+    int digits = 0;
+    for (; *s >= '0' && *s <= '9'; s++, digits++) {
+        if (digits == 19) return -1;
+        v = v * 10 + (*s - '0');
+    }
+    if (digits == 0 || *s != stop) return -1;
+    *out = neg ? -v : v;
+    *p = s + 1;
+    return 0;
+}
+
+/* The keys of cursor `c` (base64url of "rank.deadline.recency.game") into `k`: 0 or -1. */
+static int cursor_parse(const char *c, struct store_inbox_key *k)
+{
+    char text[CURSOR_MAX];
+    long long rank;
+    if (strlen(c) >= CURSOR_MAX || b64url_decode(c, text, sizeof text)) return -1;
+    const char *p = text;
+    if (read_ll(&p, '.', &rank) || (rank != 0 && rank != 1) || read_ll(&p, '.', &k->deadline) ||
+        read_ll(&p, '.', &k->recency) || strlen(p) != AUTH_UUID_LEN || !auth_uuid_valid(p))
+        return -1;
+    k->rank = (int)rank;
+    snprintf(k->game, sizeof k->game, "%s", p);
+    return 0;
+}
+
+/* 1 when If-None-Match `h` names entity tag `tag` (quoted; weak comparison) or is "*". */
+static int none_match(const char *h, const char *tag)
+{
+    size_t n = strlen(tag);
+    for (const char *p = h; p && *p;) {
+        while (*p == ' ' || *p == '\t' || *p == ',') p++;
+        if (*p == '*') return 1;
+        if (strncmp(p, "W/", 2) == 0) p += 2;
+        const char *end = p;
+        while (*end && *end != ',' && *end != ' ' && *end != '\t') end++;
+        if ((size_t)(end - p) == n && memcmp(p, tag, n) == 0) return 1;
+        p = end;
+    }
+    return 0;
+}
+
+/* Reads the list's query parameters into `q` (its `after` in `after`): 0, or 1 after
+ * answering 400 invalid_parameter. */
+static int inbox_query(const struct api_request *req, struct api_response *resp,
+                       struct store_inbox_query *q, struct store_inbox_key *after)
+{
+    static const char *const statuses[] = {"waiting", "active", "finished", "aborted"};
+    const char *status = api_query_get(req, "status");
+    const char *my_turn = api_query_get(req, "my_turn");
+    const char *limit = api_query_get(req, "limit");
+    const char *cursor = api_query_get(req, "cursor");
+    q->status = NULL;
+    for (size_t i = 0; status && i < sizeof statuses / sizeof statuses[0]; i++)
+        if (strcmp(status, statuses[i]) == 0) q->status = statuses[i];
+    if (status && !q->status) {
+        problem_reply(resp, 400, "invalid_parameter",
+                      "status must be waiting, active, finished or aborted.");
+        return 1;
+    }
+    q->my_turn = -1;
+    if (my_turn && strcmp(my_turn, "true") == 0) q->my_turn = 1;
+    if (my_turn && strcmp(my_turn, "false") == 0) q->my_turn = 0;
+    if (my_turn && q->my_turn < 0) {
+        problem_reply(resp, 400, "invalid_parameter", "my_turn must be true or false.");
+        return 1;
+    }
+    long l = INBOX_LIMIT_DEFAULT;
+    if (limit && (params_uint(limit, INBOX_LIMIT_MAX, &l) || l < 1)) {
+        problem_reply(resp, 400, "invalid_parameter", "limit must be a number from 1 to 100.");
+        return 1;
+    }
+    q->limit = (int)l;
+    q->after = NULL;
+    if (cursor) {
+        if (cursor_parse(cursor, after)) {
+            problem_reply(resp, 400, "invalid_parameter",
+                          "cursor is not one this list gave (pass next_cursor as it came).");
+            return 1;
+        }
+        q->after = after;
+    }
+    return 0;
+}
+
+/* Microseconds since 1970 `us` as RFC 3339 in UTC with milliseconds into `out`. */
+static void utc_ms(long long us, char out[32])
+{
+    long long ms = us / 1000;
+    time_t t = (time_t)(ms / 1000);
+    struct tm tm;
+    if (ms < 0 || !gmtime_r(&t, &tm) || tm.tm_year < -1900 || tm.tm_year > 9999 - 1900) {
+        snprintf(out, 32, "1970-01-01T00:00:00.000Z");
+        return;
+    }
+    /* Each field in its range (gmtime_r), so the 24 characters fit. */
+    snprintf(out, 32, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", (tm.tm_year + 1900) % 10000,
+             (tm.tm_mon + 1) % 100, tm.tm_mday % 100, tm.tm_hour % 100, tm.tm_min % 100,
+             tm.tm_sec % 100, (int)(ms % 1000));
+}
+
+/* Entry `e` of the list as a JSON object. */
+static void entry_json(struct json_out *w, const struct store_inbox_entry *e)
+{
+    char at[32];
+    json_out_begin_object(w);
+    json_out_kstring(w, "id", e->key.game);
+    json_out_kstring(w, "ruleset", e->ruleset);
+    json_out_kstring(w, "status", e->status);
+    json_out_kint(w, "version", e->version);
+    json_out_kint(w, "seat", e->seat);
+    json_out_key(w, "my_turn");
+    json_out_bool(w, e->key.rank == 0);
+    json_out_key(w, "turn");
+    if (e->turn_phase[0]) {
+        json_out_begin_object(w);
+        json_out_kint(w, "number", e->turn_number);
+        json_out_kint_or_null(w, "seat", e->turn_seat >= 0, e->turn_seat);
+        json_out_kstring(w, "phase", e->turn_phase);
+        json_out_end_object(w);
+    } else {
+        json_out_null(w);
+    }
+    /* The keys hold the times (migrations/0012): deadline in µs (none: the largest
+     * bigint), minus updated_at in µs. */
+    json_out_key(w, "deadline");
+    if (e->key.deadline == INT64_MAX) {
+        json_out_null(w);
+    } else {
+        utc_ms(e->key.deadline, at);
+        json_out_string(w, at);
+    }
+    utc_ms(-e->key.recency, at);
+    json_out_kstring(w, "updated_at", at);
+    json_out_key(w, "players");
+    json_out_begin_array(w);
+    for (int i = 0; i < e->nseats; i++) {
+        json_out_begin_object(w);
+        json_out_kint(w, "seat", e->seats[i].seat);
+        json_out_kstring(w, "name", e->seats[i].name);
+        json_out_kint_or_null(w, "score", e->seats[i].has_score, e->seats[i].score);
+        json_out_end_object(w);
+    }
+    json_out_end_array(w);
+    json_out_end_object(w);
+}
+
+void routes_player_games(const struct api_request *req, struct api_response *resp, const char *arg)
+{
+    (void)arg;
+    struct store_person p;
+    struct store_inbox_query q;
+    struct store_inbox_key after;
+    struct store_inbox_page page = {0};
+    if (routes_player_auth(req, resp, &p)) return;
+    if (inbox_query(req, resp, &q, &after)) return;
+    q.person = p.id;
+    enum store_status s = store_inbox_page(&q, &page);
+    if (s != STORE_OK) {
+        problem_store(resp, s);
+        return;
+    }
+    char keys[160], cursor[CURSOR_MAX];
+    int has_next = 0;
+    if (page.more && page.n > 0) {
+        const struct store_inbox_key *k = &page.entries[page.n - 1].key;
+        snprintf(keys, sizeof keys, "%d.%lld.%lld.%s", k->rank, k->deadline, k->recency, k->game);
+        has_next = b64url_encode(keys, cursor, sizeof cursor) == 0;
+    }
+    struct json_out w;
+    json_out_init(&w);
+    json_out_begin_object(&w);
+    json_out_key(&w, "games");
+    json_out_begin_array(&w);
+    for (int i = 0; i < page.n; i++) entry_json(&w, &page.entries[i]);
+    json_out_end_array(&w);
+    json_out_kint(&w, "my_turn_count", page.my_turn_count);
+    json_out_kstring(&w, "next_cursor", has_next ? cursor : NULL);
+    json_out_end_object(&w);
+    store_inbox_free(&page);
+    size_t len = 0;
+    char *body = json_out_take(&w, &len);
+    json_out_free(&w);
+    uint8_t h[AUTH_HASH_LEN];
+    if (!body || auth_sha256(body, len, h)) {
+        free(body);
+        problem_reply(resp, 500, "internal_error", "Out of memory.");
+        return;
+    }
+    /* The tag of this very answer: it changes whenever anything listed changes. */
+    char tag[sizeof resp->etag];
+    size_t o = 0;
+    tag[o++] = '"';
+    for (int i = 0; o + 3 < sizeof tag; i++) {
+        static const char hex[] = "0123456789abcdef";
+        tag[o++] = hex[h[i] >> 4];
+        tag[o++] = hex[h[i] & 15];
+    }
+    tag[o++] = '"';
+    tag[o] = '\0';
+    snprintf(resp->etag, sizeof resp->etag, "%s", tag);
+    resp->cache_control = "private, no-cache";
+    if (req->if_none_match && none_match(req->if_none_match, tag)) {
+        free(body);
+        resp->status = 304;
+        return;
+    }
+    api_reply_take(resp, 200, "application/json", body);
+    resp->len = len;
+}
+
+/* The Idempotency-Key scope of person `id`'s webhook. */
+static void hook_scope(const char *id, char out[IDEM_SCOPE_MAX])
+{
+    snprintf(out, IDEM_SCOPE_MAX, "p:%s/webhook", id);
+}
+
+void routes_player_webhook_set(const struct api_request *req, struct api_response *resp,
+                               const char *arg)
+{
+    (void)arg;
+    struct store_person p;
+    if (routes_player_auth(req, resp, &p)) return;
+    char *url = malloc(STORE_URL_MAX + 1), *stored = NULL;
+    char why[160], scope[IDEM_SCOPE_MAX];
+    struct json_err err;
+    struct idem idem;
+    hook_scope(p.id, scope);
+    if (!url) {
+        problem_reply(resp, 500, "internal_error", "Out of memory.");
+        goto out;
+    }
+    if (json_in_webhook(req->body, req->body_len, url, &err)) {
+        problem_reply(resp, 400, err.code, err.detail);
+        goto out;
+    }
+    if (webhook_url_check(url, why, sizeof why)) {
+        problem_reply(resp, 400, "invalid_webhook_url", why);
+        goto out;
+    }
+    if (idem_begin(req, scope, &idem, resp)) goto out;
+    char secret[WEBHOOK_SECRET_LEN + 1], std_secret[WEBHOOK_STD_SECRET_LEN + 1];
+    if (webhook_secret_new(secret) || webhook_secret_std(secret, std_secret)) {
+        problem_reply(resp, 500, "internal_error", "No secret could be drawn.");
+        goto out;
+    }
+    struct json_out w;
+    json_out_init(&w);
+    json_out_begin_object(&w);
+    json_out_kstring(&w, "url", url);
+    json_out_end_object(&w);
+    /* What an idempotent repeat gets: the answer without the secret, shown only once. */
+    stored = json_out_take(&w, NULL);
+    if (!stored) {
+        problem_reply(resp, 500, "internal_error", "Out of memory.");
+        goto out;
+    }
+    json_out_begin_object(&w);
+    json_out_kstring(&w, "url", url);
+    json_out_kstring(&w, "secret", secret);
+    json_out_kstring(&w, "standard_secret", std_secret);
+    json_out_end_object(&w);
+    api_reply_out(resp, 200, &w);
+    if (resp->status != 200) goto out;
+    if (idem.active) idem_remember(&idem, req, resp, stored);
+    enum store_status s = store_person_hook_set(p.id, url, secret, idem.active ? &idem.rec : NULL);
+    if (s == STORE_DUPLICATE && idem.active) {
+        /* The same key raced us and won: answer as a repeat would. */
+        free(resp->body);
+        memset(resp, 0, sizeof *resp);
+        if (idem_begin(req, scope, &idem, resp)) goto out;
+        s = STORE_ERROR;
+    }
+    if (s != STORE_OK) {
+        free(resp->body);
+        memset(resp, 0, sizeof *resp);
+        problem_store(resp, s);
+        goto out;
+    }
+    log_kv(LOG_INFO, "player webhook set", "player", p.id, NULL);
+out:
+    free(url);
+    free(stored);
+}
+
+void routes_player_webhook_get(const struct api_request *req, struct api_response *resp,
+                               const char *arg)
+{
+    (void)arg;
+    struct store_person p;
+    if (routes_player_auth(req, resp, &p)) return;
+    struct store_person_hook_state *st = malloc(sizeof *st);
+    enum store_status s = st ? store_person_hook_get(p.id, st) : STORE_ERROR;
+    if (s == STORE_NOT_FOUND) {
+        problem_reply(resp, 404, "not_found", "This player has no webhook.");
+    } else if (s != STORE_OK) {
+        problem_store(resp, s);
+    } else {
+        const struct store_webhook_state *h = &st->w;
+        struct json_out w;
+        json_out_init(&w);
+        json_out_begin_object(&w);
+        json_out_kstring(&w, "url", h->url);
+        json_out_kstring(&w, "since", h->since);
+        json_out_kint(&w, "games", st->games);
+        json_out_kint(&w, "delivered", h->delivered);
+        json_out_kint(&w, "pending", h->pending);
+        json_out_kint(&w, "failed", h->gave_up);
+        json_out_kint(&w, "failed_attempts", h->failed_attempts);
+        json_out_key(&w, "last_error");
+        if (h->has_error) {
+            json_out_begin_object(&w);
+            json_out_kstring(&w, "game", st->error_game);
+            json_out_kint(&w, "seq", h->last_error_seq);
+            json_out_kint_or_null(&w, "status", h->last_error_status > 0, h->last_error_status);
+            json_out_kstring(&w, "error", h->last_error);
+            json_out_kstring(&w, "at", h->last_error_at);
+            json_out_end_object(&w);
+        } else {
+            json_out_null(&w);
+        }
+        json_out_end_object(&w);
+        api_reply_out(resp, 200, &w);
+    }
+    free(st);
+}
+
+void routes_player_webhook_delete(const struct api_request *req, struct api_response *resp,
+                                  const char *arg)
+{
+    (void)arg;
+    struct store_person p;
+    if (routes_player_auth(req, resp, &p)) return;
+    int deleted = 0;
+    enum store_status s = store_person_hook_delete(p.id, &deleted);
+    if (s != STORE_OK) {
+        problem_store(resp, s);
+    } else if (!deleted) {
+        problem_reply(resp, 404, "not_found", "This player has no webhook.");
+    } else {
+        resp->status = 204;
+        log_kv(LOG_INFO, "player webhook removed", "player", p.id, NULL);
+    }
+}
