@@ -105,9 +105,10 @@ void json_options(struct json_out *o, const struct cc_game *g)
 }
 
 /* The player objects of GET /v1/games/{id} (with `tokens`, if not NULL, as "token"). */
-static void add_players(struct json_out *o, const struct cc_game *g, const char *const *names,
-                        const char *const *tokens)
+static void add_players(struct json_out *o, const struct cc_game *g,
+                        const struct json_game_meta *meta)
 {
+    const char *const *names = meta->names, *const *tokens = meta->tokens;
     json_out_key(o, "players");
     json_out_begin_array(o);
     for (unsigned s = 0; s < g->nplayers; s++) {
@@ -131,6 +132,17 @@ static void add_players(struct json_out *o, const struct cc_game *g, const char 
             json_out_end_array(o);
         }
         if (tokens && tokens[s]) json_out_kstring(o, "token", tokens[s]);
+        if (meta->open & (1u << s)) {
+            json_out_key(o, "open");
+            json_out_bool(o, 1);
+        }
+        if (meta->invites && meta->invites[s]) {
+            /* An open seat's invite, shown once (create answer), and where to use it. */
+            char url[160];
+            snprintf(url, sizeof url, "/v1/games/%s/join?invite=%s", meta->id, meta->invites[s]);
+            json_out_kstring(o, "invite", meta->invites[s]);
+            json_out_kstring(o, "invite_url", url);
+        }
         json_out_end_object(o);
     }
     json_out_end_array(o);
@@ -186,7 +198,7 @@ void json_game(struct json_out *o, const struct cc_game *g, const struct json_ga
     json_out_key(o, "options");
     json_options(o, g);
     json_out_kint(o, "version", meta->version);
-    json_out_kstring(o, "status", json_status(g));
+    json_out_kstring(o, "status", meta->status ? meta->status : json_status(g));
     json_out_key(o, "turn");
     json_out_begin_object(o);
     json_out_kint(o, "number", g->turn);
@@ -198,7 +210,7 @@ void json_game(struct json_out *o, const struct cc_game *g, const struct json_ga
     add_tile(o, "tile", g, drawn_tile(g));
     json_out_end_object(o);
     json_out_kint(o, "deck_remaining", cc_tiles_remaining(g));
-    add_players(o, g, meta->names, meta->tokens);
+    add_players(o, g, meta);
     add_board(o, g);
     add_tiles(o, "discarded", g, g->discarded, g->ndiscarded);
     if (cc_game_uses_hand(g)) add_tiles(o, "removed", g, g->removed, g->nremoved);
@@ -502,8 +514,14 @@ static void seat_score(struct json_out *o, const struct cc_game *g, unsigned sea
 
 void json_scores(struct json_out *o, const struct cc_game *g, const char *const *names)
 {
+    json_scores_as(o, g, names, NULL);
+}
+
+void json_scores_as(struct json_out *o, const struct cc_game *g, const char *const *names,
+                    const char *status)
+{
     json_out_begin_object(o);
-    json_out_kstring(o, "status", json_status(g));
+    json_out_kstring(o, "status", status ? status : json_status(g));
     json_seats(o, "players", g, names, seat_score, g->players);
     struct cc_player proj[CC_MAX_PLAYERS];
     cc_projected_scores(g, proj);

@@ -38,6 +38,8 @@ static const struct api_route routes[] = {
     {"POST", "/v1/players", routes_player_create},
     {"GET", "/v1/players/me", routes_player_me},
     {"POST", "/v1/players/me/token", routes_player_token},
+    {"POST", "/v1/games/{id}/join", routes_game_join},
+    {"POST", "/v1/games/{id}/abort", routes_game_abort},
 };
 
 /*

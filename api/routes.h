@@ -74,6 +74,11 @@ void routes_placements_get(const struct api_request *req, struct api_response *r
 void routes_placements_post(const struct api_request *req, struct api_response *resp,
                             const char *id);
 
+/* POST /v1/games/{id}/join: an open seat taken by its invite (routes_lobby.c). */
+void routes_game_join(const struct api_request *req, struct api_response *resp, const char *id);
+/* POST /v1/games/{id}/abort: a game called off while waiting or before every seat placed. */
+void routes_game_abort(const struct api_request *req, struct api_response *resp, const char *id);
+
 /* GET /v1/games/{id}/turn: the seat to move, its tile (or hand) and legal placements. */
 void routes_turn_view(const struct api_request *req, struct api_response *resp, const char *id);
 /* GET /v1/games/{id}/board.svg: the board as a picture. */

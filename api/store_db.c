@@ -40,15 +40,18 @@
 static const char *const stmt_sql[ST_COUNT] = {
     [ST_PING] = "SELECT 1",
     /* One row per seat; the snapshot only in the first (results in binary); the person a
-     * seat is bound to (0008), or NULL. */
+     * seat is bound to (0008), or NULL; the game's status and the seat's invite hash while
+     * it is open (0009), or NULL. */
     [ST_GAME_LOAD] = "SELECT g.version, g.last_seq, p.seat, p.name, p.token_hash, "
-                     "CASE WHEN p.seat = 0 THEN g.snapshot END, p.person_id::text FROM games g "
+                     "CASE WHEN p.seat = 0 THEN g.snapshot END, p.person_id::text, g.status, "
+                     "p.invite_hash FROM games g "
                      "JOIN players p ON p.game_id = g.id WHERE g.id = $1::uuid ORDER BY p.seat",
     [ST_GAME_INSERT] = "INSERT INTO games (id, ruleset, options, seed, start_tile, custom_deck, "
                        "version, status, last_seq, snapshot) VALUES ($1::uuid, $2, $3::jsonb, "
                        "$4::numeric, $5, $6::jsonb, 1, $7, $8::integer, $9::bytea)",
-    [ST_PLAYER_INSERT] = "INSERT INTO players (game_id, seat, name, token_hash, person_id) "
-                         "VALUES ($1::uuid, $2::integer, $3, $4::bytea, $5::uuid)",
+    [ST_PLAYER_INSERT] = "INSERT INTO players (game_id, seat, name, token_hash, person_id, "
+                         "invite_hash) VALUES ($1::uuid, $2::integer, $3, $4::bytea, $5::uuid, "
+                         "$6::bytea)",
     [ST_EVENTS_INSERT] = "INSERT INTO events (game_id, seq, version, type, payload) "
                          "SELECT $1::uuid, (e->>'seq')::integer, $2::integer, e->>'type', e "
                          "FROM json_array_elements($3::json) AS e",
@@ -180,6 +183,16 @@ static const char *const stmt_sql[ST_COUNT] = {
     /* The lease of a watch (0004): game $1 is watched for $2 ms more at least. */
     [ST_GAME_WATCH] = "UPDATE games SET watched_until = greatest(watched_until, now() + "
                       "$2::integer * interval '1 millisecond') WHERE id = $1::uuid",
+    /* A join (0009, store_lobby.c): the waiting game $1 moves on from version $2 (to
+     * 'active' when $3, the last open seat was taken), its newest event is then $4. */
+    [ST_JOIN_GAME] = "UPDATE games SET version = $2::integer + 1, status = CASE WHEN "
+                     "$3::boolean THEN 'active' ELSE 'waiting' END, last_seq = $4::integer, "
+                     "updated_at = now() WHERE id = $1::uuid AND version = $2::integer AND "
+                     "status = 'waiting'",
+    /* ...and its seat $2 is taken, while its invite is still $6 (a used invite is NULL). */
+    [ST_JOIN_SEAT] = "UPDATE players SET name = $3, token_hash = $4::bytea, person_id = "
+                     "$5::uuid, invite_hash = NULL WHERE game_id = $1::uuid AND seat = "
+                     "$2::integer AND invite_hash = $6::bytea",
 };
 
 /*

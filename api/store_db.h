@@ -37,6 +37,8 @@ enum stmt {
     ST_WEBHOOK_HOST_DEFER,
     ST_COUNTS,
     ST_GAME_WATCH,
+    ST_JOIN_GAME,
+    ST_JOIN_SEAT,
     ST_COUNT
 };
 
