@@ -335,8 +335,7 @@ int games_not_active(const struct api_game *ag, struct api_response *resp)
                       "/v1/games/{id}/join): it can be read, not played yet.");
     else
         problem_reply(resp, 409, "game_not_active",
-                      "The game was aborted: nothing more can be "
-                      "played.");
+                      "The game was aborted: nothing more can be played.");
     return 1;
 }
 

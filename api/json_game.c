@@ -136,11 +136,11 @@ static void add_players(struct json_out *o, const struct cc_game *g,
             json_out_key(o, "open");
             json_out_bool(o, 1);
         }
-        if (meta->invites && meta->invites[s]) {
+        if (meta->invite && meta->invite[s]) {
             /* An open seat's invite, shown once (create answer), and where to use it. */
             char url[160];
-            snprintf(url, sizeof url, "/v1/games/%s/join?invite=%s", meta->id, meta->invites[s]);
-            json_out_kstring(o, "invite", meta->invites[s]);
+            snprintf(url, sizeof url, "/v1/games/%s/join?invite=%s", meta->id, meta->invite[s]);
+            json_out_kstring(o, "invite", meta->invite[s]);
             json_out_kstring(o, "invite_url", url);
         }
         json_out_end_object(o);

@@ -9,13 +9,13 @@
 
 /* What the service adds to an engine game. */
 struct json_game_meta {
-    const char *id;             /* the game's UUID */
-    int version;                /* grows by one per accepted action */
-    const char *const *names;   /* player names by seat (g->nplayers) */
-    const char *const *tokens;  /* NULL, or the tokens by seat, NULL for none (create answer) */
-    const char *status;         /* "waiting" or "aborted" (games_status), or NULL: as g says */
-    unsigned open;              /* bit s set while seat s is open (waits for its invite) */
-    const char *const *invites; /* NULL, or the invites by seat, NULL for none (create answer) */
+    const char *id;            /* the game's UUID */
+    int version;               /* grows by one per accepted action */
+    const char *const *names;  /* player names by seat (g->nplayers) */
+    const char *const *tokens; /* NULL, or the tokens by seat, NULL for none (create answer) */
+    const char *status;        /* "waiting" or "aborted" (games_status), or NULL: as g says */
+    unsigned open;             /* bit s set while seat s is open (waits for its invite) */
+    const char *const *invite; /* NULL, or the invites by seat, NULL for none (create answer) */
 };
 
 /* Writes the options of `g` as a JSON object (defaults filled in). */

@@ -24,18 +24,18 @@
 
 /* Heap state of a create request (the engine structs are large). */
 struct create {
-    struct json_new_game in;                          /* the decoded body */
-    struct cc_game g;                                 /* the new game */
-    struct cc_events ev;                              /* its setup events */
-    struct store_player players[CC_MAX_PLAYERS];      /* names and token hashes */
-    char tokens[CC_MAX_PLAYERS][AUTH_TOKEN_LEN + 1];  /* the secrets, answered once */
-    char invites[CC_MAX_PLAYERS][AUTH_TOKEN_LEN + 1]; /* open seats' invites, answered once */
-    uint8_t snapshot[CC_SNAPSHOT_MAX];                /* the encoded state */
+    struct json_new_game in;                         /* the decoded body */
+    struct cc_game g;                                /* the new game */
+    struct cc_events ev;                             /* its setup events */
+    struct store_player players[CC_MAX_PLAYERS];     /* names and token hashes */
+    char tokens[CC_MAX_PLAYERS][AUTH_TOKEN_LEN + 1]; /* the secrets, answered once */
+    char invite[CC_MAX_PLAYERS][AUTH_TOKEN_LEN + 1]; /* open seats' invites, answered once */
+    uint8_t snapshot[CC_SNAPSHOT_MAX];               /* the encoded state */
 };
 
 /*
  * The open seats of a new game (c->in.open_seats, 0009): each gets an invite (256 random
- * bits, in c->invites and invites[], answered once) whose SHA-256 alone is stored, and no
+ * bits, in c->invite and invites[], answered once) whose SHA-256 alone is stored, and no
  * seat token (tokens[] NULL; the one drawn is thrown away unseen, as for a bound seat).
  * Returns 0, or -1 after answering 500.
  */
@@ -47,13 +47,13 @@ static int open_seats_new(struct create *c, const char **tokens, const char **in
         if (!(c->in.open_seats & (1u << s))) continue;
         memset(c->tokens[s], 0, sizeof c->tokens[s]);
         tokens[s] = NULL;
-        if (auth_token_new(c->invites[s]) ||
-            auth_sha256(c->invites[s], AUTH_TOKEN_LEN, c->players[s].invite_hash)) {
+        if (auth_token_new(c->invite[s]) ||
+            auth_sha256(c->invite[s], AUTH_TOKEN_LEN, c->players[s].invite_sha)) {
             problem_reply(resp, 500, "internal_error", "No invite could be drawn.");
             return -1;
         }
         c->players[s].open = 1;
-        invites[s] = c->invites[s];
+        invites[s] = c->invite[s];
     }
     return 0;
 }
@@ -167,7 +167,7 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
     json_game(&w, &c->g, &meta);
     stored_txt = json_out_take(&w, NULL);
     meta.tokens = tokens;
-    meta.invites = invites;
+    meta.invite = invites;
     json_game(&w, &c->g, &meta);
     size_t answer_len = 0;
     answer_txt = json_out_take(&w, &answer_len);

@@ -144,7 +144,7 @@ static enum joined join_try(const struct api_request *req, struct api_response *
     for (int s = 0; s < ag->row.nplayers; s++) {
         if (!ag->row.players[s].open) continue;
         open++;
-        if (auth_hash_equal(ih, ag->row.players[s].invite_hash)) seat = s;
+        if (auth_hash_equal(ih, ag->row.players[s].invite_sha)) seat = s;
     }
     if (seat < 0) {
         problem_reply(resp, 404, "invite_not_found",
@@ -196,7 +196,7 @@ static enum joined join_try(const struct api_request *req, struct api_response *
         ag->row.version++;
         ag->row.last_seq = j.last_seq;
         p->open = 0;
-        memset(p->invite_hash, 0, sizeof p->invite_hash);
+        memset(p->invite_sha, 0, sizeof p->invite_sha);
         memcpy(p->token_hash, th, sizeof th);
         snprintf(p->person_id, sizeof p->person_id, "%s", me ? me->id : "");
         if (started) ag->row.state = STORE_PLAYING;
@@ -293,8 +293,8 @@ static int abort_too_late(const struct api_game *ag)
  * Tries the abort of `seat` on game `ag` (as stored). Returns 1 when another commit won
  * the race (load again, decide again), else 0 with the answer in `resp`.
  */
-static int abort_try(const struct api_request *req, struct api_response *resp,
-                     struct api_game *ag, int seat, struct idem *idem, const char *scope)
+static int abort_try(const struct api_request *req, struct api_response *resp, struct api_game *ag,
+                     int seat, struct idem *idem, const char *scope)
 {
     if (ag->row.state == STORE_ABORTED && games_not_active(ag, resp)) return 0;
     if (ag->row.state == STORE_PLAYING && abort_too_late(ag)) {

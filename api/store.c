@@ -62,7 +62,7 @@ enum store_status store_game_create(const struct store_new_game *g)
         char seat[16];
         snprintf(seat, sizeof seat, "%d", i);
         const char *person = g->players[i].person_id[0] ? g->players[i].person_id : NULL;
-        const char *invite = g->players[i].open ? (const char *)g->players[i].invite_hash : NULL;
+        const char *invite = g->players[i].open ? (const char *)g->players[i].invite_sha : NULL;
         const char *vals[6] = {
             g->id,  seat,  g->players[i].name, (const char *)g->players[i].token_hash,
             person, invite};
@@ -139,10 +139,10 @@ enum store_status store_game_load(const char *id, struct store_game *out)
             p->person_id[AUTH_UUID_LEN] = '\0';
         }
         p->open = !PQgetisnull(res, i, 8);
-        memset(p->invite_hash, 0, AUTH_HASH_LEN);
+        memset(p->invite_sha, 0, AUTH_HASH_LEN);
         if (p->open) {
             if (PQgetlength(res, i, 8) != AUTH_HASH_LEN) goto out;
-            memcpy(p->invite_hash, PQgetvalue(res, i, 8), AUTH_HASH_LEN);
+            memcpy(p->invite_sha, PQgetvalue(res, i, 8), AUTH_HASH_LEN);
         }
         out->nplayers++;
     }

@@ -27,11 +27,11 @@ enum store_status {
 };
 
 struct store_player {
-    char name[STORE_NAME_MAX + 1];      /* UTF-8 */
-    uint8_t token_hash[AUTH_HASH_LEN];  /* SHA-256 of the seat's token */
-    char person_id[AUTH_UUID_LEN + 1];  /* the person bound to the seat (0008), or "" */
-    int open;                           /* 1 while the seat waits for its invite (0009) */
-    uint8_t invite_hash[AUTH_HASH_LEN]; /* SHA-256 of its invite, while open */
+    char name[STORE_NAME_MAX + 1];     /* UTF-8 */
+    uint8_t token_hash[AUTH_HASH_LEN]; /* SHA-256 of the seat's token */
+    char person_id[AUTH_UUID_LEN + 1]; /* the person bound to the seat (0008), or "" */
+    int open;                          /* 1 while the seat waits for its invite (0009) */
+    uint8_t invite_sha[AUTH_HASH_LEN]; /* SHA-256 of its invite, while open (invite_hash) */
 };
 
 /* Where a game stands besides what its engine state says (games.status, 0009). */

@@ -20,8 +20,8 @@
 
 /* A game with open seats as created: its seats' tokens and invites. */
 struct lobby {
-    struct game g;         /* id, seat tokens ("" for open and bound seats) */
-    char invite[5][64];    /* the open seats' invites, "" for the others */
+    struct game g;           /* id, seat tokens ("" for open and bound seats) */
+    char invite[5][64];      /* the open seats' invites, "" for the others */
     char invite_url[5][160]; /* and their invite_url */
 };
 
@@ -182,8 +182,7 @@ static void lobby_play(struct server *srv, const char *ruleset)
                 token_shape(l.invite[1]) && token_shape(l.invite[2]) && !l.invite[0][0] &&
                 strcmp(jstr(cr.json, "players.1.name"), "Seat 2") == 0 &&
                 strcmp(jstr(cr.json, "players.2.name"), "Guest") == 0 &&
-                cJSON_IsTrue(jget(cr.json, "players.1.open")) &&
-                !jget(cr.json, "players.0.open");
+                cJSON_IsTrue(jget(cr.json, "players.1.open")) && !jget(cr.json, "players.0.open");
     char url[160];
     snprintf(url, sizeof url, "/v1/games/%s/join?invite=%s", l.g.id, l.invite[2]);
     shape = shape && strcmp(l.invite_url[2], url) == 0;
@@ -246,16 +245,16 @@ static void lobby_play(struct server *srv, const char *ruleset)
     /* The used invite is gone. */
     UNCHANGED(&l, st = join(srv, &l, l.invite[1], "Dee", NULL, code, sizeof code, NULL),
               "%s: a join with a used invite changed the game", ruleset);
-    CHECK(st == 404 && strcmp(code, "invite_not_found") == 0, "%s: a used invite: %ld %s",
-          ruleset, st, code);
+    CHECK(st == 404 && strcmp(code, "invite_not_found") == 0, "%s: a used invite: %ld %s", ruleset,
+          st, code);
     CHECK(act_on(srv, &l, "draw", NULL, l.g.auth[1], code, sizeof code) == 409,
           "%s: Bob acted while a seat is open", ruleset);
 
     /* Seat 2 by Cy's player token, through the invite_url (invite in the query). */
     UNCHANGED(&l, st = post(srv, l.invite_url[2], NULL, NULL, NULL, code, sizeof code, NULL),
               "%s: a join without name or token changed the game", ruleset);
-    CHECK(st == 401 && strcmp(code, "missing_token") == 0, "%s: no name, no token: %ld %s",
-          ruleset, st, code);
+    CHECK(st == 401 && strcmp(code, "missing_token") == 0, "%s: no name, no token: %ld %s", ruleset,
+          st, code);
     st = post(srv, l.invite_url[2], NULL, cy.auth, NULL, code, sizeof code, &jr);
     int j2 = st == 200 && jnum(jr.json, "seat") == 2 && !jget(jr.json, "token") &&
              strcmp(jstr(jr.json, "status"), "active") == 0;
@@ -289,8 +288,7 @@ static void lobby_play(struct server *srv, const char *ruleset)
     }
     cJSON_Delete(ev);
     CHECK(events_ok && joined == 2 && start_at == n - 1,
-          "%s: the events: %d seat_joined, game_started at %d of %d", ruleset, joined, start_at,
-          n);
+          "%s: the events: %d seat_joined, game_started at %d of %d", ruleset, joined, start_at, n);
 
     /* Two rounds: Ann and Bob by seat token, Cy by player token. */
     for (int turns = 0; turns < 6; turns++)
@@ -317,10 +315,9 @@ void test_lobby_refusals(struct server *srv)
     struct who ann, bob;
     CHECK(who_new(srv, "Ann", &ann) == 0 && who_new(srv, "Bob", &bob) == 0, "players");
     struct lobby l;
-    long st = lobby_new(srv,
-                        "{\"players\":[{\"player\":\"me\"},{\"open\":true},{\"open\":true}]," LOBBY_DECK
-                        "}",
-                        ann.auth, &l, NULL);
+    long st = lobby_new(
+        srv, "{\"players\":[{\"player\":\"me\"},{\"open\":true},{\"open\":true}]," LOBBY_DECK "}",
+        ann.auth, &l, NULL);
     CHECK(st == 201 && token_shape(l.invite[1]), "create with a me seat and open seats: %ld", st);
     char path[160];
     snprintf(path, sizeof path, "/v1/games/%s/join", l.g.id);
@@ -339,18 +336,16 @@ void test_lobby_refusals(struct server *srv)
         {NULL, l.invite[1], NULL, "Authorization: Bearer nobodys-token", 401, "unknown_token"},
         {NULL, l.invite[1], NULL, NULL, 401, "missing_token"},
         {"{\"name\":\"Dee\"}", NULL, NULL, NULL, 400, "invalid_body"},
-        {"{\"invite\":\"x\",\"name\":\"Dee\",\"seat\":1}", NULL, NULL, NULL, 400,
-         "unknown_field"},
+        {"{\"invite\":\"x\",\"name\":\"Dee\",\"seat\":1}", NULL, NULL, NULL, 400, "unknown_field"},
         {"{\"invite\":\"\",\"name\":\"Dee\"}", NULL, NULL, NULL, 400, "invalid_body"},
         {"{\"invite\":\"x\",\"name\":\"\"}", NULL, NULL, NULL, 400, "invalid_body"},
         {"[", NULL, NULL, NULL, 400, "invalid_json"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         if (cases[i].body)
-            UNCHANGED(&l,
-                      st = post(srv, path, cases[i].body, cases[i].h, NULL, code, sizeof code,
-                                NULL),
-                      "case %zu changed the game", i);
+            UNCHANGED(
+                &l, st = post(srv, path, cases[i].body, cases[i].h, NULL, code, sizeof code, NULL),
+                "case %zu changed the game", i);
         else
             UNCHANGED(&l,
                       st = join(srv, &l, cases[i].invite, cases[i].name, cases[i].h, code,
@@ -378,8 +373,8 @@ void test_lobby_refusals(struct server *srv)
     CHECK(st == 404 && strcmp(code, "not_found") == 0, "a bad game id: %ld %s", st, code);
     /* An invite of another game. */
     struct lobby other;
-    CHECK(lobby_new(srv, "{\"players\":[{\"name\":\"Al\"},{\"open\":true}]}", NULL, &other,
-                    NULL) == 201,
+    CHECK(lobby_new(srv, "{\"players\":[{\"name\":\"Al\"},{\"open\":true}]}", NULL, &other, NULL) ==
+              201,
           "another game");
     UNCHANGED(&l, st = join(srv, &l, other.invite[1], "Dee", NULL, code, sizeof code, NULL),
               "another game's invite changed the game");
@@ -390,14 +385,12 @@ void test_lobby_refusals(struct server *srv)
           "Bob's join: %s", code);
     UNCHANGED(&l, st = join(srv, &l, l.invite[2], NULL, bob.auth, code, sizeof code, NULL),
               "Bob's second join changed the game");
-    CHECK(st == 409 && strcmp(code, "already_seated") == 0, "Bob's second seat: %ld %s", st,
-          code);
+    CHECK(st == 409 && strcmp(code, "already_seated") == 0, "Bob's second seat: %ld %s", st, code);
     /* A bound seat acts by its player token once the game started, not before. */
     UNCHANGED(&l, st = act_on(srv, &l, "draw", NULL, ann.auth, code, sizeof code),
               "Ann's early draw changed the game");
     CHECK(st == 409 && strcmp(code, "game_not_active") == 0, "Ann's early draw: %ld %s", st, code);
-    CHECK(join(srv, &l, l.invite[2], "Dee", NULL, code, sizeof code, NULL) == 200, "Dee: %s",
-          code);
+    CHECK(join(srv, &l, l.invite[2], "Dee", NULL, code, sizeof code, NULL) == 200, "Dee: %s", code);
     CHECK(act_on(srv, &l, "draw", NULL, ann.auth, code, sizeof code) == 200, "Ann's draw: %s",
           code);
     /* A game without open seats starts as before: active, no game_started. */
@@ -477,8 +470,8 @@ void test_lobby_race(struct server *srv)
 
     /* Two invites of one game taken at once: both seats, one game_started. */
     struct lobby two;
-    CHECK(lobby_new(srv, "{\"players\":[{\"name\":\"Ann\"},{\"open\":true},{\"open\":true}]}",
-                    NULL, &two, NULL) == 201,
+    CHECK(lobby_new(srv, "{\"players\":[{\"name\":\"Ann\"},{\"open\":true},{\"open\":true}]}", NULL,
+                    &two, NULL) == 201,
           "create");
     pthread_barrier_init(&go, NULL, 2);
     for (int i = 0; i < 2; i++) {
@@ -552,8 +545,8 @@ void test_lobby_idempotency(struct server *srv)
 {
     char code[64];
     struct lobby l;
-    CHECK(lobby_new(srv, "{\"players\":[{\"name\":\"Ann\"},{\"open\":true},{\"open\":true}]}",
-                    NULL, &l, NULL) == 201,
+    CHECK(lobby_new(srv, "{\"players\":[{\"name\":\"Ann\"},{\"open\":true},{\"open\":true}]}", NULL,
+                    &l, NULL) == 201,
           "create");
     char key[96];
     snprintf(key, sizeof key, "Idempotency-Key: lobby-%s", l.g.id);
@@ -606,8 +599,8 @@ static void after_abort(struct server *srv, const struct lobby *l, const char *a
     UNCHANGED(l, st = abort_game(srv, l, a0, code, sizeof code), "%s: abort again changed it", rs);
     CHECK(st == 409 && strcmp(code, "game_not_active") == 0, "%s: abort again: %ld %s", rs, st,
           code);
-    UNCHANGED(l, st = act_on(srv, l, "draw", NULL, a0, code, sizeof code),
-              "%s: a draw changed it", rs);
+    UNCHANGED(l, st = act_on(srv, l, "draw", NULL, a0, code, sizeof code), "%s: a draw changed it",
+              rs);
     CHECK(st == 409 && strcmp(code, "game_not_active") == 0, "%s: draw: %ld %s", rs, st, code);
     UNCHANGED(l,
               st = act_on(srv, l, "placements", "{\"x\":0,\"y\":1,\"rotation\":0}", a0, code,
@@ -617,8 +610,7 @@ static void after_abort(struct server *srv, const struct lobby *l, const char *a
     for (int s = 1; s < 5 && l->invite[s][0]; s++) {
         UNCHANGED(l, st = join(srv, l, l->invite[s], "Late", NULL, code, sizeof code, NULL),
                   "%s: a join changed it", rs);
-        CHECK(st == 409 && strcmp(code, "game_not_active") == 0, "%s: join: %ld %s", rs, st,
-              code);
+        CHECK(st == 409 && strcmp(code, "game_not_active") == 0, "%s: join: %ld %s", rs, st, code);
     }
     const char *v[] = {l->g.id};
     CHECK(db_scalar_params("SELECT count(*) FROM events WHERE game_id = $1::uuid AND type = "
@@ -688,8 +680,8 @@ void test_lobby_abort(struct server *srv)
         CHECK(play_turn(srv, &c.g, 0, why, sizeof why) == 0, "%s: %s", rs, why);
         UNCHANGED(&c, st = abort_game(srv, &c, c.g.auth[0], code, sizeof code),
                   "%s: a late abort changed it", rs);
-        CHECK(st == 409 && strcmp(code, "too_late_to_abort") == 0, "%s: late abort: %ld %s", rs,
-              st, code);
+        CHECK(st == 409 && strcmp(code, "too_late_to_abort") == 0, "%s: late abort: %ld %s", rs, st,
+              code);
         struct lobby d;
         CHECK(started_game(srv, rs, &d) == 0, "%s: create", rs);
         CHECK(play_turn(srv, &d.g, 0, why, sizeof why) == 0, "%s: %s", rs, why);
@@ -712,13 +704,13 @@ void test_lobby_abort(struct server *srv)
     after_abort(srv, &m, ann.auth, "bound");
     if (itest_failure[0]) return;
     struct lobby f;
-    CHECK(lobby_new(srv, "{\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}],\"start\":\"D\","
-                         "\"deck\":[\"K\"]}",
+    CHECK(lobby_new(srv,
+                    "{\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}],\"start\":\"D\","
+                    "\"deck\":[\"K\"]}",
                     NULL, &f, NULL) == 201,
           "a one-tile game");
     CHECK(play_turn(srv, &f.g, 0, why, sizeof why) == 1, "the one-tile game: %s", why);
     UNCHANGED(&f, st = abort_game(srv, &f, f.g.auth[1], code, sizeof code),
               "aborting a finished game changed it");
-    CHECK(st == 409 && strcmp(code, "too_late_to_abort") == 0, "a finished game: %ld %s", st,
-          code);
+    CHECK(st == 409 && strcmp(code, "too_late_to_abort") == 0, "a finished game: %ld %s", st, code);
 }
