@@ -419,6 +419,7 @@ struct racer {
     const char *invite;
     char name[16];
     pthread_barrier_t *go;
+    const char *auth; /* a player token's header: join as that player (no name) */
     long status;
     char code[64];
 };
@@ -427,7 +428,8 @@ static void *racer_run(void *arg)
 {
     struct racer *r = arg;
     pthread_barrier_wait(r->go);
-    r->status = join(r->srv, r->l, r->invite, r->name, NULL, r->code, sizeof r->code, NULL);
+    r->status = join(r->srv, r->l, r->invite, r->auth ? NULL : r->name, r->auth, r->code,
+                     sizeof r->code, NULL);
     return NULL;
 }
 
@@ -491,6 +493,38 @@ void test_lobby_race(struct server *srv)
                                "'active' AND version = 3",
                                1, v2) == 1,
           "two joins at once: not one game_started, or not active at version 3");
+
+    /* One player racing for two seats of one game: one seat, the other 409 already_seated
+     * (never a 500 from the unique index players_person_game). */
+    struct who dee;
+    CHECK(who_new(srv, "Dee", &dee) == 0, "player");
+    struct lobby three;
+    CHECK(lobby_new(srv,
+                    "{\"players\":[{\"name\":\"Ann\"},{\"open\":true},{\"open\":true},{\"open\":"
+                    "true}]}",
+                    NULL, &three, NULL) == 201,
+          "create");
+    pthread_barrier_init(&go, NULL, 2);
+    for (int i = 0; i < 2; i++) {
+        rs[i] = (struct racer){
+            .srv = srv, .l = &three, .invite = three.invite[1 + i], .go = &go, .auth = dee.auth};
+        pthread_create(&th[i], NULL, racer_run, &rs[i]);
+    }
+    for (int i = 0; i < 2; i++) pthread_join(th[i], NULL);
+    pthread_barrier_destroy(&go);
+    int one = (rs[0].status == 200) + (rs[1].status == 200);
+    int seated = (rs[0].status == 409 && strcmp(rs[0].code, "already_seated") == 0) +
+                 (rs[1].status == 409 && strcmp(rs[1].code, "already_seated") == 0);
+    CHECK(one == 1 && seated == 1, "one player, two seats at once: %ld %s, %ld %s", rs[0].status,
+          rs[0].code, rs[1].status, rs[1].code);
+    const char *v3[] = {three.g.id, dee.id};
+    CHECK(db_scalar_params("SELECT count(*) FROM players WHERE game_id = $1::uuid AND person_id = "
+                           "$2::uuid",
+                           2, v3) == 1 &&
+              db_scalar_params("SELECT count(*) FROM players WHERE game_id = $1::uuid AND "
+                               "invite_hash IS NOT NULL",
+                               1, v3) == 2,
+          "one player, two seats at once: not one seat bound, two still open");
 }
 
 /* A long poll on the events of `l` after `after` (a thread): its answer. */
