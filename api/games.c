@@ -21,6 +21,7 @@
 
 #include "batcher.h"
 #include "jobs.h"
+#include "json_game.h"
 #include "log.h"
 #include "problem.h"
 
@@ -32,6 +33,7 @@ struct cached {
     int nplayers;                                /* entries in players */
     struct store_player players[CC_MAX_PLAYERS]; /* names and token hashes */
     int hints_off;                               /* store_game.hints_off */
+    enum store_game_state state;                 /* waiting, aborted, or as g says (0009) */
     struct cc_game g;                            /* the decoded state */
 };
 
@@ -103,6 +105,7 @@ static struct api_game *from_cache(const char *id, int version)
         copy->row.nplayers = c->nplayers;
         memcpy(copy->row.players, c->players, sizeof copy->row.players);
         copy->row.hints_off = c->hints_off;
+        copy->row.state = c->state;
         copy->row.snapshot_len = 0;
         memcpy(&copy->g, &c->g, sizeof copy->g);
     }
@@ -128,6 +131,7 @@ static void slot_put(struct slot *s, const struct api_game *ag, const char *body
     c->nplayers = ag->row.nplayers;
     memcpy(c->players, ag->row.players, sizeof c->players);
     c->hints_off = ag->row.hints_off;
+    c->state = ag->row.state;
     memcpy(&c->g, &ag->g, sizeof c->g);
     free(s->body);
     s->body = NULL;
@@ -360,4 +364,43 @@ void games_free(struct api_game *ag)
 void games_etag(struct api_response *resp, int version)
 {
     snprintf(resp->etag, sizeof resp->etag, "\"%d\"", version);
+}
+
+const char *games_status(const struct api_game *ag)
+{
+    switch (ag->row.state) {
+    case STORE_WAITING:
+        return "waiting";
+    case STORE_ABORTED:
+        return "aborted";
+    case STORE_PLAYING:
+        break;
+    }
+    return json_status(&ag->g);
+}
+
+int games_not_active(const struct api_game *ag, struct api_response *resp)
+{
+    if (ag->row.state == STORE_PLAYING) return 0;
+    if (ag->row.state == STORE_WAITING)
+        problem_reply(resp, 409, "game_not_active",
+                      "The game is waiting for its open seats to be taken (POST "
+                      "/v1/games/{id}/join): it can be read, not played yet.");
+    else
+        problem_reply(resp, 409, "game_not_active",
+                      "The game was aborted: nothing more can be played.");
+    return 1;
+}
+
+void games_meta(const struct api_game *ag, struct json_game_meta *meta)
+{
+    memset(meta, 0, sizeof *meta);
+    meta->id = ag->id;
+    meta->version = ag->row.version;
+    meta->names = ag->names;
+    meta->seats = ag->row.players;
+    meta->hints_off = ag->row.hints_off;
+    meta->status = ag->row.state == STORE_PLAYING ? NULL : games_status(ag);
+    for (int s = 0; s < ag->row.nplayers; s++)
+        if (ag->row.players[s].open) meta->open |= 1u << s;
 }

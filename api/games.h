@@ -4,6 +4,7 @@
 #define API_GAMES_H
 
 #include "game.h"
+#include "json_game.h"
 #include "nodiscard.h"
 #include "req.h"
 #include "store.h"
@@ -96,6 +97,19 @@ int games_seat(const struct api_request *req, struct api_game *ag,
 /* The turn and scores of state `g` for the players' lists (struct store_turn; its phase a
  * static string). */
 void games_turn(const struct cc_game *g, struct store_turn *out);
+/* The game's status as the API shows it: "waiting", "active", "finished" or "aborted". */
+const char *games_status(const struct api_game *ag);
+
+/*
+ * Refuses an action on a game that is not being played (0009): while it waits for open
+ * seats, or once aborted. Returns 0 when the game is waiting for nobody and not aborted
+ * (it may still be finished: the engine says so), else 1 after answering 409
+ * game_not_active.
+ */
+int games_not_active(const struct api_game *ag, struct api_response *resp) NODISCARD;
+
+/* The json_game() meta of `ag` as GET shows it: id, version, names, status, open seats. */
+void games_meta(const struct api_game *ag, struct json_game_meta *meta);
 
 /* How games_commit() ended. */
 enum games_commit {

@@ -117,9 +117,10 @@ void json_options(struct json_out *o, const struct cc_game *g)
 }
 
 /* The player objects of GET /v1/games/{id} (with `tokens`, if not NULL, as "token"). */
-static void add_players(struct json_out *o, const struct cc_game *g, const char *const *names,
-                        const char *const *tokens, const struct store_player *seats)
+static void add_players(struct json_out *o, const struct cc_game *g,
+                        const struct json_game_meta *meta)
 {
+    const char *const *names = meta->names, *const *tokens = meta->tokens;
     json_out_key(o, "players");
     json_out_begin_array(o);
     for (unsigned s = 0; s < g->nplayers; s++) {
@@ -147,9 +148,20 @@ static void add_players(struct json_out *o, const struct cc_game *g, const char 
             json_out_bool(o, 1);
         }
         if (tokens && tokens[s]) json_out_kstring(o, "token", tokens[s]);
-        if (seats && seats[s].bot[0]) {
-            json_out_kstring(o, "bot", seats[s].bot);
-            json_out_kint(o, "think_ms", seats[s].think_ms);
+        if (meta->seats && meta->seats[s].bot[0]) {
+            json_out_kstring(o, "bot", meta->seats[s].bot);
+            json_out_kint(o, "think_ms", meta->seats[s].think_ms);
+        }
+        if (meta->open & (1u << s)) {
+            json_out_key(o, "open");
+            json_out_bool(o, 1);
+        }
+        if (meta->invite && meta->invite[s]) {
+            /* An open seat's invite, shown once (create answer), and where to use it. */
+            char url[160];
+            snprintf(url, sizeof url, "/v1/games/%s/join?invite=%s", meta->id, meta->invite[s]);
+            json_out_kstring(o, "invite", meta->invite[s]);
+            json_out_kstring(o, "invite_url", url);
         }
         json_out_end_object(o);
     }
@@ -206,7 +218,7 @@ void json_game(struct json_out *o, const struct cc_game *g, const struct json_ga
     json_out_key(o, "options");
     json_options(o, g);
     json_out_kint(o, "version", meta->version);
-    json_out_kstring(o, "status", json_status(g));
+    json_out_kstring(o, "status", meta->status ? meta->status : json_status(g));
     if (finished) json_out_kstring(o, "result", json_result(g));
     json_out_key(o, "turn");
     json_out_begin_object(o);
@@ -219,7 +231,7 @@ void json_game(struct json_out *o, const struct cc_game *g, const struct json_ga
     add_tile(o, "tile", g, drawn_tile(g));
     json_out_end_object(o);
     json_out_kint(o, "deck_remaining", cc_tiles_remaining(g));
-    add_players(o, g, meta->names, meta->tokens, meta->seats);
+    add_players(o, g, meta);
     if (meta->seats) {
         json_out_key(o, "hints");
         json_out_bool(o, !meta->hints_off);
@@ -537,8 +549,14 @@ static void seat_score(struct json_out *o, const struct cc_game *g, unsigned sea
 
 void json_scores(struct json_out *o, const struct cc_game *g, const char *const *names)
 {
+    json_scores_as(o, g, names, NULL);
+}
+
+void json_scores_as(struct json_out *o, const struct cc_game *g, const char *const *names,
+                    const char *status)
+{
     json_out_begin_object(o);
-    json_out_kstring(o, "status", json_status(g));
+    json_out_kstring(o, "status", status ? status : json_status(g));
     json_seats(o, "players", g, names, seat_score, g->players);
     struct cc_player proj[CC_MAX_PLAYERS];
     cc_projected_scores(g, proj);

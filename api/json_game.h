@@ -17,6 +17,9 @@ struct json_game_meta {
     const struct store_player *seats; /* NULL, or the seats as stored: computer players shown
                                          ("bot", "think_ms"), and "hints" (0010) */
     int hints_off;                    /* with seats: 1 when the game has no hints */
+    const char *status;        /* "waiting" or "aborted" (games_status), or NULL: as g says */
+    unsigned open;             /* bit s set while seat s is open (waits for its invite) */
+    const char *const *invite; /* NULL, or the invites by seat, NULL for none (create answer) */
 };
 
 /* Writes the options of `g` as a JSON object (defaults filled in). */
@@ -66,6 +69,10 @@ void json_seats(struct json_out *o, const char *key, const struct cc_game *g,
 
 /* Writes the scores, breakdowns, projected final scores and winners (GET .../scores). */
 void json_scores(struct json_out *o, const struct cc_game *g, const char *const *names);
+
+/* json_scores() with "status" `status` (games_status: "waiting", "aborted") unless NULL. */
+void json_scores_as(struct json_out *o, const struct cc_game *g, const char *const *names,
+                    const char *status);
 
 /* Writes the action as applied, for the action log (API names and units). */
 void json_action(struct json_out *o, const struct cc_game *g, const struct cc_action *a);

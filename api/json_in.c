@@ -404,11 +404,30 @@ static int webhook_url(const cJSON *obj, char url[STORE_URL_MAX + 1], struct jso
 }
 
 /*
+ * Decodes the open seat players[seat] (`p`, its member "open" `open`): {"open": true} with
+ * an optional "name", the placeholder shown until the seat is taken (else "Seat <n>",
+ * counted from 1), into out->names[seat]; sets its bit of out->open_seats. Returns 0 or -1.
+ */
+static int decode_open_seat(const cJSON *p, const cJSON *open, int seat, const char *label,
+                            struct json_new_game *out, struct json_err *err)
+{
+    if (!cJSON_IsTrue(open))
+        return fail(err, "invalid_body", "players[%d].open must be true.", seat);
+    if (cJSON_GetObjectItemCaseSensitive(p, "name")) {
+        if (decode_name(p, label, out->names[seat], err)) return -1;
+    } else {
+        snprintf(out->names[seat], sizeof out->names[seat], "Seat %d", seat + 1);
+    }
+    out->open_seats |= 1u << seat;
+    return 0;
+}
+
+/*
  * Decodes players[seat] (`p`) into `out`: a named seat {"name"} (out->names[seat]) or
- * {"player": "me"} (out->me_seat; at most one, its name left for the caller) or a computer
- * player {"bot", "think_ms"?} (out->bots, out->think_ms; unknown_bot_level,
- * invalid_think_ms). An open seat {"open": true, "name"?} is read in its whole shape and
- * refused as not available yet (open_seats_unavailable). Returns 0 or -1.
+ * {"player": "me"} (out->me_seat; at most one, its name left for the caller), an open
+ * seat {"open": true, "name"?} (decode_open_seat) or a computer player {"bot",
+ * "think_ms"?} (out->bots, out->think_ms; unknown_bot_level, invalid_think_ms). Returns 0
+ * or -1.
  */
 static int decode_seat(const cJSON *p, int seat, struct json_new_game *out, struct json_err *err)
 {
@@ -421,7 +440,7 @@ static int decode_seat(const cJSON *p, int seat, struct json_new_game *out, stru
     const cJSON *open = cJSON_GetObjectItemCaseSensitive(p, "open");
     const cJSON *bot = cJSON_GetObjectItemCaseSensitive(p, "bot");
     const cJSON *think = cJSON_GetObjectItemCaseSensitive(p, "think_ms");
-    char label[32], placeholder[STORE_NAME_MAX + 1];
+    char label[32];
     snprintf(label, sizeof label, "players[%d].name", seat);
     if ((player != NULL) + (open != NULL) + (bot != NULL) > 1 || (name && (player || bot)))
         return fail(err, "invalid_body",
@@ -450,14 +469,7 @@ static int decode_seat(const cJSON *p, int seat, struct json_new_game *out, stru
         snprintf(out->names[seat], sizeof out->names[seat], "Bot (%s)", levels[known]);
         return 0;
     }
-    if (open) {
-        if (!cJSON_IsTrue(open))
-            return fail(err, "invalid_body", "players[%d].open must be true.", seat);
-        if (name && decode_name(p, label, placeholder, err)) return -1;
-        return fail(err, "open_seats_unavailable",
-                    "players[%d]: open seats (invites) are not available yet on this server.",
-                    seat);
-    }
+    if (open) return decode_open_seat(p, open, seat, label, out, err);
     if (player) {
         if (!cJSON_IsString(player) || strcmp(player->valuestring, "me") != 0)
             return fail(err, "invalid_body",
@@ -747,6 +759,36 @@ int json_in_empty(const char *body, size_t len, struct json_err *err)
     if (!root) return -1;
     static const char *const none[] = {NULL};
     int rc = check_fields(root, none, "", err);
+    cJSON_Delete(root);
+    return rc;
+}
+
+int json_in_join(const char *body, size_t len, struct json_join *out, struct json_err *err)
+{
+    memset(out, 0, sizeof *out);
+    size_t i = 0;
+    while (i < len && (body[i] == ' ' || body[i] == '\n' || body[i] == '\r' || body[i] == '\t'))
+        i++;
+    if (i == len) return 0;
+    cJSON *root = parse_object(body, len, err);
+    if (!root) return -1;
+    static const char *const allowed[] = {"invite", "name", NULL};
+    int rc = -1, bad = 0;
+    if (check_fields(root, allowed, "", err)) goto out;
+    const char *invite = get_str(root, "invite", &bad, err);
+    if (bad) goto out;
+    if (invite && (invite[0] == '\0' || strlen(invite) > JSON_INVITE_MAX)) {
+        fail(err, "invalid_body",
+             "\"invite\" must be the invite of an open seat (1 to %d "
+             "characters).",
+             JSON_INVITE_MAX);
+        goto out;
+    }
+    if (invite) snprintf(out->invite, sizeof out->invite, "%s", invite);
+    if (cJSON_GetObjectItemCaseSensitive(root, "name") && decode_name(root, "name", out->name, err))
+        goto out;
+    rc = 0;
+out:
     cJSON_Delete(root);
     return rc;
 }

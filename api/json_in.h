@@ -12,6 +12,8 @@
 #include "nodiscard.h"
 #include "store.h"
 
+#define JSON_INVITE_MAX 64 /* characters of an invite at most (they are AUTH_TOKEN_LEN) */
+
 /* Why a body was refused: always answered 400 with `code`. */
 struct json_err {
     char code[40];    /* stable snake_case code: invalid_json, invalid_body, unknown_field ... */
@@ -25,6 +27,7 @@ struct json_new_game {
     char start[4];                                  /* start tile id asked for, or "" */
     char names[CC_MAX_PLAYERS][STORE_NAME_MAX + 1]; /* player names by seat ("" at me_seat) */
     int me_seat;                                    /* the seat {"player": "me"}, or -1 */
+    unsigned open_seats;                            /* bit s: seat s is {"open": true} */
     char webhook_url[STORE_URL_MAX + 1];            /* "webhook": {"url"}, or "" (unchecked) */
     char bots[CC_MAX_PLAYERS][8]; /* a computer player's level by seat ("random" ...), or "" */
     int think_ms[CC_MAX_PLAYERS]; /* with bots[seat]: its time a move (ms) */
@@ -36,9 +39,9 @@ struct json_new_game {
 /*
  * Decodes a POST /v1/games body into `out` (seed left 0 unless given; deck_len -1 unless
  * given; me_seat -1 unless a seat is {"player": "me"}, whose name the caller fills in).
- * Checks every field's type and range, the ruleset's options and tile ids; refuses open
- * seats (open_seats_unavailable) for now. A computer player's seat gets the name "Bot
- * (<level>)".
+ * Checks every field's type and range, the ruleset's options and tile ids; open seats
+ * get their bit in open_seats and their placeholder name. A computer player's seat gets
+ * the name "Bot (<level>)".
  * Returns 0, or -1 with `err` filled in.
  */
 int json_in_new_game(const char *body, size_t len, struct json_new_game *out,
@@ -64,6 +67,19 @@ int json_in_webhook(const char *body, size_t len, char url[STORE_URL_MAX + 1],
  */
 int json_in_player(const char *body, size_t len, char name[STORE_NAME_MAX + 1],
                    struct json_err *err) NODISCARD;
+
+/* A decoded POST /v1/games/{id}/join body. */
+struct json_join {
+    char invite[JSON_INVITE_MAX + 1]; /* "invite", or "" (then the query's ?invite=) */
+    char name[STORE_NAME_MAX + 1];    /* "name", or "" (then the seat is the player's) */
+};
+
+/*
+ * Decodes a POST /v1/games/{id}/join body {"invite"?, "name"?} (either may be missing;
+ * an empty body is {}) into `out`. Returns 0 or -1.
+ */
+int json_in_join(const char *body, size_t len, struct json_join *out,
+                 struct json_err *err) NODISCARD;
 
 /* Accepts an empty body or an empty JSON object (POST .../draw). Returns 0 or -1. */
 int json_in_empty(const char *body, size_t len, struct json_err *err) NODISCARD;

@@ -45,6 +45,8 @@ static const struct api_route routes[] = {
     {"GET", "/v1/players/me/webhook", routes_player_webhook_get},
     {"POST", "/v1/players/me/webhook", routes_player_webhook_set},
     {"DELETE", "/v1/players/me/webhook", routes_player_webhook_delete},
+    {"POST", "/v1/games/{id}/join", routes_game_join},
+    {"POST", "/v1/games/{id}/abort", routes_game_abort},
 };
 
 /*

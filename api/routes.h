@@ -90,6 +90,10 @@ void routes_placements_post(const struct api_request *req, struct api_response *
 void routes_resign(const struct api_request *req, struct api_response *resp, const char *id);
 /* POST /v1/games/{id}/rematch: the next game of a finished one, created once. */
 void routes_rematch(const struct api_request *req, struct api_response *resp, const char *id);
+/* POST /v1/games/{id}/join: an open seat taken by its invite (routes_lobby.c). */
+void routes_game_join(const struct api_request *req, struct api_response *resp, const char *id);
+/* POST /v1/games/{id}/abort: a game called off while waiting or before every seat placed. */
+void routes_game_abort(const struct api_request *req, struct api_response *resp, const char *id);
 
 /* GET /v1/games/{id}/turn: the seat to move, its tile (or hand) and legal placements. */
 void routes_turn_view(const struct api_request *req, struct api_response *resp, const char *id);

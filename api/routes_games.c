@@ -31,8 +31,34 @@ struct create {
     struct cc_events ev;                             /* its setup events */
     struct store_player players[CC_MAX_PLAYERS];     /* names and token hashes */
     char tokens[CC_MAX_PLAYERS][AUTH_TOKEN_LEN + 1]; /* the secrets, answered once */
+    char invite[CC_MAX_PLAYERS][AUTH_TOKEN_LEN + 1]; /* open seats' invites, answered once */
     uint8_t snapshot[CC_SNAPSHOT_MAX];               /* the encoded state */
 };
+
+/*
+ * The open seats of a new game (c->in.open_seats, 0009): each gets an invite (256 random
+ * bits, in c->invite and invites[], answered once) whose SHA-256 alone is stored, and no
+ * seat token (tokens[] NULL; the one drawn is thrown away unseen, as for a bound seat).
+ * Returns 0, or -1 after answering 500.
+ */
+static int open_seats_new(struct create *c, const char **tokens, const char **invites,
+                          struct api_response *resp)
+{
+    for (unsigned s = 0; s < c->g.nplayers; s++) {
+        invites[s] = NULL;
+        if (!(c->in.open_seats & (1u << s))) continue;
+        memset(c->tokens[s], 0, sizeof c->tokens[s]);
+        tokens[s] = NULL;
+        if (auth_token_new(c->invite[s]) ||
+            auth_sha256(c->invite[s], AUTH_TOKEN_LEN, c->players[s].invite_sha)) {
+            problem_reply(resp, 500, "internal_error", "No invite could be drawn.");
+            return -1;
+        }
+        c->players[s].open = 1;
+        invites[s] = c->invite[s];
+    }
+    return 0;
+}
 
 /* Writes the game_created event (seq 1): ruleset, options, players (`names` by seat). */
 static void created_event(struct json_out *o, const struct cc_game *g, const char *const *names)
@@ -123,6 +149,8 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
         }
     }
     bots_seats_new(&c->in, c->g.nplayers, c->players, c->tokens, tokens);
+    const char *invites[CC_MAX_PLAYERS];
+    if (open_seats_new(c, tokens, invites, resp)) goto out;
     size_t snap_len = cc_game_encode(&c->g, c->snapshot, sizeof c->snapshot);
     if (!snap_len) {
         problem_engine(resp, CC_ERR_CORRUPT);
@@ -137,11 +165,17 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
     json_out_end_array(&w);
     events_txt = json_out_take(&w, NULL);
 
-    /* An idempotent repeat gets this answer again, tokens and webhook secret included:
-     * idem_remember() has it sealed under the key (seal.h), so the database alone shows
-     * none of them. */
-    struct json_game_meta meta = {id, 1, names, NULL, c->players, c->in.hints_off};
+    /* An idempotent repeat gets this answer again, tokens, invites and webhook secret
+     * included: idem_remember() has it sealed under the key (seal.h), so the database
+     * alone shows none of them. */
+    struct json_game_meta meta = {
+        .id = id, .version = 1, .names = names, .seats = c->players, .hints_off = c->in.hints_off};
+    if (c->in.open_seats) { /* waiting for them (0013); the invites only in the answer */
+        meta.status = "waiting";
+        meta.open = c->in.open_seats;
+    }
     meta.tokens = tokens;
+    meta.invite = invites;
     json_game(&w, &c->g, &meta);
     size_t answer_len = 0;
     answer_txt = json_out_take(&w, &answer_len);
@@ -177,7 +211,7 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
         .seed = c->g.seed,
         .start = c->in.start[0] ? c->in.start : NULL,
         .deck_json = deck_txt,
-        .status = json_status(&c->g),
+        .status = c->in.open_seats ? "waiting" : json_status(&c->g),
         .last_seq = nev,
         .snapshot = c->snapshot,
         .snapshot_len = snap_len,
@@ -188,7 +222,8 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
         .webhook_url = secret[0] ? c->in.webhook_url : NULL,
         .webhook_secret = secret[0] ? secret : NULL,
         .hints_off = c->in.hints_off,
-        .jobs_json = jobs_plan(&c->g, c->players, jobs, sizeof jobs), /* seat 0 a bot */
+        /* Seat 0 a computer player: it moves now, or when the last open seat is taken. */
+        .jobs_json = c->in.open_seats ? NULL : jobs_plan(&c->g, c->players, jobs, sizeof jobs),
     };
     games_turn(&c->g, &ng.turn);
     enum store_status ss = store_game_create(&ng);
@@ -230,8 +265,8 @@ static void game_get(const struct api_request *req, struct api_response *resp, c
         games_free(ag);
         return;
     }
-    struct json_game_meta meta = {ag->id, ag->row.version, ag->names,
-                                  NULL,   ag->row.players, ag->row.hints_off};
+    struct json_game_meta meta;
+    games_meta(ag, &meta);
     struct json_out w;
     json_out_init(&w);
     json_game(&w, &ag->g, &meta);
@@ -257,7 +292,7 @@ void routes_scores(const struct api_request *req, struct api_response *resp, con
     if (!ag) return;
     struct json_out w;
     json_out_init(&w);
-    json_scores(&w, &ag->g, ag->names);
+    json_scores_as(&w, &ag->g, ag->names, games_status(ag));
     api_reply_out(resp, 200, &w);
     games_etag(resp, ag->row.version);
     games_free(ag);

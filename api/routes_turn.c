@@ -71,8 +71,11 @@ static int encode_action(const struct api_game *ag, const struct cc_action *a, i
     e->action = json_out_take(&w, NULL);
     if (!place) {
         /* The draw's answer holds the game as GET shows it: kept for the cache too. */
-        struct json_game_meta meta = {ag->id, version,         ag->names,
-                                      NULL,   ag->row.players, ag->row.hints_off};
+        struct json_game_meta meta = {.id = ag->id,
+                                      .version = version,
+                                      .names = ag->names,
+                                      .seats = ag->row.players,
+                                      .hints_off = ag->row.hints_off};
         json_game(&w, &ag->g, &meta);
         e->game = json_out_take(&w, &e->game_len);
     }
@@ -112,6 +115,12 @@ static enum tried try_action(const struct api_request *req, struct api_response 
     enum tried rc = TRIED_ANSWERED;
     struct encoded e = {0};
     struct api_response refused = {0};
+    /* Not while waiting for open seats, nor once aborted (0009); a cached copy may only
+     * be old (the game started since): the stored game decides. */
+    if (games_not_active(ag, ag->cached ? &refused : resp)) {
+        if (ag->cached) rc = TRIED_STALE;
+        goto out;
+    }
     if (idem_if_match(req, ag->row.version, ag->cached ? &refused : resp)) {
         if (ag->cached) rc = TRIED_STALE;
         goto out;

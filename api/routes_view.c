@@ -32,7 +32,7 @@ void routes_turn_view(const struct api_request *req, struct api_response *resp, 
     json_out_begin_object(&w);
     json_out_kstring(&w, "id", ag->id);
     json_out_kint(&w, "version", ag->row.version);
-    json_out_kstring(&w, "status", json_status(g));
+    json_out_kstring(&w, "status", games_status(ag));
     json_out_kint(&w, "number", g->turn);
     json_out_kint_or_null(&w, "seat", !finished, g->seat);
     json_out_key(&w, "name");

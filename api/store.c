@@ -139,11 +139,13 @@ enum store_status store_game_create(const struct store_new_game *g)
         snprintf(think, sizeof think, "%d", g->players[i].think_ms);
         const char *person = g->players[i].person_id[0] ? g->players[i].person_id : NULL;
         const char *bot = g->players[i].bot[0] ? g->players[i].bot : NULL;
-        const char *vals[8] = {
+        const char *invite = g->players[i].open ? (const char *)g->players[i].invite_sha : NULL;
+        const char *vals[9] = {
             g->id,  seat, g->players[i].name, (const char *)g->players[i].token_hash,
-            person, bot,  bot ? think : NULL, g->players[i].unclaimed ? "true" : NULL};
-        int lens[8] = {0, 0, 0, AUTH_HASH_LEN, 0, 0, 0, 0};
-        s = db_run_cmd(&pg, ST_PLAYER_INSERT, 8, vals, lens, NULL);
+            person, bot,  bot ? think : NULL, g->players[i].unclaimed ? "true" : NULL,
+            invite};
+        int lens[9] = {0, 0, 0, AUTH_HASH_LEN, 0, 0, 0, 0, invite ? AUTH_HASH_LEN : 0};
+        s = db_run_cmd(&pg, ST_PLAYER_INSERT, 9, vals, lens, NULL);
     }
     if (s == STORE_OK) {
         const char *vals[3] = {g->id, "1", g->events_json};
@@ -203,6 +205,10 @@ enum store_status store_game_load(const char *id, struct store_game *out)
     out->snapshot_len = len;
     out->nplayers = 0;
     out->hints_off = get_int4(res, 0, 9) == 0;
+    const char *status = PQgetvalue(res, 0, 11);
+    out->state = strcmp(status, "waiting") == 0   ? STORE_WAITING
+                 : strcmp(status, "aborted") == 0 ? STORE_ABORTED
+                                                  : STORE_PLAYING;
     for (int i = 0; i < n && i < CC_MAX_PLAYERS; i++) {
         struct store_player *p = &out->players[i];
         size_t nl = (size_t)PQgetlength(res, i, 3);
@@ -225,6 +231,12 @@ enum store_status store_game_load(const char *id, struct store_game *out)
         p->think_ms = get_int4(res, i, 8);
         /* token_unclaimed (0009), a binary boolean: one byte. */
         p->unclaimed = PQgetlength(res, i, 10) == 1 && PQgetvalue(res, i, 10)[0] != 0;
+        p->open = !PQgetisnull(res, i, 12);
+        memset(p->invite_sha, 0, AUTH_HASH_LEN);
+        if (p->open) {
+            if (PQgetlength(res, i, 12) != AUTH_HASH_LEN) goto out;
+            memcpy(p->invite_sha, PQgetvalue(res, i, 12), AUTH_HASH_LEN);
+        }
         out->nplayers++;
     }
     s = STORE_OK;
@@ -559,4 +571,56 @@ enum store_status store_counts(long *active, long *finished, long *deliveries)
     }
     PQclear(res);
     return STORE_OK;
+}
+
+enum store_status store_game_join(struct store_join *j)
+{
+    j->already_seated = 0;
+    PGconn *pg = db_conn();
+    if (!pg) return STORE_UNAVAILABLE;
+    char version[16], new_version[16], last_seq[16], seat[16];
+    snprintf(version, sizeof version, "%d", j->version);
+    snprintf(new_version, sizeof new_version, "%d", j->version + 1);
+    snprintf(last_seq, sizeof last_seq, "%d", j->last_seq);
+    snprintf(seat, sizeof seat, "%d", j->seat);
+    long deliveries = 0, n = 0, jobs = 0;
+    enum store_status s = db_begin(&pg);
+    /* The game's row first: it is locked from here to the commit, so joins of one game
+     * (and its other commits) run one after the other, each deciding on the state the
+     * one before left. */
+    if (s == STORE_OK) {
+        const char *vals[4] = {j->id, version, j->started ? "true" : "false", last_seq};
+        s = db_run_cmd(&pg, ST_JOIN_GAME, 4, vals, NULL, &n);
+        if (s == STORE_OK && n != 1) s = STORE_CONFLICT;
+    }
+    if (s == STORE_OK) {
+        const char *vals[6] = {j->id,        seat,
+                               j->name,      (const char *)j->token_hash,
+                               j->person_id, (const char *)j->invite_hash};
+        int lens[6] = {0, 0, 0, AUTH_HASH_LEN, 0, AUTH_HASH_LEN};
+        s = db_run_cmd(&pg, ST_JOIN_SEAT, 6, vals, lens, &n);
+        /* players_person_game (0008): the person holds another seat of this game. */
+        if (s == STORE_DUPLICATE) j->already_seated = 1;
+        if (s == STORE_OK && n != 1) s = STORE_NOT_FOUND;
+    }
+    if (s == STORE_OK) {
+        const char *vals[5] = {j->id, new_version, seat, "join", j->action_json};
+        s = db_run_cmd(&pg, ST_ACTION_INSERT, 5, vals, NULL, NULL);
+    }
+    if (s == STORE_OK) {
+        const char *vals[3] = {j->id, new_version, j->events_json};
+        s = db_run_cmd(&pg, ST_EVENTS_INSERT, 3, vals, NULL, NULL);
+    }
+    if (s == STORE_OK && j->idem) s = db_idem_put(pg, j->idem);
+    if (s == STORE_OK && j->jobs_json)
+        s = jobs_set(&pg, j->id, j->version + 1, j->jobs_json, &jobs);
+    if (s == STORE_OK) {
+        const char *vals[3] = {j->id, last_seq, j->events_json};
+        s = after_commit(&pg, vals, &deliveries);
+    }
+    if (s == STORE_OK) s = db_exec(pg, "COMMIT", "commit");
+    if (s != STORE_OK) db_rollback(pg);
+    if (s == STORE_OK && deliveries > 0 && delivery_hook) delivery_hook();
+    if (s == STORE_OK && jobs > 0 && job_hook) job_hook();
+    return s;
 }

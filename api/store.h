@@ -35,6 +35,15 @@ struct store_player {
     int unclaimed;                     /* 1: a rematch seat whose token is not handed out (0009) */
     char bot[8];                       /* a computer player's level (0010), or "" */
     int think_ms;                      /* with bot: its time a move in ms */
+    int open;                          /* 1 while the seat waits for its invite (0009) */
+    uint8_t invite_sha[AUTH_HASH_LEN]; /* SHA-256 of its invite, while open (invite_hash) */
+};
+
+/* Where a game stands besides what its engine state says (games.status, 0009). */
+enum store_game_state {
+    STORE_PLAYING = 0, /* 'active' or 'finished': the engine's state tells which */
+    STORE_WAITING,     /* 'waiting': some seat is open; readable, not playable */
+    STORE_ABORTED      /* 'aborted': nobody wins, nothing more can be played */
 };
 
 /* A game row with its players, as loaded. */
@@ -44,6 +53,7 @@ struct store_game {
     int nplayers;                                /* entries in players[] */
     struct store_player players[CC_MAX_PLAYERS]; /* by seat */
     int hints_off;                               /* 1: created with "hints": false (0010) */
+    enum store_game_state state;                 /* waiting, aborted, or as the engine says */
     size_t snapshot_len;                         /* bytes in snapshot */
     uint8_t snapshot[CC_SNAPSHOT_MAX];           /* cc_game_encode() of the state */
 };
@@ -81,7 +91,7 @@ struct store_new_game {
     uint64_t seed;                      /* the seed */
     const char *start;                  /* start tile id asked for, or NULL */
     const char *deck_json;              /* deck asked for (JSON array), or NULL */
-    const char *status;                 /* "active" or "finished" */
+    const char *status;                 /* "waiting", "active" or "finished" */
     int last_seq;                       /* seq of the last event in events_json */
     const uint8_t *snapshot;            /* encoded state */
     size_t snapshot_len;                /* its bytes */
@@ -102,7 +112,7 @@ struct store_new_game {
 struct store_commit {
     const char *id;                /* the game */
     int version;                   /* the version the action was applied to */
-    const char *status;            /* "active" or "finished" after it */
+    const char *status;            /* "active", "finished" or "aborted" after it */
     int last_seq;                  /* seq of the last event in events_json */
     const uint8_t *snapshot;       /* the new state */
     size_t snapshot_len;           /* its bytes */
@@ -217,6 +227,35 @@ enum store_status store_idem_get(const char *scope, const uint8_t key_hash[SEAL_
 
 /* Frees the strings store_idem_get() filled in. */
 void store_idem_free(struct store_idem *idem);
+
+/* A join: an open seat of a waiting game taken (POST /v1/games/{id}/join). */
+struct store_join {
+    const char *id;                /* the game */
+    int version;                   /* the version the join was decided on */
+    int seat;                      /* the open seat taken */
+    const uint8_t *invite_hash;    /* SHA-256 of its invite (AUTH_HASH_LEN bytes) */
+    const char *name;              /* the seat's name from now on */
+    const uint8_t *token_hash;     /* SHA-256 of its new seat token (AUTH_HASH_LEN) */
+    const char *person_id;         /* the person it is bound to, or NULL */
+    int started;                   /* 1 when it is the last open seat: 'active' after */
+    int last_seq;                  /* seq of the last event in events_json */
+    const char *action_json;       /* the join as the action log keeps it */
+    const char *events_json;       /* JSON array of the new events */
+    const struct store_idem *idem; /* the answer to remember, or NULL */
+    const char *jobs_json; /* with started: the background jobs (STORE_JOBS_JSON), or NULL */
+    int already_seated;    /* out: 1 when person_id holds a seat of the game */
+};
+
+/*
+ * Stores a join in one transaction: the game's row (version + 1, 'active' when j->started,
+ * else still 'waiting'; only while it is still at j->version and 'waiting'), the seat
+ * (only while its invite is still j->invite_hash), the action, the events, their webhook
+ * deliveries and notification, j->idem. STORE_OK; STORE_CONFLICT when the game moved on
+ * (load it again and decide again); STORE_NOT_FOUND when the invite was used meanwhile;
+ * STORE_DUPLICATE when j->idem's key was stored by a racing request, or with
+ * j->already_seated set when the person holds another seat of the game (nothing written).
+ */
+enum store_status store_game_join(struct store_join *j) NODISCARD;
 
 /* A person: one identity across games (POST /v1/players; the table people, 0007). Not a
  * seat: struct store_player is a game's seat. */

@@ -82,13 +82,16 @@
 static const char *const stmt_sql[ST_COUNT] = {
     [ST_PING] = "SELECT 1",
     /* One row per seat; the snapshot only in the first (results in binary); the person a
-     * seat is bound to (0008), or NULL. */
+     * seat is bound to (0008), or NULL; the game's status and the seat's invite hash while
+     * it is open (0009), or NULL. */
     [ST_GAME_LOAD] = "SELECT g.version, g.last_seq, p.seat, p.name, p.token_hash, "
                      "CASE WHEN p.seat = 0 THEN g.snapshot END, p.person_id::text, "
                      /* A computer player's seat and the hints switch (0010). */
                      "coalesce(p.bot, ''), coalesce(p.think_ms, 0), g.hints::integer, "
                      /* A rematch seat whose token is not handed out yet (0009). */
-                     "p.token_unclaimed "
+                     "p.token_unclaimed, "
+                     /* The game's status and an open seat's invite (0013). */
+                     "g.status, p.invite_hash "
                      "FROM games g "
                      "JOIN players p ON p.game_id = g.id WHERE g.id = $1::uuid ORDER BY p.seat",
     [ST_GAME_INSERT] = "INSERT INTO games (id, ruleset, options, seed, start_tile, custom_deck, "
@@ -98,8 +101,9 @@ static const char *const stmt_sql[ST_COUNT] = {
                        "NOT $10::boolean, $11, $12::uuid, $13::integer, $14::integer, $15, "
                        "$16::integer[])",
     [ST_PLAYER_INSERT] = "INSERT INTO players (game_id, seat, name, token_hash, person_id, bot, "
-                         "think_ms, token_unclaimed) VALUES ($1::uuid, $2::integer, $3, $4::bytea, "
-                         "$5::uuid, $6, $7::integer, coalesce($8::boolean, false))",
+                         "think_ms, token_unclaimed, invite_hash) VALUES ($1::uuid, $2::integer, "
+                         "$3, $4::bytea, $5::uuid, $6, $7::integer, coalesce($8::boolean, false), "
+                         "$9::bytea)",
     [ST_EVENTS_INSERT] = "INSERT INTO events (game_id, seq, version, type, payload) "
                          "SELECT $1::uuid, (e->>'seq')::integer, $2::integer, e->>'type', e "
                          "FROM json_array_elements($3::json) AS e",
@@ -312,6 +316,16 @@ static const char *const stmt_sql[ST_COUNT] = {
         "last_error_at FROM webhooks WHERE owner = p.owner AND last_error_at IS NOT NULL "
         "ORDER BY last_error_at DESC LIMIT 1) e ON true "
         "WHERE p.id = $1::uuid AND p.webhook_url IS NOT NULL",
+    /* A join (0013, store_lobby.c): the waiting game $1 moves on from version $2 (to
+     * 'active' when $3, the last open seat was taken), its newest event is then $4. */
+    [ST_JOIN_GAME] = "UPDATE games SET version = $2::integer + 1, status = CASE WHEN "
+                     "$3::boolean THEN 'active' ELSE 'waiting' END, last_seq = $4::integer, "
+                     "updated_at = now() WHERE id = $1::uuid AND version = $2::integer AND "
+                     "status = 'waiting'",
+    /* ...and its seat $2 is taken, while its invite is still $6 (a used invite is NULL). */
+    [ST_JOIN_SEAT] = "UPDATE players SET name = $3, token_hash = $4::bytea, person_id = "
+                     "$5::uuid, invite_hash = NULL WHERE game_id = $1::uuid AND seat = "
+                     "$2::integer AND invite_hash = $6::bytea",
 };
 
 /*

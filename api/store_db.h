@@ -51,6 +51,8 @@ enum stmt {
     ST_PERSON_HOOK_CLEAR,
     ST_PERSON_HOOK_DROP,
     ST_PERSON_HOOK_STATE,
+    ST_JOIN_GAME,
+    ST_JOIN_SEAT,
     ST_COUNT
 };
 

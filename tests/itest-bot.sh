@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# itest-bot.sh: whole games of every ruleset played by examples/bot.sh against the real
-# server on a fresh database: each must run to its end.
+# itest-bot.sh: whole games of every ruleset played by examples/bot.sh, and through invites
+# by examples/invite.sh, against the real server on a fresh database: each must run to its
+# end.
 #
 # Usage: tests/itest-bot.sh   (make test-bot builds the server first)
 # Environment: TILEHALL_BIN (default build/tilehall), BOT_SERVER_LOG (default
@@ -54,12 +55,23 @@ start_server "$bin" "$log" DATABASE_URL="$url" THREADS=4 LOG_LEVEL=warn ||
 port=$server_port
 base=http://127.0.0.1:$port
 
+# Games played through invites (examples/invite.sh): a host's seat, open seats taken by
+# name and by player token; marked "invite" before the players.
+games+=(
+    "invite 3 21 1 classic"
+    "invite 5 22 2 hills"
+    "invite 4 23 3 discovery draw=hand"
+)
+
 # Play every game side by side.
 pids=()
 for i in "${!games[@]}"; do
-    read -r players seed botseed ruleset options <<<"${games[$i]}"
+    script=examples/bot.sh
+    spec=${games[$i]}
+    case $spec in invite\ *) script=examples/invite.sh spec=${spec#invite } ;; esac
+    read -r players seed botseed ruleset options <<<"$spec"
     # shellcheck disable=SC2086 # the options are separate words
-    examples/bot.sh -q -u "$base" -p "$players" -s "$seed" -r "$botseed" "$ruleset" $options \
+    "$script" -q -u "$base" -p "$players" -s "$seed" -r "$botseed" "$ruleset" $options \
         >"$work/$i.out" 2>&1 &
     pids[i]=$!
 done
@@ -67,8 +79,11 @@ done
 passed=0
 failed=0
 for i in "${!games[@]}"; do
-    read -r players seed botseed ruleset options <<<"${games[$i]}"
-    what="$ruleset${options:+ $options}, $players players, seed $seed"
+    spec=${games[$i]}
+    via=
+    case $spec in invite\ *) via=" (invites)" spec=${spec#invite } ;; esac
+    read -r players seed botseed ruleset options <<<"$spec"
+    what="$ruleset${options:+ $options}, $players players, seed $seed$via"
     rc=0
     wait "${pids[$i]}" || rc=$?
     last=$(tail -n 1 "$work/$i.out")

@@ -154,9 +154,6 @@ static const struct refusal refusals[] = {
      "invalid_body"},
     {NEW_GAME, "{\"players\":[{\"player\":\"me\",\"age\":1},{\"name\":\"Bob\"}]}", 0,
      "unknown_field"},
-    {NEW_GAME, "{\"players\":[{\"open\":true},{\"name\":\"Bob\"}]}", 0, "open_seats_unavailable"},
-    {NEW_GAME, "{\"players\":[{\"name\":\"Bob\"},{\"open\":true,\"name\":\"Cy\"}]}", 0,
-     "open_seats_unavailable"},
     {NEW_GAME, "{\"players\":[{\"open\":false},{\"name\":\"Bob\"}]}", 0, "invalid_body"},
     {NEW_GAME, "{\"players\":[{\"open\":true,\"name\":\"\"},{\"name\":\"Bob\"}]}", 0,
      "invalid_body"},
@@ -370,6 +367,29 @@ struct game_case {
 
 static const struct game_case games[] = {
     {"{" TWO "}", CC_RULESET_CLASSIC, 2, "Ann", 0, 0, "", -1, NULL, {0, 0, 0}, ""},
+    /* Open seats (0009): a placeholder name, given or "Seat <n>". */
+    {"{\"players\":[{\"open\":true},{\"name\":\"Bob\"}]}",
+     CC_RULESET_CLASSIC,
+     2,
+     "Seat 1",
+     0,
+     0,
+     "",
+     -1,
+     NULL,
+     {0, 0, 0},
+     ""},
+    {"{\"players\":[{\"open\":true,\"name\":\"Cy?\"},{\"open\":true}]}",
+     CC_RULESET_CLASSIC,
+     2,
+     "Cy?",
+     0,
+     0,
+     "",
+     -1,
+     NULL,
+     {0, 0, 0},
+     ""},
     {" {\n\t" TWO " }\n", CC_RULESET_CLASSIC, 2, "Ann", 0, 0, "", -1, NULL, {0, 0, 0}, ""},
     {"{\"ruleset\":\"classic\"," TWO ",\"options\":{\"edition\":\"original\",\"river\":true},"
      "\"seed\":42,\"start\":\"D\",\"deck\":[\"U\",\"V\",\"RB\"],"
@@ -722,4 +742,59 @@ Test(json_in, me_seat)
     cr_expect_str_eq(ng.names[0], "Ann");
     cr_expect_str_eq(ng.names[1], "");
     cr_expect_str_eq(ng.names[2], "Cy");
+}
+
+/* ---- open seats and POST /v1/games/{id}/join bodies ---------------------------------- */
+
+Test(json_in, open_seats)
+{
+    static struct json_new_game ng;
+    struct json_err err;
+    static const char body[] =
+        "{\"players\":[{\"name\":\"Ann\"},{\"open\":true},{\"open\":true,\"name\":\"Cy\"}]}";
+    cr_assert_eq(json_in_new_game(body, strlen(body), &ng, &err), 0, "%s", err.detail);
+    cr_expect_eq(ng.open_seats, 6u);
+    cr_expect_str_eq(ng.names[1], "Seat 2");
+    cr_expect_str_eq(ng.names[2], "Cy");
+    static const char two[] = "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}]}";
+    cr_assert_eq(json_in_new_game(two, strlen(two), &ng, &err), 0, "%s", err.detail);
+    cr_expect_eq(ng.open_seats, 0u);
+}
+
+Test(json_in, join_bodies)
+{
+    struct json_join j;
+    struct json_err err;
+    static const struct {
+        const char *body;
+        const char *code;   /* NULL: taken */
+        const char *invite; /* as decoded */
+        const char *name;
+    } cases[] = {
+        {"", NULL, "", ""},
+        {"{}", NULL, "", ""},
+        {"{\"invite\":\"abc\"}", NULL, "abc", ""},
+        {"{\"invite\":\"abc\",\"name\":\"Bob\"}", NULL, "abc", "Bob"},
+        {"{\"name\":\"Bob\"}", NULL, "", "Bob"},
+        {"{\"invite\":\"\"}", "invalid_body", NULL, NULL},
+        {"{\"invite\":7}", "invalid_body", NULL, NULL},
+        {"{\"invite\":\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"}",
+         "invalid_body", NULL, NULL},
+        {"{\"name\":\"\"}", "invalid_body", NULL, NULL},
+        {"{\"seat\":1}", "unknown_field", NULL, NULL},
+        {"[1]", "invalid_json", NULL, NULL},
+        {"{\"invite\":", "invalid_json", NULL, NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        memset(&err, 0, sizeof err);
+        int rc = json_in_join(cases[i].body, strlen(cases[i].body), &j, &err);
+        if (!cases[i].code) {
+            cr_expect_eq(rc, 0, "%s: %s", cases[i].body, err.detail);
+            cr_expect_str_eq(j.invite, cases[i].invite, "%s", cases[i].body);
+            cr_expect_str_eq(j.name, cases[i].name, "%s", cases[i].body);
+        } else {
+            cr_expect_eq(rc, -1, "%s taken", cases[i].body);
+            cr_expect_str_eq(err.code, cases[i].code, "%s", cases[i].body);
+        }
+    }
 }

@@ -65,6 +65,8 @@ STUB(routes_player_games)
 STUB(routes_player_webhook_get)
 STUB(routes_player_webhook_set)
 STUB(routes_player_webhook_delete)
+STUB(routes_game_join)
+STUB(routes_game_abort)
 
 static char problem[40]; /* the code of the last problem answered */
 
@@ -154,6 +156,12 @@ static const struct route_case cases[] = {
      "routes_player_webhook_set", "(null)", "/v1/players/me/webhook"},
     {"DELETE", "/v1/players/me/webhook", NULL, NULL, RAN_STATUS, "routes_player_webhook_delete",
      "(null)", "/v1/players/me/webhook"},
+    {"POST", G "/join", JS, "{\"invite\":\"x\",\"name\":\"Bob\"}", RAN_STATUS, "routes_game_join",
+     GID, "/v1/games/{id}/join"},
+    {"POST", G "/join", NULL, NULL, RAN_STATUS, "routes_game_join", GID, "/v1/games/{id}/join"},
+    {"POST", G "/abort", NULL, NULL, RAN_STATUS, "routes_game_abort", GID, "/v1/games/{id}/abort"},
+    {"GET", G "/join", NULL, NULL, 405, NULL, "POST", "/v1/games/{id}/join"},
+    {"GET", G "/abort", NULL, NULL, 405, NULL, "POST", "/v1/games/{id}/abort"},
     /* The methods a path does not have: 405, Allow in the table's order. */
     {"POST", "/healthz", NULL, NULL, 405, NULL, "GET", "/healthz"},
     {"HEAD", "/healthz", NULL, NULL, 405, NULL, "GET", "/healthz"},

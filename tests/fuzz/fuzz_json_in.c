@@ -1,6 +1,7 @@
 /* fuzz_json_in.c: libFuzzer harness for the request body decoders (api/json_in.c). The
  * first byte picks the decoder: POST /v1/games, POST .../placements of each ruleset, the
- * empty body of POST .../draw, or the body of POST .../webhook; the rest is the body,
+ * empty body of POST .../draw, the body of POST .../webhook or of POST .../join; the rest is
+ * the body,
  * NUL-terminated as the HTTP layer hands it over. A refusal must name a known code and a detail
  * (valid UTF-8); a body accepted must be a setup the engine takes (or refuses with a setup
  * status) and an action the engine judges without breaking a game. */
@@ -47,7 +48,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static struct json_new_game ng;
     static struct cc_game g;
     if (size < 1) return 0;
-    int which = data[0] % 6;
+    int which = data[0] % 7;
     size_t len = size - 1;
     char *body = malloc(len + 1);
     if (!body) return 0;
@@ -87,6 +88,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
     } else if (which == 4) {
         if (json_in_empty(body, len, &err)) check_err(&err);
+    } else if (which == 6) {
+        static struct json_join j;
+        if (json_in_join(body, len, &j, &err))
+            check_err(&err);
+        else if (!memchr(j.invite, '\0', sizeof j.invite) || !memchr(j.name, '\0', sizeof j.name))
+            abort();
     } else {
         static char url[STORE_URL_MAX + 1];
         if (json_in_webhook(body, len, url, &err))

@@ -92,6 +92,16 @@ const struct itest itest_tests[] = {
      test_inbox_list},
     {"inbox: the player's webhook delivers two games' events, signed, each naming its game",
      test_inbox_webhook},
+    /* Open seats, invites, joins, abort (t_lobby.c). */
+    {"lobby: open seats joined by name and player token, started, played (every ruleset)",
+     test_lobby_play},
+    {"lobby: every refusal of a join, its code, the game unchanged", test_lobby_refusals},
+    {"lobby: eight joins racing for one invite, two for two invites, one player for two seats",
+     test_lobby_race},
+    {"lobby: game_started wakes a long poll and goes to the webhooks", test_lobby_start_events},
+    {"lobby: Idempotency-Key of a join", test_lobby_idempotency},
+    {"lobby: abort while waiting, before and after every seat placed (every ruleset)",
+     test_lobby_abort},
     /* Browsers (t_cors.c). */
     {"cors: a preflight on every route, with its methods, no token", test_cors_preflights},
     {"cors: headers on every answer (errors, 304, long poll, stream), not on ops",

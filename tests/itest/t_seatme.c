@@ -225,9 +225,6 @@ void test_seatme_refusals(struct server *srv)
         {"{\"players\":[{\"player\":\"me\",\"name\":\"Al\"},{\"name\":\"Cy\"}]}", 1, 400,
          "invalid_body"},
         {"{\"players\":[{\"player\":\"me\"},{\"player\":\"me\"}]}", 1, 400, "invalid_body"},
-        {"{\"players\":[{\"player\":\"me\"},{\"open\":true}]}", 1, 400, "open_seats_unavailable"},
-        {"{\"players\":[{\"name\":\"Al\"},{\"open\":true,\"name\":\"Cy\"}]}", 0, 400,
-         "open_seats_unavailable"},
         /* Computer players exist now (t_bots.c): their refusals have codes of their own. */
         {"{\"players\":[{\"player\":\"me\"},{\"bot\":\"random\",\"think_ms\":5}]}", 1, 400,
          "invalid_think_ms"},

@@ -1,0 +1,413 @@
+/* routes_lobby.c: open seats and the games that wait for them (issue 11): taking a seat
+ * by its invite (POST /v1/games/{id}/join), and calling a game off before it has really
+ * begun (POST /v1/games/{id}/abort).
+ *
+ * An open seat's invite is a secret like a token (256 random bits, shown once in the create
+ * answer, stored only as its SHA-256). A join is an action of the game: it moves the
+ * version on (so the cache and ETags follow it), is written with its events in one
+ * transaction guarded by the version read and by the invite still being unused
+ * (store_game_join), so of two requests racing for one invite exactly one takes the seat
+ * and the other finds it used (404 invite_not_found). The join that takes the last open
+ * seat starts the game: status active, event game_started, seat 0 moves. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "auth.h"
+#include "games.h"
+#include "idem.h"
+#include "jobs.h"
+#include "json_game.h"
+#include "json_in.h"
+#include "json_out.h"
+#include "log.h"
+#include "problem.h"
+#include "routes.h"
+#include "store.h"
+
+#define JOIN_TRIES 8 /* joins decided again after another commit of the game won the race */
+
+/* The invite of a join: the body's "invite" or the query's ?invite= (the invite_url), into
+ * `out`. Returns 0, or -1 after answering 400. */
+static int join_invite(const struct api_request *req, const struct json_join *in,
+                       char out[JSON_INVITE_MAX + 1], struct api_response *resp)
+{
+    size_t seen = 0;
+    for (size_t i = 0; i < req->nquery; i++) seen += strcmp(req->query[i].name, "invite") == 0;
+    const char *q = api_query_get(req, "invite");
+    if (req->query_overflow || seen > 1 || (q && (q[0] == '\0' || strlen(q) > JSON_INVITE_MAX))) {
+        problem_reply(resp, 400, "invalid_parameter",
+                      "invite must be given once, 1 to 64 characters (and 16 parameters at most).");
+        return -1;
+    }
+    if (q && in->invite[0] && strcmp(q, in->invite) != 0) {
+        problem_reply(resp, 400, "invalid_body",
+                      "The body's \"invite\" and the query's invite differ: send one of them.");
+        return -1;
+    }
+    const char *invite = in->invite[0] ? in->invite : q;
+    if (!invite) {
+        problem_reply(resp, 400, "invalid_body",
+                      "The field \"invite\" is required (or ?invite=, as in the invite_url).");
+        return -1;
+    }
+    snprintf(out, JSON_INVITE_MAX + 1, "%s", invite);
+    return 0;
+}
+
+/* The texts of one join decided on a loaded game. */
+struct join_texts {
+    char *events; /* JSON array of the new events */
+    char *action; /* the join as the action log keeps it */
+    char *answer; /* the answer's body (with the token, if any) */
+};
+
+static void join_texts_free(struct join_texts *t)
+{
+    free(t->events);
+    free(t->action);
+    free(t->answer);
+}
+
+/* The join's answer {"seat", "token"?, "status", "version"}: malloc'd, or NULL. */
+static char *join_answer(int seat, const char *token, int started, int version)
+{
+    struct json_out w;
+    json_out_init(&w);
+    json_out_begin_object(&w);
+    json_out_kint(&w, "seat", seat);
+    if (token) json_out_kstring(&w, "token", token);
+    json_out_kstring(&w, "status", started ? "active" : "waiting");
+    json_out_kint(&w, "version", version);
+    json_out_end_object(&w);
+    char *text = json_out_take(&w, NULL);
+    json_out_free(&w);
+    return text;
+}
+
+/*
+ * Writes the texts of seat `seat` of `ag` (its name already set in ag->row) taken, the
+ * game then `started` or not: the events seat_joined and, when started, game_started (with
+ * every seat's name). Returns 0 or -1 (out of memory).
+ */
+static int join_encode(const struct api_game *ag, int seat, int started, const char *token,
+                       struct join_texts *t)
+{
+    int seq = ag->row.last_seq + 1;
+    struct json_out w;
+    json_out_init(&w);
+    json_out_begin_array(&w);
+    json_out_begin_object(&w);
+    json_out_kint(&w, "seq", seq);
+    json_out_kstring(&w, "type", "seat_joined");
+    json_out_kint(&w, "seat", seat);
+    json_out_kstring(&w, "name", ag->names[seat]);
+    json_out_end_object(&w);
+    if (started) {
+        json_out_begin_object(&w);
+        json_out_kint(&w, "seq", seq + 1);
+        json_out_kstring(&w, "type", "game_started");
+        json_seats(&w, "players", &ag->g, ag->names, NULL, NULL);
+        json_out_end_object(&w);
+    }
+    json_out_end_array(&w);
+    t->events = json_out_take(&w, NULL);
+    json_out_begin_object(&w);
+    json_out_kstring(&w, "kind", "join");
+    json_out_kint(&w, "seat", seat);
+    json_out_end_object(&w);
+    t->action = json_out_take(&w, NULL);
+    json_out_free(&w);
+    t->answer = join_answer(seat, token, started, ag->row.version + 1);
+    return t->events && t->action && t->answer ? 0 : -1;
+}
+
+/* How one attempt at a join ended. */
+enum joined {
+    JOIN_DONE, /* resp holds the answer (success, refusal or failure) */
+    JOIN_AGAIN /* another commit of the game won the race: load it again, decide again */
+};
+
+/*
+ * Tries the join of the invite hashing to `ih` on game `ag` (as stored), for person `me`
+ * (NULL: a named seat `name`): finds the open seat, draws its token, writes the join.
+ */
+static enum joined join_try(const struct api_request *req, struct api_response *resp,
+                            struct api_game *ag, const uint8_t ih[AUTH_HASH_LEN],
+                            const struct store_person *me, const char *name, struct idem *idem)
+{
+    if (ag->row.state == STORE_ABORTED && games_not_active(ag, resp)) return JOIN_DONE;
+    /* Every open seat's invite compared in constant time, without stopping early. */
+    int seat = -1, open = 0;
+    for (int s = 0; s < ag->row.nplayers; s++) {
+        if (!ag->row.players[s].open) continue;
+        open++;
+        if (auth_hash_equal(ih, ag->row.players[s].invite_sha)) seat = s;
+    }
+    if (seat < 0) {
+        problem_reply(resp, 404, "invite_not_found",
+                      "No open seat of this game has this invite (it was used, or never was).");
+        return JOIN_DONE;
+    }
+    for (int s = 0; me && s < ag->row.nplayers; s++)
+        if (strcmp(ag->row.players[s].person_id, me->id) == 0) {
+            problem_reply(resp, 409, "already_seated",
+                          "This player holds a seat of this game already (one seat per player).");
+            return JOIN_DONE;
+        }
+    char token[AUTH_TOKEN_LEN + 1];
+    uint8_t th[AUTH_HASH_LEN];
+    if (auth_token_new(token) || auth_sha256(token, AUTH_TOKEN_LEN, th)) {
+        problem_reply(resp, 500, "internal_error", "No token could be drawn.");
+        return JOIN_DONE;
+    }
+    /* A bound seat's token is thrown away unseen (0008): the player token acts for it. */
+    if (me) memset(token, 0, sizeof token);
+    struct store_player *p = &ag->row.players[seat];
+    snprintf(p->name, sizeof p->name, "%s", me ? me->name : name);
+    int started = open == 1;
+    struct join_texts t = {0};
+    if (join_encode(ag, seat, started, me ? NULL : token, &t)) {
+        problem_reply(resp, 500, "internal_error", "Out of memory.");
+        goto out;
+    }
+    api_reply_take(resp, 200, "application/json", t.answer);
+    t.answer = NULL;
+    games_etag(resp, ag->row.version + 1);
+    /* A repeat gets this answer again, the seat token included (sealed under the key). */
+    if (idem->active) idem_remember(idem, req, resp, resp->body);
+    /* The last join starts the game: a computer player at seat 0 moves then (jobs.h). */
+    char jobs[JOBS_JSON_MAX];
+    struct store_join j = {
+        .id = ag->id,
+        .version = ag->row.version,
+        .seat = seat,
+        .invite_hash = ih,
+        .name = p->name,
+        .token_hash = th,
+        .person_id = me ? me->id : NULL,
+        .started = started,
+        .last_seq = ag->row.last_seq + 1 + started,
+        .action_json = t.action,
+        .events_json = t.events,
+        .idem = idem->active ? &idem->rec : NULL,
+        .jobs_json = started ? jobs_plan(&ag->g, ag->row.players, jobs, sizeof jobs) : NULL,
+    };
+    enum store_status ss = store_game_join(&j);
+    if (ss == STORE_OK) {
+        ag->row.version++;
+        ag->row.last_seq = j.last_seq;
+        p->open = 0;
+        memset(p->invite_sha, 0, sizeof p->invite_sha);
+        memcpy(p->token_hash, th, sizeof th);
+        snprintf(p->person_id, sizeof p->person_id, "%s", me ? me->id : "");
+        if (started) ag->row.state = STORE_PLAYING;
+        games_remember(ag, NULL, 0);
+        log_kv(LOG_INFO, started ? "seat joined, game started" : "seat joined", "game", ag->id,
+               NULL);
+        goto out;
+    }
+    free(resp->body);
+    memset(resp, 0, sizeof *resp);
+    if (ss == STORE_CONFLICT) {
+        join_texts_free(&t);
+        return JOIN_AGAIN;
+    }
+    if (ss == STORE_NOT_FOUND)
+        problem_reply(resp, 404, "invite_not_found",
+                      "No open seat of this game has this invite (it was used, or never was).");
+    else if (ss == STORE_DUPLICATE && j.already_seated)
+        problem_reply(resp, 409, "already_seated",
+                      "This player holds a seat of this game already (one seat per player).");
+    else if (ss == STORE_DUPLICATE && idem->active) {
+        /* The same key raced us and won: answer as a repeat would. */
+        if (!(me ? idem_begin(req, idem->scope, idem, resp)
+                 : idem_begin_anonymous(req, idem->scope, idem, resp)))
+            problem_store(resp, STORE_CONFLICT);
+    } else
+        problem_store(resp, ss);
+out:
+    memset(token, 0, sizeof token);
+    join_texts_free(&t);
+    return JOIN_DONE;
+}
+
+void routes_game_join(const struct api_request *req, struct api_response *resp, const char *id)
+{
+    struct json_join in;
+    struct json_err err;
+    if (json_in_join(req->body, req->body_len, &in, &err)) {
+        problem_reply(resp, 400, err.code, err.detail);
+        return;
+    }
+    char invite[JSON_INVITE_MAX + 1];
+    if (join_invite(req, &in, invite, resp)) return;
+    if (!auth_uuid_valid(id)) {
+        problem_reply(resp, 404, "not_found", "There is no game with this id.");
+        return;
+    }
+    /* With a name the seat is a named one with a token of its own; without, it is bound to
+     * the player whose token the request carries. Both at once is a mistake to point out,
+     * not a guess to make. */
+    struct store_person me;
+    memset(&me, 0, sizeof me);
+    int bound = in.name[0] == '\0';
+    if (!bound && auth_bearer(req->authorization)) {
+        problem_reply(resp, 400, "invalid_body",
+                      "Send a name (a named seat, with a token of its own) or a player token (a "
+                      "seat bound to that player), not both.");
+        return;
+    }
+    if (routes_creation_limited(req, resp)) return;
+    if (bound && routes_player_auth(req, resp, &me)) return;
+    uint8_t ih[AUTH_HASH_LEN];
+    if (auth_sha256(invite, strlen(invite), ih)) {
+        problem_reply(resp, 500, "internal_error", "The invite could not be hashed.");
+        return;
+    }
+    /* A player's keys are its own; an anonymous join's key is shared by the game's
+     * joiners and unlocks the seat token of its answer: it must be unguessable
+     * (idem_begin_anonymous: IDEM_ANON_MIN characters at least). */
+    char scope[IDEM_SCOPE_MAX];
+    if (bound)
+        snprintf(scope, sizeof scope, "join/%s", me.id);
+    else
+        snprintf(scope, sizeof scope, "join/%s", id);
+    struct idem idem;
+    if (bound ? idem_begin(req, scope, &idem, resp) : idem_begin_anonymous(req, scope, &idem, resp))
+        return;
+    for (int tries = 0; tries < JOIN_TRIES; tries++) {
+        struct api_game *ag = games_load(id, GAMES_DB, resp);
+        if (!ag) return;
+        enum joined rc = join_try(req, resp, ag, ih, bound ? &me : NULL, in.name, &idem);
+        games_free(ag);
+        if (rc == JOIN_DONE) goto done;
+    }
+    problem_store(resp, STORE_CONFLICT);
+done:
+    if (idem.active && resp->status >= 400 && resp->status < 500)
+        (void)idem_replay_if_done(req, scope, resp);
+}
+
+/* "Before every seat has placed a tile": fewer tiles placed than there are seats. */
+static int abort_too_late(const struct api_game *ag)
+{
+    return ag->g.phase == CC_PHASE_FINISHED || ag->g.turn > ag->g.nplayers;
+}
+
+/*
+ * Tries the abort of `seat` on game `ag` (as stored). Returns 1 when another commit won
+ * the race (load again, decide again), else 0 with the answer in `resp`.
+ */
+static int abort_try(const struct api_request *req, struct api_response *resp, struct api_game *ag,
+                     int seat, struct idem *idem, const char *scope)
+{
+    if (ag->row.state == STORE_ABORTED && games_not_active(ag, resp)) return 0;
+    if (ag->row.state == STORE_PLAYING && abort_too_late(ag)) {
+        problem_reply(resp, 409, "too_late_to_abort",
+                      "Every seat has placed a tile (or the game is over): it can no longer be "
+                      "aborted.");
+        return 0;
+    }
+    if (idem_if_match(req, ag->row.version, resp)) return 0;
+    int again = 0;
+    uint8_t *snap = malloc(CC_SNAPSHOT_MAX);
+    char *events = NULL, *action = NULL, *answer = NULL;
+    size_t snap_len = snap ? cc_game_encode(&ag->g, snap, CC_SNAPSHOT_MAX) : 0;
+    struct json_out w;
+    json_out_init(&w);
+    json_out_begin_array(&w);
+    json_out_begin_object(&w);
+    json_out_kint(&w, "seq", ag->row.last_seq + 1);
+    json_out_kstring(&w, "type", "game_aborted");
+    json_out_kint(&w, "seat", seat);
+    json_out_end_object(&w);
+    json_out_end_array(&w);
+    size_t events_len = 0;
+    events = json_out_take(&w, &events_len);
+    json_out_begin_object(&w);
+    json_out_kstring(&w, "kind", "abort");
+    json_out_kint(&w, "seat", seat);
+    json_out_end_object(&w);
+    action = json_out_take(&w, NULL);
+    json_out_begin_object(&w);
+    json_out_kint(&w, "version", ag->row.version + 1);
+    json_out_kstring(&w, "status", "aborted");
+    json_out_key(&w, "events");
+    json_out_raw(&w, events ? events : "[]", events ? events_len : 2);
+    json_out_end_object(&w);
+    answer = json_out_take(&w, NULL);
+    json_out_free(&w);
+    if (!snap_len || !events || !action || !answer) {
+        problem_reply(resp, 500, "internal_error", "Out of memory.");
+        goto out;
+    }
+    api_reply_take(resp, 200, "application/json", answer);
+    answer = NULL;
+    games_etag(resp, ag->row.version + 1);
+    if (idem->active) idem_remember(idem, req, resp, resp->body);
+    struct store_commit c = {
+        .status = "aborted",
+        .last_seq = ag->row.last_seq + 1,
+        .snapshot = snap,
+        .snapshot_len = snap_len,
+        .seat = seat,
+        .kind = "abort",
+        .action_json = action,
+        .events_json = events,
+        .idem = idem->active ? &idem->rec : NULL,
+    };
+    enum store_game_state before = ag->row.state;
+    ag->row.state = STORE_ABORTED;
+    enum store_status ss;
+    if (games_commit(ag, &c, NULL, 0, &ss) == GAMES_COMMITTED) {
+        log_kv(LOG_INFO, "game aborted", "game", ag->id, NULL);
+        goto out;
+    }
+    ag->row.state = before;
+    free(resp->body);
+    memset(resp, 0, sizeof *resp);
+    if (ss == STORE_CONFLICT && !req->if_match) {
+        again = 1;
+    } else if (ss == STORE_DUPLICATE && idem->active) {
+        if (!idem_begin(req, scope, idem, resp)) problem_store(resp, STORE_CONFLICT);
+    } else {
+        problem_store(resp, ss);
+    }
+out:
+    free(snap);
+    free(events);
+    free(action);
+    free(answer);
+    return again;
+}
+
+void routes_game_abort(const struct api_request *req, struct api_response *resp, const char *id)
+{
+    struct json_err err;
+    struct api_game *ag = games_load(id, GAMES_DB, resp);
+    if (!ag) return;
+    int seat = games_seat(req, ag, resp);
+    if (seat < 0) goto out;
+    if (json_in_empty(req->body, req->body_len, &err)) {
+        problem_reply(resp, 400, err.code, err.detail);
+        goto out;
+    }
+    char scope[IDEM_SCOPE_MAX];
+    snprintf(scope, sizeof scope, "%s/%d", ag->id, seat);
+    struct idem idem;
+    if (idem_begin(req, scope, &idem, resp)) goto out;
+    for (int tries = 0; abort_try(req, resp, ag, seat, &idem, scope); tries++) {
+        games_free(ag);
+        ag = NULL;
+        if (tries + 1 == JOIN_TRIES) {
+            problem_store(resp, STORE_CONFLICT);
+            break;
+        }
+        if (!(ag = games_load(id, GAMES_DB, resp))) break;
+    }
+    if (idem.active && resp->status >= 400 && resp->status < 500)
+        (void)idem_replay_if_done(req, scope, resp);
+out:
+    games_free(ag);
+}

@@ -1,0 +1,760 @@
+/* t_lobby.c: open seats with invites, joins and aborts (issue 11, item 2 and the abort of
+ * item 4), in every ruleset: a game created with open seats waits (readable, not
+ * playable), its seats taken by name and by player token (invite in the body or the
+ * query), the last join starts it (game_started in the history, a long poll woken, a
+ * webhook delivery written) and every seat plays; every refusal with its code and
+ * the stored game unchanged; eight requests racing for one invite (exactly one seat
+ * taken), two racing for two invites (one game_started); Idempotency-Key on a join;
+ * abort while waiting, before and after every seat placed a tile, and everything on an
+ * aborted game refused. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "db.h"
+#include "tests.h"
+
+#define LOBBY_DECK "\"start\":\"D\",\"deck\":[\"K\",\"D\",\"E\",\"U\",\"V\",\"B\",\"A\",\"L\"]"
+
+/* A game with open seats as created: its seats' tokens and invites. */
+struct lobby {
+    struct game g;           /* id, seat tokens ("" for open and bound seats) */
+    char invite[5][64];      /* the open seats' invites, "" for the others */
+    char invite_url[5][160]; /* and their invite_url */
+};
+
+/* A player created for a test: its id and Authorization line. */
+struct who {
+    char id[64];
+    char auth[160];
+};
+
+static int who_new(const struct server *srv, const char *name, struct who *w)
+{
+    char body[96];
+    snprintf(body, sizeof body, "{\"name\":\"%s\"}", name);
+    struct resp r;
+    http(srv, "POST", "/v1/players", body, NULL, &r);
+    int ok = r.status == 201;
+    snprintf(w->id, sizeof w->id, "%s", jstr(r.json, "id"));
+    snprintf(w->auth, sizeof w->auth, "Authorization: Bearer %s", jstr(r.json, "token"));
+    resp_free(&r);
+    return ok ? 0 : -1;
+}
+
+/* POST /v1/games `body` (with header `h`, may be NULL) into `l`: the status. */
+static long lobby_new(const struct server *srv, const char *body, const char *h, struct lobby *l,
+                      struct resp *keep)
+{
+    const char *hs[] = {h, NULL};
+    struct resp r;
+    http(srv, "POST", "/v1/games", body, h ? hs : NULL, &r);
+    memset(l, 0, sizeof *l);
+    long st = r.status;
+    if (st == 201) {
+        snprintf(l->g.id, sizeof l->g.id, "%s", jstr(r.json, "id"));
+        const cJSON *players = jget(r.json, "players");
+        l->g.nplayers = cJSON_GetArraySize(players);
+        for (int s = 0; s < l->g.nplayers && s < 5; s++) {
+            const cJSON *p = cJSON_GetArrayItem(players, s);
+            const char *tok = jstr(p, "token");
+            snprintf(l->g.token[s], sizeof l->g.token[s], "%s", tok);
+            if (tok[0])
+                snprintf(l->g.auth[s], sizeof l->g.auth[s], "Authorization: Bearer %s", tok);
+            snprintf(l->invite[s], sizeof l->invite[s], "%s", jstr(p, "invite"));
+            snprintf(l->invite_url[s], sizeof l->invite_url[s], "%s", jstr(p, "invite_url"));
+        }
+    }
+    if (keep)
+        *keep = r;
+    else
+        resp_free(&r);
+    return st;
+}
+
+/* POST `path` with `body` and header lines h1, h2 (NULL for none): status, code in `code`. */
+static long post(const struct server *srv, const char *path, const char *body, const char *h1,
+                 const char *h2, char *code, size_t cap, struct resp *keep)
+{
+    const char *h[3] = {h1, h2, NULL};
+    if (!h1) h[0] = h2, h[1] = NULL;
+    struct resp r;
+    http(srv, "POST", path, body, h, &r);
+    long st = r.status;
+    snprintf(code, cap, "%s", st < 300 ? "" : problem_code(&r));
+    if (keep)
+        *keep = r;
+    else
+        resp_free(&r);
+    return st;
+}
+
+/* POST /v1/games/{id}/join {"invite", "name"?} (name NULL: none) with header `h`. */
+static long join(const struct server *srv, const struct lobby *l, const char *invite,
+                 const char *name, const char *h, char *code, size_t cap, struct resp *keep)
+{
+    char path[160], body[256];
+    snprintf(path, sizeof path, "/v1/games/%s/join", l->g.id);
+    if (name)
+        snprintf(body, sizeof body, "{\"invite\":\"%s\",\"name\":\"%s\"}", invite, name);
+    else
+        snprintf(body, sizeof body, "{\"invite\":\"%s\"}", invite);
+    return post(srv, path, body, h, NULL, code, cap, keep);
+}
+
+/* POST /v1/games/{id}/<what> with header `h` and no body. */
+static long act_on(const struct server *srv, const struct lobby *l, const char *what,
+                   const char *body, const char *h, char *code, size_t cap)
+{
+    char path[160];
+    snprintf(path, sizeof path, "/v1/games/%s/%s", l->g.id, what);
+    return post(srv, path, body, h, NULL, code, cap, NULL);
+}
+
+/* The game's GET body (malloc'd) and, in the database, its version, events and seats as
+ * one text: what a refusal must leave as it was. */
+static char *snapshot_of(const struct server *srv, const struct lobby *l)
+{
+    char path[160];
+    snprintf(path, sizeof path, "/v1/games/%s", l->g.id);
+    struct resp r;
+    http(srv, "GET", path, NULL, NULL, &r);
+    const char *v[] = {l->g.id};
+    long version = db_scalar_params("SELECT version FROM games WHERE id = $1::uuid", 1, v);
+    long events = db_scalar_params("SELECT count(*) FROM events WHERE game_id = $1::uuid", 1, v);
+    long open = db_scalar_params(
+        "SELECT count(*) FROM players WHERE game_id = $1::uuid AND invite_hash IS NOT NULL", 1, v);
+    long seats = db_scalar_params(
+        "SELECT sum(hashtext(name || encode(token_hash, 'hex') || coalesce(person_id::text, '')))"
+        " FROM players WHERE game_id = $1::uuid",
+        1, v);
+    size_t n = r.len + 128;
+    char *out = malloc(n);
+    if (out)
+        snprintf(out, n, "%ld %s|v%ld e%ld o%ld s%ld", r.status, r.body ? r.body : "", version,
+                 events, open, seats);
+    resp_free(&r);
+    return out;
+}
+
+/* The status of the game as GET shows it, into `out`. */
+static void status_of(const struct server *srv, const struct lobby *l, char *out, size_t cap)
+{
+    cJSON *j = game_get(srv, &l->g);
+    snprintf(out, cap, "%s", j ? jstr(j, "status") : "?");
+    cJSON_Delete(j);
+}
+
+/* Checks that `call` (a statement) leaves the game `l` as it was: GET body, version,
+ * events, seats. */
+#define UNCHANGED(l, call, ...)                                                                    \
+    do {                                                                                           \
+        char *before_ = snapshot_of(srv, l);                                                       \
+        call;                                                                                      \
+        char *after_ = snapshot_of(srv, l);                                                        \
+        int same_ = before_ && after_ && strcmp(before_, after_) == 0;                             \
+        free(before_);                                                                             \
+        free(after_);                                                                              \
+        CHECK(same_, __VA_ARGS__);                                                                 \
+    } while (0)
+
+static const char *const rulesets[] = {"classic", "hills", "discovery"};
+
+/* One ruleset: three seats (Ann named, an open seat, an open seat "Guest"), joined by name
+ * (invite in the body) and by player token (invite in the query's invite_url), then two
+ * rounds played (each seat by its seat or player token). */
+static void lobby_play(struct server *srv, const char *ruleset)
+{
+    char why[300], code[64], body[512], st_[16];
+    struct who cy;
+    CHECK(who_new(srv, "Cy", &cy) == 0, "POST /v1/players failed");
+    snprintf(body, sizeof body,
+             "{\"ruleset\":\"%s\",\"players\":[{\"name\":\"Ann\"},{\"open\":true},{\"open\":true,"
+             "\"name\":\"Guest\"}],\"seed\":11}",
+             ruleset);
+    struct lobby l;
+    struct resp cr;
+    long st = lobby_new(srv, body, NULL, &l, &cr);
+    int shape = st == 201 && strcmp(jstr(cr.json, "status"), "waiting") == 0 &&
+                token_shape(l.g.token[0]) && !l.g.token[1][0] && !l.g.token[2][0] &&
+                token_shape(l.invite[1]) && token_shape(l.invite[2]) && !l.invite[0][0] &&
+                strcmp(jstr(cr.json, "players.1.name"), "Seat 2") == 0 &&
+                strcmp(jstr(cr.json, "players.2.name"), "Guest") == 0 &&
+                cJSON_IsTrue(jget(cr.json, "players.1.open")) && !jget(cr.json, "players.0.open");
+    char url[160];
+    snprintf(url, sizeof url, "/v1/games/%s/join?invite=%s", l.g.id, l.invite[2]);
+    shape = shape && strcmp(l.invite_url[2], url) == 0;
+    char created[600];
+    snprintf(created, sizeof created, "%.590s", cr.body ? cr.body : "");
+    resp_free(&cr);
+    CHECK(shape, "%s: the create answer: %ld %.300s", ruleset, st, created);
+    /* The invites are stored only as hashes. */
+    const char *vi[] = {l.g.id, l.invite[1], l.invite[2]};
+    CHECK(db_scalar_params("SELECT count(*) FROM players WHERE game_id = $1::uuid AND "
+                           "(invite_hash = sha256(convert_to($2, 'UTF8')) OR invite_hash = "
+                           "sha256(convert_to($3, 'UTF8')))",
+                           3, vi) == 2 &&
+              db_scalar_params("SELECT count(*) FROM games WHERE id = $1::uuid AND "
+                               "status = 'waiting'",
+                               1, vi) == 1,
+          "%s: the open seats are not stored as invite hashes of a waiting game", ruleset);
+    cJSON *j = game_get(srv, &l.g);
+    int read_ok = j && strcmp(jstr(j, "status"), "waiting") == 0 &&
+                  cJSON_IsTrue(jget(j, "players.2.open")) && !jget(j, "players.1.invite") &&
+                  !jget(j, "players.0.token");
+    cJSON_Delete(j);
+    CHECK(read_ok, "%s: GET of a waiting game", ruleset);
+    char path[160];
+    snprintf(path, sizeof path, "/v1/games/%s/turn", l.g.id);
+    struct resp r;
+    http(srv, "GET", path, NULL, NULL, &r);
+    int turn_ok = r.status == 200 && strcmp(jstr(r.json, "status"), "waiting") == 0;
+    resp_free(&r);
+    CHECK(turn_ok, "%s: /turn of a waiting game", ruleset);
+    snprintf(path, sizeof path, "/v1/games/%s/scores", l.g.id);
+    http(srv, "GET", path, NULL, NULL, &r);
+    int scores_ok = r.status == 200 && strcmp(jstr(r.json, "status"), "waiting") == 0;
+    resp_free(&r);
+    CHECK(scores_ok, "%s: /scores of a waiting game", ruleset);
+
+    /* Not playable while waiting: 409 game_not_active, nothing changed. */
+    UNCHANGED(&l, st = act_on(srv, &l, "draw", NULL, l.g.auth[0], code, sizeof code),
+              "%s: a refused draw changed the game", ruleset);
+    CHECK(st == 409 && strcmp(code, "game_not_active") == 0, "%s: draw while waiting: %ld %s",
+          ruleset, st, code);
+    UNCHANGED(&l,
+              st = act_on(srv, &l, "placements", "{\"x\":0,\"y\":1,\"rotation\":0}", l.g.auth[0],
+                          code, sizeof code),
+              "%s: a refused placement changed the game", ruleset);
+    CHECK(st == 409 && strcmp(code, "game_not_active") == 0, "%s: place while waiting: %ld %s",
+          ruleset, st, code);
+
+    /* Seat 1 by name, the invite in the body. */
+    struct resp jr;
+    st = join(srv, &l, l.invite[1], "Bob", NULL, code, sizeof code, &jr);
+    int j1 = st == 200 && jnum(jr.json, "seat") == 1 && token_shape(jstr(jr.json, "token")) &&
+             strcmp(jstr(jr.json, "status"), "waiting") == 0;
+    snprintf(l.g.token[1], sizeof l.g.token[1], "%s", jstr(jr.json, "token"));
+    snprintf(l.g.auth[1], sizeof l.g.auth[1], "Authorization: Bearer %s", l.g.token[1]);
+    resp_free(&jr);
+    CHECK(j1, "%s: Bob's join: %ld %s", ruleset, st, code);
+    status_of(srv, &l, st_, sizeof st_);
+    CHECK(strcmp(st_, "waiting") == 0, "%s: one seat still open, yet %s", ruleset, st_);
+    /* The used invite is gone. */
+    UNCHANGED(&l, st = join(srv, &l, l.invite[1], "Dee", NULL, code, sizeof code, NULL),
+              "%s: a join with a used invite changed the game", ruleset);
+    CHECK(st == 404 && strcmp(code, "invite_not_found") == 0, "%s: a used invite: %ld %s", ruleset,
+          st, code);
+    CHECK(act_on(srv, &l, "draw", NULL, l.g.auth[1], code, sizeof code) == 409,
+          "%s: Bob acted while a seat is open", ruleset);
+
+    /* Seat 2 by Cy's player token, through the invite_url (invite in the query). */
+    UNCHANGED(&l, st = post(srv, l.invite_url[2], NULL, NULL, NULL, code, sizeof code, NULL),
+              "%s: a join without name or token changed the game", ruleset);
+    CHECK(st == 401 && strcmp(code, "missing_token") == 0, "%s: no name, no token: %ld %s", ruleset,
+          st, code);
+    st = post(srv, l.invite_url[2], NULL, cy.auth, NULL, code, sizeof code, &jr);
+    int j2 = st == 200 && jnum(jr.json, "seat") == 2 && !jget(jr.json, "token") &&
+             strcmp(jstr(jr.json, "status"), "active") == 0;
+    resp_free(&jr);
+    CHECK(j2, "%s: Cy's join by the invite_url: %ld %s", ruleset, st, code);
+    snprintf(l.g.auth[2], sizeof l.g.auth[2], "%s", cy.auth);
+    j = game_get(srv, &l.g);
+    int started = j && strcmp(jstr(j, "status"), "active") == 0 &&
+                  strcmp(jstr(j, "players.1.name"), "Bob") == 0 &&
+                  strcmp(jstr(j, "players.2.name"), "Cy") == 0 && !jget(j, "players.2.open") &&
+                  jnum(j, "turn.seat") == 0;
+    cJSON_Delete(j);
+    CHECK(started, "%s: the game did not start with seat 0 to move", ruleset);
+    const char *vg[] = {l.g.id, cy.id};
+    CHECK(db_scalar_params("SELECT count(*) FROM players WHERE game_id = $1::uuid AND seat = 2 "
+                           "AND person_id = $2::uuid AND invite_hash IS NULL",
+                           2, vg) == 1,
+          "%s: seat 2 is not stored bound to Cy", ruleset);
+    cJSON *ev = game_events(srv, l.g.id);
+    int n = cJSON_GetArraySize(ev);
+    int events_ok = ev && n >= 3 && strcmp(jstr(ev, "0.type"), "game_created") == 0;
+    int joined = 0, start_at = -1;
+    for (int i = 0; ev && i < n; i++) {
+        const cJSON *e = cJSON_GetArrayItem(ev, i);
+        if (strcmp(jstr(e, "type"), "seat_joined") == 0) joined++;
+        if (strcmp(jstr(e, "type"), "game_started") == 0) {
+            start_at = i;
+            events_ok = events_ok && strcmp(jstr(e, "players.2.name"), "Cy") == 0 &&
+                        strcmp(jstr(e, "players.1.name"), "Bob") == 0;
+        }
+    }
+    cJSON_Delete(ev);
+    CHECK(events_ok && joined == 2 && start_at == n - 1,
+          "%s: the events: %d seat_joined, game_started at %d of %d", ruleset, joined, start_at, n);
+
+    /* Two rounds: Ann and Bob by seat token, Cy by player token. */
+    for (int turns = 0; turns < 6; turns++)
+        CHECK(play_turn(srv, &l.g, turns % 2, why, sizeof why) == 0, "%s: turn %d: %s", ruleset,
+              turns + 1, why);
+    CHECK(db_replay_check(l.g.id, why, sizeof why) == 0, "%s: %s", ruleset, why);
+    CHECK(db_scalar_params("SELECT count(DISTINCT seat) FROM actions WHERE game_id = $1::uuid "
+                           "AND kind = 'place'",
+                           1, vg) == 3,
+          "%s: not every seat placed", ruleset);
+}
+
+void test_lobby_play(struct server *srv)
+{
+    for (size_t i = 0; i < sizeof rulesets / sizeof rulesets[0]; i++) {
+        lobby_play(srv, rulesets[i]);
+        if (itest_failure[0]) return;
+    }
+}
+
+void test_lobby_refusals(struct server *srv)
+{
+    char code[64];
+    struct who ann, bob;
+    CHECK(who_new(srv, "Ann", &ann) == 0 && who_new(srv, "Bob", &bob) == 0, "players");
+    struct lobby l;
+    long st = lobby_new(
+        srv, "{\"players\":[{\"player\":\"me\"},{\"open\":true},{\"open\":true}]," LOBBY_DECK "}",
+        ann.auth, &l, NULL);
+    CHECK(st == 201 && token_shape(l.invite[1]), "create with a me seat and open seats: %ld", st);
+    char path[160];
+    snprintf(path, sizeof path, "/v1/games/%s/join", l.g.id);
+    static const char forged[] = "Zm9yZ2VkLWludml0ZS10aGF0LWlzLW5vdC1hLXJlYWwtb25lMTIz";
+    struct {
+        const char *body; /* NULL: join(invite, name) */
+        const char *invite;
+        const char *name;
+        const char *h;
+        long status;
+        const char *code;
+    } cases[] = {
+        {NULL, forged, "Dee", NULL, 404, "invite_not_found"},
+        {NULL, l.invite[1], NULL, ann.auth, 409, "already_seated"},
+        {NULL, l.invite[1], "Dee", bob.auth, 400, "invalid_body"},
+        {NULL, l.invite[1], NULL, "Authorization: Bearer nobodys-token", 401, "unknown_token"},
+        {NULL, l.invite[1], NULL, NULL, 401, "missing_token"},
+        {"{\"name\":\"Dee\"}", NULL, NULL, NULL, 400, "invalid_body"},
+        {"{\"invite\":\"x\",\"name\":\"Dee\",\"seat\":1}", NULL, NULL, NULL, 400, "unknown_field"},
+        {"{\"invite\":\"\",\"name\":\"Dee\"}", NULL, NULL, NULL, 400, "invalid_body"},
+        {"{\"invite\":\"x\",\"name\":\"\"}", NULL, NULL, NULL, 400, "invalid_body"},
+        {"[", NULL, NULL, NULL, 400, "invalid_json"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        if (cases[i].body)
+            UNCHANGED(
+                &l, st = post(srv, path, cases[i].body, cases[i].h, NULL, code, sizeof code, NULL),
+                "case %zu changed the game", i);
+        else
+            UNCHANGED(&l,
+                      st = join(srv, &l, cases[i].invite, cases[i].name, cases[i].h, code,
+                                sizeof code, NULL),
+                      "case %zu changed the game", i);
+        CHECK(st == cases[i].status && strcmp(code, cases[i].code) == 0,
+              "case %zu: %ld %s, not %ld %s", i, st, code, cases[i].status, cases[i].code);
+    }
+    /* The query's invite and the body's differ; given twice; no such game. */
+    char q[400];
+    snprintf(q, sizeof q, "%s?invite=%s", path, l.invite[2]);
+    char b[200];
+    snprintf(b, sizeof b, "{\"invite\":\"%s\",\"name\":\"Dee\"}", l.invite[1]);
+    UNCHANGED(&l, st = post(srv, q, b, NULL, NULL, code, sizeof code, NULL),
+              "two invites changed the game");
+    CHECK(st == 400 && strcmp(code, "invalid_body") == 0, "two invites: %ld %s", st, code);
+    snprintf(q, sizeof q, "%s?invite=%s&invite=%s", path, l.invite[2], l.invite[2]);
+    UNCHANGED(&l, st = post(srv, q, "{\"name\":\"Dee\"}", NULL, NULL, code, sizeof code, NULL),
+              "a repeated ?invite= changed the game");
+    CHECK(st == 400 && strcmp(code, "invalid_parameter") == 0, "?invite= twice: %ld %s", st, code);
+    st = post(srv, "/v1/games/00000000-0000-4000-8000-000000000000/join", b, NULL, NULL, code,
+              sizeof code, NULL);
+    CHECK(st == 404 && strcmp(code, "not_found") == 0, "no such game: %ld %s", st, code);
+    st = post(srv, "/v1/games/nope/join", b, NULL, NULL, code, sizeof code, NULL);
+    CHECK(st == 404 && strcmp(code, "not_found") == 0, "a bad game id: %ld %s", st, code);
+    /* An invite of another game. */
+    struct lobby other;
+    CHECK(lobby_new(srv, "{\"players\":[{\"name\":\"Al\"},{\"open\":true}]}", NULL, &other, NULL) ==
+              201,
+          "another game");
+    UNCHANGED(&l, st = join(srv, &l, other.invite[1], "Dee", NULL, code, sizeof code, NULL),
+              "another game's invite changed the game");
+    CHECK(st == 404 && strcmp(code, "invite_not_found") == 0, "another game's invite: %ld %s", st,
+          code);
+    /* Bob (already holding seat 1) cannot take seat 2 as well: 409, from the stored seat. */
+    CHECK(join(srv, &l, l.invite[1], NULL, bob.auth, code, sizeof code, NULL) == 200,
+          "Bob's join: %s", code);
+    UNCHANGED(&l, st = join(srv, &l, l.invite[2], NULL, bob.auth, code, sizeof code, NULL),
+              "Bob's second join changed the game");
+    CHECK(st == 409 && strcmp(code, "already_seated") == 0, "Bob's second seat: %ld %s", st, code);
+    /* A bound seat acts by its player token once the game started, not before. */
+    UNCHANGED(&l, st = act_on(srv, &l, "draw", NULL, ann.auth, code, sizeof code),
+              "Ann's early draw changed the game");
+    CHECK(st == 409 && strcmp(code, "game_not_active") == 0, "Ann's early draw: %ld %s", st, code);
+    CHECK(join(srv, &l, l.invite[2], "Dee", NULL, code, sizeof code, NULL) == 200, "Dee: %s", code);
+    CHECK(act_on(srv, &l, "draw", NULL, ann.auth, code, sizeof code) == 200, "Ann's draw: %s",
+          code);
+    /* A game without open seats starts as before: active, no game_started. */
+    struct lobby plain;
+    CHECK(lobby_new(srv, "{\"players\":[{\"name\":\"Al\"},{\"name\":\"Bo\"}]}", NULL, &plain,
+                    NULL) == 201,
+          "a plain game");
+    const char *vp[] = {plain.g.id};
+    CHECK(db_scalar_params("SELECT count(*) FROM events WHERE game_id = $1::uuid AND type IN "
+                           "('game_started', 'seat_joined')",
+                           1, vp) == 0 &&
+              db_scalar_params("SELECT count(*) FROM games WHERE id = $1::uuid AND status = "
+                               "'active'",
+                               1, vp) == 1,
+          "a game without open seats is not as before");
+    UNCHANGED(&plain, st = join(srv, &plain, forged, "Dee", NULL, code, sizeof code, NULL),
+              "a join of a plain game changed it");
+    CHECK(st == 404 && strcmp(code, "invite_not_found") == 0, "join a plain game: %ld %s", st,
+          code);
+}
+
+/* A thread of the race: one join, its status. */
+struct racer {
+    const struct server *srv;
+    const struct lobby *l;
+    const char *invite;
+    char name[16];
+    pthread_barrier_t *go;
+    const char *auth; /* a player token's header: join as that player (no name) */
+    long status;
+    char code[64];
+};
+
+static void *racer_run(void *arg)
+{
+    struct racer *r = arg;
+    pthread_barrier_wait(r->go);
+    r->status = join(r->srv, r->l, r->invite, r->auth ? NULL : r->name, r->auth, r->code,
+                     sizeof r->code, NULL);
+    return NULL;
+}
+
+#define RACERS 8
+
+void test_lobby_race(struct server *srv)
+{
+    struct lobby l;
+    CHECK(lobby_new(srv, "{\"players\":[{\"name\":\"Ann\"},{\"open\":true}]}", NULL, &l, NULL) ==
+              201,
+          "create");
+    pthread_barrier_t go;
+    pthread_barrier_init(&go, NULL, RACERS);
+    struct racer rs[RACERS];
+    pthread_t th[RACERS];
+    for (int i = 0; i < RACERS; i++) {
+        rs[i] = (struct racer){.srv = srv, .l = &l, .invite = l.invite[1], .go = &go};
+        snprintf(rs[i].name, sizeof rs[i].name, "R%d", i);
+        pthread_create(&th[i], NULL, racer_run, &rs[i]);
+    }
+    for (int i = 0; i < RACERS; i++) pthread_join(th[i], NULL);
+    pthread_barrier_destroy(&go);
+    int won = 0, lost = 0, winner = -1;
+    for (int i = 0; i < RACERS; i++) {
+        if (rs[i].status == 200) won++, winner = i;
+        if (rs[i].status == 404 && strcmp(rs[i].code, "invite_not_found") == 0) lost++;
+    }
+    CHECK(won == 1 && lost == RACERS - 1, "%d racers won, %d got invite_not_found", won, lost);
+    cJSON *j = game_get(srv, &l.g);
+    int ok = j && strcmp(jstr(j, "status"), "active") == 0 &&
+             strcmp(jstr(j, "players.1.name"), rs[winner].name) == 0;
+    cJSON_Delete(j);
+    CHECK(ok, "the game is not active with the winner's name at seat 1");
+    const char *v[] = {l.g.id};
+    CHECK(db_scalar_params("SELECT count(*) FROM events WHERE game_id = $1::uuid AND type = "
+                           "'game_started'",
+                           1, v) == 1 &&
+              db_scalar_params("SELECT version FROM games WHERE id = $1::uuid", 1, v) == 2,
+          "not one game_started, or not one join stored");
+
+    /* Two invites of one game taken at once: both seats, one game_started. */
+    struct lobby two;
+    CHECK(lobby_new(srv, "{\"players\":[{\"name\":\"Ann\"},{\"open\":true},{\"open\":true}]}", NULL,
+                    &two, NULL) == 201,
+          "create");
+    pthread_barrier_init(&go, NULL, 2);
+    for (int i = 0; i < 2; i++) {
+        rs[i] = (struct racer){.srv = srv, .l = &two, .invite = two.invite[1 + i], .go = &go};
+        snprintf(rs[i].name, sizeof rs[i].name, "T%d", i);
+        pthread_create(&th[i], NULL, racer_run, &rs[i]);
+    }
+    for (int i = 0; i < 2; i++) pthread_join(th[i], NULL);
+    pthread_barrier_destroy(&go);
+    CHECK(rs[0].status == 200 && rs[1].status == 200, "two invites at once: %ld %s, %ld %s",
+          rs[0].status, rs[0].code, rs[1].status, rs[1].code);
+    const char *v2[] = {two.g.id};
+    CHECK(db_scalar_params("SELECT count(*) FROM events WHERE game_id = $1::uuid AND type = "
+                           "'game_started'",
+                           1, v2) == 1 &&
+              db_scalar_params("SELECT count(*) FROM games WHERE id = $1::uuid AND status = "
+                               "'active' AND version = 3",
+                               1, v2) == 1,
+          "two joins at once: not one game_started, or not active at version 3");
+
+    /* One player racing for two seats of one game: one seat, the other 409 already_seated
+     * (never a 500 from the unique index players_person_game). */
+    struct who dee;
+    CHECK(who_new(srv, "Dee", &dee) == 0, "player");
+    struct lobby three;
+    CHECK(lobby_new(srv,
+                    "{\"players\":[{\"name\":\"Ann\"},{\"open\":true},{\"open\":true},{\"open\":"
+                    "true}]}",
+                    NULL, &three, NULL) == 201,
+          "create");
+    pthread_barrier_init(&go, NULL, 2);
+    for (int i = 0; i < 2; i++) {
+        rs[i] = (struct racer){
+            .srv = srv, .l = &three, .invite = three.invite[1 + i], .go = &go, .auth = dee.auth};
+        pthread_create(&th[i], NULL, racer_run, &rs[i]);
+    }
+    for (int i = 0; i < 2; i++) pthread_join(th[i], NULL);
+    pthread_barrier_destroy(&go);
+    int one = (rs[0].status == 200) + (rs[1].status == 200);
+    int seated = (rs[0].status == 409 && strcmp(rs[0].code, "already_seated") == 0) +
+                 (rs[1].status == 409 && strcmp(rs[1].code, "already_seated") == 0);
+    CHECK(one == 1 && seated == 1, "one player, two seats at once: %ld %s, %ld %s", rs[0].status,
+          rs[0].code, rs[1].status, rs[1].code);
+    const char *v3[] = {three.g.id, dee.id};
+    CHECK(db_scalar_params("SELECT count(*) FROM players WHERE game_id = $1::uuid AND person_id = "
+                           "$2::uuid",
+                           2, v3) == 1 &&
+              db_scalar_params("SELECT count(*) FROM players WHERE game_id = $1::uuid AND "
+                               "invite_hash IS NOT NULL",
+                               1, v3) == 2,
+          "one player, two seats at once: not one seat bound, two still open");
+}
+
+/* A long poll on the events of `l` after `after` (a thread): its answer. */
+struct poller {
+    const struct server *srv;
+    const struct lobby *l;
+    int after;
+    struct resp r;
+};
+
+static void *poller_run(void *arg)
+{
+    struct poller *p = arg;
+    char path[200];
+    snprintf(path, sizeof path, "/v1/games/%s/events?after=%d&wait=20", p->l->g.id, p->after);
+    http(p->srv, "GET", path, NULL, NULL, &p->r);
+    return NULL;
+}
+
+void test_lobby_start_events(struct server *srv)
+{
+    char code[64];
+    struct lobby l;
+    CHECK(lobby_new(srv,
+                    "{\"players\":[{\"name\":\"Ann\"},{\"open\":true}],\"webhook\":{\"url\":"
+                    "\"http://127.0.0.1:9/lobby\"}}",
+                    NULL, &l, NULL) == 201,
+          "create with a webhook");
+    const char *v[] = {l.g.id};
+    long last = db_scalar_params("SELECT last_seq FROM games WHERE id = $1::uuid", 1, v);
+    struct poller p = {.srv = srv, .l = &l, .after = (int)last};
+    pthread_t th;
+    pthread_create(&th, NULL, poller_run, &p);
+    struct timespec pause = {0, 300 * 1000 * 1000};
+    nanosleep(&pause, NULL);
+    long st = join(srv, &l, l.invite[1], "Bob", NULL, code, sizeof code, NULL);
+    pthread_join(th, NULL);
+    int woke = p.r.status == 200 && strcmp(jstr(p.r.json, "events.0.type"), "seat_joined") == 0 &&
+               strcmp(jstr(p.r.json, "events.1.type"), "game_started") == 0;
+    char got[300];
+    snprintf(got, sizeof got, "%.290s", p.r.body ? p.r.body : "");
+    resp_free(&p.r);
+    CHECK(st == 200 && woke, "join %ld; the long poll got %s", st, got);
+    CHECK(db_scalar_params("SELECT count(*) FROM webhook_deliveries d JOIN webhooks w ON w.id = "
+                           "d.webhook_id JOIN events e ON e.game_id = w.game_id AND e.seq = d.seq "
+                           "WHERE w.game_id = $1::uuid AND e.type = 'game_started'",
+                           1, v) == 1,
+          "no webhook delivery of game_started");
+}
+
+void test_lobby_idempotency(struct server *srv)
+{
+    char code[64];
+    struct lobby l;
+    CHECK(lobby_new(srv, "{\"players\":[{\"name\":\"Ann\"},{\"open\":true},{\"open\":true}]}", NULL,
+                    &l, NULL) == 201,
+          "create");
+    char key[96];
+    snprintf(key, sizeof key, "Idempotency-Key: lobby-%s", l.g.id);
+    char path[160], body[200];
+    snprintf(path, sizeof path, "/v1/games/%s/join", l.g.id);
+    snprintf(body, sizeof body, "{\"invite\":\"%s\",\"name\":\"Bob\"}", l.invite[1]);
+    struct resp a, b;
+    long st = post(srv, path, body, key, NULL, code, sizeof code, &a);
+    long st2 = post(srv, path, body, key, NULL, code, sizeof code, &b);
+    /* The repeat is the first answer again, the seat token included (sealed, issue 11
+     * item 7). */
+    int same = st == 200 && st2 == 200 && jnum(a.json, "seat") == 1 && jnum(b.json, "seat") == 1 &&
+               token_shape(jstr(a.json, "token")) && jstr(b.json, "token") &&
+               strcmp(jstr(a.json, "token"), jstr(b.json, "token")) == 0;
+    resp_free(&a);
+    resp_free(&b);
+    CHECK(same, "a join and its repeat (the same seat token): %ld, %ld", st, st2);
+    /* An anonymous join's key unlocks a token: a short one is refused, nothing joined. */
+    snprintf(body, sizeof body, "{\"invite\":\"%s\",\"name\":\"Cy\"}", l.invite[2]);
+    UNCHANGED(
+        &l, st = post(srv, path, body, "Idempotency-Key: short-key", NULL, code, sizeof code, NULL),
+        "a short anonymous key changed the game");
+    CHECK(st == 400 && strcmp(code, "idempotency_key_too_short") == 0, "a short key: %ld %s", st,
+          code);
+    const char *v[] = {l.g.id};
+    CHECK(db_scalar_params("SELECT version FROM games WHERE id = $1::uuid", 1, v) == 2,
+          "the repeat joined again");
+    snprintf(body, sizeof body, "{\"invite\":\"%s\",\"name\":\"Cy\"}", l.invite[2]);
+    UNCHANGED(&l, st = post(srv, path, body, key, NULL, code, sizeof code, NULL),
+              "the key with another body changed the game");
+    CHECK(st == 409 && strcmp(code, "idempotency_key_reused") == 0, "another body: %ld %s", st,
+          code);
+}
+
+/* A two-seat game of `ruleset`, started: both seats named. */
+static int started_game(const struct server *srv, const char *ruleset, struct lobby *l)
+{
+    char body[300];
+    snprintf(body, sizeof body,
+             "{\"ruleset\":\"%s\",\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"seed\":5}",
+             ruleset);
+    return lobby_new(srv, body, NULL, l, NULL) == 201 ? 0 : -1;
+}
+
+/* Aborts `l` with header `h`: the status, the code in `code`. */
+static long abort_game(const struct server *srv, const struct lobby *l, const char *h, char *code,
+                       size_t cap)
+{
+    return act_on(srv, l, "abort", NULL, h, code, cap);
+}
+
+/* Everything refused on the aborted game `l` (seat 0's auth `a0`), nothing changed. */
+static void after_abort(struct server *srv, const struct lobby *l, const char *a0, const char *rs)
+{
+    char code[64];
+    long st;
+    char state[16];
+    status_of(srv, l, state, sizeof state);
+    CHECK(strcmp(state, "aborted") == 0, "%s: the status is %s", rs, state);
+    UNCHANGED(l, st = abort_game(srv, l, a0, code, sizeof code), "%s: abort again changed it", rs);
+    CHECK(st == 409 && strcmp(code, "game_not_active") == 0, "%s: abort again: %ld %s", rs, st,
+          code);
+    UNCHANGED(l, st = act_on(srv, l, "draw", NULL, a0, code, sizeof code), "%s: a draw changed it",
+              rs);
+    CHECK(st == 409 && strcmp(code, "game_not_active") == 0, "%s: draw: %ld %s", rs, st, code);
+    UNCHANGED(l,
+              st = act_on(srv, l, "placements", "{\"x\":0,\"y\":1,\"rotation\":0}", a0, code,
+                          sizeof code),
+              "%s: a placement changed it", rs);
+    CHECK(st == 409 && strcmp(code, "game_not_active") == 0, "%s: place: %ld %s", rs, st, code);
+    for (int s = 1; s < 5 && l->invite[s][0]; s++) {
+        UNCHANGED(l, st = join(srv, l, l->invite[s], "Late", NULL, code, sizeof code, NULL),
+                  "%s: a join changed it", rs);
+        CHECK(st == 409 && strcmp(code, "game_not_active") == 0, "%s: join: %ld %s", rs, st, code);
+    }
+    const char *v[] = {l->g.id};
+    CHECK(db_scalar_params("SELECT count(*) FROM events WHERE game_id = $1::uuid AND type = "
+                           "'game_aborted'",
+                           1, v) == 1,
+          "%s: not one game_aborted event", rs);
+}
+
+void test_lobby_abort(struct server *srv)
+{
+    char code[64], why[300];
+    long st;
+    for (size_t i = 0; i < sizeof rulesets / sizeof rulesets[0]; i++) {
+        const char *rs = rulesets[i];
+        char body[300];
+        /* Waiting: any taken seat may abort; not without a token, nor with another's. */
+        snprintf(body, sizeof body,
+                 "{\"ruleset\":\"%s\",\"players\":[{\"name\":\"Ann\"},{\"open\":true}]}", rs);
+        struct lobby w;
+        CHECK(lobby_new(srv, body, NULL, &w, NULL) == 201, "%s: create", rs);
+        UNCHANGED(&w, st = abort_game(srv, &w, NULL, code, sizeof code),
+                  "%s: abort without a token changed it", rs);
+        CHECK(st == 401 && strcmp(code, "missing_token") == 0, "%s: no token: %ld %s", rs, st,
+              code);
+        UNCHANGED(&w,
+                  st = abort_game(srv, &w, "Authorization: Bearer not-a-seat", code, sizeof code),
+                  "%s: abort with a stranger's token changed it", rs);
+        CHECK(st == 401 && strcmp(code, "unknown_token") == 0, "%s: stranger: %ld %s", rs, st,
+              code);
+        struct resp r;
+        char path[160];
+        snprintf(path, sizeof path, "/v1/games/%s/abort", w.g.id);
+        const char *h[] = {w.g.auth[0], NULL};
+        http(srv, "POST", path, NULL, h, &r);
+        int ok = r.status == 200 && strcmp(jstr(r.json, "status"), "aborted") == 0 &&
+                 strcmp(jstr(r.json, "events.0.type"), "game_aborted") == 0 &&
+                 jnum(r.json, "events.0.seat") == 0;
+        resp_free(&r);
+        CHECK(ok, "%s: abort while waiting", rs);
+        after_abort(srv, &w, w.g.auth[0], rs);
+        if (itest_failure[0]) return;
+
+        /* Active, nobody placed yet: seat 1 aborts. */
+        struct lobby a;
+        CHECK(started_game(srv, rs, &a) == 0, "%s: create", rs);
+        st = abort_game(srv, &a, a.g.auth[1], code, sizeof code);
+        CHECK(st == 200, "%s: abort before any tile: %ld %s", rs, st, code);
+        after_abort(srv, &a, a.g.auth[0], rs);
+        if (itest_failure[0]) return;
+
+        /* One seat placed: still allowed (and with If-Match); every seat placed: too late. */
+        struct lobby b;
+        CHECK(started_game(srv, rs, &b) == 0, "%s: create", rs);
+        CHECK(play_turn(srv, &b.g, 0, why, sizeof why) == 0, "%s: %s", rs, why);
+        char stale[64];
+        snprintf(stale, sizeof stale, "If-Match: \"%d\"", game_version(srv, &b.g) - 1);
+        char *before = snapshot_of(srv, &b);
+        char tmp[160];
+        snprintf(tmp, sizeof tmp, "/v1/games/%s/abort", b.g.id);
+        st = post(srv, tmp, NULL, b.g.auth[1], stale, code, sizeof code, NULL);
+        char *after = snapshot_of(srv, &b);
+        int same = before && after && strcmp(before, after) == 0;
+        free(before);
+        free(after);
+        CHECK(st == 412 && same, "%s: a stale If-Match: %ld %s", rs, st, code);
+        struct lobby c = b;
+        CHECK(play_turn(srv, &c.g, 0, why, sizeof why) == 0, "%s: %s", rs, why);
+        UNCHANGED(&c, st = abort_game(srv, &c, c.g.auth[0], code, sizeof code),
+                  "%s: a late abort changed it", rs);
+        CHECK(st == 409 && strcmp(code, "too_late_to_abort") == 0, "%s: late abort: %ld %s", rs, st,
+              code);
+        struct lobby d;
+        CHECK(started_game(srv, rs, &d) == 0, "%s: create", rs);
+        CHECK(play_turn(srv, &d.g, 0, why, sizeof why) == 0, "%s: %s", rs, why);
+        st = abort_game(srv, &d, d.g.auth[0], code, sizeof code);
+        CHECK(st == 200, "%s: abort after one of two seats placed: %ld %s", rs, st, code);
+        after_abort(srv, &d, d.g.auth[0], rs);
+        if (itest_failure[0]) return;
+        CHECK(db_replay_check(d.g.id, why, sizeof why) == 0, "%s: %s", rs, why);
+    }
+
+    /* A bound seat aborts by its player token; a finished game is too late. */
+    struct who ann;
+    CHECK(who_new(srv, "Ann", &ann) == 0, "player");
+    struct lobby m;
+    CHECK(lobby_new(srv, "{\"players\":[{\"player\":\"me\"},{\"open\":true}]}", ann.auth, &m,
+                    NULL) == 201,
+          "create with a me seat");
+    CHECK(abort_game(srv, &m, ann.auth, code, sizeof code) == 200, "abort by player token: %s",
+          code);
+    after_abort(srv, &m, ann.auth, "bound");
+    if (itest_failure[0]) return;
+    struct lobby f;
+    CHECK(lobby_new(srv,
+                    "{\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}],\"start\":\"D\","
+                    "\"deck\":[\"K\"]}",
+                    NULL, &f, NULL) == 201,
+          "a one-tile game");
+    CHECK(play_turn(srv, &f.g, 0, why, sizeof why) == 1, "the one-tile game: %s", why);
+    UNCHANGED(&f, st = abort_game(srv, &f, f.g.auth[1], code, sizeof code),
+              "aborting a finished game changed it");
+    CHECK(st == 409 && strcmp(code, "too_late_to_abort") == 0, "a finished game: %ld %s", st, code);
+}
