@@ -14,6 +14,7 @@
 #include "log.h"
 #include "params.h"
 #include "problem.h"
+#include "replay.h"
 #include "routes.h"
 #include "store.h"
 #include "webhook.h"
@@ -231,8 +232,42 @@ static void game_get(const struct api_request *req, struct api_response *resp, c
     games_free(ag);
 }
 
+/* GET /v1/games/{id}?version=N: the game after version N (replay.h), which never changes. */
+static void game_get_past(const struct api_request *req, struct api_response *resp, const char *id,
+                          int want)
+{
+    int version;
+    if (games_current_version(id, req, resp, &version)) return;
+    if (version >= 0 && want > version) {
+        problem_reply(resp, 404, "version_not_found",
+                      "The game has not reached this version (yet): see its version.");
+        return;
+    }
+    if (version >= 0 && idem_if_none_match(req, want, resp)) return;
+    struct api_game *ag = replay_load(id, want, resp);
+    if (!ag) return;
+    if (idem_if_none_match(req, want, resp)) {
+        games_free(ag);
+        return;
+    }
+    struct json_game_meta meta = {ag->id, want, ag->names, NULL};
+    struct json_out w;
+    json_out_init(&w);
+    json_game(&w, &ag->g, &meta);
+    api_reply_out(resp, 200, &w);
+    if (resp->status == 200) games_etag(resp, want);
+    games_free(ag);
+}
+
 void routes_game_get(const struct api_request *req, struct api_response *resp, const char *id)
 {
+    int want;
+    if (replay_version_param(req, resp, &want)) return;
+    if (want >= 0) {
+        game_get_past(req, resp, id, want);
+        if (resp->status == 200 || resp->status == 304) replay_cache_forever(resp);
+        return;
+    }
     game_get(req, resp, id);
     /* Caches may keep the game, asking again each time (If-None-Match: a 304 is cheap). */
     if (resp->status == 200 || resp->status == 304) resp->cache_control = "no-cache";

@@ -320,4 +320,21 @@ void store_listener_free(struct store_listener *l);
  * as the listener's connection lost or back. Thread-safe. */
 void store_conns_stale(void);
 
+/* What replaying a game to a past version needs (store_history.c). Strings malloc'd. */
+struct store_history {
+    char *setup;   /* the game's setup as a POST /v1/games body (seats named "Seat 1" ...) */
+    int version;   /* the version stored now */
+    char *actions; /* JSON array of the stored actions (their bodies) producing versions
+                      2 .. the version asked, oldest first */
+};
+
+/*
+ * The setup of game `id` (a valid UUID) and its actions up to version `upto` into `out`
+ * (store_history_free, also after a failure): STORE_OK, STORE_NOT_FOUND ...
+ */
+enum store_status store_game_history(const char *id, int upto, struct store_history *out) NODISCARD;
+
+/* Frees the strings of `h`. */
+void store_history_free(struct store_history *h);
+
 #endif

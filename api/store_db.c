@@ -180,6 +180,16 @@ static const char *const stmt_sql[ST_COUNT] = {
     /* The lease of a watch (0004): game $1 is watched for $2 ms more at least. */
     [ST_GAME_WATCH] = "UPDATE games SET watched_until = greatest(watched_until, now() + "
                       "$2::integer * interval '1 millisecond') WHERE id = $1::uuid",
+    /* Game $1's setup as a POST /v1/games body (seats named by number: the names are the
+     * row's), its version, and its actions up to version $2 as a JSON array, oldest first
+     * (store_history.c). */
+    [ST_GAME_HISTORY] =
+        "SELECT json_strip_nulls(json_build_object('ruleset', g.ruleset, 'options', g.options, "
+        "'seed', g.seed::text, 'start', g.start_tile, 'deck', g.custom_deck, 'players', "
+        "(SELECT json_agg(json_build_object('name', 'Seat ' || (p.seat + 1)) ORDER BY p.seat) "
+        "FROM players p WHERE p.game_id = g.id)))::text, g.version, (SELECT "
+        "coalesce(json_agg(a.body ORDER BY a.version), '[]'::json) FROM actions a WHERE "
+        "a.game_id = g.id AND a.version <= $2::integer)::text FROM games g WHERE g.id = $1::uuid",
 };
 
 /*
@@ -192,7 +202,7 @@ static const char *const stmt_sql[ST_COUNT] = {
 static const unsigned char stmt_repeatable[ST_COUNT] = {
     [ST_PING] = 1,         [ST_GAME_LOAD] = 1,     [ST_EVENTS_LIST] = 1,     [ST_IDEM_GET] = 1,
     [ST_GAME_VERSION] = 1, [ST_GAME_VERSIONS] = 1, [ST_EVENTS_EACH] = 1,     [ST_WEBHOOK_STATE] = 1,
-    [ST_COUNTS] = 1,       [ST_GAME_WATCH] = 1,    [ST_PERSON_BY_TOKEN] = 1,
+    [ST_COUNTS] = 1,       [ST_GAME_WATCH] = 1,    [ST_PERSON_BY_TOKEN] = 1, [ST_GAME_HISTORY] = 1,
 };
 
 /* A thread's connection. */

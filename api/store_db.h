@@ -37,6 +37,7 @@ enum stmt {
     ST_WEBHOOK_HOST_DEFER,
     ST_COUNTS,
     ST_GAME_WATCH,
+    ST_GAME_HISTORY, /* store_history.c: the setup and actions of a past version */
     ST_COUNT
 };
 

@@ -18,6 +18,7 @@ const SERVICE_CODES = [
     'method_not_allowed', 'version_mismatch', 'idempotency_key_reused', 'rate_limited',
     'database_unavailable', 'internal_error', 'invalid_webhook_url', 'too_many_streams', 'request_timeout', 'headers_too_large',
     'uri_too_long', 'invalid_path', 'invalid_framing', 'open_seats_unavailable', 'bots_unavailable',
+    'version_not_found',
 ];
 
 const spec = yaml.load(fs.readFileSync(path.join(root, 'openapi.yaml'), 'utf8'));

@@ -1,0 +1,187 @@
+/* t_client.c: what client authors asked for (issue 14): past versions (?version=N on the
+ * game, board.svg and board.png), /events pages (limit, has_more, status), and what comes
+ * next in a placement's answer. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests.h"
+
+#define MAX_VERSIONS 200 /* versions a test game keeps the answers of */
+
+/* The version an ETag "N" names, or -1. */
+static int etag_version(const char *etag)
+{
+    char *end = NULL;
+    long v = etag[0] == '"' ? strtol(etag + 1, &end, 10) : -1;
+    return end && *end == '"' && v > 0 && v < 1000000 ? (int)v : -1;
+}
+
+/* GETs `path` with optional header `h1` into `r`. */
+static void get1(const struct server *srv, const char *path, const char *h1, struct resp *r)
+{
+    const char *h[] = {h1, NULL};
+    http(srv, "GET", path, NULL, h1 ? h : NULL, r);
+}
+
+/*
+ * Moves game `g` on by one action (a draw, or the first placement listed with its first
+ * follower location and the hand tile it names). Returns 1 when the game is finished (no
+ * action then), 0 after one action, -1 on an unexpected answer (in `why`).
+ */
+static int step(const struct server *srv, const struct game *g, char *why, size_t cap)
+{
+    cJSON *j = game_get(srv, g);
+    if (!j) {
+        snprintf(why, cap, "GET game failed");
+        return -1;
+    }
+    int seat = (int)jnum(j, "turn.seat");
+    int finished = strcmp(jstr(j, "status"), "finished") == 0;
+    int draw = strcmp(jstr(j, "turn.phase"), "draw") == 0;
+    cJSON_Delete(j);
+    if (finished) return 1;
+    char path[160], body[200] = "";
+    struct resp r;
+    if (!draw) {
+        snprintf(path, sizeof path, "/v1/games/%s/placements", g->id);
+        http(srv, "GET", path, NULL, NULL, &r);
+        const cJSON *p = jget(r.json, "placements.0");
+        if (r.status != 200 || !p) {
+            snprintf(why, cap, "placements: %ld %.200s", r.status, r.body);
+            resp_free(&r);
+            return -1;
+        }
+        int n = snprintf(body, sizeof body, "{\"x\":%d,\"y\":%d,\"rotation\":%d", (int)jnum(p, "x"),
+                         (int)jnum(p, "y"), (int)jnum(p, "rotation"));
+        if (jstr(p, "tile")[0])
+            n += snprintf(body + n, sizeof body - (size_t)n, ",\"tile\":\"%s\"", jstr(p, "tile"));
+        if (jstr(p, "follower.0")[0])
+            n += snprintf(body + n, sizeof body - (size_t)n, ",\"follower\":\"%s\"",
+                          jstr(p, "follower.0"));
+        snprintf(body + n, sizeof body - (size_t)n, "}");
+        resp_free(&r);
+    }
+    snprintf(path, sizeof path, "/v1/games/%s/%s", g->id, draw ? "draw" : "placements");
+    const char *h[] = {g->auth[seat], NULL};
+    http(srv, "POST", path, draw ? NULL : body, h, &r);
+    int ok = r.status == (draw ? 200 : 201);
+    if (!ok) snprintf(why, cap, "%s %s: %ld %.200s", path, body, r.status, r.body);
+    resp_free(&r);
+    return ok ? 0 : -1;
+}
+
+/* Past versions of games of every ruleset: each version's answer is the one the game
+ * gave when it stood there, byte for byte (state and board.svg), with its ETag, a long
+ * cache and 304; board.png of a past version; the refusals. */
+void test_past_versions(struct server *srv)
+{
+    static const char *const setups[] = {
+        "{\"ruleset\":\"classic\",\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}],\"seed\":5}",
+        PICTURE_GAMES,
+        "{\"ruleset\":\"discovery\",\"options\":{\"draw\":\"hand\"},\"players\":[{\"name\":\"A\"},"
+        "{\"name\":\"B\"},{\"name\":\"C\"}]}",
+    };
+    char why[400], path[200];
+    char **state = calloc(MAX_VERSIONS, sizeof *state), **svg = calloc(MAX_VERSIONS, sizeof *svg);
+    CHECK(state && svg, "out of memory");
+    for (size_t i = 0; i < sizeof setups / sizeof setups[0]; i++) {
+        struct game g;
+        CHECK(game_new(srv, setups[i], &g, why, sizeof why) == 0, "%s", why);
+        /* Play (classic to its end, the others 30 actions), keeping every version's answers. */
+        int v = 0, done = 0;
+        for (int a = 0; a < (i == 0 ? 1000 : 30) && !done; a++) {
+            struct resp r;
+            snprintf(path, sizeof path, "/v1/games/%s", g.id);
+            http(srv, "GET", path, NULL, NULL, &r);
+            v = etag_version(r.etag);
+            CHECK(r.status == 200 && v > 0 && v < MAX_VERSIONS && !state[v], "GET: %ld %s",
+                  r.status, r.etag);
+            state[v] = r.body;
+            r.body = NULL;
+            resp_free(&r);
+            snprintf(path, sizeof path, "/v1/games/%s/board.svg", g.id);
+            http(srv, "GET", path, NULL, NULL, &r);
+            CHECK(r.status == 200, "svg: %ld", r.status);
+            svg[v] = r.body;
+            r.body = NULL;
+            resp_free(&r);
+            done = step(srv, &g, why, sizeof why);
+            CHECK(done >= 0, "%s: %s", setups[i], why);
+        }
+        CHECK(i != 0 || done, "classic: not finished");
+        for (int n = 1; n <= v; n++) {
+            char etag[24], inm[48];
+            snprintf(etag, sizeof etag, "\"%d\"", n);
+            snprintf(inm, sizeof inm, "If-None-Match: %s", etag);
+            struct resp r;
+            snprintf(path, sizeof path, "/v1/games/%s?version=%d", g.id, n);
+            get1(srv, path, NULL, &r);
+            CHECK(r.status == 200 && strcmp(r.body, state[n]) == 0 && strcmp(r.etag, etag) == 0 &&
+                      strstr(r.cache, "immutable"),
+                  "%.120s: %ld %s %.40s\n%.100s\n%.100s", path, r.status, r.etag, r.cache, r.body,
+                  state[n]);
+            resp_free(&r);
+            get1(srv, path, inm, &r);
+            CHECK(r.status == 304 && strcmp(r.etag, etag) == 0 && strstr(r.cache, "immutable"),
+                  "%s 304: %ld", path, r.status);
+            resp_free(&r);
+            if (n % 7 != 1 && n != v) continue;
+            snprintf(path, sizeof path, "/v1/games/%s/board.svg?version=%d", g.id, n);
+            get1(srv, path, NULL, &r);
+            CHECK(r.status == 200 && strcmp(r.body, svg[n]) == 0 && strcmp(r.etag, etag) == 0 &&
+                      strstr(r.cache, "immutable"),
+                  "%s: %ld %s", path, r.status, r.etag);
+            resp_free(&r);
+            get1(srv, path, inm, &r);
+            CHECK(r.status == 304 && strstr(r.cache, "immutable"), "%s 304: %ld", path, r.status);
+            resp_free(&r);
+        }
+        snprintf(path, sizeof path, "/v1/games/%s/board.png?version=2&width=200", g.id);
+        struct resp r;
+        get1(srv, path, NULL, &r);
+        CHECK(r.status == 200 && strcmp(r.ctype, "image/png") == 0 &&
+                  strcmp(r.etag, "\"2\"") == 0 && strstr(r.cache, "immutable"),
+              "%s: %ld %s", path, r.status, r.etag);
+        resp_free(&r);
+        get1(srv, path, "If-None-Match: \"2\"", &r);
+        CHECK(r.status == 304 && strstr(r.cache, "immutable"), "%s 304: %ld", path, r.status);
+        resp_free(&r);
+        /* After the stored version: 404 version_not_found, each view. */
+        int now = game_version(srv, &g);
+        CHECK(now >= v, "version %d after %d", now, v);
+        static const char *const views[] = {"", "/board.svg", "/board.png"};
+        for (int k = 0; k < 3; k++) {
+            snprintf(path, sizeof path, "/v1/games/%s%s?version=%d", g.id, views[k], now + 1);
+            get1(srv, path, NULL, &r);
+            CHECK(r.status == 404 && strcmp(problem_code(&r), "version_not_found") == 0,
+                  "%s: %ld %s", path, r.status, problem_code(&r));
+            resp_free(&r);
+            static const char *const bad[] = {"0", "-1", "x", "1.5", "", "99999999999999999999"};
+            for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
+                snprintf(path, sizeof path, "/v1/games/%s%s?version=%s", g.id, views[k], bad[b]);
+                get1(srv, path, NULL, &r);
+                CHECK(r.status == 400 && strcmp(problem_code(&r), "invalid_parameter") == 0,
+                      "%s: %ld %s", path, r.status, problem_code(&r));
+                resp_free(&r);
+            }
+            snprintf(path, sizeof path, "/v1/games/%s%s?version=1&version=1", g.id, views[k]);
+            get1(srv, path, NULL, &r);
+            CHECK(r.status == 400, "%s: %ld", path, r.status);
+            resp_free(&r);
+            snprintf(path, sizeof path, "/v1/games/00000000-0000-4000-8000-000000000000%s?version=1",
+                     views[k]);
+            get1(srv, path, NULL, &r);
+            CHECK(r.status == 404 && strcmp(problem_code(&r), "not_found") == 0, "%s: %ld %s",
+                  path, r.status, problem_code(&r));
+            resp_free(&r);
+        }
+        for (int n = 0; n < MAX_VERSIONS; n++) {
+            free(state[n]);
+            free(svg[n]);
+            state[n] = svg[n] = NULL;
+        }
+    }
+    free(state);
+    free(svg);
+}
