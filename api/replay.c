@@ -57,8 +57,8 @@ static int apply_stored(struct cc_game *g, cJSON *a, struct cc_events *ev)
         cJSON_DeleteItemFromObjectCaseSensitive(a, "seat");
         char *body = cJSON_PrintUnformatted(a);
         struct json_err err;
-        int bad = !body ||
-                  json_in_placement(body, strlen(body), (enum cc_ruleset)g->ruleset, &act, &err);
+        int bad =
+            !body || json_in_placement(body, strlen(body), (enum cc_ruleset)g->ruleset, &act, &err);
         free(body);
         if (bad) return -1;
     } else {

@@ -337,4 +337,22 @@ enum store_status store_game_history(const char *id, int upto, struct store_hist
 /* Frees the strings of `h`. */
 void store_history_free(struct store_history *h);
 
+/* A page of a game's events (store_events_page). */
+struct store_events_page {
+    char *json;        /* JSON array of the events, oldest first (malloc'd, the caller frees) */
+    int count;         /* events in it */
+    int last_seq;      /* seq of its last event (`after` when empty) */
+    int game_last_seq; /* seq of the game's newest event: more follow when it is greater */
+    int finished;      /* 1 when the game is finished (no event will follow its last) */
+    char status[16];   /* the game's status as stored ("active", "finished" ...) */
+};
+
+/*
+ * store_events() with what a client pages with: the game's newest seq and whether it is
+ * finished, read in the same statement as the page. STORE_NOT_FOUND if there is no such
+ * game.
+ */
+enum store_status store_events_page(const char *id, int after, int limit,
+                                    struct store_events_page *out) NODISCARD;
+
 #endif

@@ -79,9 +79,11 @@ static const char *const stmt_sql[ST_COUNT] = {
                        "', g.id::text || ':' || $4::integer) WHERE g.watched_until > now()) "
                        "FROM g",
     /* The game's events after $2 (no row: no such game; one row with NULL: none). */
-    [ST_EVENTS_LIST] = "SELECT e.payload FROM games g LEFT JOIN LATERAL (SELECT seq, payload "
-                       "FROM events WHERE game_id = g.id AND seq > $2::integer ORDER BY seq "
-                       "LIMIT $3::integer) e ON true WHERE g.id = $1::uuid ORDER BY e.seq",
+    /* A page of events, each row with the game's status and last seq (one snapshot). */
+    [ST_EVENTS_LIST] = "SELECT e.payload, g.status, g.last_seq, e.seq FROM games g LEFT JOIN "
+                       "LATERAL (SELECT seq, payload FROM events WHERE game_id = g.id AND seq > "
+                       "$2::integer ORDER BY seq LIMIT $3::integer) e ON true WHERE g.id = "
+                       "$1::uuid ORDER BY e.seq",
     [ST_IDEM_GET] = "SELECT request_hash, status, location, etag, body FROM idempotency "
                     "WHERE scope = $1 AND key = $2 AND created_at > now() - interval '24 hours'",
     [ST_IDEM_PUT] =

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "tests.h"
 
@@ -169,11 +170,11 @@ void test_past_versions(struct server *srv)
             get1(srv, path, NULL, &r);
             CHECK(r.status == 400, "%s: %ld", path, r.status);
             resp_free(&r);
-            snprintf(path, sizeof path, "/v1/games/00000000-0000-4000-8000-000000000000%s?version=1",
-                     views[k]);
+            snprintf(path, sizeof path,
+                     "/v1/games/00000000-0000-4000-8000-000000000000%s?version=1", views[k]);
             get1(srv, path, NULL, &r);
-            CHECK(r.status == 404 && strcmp(problem_code(&r), "not_found") == 0, "%s: %ld %s",
-                  path, r.status, problem_code(&r));
+            CHECK(r.status == 404 && strcmp(problem_code(&r), "not_found") == 0, "%s: %ld %s", path,
+                  r.status, problem_code(&r));
             resp_free(&r);
         }
         for (int n = 0; n < MAX_VERSIONS; n++) {
@@ -184,4 +185,78 @@ void test_past_versions(struct server *srv)
     }
     free(state);
     free(svg);
+}
+
+/* Milliseconds of a monotonic clock. */
+static long long ms_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* /events in pages (limit, has_more, last_seq), the game's status in the list, the limit's
+ * refusals, and a long poll on a finished game answering at once. */
+void test_events_pages(struct server *srv)
+{
+    struct game g;
+    NEW_GAME(&g, "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"start\":\"D\",\"deck\":"
+                 "[\"K\",\"D\",\"E\",\"U\"]}");
+    char path[200], why[300];
+    struct resp r;
+    snprintf(path, sizeof path, "/v1/games/%s/events", g.id);
+    http(srv, "GET", path, NULL, NULL, &r);
+    CHECK(r.status == 200 && strcmp(jstr(r.json, "status"), "active") == 0 &&
+              cJSON_IsFalse(jget(r.json, "has_more")) && jnum(r.json, "last_seq") >= 1,
+          "%ld %.200s", r.status, r.body);
+    resp_free(&r);
+    int done = 0;
+    for (int t = 0; t < 20 && !done; t++) {
+        done = step(srv, &g, why, sizeof why);
+        CHECK(done >= 0, "%s", why);
+    }
+    CHECK(done, "not finished");
+    cJSON *all = game_events(srv, g.id);
+    CHECK(all, "no events");
+    int n = cJSON_GetArraySize(all);
+    int last = (int)jnum(cJSON_GetArrayItem(all, n - 1), "seq");
+    cJSON_Delete(all);
+    CHECK(n > 6 && last == n, "%d events, last %d", n, last);
+    /* Pages of 3: every event once, has_more until the last page. */
+    int after = 0, pages = 0;
+    for (;;) {
+        snprintf(path, sizeof path, "/v1/games/%s/events?after=%d&limit=3", g.id, after);
+        http(srv, "GET", path, NULL, NULL, &r);
+        const cJSON *evs = jget(r.json, "events");
+        int k = cJSON_GetArraySize(evs);
+        int more = cJSON_IsTrue(jget(r.json, "has_more"));
+        CHECK(r.status == 200 && k >= 1 && k <= 3 && (int)jnum(r.json, "last_seq") == last &&
+                  strcmp(jstr(r.json, "status"), "finished") == 0 &&
+                  (int)jnum(cJSON_GetArrayItem(evs, 0), "seq") == after + 1,
+              "%s: %ld %.200s", path, r.status, r.body);
+        after = (int)jnum(cJSON_GetArrayItem(evs, k - 1), "seq");
+        CHECK(more == (after < last), "%s: has_more %d at %d", path, more, after);
+        resp_free(&r);
+        pages++;
+        if (!more) break;
+    }
+    CHECK(after == last && pages == (last + 2) / 3, "%d pages to %d", pages, after);
+    /* A long poll on a finished game answers at once, with nothing. */
+    long long t0 = ms_now();
+    snprintf(path, sizeof path, "/v1/games/%s/events?after=%d&wait=5", g.id, last);
+    http(srv, "GET", path, NULL, NULL, &r);
+    long long took = ms_now() - t0;
+    CHECK(r.status == 200 && cJSON_GetArraySize(jget(r.json, "events")) == 0 &&
+              cJSON_IsFalse(jget(r.json, "has_more")) &&
+              strcmp(jstr(r.json, "status"), "finished") == 0 && took < 1500,
+          "%ld after %lld ms: %.200s", r.status, took, r.body);
+    resp_free(&r);
+    static const char *const bad[] = {"0", "1001", "-1", "x", "", "2&limit=2"};
+    for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
+        snprintf(path, sizeof path, "/v1/games/%s/events?limit=%s", g.id, bad[b]);
+        http(srv, "GET", path, NULL, NULL, &r);
+        CHECK(r.status == 400 && strcmp(problem_code(&r), "invalid_parameter") == 0, "%s: %ld %s",
+              path, r.status, problem_code(&r));
+        resp_free(&r);
+    }
 }

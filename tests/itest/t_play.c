@@ -48,6 +48,8 @@ const struct itest itest_tests[] = {
     /* For client authors (t_client.c). */
     {"past versions: ?version=N on the game, board.svg and board.png, as they stood",
      test_past_versions},
+    {"events: pages (limit, has_more), the status; a long poll on a finished game at once",
+     test_events_pages},
     {"/metrics by route and status; X-Request-Id in answers and logs",
      test_metrics_and_request_ids},
     {"webhooks: signed deliveries in order, state, replace, remove; one per seat, each "
