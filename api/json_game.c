@@ -550,3 +550,17 @@ void json_action(struct json_out *o, const struct cc_game *g, const struct cc_ac
     }
     json_out_end_object(o);
 }
+
+void json_turn(struct json_out *o, const struct cc_game *g)
+{
+    int finished = g->phase == CC_PHASE_FINISHED;
+    json_out_begin_object(o);
+    json_out_kint(o, "number", g->turn);
+    add_seat(o, finished ? CC_NO_SEAT : g->seat);
+    json_out_kstring(o, "phase",
+                     finished                     ? "finished"
+                     : g->phase == CC_PHASE_PLACE ? "place"
+                                                  : "draw");
+    add_tile(o, "tile", g, drawn_tile(g));
+    json_out_end_object(o);
+}

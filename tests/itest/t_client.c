@@ -260,3 +260,73 @@ void test_events_pages(struct server *srv)
         resp_free(&r);
     }
 }
+
+/* A placement's answer says what comes next: its status and turn are the game's, as GET
+ * shows them right after (classic to its end, and the hand-of-two variant). */
+void test_place_answer_next(struct server *srv)
+{
+    static const char *const setups[] = {
+        "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"start\":\"D\",\"deck\":[\"K\","
+        "\"D\",\"E\",\"U\"]}",
+        "{\"ruleset\":\"discovery\",\"options\":{\"draw\":\"hand\"},\"players\":[{\"name\":\"A\"},"
+        "{\"name\":\"B\"}],\"seed\":3}",
+    };
+    char path[200], body[200];
+    for (size_t i = 0; i < sizeof setups / sizeof setups[0]; i++) {
+        struct game g;
+        NEW_GAME(&g, setups[i]);
+        int places = 0, finished = 0;
+        for (int a = 0; a < 40 && !finished; a++) {
+            cJSON *j = game_get(srv, &g);
+            CHECK(j, "GET");
+            int seat = (int)jnum(j, "turn.seat");
+            int draw = strcmp(jstr(j, "turn.phase"), "draw") == 0;
+            cJSON_Delete(j);
+            const char *h[] = {g.auth[seat], NULL};
+            struct resp r;
+            if (draw) {
+                snprintf(path, sizeof path, "/v1/games/%s/draw", g.id);
+                http(srv, "POST", path, NULL, h, &r);
+                CHECK(r.status == 200, "draw: %ld", r.status);
+                finished = strcmp(jstr(r.json, "game.status"), "finished") == 0;
+                resp_free(&r);
+                continue;
+            }
+            snprintf(path, sizeof path, "/v1/games/%s/placements", g.id);
+            http(srv, "GET", path, NULL, NULL, &r);
+            const cJSON *p = jget(r.json, "placements.0");
+            CHECK(r.status == 200 && p, "placements: %ld", r.status);
+            int n = snprintf(body, sizeof body, "{\"x\":%d,\"y\":%d,\"rotation\":%d",
+                             (int)jnum(p, "x"), (int)jnum(p, "y"), (int)jnum(p, "rotation"));
+            if (jstr(p, "tile")[0])
+                n += snprintf(body + n, sizeof body - (size_t)n, ",\"tile\":\"%s\"",
+                              jstr(p, "tile"));
+            snprintf(body + n, sizeof body - (size_t)n, "}");
+            resp_free(&r);
+            http(srv, "POST", path, body, h, &r);
+            CHECK(r.status == 201, "place %s: %ld %.200s", body, r.status, r.body);
+            j = game_get(srv, &g);
+            CHECK(j, "GET");
+            const cJSON *turn = jget(r.json, "turn");
+            int same = turn && cJSON_Compare(turn, jget(j, "turn"), 1) &&
+                       strcmp(jstr(r.json, "status"), jstr(j, "status")) == 0 &&
+                       (int)jnum(r.json, "version") == (int)jnum(j, "version");
+            char *got = cJSON_PrintUnformatted(turn),
+                 *want = cJSON_PrintUnformatted(jget(j, "turn"));
+            finished = strcmp(jstr(j, "status"), "finished") == 0;
+            cJSON_Delete(j);
+            resp_free(&r);
+            if (!same) {
+                snprintf(body, sizeof body, "%.90s vs %.90s", got ? got : "-", want ? want : "-");
+                free(got);
+                free(want);
+                CHECK(0, "placement %d: %s", places, body);
+            }
+            free(got);
+            free(want);
+            places++;
+        }
+        CHECK(places >= 3 && (i != 0 || finished), "%s: %d placements, finished %d", setups[i],
+              places, finished);
+    }
+}

@@ -50,6 +50,8 @@ const struct itest itest_tests[] = {
      test_past_versions},
     {"events: pages (limit, has_more), the status; a long poll on a finished game at once",
      test_events_pages},
+    {"placements: the answer says what comes next (status, turn), as GET shows it",
+     test_place_answer_next},
     {"/metrics by route and status; X-Request-Id in answers and logs",
      test_metrics_and_request_ids},
     {"webhooks: signed deliveries in order, state, replace, remove; one per seat, each "
