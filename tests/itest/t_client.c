@@ -330,3 +330,54 @@ void test_place_answer_next(struct server *srv)
               places, finished);
     }
 }
+
+/* If-Match as openapi.yaml has it: "N" and the bare N match their version, * any, W/"N"
+ * never (412), and other forms are 400 invalid_parameter; refusals change nothing. */
+void test_if_match_forms(struct server *srv)
+{
+    struct game g;
+    NEW_GAME(&g, "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"seed\":11}");
+    static const struct {
+        const char *h; /* If-Match, with %d for the version */
+        int delta;     /* added to the version */
+        long status;   /* of a draw */
+        const char *code;
+    } cases[] = {
+        {"W/\"%d\"", 0, 412, "version_mismatch"},
+        {"\"%d\"", 1, 412, "version_mismatch"},
+        {"\"%d\", \"%d\"", 0, 400, "invalid_parameter"},
+        {"'%d'", 0, 400, "invalid_parameter"},
+        {"%d", 0, 200, ""},
+    };
+    char path[160], hdr[80], fmt[40];
+    snprintf(path, sizeof path, "/v1/games/%s/draw", g.id);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int v = game_version(srv, &g);
+        snprintf(fmt, sizeof fmt, "If-Match: %s", cases[i].h);
+        snprintf(hdr, sizeof hdr, fmt, v + cases[i].delta, v);
+        const char *h[] = {g.auth[0], hdr, NULL};
+        struct resp r;
+        http(srv, "POST", path, NULL, h, &r);
+        CHECK(r.status == cases[i].status && strcmp(problem_code(&r), cases[i].code) == 0 &&
+                  game_version(srv, &g) == v + (r.status == 200),
+              "%s: %ld %s", hdr, r.status, problem_code(&r));
+        resp_free(&r);
+    }
+    /* `*`: any version. Seat 0 places its tile with it. */
+    cJSON *j = game_get(srv, &g);
+    CHECK(j && strcmp(jstr(j, "turn.phase"), "place") == 0, "not in the place phase");
+    cJSON_Delete(j);
+    snprintf(path, sizeof path, "/v1/games/%s/placements", g.id);
+    struct resp r;
+    http(srv, "GET", path, NULL, NULL, &r);
+    char body[120];
+    const cJSON *p = jget(r.json, "placements.0");
+    CHECK(p, "no placement");
+    snprintf(body, sizeof body, "{\"x\":%d,\"y\":%d,\"rotation\":%d}", (int)jnum(p, "x"),
+             (int)jnum(p, "y"), (int)jnum(p, "rotation"));
+    resp_free(&r);
+    const char *h[] = {g.auth[0], "If-Match: *", NULL};
+    http(srv, "POST", path, body, h, &r);
+    CHECK(r.status == 201, "If-Match: *: %ld %s", r.status, problem_code(&r));
+    resp_free(&r);
+}

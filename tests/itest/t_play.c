@@ -52,6 +52,7 @@ const struct itest itest_tests[] = {
      test_events_pages},
     {"placements: the answer says what comes next (status, turn), as GET shows it",
      test_place_answer_next},
+    {"If-Match forms as the spec has them: \"N\", N, *, W/ never, others 400", test_if_match_forms},
     {"/metrics by route and status; X-Request-Id in answers and logs",
      test_metrics_and_request_ids},
     {"webhooks: signed deliveries in order, state, replace, remove; one per seat, each "
