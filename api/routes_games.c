@@ -296,6 +296,21 @@ static int query_int(const struct api_request *req, const char *name, long max, 
     return params_uint(api_query_get(req, name), max, out);
 }
 
+void routes_events_stream(const struct api_request *req, struct api_response *resp, const char *id)
+{
+    long after;
+    if (query_int(req, "after", INT_MAX, &after)) {
+        problem_reply(resp, 400, "invalid_parameter",
+                      "after must be one integer of 0 or more (and 16 parameters at most).");
+        return;
+    }
+    if (!auth_uuid_valid(id)) {
+        problem_reply(resp, 404, "not_found", "There is no game with this id.");
+        return;
+    }
+    routes_event_stream(req, resp, id, (int)after);
+}
+
 void routes_events(const struct api_request *req, struct api_response *resp, const char *id)
 {
     long after, wait, limit;

@@ -251,6 +251,16 @@ void test_events_pages(struct server *srv)
               strcmp(jstr(r.json, "status"), "finished") == 0 && took < 1500,
           "%ld after %lld ms: %.200s", r.status, took, r.body);
     resp_free(&r);
+    /* The stream's own path, whatever Accept says: a finished game's ends at once. */
+    snprintf(path, sizeof path, "/v1/games/%s/events/stream?after=%d", g.id, last - 1);
+    http(srv, "GET", path, NULL, NULL, &r);
+    char want[32];
+    snprintf(want, sizeof want, "id: %d\n", last);
+    CHECK(r.status == 200 && strncmp(r.ctype, "text/event-stream", 17) == 0 && r.body &&
+              strncmp(r.body, "retry: 2000", 11) == 0 && strstr(r.body, want) &&
+              strstr(r.body, "event: game_finished"),
+          "%s: %ld %s %.200s", path, r.status, r.ctype, r.body);
+    resp_free(&r);
     static const char *const bad[] = {"0", "1001", "-1", "x", "", "2&limit=2"};
     for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
         snprintf(path, sizeof path, "/v1/games/%s/events?limit=%s", g.id, bad[b]);
