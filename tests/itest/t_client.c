@@ -391,3 +391,147 @@ void test_if_match_forms(struct server *srv)
     CHECK(r.status == 201, "If-Match: *: %ld %s", r.status, problem_code(&r));
     resp_free(&r);
 }
+
+/* POSTs a placement `body` for seat `seat` of `g`; the answer in `r`. */
+static void place(const struct server *srv, const struct game *g, int seat, const char *body,
+                  struct resp *r)
+{
+    char path[160];
+    snprintf(path, sizeof path, "/v1/games/%s/placements", g->id);
+    const char *h[] = {g->auth[seat], NULL};
+    http(srv, "POST", path, body, h, r);
+}
+
+/* The seat to move in `g` draws; 0 or -1. */
+static int draw(const struct server *srv, const struct game *g, int *seat)
+{
+    cJSON *j = game_get(srv, g);
+    if (!j) return -1;
+    *seat = (int)jnum(j, "turn.seat");
+    cJSON_Delete(j);
+    char path[160];
+    snprintf(path, sizeof path, "/v1/games/%s/draw", g->id);
+    const char *h[] = {g->auth[*seat], NULL};
+    struct resp r;
+    http(srv, "POST", path, NULL, h, &r);
+    int ok = r.status == 200;
+    resp_free(&r);
+    return ok ? 0 : -1;
+}
+
+/* Choices a client can use as they are: spots (each feature once, with its kind), twins
+ * by symmetry (same_as), the feature under each board piece, and withdrawals with what
+ * they score (the score the withdrawal then gets). */
+void test_choices(struct server *srv)
+{
+    struct game g;
+    NEW_GAME(&g, "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"start\":\"D\",\"deck\":"
+                 "[\"L\",\"U\",\"K\",\"V\"]}");
+    char path[160], body[200];
+    int seat, twins = 0, most_locs = 0, most_spots = 0;
+    for (int turn = 0; turn < 2; turn++) {
+        CHECK(draw(srv, &g, &seat) == 0, "draw");
+        snprintf(path, sizeof path, "/v1/games/%s/placements", g.id);
+        struct resp r;
+        http(srv, "GET", path, NULL, NULL, &r);
+        const cJSON *list = jget(r.json, "placements"), *p;
+        CHECK(r.status == 200 && cJSON_GetArraySize(list) > 0, "placements: %ld", r.status);
+        int i = 0;
+        cJSON_ArrayForEach(p, list)
+        {
+            const cJSON *locs = jget(p, "follower"), *spots = jget(p, "spots"), *s;
+            int nl = cJSON_GetArraySize(locs), ns = cJSON_GetArraySize(spots);
+            CHECK(cJSON_IsArray(spots) && ns <= nl && (nl == 0) == (ns == 0), "spots %d of %d", ns,
+                  nl);
+            cJSON_ArrayForEach(s, spots)
+            {
+                /* Each spot is one of the entry's locations, with a kind, none twice. */
+                const char *loc = jstr(s, "location");
+                int found = 0, again = 0;
+                const cJSON *l, *t;
+                cJSON_ArrayForEach(l, locs) found += strcmp(l->valuestring, loc) == 0;
+                cJSON_ArrayForEach(t, spots) again += strcmp(jstr(t, "location"), loc) == 0;
+                CHECK(found == 1 && again == 1 && jstr(s, "kind")[0], "spot %s", loc);
+            }
+            if (nl > most_locs) most_locs = nl, most_spots = ns;
+            const cJSON *twin = jget(p, "same_as");
+            if (twin) {
+                const cJSON *q = cJSON_GetArrayItem(list, twin->valueint);
+                CHECK(twin->valueint < i && q && jnum(q, "x") == jnum(p, "x") &&
+                          jnum(q, "y") == jnum(p, "y") && !jget(q, "same_as") &&
+                          jnum(q, "rotation") != jnum(p, "rotation"),
+                      "entry %d same_as %d", i, twin->valueint);
+                twins++;
+            }
+            i++;
+        }
+        /* Deploy on the first spot of the first entry; the board names that feature. */
+        p = cJSON_GetArrayItem(list, 0);
+        const char *loc = jstr(p, "spots.0.location");
+        char kind[24];
+        snprintf(kind, sizeof kind, "%s", jstr(p, "spots.0.kind"));
+        CHECK(loc[0], "no spot");
+        int x = (int)jnum(p, "x"), y = (int)jnum(p, "y");
+        snprintf(body, sizeof body, "{\"x\":%d,\"y\":%d,\"rotation\":%d,\"follower\":\"%s\"}", x, y,
+                 (int)jnum(p, "rotation"), loc);
+        resp_free(&r);
+        place(srv, &g, seat, body, &r);
+        CHECK(r.status == 201, "place %s: %ld %.200s", body, r.status, r.body);
+        resp_free(&r);
+        cJSON *j = game_get(srv, &g);
+        const cJSON *t, *found = NULL;
+        cJSON_ArrayForEach(t, jget(j, "board"))
+        {
+            if ((int)jnum(t, "x") == x && (int)jnum(t, "y") == y) found = jget(t, "pieces.0");
+        }
+        int same = found && strcmp(jstr(found, "feature"), kind) == 0;
+        cJSON_Delete(j);
+        CHECK(same, "the piece at (%d, %d) does not stand on a %s", x, y, kind);
+    }
+    /* Tile L: 12 locations, 7 features; the straight road U has twins by symmetry. */
+    CHECK(most_locs == 12 && most_spots == 7, "L: %d locations, %d spots", most_locs, most_spots);
+    CHECK(twins > 0, "no twin by symmetry");
+
+    /* Discovery: each withdrawal says what it scores, and scores that. */
+    NEW_GAME(&g, "{\"ruleset\":\"discovery\",\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}],"
+                 "\"seed\":21}");
+    int checked = 0;
+    for (int turn = 0; turn < 30 && !checked; turn++) {
+        CHECK(draw(srv, &g, &seat) == 0, "discovery draw");
+        snprintf(path, sizeof path, "/v1/games/%s/placements", g.id);
+        struct resp r;
+        http(srv, "GET", path, NULL, NULL, &r);
+        const cJSON *p = jget(r.json, "placements.0");
+        CHECK(r.status == 200 && p, "discovery placements: %ld", r.status);
+        const cJSON *w = jget(p, "withdraw.0");
+        int n = snprintf(body, sizeof body, "{\"x\":%d,\"y\":%d,\"rotation\":%d", (int)jnum(p, "x"),
+                         (int)jnum(p, "y"), (int)jnum(p, "rotation"));
+        long points = -1;
+        if (w && jget(w, "points")) {
+            points = (long)jnum(w, "points");
+            snprintf(body + n, sizeof body - (size_t)n,
+                     ",\"withdraw\":{\"x\":%d,\"y\":%d,\"location\":\"%s\"}}", (int)jnum(w, "x"),
+                     (int)jnum(w, "y"), jstr(w, "location"));
+        } else if (jstr(p, "spots.0.location")[0]) {
+            snprintf(body + n, sizeof body - (size_t)n, ",\"follower\":\"%s\"}",
+                     jstr(p, "spots.0.location"));
+        } else {
+            snprintf(body + n, sizeof body - (size_t)n, "}");
+        }
+        resp_free(&r);
+        place(srv, &g, seat, body, &r);
+        CHECK(r.status == 201, "place %s: %ld %.200s", body, r.status, r.body);
+        if (points >= 0) {
+            const cJSON *e, *ev = NULL;
+            cJSON_ArrayForEach(e, jget(r.json, "events"))
+            {
+                if (strcmp(jstr(e, "type"), "follower_withdrawn") == 0) ev = e;
+            }
+            CHECK(ev && (long)jnum(ev, "points") == points, "withdrawal: %ld listed, %.200s",
+                  points, r.body);
+            checked = 1;
+        }
+        resp_free(&r);
+    }
+    CHECK(checked, "no withdrawal tried");
+}

@@ -52,6 +52,8 @@ const struct itest itest_tests[] = {
      test_events_pages},
     {"placements: the answer says what comes next (status, turn), as GET shows it",
      test_place_answer_next},
+    {"choices: spots by feature, twins by symmetry, piece features, withdrawals' scores",
+     test_choices},
     {"If-Match forms as the spec has them: \"N\", N, *, W/ never, others 400", test_if_match_forms},
     {"/metrics by route and status; X-Request-Id in answers and logs",
      test_metrics_and_request_ids},

@@ -70,6 +70,7 @@ void test_past_versions(struct server *srv);
 void test_events_pages(struct server *srv);
 void test_place_answer_next(struct server *srv);
 void test_if_match_forms(struct server *srv);
+void test_choices(struct server *srv);
 void test_not_found_and_methods(struct server *srv);
 void test_rulesets(struct server *srv);
 void test_create(struct server *srv);
