@@ -46,6 +46,7 @@ static int apply_stored(struct cc_game *g, cJSON *a, struct cc_events *ev)
     if (!cJSON_IsString(kind) || !cJSON_IsNumber(seat) || seat->valueint < 0 ||
         seat->valueint >= CC_MAX_PLAYERS)
         return -1;
+    uint8_t who = (uint8_t)seat->valueint; /* read before the item is deleted below */
     struct cc_action act;
     if (strcmp(kind->valuestring, "draw") == 0) {
         memset(&act, 0, sizeof act);
@@ -64,7 +65,7 @@ static int apply_stored(struct cc_game *g, cJSON *a, struct cc_events *ev)
     } else {
         return -1;
     }
-    act.seat = (uint8_t)seat->valueint;
+    act.seat = who;
     ev->n = 0;
     return cc_game_apply(g, &act, ev) == CC_OK ? 0 : -1;
 }

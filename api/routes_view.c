@@ -77,6 +77,15 @@ void routes_board_svg(const struct api_request *req, struct api_response *resp, 
 {
     int want;
     if (replay_version_param(req, resp, &want)) return;
+    if (want >= 0) {
+        /* A past version: a 304 needs only the version stored now (one small query). */
+        int version;
+        if (games_current_version(id, req, resp, &version)) return;
+        if (version >= 0 && want <= version && idem_if_none_match(req, want, resp)) {
+            replay_cache_forever(resp);
+            return;
+        }
+    }
     struct api_game *ag =
         want >= 0 ? replay_load(id, want, resp) : games_load(id, GAMES_CURRENT, resp);
     if (!ag) return;
