@@ -126,7 +126,8 @@ clean:
 # make lint-c: the same as a check (nothing changed, every difference an error), the SQL
 # check (only parameterised statements reach libpq) and scripts/check-c.js (no banned
 # function, the engine without I/O, libpq and libmicrohttpd each behind its own files);
-# make lint adds the spec's lint.
+# make lint adds the spec's lint (Redocly, Spectral) and the generated client types
+# (spec-types).
 C_FILES = $(shell git ls-files '*.c' '*.h' 2>/dev/null)
 .PHONY: lint-c
 format:
@@ -136,4 +137,4 @@ lint-c:
 	@echo "lint-c: $(words $(C_FILES)) C files as .clang-format says"
 	@node scripts/check-sql.js
 	@node scripts/check-c.js
-lint: lint-c spec-lint
+lint: lint-c spec-lint spec-types

@@ -3,6 +3,8 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 static const char *const side_names[4] = {"N", "E", "S", "W"};
 
@@ -168,6 +170,17 @@ static void add_players(struct json_out *o, const struct cc_game *g,
     json_out_end_array(o);
 }
 
+/* Member "feature": the kind of the feature piece `p` stands on (issue 14). */
+static void add_piece_feature(struct json_out *o, const struct cc_game *g, const struct cc_piece *p)
+{
+    const struct cc_tileset *ts = cc_tileset_get((enum cc_ruleset)g->ruleset);
+    const struct cc_tile_type *t = ts ? &ts->types[g->board[p->tile].type] : NULL;
+    const char *kind = t && p->feature < t->nfeatures
+                           ? cc_kind_name((enum cc_kind)t->features[p->feature].kind)
+                           : NULL;
+    if (kind) json_out_kstring(o, "feature", kind);
+}
+
 /* The board: every placed tile with the pieces on it (in piece order). */
 static void add_board(struct json_out *o, const struct cc_game *g)
 {
@@ -201,6 +214,7 @@ static void add_board(struct json_out *o, const struct cc_game *g)
             json_out_kint(o, "seat", p->seat);
             json_out_kstring(o, "kind", p->kind == CC_PIECE_STABLE ? "stable" : "follower");
             json_out_kstring(o, "location", cc_location_name((enum cc_location)p->loc));
+            add_piece_feature(o, g, p);
             json_out_end_object(o);
         }
         json_out_end_array(o);
@@ -442,8 +456,46 @@ int json_events(struct json_out *o, const struct cc_game *g, const struct cc_eve
 
 /* Appends to the open array the hikes of hike mask `mask` (bit 4*k+side: the seat to
  * move's k-th follower in piece order, cc_hike_origin()) as {x, y, toward}. */
-static void add_hikes(struct json_out *o, const struct cc_game *g, unsigned mask)
+/* Scratch of json_placement_list(): a copy of the game to try follow-ups on. */
+struct trial {
+    struct cc_game g;    /* the copy */
+    struct cc_events ev; /* what the try caused */
+};
+
+/*
+ * Plays placement `p` of the seat to move with follow-up `follow` (`loc`, from the piece
+ * on (fx, fy)) on a copy of `g` in `t`. Returns the first event of `type` it caused, or
+ * NULL when the engine refuses it (or caused none).
+ */
+static const struct cc_event *try_followup(const struct cc_game *g, struct trial *t,
+                                           const struct cc_placement *p, enum cc_followup follow,
+                                           unsigned loc, int16_t fx, int16_t fy,
+                                           enum cc_event_type type)
 {
+    if (!t) return NULL;
+    memcpy(&t->g, g, sizeof t->g);
+    struct cc_action a = {.kind = CC_ACTION_PLACE,
+                          .seat = g->seat,
+                          .x = p->x,
+                          .y = p->y,
+                          .rot = p->rot,
+                          .tile = cc_game_uses_hand(g) ? p->tile : CC_NO_TILE,
+                          .follow = (uint8_t)follow,
+                          .loc = (uint8_t)loc,
+                          .fx = fx,
+                          .fy = fy};
+    t->ev.n = 0;
+    if (cc_game_apply(&t->g, &a, &t->ev) != CC_OK) return NULL;
+    for (size_t i = 0; i < t->ev.n; i++)
+        if (t->ev.ev[i].type == type) return &t->ev.ev[i];
+    return NULL;
+}
+
+/* The hikes of placement `p` (its mask), each with where it leads and what it scores. */
+static void add_hikes(struct json_out *o, const struct cc_game *g, const struct cc_placement *p,
+                      struct trial *t)
+{
+    unsigned mask = p->hike;
     for (unsigned k = 0; mask >> (4 * k); k++) {
         int16_t x, y;
         if (!cc_hike_origin(g, k, &x, &y)) break;
@@ -453,9 +505,82 @@ static void add_hikes(struct json_out *o, const struct cc_game *g, unsigned mask
             json_out_kint(o, "x", x);
             json_out_kint(o, "y", y);
             json_out_kstring(o, "toward", side_names[side]);
+            const struct cc_event *e =
+                try_followup(g, t, p, CC_FOLLOW_HIKE, side, x, y, CC_EV_HIKER_MOVED);
+            if (e) {
+                json_out_key(o, "to");
+                json_out_begin_object(o);
+                json_out_kint(o, "x", e->x2);
+                json_out_kint(o, "y", e->y2);
+                json_out_end_object(o);
+                json_out_kint(o, "points", e->points);
+            }
             json_out_end_object(o);
         }
     }
+}
+
+/* The withdrawals after placement `p`: the seat's followers, each with the kind of its
+ * feature and what withdrawing it scores. */
+static void add_withdrawals(struct json_out *o, const struct cc_game *g,
+                            const struct cc_placement *p, struct trial *t)
+{
+    for (int k = 0; k < CC_MAX_PIECES; k++) {
+        const struct cc_piece *pc = &g->pieces[k];
+        if (!pc->used || pc->seat != g->seat || pc->kind != CC_PIECE_FOLLOWER) continue;
+        int16_t x = g->board[pc->tile].x, y = g->board[pc->tile].y;
+        json_out_begin_object(o);
+        json_out_kint(o, "x", x);
+        json_out_kint(o, "y", y);
+        json_out_kstring(o, "location", cc_location_name((enum cc_location)pc->loc));
+        const struct cc_event *e =
+            try_followup(g, t, p, CC_FOLLOW_WITHDRAW, pc->loc, x, y, CC_EV_FOLLOWER_WITHDRAWN);
+        if (e) {
+            if (e->kind < CC_KIND_COUNT)
+                json_out_kstring(o, "kind", cc_kind_name((enum cc_kind)e->kind));
+            json_out_kint(o, "points", e->points);
+        }
+        json_out_end_object(o);
+    }
+}
+
+/* Member "spots": each feature of placement `p` a follower may go to once, at the first of
+ * its locations in "follower", with its kind. */
+static void add_spots(struct json_out *o, const struct cc_game *g, const struct cc_placement *p)
+{
+    const struct cc_tileset *ts = cc_tileset_get((enum cc_ruleset)g->ruleset);
+    const struct cc_tile_type *t = ts && p->tile < ts->ntypes ? &ts->types[p->tile] : NULL;
+    uint32_t seen = 0;
+    json_out_key(o, "spots");
+    json_out_begin_array(o);
+    for (int l = 0; t && l < CC_LOC_COUNT; l++) {
+        if (!(p->follower & (1u << l))) continue;
+        unsigned f = t->slot_feature[p->rot & 3][l];
+        if (f >= t->nfeatures || f >= 32 || (seen & (1u << f))) continue;
+        seen |= 1u << f;
+        json_out_begin_object(o);
+        json_out_kstring(o, "location", cc_location_name((enum cc_location)l));
+        json_out_kstring(o, "kind", cc_kind_name((enum cc_kind)t->features[f].kind));
+        json_out_end_object(o);
+    }
+    json_out_end_array(o);
+}
+
+/* The index of the first entry of buf[0..i) on the same square with the same tile showing
+ * the same edges on every side as buf[i] (a symmetric twin), or -1. */
+static long same_as(const struct cc_game *g, const struct cc_placement *buf, size_t i)
+{
+    const struct cc_tileset *ts = cc_tileset_get((enum cc_ruleset)g->ruleset);
+    const struct cc_placement *p = &buf[i];
+    if (!ts || p->tile >= ts->ntypes) return -1;
+    const struct cc_tile_type *t = &ts->types[p->tile];
+    for (size_t j = 0; j < i; j++) {
+        const struct cc_placement *q = &buf[j];
+        if (q->x == p->x && q->y == p->y && q->tile == p->tile &&
+            t->edge_code[q->rot & 3] == t->edge_code[p->rot & 3])
+            return (long)j;
+    }
+    return -1;
 }
 
 void json_placement_list(struct json_out *o, const struct cc_game *g, struct cc_placement *buf,
@@ -464,6 +589,12 @@ void json_placement_list(struct json_out *o, const struct cc_game *g, struct cc_
     int hand = cc_game_uses_hand(g);
     size_t n = cc_legal_placements(g, buf, cap, true);
     if (n > cap) n = cap;
+    /* Hikes and withdrawals are tried on a copy to say what they score. */
+    struct trial *t = NULL;
+    if (g->ruleset == CC_RULESET_HILLS || g->ruleset == CC_RULESET_DISCOVERY) {
+        t = malloc(sizeof *t);
+        if (!t) o->buf.err = BUF_NOMEM; /* a 500, never a list without its scores */
+    }
     json_out_begin_array(o);
     for (size_t i = 0; i < n; i++) {
         const struct cc_placement *p = &buf[i];
@@ -472,31 +603,27 @@ void json_placement_list(struct json_out *o, const struct cc_game *g, struct cc_
         json_out_kint(o, "x", p->x);
         json_out_kint(o, "y", p->y);
         json_out_kint(o, "rotation", p->rot * 90);
+        long twin = same_as(g, buf, i);
+        if (twin >= 0) json_out_kint(o, "same_as", twin);
         add_locations(o, "follower", p->follower);
+        add_spots(o, g, p);
         if (g->ruleset == CC_RULESET_HILLS) {
             add_locations(o, "stable", p->stable);
             json_out_key(o, "hike");
             json_out_begin_array(o);
-            add_hikes(o, g, p->hike);
+            add_hikes(o, g, p, t);
             json_out_end_array(o);
         }
         if (g->ruleset == CC_RULESET_DISCOVERY) {
             json_out_key(o, "withdraw");
             json_out_begin_array(o);
-            for (int k = 0; k < CC_MAX_PIECES; k++) {
-                const struct cc_piece *pc = &g->pieces[k];
-                if (!pc->used || pc->seat != g->seat || pc->kind != CC_PIECE_FOLLOWER) continue;
-                json_out_begin_object(o);
-                json_out_kint(o, "x", g->board[pc->tile].x);
-                json_out_kint(o, "y", g->board[pc->tile].y);
-                json_out_kstring(o, "location", cc_location_name((enum cc_location)pc->loc));
-                json_out_end_object(o);
-            }
+            add_withdrawals(o, g, p, t);
             json_out_end_array(o);
         }
         json_out_end_object(o);
     }
     json_out_end_array(o);
+    free(t);
 }
 
 void json_placements(struct json_out *o, const struct cc_game *g, struct cc_placement *buf,
@@ -621,4 +748,18 @@ static void placement_fields(struct json_out *o, const struct cc_game *g, const 
         }
         }
     }
+}
+
+void json_turn(struct json_out *o, const struct cc_game *g)
+{
+    int finished = g->phase == CC_PHASE_FINISHED;
+    json_out_begin_object(o);
+    json_out_kint(o, "number", g->turn);
+    add_seat(o, finished ? CC_NO_SEAT : g->seat);
+    json_out_kstring(o, "phase",
+                     finished                     ? "finished"
+                     : g->phase == CC_PHASE_PLACE ? "place"
+                                                  : "draw");
+    add_tile(o, "tile", g, drawn_tile(g));
+    json_out_end_object(o);
 }

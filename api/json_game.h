@@ -89,5 +89,8 @@ const char *json_status(const struct cc_game *g);
 
 /* How a finished game ended: "completed" or "resignation"; NULL while it runs. */
 const char *json_result(const struct cc_game *g);
+/* Writes the turn object of `g` as GET /v1/games/{id} has it ("turn": number, seat, phase,
+ * tile): what a placement's answer says comes next. */
+void json_turn(struct json_out *o, const struct cc_game *g);
 
 #endif

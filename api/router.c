@@ -29,6 +29,7 @@ static const struct api_route routes[] = {
     {"POST", "/v1/games/{id}/placements", routes_placements_post},
     {"GET", "/v1/games/{id}/scores", routes_scores},
     {"GET", "/v1/games/{id}/events", routes_events},
+    {"GET", "/v1/games/{id}/events/stream", routes_events_stream},
     {"GET", "/v1/games/{id}/turn", routes_turn_view},
     {"GET", "/v1/games/{id}/hint", routes_hint},
     {"GET", "/v1/games/{id}/board.svg", routes_board_svg},

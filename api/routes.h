@@ -77,6 +77,10 @@ void routes_scores(const struct api_request *req, struct api_response *resp, con
 /* GET /v1/games/{id}/events?after=&wait= */
 void routes_events(const struct api_request *req, struct api_response *resp, const char *id);
 
+/* GET /v1/games/{id}/events/stream: the event stream whatever Accept says (a path of its
+ * own, so that generated clients type /events as JSON only). */
+void routes_events_stream(const struct api_request *req, struct api_response *resp, const char *id);
+
 /* POST /v1/games/{id}/draw */
 void routes_draw(const struct api_request *req, struct api_response *resp, const char *id);
 /* GET /v1/games/{id}/placements */

@@ -16,6 +16,7 @@
 #include "log.h"
 #include "params.h"
 #include "problem.h"
+#include "replay.h"
 #include "routes.h"
 #include "store.h"
 #include "webhook.h"
@@ -278,8 +279,47 @@ static void game_get(const struct api_request *req, struct api_response *resp, c
     games_free(ag);
 }
 
+/* GET /v1/games/{id}?version=N: the game after version N (replay.h), which never changes. */
+static void game_get_past(const struct api_request *req, struct api_response *resp, const char *id,
+                          int want)
+{
+    int version;
+    if (games_current_version(id, req, resp, &version)) return;
+    if (version >= 0 && want > version) {
+        problem_reply(resp, 404, "version_not_found",
+                      "The game has not reached this version (yet): see its version.");
+        return;
+    }
+    if (version >= 0 && idem_if_none_match(req, want, resp)) return;
+    struct api_game *ag = replay_load(id, want, resp);
+    if (!ag) return;
+    if (idem_if_none_match(req, want, resp)) {
+        games_free(ag);
+        return;
+    }
+    /* The seats as they are now (names taken, computer players); the state as it was. */
+    struct json_game_meta meta = {.id = ag->id,
+                                  .version = want,
+                                  .names = ag->names,
+                                  .seats = ag->row.players,
+                                  .hints_off = ag->row.hints_off};
+    struct json_out w;
+    json_out_init(&w);
+    json_game(&w, &ag->g, &meta);
+    api_reply_out(resp, 200, &w);
+    if (resp->status == 200) games_etag(resp, want);
+    games_free(ag);
+}
+
 void routes_game_get(const struct api_request *req, struct api_response *resp, const char *id)
 {
+    int want;
+    if (replay_version_param(req, resp, &want)) return;
+    if (want >= 0) {
+        game_get_past(req, resp, id, want);
+        if (resp->status == 200 || resp->status == 304) replay_cache_forever(resp);
+        return;
+    }
     game_get(req, resp, id);
     /* Caches may keep the game, asking again each time (If-None-Match: a 304 is cheap). */
     if (resp->status == 200 || resp->status == 304) resp->cache_control = "no-cache";
@@ -308,9 +348,24 @@ static int query_int(const struct api_request *req, const char *name, long max, 
     return params_uint(api_query_get(req, name), max, out);
 }
 
+void routes_events_stream(const struct api_request *req, struct api_response *resp, const char *id)
+{
+    long after;
+    if (query_int(req, "after", INT_MAX, &after)) {
+        problem_reply(resp, 400, "invalid_parameter",
+                      "after must be one integer of 0 or more (and 16 parameters at most).");
+        return;
+    }
+    if (!auth_uuid_valid(id)) {
+        problem_reply(resp, 404, "not_found", "There is no game with this id.");
+        return;
+    }
+    routes_event_stream(req, resp, id, (int)after);
+}
+
 void routes_events(const struct api_request *req, struct api_response *resp, const char *id)
 {
-    long after, wait;
+    long after, wait, limit;
     if (query_int(req, "after", INT_MAX, &after)) {
         problem_reply(resp, 400, "invalid_parameter",
                       "after must be one integer of 0 or more (and 16 parameters at most).");
@@ -321,6 +376,13 @@ void routes_events(const struct api_request *req, struct api_response *resp, con
                       "wait must be one integer from 0 to 60 (and 16 parameters at most).");
         return;
     }
+    if (query_int(req, "limit", EVENTS_PAGE, &limit) ||
+        (api_query_get(req, "limit") && limit < 1)) {
+        problem_reply(resp, 400, "invalid_parameter",
+                      "limit must be one integer from 1 to 1000 (and 16 parameters at most).");
+        return;
+    }
+    if (!api_query_get(req, "limit")) limit = EVENTS_PAGE;
     if (!auth_uuid_valid(id)) {
         problem_reply(resp, 404, "not_found", "There is no game with this id.");
         return;
@@ -336,33 +398,31 @@ void routes_events(const struct api_request *req, struct api_response *resp, con
     int armed = waits && live_wait_arm(req->async, id, (int)after, deadline) == 0;
     if (waits && req->async) req->async->by_design = 1;
     if (!armed) live_wait_end(req->async);
-    char *list = NULL;
-    int count = 0;
-    enum store_status s = store_events(id, (int)after, EVENTS_PAGE, &list, &count);
+    struct store_events_page page;
+    enum store_status s = store_events_page(id, (int)after, (int)limit, &page);
     if (s != STORE_OK) {
         live_wait_end(req->async);
         problem_store(resp, s); /* 404 for no such game */
         return;
     }
-    if (count == 0 && waits) {
-        free(list);
+    /* A finished game has no event to wait for: its long poll answers at once. */
+    if (page.count == 0 && waits && !page.finished) {
+        free(page.json);
         /* Woken by the hub; without it, run again at the HTTP layer's next tick. */
         resp->suspend = armed ? API_SUSPEND_WAKE : API_SUSPEND_TICK;
         return;
     }
     live_wait_end(req->async);
-    static const char head[] = "{\"events\":";
-    size_t len = strlen(list);
-    char *body = malloc(sizeof head + len + 1);
-    if (body) {
-        memcpy(body, head, sizeof head - 1);
-        memcpy(body + sizeof head - 1, list, len);
-        body[sizeof head - 1 + len] = '}';
-        body[sizeof head + len] = '\0';
-    }
-    free(list);
-    if (!body)
-        problem_reply(resp, 500, "internal_error", "Out of memory.");
-    else
-        api_reply_take(resp, 200, "application/json", body);
+    struct json_out w;
+    json_out_init(&w);
+    json_out_begin_object(&w);
+    json_out_key(&w, "events");
+    json_out_raw(&w, page.json, strlen(page.json));
+    json_out_key(&w, "has_more");
+    json_out_bool(&w, page.count > 0 && page.last_seq < page.game_last_seq);
+    json_out_kint(&w, "last_seq", page.game_last_seq);
+    json_out_kstring(&w, "status", page.status);
+    json_out_end_object(&w);
+    free(page.json);
+    api_reply_out(resp, 200, &w);
 }

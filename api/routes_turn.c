@@ -82,6 +82,11 @@ static int encode_action(const struct api_game *ag, const struct cc_action *a, i
     json_out_begin_object(&w);
     if (place) {
         json_out_kint(&w, "version", version);
+        /* What comes next, so that no second read is needed (the bot of the next seat
+         * reads its own turn anyway). */
+        json_out_kstring(&w, "status", json_status(&ag->g));
+        json_out_key(&w, "turn");
+        json_turn(&w, &ag->g);
     } else if (e->game) {
         json_out_key(&w, "game");
         json_out_raw(&w, e->game, e->game_len);

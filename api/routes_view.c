@@ -1,6 +1,7 @@
 /* routes_view.c: views for bots and front ends: whose turn it is (/turn) and the board
  * as a picture (/board.svg, /board.png). All carry the game's version as ETag and answer
- * 304 to a matching If-None-Match. */
+ * 304 to a matching If-None-Match. The pictures show a past version with ?version=N
+ * (replay.h): such an answer never changes, and caches may keep it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "idem.h"
 #include "json_game.h"
 #include "problem.h"
+#include "replay.h"
 #include "routes.h"
 
 void routes_turn_view(const struct api_request *req, struct api_response *resp, const char *id)
@@ -73,21 +75,35 @@ out:
 
 void routes_board_svg(const struct api_request *req, struct api_response *resp, const char *id)
 {
-    struct api_game *ag = games_load(id, GAMES_CURRENT, resp);
-    if (!ag) return;
-    if (idem_if_none_match(req, ag->row.version, resp)) {
-        resp->cache_control = "no-cache";
-        games_free(ag);
-        return;
+    int want;
+    if (replay_version_param(req, resp, &want)) return;
+    if (want >= 0) {
+        /* A past version: a 304 needs only the version stored now (one small query). */
+        int version;
+        if (games_current_version(id, req, resp, &version)) return;
+        if (version >= 0 && want <= version && idem_if_none_match(req, want, resp)) {
+            replay_cache_forever(resp);
+            return;
+        }
     }
-    char *svg = board_svg_new(&ag->g, ag->names);
-    if (!svg) {
-        problem_reply(resp, 500, "internal_error", "The picture could not be drawn.");
-    } else {
-        api_reply_take(resp, 200, "image/svg+xml", svg);
-        games_etag(resp, ag->row.version);
-        /* Browsers keep it and ask again with If-None-Match: a 304 costs one small query. */
-        resp->cache_control = "no-cache";
+    struct api_game *ag =
+        want >= 0 ? replay_load(id, want, resp) : games_load(id, GAMES_CURRENT, resp);
+    if (!ag) return;
+    if (!idem_if_none_match(req, ag->row.version, resp)) {
+        char *svg = board_svg_new(&ag->g, ag->names);
+        if (!svg) {
+            problem_reply(resp, 500, "internal_error", "The picture could not be drawn.");
+        } else {
+            api_reply_take(resp, 200, "image/svg+xml", svg);
+            games_etag(resp, ag->row.version);
+        }
+    }
+    /* Browsers keep it and ask again with If-None-Match: a 304 costs one small query. */
+    if (resp->status == 200 || resp->status == 304) {
+        if (want >= 0)
+            replay_cache_forever(resp);
+        else
+            resp->cache_control = "no-cache";
     }
     games_free(ag);
 }
@@ -103,7 +119,14 @@ static void reply_png(struct api_response *resp, int version, struct board_png *
     resp->cache_control = "no-cache"; /* as board.svg */
 }
 
-void routes_board_png(const struct api_request *req, struct api_response *resp, const char *id)
+/* board.png's answer for ?version=`want` (-1: the current one) once `resp` is set. */
+static void png_cache(struct api_response *resp, int want)
+{
+    if (want >= 0 && (resp->status == 200 || resp->status == 304)) replay_cache_forever(resp);
+}
+
+static void board_png(const struct api_request *req, struct api_response *resp, const char *id,
+                      int want)
 {
     int width;
     if (board_png_width(api_query_get(req, "width"), &width)) {
@@ -114,6 +137,14 @@ void routes_board_png(const struct api_request *req, struct api_response *resp, 
     /* The version first (one small query): a 304 or a cached picture needs no game. */
     int version;
     if (games_current_version(id, req, resp, &version)) return;
+    if (version >= 0 && want >= 0) {
+        if (want > version) {
+            problem_reply(resp, 404, "version_not_found",
+                          "The game has not reached this version (yet): see its version.");
+            return;
+        }
+        version = want;
+    }
     struct board_png png = {0};
     if (version >= 0) {
         if (idem_if_none_match(req, version, resp)) {
@@ -125,7 +156,8 @@ void routes_board_png(const struct api_request *req, struct api_response *resp, 
             return;
         }
     }
-    struct api_game *ag = games_load_at(id, GAMES_CURRENT, version, resp);
+    struct api_game *ag =
+        want >= 0 ? replay_load(id, want, resp) : games_load_at(id, GAMES_CURRENT, version, resp);
     if (!ag) return;
     version = ag->row.version;
     if (idem_if_none_match(req, version, resp)) {
@@ -147,4 +179,12 @@ void routes_board_png(const struct api_request *req, struct api_response *resp, 
 out:
     board_png_free(&png);
     games_free(ag);
+}
+
+void routes_board_png(const struct api_request *req, struct api_response *resp, const char *id)
+{
+    int want;
+    if (replay_version_param(req, resp, &want)) return;
+    board_png(req, resp, id, want);
+    png_cache(resp, want);
 }

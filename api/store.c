@@ -437,10 +437,10 @@ static enum store_status events_page(enum stmt st, const char *id, int after, in
     return db_run(&pg, st, 3, vals, NULL, res);
 }
 
-enum store_status store_events(const char *id, int after, int limit, char **json, int *count)
+enum store_status store_events_page(const char *id, int after, int limit,
+                                    struct store_events_page *out)
 {
-    *json = NULL;
-    *count = 0;
+    memset(out, 0, sizeof *out);
     PGresult *res;
     enum store_status s = events_page(ST_EVENTS_LIST, id, after, limit, &res);
     if (s != STORE_OK) return s;
@@ -467,10 +467,23 @@ enum store_status store_events(const char *id, int after, int limit, char **json
     }
     buf[o++] = ']';
     buf[o] = '\0';
+    snprintf(out->status, sizeof out->status, "%s", PQgetvalue(res, 0, 1));
+    out->finished = strcmp(out->status, "finished") == 0;
+    out->game_last_seq = (int)db_long(res, 0, 2, 0);
+    out->last_seq = n ? (int)db_long(res, n - 1, 3, after) : after;
     PQclear(res);
-    *json = buf;
-    *count = n;
+    out->json = buf;
+    out->count = n;
     return STORE_OK;
+}
+
+enum store_status store_events(const char *id, int after, int limit, char **json, int *count)
+{
+    struct store_events_page p;
+    enum store_status s = store_events_page(id, after, limit, &p);
+    *json = p.json;
+    *count = p.count;
+    return s;
 }
 
 enum store_status store_events_each(const char *id, int after, int limit,

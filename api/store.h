@@ -526,4 +526,39 @@ void store_listener_free(struct store_listener *l);
  * as the listener's connection lost or back. Thread-safe. */
 void store_conns_stale(void);
 
+/* What replaying a game to a past version needs (store_history.c). Strings malloc'd. */
+struct store_history {
+    char *setup;   /* the game's setup as a POST /v1/games body (seats named "Seat 1" ...) */
+    int version;   /* the version stored now */
+    char *actions; /* JSON array of the stored actions (their bodies) producing versions
+                      2 .. the version asked, oldest first */
+};
+
+/*
+ * The setup of game `id` (a valid UUID) and its actions up to version `upto` into `out`
+ * (store_history_free, also after a failure): STORE_OK, STORE_NOT_FOUND ...
+ */
+enum store_status store_game_history(const char *id, int upto, struct store_history *out) NODISCARD;
+
+/* Frees the strings of `h`. */
+void store_history_free(struct store_history *h);
+
+/* A page of a game's events (store_events_page). */
+struct store_events_page {
+    char *json;        /* JSON array of the events, oldest first (malloc'd, the caller frees) */
+    int count;         /* events in it */
+    int last_seq;      /* seq of its last event (`after` when empty) */
+    int game_last_seq; /* seq of the game's newest event: more follow when it is greater */
+    int finished;      /* 1 when the game is finished (no event will follow its last) */
+    char status[16];   /* the game's status as stored ("active", "finished" ...) */
+};
+
+/*
+ * store_events() with what a client pages with: the game's newest seq and whether it is
+ * finished, read in the same statement as the page. STORE_NOT_FOUND if there is no such
+ * game.
+ */
+enum store_status store_events_page(const char *id, int after, int limit,
+                                    struct store_events_page *out) NODISCARD;
+
 #endif

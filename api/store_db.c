@@ -153,9 +153,11 @@ static const char *const stmt_sql[ST_COUNT] = {
                     "', g.id::text || ':' || $4::integer) WHERE g.watched_until > now()), "
                     "(SELECT count(*) FROM ji), " JOBS_NOTIFY " FROM g",
     /* The game's events after $2 (no row: no such game; one row with NULL: none). */
-    [ST_EVENTS_LIST] = "SELECT e.payload FROM games g LEFT JOIN LATERAL (SELECT seq, payload "
-                       "FROM events WHERE game_id = g.id AND seq > $2::integer ORDER BY seq "
-                       "LIMIT $3::integer) e ON true WHERE g.id = $1::uuid ORDER BY e.seq",
+    /* A page of events, each row with the game's status and last seq (one snapshot). */
+    [ST_EVENTS_LIST] = "SELECT e.payload, g.status, g.last_seq, e.seq FROM games g LEFT JOIN "
+                       "LATERAL (SELECT seq, payload FROM events WHERE game_id = g.id AND seq > "
+                       "$2::integer ORDER BY seq LIMIT $3::integer) e ON true WHERE g.id = "
+                       "$1::uuid ORDER BY e.seq",
     /* Idempotent answers (0011): found by the key's hash, the body sealed. */
     [ST_IDEM_GET] = "SELECT request_hash, status, location, etag, body, sealed FROM idempotency "
                     "WHERE scope = $1 AND key_hash = decode($2, 'hex') "
@@ -326,6 +328,16 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_JOIN_SEAT] = "UPDATE players SET name = $3, token_hash = $4::bytea, person_id = "
                      "$5::uuid, invite_hash = NULL WHERE game_id = $1::uuid AND seat = "
                      "$2::integer AND invite_hash = $6::bytea",
+    /* Game $1's setup as a POST /v1/games body (seats named by number: the names are the
+     * row's), its version, and its actions up to version $2 as a JSON array, oldest first
+     * (store_history.c). */
+    [ST_GAME_HISTORY] =
+        "SELECT json_strip_nulls(json_build_object('ruleset', g.ruleset, 'options', g.options, "
+        "'seed', g.seed::text, 'start', g.start_tile, 'deck', g.custom_deck, 'players', "
+        "(SELECT json_agg(json_build_object('name', 'Seat ' || (p.seat + 1)) ORDER BY p.seat) "
+        "FROM players p WHERE p.game_id = g.id)))::text, g.version, (SELECT "
+        "coalesce(json_agg(a.body ORDER BY a.version), '[]'::json) FROM actions a WHERE "
+        "a.game_id = g.id AND a.version <= $2::integer)::text FROM games g WHERE g.id = $1::uuid",
 };
 
 /*
@@ -339,6 +351,7 @@ static const unsigned char stmt_repeatable[ST_COUNT] = {
     [ST_PING] = 1,         [ST_GAME_LOAD] = 1,     [ST_EVENTS_LIST] = 1,     [ST_IDEM_GET] = 1,
     [ST_GAME_VERSION] = 1, [ST_GAME_VERSIONS] = 1, [ST_EVENTS_EACH] = 1,     [ST_WEBHOOK_STATE] = 1,
     [ST_COUNTS] = 1,       [ST_GAME_WATCH] = 1,    [ST_PERSON_BY_TOKEN] = 1, [ST_REMATCH_FIND] = 1,
+    [ST_GAME_HISTORY] = 1,
 };
 
 /* A thread's connection. */

@@ -53,6 +53,7 @@ enum stmt {
     ST_PERSON_HOOK_STATE,
     ST_JOIN_GAME,
     ST_JOIN_SEAT,
+    ST_GAME_HISTORY, /* store_history.c: the setup and actions of a past version */
     ST_COUNT
 };
 

@@ -4,6 +4,8 @@
 #   make test-spec     npm ci (when package-lock.json changed), then
 #                      - redocly lint (redocly.yaml: recommended-strict and more, every
 #                        problem an error; exceptions with reasons in .redocly.lint-ignore.yaml),
+#                      - spectral lint (.spectral.yaml: the spectral:oas ruleset, every
+#                        warning an error),
 #                      - scripts/spec-check.js (every engine status name is an ErrorCode),
 #                      - tests/spec/*.test.js (the validating proxy against a stub server).
 #   make spec-deps     only the npm ci.
@@ -19,12 +21,13 @@
 NODE_MODULES  := node_modules
 NPM_STAMP     := $(NODE_MODULES)/.tilehall-npm-ci
 REDOCLY       := $(NODE_MODULES)/.bin/redocly
+SPECTRAL      := $(NODE_MODULES)/.bin/spectral
 SPEC_PROXY    := scripts/spec-proxy.sh
 # Redocly CLI would otherwise try to send usage data and look for updates on every run.
 REDOCLY_ENV   := REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_NOTIFICATIONS=true \
                  REDOCLY_SUPPRESS_UPDATE_NOTICE=true
 
-.PHONY: spec-deps test-spec spec-lint spec-check test-spec-proxy
+.PHONY: spec-deps test-spec spec-lint spec-check test-spec-proxy spec-types
 
 # npm ci installs exactly what package-lock.json pins (and fails if package.json and the
 # lock disagree). It runs again only when either changes.
@@ -37,6 +40,20 @@ spec-deps: $(NPM_STAMP)
 
 spec-lint: $(NPM_STAMP)
 	$(REDOCLY_ENV) $(REDOCLY) lint --format=stylish openapi.yaml
+	$(SPECTRAL) lint --quiet --fail-severity=warn --ruleset .spectral.yaml openapi.yaml
+	@echo "spectral: openapi.yaml clean (spectral:oas)"
+
+# make spec-types: the TypeScript types openapi-typescript generates from openapi.yaml
+# (build/client/api.d.ts; its own lint off, tests/client/redocly.yaml: the spec's lint
+# is spec-lint), checked by tsc against a small client (tests/client/client.ts: options
+# narrowed by ruleset, /events typed as JSON alone, one follow-up at most ...).
+SPEC_TYPES := $(BUILD_ROOT)/client/api.d.ts
+spec-types: $(NPM_STAMP)
+	@mkdir -p $(dir $(SPEC_TYPES))
+	$(NODE_MODULES)/.bin/openapi-typescript openapi.yaml --redocly tests/client/redocly.yaml \
+		-o $(SPEC_TYPES)
+	$(NODE_MODULES)/.bin/tsc -p tests/client/tsconfig.json
+	@echo "spec-types: the generated types check with tests/client/client.ts"
 
 spec-check: $(NPM_STAMP)
 	node scripts/spec-check.js

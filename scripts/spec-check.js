@@ -18,12 +18,13 @@ const SERVICE_CODES = [
     'method_not_allowed', 'version_mismatch', 'idempotency_key_reused', 'rate_limited',
     'database_unavailable', 'internal_error', 'invalid_webhook_url', 'too_many_streams', 'request_timeout', 'headers_too_large',
     'uri_too_long', 'invalid_path', 'invalid_framing',
-    'game_not_active', 'game_not_finished',
     // Computer players and hints (issue 13).
     'unknown_bot_level', 'invalid_think_ms', 'hints_disabled',
     'idempotency_key_too_short',
     // Open seats, joins, abort (issue 11, api/routes_lobby.c).
     'game_not_active', 'invite_not_found', 'already_seated', 'too_late_to_abort',
+    'game_not_finished',
+    'version_not_found',
 ];
 
 const spec = yaml.load(fs.readFileSync(path.join(root, 'openapi.yaml'), 'utf8'));

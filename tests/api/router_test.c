@@ -46,6 +46,7 @@ STUB(routes_game_create)
 STUB(routes_game_get)
 STUB(routes_scores)
 STUB(routes_events)
+STUB(routes_events_stream)
 STUB(routes_draw)
 STUB(routes_placements_get)
 STUB(routes_placements_post)
@@ -125,6 +126,8 @@ static const struct route_case cases[] = {
      "/v1/games/{id}/placements"},
     {"GET", G "/scores", NULL, NULL, RAN_STATUS, "routes_scores", GID, "/v1/games/{id}/scores"},
     {"GET", G "/events", NULL, NULL, RAN_STATUS, "routes_events", GID, "/v1/games/{id}/events"},
+    {"GET", G "/events/stream", NULL, NULL, RAN_STATUS, "routes_events_stream", GID,
+     "/v1/games/{id}/events/stream"},
     {"GET", G "/turn", NULL, NULL, RAN_STATUS, "routes_turn_view", GID, "/v1/games/{id}/turn"},
     {"GET", G "/hint", NULL, NULL, RAN_STATUS, "routes_hint", GID, "/v1/games/{id}/hint"},
     {"GET", G "/board.svg", NULL, NULL, RAN_STATUS, "routes_board_svg", GID,

@@ -45,6 +45,16 @@ const struct itest itest_tests[] = {
     {"board.png: every ruleset, the width asked, ETag and 304", test_board_png},
     {"board.png: width refusals", test_board_png_refusals},
     {"board.png: one render per version and width, viewers at once included", test_board_png_cache},
+    /* For client authors (t_client.c). */
+    {"past versions: ?version=N on the game, board.svg and board.png, as they stood",
+     test_past_versions},
+    {"events: pages (limit, has_more), the status; a long poll on a finished game at once",
+     test_events_pages},
+    {"placements: the answer says what comes next (status, turn), as GET shows it",
+     test_place_answer_next},
+    {"choices: spots by feature, twins by symmetry, piece features, withdrawals' scores",
+     test_choices},
+    {"If-Match forms as the spec has them: \"N\", N, *, W/ never, others 400", test_if_match_forms},
     {"/metrics by route and status; X-Request-Id in answers and logs",
      test_metrics_and_request_ids},
     {"webhooks: signed deliveries in order, state, replace, remove; one per seat, each "

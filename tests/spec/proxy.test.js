@@ -47,7 +47,7 @@ function answer(req, body) {
         if ((req.headers.accept || '').includes('text/event-stream')) {
             return [200, { 'content-type': 'text/event-stream' }, 'id: 1\nevent: game_created\ndata: {}\n\n'];
         }
-        return json(200, { events: [] });
+        return json(200, { events: [], has_more: false, last_seq: 1, status: 'active' });
     case 'GET /v1/games/sse-as-json/events': return json(200, { events: [] });
     case 'GET /readyz': return prob(503, 'database_unavailable', { 'retry-after': '2' });
     case 'GET /healthz': return json(200, { status: 'ok' });
@@ -176,7 +176,8 @@ test('seed and deck: required once finished, absent before', async () => {
 });
 
 test('a code that the status does not allow is a violation', async () => {
-    assertViolation(await request('GET', '/v1/games/wrong-code'), /constant/);
+    // (GET /v1/games/{id}'s 404 allows not_found and version_not_found: an enum.)
+    assertViolation(await request('GET', '/v1/games/wrong-code'), /constant|allowed values/);
     assert.equal((await request('GET', '/v1/games/missing')).status, 404);
 });
 
@@ -245,5 +246,6 @@ test('event streams pass through; a stream answered as JSON is a violation', asy
     assert.equal(r.status, 200, r.text);
     assert.equal(r.text, 'id: 1\nevent: game_created\ndata: {}\n\n');
     assertViolation(await request('GET', '/v1/games/sse-as-json/events', sse), /text\/event-stream/);
-    assert.equal((await request('GET', `/v1/games/${ID}/events`)).text, '{"events":[]}');
+    assert.equal((await request('GET', `/v1/games/${ID}/events`)).text,
+        '{"events":[],"has_more":false,"last_seq":1,"status":"active"}');
 });
