@@ -4,6 +4,8 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "clocks.h"
+
 static const char *const side_names[4] = {"N", "E", "S", "W"};
 
 const char *json_tile_id(const struct cc_game *g, unsigned t)
@@ -118,7 +120,8 @@ void json_options(struct json_out *o, const struct cc_game *g)
 
 /* The player objects of GET /v1/games/{id} (with `tokens`, if not NULL, as "token"). */
 static void add_players(struct json_out *o, const struct cc_game *g, const char *const *names,
-                        const char *const *tokens, const struct store_player *seats)
+                        const char *const *tokens, const struct store_player *seats,
+                        const struct store_clock *clock)
 {
     json_out_key(o, "players");
     json_out_begin_array(o);
@@ -151,6 +154,8 @@ static void add_players(struct json_out *o, const struct cc_game *g, const char 
             json_out_kstring(o, "bot", seats[s].bot);
             json_out_kint(o, "think_ms", seats[s].think_ms);
         }
+        if (clock && clock->kind == STORE_CLOCK_BANK)
+            json_out_kint(o, "clock_ms", clocks_bank_now(clock, g, s));
         json_out_end_object(o);
     }
     json_out_end_array(o);
@@ -207,7 +212,9 @@ void json_game(struct json_out *o, const struct cc_game *g, const struct json_ga
     json_options(o, g);
     json_out_kint(o, "version", meta->version);
     json_out_kstring(o, "status", json_status(g));
-    if (finished) json_out_kstring(o, "result", json_result(g));
+    if (finished)
+        json_out_kstring(o, "result",
+                         meta->clock && meta->clock->ended_by_timeout ? "timeout" : json_result(g));
     json_out_key(o, "turn");
     json_out_begin_object(o);
     json_out_kint(o, "number", g->turn);
@@ -219,11 +226,12 @@ void json_game(struct json_out *o, const struct cc_game *g, const struct json_ga
     add_tile(o, "tile", g, drawn_tile(g));
     json_out_end_object(o);
     json_out_kint(o, "deck_remaining", cc_tiles_remaining(g));
-    add_players(o, g, meta->names, meta->tokens, meta->seats);
+    add_players(o, g, meta->names, meta->tokens, meta->seats, meta->clock);
     if (meta->seats) {
         json_out_key(o, "hints");
         json_out_bool(o, !meta->hints_off);
     }
+    clocks_json(o, meta->clock, g);
     add_board(o, g);
     add_tiles(o, "discarded", g, g->discarded, g->ndiscarded);
     if (cc_game_uses_hand(g)) add_tiles(o, "removed", g, g->removed, g->nremoved);

@@ -17,6 +17,8 @@ struct json_game_meta {
     const struct store_player *seats; /* NULL, or the seats as stored: computer players shown
                                          ("bot", "think_ms"), and "hints" (0009) */
     int hints_off;                    /* with seats: 1 when the game has no hints */
+    const struct store_clock *clock;  /* NULL, or the game's clock (0011): "clock",
+                                         "deadline", players' "clock_ms" when it has one */
 };
 
 /* Writes the options of `g` as a JSON object (defaults filled in). */

@@ -7,6 +7,7 @@
 
 #include "auth.h"
 #include "bots.h"
+#include "clocks.h"
 #include "games.h"
 #include "idem.h"
 #include "jobs.h"
@@ -134,7 +135,16 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
 
     /* What an idempotent repeat gets: the answer without the tokens, which are stored
      * nowhere but as hashes. */
-    struct json_game_meta meta = {id, 1, names, NULL, c->players, c->in.hints_off};
+    /* The clock (0011): the first turn begins now. */
+    struct store_clock *clock = c->in.clock.kind ? &c->in.clock : NULL;
+    char clock_txt[STORE_CLOCK_JSON_MAX], deadline[32] = "";
+    long long now_ms = clocks_now_ms();
+    if (clock) {
+        clocks_begin(clock, &c->g, now_ms);
+        clocks_encode(clock, clock_txt, sizeof clock_txt);
+        if (clock->deadline_ms) clocks_rfc3339(clock->deadline_ms, deadline);
+    }
+    struct json_game_meta meta = {id, 1, names, NULL, c->players, c->in.hints_off, clock};
     json_game(&w, &c->g, &meta);
     stored_txt = json_out_take(&w, NULL);
     meta.tokens = tokens;
@@ -162,7 +172,9 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
         goto out;
     }
 
-    char jobs[JOBS_JSON_MAX];
+    char jobs[JOBS_JSON_MAX], clock_jobs[JOBS_JSON_MAX];
+    const char *plan = jobs_plan(&c->g, c->players, jobs, sizeof jobs); /* seat 0 a bot */
+    if (clock) plan = clocks_jobs(clock, &c->g, 1, now_ms, plan, clock_jobs, sizeof clock_jobs);
     resp->status = 201;
     snprintf(resp->location, sizeof resp->location, "/v1/games/%s", id);
     games_etag(resp, 1);
@@ -185,7 +197,9 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
         .webhook_url = secret[0] ? c->in.webhook_url : NULL,
         .webhook_secret = secret[0] ? secret : NULL,
         .hints_off = c->in.hints_off,
-        .jobs_json = jobs_plan(&c->g, c->players, jobs, sizeof jobs), /* seat 0 a bot */
+        .jobs_json = plan,
+        .clock_json = clock ? clock_txt : NULL,
+        .deadline = deadline[0] ? deadline : NULL,
     };
     enum store_status ss = store_game_create(&ng);
     if (ss == STORE_DUPLICATE && idem.active) {
@@ -225,8 +239,8 @@ static void game_get(const struct api_request *req, struct api_response *resp, c
         games_free(ag);
         return;
     }
-    struct json_game_meta meta = {ag->id, ag->row.version, ag->names,
-                                  NULL,   ag->row.players, ag->row.hints_off};
+    struct json_game_meta meta = {ag->id,          ag->row.version,   ag->names,     NULL,
+                                  ag->row.players, ag->row.hints_off, &ag->row.clock};
     struct json_out w;
     json_out_init(&w);
     json_game(&w, &ag->g, &meta);

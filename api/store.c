@@ -10,6 +10,7 @@
 
 #include <libpq-fe.h>
 
+#include "clocks.h"
 #include "log.h"
 #include "store_db.h"
 
@@ -74,7 +75,7 @@ enum store_status store_game_create(const struct store_new_game *g)
     snprintf(last_seq, sizeof last_seq, "%d", g->last_seq);
     enum store_status s = db_begin(&pg);
     if (s == STORE_OK) {
-        const char *vals[12] = {g->id,
+        const char *vals[14] = {g->id,
                                 g->ruleset,
                                 g->options_json,
                                 seed,
@@ -85,9 +86,11 @@ enum store_status store_game_create(const struct store_new_game *g)
                                 (const char *)g->snapshot,
                                 g->hints_off ? "true" : "false",
                                 g->result,
-                                g->rematch_of};
-        int lens[12] = {0, 0, 0, 0, 0, 0, 0, 0, (int)g->snapshot_len, 0, 0, 0};
-        s = db_run_cmd(&pg, ST_GAME_INSERT, 12, vals, lens, NULL);
+                                g->rematch_of,
+                                g->clock_json,
+                                g->clock_json ? g->deadline : NULL};
+        int lens[14] = {0, 0, 0, 0, 0, 0, 0, 0, (int)g->snapshot_len, 0, 0, 0, 0, 0};
+        s = db_run_cmd(&pg, ST_GAME_INSERT, 14, vals, lens, NULL);
     }
     for (int i = 0; s == STORE_OK && i < g->nplayers; i++) {
         char seat[16], think[16];
@@ -154,6 +157,13 @@ enum store_status store_game_load(const char *id, struct store_game *out)
     out->snapshot_len = len;
     out->nplayers = 0;
     out->hints_off = get_int4(res, 0, 9) == 0;
+    /* The clock (0011): text (binary format of text is its bytes), NULL for none. */
+    memset(&out->clock, 0, sizeof out->clock);
+    if (!PQgetisnull(res, 0, 11) &&
+        clocks_decode(PQgetvalue(res, 0, 11), (size_t)PQgetlength(res, 0, 11), &out->clock)) {
+        log_kv(LOG_ERROR, "stored clock does not decode", "game", id, NULL);
+        goto out;
+    }
     for (int i = 0; i < n && i < CC_MAX_PLAYERS; i++) {
         struct store_player *p = &out->players[i];
         size_t nl = (size_t)PQgetlength(res, i, 3);
@@ -295,11 +305,17 @@ static enum store_status commit_remembered(PGconn *pg, const struct store_commit
     snprintf(seat, sizeof seat, "%d", c->seat);
     enum store_status s = db_begin(&pg);
     if (s == STORE_OK) {
-        const char *vals[6] = {c->id,    version, c->status, last_seq, (const char *)c->snapshot,
-                               c->result};
-        int lens[6] = {0, 0, 0, 0, (int)c->snapshot_len, 0};
+        const char *vals[8] = {c->id,
+                               version,
+                               c->status,
+                               last_seq,
+                               (const char *)c->snapshot,
+                               c->result,
+                               c->clock_json,
+                               c->clock_json ? c->deadline : NULL};
+        int lens[8] = {0, 0, 0, 0, (int)c->snapshot_len, 0, 0, 0};
         long n = 0;
-        s = db_run_cmd(&pg, ST_GAME_UPDATE, 6, vals, lens, &n);
+        s = db_run_cmd(&pg, ST_GAME_UPDATE, 8, vals, lens, &n);
         if (s == STORE_OK && n != 1) s = STORE_CONFLICT;
     }
     if (s == STORE_OK) {
@@ -334,13 +350,22 @@ enum store_status store_game_commit(const struct store_commit *c)
         snprintf(version, sizeof version, "%d", c->version);
         snprintf(last_seq, sizeof last_seq, "%d", c->last_seq);
         snprintf(seat, sizeof seat, "%d", c->seat);
-        const char *vals[11] = {
-            c->id,       version, c->status,      last_seq,       (const char *)c->snapshot,
-            seat,        c->kind, c->action_json, c->events_json, c->result,
-            c->jobs_json};
-        int lens[11] = {0, 0, 0, 0, (int)c->snapshot_len, 0, 0, 0, 0, 0, 0};
+        const char *vals[13] = {c->id,
+                                version,
+                                c->status,
+                                last_seq,
+                                (const char *)c->snapshot,
+                                seat,
+                                c->kind,
+                                c->action_json,
+                                c->events_json,
+                                c->result,
+                                c->jobs_json,
+                                c->clock_json,
+                                c->clock_json ? c->deadline : NULL};
+        int lens[13] = {0, 0, 0, 0, (int)c->snapshot_len, 0, 0, 0, 0, 0, 0, 0, 0};
         PGresult *res;
-        s = db_run(&pg, ST_GAME_COMMIT, 11, vals, lens, &res);
+        s = db_run(&pg, ST_GAME_COMMIT, 13, vals, lens, &res);
         if (s == STORE_OK) {
             if (PQntuples(res) != 1) {
                 s = STORE_CONFLICT;

@@ -66,13 +66,17 @@ static const char *const stmt_sql[ST_COUNT] = {
                      /* A computer player's seat and the hints switch (0009). */
                      "coalesce(p.bot, ''), coalesce(p.think_ms, 0), g.hints::integer, "
                      /* A rematch seat whose token is not handed out yet (0009). */
-                     "p.token_unclaimed "
+                     "p.token_unclaimed, "
+                     /* The clock (0011), in the first row only. */
+                     "CASE WHEN p.seat = 0 THEN g.clock::text END "
                      "FROM games g "
                      "JOIN players p ON p.game_id = g.id WHERE g.id = $1::uuid ORDER BY p.seat",
     [ST_GAME_INSERT] = "INSERT INTO games (id, ruleset, options, seed, start_tile, custom_deck, "
-                       "version, status, last_seq, snapshot, hints, result, rematch_of) VALUES "
+                       "version, status, last_seq, snapshot, hints, result, rematch_of, clock, "
+                       "deadline) VALUES "
                        "($1::uuid, $2, $3::jsonb, $4::numeric, $5, $6::jsonb, 1, $7, $8::integer, "
-                       "$9::bytea, NOT $10::boolean, $11, $12::uuid)",
+                       "$9::bytea, NOT $10::boolean, $11, $12::uuid, $13::jsonb, "
+                       "$14::timestamptz)",
     [ST_PLAYER_INSERT] = "INSERT INTO players (game_id, seat, name, token_hash, person_id, bot, "
                          "think_ms, token_unclaimed) VALUES ($1::uuid, $2::integer, $3, $4::bytea, "
                          "$5::uuid, $6, $7::integer, coalesce($8::boolean, false))",
@@ -81,7 +85,7 @@ static const char *const stmt_sql[ST_COUNT] = {
                          "FROM json_array_elements($3::json) AS e",
     [ST_GAME_UPDATE] = "UPDATE games SET version = $2::integer + 1, status = $3, "
                        "last_seq = $4::integer, snapshot = $5::bytea, updated_at = now(), "
-                       "result = $6 "
+                       "result = $6, clock = $7::jsonb, deadline = $8::timestamptz "
                        "WHERE id = $1::uuid AND version = $2::integer",
     [ST_ACTION_INSERT] = "INSERT INTO actions (game_id, version, seat, kind, body) "
                          "VALUES ($1::uuid, $2::integer, $3::integer, $4, $5::jsonb)",
@@ -89,11 +93,14 @@ static const char *const stmt_sql[ST_COUNT] = {
      * written unless the version is still the one read; answers 1 row, or 0 (moved on). */
     [ST_GAME_COMMIT] = "WITH g AS (UPDATE games SET version = $2::integer + 1, status = $3, "
                        "last_seq = $4::integer, snapshot = $5::bytea, updated_at = now(), "
-                       "result = $10 "
+                       "result = $10, clock = $12::jsonb, deadline = $13::timestamptz "
                        "WHERE id = $1::uuid AND version = $2::integer "
                        "RETURNING id, watched_until), "
+                       /* No action for a commit of events only ($7 NULL: a clock's
+                        * deadline_near, 0011). */
                        "a AS (INSERT INTO actions (game_id, version, seat, kind, body) "
-                       "SELECT id, $2::integer + 1, $6::integer, $7, $8::jsonb FROM g), "
+                       "SELECT id, $2::integer + 1, $6::integer, $7, $8::jsonb FROM g "
+                       "WHERE $7::text IS NOT NULL), "
                        "e AS (INSERT INTO events (game_id, seq, version, type, payload) "
                        "SELECT g.id, (x->>'seq')::integer, $2::integer + 1, x->>'type', x "
                        "FROM g, json_array_elements($9::json) AS x), "

@@ -87,6 +87,18 @@ const struct itest itest_tests[] = {
     {"bots: a turn leased by a dead server is played once the lease runs out", test_bots_lease},
     {"bots: bad computer player specs refused, nothing stored", test_bots_refused},
     {"bots: hints for the seat to move, off with hints: false", test_hints},
+    /* Clocks (t_clocks.c). */
+    {"clocks: bad clocks refused with their codes, nothing stored", test_clocks_refused},
+    {"clocks: a deadline met, the next turn's deadline", test_clocks_met},
+    {"clocks: autoplay at a missed deadline, the third timeout resigns the seat",
+     test_clocks_autoplay},
+    {"clocks: on_timeout resign at once; a rematch keeps the clock", test_clocks_resign},
+    {"clocks: a bank running down with increments", test_clocks_bank},
+    {"clocks: a move after the deadline refused, nothing applied", test_clocks_late},
+    {"clocks: two servers, one expired deadline, exactly one acting", test_clocks_race},
+    {"clocks: a server killed with a deadline due, another acting", test_clocks_killed},
+    {"clocks: deadline_near once a turn", test_clocks_near},
+    {"clocks_bench: lateness of 250 timeouts (make bench-clocks)", test_clocks_bench},
     /* Browsers (t_cors.c). */
     {"cors: a preflight on every route, with its methods, no token", test_cors_preflights},
     {"cors: headers on every answer (errors, 304, long poll, stream), not on ops",
