@@ -21,6 +21,9 @@ const SERVICE_CODES = [
     'game_not_active', 'game_not_finished',
     // Computer players and hints (issue 13).
     'unknown_bot_level', 'invalid_think_ms', 'hints_disabled',
+    // Clocks (issue 12).
+    'invalid_clock', 'invalid_turn_seconds', 'invalid_bank_seconds', 'invalid_on_timeout',
+    'turn_timed_out',
 ];
 
 const spec = yaml.load(fs.readFileSync(path.join(root, 'openapi.yaml'), 'utf8'));
