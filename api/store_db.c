@@ -43,7 +43,7 @@
  * rows written (a job already there is replaced: lease and attempts cleared).
  */
 #define JOBS_CTE(game, version, json)                                                              \
-    "jx AS (SELECT x->>'kind' AS kind, (x->>'due_ms')::integer AS due_ms, "                        \
+    "jx AS (SELECT x->>'kind' AS kind, (x->>'due_ms')::bigint AS due_ms, "                         \
     "coalesce((x->>'lease_ms')::integer, 10000) AS lease_ms FROM json_array_elements(" json        \
     "::json) AS x), jd AS (DELETE FROM jobs j USING jx WHERE j.game_id = " game " AND j.kind = "   \
     "jx.kind AND jx.due_ms IS NULL RETURNING 1), ji AS (INSERT INTO jobs (game_id, kind, "         \

@@ -141,7 +141,8 @@ void test_clocks_met(struct server *srv)
                 jget(j, "players.0.clock_ms") == NULL;
     cJSON_Delete(j);
     CHECK(shown, "the state does not show the clock");
-    CHECK(d0 >= t0 + 4500 && d0 <= wall_ms() + 5500, "first deadline %lld, created at %lld", d0, t0);
+    CHECK(d0 >= t0 + 4500 && d0 <= wall_ms() + 5500, "first deadline %lld, created at %lld", d0,
+          t0);
     char why[300];
     CHECK(play_turn(srv, &g, 0, why, sizeof why) == 0, "%s", why);
     struct resp r;
@@ -154,9 +155,10 @@ void test_clocks_met(struct server *srv)
     CHECK(seat == 1 && d1 > d0 - 5000 && d1 >= d0 && d1 <= wall_ms() + 5500,
           "the next turn's deadline %lld (seat %d), first %lld", d1, seat, d0);
     const char *vals[1] = {g.id};
-    CHECK(db_scalar_params("SELECT count(*) FROM games WHERE id = $1::uuid AND deadline IS NOT NULL",
-                           1, vals) == 1,
-          "games.deadline not stored");
+    CHECK(
+        db_scalar_params("SELECT count(*) FROM games WHERE id = $1::uuid AND deadline IS NOT NULL",
+                         1, vals) == 1,
+        "games.deadline not stored");
     cJSON *ev = game_events(srv, g.id);
     int timed = count_events(ev, "turn_timed_out", -1);
     cJSON_Delete(ev);
@@ -177,8 +179,10 @@ static int play_seat_until_end(const struct server *srv, const struct game *g, i
         int mine = jnum(j, "turn.seat") == seat;
         cJSON_Delete(j);
         if (finished) return 1;
-        if (mine) (void)play_turn(srv, g, 0, why, sizeof why);
-        else usleep(10000);
+        if (mine)
+            (void)play_turn(srv, g, 0, why, sizeof why);
+        else
+            usleep(10000);
     }
     return 0;
 }
@@ -277,7 +281,8 @@ void test_clocks_bank(struct server *srv)
     snprintf(path, sizeof path, "/v1/games/%s/turn", g.id);
     usleep(300000);
     http(srv, "GET", path, NULL, NULL, &r);
-    long long ann = (long long)jnum(r.json, "clock_ms.0"), bob = (long long)jnum(r.json, "clock_ms.1");
+    long long ann = (long long)jnum(r.json, "clock_ms.0"),
+              bob = (long long)jnum(r.json, "clock_ms.1");
     long long dl = parse_time(jstr(r.json, "deadline")) - wall_ms();
     resp_free(&r);
     CHECK(ann > 3500 && ann < 4700, "Ann's bank after her turn: %lld ms", ann);
