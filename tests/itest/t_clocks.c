@@ -418,6 +418,41 @@ void test_clocks_killed(struct server *srv)
            mono_ms() - t0);
 }
 
+void test_clocks_lease(struct server *srv)
+{
+    /* A deadline claimed by a server that died holding it (its lease, 2 s, simulated in the
+     * table): nobody acts at the deadline (1 s) while the lease runs; srv acts once after. */
+    struct server x = {0};
+    static const char *const env[] = {"BOT_WORKERS=0", NULL};
+    CHECK(hard_server_start(&x, env, 0) == 0, "the server without workers did not start");
+    struct game g;
+    char why[300] = "";
+    kill(srv->pid, SIGSTOP);
+    int rc = game_new(&x,
+                      "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"seed\":11,"
+                      "\"clock\":{\"initial_seconds\":1,\"increment_seconds\":5}," CLOCK_DECK "}",
+                      &g, why, sizeof why);
+    const char *vals[1] = {g.id};
+    long set = rc ? -1
+                  : db_scalar_params("WITH u AS (UPDATE jobs SET due_at = now() + interval '2 s', "
+                                     "claimed_until = now() + interval '2 s', attempts = 1 WHERE "
+                                     "game_id = $1::uuid AND kind = 'deadline' RETURNING 1) "
+                                     "SELECT count(*) FROM u",
+                                     1, vals);
+    kill(srv->pid, SIGCONT);
+    (void)hard_server_stop(&x);
+    CHECK(rc == 0, "%s", why);
+    CHECK(set == 1, "no deadline job at creation (%ld)", set);
+    usleep(1500000);
+    /* (deadline_near, a job of its own, went out at 0.75 s: not what is held.) */
+    const char *vals2[1] = {g.id};
+    long early = db_scalar_params(
+        "SELECT count(*) FROM actions WHERE game_id = $1::uuid AND seat = 0", 1, vals2);
+    CHECK(early == 0, "the deadline was acted on while another server held it (%ld actions)",
+          early);
+    CHECK(acted_once(srv, &g, why, sizeof why) == 0, "%s", why);
+}
+
 void test_clocks_near(struct server *srv)
 {
     /* A bank of 2 s, resign at the timeout: deadline_near at 0.5 s left, once; events as

@@ -97,6 +97,8 @@ const struct itest itest_tests[] = {
     {"clocks: a move after the deadline refused, nothing applied", test_clocks_late},
     {"clocks: two servers, one expired deadline, exactly one acting", test_clocks_race},
     {"clocks: a server killed with a deadline due, another acting", test_clocks_killed},
+    {"clocks: a deadline leased by a dead server is acted on once the lease runs out",
+     test_clocks_lease},
     {"clocks: deadline_near once a turn", test_clocks_near},
     {"clocks_bench: lateness of 250 timeouts (make bench-clocks)", test_clocks_bench},
     /* Browsers (t_cors.c). */

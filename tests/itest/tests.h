@@ -142,6 +142,7 @@ void test_clocks_bank(struct server *srv);
 void test_clocks_late(struct server *srv);
 void test_clocks_race(struct server *srv);
 void test_clocks_killed(struct server *srv);
+void test_clocks_lease(struct server *srv);
 void test_clocks_near(struct server *srv);
 void test_clocks_bench(struct server *srv);
 
