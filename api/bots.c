@@ -93,8 +93,9 @@ static enum jobs_result bot_run(const struct store_job *j)
         goto out;
     }
     const struct cc_game *g = &ag->g;
+    /* Nothing to play in a game that is over, aborted or still waiting for open seats. */
     if (g->phase == CC_PHASE_FINISHED || g->seat >= g->nplayers ||
-        !ag->row.players[g->seat].bot[0]) {
+        !ag->row.players[g->seat].bot[0] || ag->row.state != STORE_PLAYING) {
         r = JOBS_DROP;
         goto out;
     }

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "batcher.h"
+#include "clocks.h"
 #include "jobs.h"
 #include "json_game.h"
 #include "log.h"
@@ -34,6 +35,7 @@ struct cached {
     struct store_player players[CC_MAX_PLAYERS]; /* names and token hashes */
     int hints_off;                               /* store_game.hints_off */
     enum store_game_state state;                 /* waiting, aborted, or as g says (0009) */
+    struct store_clock clock;                    /* store_game.clock (0011) */
     struct cc_game g;                            /* the decoded state */
 };
 
@@ -106,6 +108,8 @@ static struct api_game *from_cache(const char *id, int version)
         memcpy(copy->row.players, c->players, sizeof copy->row.players);
         copy->row.hints_off = c->hints_off;
         copy->row.state = c->state;
+        copy->row.clock = c->clock;
+        copy->clock_auto = 0;
         copy->row.snapshot_len = 0;
         memcpy(&copy->g, &c->g, sizeof copy->g);
     }
@@ -132,7 +136,10 @@ static void slot_put(struct slot *s, const struct api_game *ag, const char *body
     memcpy(c->players, ag->row.players, sizeof c->players);
     c->hints_off = ag->row.hints_off;
     c->state = ag->row.state;
+    c->clock = ag->row.clock;
     memcpy(&c->g, &ag->g, sizeof c->g);
+    /* A bank's answer changes as its time runs: written afresh at each read (0011). */
+    if (ag->row.clock.kind == STORE_CLOCK_BANK) body = NULL;
     free(s->body);
     s->body = NULL;
     s->body_len = 0;
@@ -174,6 +181,7 @@ struct api_game *games_load_at(const char *id, enum games_from from, int version
     }
     snprintf(ag->id, sizeof ag->id, "%s", id);
     ag->cached = 0;
+    ag->clock_auto = 0;
     enum store_status s = store_game_load(id, &ag->row);
     if (s != STORE_OK) {
         problem_store(resp, s);
@@ -345,6 +353,10 @@ enum games_commit games_commit(struct api_game *ag, struct store_commit *c, cons
     char jobs[JOBS_JSON_MAX];
     if (!c->jobs_json) c->jobs_json = jobs_plan(&ag->g, ag->row.players, jobs, sizeof jobs);
     if (!c->turn.phase) games_turn(&ag->g, &c->turn);
+    /* A game with a clock (0011): the clock moved on, its deadline and jobs. */
+    char clock[STORE_CLOCK_JSON_MAX], deadline[32], clock_jobs[JOBS_JSON_MAX];
+    struct store_clock was = ag->row.clock;
+    if (ag->row.clock.kind) clocks_commit(ag, c, clock, deadline, clock_jobs);
     enum store_status s = store_game_commit(c);
     *failure = s;
     if (s == STORE_OK) {
@@ -353,6 +365,7 @@ enum games_commit games_commit(struct api_game *ag, struct store_commit *c, cons
         games_remember(ag, body, len);
         return GAMES_COMMITTED;
     }
+    ag->row.clock = was;
     return s == STORE_CONFLICT && ag->cached ? GAMES_STALE : GAMES_FAILED;
 }
 
@@ -400,6 +413,7 @@ void games_meta(const struct api_game *ag, struct json_game_meta *meta)
     meta->names = ag->names;
     meta->seats = ag->row.players;
     meta->hints_off = ag->row.hints_off;
+    meta->clock = &ag->row.clock;
     meta->status = ag->row.state == STORE_PLAYING ? NULL : games_status(ag);
     for (int s = 0; s < ag->row.nplayers; s++)
         if (ag->row.players[s].open) meta->open |= 1u << s;

@@ -16,6 +16,7 @@ struct api_game {
     struct cc_game g;                  /* the decoded state */
     const char *names[CC_MAX_PLAYERS]; /* row.players[s].name */
     int cached;                        /* 1: a copy from the cache (row.snapshot left empty) */
+    int clock_auto;                    /* 1: the server acts for a timed-out seat (clocks.c) */
 };
 
 /*

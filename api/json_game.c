@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clocks.h"
+
 static const char *const side_names[4] = {"N", "E", "S", "W"};
 
 const char *json_tile_id(const struct cc_game *g, unsigned t)
@@ -165,6 +167,8 @@ static void add_players(struct json_out *o, const struct cc_game *g,
             json_out_kstring(o, "invite", meta->invite[s]);
             json_out_kstring(o, "invite_url", url);
         }
+        if (meta->clock && meta->clock->kind == STORE_CLOCK_BANK)
+            json_out_kint(o, "clock_ms", clocks_bank_now(meta->clock, g, s));
         json_out_end_object(o);
     }
     json_out_end_array(o);
@@ -233,7 +237,9 @@ void json_game(struct json_out *o, const struct cc_game *g, const struct json_ga
     json_options(o, g);
     json_out_kint(o, "version", meta->version);
     json_out_kstring(o, "status", meta->status ? meta->status : json_status(g));
-    if (finished) json_out_kstring(o, "result", json_result(g));
+    if (finished)
+        json_out_kstring(o, "result",
+                         meta->clock && meta->clock->ended_by_timeout ? "timeout" : json_result(g));
     json_out_key(o, "turn");
     json_out_begin_object(o);
     json_out_kint(o, "number", g->turn);
@@ -250,6 +256,7 @@ void json_game(struct json_out *o, const struct cc_game *g, const struct json_ga
         json_out_key(o, "hints");
         json_out_bool(o, !meta->hints_off);
     }
+    clocks_json(o, meta->clock, g);
     add_board(o, g);
     add_tiles(o, "discarded", g, g->discarded, g->ndiscarded);
     if (cc_game_uses_hand(g)) add_tiles(o, "removed", g, g->removed, g->nremoved);

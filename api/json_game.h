@@ -20,6 +20,8 @@ struct json_game_meta {
     const char *status;        /* "waiting" or "aborted" (games_status), or NULL: as g says */
     unsigned open;             /* bit s set while seat s is open (waits for its invite) */
     const char *const *invite; /* NULL, or the invites by seat, NULL for none (create answer) */
+    const struct store_clock *clock; /* NULL, or the game's clock (0011): "clock",
+                                        "deadline", players' "clock_ms" when it has one */
 };
 
 /* Writes the options of `g` as a JSON object (defaults filled in). */

@@ -9,6 +9,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "clocks.h"
 #include "utf8.h"
 
 #define MAX_NAME_CHARS 40
@@ -241,6 +242,67 @@ static int get_int(const cJSON *obj, const char *name, double lo, double hi, lon
                     hi);
     *out = (long long)v->valuedouble;
     return 1;
+}
+
+/* An integer member `name` of the clock `c` in [lo, hi] (else `code`): 1 read, 0 absent, -1. */
+static int clock_int(const cJSON *c, const char *name, long lo, long hi, const char *code,
+                     long long *out, struct json_err *err)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(c, name);
+    if (!v) return 0;
+    if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble))
+        return fail(err, "invalid_clock", "clock.%s must be an integer (seconds).", name);
+    if (v->valuedouble < (double)lo || v->valuedouble > (double)hi)
+        return fail(err, code, "clock.%s must be from %ld to %ld (seconds).", name, lo, hi);
+    *out = (long long)v->valuedouble;
+    return 1;
+}
+
+/*
+ * Decodes "clock" (0011; absent: no clock): {"turn_seconds": N} (CLOCKS_TURN_MIN ..
+ * CLOCKS_TURN_MAX) or {"initial_seconds": N, "increment_seconds": M} (a bank per seat;
+ * increment 0 when absent), either with "on_timeout": "autoplay" (default) | "resign".
+ * invalid_clock for a wrong shape, invalid_turn_seconds / invalid_bank_seconds out of
+ * range, invalid_on_timeout. Returns 0 or -1.
+ */
+static int decode_clock(const cJSON *c, struct store_clock *out, struct json_err *err)
+{
+    memset(out, 0, sizeof *out);
+    if (!c) return 0;
+    if (!cJSON_IsObject(c))
+        return fail(err, "invalid_clock",
+                    "\"clock\" must be an object: {\"turn_seconds\": N} or "
+                    "{\"initial_seconds\": N, \"increment_seconds\": M}.");
+    static const char *const allowed[] = {"turn_seconds", "initial_seconds", "increment_seconds",
+                                          "on_timeout", NULL};
+    if (check_fields(c, allowed, "clock.", err)) return -1;
+    long long turn = 0, initial = 0, inc = 0;
+    int t = clock_int(c, "turn_seconds", CLOCKS_TURN_MIN, CLOCKS_TURN_MAX, "invalid_turn_seconds",
+                      &turn, err);
+    if (t < 0) return -1;
+    int i = clock_int(c, "initial_seconds", CLOCKS_BANK_MIN, CLOCKS_BANK_MAX,
+                      "invalid_bank_seconds", &initial, err);
+    if (i < 0) return -1;
+    int n = clock_int(c, "increment_seconds", 0, CLOCKS_INCREMENT_MAX, "invalid_bank_seconds", &inc,
+                      err);
+    if (n < 0) return -1;
+    if (t && (i || n))
+        return fail(err, "invalid_clock",
+                    "clock: either turn_seconds or a bank (initial_seconds, increment_seconds).");
+    if (!t && !i)
+        return fail(err, "invalid_clock",
+                    "clock needs turn_seconds, or initial_seconds (with increment_seconds).");
+    const cJSON *ot = cJSON_GetObjectItemCaseSensitive(c, "on_timeout");
+    if (ot && (!cJSON_IsString(ot) || (strcmp(ot->valuestring, "autoplay") != 0 &&
+                                       strcmp(ot->valuestring, "resign") != 0)))
+        return fail(err, "invalid_on_timeout",
+                    "clock.on_timeout must be \"autoplay\" (the default) or \"resign\".");
+    out->kind = t ? STORE_CLOCK_TURN : STORE_CLOCK_BANK;
+    out->turn_seconds = (int)turn;
+    out->initial_seconds = (int)initial;
+    out->increment_seconds = (int)inc;
+    out->resign = ot && strcmp(ot->valuestring, "resign") == 0;
+    return 0;
 }
 
 /* Reads a required integer member. Returns 0 or -1. */
@@ -495,8 +557,8 @@ int json_in_new_game(const char *body, size_t len, struct json_new_game *out, st
     cJSON *root = parse_object(body, len, err);
     if (!root) return -1;
     int rc = -1, bad = 0;
-    static const char *const allowed[] = {"ruleset", "players", "options", "seed", "start",
-                                          "deck",    "webhook", "hints",   NULL};
+    static const char *const allowed[] = {"ruleset", "players", "options", "seed",  "start",
+                                          "deck",    "webhook", "hints",   "clock", NULL};
     if (check_fields(root, allowed, "", err)) goto out;
 
     const char *rs = get_str(root, "ruleset", &bad, err);
@@ -541,6 +603,8 @@ int json_in_new_game(const char *body, size_t len, struct json_new_game *out, st
         goto out;
     }
     out->hints_off = hints && cJSON_IsFalse(hints);
+
+    if (decode_clock(cJSON_GetObjectItemCaseSensitive(root, "clock"), &out->clock, err)) goto out;
 
     const cJSON *seed = cJSON_GetObjectItemCaseSensitive(root, "seed");
     if (seed) {

@@ -32,6 +32,7 @@ struct json_new_game {
     char bots[CC_MAX_PLAYERS][8]; /* a computer player's level by seat ("random" ...), or "" */
     int think_ms[CC_MAX_PLAYERS]; /* with bots[seat]: its time a move (ms) */
     int hints_off;                /* 1: "hints": false */
+    struct store_clock clock;     /* "clock" (0011): its kind and settings; kind 0 for none */
 };
 
 #define JSON_THINK_MS_DEFAULT 250 /* a computer player's think_ms when not given */

@@ -6,6 +6,7 @@
 
 #include "board_png.h"
 #include "bots.h"
+#include "clocks.h"
 #include "cfg.h"
 #include "games.h"
 #include "http.h"
@@ -47,7 +48,7 @@ int main(void)
     if (live_start(&cfg)) goto out_ops;
     if (webhook_start(&cfg)) goto out_live;
     store_set_job_hook(jobs_kick); /* this server's commit that made a job due */
-    if (bots_init() || jobs_start(&cfg)) goto out_webhook;
+    if (bots_init() || clocks_init() || jobs_start(&cfg)) goto out_webhook;
     if (http_start(&cfg)) goto out_jobs;
     int sig = 0;
     sigwait(&sigs, &sig);

@@ -7,6 +7,7 @@
 
 #include "auth.h"
 #include "bots.h"
+#include "clocks.h"
 #include "games.h"
 #include "idem.h"
 #include "jobs.h"
@@ -166,11 +167,25 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
     json_out_end_array(&w);
     events_txt = json_out_take(&w, NULL);
 
+    /* The clock (0014): the first turn begins now, or with open seats when the last of
+     * them is taken (routes_lobby.c): a waiting game has no deadline. */
+    struct store_clock *clock = c->in.clock.kind ? &c->in.clock : NULL;
+    char clock_txt[STORE_CLOCK_JSON_MAX], deadline[32] = "";
+    long long now_ms = clocks_now_ms();
+    if (clock) {
+        if (!c->in.open_seats) clocks_begin(clock, &c->g, now_ms);
+        clocks_encode(clock, clock_txt, sizeof clock_txt);
+        if (clock->deadline_ms) clocks_rfc3339(clock->deadline_ms, deadline);
+    }
     /* An idempotent repeat gets this answer again, tokens, invites and webhook secret
      * included: idem_remember() has it sealed under the key (seal.h), so the database
      * alone shows none of them. */
-    struct json_game_meta meta = {
-        .id = id, .version = 1, .names = names, .seats = c->players, .hints_off = c->in.hints_off};
+    struct json_game_meta meta = {.id = id,
+                                  .version = 1,
+                                  .names = names,
+                                  .seats = c->players,
+                                  .hints_off = c->in.hints_off,
+                                  .clock = clock};
     if (c->in.open_seats) { /* waiting for them (0013); the invites only in the answer */
         meta.status = "waiting";
         meta.open = c->in.open_seats;
@@ -200,7 +215,9 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
         goto out;
     }
 
-    char jobs[JOBS_JSON_MAX];
+    char jobs[JOBS_JSON_MAX], clock_jobs[JOBS_JSON_MAX];
+    const char *plan = jobs_plan(&c->g, c->players, jobs, sizeof jobs); /* seat 0 a bot */
+    if (clock) plan = clocks_jobs(clock, &c->g, 1, now_ms, plan, clock_jobs, sizeof clock_jobs);
     resp->status = 201;
     snprintf(resp->location, sizeof resp->location, "/v1/games/%s", id);
     games_etag(resp, 1);
@@ -224,7 +241,9 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
         .webhook_secret = secret[0] ? secret : NULL,
         .hints_off = c->in.hints_off,
         /* Seat 0 a computer player: it moves now, or when the last open seat is taken. */
-        .jobs_json = c->in.open_seats ? NULL : jobs_plan(&c->g, c->players, jobs, sizeof jobs),
+        .jobs_json = c->in.open_seats ? NULL : plan,
+        .clock_json = clock ? clock_txt : NULL,
+        .deadline = deadline[0] ? deadline : NULL,
     };
     games_turn(&c->g, &ng.turn);
     enum store_status ss = store_game_create(&ng);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "auth.h"
+#include "clocks.h"
 #include "games.h"
 #include "idem.h"
 #include "jobs.h"
@@ -176,8 +177,20 @@ static enum joined join_try(const struct api_request *req, struct api_response *
     games_etag(resp, ag->row.version + 1);
     /* A repeat gets this answer again, the seat token included (sealed under the key). */
     if (idem->active) idem_remember(idem, req, resp, resp->body);
-    /* The last join starts the game: a computer player at seat 0 moves then (jobs.h). */
-    char jobs[JOBS_JSON_MAX];
+    /* The last join starts the game: a computer player at seat 0 moves then (jobs.h), and
+     * a clock's first turn begins (clocks.h). */
+    char jobs[JOBS_JSON_MAX], clock_jobs[JOBS_JSON_MAX], clock_txt[STORE_CLOCK_JSON_MAX];
+    char deadline[32] = "";
+    const char *plan = started ? jobs_plan(&ag->g, ag->row.players, jobs, sizeof jobs) : NULL;
+    struct store_clock clock = ag->row.clock;
+    int clocked = started && clock.kind;
+    if (clocked) {
+        long long now_ms = clocks_now_ms();
+        clocks_begin(&clock, &ag->g, now_ms);
+        clocks_encode(&clock, clock_txt, sizeof clock_txt);
+        if (clock.deadline_ms) clocks_rfc3339(clock.deadline_ms, deadline);
+        plan = clocks_jobs(&clock, &ag->g, 1, now_ms, plan, clock_jobs, sizeof clock_jobs);
+    }
     struct store_join j = {
         .id = ag->id,
         .version = ag->row.version,
@@ -191,7 +204,9 @@ static enum joined join_try(const struct api_request *req, struct api_response *
         .action_json = t.action,
         .events_json = t.events,
         .idem = idem->active ? &idem->rec : NULL,
-        .jobs_json = started ? jobs_plan(&ag->g, ag->row.players, jobs, sizeof jobs) : NULL,
+        .jobs_json = plan,
+        .clock_json = clocked ? clock_txt : NULL,
+        .deadline = deadline[0] ? deadline : NULL,
     };
     enum store_status ss = store_game_join(&j);
     if (ss == STORE_OK) {
@@ -202,6 +217,7 @@ static enum joined join_try(const struct api_request *req, struct api_response *
         memcpy(p->token_hash, th, sizeof th);
         snprintf(p->person_id, sizeof p->person_id, "%s", me ? me->id : "");
         if (started) ag->row.state = STORE_PLAYING;
+        if (clocked) ag->row.clock = clock;
         games_remember(ag, NULL, 0);
         log_kv(LOG_INFO, started ? "seat joined, game started" : "seat joined", "game", ag->id,
                NULL);

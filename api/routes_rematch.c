@@ -16,7 +16,9 @@
 #include <string.h>
 
 #include "auth.h"
+#include "clocks.h"
 #include "games.h"
+#include "jobs.h"
 #include "json_game.h"
 #include "json_in.h"
 #include "log.h"
@@ -98,6 +100,15 @@ static enum store_status create_next(const struct api_game *old, struct rematch 
     enum store_status s = STORE_ERROR;
     if (!events_txt || !options_txt || (r->setup.deck_len >= 0 && !deck_txt)) goto out;
     *failed = 0;
+    /* The same clock (0011), started afresh: the first turn begins now. */
+    struct store_clock clock = old->row.clock;
+    char clock_txt[STORE_CLOCK_JSON_MAX], deadline[32] = "", clock_jobs[JOBS_JSON_MAX];
+    long long now_ms = clocks_now_ms();
+    if (clock.kind) {
+        clocks_begin(&clock, &r->g, now_ms);
+        clocks_encode(&clock, clock_txt, sizeof clock_txt);
+        if (clock.deadline_ms) clocks_rfc3339(clock.deadline_ms, deadline);
+    }
     struct store_new_game ng = {
         .id = next,
         .ruleset = cc_ruleset_name((enum cc_ruleset)r->g.ruleset),
@@ -114,6 +125,11 @@ static enum store_status create_next(const struct api_game *old, struct rematch 
         .events_json = events_txt,
         .result = json_result(&r->g),
         .rematch_of = old->id,
+        .clock_json = clock.kind ? clock_txt : NULL,
+        .deadline = deadline[0] ? deadline : NULL,
+        .jobs_json =
+            clock.kind ? clocks_jobs(&clock, &r->g, 1, now_ms, NULL, clock_jobs, sizeof clock_jobs)
+                       : NULL,
     };
     s = store_game_create(&ng);
 out:

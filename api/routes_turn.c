@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clocks.h"
 #include "games.h"
 #include "idem.h"
 #include "json_game.h"
@@ -64,9 +65,32 @@ static int encode_action(const struct api_game *ag, const struct cc_action *a, i
     struct json_out w;
     json_out_init(&w);
     json_out_begin_array(&w);
-    e->nev = json_events(&w, &ag->g, &t->ev, 0, ag->row.last_seq + 1);
+    int first = ag->row.last_seq + 1, timed_out = 0;
+    if (ag->clock_auto && !ag->row.clock.timed_out) {
+        /* The server acts for a seat whose time ran out (clocks.c): said first. */
+        const struct store_clock *cl = &ag->row.clock;
+        char d[32];
+        clocks_rfc3339(cl->deadline_ms, d);
+        json_out_begin_object(&w);
+        json_out_kint(&w, "seq", first);
+        json_out_kstring(&w, "type", "turn_timed_out");
+        json_out_kint(&w, "seat", cl->turn_seat);
+        json_out_kint(&w, "turn", cl->turn_no);
+        json_out_kstring(&w, "deadline", d);
+        json_out_kint(&w, "late_ms", clocks_now_ms() - cl->deadline_ms);
+        json_out_kint(&w, "timeouts_in_a_row", cl->timeouts[cl->turn_seat] + 1);
+        json_out_kstring(&w, "action", a->kind == CC_ACTION_RESIGN ? "resign" : "autoplay");
+        json_out_end_object(&w);
+        timed_out = 1;
+    }
+    e->nev = timed_out + json_events(&w, &ag->g, &t->ev, 0, first + timed_out);
     json_out_end_array(&w);
     e->events = json_out_take(&w, &e->events_len);
+    if (ag->clock_auto && e->events && ag->g.phase == CC_PHASE_FINISHED) {
+        /* A game a timeout's resignation ends ended by "timeout" (same length: in place). */
+        char *r = strstr(e->events, "\"result\":\"resignation\"");
+        if (r) memcpy(r + 10, "timeout\"    ", 12);
+    }
     json_action(&w, &ag->g, a);
     e->action = json_out_take(&w, NULL);
     if (!place) {
@@ -75,7 +99,8 @@ static int encode_action(const struct api_game *ag, const struct cc_action *a, i
                                       .version = version,
                                       .names = ag->names,
                                       .seats = ag->row.players,
-                                      .hints_off = ag->row.hints_off};
+                                      .hints_off = ag->row.hints_off,
+                                      .clock = &ag->row.clock};
         json_game(&w, &ag->g, &meta);
         e->game = json_out_take(&w, &e->game_len);
     }
@@ -130,6 +155,16 @@ static enum tried try_action(const struct api_request *req, struct api_response 
         if (ag->cached) rc = TRIED_STALE;
         goto out;
     }
+    if (!ag->clock_auto && ag->row.clock.kind && a->kind != CC_ACTION_RESIGN &&
+        a->seat == ag->g.seat && clocks_expired(&ag->row.clock, &ag->g)) {
+        /* Past the deadline, before the server acted for the seat: refused (0011). */
+        if (ag->cached)
+            rc = TRIED_STALE;
+        else
+            problem_reply(resp, 409, "turn_timed_out",
+                          "The turn's time ran out: the server plays or resigns for the seat.");
+        goto out;
+    }
     t->ev.n = 0;
     enum cc_status st = cc_game_apply(&ag->g, a, &t->ev);
     if (st != CC_OK) {
@@ -150,7 +185,9 @@ static enum tried try_action(const struct api_request *req, struct api_response 
     if (idem->active) idem_remember(idem, req, resp, resp->body);
     struct store_commit c = {
         .status = json_status(&ag->g),
-        .result = json_result(&ag->g),
+        .result = ag->clock_auto && cc_game_result(&ag->g) == CC_RESULT_RESIGNATION
+                      ? "timeout"
+                      : json_result(&ag->g),
         .last_seq = ag->row.last_seq + e.nev,
         .snapshot = t->snapshot,
         .snapshot_len = e.snap_len,

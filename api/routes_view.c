@@ -8,6 +8,7 @@
 
 #include "board_png.h"
 #include "board_svg.h"
+#include "clocks.h"
 #include "games.h"
 #include "idem.h"
 #include "json_game.h"
@@ -55,6 +56,17 @@ void routes_turn_view(const struct api_request *req, struct api_response *resp, 
         json_out_end_array(&w);
     }
     json_out_kint(&w, "deck_remaining", cc_tiles_remaining(g));
+    if (ag->row.clock.kind) {
+        /* The clock (0011): the deadline and, with a bank, each seat's time as of now. */
+        clocks_json(&w, &ag->row.clock, g);
+        if (ag->row.clock.kind == STORE_CLOCK_BANK) {
+            json_out_key(&w, "clock_ms");
+            json_out_begin_array(&w);
+            for (unsigned s = 0; s < g->nplayers; s++)
+                json_out_int(&w, clocks_bank_now(&ag->row.clock, g, s));
+            json_out_end_array(&w);
+        }
+    }
     json_out_key(&w, "placements");
     if (placing)
         json_placement_list(&w, g, buf, CC_MAX_PLACEMENTS);

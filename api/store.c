@@ -10,6 +10,7 @@
 
 #include <libpq-fe.h>
 
+#include "clocks.h"
 #include "log.h"
 #include "store_db.h"
 
@@ -117,7 +118,7 @@ enum store_status store_game_create(const struct store_new_game *g)
     enum store_status s = db_begin(&pg);
     if (s == STORE_OK) {
         struct turn_text tt;
-        const char *vals[16] = {g->id,
+        const char *vals[18] = {g->id,
                                 g->ruleset,
                                 g->options_json,
                                 seed,
@@ -128,10 +129,16 @@ enum store_status store_game_create(const struct store_new_game *g)
                                 (const char *)g->snapshot,
                                 g->hints_off ? "true" : "false",
                                 g->result,
-                                g->rematch_of};
+                                g->rematch_of,
+                                NULL,
+                                NULL,
+                                NULL,
+                                NULL, /* the turn: turn_vals() below */
+                                g->clock_json,
+                                g->clock_json ? g->deadline : NULL};
         turn_vals(&g->turn, &tt, vals + 12);
-        int lens[16] = {0, 0, 0, 0, 0, 0, 0, 0, (int)g->snapshot_len, 0, 0, 0, 0, 0, 0, 0};
-        s = db_run_cmd(&pg, ST_GAME_INSERT, 16, vals, lens, NULL);
+        int lens[18] = {0, 0, 0, 0, 0, 0, 0, 0, (int)g->snapshot_len, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+        s = db_run_cmd(&pg, ST_GAME_INSERT, 18, vals, lens, NULL);
     }
     for (int i = 0; s == STORE_OK && i < g->nplayers; i++) {
         char seat[16], think[16];
@@ -209,6 +216,13 @@ enum store_status store_game_load(const char *id, struct store_game *out)
     out->state = strcmp(status, "waiting") == 0   ? STORE_WAITING
                  : strcmp(status, "aborted") == 0 ? STORE_ABORTED
                                                   : STORE_PLAYING;
+    /* The clock (0011): text (binary format of text is its bytes), NULL for none. */
+    memset(&out->clock, 0, sizeof out->clock);
+    if (!PQgetisnull(res, 0, 13) &&
+        clocks_decode(PQgetvalue(res, 0, 13), (size_t)PQgetlength(res, 0, 13), &out->clock)) {
+        log_kv(LOG_ERROR, "stored clock does not decode", "game", id, NULL);
+        goto out;
+    }
     for (int i = 0; i < n && i < CC_MAX_PLAYERS; i++) {
         struct store_player *p = &out->players[i];
         size_t nl = (size_t)PQgetlength(res, i, 3);
@@ -357,12 +371,22 @@ static enum store_status commit_remembered(PGconn *pg, const struct store_commit
     enum store_status s = db_begin(&pg);
     if (s == STORE_OK) {
         struct turn_text tt;
-        const char *vals[10] = {c->id,    version, c->status, last_seq, (const char *)c->snapshot,
-                                c->result};
+        const char *vals[12] = {c->id,
+                                version,
+                                c->status,
+                                last_seq,
+                                (const char *)c->snapshot,
+                                c->result,
+                                NULL,
+                                NULL,
+                                NULL,
+                                NULL,
+                                c->clock_json,
+                                c->clock_json ? c->deadline : NULL};
         turn_vals(&c->turn, &tt, vals + 6);
-        int lens[10] = {0, 0, 0, 0, (int)c->snapshot_len, 0, 0, 0, 0, 0};
+        int lens[12] = {0, 0, 0, 0, (int)c->snapshot_len, 0, 0, 0, 0, 0, 0, 0};
         long n = 0;
-        s = db_run_cmd(&pg, ST_GAME_UPDATE, 10, vals, lens, &n);
+        s = db_run_cmd(&pg, ST_GAME_UPDATE, 12, vals, lens, &n);
         if (s == STORE_OK && n != 1) s = STORE_CONFLICT;
     }
     if (s == STORE_OK) {
@@ -398,14 +422,27 @@ enum store_status store_game_commit(const struct store_commit *c)
         snprintf(last_seq, sizeof last_seq, "%d", c->last_seq);
         snprintf(seat, sizeof seat, "%d", c->seat);
         struct turn_text tt;
-        const char *vals[15] = {
-            c->id,       version, c->status,      last_seq,       (const char *)c->snapshot,
-            seat,        c->kind, c->action_json, c->events_json, c->result,
-            c->jobs_json};
+        const char *vals[17] = {c->id,
+                                version,
+                                c->status,
+                                last_seq,
+                                (const char *)c->snapshot,
+                                seat,
+                                c->kind,
+                                c->action_json,
+                                c->events_json,
+                                c->result,
+                                c->jobs_json,
+                                NULL,
+                                NULL,
+                                NULL,
+                                NULL,
+                                c->clock_json,
+                                c->clock_json ? c->deadline : NULL};
         turn_vals(&c->turn, &tt, vals + 11);
-        int lens[15] = {0, 0, 0, 0, (int)c->snapshot_len, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+        int lens[17] = {0, 0, 0, 0, (int)c->snapshot_len, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
         PGresult *res;
-        s = db_run(&pg, ST_GAME_COMMIT, 15, vals, lens, &res);
+        s = db_run(&pg, ST_GAME_COMMIT, 17, vals, lens, &res);
         if (s == STORE_OK) {
             if (PQntuples(res) != 1) {
                 s = STORE_CONFLICT;
@@ -602,8 +639,9 @@ enum store_status store_game_join(struct store_join *j)
      * (and its other commits) run one after the other, each deciding on the state the
      * one before left. */
     if (s == STORE_OK) {
-        const char *vals[4] = {j->id, version, j->started ? "true" : "false", last_seq};
-        s = db_run_cmd(&pg, ST_JOIN_GAME, 4, vals, NULL, &n);
+        const char *vals[6] = {j->id,    version,       j->started ? "true" : "false",
+                               last_seq, j->clock_json, j->clock_json ? j->deadline : NULL};
+        s = db_run_cmd(&pg, ST_JOIN_GAME, 6, vals, NULL, &n);
         if (s == STORE_OK && n != 1) s = STORE_CONFLICT;
     }
     if (s == STORE_OK) {

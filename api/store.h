@@ -46,6 +46,33 @@ enum store_game_state {
     STORE_ABORTED      /* 'aborted': nobody wins, nothing more can be played */
 };
 
+/* The kinds of clock (0011). */
+enum store_clock_kind {
+    STORE_CLOCK_NONE = 0, /* no clock: nothing is timed */
+    STORE_CLOCK_TURN,     /* turn_seconds for every turn (play-by-post) */
+    STORE_CLOCK_BANK      /* a bank per seat plus an increment a turn (live play) */
+};
+
+#define STORE_CLOCK_JSON_MAX 512 /* bytes of a clock's stored JSON text (api/clocks.c) */
+
+/* A game's clock as created and where it stands (games.clock, 0011; api/clocks.c). */
+struct store_clock {
+    int kind;                          /* enum store_clock_kind */
+    int turn_seconds;                  /* STORE_CLOCK_TURN: the time of a turn */
+    int initial_seconds;               /* STORE_CLOCK_BANK: each seat's bank at the start */
+    int increment_seconds;             /* STORE_CLOCK_BANK: added after each turn */
+    int resign;                        /* 1: on_timeout "resign", else "autoplay" */
+    long long turn_start_ms;           /* when the turn began (ms since 1970, server's clock) */
+    long long deadline_ms;             /* when it must be finished (0: finished game) */
+    int turn_seat;                     /* the seat whose turn began then */
+    int turn_no;                       /* its cc_game.turn */
+    long long bank_ms[CC_MAX_PLAYERS]; /* STORE_CLOCK_BANK: by seat, as of turn_start_ms */
+    int timeouts[CC_MAX_PLAYERS];      /* timeouts in a row by seat */
+    int timed_out;                     /* 1: this turn's timeout was counted (and told) */
+    int near_sent;                     /* 1: this turn's deadline_near went out */
+    int ended_by_timeout;              /* 1: a timeout's resignation ended the game */
+};
+
 /* A game row with its players, as loaded. */
 struct store_game {
     int version;                                 /* grows by one per accepted action */
@@ -54,6 +81,7 @@ struct store_game {
     struct store_player players[CC_MAX_PLAYERS]; /* by seat */
     int hints_off;                               /* 1: created with "hints": false (0010) */
     enum store_game_state state;                 /* waiting, aborted, or as the engine says */
+    struct store_clock clock;                    /* its clock (0011): kind 0 for none */
     size_t snapshot_len;                         /* bytes in snapshot */
     uint8_t snapshot[CC_SNAPSHOT_MAX];           /* cc_game_encode() of the state */
 };
@@ -106,6 +134,8 @@ struct store_new_game {
     int hints_off;          /* 1: "hints": false (0010) */
     const char *jobs_json;  /* background jobs to write (STORE_JOBS_JSON), or NULL */
     struct store_turn turn; /* the turn and scores for the players' lists */
+    const char *clock_json; /* the clock (games.clock, 0011), or NULL: none */
+    const char *deadline;   /* with clock_json: the deadline (RFC 3339), or NULL */
 };
 
 /* An accepted action, written in one transaction guarded by the version read. */
@@ -125,6 +155,8 @@ struct store_commit {
     const char *jobs_json;         /* background jobs to write or remove (STORE_JOBS_JSON), or
                                       NULL: none (games_commit fills it in) */
     struct store_turn turn;        /* the turn and scores after it, for the players' lists */
+    const char *clock_json;        /* the clock after it (0011), or NULL: the game has none */
+    const char *deadline;          /* with clock_json: the deadline (RFC 3339), or NULL */
 };
 
 /*
@@ -242,8 +274,10 @@ struct store_join {
     const char *action_json;       /* the join as the action log keeps it */
     const char *events_json;       /* JSON array of the new events */
     const struct store_idem *idem; /* the answer to remember, or NULL */
-    const char *jobs_json; /* with started: the background jobs (STORE_JOBS_JSON), or NULL */
-    int already_seated;    /* out: 1 when person_id holds a seat of the game */
+    const char *jobs_json;  /* with started: the background jobs (STORE_JOBS_JSON), or NULL */
+    const char *clock_json; /* with started: the clock begun now (0014), or NULL: none */
+    const char *deadline;   /* with clock_json: its deadline (RFC 3339), or NULL */
+    int already_seated;     /* out: 1 when person_id holds a seat of the game */
 };
 
 /*

@@ -35,7 +35,7 @@
 
 #define MIGRATION_LOCK_KEY "7596138466117266540" /* pg_advisory_lock key of migrations */
 #define RECONNECT_DELAY_MS 1000                  /* between attempts of one thread */
-#define MAX_PARAMS         16                    /* parameters of one statement */
+#define MAX_PARAMS         20                    /* parameters of one statement */
 
 /*
  * The common table expressions that write the background jobs (STORE_JOBS_JSON in `json`)
@@ -43,7 +43,7 @@
  * rows written (a job already there is replaced: lease and attempts cleared).
  */
 #define JOBS_CTE(game, version, json)                                                              \
-    "jx AS (SELECT x->>'kind' AS kind, (x->>'due_ms')::integer AS due_ms, "                        \
+    "jx AS (SELECT x->>'kind' AS kind, (x->>'due_ms')::bigint AS due_ms, "                         \
     "coalesce((x->>'lease_ms')::integer, 10000) AS lease_ms FROM json_array_elements(" json        \
     "::json) AS x), jd AS (DELETE FROM jobs j USING jx WHERE j.game_id = " game " AND j.kind = "   \
     "jx.kind AND jx.due_ms IS NULL RETURNING 1), ji AS (INSERT INTO jobs (game_id, kind, "         \
@@ -91,15 +91,17 @@ static const char *const stmt_sql[ST_COUNT] = {
                      /* A rematch seat whose token is not handed out yet (0009). */
                      "p.token_unclaimed, "
                      /* The game's status and an open seat's invite (0013). */
-                     "g.status, p.invite_hash "
+                     "g.status, p.invite_hash, "
+                     /* The clock (0014), in the first row only. */
+                     "CASE WHEN p.seat = 0 THEN g.clock::text END "
                      "FROM games g "
                      "JOIN players p ON p.game_id = g.id WHERE g.id = $1::uuid ORDER BY p.seat",
     [ST_GAME_INSERT] = "INSERT INTO games (id, ruleset, options, seed, start_tile, custom_deck, "
                        "version, status, last_seq, snapshot, hints, result, rematch_of, "
-                       "turn_number, turn_seat, turn_phase, scores) VALUES ($1::uuid, $2, "
-                       "$3::jsonb, $4::numeric, $5, $6::jsonb, 1, $7, $8::integer, $9::bytea, "
-                       "NOT $10::boolean, $11, $12::uuid, $13::integer, $14::integer, $15, "
-                       "$16::integer[])",
+                       "turn_number, turn_seat, turn_phase, scores, clock, deadline) VALUES "
+                       "($1::uuid, $2, $3::jsonb, $4::numeric, $5, $6::jsonb, 1, $7, $8::integer, "
+                       "$9::bytea, NOT $10::boolean, $11, $12::uuid, $13::integer, $14::integer, "
+                       "$15, $16::integer[], $17::jsonb, $18::timestamptz)",
     [ST_PLAYER_INSERT] = "INSERT INTO players (game_id, seat, name, token_hash, person_id, bot, "
                          "think_ms, token_unclaimed, invite_hash) VALUES ($1::uuid, $2::integer, "
                          "$3, $4::bytea, $5::uuid, $6, $7::integer, coalesce($8::boolean, false), "
@@ -116,7 +118,9 @@ static const char *const stmt_sql[ST_COUNT] = {
                        "ELSE $7::integer END, turn_seat = CASE WHEN $9::text IS NULL "
                        "THEN turn_seat ELSE $8::integer END, turn_phase = coalesce($9::text, "
                        "turn_phase), scores = CASE WHEN $9::text IS NULL THEN scores "
-                       "ELSE $10::integer[] END "
+                       "ELSE $10::integer[] END, "
+                       /* The clock (0014). */
+                       "clock = $11::jsonb, deadline = $12::timestamptz "
                        "WHERE id = $1::uuid AND version = $2::integer",
     [ST_ACTION_INSERT] = "INSERT INTO actions (game_id, version, seat, kind, body) "
                          "VALUES ($1::uuid, $2::integer, $3::integer, $4, $5::jsonb)",
@@ -131,11 +135,16 @@ static const char *const stmt_sql[ST_COUNT] = {
                        "ELSE $12::integer END, turn_seat = CASE WHEN $14::text IS NULL "
                        "THEN turn_seat ELSE $13::integer END, turn_phase = coalesce($14::text, "
                        "turn_phase), scores = CASE WHEN $14::text IS NULL THEN scores "
-                       "ELSE $15::integer[] END "
+                       "ELSE $15::integer[] END, "
+                       /* The clock (0014). */
+                       "clock = $16::jsonb, deadline = $17::timestamptz "
                        "WHERE id = $1::uuid AND version = $2::integer "
                        "RETURNING id, watched_until), "
+                       /* No action for a commit of events only ($7 NULL: a clock's
+                        * deadline_near, 0011). */
                        "a AS (INSERT INTO actions (game_id, version, seat, kind, body) "
-                       "SELECT id, $2::integer + 1, $6::integer, $7, $8::jsonb FROM g), "
+                       "SELECT id, $2::integer + 1, $6::integer, $7, $8::jsonb FROM g "
+                       "WHERE $7::text IS NOT NULL), "
                        "e AS (INSERT INTO events (game_id, seq, version, type, payload) "
                        "SELECT g.id, (x->>'seq')::integer, $2::integer + 1, x->>'type', x "
                        "FROM g, json_array_elements($9::json) AS x), "
@@ -322,6 +331,9 @@ static const char *const stmt_sql[ST_COUNT] = {
      * 'active' when $3, the last open seat was taken), its newest event is then $4. */
     [ST_JOIN_GAME] = "UPDATE games SET version = $2::integer + 1, status = CASE WHEN "
                      "$3::boolean THEN 'active' ELSE 'waiting' END, last_seq = $4::integer, "
+                     /* The clock begun by the last join ($5, 0014; NULL: as it is). */
+                     "clock = coalesce($5::jsonb, clock), deadline = CASE WHEN $5::jsonb IS "
+                     "NULL THEN deadline ELSE $6::timestamptz END, "
                      "updated_at = now() WHERE id = $1::uuid AND version = $2::integer AND "
                      "status = 'waiting'",
     /* ...and its seat $2 is taken, while its invite is still $6 (a used invite is NULL). */

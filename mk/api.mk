@@ -103,6 +103,13 @@ bench-http: $(API_BIN)
 .PHONY: bench-inbox
 bench-inbox: $(API_BIN)
 	scripts/bench-inbox.sh
+
+# make bench-clocks: the long-form measurement of clocks (issue 12; not in make test): 50
+# games nobody plays, 250 timeouts, how late after each deadline the server acted (p50/p99),
+# the integration test test_clocks_bench on a fresh database.
+.PHONY: bench-clocks
+bench-clocks:
+	CLOCKS_BENCH=1 $(MAKE_PLAIN) test-itest ITEST_PROXY= ITEST_FILTER=clocks_bench
 bench: deps
 	$(MAKE_PLAIN) bench-engine
 	$(MAKE_PLAIN) bench-json

@@ -25,6 +25,9 @@ const SERVICE_CODES = [
     'game_not_active', 'invite_not_found', 'already_seated', 'too_late_to_abort',
     'game_not_finished',
     'version_not_found',
+    // Clocks (issue 12).
+    'invalid_clock', 'invalid_turn_seconds', 'invalid_bank_seconds', 'invalid_on_timeout',
+    'turn_timed_out',
 ];
 
 const spec = yaml.load(fs.readFileSync(path.join(root, 'openapi.yaml'), 'utf8'));

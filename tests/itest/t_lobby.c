@@ -758,3 +758,64 @@ void test_lobby_abort(struct server *srv)
               "aborting a finished game changed it");
     CHECK(st == 409 && strcmp(code, "too_late_to_abort") == 0, "a finished game: %ld %s", st, code);
 }
+
+/* Polls GET /v1/games/{id} until its version is at least `v` (5 s at most): the state. */
+static cJSON *state_at_least(const struct server *srv, const char *id, int v)
+{
+    char path[96];
+    snprintf(path, sizeof path, "/v1/games/%s", id);
+    for (int i = 0; i < 100; i++) {
+        struct resp r;
+        http(srv, "GET", path, NULL, NULL, &r);
+        if (r.status == 200 && jnum(r.json, "version") >= v) {
+            cJSON *j = r.json;
+            r.json = NULL;
+            resp_free(&r);
+            return j;
+        }
+        resp_free(&r);
+        struct timespec ts = {0, 50 * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+    return NULL;
+}
+
+/*
+ * A waiting game with a clock and a computer player at seat 0: nothing runs while it waits
+ * (no deadline, the computer player does not move); the last join begins the clock's first
+ * turn (a deadline) and the computer player plays it at once.
+ */
+void test_lobby_clock_and_bot(struct server *srv)
+{
+    char code[64];
+    struct lobby l;
+    CHECK(lobby_new(srv,
+                    "{\"players\":[{\"bot\":\"greedy\",\"think_ms\":10},{\"open\":true}],"
+                    "\"clock\":{\"turn_seconds\":60}," LOBBY_DECK "}",
+                    NULL, &l, NULL) == 201,
+          "create with a clock, a computer player and an open seat");
+    struct timespec ts = {0, 400 * 1000000L};
+    nanosleep(&ts, NULL); /* time for a computer player that should not move */
+    cJSON *w = state_at_least(srv, l.g.id, 1);
+    CHECK(w, "no state");
+    int waiting = strcmp(jstr(w, "status"), "waiting") == 0 && jnum(w, "version") == 1;
+    const cJSON *dl = jget(w, "deadline");
+    int no_deadline = !dl || cJSON_IsNull(dl);
+    cJSON_Delete(w);
+    CHECK(waiting, "the waiting game moved");
+    CHECK(no_deadline, "a waiting game has a deadline");
+    const char *v[] = {l.g.id};
+    CHECK(db_scalar_params("SELECT count(*) FROM jobs WHERE game_id = $1::uuid", 1, v) == 0,
+          "a waiting game has background jobs");
+    CHECK(join(srv, &l, l.invite[1], "Bob", NULL, code, sizeof code, NULL) == 200, "join: %s",
+          code);
+    /* The join is version 2; the computer player's draw and placement follow. */
+    cJSON *s = state_at_least(srv, l.g.id, 4);
+    CHECK(s, "the computer player did not play its turn after the game started");
+    int active = strcmp(jstr(s, "status"), "active") == 0 && jnum(s, "turn.seat") == 1;
+    const cJSON *d2 = jget(s, "deadline");
+    int has_deadline = cJSON_IsString(d2);
+    cJSON_Delete(s);
+    CHECK(active, "after the start the computer player's turn did not pass to seat 1");
+    CHECK(has_deadline, "the started game has no deadline");
+}

@@ -153,6 +153,19 @@ void test_resign_completed(struct server *srv);
 void test_resign_refusals(struct server *srv);
 void test_rematch(struct server *srv);
 void test_rematch_cached(struct server *srv);
+/* t_clocks.c: clocks of games (issue 12). */
+void test_clocks_refused(struct server *srv);
+void test_clocks_met(struct server *srv);
+void test_clocks_autoplay(struct server *srv);
+void test_clocks_resign(struct server *srv);
+void test_clocks_bank(struct server *srv);
+void test_clocks_late(struct server *srv);
+void test_clocks_race(struct server *srv);
+void test_clocks_killed(struct server *srv);
+void test_clocks_lease(struct server *srv);
+void test_clocks_near(struct server *srv);
+void test_clocks_bench(struct server *srv);
+
 /* t_bots.c: computer players and hints (issue 13). */
 void test_bots_against_person(struct server *srv);
 void test_bots_only(struct server *srv);
@@ -168,6 +181,7 @@ void test_lobby_race(struct server *srv);
 void test_lobby_start_events(struct server *srv);
 void test_lobby_idempotency(struct server *srv);
 void test_lobby_abort(struct server *srv);
+void test_lobby_clock_and_bot(struct server *srv);
 void test_cors_preflights(struct server *srv);
 void test_cors_answers(struct server *srv);
 void test_cors_origins(struct server *srv);

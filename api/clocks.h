@@ -1,0 +1,81 @@
+/* clocks.h: clocks of games (issue 12): the turn deadline of play-by-post and the bank of
+ * live play, kept in the game's row (games.clock, 0011) and timed by the server that
+ * commits each action; what happens at the deadline (job kind "deadline": the seat's turn
+ * played as the greedy computer player would, or its resignation) and a quarter of the
+ * turn's time before it (job kind "deadline_near"), by whichever server runs (jobs.h).
+ *
+ * A game without a clock costs one test of clock.kind per commit and nothing else.
+ */
+#ifndef API_CLOCKS_H
+#define API_CLOCKS_H
+
+#include <stddef.h>
+
+#include "game.h"
+#include "json_out.h"
+#include "nodiscard.h"
+#include "store.h"
+
+#define CLOCKS_TURN_MIN      5       /* turn_seconds at least */
+#define CLOCKS_TURN_MAX      2592000 /* turn_seconds at most (30 days) */
+#define CLOCKS_BANK_MIN      1       /* initial_seconds at least */
+#define CLOCKS_BANK_MAX      2592000 /* initial_seconds at most (30 days) */
+#define CLOCKS_INCREMENT_MAX 86400   /* increment_seconds at most (a day) */
+#define CLOCKS_TIMEOUTS_MAX  3       /* timeouts in a row after which a seat resigns */
+
+struct api_game;
+struct store_commit;
+
+/* Registers the job kinds "deadline" and "deadline_near" (before jobs_start). 0 or -1. */
+int clocks_init(void) NODISCARD;
+
+/* Now by the server's real-time clock, in ms since 1970. */
+long long clocks_now_ms(void);
+
+/* `ms` (since 1970) as RFC 3339 UTC with milliseconds into `out`. */
+void clocks_rfc3339(long long ms, char out[32]);
+
+/* Decodes the stored clock text (`len` bytes) into `out`. 0, or -1 when malformed. */
+int clocks_decode(const char *txt, size_t len, struct store_clock *out) NODISCARD;
+
+/* Encodes `c` as its stored JSON into `buf` (STORE_CLOCK_JSON_MAX bytes); returns buf. */
+const char *clocks_encode(const struct store_clock *c, char *buf, size_t cap);
+
+/*
+ * Starts the clock `c` (its kind and settings filled in, the rest anything) of a new game
+ * `g` at `now_ms`: every bank full, the first turn begun. For creation and rematches.
+ */
+void clocks_begin(struct store_clock *c, const struct cc_game *g, long long now_ms);
+
+/*
+ * The background jobs of the clock `c` of state `g` after a commit at `now_ms`, merged with
+ * `base` (another STORE_JOBS_JSON text or NULL) into `buf` (`cap` bytes): a new turn's
+ * deadline and deadline_near (`new_turn`), their removal once finished, else base alone.
+ */
+const char *clocks_jobs(const struct store_clock *c, const struct cc_game *g, int new_turn,
+                        long long now_ms, const char *base, char *buf, size_t cap);
+
+/*
+ * For games_commit() of a game with a clock (ag->row.clock.kind): moves the clock on for
+ * the state ag->g the commit stores (a new turn: the bank of the seat that moved charged
+ * with the time since the turn began, plus the increment; its timeouts in a row cleared
+ * when it moved itself; the next deadline), and fills c->clock_json, c->deadline and the
+ * jobs (merged into c->jobs_json) from the buffers given (STORE_CLOCK_JSON_MAX, 32 and
+ * JOBS_JSON_MAX bytes).
+ */
+void clocks_commit(struct api_game *ag, struct store_commit *c, char *clock_buf, char *deadline_buf,
+                   char *jobs_buf);
+
+/*
+ * For the state's JSON: "clock" (the settings), "deadline" (RFC 3339, null once finished);
+ * `c` of kind 0 writes nothing.
+ */
+void clocks_json(struct json_out *o, const struct store_clock *c, const struct cc_game *g);
+
+/* Seat `seat`'s bank in ms as of now (STORE_CLOCK_BANK), never below 0. */
+long long clocks_bank_now(const struct store_clock *c, const struct cc_game *g, unsigned seat);
+
+/* 1 when a move of the seat to move of `g` now comes too late (409 turn_timed_out). */
+int clocks_expired(const struct store_clock *c, const struct cc_game *g);
+
+#endif

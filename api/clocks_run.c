@@ -1,0 +1,173 @@
+/* clocks_run.c: what happens at a clock's deadline and before it: the handlers of the job
+ * kinds "deadline" and "deadline_near" -- see clocks.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bots.h"
+#include "clocks.h"
+#include "games.h"
+#include "jobs.h"
+#include "log.h"
+#include "routes.h"
+
+#define EARLY_WAIT_MS 2000 /* a deadline claimed this early is waited for */
+
+/* jobs_kind.plan: clocks write their jobs themselves (clocks_commit: the plan cannot see the
+ * clock), so nothing here. */
+static enum jobs_plan clock_plan(const struct cc_game *g, const struct store_player *seats,
+                                 int *due_ms, int *lease_ms)
+{
+    (void)g;
+    (void)seats;
+    (void)due_ms;
+    (void)lease_ms;
+    return JOBS_PLAN_NONE;
+}
+
+/* Loads the game of job `j` for a clock's handler: NULL with *r set when there is nothing
+ * to do (JOBS_DROP) or it failed (JOBS_RETRY). */
+static struct api_game *load_for(const struct store_job *j, enum jobs_result *r)
+{
+    struct api_response resp;
+    memset(&resp, 0, sizeof resp);
+    struct api_game *ag = games_load(j->game, GAMES_DB, &resp);
+    free(resp.body);
+    if (!ag) {
+        *r = resp.status == 404 ? JOBS_DROP : JOBS_RETRY;
+        return NULL;
+    }
+    /* Nothing to time in a game that is over, aborted or still waiting for open seats
+     * (routes_lobby.c begins the clock with the last join). */
+    if (!ag->row.clock.kind || ag->g.phase == CC_PHASE_FINISHED || ag->row.state != STORE_PLAYING) {
+        games_free(ag);
+        *r = JOBS_DROP;
+        return NULL;
+    }
+    return ag;
+}
+
+/* Sleeps `ms` milliseconds. */
+static void sleep_ms(long long ms)
+{
+    struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* jobs_kind.run of "deadline": the turn of the seat to move is over. With autoplay its
+ * whole turn is played (draw and placement) as greedy would, or on its third timeout in a
+ * row, and with "resign" at once, it resigns; every action through the normal commit,
+ * guarded by the version, so that two servers acting on one deadline act once. */
+static enum jobs_result deadline_run(const struct store_job *j)
+{
+    enum jobs_result r = JOBS_DONE;
+    struct api_game *ag = load_for(j, &r);
+    if (!ag) return r;
+    struct store_clock *cl = &ag->row.clock;
+    long long early = cl->deadline_ms - clocks_now_ms();
+    if (early > EARLY_WAIT_MS) goto out; /* claimed before its time: the lease brings it back */
+    if (early > 0) sleep_ms(early);
+    unsigned seat = ag->g.seat;
+    int turn = ag->g.turn;
+    int resign = cl->resign || cl->timeouts[seat] + (cl->timed_out ? 0 : 1) >= CLOCKS_TIMEOUTS_MAX;
+    for (int step = 0; step < 4; step++) {
+        struct cc_action a;
+        memset(&a, 0, sizeof a);
+        if (resign) {
+            a.kind = CC_ACTION_RESIGN;
+            a.tile = CC_NO_TILE;
+        } else {
+            const char *used = NULL;
+            enum cc_status st =
+                bots_play_turn(&ag->g, "greedy", 0, bots_seed(ag->id, &ag->g), &a, &used);
+            if (st != CC_OK) {
+                log_kv(LOG_ERROR, "no move for a timed-out seat", "game", ag->id, "status",
+                       cc_status_name(st), NULL);
+                r = JOBS_RETRY;
+                goto out;
+            }
+        }
+        a.seat = (uint8_t)seat;
+        struct api_response resp;
+        memset(&resp, 0, sizeof resp);
+        ag->clock_auto = 1;
+        routes_turn_play(ag, &a, &resp);
+        ag->clock_auto = 0;
+        int st = resp.status;
+        free(resp.body);
+        if (st == 409 || st == 412) goto out; /* another server acted: its commit moved on */
+        if (st != 200 && st != 201) {
+            r = JOBS_RETRY;
+            goto out;
+        }
+        if (ag->g.phase == CC_PHASE_FINISHED || ag->g.seat != seat || ag->g.turn != turn) goto out;
+    }
+out:
+    games_free(ag);
+    return r;
+}
+
+/* jobs_kind.run of "deadline_near": a deadline_near event, once a turn, committed on its
+ * own (no action; the version moves on as for every commit of events). */
+static enum jobs_result near_run(const struct store_job *j)
+{
+    enum jobs_result r = JOBS_DONE;
+    uint8_t *snap = NULL;
+    struct api_game *ag = load_for(j, &r);
+    if (!ag) return r;
+    struct store_clock *cl = &ag->row.clock;
+    if (cl->near_sent || clocks_expired(cl, &ag->g)) {
+        r = JOBS_DROP;
+        goto out;
+    }
+    snap = malloc(CC_SNAPSHOT_MAX);
+    size_t len = snap ? cc_game_encode(&ag->g, snap, CC_SNAPSHOT_MAX) : 0;
+    char d[32], events[256], plan[JOBS_JSON_MAX], jobs[JOBS_JSON_MAX];
+    clocks_rfc3339(cl->deadline_ms, d);
+    int seq = ag->row.last_seq + 1;
+    snprintf(events, sizeof events,
+             "[{\"seq\":%d,\"type\":\"deadline_near\",\"seat\":%d,\"turn\":%d,\"deadline\":\"%s\","
+             "\"remaining_ms\":%lld}]",
+             seq, cl->turn_seat, cl->turn_no, d, cl->deadline_ms - clocks_now_ms());
+    cl->near_sent = 1;
+    struct store_commit c = {
+        .status = "active",
+        .last_seq = seq,
+        .snapshot = snap,
+        .snapshot_len = len,
+        .seat = cl->turn_seat,
+        .kind = NULL, /* no action */
+        .action_json = NULL,
+        .events_json = events,
+    };
+    /* The other kinds' plan as every commit writes it, and this job removed. */
+    const char *base = jobs_plan(&ag->g, ag->row.players, plan, sizeof plan);
+    size_t bl = base ? strlen(base) : 0;
+    int w = snprintf(jobs, sizeof jobs, "%.*s%s{\"kind\":\"deadline_near\",\"due_ms\":null}]",
+                     (int)(bl ? bl - 1 : 0), base ? base : "", base ? "," : "[");
+    if (w < 0 || (size_t)w >= sizeof jobs) {
+        r = JOBS_RETRY;
+        goto out;
+    }
+    c.jobs_json = jobs;
+    enum store_status ss;
+    if (!len) {
+        r = JOBS_RETRY;
+        goto out;
+    }
+    enum games_commit gc = games_commit(ag, &c, NULL, 0, &ss);
+    if (gc != GAMES_COMMITTED && ss != STORE_CONFLICT) r = JOBS_RETRY;
+out:
+    free(snap);
+    games_free(ag);
+    return r;
+}
+
+static const struct jobs_kind deadline_kind = {"deadline", clock_plan, deadline_run};
+static const struct jobs_kind near_kind = {"deadline_near", clock_plan, near_run};
+
+int clocks_init(void)
+{
+    return jobs_register(&deadline_kind) || jobs_register(&near_kind) ? -1 : 0;
+}

@@ -1,0 +1,519 @@
+/* t_clocks.c: clocks of games (issue 12): a deadline met, missed with autoplay (the third
+ * timeout resigns the seat) and with resign, a bank running down with increments, a late
+ * move refused, two servers and one deadline, a server killed with a deadline due, and
+ * deadline_near once a turn. Short: banks of a second or two, nothing sleeps longer. The
+ * long-form lateness figures are test_clocks_bench (make bench-clocks, not make test). */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "db.h"
+#include "hard.h"
+#include "tests.h"
+
+/* A short classic deck (the start tile is D as always). */
+#define CLOCK_DECK                                                                                 \
+    "\"deck\":[\"A\",\"B\",\"C\",\"E\",\"F\",\"U\",\"V\",\"K\",\"L\",\"W\",\"X\",\"J\"]"
+
+static long long mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static long long wall_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* RFC 3339 UTC "YYYY-MM-DDTHH:MM:SS.mmmZ" as ms since 1970, or -1. */
+static long long parse_time(const char *s)
+{
+    struct tm tm;
+    memset(&tm, 0, sizeof tm);
+    int ms = 0;
+    if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d.%3dZ", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
+               &tm.tm_min, &tm.tm_sec, &ms) != 7)
+        return -1;
+    tm.tm_year -= 1900;
+    tm.tm_mon -= 1;
+    return (long long)timegm(&tm) * 1000 + ms;
+}
+
+/* Events of `id` of type `type` (and seat `seat` unless -1) in `ev`. */
+static int count_events(const cJSON *ev, const char *type, int seat)
+{
+    int n = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, ev)
+    {
+        if (strcmp(jstr(e, "type"), type) == 0 && (seat < 0 || jnum(e, "seat") == seat)) n++;
+    }
+    return n;
+}
+
+/* Waits up to `limit_ms` until game `g` on `srv` has `n` events of `type`; the events in
+ * *out (caller deletes). 1 when it has, else 0. */
+static int wait_events(const struct server *srv, const struct game *g, const char *type, int n,
+                       long limit_ms, cJSON **out)
+{
+    long long end = mono_ms() + limit_ms;
+    *out = NULL;
+    for (;;) {
+        cJSON *ev = game_events(srv, g->id);
+        if (ev && count_events(ev, type, -1) >= n) {
+            *out = ev;
+            return 1;
+        }
+        if (mono_ms() >= end) {
+            *out = ev;
+            return 0;
+        }
+        cJSON_Delete(ev);
+        usleep(20000);
+    }
+}
+
+/* Seat `seat` acts `what` ("draw", "placements" with `body`) in `g`. */
+static void seat_act(const struct server *srv, const struct game *g, int seat, const char *what,
+                     const char *body, struct resp *r)
+{
+    char path[160];
+    snprintf(path, sizeof path, "/v1/games/%s/%s", g->id, what);
+    const char *h[2] = {g->auth[seat], NULL};
+    http(srv, "POST", path, body, h, r);
+}
+
+void test_clocks_refused(struct server *srv)
+{
+    static const struct {
+        const char *clock;
+        const char *code;
+    } cases[] = {
+        {"3", "invalid_clock"},
+        {"{}", "invalid_clock"},
+        {"{\"turn_seconds\":4}", "invalid_turn_seconds"},
+        {"{\"turn_seconds\":2592001}", "invalid_turn_seconds"},
+        {"{\"turn_seconds\":1.5}", "invalid_clock"},
+        {"{\"turn_seconds\":60,\"initial_seconds\":60}", "invalid_clock"},
+        {"{\"initial_seconds\":0}", "invalid_bank_seconds"},
+        {"{\"initial_seconds\":60,\"increment_seconds\":-1}", "invalid_bank_seconds"},
+        {"{\"increment_seconds\":5}", "invalid_clock"},
+        {"{\"turn_seconds\":60,\"on_timeout\":\"skip\"}", "invalid_on_timeout"},
+        {"{\"turn_seconds\":60,\"tempo\":1}", "unknown_field"},
+    };
+    long games0 = db_scalar("SELECT count(*) FROM games");
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char body[300];
+        snprintf(body, sizeof body,
+                 "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"clock\":%s}",
+                 cases[i].clock);
+        struct resp r;
+        http(srv, "POST", "/v1/games", body, NULL, &r);
+        int ok = r.status == 400 && strcmp(jstr(r.json, "code"), cases[i].code) == 0;
+        long status = r.status;
+        char got[200];
+        snprintf(got, sizeof got, "%.180s", r.body ? r.body : "");
+        resp_free(&r);
+        CHECK(ok, "clock %s: %ld %s (wanted 400 %s)", cases[i].clock, status, got, cases[i].code);
+    }
+    CHECK(db_scalar("SELECT count(*) FROM games") == games0, "a refused create stored a game");
+}
+
+void test_clocks_met(struct server *srv)
+{
+    struct game g;
+    long long t0 = wall_ms();
+    NEW_GAME(&g, "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"seed\":3,"
+                 "\"clock\":{\"turn_seconds\":5}," CLOCK_DECK "}");
+    cJSON *j = game_get(srv, &g);
+    CHECK(j, "no game");
+    long long d0 = parse_time(jstr(j, "deadline"));
+    int shown = jnum(j, "clock.turn_seconds") == 5 &&
+                strcmp(jstr(j, "clock.on_timeout"), "autoplay") == 0 &&
+                jget(j, "players.0.clock_ms") == NULL;
+    cJSON_Delete(j);
+    CHECK(shown, "the state does not show the clock");
+    CHECK(d0 >= t0 + 4500 && d0 <= wall_ms() + 5500, "first deadline %lld, created at %lld", d0,
+          t0);
+    char why[300];
+    CHECK(play_turn(srv, &g, 0, why, sizeof why) == 0, "%s", why);
+    struct resp r;
+    char path[160];
+    snprintf(path, sizeof path, "/v1/games/%s/turn", g.id);
+    http(srv, "GET", path, NULL, NULL, &r);
+    long long d1 = parse_time(jstr(r.json, "deadline"));
+    int seat = (int)jnum(r.json, "seat");
+    resp_free(&r);
+    CHECK(seat == 1 && d1 > d0 - 5000 && d1 >= d0 && d1 <= wall_ms() + 5500,
+          "the next turn's deadline %lld (seat %d), first %lld", d1, seat, d0);
+    const char *vals[1] = {g.id};
+    CHECK(
+        db_scalar_params("SELECT count(*) FROM games WHERE id = $1::uuid AND deadline IS NOT NULL",
+                         1, vals) == 1,
+        "games.deadline not stored");
+    cJSON *ev = game_events(srv, g.id);
+    int timed = count_events(ev, "turn_timed_out", -1);
+    cJSON_Delete(ev);
+    CHECK(timed == 0, "a met deadline timed out");
+}
+
+/* Plays seat `seat`'s turns of `g` whenever it is to move, until the game is finished or
+ * `limit_ms` passed. 1 when finished. */
+static int play_seat_until_end(const struct server *srv, const struct game *g, int seat,
+                               long limit_ms)
+{
+    long long end = mono_ms() + limit_ms;
+    char why[300];
+    while (mono_ms() < end) {
+        cJSON *j = game_get(srv, g);
+        if (!j) return 0;
+        int finished = strcmp(jstr(j, "status"), "finished") == 0;
+        int mine = jnum(j, "turn.seat") == seat;
+        cJSON_Delete(j);
+        if (finished) return 1;
+        if (mine)
+            (void)play_turn(srv, g, 0, why, sizeof why);
+        else
+            usleep(10000);
+    }
+    return 0;
+}
+
+void test_clocks_autoplay(struct server *srv)
+{
+    /* Ann (seat 0) never moves: a bank of 1 s plus 1 s a turn. Bob plays at once. Ann's
+     * turns are played for her twice, and the third timeout resigns her: Bob wins. */
+    struct game g;
+    NEW_GAME(&g, "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"seed\":4,"
+                 "\"clock\":{\"initial_seconds\":1,\"increment_seconds\":1}," CLOCK_DECK "}");
+    CHECK(play_seat_until_end(srv, &g, 1, 15000), "the game did not end by Ann's timeouts");
+    cJSON *ev = game_events(srv, g.id);
+    CHECK(ev, "no events");
+    int ann = count_events(ev, "turn_timed_out", 0), bob = count_events(ev, "turn_timed_out", 1);
+    int resigned = count_events(ev, "seat_resigned", 0);
+    const char *kinds[3] = {"", "", ""};
+    int k = 0;
+    const cJSON *e;
+    const char *result = "";
+    cJSON_ArrayForEach(e, ev)
+    {
+        if (strcmp(jstr(e, "type"), "turn_timed_out") == 0 && jnum(e, "seat") == 0 && k < 3)
+            kinds[k++] = jstr(e, "action");
+        if (strcmp(jstr(e, "type"), "game_finished") == 0) result = jstr(e, "result");
+    }
+    int shape = strcmp(kinds[0], "autoplay") == 0 && strcmp(kinds[1], "autoplay") == 0 &&
+                strcmp(kinds[2], "resign") == 0 && strcmp(result, "timeout") == 0;
+    char res[16];
+    snprintf(res, sizeof res, "%s", result);
+    cJSON_Delete(ev);
+    CHECK(ann == 3 && bob == 0 && resigned == 1, "timeouts: Ann %d, Bob %d, resigned %d", ann, bob,
+          resigned);
+    CHECK(shape, "timeout actions %s %s %s, result %s", kinds[0], kinds[1], kinds[2], res);
+    const char *vals[1] = {g.id};
+    CHECK(db_scalar_params("SELECT count(*) FROM actions WHERE game_id = $1::uuid AND seat = 0 "
+                           "AND kind = 'place'",
+                           1, vals) == 2,
+          "Ann's two timed-out turns are not two placements");
+    CHECK(db_scalar_params("SELECT count(*) FROM games WHERE id = $1::uuid AND result = 'timeout'",
+                           1, vals) == 1,
+          "games.result is not timeout");
+    cJSON *j = game_get(srv, &g);
+    int ok = j && strcmp(jstr(j, "result"), "timeout") == 0 &&
+             cJSON_IsTrue(jget(j, "players.0.resigned")) && jget(j, "deadline") &&
+             cJSON_IsNull(jget(j, "deadline"));
+    cJSON_Delete(j);
+    CHECK(ok, "the finished state does not say timeout, resigned, no deadline");
+}
+
+void test_clocks_resign(struct server *srv)
+{
+    /* on_timeout resign: Ann's first timeout resigns her; a rematch keeps the clock. */
+    struct game g;
+    NEW_GAME(&g, "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"seed\":5,"
+                 "\"clock\":{\"initial_seconds\":1,\"increment_seconds\":0,\"on_timeout\":"
+                 "\"resign\"}," CLOCK_DECK "}");
+    cJSON *ev = NULL;
+    int got = wait_events(srv, &g, "game_finished", 1, 5000, &ev);
+    int timed = count_events(ev, "turn_timed_out", 0), res = count_events(ev, "seat_resigned", 0);
+    int places = count_events(ev, "tile_placed", -1);
+    cJSON_Delete(ev);
+    CHECK(got, "the game did not end by Ann's timeout");
+    CHECK(timed == 1 && res == 1 && places == 0, "timed out %d, resigned %d, placed %d", timed, res,
+          places);
+    struct resp r;
+    char path[160];
+    snprintf(path, sizeof path, "/v1/games/%s/rematch", g.id);
+    const char *h[2] = {g.auth[1], NULL};
+    http(srv, "POST", path, NULL, h, &r);
+    char next[64];
+    snprintf(next, sizeof next, "%s", jstr(r.json, "id"));
+    long st = r.status;
+    resp_free(&r);
+    CHECK(st == 201, "rematch: %ld", st);
+    snprintf(path, sizeof path, "/v1/games/%s", next);
+    http(srv, "GET", path, NULL, NULL, &r);
+    int kept = jnum(r.json, "clock.initial_seconds") == 1 &&
+               strcmp(jstr(r.json, "clock.on_timeout"), "resign") == 0 &&
+               parse_time(jstr(r.json, "deadline")) > 0;
+    resp_free(&r);
+    CHECK(kept, "the rematch has not the same clock");
+}
+
+void test_clocks_bank(struct server *srv)
+{
+    /* A bank of 3 s plus 2 s a turn: Ann moves after about 0.4 s, keeping 4.6 s. */
+    struct game g;
+    NEW_GAME(&g, "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"seed\":6,"
+                 "\"clock\":{\"initial_seconds\":3,\"increment_seconds\":2}," CLOCK_DECK "}");
+    usleep(400000);
+    char why[300];
+    CHECK(play_turn(srv, &g, 0, why, sizeof why) == 0, "%s", why);
+    struct resp r;
+    char path[160];
+    snprintf(path, sizeof path, "/v1/games/%s/turn", g.id);
+    usleep(300000);
+    http(srv, "GET", path, NULL, NULL, &r);
+    long long ann = (long long)jnum(r.json, "clock_ms.0"),
+              bob = (long long)jnum(r.json, "clock_ms.1");
+    long long dl = parse_time(jstr(r.json, "deadline")) - wall_ms();
+    resp_free(&r);
+    CHECK(ann > 3500 && ann < 4700, "Ann's bank after her turn: %lld ms", ann);
+    CHECK(bob > 1500 && bob < 2800, "Bob's bank running: %lld ms", bob);
+    CHECK(dl > 1500 && dl < 2800, "Bob's deadline in %lld ms", dl);
+    cJSON *j = game_get(srv, &g);
+    long long shown = j ? (long long)jnum(j, "players.1.clock_ms") : -1;
+    cJSON_Delete(j);
+    CHECK(shown > 0 && shown <= bob, "the state's clock_ms of Bob: %lld (turn said %lld)", shown,
+          bob);
+    /* Bob lets his bank run out: autoplayed, his bank is then the increment alone. */
+    cJSON *ev = NULL;
+    int got = wait_events(srv, &g, "turn_timed_out", 1, 6000, &ev);
+    cJSON_Delete(ev);
+    CHECK(got, "Bob's bank ran out without a timeout");
+    http(srv, "GET", path, NULL, NULL, &r);
+    long long bob2 = (long long)jnum(r.json, "clock_ms.1");
+    resp_free(&r);
+    CHECK(bob2 >= 1000 && bob2 <= 2000, "Bob's bank after his timeout: %lld ms", bob2);
+}
+
+void test_clocks_late(struct server *srv)
+{
+    /* Nobody acts at the deadline (srv paused, the creating server without workers): a move
+     * after it is refused with 409 turn_timed_out and nothing stored; srv then acts. */
+    struct server x = {0};
+    static const char *const env[] = {"BOT_WORKERS=0", NULL};
+    CHECK(hard_server_start(&x, env, 0) == 0, "the server without workers did not start");
+    struct game g;
+    char why[300];
+    kill(srv->pid, SIGSTOP);
+    int rc = game_new(&x,
+                      "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"seed\":7,"
+                      "\"clock\":{\"initial_seconds\":1}," CLOCK_DECK "}",
+                      &g, why, sizeof why);
+    long st = 0, st2 = 0;
+    char code[40] = "";
+    if (rc == 0) {
+        struct resp r;
+        seat_act(&x, &g, 0, "draw", NULL, &r); /* in time */
+        st = r.status;
+        resp_free(&r);
+        usleep(1300000);
+        seat_act(&x, &g, 0, "placements", "{\"x\":1,\"y\":0,\"rotation\":0}", &r);
+        st2 = r.status;
+        snprintf(code, sizeof code, "%s", jstr(r.json, "code"));
+        resp_free(&r);
+    }
+    int v = rc == 0 ? game_version(&x, &g) : -1;
+    kill(srv->pid, SIGCONT);
+    (void)hard_server_stop(&x);
+    CHECK(rc == 0, "%s", why);
+    CHECK(st == 200, "the draw in time: %ld", st);
+    CHECK(st2 == 409 && strcmp(code, "turn_timed_out") == 0, "the late move: %ld %s", st2, code);
+    CHECK(v == 2, "something was stored by the late move (version %d)", v);
+    cJSON *ev = NULL;
+    int got = wait_events(srv, &g, "turn_timed_out", 1, 4000, &ev);
+    int placed = count_events(ev, "tile_placed", 0);
+    cJSON_Delete(ev);
+    CHECK(got && placed == 1, "the server did not play the timed-out turn (%d placed)", placed);
+}
+
+/* Checks that game `g` has exactly one turn_timed_out of seat 0 at turn 1 and one draw and
+ * one placement by seat 0. */
+static int acted_once(const struct server *srv, const struct game *g, char *why, size_t cap)
+{
+    cJSON *ev = NULL;
+    int got = wait_events(srv, g, "turn_timed_out", 1, 5000, &ev);
+    int timed = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, ev)
+    {
+        if (strcmp(jstr(e, "type"), "turn_timed_out") == 0 && jnum(e, "turn") == 1) timed++;
+    }
+    cJSON_Delete(ev);
+    const char *vals[1] = {g->id};
+    long draws = db_scalar_params(
+        "SELECT count(*) FROM actions WHERE game_id = $1::uuid AND seat = 0 AND kind = 'draw'", 1,
+        vals);
+    long places = db_scalar_params(
+        "SELECT count(*) FROM actions WHERE game_id = $1::uuid AND seat = 0 AND kind = 'place'", 1,
+        vals);
+    if (!got || timed != 1 || draws != 1 || places != 1) {
+        snprintf(why, cap, "timed out %d times at turn 1, %ld draws, %ld placements of seat 0",
+                 timed, draws, places);
+        return -1;
+    }
+    return 0;
+}
+
+void test_clocks_race(struct server *srv)
+{
+    /* Two servers with workers, both woken for the same expired deadlines: each acts once. */
+    struct server y = {0};
+    CHECK(hard_server_start(&y, NULL, 0) == 0, "the second server did not start");
+    struct game g[4];
+    char why[300] = "";
+    int rc = 0;
+    for (int i = 0; i < 4 && rc == 0; i++)
+        rc = game_new(i % 2 ? &y : srv,
+                      "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"seed\":8,"
+                      "\"clock\":{\"initial_seconds\":1,\"increment_seconds\":5}," CLOCK_DECK "}",
+                      &g[i], why, sizeof why);
+    for (int i = 0; i < 4 && rc == 0; i++) rc = acted_once(srv, &g[i], why, sizeof why);
+    (void)hard_server_stop(&y);
+    CHECK(rc == 0, "%s", why);
+}
+
+void test_clocks_killed(struct server *srv)
+{
+    /* The server that would act is killed (-9) with the deadline due: srv (paused till
+     * then, as if elsewhere) acts for it, once. */
+    struct server x = {0};
+    CHECK(hard_server_start(&x, NULL, 0) == 0, "the server to kill did not start");
+    struct game g;
+    char why[300];
+    kill(srv->pid, SIGSTOP);
+    int rc = game_new(&x,
+                      "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"seed\":9,"
+                      "\"clock\":{\"initial_seconds\":1,\"increment_seconds\":5}," CLOCK_DECK "}",
+                      &g, why, sizeof why);
+    usleep(700000);
+    kill(x.pid, SIGKILL);
+    int status;
+    waitpid(x.pid, &status, 0);
+    x.pid = 0;
+    usleep(500000); /* past the deadline, nobody running */
+    long long t0 = mono_ms();
+    kill(srv->pid, SIGCONT);
+    CHECK(rc == 0, "%s", why);
+    CHECK(acted_once(srv, &g, why, sizeof why) == 0, "%s", why);
+    printf("  kill -9 before a deadline: the other server acted %lld ms after it resumed\n",
+           mono_ms() - t0);
+}
+
+void test_clocks_lease(struct server *srv)
+{
+    /* A deadline claimed by a server that died holding it (its lease, 2 s, simulated in the
+     * table): nobody acts at the deadline (1 s) while the lease runs; srv acts once after. */
+    struct server x = {0};
+    static const char *const env[] = {"BOT_WORKERS=0", NULL};
+    CHECK(hard_server_start(&x, env, 0) == 0, "the server without workers did not start");
+    struct game g;
+    char why[300] = "";
+    kill(srv->pid, SIGSTOP);
+    int rc = game_new(&x,
+                      "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"seed\":11,"
+                      "\"clock\":{\"initial_seconds\":1,\"increment_seconds\":5}," CLOCK_DECK "}",
+                      &g, why, sizeof why);
+    const char *vals[1] = {g.id};
+    long set = rc ? -1
+                  : db_scalar_params("WITH u AS (UPDATE jobs SET due_at = now() + interval '2 s', "
+                                     "claimed_until = now() + interval '2 s', attempts = 1 WHERE "
+                                     "game_id = $1::uuid AND kind = 'deadline' RETURNING 1) "
+                                     "SELECT count(*) FROM u",
+                                     1, vals);
+    kill(srv->pid, SIGCONT);
+    (void)hard_server_stop(&x);
+    CHECK(rc == 0, "%s", why);
+    CHECK(set == 1, "no deadline job at creation (%ld)", set);
+    usleep(1500000);
+    /* (deadline_near, a job of its own, went out at 0.75 s: not what is held.) */
+    const char *vals2[1] = {g.id};
+    long early = db_scalar_params(
+        "SELECT count(*) FROM actions WHERE game_id = $1::uuid AND seat = 0", 1, vals2);
+    CHECK(early == 0, "the deadline was acted on while another server held it (%ld actions)",
+          early);
+    CHECK(acted_once(srv, &g, why, sizeof why) == 0, "%s", why);
+}
+
+void test_clocks_near(struct server *srv)
+{
+    /* A bank of 2 s, resign at the timeout: deadline_near at 0.5 s left, once; events as
+     * every event (history here; long polls, streams and webhooks read the same rows). */
+    struct game g;
+    NEW_GAME(&g, "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"seed\":10,"
+                 "\"clock\":{\"initial_seconds\":2,\"on_timeout\":\"resign\"}," CLOCK_DECK "}");
+    cJSON *ev = NULL;
+    int got = wait_events(srv, &g, "game_finished", 1, 6000, &ev);
+    int near = count_events(ev, "deadline_near", 0);
+    long long rem = -1;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, ev)
+    {
+        if (strcmp(jstr(e, "type"), "deadline_near") == 0) rem = (long long)jnum(e, "remaining_ms");
+    }
+    cJSON_Delete(ev);
+    CHECK(got, "the game did not end by the timeout");
+    CHECK(near == 1, "%d deadline_near events", near);
+    CHECK(rem > 0 && rem <= 500, "deadline_near with %lld ms left", rem);
+}
+
+static int cmp_ll(const void *a, const void *b)
+{
+    long long x = *(const long long *)a, y = *(const long long *)b;
+    return x < y ? -1 : x > y;
+}
+
+void test_clocks_bench(struct server *srv)
+{
+    /* make bench-clocks: 50 games nobody plays (banks of 1 s plus 1 s): 5 timeouts each
+     * (the fifth resigns seat 0); how late each action came after its deadline. */
+    if (!getenv("CLOCKS_BENCH")) {
+        printf("  skipped (make bench-clocks runs it)\n");
+        return;
+    }
+    enum { GAMES = 50 };
+    static struct game g[GAMES];
+    char why[300];
+    for (int i = 0; i < GAMES; i++)
+        CHECK(game_new(srv,
+                       "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],"
+                       "\"clock\":{\"initial_seconds\":1,\"increment_seconds\":1}," CLOCK_DECK "}",
+                       &g[i], why, sizeof why) == 0,
+              "%s", why);
+    static long long late[GAMES * 8];
+    int n = 0;
+    for (int i = 0; i < GAMES; i++) {
+        cJSON *ev = NULL;
+        int got = wait_events(srv, &g[i], "game_finished", 1, 60000, &ev);
+        const cJSON *e;
+        cJSON_ArrayForEach(e, ev)
+        {
+            if (strcmp(jstr(e, "type"), "turn_timed_out") == 0 && n < GAMES * 8)
+                late[n++] = (long long)jnum(e, "late_ms");
+        }
+        cJSON_Delete(ev);
+        CHECK(got, "game %d did not end by its timeouts", i);
+    }
+    qsort(late, (size_t)n, sizeof *late, cmp_ll);
+    CHECK(n >= 200, "only %d timeouts", n);
+    printf("  %d timeouts: late after the deadline p50 %lld ms, p99 %lld ms, max %lld ms\n", n,
+           late[n / 2], late[(n * 99) / 100], late[n - 1]);
+}
