@@ -220,7 +220,7 @@ static enum cc_status greedy(struct cc_bot_scratch *s, struct cc_rng *rng, struc
 
 /* Tuning of the mcts level (bench-ai measured them; see cc_bot_think()). */
 #ifndef MCTS_PLAYOUT_TURNS
-#define MCTS_PLAYOUT_TURNS 6 /* placements a playout plays after the root move */
+#define MCTS_PLAYOUT_TURNS 12 /* placements a playout plays after the root move */
 #endif
 #ifndef MCTS_FOLLOW_PCT
 #define MCTS_FOLLOW_PCT 30 /* percent of playout moves that take a follow-up when one exists */
@@ -236,6 +236,9 @@ static enum cc_status greedy(struct cc_bot_scratch *s, struct cc_rng *rng, struc
 #endif
 #ifndef MCTS_WIDEN_PER_SQRT
 #define MCTS_WIDEN_PER_SQRT 0.5 /* more root moves per square root of the iterations */
+#endif
+#ifndef MCTS_WIN_PCT
+#define MCTS_WIN_PCT 0 /* percent of the reward that is the projected win (else the margin) */
 #endif
 #define MCTS_CLOCK_EVERY 8 /* iterations between two looks at the clock */
 
@@ -369,8 +372,10 @@ static enum cc_status simulate(struct cc_bot_scratch *s, const struct cc_bot_chi
         if (st != CC_OK) return st;
         placed++;
     }
-    double d = margin(g, seat) - base;
-    *reward = 0.5 + 0.5 * d / ((d < 0 ? -d : d) + MCTS_SCALE);
+    int m = margin(g, seat);
+    double d = m - base, win = m > 0 ? 1 : m == 0 ? 0.5 : 0;
+    *reward = (100 - MCTS_WIN_PCT) / 100.0 * (0.5 + 0.5 * d / ((d < 0 ? -d : d) + MCTS_SCALE)) +
+              MCTS_WIN_PCT / 100.0 * win;
     return CC_OK;
 }
 

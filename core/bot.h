@@ -45,7 +45,7 @@ struct cc_bot_child {
 };
 
 /*
- * A bot's working memory, owned by the caller (about 250 KB, sizeof says exactly: calloc
+ * A bot's working memory, owned by the caller (about 200 KB, sizeof says exactly: calloc
  * one per thread, never on a small stack). Nothing in it outlives a call except what
  * cc_bot_moves() documents. The mcts level's whole tree is children[] (a fixed arena of
  * CC_BOT_MCTS_CHILDREN root moves) and one simulated game (sim): it never allocates.
