@@ -9,6 +9,7 @@
  *   -r  only the rulesets whose label contains this text (e.g. "hills", "classic standard")
  *   -j  worker processes (default 1): each plays every j-th pair, each game on one core
  *   -m  gr (greedy vs random), mg (mcts vs greedy) or both (default)
+ *   -v  a line on stderr for each game (its margin), to follow a long run
  *   -c  cpu (default: the thinking time is the thread's CPU time, so that a loaded machine
  *       measures what one core buys) or wall (the monotonic clock, as the service uses) */
 #include <math.h>
@@ -22,6 +23,7 @@
 #include "bot.h"
 
 static clockid_t think_clock = CLOCK_THREAD_CPUTIME_ID;
+static bool verbose; /* -v: a line on stderr for each game played */
 
 static double now(void)
 {
@@ -108,6 +110,9 @@ static void run(uint8_t ruleset, struct cc_options o, enum cc_bot_level first,
             int score[2];
             play(&setup, level, side, setup.seed * 2 + first_seat, score, r);
             int m = score[first_seat] - score[1 - first_seat];
+            if (verbose)
+                fprintf(stderr, "pair %u game %u: margin %+d of %s against %s\n", i, first_seat, m,
+                        cc_bot_level_name(first), cc_bot_level_name(second));
             r->wins += m > 0 ? 1 : m == 0 ? 0.5 : 0;
             r->ties += m == 0;
             r->margin += m;
@@ -194,7 +199,7 @@ int main(int argc, char **argv)
     long pairs = 200, think_ms = 100, iterations = 0, jobs = 1;
     const char *only = "", *which = "both";
     int opt;
-    while ((opt = getopt(argc, argv, "p:t:i:r:j:m:c:")) != -1) {
+    while ((opt = getopt(argc, argv, "p:t:i:r:j:m:c:v")) != -1) {
         switch (opt) {
         case 'p':
             pairs = strtol(optarg, NULL, 10);
@@ -214,12 +219,15 @@ int main(int argc, char **argv)
         case 'm':
             which = optarg;
             break;
+        case 'v':
+            verbose = true;
+            break;
         case 'c':
             think_clock = strcmp(optarg, "wall") == 0 ? CLOCK_MONOTONIC : think_clock;
             break;
         default:
             fprintf(stderr, "usage: bench-ai [-p pairs] [-t think_ms] [-i iterations] "
-                            "[-r ruleset] [-j jobs] [-m gr|mg|both] [-c cpu|wall]\n");
+                            "[-r ruleset] [-j jobs] [-m gr|mg|both] [-c cpu|wall] [-v]\n");
             return 2;
         }
     }
