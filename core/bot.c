@@ -240,6 +240,9 @@ static enum cc_status greedy(struct cc_bot_scratch *s, struct cc_rng *rng, struc
 #ifndef MCTS_WIN_PCT
 #define MCTS_WIN_PCT 0 /* percent of the reward that is the projected win (else the margin) */
 #endif
+#ifndef MCTS_PRIOR_VISITS
+#define MCTS_PRIOR_VISITS 20 /* virtual visits rewarded by greedy's margin gain (a prior) */
+#endif
 #define MCTS_CLOCK_EVERY 8 /* iterations between two looks at the clock */
 
 /* Whether child a ranks before child b: greedy's margin, then the seeded key. */
@@ -412,6 +415,12 @@ static enum cc_status mcts(struct cc_bot_scratch *s, const struct cc_bot_budget 
     bool timed = b->think_us && b->now_us;
     if (!limit && !timed) limit = CC_BOT_MCTS_DEFAULT_ITERATIONS;
     int base = margin(&s->root, s->root.seat);
+    for (uint32_t i = 0; MCTS_PRIOR_VISITS && i < s->nchildren; i++) {
+        double d = s->children[i].prior - base;
+        s->children[i].visits = MCTS_PRIOR_VISITS;
+        s->children[i].reward =
+            MCTS_PRIOR_VISITS * (0.5 + 0.5 * d / ((d < 0 ? -d : d) + MCTS_SCALE));
+    }
     uint32_t it = 0;
     if (s->nchildren > 1) {
         for (; !limit || it < limit; it++) {
