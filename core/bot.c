@@ -241,7 +241,10 @@ static enum cc_status greedy(struct cc_bot_scratch *s, struct cc_rng *rng, struc
 #define MCTS_WIN_PCT 0 /* percent of the reward that is the projected win (else the margin) */
 #endif
 #ifndef MCTS_PRIOR_VISITS
-#define MCTS_PRIOR_VISITS 20 /* virtual visits rewarded by greedy's margin gain (a prior) */
+/* Virtual visits rewarded by greedy's margin gain (a prior) a root move starts with: they
+ * made hills and discovery stronger (74 % against 52-63 %), classic weaker (74 % against
+ * 86 % on the same 56 games), so classic goes without. */
+#define MCTS_PRIOR_VISITS(ruleset) ((ruleset) == CC_RULESET_CLASSIC ? 0 : 20)
 #endif
 #define MCTS_CLOCK_EVERY 8 /* iterations between two looks at the clock */
 
@@ -415,11 +418,11 @@ static enum cc_status mcts(struct cc_bot_scratch *s, const struct cc_bot_budget 
     bool timed = b->think_us && b->now_us;
     if (!limit && !timed) limit = CC_BOT_MCTS_DEFAULT_ITERATIONS;
     int base = margin(&s->root, s->root.seat);
-    for (uint32_t i = 0; MCTS_PRIOR_VISITS && i < s->nchildren; i++) {
+    uint32_t prior = MCTS_PRIOR_VISITS(s->root.ruleset);
+    for (uint32_t i = 0; prior && i < s->nchildren; i++) {
         double d = s->children[i].prior - base;
-        s->children[i].visits = MCTS_PRIOR_VISITS;
-        s->children[i].reward =
-            MCTS_PRIOR_VISITS * (0.5 + 0.5 * d / ((d < 0 ? -d : d) + MCTS_SCALE));
+        s->children[i].visits = prior;
+        s->children[i].reward = prior * (0.5 + 0.5 * d / ((d < 0 ? -d : d) + MCTS_SCALE));
     }
     uint32_t it = 0;
     if (s->nchildren > 1) {
