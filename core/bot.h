@@ -21,6 +21,7 @@
 enum cc_bot_level {
     CC_BOT_RANDOM = 0, /* uniform among the moves above (every pair equally likely) */
     CC_BOT_GREEDY = 1, /* best projected own score minus the best other seat's after the move */
+    CC_BOT_MCTS = 2,   /* determinized Monte Carlo search over greedy's best moves (cc_bot_think) */
     CC_BOT_LEVEL_COUNT
 };
 
@@ -28,16 +29,46 @@ enum cc_bot_level {
  * 16 hikes, a withdrawal per piece. */
 #define CC_BOT_MAX_FOLLOWUPS (1 + 2 * CC_MAX_TILE_FEATURES + 16 + CC_MAX_PIECES)
 
+/* Root moves the mcts level keeps (the best by greedy's margin when there are more). */
+#define CC_BOT_MCTS_CHILDREN 1024
+
+/* Iterations of mcts when neither bound is given (and in cc_bot_choose()). */
+#define CC_BOT_MCTS_DEFAULT_ITERATIONS 1000
+
+/* One root move of the mcts search and what the search learnt of it. */
+struct cc_bot_child {
+    struct cc_action action; /* the move */
+    int32_t prior;           /* greedy's margin after it */
+    uint32_t key;            /* seeded tie-break among equal priors */
+    uint32_t visits;         /* simulations through it */
+    double reward;           /* sum of their rewards, each in [0, 1] */
+};
+
 /*
- * A bot's working memory, owned by the caller (about 100 KB: keep one per thread, not on a
- * small stack). Nothing in it outlives a call except what cc_bot_moves() documents.
+ * A bot's working memory, owned by the caller (about 200 KB, sizeof says exactly: calloc
+ * one per thread, never on a small stack). Nothing in it outlives a call except what
+ * cc_bot_moves() documents. The mcts level's whole tree is children[] (a fixed arena of
+ * CC_BOT_MCTS_CHILDREN root moves) and one simulated game (sim): it never allocates.
  */
 struct cc_bot_scratch {
-    struct cc_game root;                         /* the position as the mover knows it */
-    struct cc_game work;                         /* a candidate move applied to root */
-    struct cc_placement list[CC_MAX_PLACEMENTS]; /* legal placements of root, follow-ups on */
-    uint8_t nfollow[CC_MAX_PLACEMENTS];          /* follow-up choices of each list entry */
-    size_t nlist;                                /* entries in list[] */
+    struct cc_game root;                          /* the position as the mover knows it */
+    struct cc_game work;                          /* a candidate move applied to root */
+    struct cc_game sim;                           /* mcts: one determinized simulation */
+    struct cc_placement list[CC_MAX_PLACEMENTS];  /* legal placements of root, follow-ups on */
+    uint8_t nfollow[CC_MAX_PLACEMENTS];           /* follow-up choices of each list entry */
+    size_t nlist;                                 /* entries in list[] */
+    struct cc_placement plist[CC_MAX_PLACEMENTS]; /* mcts: placements during a playout */
+    struct cc_bot_child children[CC_BOT_MCTS_CHILDREN]; /* mcts: the root moves searched */
+    uint32_t nchildren;                                 /* entries in children[] */
+    uint32_t iterations;                                /* mcts: simulations of the last call */
+};
+
+/* What bounds the mcts level's thinking (the other levels ignore it). */
+struct cc_bot_budget {
+    uint32_t iterations;           /* simulations at most; 0: no bound but time */
+    uint32_t think_us;             /* microseconds at most; 0: no time bound */
+    uint64_t (*now_us)(void *ctx); /* monotonic microseconds; core never reads a clock */
+    void *now_ctx;                 /* passed to now_us */
 };
 
 /*
@@ -46,7 +77,8 @@ struct cc_bot_scratch {
  * one follow-up, always accepted by cc_game_apply(). A pure function of (g as the seat to
  * move sees it, level, seed): the same arguments give the same move; nothing hidden from that
  * seat is read (the rest of the pile and the other seats' hands are put in a canonical order
- * in scratch->root before anything else looks at the game). `g` is not changed.
+ * in scratch->root before anything else looks at the game). `g` is not changed. Mcts
+ * thinks for CC_BOT_MCTS_DEFAULT_ITERATIONS iterations (cc_bot_think() takes a budget).
  * Greedy applies every move to a copy of the game and keeps the one with the highest
  * projected final score (cc_projected_scores()) of the mover minus the highest of the other
  * seats; ties are broken uniformly by a generator seeded with `seed`; it never simulates a
@@ -59,6 +91,25 @@ enum cc_status cc_bot_choose(const struct cc_game *g, enum cc_bot_level level, u
                              struct cc_bot_scratch *scratch, struct cc_action *out) NODISCARD;
 
 /*
+ * The move of `level` for the seat to move of `g`, as cc_bot_choose(), thinking within
+ * `budget` (NULL: CC_BOT_MCTS_DEFAULT_ITERATIONS). Random and greedy ignore the budget.
+ * Mcts: lists every move, ranks them by greedy's margin (ties by the seed) and keeps the
+ * best CC_BOT_MCTS_CHILDREN; then each iteration picks a root move by UCB1 among the best
+ * few (progressive widening: more of them as the iterations grow), deals the tiles the
+ * mover cannot see anew from the seeded generator (the rest of the pile within what is
+ * known of its order, the other hands), plays the move and a short playout, and scores
+ * the result by the projected final margin. The move with the most visits is played.
+ * The iterations stop at budget->iterations or when budget->now_us says think_us have
+ * passed (the clock is read every few iterations); with neither bound,
+ * CC_BOT_MCTS_DEFAULT_ITERATIONS. With an iteration bound only, a pure function of (g as
+ * the mover sees it, level, seed, iterations); with a time bound it is as repeatable as the
+ * clock. scratch->iterations tells how many were run. Errors as cc_bot_choose().
+ */
+enum cc_status cc_bot_think(const struct cc_game *g, enum cc_bot_level level, uint64_t seed,
+                            const struct cc_bot_budget *budget, struct cc_bot_scratch *scratch,
+                            struct cc_action *out) NODISCARD;
+
+/*
  * The moves of the place phase of `g` as counted above: copies `g` into scratch->root (unseen
  * tiles in canonical order), lists its placements into scratch->list and returns the number
  * of moves (0 outside the place phase). cc_bot_move() then names each of them.
@@ -69,7 +120,7 @@ size_t cc_bot_moves(const struct cc_game *g, struct cc_bot_scratch *scratch);
  * false when `i` is out of range. */
 bool cc_bot_move(const struct cc_bot_scratch *scratch, size_t i, struct cc_action *out);
 
-/* The level's stable name ("random", "greedy"), or NULL out of range. */
+/* The level's stable name ("random", "greedy", "mcts"), or NULL out of range. */
 const char *cc_bot_level_name(enum cc_bot_level level);
 
 /* The level named `name` into *out; false when there is none of that name. */

@@ -1,9 +1,21 @@
 # ai.mk: `make bench-ai`, the strength of the computer players (core/bot.h): seat-swapped
-# pairs of 2-player games on the same decks, greedy against random, per ruleset
-# (tests/bench/ai_bench.c). A benchmark, not a test; 200 pairs take 15 s on a quiet core,
-# `make bench-ai AI_PAIRS=500` plays more.
+# pairs of 2-player games on the same decks, per ruleset, greedy against random and mcts
+# against greedy (tests/bench/ai_bench.c). A benchmark, not a test. Variables:
+#   AI_PAIRS     pairs per ruleset and match (200: 400 games)
+#   AI_THINK_MS  mcts's thinking time a move (100); AI_ITERS an iteration bound (0: none)
+#   AI_RULESET   only rulesets whose label contains it ("hills", "classic standard (farms)")
+#   AI_JOBS      worker processes (1; 2 uses both cores, each game on one)
+#   AI_MATCH     gr, mg or both; AI_CLOCK cpu (thread CPU time, the default) or wall
+# The full run (200 pairs, 100 ms, six rulesets) thinks about 12 min of mcts time per
+# ruleset: `make bench-ai AI_PAIRS=20 AI_RULESET=hills` is a quick form.
 
-AI_PAIRS     ?= 200
+AI_PAIRS    ?= 200
+AI_THINK_MS ?= 100
+AI_ITERS    ?= 0
+AI_RULESET  ?=
+AI_JOBS     ?= 1
+AI_MATCH    ?= both
+AI_CLOCK    ?= cpu
 BENCH_AI_BIN := $(BUILD)/bench-ai
 $(BENCH_AI_BIN): tests/bench/ai_bench.c $(CORE_LIB)
 	@mkdir -p $(dir $@)
@@ -11,4 +23,5 @@ $(BENCH_AI_BIN): tests/bench/ai_bench.c $(CORE_LIB)
 
 .PHONY: bench-ai
 bench-ai: $(BENCH_AI_BIN)
-	$(BENCH_AI_BIN) $(AI_PAIRS)
+	$(BENCH_AI_BIN) -p $(AI_PAIRS) -t $(AI_THINK_MS) -i $(AI_ITERS) -r '$(AI_RULESET)' \
+	  -j $(AI_JOBS) -m $(AI_MATCH) -c $(AI_CLOCK)

@@ -1,34 +1,64 @@
 /* ai_bench.c: the strength of the computer players: seat-swapped pairs of 2-player games on
- * the same shuffled decks, greedy against random, per ruleset: win rate (a tie counts half)
- * with its 95 % Wilson interval, mean score margin, and moves a second of each level.
- * Usage: bench-ai [pairs per ruleset, default 200] */
+ * the same shuffled decks, per ruleset, greedy against random and mcts against greedy: win
+ * rate (a tie counts half) with its 95 % Wilson interval, mean score margin, and the mean
+ * time a move of each side.
+ * Usage: bench-ai [-p pairs] [-t think_ms] [-i iterations] [-r ruleset] [-j jobs] [-m which]
+ *   -p  seat-swapped pairs per ruleset and match (default 200)
+ *   -t  mcts's thinking time a move in ms (default 100); -i  an iteration bound instead
+ *       (0: none); with both, whichever ends first
+ *   -r  only the rulesets whose label contains this text (e.g. "hills", "classic standard")
+ *   -j  worker processes (default 1): each plays every j-th pair, each game on one core
+ *   -m  gr (greedy vs random), mg (mcts vs greedy) or both (default)
+ *   -v  a line on stderr for each game (its margin), to follow a long run
+ *   -c  cpu (default: the thinking time is the thread's CPU time, so that a loaded machine
+ *       measures what one core buys) or wall (the monotonic clock, as the service uses) */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bot.h"
+
+static clockid_t think_clock = CLOCK_THREAD_CPUTIME_ID;
+static bool verbose; /* -v: a line on stderr for each game played */
 
 static double now(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(think_clock, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Time spent choosing and moves chosen, per level. */
-struct level_stats {
-    double seconds; /* in cc_bot_choose, place phase */
-    uint64_t moves; /* placements chosen */
+static uint64_t now_us(void *ctx)
+{
+    (void)ctx;
+    struct timespec ts;
+    clock_gettime(think_clock, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/* What one worker found for one (ruleset, match). */
+struct result {
+    double wins;         /* the first level's wins plus half its ties */
+    double margin;       /* sum of its score minus the other's */
+    unsigned games;      /* games played */
+    unsigned ties;       /* games tied */
+    double seconds[2];   /* time choosing place moves, per side (0: first level) */
+    uint64_t moves[2];   /* place moves chosen, per side */
+    uint64_t iterations; /* mcts iterations, over all its moves */
 };
 
 static struct cc_bot_scratch scratch;
 static struct cc_game game;
+static struct cc_bot_budget budget = {.now_us = now_us};
 
-/* Plays one game of `setup` with the levels of seat 0 and seat 1; scores into score[]. */
-static void play(const struct cc_setup *setup, const enum cc_bot_level level[2], uint64_t seed,
-                 int score[2], struct level_stats stats[CC_BOT_LEVEL_COUNT])
+/* Plays one game of `setup` with the levels of seat 0 and seat 1; scores into score[]; the
+ * time and moves of seat s go to r->seconds[side[s]]. */
+static void play(const struct cc_setup *setup, const enum cc_bot_level level[2],
+                 const unsigned side[2], uint64_t seed, int score[2], struct result *r)
 {
     if (cc_game_new(&game, setup, NULL) != CC_OK) {
         fprintf(stderr, "bench-ai: cannot create a game\n");
@@ -36,14 +66,15 @@ static void play(const struct cc_setup *setup, const enum cc_bot_level level[2],
     }
     while (game.phase != CC_PHASE_FINISHED) {
         struct cc_action a;
-        enum cc_bot_level lv = level[game.seat];
+        unsigned seat = game.seat;
         bool place = game.phase == CC_PHASE_PLACE;
         double t0 = place ? now() : 0;
-        uint64_t move_seed = seed ^ ((uint64_t)game.turn << 32) ^ game.seat;
-        enum cc_status st = cc_bot_choose(&game, lv, move_seed, &scratch, &a);
+        uint64_t move_seed = seed ^ ((uint64_t)game.turn << 32) ^ seat;
+        enum cc_status st = cc_bot_think(&game, level[seat], move_seed, &budget, &scratch, &a);
         if (place) {
-            stats[lv].seconds += now() - t0;
-            stats[lv].moves++;
+            r->seconds[side[seat]] += now() - t0;
+            r->moves[side[seat]]++;
+            if (level[seat] == CC_BOT_MCTS) r->iterations += scratch.iterations;
         }
         if (st != CC_OK || cc_game_apply(&game, &a, NULL) != CC_OK) {
             fprintf(stderr, "bench-ai: a bot's move was refused (%s)\n", cc_status_name(st));
@@ -52,6 +83,90 @@ static void play(const struct cc_setup *setup, const enum cc_bot_level level[2],
     }
     score[0] = game.players[0].score;
     score[1] = game.players[1].score;
+}
+
+/* The pairs i < pairs with i % jobs == job of `first` against `second`. */
+static void run(uint8_t ruleset, struct cc_options o, enum cc_bot_level first,
+                enum cc_bot_level second, unsigned pairs, unsigned job, unsigned jobs,
+                struct result *r)
+{
+    memset(r, 0, sizeof *r);
+    for (unsigned i = job; i < pairs; i += jobs) {
+        struct cc_setup setup;
+        memset(&setup, 0, sizeof setup);
+        setup.ruleset = ruleset;
+        setup.nplayers = 2;
+        setup.options = o;
+        setup.seed = 1000 + i; /* the same deck for both games of the pair */
+        setup.start = -1;
+        setup.deck_len = -1;
+        for (unsigned first_seat = 0; first_seat < 2; first_seat++) {
+            enum cc_bot_level level[2];
+            unsigned side[2];
+            level[first_seat] = first;
+            level[1 - first_seat] = second;
+            side[first_seat] = 0;
+            side[1 - first_seat] = 1;
+            int score[2];
+            play(&setup, level, side, setup.seed * 2 + first_seat, score, r);
+            int m = score[first_seat] - score[1 - first_seat];
+            if (verbose)
+                fprintf(stderr, "pair %u game %u: margin %+d of %s against %s\n", i, first_seat, m,
+                        cc_bot_level_name(first), cc_bot_level_name(second));
+            r->wins += m > 0 ? 1 : m == 0 ? 0.5 : 0;
+            r->ties += m == 0;
+            r->margin += m;
+            r->games++;
+        }
+    }
+}
+
+/* The same, split over `jobs` forked workers, summed. */
+static void run_jobs(uint8_t ruleset, struct cc_options o, enum cc_bot_level first,
+                     enum cc_bot_level second, unsigned pairs, unsigned jobs, struct result *sum)
+{
+    if (jobs <= 1) {
+        run(ruleset, o, first, second, pairs, 0, 1, sum);
+        return;
+    }
+    int fd[16];
+    pid_t pid[16];
+    for (unsigned j = 0; j < jobs; j++) {
+        int p[2];
+        if (pipe(p) != 0 || (pid[j] = fork()) < 0) {
+            perror("bench-ai");
+            exit(1);
+        }
+        if (pid[j] == 0) {
+            struct result r;
+            close(p[0]);
+            run(ruleset, o, first, second, pairs, j, jobs, &r);
+            if (write(p[1], &r, sizeof r) != (ssize_t)sizeof r) _exit(1);
+            _exit(0);
+        }
+        close(p[1]);
+        fd[j] = p[0];
+    }
+    memset(sum, 0, sizeof *sum);
+    for (unsigned j = 0; j < jobs; j++) {
+        struct result r;
+        int status;
+        if (read(fd[j], &r, sizeof r) != (ssize_t)sizeof r || waitpid(pid[j], &status, 0) < 0 ||
+            status != 0) {
+            fprintf(stderr, "bench-ai: a worker failed\n");
+            exit(1);
+        }
+        close(fd[j]);
+        sum->wins += r.wins;
+        sum->margin += r.margin;
+        sum->games += r.games;
+        sum->ties += r.ties;
+        for (int s = 0; s < 2; s++) {
+            sum->seconds[s] += r.seconds[s];
+            sum->moves[s] += r.moves[s];
+        }
+        sum->iterations += r.iterations;
+    }
 }
 
 /* The 95 % Wilson score interval of `wins` out of `n`. */
@@ -65,74 +180,100 @@ static void wilson(double wins, double n, double *lo, double *hi)
     *hi = c + h;
 }
 
-static void bench(const char *label, uint8_t ruleset, struct cc_options o, unsigned pairs,
-                  struct level_stats stats[CC_BOT_LEVEL_COUNT])
+static void report(const char *label, const char *match, const struct result *r)
 {
-    double wins = 0, margin = 0;
-    unsigned games = 0, ties = 0;
-    struct level_stats mine[CC_BOT_LEVEL_COUNT];
-    memset(mine, 0, sizeof mine);
-    for (unsigned i = 0; i < pairs; i++) {
-        struct cc_setup setup;
-        memset(&setup, 0, sizeof setup);
-        setup.ruleset = ruleset;
-        setup.nplayers = 2;
-        setup.options = o;
-        setup.seed = 1000 + i; /* the same deck for both games of the pair */
-        setup.start = -1;
-        setup.deck_len = -1;
-        for (unsigned greedy_seat = 0; greedy_seat < 2; greedy_seat++) {
-            enum cc_bot_level level[2];
-            level[greedy_seat] = CC_BOT_GREEDY;
-            level[1 - greedy_seat] = CC_BOT_RANDOM;
-            int score[2];
-            play(&setup, level, setup.seed * 2 + greedy_seat, score, mine);
-            int m = score[greedy_seat] - score[1 - greedy_seat];
-            wins += m > 0 ? 1 : m == 0 ? 0.5 : 0;
-            ties += m == 0;
-            margin += m;
-            games++;
-        }
-    }
     double lo, hi;
-    wilson(wins, games, &lo, &hi);
-    for (unsigned lv = 0; lv < CC_BOT_LEVEL_COUNT; lv++) {
-        stats[lv].seconds += mine[lv].seconds;
-        stats[lv].moves += mine[lv].moves;
-    }
-    printf("%-26s %5u %6.1f %% [%5.1f, %5.1f] %5u %+8.1f %8.1f %8.1f\n", label, games,
-           100 * wins / games, 100 * lo, 100 * hi, ties, margin / games,
-           1e6 * mine[CC_BOT_RANDOM].seconds / (double)mine[CC_BOT_RANDOM].moves,
-           1e6 * mine[CC_BOT_GREEDY].seconds / (double)mine[CC_BOT_GREEDY].moves);
+    wilson(r->wins, r->games, &lo, &hi);
+    char iters[32] = "";
+    if (r->iterations)
+        snprintf(iters, sizeof iters, "%8.0f", (double)r->iterations / (double)r->moves[0]);
+    printf("%-26s %-16s %5u %6.1f %% [%5.1f, %5.1f] %4u %+7.1f %9.0f %9.0f %s\n", label, match,
+           r->games, 100 * r->wins / r->games, 100 * lo, 100 * hi, r->ties, r->margin / r->games,
+           1e6 * r->seconds[0] / (double)r->moves[0], 1e6 * r->seconds[1] / (double)r->moves[1],
+           iters);
     fflush(stdout);
 }
 
 int main(int argc, char **argv)
 {
-    long pairs = argc > 1 ? strtol(argv[1], NULL, 10) : 200;
+    long pairs = 200, think_ms = 100, iterations = 0, jobs = 1;
+    const char *only = "", *which = "both";
+    int opt;
+    while ((opt = getopt(argc, argv, "p:t:i:r:j:m:c:v")) != -1) {
+        switch (opt) {
+        case 'p':
+            pairs = strtol(optarg, NULL, 10);
+            break;
+        case 't':
+            think_ms = strtol(optarg, NULL, 10);
+            break;
+        case 'i':
+            iterations = strtol(optarg, NULL, 10);
+            break;
+        case 'r':
+            only = optarg;
+            break;
+        case 'j':
+            jobs = strtol(optarg, NULL, 10);
+            break;
+        case 'm':
+            which = optarg;
+            break;
+        case 'v':
+            verbose = true;
+            break;
+        case 'c':
+            think_clock = strcmp(optarg, "wall") == 0 ? CLOCK_MONOTONIC : think_clock;
+            break;
+        default:
+            fprintf(stderr, "usage: bench-ai [-p pairs] [-t think_ms] [-i iterations] "
+                            "[-r ruleset] [-j jobs] [-m gr|mg|both] [-c cpu|wall] [-v]\n");
+            return 2;
+        }
+    }
     if (pairs < 1 || pairs > 100000) pairs = 200;
-    struct level_stats stats[CC_BOT_LEVEL_COUNT];
-    memset(stats, 0, sizeof stats);
-    printf("bench-ai: greedy against random, 2 players, %ld seat-swapped pairs of games on the "
-           "same decks per ruleset, one core\n",
-           pairs);
-    printf("%-26s %5s %8s %14s %5s %8s %8s %8s\n", "ruleset", "games", "greedy", "95% Wilson",
-           "ties", "margin", "rand us", "greedy us");
+    if (think_ms < 0 || think_ms > 100000) think_ms = 100;
+    if (iterations < 0 || iterations > 100000000) iterations = 0;
+    if (jobs < 1 || jobs > 16) jobs = 1;
+    budget.think_us = (uint32_t)(think_ms * 1000);
+    budget.iterations = (uint32_t)iterations;
+    bool gr = strcmp(which, "mg") != 0, mg = strcmp(which, "gr") != 0;
+    printf("bench-ai: 2 players, %ld seat-swapped pairs of games on the same decks per ruleset "
+           "and match; mcts thinks %ld ms (%s clock)",
+           pairs, think_ms, think_clock == CLOCK_MONOTONIC ? "wall" : "thread CPU");
+    if (iterations) printf(" or %ld iterations", iterations);
+    printf(" a move; %ld worker process(es), each game on one core\n", jobs);
+    printf("%-26s %-16s %5s %8s %14s %4s %7s %9s %9s %8s\n", "ruleset", "match", "games", "wins",
+           "95% Wilson", "ties", "margin", "us/move", "other us", "iters");
+    static const struct {
+        const char *label;
+        uint8_t ruleset;
+        struct cc_options o;
+    } rulesets[] = {
+        {"classic standard (farms)", CC_RULESET_CLASSIC, {0}},
+        {"classic original", CC_RULESET_CLASSIC, {.edition = CC_EDITION_ORIGINAL}},
+        {"classic standard + river", CC_RULESET_CLASSIC, {.river = 1}},
+        {"hills", CC_RULESET_HILLS, {0}},
+        {"discovery", CC_RULESET_DISCOVERY, {0}},
+        {"discovery hand of two", CC_RULESET_DISCOVERY, {.draw = CC_DRAW_HAND}},
+    };
     unsigned p = (unsigned)pairs;
-    bench("classic standard (farms)", CC_RULESET_CLASSIC, (struct cc_options){0}, p, stats);
-    bench("classic original", CC_RULESET_CLASSIC, (struct cc_options){.edition = 1}, p, stats);
-    bench("classic standard + river", CC_RULESET_CLASSIC, (struct cc_options){.river = 1}, p,
-          stats);
-    bench("hills", CC_RULESET_HILLS, (struct cc_options){0}, p, stats);
-    bench("discovery", CC_RULESET_DISCOVERY, (struct cc_options){0}, p, stats);
-    bench("discovery hand of two", CC_RULESET_DISCOVERY, (struct cc_options){.draw = CC_DRAW_HAND},
-          p, stats);
-    printf("win rate: greedy's wins plus half its ties; margin: greedy's score minus random's; "
-           "us: microseconds a move\n");
-    for (unsigned lv = 0; lv < CC_BOT_LEVEL_COUNT; lv++)
-        printf("%-7s %10.0f moves/s (%.1f us a move, %llu moves)\n",
-               cc_bot_level_name((enum cc_bot_level)lv), stats[lv].moves / stats[lv].seconds,
-               1e6 * stats[lv].seconds / (double)stats[lv].moves,
-               (unsigned long long)stats[lv].moves);
+    for (unsigned i = 0; i < sizeof rulesets / sizeof rulesets[0]; i++) {
+        if (!strstr(rulesets[i].label, only)) continue;
+        struct result r;
+        if (gr) {
+            run_jobs(rulesets[i].ruleset, rulesets[i].o, CC_BOT_GREEDY, CC_BOT_RANDOM, p,
+                     (unsigned)jobs, &r);
+            report(rulesets[i].label, "greedy-random", &r);
+        }
+        if (mg) {
+            run_jobs(rulesets[i].ruleset, rulesets[i].o, CC_BOT_MCTS, CC_BOT_GREEDY, p,
+                     (unsigned)jobs, &r);
+            report(rulesets[i].label, "mcts-greedy", &r);
+        }
+    }
+    printf("wins: the first level's wins plus half its ties, with the 95 %% Wilson interval; "
+           "margin: its score minus the other's a game; us/move: microseconds a place move of "
+           "the first level, other us: of the second; iters: mcts iterations a move\n");
     return 0;
 }

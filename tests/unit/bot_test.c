@@ -30,6 +30,17 @@ static const struct config configs[] = {
 static struct cc_bot_scratch scratch, scratch2;
 static struct cc_game work;
 
+/* Iterations the tests give mcts: enough to search, few enough for `make test`. */
+#define TEST_ITERATIONS 24
+
+/* cc_bot_think() with the tests' small iteration budget (random and greedy ignore it). */
+static enum cc_status think(const struct cc_game *g, enum cc_bot_level lv, uint64_t seed,
+                            struct cc_bot_scratch *s, struct cc_action *a)
+{
+    const struct cc_bot_budget b = {.iterations = TEST_ITERATIONS};
+    return cc_bot_think(g, lv, seed, &b, s, a);
+}
+
 static void new_game(struct cc_game *g, const struct config *c, unsigned nplayers, uint64_t seed)
 {
     struct cc_setup s;
@@ -117,9 +128,10 @@ static void check_reset(const struct cc_game *g)
     }
 }
 
-/* Plays `games` games of `c` (2 to 5 players), seats alternating random and greedy, checking
- * every move, the game after it and the bot's canonical copy; every `full`-th place turn all
- * listed moves are applied and greedy's choice is checked to have the best margin. */
+/* Plays `games` games of `c` (2 to 5 players), seats taking random, greedy and mcts in turn,
+ * checking every move, the game after it, the bot's canonical copy and mcts's last simulated
+ * game; every `full`-th place turn all listed moves are applied and greedy's choice is checked
+ * to have the best margin. */
 static void play_checked(const struct config *c, unsigned games, unsigned full)
 {
     static struct cc_game g;
@@ -128,15 +140,17 @@ static void play_checked(const struct config *c, unsigned games, unsigned full)
         new_game(&g, c, 2 + k % 4, 77 + k);
         unsigned place_turns = 0;
         while (g.phase != CC_PHASE_FINISHED) {
-            enum cc_bot_level lv = (enum cc_bot_level)((g.seat + k) % 2);
+            enum cc_bot_level lv = (enum cc_bot_level)((g.seat + k) % CC_BOT_LEVEL_COUNT);
             uint64_t seed = k * 1000003ull + g.turn;
             struct cc_action a;
             bool place = g.phase == CC_PHASE_PLACE;
             if (g.turn % 7 == k % 7) check_reset(&g);
-            cr_assert_eq(cc_bot_choose(&g, lv, seed, &scratch, &a), CC_OK, "%s", c->label);
+            cr_assert_eq(think(&g, lv, seed, &scratch, &a), CC_OK, "%s", c->label);
             cr_assert_eq(a.seat, g.seat);
             if (place) {
                 tu_check(&scratch.root); /* the canonical copy is a sound game too */
+                /* and so is a determinized deal played on (a whole game lies between) */
+                if (lv == CC_BOT_MCTS && scratch.iterations) tu_check(&scratch.sim);
                 moves++;
                 cr_assert_leq(a.follow, CC_FOLLOW_WITHDRAW);
                 kinds[a.follow]++;
@@ -219,7 +233,9 @@ Test(bot, draw_phase_finished_game_and_levels)
     cr_assert_eq(lv, CC_BOT_GREEDY);
     cr_assert(cc_bot_level_parse("random", &lv));
     cr_assert_eq(lv, CC_BOT_RANDOM);
-    cr_assert_not(cc_bot_level_parse("mcts", &lv));
+    cr_assert(cc_bot_level_parse("mcts", &lv));
+    cr_assert_eq(lv, CC_BOT_MCTS);
+    cr_assert_not(cc_bot_level_parse("minimax", &lv));
     cr_assert_str_eq(cc_bot_level_name(CC_BOT_GREEDY), "greedy");
     cr_assert_null(cc_bot_level_name(CC_BOT_LEVEL_COUNT));
 }
@@ -292,13 +308,13 @@ Test(bot, same_arguments_same_move)
         for (int turn = 0; g.phase != CC_PHASE_FINISHED && turn < 40; turn++) {
             for (unsigned lv = 0; lv < CC_BOT_LEVEL_COUNT; lv++) {
                 struct cc_action a, b, other;
-                cr_assert_eq(cc_bot_choose(&g, lv, 99, &scratch, &a), CC_OK);
+                cr_assert_eq(think(&g, lv, 99, &scratch, &a), CC_OK);
                 /* A scratch left in another state changes nothing. */
                 memset(&scratch2, 0xA5, sizeof scratch2);
-                cr_assert_eq(cc_bot_choose(&g, lv, 99, &scratch2, &b), CC_OK);
+                cr_assert_eq(think(&g, lv, 99, &scratch2, &b), CC_OK);
                 cr_assert_eq(memcmp(&a, &b, sizeof a), 0, "%s: %s", configs[c].label,
                              cc_bot_level_name(lv));
-                cr_assert_eq(cc_bot_choose(&g, lv, 100, &scratch, &other), CC_OK);
+                cr_assert_eq(think(&g, lv, 100, &scratch, &other), CC_OK);
                 differ += memcmp(&a, &other, sizeof a) != 0;
             }
             struct cc_action a;
@@ -467,8 +483,8 @@ Test(bot, never_reads_the_pile_order_or_other_hands)
                 tu_check(&other);
                 hidden_differs += memcmp(&other, &g, sizeof g) != 0;
                 for (unsigned lv = 0; lv < CC_BOT_LEVEL_COUNT; lv++) {
-                    cr_assert_eq(cc_bot_choose(&g, lv, g.turn, &scratch, &a), CC_OK);
-                    cr_assert_eq(cc_bot_choose(&other, lv, g.turn, &scratch2, &b), CC_OK);
+                    cr_assert_eq(think(&g, lv, g.turn, &scratch, &a), CC_OK);
+                    cr_assert_eq(think(&other, lv, g.turn, &scratch2, &b), CC_OK);
                     cr_assert_eq(memcmp(&a, &b, sizeof a), 0, "%s: %s read hidden tiles",
                                  configs[c].label, cc_bot_level_name(lv));
                     /* By construction: what the bot works on is the same game. */
@@ -482,5 +498,91 @@ Test(bot, never_reads_the_pile_order_or_other_hands)
         }
         cr_assert_gt(compared, 5);
         cr_assert_gt(hidden_differs, 0, "%s: the shuffles changed nothing", configs[c].label);
+    }
+}
+
+Test(bot, mcts_plays_whole_games_of_every_ruleset)
+{
+    static struct cc_game g;
+    const struct cc_bot_budget b = {.iterations = 6};
+    for (unsigned c = 0; c < NCONFIGS; c++) {
+        for (unsigned k = 0; k < 3; k++) {
+            new_game(&g, &configs[c], k == 2 ? 4 : 2, 900 + 10 * c + k);
+            while (g.phase != CC_PHASE_FINISHED) {
+                struct cc_action a;
+                cr_assert_eq(cc_bot_think(&g, CC_BOT_MCTS, g.turn * 31u + k, &b, &scratch, &a),
+                             CC_OK, "%s", configs[c].label);
+                if (g.phase == CC_PHASE_PLACE && scratch.nchildren > 1) { /* else no search */
+                    cr_assert_eq(scratch.iterations, 6);
+                    tu_check(&scratch.sim);
+                }
+                enum cc_status st = cc_game_apply(&g, &a, NULL);
+                cr_assert_eq(st, CC_OK, "%s game %u turn %u: mcts refused: %s", configs[c].label, k,
+                             g.turn, cc_status_name(st));
+            }
+            tu_check(&g);
+        }
+    }
+}
+
+/* A clock that moves on 1 ms each time it is read. */
+static uint64_t fake_now(void *ctx)
+{
+    uint64_t *t = ctx;
+    return *t += 1000;
+}
+
+Test(bot, mcts_budgets)
+{
+    static struct cc_game g;
+    new_game(&g, &configs[0], 2, 3);
+    struct cc_action a;
+    cr_assert_eq(think(&g, CC_BOT_MCTS, 1, &scratch, &a), CC_OK); /* the draw */
+    cr_assert_eq(a.kind, CC_ACTION_DRAW);
+    tu_ok(&g, a, NULL);
+    /* Time only: the clock is read every 8 iterations, 20 ms pass in 20 reads. */
+    uint64_t t = 0;
+    struct cc_bot_budget b = {.think_us = 20000, .now_us = fake_now, .now_ctx = &t};
+    cr_assert_eq(cc_bot_think(&g, CC_BOT_MCTS, 1, &b, &scratch, &a), CC_OK);
+    cr_assert_eq(scratch.iterations, 19 * 8, "%u iterations", scratch.iterations);
+    tu_ok(&g, a, NULL); /* legal; then back to the same position */
+    new_game(&g, &configs[0], 2, 3);
+    tu_ok(&g, (struct cc_action){.kind = CC_ACTION_DRAW}, NULL);
+    /* Both bounds: the first reached ends it. */
+    t = 0;
+    b.iterations = 10;
+    cr_assert_eq(cc_bot_think(&g, CC_BOT_MCTS, 1, &b, &scratch, &a), CC_OK);
+    cr_assert_eq(scratch.iterations, 10);
+    /* Time at once up: greedy's best move, no simulation. */
+    t = 0;
+    b.iterations = 0;
+    b.think_us = 1;
+    cr_assert_eq(cc_bot_think(&g, CC_BOT_MCTS, 1, &b, &scratch, &a), CC_OK);
+    cr_assert_eq(scratch.iterations, 0);
+    unsigned nbest;
+    cr_assert_eq(margin_after(&g, &a), check_all_moves(&g, "budget", &nbest));
+    /* No bound at all, or no budget: the default; cc_bot_choose() is the same. */
+    struct cc_action c;
+    cr_assert_eq(cc_bot_think(&g, CC_BOT_MCTS, 5, NULL, &scratch, &a), CC_OK);
+    cr_assert_eq(scratch.iterations, CC_BOT_MCTS_DEFAULT_ITERATIONS);
+    cr_assert_eq(cc_bot_choose(&g, CC_BOT_MCTS, 5, &scratch2, &c), CC_OK);
+    cr_assert_eq(memcmp(&a, &c, sizeof a), 0);
+    b = (struct cc_bot_budget){.now_us = fake_now, .now_ctx = &t};
+    cr_assert_eq(cc_bot_think(&g, CC_BOT_MCTS, 5, &b, &scratch, &c), CC_OK);
+    cr_assert_eq(memcmp(&a, &c, sizeof a), 0);
+}
+
+Test(bot, mcts_closes_a_city_with_a_follower)
+{
+    static struct cc_game g;
+    /* As greedy_completes_a_city_with_a_follower: the 4 points beat anything else. */
+    const char *const deck[] = {"E", "V", "V"};
+    new_classic(&g, deck, 3);
+    tu_ok(&g, (struct cc_action){.kind = CC_ACTION_DRAW}, NULL);
+    const struct cc_bot_budget b = {.iterations = 200};
+    for (uint64_t seed = 0; seed < 4; seed++) {
+        struct cc_action a;
+        cr_assert_eq(cc_bot_think(&g, CC_BOT_MCTS, seed, &b, &scratch, &a), CC_OK);
+        cr_assert_eq(margin_after(&g, &a), 4);
     }
 }
