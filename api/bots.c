@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bot.h"
 #include "games.h"
@@ -15,24 +16,29 @@
 
 #define LEASE_EXTRA_MS 2000 /* a claim of a bot's turn holds it 2 x think_ms + this */
 
+/* Monotonic microseconds for the engine's time budget (core reads no clock itself). */
+static uint64_t now_us(void *ctx)
+{
+    (void)ctx;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
 enum cc_status bots_play_turn(const struct cc_game *g, const char *level, int think_ms,
                               uint64_t seed, struct cc_action *out, const char **used)
 {
-    (void)think_ms; /* random and greedy do not search: they answer at once */
     enum cc_bot_level lv;
     *used = NULL;
-    if (strcmp(level, "mcts") == 0) {
-        /* TODO(merge with the engine's mcts, issue 13 item 1): call
-         * cc_bot_think(g, CC_BOT_MCTS, seed, &budget, scratch, out) with
-         * budget = {.think_us = think_ms * 1000, .now_us = a monotonic clock}, and set
-         * *used = "mcts". Until that lands the mcts level is played by greedy, here only. */
-        lv = CC_BOT_GREEDY;
-    } else if (!cc_bot_level_parse(level, &lv)) {
-        return CC_ERR_BAD_OPTION;
-    }
-    struct cc_bot_scratch *scratch = malloc(sizeof *scratch);
+    if (!cc_bot_level_parse(level, &lv)) return CC_ERR_BAD_OPTION;
+    /* Random and greedy answer at once; mcts thinks for think_ms of wall time (the engine
+     * reads the clock every few iterations, so it stops within a fraction of a ms). */
+    struct cc_bot_budget budget = {.think_us = think_ms > 0 ? (uint32_t)think_ms * 1000u : 0,
+                                   .now_us = now_us};
+    if (!budget.think_us) budget.iterations = CC_BOT_MCTS_DEFAULT_ITERATIONS;
+    struct cc_bot_scratch *scratch = calloc(1, sizeof *scratch);
     if (!scratch) return CC_ERR_CORRUPT;
-    enum cc_status st = cc_bot_choose(g, lv, seed, scratch, out);
+    enum cc_status st = cc_bot_think(g, lv, seed, &budget, scratch, out);
     free(scratch);
     if (st == CC_OK) *used = cc_bot_level_name(lv);
     return st;

@@ -306,7 +306,7 @@ void test_hints(struct server *srv)
     long long took = now_ms() - t0;
     const cJSON *pl = jget(r.json, "placement");
     int ok = r.status == 200 && pl && jget(pl, "x") && jget(pl, "rotation") &&
-             jstr(r.json, "level")[0] && jnum(r.json, "think_ms") == 100;
+             strcmp(jstr(r.json, "level"), "mcts") == 0 && jnum(r.json, "think_ms") == 100;
     char *body = pl ? cJSON_PrintUnformatted(pl) : NULL;
     long st = r.status;
     char txt[200];
