@@ -67,7 +67,10 @@ static enum store_status create_next(const struct api_game *old, struct rematch 
         if (auth_token_new(thrown) || auth_sha256(thrown, AUTH_TOKEN_LEN, p->token_hash))
             return STORE_ERROR;
         memset(thrown, 0, sizeof thrown);
-        p->unclaimed = p->person_id[0] == '\0';
+        /* A computer player stays one (level and time), with no token to hand out. */
+        snprintf(p->bot, sizeof p->bot, "%s", from->bot);
+        p->think_ms = from->think_ms;
+        p->unclaimed = p->person_id[0] == '\0' && p->bot[0] == '\0';
         names[s] = p->name;
     }
     size_t snap_len = cc_game_encode(&r->g, r->snapshot, sizeof r->snapshot);
@@ -103,7 +106,10 @@ static enum store_status create_next(const struct api_game *old, struct rematch 
     /* The same clock (0011), started afresh: the first turn begins now. */
     struct store_clock clock = old->row.clock;
     char clock_txt[STORE_CLOCK_JSON_MAX], deadline[32] = "", clock_jobs[JOBS_JSON_MAX];
+    char jobs[JOBS_JSON_MAX];
     long long now_ms = clocks_now_ms();
+    /* A computer player at the new seat 0 moves at once (jobs.h). */
+    const char *plan = jobs_plan(&r->g, r->players, jobs, sizeof jobs);
     if (clock.kind) {
         clocks_begin(&clock, &r->g, now_ms);
         clocks_encode(&clock, clock_txt, sizeof clock_txt);
@@ -127,10 +133,12 @@ static enum store_status create_next(const struct api_game *old, struct rematch 
         .rematch_of = old->id,
         .clock_json = clock.kind ? clock_txt : NULL,
         .deadline = deadline[0] ? deadline : NULL,
+        .hints_off = old->row.hints_off,
         .jobs_json =
-            clock.kind ? clocks_jobs(&clock, &r->g, 1, now_ms, NULL, clock_jobs, sizeof clock_jobs)
-                       : NULL,
+            clock.kind ? clocks_jobs(&clock, &r->g, 1, now_ms, plan, clock_jobs, sizeof clock_jobs)
+                       : plan,
     };
+    games_turn(&r->g, &ng.turn); /* for the players' lists (0012) */
     s = store_game_create(&ng);
 out:
     free(events_txt);

@@ -336,3 +336,39 @@ void test_hints(struct server *srv)
     get_hint(srv, &off, off.auth[0], "", &r);
     EXPECT(r, 403, "hints_disabled", "hints: false");
 }
+
+/*
+ * A rematch keeps the computer players: Ann against a greedy player resigns (the game is
+ * finished), asks for the rematch, and in the next game the computer player (now seat 0)
+ * moves by itself, with the same level and time.
+ */
+void test_bots_rematch(struct server *srv)
+{
+    struct game g;
+    NEW_GAME(&g, "{\"players\":[{\"name\":\"Ann\"},{\"bot\":\"greedy\",\"think_ms\":50}],"
+                 "\"seed\":11," SHORT_DECK "}");
+    char path[160];
+    const char *h0[] = {g.auth[0], NULL};
+    snprintf(path, sizeof path, "/v1/games/%s/resign", g.id);
+    struct resp r;
+    http(srv, "POST", path, NULL, h0, &r);
+    long resigned = r.status;
+    resp_free(&r);
+    CHECK(resigned == 200, "resign: %ld", resigned);
+    snprintf(path, sizeof path, "/v1/games/%s/rematch", g.id);
+    http(srv, "POST", path, NULL, h0, &r);
+    long st = r.status;
+    struct game next;
+    memset(&next, 0, sizeof next);
+    snprintf(next.id, sizeof next.id, "%s", jstr(r.json, "id"));
+    next.nplayers = 2;
+    resp_free(&r);
+    CHECK(st == 201 && next.id[0], "rematch: %ld", st);
+    cJSON *j = NULL;
+    int turn = wait_turn(srv, &next, 1, 5000, &j);
+    int kept = j && strcmp(jstr(j, "players.0.bot"), "greedy") == 0 &&
+               jnum(j, "players.0.think_ms") == 50 && jnum(j, "version") >= 3;
+    cJSON_Delete(j);
+    CHECK(turn == 'a', "the computer player of the rematch did not move within 5 s");
+    CHECK(kept, "the rematch's seat 0 is not the greedy computer player that moved");
+}

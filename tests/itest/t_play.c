@@ -97,6 +97,7 @@ const struct itest itest_tests[] = {
     {"bots: a turn leased by a dead server is played once the lease runs out", test_bots_lease},
     {"bots: bad computer player specs refused, nothing stored", test_bots_refused},
     {"bots: hints for the seat to move, off with hints: false", test_hints},
+    {"bots: a rematch keeps the computer players, which move by themselves", test_bots_rematch},
     /* A player's games and webhook (t_inbox.c). */
     {"inbox: my games in order (my turn, then changed last), filters, pages, ETag, nobody else's",
      test_inbox_list},

@@ -173,6 +173,7 @@ void test_bots_server_killed(struct server *srv);
 void test_bots_lease(struct server *srv);
 void test_bots_refused(struct server *srv);
 void test_hints(struct server *srv);
+void test_bots_rematch(struct server *srv);
 void test_inbox_list(struct server *srv);
 void test_inbox_webhook(struct server *srv);
 void test_lobby_play(struct server *srv);
