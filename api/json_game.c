@@ -241,15 +241,7 @@ void json_game(struct json_out *o, const struct cc_game *g, const struct json_ga
         json_out_kstring(o, "result",
                          meta->clock && meta->clock->ended_by_timeout ? "timeout" : json_result(g));
     json_out_key(o, "turn");
-    json_out_begin_object(o);
-    json_out_kint(o, "number", g->turn);
-    add_seat(o, finished ? CC_NO_SEAT : g->seat);
-    json_out_kstring(o, "phase",
-                     finished                     ? "finished"
-                     : g->phase == CC_PHASE_PLACE ? "place"
-                                                  : "draw");
-    add_tile(o, "tile", g, drawn_tile(g));
-    json_out_end_object(o);
+    json_turn(o, g);
     json_out_kint(o, "deck_remaining", cc_tiles_remaining(g));
     add_players(o, g, meta);
     if (meta->seats) {
