@@ -525,3 +525,40 @@ void test_clocks_bench(struct server *srv)
     printf("  %d timeouts: late after the deadline p50 %lld ms, p99 %lld ms, max %lld ms\n", n,
            late[n / 2], late[(n * 99) / 100], late[n - 1]);
 }
+
+/*
+ * The player's list of games shows a clocked game's deadline, the same as the state's: a
+ * player creates a game with its own seat and a day a turn.
+ */
+void test_clocks_in_my_games(struct server *srv)
+{
+    struct resp r;
+    http(srv, "POST", "/v1/players", "{\"name\":\"Ann\"}", NULL, &r);
+    char auth[160];
+    snprintf(auth, sizeof auth, "Authorization: Bearer %s", jstr(r.json, "token"));
+    long made = r.status;
+    resp_free(&r);
+    CHECK(made == 201, "player: %ld", made);
+    const char *h[] = {auth, NULL};
+    http(
+        srv, "POST", "/v1/games",
+        "{\"players\":[{\"player\":\"me\"},{\"name\":\"Bob\"}],\"clock\":{\"turn_seconds\":86400}}",
+        h, &r);
+    char id[64], deadline[64];
+    snprintf(id, sizeof id, "%s", jstr(r.json, "id"));
+    snprintf(deadline, sizeof deadline, "%s", jstr(r.json, "deadline"));
+    long created = r.status;
+    resp_free(&r);
+    CHECK(created == 201 && parse_time(deadline) > wall_ms(), "create: %ld, deadline %s", created,
+          deadline);
+    http(srv, "GET", "/v1/players/me/games", NULL, h, &r);
+    const cJSON *e = cJSON_GetArrayItem(jget(r.json, "games"), 0);
+    char listed[64];
+    snprintf(listed, sizeof listed, "%s", e ? jstr(e, "deadline") : "");
+    int mine = e && strcmp(jstr(e, "id"), id) == 0;
+    long st = r.status;
+    resp_free(&r);
+    CHECK(st == 200 && mine, "my games: %ld", st);
+    CHECK(parse_time(listed) == parse_time(deadline), "listed deadline %s, the game's %s", listed,
+          deadline);
+}

@@ -128,6 +128,7 @@ const struct itest itest_tests[] = {
     {"clocks: a deadline leased by a dead server is acted on once the lease runs out",
      test_clocks_lease},
     {"clocks: deadline_near once a turn", test_clocks_near},
+    {"clocks: the player's list of games shows the deadline", test_clocks_in_my_games},
     {"clocks_bench: lateness of 250 timeouts (make bench-clocks)", test_clocks_bench},
     /* Browsers (t_cors.c). */
     {"cors: a preflight on every route, with its methods, no token", test_cors_preflights},

@@ -164,6 +164,7 @@ void test_clocks_race(struct server *srv);
 void test_clocks_killed(struct server *srv);
 void test_clocks_lease(struct server *srv);
 void test_clocks_near(struct server *srv);
+void test_clocks_in_my_games(struct server *srv);
 void test_clocks_bench(struct server *srv);
 
 /* t_bots.c: computer players and hints (issue 13). */
