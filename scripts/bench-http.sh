@@ -15,7 +15,8 @@
 # TILEHALL_BIN (build/tilehall), BENCH_KEEP=1 keeps the cluster (in .pgdata-bench),
 # CREATE_LIMIT_PER_MINUTE (0: the creation limit off, as it creates BENCH_GAMES at once),
 # MAX_CONNECTIONS_PER_IP (0: wrk opens all its connections from one address),
-# BENCH_BOTS (0): that many games of two computer players (greedy and random, think_ms 10)
+# BENCH_BOTS (0): that many games of two computer players (greedy and random, think_ms 10,
+# or the seats BENCH_BOT_PLAYERS)
 # kept playing on the server's BOT_WORKERS during (b) and (c), a new one as each finishes,
 # to compare reads and turns with computer players busy against BENCH_BOTS=0.
 #
@@ -86,13 +87,16 @@ done
 
 # BENCH_BOTS loops, each keeping one game of computer players going (games finished counted).
 bots=${BENCH_BOTS:-0}
+# The seats of those games; e.g. BENCH_BOT_PLAYERS='[{"bot":"mcts","think_ms":250},
+# {"bot":"mcts","think_ms":250}]' keeps the BOT_WORKERS thinking all the time.
+bot_players=${BENCH_BOT_PLAYERS:-'[{"bot":"greedy","think_ms":10},{"bot":"random","think_ms":10}]'}
 botloops=()
 : >"$out/bot-games.txt"
 botloop() {
     while :; do
         local bid
         bid=$(curl -s -X POST "$base/v1/games" -H 'Content-Type: application/json' -d \
-            '{"players":[{"bot":"greedy","think_ms":10},{"bot":"random","think_ms":10}]}' | jq -r .id)
+            "{\"players\":$bot_players}" | jq -r .id)
         while curl -s "$base/v1/games/$bid" | grep -q '"status":"active"'; do sleep 1; done
         echo "$bid" >>"$out/bot-games.txt"
     done
