@@ -682,15 +682,22 @@ int json_in_webhook(const char *body, size_t len, char url[STORE_URL_MAX + 1], s
     return rc;
 }
 
-/* Decodes the "hike" or "withdraw" object: x, y and a side or location. */
+/*
+ * Decodes the "hike" or "withdraw" object: x, y and a side or location. The members a
+ * placement list adds to its options (a hike's "to" and "points", a withdrawal's "kind"
+ * and "points") are accepted and ignored, so that a listed option can be sent back as it
+ * is: what a follow-up leads to and scores is the engine's to work out, never the
+ * client's to say.
+ */
 static int decode_at(const cJSON *v, const char *name, const char *locname, int sides_only,
                      struct cc_action *a, struct json_err *err)
 {
     if (!cJSON_IsObject(v)) return fail(err, "invalid_body", "\"%s\" must be an object.", name);
-    const char *const allowed[] = {"x", "y", locname, NULL};
+    const char *const allowed_hike[] = {"x", "y", locname, "to", "points", NULL};
+    const char *const allowed_withdraw[] = {"x", "y", locname, "kind", "points", NULL};
     char where[16];
     snprintf(where, sizeof where, "%s.", name);
-    if (check_fields(v, allowed, where, err)) return -1;
+    if (check_fields(v, sides_only ? allowed_hike : allowed_withdraw, where, err)) return -1;
     long long x, y;
     if (need_int(v, "x", -32768, 32767, &x, err) || need_int(v, "y", -32768, 32767, &y, err))
         return -1;

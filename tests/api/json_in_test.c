@@ -274,6 +274,14 @@ static const struct refusal refusals[] = {
      "bad_location"},
     {PLACE_DISCOVERY, "{\"x\":1,\"y\":0,\"rotation\":0,\"withdraw\":{\"x\":0,\"y\":0}}", 0,
      "invalid_body"},
+    /* The members a list adds to one kind of follow-up are not the other's. */
+    {PLACE_DISCOVERY,
+     "{\"x\":1,\"y\":0,\"rotation\":0,\"withdraw\":{\"x\":0,\"y\":0,\"location\":\"C\",\"to\":{}}}",
+     0, "unknown_field"},
+    {PLACE_HILLS,
+     "{\"x\":1,\"y\":0,\"rotation\":0,\"hike\":{\"x\":0,\"y\":0,\"toward\":\"E\",\"kind\":\"road\"}"
+     "}",
+     0, "unknown_field"},
     {PLACE_DISCOVERY,
      "{\"x\":1,\"y\":0,\"rotation\":0,\"withdraw\":{\"x\":0,\"y\":99999,\"location\":\"C\"}}", 0,
      "invalid_body"},
@@ -606,6 +614,15 @@ static const struct placement_case placements[] = {
     {CC_RULESET_DISCOVERY,
      "{\"x\":2,\"y\":-1,\"rotation\":90,\"withdraw\":{\"x\":5,\"y\":6,\"location\":\"SE\"}}", 2, -1,
      1, NULL, CC_FOLLOW_WITHDRAW, "SE", 5, 6},
+    /* A listed option sent back as it is: its informational members are ignored. */
+    {CC_RULESET_HILLS,
+     "{\"x\":0,\"y\":1,\"rotation\":0,\"hike\":{\"x\":-1,\"y\":2,\"toward\":\"W\",\"to\":{\"x\":-3,"
+     "\"y\":2},\"points\":2}}",
+     0, 1, 0, NULL, CC_FOLLOW_HIKE, NULL, -1, 2},
+    {CC_RULESET_DISCOVERY,
+     "{\"x\":2,\"y\":-1,\"rotation\":90,\"withdraw\":{\"x\":5,\"y\":6,\"location\":\"SE\",\"kind\":"
+     "\"grassland\",\"points\":1}}",
+     2, -1, 1, NULL, CC_FOLLOW_WITHDRAW, "SE", 5, 6},
     {CC_RULESET_DISCOVERY, "{\"x\":2,\"y\":-1,\"rotation\":90,\"tile\":\"A\"}", 2, -1, 1, "A",
      CC_FOLLOW_NONE, NULL, 0, 0},
     {CC_RULESET_CLASSIC, "{\"x\":1,\"y\":0,\"rotation\":0,\"tile\":\"RB\"}", 1, 0, 0, "RB",
