@@ -19,11 +19,13 @@ struct store_listener {
     PGconn *pg; /* connected, listening */
 };
 
-struct store_listener *store_listener_new(void)
+/* A connection of its own listening on the jobs' channel (`jobs`) or the events', or NULL. */
+static struct store_listener *listener_on(int jobs)
 {
     PGconn *pg = db_connect("listen connect");
     if (!pg) return NULL;
-    PGresult *res = PQexec(pg, "LISTEN " STORE_EVENTS_CHANNEL);
+    PGresult *res = jobs ? PQexec(pg, "LISTEN " STORE_JOBS_CHANNEL)
+                         : PQexec(pg, "LISTEN " STORE_EVENTS_CHANNEL);
     int ok = PQresultStatus(res) == PGRES_COMMAND_OK;
     if (!ok) db_log("listen", pg, res);
     PQclear(res);
@@ -36,21 +38,14 @@ struct store_listener *store_listener_new(void)
     return l;
 }
 
+struct store_listener *store_listener_new(void)
+{
+    return listener_on(0);
+}
+
 struct store_listener *store_listener_new_jobs(void)
 {
-    PGconn *pg = db_connect("listen connect");
-    if (!pg) return NULL;
-    PGresult *res = PQexec(pg, "LISTEN " STORE_JOBS_CHANNEL);
-    int ok = PQresultStatus(res) == PGRES_COMMAND_OK;
-    if (!ok) db_log("listen", pg, res);
-    PQclear(res);
-    struct store_listener *l = ok ? malloc(sizeof *l) : NULL;
-    if (!l) {
-        PQfinish(pg);
-        return NULL;
-    }
-    l->pg = pg;
-    return l;
+    return listener_on(1);
 }
 
 int store_listener_fd(const struct store_listener *l)
