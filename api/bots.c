@@ -9,6 +9,7 @@
 
 #include "bot.h"
 #include "games.h"
+#include "idle_run.h"
 #include "jobs.h"
 #include "log.h"
 #include "problem.h"
@@ -25,6 +26,23 @@ static uint64_t now_us(void *ctx)
     return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
+/* One call of the engine's search, as idle_run() runs it. */
+struct bot_think {
+    const struct cc_game *g;            /* the game as the seat to move sees it */
+    enum cc_bot_level lv;               /* the level */
+    uint64_t seed;                      /* bots_seed() */
+    const struct cc_bot_budget *budget; /* the time or iterations */
+    struct cc_bot_scratch *scratch;     /* the search's memory */
+    struct cc_action *out;              /* the move */
+    enum cc_status st;                  /* cc_bot_think's answer */
+};
+
+static void bot_think_run(void *arg)
+{
+    struct bot_think *t = arg;
+    t->st = cc_bot_think(t->g, t->lv, t->seed, t->budget, t->scratch, t->out);
+}
+
 enum cc_status bots_play_turn(const struct cc_game *g, const char *level, int think_ms,
                               uint64_t seed, struct cc_action *out, const char **used)
 {
@@ -38,10 +56,18 @@ enum cc_status bots_play_turn(const struct cc_game *g, const char *level, int th
     if (!budget.think_us) budget.iterations = CC_BOT_MCTS_DEFAULT_ITERATIONS;
     struct cc_bot_scratch *scratch = calloc(1, sizeof *scratch);
     if (!scratch) return CC_ERR_CORRUPT;
-    enum cc_status st = cc_bot_think(g, lv, seed, &budget, scratch, out);
+    struct bot_think t = {g, lv, seed, &budget, scratch, out, CC_ERR_CORRUPT};
+    /* The search takes all the CPU it is given for think_ms: at idle priority it takes
+     * only what requests and other games' turns leave (issue 13: they stay as fast while
+     * computer players think). Random and greedy answer in a ms, on this thread. */
+    if (lv == CC_BOT_MCTS) {
+        if (!idle_run(bot_think_run, &t)) log_kv(LOG_DEBUG, "bot thinks at normal priority", NULL);
+    } else {
+        bot_think_run(&t);
+    }
     free(scratch);
-    if (st == CC_OK) *used = cc_bot_level_name(lv);
-    return st;
+    if (t.st == CC_OK) *used = cc_bot_level_name(lv);
+    return t.st;
 }
 
 uint64_t bots_seed(const char *id, const struct cc_game *g)
