@@ -92,11 +92,23 @@ bots=${BENCH_BOTS:-0}
 bot_players=${BENCH_BOT_PLAYERS:-'[{"bot":"greedy","think_ms":10},{"bot":"random","think_ms":10}]'}
 botloops=()
 : >"$out/bot-games.txt"
+: >"$out/bot-all.txt"
+# The sum of the versions of every computer players' game so far: two a turn (draw and
+# placement), so its growth over the loads counts the computer players' turns.
+bot_versions() {
+    local sum=0 bid v
+    while read -r bid; do
+        v=$(curl -s "$base/v1/games/$bid" | jq -r '.version // 0')
+        sum=$((sum + v))
+    done <"$out/bot-all.txt"
+    echo "$sum"
+}
 botloop() {
     while :; do
         local bid
         bid=$(curl -s -X POST "$base/v1/games" -H 'Content-Type: application/json' -d \
             "{\"players\":$bot_players}" | jq -r .id)
+        echo "$bid" >>"$out/bot-all.txt"
         while curl -s "$base/v1/games/$bid" | grep -q '"status":"active"'; do sleep 1; done
         echo "$bid" >>"$out/bot-games.txt"
     done
@@ -105,6 +117,8 @@ for _ in $(seq 1 "$bots"); do
     botloop &
     botloops+=($!)
 done
+[ "$bots" -gt 0 ] && sleep 1
+bots_v0=$(bot_versions)
 bots_t0=$(date +%s.%N)
 
 # Runs wrk; prints its RESULT line's fields as shell assignments, e.g. rps=123.
@@ -122,6 +136,7 @@ eval "$(run turns -t"$turn_conns" -c"$turn_conns" -d"${seconds}s" -s tests/bench
     "$base" -- "$out/games.txt" "$turn_conns" | sed 's/\([a-z0-9_]*\)=/t_\1=/g')"
 
 bots_t1=$(date +%s.%N)
+bots_v1=$(bot_versions)
 for p in "${botloops[@]}"; do kill "$p" 2>/dev/null || true; done
 bot_games=$(wc -l <"$out/bot-games.txt")
 cores=$(nproc)
@@ -132,7 +147,10 @@ printf '  %-34s %8s req/s  p50 %7s ms  p99 %7s ms  non-2xx %s, socket errors %s\
     "(c) turns, $turn_conns conns" "$t_rps" "$t_p50_ms" "$t_p99_ms" "$t_non2xx" "$t_errors"
 if [ "$bots" -gt 0 ]; then
     echo "  with $bots games of computer players going: $bot_games finished (143 moves each) in" \
-        "$(awk -v a="$bots_t0" -v b="$bots_t1" 'BEGIN { printf "%.1f", b - a }') s"
+        "$(awk -v a="$bots_t0" -v b="$bots_t1" 'BEGIN { printf "%.1f", b - a }') s;" \
+        "$(awk -v a="$bots_t0" -v b="$bots_t1" -v v0="$bots_v0" -v v1="$bots_v1" 'BEGIN {
+            n = (v1 - v0) / 2; t = n > 0 ? (b - a) * 1000 / n : 0
+            printf "%d turns played, %.0f ms a turn", n, t }')"
 fi
 ratio=$(awk -v g="$g_rps" -v h="$h_rps" 'BEGIN { printf "%.2f", (h > 0 ? g / h : 0) }')
 echo "  GET game / healthz: $ratio (target at least 0.50)"
