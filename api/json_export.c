@@ -54,7 +54,19 @@ void json_export_write(struct json_out *o, const struct json_export_src *src)
     for (unsigned i = 0; i < g->deck_len; i++) json_tile(o, g, g->deck[i]);
     json_out_end_array(o);
     json_out_key(o, "actions");
-    json_out_raw(o, src->actions_json, strlen(src->actions_json));
+    json_out_begin_array(o);
+    for (int i = 0; i < src->nactions; i++) {
+        const struct json_export_action *xa = &src->actions[i];
+        if (xa->join) {
+            json_out_begin_object(o);
+            json_out_kstring(o, "kind", "join");
+            json_out_kint(o, "seat", xa->a.seat);
+            json_out_end_object(o);
+        } else {
+            json_action(o, g, &xa->a);
+        }
+    }
+    json_out_end_array(o);
     json_out_kstring(o, "result", src->result);
     json_out_key(o, "scores");
     json_out_begin_array(o);
@@ -273,19 +285,28 @@ int json_export_read(const cJSON *doc, struct json_export *out, struct json_err 
     const cJSON *actions = cJSON_GetObjectItemCaseSensitive(doc, "actions");
     if (!cJSON_IsArray(actions))
         return fail(err, "invalid_body", "replay.actions must be an array of actions.");
+    return json_export_read_actions(actions, (enum cc_ruleset)out->in.setup.ruleset,
+                                    out->in.setup.nplayers, out->actions, JSON_EXPORT_MAX_ACTIONS,
+                                    &out->nactions, err, action_index);
+}
+
+int json_export_read_actions(const cJSON *actions, enum cc_ruleset ruleset, int nplayers,
+                             struct json_export_action *out, int max, int *n, struct json_err *err,
+                             int *index)
+{
+    *n = 0;
+    *index = -1;
     int i = 0;
     for (const cJSON *a = actions->child; a; a = a->next, i++) {
-        if (i >= JSON_EXPORT_MAX_ACTIONS) {
-            *action_index = i;
-            return fail(err, "invalid_body", "replay.actions holds more than %d actions.",
-                        JSON_EXPORT_MAX_ACTIONS);
+        if (i >= max) {
+            *index = i;
+            return fail(err, "invalid_body", "replay.actions holds more than %d actions.", max);
         }
-        if (read_action(a, i, (enum cc_ruleset)out->in.setup.ruleset, out->in.setup.nplayers,
-                        &out->actions[i], err)) {
-            *action_index = i;
+        if (read_action(a, i, ruleset, nplayers, &out[i], err)) {
+            *index = i;
             return -1;
         }
     }
-    out->nactions = i;
+    *n = i;
     return 0;
 }

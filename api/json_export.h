@@ -16,29 +16,39 @@
 #define JSON_EXPORT_MAX_ACTIONS 1024  /* actions of an export at most (a game has about 420) */
 #define JSON_EXPORT_MAX_VALUES  32768 /* JSON values of a replay body at most (64 KiB hold less) */
 
+/* One action of an export, decoded. */
+struct json_export_action {
+    int join; /* 1: {"kind": "join"} (a seat taken through its invite): no engine action */
+    struct cc_action a; /* the engine's action: kind, seat, the placement */
+};
+
 /* What an export is written from. */
 struct json_export_src {
-    const char *id;                 /* the game's id */
-    const struct json_new_game *in; /* its setup, decoded as a create body (store_game_export) */
-    const struct cc_game *created;  /* the game as created from `in` (its draw order) */
-    const struct cc_game *finished; /* the game as it ended (its scores) */
-    const char *result;             /* how it ended ("completed", "resignation", "timeout") */
-    const char *actions_json;       /* the stored actions: a JSON array of their bodies */
+    const char *id;                           /* the game's id */
+    const struct json_new_game *in;           /* its setup, decoded as a create body */
+    const struct cc_game *created;            /* the game as created from `in` (its draw order) */
+    const struct cc_game *finished;           /* the game as it ended (its scores) */
+    const char *result;                       /* how it ended ("completed", "resignation" ...) */
+    const struct json_export_action *actions; /* every stored action, in order */
+    int nactions;                             /* entries in actions */
 };
 
 /*
  * Writes the export of `src` into `o` (one JSON object): format, format_version, game,
  * ruleset, options, seed (a decimal string), start (or null), hints, players (each {"name"}
  * or {"bot", "think_ms"}, as a create body has them), custom_deck, deck (the draw order:
- * created->deck), actions (actions_json as it is), result, scores (by seat).
+ * created->deck), actions (each as the action log writes it: kind, seat, the placement's
+ * members; a join {"kind": "join", "seat"}), result, scores (by seat).
  */
 void json_export_write(struct json_out *o, const struct json_export_src *src);
 
-/* One action of an export, decoded. */
-struct json_export_action {
-    int join; /* 1: {"kind": "join"} (a seat taken through its invite): no engine action */
-    struct cc_action a; /* the engine's action: kind, seat, the placement */
-};
+/*
+ * Decodes the array `actions` of a game of `ruleset` with `nplayers` seats into out[0..*n)
+ * (at most `max`). Returns 0, or -1 with `err` filled in and *index the action that fails.
+ */
+int json_export_read_actions(const struct cJSON *actions, enum cc_ruleset ruleset, int nplayers,
+                             struct json_export_action *out, int max, int *n, struct json_err *err,
+                             int *index) NODISCARD;
 
 /* An export, decoded (large: allocate it). */
 struct json_export {

@@ -33,7 +33,10 @@ void routes_game_export(const struct api_request *req, struct api_response *resp
     struct store_export x;
     struct json_new_game *in = malloc(sizeof *in);
     struct cc_game *created = malloc(sizeof *created);
+    struct json_export_action *actions = malloc(JSON_EXPORT_MAX_ACTIONS * sizeof *actions);
+    cJSON *stored = NULL;
     struct api_game *ag = NULL;
+    memset(&x, 0, sizeof x);
     enum store_status s = in && created ? store_game_export(id, &x) : STORE_ERROR;
     if (s != STORE_OK) {
         problem_store(resp, s); /* 404 for no such game */
@@ -51,6 +54,16 @@ void routes_game_export(const struct api_request *req, struct api_response *resp
         problem_engine(resp, CC_ERR_CORRUPT);
         goto out;
     }
+    /* The stored actions, each decoded and written again as the action log writes it. */
+    stored = cJSON_Parse(x.actions);
+    int n, index;
+    if (!actions || !cJSON_IsArray(stored) ||
+        json_export_read_actions(stored, (enum cc_ruleset)created->ruleset, created->nplayers,
+                                 actions, JSON_EXPORT_MAX_ACTIONS, &n, &err, &index)) {
+        log_kv(LOG_ERROR, "stored actions do not decode", "game", id, NULL);
+        problem_engine(resp, CC_ERR_CORRUPT);
+        goto out;
+    }
     ag = games_load(id, GAMES_CURRENT, resp);
     if (!ag) goto out;
     struct json_export_src src = {.id = id,
@@ -58,7 +71,8 @@ void routes_game_export(const struct api_request *req, struct api_response *resp
                                   .created = created,
                                   .finished = &ag->g,
                                   .result = x.result[0] ? x.result : json_result(&ag->g),
-                                  .actions_json = x.actions};
+                                  .actions = actions,
+                                  .nactions = n};
     struct json_out w;
     json_out_init(&w);
     json_export_write(&w, &src);
@@ -69,6 +83,8 @@ void routes_game_export(const struct api_request *req, struct api_response *resp
     }
 out:
     store_export_free(&x);
+    cJSON_Delete(stored);
+    free(actions);
     games_free(ag);
     free(created);
     free(in);
