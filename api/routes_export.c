@@ -150,15 +150,63 @@ static void created_event(struct json_out *o, const struct cc_game *g, const cha
 static int play(struct replay *r, const char *const *names, struct json_out *created,
                 struct json_out *rows, int *version, struct api_response *resp)
 {
+    /* A seat taken by a join was created open, named by its default placeholder (its
+     * custom one, if it had one, is not kept: the seat's name replaced it). */
+    char placeholder[CC_MAX_PLAYERS][16];
+    const char *at_creation[CC_MAX_PLAYERS];
+    int last_join = -1;
+    for (int s = 0; s < CC_MAX_PLAYERS; s++) at_creation[s] = names[s];
+    for (int i = 0; i < r->x.nactions; i++) {
+        const struct json_export_action *xa = &r->x.actions[i];
+        if (!xa->join) continue;
+        snprintf(placeholder[xa->a.seat], sizeof placeholder[0], "Seat %d", xa->a.seat + 1);
+        at_creation[xa->a.seat] = placeholder[xa->a.seat];
+        last_join = i;
+    }
     json_out_begin_array(created);
-    created_event(created, &r->g, names);
+    created_event(created, &r->g, at_creation);
     int seq = 1 + json_events(created, &r->g, &r->ev, 0, 2);
     json_out_end_array(created);
     json_out_begin_array(rows);
     *version = 1;
     for (int i = 0; i < r->x.nactions; i++) {
         const struct json_export_action *xa = &r->x.actions[i];
-        if (xa->join) continue; /* the lobby's: every seat is taken in the replay */
+        if (xa->join) {
+            /* The lobby's (routes_lobby.c): a version of its own with seat_joined, and the
+             * last one game_started; the engine's state has every seat from the start. */
+            ++*version;
+            json_out_begin_object(rows);
+            json_out_kint(rows, "version", *version);
+            json_out_kint(rows, "seat", xa->a.seat);
+            json_out_kstring(rows, "kind", "join");
+            json_out_key(rows, "body");
+            json_out_begin_object(rows);
+            json_out_kstring(rows, "kind", "join");
+            json_out_kint(rows, "seat", xa->a.seat);
+            json_out_end_object(rows);
+            json_out_key(rows, "events");
+            json_out_begin_array(rows);
+            json_out_begin_object(rows);
+            json_out_kint(rows, "seq", ++seq);
+            json_out_kstring(rows, "type", "seat_joined");
+            json_out_kint(rows, "seat", xa->a.seat);
+            json_out_kstring(rows, "name", names[xa->a.seat]);
+            json_out_end_object(rows);
+            if (i == last_join) {
+                json_out_begin_object(rows);
+                json_out_kint(rows, "seq", ++seq);
+                json_out_kstring(rows, "type", "game_started");
+                json_seats(rows, "players", &r->g, names, NULL, NULL);
+                json_out_end_object(rows);
+            }
+            json_out_end_array(rows);
+            json_out_end_object(rows);
+            continue;
+        }
+        if (last_join > i) {
+            refuse_action(resp, i, "game_not_active", "a seat is still open (a join follows).");
+            return -1;
+        }
         r->ev.n = 0;
         enum cc_status st = cc_game_apply(&r->g, &xa->a, &r->ev);
         if (st != CC_OK) {

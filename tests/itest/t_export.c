@@ -509,3 +509,112 @@ void test_export_refusals(struct server *srv)
           games, games2, actions, actions2, events, events2);
     CHECK(again == 0, "%s", why);
 }
+
+void test_export_replay_lobby_clock_idem(struct server *srv)
+{
+    /* A game through an invite (the open seat's default placeholder): the same state,
+     * scores, versions and events (seat_joined, game_started) in the replay. */
+    struct resp r;
+    http(srv, "POST", "/v1/games",
+         "{\"players\":[{\"name\":\"Ann\"},{\"open\":true}],\"start\":\"D\",\"deck\":[\"K\",\"D\","
+         "\"E\",\"U\",\"V\",\"B\",\"A\",\"L\"]}",
+         NULL, &r);
+    CHECK(r.status == 201, "lobby game: %ld %s", r.status, r.body);
+    struct game g = {0};
+    snprintf(g.id, sizeof g.id, "%s", jstr(r.json, "id"));
+    snprintf(g.auth[0], sizeof g.auth[0], "Authorization: Bearer %s",
+             jstr(r.json, "players.0.token"));
+    char join[256];
+    snprintf(join, sizeof join, "%s", jstr(r.json, "players.1.invite_url"));
+    resp_free(&r);
+    http(srv, "POST", join, "{\"name\":\"Bob\"}", NULL, &r);
+    CHECK(r.status == 200 || r.status == 201, "join: %ld %s", r.status, r.body);
+    snprintf(g.auth[1], sizeof g.auth[1], "Authorization: Bearer %s", jstr(r.json, "token"));
+    resp_free(&r);
+    g.nplayers = 2;
+    char why[400];
+    int st = 0;
+    for (int i = 0; st == 0 && i < 40; i++) st = play_turn(srv, &g, 1, why, sizeof why);
+    CHECK(st == 1, "lobby game: %s", st < 0 ? why : "did not finish");
+    cJSON *x = get_json(srv, "/v1/games/%s/export", g.id);
+    CHECK(x, "no export of the lobby game");
+    int joins = nth_action(x, "join", 0) >= 0;
+    post_replay(srv, x, &r);
+    cJSON_Delete(x);
+    char nid[64];
+    snprintf(nid, sizeof nid, "%s", jstr(r.json, "id"));
+    long code = r.status;
+    resp_free(&r);
+    CHECK(code == 201 && joins, "lobby replay: %ld (a join exported: %d)", code, joins);
+    cJSON *s1 = get_json(srv, "/v1/games/%s", g.id), *s2 = get_json(srv, "/v1/games/%s", nid);
+    cJSON *c1 = get_json(srv, "/v1/games/%s/scores", g.id);
+    cJSON *c2 = get_json(srv, "/v1/games/%s/scores", nid);
+    cJSON *e1 = game_events(srv, g.id), *e2 = game_events(srv, nid);
+    cJSON *v1 = get_json(srv, "/v1/games/%s?version=2", g.id);
+    cJSON *v2 = get_json(srv, "/v1/games/%s?version=2", nid);
+    int same_state = s1 && s2 && same_but(s1, s2, "id") && c1 && c2 && cJSON_Compare(c1, c2, 1) &&
+                     v1 && v2 && same_but(v1, v2, "id");
+    int started = 0;
+    const cJSON *ev;
+    cJSON_ArrayForEach(ev, e2) started += strcmp(jstr(ev, "type"), "game_started") == 0;
+    int same_events = e1 && e2 && cJSON_Compare(e1, e2, 1) && started == 1;
+    cJSON_Delete(s1);
+    cJSON_Delete(s2);
+    cJSON_Delete(c1);
+    cJSON_Delete(c2);
+    cJSON_Delete(e1);
+    cJSON_Delete(e2);
+    cJSON_Delete(v1);
+    cJSON_Delete(v2);
+    CHECK(same_state, "the lobby game's replay: another state, scores or version 2");
+    CHECK(same_events, "the lobby game's replay: other events (game_started %d)", started);
+
+    /* A clocked game played in time has no clock events: its replay (without a clock) has
+     * the same events and scores. */
+    NEW_GAME(&g, "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"clock\":{"
+                 "\"turn_seconds\":86400},\"start\":\"D\",\"deck\":[\"K\",\"D\",\"E\",\"U\"]}");
+    st = 0;
+    for (int i = 0; st == 0 && i < 40; i++) st = play_turn(srv, &g, 1, why, sizeof why);
+    CHECK(st == 1, "clocked game: %s", st < 0 ? why : "did not finish");
+    x = get_json(srv, "/v1/games/%s/export", g.id);
+    CHECK(x, "no export of the clocked game");
+    post_replay(srv, x, &r);
+    snprintf(nid, sizeof nid, "%s", jstr(r.json, "id"));
+    int no_clock = r.status == 201 && jget(r.json, "clock") == NULL;
+    resp_free(&r);
+    e1 = game_events(srv, g.id);
+    e2 = game_events(srv, nid);
+    c1 = get_json(srv, "/v1/games/%s/scores", g.id);
+    c2 = get_json(srv, "/v1/games/%s/scores", nid);
+    int same = e1 && e2 && cJSON_Compare(e1, e2, 1) && c1 && c2 && cJSON_Compare(c1, c2, 1);
+    cJSON_Delete(e1);
+    cJSON_Delete(e2);
+    cJSON_Delete(c1);
+    cJSON_Delete(c2);
+    CHECK(no_clock && same, "the clocked game's replay: a clock, or other events or scores");
+
+    /* An Idempotency-Key: the repeat gets the first answer (the same game, its tokens), one
+     * game is made; a short anonymous key is refused. */
+    cJSON *body = cJSON_CreateObject();
+    cJSON_AddItemToObject(body, "replay", x);
+    char *text = cJSON_PrintUnformatted(body);
+    cJSON_Delete(body);
+    long games = db_scalar("SELECT count(*) FROM games");
+    const char *key[2] = {"Idempotency-Key: 3b9f0c2a6d1e4f5a8b7c9d0e1f2a3b4c", NULL};
+    struct resp a, b;
+    http(srv, "POST", "/v1/games", text, key, &a);
+    http(srv, "POST", "/v1/games", text, key, &b);
+    const char *short_key[2] = {"Idempotency-Key: short", NULL};
+    struct resp c;
+    http(srv, "POST", "/v1/games", text, short_key, &c);
+    free(text);
+    int repeat = a.status == 201 && b.status == 201 && strcmp(a.body, b.body) == 0;
+    int too_short = c.status == 400 && strcmp(problem_code(&c), "idempotency_key_too_short") == 0;
+    resp_free(&a);
+    resp_free(&b);
+    resp_free(&c);
+    long games2 = db_scalar("SELECT count(*) FROM games");
+    CHECK(repeat && too_short && games2 == games + 1,
+          "a replay's Idempotency-Key: repeat %d, short key refused %d, %ld games made", repeat,
+          too_short, games2 - games);
+}

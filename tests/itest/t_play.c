@@ -175,6 +175,8 @@ const struct itest itest_tests[] = {
     {"export: refusals (unfinished, illegal or malformed action at k, format, deck, JSON); "
      "nothing stored",
      test_export_refusals},
+    {"export: a game through an invite and a clocked game replayed; Idempotency-Key of a replay",
+     test_export_replay_lobby_clock_idem},
 };
 const size_t itest_ntests = sizeof itest_tests / sizeof itest_tests[0];
 

@@ -192,5 +192,6 @@ void test_cors_origins(struct server *srv);
 void test_export_replay_rulesets(struct server *srv);
 void test_export_replay_people(struct server *srv);
 void test_export_refusals(struct server *srv);
+void test_export_replay_lobby_clock_idem(struct server *srv);
 
 #endif
