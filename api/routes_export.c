@@ -90,9 +90,20 @@ out:
     free(in);
 }
 
+/* 1 when the text `s` (`len` bytes) holds `word` somewhere. */
+static int holds(const char *s, size_t len, const char *word)
+{
+    size_t n = strlen(word);
+    for (size_t i = 0; i + n <= len; i++)
+        if (s[i] == word[0] && memcmp(s + i, word, n) == 0) return 1;
+    return 0;
+}
+
 int routes_is_replay(const char *body, size_t len)
 {
-    if (len == 0 || memchr(body, '\0', len)) return 0;
+    /* A creation's body is never parsed here (json_in.c bounds what cJSON spends on one):
+     * only a body that holds the word at all, which a replay's must. */
+    if (len == 0 || memchr(body, '\0', len) || !holds(body, len, "\"replay\"")) return 0;
     cJSON *root = cJSON_ParseWithLength(body, len);
     int yes = cJSON_IsObject(root) && cJSON_GetObjectItemCaseSensitive(root, "replay") != NULL;
     cJSON_Delete(root);

@@ -77,6 +77,8 @@ static int same_but(const cJSON *a, const cJSON *b, const char *drop)
 /* What the replays played, over all games: actions by kind and follow-up. */
 struct tally {
     int games, actions, resigns, joins, followers, stables, hikes, withdrawals, hand_tiles;
+    size_t bytes_max;        /* the largest export */
+    long long replay_ms_max; /* the slowest replay (POST to its answer) */
 };
 
 /*
@@ -99,6 +101,7 @@ static int export_replay_same(const struct server *srv, const char *id, struct t
     }
     x = r.json;
     r.json = NULL;
+    if (r.len > t->bytes_max) t->bytes_max = r.len;
     resp_free(&r);
     if (strcmp(jstr(x, "format"), "tilehall-export") != 0 || jnum(x, "format_version") != 1 ||
         strcmp(jstr(x, "game"), id) != 0 || !cJSON_IsArray(jget(x, "deck"))) {
@@ -126,7 +129,9 @@ static int export_replay_same(const struct server *srv, const char *id, struct t
         t->hand_tiles += jget(a, "tile") != NULL;
     }
     t->games++;
+    long long t0 = now_ms();
     post_replay(srv, x, &r);
+    if (now_ms() - t0 > t->replay_ms_max) t->replay_ms_max = now_ms() - t0;
     if (r.status != 201 || strcmp(jstr(r.json, "status"), "finished") != 0) {
         snprintf(why, cap, "replay of %s: %ld %.300s", id, r.status, r.body);
         goto out;
@@ -238,8 +243,10 @@ void test_export_replay_rulesets(struct server *srv)
     CHECK(t.followers > 0 && t.stables > 0 && t.hand_tiles > 0,
           "the games played no follower, stable or hand tile");
     printf("  export: %d bot games (%d actions: %d followers, %d stables, %d hikes, %d "
-           "withdrawals) played, exported and replayed equal in %lld ms\n",
-           t.games, t.actions, t.followers, t.stables, t.hikes, t.withdrawals, now_ms() - t0);
+           "withdrawals) played, exported and replayed equal in %lld ms; exports up to %zu "
+           "bytes, a replay answered in %lld ms at most\n",
+           t.games, t.actions, t.followers, t.stables, t.hikes, t.withdrawals, now_ms() - t0,
+           t.bytes_max, t.replay_ms_max);
 }
 
 void test_export_replay_people(struct server *srv)
