@@ -548,7 +548,7 @@ void test_export_replay_lobby_clock_idem(struct server *srv)
     int joins = nth_action(x, "join", 0) >= 0;
     post_replay(srv, x, &r);
     cJSON_Delete(x);
-    char nid[64];
+    char nid[64], path[160];
     snprintf(nid, sizeof nid, "%s", jstr(r.json, "id"));
     long code = r.status;
     resp_free(&r);
@@ -599,6 +599,38 @@ void test_export_replay_lobby_clock_idem(struct server *srv)
     cJSON_Delete(c1);
     cJSON_Delete(c2);
     CHECK(no_clock && same, "the clocked game's replay: a clock, or other events or scores");
+
+    /* A seat bound to a player: exported by its name alone (never the player's id or
+     * token), replayed as a named seat with a token of its own. */
+    http(srv, "POST", "/v1/players", "{\"name\":\"Dee\"}", NULL, &r);
+    CHECK(r.status == 201, "player: %ld %s", r.status, r.body);
+    char person[64], auth[160];
+    snprintf(person, sizeof person, "%s", jstr(r.json, "id"));
+    snprintf(auth, sizeof auth, "Authorization: Bearer %s", jstr(r.json, "token"));
+    resp_free(&r);
+    const char *ph[2] = {auth, NULL};
+    http(srv, "POST", "/v1/games",
+         "{\"players\":[{\"player\":\"me\"},{\"name\":\"Bob\"}],\"start\":\"D\","
+         "\"deck\":[\"K\",\"D\"]}",
+         ph, &r);
+    CHECK(r.status == 201, "bound game: %ld %s", r.status, r.body);
+    struct game bg = {.nplayers = 2};
+    snprintf(bg.id, sizeof bg.id, "%s", jstr(r.json, "id"));
+    snprintf(bg.auth[0], sizeof bg.auth[0], "%s", auth);
+    snprintf(bg.auth[1], sizeof bg.auth[1], "Authorization: Bearer %s",
+             jstr(r.json, "players.1.token"));
+    resp_free(&r);
+    st = 0;
+    for (int i = 0; st == 0 && i < 10; i++) st = play_turn(srv, &bg, 1, why, sizeof why);
+    CHECK(st == 1, "bound game: %s", st < 0 ? why : "did not finish");
+    snprintf(path, sizeof path, "/v1/games/%s/export", bg.id);
+    http(srv, "GET", path, NULL, NULL, &r);
+    int named = r.status == 200 && strcmp(jstr(r.json, "players.0.name"), "Dee") == 0 &&
+                !strstr(r.body, person) && !strstr(r.body, "token");
+    resp_free(&r);
+    CHECK(named, "the bound seat's export: not its name alone");
+    struct tally bt = {0};
+    CHECK(export_replay_same(srv, bg.id, &bt, why, sizeof why) == 0, "bound game: %s", why);
 
     /* An Idempotency-Key: the repeat gets the first answer (the same game, its tokens), one
      * game is made; a short anonymous key is refused. */
