@@ -47,7 +47,7 @@ void routes_game_export(const struct api_request *req, struct api_response *resp
                       "Only a finished game has an export: this one is not finished.");
         goto out;
     }
-    struct json_err err;
+    struct json_err err = {.code = "", .detail = "the engine refuses the setup"};
     if (json_in_new_game(x.setup, strlen(x.setup), in, &err) ||
         cc_game_new(created, &in->setup, NULL) != CC_OK) {
         log_kv(LOG_ERROR, "stored setup does not decode", "game", id, "why", err.detail, NULL);
