@@ -170,6 +170,11 @@ static size_t count_values(const char *s, size_t len, size_t max)
  * otherwise. Caller deletes. */
 static cJSON *parse_object(const char *body, size_t len, struct json_err *err)
 {
+    return json_in_parse(body, len, MAX_VALUES, err);
+}
+
+cJSON *json_in_parse(const char *body, size_t len, size_t max_values, struct json_err *err)
+{
     if (len == 0) {
         fail(err, "invalid_json", "The body is empty; a JSON object is expected.");
         return NULL;
@@ -181,10 +186,10 @@ static cJSON *parse_object(const char *body, size_t len, struct json_err *err)
              "The body is not UTF-8 (an invalid, overlong, surrogate or cut-short sequence).");
         return NULL;
     }
-    if (count_values(body, len, MAX_VALUES) > MAX_VALUES) {
+    if (count_values(body, len, max_values) > max_values) {
         fail(err, "invalid_json",
-             "The body holds more than %d values (objects, arrays, members, elements).",
-             MAX_VALUES);
+             "The body holds more than %zu values (objects, arrays, members, elements).",
+             max_values);
         return NULL;
     }
     /* The body is NUL-terminated by the HTTP layer; cJSON counts that NUL in the length

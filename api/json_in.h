@@ -82,6 +82,18 @@ struct json_join {
 int json_in_join(const char *body, size_t len, struct json_join *out,
                  struct json_err *err) NODISCARD;
 
+struct cJSON;
+
+/*
+ * Parses `body` (`len` bytes and a NUL after them) as one JSON object with the checks every
+ * decoder here makes (UTF-8, strict JSON, no key twice), allowing `max_values` values
+ * (the decoders above allow 1,000; an export replayed, json_export.h, holds more).
+ * Returns the tree (the caller deletes it with cJSON_Delete), or NULL with `err` filled in
+ * (invalid_json, invalid_body for a key twice).
+ */
+struct cJSON *json_in_parse(const char *body, size_t len, size_t max_values,
+                            struct json_err *err) NODISCARD;
+
 /* Accepts an empty body or an empty JSON object (POST .../draw). Returns 0 or -1. */
 int json_in_empty(const char *body, size_t len, struct json_err *err) NODISCARD;
 

@@ -48,6 +48,7 @@ static const struct api_route routes[] = {
     {"DELETE", "/v1/players/me/webhook", routes_player_webhook_delete},
     {"POST", "/v1/games/{id}/join", routes_game_join},
     {"POST", "/v1/games/{id}/abort", routes_game_abort},
+    {"GET", "/v1/games/{id}/export", routes_game_export},
 };
 
 /*

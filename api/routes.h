@@ -144,6 +144,15 @@ void routes_event_stream(const struct api_request *req, struct api_response *res
 /* 1 when the request asks for server-sent events (Accept names text/event-stream). */
 int routes_wants_event_stream(const struct api_request *req);
 
+/* GET /v1/games/{id}/export: a finished game's setup, draw order and actions
+ * (routes_export.c). */
+void routes_game_export(const struct api_request *req, struct api_response *resp, const char *id);
+/* 1 when the POST /v1/games body `body` (`len` bytes) is an object with a "replay" member. */
+int routes_is_replay(const char *body, size_t len);
+/* POST /v1/games {"replay": <export>}: the game created again by playing the export's
+ * actions, answered as a creation (routes_export.c). */
+void routes_game_replay(const struct api_request *req, struct api_response *resp);
+
 /* Takes the event streams' settings (SSE_HEARTBEAT, MAX_STREAMS) from `cfg`. */
 void routes_live_config(const struct cfg *cfg);
 

@@ -78,6 +78,10 @@ static void created_event(struct json_out *o, const struct cc_game *g, const cha
 void routes_game_create(const struct api_request *req, struct api_response *resp, const char *arg)
 {
     (void)arg;
+    if (routes_is_replay(req->body, req->body_len)) { /* {"replay": <export>}: routes_export.c */
+        routes_game_replay(req, resp);
+        return;
+    }
     struct create *c = calloc(1, sizeof *c);
     struct json_out w;
     json_out_init(&w);

@@ -158,6 +158,7 @@ enum store_status store_game_create(const struct store_new_game *g)
         const char *vals[3] = {g->id, "1", g->events_json};
         s = db_run_cmd(&pg, ST_EVENTS_INSERT, 3, vals, NULL, NULL);
     }
+    if (s == STORE_OK && g->replay_json) s = db_replay_rows(&pg, g); /* store_export.c */
     if (s == STORE_OK && g->idem) s = db_idem_put(pg, g->idem);
     if (s == STORE_OK && g->jobs_json) s = jobs_set(&pg, g->id, 1, g->jobs_json, &jobs);
     if (s == STORE_OK && g->webhook_url) {

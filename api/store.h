@@ -136,6 +136,11 @@ struct store_new_game {
     struct store_turn turn; /* the turn and scores for the players' lists */
     const char *clock_json; /* the clock (games.clock, 0011), or NULL: none */
     const char *deadline;   /* with clock_json: the deadline (RFC 3339), or NULL */
+    /* A replay (store_export.c): the actions played after the creation, each with its
+     * events, as a JSON array of {"version", "seat", "kind", "body", "events"}, and the
+     * version they bring the game to; NULL (and 0) for a game created as usual. */
+    const char *replay_json;
+    int replay_version;
 };
 
 /* An accepted action, written in one transaction guarded by the version read. */
@@ -576,6 +581,23 @@ enum store_status store_game_history(const char *id, int upto, struct store_hist
 
 /* Frees the strings of `h`. */
 void store_history_free(struct store_history *h);
+
+/* What an export of a game is made of (store_export.c). Strings malloc'd. */
+struct store_export {
+    char *setup;     /* the setup as a POST /v1/games body (seats: names, computer players) */
+    char status[16]; /* the game's status as stored ("finished" ...) */
+    char result[16]; /* how it ended ("completed", "resignation", "timeout"), or "" */
+    char *actions;   /* JSON array of every stored action (their bodies), oldest first */
+};
+
+/*
+ * The export of game `id` (a valid UUID) into `out` (store_export_free, also after a
+ * failure): STORE_OK, STORE_NOT_FOUND ...
+ */
+enum store_status store_game_export(const char *id, struct store_export *out) NODISCARD;
+
+/* Frees the strings of `x`. */
+void store_export_free(struct store_export *x);
 
 /* A page of a game's events (store_events_page). */
 struct store_events_page {

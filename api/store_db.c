@@ -350,6 +350,26 @@ static const char *const stmt_sql[ST_COUNT] = {
         "FROM players p WHERE p.game_id = g.id)))::text, g.version, (SELECT "
         "coalesce(json_agg(a.body ORDER BY a.version), '[]'::json) FROM actions a WHERE "
         "a.game_id = g.id AND a.version <= $2::integer)::text FROM games g WHERE g.id = $1::uuid",
+    /* store_export.c: the setup as a create body (its seats named or computer players), the
+     * status, the result and every stored action, oldest first. */
+    [ST_GAME_EXPORT] =
+        "SELECT json_strip_nulls(json_build_object('ruleset', g.ruleset, 'options', g.options, "
+        "'seed', g.seed::text, 'start', g.start_tile, 'deck', g.custom_deck, 'hints', g.hints, "
+        "'players', (SELECT json_agg(CASE WHEN p.bot IS NULL THEN json_build_object('name', "
+        "p.name) ELSE json_build_object('bot', p.bot, 'think_ms', p.think_ms) END ORDER BY "
+        "p.seat) FROM players p WHERE p.game_id = g.id)))::text, g.status, g.result, (SELECT "
+        "coalesce(json_agg(a.body ORDER BY a.version), '[]'::json) FROM actions a WHERE "
+        "a.game_id = g.id)::text FROM games g WHERE g.id = $1::uuid",
+    /* store_export.c: $2 a JSON array of {version, seat, kind, body, events}. */
+    [ST_REPLAY_ROWS] =
+        "WITH x AS (SELECT (r->>'version')::integer AS version, (r->>'seat')::integer AS seat, "
+        "r->>'kind' AS kind, r->'body' AS body, r->'events' AS events FROM "
+        "json_array_elements($2::json) AS r), a AS (INSERT INTO actions (game_id, version, "
+        "seat, kind, body) SELECT $1::uuid, version, seat, kind, body::jsonb FROM x), e AS "
+        "(INSERT INTO events (game_id, seq, version, type, payload) SELECT $1::uuid, "
+        "(ev->>'seq')::integer, x.version, ev->>'type', ev FROM x, "
+        "json_array_elements(x.events) AS ev) UPDATE games SET version = $3::integer WHERE "
+        "id = $1::uuid",
 };
 
 /*
@@ -363,7 +383,7 @@ static const unsigned char stmt_repeatable[ST_COUNT] = {
     [ST_PING] = 1,         [ST_GAME_LOAD] = 1,     [ST_EVENTS_LIST] = 1,     [ST_IDEM_GET] = 1,
     [ST_GAME_VERSION] = 1, [ST_GAME_VERSIONS] = 1, [ST_EVENTS_EACH] = 1,     [ST_WEBHOOK_STATE] = 1,
     [ST_COUNTS] = 1,       [ST_GAME_WATCH] = 1,    [ST_PERSON_BY_TOKEN] = 1, [ST_REMATCH_FIND] = 1,
-    [ST_GAME_HISTORY] = 1,
+    [ST_GAME_HISTORY] = 1, [ST_GAME_EXPORT] = 1,
 };
 
 /* A thread's connection. */

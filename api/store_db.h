@@ -54,6 +54,8 @@ enum stmt {
     ST_JOIN_GAME,
     ST_JOIN_SEAT,
     ST_GAME_HISTORY, /* store_history.c: the setup and actions of a past version */
+    ST_GAME_EXPORT,  /* store_export.c: the setup, seats, status and every action */
+    ST_REPLAY_ROWS,  /* store_export.c: a replayed game's actions, their events, its version */
     ST_COUNT
 };
 
@@ -110,6 +112,12 @@ enum store_status db_begin(PGconn **pgp);
 
 /* Ends a failed transaction if the connection is still there. */
 void db_rollback(PGconn *pg);
+
+/*
+ * Writes the actions and events of a replayed game (store_new_game.replay_json) and its
+ * version inside the current transaction of store_game_create() (store_export.c).
+ */
+enum store_status db_replay_rows(PGconn **pgp, const struct store_new_game *g);
 
 /* Remembers an idempotent answer inside the current transaction (store.c). */
 enum store_status db_idem_put(PGconn *pg, const struct store_idem *idem);

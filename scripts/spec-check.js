@@ -28,6 +28,9 @@ const SERVICE_CODES = [
     // Clocks (issue 12).
     'invalid_clock', 'invalid_turn_seconds', 'invalid_bank_seconds', 'invalid_on_timeout',
     'turn_timed_out',
+    // Export and replay (issue 16).
+    'replay_invalid', 'replay_incomplete', 'replay_mismatch', 'replay_deck_mismatch',
+    'replay_unsupported_format',
 ];
 
 const spec = yaml.load(fs.readFileSync(path.join(root, 'openapi.yaml'), 'utf8'));

@@ -68,6 +68,7 @@ STUB(routes_player_webhook_set)
 STUB(routes_player_webhook_delete)
 STUB(routes_game_join)
 STUB(routes_game_abort)
+STUB(routes_game_export)
 
 static char problem[40]; /* the code of the last problem answered */
 
@@ -165,6 +166,9 @@ static const struct route_case cases[] = {
     {"POST", G "/abort", NULL, NULL, RAN_STATUS, "routes_game_abort", GID, "/v1/games/{id}/abort"},
     {"GET", G "/join", NULL, NULL, 405, NULL, "POST", "/v1/games/{id}/join"},
     {"GET", G "/abort", NULL, NULL, 405, NULL, "POST", "/v1/games/{id}/abort"},
+    {"GET", G "/export", NULL, NULL, RAN_STATUS, "routes_game_export", GID,
+     "/v1/games/{id}/export"},
+    {"POST", G "/export", NULL, NULL, 405, NULL, "GET", "/v1/games/{id}/export"},
     /* The methods a path does not have: 405, Allow in the table's order. */
     {"POST", "/healthz", NULL, NULL, 405, NULL, "GET", "/healthz"},
     {"HEAD", "/healthz", NULL, NULL, 405, NULL, "GET", "/healthz"},

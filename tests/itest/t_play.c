@@ -166,6 +166,17 @@ const struct itest itest_tests[] = {
     {"PostgreSQL stopped under load: 503 with Retry-After, then recovery", test_outage},
     {"PostgreSQL restarted 20 times under load: no failure after /readyz 200", test_reconnect},
     {"creation limit: 429 with Retry-After per address, on by default", test_create_limit},
+    /* Export and replay (t_export.c). */
+    {"export: bot games of every ruleset and option exported, replayed equal (state, scores, "
+     "events, past versions, export)",
+     test_export_replay_rulesets},
+    {"export: people's games with resignations and a custom deck exported, replayed equal",
+     test_export_replay_people},
+    {"export: refusals (unfinished, illegal or malformed action at k, format, deck, JSON); "
+     "nothing stored",
+     test_export_refusals},
+    {"export: a game through an invite and a clocked game replayed; Idempotency-Key of a replay",
+     test_export_replay_lobby_clock_idem},
 };
 const size_t itest_ntests = sizeof itest_tests / sizeof itest_tests[0];
 

@@ -188,4 +188,10 @@ void test_cors_preflights(struct server *srv);
 void test_cors_answers(struct server *srv);
 void test_cors_origins(struct server *srv);
 
+/* t_export.c: export and replay (issue 16, item 4). */
+void test_export_replay_rulesets(struct server *srv);
+void test_export_replay_people(struct server *srv);
+void test_export_refusals(struct server *srv);
+void test_export_replay_lobby_clock_idem(struct server *srv);
+
 #endif

@@ -1,0 +1,45 @@
+/* store_export.c: what an export of a finished game is read from, and the rows a replayed
+ * game is written with (GET /v1/games/{id}/export, POST /v1/games {"replay"}). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libpq-fe.h>
+
+#include "store.h"
+#include "store_db.h"
+
+enum store_status store_game_export(const char *id, struct store_export *out)
+{
+    memset(out, 0, sizeof *out);
+    const char *vals[1] = {id};
+    PGresult *res;
+    enum store_status s = db_run_row(ST_GAME_EXPORT, 1, vals, 0, &res);
+    if (s != STORE_OK) return s;
+    out->setup = strdup(PQgetvalue(res, 0, 0));
+    snprintf(out->status, sizeof out->status, "%s", PQgetvalue(res, 0, 1));
+    snprintf(out->result, sizeof out->result, "%s", PQgetvalue(res, 0, 2));
+    out->actions = strdup(PQgetvalue(res, 0, 3));
+    PQclear(res);
+    if (!out->setup || !out->actions) {
+        store_export_free(out);
+        return STORE_ERROR;
+    }
+    return STORE_OK;
+}
+
+void store_export_free(struct store_export *x)
+{
+    free(x->setup);
+    free(x->actions);
+    x->setup = NULL;
+    x->actions = NULL;
+}
+
+enum store_status db_replay_rows(PGconn **pgp, const struct store_new_game *g)
+{
+    char version[16];
+    snprintf(version, sizeof version, "%d", g->replay_version);
+    const char *vals[3] = {g->id, g->replay_json, version};
+    return db_run_cmd(pgp, ST_REPLAY_ROWS, 3, vals, NULL, NULL);
+}
