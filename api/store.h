@@ -157,6 +157,9 @@ struct store_commit {
     struct store_turn turn;        /* the turn and scores after it, for the players' lists */
     const char *clock_json;        /* the clock after it (0011), or NULL: the game has none */
     const char *deadline;          /* with clock_json: the deadline (RFC 3339), or NULL */
+    unsigned epoch;                /* store_epoch() when the state it moves on from was read
+                                      (0: not checked): refused as STORE_UNAVAILABLE when the
+                                      epoch moved on since (a failover may lie between) */
 };
 
 /*
@@ -559,6 +562,14 @@ void store_listener_free(struct store_listener *l);
  * threads waiting to reconnect try at once: for signs that the database restarted, such
  * as the listener's connection lost or back. Thread-safe. */
 void store_conns_stale(void);
+
+/*
+ * The database epoch: a number that moves on whenever a connection to the database is
+ * made or found lost. What was read in one epoch may come from a primary that is gone
+ * since (a failover), whose last commits its standby may never have had: a cache of
+ * what was read (games.c) must not trust it past its epoch.
+ */
+unsigned store_epoch(void);
 
 /* What replaying a game to a past version needs (store_history.c). Strings malloc'd. */
 struct store_history {

@@ -500,6 +500,11 @@ void store_conns_stale(void)
     atomic_fetch_add(&conn_ups, 1); /* a thread waiting to reconnect may try at once */
 }
 
+unsigned store_epoch(void)
+{
+    return atomic_load(&conn_ups) + atomic_load(&conn_gen);
+}
+
 /*
  * 1 when `pg` (idle, CONNECTION_OK) may be used: its socket has nothing to read, or what
  * it had to read (a notice) left it connected. A server that shut down or terminated the
