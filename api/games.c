@@ -15,8 +15,9 @@
  * After a failover, a version may name another state: the old primary may have shown a
  * commit (to this server's reads) that its standby never got, and the new primary then
  * gives that version to another action. So every entry carries the database epoch in
- * which it was read (store_epoch(): it moves on with every connection made or lost), and
- * an entry of an older epoch is never used; nor is a state of an older epoch committed on.
+ * which it was read (store_epoch(): the timeline of the primary it came from), an entry
+ * of an older epoch than the newest one seen is never used, and a state read from one
+ * primary is never committed on another (store_commit.epoch).
  */
 #include "games.h"
 
@@ -107,7 +108,7 @@ static struct api_game *from_cache(const char *id, int version)
     pthread_rwlock_rdlock(&s->lock);
     const struct cached *c = s->c;
     if (c && strcmp(c->id, id) == 0 && (version < 0 || c->version == version) &&
-        c->epoch == store_epoch() && (copy = malloc(sizeof *copy)) != NULL) {
+        c->epoch == store_epoch_newest() && (copy = malloc(sizeof *copy)) != NULL) {
         copy->epoch = c->epoch;
         memcpy(copy->id, c->id, sizeof copy->id);
         copy->row.version = c->version;
@@ -132,7 +133,7 @@ static struct api_game *from_cache(const char *id, int version)
 /* Puts `ag` (and `body`) into the slot `s` (locked) unless it holds a newer version. */
 static void slot_put(struct slot *s, const struct api_game *ag, const char *body, size_t len)
 {
-    if (ag->epoch != store_epoch()) return; /* read before a failover, perhaps */
+    if (ag->epoch != store_epoch_newest()) return; /* read before a failover */
     int same = s->c && strcmp(s->c->id, ag->id) == 0 && s->c->epoch == ag->epoch;
     if (same && s->c->version > ag->row.version) return;
     if (same && s->c->version == ag->row.version && (!body || s->body)) return;
@@ -192,8 +193,8 @@ struct api_game *games_load_at(const char *id, enum games_from from, int version
     snprintf(ag->id, sizeof ag->id, "%s", id);
     ag->cached = 0;
     ag->clock_auto = 0;
-    ag->epoch = store_epoch();
     enum store_status s = store_game_load(id, &ag->row);
+    ag->epoch = store_epoch(); /* of the connection the load ran on */
     if (s != STORE_OK) {
         problem_store(resp, s);
         goto fail;

@@ -157,9 +157,9 @@ struct store_commit {
     struct store_turn turn;        /* the turn and scores after it, for the players' lists */
     const char *clock_json;        /* the clock after it (0011), or NULL: the game has none */
     const char *deadline;          /* with clock_json: the deadline (RFC 3339), or NULL */
-    unsigned epoch;                /* store_epoch() when the state it moves on from was read
+    unsigned epoch;                /* store_epoch() of the read of the state it moves on from
                                       (0: not checked): refused as STORE_UNAVAILABLE when the
-                                      epoch moved on since (a failover may lie between) */
+                                      commit's connection reached another primary since */
 };
 
 /*
@@ -564,12 +564,16 @@ void store_listener_free(struct store_listener *l);
 void store_conns_stale(void);
 
 /*
- * The database epoch: a number that moves on whenever a connection to the database is
- * made or found lost. What was read in one epoch may come from a primary that is gone
- * since (a failover), whose last commits its standby may never have had: a cache of
- * what was read (games.c) must not trust it past its epoch.
+ * The database epoch of what the calling thread read last: the timeline of the primary its
+ * connection reached (a promoted standby starts a new one), or 0 without a connection.
+ * What was read from one primary may be gone after a failover (a commit the old primary
+ * showed to readers while it waited for its standby, which never got it): a state read
+ * in an older epoch must not be trusted (games.c) nor committed on (store_commit.epoch).
  */
 unsigned store_epoch(void);
+
+/* The newest epoch (timeline) any connection of this process reached. */
+unsigned store_epoch_newest(void);
 
 /* What replaying a game to a past version needs (store_history.c). Strings malloc'd. */
 struct store_history {

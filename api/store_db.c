@@ -41,7 +41,7 @@
 #include "store_db.h"
 
 #define MIGRATION_LOCK_KEY "7596138466117266540" /* pg_advisory_lock key of migrations */
-#define RECONNECT_DELAY_MS 1000                  /* between attempts of one thread */
+#define RECONNECT_DELAY_MS 250                   /* between attempts of one thread */
 #define MAX_PARAMS         20                    /* parameters of one statement */
 #define STATE_READ_ONLY    "25006"               /* read_only_sql_transaction */
 
@@ -380,10 +380,12 @@ struct conn {
     unsigned gen;          /* conn_gen when pg connected: stale once it differs */
     long long next_try_ms; /* no reconnect attempt before this, unless... */
     unsigned fail_ups;     /* ...conn_ups moved on since the attempt that failed */
+    unsigned tli;          /* the timeline of the primary pg reached (store_epoch) */
 };
 
 static atomic_uint conn_gen;   /* bumped when every connection may be dead */
 static atomic_uint conn_ups;   /* bumped at every connection made, and by conn_gen's bumps */
+static atomic_uint newest_tli; /* the newest timeline any connection reached */
 static char *conninfo;         /* from store_init */
 static pthread_key_t conn_key; /* the thread's struct conn */
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
@@ -502,7 +504,30 @@ void store_conns_stale(void)
 
 unsigned store_epoch(void)
 {
-    return atomic_load(&conn_ups) + atomic_load(&conn_gen);
+    pthread_once(&key_once, key_make);
+    const struct conn *c = pthread_getspecific(conn_key);
+    return c && c->pg ? c->tli : 0;
+}
+
+unsigned store_epoch_newest(void)
+{
+    return atomic_load(&newest_tli);
+}
+
+/* The timeline of the primary `pg` reached (that of its current WAL file), or 0. */
+static unsigned conn_timeline(PGconn *pg)
+{
+    PGresult *res = PQexec(pg, "SELECT pg_walfile_name(pg_current_wal_lsn())");
+    unsigned tli = 0;
+    if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1 &&
+        PQgetlength(res, 0, 0) >= 8) {
+        char hex[9];
+        memcpy(hex, PQgetvalue(res, 0, 0), 8);
+        hex[8] = '\0';
+        tli = (unsigned)strtoul(hex, NULL, 16);
+    }
+    PQclear(res);
+    return tli;
 }
 
 /*
@@ -605,6 +630,10 @@ static PGconn *conn_get_opt(int prepare)
             c->fail_ups = atomic_load(&conn_ups);
         } else {
             c->gen = gen;
+            c->tli = prepare ? conn_timeline(c->pg) : 0;
+            unsigned seen = atomic_load(&newest_tli);
+            while (c->tli > seen && !atomic_compare_exchange_weak(&newest_tli, &seen, c->tli)) {
+            }
             atomic_fetch_add(&conn_ups, 1);
             log_kv(LOG_INFO, "database connected", NULL);
         }
