@@ -68,7 +68,8 @@ pg_ctl_slot() { # pg_ctl_slot SLOT ARGS...
 start_slot() {
     pg_ctl_slot "$1" -w -t 60 -o "-k $dir/$1 -c listen_addresses= -p 5432 \
         -c max_connections=200 -c fsync=off -c wal_level=replica -c max_wal_senders=4 \
-        -c wal_sender_timeout=5s -c wal_receiver_status_interval=1s" start >/dev/null ||
+        -c wal_sender_timeout=5s -c wal_receiver_status_interval=1s \
+        -c wal_retrieve_retry_interval=100ms" start >/dev/null ||
         { tail -n 20 "$dir/$1/server.log" >&2; return 1; }
 }
 # Every process of the cluster in SLOT, killed at once with SIGKILL (a machine that dies):
@@ -216,11 +217,17 @@ for round in $(seq 1 "$total"); do
     if [ "$round" -lt "$total" ]; then make_standby "$primary" "$standby"; fi
 done
 
-# Every server must still be healthy and stop cleanly.
+# Every server must still be ready and stop cleanly.
 for i in "${!servers[@]}"; do
     curl -sf -o /dev/null "${bases[$i]}/readyz" ||
         { echo "failover: server ${bases[$i]} is not ready at the end" >&2; status=1; }
+    kill "${servers[$i]}"
+    rc=0
+    wait "${servers[$i]}" || rc=$?
+    [ "$rc" -eq 0 ] ||
+        { echo "failover: server ${bases[$i]} exited with status $rc on SIGTERM" >&2; status=1; }
 done
+servers=()
 if [ "${#times[@]}" -gt 0 ]; then
     sorted=$(printf '%s\n' "${times[@]}" | sort -n)
     n=${#times[@]}
