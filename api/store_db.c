@@ -609,11 +609,15 @@ static PGconn *conn_get_opt(int prepare)
     if (c->pg && PQstatus(c->pg) == CONNECTION_OK && PQtransactionStatus(c->pg) == PQTRANS_IDLE &&
         (c->gen != gen || !conn_alive(c->pg))) {
         /* Dead or stale: replaced before use, so that no statement is sent into it. */
-        log_kv(LOG_DEBUG, "database connection replaced", "why",
-               c->gen != gen         ? "stale"
-               : db_read_only(c->pg) ? "the server is read-only now"
-                                     : "closed by the server",
+        int read_only = c->gen == gen && db_read_only(c->pg);
+        log_kv(read_only ? LOG_WARN : LOG_DEBUG,
+               read_only ? "database is read-only" : "database connection replaced", "why",
+               c->gen != gen ? "stale"
+               : read_only   ? "the server is read-only now (a standby, or demoted)"
+                             : "closed by the server",
                NULL);
+        /* The others are likely on it too: each is looked at before its next use. */
+        if (read_only) atomic_fetch_add(&conn_gen, 1);
         PQfinish(c->pg);
         c->pg = NULL;
     }

@@ -13,7 +13,10 @@
 # primary's slot then gets a new standby of the new primary for the next round.
 #
 # Rounds: FAILOVER_ROUNDS (1) with synchronous replication (synchronous_standby_names='*',
-# synchronous_commit=on), then FAILOVER_CONTROL (1) rounds of the negative control with
+# synchronous_commit=on), then FAILOVER_FENCE (1) rounds where the primary is not killed
+# but fenced (default_transaction_read_only=on, as a demoted primary left running: the
+# servers meet 25006 read_only_sql_transaction) before the promotion, and stopped a second
+# after it, checked the same way; then FAILOVER_CONTROL (1) rounds of the negative control with
 # asynchronous replication, where the standby's walreceiver is stopped (SIGSTOP) 1.5 s
 # before the kill: the same checker must find lost moves there (or the round says why
 # none were lost). Prints each round's kill -> first 2xx on the new primary, and the
@@ -31,6 +34,7 @@ cd "$top"
 bin=${TILEHALL_BIN:-build/tilehall}
 rounds=${FAILOVER_ROUNDS:-1}
 control=${FAILOVER_CONTROL:-1}
+fence=${FAILOVER_FENCE:-1}
 before=${FAILOVER_BEFORE:-4}
 after=${FAILOVER_AFTER:-4}
 clients=${FAILOVER_CLIENTS:-12}
@@ -163,13 +167,16 @@ done
 
 status=0
 times=()
-total=$((rounds + control))
+fence_times=()
+total=$((rounds + fence + control))
 for round in $(seq 1 "$total"); do
     mode=sync
-    [ "$round" -gt "$rounds" ] && mode=async
+    [ "$round" -gt "$rounds" ] && mode=fence
+    [ "$round" -gt $((rounds + fence)) ] && mode=async
     run="$dir/runs/$round-$mode"
     mkdir -p "$run"
-    if [ "$mode" = sync ]; then set_replication "$primary" '*'; else set_replication "$primary" ''; fi
+    if [ "$mode" = async ]; then set_replication "$primary" ''; else set_replication "$primary" '*'; fi
+    ro_before=$(grep -c '"database is read-only"' "$dir/server.log" || true)
     log "round $round ($mode): primary $primary, standby $standby; load ${before}s before the kill"
     node tests/failover/load.js --out "$run" --clients "$clients" --followers "$followers" \
         "${bases[@]}" >"$run/load.out" 2>&1 &
@@ -182,15 +189,28 @@ for round in $(seq 1 "$total"); do
         kill -STOP "$wr"
         sleep 1.5
     fi
-    pids=$(slot_pids "$primary")
-    # shellcheck disable=SC2086
-    kill -9 $pids
-    t_kill=$(ms)
-    [ "$mode" = async ] && kill -CONT "$wr"
-    pg_ctl_slot "$standby" -w -t 60 promote >/dev/null
-    t_promoted=$(ms)
+    if [ "$mode" = fence ]; then
+        # Fenced, not killed: it keeps running but takes no more writes (new transactions
+        # are read-only), while the standby is promoted; stopped a second later.
+        psql_at "$primary" "ALTER SYSTEM SET default_transaction_read_only = on" >/dev/null
+        psql_at "$primary" "SELECT pg_reload_conf()" >/dev/null
+        t_kill=$(ms)
+        pg_ctl_slot "$standby" -w -t 60 promote >/dev/null
+        t_promoted=$(ms)
+        sleep 1
+        pg_ctl_slot "$primary" -m fast -w -t 60 stop >/dev/null
+        log "round $round: fenced the primary at $t_kill, the standby promoted $((t_promoted - t_kill)) ms later"
+    else
+        pids=$(slot_pids "$primary")
+        # shellcheck disable=SC2086
+        kill -9 $pids
+        t_kill=$(ms)
+        [ "$mode" = async ] && kill -CONT "$wr"
+        pg_ctl_slot "$standby" -w -t 60 promote >/dev/null
+        t_promoted=$(ms)
+        log "round $round: killed the primary at $t_kill, the standby promoted $((t_promoted - t_kill)) ms later"
+    fi
     echo "$t_kill $t_promoted" >"$run/times"
-    log "round $round: killed the primary at $t_kill, the standby promoted $((t_promoted - t_kill)) ms later"
     sleep "$after"
     kill -INT "$load_pid"
     wait "$load_pid" || { echo "failover: the load failed (see $run/load.out)" >&2; cat "$run/load.out" >&2; status=1; }
@@ -202,10 +222,16 @@ for round in $(seq 1 "$total"); do
     PSQL_DB=tilehall psql_at "$standby" "COPY (SELECT id, version, last_seq, status FROM games) TO STDOUT" >"$run/games.tsv"
     rc=0
     node tests/failover/check.js --run "$run" --mode "$mode" --bound "$bound" | tee "$run/check.out" || rc=$?
+    t=$(sed -n 's/^check: kill to first 2xx on the new primary: \([0-9]*\) ms.*/\1/p' "$run/check.out")
     if [ "$mode" = sync ]; then
         [ "$rc" -eq 0 ] || status=1
-        t=$(sed -n 's/^check: kill to first 2xx on the new primary: \([0-9]*\) ms.*/\1/p' "$run/check.out")
         [ -n "$t" ] && times+=("$t")
+    elif [ "$mode" = fence ]; then
+        [ "$rc" -eq 0 ] || status=1
+        [ -n "$t" ] && fence_times+=("$t")
+        ro=$(($(grep -c '"database is read-only"' "$dir/server.log" || true) - ro_before))
+        log "round $round: the servers found the fenced primary read-only $ro times (25006 or its ParameterStatus)"
+        [ "$ro" -gt 0 ] || { echo "failover: the servers never met the read-only primary" >&2; status=1; }
     else
         # 3: lost moves found (what the control must show); 0: none lost, explained.
         if [ "$rc" -ne 3 ] && [ "$rc" -ne 0 ]; then status=1; fi
@@ -234,6 +260,9 @@ if [ "${#times[@]}" -gt 0 ]; then
     p50=$(echo "$sorted" | sed -n "$(((n + 1) / 2))p")
     max=$(echo "$sorted" | tail -n 1)
     log "kill -> first 2xx on the new primary over $n synchronous failovers: p50 $p50 ms, max $max ms"
+fi
+if [ "${#fence_times[@]}" -gt 0 ]; then
+    log "fence -> first 2xx on the new primary: ${fence_times[*]} ms"
 fi
 if [ "$status" -eq 0 ]; then log "passed"; else echo "failover: FAILED" >&2; fi
 exit "$status"
