@@ -159,7 +159,7 @@ log "primary in $dir/a, standby in $dir/b; DATABASE_URL='$url'"
 bases=()
 for _n in 1 2; do
     start_server "$bin" "$dir/server.log" DATABASE_URL="$url" LOG_LEVEL="${LOG_LEVEL:-warn}" \
-        CREATE_LIMIT_PER_MINUTE=0 ||
+        CREATE_LIMIT_PER_MINUTE=0 WEBHOOK_ALLOW_PRIVATE=1 ||
         { echo "failover: a server did not start (see $dir/server.log)" >&2; exit 1; }
     servers+=("$server_pid")
     bases+=("http://127.0.0.1:$server_port")

@@ -157,6 +157,27 @@ for (const f of finals) {
 }
 say(finals.length === 0, `${finals.length} writes ended in an answer other than 2xx${finals.length ? `: ${JSON.stringify(kinds)}` : ''}`);
 
+// 7. The background workers: the computer players moved after the promotion, and every
+// event of their games reached its webhook (at least once: deliveries are retried).
+const bg = fs.existsSync(file('background.json')) ? JSON.parse(fs.readFileSync(file('background.json'), 'utf8')) : { botGames: [], botMoves: [], hooks: {} };
+const botAfter = bg.botMoves.filter((m) => m.t > tPromoted).length;
+let undelivered = 0;
+let hookAfter = 0;
+let delivered = 0;
+for (const id of bg.botGames) {
+    const g = games.get(id);
+    const h = bg.hooks[id] || { seqs: {} };
+    for (let q = 1; g && q <= g.lastSeq; q++) {
+        if (!h.seqs[q]) undelivered++;
+        else {
+            delivered++;
+            if (h.seqs[q] > tPromoted) hookAfter++;
+        }
+    }
+}
+say(bg.botGames.length > 0 && botAfter > 0, `${bg.botGames.length} games against a computer player: ${bg.botMoves.length} of its moves seen, ${botAfter} after the promotion (the job workers moved to the new primary)`);
+say(bg.botGames.length > 0 && undelivered === 0 && hookAfter > 0, `their webhooks: ${delivered} events delivered, ${hookAfter} of them first after the promotion, ${undelivered} never`);
+
 // The time from the kill to the first 2xx of a write sent after it.
 const after = acks.filter((a) => a.t0 > tKill).map((a) => a.t1 - tKill);
 const first = after.length ? Math.min(...after) : -1;

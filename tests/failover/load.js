@@ -7,11 +7,17 @@
 // client through SSE (on the other server), reconnecting with Last-Event-ID whenever the
 // stream ends or breaks, and record every event they get.
 //
+// Clients 0 and 1 play against a computer player (a server's job worker moves for it) in
+// games with a webhook to a receiver here (the servers' webhook workers deliver to it):
+// every bot move seen and every delivery is recorded, so that the check can tell that
+// the background workers found the new primary too.
+//
 // On SIGINT: the clients stop, the followers catch up with their games' last event (at
 // most 20 s), then every acknowledged move is sent once more, exactly as first sent, to
 // the other server (its answer recorded as the replay), and everything is written to
 // OUT: acks.jsonl, finals.jsonl (non-2xx final answers), replays.jsonl, followers.json,
-// requests.jsonl (every attempt: start, end, status).
+// requests.jsonl (every attempt: start, end, status), background.json (bot moves seen,
+// webhook deliveries received, after the webhooks caught up, at most 20 s).
 //
 //   node load.js --out DIR --clients N --followers F URL [URL ...]
 'use strict';
@@ -40,6 +46,10 @@ const acks = [];
 const finals = [];
 const attempts = [];
 const followers = [];
+const botMoves = []; // {game, version, t}: a computer player's move seen
+const hooks = new Map(); // game -> {seqs: {seq: first time}, n}
+const botGames = [];
+let hookUrl = '';
 let rng = 0x2545f491;
 function rand(n) {
     rng ^= rng << 13;
@@ -125,10 +135,16 @@ async function move(c, g, kind, p, headers, body) {
 }
 
 async function create(c) {
-    const np = 2 + rand(3);
+    const bot = c.id < 2;
+    const np = bot ? 1 : 2 + rand(3);
     const players = [];
     for (let i = 0; i < np; i++) players.push({ name: `P${i}` });
-    const body = JSON.stringify({ ruleset: 'classic', seed: rand(1000000), players });
+    const spec = { ruleset: 'classic', seed: rand(1000000), players };
+    if (bot) {
+        players.push({ bot: 'random', think_ms: 10 });
+        spec.webhook = { url: hookUrl };
+    }
+    const body = JSON.stringify(spec);
     const key = crypto.randomBytes(24).toString('hex');
     const headers = { 'Idempotency-Key': key };
     const a = await until_final(c.base, 'POST', '/v1/games', headers, body);
@@ -137,7 +153,8 @@ async function create(c) {
     const rec = { game: j.id, key, kind: 'create', path: '/v1/games', headers, body, status: a.status,
         answer: a.body, first: a.first, t0: a.t0, t1: a.t1, tries: a.tries, client: c.id };
     acks.push(rec);
-    return { id: j.id, tokens: j.players.map((x) => x.token), seat: 0 };
+    if (bot) botGames.push(j.id);
+    return { id: j.id, tokens: j.players.map((x) => x.token), seat: 0, version: 1 };
 }
 
 // One step of game g: a draw or a placement. Returns false when the game is over or
@@ -148,11 +165,19 @@ async function step(c, g) {
     const st = json(s.body);
     if (!st || st.status !== 'active') return false;
     const seat = st.turn.seat;
+    if (!g.tokens[seat]) {
+        // The computer player's turn: a server's job worker moves for it.
+        await sleep(20);
+        return true;
+    }
+    if (g.bot_wait && st.version > g.version) botMoves.push({ game: g.id, version: st.version, t: Date.now() });
     g.seat = seat;
     const headers = { Authorization: `Bearer ${g.tokens[seat]}`, 'If-Match': `"${st.version}"` };
     if (st.turn.phase === 'draw') {
         headers['Idempotency-Key'] = `d-${st.version}`;
         const a = await move(c, g, 'draw', `/v1/games/${g.id}/draw`, headers, undefined);
+        g.version = st.version + 1;
+        g.bot_wait = false;
         return a.status >= 200 && a.status < 300;
     }
     const pl = await until_final(c.base, 'GET', `/v1/games/${g.id}/placements`, {});
@@ -165,6 +190,8 @@ async function step(c, g) {
     if (p.follower && p.follower.length && rand(2)) b.follower = p.follower[rand(p.follower.length)];
     headers['Idempotency-Key'] = `p-${st.version}`;
     const a = await move(c, g, 'place', `/v1/games/${g.id}/placements`, headers, JSON.stringify(b));
+    g.version = st.version + 1;
+    g.bot_wait = true; // the next state seen of a newer version: the bot moved
     return a.status >= 200 && a.status < 300;
 }
 
@@ -243,8 +270,34 @@ async function client_main(c) {
     }
 }
 
+// The webhook receiver: every delivery's game and seq, the time it first came.
+function receiver() {
+    return new Promise((resolve) => {
+        const srv = http.createServer((req, res) => {
+            const d = String(req.headers['x-tilehall-delivery'] || '');
+            req.resume();
+            req.on('end', () => {
+                const i = d.lastIndexOf(':');
+                if (i > 0) {
+                    const game = d.slice(0, i);
+                    const seq = Number(d.slice(i + 1));
+                    if (!hooks.has(game)) hooks.set(game, { seqs: {}, n: 0 });
+                    const h = hooks.get(game);
+                    h.n++;
+                    if (!h.seqs[seq]) h.seqs[seq] = Date.now();
+                }
+                res.writeHead(200);
+                res.end();
+            });
+        });
+        srv.listen(0, '127.0.0.1', () => resolve(srv));
+    });
+}
+
 async function main() {
     const t0 = Date.now();
+    const hookServer = await receiver();
+    hookUrl = `http://127.0.0.1:${hookServer.address().port}/hook`;
     const cs = [];
     for (let i = 0; i < opt.clients; i++) cs.push({ id: i, base: bases[i % bases.length] });
     const running = cs.map(client_main);
@@ -264,6 +317,18 @@ async function main() {
         f.closed = true;
         if (f.req) f.req.destroy();
     }
+    // The webhooks catch up with their games' last event.
+    const hookDeadline = Date.now() + 20000;
+    for (const id of botGames) {
+        while (Date.now() < hookDeadline) {
+            const a = await request(bases[0], 'GET', `/v1/games/${id}/events?after=0&limit=1`, {});
+            const j = json(a.body);
+            const h = hooks.get(id);
+            if (j && typeof j.last_seq === 'number' && h && Object.keys(h.seqs).length >= j.last_seq) break;
+            await sleep(200);
+        }
+    }
+    hookServer.close();
     // Every acknowledged request again, as first sent, on another server.
     const replays = [];
     let i = 0;
@@ -283,11 +348,15 @@ async function main() {
     w('requests.jsonl', attempts);
     fs.writeFileSync(path.join(opt.out, 'followers.json'),
         JSON.stringify(followers.map((f) => ({ game: f.game, reconnects: f.reconnects, events: f.events, done: f.done }))));
+    fs.writeFileSync(path.join(opt.out, 'background.json'), JSON.stringify({
+        botGames, botMoves, hooks: Object.fromEntries([...hooks].map(([k, v]) => [k, v])),
+    }));
     const took = (Date.now() - t0) / 1000;
     console.log(`load: ${took.toFixed(1)} s, ${opt.clients} clients, ${attempts.length} requests, ` +
         `${acks.length} acknowledged writes, ${finals.length} other final answers, ` +
         `${followers.length} followers (${followers.reduce((n, f) => n + f.reconnects, 0)} reconnects), ` +
-        `${replays.length} replays`);
+        `${replays.length} replays, ${botMoves.length} bot moves seen, ` +
+        `${[...hooks.values()].reduce((n, h) => n + h.n, 0)} webhook deliveries`);
     agent.destroy();
 }
 main().catch((e) => {
