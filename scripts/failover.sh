@@ -177,6 +177,7 @@ for round in $(seq 1 "$total"); do
     mkdir -p "$run"
     if [ "$mode" = async ]; then set_replication "$primary" ''; else set_replication "$primary" '*'; fi
     ro_before=$(grep -c '"database is read-only"' "$dir/server.log" || true)
+    doubt_before=$(grep -c '"msg":"database connection lost".*"op":"commit"' "$dir/server.log" || true)
     log "round $round ($mode): primary $primary, standby $standby; load ${before}s before the kill"
     node tests/failover/load.js --out "$run" --clients "$clients" --followers "$followers" \
         "${bases[@]}" >"$run/load.out" 2>&1 &
@@ -220,6 +221,8 @@ for round in $(seq 1 "$total"); do
     PSQL_DB=tilehall psql_at "$standby" "COPY (SELECT game_id, version, kind, body FROM actions) TO STDOUT" >"$run/actions.tsv"
     PSQL_DB=tilehall psql_at "$standby" "COPY (SELECT game_id, seq, version, payload FROM events) TO STDOUT" >"$run/events.tsv"
     PSQL_DB=tilehall psql_at "$standby" "COPY (SELECT id, version, last_seq, status FROM games) TO STDOUT" >"$run/games.tsv"
+    doubt=$(($(grep -c '"msg":"database connection lost".*"op":"commit"' "$dir/server.log" || true) - doubt_before))
+    log "round $round: $doubt COMMITs lost their answer with the primary (in doubt: answered 503, then retried with their key)"
     rc=0
     node tests/failover/check.js --run "$run" --mode "$mode" --bound "$bound" | tee "$run/check.out" || rc=$?
     t=$(sed -n 's/^check: kill to first 2xx on the new primary: \([0-9]*\) ms.*/\1/p' "$run/check.out")
