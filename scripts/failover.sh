@@ -221,6 +221,9 @@ for round in $(seq 1 "$total"); do
     PSQL_DB=tilehall psql_at "$standby" "COPY (SELECT game_id, version, kind, body FROM actions) TO STDOUT" >"$run/actions.tsv"
     PSQL_DB=tilehall psql_at "$standby" "COPY (SELECT game_id, seq, version, payload FROM events) TO STDOUT" >"$run/events.tsv"
     PSQL_DB=tilehall psql_at "$standby" "COPY (SELECT id, version, last_seq, status FROM games) TO STDOUT" >"$run/games.tsv"
+    PSQL_DB=tilehall psql_at "$standby" "COPY (SELECT w.game_id, d.seq, d.attempts, d.delivered_at IS NOT NULL, \
+        (extract(epoch FROM d.next_attempt_at - now()) * 1000)::bigint FROM webhook_deliveries d \
+        JOIN webhooks w ON w.id = d.webhook_id) TO STDOUT" >"$run/deliveries.tsv"
     doubt=$(($(grep -c '"msg":"database connection lost".*"op":"commit"' "$dir/server.log" || true) - doubt_before))
     log "round $round: $doubt COMMITs lost their answer with the primary (in doubt: answered 503, then retried with their key)"
     rc=0
