@@ -14,7 +14,8 @@
 static int ro_psql(const char *sql)
 {
     char cmd[1024];
-    snprintf(cmd, sizeof cmd, "psql -X -q -t \"%s\" -c \"%s\" -c \"SELECT pg_reload_conf()\" >/dev/null",
+    snprintf(cmd, sizeof cmd,
+             "psql -X -q -t \"%s\" -c \"%s\" -c \"SELECT pg_reload_conf()\" >/dev/null",
              getenv("DATABASE_URL"), sql);
     return system(cmd);
 }
