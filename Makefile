@@ -76,6 +76,7 @@ include mk/apitest.mk
 include mk/bot.mk
 include mk/browser.mk
 include mk/soak.mk
+include mk/failover.mk
 include mk/benchjson.mk
 include mk/benchpng.mk
 include mk/fuzz.mk
@@ -86,7 +87,8 @@ include mk/fuzz.mk
 # integration tests against the ASan+UBSan server, the ThreadSanitizer server and the
 # normal server (through the spec proxy), deliveries checked by the Standard Webhooks
 # library (test-webhook-std), CORS in headless Chromium (mk/browser.mk), a short soak
-# (mk/soak.mk), and last whole games played by examples/bot.sh (its summary line
+# (mk/soak.mk), a failover to a synchronous standby with its negative control
+# (mk/failover.mk), and last whole games played by examples/bot.sh (its summary line
 # "N passed, 0 failed" ends the output).
 test: deps
 	$(MAKE_PLAIN) lint-c
@@ -102,6 +104,7 @@ test: deps
 	$(MAKE_PLAIN) test-webhook-std
 	$(MAKE_PLAIN) test-browser
 	$(MAKE_PLAIN) test-soak
+	$(MAKE_PLAIN) test-failover
 	$(MAKE_PLAIN) test-bot
 
 # The sanitizer variants under their old names.

@@ -11,6 +11,13 @@
  *
  * Commits go through here too (games_commit), so that the cache follows every state
  * this server stores.
+ *
+ * After a failover, a version may name another state: the old primary may have shown a
+ * commit (to this server's reads) that its standby never got, and the new primary then
+ * gives that version to another action. So every entry carries the database epoch in
+ * which it was read (store_epoch(): the timeline of the primary it came from), an entry
+ * of an older epoch than the newest one seen is never used, and a state read from one
+ * primary is never committed on another (store_commit.epoch).
  */
 #include "games.h"
 
@@ -37,6 +44,7 @@ struct cached {
     enum store_game_state state;                 /* waiting, aborted, or as g says (0009) */
     struct store_clock clock;                    /* store_game.clock (0011) */
     struct cc_game g;                            /* the decoded state */
+    unsigned epoch;                              /* store_epoch() when read: see above */
 };
 
 /* One cached game. */
@@ -100,7 +108,8 @@ static struct api_game *from_cache(const char *id, int version)
     pthread_rwlock_rdlock(&s->lock);
     const struct cached *c = s->c;
     if (c && strcmp(c->id, id) == 0 && (version < 0 || c->version == version) &&
-        (copy = malloc(sizeof *copy)) != NULL) {
+        c->epoch == store_epoch_newest() && (copy = malloc(sizeof *copy)) != NULL) {
+        copy->epoch = c->epoch;
         memcpy(copy->id, c->id, sizeof copy->id);
         copy->row.version = c->version;
         copy->row.last_seq = c->last_seq;
@@ -124,7 +133,8 @@ static struct api_game *from_cache(const char *id, int version)
 /* Puts `ag` (and `body`) into the slot `s` (locked) unless it holds a newer version. */
 static void slot_put(struct slot *s, const struct api_game *ag, const char *body, size_t len)
 {
-    int same = s->c && strcmp(s->c->id, ag->id) == 0;
+    if (ag->epoch != store_epoch_newest()) return; /* read before a failover */
+    int same = s->c && strcmp(s->c->id, ag->id) == 0 && s->c->epoch == ag->epoch;
     if (same && s->c->version > ag->row.version) return;
     if (same && s->c->version == ag->row.version && (!body || s->body)) return;
     if (!s->c && !(s->c = malloc(sizeof *s->c))) return;
@@ -137,6 +147,7 @@ static void slot_put(struct slot *s, const struct api_game *ag, const char *body
     c->hints_off = ag->row.hints_off;
     c->state = ag->row.state;
     c->clock = ag->row.clock;
+    c->epoch = ag->epoch;
     memcpy(&c->g, &ag->g, sizeof c->g);
     /* A bank's answer changes as its time runs: written afresh at each read (0011). */
     if (ag->row.clock.kind == STORE_CLOCK_BANK) body = NULL;
@@ -183,6 +194,7 @@ struct api_game *games_load_at(const char *id, enum games_from from, int version
     ag->cached = 0;
     ag->clock_auto = 0;
     enum store_status s = store_game_load(id, &ag->row);
+    ag->epoch = store_epoch(); /* of the connection the load ran on */
     if (s != STORE_OK) {
         problem_store(resp, s);
         goto fail;
@@ -357,6 +369,7 @@ enum games_commit games_commit(struct api_game *ag, struct store_commit *c, cons
     char clock[STORE_CLOCK_JSON_MAX], deadline[32], clock_jobs[JOBS_JSON_MAX];
     struct store_clock was = ag->row.clock;
     if (ag->row.clock.kind) clocks_commit(ag, c, clock, deadline, clock_jobs);
+    c->epoch = ag->epoch;
     enum store_status s = store_game_commit(c);
     *failure = s;
     if (s == STORE_OK) {

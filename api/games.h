@@ -17,6 +17,7 @@ struct api_game {
     const char *names[CC_MAX_PLAYERS]; /* row.players[s].name */
     int cached;                        /* 1: a copy from the cache (row.snapshot left empty) */
     int clock_auto;                    /* 1: the server acts for a timed-out seat (clocks.c) */
+    unsigned epoch;                    /* store_epoch() of the read it came from (games.c) */
 };
 
 /*

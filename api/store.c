@@ -413,6 +413,9 @@ enum store_status store_game_commit(const struct store_commit *c)
 {
     PGconn *pg = db_conn();
     if (!pg) return STORE_UNAVAILABLE;
+    /* The state read may come from a primary gone since (db_conn() may just have
+     * connected to its successor): not committed on top of what may never have been. */
+    if (c->epoch && store_epoch() && c->epoch != store_epoch()) return STORE_UNAVAILABLE;
     enum store_status s;
     long deliveries = 0, jobs = 0;
     if (c->idem) {

@@ -162,6 +162,9 @@ struct store_commit {
     struct store_turn turn;        /* the turn and scores after it, for the players' lists */
     const char *clock_json;        /* the clock after it (0011), or NULL: the game has none */
     const char *deadline;          /* with clock_json: the deadline (RFC 3339), or NULL */
+    unsigned epoch;                /* store_epoch() of the read of the state it moves on from
+                                      (0: not checked): refused as STORE_UNAVAILABLE when the
+                                      commit's connection reached another primary since */
 };
 
 /*
@@ -564,6 +567,18 @@ void store_listener_free(struct store_listener *l);
  * threads waiting to reconnect try at once: for signs that the database restarted, such
  * as the listener's connection lost or back. Thread-safe. */
 void store_conns_stale(void);
+
+/*
+ * The database epoch of what the calling thread read last: the timeline of the primary its
+ * connection reached (a promoted standby starts a new one), or 0 without a connection.
+ * What was read from one primary may be gone after a failover (a commit the old primary
+ * showed to readers while it waited for its standby, which never got it): a state read
+ * in an older epoch must not be trusted (games.c) nor committed on (store_commit.epoch).
+ */
+unsigned store_epoch(void);
+
+/* The newest epoch (timeline) any connection of this process reached. */
+unsigned store_epoch_newest(void);
 
 /* What replaying a game to a past version needs (store_history.c). Strings malloc'd. */
 struct store_history {

@@ -13,7 +13,14 @@
  * (store_conns_stale). A thread whose attempt to connect failed waits RECONNECT_DELAY_MS
  * before the next, unless some connection succeeded since (the database is back). A
  * statement is run again on a new connection only when repeating it cannot do harm: it
- * never reached the server, or it reads only or is idempotent (stmt_repeatable). */
+ * never reached the server, or it reads only or is idempotent (stmt_repeatable).
+ *
+ * Failover: DATABASE_URL may name several hosts (host=a,b or postgresql://a,b/db); every
+ * connection asks for a server that takes writes (target_session_attrs=read-write, added
+ * unless the URL sets it), so a new connection goes to whichever host is the primary now.
+ * A server that answers 25006 (read_only_sql_transaction) or reports itself read-only
+ * (in_hot_standby, default_transaction_read_only) counts as lost: its connection is
+ * replaced and every other one made stale, as when a connection dies. */
 #include "store.h"
 
 #include <inttypes.h>
@@ -34,8 +41,9 @@
 #include "store_db.h"
 
 #define MIGRATION_LOCK_KEY "7596138466117266540" /* pg_advisory_lock key of migrations */
-#define RECONNECT_DELAY_MS 1000                  /* between attempts of one thread */
+#define RECONNECT_DELAY_MS 250                   /* between attempts of one thread */
 #define MAX_PARAMS         20                    /* parameters of one statement */
+#define STATE_READ_ONLY    "25006"               /* read_only_sql_transaction */
 
 /*
  * The common table expressions that write the background jobs (STORE_JOBS_JSON in `json`)
@@ -392,10 +400,12 @@ struct conn {
     unsigned gen;          /* conn_gen when pg connected: stale once it differs */
     long long next_try_ms; /* no reconnect attempt before this, unless... */
     unsigned fail_ups;     /* ...conn_ups moved on since the attempt that failed */
+    unsigned tli;          /* the timeline of the primary pg reached (store_epoch) */
 };
 
 static atomic_uint conn_gen;   /* bumped when every connection may be dead */
 static atomic_uint conn_ups;   /* bumped at every connection made, and by conn_gen's bumps */
+static atomic_uint newest_tli; /* the newest timeline any connection reached */
 static char *conninfo;         /* from store_init */
 static pthread_key_t conn_key; /* the thread's struct conn */
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
@@ -413,11 +423,64 @@ static void key_make(void)
     if (pthread_key_create(&conn_key, conn_free) != 0) abort();
 }
 
+/* Appends `kw`='`val`' (quoted as libpq's key/value form wants) to `b` of size `cap` at
+ * *o; -1 when it does not fit. */
+static int conninfo_put(char *b, size_t cap, size_t *o, const char *kw, const char *val)
+{
+    int n = snprintf(b + *o, cap - *o, "%s%s='", *o ? " " : "", kw);
+    if (n < 0 || (size_t)n >= cap - *o) return -1;
+    *o += (size_t)n;
+    for (const char *p = val; *p; p++) {
+        if (*o + 3 >= cap) return -1;
+        if (*p == '\\' || *p == '\'') b[(*o)++] = '\\';
+        b[(*o)++] = *p;
+    }
+    if (*o + 2 >= cap) return -1;
+    b[(*o)++] = '\'';
+    b[*o] = '\0';
+    return 0;
+}
+
+/*
+ * `info` (a URI or key/value conninfo, one host or several) as a key/value conninfo that
+ * asks for a server that accepts writes (target_session_attrs=read-write) unless `info`
+ * says otherwise: with several hosts libpq then connects to the primary among them,
+ * skipping a standby, and a single host that is (or became) a standby is refused at
+ * connect instead of failing every write. Malloc'd, or NULL when `info` does not parse.
+ */
+static char *conninfo_for_writes(const char *info)
+{
+    char *err = NULL;
+    PQconninfoOption *opts = PQconninfoParse(info, &err);
+    if (!opts) {
+        log_kv(LOG_ERROR, "DATABASE_URL does not parse", "error", err ? err : "out of memory",
+               NULL);
+        PQfreemem(err);
+        return NULL;
+    }
+    size_t cap = strlen(info) * 2 + 256, o = 0;
+    char *b = malloc(cap);
+    int ok = b != NULL, tsa = 0;
+    if (b) b[0] = '\0';
+    for (PQconninfoOption *x = opts; ok && x->keyword; x++) {
+        if (!x->val) continue;
+        if (strcmp(x->keyword, "target_session_attrs") == 0) tsa = 1;
+        ok = conninfo_put(b, cap, &o, x->keyword, x->val) == 0;
+    }
+    if (ok && !tsa) ok = conninfo_put(b, cap, &o, "target_session_attrs", "read-write") == 0;
+    PQconninfoFree(opts);
+    if (!ok) {
+        free(b);
+        return NULL;
+    }
+    return b;
+}
+
 int store_init(const char *info)
 {
     pthread_once(&key_once, key_make);
     free(conninfo);
-    conninfo = strdup(info);
+    conninfo = conninfo_for_writes(info);
     return conninfo ? 0 : -1;
 }
 
@@ -459,6 +522,34 @@ void store_conns_stale(void)
     atomic_fetch_add(&conn_ups, 1); /* a thread waiting to reconnect may try at once */
 }
 
+unsigned store_epoch(void)
+{
+    pthread_once(&key_once, key_make);
+    const struct conn *c = pthread_getspecific(conn_key);
+    return c && c->pg ? c->tli : 0;
+}
+
+unsigned store_epoch_newest(void)
+{
+    return atomic_load(&newest_tli);
+}
+
+/* The timeline of the primary `pg` reached (that of its current WAL file), or 0. */
+static unsigned conn_timeline(PGconn *pg)
+{
+    PGresult *res = PQexec(pg, "SELECT pg_walfile_name(pg_current_wal_lsn())");
+    unsigned tli = 0;
+    if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1 &&
+        PQgetlength(res, 0, 0) >= 8) {
+        char hex[9];
+        memcpy(hex, PQgetvalue(res, 0, 0), 8);
+        hex[8] = '\0';
+        tli = (unsigned)strtoul(hex, NULL, 16);
+    }
+    PQclear(res);
+    return tli;
+}
+
 /*
  * 1 when `pg` (idle, CONNECTION_OK) may be used: its socket has nothing to read, or what
  * it had to read (a notice) left it connected. A server that shut down or terminated the
@@ -470,8 +561,17 @@ static int conn_alive(PGconn *pg)
     struct pollfd pf = {PQsocket(pg), POLLIN, 0};
     if (pf.fd < 0) return 0;
     int rc = poll(&pf, 1, 0);
-    if (rc <= 0) return rc == 0;
-    return PQconsumeInput(pg) && PQstatus(pg) == CONNECTION_OK;
+    if (rc < 0) return 0;
+    if (rc > 0 && (!PQconsumeInput(pg) || PQstatus(pg) != CONNECTION_OK)) return 0;
+    return !db_read_only(pg);
+}
+
+int db_read_only(const PGconn *pg)
+{
+    /* Both reported by PostgreSQL 14 and later whenever they change (GUC_REPORT). */
+    const char *hot = PQparameterStatus(pg, "in_hot_standby");
+    const char *ro = PQparameterStatus(pg, "default_transaction_read_only");
+    return (hot && strcmp(hot, "on") == 0) || (ro && strcmp(ro, "on") == 0);
 }
 
 PGconn *db_connect(const char *what)
@@ -529,8 +629,15 @@ static PGconn *conn_get_opt(int prepare)
     if (c->pg && PQstatus(c->pg) == CONNECTION_OK && PQtransactionStatus(c->pg) == PQTRANS_IDLE &&
         (c->gen != gen || !conn_alive(c->pg))) {
         /* Dead or stale: replaced before use, so that no statement is sent into it. */
-        log_kv(LOG_DEBUG, "database connection replaced", "why",
-               c->gen != gen ? "stale" : "closed by the server", NULL);
+        int read_only = c->gen == gen && db_read_only(c->pg);
+        log_kv(read_only ? LOG_WARN : LOG_DEBUG,
+               read_only ? "database is read-only" : "database connection replaced", "why",
+               c->gen != gen ? "stale"
+               : read_only   ? "the server is read-only now (a standby, or demoted)"
+                             : "closed by the server",
+               NULL);
+        /* The others are likely on it too: each is looked at before its next use. */
+        if (read_only) atomic_fetch_add(&conn_gen, 1);
         PQfinish(c->pg);
         c->pg = NULL;
     }
@@ -547,6 +654,10 @@ static PGconn *conn_get_opt(int prepare)
             c->fail_ups = atomic_load(&conn_ups);
         } else {
             c->gen = gen;
+            c->tli = prepare ? conn_timeline(c->pg) : 0;
+            unsigned seen = atomic_load(&newest_tli);
+            while (c->tli > seen && !atomic_compare_exchange_weak(&newest_tli, &seen, c->tli)) {
+            }
             atomic_fetch_add(&conn_ups, 1);
             log_kv(LOG_INFO, "database connected", NULL);
         }
@@ -573,9 +684,15 @@ static void conn_drop(void)
 static enum store_status fail_status(PGconn *pg, const PGresult *res, const char *what)
 {
     const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+    /* 25006 read_only_sql_transaction: the server no longer takes writes (a standby, or
+     * a primary demoted or fenced under us, while the new primary is elsewhere): the
+     * connection is replaced like a lost one, and the new one goes to a server that
+     * takes writes (target_session_attrs=read-write, conninfo_for_writes). */
+    int read_only = state && strcmp(state, STATE_READ_ONLY) == 0;
     if (PQstatus(pg) != CONNECTION_OK || (state && strncmp(state, "08", 2) == 0) ||
-        (state && strncmp(state, "57P", 3) == 0)) {
-        log_kv(LOG_WARN, "database connection lost", "op", what, NULL);
+        (state && strncmp(state, "57P", 3) == 0) || read_only) {
+        log_kv(LOG_WARN, read_only ? "database is read-only" : "database connection lost", "op",
+               what, NULL);
         metrics_db_error(1);
         struct conn *c = pthread_getspecific(conn_key);
         if (c && c->pg == pg) {
@@ -671,6 +788,9 @@ enum store_status db_run_fmt(PGconn **pgp, enum stmt st, int n, const char *cons
             *out = res;
             return STORE_OK;
         }
+        /* A statement a read-only server refused did not run: as good as never sent. */
+        const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+        if (state && strcmp(state, STATE_READ_ONLY) == 0) sent = 0;
         enum store_status s = fail_status(pg, res, stmt_sql[st]);
         PQclear(res);
         if (s == STORE_UNAVAILABLE && idle && attempt == 0 && (!sent || stmt_repeatable[st]) &&

@@ -67,6 +67,10 @@ PGconn *db_conn(void);
  * then the failure of `what` is logged and counted as a database error. */
 PGconn *db_connect(const char *what);
 
+/* 1 when the server of `pg` said (ParameterStatus, PostgreSQL 14+) that it is a standby
+ * or takes no writes by default (fenced or demoted): the connection must be replaced. */
+int db_read_only(const PGconn *pg);
+
 /* Logs the failure of `what` with libpq's message (of `res`, else of `pg`). */
 void db_log(const char *what, PGconn *pg, const PGresult *res);
 

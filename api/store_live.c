@@ -56,7 +56,9 @@ int store_listener_fd(const struct store_listener *l)
 int store_listener_drain(struct store_listener *l, void (*fn)(const char *payload, void *arg),
                          void *arg)
 {
-    if (!PQconsumeInput(l->pg) || PQstatus(l->pg) != CONNECTION_OK) {
+    /* A server that turned read-only (demoted, fenced) is no longer the one the commits
+     * go to: its notifications would never come, so it counts as lost. */
+    if (!PQconsumeInput(l->pg) || PQstatus(l->pg) != CONNECTION_OK || db_read_only(l->pg)) {
         log_kv(LOG_WARN, "database connection lost", "op", "listen", NULL);
         metrics_db_error(1);
         return -1;
@@ -74,7 +76,7 @@ int store_listener_ping(struct store_listener *l)
     PGresult *res = PQexec(l->pg, "SELECT 1");
     int ok = PQresultStatus(res) == PGRES_TUPLES_OK;
     PQclear(res);
-    if (!ok || PQstatus(l->pg) != CONNECTION_OK) {
+    if (!ok || PQstatus(l->pg) != CONNECTION_OK || db_read_only(l->pg)) {
         log_kv(LOG_WARN, "database connection lost", "op", "listen ping", NULL);
         metrics_db_error(1);
         return -1;

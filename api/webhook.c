@@ -100,6 +100,24 @@ struct xfer {
     const char *blocked_why;             /* and why (netaddr_refused) */
 };
 
+#define UNRECORDED_MAX      64  /* outcomes a worker keeps to record again */
+#define UNRECORDED_RETRY_MS 250 /* how often it tries */
+
+/* The outcome of an attempt that the database did not take (it was away: a restart, a
+ * failover): recorded again until the claim's lease would run out, so that the webhook's
+ * next events do not wait for the lease after the database is back. */
+struct unrecorded {
+    char hook[24];       /* store_delivery.hook */
+    char game[48];       /* store_delivery.game, for the log */
+    int seq;             /* the event */
+    int ok;              /* the arguments of store_webhook_done() ... */
+    int status;          /* ... */
+    char err[ERROR_MAX]; /* ... ("" for none) */
+    int delay;           /* ... */
+    int last;            /* ... */
+    long long until;     /* mono_ms() after which the lease may have run out: dropped */
+};
+
 /* A delivery thread. */
 struct worker {
     pthread_t thread;   /* the thread */
@@ -108,6 +126,9 @@ struct worker {
     struct xfer *xfers; /* transfers in flight */
     int in_flight;      /* how many */
     unsigned rng;       /* jitter */
+    struct unrecorded unrec[UNRECORDED_MAX]; /* outcomes to record again */
+    int nunrec;                              /* entries in unrec */
+    long long unrec_next;                    /* mono_ms() of the next try */
 };
 
 static struct worker workers[MAX_WORKERS];
@@ -541,10 +562,51 @@ static void xfer_done(struct xfer *x, CURLcode rc, long long now)
                NULL);
     }
     if (store_webhook_done(d->hook, d->seq, ok, answered ? (int)code : 0, ok ? NULL : err,
-                           (int)delay, last) != STORE_OK)
-        log_kv(LOG_WARN, "webhook outcome not recorded (the lease runs out)", "game", d->game,
-               "seq", seq, NULL);
+                           (int)delay, last) != STORE_OK) {
+        if (w->nunrec < UNRECORDED_MAX) {
+            struct unrecorded *u = &w->unrec[w->nunrec++];
+            snprintf(u->hook, sizeof u->hook, "%s", d->hook);
+            snprintf(u->game, sizeof u->game, "%s", d->game);
+            u->seq = d->seq;
+            u->ok = ok;
+            u->status = answered ? (int)code : 0;
+            snprintf(u->err, sizeof u->err, "%s", ok ? "" : err);
+            u->delay = (int)delay;
+            u->last = last;
+            u->until = now + LEASE_EXTRA / 2;
+            w->unrec_next = now + UNRECORDED_RETRY_MS;
+            log_kv(LOG_WARN, "webhook outcome not recorded yet (tried again)", "game", d->game,
+                   "seq", seq, NULL);
+        } else {
+            log_kv(LOG_WARN, "webhook outcome not recorded (the lease runs out)", "game", d->game,
+                   "seq", seq, NULL);
+        }
+    }
     xfer_end(x);
+}
+
+/* Tries again to record the outcomes the database did not take (struct unrecorded). */
+static void unrecorded_retry(struct worker *w, long long now)
+{
+    if (!w->nunrec || now < w->unrec_next) return;
+    w->unrec_next = now + UNRECORDED_RETRY_MS;
+    int kept = 0;
+    for (int i = 0; i < w->nunrec; i++) {
+        struct unrecorded *u = &w->unrec[i];
+        if (store_webhook_done(u->hook, u->seq, u->ok, u->status, u->ok ? NULL : u->err, u->delay,
+                               u->last) == STORE_OK)
+            continue;
+        if (now >= u->until) {
+            char seq[16];
+            snprintf(seq, sizeof seq, "%d", u->seq);
+            log_kv(LOG_WARN, "webhook outcome not recorded (the lease runs out)", "game", u->game,
+                   "seq", seq, NULL);
+            continue;
+        }
+        if (kept != i) w->unrec[kept] = *u;
+        kept++;
+    }
+    w->nunrec = kept;
 }
 
 /*
@@ -587,6 +649,7 @@ static void *worker_main(void *arg)
         pthread_mutex_lock(&wlock);
         unsigned long k = kicks;
         pthread_mutex_unlock(&wlock);
+        unrecorded_retry(w, now);
         if (w->in_flight < in_flight_max &&
             (again || k != claimed_at_kick || now - last_claim >= poll_ms)) {
             claimed_at_kick = k;
@@ -609,6 +672,7 @@ static void *worker_main(void *arg)
         long long wait = poll_ms - (mono_ms() - last_claim);
         if (wait < 1) wait = 1;
         if (wait > poll_ms) wait = poll_ms;
+        if (w->nunrec && wait > UNRECORDED_RETRY_MS) wait = UNRECORDED_RETRY_MS;
         curl_multi_poll(w->multi, NULL, 0, (int)wait, NULL);
     }
     /* Stopping: what is in flight is cut short and put back for any server, unattempted. */

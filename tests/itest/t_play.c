@@ -165,6 +165,7 @@ const struct itest itest_tests[] = {
     {"kill -9 under load: every 2xx action survives the restart", test_crash},
     {"PostgreSQL stopped under load: 503 with Retry-After, then recovery", test_outage},
     {"PostgreSQL restarted 20 times under load: no failure after /readyz 200", test_reconnect},
+    {"database turned read-only (demoted primary): 503, never 2xx, then back", test_read_only},
     {"creation limit: 429 with Retry-After per address, on by default", test_create_limit},
     /* Export and replay (t_export.c). */
     {"export: bot games of every ruleset and option exported, replayed equal (state, scores, "

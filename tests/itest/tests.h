@@ -121,6 +121,7 @@ void test_race_many(struct server *srv);
 void test_crash(struct server *srv);
 void test_outage(struct server *srv);
 void test_reconnect(struct server *srv);
+void test_read_only(struct server *srv);
 void test_create_limit(struct server *srv);
 void test_event_stream(struct server *srv);
 void test_event_stream_end(struct server *srv);
