@@ -28,6 +28,8 @@ const SERVICE_CODES = [
     // Clocks (issue 12).
     'invalid_clock', 'invalid_turn_seconds', 'invalid_bank_seconds', 'invalid_on_timeout',
     'turn_timed_out',
+    // Rolling restarts (issue 16).
+    'draining',
 ];
 
 const spec = yaml.load(fs.readFileSync(path.join(root, 'openapi.yaml'), 'utf8'));
