@@ -37,13 +37,16 @@
  * stored log replays to its state with no placement twice (a turn played exactly once).
  */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -63,11 +66,11 @@
 #define REQ_TIMEOUT 15000 /* DRAIN_REQ_TIMEOUT_MS: an answer must come within this */
 #define GIVE_UP_MS  20000 /* DRAIN_GIVE_UP_MS: no server accepting for this long */
 
-static int ports[NSRV];     /* the servers' ports (fixed across restarts) */
-static atomic_int running;  /* 1 while the clients run */
-static atomic_long n_sent;  /* requests sent (retries each counted once more) */
-static atomic_long n_ok;    /* answered as the protocol allows */
-static atomic_long n_fail;  /* failed (see the header comment) */
+static int ports[NSRV];       /* the servers' ports (fixed across restarts) */
+static atomic_int running;    /* 1 while the clients run */
+static atomic_long n_sent;    /* requests sent (retries each counted once more) */
+static atomic_long n_ok;      /* answered as the protocol allows */
+static atomic_long n_fail;    /* failed (see the header comment) */
 static atomic_long n_refused; /* connects refused (then sent to the other server) */
 static atomic_long n_resets;  /* connections closed before an answer (failures too) */
 static atomic_long n_turns;   /* whole turns played by persons */
@@ -207,18 +210,17 @@ static cJSON *dget(int *srv, const char *id)
 }
 
 #define PAIR_GAME "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}]}"
-#define BOT_GAME                                                                                   \
-    "{\"players\":[{\"name\":\"Ann\"},{\"bot\":\"mcts\",\"think_ms\":" THINK_S "}]}"
-#define THINK_S "700" /* DRAIN_THINK_MS: the computer player's thinking time */
+#define BOT_GAME  "{\"players\":[{\"name\":\"Ann\"},{\"bot\":\"mcts\",\"think_ms\":" THINK_S "}]}"
+#define THINK_S   "700" /* DRAIN_THINK_MS: the computer player's thinking time */
 
 /* A client thread: its games and its server. */
 struct client {
     pthread_t thread;
-    int srv;           /* the server it sends to now */
-    struct game g;     /* its game (a player: replaced when over) */
-    struct game *all;  /* readers: the games to read */
-    int nall;          /* entries in all */
-    int games_played;  /* players: games finished */
+    int srv;          /* the server it sends to now */
+    struct game g;    /* its game (a player: replaced when over) */
+    struct game *all; /* readers: the games to read */
+    int nall;         /* entries in all */
+    int games_played; /* players: games finished */
 };
 
 /* A player of games of two persons: plays both seats, a new game when one is over. */
@@ -384,8 +386,7 @@ static void *follower_main(void *p)
         CURL *h = curl_easy_init();
         if (!h) break;
         char url[256], lei[64];
-        snprintf(url, sizeof url, "http://127.0.0.1:%d/v1/games/%s/events", ports[f->srv],
-                 f->game);
+        snprintf(url, sizeof url, "http://127.0.0.1:%d/v1/games/%s/events", ports[f->srv], f->game);
         snprintf(lei, sizeof lei, "Last-Event-ID: %d", atomic_load(&f->last));
         struct curl_slist *hl = curl_slist_append(NULL, "Accept: text/event-stream");
         hl = curl_slist_append(hl, lei);
@@ -704,21 +705,21 @@ void test_drain(struct server *srv)
     printf("  drain: %ld requests, %ld answered, %ld failed, %ld refused connects (retried on the "
            "other server), %ld closed before an answer; %ld turns, %ld long polls; %d streams "
            "ended cleanly and reopened, %d cut, %d events twice, %d missed\n",
-           atomic_load(&n_sent), atomic_load(&n_ok), atomic_load(&n_fail),
-           atomic_load(&n_refused), atomic_load(&n_resets), atomic_load(&n_turns),
-           atomic_load(&n_polls), streams, cut, twice, missed);
+           atomic_load(&n_sent), atomic_load(&n_ok), atomic_load(&n_fail), atomic_load(&n_refused),
+           atomic_load(&n_resets), atomic_load(&n_turns), atomic_load(&n_polls), streams, cut,
+           twice, missed);
     CHECK(started, "the two servers did not start");
     CHECK(created, "%s", why);
     CHECK(atomic_load(&n_fail) == 0, "%ld failed requests; the first: %s", atomic_load(&n_fail),
           first_why);
-    CHECK(cut == 0 && fresets == 0 && fbad == 0, "event streams: %d cut, %d reset, %d refused",
-          cut, fresets, fbad);
+    CHECK(cut == 0 && fresets == 0 && fbad == 0, "event streams: %d cut, %d reset, %d refused", cut,
+          fresets, fbad);
     CHECK(twice == 0 && missed == 0, "event streams: %d events seen twice, %d missed", twice,
           missed);
     CHECK(behind == 0, "%d followers did not catch up with their game", behind);
     CHECK(code[0] == 0 && code[1] == 0, "exit status after SIGTERM: %d and %d", code[0], code[1]);
-    CHECK(drain_ms[0] < 20000 && drain_ms[1] < 20000, "drains took %lld and %lld ms",
-          drain_ms[0], drain_ms[1]);
+    CHECK(drain_ms[0] < 20000 && drain_ms[1] < 20000, "drains took %lld and %lld ms", drain_ms[0],
+          drain_ms[1]);
     CHECK(strcmp(ended_by[0], "done") == 0 && strcmp(ended_by[1], "done") == 0,
           "drains ended by %s and %s", ended_by[0], ended_by[1]);
     CHECK(strcmp(jobs_left[0], "0") == 0 && strcmp(jobs_left[1], "0") == 0,
@@ -734,4 +735,186 @@ void test_drain(struct server *srv)
     CHECK(sound, "%s", swhy);
     CHECK(final_code[0] == 0 && final_code[1] == 0, "final exit status %d and %d", final_code[0],
           final_code[1]);
+}
+
+/* The first place of `needle` in `hay`, letters' case ignored, or NULL. */
+static const char *find_ci(const char *hay, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (; *hay; hay++)
+        if (strncasecmp(hay, needle, n) == 0) return hay;
+    return NULL;
+}
+
+/* Writes `req` to `fd` and reads one answer (headers and Content-Length bytes, or up to
+ * the close) into `out` within 3 s. Returns the bytes read (-1 when nothing could be). */
+static long raw_exchange(int fd, const char *req, char *out, size_t cap)
+{
+    size_t n = strlen(req), got = 0;
+    if (n && write(fd, req, n) != (ssize_t)n) return -1;
+    long long end = hard_now_ms() + 3000;
+    out[0] = '\0';
+    while (got + 1 < cap && hard_now_ms() < end) {
+        struct pollfd pf = {fd, POLLIN, 0};
+        if (poll(&pf, 1, 100) <= 0) continue;
+        ssize_t r = read(fd, out + got, cap - 1 - got);
+        if (r <= 0) break;
+        got += (size_t)r;
+        out[got] = '\0';
+        const char *body = strstr(out, "\r\n\r\n");
+        const char *cl = find_ci(out, "Content-Length:");
+        if (body && cl && cl < body && got >= (size_t)(body + 4 - out) + strtoul(cl + 15, NULL, 10))
+            break;
+    }
+    return got ? (long)got : -1;
+}
+
+/* A curl request on a thread of its own (a long poll, an event stream). */
+struct bg {
+    pthread_t thread;
+    char url[256];
+    int sse;        /* 1: Accept: text/event-stream */
+    CURLcode rc;    /* how it ended */
+    long status;    /* its status */
+    long long took; /* ms from the start to its end */
+    struct resp r;  /* its answer */
+};
+
+static void *bg_main(void *p)
+{
+    struct bg *b = p;
+    long long t0 = hard_now_ms();
+    CURL *c = curl_easy_init();
+    struct curl_slist *hl = b->sse ? curl_slist_append(NULL, "Accept: text/event-stream") : NULL;
+    curl_easy_setopt(c, CURLOPT_URL, b->url);
+    if (hl) curl_easy_setopt(c, CURLOPT_HTTPHEADER, hl);
+    resp_capture(c, resp_on_body, resp_on_header, &b->r, 20000);
+    b->rc = resp_perform(c, &b->r);
+    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &b->status);
+    curl_slist_free_all(hl);
+    curl_easy_cleanup(c);
+    resp_parse(&b->r);
+    b->took = hard_now_ms() - t0;
+    return NULL;
+}
+
+/* Waits up to `ms` for process `pid` to exit: its exit status, or -1 when it still runs. */
+static int wait_exit(pid_t pid, long ms)
+{
+    long long end = hard_now_ms() + ms;
+    int status = 0;
+    do {
+        if (waitpid(pid, &status, WNOHANG) == pid)
+            return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        usleep(2000);
+    } while (hard_now_ms() < end);
+    return -1;
+}
+
+/* A connect to `port` on 127.0.0.1: 0 when accepted, else the errno. */
+static int try_connect(int port)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {0};
+    a.sin_family = AF_INET;
+    a.sin_port = htons((uint16_t)port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    int rc = fd >= 0 && connect(fd, (struct sockaddr *)&a, sizeof a) == 0 ? 0 : errno;
+    if (fd >= 0) close(fd);
+    return rc;
+}
+
+/*
+ * The drain step by step, on one server: after SIGTERM a connect is refused at once, a
+ * kept-alive connection is answered (/readyz 503 draining, Connection: close), a waiting
+ * long poll answers at once, an event stream ends cleanly after `retry: 250`, and a
+ * request still arriving holds the exit until it is answered; then exit 0. A second server
+ * with DRAIN_TIMEOUT=2 and a request that never arrives whole exits 0 after about 2 s.
+ */
+void test_drain_steps(struct server *srv)
+{
+    (void)srv;
+    const char *env[] = {"DRAIN_TIMEOUT=10", "LOG_LEVEL=info", NULL};
+    struct server s;
+    CHECK(hard_server_start(&s, env, 0) == 0, "the server did not start");
+    char why[300] = "";
+    struct game g;
+    int rc = game_new(&s, PAIR_GAME, &g, why, sizeof why);
+    char ready1[2048] = "", ready2[2048] = "", late[2048] = "";
+    int keep = rc == 0 ? hard_connect(&s) : -1, part = -1;
+    if (keep >= 0)
+        raw_exchange(keep, "GET /readyz HTTP/1.1\r\nHost: t\r\n\r\n", ready1, sizeof ready1);
+    part = rc == 0 ? hard_connect(&s) : -1;
+    if (part >= 0 && write(part, "GET /healthz HTTP/1.1\r\nHost: t\r\n", 32) != 32) {
+        close(part);
+        part = -1;
+    }
+    struct bg poll_ = {0}, sse = {0};
+    snprintf(poll_.url, sizeof poll_.url, "%s/v1/games/%s/events?after=1&wait=30", s.direct, g.id);
+    snprintf(sse.url, sizeof sse.url, "%s/v1/games/%s/events", s.direct, g.id);
+    sse.sse = 1;
+    int bgs = rc == 0;
+    if (bgs) {
+        pthread_create(&poll_.thread, NULL, bg_main, &poll_);
+        pthread_create(&sse.thread, NULL, bg_main, &sse);
+        usleep(400000);
+    }
+    kill(s.pid, SIGTERM);
+    usleep(100000);
+    int refused = try_connect(s.port);
+    if (keep >= 0)
+        raw_exchange(keep, "GET /readyz HTTP/1.1\r\nHost: t\r\n\r\n", ready2, sizeof ready2);
+    if (bgs) {
+        pthread_join(poll_.thread, NULL);
+        pthread_join(sse.thread, NULL);
+    }
+    int alive = wait_exit(s.pid, 300) < 0; /* the request still arriving holds it */
+    long long t1 = hard_now_ms();
+    if (part >= 0) raw_exchange(part, "\r\n", late, sizeof late);
+    int code = wait_exit(s.pid, 15000);
+    long long exit_ms = hard_now_ms() - t1;
+    s.pid = 0;
+    if (keep >= 0) close(keep);
+    if (part >= 0) close(part);
+    int sse_ok = sse.rc == CURLE_OK && sse.status == 200 && sse.r.body &&
+                 strstr(sse.r.body, "retry: 250") && strstr(sse.r.body, "id: 1\n");
+    int poll_ok = poll_.rc == CURLE_OK && poll_.status == 200 && poll_.took < 5000;
+    resp_free(&poll_.r);
+    resp_free(&sse.r);
+
+    /* DRAIN_TIMEOUT bounds a drain that would not end. */
+    const char *env2[] = {"DRAIN_TIMEOUT=2", "REQUEST_TIMEOUT=60", NULL};
+    struct server s2;
+    int started2 = hard_server_start(&s2, env2, 0) == 0;
+    int part2 = started2 ? hard_connect(&s2) : -1;
+    if (part2 >= 0 && write(part2, "GET /healthz HTTP/1.1\r\n", 23) != 23) {
+        close(part2);
+        part2 = -1;
+    }
+    usleep(100000);
+    long long t2 = hard_now_ms();
+    if (started2) kill(s2.pid, SIGTERM);
+    int code2 = started2 ? wait_exit(s2.pid, 15000) : -1;
+    long long bound_ms = hard_now_ms() - t2;
+    s2.pid = 0;
+    if (part2 >= 0) close(part2);
+    printf("  drain steps: a request still arriving answered, then exit in %lld ms; with "
+           "DRAIN_TIMEOUT=2 and a request never arriving, exit in %lld ms\n",
+           exit_ms, bound_ms);
+    CHECK(rc == 0, "%s", why);
+    CHECK(strstr(ready1, " 200 "), "/readyz before: %.200s", ready1);
+    CHECK(refused == ECONNREFUSED, "a connect after SIGTERM: errno %d (%s)", refused,
+          refused ? strerror(refused) : "accepted");
+    CHECK(strstr(ready2, " 503 ") && strstr(ready2, "draining") &&
+              find_ci(ready2, "Connection: close"),
+          "/readyz while draining: %.300s", ready2);
+    CHECK(poll_ok, "the long poll: curl %d, %ld after %lld ms", (int)poll_.rc, poll_.status,
+          poll_.took);
+    CHECK(sse_ok, "the event stream: curl %d, %ld", (int)sse.rc, sse.status);
+    CHECK(alive, "the server exited with a request still arriving");
+    CHECK(strstr(late, " 200 "), "the request that arrived while draining: %.200s", late);
+    CHECK(code == 0 && exit_ms < 3000, "exit %d, %lld ms after the last answer", code, exit_ms);
+    CHECK(started2, "the second server did not start");
+    CHECK(code2 == 0 && bound_ms >= 1900 && bound_ms < 6000,
+          "with DRAIN_TIMEOUT=2: exit %d after %lld ms", code2, bound_ms);
 }
