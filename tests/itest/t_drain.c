@@ -918,3 +918,114 @@ void test_drain_steps(struct server *srv)
     CHECK(code2 == 0 && bound_ms >= 1900 && bound_ms < 6000,
           "with DRAIN_TIMEOUT=2: exit %d after %lld ms", code2, bound_ms);
 }
+
+/* A webhook receiver that holds every delivery `hold_ms` before answering 200. */
+struct holder {
+    int fd;              /* its listening socket */
+    int port;            /* its port */
+    int hold_ms;         /* how long it holds each */
+    pthread_t thread;    /* its accept loop */
+    atomic_int stop;     /* 1: end the loop */
+    atomic_int arrived;  /* deliveries whose request came whole */
+    atomic_int answered; /* deliveries answered 200 */
+};
+
+static void *holder_main(void *p)
+{
+    struct holder *h = p;
+    while (!atomic_load(&h->stop)) {
+        struct pollfd pf = {h->fd, POLLIN, 0};
+        if (poll(&pf, 1, 50) <= 0) continue;
+        int c = accept(h->fd, NULL, NULL);
+        if (c < 0) continue;
+        char buf[16384];
+        size_t got = 0;
+        long long end = hard_now_ms() + 3000;
+        int whole = 0;
+        while (!whole && got + 1 < sizeof buf && hard_now_ms() < end) {
+            struct pollfd cf = {c, POLLIN, 0};
+            if (poll(&cf, 1, 50) <= 0) continue;
+            ssize_t r = read(c, buf + got, sizeof buf - 1 - got);
+            if (r <= 0) break;
+            got += (size_t)r;
+            buf[got] = '\0';
+            const char *body = strstr(buf, "\r\n\r\n");
+            const char *cl = find_ci(buf, "Content-Length:");
+            whole = body && cl && got >= (size_t)(body + 4 - buf) + strtoul(cl + 15, NULL, 10);
+        }
+        if (whole) {
+            atomic_fetch_add(&h->arrived, 1);
+            usleep((useconds_t)h->hold_ms * 1000);
+            static const char ok[] =
+                "HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+            if (write(c, ok, sizeof ok - 1) == (ssize_t)(sizeof ok - 1))
+                atomic_fetch_add(&h->answered, 1);
+        }
+        close(c);
+    }
+    return NULL;
+}
+
+/*
+ * A webhook delivery in flight at SIGTERM (the receiver holds it 1.5 s): the drain waits
+ * for its answer, which is recorded (delivered once, one attempt, not put back), and the
+ * server exits 0 after it.
+ */
+void test_drain_webhook(struct server *srv)
+{
+    (void)srv;
+    struct holder h = {.fd = socket(AF_INET, SOCK_STREAM, 0), .hold_ms = 1500};
+    struct sockaddr_in a = {0};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof a;
+    CHECK(h.fd >= 0 && bind(h.fd, (struct sockaddr *)&a, sizeof a) == 0 && listen(h.fd, 16) == 0 &&
+              getsockname(h.fd, (struct sockaddr *)&a, &len) == 0,
+          "the receiver could not listen");
+    h.port = ntohs(a.sin_port);
+    pthread_create(&h.thread, NULL, holder_main, &h);
+    const char *env[] = {"DRAIN_TIMEOUT=10", "WEBHOOK_TIMEOUT_MS=5000", NULL};
+    struct server s;
+    int started = hard_server_start(&s, env, 0) == 0;
+    char body[300], id[64] = "";
+    snprintf(body, sizeof body,
+             "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"webhook\":{\"url\":"
+             "\"http://127.0.0.1:%d/hook\"}}",
+             h.port);
+    struct resp r = {0};
+    if (started) http(&s, "POST", "/v1/games", body, NULL, &r);
+    long created = r.status;
+    snprintf(id, sizeof id, "%s", jstr(r.json, "id"));
+    resp_free(&r);
+    long long end = hard_now_ms() + 5000;
+    while (created == 201 && atomic_load(&h.arrived) < 1 && hard_now_ms() < end) usleep(5000);
+    int in_flight = atomic_load(&h.arrived) == 1 && atomic_load(&h.answered) == 0;
+    long long t0 = hard_now_ms();
+    int code = -1;
+    if (started) {
+        kill(s.pid, SIGTERM);
+        code = wait_exit(s.pid, 15000);
+        s.pid = 0;
+    }
+    long long took = hard_now_ms() - t0;
+    const char *vals[1] = {id};
+    long delivered = db_scalar_params(
+        "SELECT count(*) FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE "
+        "w.game_id = $1::uuid AND d.seq = 1 AND d.delivered_at IS NOT NULL AND d.attempts = 1",
+        1, vals);
+    int answered = atomic_load(&h.answered);
+    atomic_store(&h.stop, 1);
+    pthread_join(h.thread, NULL);
+    close(h.fd);
+    printf("  drain: a webhook delivery in flight (held 1500 ms) answered, then exit after %lld "
+           "ms\n",
+           took);
+    CHECK(started, "the server did not start");
+    CHECK(created == 201, "create: %ld", created);
+    CHECK(in_flight, "no delivery in flight at SIGTERM");
+    CHECK(code == 0, "exit status %d", code);
+    CHECK(answered == 1 && took >= 1000 && took < 8000,
+          "the delivery: %d answered, the exit %lld ms after SIGTERM", answered, took);
+    CHECK(delivered == 1, "the delivery is not recorded as delivered by its one attempt (%ld)",
+          delivered);
+}

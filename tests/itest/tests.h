@@ -89,6 +89,7 @@ void test_two_servers(struct server *srv);
 void test_restart(struct server *srv);
 void test_drain(struct server *srv);
 void test_drain_steps(struct server *srv);
+void test_drain_webhook(struct server *srv);
 void test_db_loss(struct server *srv);
 void test_hills_game(struct server *srv);
 void test_hills_refusals(struct server *srv);
