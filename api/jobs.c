@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "metrics.h"
 #include "req.h"
 
 #define CLAIM_MAX     4     /* jobs one claim takes at most */
@@ -127,7 +128,9 @@ static const struct jobs_kind *kind_of(const char *name)
 static void run_job(const struct store_job *j)
 {
     const struct jobs_kind *k = kind_of(j->kind);
+    metrics_gauge_add(METRICS_JOBS_RUNNING, 1);
     enum jobs_result r = k ? k->run(j) : JOBS_DROP;
+    metrics_gauge_add(METRICS_JOBS_RUNNING, -1);
     enum store_status s = STORE_OK;
     if (r == JOBS_DROP) {
         s = store_job_drop(j);

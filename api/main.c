@@ -15,6 +15,7 @@
 #include "jobs.h"
 #include "live.h"
 #include "log.h"
+#include "metrics.h"
 #include "migrate.h"
 #include "mono.h"
 #include "routes.h"
@@ -37,7 +38,7 @@ static void drain(const struct cfg *cfg, const sigset_t *sigs, int sig)
     webhook_drain();
     char reqs[16], jobs[16], hooks[16], ms[24];
     snprintf(reqs, sizeof reqs, "%d", http_in_progress());
-    snprintf(jobs, sizeof jobs, "%d", jobs_busy());
+    snprintf(jobs, sizeof jobs, "%ld", metrics_gauge(METRICS_JOBS_RUNNING));
     snprintf(hooks, sizeof hooks, "%d", webhook_in_flight());
     log_kv(LOG_INFO, "draining", "signal", sig == SIGINT ? "SIGINT" : "SIGTERM", "requests", reqs,
            "jobs", jobs, "webhooks", hooks, NULL);
