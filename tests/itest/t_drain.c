@@ -543,13 +543,15 @@ static void log_field(const char *path, const char *msg, const char *name, char 
     fclose(f);
 }
 
-/* The server's tilehall_jobs_running (-1 unknown). */
-static long jobs_running(const struct server *srv)
+/* The server's gauge `name` (e.g. "tilehall_jobs_running") from /metrics, -1 unknown. */
+static long gauge(const struct server *srv, const char *name)
 {
     struct resp r;
     http(srv, "GET", "/metrics", NULL, NULL, &r);
-    const char *p = r.status == 200 && r.body ? strstr(r.body, "\ntilehall_jobs_running ") : NULL;
-    long v = p ? strtol(p + 23, NULL, 10) : -1;
+    char want[80];
+    snprintf(want, sizeof want, "\n%s ", name);
+    const char *p = r.status == 200 && r.body ? strstr(r.body, want) : NULL;
+    long v = p ? strtol(p + strlen(want), NULL, 10) : -1;
     resp_free(&r);
     return v;
 }
@@ -656,7 +658,8 @@ void test_drain(struct server *srv)
             for (int i = 0; i < NBOT; i++) before[i] = stored_version(persons[i].g.id);
             /* SIGTERM while this server plays a computer player's turn. */
             long long until = hard_now_ms() + 6000;
-            while (jobs_running(&direct[k]) < 1 && hard_now_ms() < until) usleep(10000);
+            while (gauge(&direct[k], "tilehall_jobs_running") < 1 && hard_now_ms() < until)
+                usleep(10000);
             code[k] = dsrv_stop(&d[k], 40000, &drain_ms[k]);
             log_field(d[k].log, "draining", "jobs", in_jobs[k], sizeof in_jobs[k]);
             log_field(d[k].log, "draining", "requests", in_reqs[k], sizeof in_reqs[k]);
@@ -872,7 +875,12 @@ void test_drain_steps(struct server *srv)
     if (bgs) {
         pthread_create(&poll_.thread, NULL, bg_main, &poll_);
         pthread_create(&sse.thread, NULL, bg_main, &sse);
-        usleep(400000);
+        /* Both are under way (then a moment for the stream's first read) before SIGTERM. */
+        long long until = hard_now_ms() + 5000;
+        while ((gauge(&s, "tilehall_sse_streams") < 1 || gauge(&s, "tilehall_long_polls") < 1) &&
+               hard_now_ms() < until)
+            usleep(10000);
+        usleep(300000);
     }
     kill(s.pid, SIGTERM);
     usleep(100000);
