@@ -46,6 +46,9 @@ struct cfg {
     /* Background jobs and computer players (README "Computer players"). */
     int bot_workers;  /* BOT_WORKERS: job worker threads (bots, hints), 0 none (1) */
     int jobs_poll_ms; /* JOBS_POLL_MS: workers look for due jobs this often (200) */
+    /* Rolling restarts (README "Restarts"). */
+    int drain_timeout_ms; /* DRAIN_TIMEOUT (seconds): after SIGTERM, how long requests, streams
+                             and jobs in progress get to finish before the exit (20 s) */
 };
 
 /*

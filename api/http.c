@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -75,6 +76,9 @@ static struct MHD_Daemon *daemon_handle;
 static pthread_t ticker;
 static int ticker_running;
 static atomic_int stopping;
+static atomic_int draining;                         /* 1 once http_drain() began */
+static atomic_int in_progress;                      /* requests begun and not yet ended */
+static MHD_socket quiesced_fd = MHD_INVALID_SOCKET; /* the listening socket, once quiesced */
 static pthread_mutex_t susp_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t susp_cond = PTHREAD_COND_INITIALIZER;
 static struct http_req *suspended; /* suspended requests, guarded by susp_lock */
@@ -324,7 +328,9 @@ static enum MHD_Result send_response(struct MHD_Connection *conn, const char *me
         cors_headers(&cors, url, MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Origin"),
                      resp->preflight ? resp->allow : NULL, ch);
     for (size_t i = 0; i < nch; i++) MHD_add_response_header(r, ch[i].name, ch[i].value);
-    if (hr && hr->close_after) MHD_add_response_header(r, "Connection", "close");
+    /* Draining, no connection is kept for a next request: it goes to another server. */
+    if ((hr && hr->close_after) || atomic_load(&draining))
+        MHD_add_response_header(r, "Connection", "close");
     if (hr && hr->hc) connguard_answering(hr->hc->guard);
     MHD_add_response_header(r, "Cache-Control",
                             resp->cache_control ? resp->cache_control : "no-store");
@@ -363,6 +369,7 @@ static struct http_req *req_new(void)
         buf_init(&hr->body, API_MAX_BODY);
         hr->started_ms = api_now_ms();
         hr->started_us = mono_us();
+        atomic_fetch_add(&in_progress, 1);
     }
     return hr;
 }
@@ -374,6 +381,7 @@ static void req_end(struct http_req *hr)
     buf_free(&hr->body);
     free(hr->target);
     free(hr);
+    atomic_fetch_sub(&in_progress, 1);
 }
 
 /* The state of the connection `conn`, or NULL. */
@@ -671,6 +679,7 @@ static enum MHD_Result handle_request(void *cls, struct MHD_Connection *conn, co
     req.query_overflow = hr->query_overflow;
     req.started_ms = hr->started_ms;
     req.stopping = atomic_load(&stopping);
+    req.draining = atomic_load(&draining);
     const union MHD_ConnectionInfo *peer =
         MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     req.client_addr = peer ? peer->client_addr : NULL;
@@ -789,6 +798,8 @@ static int guard_start(void)
 int http_start(const struct cfg *cfg)
 {
     atomic_store(&stopping, 0);
+    atomic_store(&draining, 0);
+    quiesced_fd = MHD_INVALID_SOCKET;
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     rid_prefix = (unsigned)(ts.tv_nsec ^ ts.tv_sec * 2654435761u ^ (unsigned)getpid() << 16);
@@ -806,7 +817,8 @@ int http_start(const struct cfg *cfg)
     }
     if (guard_start()) return -1;
     daemon_handle = MHD_start_daemon(
-        MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME,
+        MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME |
+            MHD_USE_ITC, /* MHD_quiesce_daemon() needs it with threads */
         (uint16_t)cfg->port, NULL, NULL, on_request, NULL, MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log,
         NULL, MHD_OPTION_THREAD_POOL_SIZE, (unsigned)cfg->threads, MHD_OPTION_CONNECTION_LIMIT,
         (unsigned)cfg->max_connections, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->conn_timeout,
@@ -836,24 +848,49 @@ int http_start(const struct cfg *cfg)
     return 0;
 }
 
-void http_stop(void)
+void http_drain(void)
 {
-    if (!daemon_handle) return;
+    if (!daemon_handle || atomic_exchange(&draining, 1)) return;
+    /* The listening socket out of MHD's hands and shut: from now on a connect is refused
+     * (a connection the kernel had completed but MHD not yet accepted is reset, unanswered),
+     * so clients go to another server. It is closed after MHD_stop_daemon (microhttpd.h). */
+    quiesced_fd = MHD_quiesce_daemon(daemon_handle);
+    if (quiesced_fd == MHD_INVALID_SOCKET || shutdown(quiesced_fd, SHUT_RDWR) != 0)
+        log_kv(LOG_WARN, "draining: the listening socket could not be shut", NULL);
     pthread_mutex_lock(&susp_lock);
     atomic_store(&stopping, 1);
     pthread_cond_broadcast(&susp_cond);
     pthread_mutex_unlock(&susp_lock);
     if (ticker_running) pthread_join(ticker, NULL);
     ticker_running = 0;
-    /* Requests that suspended after the ticker's last round, and those waiting. */
+    /* Requests that suspended after the ticker's last round, and those waiting: long polls
+     * answer now with what they have; streams send what they hold and end. */
     resume_all();
     resume_waiting();
     resume_streams();
+}
+
+int http_draining(void)
+{
+    return atomic_load(&draining);
+}
+
+int http_in_progress(void)
+{
+    return atomic_load(&in_progress);
+}
+
+void http_stop(void)
+{
+    if (!daemon_handle) return;
+    http_drain();
     /* Streams end with their last chunk (clients see a clean end) before connections close. */
     for (int waited = 0; atomic_load(&nstreams) > 0 && waited < STREAMS_END_MS; waited += 10)
         usleep(10000);
     MHD_stop_daemon(daemon_handle);
     daemon_handle = NULL;
+    if (quiesced_fd != MHD_INVALID_SOCKET) close(quiesced_fd);
+    quiesced_fd = MHD_INVALID_SOCKET;
     connguard_stop(); /* after the daemon: every connection has unregistered itself */
     ratelimit_free();
 }

@@ -11,7 +11,23 @@
  */
 int http_start(const struct cfg *cfg) NODISCARD;
 
-/* Ends the waits of long polls, stops serving and frees the server. */
+/*
+ * Begins the drain (SIGTERM): the listening socket is shut at once (a connect is refused,
+ * so clients go to another server), every answer from now closes its connection, /readyz
+ * answers 503, long polls answer now with what they have and event streams send what they
+ * hold and end. Requests in progress go on. Idempotent; a no-op when not serving.
+ */
+void http_drain(void);
+
+/* 1 once http_drain() was called. */
+int http_draining(void);
+
+/* Requests begun (their request line came) and not yet ended (answered whole or dropped),
+ * event streams included. */
+int http_in_progress(void);
+
+/* Drains (http_drain) if not yet, gives open streams a moment to end, stops serving and
+ * frees the server: connections still open are closed. */
 void http_stop(void);
 
 #endif

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "metrics.h"
 #include "req.h"
 
 #define CLAIM_MAX     4     /* jobs one claim takes at most */
@@ -32,6 +33,8 @@ static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;   /* a kick, a task or th
 static unsigned long kicks;                              /* grows with every kick */
 static struct jobs_task *tasks, **tasks_tail = &tasks;   /* the queue of tasks */
 static int stopping;                                     /* 1 once jobs_stop() began */
+static int draining;                                     /* 1 once jobs_drain() began */
+static int busy;                                         /* workers claiming or running jobs */
 static int running;                                      /* workers started */
 static pthread_t threads[MAX_WORKERS];                   /* the workers */
 static pthread_t listener;                               /* LISTENs STORE_JOBS_CHANNEL */
@@ -125,7 +128,9 @@ static const struct jobs_kind *kind_of(const char *name)
 static void run_job(const struct store_job *j)
 {
     const struct jobs_kind *k = kind_of(j->kind);
+    metrics_gauge_add(METRICS_JOBS_RUNNING, 1);
     enum jobs_result r = k ? k->run(j) : JOBS_DROP;
+    metrics_gauge_add(METRICS_JOBS_RUNNING, -1);
     enum store_status s = STORE_OK;
     if (r == JOBS_DROP) {
         s = store_job_drop(j);
@@ -145,7 +150,17 @@ static void run_job(const struct store_job *j)
     if (s != STORE_OK) log_kv(LOG_WARN, "job not put back", "game", j->game, "kind", j->kind, NULL);
 }
 
-/* Claims due jobs and runs them. Returns the number claimed (-1: the claim failed). */
+/* 1 once jobs_drain() was called. */
+static int is_draining(void)
+{
+    pthread_mutex_lock(&lock);
+    int d = draining;
+    pthread_mutex_unlock(&lock);
+    return d;
+}
+
+/* Claims due jobs and runs them; once draining, the claimed ones not begun go back, due at
+ * once for any server. Returns the number claimed (-1: the claim failed). */
 static int claim_and_run(void)
 {
     const char *names[JOBS_MAX_KINDS];
@@ -154,7 +169,14 @@ static int claim_and_run(void)
     struct store_job got[CLAIM_MAX];
     int n = 0;
     if (store_job_claim(names, nkinds, got, CLAIM_MAX, &n) != STORE_OK) return -1;
-    for (int i = 0; i < n; i++) run_job(&got[i]);
+    for (int i = 0; i < n; i++) {
+        if (!is_draining()) {
+            run_job(&got[i]);
+        } else if (store_job_retry(&got[i], 0) != STORE_OK) {
+            log_kv(LOG_WARN, "draining: job not put back (its lease runs out)", "game", got[i].game,
+                   "kind", got[i].kind, NULL);
+        }
+    }
     return n;
 }
 
@@ -190,12 +212,18 @@ static void *worker_main(void *arg)
             continue;
         }
         if (stopping) break;
+        if (draining) { /* no more claims: only tasks, until the stop */
+            pthread_cond_wait(&wake, &lock);
+            continue;
+        }
         long long now = api_now_ms();
         if (seen != kicks || now >= next_poll) {
             seen = kicks;
+            busy++;
             pthread_mutex_unlock(&lock);
             int n = claim_and_run();
             pthread_mutex_lock(&lock);
+            busy--;
             /* A full claim may have left more due: look again at once. */
             next_poll = n == CLAIM_MAX ? 0 : api_now_ms() + (n < 0 ? 1000 : poll_ms);
             continue;
@@ -272,6 +300,22 @@ int jobs_start(const struct cfg *cfg)
         listening = 1;
     }
     return 0;
+}
+
+void jobs_drain(void)
+{
+    pthread_mutex_lock(&lock);
+    draining = 1;
+    pthread_cond_broadcast(&wake);
+    pthread_mutex_unlock(&lock);
+}
+
+int jobs_busy(void)
+{
+    pthread_mutex_lock(&lock);
+    int b = busy;
+    pthread_mutex_unlock(&lock);
+    return b;
 }
 
 void jobs_stop(void)

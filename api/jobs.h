@@ -87,6 +87,16 @@ void jobs_kick(void);
  * when stopping: jobs_stopping()). Claimed jobs left are due again when their lease ends. */
 void jobs_stop(void);
 
+/*
+ * Begins the drain (SIGTERM): workers claim no more jobs, and those they claimed but have
+ * not begun go back, due at once for any server; the job each one runs goes on to its
+ * commit. Tasks are still run. Thread-safe.
+ */
+void jobs_drain(void);
+
+/* Workers claiming or running stored jobs now (0: every claimed job is done or back). */
+int jobs_busy(void);
+
 /* 1 once jobs_stop() was called. */
 int jobs_stopping(void);
 

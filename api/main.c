@@ -3,6 +3,8 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 #include "board_png.h"
 #include "bots.h"
@@ -13,12 +15,54 @@
 #include "jobs.h"
 #include "live.h"
 #include "log.h"
+#include "metrics.h"
 #include "migrate.h"
+#include "mono.h"
 #include "routes.h"
 #include "store.h"
 #include "webhook.h"
 
 #include <curl/curl.h>
+
+/*
+ * The drain after SIGTERM or SIGINT (`sig`): no new connections, jobs or deliveries; what
+ * is in progress (requests, event streams ending, a computer player's or a clock's job,
+ * webhook attempts in flight) goes on until it is done, DRAIN_TIMEOUT ran out, or another
+ * signal of `sigs` came.
+ */
+static void drain(const struct cfg *cfg, const sigset_t *sigs, int sig)
+{
+    long long t0 = mono_ms(), end = t0 + cfg->drain_timeout_ms;
+    http_drain();
+    jobs_drain();
+    webhook_drain();
+    char reqs[16], jobs[16], hooks[16], ms[24];
+    snprintf(reqs, sizeof reqs, "%d", http_in_progress());
+    snprintf(jobs, sizeof jobs, "%ld", metrics_gauge(METRICS_JOBS_RUNNING));
+    snprintf(hooks, sizeof hooks, "%d", webhook_in_flight());
+    log_kv(LOG_INFO, "draining", "signal", sig == SIGINT ? "SIGINT" : "SIGTERM", "requests", reqs,
+           "jobs", jobs, "webhooks", hooks, NULL);
+    const char *why = "done";
+    for (;;) {
+        int r = http_in_progress(), j = jobs_busy(), w = webhook_in_flight();
+        snprintf(reqs, sizeof reqs, "%d", r);
+        snprintf(jobs, sizeof jobs, "%d", j);
+        snprintf(hooks, sizeof hooks, "%d", w);
+        if (!r && !j && !w) break;
+        if (mono_ms() >= end) {
+            why = "DRAIN_TIMEOUT";
+            break;
+        }
+        struct timespec tick = {0, 10 * 1000000L};
+        if (sigtimedwait(sigs, NULL, &tick) > 0) {
+            why = "second signal";
+            break;
+        }
+    }
+    snprintf(ms, sizeof ms, "%lld", mono_ms() - t0);
+    log_kv(strcmp(why, "done") == 0 ? LOG_INFO : LOG_WARN, "drained", "ended_by", why, "ms", ms,
+           "requests_left", reqs, "jobs_left", jobs, "webhooks_left", hooks, NULL);
+}
 
 int main(void)
 {
@@ -52,7 +96,7 @@ int main(void)
     if (http_start(&cfg)) goto out_jobs;
     int sig = 0;
     sigwait(&sigs, &sig);
-    log_kv(LOG_INFO, "stopping", "signal", sig == SIGINT ? "SIGINT" : "SIGTERM", NULL);
+    drain(&cfg, &sigs, sig);
     http_stop();
     rc = 0;
 out_jobs:

@@ -196,6 +196,12 @@ char *metrics_render(const struct metrics_db *db, size_t *len)
              "tilehall_long_polls %ld\n",
              metrics_gauge(METRICS_SSE_STREAMS), metrics_gauge(METRICS_LONG_POLLS));
     buf_putf(&t,
+             "# HELP tilehall_jobs_running Background jobs (computer players' and clocks' turns) "
+             "this server's workers run now.\n"
+             "# TYPE tilehall_jobs_running gauge\n"
+             "tilehall_jobs_running %ld\n",
+             metrics_gauge(METRICS_JOBS_RUNNING));
+    buf_putf(&t,
              "# HELP tilehall_webhook_attempts_total Webhook delivery attempts of this server, by "
              "result.\n"
              "# TYPE tilehall_webhook_attempts_total counter\n"

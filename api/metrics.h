@@ -21,6 +21,7 @@ void metrics_db_error(int unavailable);
 enum metrics_gauge {
     METRICS_SSE_STREAMS = 0, /* open server-sent event streams */
     METRICS_LONG_POLLS,      /* long polls waiting for an event */
+    METRICS_JOBS_RUNNING,    /* stored jobs (a computer player's or a clock's turn) running */
     METRICS_GAUGE_COUNT
 };
 

@@ -47,6 +47,7 @@ struct api_request {
     int query_overflow;                    /* 1 when there were more than API_MAX_QUERY */
     long long started_ms;    /* monotonic ms when the request arrived (stays on reruns) */
     int stopping;            /* 1 when the server is shutting down: do not wait */
+    int draining;            /* 1 once SIGTERM came: /readyz answers 503 (main.c) */
     struct api_async *async; /* the request's waiting state, or NULL (no waits offered) */
 
     const struct sockaddr *client_addr; /* the TCP peer's address (per-address limits), or NULL */

@@ -6,8 +6,9 @@
  * then waits on a live watch (live.h) for the next commit of the game on any server, and
  * sends a comment line ": heartbeat" when SSE_HEARTBEAT seconds passed without anything
  * (so that proxies keep it open and a client that went away is noticed at the next write).
- * It ends after the game_finished event, and at shutdown. While it waits it holds no
- * thread: the HTTP layer suspends its connection until the watch wakes it.
+ * It ends after the game_finished event, and at shutdown (after what it holds, with a
+ * short `retry:`, so that the client reconnects to another server at once). While it waits it holds
+ * no thread: the HTTP layer suspends its connection until the watch wakes it.
  */
 #include <stdatomic.h>
 #include <stdio.h>
@@ -25,9 +26,10 @@
 #include "routes.h"
 #include "store.h"
 
-#define STREAM_PAGE 100  /* events read from the database at once */
-#define RETRY_MS    2000 /* the reconnection delay the stream asks EventSource for */
-#define DB_RETRY_MS 1000 /* after a failed read of the events, try again this soon */
+#define STREAM_PAGE   100  /* events read from the database at once */
+#define RETRY_MS      2000 /* the reconnection delay the stream asks EventSource for */
+#define DB_RETRY_MS   1000 /* after a failed read of the events, try again this soon */
+#define STOP_RETRY_MS 250  /* the reconnection delay a stream ended at shutdown asks for */
 /* The most a stream buffers: a page of events goes out in parts when it is longer (the rest
  * follows at once after), so it only must hold the largest single event (a few KiB). */
 #define STREAM_OUT_MAX (1u << 20)
@@ -49,6 +51,7 @@ struct sse {
     long long next_query;         /* after a failed read: not before this */
     struct buf out;               /* bytes to send (at most STREAM_OUT_MAX) */
     size_t off;                   /* bytes of out sent already */
+    int said_bye;                 /* 1 once the last retry (at stop) is buffered */
 };
 
 void routes_live_config(const struct cfg *cfg)
@@ -125,8 +128,15 @@ static long flush(struct sse *s, char *buf, size_t max)
 static long sse_read(struct api_stream *base, char *buf, size_t max, int stopping)
 {
     struct sse *s = (struct sse *)base;
-    if (stopping) return -1;
     if (buf_len(&s->out) > s->off) return flush(s, buf, max);
+    if (stopping) {
+        /* What it held went out whole: a last reconnection delay, then the end, after
+         * which EventSource reconnects (to another server) with Last-Event-ID. */
+        if (s->said_bye) return -1;
+        s->said_bye = 1;
+        if (buf_addf(&s->out, ": server stopping\nretry: %d\n\n", STOP_RETRY_MS)) return -1;
+        return flush(s, buf, max);
+    }
     if (s->finished) return -1;
     int reasons = atomic_exchange(&s->reasons, 0);
     if (reasons & LIVE_STOP) return -1;

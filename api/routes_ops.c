@@ -105,7 +105,13 @@ void routes_healthz(const struct api_request *req, struct api_response *resp, co
 void routes_readyz(const struct api_request *req, struct api_response *resp, const char *arg)
 {
     (void)arg;
-    (void)req;
+    if (req->draining) {
+        /* SIGTERM came: a load balancer sends this server nothing more. */
+        problem_reply(resp, 503, "draining",
+                      "This server is shutting down; send requests to another one.");
+        resp->retry_after = 1;
+        return;
+    }
     if (store_ping() != STORE_OK) {
         problem_unavailable(resp);
         return;

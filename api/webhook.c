@@ -134,6 +134,8 @@ struct worker {
 static struct worker workers[MAX_WORKERS];
 static int nworkers;
 static atomic_int stop_flag;
+static atomic_int drain_flag;      /* 1 once webhook_drain(): no more claims */
+static atomic_int total_in_flight; /* transfers in flight on every worker */
 static pthread_mutex_t wlock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned long kicks; /* guarded by wlock: grows with every kick */
 
@@ -456,6 +458,7 @@ static void xfer_start(struct worker *w, struct store_delivery *d, long long now
     if (h->open_until) h->probing = 1; /* half-open: this one tries the host */
     h->in_flight++;
     w->in_flight++;
+    atomic_fetch_add(&total_in_flight, 1);
     x->next = w->xfers;
     if (w->xfers) w->xfers->prev = x;
     w->xfers = x;
@@ -473,6 +476,7 @@ static void xfer_end(struct xfer *x)
     if (x->next) x->next->prev = x->prev;
     x->h->in_flight--;
     w->in_flight--;
+    atomic_fetch_sub(&total_in_flight, 1);
     xfer_free(x);
 }
 
@@ -650,7 +654,7 @@ static void *worker_main(void *arg)
         unsigned long k = kicks;
         pthread_mutex_unlock(&wlock);
         unrecorded_retry(w, now);
-        if (w->in_flight < in_flight_max &&
+        if (w->in_flight < in_flight_max && !atomic_load(&drain_flag) &&
             (again || k != claimed_at_kick || now - last_claim >= poll_ms)) {
             claimed_at_kick = k;
             last_claim = now;
@@ -668,10 +672,11 @@ static void *worker_main(void *arg)
             if (x) xfer_done(x, rc, mono_ms());
             again = 1; /* a slot is free, maybe of a host that was full */
         }
-        if (again && w->in_flight < in_flight_max) continue;
+        if (again && w->in_flight < in_flight_max && !atomic_load(&drain_flag)) continue;
         long long wait = poll_ms - (mono_ms() - last_claim);
         if (wait < 1) wait = 1;
         if (wait > poll_ms) wait = poll_ms;
+        if (atomic_load(&drain_flag)) wait = poll_ms; /* no claims: transfers' sockets wake it */
         if (w->nunrec && wait > UNRECORDED_RETRY_MS) wait = UNRECORDED_RETRY_MS;
         curl_multi_poll(w->multi, NULL, 0, (int)wait, NULL);
     }
@@ -701,6 +706,7 @@ int webhook_start(const struct cfg *cfg)
     breaker_failures = cfg->webhook_breaker_failures;
     breaker_ms = cfg->webhook_breaker_ms;
     atomic_store(&stop_flag, 0);
+    atomic_store(&drain_flag, 0);
     int want = cfg->webhook_workers < MAX_WORKERS ? cfg->webhook_workers : MAX_WORKERS;
     pthread_mutex_lock(&wlock);
     for (nworkers = 0; nworkers < want; nworkers++) {
@@ -728,6 +734,17 @@ void webhook_kick(void)
     for (int i = 0; i < nworkers; i++)
         if (workers[i].multi) curl_multi_wakeup(workers[i].multi);
     pthread_mutex_unlock(&wlock);
+}
+
+void webhook_drain(void)
+{
+    atomic_store(&drain_flag, 1);
+    webhook_kick();
+}
+
+int webhook_in_flight(void)
+{
+    return atomic_load(&total_in_flight);
 }
 
 void webhook_stop(void)

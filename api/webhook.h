@@ -75,6 +75,13 @@ int webhook_start(const struct cfg *cfg) NODISCARD;
 /* Wakes the workers to look for due deliveries (after a commit). Thread-safe, cheap. */
 void webhook_kick(void);
 
+/* Begins the drain (SIGTERM): the workers claim no more deliveries; those in flight go on
+ * to their outcome (webhook_stop() puts back any left). Thread-safe. */
+void webhook_drain(void);
+
+/* Delivery attempts in flight on this server's workers. */
+int webhook_in_flight(void);
+
 /* Stops the workers and joins them: attempts in flight are cut short and put back in the
  * outbox unattempted, due at once for any server. */
 void webhook_stop(void);

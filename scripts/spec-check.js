@@ -31,6 +31,8 @@ const SERVICE_CODES = [
     // Export and replay (issue 16).
     'replay_invalid', 'replay_incomplete', 'replay_mismatch', 'replay_deck_mismatch',
     'replay_unsupported_format',
+    // Rolling restarts (issue 16).
+    'draining',
 ];
 
 const spec = yaml.load(fs.readFileSync(path.join(root, 'openapi.yaml'), 'utf8'));

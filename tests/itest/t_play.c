@@ -31,6 +31,10 @@ const struct itest itest_tests[] = {
     {"two clients race for one turn", test_race},
     {"two servers on one database", test_two_servers},
     {"restart mid-game", test_restart},
+    {"drain: two servers restarted in turn under load (SIGTERM), no request failed", test_drain},
+    {"drain: step by step (refused, readyz 503, long poll, stream end, DRAIN_TIMEOUT)",
+     test_drain_steps},
+    {"drain: a webhook delivery in flight at SIGTERM finished and recorded", test_drain_webhook},
     {"database connection lost: 503, then reconnect", test_db_loss},
     /* Live updates, views, metrics (t_live.c) and webhooks (t_webhook.c). */
     {"event stream: events as committed, Last-Event-ID, heartbeats", test_event_stream},
