@@ -20,12 +20,15 @@ UPDATE games g SET seat_names = ARRAY(SELECT p.name FROM players p WHERE p.game_
                                       ORDER BY p.seat)
  WHERE g.inbox_bound;
 
+-- (The games row is written only when the names differ: a game whose seats were all
+-- written before its bound one has them already.)
 CREATE FUNCTION inbox_seat_names() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    names text[] := ARRAY(SELECT p.name FROM players p WHERE p.game_id = NEW.game_id
+                          ORDER BY p.seat);
 BEGIN
-    UPDATE games
-       SET seat_names = ARRAY(SELECT p.name FROM players p WHERE p.game_id = NEW.game_id
-                              ORDER BY p.seat)
-     WHERE id = NEW.game_id AND inbox_bound;
+    UPDATE games SET seat_names = names
+     WHERE id = NEW.game_id AND inbox_bound AND seat_names IS DISTINCT FROM names;
     RETURN NULL;
 END $$;
 CREATE CONSTRAINT TRIGGER players_inbox_names_new AFTER INSERT ON players

@@ -81,13 +81,14 @@ INSERT INTO games (id, ruleset, options, seed, version, status, last_seq, snapsh
            now() - i * interval '7 seconds', now() - i * interval '7 seconds'
     FROM g;
 -- Every seat of a game in one transaction, as the API writes them (migrations/0016 takes
--- the listed games' names at its end).
+-- the listed games' names when the bound seat is written and at the end); the other seat
+-- first, so that the names are written once.
 BEGIN;
+INSERT INTO players (game_id, seat, name, token_hash)
+    SELECT id, 1, 'Bob', sha256((id::text || '1')::bytea) FROM g;
 INSERT INTO players (game_id, seat, name, token_hash, person_id)
     SELECT g.id, 0, 'P' || w.k, sha256((g.id::text || '0')::bytea), w.id
     FROM g JOIN who w ON w.k = g.i % :people;
-INSERT INTO players (game_id, seat, name, token_hash)
-    SELECT id, 1, 'Bob', sha256((id::text || '1')::bytea) FROM g;
 COMMIT;
 ANALYZE;
 SQL
