@@ -177,8 +177,7 @@ static const char *const stmt_sql[ST_COUNT] = {
                     "WHERE scope = $1 AND key_hash = decode($2, 'hex') "
                     "AND created_at > now() - interval '24 hours'",
     [ST_IDEM_PUT] =
-        "INSERT INTO idempotency (scope, key_hash, request_hash, status, location, etag, "
-        "sealed) "
+        "INSERT INTO idempotency (scope, key_hash, request_hash, status, location, etag, sealed) "
         "VALUES ($1, $2::bytea, $3::bytea, $4::integer, $5, $6, $7::bytea) "
         "ON CONFLICT (scope, key_hash) "
         "DO UPDATE SET request_hash = EXCLUDED.request_hash, status = EXCLUDED.status, "
@@ -218,8 +217,7 @@ static const char *const stmt_sql[ST_COUNT] = {
                        "secret = EXCLUDED.secret, updated_at = now()",
     [ST_WEBHOOK_DELETE] = "DELETE FROM webhooks WHERE game_id = $1::uuid AND owner = $2",
     [ST_WEBHOOK_STATE] =
-        "SELECT w.url, to_char(w.updated_at AT TIME ZONE 'UTC', "
-        "'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), "
+        "SELECT w.url, to_char(w.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), "
         "w.failed_attempts, w.last_error, w.last_error_seq, w.last_error_status, "
         "to_char(w.last_error_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), "
         "d.delivered, d.pending, d.gave_up, "
@@ -235,8 +233,7 @@ static const char *const stmt_sql[ST_COUNT] = {
      * webhook (so each webhook gets its game's events in order), skipping rows other
      * servers hold, hosts in $3 and more than $4 of one host (of the 4 x $2 oldest due). */
     [ST_WEBHOOK_CLAIM] =
-        "WITH c AS (SELECT d.webhook_id, d.seq, d.next_attempt_at, coalesce(w.host, '') AS "
-        "host "
+        "WITH c AS (SELECT d.webhook_id, d.seq, d.next_attempt_at, coalesce(w.host, '') AS host "
         "FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE "
         "d.delivered_at IS NULL AND NOT d.gave_up AND d.next_attempt_at <= now() AND NOT "
         "(coalesce(w.host, '') = ANY($3::text[])) AND NOT EXISTS (SELECT 1 FROM "
@@ -290,8 +287,7 @@ static const char *const stmt_sql[ST_COUNT] = {
         "WITH c AS (SELECT game_id, kind FROM jobs WHERE due_at <= now() AND kind = "
         "ANY($2::text[]) ORDER BY due_at LIMIT $1::integer FOR UPDATE SKIP LOCKED) "
         "UPDATE jobs j SET due_at = now() + j.lease_ms * interval '1 millisecond', "
-        "claimed_until = now() + j.lease_ms * interval '1 millisecond', attempts = j.attempts "
-        "+ "
+        "claimed_until = now() + j.lease_ms * interval '1 millisecond', attempts = j.attempts + "
         "1 FROM c WHERE j.game_id = c.game_id AND j.kind = c.kind "
         "RETURNING j.game_id::text, j.kind, j.version, j.attempts",
     /* Job ($1, $2) removed or due again in $4 ms, if it is still the one of version $3. */
@@ -329,10 +325,8 @@ static const char *const stmt_sql[ST_COUNT] = {
         "CROSS JOIN LATERAL (SELECT count(*) AS games, "
         "coalesce(sum(failed_attempts), 0) AS failed FROM webhooks WHERE owner = p.owner) f "
         "CROSS JOIN LATERAL (SELECT count(*) FILTER (WHERE x.delivered_at IS NOT NULL) AS "
-        "delivered, count(*) FILTER (WHERE x.delivered_at IS NULL AND NOT x.gave_up) AS "
-        "pending, "
-        "count(*) FILTER (WHERE x.gave_up) AS gave_up FROM webhooks w JOIN webhook_deliveries "
-        "x "
+        "delivered, count(*) FILTER (WHERE x.delivered_at IS NULL AND NOT x.gave_up) AS pending, "
+        "count(*) FILTER (WHERE x.gave_up) AS gave_up FROM webhooks w JOIN webhook_deliveries x "
         "ON x.webhook_id = w.id WHERE w.owner = p.owner) d "
         "LEFT JOIN LATERAL (SELECT game_id, last_error, last_error_seq, last_error_status, "
         "last_error_at FROM webhooks WHERE owner = p.owner AND last_error_at IS NOT NULL "
@@ -360,8 +354,7 @@ static const char *const stmt_sql[ST_COUNT] = {
         "(SELECT json_agg(json_build_object('name', 'Seat ' || (p.seat + 1)) ORDER BY p.seat) "
         "FROM players p WHERE p.game_id = g.id)))::text, g.version, (SELECT "
         "coalesce(json_agg(a.body ORDER BY a.version), '[]'::json) FROM actions a WHERE "
-        "a.game_id = g.id AND a.version <= $2::integer)::text FROM games g WHERE g.id = "
-        "$1::uuid",
+        "a.game_id = g.id AND a.version <= $2::integer)::text FROM games g WHERE g.id = $1::uuid",
 };
 
 /*
@@ -372,11 +365,10 @@ static const char *const stmt_sql[ST_COUNT] = {
  * repeated only when it certainly never reached the server (see db_run_fmt).
  */
 static const unsigned char stmt_repeatable[ST_COUNT] = {
-    [ST_PING] = 1,         [ST_GAME_LOAD] = 1,       [ST_EVENTS_LIST] = 1,
-    [ST_IDEM_GET] = 1,     [ST_GAME_VERSION] = 1,    [ST_GAME_VERSIONS] = 1,
-    [ST_EVENTS_EACH] = 1,  [ST_WEBHOOK_STATE] = 1,   [ST_COUNTS] = 1,
-    [ST_GAME_WATCH] = 1,   [ST_PERSON_BY_TOKEN] = 1, [ST_REMATCH_FIND] = 1,
-    [ST_GAME_HISTORY] = 1, [ST_INBOX_PAGE] = 1,      [ST_INBOX_PAGE_STATUS] = 1,
+    [ST_PING] = 1,         [ST_GAME_LOAD] = 1,     [ST_EVENTS_LIST] = 1,     [ST_IDEM_GET] = 1,
+    [ST_GAME_VERSION] = 1, [ST_GAME_VERSIONS] = 1, [ST_EVENTS_EACH] = 1,     [ST_WEBHOOK_STATE] = 1,
+    [ST_COUNTS] = 1,       [ST_GAME_WATCH] = 1,    [ST_PERSON_BY_TOKEN] = 1, [ST_REMATCH_FIND] = 1,
+    [ST_GAME_HISTORY] = 1,
 };
 
 /* A thread's connection. */
