@@ -116,10 +116,10 @@ static int none_match(const char *h, const char *tag)
     return 0;
 }
 
-/* Reads the list's query parameters into `q` (its `after` in `after`): 0, or 1 after
- * answering 400 invalid_parameter. */
-static int inbox_query(const struct api_request *req, struct api_response *resp,
-                       struct store_inbox_query *q, struct store_inbox_key *after)
+/* Reads the list's query parameters into `q` (its `after` in `after`): NULL, or what is
+ * wrong with them (the detail of a 400 invalid_parameter). */
+static const char *inbox_query(const struct api_request *req, struct store_inbox_query *q,
+                               struct store_inbox_key *after)
 {
     static const char *const statuses[] = {"waiting", "active", "finished", "aborted"};
     const char *status = api_query_get(req, "status");
@@ -129,34 +129,22 @@ static int inbox_query(const struct api_request *req, struct api_response *resp,
     q->status = NULL;
     for (size_t i = 0; status && i < sizeof statuses / sizeof statuses[0]; i++)
         if (strcmp(status, statuses[i]) == 0) q->status = statuses[i];
-    if (status && !q->status) {
-        problem_reply(resp, 400, "invalid_parameter",
-                      "status must be waiting, active, finished or aborted.");
-        return 1;
-    }
+    if (status && !q->status) return "status must be waiting, active, finished or aborted.";
     q->my_turn = -1;
     if (my_turn && strcmp(my_turn, "true") == 0) q->my_turn = 1;
     if (my_turn && strcmp(my_turn, "false") == 0) q->my_turn = 0;
-    if (my_turn && q->my_turn < 0) {
-        problem_reply(resp, 400, "invalid_parameter", "my_turn must be true or false.");
-        return 1;
-    }
+    if (my_turn && q->my_turn < 0) return "my_turn must be true or false.";
     long l = INBOX_LIMIT_DEFAULT;
-    if (limit && (params_uint(limit, INBOX_LIMIT_MAX, &l) || l < 1)) {
-        problem_reply(resp, 400, "invalid_parameter", "limit must be a number from 1 to 100.");
-        return 1;
-    }
+    if (limit && (params_uint(limit, INBOX_LIMIT_MAX, &l) || l < 1))
+        return "limit must be a number from 1 to 100.";
     q->limit = (int)l;
     q->after = NULL;
     if (cursor) {
-        if (cursor_parse(cursor, after)) {
-            problem_reply(resp, 400, "invalid_parameter",
-                          "cursor is not one this list gave (pass next_cursor as it came).");
-            return 1;
-        }
+        if (cursor_parse(cursor, after))
+            return "cursor is not one this list gave (pass next_cursor as it came).";
         q->after = after;
     }
-    return 0;
+    return NULL;
 }
 
 /* Microseconds since 1970 `us` as RFC 3339 in UTC with milliseconds into `out`. */
@@ -228,10 +216,28 @@ void routes_player_games(const struct api_request *req, struct api_response *res
     struct store_inbox_query q;
     struct store_inbox_key after;
     struct store_inbox_page page = {0};
-    if (routes_player_auth(req, resp, &p)) return;
-    if (inbox_query(req, resp, &q, &after)) return;
-    q.person = p.id;
-    enum store_status s = store_inbox_page(&q, &page);
+    const char *bad = inbox_query(req, &q, &after);
+    const char *token = auth_bearer(req->authorization);
+    if (bad || !token) {
+        /* The token is judged first, as for every request of a player (401 before 400). */
+        if (routes_player_auth(req, resp, &p)) return;
+        problem_reply(resp, 400, "invalid_parameter", bad);
+        return;
+    }
+    /* The person and the page in one statement (one round trip), then the person's hash
+     * compared in constant time, as routes_player_auth does. */
+    uint8_t th[AUTH_HASH_LEN];
+    if (auth_sha256(token, strlen(token), th)) {
+        problem_reply(resp, 500, "internal_error", "The token could not be hashed.");
+        return;
+    }
+    enum store_status s = store_inbox_page(th, &q, &p, &page);
+    if (s == STORE_NOT_FOUND || (s == STORE_OK && !auth_hash_equal(th, p.token_hash))) {
+        store_inbox_free(&page);
+        problem_reply(resp, 401, "unknown_token",
+                      "The token is no player's (a replaced token stops working at once).");
+        return;
+    }
     if (s != STORE_OK) {
         problem_store(resp, s);
         return;

@@ -440,7 +440,6 @@ struct store_inbox_key {
 
 /* What to list. */
 struct store_inbox_query {
-    const char *person;                  /* the person's id */
     const char *status;                  /* only games of this stored status, or NULL */
     int my_turn;                         /* 1: only its turn, 0: only not, -1: either */
     const struct store_inbox_key *after; /* list after this entry, or NULL from the start */
@@ -477,8 +476,14 @@ struct store_inbox_page {
     struct store_inbox_entry *entries; /* malloc'd (store_inbox_free), in order */
 };
 
-/* The page `q` asks for into `out`: STORE_OK (free it with store_inbox_free) or the failure. */
-enum store_status store_inbox_page(const struct store_inbox_query *q,
+/*
+ * The page `q` asks for of the games of the person whose token hash is `token_hash`, found
+ * in the same statement (one round trip), into `who` (as store_person_by_token gives it:
+ * the caller compares who->token_hash in constant time) and `out`: STORE_OK (free the page
+ * with store_inbox_free), STORE_NOT_FOUND when the hash is no person's, or the failure.
+ */
+enum store_status store_inbox_page(const uint8_t token_hash[AUTH_HASH_LEN],
+                                   const struct store_inbox_query *q, struct store_person *who,
                                    struct store_inbox_page *out) NODISCARD;
 
 /* Frees a page's entries; a zeroed page is fine. */

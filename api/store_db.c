@@ -66,26 +66,31 @@
     "(SELECT pg_notify('" STORE_JOBS_CHANNEL "', '') WHERE EXISTS (SELECT 1 FROM ji))"
 
 /*
- * A page of person $1's games (0012), in the list's order from the index players_inbox
- * (or players_inbox_status with `filter`): ranks $2 .. $3 (0: the person's turn), after the
- * keys ($4, $5, $6, $7) of the last entry shown before, at most $8 + 1 entries (one more
- * than a page: then another page follows). One row per seat of each entry, in order (the
- * entry's keys, its game's turn and scores, the seat's name and score), each with the
- * count of the person's games where it is its turn; a single row of NULLs but that count
- * when the page is empty.
+ * A page of the games of the person whose token hash is $1 (0012), in the list's order
+ * from the index players_inbox (or players_inbox_status with `filter`): ranks $2 .. $3 (0:
+ * the person's turn), after the keys ($4, $5, $6, $7) of the last entry shown before, at
+ * most $8 + 1 entries (one more than a page: then another page follows). The person is
+ * found in the same statement (one round trip per page): no row when the hash is no
+ * person's. One row per entry, in order, each with the person (id, name, token hash), the
+ * count of the person's games where it is its turn, the entry's keys, its game's turn, the
+ * seats' names (0016; read from the seats while the game has not moved since its creation)
+ * and scores as arrays by seat; a single row with the person and the count but NULL entry
+ * columns when the page is empty. Results in binary.
  */
 #define INBOX_PAGE(filter)                                                                         \
-    "WITH f AS (SELECT p.game_id, p.seat, p.inbox_rank, p.inbox_deadline, p.inbox_recency "        \
-    "FROM players p WHERE p.person_id = $1::uuid" filter " AND p.inbox_rank BETWEEN $2::smallint " \
-    "AND $3::smallint AND (p.inbox_rank, p.inbox_deadline, p.inbox_recency, p.game_id) > "         \
-    "($4::smallint, $5::bigint, $6::bigint, $7::uuid) ORDER BY p.inbox_rank, p.inbox_deadline, "   \
-    "p.inbox_recency, p.game_id LIMIT $8::integer + 1) "                                           \
-    "SELECT (SELECT count(*) FROM players WHERE person_id = $1::uuid AND inbox_rank = 0), "        \
-    "f.game_id::text, f.seat, f.inbox_rank, f.inbox_deadline, f.inbox_recency, g.ruleset, "        \
-    "g.status, g.version, g.turn_number, g.turn_seat, g.turn_phase, x.seat, x.name, "              \
-    "g.scores[x.seat + 1] FROM (SELECT 1) AS one LEFT JOIN (f JOIN games g ON g.id = f.game_id "   \
-    "JOIN players x ON x.game_id = f.game_id) ON true "                                            \
-    "ORDER BY f.inbox_rank, f.inbox_deadline, f.inbox_recency, f.game_id, x.seat"
+    "WITH me AS (SELECT id, name, token_hash, (SELECT count(*) FROM players x WHERE x.person_id "  \
+    "= people.id AND x.inbox_rank = 0) AS turns FROM people WHERE token_hash = $1::bytea), "       \
+    "f AS (SELECT p.game_id, p.seat, p.inbox_rank, p.inbox_deadline, p.inbox_recency "             \
+    "FROM players p WHERE p.person_id = (SELECT id FROM me)" filter " AND p.inbox_rank BETWEEN "   \
+    "$2::smallint AND $3::smallint AND (p.inbox_rank, p.inbox_deadline, p.inbox_recency, "         \
+    "p.game_id) > ($4::smallint, $5::bigint, $6::bigint, $7::uuid) ORDER BY p.inbox_rank, "        \
+    "p.inbox_deadline, p.inbox_recency, p.game_id LIMIT $8::integer + 1) "                         \
+    "SELECT me.id::text, me.name, me.token_hash, me.turns, f.game_id::text, f.seat::integer, "     \
+    "f.inbox_rank::integer, f.inbox_deadline, f.inbox_recency, g.ruleset, g.status, "              \
+    "g.version::integer, g.turn_number::integer, g.turn_seat::integer, g.turn_phase, "             \
+    "coalesce(g.seat_names, ARRAY(SELECT x.name FROM players x WHERE x.game_id = g.id ORDER BY "   \
+    "x.seat)), g.scores::integer[] FROM me LEFT JOIN (f JOIN games g ON g.id = f.game_id) ON "     \
+    "true ORDER BY f.inbox_rank, f.inbox_deadline, f.inbox_recency, f.game_id"
 
 static const char *const stmt_sql[ST_COUNT] = {
     [ST_PING] = "SELECT 1",

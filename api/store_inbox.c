@@ -1,6 +1,7 @@
 /* store_inbox.c: a person's games and a person's webhook (migrations/0012): the list page by
- * page in its order (one statement on the index players_inbox), and the webhook that follows
- * every game of the person, through the statements of store_db.c. */
+ * page in its order (one statement on the index players_inbox that also finds the person by
+ * its token hash; results in binary), and the webhook that follows every game of the
+ * person, through the statements of store_db.c. */
 #include "store.h"
 
 #include <stdio.h>
@@ -11,22 +12,93 @@
 
 #include "store_db.h"
 
-/* Copies text column `col` of row `r` into `dst` (size `cap`); "" when NULL. */
+/* Text column `col` of row `r` (binary results: its bytes) into `dst` (size `cap`, cut to
+ * fit); "" when NULL. */
 static void copy_col(const PGresult *res, int r, int col, char *dst, size_t cap)
 {
-    snprintf(dst, cap, "%s", PQgetisnull(res, r, col) ? "" : PQgetvalue(res, r, col));
+    size_t n = PQgetisnull(res, r, col) ? 0 : (size_t)PQgetlength(res, r, col);
+    if (n >= cap) n = cap - 1;
+    memcpy(dst, PQgetvalue(res, r, col), n);
+    dst[n] = '\0';
 }
 
-/* Column `col` of row `r` as a long long, or `null_value` when NULL. */
+/* The big-endian integer of `n` bytes (at most 8) at `p`, sign-extended. */
+static long long be_int(const unsigned char *p, int n)
+{
+    unsigned long long v = 0;
+    for (int i = 0; i < n; i++) v = v << 8 | p[i];
+    if (n < 8 && n > 0 && (p[0] & 0x80)) v |= ~0ULL << (8 * n);
+    return (long long)v;
+}
+
+/* Integer column `col` of row `r` (binary: int4 or int8), or `null_value` when NULL. */
 static long long col_ll(const PGresult *res, int r, int col, long long null_value)
 {
-    if (PQgetisnull(res, r, col)) return null_value;
-    return strtoll(PQgetvalue(res, r, col), NULL, 10);
+    int n = PQgetlength(res, r, col);
+    if (PQgetisnull(res, r, col) || (n != 4 && n != 8)) return null_value;
+    return be_int((const unsigned char *)PQgetvalue(res, r, col), n);
 }
 
-enum store_status store_inbox_page(const struct store_inbox_query *q, struct store_inbox_page *out)
+/* A one-dimensional array in PostgreSQL's binary format (`len` bytes at `p`): its
+ * elements' count (at most `max`) into *n, each element's bytes and length (-1: NULL)
+ * into el[] and el_len[]. 0, or -1 when it is not such an array. */
+static int array_elements(const unsigned char *p, int len, int max, const unsigned char **el,
+                          int *el_len, int *n)
+{
+    *n = 0;
+    if (len < 12) return -1;
+    long long ndim = be_int(p, 4);
+    if (ndim == 0) return 0;
+    if (ndim != 1 || len < 20) return -1;
+    long long count = be_int(p + 12, 4);
+    int o = 20;
+    for (long long i = 0; i < count && *n < max; i++) {
+        if (o + 4 > len) return -1;
+        long long l = be_int(p + o, 4);
+        o += 4;
+        if (l > len - o) return -1;
+        el[*n] = p + o;
+        el_len[*n] = l < 0 ? -1 : (int)l;
+        (*n)++;
+        if (l > 0) o += (int)l;
+    }
+    return 0;
+}
+
+/* The seats of entry `e` from the names (text[]) in column `names` and the scores (int4[])
+ * in column `scores` of row `r`: element i is seat i. */
+static void take_seats(const PGresult *res, int r, int names, int scores,
+                       struct store_inbox_entry *e)
+{
+    const unsigned char *el[CC_MAX_PLAYERS], *sc[CC_MAX_PLAYERS];
+    int el_len[CC_MAX_PLAYERS], sc_len[CC_MAX_PLAYERS], n = 0, ns = 0;
+    if (PQgetisnull(res, r, names) ||
+        array_elements((const unsigned char *)PQgetvalue(res, r, names), PQgetlength(res, r, names),
+                       CC_MAX_PLAYERS, el, el_len, &n))
+        n = 0;
+    if (PQgetisnull(res, r, scores) ||
+        array_elements((const unsigned char *)PQgetvalue(res, r, scores),
+                       PQgetlength(res, r, scores), CC_MAX_PLAYERS, sc, sc_len, &ns))
+        ns = 0;
+    e->nseats = n;
+    for (int i = 0; i < n; i++) {
+        struct store_inbox_seat *st = &e->seats[i];
+        size_t l = el_len[i] < 0 ? 0 : (size_t)el_len[i];
+        if (l > sizeof st->name - 1) l = sizeof st->name - 1;
+        st->seat = i;
+        memcpy(st->name, el[i], l);
+        st->name[l] = '\0';
+        st->has_score = i < ns && sc_len[i] == 4;
+        st->score = st->has_score ? (int)be_int(sc[i], 4) : 0;
+    }
+}
+
+enum store_status store_inbox_page(const uint8_t token_hash[AUTH_HASH_LEN],
+                                   const struct store_inbox_query *q, struct store_person *who,
+                                   struct store_inbox_page *out)
 {
     memset(out, 0, sizeof *out);
+    memset(who, 0, sizeof *who);
     PGconn *pg = db_conn();
     if (!pg) return STORE_UNAVAILABLE;
     char lo[8], hi[8], rank[8], deadline[24], recency[24], limit[16];
@@ -39,18 +111,29 @@ enum store_status store_inbox_page(const struct store_inbox_query *q, struct sto
              q->after ? q->after->recency : -9223372036854775807LL);
     snprintf(limit, sizeof limit, "%d", q->limit);
     const char *game = q->after ? q->after->game : "00000000-0000-0000-0000-000000000000";
-    const char *vals[9] = {q->person, lo, hi, rank, deadline, recency, game, limit, q->status};
+    const char *vals[9] = {
+        (const char *)token_hash, lo, hi, rank, deadline, recency, game, limit, q->status};
+    /* The hash in binary; the other parameters as text (lens 0). */
+    int lens[9] = {AUTH_HASH_LEN};
     PGresult *res;
-    enum store_status s = db_run(&pg, q->status ? ST_INBOX_PAGE_STATUS : ST_INBOX_PAGE,
-                                 q->status ? 9 : 8, vals, NULL, &res);
+    enum store_status s = db_run_fmt(&pg, q->status ? ST_INBOX_PAGE_STATUS : ST_INBOX_PAGE,
+                                     q->status ? 9 : 8, vals, lens, 1, &res);
     if (s != STORE_OK) return s;
     int rows = PQntuples(res);
     if (rows < 1) {
         PQclear(res);
+        return STORE_NOT_FOUND;
+    }
+    size_t il = (size_t)PQgetlength(res, 0, 0), nl = (size_t)PQgetlength(res, 0, 1);
+    if (il != AUTH_UUID_LEN || nl > STORE_NAME_MAX || PQgetlength(res, 0, 2) != AUTH_HASH_LEN) {
+        PQclear(res);
         return STORE_ERROR;
     }
-    out->my_turn_count = db_long(res, 0, 0, 0);
-    if (PQgetisnull(res, 0, 1)) {
+    copy_col(res, 0, 0, who->id, sizeof who->id);
+    copy_col(res, 0, 1, who->name, sizeof who->name);
+    memcpy(who->token_hash, PQgetvalue(res, 0, 2), AUTH_HASH_LEN);
+    out->my_turn_count = (long)col_ll(res, 0, 3, 0);
+    if (PQgetisnull(res, 0, 4)) {
         PQclear(res);
         return STORE_OK;
     }
@@ -59,31 +142,21 @@ enum store_status store_inbox_page(const struct store_inbox_query *q, struct sto
         PQclear(res);
         return STORE_ERROR;
     }
-    struct store_inbox_entry *e = NULL;
     int n = 0;
-    for (int r = 0; r < rows; r++) {
-        const char *id = PQgetvalue(res, r, 1);
-        if (!e || strcmp(e->key.game, id) != 0) {
-            if (n == q->limit + 1) break;
-            e = &out->entries[n++];
-            copy_col(res, r, 1, e->key.game, sizeof e->key.game);
-            e->seat = (int)col_ll(res, r, 2, 0);
-            e->key.rank = (int)col_ll(res, r, 3, 1);
-            e->key.deadline = col_ll(res, r, 4, 0);
-            e->key.recency = col_ll(res, r, 5, 0);
-            copy_col(res, r, 6, e->ruleset, sizeof e->ruleset);
-            copy_col(res, r, 7, e->status, sizeof e->status);
-            e->version = (int)col_ll(res, r, 8, 0);
-            e->turn_number = (int)col_ll(res, r, 9, -1);
-            e->turn_seat = (int)col_ll(res, r, 10, -1);
-            copy_col(res, r, 11, e->turn_phase, sizeof e->turn_phase);
-        }
-        if (e->nseats == CC_MAX_PLAYERS) continue;
-        struct store_inbox_seat *st = &e->seats[e->nseats++];
-        st->seat = (int)col_ll(res, r, 12, 0);
-        copy_col(res, r, 13, st->name, sizeof st->name);
-        st->has_score = !PQgetisnull(res, r, 14);
-        st->score = (int)col_ll(res, r, 14, 0);
+    for (int r = 0; r < rows && n < q->limit + 1; r++) {
+        struct store_inbox_entry *e = &out->entries[n++];
+        copy_col(res, r, 4, e->key.game, sizeof e->key.game);
+        e->seat = (int)col_ll(res, r, 5, 0);
+        e->key.rank = (int)col_ll(res, r, 6, 1);
+        e->key.deadline = col_ll(res, r, 7, 0);
+        e->key.recency = col_ll(res, r, 8, 0);
+        copy_col(res, r, 9, e->ruleset, sizeof e->ruleset);
+        copy_col(res, r, 10, e->status, sizeof e->status);
+        e->version = (int)col_ll(res, r, 11, 0);
+        e->turn_number = (int)col_ll(res, r, 12, -1);
+        e->turn_seat = (int)col_ll(res, r, 13, -1);
+        copy_col(res, r, 14, e->turn_phase, sizeof e->turn_phase);
+        take_seats(res, r, 15, 16, e);
     }
     PQclear(res);
     out->more = n > q->limit;

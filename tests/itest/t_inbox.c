@@ -1,8 +1,9 @@
 /* t_inbox.c: a player's games and a player's webhook (issue 11, items 5 and 6): the list's
  * order (the player's turn first, then the most recently changed), its filters, paging
  * through more games than a page holds without duplicates or gaps, my_turn_count, the
- * entries' fields, ETag and 304, nobody else's games; the webhook delivered for two games
- * of the player (one created before it was set, one after), signed as a game's, naming its
+ * entries' fields, ETag and 304, nobody else's games; the seats' names as the games have
+ * them, also after a join by name and a join that binds a player; the webhook delivered for two
+ * games of the player (one created before it was set, one after), signed as a game's, naming its
  * game, and nothing of a game where the player holds no seat; removing it. */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -349,6 +350,84 @@ struct receiver {
     int n;                /* requests */
     struct hook_req req[HOOK_MAX];
 };
+
+/* POST `body` to `path` with header `h` (NULL: none): the status, the answer in `r`. */
+static long post_json(const struct server *srv, const char *path, const char *body, const char *h,
+                      struct resp *r)
+{
+    const char *hs[] = {h, NULL};
+    http(srv, "POST", path, body, h ? hs : NULL, r);
+    return r->status;
+}
+
+/* The names of the seats of list answer `j`'s entry for game `id`, joined by ",". */
+static void names_of(const cJSON *j, const char *id, char *out, size_t cap)
+{
+    out[0] = '\0';
+    const cJSON *e;
+    cJSON_ArrayForEach(e, jget(j, "games"))
+    {
+        if (strcmp(jstr(e, "id"), id) != 0) continue;
+        const cJSON *pl;
+        cJSON_ArrayForEach(pl, jget(e, "players"))
+        {
+            size_t n = strlen(out);
+            snprintf(out + n, cap - n, "%s%s", n ? "," : "", jstr(pl, "name"));
+        }
+    }
+}
+
+void test_inbox_names(struct server *srv)
+{
+    char why[400] = "", names[256], path[160], body[256];
+    struct person ann, cy;
+    CHECK(person_new(srv, "Ann", &ann, why, sizeof why) == 0, "%s", why);
+    CHECK(person_new(srv, "Cy", &cy, why, sizeof why) == 0, "%s", why);
+    /* Ann's game with an open seat: the list names it as the game does, then the name its
+     * joiner took. */
+    struct resp r;
+    long st = post_json(srv, "/v1/games", "{\"players\":[{\"player\":\"me\"},{\"open\":true}]}",
+                        ann.auth, &r);
+    char id[64], invite[128];
+    snprintf(id, sizeof id, "%s", st == 201 ? jstr(r.json, "id") : "");
+    snprintf(invite, sizeof invite, "%s", st == 201 ? jstr(r.json, "players.1.invite") : "");
+    char open_name[64];
+    snprintf(open_name, sizeof open_name, "%s", st == 201 ? jstr(r.json, "players.1.name") : "");
+    resp_free(&r);
+    CHECK(st == 201 && invite[0], "create with an open seat: %ld", st);
+    list(srv, &ann, "", NULL, &r);
+    names_of(r.json, id, names, sizeof names);
+    resp_free(&r);
+    char want[160];
+    snprintf(want, sizeof want, "Ann,%s", open_name);
+    CHECK(strcmp(names, want) == 0, "before the join: %s, not %s", names, want);
+    snprintf(path, sizeof path, "/v1/games/%s/join", id);
+    snprintf(body, sizeof body, "{\"invite\":\"%s\",\"name\":\"Joe\"}", invite);
+    st = post_json(srv, path, body, NULL, &r);
+    resp_free(&r);
+    CHECK(st == 200 || st == 201, "join as Joe: %ld", st);
+    list(srv, &ann, "", NULL, &r);
+    names_of(r.json, id, names, sizeof names);
+    resp_free(&r);
+    CHECK(strcmp(names, "Ann,Joe") == 0, "after the join: %s", names);
+    /* Cy takes the open seat of a game nobody listed before: it is in Cy's list, named. */
+    st =
+        post_json(srv, "/v1/games", "{\"players\":[{\"name\":\"Dee\"},{\"open\":true}]}", NULL, &r);
+    snprintf(id, sizeof id, "%s", st == 201 ? jstr(r.json, "id") : "");
+    snprintf(invite, sizeof invite, "%s", st == 201 ? jstr(r.json, "players.1.invite") : "");
+    resp_free(&r);
+    CHECK(st == 201 && invite[0], "anonymous create with an open seat: %ld", st);
+    snprintf(path, sizeof path, "/v1/games/%s/join", id);
+    snprintf(body, sizeof body, "{\"invite\":\"%s\"}", invite);
+    st = post_json(srv, path, body, cy.auth, &r);
+    resp_free(&r);
+    CHECK(st == 200 || st == 201, "join as Cy: %ld", st);
+    list(srv, &cy, "", NULL, &r);
+    names_of(r.json, id, names, sizeof names);
+    int seat = (int)jnum(r.json, "games.0.seat");
+    resp_free(&r);
+    CHECK(strcmp(names, "Dee,Cy") == 0 && seat == 1, "Cy's list: %s, seat %d", names, seat);
+}
 
 /* Copies the value of header `name` from the header block `h` into dst. */
 static void header_of(const char *h, const char *name, char *dst, size_t cap)

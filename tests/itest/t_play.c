@@ -107,6 +107,7 @@ const struct itest itest_tests[] = {
      test_inbox_list},
     {"inbox: the player's webhook delivers two games' events, signed, each naming its game",
      test_inbox_webhook},
+    {"inbox: the list names the seats as the game does, also after joins", test_inbox_names},
     /* Open seats, invites, joins, abort (t_lobby.c). */
     {"lobby: open seats joined by name and player token, started, played (every ruleset)",
      test_lobby_play},

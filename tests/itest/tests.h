@@ -181,6 +181,7 @@ void test_hints(struct server *srv);
 void test_bots_rematch(struct server *srv);
 void test_inbox_list(struct server *srv);
 void test_inbox_webhook(struct server *srv);
+void test_inbox_names(struct server *srv);
 void test_lobby_play(struct server *srv);
 void test_lobby_refusals(struct server *srv);
 void test_lobby_race(struct server *srv);
