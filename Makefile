@@ -75,6 +75,7 @@ include mk/spec.mk
 include mk/apitest.mk
 include mk/bot.mk
 include mk/browser.mk
+include mk/web.mk
 include mk/soak.mk
 include mk/benchjson.mk
 include mk/benchpng.mk
@@ -101,6 +102,7 @@ test: deps
 	$(MAKE_PLAIN) test-itest
 	$(MAKE_PLAIN) test-webhook-std
 	$(MAKE_PLAIN) test-browser
+	$(MAKE_PLAIN) test-web
 	$(MAKE_PLAIN) test-soak
 	$(MAKE_PLAIN) test-bot
 
