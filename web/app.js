@@ -347,7 +347,13 @@ const EVENT_TYPES = ['game_created', 'tile_drawn', 'tile_discarded', 'tile_place
     'tiles_removed', 'hand_dealt', 'seat_resigned', 'piece_removed', 'seat_joined', 'game_started',
     'game_aborted', 'turn_timed_out', 'deadline_near', 'message'];
 
+// An event in words, its first letter capitalised (a kind's name may begin the sentence).
 function describe(ev, game) {
+    const s = describeRaw(ev, game);
+    return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+function describeRaw(ev, game) {
     const name = (s) => (game && game.players[s] ? game.players[s].name : `#${s}`);
     const names = (ss) => (ss && ss.length ? ss.map(name).join(', ') : '—');
     const v = { ...ev, name: name(ev.seat), kind: ev.kind ? kindName(ev.kind) : '' };
@@ -603,6 +609,10 @@ function gameView(id) {
                 preview = { tile: p.tile || gs.pl.tile, x: p.x, y: p.y, rotation: p.rotation, piece: fu && fu.piece };
             }
         }
+        // Drawn again only when something it shows changed (keeps focus and the DOM).
+        const key = JSON.stringify([g.version, cands.length, preview, gs.selTile]);
+        if (key === gs.boardKey && el.board.firstChild) return;
+        gs.boardKey = key;
         const scroll = [el.board.scrollLeft, el.board.scrollTop];
         const first = !el.board.firstChild;
         const b = drawBoard(el.board, g, gs.cat, cands, preview, pick, t('title'));
@@ -644,6 +654,9 @@ function gameView(id) {
 
     function renderTurn() {
         const g = gs.game;
+        const key = JSON.stringify([g.version, g.status, myTurn(), gs.plVersion, gs.sel, gs.fu, gs.selTile, getLang()]);
+        if (key === gs.turnKey) return;
+        gs.turnKey = key;
         const kids = [h('h2', {}, myTurn() ? t('it_is_your_turn') : t('your_tile'))];
         if (!myTurn()) {
             const s = mine();

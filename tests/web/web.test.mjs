@@ -137,13 +137,21 @@ async function playStep(page, n) {
             ['over', 'wait'].includes(window.tilehall.view.state.game.status === 'active' ? 'x' : 'over'), null,
         { timeout: 10000 });
     } else if (phase === 'place') {
-        const cands = await page.$$('.cand');
-        await cands[n % cands.length].click();
-        if (n % 2) await page.keyboard.press('r'); // turn it with the key
-        const fus = await page.$$('input[name=fu]');
-        if (fus.length > 1 && n % 3 !== 2) await fus[1 + (n % (fus.length - 1))].check();
+        // The page may draw the board again between the count and the click (a refresh
+        // after another seat's move): then the step is tried again.
+        const count = await page.locator('.cand').count();
+        if (!count) return 'wait';
+        try {
+            await page.locator('.cand').nth(n % count).click({ force: true, timeout: 2000 });
+            if (n % 2) await page.keyboard.press('r'); // turn it with the key
+            const fus = await page.locator('input[name=fu]').count();
+            if (fus > 1 && n % 3 !== 2) await page.locator('input[name=fu]').nth(1 + (n % (fus - 1))).check({ timeout: 2000 });
+        } catch {
+            return 'wait';
+        }
         const before = await page.evaluate(() => window.tilehall.view.state.game.version);
-        await page.click('#confirm');
+        if (!(await page.$('#confirm'))) return 'wait';
+        await page.click('#confirm', { timeout: 2000 });
         await page.waitForFunction((v) => window.tilehall.view.state.game.version > v, before, { timeout: 10000 });
         const err = await page.$eval('#err', (e) => (e.hidden ? '' : e.textContent));
         assert.equal(err, '', `a legal move was refused: ${err}`);
@@ -268,7 +276,8 @@ test('two people through an invite link, live, the guest on another origin and a
     await b.waitForSelector('#join-name');
     await b.fill('#join-name', 'Bo');
     await b.click('#join-me');
-    await b.waitForSelector('#turn-line');
+    await b.waitForFunction(() => document.querySelector('#game-title') &&
+        document.querySelector('#game-title').textContent !== '', null, { timeout: 10000 });
     assert.equal(await b.textContent('#game-title'), '卡卡頌');
     // The host sees the game start without reloading (live), with a deadline counting down.
     await a.waitForFunction(() => window.tilehall.view.state.game.status === 'active', null, { timeout: 10000 });
@@ -288,8 +297,7 @@ test('two people through an invite link, live, the guest on another origin and a
         if ((await mover.evaluate(phaseOf)) === 'draw') await playStep(mover, n);
         await mover.waitForSelector('.cand', { timeout: 10000 }).catch(() => {});
         if (shots < 2 && (await mover.$('.cand'))) {
-            const c = await mover.$$('.cand');
-            await c[0].click();
+            await mover.locator('.cand').first().click({ force: true });
             await mover.screenshot({ path: path.join(artifacts, `invite-${mover === a ? 'host-desktop' : 'guest-phone'}-placing.png`) });
             shots++;
         }
