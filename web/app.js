@@ -696,6 +696,7 @@ function gameView(id) {
                     h('button', { onclick: () => { gs.sel = null; renderBoard(); renderTurn(); } }, t('cancel'))));
             }
         }
+        el.turn.hidden = g.status !== 'active' && kids.length === 1;
         el.turn.replaceChildren(...kids);
     }
 
@@ -705,25 +706,27 @@ function gameView(id) {
         const cols = (gs.ruleset && gs.ruleset.columns) || Object.keys(sc.players[0].breakdown || {});
         const proj = Object.fromEntries((sc.projected || []).map((p) => [p.seat, p.score]));
         const winners = new Set(sc.winners || []);
+        const active = g.status === 'active';
         const s = mine();
         const rows = sc.players.map((p) => {
             const gp = g.players[p.seat] || {};
             const bank = gp.clock_ms !== undefined ? fmtDuration(gp.clock_ms) : null;
-            return h('tr', { class: (g.turn && g.turn.seat === p.seat && g.status === 'active' ? 'moving ' : '') +
-                (winners.has(p.seat) ? 'winner' : '') },
+            const parts = cols.map((c) => `${t('col_' + c)} ${(p.breakdown || {})[c] ?? 0}`).join(' · ');
+            return h('tr', { class: (active && g.turn && g.turn.seat === p.seat ? 'moving ' : '') +
+                (winners.has(p.seat) ? 'winner' : ''), 'data-seat': p.seat },
             h('th', { scope: 'row' }, h('span', { class: 'dot', style: `background:${SEAT_COLORS[p.seat % 5]}` }), ' ',
                 p.name, s && s.seat === p.seat ? ' ' + t('seat_you') : '', gp.resigned ? ` (${t('resigned')})` : '',
-                winners.has(p.seat) ? ' ★' : '', bank ? h('span', { class: 'muted bank' }, ` ⏱ ${bank}`) : null),
+                winners.has(p.seat) ? ' ★' : '', bank ? h('span', { class: 'muted bank' }, ` ⏱ ${bank}`) : null,
+                h('div', { class: 'breakdown' }, parts)),
             h('td', { class: 'num total' }, String(p.score)),
-            cols.map((c) => h('td', { class: 'num' }, String((p.breakdown || {})[c] ?? 0))),
-            h('td', { class: 'num muted' }, proj[p.seat] !== undefined && g.status === 'active' ? String(proj[p.seat]) : ''),
+            active ? h('td', { class: 'num muted' }, proj[p.seat] !== undefined ? String(proj[p.seat]) : '') : null,
             h('td', { class: 'num' }, gp.followers !== undefined ? String(gp.followers) : ''));
         });
         el.scores.replaceChildren(h('h2', { id: 'scores-h' }, t('scores')),
             h('div', { class: 'tablewrap' }, h('table', {},
-                h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('player')), h('th', { scope: 'col' }, t('score')),
-                    cols.map((c) => h('th', { scope: 'col' }, t('kind_' + c) === 'kind_' + c ? c : t('kind_' + c))),
-                    h('th', { scope: 'col' }, t('projected')), h('th', { scope: 'col' }, t('followers')))),
+                h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('player')), h('th', { scope: 'col', class: 'num' }, t('score')),
+                    active ? h('th', { scope: 'col', class: 'num' }, t('projected')) : null,
+                    h('th', { scope: 'col', class: 'num' }, t('followers')))),
                 h('tbody', {}, rows))));
     }
 

@@ -62,6 +62,11 @@ function drawTile(g, type, ruleset) {
                 fill: COLORS[f.kind] || '#ccc', stroke: COLORS[f.kind] || '#ccc', 'stroke-width': 0.6,
             }, g);
         }
+        // A feature reaching several sides joins them through the middle.
+        const sides = new Set(f.locations.map((l) => l[0]).filter((c) => SIDES.includes(c)));
+        if (order(f) === 1 && sides.size > 1) {
+            el('circle', { cx: C / 2, cy: C / 2, r: C * 0.24, fill: COLORS[f.kind] || '#ccc' }, g);
+        }
         if (f.kind === 'city' && f.pennants) {
             const l = f.locations.find((x) => SPOT[x]) || 'N';
             const [px, py] = SPOT[l];

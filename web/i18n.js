@@ -5,6 +5,7 @@ export const LANGS = { en: 'English', 'zh-Hant': '繁體中文', sv: 'Svenska' }
 
 const S = {
     en: {
+        col_road: 'road', col_city: 'city', col_monastery: 'monastery', col_farm: 'farm', col_trail: 'trail', col_farmland: 'farmland', col_hike: 'hikes', col_stable: 'stables', col_harvest: 'harvest', col_grassland: 'grassland', col_mountain: 'mountain', col_sea: 'sea',
         title: 'tilehall', tagline: 'Carcassonne-family games in the browser',
         ruleset_classic: 'Carcassonne', ruleset_hills: 'Carcassonne: Over Hill and Dale',
         ruleset_discovery: 'Carcassonne: The Discovery',
@@ -65,6 +66,7 @@ const S = {
         bot_random: 'random', bot_greedy: 'greedy', bot_mcts: 'mcts (strongest)',
     },
     'zh-Hant': {
+        col_road: '道路', col_city: '城市', col_monastery: '修道院', col_farm: '草原', col_trail: '小徑', col_farmland: '農地', col_hike: '健行', col_stable: '馬廄', col_harvest: '收成', col_grassland: '草地', col_mountain: '山脈', col_sea: '海洋',
         title: 'tilehall', tagline: '在瀏覽器裡玩卡卡頌系列遊戲',
         ruleset_classic: '卡卡頌', ruleset_hills: '翻山越嶺', ruleset_discovery: '發現新大陸',
         you: '你', your_name: '你的名字', save: '儲存', language: '語言',
@@ -121,6 +123,7 @@ const S = {
         bot_random: '隨機', bot_greedy: '貪心', bot_mcts: '蒙地卡羅（最強）',
     },
     sv: {
+        col_road: 'vägar', col_city: 'städer', col_monastery: 'kloster', col_farm: 'fält', col_trail: 'stigar', col_farmland: 'åkrar', col_hike: 'vandringar', col_stable: 'stall', col_harvest: 'skörd', col_grassland: 'gräsmark', col_mountain: 'berg', col_sea: 'hav',
         title: 'tilehall', tagline: 'Carcassonnespel i webbläsaren',
         ruleset_classic: 'Carcassonne', ruleset_hills: 'Carcassonne: Över berg och dal',
         ruleset_discovery: 'Carcassonne: Upptäcktsfärden',
