@@ -3,7 +3,7 @@
 # (Debian's chromium) driven by playwright-core: whole games against computer players in
 # every ruleset, a two-person game through an invite link in two browser contexts (one on
 # another origin, phone-sized), the files' types, ETag and traversal. Screenshots go to
-# build/web-artifacts/. About a minute; gives up after 110 s.
+# build/web-artifacts/. About a minute; gives up after 150 s.
 #
 #   make test-web   CHROMIUM=/path/to/chromium to use another build
 .PHONY: test-web
@@ -12,4 +12,4 @@ test-web: $(API_BIN) $(NPM_STAMP)
 		{ echo "test-web: chromium is missing: run 'make deps' as root" >&2; exit 1; }
 	$(SAN_ENV) TILEHALL_BIN=$(API_BIN) WEB_SERVER_LOG=$(BUILD)/web-server.log \
 		WEB_ARTIFACTS=$(BUILD)/web-artifacts \
-		node --test --test-concurrency=1 --test-timeout=110000 tests/web/
+		node --test --test-concurrency=1 --test-timeout=150000 tests/web/

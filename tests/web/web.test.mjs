@@ -29,7 +29,7 @@ const serverLog = process.env.WEB_SERVER_LOG || path.join(top, 'build', 'web-ser
 const artifacts = process.env.WEB_ARTIFACTS || path.join(top, 'build', 'web-artifacts');
 const webDir = path.join(top, 'web');
 
-let api, server, browser, pageServer, otherOrigin;
+let api, server, browser, pageServer, otherOrigin, direct, proxyPid;
 
 async function waitHealthy(base, child, ms) {
     const until = Date.now() + ms;
@@ -77,13 +77,26 @@ test.before(async () => {
         { cwd: top, encoding: 'utf8', timeout: 30000 });
     assert.equal(pg.status, 0, `pg-start failed: ${pg.stderr}`);
     const apiPort = await freePort();
-    api = `http://127.0.0.1:${apiPort}`;
+    direct = `http://127.0.0.1:${apiPort}`;
     const log = fs.openSync(serverLog, 'w');
     server = spawn(bin, [], { cwd: top, stdio: ['ignore', log, log],
         env: { ...process.env, PORT: String(apiPort), DATABASE_URL: pg.stdout.trim(), THREADS: '4',
             LOG_LEVEL: 'warn', CREATE_LIMIT_PER_MINUTE: '0', MAX_CONNECTIONS_PER_IP: '0', BOT_WORKERS: '2',
             JOBS_POLL_MS: '50', WEB_DIR: webDir } });
-    await waitHealthy(api, server, 10000);
+    await waitHealthy(direct, server, 10000);
+    // Every request of the pages goes through the spec's validating proxy (an answer that
+    // breaks openapi.yaml comes back 500), unless WEB_PROXY= is empty.
+    if (process.env.WEB_PROXY !== '') {
+        const proxyPort = await freePort();
+        const pr = spawnSync(path.join(top, 'scripts', 'spec-proxy.sh'),
+            [String(proxyPort), direct, path.join(path.dirname(serverLog), 'web-spec-proxy.log')],
+            { cwd: top, encoding: 'utf8', timeout: 40000 });
+        assert.equal(pr.status, 0, `spec-proxy failed: ${pr.stderr}`);
+        proxyPid = Number(pr.stdout.trim());
+        api = `http://127.0.0.1:${proxyPort}`;
+    } else {
+        api = direct;
+    }
     // The other origin: the same files, / and /web/<name>, from a static server of node.
     pageServer = http.createServer((req, res) => {
         const u = new URL(req.url, 'http://x');
@@ -103,6 +116,12 @@ test.before(async () => {
 test.after(async () => {
     if (browser) await browser.close();
     if (pageServer) pageServer.close();
+    if (proxyPid) {
+        try { process.kill(proxyPid, 'SIGTERM'); } catch { /* gone */ }
+        const plog = fs.readFileSync(path.join(path.dirname(serverLog), 'web-spec-proxy.log'), 'utf8');
+        const bad = plog.split('\n').filter((l) => /VIOLATION/.test(l));
+        assert.deepEqual(bad, [], 'answers that break openapi.yaml');
+    }
     if (server && server.exitCode === null) {
         server.kill('SIGTERM');
         const code = await new Promise((ok) => server.on('exit', (c) => ok(c)));
@@ -142,7 +161,13 @@ async function playStep(page, n) {
         const count = await page.locator('.cand').count();
         if (!count) return 'wait';
         try {
-            await page.locator('.cand').nth(n % count).click({ force: true, timeout: 2000 });
+            if (n % 4 === 1) {
+                // By keyboard: focus a square, Enter picks it, R turns the tile.
+                await page.locator('.cand').nth(n % count).focus({ timeout: 2000 });
+                await page.keyboard.press('Enter');
+            } else {
+                await page.locator('.cand').nth(n % count).click({ force: true, timeout: 2000 });
+            }
             if (n % 2) await page.keyboard.press('r'); // turn it with the key
             const fus = await page.locator('input[name=fu]').count();
             if (fus > 1 && n % 3 !== 2) await page.locator('input[name=fu]').nth(1 + (n % (fus - 1))).check({ timeout: 2000 });
@@ -155,6 +180,7 @@ async function playStep(page, n) {
         await page.waitForFunction((v) => window.tilehall.view.state.game.version > v, before, { timeout: 10000 });
         const err = await page.$eval('#err', (e) => (e.hidden ? '' : e.textContent));
         assert.equal(err, '', `a legal move was refused: ${err}`);
+        return 'placed';
     }
     return phase;
 }
@@ -170,7 +196,7 @@ async function untilOver(page, ms) {
 }
 
 test('the web files: types, ETag and 304, no traversal', async () => {
-    const port = new URL(api).port;
+    const port = new URL(direct).port;
     const root = await rawGet(port, '/');
     assert.equal(root.status, 200);
     assert.match(root.headers['content-type'], /^text\/html; charset=utf-8$/);
@@ -192,6 +218,16 @@ test('the web files: types, ETag and 304, no traversal', async () => {
         assert.ok(r.status === 404 || r.status === 400, `${bad}: ${r.status}`);
         assert.doesNotMatch(r.body, /openapi: |root:|tilehall$/m, `${bad} leaked a file`);
     }
+    // The same answers through the spec proxy: each as openapi.yaml says (else a 500).
+    if (api !== direct) {
+        const pport = new URL(api).port;
+        assert.equal((await rawGet(pport, '/')).status, 200);
+        assert.equal((await rawGet(pport, '/web/app.js')).status, 200);
+        assert.equal((await rawGet(pport, '/web/style.css')).status, 200);
+        assert.equal((await rawGet(pport, '/web/app.js', { 'If-None-Match': js.headers.etag })).status, 304);
+        assert.equal((await rawGet(pport, '/web/nope.js')).status, 404);
+        assert.equal((await rawGet(pport, '/web/..')).status, 404);
+    }
 });
 
 test('whole games against computer players, every ruleset, to the end', { timeout: 60000 }, async () => {
@@ -206,9 +242,9 @@ test('whole games against computer players, every ruleset, to the end', { timeou
     await page.click('button:has-text("Save")');
     await page.waitForSelector('#my-turn-count');
     const games = [
-        { ruleset: 'classic', options: {}, deck: ['U', 'V', 'E', 'K', 'L', 'B', 'J', 'W'] },
-        { ruleset: 'hills', options: {}, deck: cats.hills.slice(0, 8).map((x) => x.id) },
-        { ruleset: 'discovery', options: { 'opt-draw': 'hand' }, deck: cats.discovery.slice(0, 10).map((x) => x.id) },
+        { ruleset: 'classic', options: {}, deck: ['U', 'V', 'E', 'K', 'L', 'B'] },
+        { ruleset: 'hills', options: {}, deck: cats.hills.slice(0, 6).map((x) => x.id) },
+        { ruleset: 'discovery', options: { 'opt-draw': 'hand' }, deck: cats.discovery.slice(0, 8).map((x) => x.id) },
     ];
     for (const g of games) {
         await page.goto(api + '/#/');
@@ -264,7 +300,7 @@ test('two people through an invite link, live, the guest on another origin and a
     await (await rows[1].$('.seat-kind')).selectOption('open');
     await a.selectOption('#clock-kind', 'turn');
     await a.fill('#clock-secs', '600');
-    await a.fill('#deck', 'U V E K L B J W D A');
+    await a.fill('#deck', 'U V E K L B J W');
     await a.click('#create');
     await a.waitForSelector('input.invite');
     const link = await a.inputValue('input.invite');
@@ -279,11 +315,24 @@ test('two people through an invite link, live, the guest on another origin and a
     await b.waitForFunction(() => document.querySelector('#game-title') &&
         document.querySelector('#game-title').textContent !== '', null, { timeout: 10000 });
     assert.equal(await b.textContent('#game-title'), '卡卡頌');
+    // The invite is used now: a third browser gets the server's refusal, in words.
+    const third = await browser.newContext({ locale: 'en-US' });
+    const c = await third.newPage();
+    await c.goto(api + '/' + u.hash);
+    await c.waitForSelector('#join-name');
+    await c.fill('#join-name', 'Cy');
+    await c.click('#join-name-btn');
+    await c.waitForFunction(() => !document.querySelector('.join .err').hidden, null, { timeout: 10000 });
+    assert.match(await c.textContent('.join .err'), /^Refused: .*invite/i);
+    await c.screenshot({ path: path.join(artifacts, 'invite-used-refused.png') });
+    await third.close();
     // The host sees the game start without reloading (live), with a deadline counting down.
     await a.waitForFunction(() => window.tilehall.view.state.game.status === 'active', null, { timeout: 10000 });
     await a.waitForFunction(() => /\d:\d\d/.test(document.querySelector('#countdown').textContent), null, { timeout: 5000 });
+    await a.waitForFunction(() => /It is your turn/.test(document.querySelector('#announce').textContent), null,
+        { timeout: 10000 });
     const placed = (p) => p.$$eval('#history li[data-type=tile_placed]', (l) => l.length);
-    let shots = 0;
+    let shots = 0, moves = 0;
     const until = Date.now() + 40000;
     for (let n = 0; ; n++) {
         assert.ok(Date.now() < until, 'the two-person game did not end in time');
@@ -301,11 +350,11 @@ test('two people through an invite link, live, the guest on another origin and a
             await mover.screenshot({ path: path.join(artifacts, `invite-${mover === a ? 'host-desktop' : 'guest-phone'}-placing.png`) });
             shots++;
         }
-        if ((await mover.evaluate(phaseOf)) === 'place') await playStep(mover, n);
+        if ((await mover.evaluate(phaseOf)) !== 'place' || (await playStep(mover, n)) !== 'placed') continue;
         // The other seat's page shows the placement without being asked (the stream).
         await other.waitForFunction((k) => document.querySelectorAll('#history li[data-type=tile_placed]').length > k,
             before, { timeout: 10000 });
-        if (n === 2) {
+        if (++moves === 3) {
             // Switch the guest to Swedish: the words change, the game goes on.
             await b.selectOption('#lang', 'sv');
             await b.waitForSelector('#turn-line');
