@@ -91,7 +91,8 @@ static int web_read(const char *dir, const char *name, struct web_file *f)
     }
     size_t len = fread(data, 1, WEB_MAX_BYTES + 1, in);
     if (ferror(in) || len > WEB_MAX_BYTES) {
-        log_kv(LOG_WARN, "web client file not served (unreadable or over 2 MiB)", "file", path, NULL);
+        log_kv(LOG_WARN, "web client file not served (unreadable or over 2 MiB)", "file", path,
+               NULL);
         goto out;
     }
     uint64_t h = 14695981039346656037ULL; /* FNV-1a */
