@@ -277,6 +277,26 @@ test('whole games against computer players, every ruleset, to the end', { timeou
         assert.equal(scores, 3);
         await page.screenshot({ path: path.join(artifacts, `bots-${g.ruleset}-end.png`), fullPage: true });
     }
+    // Abort on the first turn, and resign: the page's buttons, the server's verdicts.
+    page.on('dialog', (d) => d.accept());
+    for (const how of ['abort', 'resign']) {
+        await page.goto(api + '/#/');
+        await page.waitForSelector('#ruleset option', { state: 'attached' });
+        const r = await page.$$('.seat');
+        await (await r[1].$('.seat-think')).fill('10');
+        await page.click('#create');
+        await page.waitForSelector('#' + how);
+        await page.click('#' + how);
+        await page.waitForFunction((want) => window.tilehall.view.state.game.status === want,
+            how === 'abort' ? 'aborted' : 'finished', { timeout: 10000 });
+        if (how === 'resign') {
+            await page.waitForFunction(() => /by resignation/.test(document.querySelector('#turn-line').textContent) &&
+                document.querySelector('#history li[data-type=seat_resigned]'), null, { timeout: 10000 });
+        } else {
+            await page.waitForFunction(() => document.querySelector('#history li[data-type=game_aborted]'), null,
+                { timeout: 10000 });
+        }
+    }
     // The list of my games shows the three, finished.
     await page.goto(api + '/#/');
     await page.waitForFunction(() => document.querySelectorAll('#my-games li a').length >= 3, null, { timeout: 10000 });
