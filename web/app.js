@@ -413,6 +413,7 @@ function gameView(id) {
                     const r = await call('GET', `/v1/games/${id}`);
                     gs.game = r.body;
                     gs.etag = r.etag;
+                    gs.fetchedAt = Date.now();
                     if (!gs.ruleset) {
                         gs.ruleset = (await rulesets()).find((x) => x.name === gs.game.ruleset);
                         gs.cat = await catalogue(gs.game.ruleset);
@@ -509,6 +510,7 @@ function gameView(id) {
             line = t('status_' + g.status);
         }
         if (!s) line += ' · ' + t('spectating');
+        line = line.charAt(0).toUpperCase() + line.slice(1);
         el.status.textContent = line;
         el.status.className = 'turnline' + (myTurn() ? ' mine' : '');
         renderBoard();
@@ -780,6 +782,12 @@ function gameView(id) {
 
     function tick() {
         const g = gs.game;
+        // The bank of the seat to move runs down between answers.
+        if (g && g.status === 'active' && g.players[g.turn.seat] && g.players[g.turn.seat].clock_ms !== undefined) {
+            const since = Date.now() - gs.fetchedAt;
+            const cell = el.scores.querySelector(`tr[data-seat="${g.turn.seat}"] .bank`);
+            if (cell) cell.textContent = ` ⏱ ${fmtDuration(g.players[g.turn.seat].clock_ms - since)}`;
+        }
         if (!g || g.status !== 'active' || !g.deadline) { el.clock.textContent = ''; return; }
         const left = new Date(g.deadline).getTime() - Date.now();
         el.clock.textContent = t('deadline', { t: fmtDuration(left) });

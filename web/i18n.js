@@ -30,8 +30,8 @@ const S = {
         choose_square: 'Choose a highlighted square on the board (or Tab to it and press Enter).',
         followup: 'After placing (at most one)', fu_none: 'Nothing more',
         fu_follower: 'Follower on the {kind} ({loc})', fu_stable: 'Stable on the meadow ({loc})',
-        fu_hike: 'Hike from ({x}, {y}) toward {toward} ({points} points)',
-        fu_withdraw: 'Withdraw the follower from the {kind} at ({x}, {y}) ({points} points)',
+        fu_hike: 'Hike from ({x}, {y}) toward {toward} ({pts})',
+        fu_withdraw: 'Withdraw the follower from the {kind} at ({x}, {y}) ({pts})',
         scores: 'Scores', score: 'Score', player: 'Player', followers: 'Followers',
         projected: 'if it ended now', winner: 'Winner', winners: 'Winners: {names}',
         history: 'History', resign: 'Resign', abort: 'Abort', rematch: 'Rematch',
@@ -52,9 +52,9 @@ const S = {
         ev_tile_discarded: 'Tile {tile} fits nowhere and was set aside.',
         ev_tile_placed: '{name} placed tile {tile} at ({x}, {y}).',
         ev_follower_deployed: '{name} put a follower on the {kind}.',
-        ev_stable_built: '{name} built a stable.', ev_hiker_moved: '{name} hiked ({points} points).',
-        ev_follower_withdrawn: '{name} withdrew a follower ({points} points).',
-        ev_feature_scored: 'A {kind} scored {points} points for {names}.',
+        ev_stable_built: '{name} built a stable.', ev_hiker_moved: '{name} hiked ({pts}).',
+        ev_follower_withdrawn: '{name} withdrew a follower ({pts}).',
+        ev_feature_scored: 'A {kind} scored {pts} for {names}.',
         ev_feature_scored_none: 'A {kind} was completed.',
         ev_final_scored: 'Final scoring.', ev_game_finished: 'The game is over: {names} won.',
         ev_tiles_removed: 'Tiles were removed face up.', ev_hand_dealt: '{name} got a hand.',
@@ -64,6 +64,7 @@ const S = {
         ev_deadline_near: '{name}, your time is running out.', ev_other: '{type}',
         need_name: 'Enter your name first (it is kept in this browser).',
         bot_random: 'random', bot_greedy: 'greedy', bot_mcts: 'mcts (strongest)',
+        pts_one: '1 point', pts_many: '{n} points',
     },
     'zh-Hant': {
         col_road: '道路', col_city: '城市', col_monastery: '修道院', col_farm: '草原', col_trail: '小徑', col_farmland: '農地', col_hike: '健行', col_stable: '馬廄', col_harvest: '收成', col_grassland: '草地', col_mountain: '山脈', col_sea: '海洋',
@@ -120,6 +121,7 @@ const S = {
         ev_game_aborted: '遊戲已取消。', ev_turn_timed_out: '{name} 超時了。',
         ev_deadline_near: '{name}，時間快到了。', ev_other: '{type}',
         need_name: '請先輸入你的名字（會存在這個瀏覽器裡）。',
+        pts_one: '1 分', pts_many: '{n} 分',
         bot_random: '隨機', bot_greedy: '貪心', bot_mcts: '蒙地卡羅（最強）',
     },
     sv: {
@@ -179,6 +181,7 @@ const S = {
         ev_game_aborted: 'Spelet avbröts.', ev_turn_timed_out: '{name} fick slut på tid.',
         ev_deadline_near: '{name}, tiden håller på att ta slut.', ev_other: '{type}',
         need_name: 'Skriv ditt namn först (det sparas i den här webbläsaren).',
+        pts_one: '1 poäng', pts_many: '{n} poäng',
         bot_random: 'slump', bot_greedy: 'girig', bot_mcts: 'mcts (starkast)',
     },
 };
@@ -208,5 +211,8 @@ export function setLang(l) {
 // The word for `key` in the current language with {name} replaced from `vars`.
 export function t(key, vars = {}) {
     const s = S[lang][key] ?? S.en[key] ?? key;
+    if (vars.points !== undefined && vars.pts === undefined && /\{pts\}/.test(s)) {
+        vars = { ...vars, pts: t(Number(vars.points) === 1 ? 'pts_one' : 'pts_many', { n: vars.points }) };
+    }
     return s.replace(/\{(\w+)\}/g, (_, k) => (vars[k] !== undefined ? String(vars[k]) : ''));
 }
