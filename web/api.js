@@ -44,7 +44,11 @@ export async function call(method, path, opts = {}) {
     if (text) {
         try { body = JSON.parse(text); } catch { body = text; }
     }
-    if (!res.ok) throw new ApiError(res.status, body && typeof body === 'object' ? body : null);
+    if (!res.ok) {
+        const err = new ApiError(res.status, body && typeof body === 'object' ? body : null);
+        err.at = method + ' ' + path;
+        throw err;
+    }
     return { status: res.status, etag: res.headers.get('ETag'), body };
 }
 

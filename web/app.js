@@ -411,6 +411,10 @@ function gameView(id) {
                 gs.again = false;
                 try {
                     const r = await call('GET', `/v1/games/${id}`);
+                    if (gs.game && r.body.version !== gs.game.version && gs.plVersion !== r.body.version) {
+                        gs.pl = null; // the listed placements belong to a past version
+                        gs.sel = null;
+                    }
                     gs.game = r.body;
                     gs.etag = r.etag;
                     gs.fetchedAt = Date.now();
@@ -632,8 +636,14 @@ function gameView(id) {
         if (gs.busy) return;
         gs.busy = true;
         clearError(el.err);
-        try { await fn(); } catch (e) { showError(el.err, e); } finally { gs.busy = false; }
-        await refresh();
+        try {
+            await fn();
+        } catch (e) {
+            gs.lastErr = { status: e.status, code: e.code, at: e.at, version: gs.game && gs.game.version };
+            showError(el.err, e);
+        }
+        // Busy until the page shows the new state: no second click on what was just done.
+        try { await refresh(); } finally { gs.busy = false; }
     }
     const draw = () => act(async () => {
         const r = await post(`/v1/games/${id}/draw`, undefined, { token: tokenFor(id), ifMatch: gs.etag });
@@ -643,6 +653,7 @@ function gameView(id) {
         }
     });
     const confirmMove = () => act(async () => {
+        if (!myTurn() || !gs.pl || gs.plVersion !== gs.game.version) return;
         const p = current();
         if (!p) return;
         const fu = followups(p)[gs.fu] || { body: {} };
@@ -652,6 +663,37 @@ function gameView(id) {
         gs.sel = null;
         gs.pl = null;
         gs.plVersion = -1;
+    });
+
+    // The server's suggestion (GET /hint, the mcts level): chosen on the board, to confirm.
+    const hint = () => act(async () => {
+        const r = await get(`/v1/games/${id}/hint?think_ms=250`, { token: tokenFor(id) });
+        const hp = r.placement;
+        gs.selTile = hp.tile || gs.pl.tile;
+        let entry = gs.pl.placements.find((p) => p.x === hp.x && p.y === hp.y && p.rotation === hp.rotation &&
+            (p.tile || gs.pl.tile) === gs.selTile);
+        if (entry && entry.same_as !== undefined) entry = gs.pl.placements[entry.same_as];
+        if (!entry) return;
+        const at = entriesFor(gs.selTile).filter((p) => p.x === entry.x && p.y === entry.y);
+        gs.sel = { x: entry.x, y: entry.y, i: Math.max(0, at.indexOf(entry)) };
+        const fus = followups(entry);
+        const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+        const want = ['follower', 'stable', 'hike', 'withdraw'].find((k) => hp[k] !== undefined);
+        gs.fu = 0;
+        if (want) {
+            const tileType = gs.cat[gs.selTile];
+            const featOf = {};
+            (tileType ? tileType.features : []).forEach((f, i) => f.locations.forEach((l) => { featOf[rotLoc(l, entry.rotation)] = i; }));
+            let i = fus.findIndex((f) => same(f.body[want], hp[want]));
+            if (i < 0 && typeof hp[want] === 'string') {
+                i = fus.findIndex((f) => typeof f.body[want] === 'string' && featOf[f.body[want]] === featOf[hp[want]]);
+            }
+            if (i < 0 && typeof hp[want] === 'object') {
+                i = fus.findIndex((f) => f.body[want] && f.body[want].x === hp[want].x && f.body[want].y === hp[want].y &&
+                    (f.body[want].toward || f.body[want].location) === (hp[want].toward || hp[want].location));
+            }
+            gs.fu = Math.max(0, i);
+        }
     });
 
     function renderTurn() {
@@ -677,6 +719,9 @@ function gameView(id) {
                         'aria-checked': x === gs.selTile ? 'true' : 'false', 'aria-label': x, 'data-tile': x,
                         onclick: () => { gs.selTile = x; gs.sel = null; gs.fu = 0; renderBoard(); renderTurn(); } },
                     tileSvg(gs.cat[x], g.ruleset, 0, 64)))));
+            }
+            if (g.hints !== false) {
+                kids.push(h('div', { class: 'row' }, h('button', { id: 'hint', class: 'small', onclick: hint }, '💡 ' + t('hint'))));
             }
             const p = current();
             const big = h('div', { class: 'drawn' }, tileSvg(gs.cat[gs.selTile], g.ruleset, p ? p.rotation : 0, 96),
