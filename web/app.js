@@ -281,11 +281,21 @@ function myGamesSection() {
             }));
         } catch (e) { showError(err, e); }
     }
-    load();
-    const timer = setInterval(load, 10000);
+    // Seats this browser holds by a seat token (joined by a name): not in the player's list.
+    const local = h('ul', { class: 'games', id: 'local-games' });
+    const listed = () => new Set([...list.querySelectorAll('a')].map((a) => a.getAttribute('href').split('/').pop()));
+    function showLocal() {
+        const seen = listed();
+        const mineHere = Object.entries(store.get('seats', {})).filter(([gid, x]) => x.token && !seen.has(gid));
+        local.replaceChildren(...mineHere.slice(-20).reverse().map(([gid, x]) =>
+            h('li', {}, h('a', { href: '#/game/' + gid }, `${gid.slice(0, 8)}…`), ' ', h('span', { class: 'muted' }, `#${x.seat + 1}`))));
+    }
+    const loadAll = () => load().finally(showLocal);
+    loadAll();
+    const timer = setInterval(loadAll, 10000);
     const sec = h('section', { class: 'card', 'aria-labelledby': 'mine-h' },
-        h('h2', { id: 'mine-h' }, t('my_games')), count, list,
-        h('button', { class: 'small', onclick: load }, t('refresh')), err);
+        h('h2', { id: 'mine-h' }, t('my_games')), count, list, local,
+        h('button', { class: 'small', onclick: loadAll }, t('refresh')), err);
     sec.stop = () => clearInterval(timer);
     return sec;
 }
