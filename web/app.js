@@ -277,7 +277,7 @@ function myGamesSection() {
                     h('span', { class: 'status' }, t('status_' + g.status)),
                     g.my_turn ? h('strong', { class: 'badge' }, t('your_turn')) : null,
                     h('span', { class: 'who' }, g.players.map((x) => `${x.name} ${x.score}`).join(' · ')),
-                    g.deadline ? h('span', { class: 'muted' }, ' ⏱ ' + new Date(g.deadline).toLocaleString(getLang())) : null);
+                    g.deadline ? h('span', { class: 'muted' }, ' · ' + t('deadline_at') + ' ' + new Date(g.deadline).toLocaleString(getLang())) : null);
             }));
         } catch (e) { showError(err, e); }
     }
@@ -731,7 +731,7 @@ function gameView(id) {
                     tileSvg(gs.cat[x], g.ruleset, 0, 64)))));
             }
             if (g.hints !== false) {
-                kids.push(h('div', { class: 'row' }, h('button', { id: 'hint', class: 'small', onclick: hint }, '💡 ' + t('hint'))));
+                kids.push(h('div', { class: 'row' }, h('button', { id: 'hint', class: 'small', onclick: hint }, t('hint'))));
             }
             const p = current();
             const big = h('div', { class: 'drawn' }, tileSvg(gs.cat[gs.selTile], g.ruleset, p ? p.rotation : 0, 96),
@@ -773,7 +773,7 @@ function gameView(id) {
                 (winners.has(p.seat) ? 'winner' : ''), 'data-seat': p.seat },
             h('th', { scope: 'row' }, h('span', { class: 'dot', style: `background:${SEAT_COLORS[p.seat % 5]}` }), ' ',
                 p.name, s && s.seat === p.seat ? ' ' + t('seat_you') : '', gp.resigned ? ` (${t('resigned')})` : '',
-                winners.has(p.seat) ? ' ★' : '', bank ? h('span', { class: 'muted bank' }, ` ⏱ ${bank}`) : null,
+                winners.has(p.seat) ? ' ★' : '', bank ? h('span', { class: 'muted bank' }, ` · ${bank}`) : null,
                 h('div', { class: 'breakdown' }, parts)),
             h('td', { class: 'num total' }, String(p.score)),
             active ? h('td', { class: 'num muted' }, proj[p.seat] !== undefined ? String(proj[p.seat]) : '') : null,
@@ -841,7 +841,7 @@ function gameView(id) {
         if (g && g.status === 'active' && g.players[g.turn.seat] && g.players[g.turn.seat].clock_ms !== undefined) {
             const since = Date.now() - gs.fetchedAt;
             const cell = el.scores.querySelector(`tr[data-seat="${g.turn.seat}"] .bank`);
-            if (cell) cell.textContent = ` ⏱ ${fmtDuration(g.players[g.turn.seat].clock_ms - since)}`;
+            if (cell) cell.textContent = ` · ${fmtDuration(g.players[g.turn.seat].clock_ms - since)}`;
         }
         if (!g || g.status !== 'active' || !g.deadline) { el.clock.textContent = ''; return; }
         const left = new Date(g.deadline).getTime() - Date.now();

@@ -64,7 +64,7 @@ const S = {
         ev_deadline_near: '{name}, your time is running out.', ev_other: '{type}',
         need_name: 'Enter your name first (it is kept in this browser).',
         bot_random: 'random', bot_greedy: 'greedy', bot_mcts: 'mcts (strongest)',
-        pts_one: '1 point', pts_many: '{n} points', hint: 'Suggest a move',
+        pts_one: '1 point', pts_many: '{n} points', hint: 'Suggest a move', deadline_at: 'deadline',
     },
     'zh-Hant': {
         col_road: '道路', col_city: '城市', col_monastery: '修道院', col_farm: '草原', col_trail: '小徑', col_farmland: '農地', col_hike: '健行', col_stable: '馬廄', col_harvest: '收成', col_grassland: '草地', col_mountain: '山脈', col_sea: '海洋',
@@ -121,7 +121,7 @@ const S = {
         ev_game_aborted: '遊戲已取消。', ev_turn_timed_out: '{name} 超時了。',
         ev_deadline_near: '{name}，時間快到了。', ev_other: '{type}',
         need_name: '請先輸入你的名字（會存在這個瀏覽器裡）。',
-        pts_one: '1 分', pts_many: '{n} 分', hint: '建議一步',
+        pts_one: '1 分', pts_many: '{n} 分', hint: '建議一步', deadline_at: '期限',
         bot_random: '隨機', bot_greedy: '貪心', bot_mcts: '蒙地卡羅（最強）',
     },
     sv: {
@@ -181,7 +181,7 @@ const S = {
         ev_game_aborted: 'Spelet avbröts.', ev_turn_timed_out: '{name} fick slut på tid.',
         ev_deadline_near: '{name}, tiden håller på att ta slut.', ev_other: '{type}',
         need_name: 'Skriv ditt namn först (det sparas i den här webbläsaren).',
-        pts_one: '1 poäng', pts_many: '{n} poäng', hint: 'Föreslå ett drag',
+        pts_one: '1 poäng', pts_many: '{n} poäng', hint: 'Föreslå ett drag', deadline_at: 'tidsgräns',
         bot_random: 'slump', bot_greedy: 'girig', bot_mcts: 'mcts (starkast)',
     },
 };
