@@ -75,6 +75,7 @@ include mk/spec.mk
 include mk/apitest.mk
 include mk/bot.mk
 include mk/browser.mk
+include mk/web.mk
 include mk/soak.mk
 include mk/failover.mk
 include mk/benchjson.mk
@@ -103,6 +104,7 @@ test: deps
 	$(MAKE_PLAIN) test-itest
 	$(MAKE_PLAIN) test-webhook-std
 	$(MAKE_PLAIN) test-browser
+	$(MAKE_PLAIN) test-web
 	$(MAKE_PLAIN) test-soak
 	$(MAKE_PLAIN) test-failover
 	$(MAKE_PLAIN) test-bot

@@ -101,6 +101,7 @@ int cfg_load(struct cfg *c, char *err, int errlen)
     c->migrations_dir = env_str("MIGRATIONS_DIR", "migrations");
     c->openapi_file = env_str("OPENAPI_FILE", "openapi.yaml");
     c->cors_origins = env_str("CORS_ORIGINS", "*");
+    c->web_dir = env_str("WEB_DIR", "web");
     struct cors_config cors;
     if (cors_parse(c->cors_origins, &cors, err, (size_t)errlen)) return -1;
     return 0;

@@ -21,6 +21,7 @@ struct cfg {
     const char *migrations_dir; /* MIGRATIONS_DIR: the numbered SQL files (default migrations) */
     const char *openapi_file;   /* OPENAPI_FILE: served at /openapi.yaml (default openapi.yaml) */
     const char *cors_origins;   /* CORS_ORIGINS: "*" or exact origins, comma-separated (*) */
+    const char *web_dir;        /* WEB_DIR: the web client's files, served at / (default web) */
     /* Live updates and webhooks (README "Live updates", "Webhooks"). */
     int sse_heartbeat;          /* SSE_HEARTBEAT: seconds between heartbeats of a stream (15) */
     int max_streams;            /* MAX_STREAMS: open event streams at most, then 503 (256) */

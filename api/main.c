@@ -86,6 +86,7 @@ int main(void)
     if (migrate_run(cfg.migrations_dir)) goto out_store;
     if (games_init(cfg.game_cache)) goto out_store;
     if (routes_ops_init(&cfg)) goto out_games;
+    if (routes_web_init(&cfg)) goto out_ops;
     routes_live_config(&cfg);
     live_set_event_hook(webhook_kick);     /* another server's commit, watched */
     store_set_delivery_hook(webhook_kick); /* this server's commit of a game with a webhook */
@@ -106,6 +107,7 @@ out_webhook:
 out_live:
     live_stop();
 out_ops:
+    routes_web_free();
     routes_ops_free();
 out_games:
     games_shutdown();

@@ -49,6 +49,9 @@ static const struct api_route routes[] = {
     {"POST", "/v1/games/{id}/join", routes_game_join},
     {"POST", "/v1/games/{id}/abort", routes_game_abort},
     {"GET", "/v1/games/{id}/export", routes_game_export},
+    /* The reference web client (routes_web.c): its page and its files. */
+    {"GET", "/", routes_web_index},
+    {"GET", "/web/{file}", routes_web_file},
 };
 
 /*
@@ -100,6 +103,7 @@ static int match(const char *pattern, char *const seg[], int n, int prefix, cons
     int score = 0;
     int i = 0;
     *arg = NULL;
+    if (strcmp(pattern, "/") == 0) return n == 0 ? 0 : -1; /* the root: no segment */
     for (; *p == '/'; i++) {
         p++;
         size_t len = strcspn(p, "/");

@@ -156,4 +156,14 @@ void routes_game_replay(const struct api_request *req, struct api_response *resp
 /* Takes the event streams' settings (SSE_HEARTBEAT, MAX_STREAMS) from `cfg`. */
 void routes_live_config(const struct cfg *cfg);
 
+/* Reads the web client's files (WEB_DIR, one folder, no subfolders) into memory; a
+ * missing folder is logged and leaves / answering 404. Returns 0 or -1 (logged). */
+int routes_web_init(const struct cfg *cfg) NODISCARD;
+/* Frees what routes_web_init() read. */
+void routes_web_free(void);
+/* GET /: the web client's page (index.html of WEB_DIR). */
+void routes_web_index(const struct api_request *req, struct api_response *resp, const char *arg);
+/* GET /web/{file}: one file of the web client, by its name in WEB_DIR. */
+void routes_web_file(const struct api_request *req, struct api_response *resp, const char *file);
+
 #endif

@@ -69,6 +69,8 @@ STUB(routes_player_webhook_delete)
 STUB(routes_game_join)
 STUB(routes_game_abort)
 STUB(routes_game_export)
+STUB(routes_web_index)
+STUB(routes_web_file)
 
 static char problem[40]; /* the code of the last problem answered */
 
@@ -103,6 +105,11 @@ static const struct route_case cases[] = {
     {"GET", "/readyz", NULL, NULL, RAN_STATUS, "routes_readyz", "(null)", "/readyz"},
     {"GET", "/openapi.yaml", NULL, NULL, RAN_STATUS, "routes_openapi", "(null)", "/openapi.yaml"},
     {"GET", "/metrics", NULL, NULL, RAN_STATUS, "routes_metrics", "(null)", "/metrics"},
+    {"GET", "/", NULL, NULL, RAN_STATUS, "routes_web_index", "(null)", "/"},
+    {"GET", "/web/app.js", NULL, NULL, RAN_STATUS, "routes_web_file", "app.js", "/web/{file}"},
+    {"GET", "/web/..", NULL, NULL, RAN_STATUS, "routes_web_file", "..", "/web/{file}"},
+    {"GET", "/web/../openapi.yaml", NULL, NULL, 404, NULL, NULL, "other"},
+    {"GET", "/web", NULL, NULL, 404, NULL, NULL, "other"},
     {"GET", "/v1/rulesets", NULL, NULL, RAN_STATUS, "routes_rulesets", "(null)", "/v1/rulesets"},
     {"GET", "/v1/rulesets/classic/tiles", NULL, NULL, RAN_STATUS, "routes_tiles", "classic",
      "/v1/rulesets/{ruleset}/tiles"},
@@ -242,8 +249,7 @@ static const struct route_case cases[] = {
 
 /* Paths that no route has, asked with GET: 404, the label "other". G "/placements/1/2" has 6
  * segments, G "/placements/1/2/3" 7: too many. */
-static const char *const unknown_paths[] = {"/",
-                                            "",
+static const char *const unknown_paths[] = {"",
                                             "healthz",
                                             "/HEALTHZ",
                                             "/healthz/",
@@ -368,8 +374,10 @@ Test(router, the_table_keeps_its_rules)
                       strcmp(t[i].method, "PUT") == 0 || strcmp(t[i].method, "PATCH") == 0 ||
                       strcmp(t[i].method, "DELETE") == 0,
                   "%s %s: method", t[i].method, p);
-        /* "/" and segments; a segment is literal (no braces, no '/') or one "{name}". */
-        cr_expect(p[0] == '/' && p[1] != '\0' && p[strlen(p) - 1] != '/' && !strstr(p, "//"),
+        /* "/" and segments; a segment is literal (no braces, no '/') or one "{name}"; or "/"
+         * alone (the web client's page). */
+        cr_expect(strcmp(p, "/") == 0 ||
+                      (p[0] == '/' && p[1] != '\0' && p[strlen(p) - 1] != '/' && !strstr(p, "//")),
                   "%s: not a path", p);
         int segs = 0, params = 0;
         for (const char *s = p; *s == '/'; segs++) {

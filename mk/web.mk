@@ -1,0 +1,15 @@
+# web.mk: the reference web client (web/) in a real browser (tests/web/web.test.mjs): the
+# real server serving web/ on a fresh database (tilehall_webclient), headless Chromium
+# (Debian's chromium) driven by playwright-core: whole games against computer players in
+# every ruleset, a two-person game through an invite link in two browser contexts (one on
+# another origin, phone-sized), the files' types, ETag and traversal. Screenshots go to
+# build/web-artifacts/. About a minute; gives up after 150 s.
+#
+#   make test-web   CHROMIUM=/path/to/chromium to use another build
+.PHONY: test-web
+test-web: $(API_BIN) $(NPM_STAMP)
+	@command -v $${CHROMIUM:-/usr/bin/chromium} >/dev/null || \
+		{ echo "test-web: chromium is missing: run 'make deps' as root" >&2; exit 1; }
+	$(SAN_ENV) TILEHALL_BIN=$(API_BIN) WEB_SERVER_LOG=$(BUILD)/web-server.log \
+		WEB_ARTIFACTS=$(BUILD)/web-artifacts \
+		node --test --test-concurrency=1 --test-timeout=150000 tests/web/

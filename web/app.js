@@ -1,0 +1,887 @@
+// app.js: the tilehall reference web client. It uses only the public HTTP API (api.js):
+// a player identity kept in localStorage, games created and joined, the board drawn from
+// the tile catalogue (board.js), turns played with the legal placements the server lists,
+// the game followed live over server-sent events. Routes are in the address's #fragment:
+//   #/                      home: you, a new game, my games, join by link
+//   #/game/<id>             a game (played when this browser holds a seat, else watched)
+//   #/join/<id>/<invite>    an invite link: take the open seat
+import { API, ApiError, call, get, post, randomKey } from './api.js';
+import { drawBoard, rotLoc, SEAT_COLORS, tileSvg } from './board.js';
+import { getLang, LANGS, setLang, t } from './i18n.js';
+
+const $ = (sel, root = document) => root.querySelector(sel);
+const main = () => $('#main');
+
+// ---- What this browser keeps --------------------------------------------------------
+
+const store = {
+    get(k, d) { try { return JSON.parse(localStorage.getItem('tilehall.' + k)) ?? d; } catch { return d; } },
+    set(k, v) { localStorage.setItem('tilehall.' + k, JSON.stringify(v)); },
+};
+const player = () => store.get('player', null); // {id, name, token}
+const seatOf = (id) => store.get('seats', {})[id] || null; // {seat, token|null}
+function keepSeat(id, seat, token) {
+    const s = store.get('seats', {});
+    s[id] = { seat, token: token || null };
+    store.set('seats', s);
+}
+// The token that acts for this browser's seat of a game: its own, else the player's.
+function tokenFor(id) {
+    const s = seatOf(id);
+    if (!s) return null;
+    return s.token || (player() && player().token);
+}
+
+// ---- Small helpers --------------------------------------------------------------------
+
+function h(tag, attrs = {}, ...kids) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+        if (v === undefined || v === null || v === false) continue;
+        if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+        else if (k === 'text') e.textContent = v;
+        else e.setAttribute(k, v === true ? '' : v);
+    }
+    for (const k of kids.flat()) if (k !== null && k !== undefined && k !== false) e.append(k);
+    return e;
+}
+const rulesetName = (r) => t('ruleset_' + r);
+const kindName = (k) => t('kind_' + k);
+function pageLink(hash) {
+    return location.origin + location.pathname + location.search + hash;
+}
+function showError(where, e) {
+    const box = where || $('#err');
+    if (!box) return;
+    const msg = e instanceof ApiError ? t('error', { detail: e.message })
+        : e instanceof TypeError ? t('offline') : String(e && e.message || e);
+    box.textContent = msg;
+    box.hidden = false;
+}
+function clearError(where) {
+    const box = where || $('#err');
+    if (box) { box.textContent = ''; box.hidden = true; }
+}
+function fmtDuration(ms) {
+    if (ms < 0) ms = 0;
+    const s = Math.floor(ms / 1000);
+    const d = Math.floor(s / 86400), hh = Math.floor(s / 3600) % 24, mm = Math.floor(s / 60) % 60, ss = s % 60;
+    const two = (n) => String(n).padStart(2, '0');
+    return (d ? d + 'd ' : '') + (d || hh ? hh + ':' + two(mm) : mm) + ':' + two(ss);
+}
+
+let rulesetsCache = null;
+async function rulesets() {
+    if (!rulesetsCache) rulesetsCache = (await get('/v1/rulesets')).rulesets;
+    return rulesetsCache;
+}
+const catalogues = {};
+async function catalogue(r) {
+    if (!catalogues[r]) {
+        const c = await get(`/v1/rulesets/${r}/tiles`);
+        catalogues[r] = Object.fromEntries(c.tiles.map((x) => [x.id, x]));
+    }
+    return catalogues[r];
+}
+
+// ---- The frame: header, language, routing ---------------------------------------------
+
+let view = null; // the current view's {stop()} (the game view closes its stream)
+
+function header() {
+    const sel = h('select', { id: 'lang', 'aria-label': t('language'),
+        onchange: (e) => { setLang(e.target.value); route(); } },
+    Object.entries(LANGS).map(([k, v]) => h('option', { value: k, selected: k === getLang() }, v)));
+    $('#top').replaceChildren(
+        h('a', { href: '#/', class: 'brand' }, 'tilehall'),
+        h('span', { class: 'tagline' }, t('tagline')),
+        h('label', { class: 'langpick' }, h('span', { class: 'sr-only' }, t('language')), sel));
+    document.title = 'tilehall';
+}
+
+function route() {
+    if (view && view.stop) view.stop();
+    view = null;
+    document.documentElement.lang = getLang();
+    header();
+    const m = location.hash.match(/^#\/(game|join)\/([0-9a-fA-F-]+)(?:\/([^/?#]+))?/);
+    if (m && m[1] === 'game') view = gameView(m[2]);
+    else if (m && m[1] === 'join') view = joinView(m[2], decodeURIComponent(m[3] || ''));
+    else view = homeView();
+}
+window.addEventListener('hashchange', route);
+
+// ---- Home: you, a new game, my games, join by link -----------------------------------
+
+async function ensurePlayer(name) {
+    const p = player();
+    if (p) return p;
+    if (!name) throw new Error(t('need_name'));
+    const made = await post('/v1/players', { name }, { key: randomKey() });
+    store.set('player', { id: made.id, name: made.name, token: made.token });
+    return player();
+}
+
+function youSection() {
+    const p = player();
+    const input = h('input', { id: 'myname', maxlength: 40, value: p ? p.name : '', disabled: !!p,
+        autocomplete: 'nickname' });
+    const err = h('p', { class: 'err', role: 'alert', hidden: true });
+    return h('section', { class: 'card', 'aria-labelledby': 'you-h' },
+        h('h2', { id: 'you-h' }, t('you')),
+        h('label', {}, t('your_name') + ' ', input),
+        p ? null : h('button', { onclick: async () => {
+            try { await ensurePlayer(input.value.trim()); route(); } catch (e) { showError(err, e); }
+        } }, t('save')),
+        err);
+}
+
+function optionControls(rs, box) {
+    box.replaceChildren();
+    for (const o of rs.options || []) {
+        const id = 'opt-' + o.name;
+        let ctl;
+        if (o.type === 'boolean') {
+            ctl = h('input', { type: 'checkbox', id, 'data-opt': o.name, checked: !!o.default });
+        } else {
+            ctl = h('select', { id, 'data-opt': o.name },
+                (o.values || []).map((v) => h('option', { value: v, selected: v === o.default }, t('val_' + v))));
+        }
+        box.append(h('div', { class: 'row' }, h('label', { for: id }, t('opt_' + o.name)), ctl));
+    }
+    if (!(rs.options || []).length) box.append(h('p', { class: 'muted' }, '—'));
+}
+
+function seatRow(kind = 'bot') {
+    const row = h('div', { class: 'seat row' });
+    const sel = h('select', { class: 'seat-kind', 'aria-label': t('seats') },
+        h('option', { value: 'me', selected: kind === 'me' }, t('seat_me')),
+        h('option', { value: 'open', selected: kind === 'open' }, t('seat_open')),
+        h('option', { value: 'bot', selected: kind === 'bot' }, t('seat_bot')));
+    const level = h('select', { class: 'seat-level', 'aria-label': t('level') },
+        ['random', 'greedy', 'mcts'].map((l) => h('option', { value: l, selected: l === 'greedy' }, t('bot_' + l))));
+    const think = h('input', { class: 'seat-think', type: 'number', min: 10, max: 10000, value: 250,
+        'aria-label': t('think_ms') });
+    const botBits = h('span', { class: 'botbits' }, level, think);
+    const sync = () => { botBits.hidden = sel.value !== 'bot'; };
+    sel.addEventListener('change', sync);
+    sync();
+    row.append(sel, botBits, h('button', { type: 'button', class: 'small', 'aria-label': t('remove'),
+        onclick: () => row.remove() }, '✕'));
+    return row;
+}
+
+function newGameSection() {
+    const err = h('p', { class: 'err', role: 'alert', hidden: true });
+    const rsSel = h('select', { id: 'ruleset' });
+    const opts = h('div', { class: 'opts' });
+    const seats = h('div', { class: 'seats' }, seatRow('me'), seatRow('bot'));
+    const clockKind = h('select', { id: 'clock-kind' },
+        h('option', { value: 'none' }, t('clock_none')),
+        h('option', { value: 'turn' }, t('clock_turn')),
+        h('option', { value: 'bank' }, t('clock_bank')));
+    const clockSecs = h('input', { id: 'clock-secs', type: 'number', min: 1, value: 86400, 'aria-label': t('seconds') });
+    const clockInc = h('input', { id: 'clock-inc', type: 'number', min: 0, value: 5, 'aria-label': t('increment') });
+    const onTimeout = h('select', { id: 'clock-timeout', 'aria-label': t('on_timeout') },
+        h('option', { value: 'autoplay' }, t('autoplay')), h('option', { value: 'resign' }, t('resign_at_timeout')));
+    const clockBits = h('span', { class: 'clockbits' }, clockSecs, ' ', t('seconds'), ' ',
+        h('span', { class: 'incbits' }, '+ ', clockInc, ' ', t('increment')), ' ', onTimeout);
+    const syncClock = () => {
+        clockBits.hidden = clockKind.value === 'none';
+        $('.incbits', clockBits).hidden = clockKind.value !== 'bank';
+        if (clockKind.value === 'bank' && Number(clockSecs.value) > 3600) clockSecs.value = 600;
+        if (clockKind.value === 'turn' && Number(clockSecs.value) < 60) clockSecs.value = 86400;
+    };
+    clockKind.addEventListener('change', syncClock);
+    syncClock();
+    const hints = h('input', { type: 'checkbox', id: 'hints', checked: true });
+    const deck = h('input', { id: 'deck', placeholder: 'D U V …', autocomplete: 'off' });
+    let list = [];
+    rulesets().then((rs) => {
+        list = rs;
+        rsSel.replaceChildren(...rs.map((r) => h('option', { value: r.name }, rulesetName(r.name))));
+        optionControls(rs[0], opts);
+    }).catch((e) => showError(err, e));
+    rsSel.addEventListener('change', () => optionControls(list.find((r) => r.name === rsSel.value), opts));
+
+    async function create() {
+        clearError(err);
+        try {
+            const body = { ruleset: rsSel.value, players: [], options: {} };
+            for (const c of opts.querySelectorAll('[data-opt]')) {
+                body.options[c.dataset.opt] = c.type === 'checkbox' ? c.checked : c.value;
+            }
+            let meSeat = -1;
+            [...seats.querySelectorAll('.seat')].forEach((row, i) => {
+                const k = $('.seat-kind', row).value;
+                if (k === 'me') { body.players.push({ player: 'me' }); meSeat = i; }
+                else if (k === 'open') body.players.push({ open: true });
+                else body.players.push({ bot: $('.seat-level', row).value, think_ms: Number($('.seat-think', row).value) });
+            });
+            if (clockKind.value === 'turn') body.clock = { turn_seconds: Number(clockSecs.value), on_timeout: onTimeout.value };
+            if (clockKind.value === 'bank') {
+                body.clock = { initial_seconds: Number(clockSecs.value), increment_seconds: Number(clockInc.value),
+                    on_timeout: onTimeout.value };
+            }
+            if (!hints.checked) body.hints = false;
+            const d = deck.value.trim();
+            if (d) body.deck = d.split(/[\s,]+/).filter(Boolean);
+            let p = player();
+            if (meSeat >= 0) p = await ensurePlayer($('#myname') && $('#myname').value.trim());
+            const g = await post('/v1/games', body, { token: p && p.token, key: randomKey() });
+            if (meSeat >= 0) keepSeat(g.id, meSeat, null);
+            const inv = store.get('invites', {});
+            inv[g.id] = g.players.filter((x) => x.invite).map((x) => ({ seat: x.seat,
+                link: pageLink(`#/join/${g.id}/${encodeURIComponent(x.invite)}`) }));
+            store.set('invites', inv);
+            location.hash = '#/game/' + g.id;
+        } catch (e) { showError(err, e); }
+    }
+    return h('section', { class: 'card', 'aria-labelledby': 'new-h' },
+        h('h2', { id: 'new-h' }, t('new_game')),
+        h('div', { class: 'row' }, h('label', { for: 'ruleset' }, t('ruleset')), rsSel),
+        h('fieldset', {}, h('legend', {}, t('options')), opts),
+        h('fieldset', {}, h('legend', {}, t('seats')), seats,
+            h('button', { type: 'button', class: 'small', id: 'add-seat', onclick: () => {
+                if (seats.children.length < 5) seats.append(seatRow('open'));
+            } }, '+ ' + t('add_seat'))),
+        h('fieldset', {}, h('legend', {}, t('clock')), clockKind, ' ', clockBits),
+        h('div', { class: 'row' }, h('label', { for: 'hints' }, t('hints')), hints),
+        h('div', { class: 'row' }, h('label', { for: 'deck' }, t('deck')), deck),
+        h('button', { id: 'create', class: 'primary', onclick: create }, t('create')),
+        err);
+}
+
+function myGamesSection() {
+    const list = h('ul', { class: 'games', id: 'my-games' });
+    const count = h('p', { class: 'muted', id: 'my-turn-count', 'aria-live': 'polite' });
+    const err = h('p', { class: 'err', role: 'alert', hidden: true });
+    let etag = null;
+    async function load() {
+        const p = player();
+        if (!p) { list.replaceChildren(h('li', { class: 'muted' }, t('need_name'))); return; }
+        try {
+            const headers = { Authorization: 'Bearer ' + p.token };
+            if (etag) headers['If-None-Match'] = etag;
+            const res = await fetch(API + '/v1/players/me/games?limit=50', { headers });
+            if (res.status === 304) return;
+            const body = await res.json();
+            if (!res.ok) throw new ApiError(res.status, body);
+            etag = res.headers.get('ETag');
+            count.textContent = t('my_turn_count', { n: body.my_turn_count });
+            if (!body.games.length) { list.replaceChildren(h('li', { class: 'muted' }, t('no_games'))); return; }
+            list.replaceChildren(...body.games.map((g) => {
+                if (!seatOf(g.id)) keepSeat(g.id, g.seat, null);
+                return h('li', { class: g.my_turn ? 'mine' : '' },
+                    h('a', { href: '#/game/' + g.id }, rulesetName(g.ruleset)), ' ',
+                    h('span', { class: 'status' }, t('status_' + g.status)),
+                    g.my_turn ? h('strong', { class: 'badge' }, t('your_turn')) : null,
+                    h('span', { class: 'who' }, g.players.map((x) => `${x.name} ${x.score}`).join(' · ')),
+                    g.deadline ? h('span', { class: 'muted' }, ' · ' + t('deadline_at') + ' ' + new Date(g.deadline).toLocaleString(getLang())) : null);
+            }));
+        } catch (e) { showError(err, e); }
+    }
+    // Seats this browser holds by a seat token (joined by a name): not in the player's list.
+    const local = h('ul', { class: 'games', id: 'local-games' });
+    const listed = () => new Set([...list.querySelectorAll('a')].map((a) => a.getAttribute('href').split('/').pop()));
+    function showLocal() {
+        const seen = listed();
+        const mineHere = Object.entries(store.get('seats', {})).filter(([gid, x]) => x.token && !seen.has(gid));
+        local.replaceChildren(...mineHere.slice(-20).reverse().map(([gid, x]) =>
+            h('li', {}, h('a', { href: '#/game/' + gid }, `${gid.slice(0, 8)}…`), ' ', h('span', { class: 'muted' }, `#${x.seat + 1}`))));
+    }
+    const loadAll = () => load().finally(showLocal);
+    loadAll();
+    const timer = setInterval(loadAll, 10000);
+    const sec = h('section', { class: 'card', 'aria-labelledby': 'mine-h' },
+        h('h2', { id: 'mine-h' }, t('my_games')), count, list, local,
+        h('button', { class: 'small', onclick: loadAll }, t('refresh')), err);
+    sec.stop = () => clearInterval(timer);
+    return sec;
+}
+
+function joinBySection() {
+    const input = h('input', { id: 'invite-link', placeholder: 'https://…#/join/…', autocomplete: 'off' });
+    const err = h('p', { class: 'err', role: 'alert', hidden: true });
+    return h('section', { class: 'card', 'aria-labelledby': 'join-h' },
+        h('h2', { id: 'join-h' }, t('join')),
+        h('label', {}, t('invite_link') + ' ', input),
+        h('button', { onclick: () => {
+            const v = input.value.trim();
+            const m = v.match(/#\/join\/([0-9a-fA-F-]+)\/([^/?#]+)/) || v.match(/games\/([0-9a-fA-F-]+)\/join\?invite=([^&]+)/);
+            if (!m) { showError(err, new Error(t('invite_link') + '?')); return; }
+            location.hash = `#/join/${m[1]}/${m[2]}`;
+        } }, t('join_btn')), err);
+}
+
+function homeView() {
+    const mine = myGamesSection();
+    main().replaceChildren(h('div', { class: 'home' }, youSection(), newGameSection(), mine, joinBySection()));
+    return { stop: () => mine.stop() };
+}
+
+// ---- Join by an invite link --------------------------------------------------------------
+
+function joinView(id, invite) {
+    const err = h('p', { class: 'err', role: 'alert', hidden: true });
+    const p = player();
+    const name = h('input', { id: 'join-name', maxlength: 40, value: p ? p.name : '', autocomplete: 'nickname' });
+    async function join(asMe) {
+        clearError(err);
+        try {
+            let res;
+            if (asMe) {
+                const me = await ensurePlayer(name.value.trim());
+                res = await post(`/v1/games/${id}/join`, { invite }, { token: me.token });
+            } else {
+                res = await post(`/v1/games/${id}/join`, { invite, name: name.value.trim() }, { key: randomKey() });
+            }
+            keepSeat(id, res.seat, res.token || null);
+            location.hash = '#/game/' + id;
+        } catch (e) { showError(err, e); }
+    }
+    main().replaceChildren(h('section', { class: 'card join' },
+        h('h2', {}, t('join')),
+        h('label', {}, t('your_name') + ' ', name),
+        h('div', { class: 'row' },
+            h('button', { id: 'join-me', class: 'primary', onclick: () => join(true) }, t('join_as_me')),
+            p ? null : h('button', { id: 'join-name-btn', onclick: () => join(false) }, t('join_btn'))),
+        err));
+    return null;
+}
+
+// ---- A game ------------------------------------------------------------------------------
+
+const EVENT_TYPES = ['game_created', 'tile_drawn', 'tile_discarded', 'tile_placed', 'follower_deployed',
+    'stable_built', 'hiker_moved', 'follower_withdrawn', 'feature_scored', 'final_scored', 'game_finished',
+    'tiles_removed', 'hand_dealt', 'seat_resigned', 'piece_removed', 'seat_joined', 'game_started',
+    'game_aborted', 'turn_timed_out', 'deadline_near', 'message'];
+
+// An event in words, its first letter capitalised (a kind's name may begin the sentence).
+function describe(ev, game) {
+    const s = describeRaw(ev, game);
+    return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+function describeRaw(ev, game) {
+    const name = (s) => (game && game.players[s] ? game.players[s].name : `#${s}`);
+    const names = (ss) => (ss && ss.length ? ss.map(name).join(', ') : '—');
+    const v = { ...ev, name: name(ev.seat), kind: ev.kind ? kindName(ev.kind) : '' };
+    switch (ev.type) {
+    case 'feature_scored':
+        return ev.seats && ev.seats.length ? t('ev_feature_scored', { ...v, names: names(ev.seats) })
+            : t('ev_feature_scored_none', v);
+    case 'game_finished': return t('ev_game_finished', { names: names(ev.winners) });
+    case 'seat_joined': return t('ev_seat_joined', { name: ev.name || name(ev.seat) });
+    default: {
+        const s = t('ev_' + ev.type, v);
+        return s === 'ev_' + ev.type ? ev.type : s;
+    }
+    }
+}
+
+function gameView(id) {
+    const gs = {
+        id, game: null, etag: null, scores: null, ruleset: null, cat: {}, pl: null, plVersion: -1,
+        selTile: null, sel: null, fu: 0, lastSeq: 0, history: [], es: null, stopped: false,
+        timer: null, refreshing: null, again: false, announced: '', busy: false,
+    };
+    const mine = () => seatOf(id);
+    const el = {
+        status: h('p', { id: 'turn-line', class: 'turnline' }),
+        live: h('span', { id: 'live', class: 'live off' }, t('live_off')),
+        clock: h('span', { id: 'countdown', class: 'countdown' }),
+        announce: h('div', { id: 'announce', class: 'sr-only', 'aria-live': 'polite', 'aria-atomic': 'true' }),
+        board: h('div', { id: 'board', class: 'board', tabindex: -1 }),
+        turn: h('section', { id: 'turn-panel', class: 'card', 'aria-label': t('your_tile') }),
+        scores: h('section', { id: 'scores', class: 'card', 'aria-labelledby': 'scores-h' }),
+        actions: h('section', { id: 'actions', class: 'card' }),
+        hist: h('ol', { id: 'history', class: 'history', reversed: true }),
+        err: h('p', { id: 'err', class: 'err', role: 'alert', hidden: true }),
+    };
+    main().replaceChildren(h('div', { class: 'game' },
+        h('div', { class: 'gamehead' }, h('a', { href: '#/' }, '← ' + t('back')), ' ',
+            h('h1', { id: 'game-title' }, ''), el.live, el.clock),
+        el.status, el.err, el.announce,
+        h('div', { class: 'gamebody' }, el.board,
+            h('div', { class: 'side' }, el.turn, el.scores, el.actions,
+                h('section', { class: 'card', 'aria-labelledby': 'hist-h' },
+                    h('h2', { id: 'hist-h' }, t('history')), el.hist)))));
+
+    const myTurn = () => {
+        const g = gs.game, s = mine();
+        return g && s && g.status === 'active' && g.turn && g.turn.seat === s.seat &&
+            !(g.players[s.seat] && g.players[s.seat].resigned);
+    };
+
+    async function refresh() {
+        if (gs.refreshing) { gs.again = true; return gs.refreshing; }
+        gs.refreshing = (async () => {
+            do {
+                gs.again = false;
+                try {
+                    const r = await call('GET', `/v1/games/${id}`);
+                    if (gs.game && r.body.version !== gs.game.version && gs.plVersion !== r.body.version) {
+                        gs.pl = null; // the listed placements belong to a past version
+                        gs.sel = null;
+                    }
+                    gs.game = r.body;
+                    gs.etag = r.etag;
+                    gs.fetchedAt = Date.now();
+                    if (!gs.ruleset) {
+                        gs.ruleset = (await rulesets()).find((x) => x.name === gs.game.ruleset);
+                        gs.cat = await catalogue(gs.game.ruleset);
+                    }
+                    gs.scores = await get(`/v1/games/${id}/scores`);
+                    if (myTurn() && gs.game.turn.phase === 'place' && gs.plVersion !== gs.game.version) {
+                        gs.pl = await get(`/v1/games/${id}/placements`);
+                        gs.plVersion = gs.game.version;
+                        gs.sel = null;
+                        gs.selTile = null;
+                        gs.fu = 0;
+                    } else if (!myTurn() || gs.game.turn.phase !== 'place') {
+                        gs.pl = null;
+                        gs.sel = null;
+                    }
+                    render();
+                } catch (e) {
+                    showError(el.err, e);
+                }
+            } while (gs.again && !gs.stopped);
+            gs.refreshing = null;
+        })();
+        return gs.refreshing;
+    }
+
+    // The history, then the live stream from its end (EventSource reconnects by itself
+    // with Last-Event-ID; a stream the server closed is opened again from the last seq).
+    async function loadHistory() {
+        for (;;) {
+            const page = await get(`/v1/games/${id}/events?after=${gs.lastSeq}&limit=1000`);
+            for (const ev of page.events) addEvent(ev);
+            if (!page.has_more) break;
+        }
+    }
+    function addEvent(ev) {
+        if (ev.seq <= gs.lastSeq) return false;
+        gs.lastSeq = ev.seq;
+        gs.history.push(ev);
+        return true;
+    }
+    function openStream() {
+        if (gs.stopped || gs.es) return;
+        if (gs.game && (gs.game.status === 'finished' || gs.game.status === 'aborted')) return;
+        const es = new EventSource(`${API}/v1/games/${id}/events/stream?after=${gs.lastSeq}`);
+        gs.es = es;
+        es.onopen = () => { el.live.textContent = t('live_on'); el.live.className = 'live on'; };
+        const onEvent = (e) => {
+            let ev;
+            try { ev = JSON.parse(e.data); } catch { return; }
+            if (addEvent(ev)) {
+                renderHistory();
+                refresh();
+            }
+            if (ev.type === 'game_finished' || ev.type === 'game_aborted') closeStream();
+        };
+        for (const ty of EVENT_TYPES) es.addEventListener(ty, onEvent);
+        es.onmessage = onEvent;
+        es.onerror = () => {
+            el.live.textContent = t('live_off');
+            el.live.className = 'live off';
+            if (es.readyState === EventSource.CLOSED) {
+                gs.es = null;
+                if (!gs.stopped) setTimeout(() => { refresh().then(openStream); }, 2000);
+            }
+        };
+    }
+    function closeStream() {
+        if (gs.es) gs.es.close();
+        gs.es = null;
+        el.live.textContent = '';
+        el.live.className = 'live';
+    }
+
+    // ---- Rendering --------------------------------------------------------------------
+    function nameOf(s) { return gs.game.players[s] ? gs.game.players[s].name : `#${s}`; }
+
+    function render() {
+        const g = gs.game;
+        if (!g) return;
+        $('#game-title').textContent = rulesetName(g.ruleset);
+        document.title = rulesetName(g.ruleset) + ' · tilehall';
+        const s = mine();
+        let line;
+        if (g.status === 'active') {
+            line = myTurn() ? t('it_is_your_turn') + ' ' : '';
+            line += t('turn_of', { n: g.turn.number, name: nameOf(g.turn.seat),
+                phase: t(g.turn.phase === 'draw' ? 'phase_draw' : 'phase_place') });
+            line += ' · ' + t('tiles_left', { n: g.deck_remaining });
+        } else if (g.status === 'finished') {
+            const w = (gs.scores && gs.scores.winners) || [];
+            line = t('game_over', { result: t('result_' + (g.result || 'completed')) }) + ' ' +
+                t('winners', { names: w.map(nameOf).join(', ') });
+        } else {
+            line = t('status_' + g.status);
+        }
+        if (!s) line += ' · ' + t('spectating');
+        line = line.charAt(0).toUpperCase() + line.slice(1);
+        el.status.textContent = line;
+        el.status.className = 'turnline' + (myTurn() ? ' mine' : '');
+        renderBoard();
+        renderTurn();
+        renderScores();
+        renderActions();
+        renderHistory();
+        const sc = gs.scores ? gs.scores.players.map((p) => `${p.name} ${p.score}`).join(', ') : '';
+        const say = `${line}. ${t('scores')}: ${sc}`;
+        if (say !== gs.announced) { gs.announced = say; el.announce.textContent = say; }
+        tick();
+    }
+
+    function entriesFor(tile) {
+        if (!gs.pl) return [];
+        return gs.pl.placements.filter((p) => (p.tile || gs.pl.tile) === tile && p.same_as === undefined);
+    }
+    function handTiles() {
+        if (!gs.pl) return [];
+        return [...new Set(gs.pl.placements.map((p) => p.tile || gs.pl.tile))];
+    }
+    function current() {
+        if (!gs.sel) return null;
+        const at = entriesFor(gs.selTile).filter((p) => p.x === gs.sel.x && p.y === gs.sel.y);
+        return at.length ? at[gs.sel.i % at.length] : null;
+    }
+
+    // The follow-ups of a placement: none, then one follower per feature (spots), one
+    // stable per meadow, each hike, each withdrawal (at most one is sent).
+    function followups(p) {
+        const out = [{ label: t('fu_none'), body: {} }];
+        if (!p) return out;
+        const tileType = gs.cat[p.tile || gs.pl.tile];
+        const featOf = {};
+        (tileType ? tileType.features : []).forEach((f, i) => f.locations.forEach((l) => { featOf[rotLoc(l, p.rotation)] = i; }));
+        const spots = p.spots || (p.follower || []).map((l) => ({ location: l, kind: '' }));
+        const seenF = new Set();
+        for (const sp of spots) {
+            const f = featOf[sp.location] ?? sp.location;
+            if (seenF.has(f)) continue;
+            seenF.add(f);
+            out.push({ label: t('fu_follower', { kind: kindName(sp.kind || 'field'), loc: sp.location }),
+                body: { follower: sp.location }, piece: { seat: mine().seat, kind: 'follower', location: sp.location } });
+        }
+        const seenS = new Set();
+        for (const l of p.stable || []) {
+            const f = featOf[l] ?? l;
+            if (seenS.has(f)) continue;
+            seenS.add(f);
+            out.push({ label: t('fu_stable', { loc: l }), body: { stable: l },
+                piece: { seat: mine().seat, kind: 'stable', location: l } });
+        }
+        for (const k of p.hike || []) {
+            out.push({ label: t('fu_hike', { x: k.x, y: k.y, toward: k.toward, points: k.points ?? '?' }),
+                body: { hike: { x: k.x, y: k.y, toward: k.toward } },
+                piece: { seat: mine().seat, kind: 'follower', location: k.toward, x: k.x, y: k.y } });
+        }
+        for (const w of p.withdraw || []) {
+            out.push({ label: t('fu_withdraw', { x: w.x, y: w.y, kind: kindName(w.kind || 'field'), points: w.points ?? '?' }),
+                body: { withdraw: { x: w.x, y: w.y, location: w.location } },
+                piece: { seat: mine().seat, kind: 'follower', location: w.location, x: w.x, y: w.y } });
+        }
+        return out;
+    }
+
+    function pick(x, y) {
+        if (gs.sel && gs.sel.x === x && gs.sel.y === y) gs.sel.i++;
+        else gs.sel = { x, y, i: 0 };
+        gs.fu = 0;
+        renderBoard();
+        renderTurn();
+        const again = el.board.querySelector(`.cand[data-x="${x}"][data-y="${y}"]`);
+        if (again) again.focus({ preventScroll: true });
+    }
+    function rotate(step = 1) {
+        if (!gs.sel) return;
+        gs.sel.i += step + 4 * 8;
+        gs.fu = 0;
+        renderBoard();
+        renderTurn();
+    }
+
+    function renderBoard() {
+        const g = gs.game;
+        let cands = [], preview = null;
+        if (myTurn() && gs.pl) {
+            if (!gs.selTile) gs.selTile = handTiles()[0];
+            const seen = new Set();
+            for (const p of entriesFor(gs.selTile)) {
+                const k = p.x + ',' + p.y;
+                if (seen.has(k)) continue;
+                seen.add(k);
+                cands.push({ x: p.x, y: p.y, label: `${t('your_tile')} ${gs.selTile} → (${p.x}, ${p.y})` });
+            }
+            const p = current();
+            if (p) {
+                const fu = followups(p)[gs.fu];
+                preview = { tile: p.tile || gs.pl.tile, x: p.x, y: p.y, rotation: p.rotation, piece: fu && fu.piece };
+            }
+        }
+        // Drawn again only when something it shows changed (keeps focus and the DOM).
+        const key = JSON.stringify([g.version, cands.length, preview, gs.selTile]);
+        if (key === gs.boardKey && el.board.firstChild) return;
+        gs.boardKey = key;
+        const scroll = [el.board.scrollLeft, el.board.scrollTop];
+        const first = !el.board.firstChild;
+        const b = drawBoard(el.board, g, gs.cat, cands, preview, pick, t('title'));
+        if (first) {
+            // Centre the start tile.
+            const [x0, y0] = b.at(0, 0);
+            el.board.scrollLeft = x0 - el.board.clientWidth / 2 + b.C / 2;
+            el.board.scrollTop = y0 - el.board.clientHeight / 2 + b.C / 2;
+        } else {
+            [el.board.scrollLeft, el.board.scrollTop] = scroll;
+        }
+    }
+
+    async function act(fn) {
+        if (gs.busy) return;
+        gs.busy = true;
+        clearError(el.err);
+        try {
+            await fn();
+        } catch (e) {
+            gs.lastErr = { status: e.status, code: e.code, at: e.at, version: gs.game && gs.game.version };
+            showError(el.err, e);
+        }
+        // Busy until the page shows the new state: no second click on what was just done.
+        try { await refresh(); } finally { gs.busy = false; }
+    }
+    const draw = () => act(async () => {
+        const r = await post(`/v1/games/${id}/draw`, undefined, { token: tokenFor(id), ifMatch: gs.etag });
+        if (r && r.placements) {
+            gs.pl = { tile: r.tile, placements: r.placements };
+            gs.plVersion = r.version;
+        }
+    });
+    const confirmMove = () => act(async () => {
+        if (!myTurn() || !gs.pl || gs.plVersion !== gs.game.version) return;
+        const p = current();
+        if (!p) return;
+        const fu = followups(p)[gs.fu] || { body: {} };
+        const body = { x: p.x, y: p.y, rotation: p.rotation, ...fu.body };
+        if (gs.game.options && gs.game.options.draw === 'hand') body.tile = p.tile || gs.selTile;
+        await post(`/v1/games/${id}/placements`, body, { token: tokenFor(id), ifMatch: gs.etag });
+        gs.sel = null;
+        gs.pl = null;
+        gs.plVersion = -1;
+    });
+
+    // The server's suggestion (GET /hint, the mcts level): chosen on the board, to confirm.
+    const hint = () => act(async () => {
+        const r = await get(`/v1/games/${id}/hint?think_ms=250`, { token: tokenFor(id) });
+        const hp = r.placement;
+        gs.selTile = hp.tile || gs.pl.tile;
+        let entry = gs.pl.placements.find((p) => p.x === hp.x && p.y === hp.y && p.rotation === hp.rotation &&
+            (p.tile || gs.pl.tile) === gs.selTile);
+        if (entry && entry.same_as !== undefined) entry = gs.pl.placements[entry.same_as];
+        if (!entry) return;
+        const at = entriesFor(gs.selTile).filter((p) => p.x === entry.x && p.y === entry.y);
+        gs.sel = { x: entry.x, y: entry.y, i: Math.max(0, at.indexOf(entry)) };
+        const fus = followups(entry);
+        const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+        const want = ['follower', 'stable', 'hike', 'withdraw'].find((k) => hp[k] !== undefined);
+        gs.fu = 0;
+        if (want) {
+            const tileType = gs.cat[gs.selTile];
+            const featOf = {};
+            (tileType ? tileType.features : []).forEach((f, i) => f.locations.forEach((l) => { featOf[rotLoc(l, entry.rotation)] = i; }));
+            let i = fus.findIndex((f) => same(f.body[want], hp[want]));
+            if (i < 0 && typeof hp[want] === 'string') {
+                i = fus.findIndex((f) => typeof f.body[want] === 'string' && featOf[f.body[want]] === featOf[hp[want]]);
+            }
+            if (i < 0 && typeof hp[want] === 'object') {
+                i = fus.findIndex((f) => f.body[want] && f.body[want].x === hp[want].x && f.body[want].y === hp[want].y &&
+                    (f.body[want].toward || f.body[want].location) === (hp[want].toward || hp[want].location));
+            }
+            gs.fu = Math.max(0, i);
+        }
+    });
+
+    function renderTurn() {
+        const g = gs.game;
+        const key = JSON.stringify([g.version, g.status, myTurn(), gs.plVersion, gs.sel, gs.fu, gs.selTile, getLang()]);
+        if (key === gs.turnKey) return;
+        gs.turnKey = key;
+        const kids = [h('h2', {}, myTurn() ? t('it_is_your_turn') : t('your_tile'))];
+        if (!myTurn()) {
+            const s = mine();
+            kids[0].textContent = g.status === 'active' ? t('waiting_for', { name: nameOf(g.turn.seat) }) : t('status_' + g.status);
+            if (s && g.players[s.seat] && g.players[s.seat].hand) {
+                kids.push(h('div', { class: 'hand' }, g.players[s.seat].hand.map((x) => tileSvg(gs.cat[x], g.ruleset, 0, 64))));
+            }
+        } else if (g.turn.phase === 'draw') {
+            kids.push(h('button', { id: 'draw', class: 'primary', onclick: draw, 'aria-keyshortcuts': 'D' }, t('draw')));
+        } else if (gs.pl) {
+            const tiles = handTiles();
+            if (tiles.length > 1) {
+                kids.push(h('p', {}, t('your_hand')));
+                kids.push(h('div', { class: 'hand', role: 'radiogroup', 'aria-label': t('your_hand') }, tiles.map((x) =>
+                    h('button', { class: 'handtile' + (x === gs.selTile ? ' chosen' : ''), role: 'radio',
+                        'aria-checked': x === gs.selTile ? 'true' : 'false', 'aria-label': x, 'data-tile': x,
+                        onclick: () => { gs.selTile = x; gs.sel = null; gs.fu = 0; renderBoard(); renderTurn(); } },
+                    tileSvg(gs.cat[x], g.ruleset, 0, 64)))));
+            }
+            if (g.hints !== false) {
+                kids.push(h('div', { class: 'row' }, h('button', { id: 'hint', class: 'small', onclick: hint }, t('hint'))));
+            }
+            const p = current();
+            const big = h('div', { class: 'drawn' }, tileSvg(gs.cat[gs.selTile], g.ruleset, p ? p.rotation : 0, 96),
+                h('span', { class: 'tileid' }, gs.selTile));
+            kids.push(big);
+            if (!p) {
+                kids.push(h('p', { class: 'muted' }, t('choose_square')));
+            } else {
+                kids.push(h('div', { class: 'row' },
+                    h('button', { id: 'rotate', onclick: () => rotate(1), 'aria-keyshortcuts': 'R' }, '⟳ ' + t('rotate')),
+                    h('span', { class: 'muted' }, `(${p.x}, ${p.y}) ${p.rotation}°`)));
+                const fus = followups(p);
+                kids.push(h('fieldset', { class: 'fus' }, h('legend', {}, t('followup')),
+                    fus.map((f, i) => h('label', { class: 'fu' },
+                        h('input', { type: 'radio', name: 'fu', value: i, checked: i === gs.fu,
+                            onchange: () => { gs.fu = i; renderBoard(); } }), ' ', f.label))));
+                kids.push(h('div', { class: 'row' },
+                    h('button', { id: 'confirm', class: 'primary', onclick: confirmMove, 'aria-keyshortcuts': 'Enter' }, t('confirm')),
+                    h('button', { onclick: () => { gs.sel = null; renderBoard(); renderTurn(); } }, t('cancel'))));
+            }
+        }
+        el.turn.hidden = g.status !== 'active' && kids.length === 1;
+        el.turn.replaceChildren(...kids);
+    }
+
+    function renderScores() {
+        const g = gs.game, sc = gs.scores;
+        if (!sc) return;
+        const cols = (gs.ruleset && gs.ruleset.columns) || Object.keys(sc.players[0].breakdown || {});
+        const proj = Object.fromEntries((sc.projected || []).map((p) => [p.seat, p.score]));
+        const winners = new Set(sc.winners || []);
+        const active = g.status === 'active';
+        const s = mine();
+        const rows = sc.players.map((p) => {
+            const gp = g.players[p.seat] || {};
+            const bank = gp.clock_ms !== undefined ? fmtDuration(gp.clock_ms) : null;
+            const parts = cols.map((c) => `${t('col_' + c)} ${(p.breakdown || {})[c] ?? 0}`).join(' · ');
+            return h('tr', { class: (active && g.turn && g.turn.seat === p.seat ? 'moving ' : '') +
+                (winners.has(p.seat) ? 'winner' : ''), 'data-seat': p.seat },
+            h('th', { scope: 'row' }, h('span', { class: 'dot', style: `background:${SEAT_COLORS[p.seat % 5]}` }), ' ',
+                p.name, s && s.seat === p.seat ? ' ' + t('seat_you') : '', gp.resigned ? ` (${t('resigned')})` : '',
+                winners.has(p.seat) ? ' ★' : '', bank ? h('span', { class: 'muted bank' }, ` · ${bank}`) : null,
+                h('div', { class: 'breakdown' }, parts)),
+            h('td', { class: 'num total' }, String(p.score)),
+            active ? h('td', { class: 'num muted' }, proj[p.seat] !== undefined ? String(proj[p.seat]) : '') : null,
+            h('td', { class: 'num' }, gp.followers !== undefined ? String(gp.followers) : ''));
+        });
+        el.scores.replaceChildren(h('h2', { id: 'scores-h' }, t('scores')),
+            h('div', { class: 'tablewrap' }, h('table', {},
+                h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('player')), h('th', { scope: 'col', class: 'num' }, t('score')),
+                    active ? h('th', { scope: 'col', class: 'num' }, t('projected')) : null,
+                    h('th', { scope: 'col', class: 'num' }, t('followers')))),
+                h('tbody', {}, rows))));
+    }
+
+    function renderActions() {
+        const g = gs.game, s = mine();
+        const kids = [];
+        const inv = store.get('invites', {})[id] || [];
+        if (g.status === 'waiting' && inv.length) {
+            kids.push(h('h2', {}, t('invites')));
+            for (const i of inv) {
+                const taken = g.players[i.seat] && !g.players[i.seat].open;
+                const input = h('input', { readonly: true, value: i.link, class: 'invite', 'data-seat': i.seat,
+                    'aria-label': `${t('invite_link')} ${i.seat + 1}` });
+                const note = h('span', { class: 'muted', 'aria-live': 'polite' });
+                kids.push(h('div', { class: 'row invite-row' }, h('span', {}, `#${i.seat + 1}`), input,
+                    taken ? h('span', {}, '✓') : h('button', { class: 'small', onclick: async () => {
+                        try { await navigator.clipboard.writeText(i.link); } catch { input.select(); document.execCommand('copy'); }
+                        note.textContent = t('copied');
+                    } }, t('copy')), note));
+            }
+        }
+        const btns = [];
+        const inGame = s && g.players[s.seat] && !g.players[s.seat].resigned;
+        if (inGame && g.status === 'active') {
+            btns.push(h('button', { id: 'resign', onclick: () => {
+                if (!confirm(t('confirm_resign'))) return;
+                act(() => post(`/v1/games/${id}/resign`, undefined, { token: tokenFor(id) }));
+            } }, t('resign')));
+        }
+        if (s && (g.status === 'waiting' || (g.status === 'active' && g.turn.number <= g.players.length))) {
+            btns.push(h('button', { id: 'abort', onclick: () => act(() => post(`/v1/games/${id}/abort`, undefined,
+                { token: tokenFor(id) })) }, t('abort')));
+        }
+        if (s && g.status === 'finished') {
+            btns.push(h('button', { id: 'rematch', class: 'primary', onclick: () => act(async () => {
+                const r = await post(`/v1/games/${id}/rematch`, undefined, { token: tokenFor(id) });
+                keepSeat(r.id, r.seat, r.token || (seatOf(r.id) && seatOf(r.id).token) || null);
+                location.hash = '#/game/' + r.id;
+            }) }, t('rematch')));
+        }
+        if (btns.length) kids.push(h('div', { class: 'row' }, btns));
+        el.actions.hidden = !kids.length;
+        el.actions.replaceChildren(...kids);
+    }
+
+    function renderHistory() {
+        const g = gs.game;
+        const last = gs.history.slice(-150).reverse();
+        el.hist.replaceChildren(...last.map((ev) => h('li', { 'data-type': ev.type }, describe(ev, g))));
+    }
+
+    function tick() {
+        const g = gs.game;
+        // The bank of the seat to move runs down between answers.
+        if (g && g.status === 'active' && g.players[g.turn.seat] && g.players[g.turn.seat].clock_ms !== undefined) {
+            const since = Date.now() - gs.fetchedAt;
+            const cell = el.scores.querySelector(`tr[data-seat="${g.turn.seat}"] .bank`);
+            if (cell) cell.textContent = ` · ${fmtDuration(g.players[g.turn.seat].clock_ms - since)}`;
+        }
+        if (!g || g.status !== 'active' || !g.deadline) { el.clock.textContent = ''; return; }
+        const left = new Date(g.deadline).getTime() - Date.now();
+        el.clock.textContent = t('deadline', { t: fmtDuration(left) });
+        el.clock.className = 'countdown' + (left < 30000 ? ' urgent' : '');
+    }
+
+    function onKey(e) {
+        if (e.target && (e.target.tagName === 'INPUT' && e.target.type !== 'radio' || e.target.tagName === 'SELECT' ||
+            e.target.tagName === 'TEXTAREA')) return;
+        if (!myTurn()) return;
+        if ((e.key === 'r' || e.key === 'R') && gs.sel) { e.preventDefault(); rotate(e.shiftKey ? -1 : 1); }
+        else if ((e.key === 'd' || e.key === 'D') && gs.game.turn.phase === 'draw') { e.preventDefault(); draw(); }
+        else if (e.key === 'Enter' && gs.sel && !(e.target && e.target.tagName === 'BUTTON') &&
+            !(e.target && e.target.classList && e.target.classList.contains('cand'))) { e.preventDefault(); confirmMove(); }
+        else if (e.key === 'Escape' && gs.sel) { gs.sel = null; renderBoard(); renderTurn(); }
+    }
+    document.addEventListener('keydown', onKey);
+    gs.timer = setInterval(tick, 1000);
+
+    (async () => {
+        try {
+            await refresh();
+            await loadHistory();
+            renderHistory();
+            openStream();
+        } catch (e) { showError(el.err, e); }
+    })();
+
+    return {
+        stop() {
+            gs.stopped = true;
+            closeStream();
+            clearInterval(gs.timer);
+            document.removeEventListener('keydown', onKey);
+        },
+        state: gs,
+    };
+}
+
+// For tests and the curious: the current view's state.
+window.tilehall = { get view() { return view; }, api: API };
+route();
