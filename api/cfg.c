@@ -83,6 +83,7 @@ int cfg_load(struct cfg *c, char *err, int errlen)
     if (env_int("BOT_WORKERS", 1, 0, 64, &c->bot_workers, err, errlen) ||
         env_int("JOBS_POLL_MS", 200, 10, 60000, &c->jobs_poll_ms, err, errlen))
         return -1;
+    if (env_int("BOARD_PNG_WAIT_MS", 10000, 0, 600000, &c->png_wait_ms, err, errlen)) return -1;
     c->database_url = env_str("DATABASE_URL", NULL);
     if (!c->database_url) {
         snprintf(err, (size_t)errlen, "DATABASE_URL is not set (make run sets one up)");

@@ -46,6 +46,8 @@ struct cfg {
     /* Background jobs and computer players (README "Computer players"). */
     int bot_workers;  /* BOT_WORKERS: job worker threads (bots, hints), 0 none (1) */
     int jobs_poll_ms; /* JOBS_POLL_MS: workers look for due jobs this often (200) */
+    /* board.png (README "Limits and security"). */
+    int png_wait_ms; /* BOARD_PNG_WAIT_MS: a picture waits for a render slot at most (10000) */
 };
 
 /*

@@ -43,6 +43,7 @@ int main(void)
     if (games_init(cfg.game_cache)) goto out_store;
     if (routes_ops_init(&cfg)) goto out_games;
     routes_live_config(&cfg);
+    board_png_set_wait(cfg.png_wait_ms);
     live_set_event_hook(webhook_kick);     /* another server's commit, watched */
     store_set_delivery_hook(webhook_kick); /* this server's commit of a game with a webhook */
     if (live_start(&cfg)) goto out_ops;

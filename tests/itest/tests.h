@@ -66,6 +66,7 @@ void test_ops(struct server *srv);
 void test_board_png(struct server *srv);
 void test_board_png_refusals(struct server *srv);
 void test_board_png_cache(struct server *srv);
+void test_board_png_busy(struct server *srv);
 void test_past_versions(struct server *srv);
 void test_events_pages(struct server *srv);
 void test_place_answer_next(struct server *srv);
@@ -183,9 +184,11 @@ void test_lobby_race(struct server *srv);
 void test_lobby_start_events(struct server *srv);
 void test_lobby_idempotency(struct server *srv);
 void test_lobby_abort(struct server *srv);
+void test_lobby_past_versions(struct server *srv);
 void test_lobby_clock_and_bot(struct server *srv);
 void test_cors_preflights(struct server *srv);
 void test_cors_answers(struct server *srv);
 void test_cors_origins(struct server *srv);
+void test_cors_timeout(struct server *srv);
 
 #endif
