@@ -819,3 +819,82 @@ void test_lobby_clock_and_bot(struct server *srv)
     CHECK(active, "after the start the computer player's turn did not pass to seat 1");
     CHECK(has_deadline, "the started game has no deadline");
 }
+
+/* GET /v1/games/{id}?version=`v` of `l`: the body (cJSON_Delete it), or NULL unless 200. */
+static cJSON *state_at(const struct server *srv, const struct lobby *l, int v)
+{
+    char path[160];
+    snprintf(path, sizeof path, "/v1/games/%s?version=%d", l->g.id, v);
+    struct resp r;
+    http(srv, "GET", path, NULL, NULL, &r);
+    cJSON *j = r.status == 200 ? r.json : NULL;
+    if (j) r.json = NULL;
+    resp_free(&r);
+    return j;
+}
+
+/* Whether seat `s` of state `j` is open, and its name into `name`. */
+static int seat_open(const cJSON *j, int s, char *name, size_t cap)
+{
+    const cJSON *p = cJSON_GetArrayItem(jget(j, "players"), s);
+    snprintf(name, cap, "%s", p ? jstr(p, "name") : "?");
+    return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "open"));
+}
+
+void test_lobby_past_versions(struct server *srv)
+{
+    char code[64], name[64];
+    struct lobby l;
+    struct resp c;
+    CHECK(lobby_new(srv,
+                    "{\"ruleset\":\"classic\",\"players\":[{\"name\":\"Ann\"},"
+                    "{\"open\":true,\"name\":\"Guest\"},{\"open\":true}]}",
+                    NULL, &l, &c) == 201,
+          "create");
+    int v0 = (int)jnum(c.json, "version");
+    resp_free(&c);
+    CHECK(join(srv, &l, l.invite[1], "Bea", NULL, code, sizeof code, NULL) == 200, "join 1: %s",
+          code);
+    CHECK(join(srv, &l, l.invite[2], "Cid", NULL, code, sizeof code, NULL) == 200, "join 2: %s",
+          code);
+    int v2 = game_version(srv, &l.g);
+    CHECK(v2 == v0 + 2, "versions %d then %d", v0, v2);
+    /* As created: waiting, both seats open with their placeholders. */
+    cJSON *j = state_at(srv, &l, v0);
+    CHECK(j, "?version=%d", v0);
+    CHECK(strcmp(jstr(j, "status"), "waiting") == 0, "at %d: %s", v0, jstr(j, "status"));
+    int open1 = seat_open(j, 1, name, sizeof name);
+    CHECK(open1 && strcmp(name, "Guest") == 0, "at %d seat 1: open %d, %s", v0, open1, name);
+    int open2 = seat_open(j, 2, name, sizeof name);
+    CHECK(open2 && strcmp(name, "Seat 3") == 0, "at %d seat 2: open %d, %s", v0, open2, name);
+    cJSON_Delete(j);
+    /* One join later: still waiting, seat 1 taken. */
+    j = state_at(srv, &l, v0 + 1);
+    CHECK(j, "?version=%d", v0 + 1);
+    CHECK(strcmp(jstr(j, "status"), "waiting") == 0, "at %d: %s", v0 + 1, jstr(j, "status"));
+    open1 = seat_open(j, 1, name, sizeof name);
+    CHECK(!open1 && strcmp(name, "Bea") == 0, "at %d seat 1: open %d, %s", v0 + 1, open1, name);
+    CHECK(seat_open(j, 2, name, sizeof name), "at %d seat 2 not open", v0 + 1);
+    cJSON_Delete(j);
+    /* Every seat taken: active, as now. */
+    j = state_at(srv, &l, v2);
+    CHECK(j && strcmp(jstr(j, "status"), "active") == 0, "at %d: %s", v2,
+          j ? jstr(j, "status") : "?");
+    cJSON_Delete(j);
+    /* A game aborted while waiting: waiting before the abort, aborted at it. */
+    struct lobby w;
+    CHECK(lobby_new(srv,
+                    "{\"ruleset\":\"classic\",\"players\":[{\"name\":\"Ann\"},{\"open\":true}]}",
+                    NULL, &w, NULL) == 201,
+          "create 2");
+    int w0 = game_version(srv, &w.g);
+    CHECK(abort_game(srv, &w, w.g.auth[0], code, sizeof code) == 200, "abort: %s", code);
+    j = state_at(srv, &w, w0);
+    CHECK(j && strcmp(jstr(j, "status"), "waiting") == 0, "aborted game at %d: %s", w0,
+          j ? jstr(j, "status") : "?");
+    cJSON_Delete(j);
+    j = state_at(srv, &w, w0 + 1);
+    CHECK(j && strcmp(jstr(j, "status"), "aborted") == 0, "aborted game at %d: %s", w0 + 1,
+          j ? jstr(j, "status") : "?");
+    cJSON_Delete(j);
+}
