@@ -260,6 +260,16 @@ function findOperation(operations, method, pathname) {
     return found;
 }
 
+// Logs the violations `v` of the answer `status` to `req` and answers `res` 500 with them
+// (an answer that is not checked against a schema: event streams, preflights).
+function answerViolations(req, res, status, v) {
+    for (const x of v) log(`VIOLATION ${req.method} ${req.url} -> ${status}: ${x.message}`);
+    res.writeHead(500, { 'content-type': 'application/problem+json', 'sl-violations': JSON.stringify(v).slice(0, 4000) });
+    res.end(JSON.stringify({ type: 'https://stoplight.io/prism/errors#VIOLATIONS',
+        title: 'Request/Response not valid', status: 500,
+        detail: `The server's ${status} answer does not conform to openapi.yaml.`, validation: v }));
+}
+
 function severityName(s) {
     return ['Error', 'Warning', 'Information', 'Hint'][s] || String(s);
 }
@@ -304,11 +314,7 @@ async function main() {
                     up.resume();
                     const v = [{ location: ['response', 'header', 'content-type'], severity: 'Error', code: 'mediaType',
                         message: `An event stream request answered ${up.statusCode} must be ${want}, not "${ct}"` }];
-                    log(`VIOLATION ${req.method} ${req.url} -> ${up.statusCode}: ${v[0].message}`);
-                    res.writeHead(500, { 'content-type': 'application/problem+json', 'sl-violations': JSON.stringify(v) });
-                    res.end(JSON.stringify({ type: 'https://stoplight.io/prism/errors#VIOLATIONS',
-                        title: 'Request/Response not valid', status: 500,
-                        detail: `The server's ${up.statusCode} answer does not conform to openapi.yaml.`, validation: v }));
+                    answerViolations(req, res, up.statusCode, v);
                     return;
                 }
                 {
@@ -318,11 +324,7 @@ async function main() {
                     const v = checkDeclaredHeaders(toPrismResponse(up, Buffer.alloc(0)), pathname, declared, false);
                     if (v.length > 0) {
                         up.resume();
-                        for (const x of v) log(`VIOLATION ${req.method} ${req.url} -> ${up.statusCode}: ${x.message}`);
-                        res.writeHead(500, { 'content-type': 'application/problem+json', 'sl-violations': JSON.stringify(v).slice(0, 4000) });
-                        res.end(JSON.stringify({ type: 'https://stoplight.io/prism/errors#VIOLATIONS',
-                            title: 'Request/Response not valid', status: 500,
-                            detail: `The server's ${up.statusCode} answer does not conform to openapi.yaml.`, validation: v }));
+                        answerViolations(req, res, up.statusCode, v);
                         return;
                     }
                 }
@@ -349,11 +351,7 @@ async function main() {
                     if (!HOP_BY_HOP.has(up.rawHeaders[i].toLowerCase())) headers.push(up.rawHeaders[i], up.rawHeaders[i + 1]);
                 }
                 if (v.length > 0) {
-                    for (const x of v) log(`VIOLATION ${req.method} ${req.url} -> ${up.statusCode}: ${x.message}`);
-                    res.writeHead(500, { 'content-type': 'application/problem+json', 'sl-violations': JSON.stringify(v).slice(0, 4000) });
-                    res.end(JSON.stringify({ type: 'https://stoplight.io/prism/errors#VIOLATIONS',
-                        title: 'Request/Response not valid', status: 500,
-                        detail: `The server's ${up.statusCode} answer does not conform to openapi.yaml.`, validation: v }));
+                    answerViolations(req, res, up.statusCode, v);
                     return;
                 }
                 res.writeHead(up.statusCode, headers);

@@ -32,16 +32,21 @@ out:
     return rc;
 }
 
-cJSON *game_get(const struct server *srv, const struct game *g)
+cJSON *get_json(const struct server *srv, const char *path)
 {
-    char path[128];
-    snprintf(path, sizeof path, "/v1/games/%s", g->id);
     struct resp r;
     http(srv, "GET", path, NULL, NULL, &r);
     cJSON *j = r.status == 200 ? r.json : NULL;
     if (j) r.json = NULL;
     resp_free(&r);
     return j;
+}
+
+cJSON *game_get(const struct server *srv, const struct game *g)
+{
+    char path[128];
+    snprintf(path, sizeof path, "/v1/games/%s", g->id);
+    return get_json(srv, path);
 }
 
 void expect_not_found(const struct server *srv, const char *path)

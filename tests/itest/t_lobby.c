@@ -825,12 +825,7 @@ static cJSON *state_at(const struct server *srv, const struct lobby *l, int v)
 {
     char path[160];
     snprintf(path, sizeof path, "/v1/games/%s?version=%d", l->g.id, v);
-    struct resp r;
-    http(srv, "GET", path, NULL, NULL, &r);
-    cJSON *j = r.status == 200 ? r.json : NULL;
-    if (j) r.json = NULL;
-    resp_free(&r);
-    return j;
+    return get_json(srv, path);
 }
 
 /* Whether seat `s` of state `j` is open, and its name into `name`. */

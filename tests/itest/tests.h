@@ -41,6 +41,9 @@ int game_new(const struct server *srv, const char *body, struct game *g, char *w
         CHECK(game_new(srv, body, g, why_, sizeof why_) == 0, "%s", why_);                         \
     } while (0)
 
+/* The JSON body of GET `path` (caller deletes), or NULL unless it answered 200. */
+cJSON *get_json(const struct server *srv, const char *path);
+
 /* The game's current JSON (caller deletes), or NULL. */
 cJSON *game_get(const struct server *srv, const struct game *g);
 
