@@ -32,6 +32,24 @@ out:
     return rc;
 }
 
+int person_new(const struct server *srv, const char *name, struct person *p, char *why, size_t cap)
+{
+    char body[128];
+    snprintf(body, sizeof body, "{\"name\":\"%s\"}", name);
+    struct resp r;
+    http(srv, "POST", "/v1/players", body, NULL, &r);
+    int rc = -1;
+    if (r.status == 201 && token_shape(jstr(r.json, "token"))) {
+        snprintf(p->id, sizeof p->id, "%s", jstr(r.json, "id"));
+        snprintf(p->auth, sizeof p->auth, "Authorization: Bearer %s", jstr(r.json, "token"));
+        rc = 0;
+    } else {
+        snprintf(why, cap, "POST /v1/players answered %ld: %.200s", r.status, r.body);
+    }
+    resp_free(&r);
+    return rc;
+}
+
 cJSON *get_json(const struct server *srv, const char *path)
 {
     struct resp r;

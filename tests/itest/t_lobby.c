@@ -25,23 +25,11 @@ struct lobby {
     char invite_url[5][160]; /* and their invite_url */
 };
 
-/* A player created for a test: its id and Authorization line. */
-struct who {
-    char id[64];
-    char auth[160];
-};
-
-static int who_new(const struct server *srv, const char *name, struct who *w)
+/* Creates the player `name` into `w` (person_new); 0 or -1. */
+static int who_new(const struct server *srv, const char *name, struct person *w)
 {
-    char body[96];
-    snprintf(body, sizeof body, "{\"name\":\"%s\"}", name);
-    struct resp r;
-    http(srv, "POST", "/v1/players", body, NULL, &r);
-    int ok = r.status == 201;
-    snprintf(w->id, sizeof w->id, "%s", jstr(r.json, "id"));
-    snprintf(w->auth, sizeof w->auth, "Authorization: Bearer %s", jstr(r.json, "token"));
-    resp_free(&r);
-    return ok ? 0 : -1;
+    char why[300];
+    return person_new(srv, name, w, why, sizeof why);
 }
 
 /* POST /v1/games `body` (with header `h`, may be NULL) into `l`: the status. */
@@ -168,7 +156,7 @@ static const char *const rulesets[] = {"classic", "hills", "discovery"};
 static void lobby_play(struct server *srv, const char *ruleset)
 {
     char why[300], code[64], body[512], st_[16];
-    struct who cy;
+    struct person cy;
     CHECK(who_new(srv, "Cy", &cy) == 0, "POST /v1/players failed");
     snprintf(body, sizeof body,
              "{\"ruleset\":\"%s\",\"players\":[{\"name\":\"Ann\"},{\"open\":true},{\"open\":true,"
@@ -312,7 +300,7 @@ void test_lobby_play(struct server *srv)
 void test_lobby_refusals(struct server *srv)
 {
     char code[64];
-    struct who ann, bob;
+    struct person ann, bob;
     CHECK(who_new(srv, "Ann", &ann) == 0 && who_new(srv, "Bob", &bob) == 0, "players");
     struct lobby l;
     long st = lobby_new(
@@ -496,7 +484,7 @@ void test_lobby_race(struct server *srv)
 
     /* One player racing for two seats of one game: one seat, the other 409 already_seated
      * (never a 500 from the unique index players_person_game). */
-    struct who dee;
+    struct person dee;
     CHECK(who_new(srv, "Dee", &dee) == 0, "player");
     struct lobby three;
     CHECK(lobby_new(srv,
@@ -737,7 +725,7 @@ void test_lobby_abort(struct server *srv)
     }
 
     /* A bound seat aborts by its player token; a finished game is too late. */
-    struct who ann;
+    struct person ann;
     CHECK(who_new(srv, "Ann", &ann) == 0, "player");
     struct lobby m;
     CHECK(lobby_new(srv, "{\"players\":[{\"player\":\"me\"},{\"open\":true}]}", ann.auth, &m,

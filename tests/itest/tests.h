@@ -41,6 +41,16 @@ int game_new(const struct server *srv, const char *body, struct game *g, char *w
         CHECK(game_new(srv, body, g, why_, sizeof why_) == 0, "%s", why_);                         \
     } while (0)
 
+/* A player created for a test. */
+struct person {
+    char id[64];    /* its id */
+    char auth[160]; /* "Authorization: Bearer <token>" */
+};
+
+/* Creates the player `name` on `srv` (POST /v1/players, its token of the documented shape)
+ * into `p`; 0, or -1 with what went wrong in `why`. */
+int person_new(const struct server *srv, const char *name, struct person *p, char *why, size_t cap);
+
 /* The JSON body of GET `path` (caller deletes), or NULL unless it answered 200. */
 cJSON *get_json(const struct server *srv, const char *path);
 
