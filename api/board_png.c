@@ -4,11 +4,13 @@
 #include "board_png.h"
 
 #include <cairo.h>
+#include <errno.h>
 #include <librsvg/rsvg.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "buf.h"
 #include "metrics.h"
@@ -108,10 +110,12 @@ struct entry {
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t slot_free = PTHREAD_COND_INITIALIZER; /* a render ended */
-static struct entry cache[BOARD_PNG_CACHE_SLOTS];           /* under lock */
-static size_t cache_bytes;                                  /* under lock: PNG bytes kept */
-static unsigned long clock_now;                             /* under lock: ticks per use */
+static pthread_cond_t slot_free; /* a render ended (on the monotonic clock: slot_init()) */
+static pthread_once_t slot_once = PTHREAD_ONCE_INIT;
+static int wait_ms = BOARD_PNG_WAIT_MS;           /* board_png_set_wait() */
+static struct entry cache[BOARD_PNG_CACHE_SLOTS]; /* under lock */
+static size_t cache_bytes;                        /* under lock: PNG bytes kept */
+static unsigned long clock_now;                   /* under lock: ticks per use */
 
 /* A render running (board_png_begin() to board_png_end()). */
 struct flight {
@@ -179,15 +183,46 @@ static struct flight *flight_find(const char *id, int version, int width)
     return NULL;
 }
 
+/* Makes slot_free wait on the monotonic clock (once). */
+static void slot_init(void)
+{
+    pthread_condattr_t a;
+    pthread_condattr_init(&a);
+    pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
+    pthread_cond_init(&slot_free, &a);
+    pthread_condattr_destroy(&a);
+}
+
+void board_png_set_wait(int ms)
+{
+    pthread_mutex_lock(&lock);
+    wait_ms = ms < 0 ? 0 : ms;
+    pthread_mutex_unlock(&lock);
+}
+
 int board_png_begin(const char *id, int version, int width, struct board_png *out)
 {
     size_t n = strlen(id);
     if (n >= sizeof flights[0].id) return 0; /* no game's id: neither waits nor is cached */
+    pthread_once(&slot_once, slot_init);
     pthread_mutex_lock(&lock);
+    struct timespec until;
+    clock_gettime(CLOCK_MONOTONIC, &until);
+    until.tv_sec += wait_ms / 1000;
+    until.tv_nsec += (long)(wait_ms % 1000) * 1000000L;
+    if (until.tv_nsec >= 1000000000L) {
+        until.tv_sec++;
+        until.tv_nsec -= 1000000000L;
+    }
     /* Wait for a free slot, and while the same picture is being rendered (then it is
-     * found in the cache below). */
-    while (flight_find(id, version, width) || !flight_find(NULL, 0, 0))
-        pthread_cond_wait(&slot_free, &lock);
+     * found in the cache below), until the deadline. */
+    while (flight_find(id, version, width) || !flight_find(NULL, 0, 0)) {
+        if (pthread_cond_timedwait(&slot_free, &lock, &until) == ETIMEDOUT &&
+            (flight_find(id, version, width) || !flight_find(NULL, 0, 0))) {
+            pthread_mutex_unlock(&lock);
+            return -1;
+        }
+    }
     struct entry *e = find(id, version, width);
     int hit = e && copy_out(e, out);
     if (!hit) {
@@ -240,6 +275,7 @@ void board_png_end(const char *id, int version, int width, const struct board_pn
             drop(oldest);
         }
     }
+    pthread_once(&slot_once, slot_init);
     pthread_cond_broadcast(&slot_free);
     pthread_mutex_unlock(&lock);
     free(copy);

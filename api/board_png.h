@@ -18,6 +18,8 @@
 #define BOARD_PNG_CACHE_SLOTS 64          /* pictures the cache keeps at most */
 #define BOARD_PNG_CACHE_BYTES (64u << 20) /* bytes the cache keeps at most */
 #define BOARD_PNG_RENDERS     2           /* renders running at once at most */
+#define BOARD_PNG_WAIT_MS     10000       /* a request waits this long for a render slot */
+#define BOARD_PNG_RETRY_AFTER 2           /* Retry-After of the answer when it waited in vain */
 
 /* A rendered picture. */
 struct board_png {
@@ -61,12 +63,21 @@ void board_png_free(struct board_png *p);
 int board_png_cached(const char *id, int version, int width, struct board_png *out) NODISCARD;
 
 /*
+ * Sets how long board_png_begin() waits for a render slot at most, in milliseconds (0: not
+ * at all; BOARD_PNG_WAIT_MS until set). Call it before the server serves (BOARD_PNG_WAIT_MS
+ * of the environment, cfg.h).
+ */
+void board_png_set_wait(int ms);
+
+/*
  * Before a render: waits until fewer than BOARD_PNG_RENDERS renders run and none of the
  * same picture does, then looks in the cache again (another request may have rendered
  * the same picture meanwhile): concurrent viewers of one version cost one render.
  * Answers found in the cache and pictures rendered are counted in /metrics
  * (metrics_board_png()). Returns 1 with a copy in `out` when it is cached now (nothing more to do),
- * else 0: the caller renders it and must then call board_png_end().
+ * 0 when the caller renders it (it must then call board_png_end()), or -1 when no slot
+ * came free within the time board_png_set_wait() set (nothing to end: the caller answers
+ * 503 and asks to retry after BOARD_PNG_RETRY_AFTER seconds).
  */
 int board_png_begin(const char *id, int version, int width, struct board_png *out) NODISCARD;
 

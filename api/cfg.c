@@ -87,6 +87,7 @@ int cfg_load(struct cfg *c, char *err, int errlen)
     int drain_s = 0;
     if (env_int("DRAIN_TIMEOUT", 20, 0, 3600, &drain_s, err, errlen)) return -1;
     c->drain_timeout_ms = drain_s * 1000;
+    if (env_int("BOARD_PNG_WAIT_MS", 10000, 0, 600000, &c->png_wait_ms, err, errlen)) return -1;
     c->database_url = env_str("DATABASE_URL", NULL);
     if (!c->database_url) {
         snprintf(err, (size_t)errlen, "DATABASE_URL is not set (make run sets one up)");

@@ -50,6 +50,8 @@ struct cfg {
     /* Rolling restarts (README "Restarts"). */
     int drain_timeout_ms; /* DRAIN_TIMEOUT (seconds): after SIGTERM, how long requests, streams
                              and jobs in progress get to finish before the exit (20 s) */
+    /* board.png (README "Limits and security"). */
+    int png_wait_ms; /* BOARD_PNG_WAIT_MS: a picture waits for a render slot at most (10000) */
 };
 
 /*

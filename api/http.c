@@ -771,17 +771,34 @@ static void on_mhd_log(void *cls, const char *fmt, va_list ap)
     log_kv(LOG_WARN, "http", "error", msg, NULL);
 }
 
-/* Starts the connection guard, with the 408 answer it sends to requests past their time. */
+/* Starts the connection guard, with the 408 answer it sends to requests past their time.
+ * The answer is made once, before any request: it carries the CORS headers of an answer
+ * under /v1 to a request without an `Origin` (the guard knows neither the request's path
+ * nor its origin, which may not have arrived): with CORS_ORIGINS `*`, Access-Control-Allow-
+ * Origin `*` and the exposed headers, so that a page can read it; with a list of origins
+ * only `Vary: Origin` (no origin to echo). */
 static int guard_start(void)
 {
     struct api_response resp = {0};
     problem_reply(&resp, 408, "request_timeout", "The request took too long to arrive.");
     if (!resp.body) return -1;
-    char head[256];
+    struct cors_header ch[CORS_MAX_HEADERS];
+    size_t nch = cors_headers(&cors, "/v1", NULL, NULL, ch);
+    char corsh[512] = "";
+    size_t used = 0;
+    for (size_t i = 0; i < nch && used < sizeof corsh; i++) {
+        int k = snprintf(corsh + used, sizeof corsh - used, "%s: %s\r\n", ch[i].name, ch[i].value);
+        if (k < 0 || (size_t)k >= sizeof corsh - used) {
+            free(resp.body);
+            return -1;
+        }
+        used += (size_t)k;
+    }
+    char head[768];
     int n = snprintf(head, sizeof head,
                      "HTTP/1.1 408 Request Timeout\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
-                     "Cache-Control: no-store\r\nConnection: close\r\n\r\n",
-                     resp.content_type, resp.len);
+                     "Cache-Control: no-store\r\n%sConnection: close\r\n\r\n",
+                     resp.content_type, resp.len, corsh);
     char *all = malloc((size_t)n + resp.len);
     int rc = -1;
     if (all && n > 0 && (size_t)n < sizeof head) {

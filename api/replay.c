@@ -5,6 +5,7 @@
 #include "replay.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,12 +91,32 @@ static int rebuild(struct api_game *ag, const struct store_history *h, int versi
         json_in_new_game(h->setup, strlen(h->setup), in, &err) ||
         cc_game_new(&ag->g, &in->setup, ev) != CC_OK)
         goto out;
+    /* The lobby's state at `version` (routes_lobby.c): the seats open at creation until
+     * their join, `aborted` after an abort. */
+    unsigned open = in->open_seats;
+    int aborted = 0;
     cJSON *a;
     cJSON_ArrayForEach(a, actions)
     {
+        const cJSON *kind = cJSON_GetObjectItemCaseSensitive(a, "kind");
+        const cJSON *seat = cJSON_GetObjectItemCaseSensitive(a, "seat");
+        if (cJSON_IsString(kind) && cJSON_IsNumber(seat) && seat->valueint >= 0 &&
+            seat->valueint < CC_MAX_PLAYERS) {
+            if (strcmp(kind->valuestring, "join") == 0) open &= ~(1u << seat->valueint);
+            if (strcmp(kind->valuestring, "abort") == 0) aborted = 1;
+        }
         if (apply_stored(&ag->g, a, ev)) goto out;
     }
     rc = ag->g.nplayers == ag->row.nplayers ? 0 : -1;
+    if (rc) goto out;
+    ag->row.state = aborted ? STORE_ABORTED : open ? STORE_WAITING : STORE_PLAYING;
+    for (int s = 0; s < ag->row.nplayers; s++) {
+        int was_open = (open >> s) & 1u;
+        /* A seat still open then shows its placeholder name, not who took it later. */
+        if (was_open && !ag->row.players[s].open)
+            snprintf(ag->row.players[s].name, sizeof ag->row.players[s].name, "%s", in->names[s]);
+        ag->row.players[s].open = was_open;
+    }
 out:
     cJSON_Delete(actions);
     free(ev);

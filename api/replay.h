@@ -19,7 +19,9 @@ int replay_version_param(const struct api_request *req, struct api_response *res
  * Game `id` as it stood after version `version` (1: as created), public parts as a read
  * shows them: the current game when `version` is the stored one, else rebuilt by the
  * engine from the setup and the stored actions (never put into the cache). Returns the
- * game (games_free) with row.version = `version`, or NULL after answering 404 not_found,
+ * game (games_free) with row.version = `version` and the lobby's state of then: row.state
+ * (waiting while a seat was open, aborted after an abort) and each seat's row.players[].open
+ * (an open seat's name its placeholder), or NULL after answering 404 not_found,
  * 404 version_not_found (after the stored version), 503 or 500 into `resp`.
  */
 struct api_game *replay_load(const char *id, int version, struct api_response *resp) NODISCARD;

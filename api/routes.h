@@ -119,6 +119,15 @@ void routes_board_svg(const struct api_request *req, struct api_response *resp, 
 /* GET /v1/games/{id}/board.png?width=: the board as a PNG picture (board_png.h), cached. */
 void routes_board_png(const struct api_request *req, struct api_response *resp, const char *id);
 
+struct json_out;
+struct store_webhook_state;
+/*
+ * Writes the delivery state `h` of a webhook as its GET answers it: a seat's (`games` < 0,
+ * with delivered_up_to) or a player's (`games` >= 0: the number of its games, and the game
+ * `error_game` of its last error). Shared by routes_webhook.c and routes_inbox.c.
+ */
+void routes_webhook_state_json(struct json_out *w, const struct store_webhook_state *h, int games,
+                               const char *error_game);
 /* GET /v1/games/{id}/webhook: the seat's callback URL and its delivery state (its token). */
 void routes_webhook_get(const struct api_request *req, struct api_response *resp, const char *id);
 /* POST /v1/games/{id}/webhook: sets the seat's callback URL, answers its new secret (once). */

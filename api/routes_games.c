@@ -320,12 +320,17 @@ static void game_get_past(const struct api_request *req, struct api_response *re
         games_free(ag);
         return;
     }
-    /* The seats as they are now (names taken, computer players); the state as it was. */
+    /* The state as it was, the lobby's too (replay_load: waiting with its open seats open
+     * and their placeholder names, or aborted); the seats' computer players as they are. */
     struct json_game_meta meta = {.id = ag->id,
                                   .version = want,
                                   .names = ag->names,
                                   .seats = ag->row.players,
-                                  .hints_off = ag->row.hints_off};
+                                  .hints_off = ag->row.hints_off,
+                                  .status =
+                                      ag->row.state == STORE_PLAYING ? NULL : games_status(ag)};
+    for (int s = 0; s < ag->row.nplayers; s++)
+        if (ag->row.players[s].open) meta.open |= 1u << s;
     struct json_out w;
     json_out_init(&w);
     json_game(&w, &ag->g, &meta);

@@ -378,30 +378,9 @@ void routes_player_webhook_get(const struct api_request *req, struct api_respons
     } else if (s != STORE_OK) {
         problem_store(resp, s);
     } else {
-        const struct store_webhook_state *h = &st->w;
         struct json_out w;
         json_out_init(&w);
-        json_out_begin_object(&w);
-        json_out_kstring(&w, "url", h->url);
-        json_out_kstring(&w, "since", h->since);
-        json_out_kint(&w, "games", st->games);
-        json_out_kint(&w, "delivered", h->delivered);
-        json_out_kint(&w, "pending", h->pending);
-        json_out_kint(&w, "failed", h->gave_up);
-        json_out_kint(&w, "failed_attempts", h->failed_attempts);
-        json_out_key(&w, "last_error");
-        if (h->has_error) {
-            json_out_begin_object(&w);
-            json_out_kstring(&w, "game", st->error_game);
-            json_out_kint(&w, "seq", h->last_error_seq);
-            json_out_kint_or_null(&w, "status", h->last_error_status > 0, h->last_error_status);
-            json_out_kstring(&w, "error", h->last_error);
-            json_out_kstring(&w, "at", h->last_error_at);
-            json_out_end_object(&w);
-        } else {
-            json_out_null(&w);
-        }
-        json_out_end_object(&w);
+        routes_webhook_state_json(&w, &st->w, st->games, st->error_game);
         api_reply_out(resp, 200, &w);
     }
     free(st);

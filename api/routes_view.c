@@ -176,7 +176,14 @@ static void board_png(const struct api_request *req, struct api_response *resp, 
         resp->cache_control = "no-cache";
         goto out;
     }
-    if (board_png_begin(ag->id, version, width, &png)) {
+    int begun = board_png_begin(ag->id, version, width, &png);
+    if (begun < 0) {
+        problem_reply(resp, 503, "render_busy",
+                      "Every render slot stayed busy while this picture waited; retry shortly.");
+        resp->retry_after = BOARD_PNG_RETRY_AFTER;
+        goto out;
+    }
+    if (begun) {
         reply_png(resp, version, &png);
         goto out;
     }

@@ -95,6 +95,34 @@ out:
     games_free(ag);
 }
 
+void routes_webhook_state_json(struct json_out *w, const struct store_webhook_state *h, int games,
+                               const char *error_game)
+{
+    json_out_begin_object(w);
+    json_out_kstring(w, "url", h->url);
+    json_out_kstring(w, "since", h->since);
+    if (games >= 0) json_out_kint(w, "games", games);
+    json_out_kint(w, "delivered", h->delivered);
+    if (games < 0)
+        json_out_kint_or_null(w, "delivered_up_to", h->delivered_up_to >= 0, h->delivered_up_to);
+    json_out_kint(w, "pending", h->pending);
+    json_out_kint(w, "failed", h->gave_up);
+    json_out_kint(w, "failed_attempts", h->failed_attempts);
+    json_out_key(w, "last_error");
+    if (h->has_error) {
+        json_out_begin_object(w);
+        if (games >= 0) json_out_kstring(w, "game", error_game);
+        json_out_kint(w, "seq", h->last_error_seq);
+        json_out_kint_or_null(w, "status", h->last_error_status > 0, h->last_error_status);
+        json_out_kstring(w, "error", h->last_error);
+        json_out_kstring(w, "at", h->last_error_at);
+        json_out_end_object(w);
+    } else {
+        json_out_null(w);
+    }
+    json_out_end_object(w);
+}
+
 void routes_webhook_get(const struct api_request *req, struct api_response *resp, const char *id)
 {
     int seat;
@@ -110,26 +138,7 @@ void routes_webhook_get(const struct api_request *req, struct api_response *resp
     } else {
         struct json_out w;
         json_out_init(&w);
-        json_out_begin_object(&w);
-        json_out_kstring(&w, "url", st->url);
-        json_out_kstring(&w, "since", st->since);
-        json_out_kint(&w, "delivered", st->delivered);
-        json_out_kint_or_null(&w, "delivered_up_to", st->delivered_up_to >= 0, st->delivered_up_to);
-        json_out_kint(&w, "pending", st->pending);
-        json_out_kint(&w, "failed", st->gave_up);
-        json_out_kint(&w, "failed_attempts", st->failed_attempts);
-        json_out_key(&w, "last_error");
-        if (st->has_error) {
-            json_out_begin_object(&w);
-            json_out_kint(&w, "seq", st->last_error_seq);
-            json_out_kint_or_null(&w, "status", st->last_error_status > 0, st->last_error_status);
-            json_out_kstring(&w, "error", st->last_error);
-            json_out_kstring(&w, "at", st->last_error_at);
-            json_out_end_object(&w);
-        } else {
-            json_out_null(&w);
-        }
-        json_out_end_object(&w);
+        routes_webhook_state_json(&w, st, -1, NULL);
         api_reply_out(resp, 200, &w);
     }
     free(st);

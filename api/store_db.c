@@ -354,13 +354,19 @@ static const char *const stmt_sql[ST_COUNT] = {
                      "$5::uuid, invite_hash = NULL WHERE game_id = $1::uuid AND seat = "
                      "$2::integer AND invite_hash = $6::bytea",
     /* Game $1's setup as a POST /v1/games body (seats named by number: the names are the
-     * row's), its version, and its actions up to version $2 as a JSON array, oldest first
-     * (store_history.c). */
+     * row's; a seat open at creation, one still open or joined since, as {"open": true}
+     * with its placeholder name of then, from the game_created event), its version, and
+     * its actions up to version $2 as a JSON array, oldest first (store_history.c). */
     [ST_GAME_HISTORY] =
         "SELECT json_strip_nulls(json_build_object('ruleset', g.ruleset, 'options', g.options, "
         "'seed', g.seed::text, 'start', g.start_tile, 'deck', g.custom_deck, 'players', "
-        "(SELECT json_agg(json_build_object('name', 'Seat ' || (p.seat + 1)) ORDER BY p.seat) "
-        "FROM players p WHERE p.game_id = g.id)))::text, g.version, (SELECT "
+        "(SELECT json_agg(CASE WHEN p.invite_hash IS NOT NULL OR EXISTS (SELECT 1 FROM actions "
+        "j WHERE j.game_id = g.id AND j.kind = 'join' AND j.seat = p.seat) THEN "
+        "json_build_object('open', true, 'name', coalesce((SELECT c.payload->'players'->p.seat"
+        "->>'name' FROM events c WHERE c.game_id = g.id AND c.seq = 1 AND c.type = "
+        "'game_created'), 'Seat ' || (p.seat + 1))) ELSE json_build_object('name', 'Seat ' || "
+        "(p.seat + 1)) END ORDER BY p.seat) FROM players p WHERE p.game_id = g.id)))::text, "
+        "g.version, (SELECT "
         "coalesce(json_agg(a.body ORDER BY a.version), '[]'::json) FROM actions a WHERE "
         "a.game_id = g.id AND a.version <= $2::integer)::text FROM games g WHERE g.id = $1::uuid",
     /* store_export.c: the setup as a create body (its seats named or computer players), the

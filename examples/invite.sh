@@ -43,95 +43,14 @@ usage() {
     exit 2
 }
 
-url=${TILEHALL_URL:-http://127.0.0.1:8080}
-players=3
-seed=
-quiet=0
-while getopts 'u:p:s:r:qh' opt; do
-    case $opt in
-    u) url=$OPTARG ;;
-    p) players=$OPTARG ;;
-    s) seed=$OPTARG ;;
-    r) RANDOM=$OPTARG ;;
-    q) quiet=1 ;;
-    *) usage ;;
-    esac
-done
-shift $((OPTIND - 1))
-[ $# -ge 1 ] || usage
-ruleset=$1
-shift
-case $players in [2-5]) ;; *) echo "invite: PLAYERS must be 2 to 5, not '$players'" >&2; exit 2 ;; esac
-case $seed in '' | [0-9]*) ;; *) echo "invite: SEED must be a number" >&2; exit 2 ;; esac
-for tool in curl jq; do
-    command -v "$tool" >/dev/null || { echo "invite: $tool is missing" >&2; exit 2; }
-done
-url=${url%/}
-
-options='{}'
-for kv in "$@"; do
-    case $kv in *=*) ;; *) echo "invite: options are NAME=VALUE, not '$kv'" >&2; exit 2 ;; esac
-    options=$(jq -c --arg k "${kv%%=*}" --arg v "${kv#*=}" \
-        '. + {($k): ($v | if test("^(true|false|-?[0-9]+)$") then fromjson else . end)}' \
-        <<<"$options")
-done
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-die() {
-    echo "invite: $*" >&2
-    exit 1
-}
+# The command line, the requests and the play (examples/play.sh).
+prog=invite
+# shellcheck source=examples/play.sh
+. "$(dirname "$0")/play.sh"
+start 3 "$@"
 
 say() {
     [ "$quiet" -eq 1 ] || echo "$*"
-}
-
-header() {
-    tr -d '\r' <"$tmp/headers" | awk -F': *' -v h="$1" 'tolower($1) == h {v = $2} END {print v}'
-}
-
-# request METHOD PATH [TOKEN] [JSON] [IF_MATCH] [IDEMPOTENCY_KEY]: as in examples/bot.sh
-# (the status in $status, the body in $tmp/body; 429 and 503 retried).
-request() {
-    local method=$1 path=$2 token=${3:-} data=${4:-} ifmatch=${5:-} key=${6:-}
-    local args=(-sS -X "$method" -o "$tmp/body" -D "$tmp/headers" -w '%{http_code}'
-        --connect-timeout 10 --max-time 90)
-    if [ -n "$token" ]; then
-        printf 'Authorization: Bearer %s\n' "$token" >"$tmp/auth"
-        args+=(-H "@$tmp/auth")
-    fi
-    [ -z "$data" ] || args+=(-H 'Content-Type: application/json' --data-binary "$data")
-    [ -z "$ifmatch" ] || args+=(-H "If-Match: $ifmatch")
-    [ -z "$key" ] || args+=(-H "Idempotency-Key: $key")
-    local attempt wait
-    for attempt in 1 2 3 4 5 6; do
-        status=$(curl "${args[@]}" "$url$path") ||
-            die "$method $path: no answer from $url (curl exit $?)"
-        case $status in
-        429 | 503)
-            [ "$attempt" -lt 6 ] || break
-            wait=$(header retry-after)
-            case $wait in '' | *[!0-9]*) wait=1 ;; esac
-            [ "$wait" -le 30 ] || wait=30
-            sleep "$wait"
-            ;;
-        *) return 0 ;;
-        esac
-    done
-}
-
-expect() {
-    [ "$status" = "$1" ] && return 0
-    local why
-    why=$(jq -r '"\(.code // "?"): \(.detail // .title // "")"' "$tmp/body" 2>/dev/null) ||
-        why=$(head -c 300 "$tmp/body")
-    die "$2 answered $status, not $1 ($why)"
-}
-
-pick() {
-    picked=$(((RANDOM * 32768 + RANDOM) % $1))
 }
 
 # new_player NAME: a new player's token into $ptoken.
@@ -185,44 +104,5 @@ expect 200 "GET /v1/games/$id/events"
 [ "$(jq -r '.events[-1].type' "$tmp/body")" = game_started ] ||
     die "the last join was not followed by game_started"
 
-# 4. Play (as examples/bot.sh does).
-turns=0
-while :; do
-    request GET "/v1/games/$id/turn"
-    expect 200 "GET /v1/games/$id/turn"
-    read -r gstatus phase seat number < <(jq -r \
-        '[.status, .phase, (.seat // "none"), .number] | @tsv' "$tmp/body")
-    [ "$gstatus" != finished ] || break
-    [ "$gstatus" = active ] || die "GET /v1/games/$id/turn: status '$gstatus'"
-    token=${tokens[$seat]}
-    turns=$((turns + 1))
-    [ "$turns" -le 1000 ] || die "more than 1000 turns: the game does not end"
-    if [ "$phase" = draw ]; then
-        request POST "/v1/games/$id/draw" "$token" "" "$(header etag)" "invite-$id-$number-draw"
-        expect 200 "POST /v1/games/$id/draw"
-        [ "$(jq -r .game.status "$tmp/body")" != finished ] || break
-    fi
-    version=$(header etag)
-    n=$(jq '.placements | length' "$tmp/body")
-    [ "$n" -gt 0 ] || die "$phase: no placement listed"
-    pick "$n"
-    jq -c ".placements[$picked]" "$tmp/body" >"$tmp/placement"
-    m=$(jq '[.follower, .stable, .hike, .withdraw | length] | add + 1' "$tmp/placement")
-    pick "$m"
-    body=$(jq -c --argjson k "$picked" \
-        '([null] + (.follower // [] | map({follower: .})) + (.stable // [] | map({stable: .}))
-          + (.hike // [] | map({hike: .})) + (.withdraw // [] | map({withdraw: .}))) as $f
-         | {x, y, rotation} + (if .tile then {tile} else {} end) + ($f[$k] // {})' \
-        "$tmp/placement")
-    request POST "/v1/games/$id/placements" "$token" "$body" "$version" "invite-$id-$number-place"
-    expect 201 "POST /v1/games/$id/placements $body"
-    say "turn $number: ${names[$seat]} $(jq -c . <<<"$body")"
-done
-
-request GET "/v1/games/$id/scores"
-expect 200 "GET /v1/games/$id/scores"
-[ "$(jq -r .status "$tmp/body")" = finished ] || die "the game is not finished"
-jq -r '.players | sort_by(.seat) | .[] | "\(.name): \(.score)"' "$tmp/body"
-winners=$(jq -r '[.winners[] as $w | .players[] | select(.seat == $w) | "\(.name) (\(.score))"]
-                 | join(", ")' "$tmp/body")
-echo "game $id finished after $turns turns; winner(s): $winners"
+# 4. Play (examples/play.sh).
+play_game

@@ -2,7 +2,8 @@
 // spec-check.js: checks openapi.yaml against the engine's names, which are part of the
 // HTTP contract: every engine status name (core/status.c) is an ErrorCode, and every
 // ErrorCode is an engine status name or one of the service's own codes listed here.
-// Every code that an error response of some operation allows is an ErrorCode.
+// Every code that an error response of some operation allows is an ErrorCode. Every
+// response declares X-Request-Id and Cache-Control, which every answer carries.
 //
 //   node scripts/spec-check.js            (run by `make test-spec`)
 'use strict';
@@ -33,6 +34,8 @@ const SERVICE_CODES = [
     'replay_unsupported_format',
     // Rolling restarts (issue 16).
     'draining',
+    // board.png's render slots stayed busy (issue 14, api/board_png.c).
+    'render_busy',
 ];
 
 const spec = yaml.load(fs.readFileSync(path.join(root, 'openapi.yaml'), 'utf8'));
@@ -69,9 +72,27 @@ for (const [name, r] of Object.entries(spec.components.responses)) {
     }
 }
 
+// Every answer carries X-Request-Id and Cache-Control (api/http.c): every response of
+// every operation declares both (the validating proxy refuses undeclared headers).
+let declared = 0;
+const hasBoth = (where, r) => {
+    if (r.$ref) return;
+    declared++;
+    const names = Object.keys(r.headers || {});
+    for (const h of ['X-Request-Id', 'Cache-Control']) {
+        if (!names.includes(h)) failures.push(`${where} does not declare the header ${h}`);
+    }
+};
+for (const [p, item] of Object.entries(spec.paths)) {
+    for (const [m, op] of Object.entries(item)) {
+        for (const [code, r] of Object.entries((op && op.responses) || {})) hasBoth(`${m.toUpperCase()} ${p} ${code}`, r);
+    }
+}
+for (const [name, r] of Object.entries(spec.components.responses)) hasBoth(`response ${name}`, r);
+
 if (failures.length > 0) {
     for (const f of failures) process.stderr.write(`spec-check: ${f}\n`);
     process.exit(1);
 }
 process.stdout.write(`spec-check: ${engine.length} engine codes and ${SERVICE_CODES.length} service codes ` +
-    `match ErrorCode; ${responses} error responses checked\n`);
+    `match ErrorCode; ${responses} error responses checked; ${declared} responses declare X-Request-Id and Cache-Control\n`);

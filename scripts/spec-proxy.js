@@ -29,6 +29,13 @@
 //   `204` without a body whose `Allow` (and `Access-Control-Allow-Methods`, when it allows
 //   the origin) name exactly the document's methods of that path; on any other path a 404
 //   `not_found` problem.
+// - every header of the answer must be declared for its status (`responses.*.headers`),
+//   but for the framing headers (Content-Type, Content-Length, Date, Connection,
+//   Keep-Alive, Transfer-Encoding) and, on the CORS paths (/v1/..., /openapi.yaml), the
+//   CORS headers that the introduction declares for every answer (Access-Control-*, Vary);
+//   answers that belong to no operation (404/405 above, preflights) may carry
+//   X-Request-Id, Cache-Control and Allow, as the introduction says (Prism checks only
+//   that the required headers are there and match their schemas).
 // A response that breaks the document is answered `500` application/problem+json,
 // type https://stoplight.io/prism/errors#VIOLATIONS, with the list under `validation` and
 // in the `sl-violations` header (as Prism does), and logged on stderr.
@@ -204,6 +211,65 @@ function checkMediaType(resource, out) {
     }];
 }
 
+// Headers any HTTP answer may carry (framing), which the document does not declare.
+const FRAMING_HEADERS = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive',
+    'transfer-encoding']);
+// The CORS headers, declared once in the document's introduction ("Browsers (CORS)") for
+// every answer under /v1 and /openapi.yaml rather than with each response.
+const CORS_HEADERS = new Set(['access-control-allow-origin', 'access-control-expose-headers', 'vary']);
+const CORS_PREFLIGHT_HEADERS = new Set(['access-control-allow-methods', 'access-control-allow-headers',
+    'access-control-max-age']);
+// The headers of an answer that belongs to no operation (404 for a path the document does
+// not have, 405 for a method a path does not have), declared in the introduction too.
+const UNROUTED_HEADERS = new Set(['x-request-id', 'cache-control', 'allow']);
+
+// Checks that the answer carries no header the document does not declare for it: those of
+// `declared` (lower-case names: the operation's response headers, or the introduction's
+// for answers that belong to no operation), the framing headers, and the CORS headers on
+// the paths that have CORS (`preflight`: those of a preflight answer too).
+function checkDeclaredHeaders(out, pathname, declared, preflight) {
+    const problems = [];
+    const cors = pathname === '/v1' || pathname.startsWith('/v1/') || pathname === '/openapi.yaml';
+    for (const name of Object.keys(out.headers)) {
+        if (FRAMING_HEADERS.has(name) || declared.has(name)) continue;
+        if (cors && (CORS_HEADERS.has(name) || (preflight && CORS_PREFLIGHT_HEADERS.has(name)))) continue;
+        problems.push({
+            location: ['response', 'header', name], severity: 'Error', code: 'undeclaredHeader',
+            message: `The header "${name}" is not declared for ${out.statusCode} (responses.*.headers)`,
+        });
+    }
+    return problems;
+}
+
+// The lower-case names of the headers the operation declares for the answer's status.
+function declaredHeaders(resource, statusCode) {
+    const response = resource && (resource.responses || []).find(r => String(r.code) === String(statusCode));
+    return new Set(response ? (response.headers || []).map(h => h.name.toLowerCase()) : []);
+}
+
+// The operation of `method` and `pathname` (literal paths before templated ones), or null.
+function findOperation(operations, method, pathname) {
+    let found = null;
+    for (const op of operations) {
+        if (op.method !== method.toLowerCase()) continue;
+        const re = new RegExp('^' + op.path.split(/\{[^}]+\}/).map(p => p.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('[^/]+') + '$');
+        if (!re.test(pathname)) continue;
+        if (!op.path.includes('{')) return op;
+        found = found || op;
+    }
+    return found;
+}
+
+// Logs the violations `v` of the answer `status` to `req` and answers `res` 500 with them
+// (an answer that is not checked against a schema: event streams, preflights).
+function answerViolations(req, res, status, v) {
+    for (const x of v) log(`VIOLATION ${req.method} ${req.url} -> ${status}: ${x.message}`);
+    res.writeHead(500, { 'content-type': 'application/problem+json', 'sl-violations': JSON.stringify(v).slice(0, 4000) });
+    res.end(JSON.stringify({ type: 'https://stoplight.io/prism/errors#VIOLATIONS',
+        title: 'Request/Response not valid', status: 500,
+        detail: `The server's ${status} answer does not conform to openapi.yaml.`, validation: v }));
+}
+
 function severityName(s) {
     return ['Error', 'Warning', 'Information', 'Hint'][s] || String(s);
 }
@@ -248,12 +314,19 @@ async function main() {
                     up.resume();
                     const v = [{ location: ['response', 'header', 'content-type'], severity: 'Error', code: 'mediaType',
                         message: `An event stream request answered ${up.statusCode} must be ${want}, not "${ct}"` }];
-                    log(`VIOLATION ${req.method} ${req.url} -> ${up.statusCode}: ${v[0].message}`);
-                    res.writeHead(500, { 'content-type': 'application/problem+json', 'sl-violations': JSON.stringify(v) });
-                    res.end(JSON.stringify({ type: 'https://stoplight.io/prism/errors#VIOLATIONS',
-                        title: 'Request/Response not valid', status: 500,
-                        detail: `The server's ${up.statusCode} answer does not conform to openapi.yaml.`, validation: v }));
+                    answerViolations(req, res, up.statusCode, v);
                     return;
+                }
+                {
+                    const pathname = new URL(req.url, 'http://proxy.invalid').pathname;
+                    const op = findOperation(operations, req.method, pathname);
+                    const declared = op ? declaredHeaders(op, up.statusCode) : UNROUTED_HEADERS;
+                    const v = checkDeclaredHeaders(toPrismResponse(up, Buffer.alloc(0)), pathname, declared, false);
+                    if (v.length > 0) {
+                        up.resume();
+                        answerViolations(req, res, up.statusCode, v);
+                        return;
+                    }
                 }
                 res.writeHead(up.statusCode, up.rawHeaders.filter((_, i, a) =>
                     i % 2 === 0 ? !HOP_BY_HOP.has(a[i].toLowerCase()) : !HOP_BY_HOP.has(a[i - 1].toLowerCase())));
@@ -268,16 +341,17 @@ async function main() {
                 const { res: up, body } = await sendUpstream(args.upstream, req, raw, false);
                 const out = toPrismResponse(up, body);
                 const v = checkOptions(operations, u.pathname, out);
+                if (v.length === 0) {
+                    // A preflight's headers are the introduction's ("Browsers (CORS)").
+                    const declared = out.statusCode === 204 ? new Set(['x-request-id', 'cache-control', 'allow']) : UNROUTED_HEADERS;
+                    v.push(...checkDeclaredHeaders(out, u.pathname, declared, out.statusCode === 204));
+                }
                 const headers = [];
                 for (let i = 0; i < up.rawHeaders.length; i += 2) {
                     if (!HOP_BY_HOP.has(up.rawHeaders[i].toLowerCase())) headers.push(up.rawHeaders[i], up.rawHeaders[i + 1]);
                 }
                 if (v.length > 0) {
-                    for (const x of v) log(`VIOLATION ${req.method} ${req.url} -> ${up.statusCode}: ${x.message}`);
-                    res.writeHead(500, { 'content-type': 'application/problem+json', 'sl-violations': JSON.stringify(v).slice(0, 4000) });
-                    res.end(JSON.stringify({ type: 'https://stoplight.io/prism/errors#VIOLATIONS',
-                        title: 'Request/Response not valid', status: 500,
-                        detail: `The server's ${up.statusCode} answer does not conform to openapi.yaml.`, validation: v }));
+                    answerViolations(req, res, up.statusCode, v);
                     return;
                 }
                 res.writeHead(up.statusCode, headers);
@@ -303,11 +377,14 @@ async function main() {
             let violations;
             if (unrouted) {
                 violations = checkUnrouted(output, req.method === 'HEAD');
+                violations.push(...checkDeclaredHeaders(output, u.pathname, UNROUTED_HEADERS, false));
             } else {
                 violations = validations.output
                     .filter(v => v.severity === ERROR || /Unable to match the returned status code/.test(v.message))
                     .map(v => ({ location: ['response', ...(v.path || [])], severity: 'Error', code: v.code, message: v.message }));
                 violations.push(...checkMediaType(raws.get(output).resource, output));
+                violations.push(...checkDeclaredHeaders(output, u.pathname,
+                    declaredHeaders(raws.get(output).resource, output.statusCode), false));
                 for (const v of validations.output) {
                     if (v.severity !== ERROR && !/Unable to match/.test(v.message)) {
                         log(`note: ${req.method} ${req.url} -> ${output.statusCode}: ${severityName(v.severity)}: ${v.message}`);

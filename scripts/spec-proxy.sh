@@ -9,7 +9,8 @@
 #
 # Every request is forwarded unchanged (bad JSON, missing tokens, unknown paths
 # included) and every answer is checked against openapi.yaml: status documented for the
-# operation, content type, body schema, required headers. An answer that does not
+# operation, content type, body schema, required headers, and no header that the
+# document does not declare for the answer (see the script's header). An answer that does not
 # conform is replaced by a 500 application/problem+json whose `type` is
 # https://stoplight.io/prism/errors#VIOLATIONS (the list of violations in `validation`,
 # the original answer in `upstream`), and a line "spec-proxy: VIOLATION ..." goes to the

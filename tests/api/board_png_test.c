@@ -3,6 +3,7 @@
  * cache (found after board_png_end, a copy, the least recently used dropped first). */
 #include <criterion/criterion.h>
 #include <string.h>
+#include <time.h>
 
 #include "board_png.h"
 #include "board_svg.h"
@@ -117,6 +118,25 @@ Test(board_png, render_and_cache)
     board_png_end(id, 999, 300, NULL);
     cr_expect_eq(board_png_begin(id, 999, 300, &c), 0);
     board_png_end(id, 999, 300, NULL);
+    /* Every render slot busy: a request waits BOARD_PNG_WAIT_MS at most (here 150 ms),
+     * then gives up (-1, nothing to end); once a slot is free it renders. */
+    static const char other[] = "11111111-2222-4333-8444-666666666666";
+    board_png_set_wait(150);
+    for (int v = 0; v < BOARD_PNG_RENDERS; v++) cr_assert_eq(board_png_begin(other, v, 300, &c), 0);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    cr_expect_eq(board_png_begin(id, 1000, 300, &c), -1, "no slot came free: gives up");
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    long ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
+    cr_expect(ms >= 140 && ms < 5000, "waited %ld ms for 150", ms);
+    cr_expect_null(c.data);
+    board_png_set_wait(0); /* 0: does not wait at all */
+    cr_expect_eq(board_png_begin(id, 1000, 300, &c), -1, "no wait");
+    board_png_end(other, 0, 300, NULL);
+    cr_expect_eq(board_png_begin(id, 1000, 300, &c), 0, "a slot is free");
+    board_png_end(id, 1000, 300, NULL);
+    for (int v = 1; v < BOARD_PNG_RENDERS; v++) board_png_end(other, v, 300, NULL);
+    board_png_set_wait(BOARD_PNG_WAIT_MS);
     board_png_free(&p);
     board_png_shutdown();
 }

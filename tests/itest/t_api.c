@@ -32,16 +32,39 @@ out:
     return rc;
 }
 
-cJSON *game_get(const struct server *srv, const struct game *g)
+int person_new(const struct server *srv, const char *name, struct person *p, char *why, size_t cap)
 {
-    char path[128];
-    snprintf(path, sizeof path, "/v1/games/%s", g->id);
+    char body[128];
+    snprintf(body, sizeof body, "{\"name\":\"%s\"}", name);
+    struct resp r;
+    http(srv, "POST", "/v1/players", body, NULL, &r);
+    int rc = -1;
+    if (r.status == 201 && token_shape(jstr(r.json, "token"))) {
+        snprintf(p->id, sizeof p->id, "%s", jstr(r.json, "id"));
+        snprintf(p->auth, sizeof p->auth, "Authorization: Bearer %s", jstr(r.json, "token"));
+        rc = 0;
+    } else {
+        snprintf(why, cap, "POST /v1/players answered %ld: %.200s", r.status, r.body);
+    }
+    resp_free(&r);
+    return rc;
+}
+
+cJSON *get_json(const struct server *srv, const char *path)
+{
     struct resp r;
     http(srv, "GET", path, NULL, NULL, &r);
     cJSON *j = r.status == 200 ? r.json : NULL;
     if (j) r.json = NULL;
     resp_free(&r);
     return j;
+}
+
+cJSON *game_get(const struct server *srv, const struct game *g)
+{
+    char path[128];
+    snprintf(path, sizeof path, "/v1/games/%s", g->id);
+    return get_json(srv, path);
 }
 
 void expect_not_found(const struct server *srv, const char *path)

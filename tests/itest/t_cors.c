@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
 
 #include <curl/curl.h>
 
@@ -344,4 +347,63 @@ void test_cors_origins(struct server *srv)
     int started = hard_server_start(&z, worse, 0) == 0;
     if (started) hard_server_stop(&z); /* (after a failed start there is nothing to stop) */
     CHECK(!started, "started with a path in CORS_ORIGINS");
+}
+
+/* The raw answer (at most `cap` - 1 bytes) of a request that stops half way, on `s`:
+ * read until the server closes, at most 5 s. Returns the bytes read, or -1. */
+static long half_request(const struct server *s, char *out, size_t cap)
+{
+    int fd = hard_connect(s);
+    if (fd < 0) return -1;
+    static const char part[] = "GET /v1/games HTTP/1.1\r\nHost: x\r\nOrigin: " PAGE "\r\nX-Half: ";
+    long n = 0;
+    if (send(fd, part, sizeof part - 1, MSG_NOSIGNAL) == (ssize_t)(sizeof part - 1)) {
+        struct timeval tv = {.tv_sec = 5};
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+        ssize_t k;
+        while ((size_t)n + 1 < cap && (k = recv(fd, out + n, cap - 1 - (size_t)n, 0)) > 0) n += k;
+    }
+    out[n] = '\0';
+    close(fd);
+    return n;
+}
+
+/* A header line `line` ("Name: value") in the raw answer `a`, case-insensitively by name. */
+static int has_line(const char *a, const char *line)
+{
+    size_t n = strlen(line);
+    for (const char *p = a; (p = strstr(p, "\r\n")); p += 2)
+        if (strncasecmp(p + 2, line, n) == 0 && (p[2 + n] == '\r')) return 1;
+    return 0;
+}
+
+/* The connection guard's 408 (a request that does not arrive within REQUEST_TIMEOUT) can
+ * be read by a page: with CORS_ORIGINS `*` it carries Access-Control-Allow-Origin `*` and
+ * the exposed headers; with a list (the guard knows no origin) only Vary: Origin. */
+void test_cors_timeout(struct server *srv)
+{
+    (void)srv;
+    struct server z;
+    char a[4096];
+    const char *any[] = {"REQUEST_TIMEOUT=1", NULL};
+    CHECK(hard_server_start(&z, any, 0) == 0, "the server did not start");
+    long n = half_request(&z, a, sizeof a);
+    int st = hard_server_stop(&z);
+    CHECK(n > 12 && strncmp(a, "HTTP/1.1 408", 12) == 0, "not a 408: %.80s", a);
+    CHECK(has_line(a, "Access-Control-Allow-Origin: *"), "no Access-Control-Allow-Origin: %.400s",
+          a);
+    CHECK(has_line(a, "Access-Control-Expose-Headers: ETag, Location, Retry-After, X-Request-Id"),
+          "no exposed headers: %.400s", a);
+    CHECK(strstr(a, "\"code\":\"request_timeout\""), "not request_timeout: %.400s", a);
+    CHECK(st == 0, "server exit %d", st);
+    const char *list[] = {"REQUEST_TIMEOUT=1", "CORS_ORIGINS=" PAGE, NULL};
+    CHECK(hard_server_start(&z, list, 0) == 0, "the server did not start (a list)");
+    n = half_request(&z, a, sizeof a);
+    st = hard_server_stop(&z);
+    CHECK(n > 12 && strncmp(a, "HTTP/1.1 408", 12) == 0, "a list: not a 408: %.80s", a);
+    int acao = 0;
+    for (const char *p = a; *p && !acao; p++)
+        acao = strncasecmp(p, "Access-Control-Allow-Origin", 27) == 0;
+    CHECK(has_line(a, "Vary: Origin") && !acao, "a list: %.400s", a);
+    CHECK(st == 0, "server exit %d (a list)", st);
 }

@@ -20,37 +20,12 @@
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 
+#include "hook.h"
 #include "tests.h"
 
 /* A short game: the start tile and eight tiles. */
 #define INBOX_DECK  "\"start\":\"D\",\"deck\":[\"K\",\"D\",\"E\",\"U\",\"V\",\"B\",\"A\",\"L\"]"
 #define INBOX_GAMES 7 /* Ann's games in the list test */
-
-/* A player created for a test. */
-struct person {
-    char id[64];    /* its id */
-    char auth[160]; /* "Authorization: Bearer <token>" */
-};
-
-/* Creates the player `name` on `srv`; 0, or -1 with `why`. */
-static int person_new(const struct server *srv, const char *name, struct person *p, char *why,
-                      size_t cap)
-{
-    char body[128];
-    snprintf(body, sizeof body, "{\"name\":\"%s\"}", name);
-    struct resp r;
-    http(srv, "POST", "/v1/players", body, NULL, &r);
-    int rc = -1;
-    if (r.status == 201 && token_shape(jstr(r.json, "token"))) {
-        snprintf(p->id, sizeof p->id, "%s", jstr(r.json, "id"));
-        snprintf(p->auth, sizeof p->auth, "Authorization: Bearer %s", jstr(r.json, "token"));
-        rc = 0;
-    } else {
-        snprintf(why, cap, "POST /v1/players answered %ld: %.200s", r.status, r.body);
-    }
-    resp_free(&r);
-    return rc;
-}
 
 /* A game with seat 0 bound to `p` ({"player": "me"}) and seat 1 "Zed" (`extra` adds members
  * to the body, e.g. the deck) into `g`: seat 0 acts with the player token. 0 or -1. */
@@ -329,28 +304,6 @@ void test_inbox_list(struct server *srv)
     CHECK(st == 401 && strcmp(code, "unknown_token") == 0, "a seat's token: %ld %s", st, code);
 }
 
-#define HOOK_MAX 64 /* requests the receiver keeps */
-
-/* One request the receiver got. */
-struct hook_req {
-    char sig[80];      /* X-Tilehall-Signature */
-    char delivery[96]; /* X-Tilehall-Delivery */
-    char wid[128];     /* webhook-id */
-    char wsig[80];     /* webhook-signature */
-    char *body;        /* malloc'd */
-};
-
-/* A webhook receiver on 127.0.0.1 that answers 200 to each request (one at a time). */
-struct receiver {
-    int fd;               /* listening socket */
-    int port;             /* its port */
-    pthread_t thread;     /* the accept loop */
-    atomic_int stop;      /* 1: end */
-    pthread_mutex_t lock; /* guards n and req */
-    int n;                /* requests */
-    struct hook_req req[HOOK_MAX];
-};
-
 /* POST `body` to `path` with header `h` (NULL: none): the status, the answer in `r`. */
 static long post_json(const struct server *srv, const char *path, const char *body, const char *h,
                       struct resp *r)
@@ -429,115 +382,8 @@ void test_inbox_names(struct server *srv)
     CHECK(strcmp(names, "Dee,Cy") == 0 && seat == 1, "Cy's list: %s, seat %d", names, seat);
 }
 
-/* Copies the value of header `name` from the header block `h` into dst. */
-static void header_of(const char *h, const char *name, char *dst, size_t cap)
-{
-    dst[0] = '\0';
-    size_t nl = strlen(name);
-    for (const char *p = h; p && *p; p = strstr(p, "\r\n") ? strstr(p, "\r\n") + 2 : NULL) {
-        if (strncasecmp(p, name, nl) == 0 && p[nl] == ':') {
-            const char *v = p + nl + 1;
-            while (*v == ' ') v++;
-            snprintf(dst, cap, "%.*s", (int)strcspn(v, "\r\n"), v);
-            return;
-        }
-    }
-}
-
-/* Reads one request from connection `c` and answers it 200. */
-static void serve(struct receiver *l, int c)
-{
-    char buf[32768];
-    size_t len = 0;
-    char *end = NULL;
-    long body_len = -1;
-    for (;;) {
-        struct pollfd pf = {c, POLLIN, 0};
-        if (poll(&pf, 1, 5000) <= 0) return;
-        ssize_t n = read(c, buf + len, sizeof buf - 1 - len);
-        if (n <= 0) return;
-        len += (size_t)n;
-        buf[len] = '\0';
-        if (!end && (end = strstr(buf, "\r\n\r\n")) != NULL) {
-            char cl[32];
-            *end = '\0';
-            header_of(buf, "Content-Length", cl, sizeof cl);
-            *end = '\r';
-            body_len = strtol(cl, NULL, 10);
-        }
-        if (end && (long)(len - (size_t)(end + 4 - buf)) >= body_len) break;
-        if (len >= sizeof buf - 1) return;
-    }
-    *end = '\0';
-    pthread_mutex_lock(&l->lock);
-    if (l->n < HOOK_MAX) {
-        struct hook_req *r = &l->req[l->n];
-        header_of(buf, "X-Tilehall-Signature", r->sig, sizeof r->sig);
-        header_of(buf, "X-Tilehall-Delivery", r->delivery, sizeof r->delivery);
-        header_of(buf, "webhook-id", r->wid, sizeof r->wid);
-        header_of(buf, "webhook-signature", r->wsig, sizeof r->wsig);
-        r->body = strndup(end + 4, (size_t)body_len);
-        l->n++;
-    }
-    pthread_mutex_unlock(&l->lock);
-    static const char ok[] = "HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
-    ssize_t w = write(c, ok, sizeof ok - 1);
-    (void)w;
-}
-
-static void *receiver_main(void *p)
-{
-    struct receiver *l = p;
-    while (!atomic_load(&l->stop)) {
-        struct pollfd pf = {l->fd, POLLIN, 0};
-        if (poll(&pf, 1, 100) <= 0) continue;
-        int c = accept(l->fd, NULL, NULL);
-        if (c < 0) continue;
-        serve(l, c);
-        close(c);
-    }
-    return NULL;
-}
-
-/* Starts a receiver on a free port of 127.0.0.1; NULL on failure. */
-static struct receiver *receiver_start(void)
-{
-    struct receiver *l = calloc(1, sizeof *l);
-    if (!l) return NULL;
-    l->fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a = {0};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t alen = sizeof a;
-    if (l->fd < 0 || bind(l->fd, (struct sockaddr *)&a, sizeof a) ||
-        getsockname(l->fd, (struct sockaddr *)&a, &alen) || listen(l->fd, 16)) {
-        if (l->fd >= 0) close(l->fd);
-        free(l);
-        return NULL;
-    }
-    l->port = ntohs(a.sin_port);
-    pthread_mutex_init(&l->lock, NULL);
-    if (pthread_create(&l->thread, NULL, receiver_main, l) != 0) {
-        close(l->fd);
-        free(l);
-        return NULL;
-    }
-    return l;
-}
-
-static void receiver_stop(struct receiver *l)
-{
-    if (!l) return;
-    atomic_store(&l->stop, 1);
-    pthread_join(l->thread, NULL);
-    close(l->fd);
-    for (int i = 0; i < l->n; i++) free(l->req[i].body);
-    pthread_mutex_destroy(&l->lock);
-    free(l);
-}
-
 /* Requests received for game `id` (its X-Tilehall-Delivery "<id>:<seq>"), or all with NULL. */
-static int received(struct receiver *l, const char *id)
+static int received(struct listener *l, const char *id)
 {
     pthread_mutex_lock(&l->lock);
     int n = 0;
@@ -547,7 +393,7 @@ static int received(struct receiver *l, const char *id)
 }
 
 /* Waits up to `ms` until the receiver has `n` requests for game `id`; 1 if so. */
-static int wait_received(struct receiver *l, const char *id, int n, long ms)
+static int wait_received(struct listener *l, const char *id, int n, long ms)
 {
     for (long t = 0; t <= ms; t += 20) {
         if (received(l, id) >= n) return 1;
@@ -570,7 +416,7 @@ static int events_of(const struct server *srv, const char *id)
  * each body {"game": id, "event": {"seq": ...}}, signed with `secret` (X-Tilehall-Signature
  * and the Standard Webhooks headers). 0, or -1 with why.
  */
-static int check_game(struct receiver *l, const char *id, int from, int to, const char *secret,
+static int check_game(struct listener *l, const char *id, int from, int to, const char *secret,
                       char *why, size_t cap)
 {
     int seq = from, rc = 0;
@@ -655,7 +501,7 @@ void test_inbox_webhook(struct server *srv)
     resp_free(&r);
     CHECK(st == 404, "GET after the refusals: %ld", st);
 
-    struct receiver *l = receiver_start();
+    struct listener *l = listener_start();
     CHECK(l, "no receiver");
     char body[160], secret[96] = "";
     snprintf(body, sizeof body, "{\"url\":\"http://127.0.0.1:%d/ann\"}", l->port);
@@ -664,7 +510,7 @@ void test_inbox_webhook(struct server *srv)
     snprintf(secret, sizeof secret, "%s", jstr(r.json, "secret"));
     int std_ok = strncmp(jstr(r.json, "standard_secret"), "whsec_", 6) == 0;
     resp_free(&r);
-    if (st != 200 || !secret[0] || !std_ok) receiver_stop(l);
+    if (st != 200 || !secret[0] || !std_ok) listener_stop(l);
     CHECK(st == 200 && secret[0] && std_ok, "POST /v1/players/me/webhook: %ld", st);
 
     /* Game 2 is created after: all its events; game 1 those after the webhook was set. */
@@ -708,7 +554,7 @@ void test_inbox_webhook(struct server *srv)
     hook(srv, &ann, "GET", NULL, &r);
     long gone = r.status;
     resp_free(&r);
-    receiver_stop(l);
+    listener_stop(l);
     CHECK(rc == 0, "%s", why);
     CHECK(got1 && got2, "deliveries: game 1 %d of %d, game 2 %d of %d", r1, n1 - before, r2, n2);
     CHECK(c1 == 0 && c2 == 0, "%s", why);

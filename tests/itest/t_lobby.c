@@ -25,23 +25,11 @@ struct lobby {
     char invite_url[5][160]; /* and their invite_url */
 };
 
-/* A player created for a test: its id and Authorization line. */
-struct who {
-    char id[64];
-    char auth[160];
-};
-
-static int who_new(const struct server *srv, const char *name, struct who *w)
+/* Creates the player `name` into `w` (person_new); 0 or -1. */
+static int who_new(const struct server *srv, const char *name, struct person *w)
 {
-    char body[96];
-    snprintf(body, sizeof body, "{\"name\":\"%s\"}", name);
-    struct resp r;
-    http(srv, "POST", "/v1/players", body, NULL, &r);
-    int ok = r.status == 201;
-    snprintf(w->id, sizeof w->id, "%s", jstr(r.json, "id"));
-    snprintf(w->auth, sizeof w->auth, "Authorization: Bearer %s", jstr(r.json, "token"));
-    resp_free(&r);
-    return ok ? 0 : -1;
+    char why[300];
+    return person_new(srv, name, w, why, sizeof why);
 }
 
 /* POST /v1/games `body` (with header `h`, may be NULL) into `l`: the status. */
@@ -168,7 +156,7 @@ static const char *const rulesets[] = {"classic", "hills", "discovery"};
 static void lobby_play(struct server *srv, const char *ruleset)
 {
     char why[300], code[64], body[512], st_[16];
-    struct who cy;
+    struct person cy;
     CHECK(who_new(srv, "Cy", &cy) == 0, "POST /v1/players failed");
     snprintf(body, sizeof body,
              "{\"ruleset\":\"%s\",\"players\":[{\"name\":\"Ann\"},{\"open\":true},{\"open\":true,"
@@ -312,7 +300,7 @@ void test_lobby_play(struct server *srv)
 void test_lobby_refusals(struct server *srv)
 {
     char code[64];
-    struct who ann, bob;
+    struct person ann, bob;
     CHECK(who_new(srv, "Ann", &ann) == 0 && who_new(srv, "Bob", &bob) == 0, "players");
     struct lobby l;
     long st = lobby_new(
@@ -496,7 +484,7 @@ void test_lobby_race(struct server *srv)
 
     /* One player racing for two seats of one game: one seat, the other 409 already_seated
      * (never a 500 from the unique index players_person_game). */
-    struct who dee;
+    struct person dee;
     CHECK(who_new(srv, "Dee", &dee) == 0, "player");
     struct lobby three;
     CHECK(lobby_new(srv,
@@ -737,7 +725,7 @@ void test_lobby_abort(struct server *srv)
     }
 
     /* A bound seat aborts by its player token; a finished game is too late. */
-    struct who ann;
+    struct person ann;
     CHECK(who_new(srv, "Ann", &ann) == 0, "player");
     struct lobby m;
     CHECK(lobby_new(srv, "{\"players\":[{\"player\":\"me\"},{\"open\":true}]}", ann.auth, &m,
@@ -818,4 +806,78 @@ void test_lobby_clock_and_bot(struct server *srv)
     cJSON_Delete(s);
     CHECK(active, "after the start the computer player's turn did not pass to seat 1");
     CHECK(has_deadline, "the started game has no deadline");
+}
+
+/* GET /v1/games/{id}?version=`v` of `l`: the body (cJSON_Delete it), or NULL unless 200. */
+static cJSON *state_at(const struct server *srv, const struct lobby *l, int v)
+{
+    char path[160];
+    snprintf(path, sizeof path, "/v1/games/%s?version=%d", l->g.id, v);
+    return get_json(srv, path);
+}
+
+/* Whether seat `s` of state `j` is open, and its name into `name`. */
+static int seat_open(const cJSON *j, int s, char *name, size_t cap)
+{
+    const cJSON *p = cJSON_GetArrayItem(jget(j, "players"), s);
+    snprintf(name, cap, "%s", p ? jstr(p, "name") : "?");
+    return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "open"));
+}
+
+void test_lobby_past_versions(struct server *srv)
+{
+    char code[64], name[64];
+    struct lobby l;
+    struct resp c;
+    CHECK(lobby_new(srv,
+                    "{\"ruleset\":\"classic\",\"players\":[{\"name\":\"Ann\"},"
+                    "{\"open\":true,\"name\":\"Guest\"},{\"open\":true}]}",
+                    NULL, &l, &c) == 201,
+          "create");
+    int v0 = (int)jnum(c.json, "version");
+    resp_free(&c);
+    CHECK(join(srv, &l, l.invite[1], "Bea", NULL, code, sizeof code, NULL) == 200, "join 1: %s",
+          code);
+    CHECK(join(srv, &l, l.invite[2], "Cid", NULL, code, sizeof code, NULL) == 200, "join 2: %s",
+          code);
+    int v2 = game_version(srv, &l.g);
+    CHECK(v2 == v0 + 2, "versions %d then %d", v0, v2);
+    /* As created: waiting, both seats open with their placeholders. */
+    cJSON *j = state_at(srv, &l, v0);
+    CHECK(j, "?version=%d", v0);
+    CHECK(strcmp(jstr(j, "status"), "waiting") == 0, "at %d: %s", v0, jstr(j, "status"));
+    int open1 = seat_open(j, 1, name, sizeof name);
+    CHECK(open1 && strcmp(name, "Guest") == 0, "at %d seat 1: open %d, %s", v0, open1, name);
+    int open2 = seat_open(j, 2, name, sizeof name);
+    CHECK(open2 && strcmp(name, "Seat 3") == 0, "at %d seat 2: open %d, %s", v0, open2, name);
+    cJSON_Delete(j);
+    /* One join later: still waiting, seat 1 taken. */
+    j = state_at(srv, &l, v0 + 1);
+    CHECK(j, "?version=%d", v0 + 1);
+    CHECK(strcmp(jstr(j, "status"), "waiting") == 0, "at %d: %s", v0 + 1, jstr(j, "status"));
+    open1 = seat_open(j, 1, name, sizeof name);
+    CHECK(!open1 && strcmp(name, "Bea") == 0, "at %d seat 1: open %d, %s", v0 + 1, open1, name);
+    CHECK(seat_open(j, 2, name, sizeof name), "at %d seat 2 not open", v0 + 1);
+    cJSON_Delete(j);
+    /* Every seat taken: active, as now. */
+    j = state_at(srv, &l, v2);
+    CHECK(j && strcmp(jstr(j, "status"), "active") == 0, "at %d: %s", v2,
+          j ? jstr(j, "status") : "?");
+    cJSON_Delete(j);
+    /* A game aborted while waiting: waiting before the abort, aborted at it. */
+    struct lobby w;
+    CHECK(lobby_new(srv,
+                    "{\"ruleset\":\"classic\",\"players\":[{\"name\":\"Ann\"},{\"open\":true}]}",
+                    NULL, &w, NULL) == 201,
+          "create 2");
+    int w0 = game_version(srv, &w.g);
+    CHECK(abort_game(srv, &w, w.g.auth[0], code, sizeof code) == 200, "abort: %s", code);
+    j = state_at(srv, &w, w0);
+    CHECK(j && strcmp(jstr(j, "status"), "waiting") == 0, "aborted game at %d: %s", w0,
+          j ? jstr(j, "status") : "?");
+    cJSON_Delete(j);
+    j = state_at(srv, &w, w0 + 1);
+    CHECK(j && strcmp(jstr(j, "status"), "aborted") == 0, "aborted game at %d: %s", w0 + 1,
+          j ? jstr(j, "status") : "?");
+    cJSON_Delete(j);
 }

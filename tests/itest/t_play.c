@@ -49,6 +49,8 @@ const struct itest itest_tests[] = {
     {"board.png: every ruleset, the width asked, ETag and 304", test_board_png},
     {"board.png: width refusals", test_board_png_refusals},
     {"board.png: one render per version and width, viewers at once included", test_board_png_cache},
+    {"board.png: no render slot within BOARD_PNG_WAIT_MS: 503 render_busy, Retry-After",
+     test_board_png_busy},
     /* For client authors (t_client.c). */
     {"past versions: ?version=N on the game, board.svg and board.png, as they stood",
      test_past_versions},
@@ -118,6 +120,8 @@ const struct itest itest_tests[] = {
     {"lobby: Idempotency-Key of a join", test_lobby_idempotency},
     {"lobby: abort while waiting, before and after every seat placed (every ruleset)",
      test_lobby_abort},
+    {"lobby: ?version=N while waiting shows it waiting, its open seats open",
+     test_lobby_past_versions},
     {"lobby: a clock and a computer player wait for the last join, then run",
      test_lobby_clock_and_bot},
     /* Clocks (t_clocks.c). */
@@ -140,6 +144,8 @@ const struct itest itest_tests[] = {
     {"cors: headers on every answer (errors, 304, long poll, stream), not on ops",
      test_cors_answers},
     {"cors: CORS_ORIGINS list (listed, unlisted), preflights not rate-limited", test_cors_origins},
+    {"cors: the connection guard's 408 readable by a page (CORS_ORIGINS * and a list)",
+     test_cors_timeout},
     /* Hardening (t_badinput.c, t_hardening.c). */
     {"bad input of every kind: 4xx problems, the game unchanged", test_bad_input},
     {"rate limit: 429 with Retry-After, off by default", test_rate_limit},

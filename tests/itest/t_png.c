@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hard.h"
 #include "tests.h"
 
 /* The width and height of the PNG in `r` (from its IHDR chunk); 0 when it is no PNG. */
@@ -126,6 +127,9 @@ struct viewer {
     pthread_t thread;         /* the thread */
     long status;              /* the answer's status */
     unsigned long w;          /* its width, 0 when no PNG */
+    char code[40];            /* a problem's code, else "" */
+    char retry_after[16];     /* its Retry-After, else "" */
+    char ctype[64];           /* its Content-Type */
 };
 
 static void *view(void *arg)
@@ -136,6 +140,9 @@ static void *view(void *arg)
     http(v->srv, "GET", v->path, NULL, NULL, &r);
     v->status = r.status;
     if (!png_size(&r, &v->w, &h)) v->w = 0;
+    snprintf(v->code, sizeof v->code, "%s", r.status >= 400 ? problem_code(&r) : "");
+    snprintf(v->retry_after, sizeof v->retry_after, "%s", r.retry_after);
+    snprintf(v->ctype, sizeof v->ctype, "%s", r.ctype);
     resp_free(&r);
     return NULL;
 }
@@ -185,4 +192,58 @@ void test_board_png_cache(struct server *srv)
     CHECK(ok, "a viewer got no picture of 900 pixels");
     long r4 = metric(srv, RENDERED);
     CHECK(r4 == r3 + 1, "eight viewers at once: %ld renders", r4 - r3);
+}
+
+/* A viewer that waits for a render slot in vain: a server whose pictures do not wait for a
+ * slot at all (BOARD_PNG_WAIT_MS=0), eight viewers at once of eight pictures (widths),
+ * two render slots: the ones without a slot are answered 503 render_busy with Retry-After
+ * at once, the others get their picture. */
+void test_board_png_busy(struct server *srv)
+{
+    (void)srv;
+    struct server z;
+    const char *env[] = {"BOARD_PNG_WAIT_MS=0", "THREADS=8", NULL};
+    CHECK(hard_server_start(&z, env, 1) == 0, "the server did not start");
+    struct server *zs = &z;
+    struct game g;
+    char why[400];
+    if (game_new(zs, "{\"ruleset\":\"classic\",\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}]}",
+                 &g, why, sizeof why)) {
+        hard_server_stop(&z);
+        CHECK(0, "%s", why);
+    }
+    for (int t = 0; t < 6; t++)
+        if (play_turn(zs, &g, t % 2, why, sizeof why) < 0) break;
+    int busy = 0, pictures = 0, bad = 0;
+    char what[1400] = "";
+    for (int round = 0; round < 6 && !busy; round++) {
+        enum { N = 8 };
+        char paths[N][160];
+        struct viewer v[N];
+        for (int i = 0; i < N; i++) {
+            snprintf(paths[i], sizeof paths[i], "/v1/games/%s/board.png?width=%d", g.id,
+                     1600 - round * N - i);
+            v[i] = (struct viewer){.srv = zs, .path = paths[i]};
+            if (pthread_create(&v[i].thread, NULL, view, &v[i])) v[i].thread = 0;
+        }
+        for (int i = 0; i < N; i++) {
+            if (v[i].thread) pthread_join(v[i].thread, NULL);
+            if (v[i].status == 200 && v[i].w > 0)
+                pictures++;
+            else if (v[i].status == 503 && strcmp(v[i].code, "render_busy") == 0 &&
+                     strcmp(v[i].retry_after, "2") == 0 &&
+                     strcmp(v[i].ctype, "application/problem+json") == 0)
+                busy++;
+            else if (!bad++)
+                snprintf(what, sizeof what, "%s: %ld %s, Retry-After \"%s\", %s", paths[i],
+                         v[i].status, v[i].code, v[i].retry_after, v[i].ctype);
+        }
+    }
+    int st = hard_server_stop(&z);
+    printf("  board.png busy: %d pictures, %d answered 503 render_busy\n", pictures, busy);
+    CHECK(!bad, "%d answers neither a picture nor 503 render_busy with Retry-After 2 (%s)", bad,
+          what);
+    CHECK(busy > 0, "no viewer of %d was answered 503 with no slot to wait for", pictures);
+    CHECK(pictures > 0, "no picture at all");
+    CHECK(st == 0, "server exit %d", st);
 }

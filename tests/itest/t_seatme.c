@@ -13,32 +13,6 @@
 /* A short game: the start tile and eight tiles. */
 #define SEATME_DECK "\"start\":\"D\",\"deck\":[\"K\",\"D\",\"E\",\"U\",\"V\",\"B\",\"A\",\"L\"]"
 
-/* A player created for a test. */
-struct person {
-    char id[64];    /* its id */
-    char auth[160]; /* "Authorization: Bearer <token>" */
-};
-
-/* Creates the player `name` on `srv`; 0, or -1 with `why`. */
-static int person_new(const struct server *srv, const char *name, struct person *p, char *why,
-                      size_t cap)
-{
-    char body[128];
-    snprintf(body, sizeof body, "{\"name\":\"%s\"}", name);
-    struct resp r;
-    http(srv, "POST", "/v1/players", body, NULL, &r);
-    int rc = -1;
-    if (r.status == 201 && token_shape(jstr(r.json, "token"))) {
-        snprintf(p->id, sizeof p->id, "%s", jstr(r.json, "id"));
-        snprintf(p->auth, sizeof p->auth, "Authorization: Bearer %s", jstr(r.json, "token"));
-        rc = 0;
-    } else {
-        snprintf(why, cap, "POST /v1/players answered %ld: %.200s", r.status, r.body);
-    }
-    resp_free(&r);
-    return rc;
-}
-
 /* Ann and Bob, two new players, for the test whose server is `srv`, or fails the test. */
 #define ANN_AND_BOB(ann, bob, why)                                                                 \
     do {                                                                                           \

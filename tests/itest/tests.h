@@ -41,6 +41,19 @@ int game_new(const struct server *srv, const char *body, struct game *g, char *w
         CHECK(game_new(srv, body, g, why_, sizeof why_) == 0, "%s", why_);                         \
     } while (0)
 
+/* A player created for a test. */
+struct person {
+    char id[64];    /* its id */
+    char auth[160]; /* "Authorization: Bearer <token>" */
+};
+
+/* Creates the player `name` on `srv` (POST /v1/players, its token of the documented shape)
+ * into `p`; 0, or -1 with what went wrong in `why`. */
+int person_new(const struct server *srv, const char *name, struct person *p, char *why, size_t cap);
+
+/* The JSON body of GET `path` (caller deletes), or NULL unless it answered 200. */
+cJSON *get_json(const struct server *srv, const char *path);
+
 /* The game's current JSON (caller deletes), or NULL. */
 cJSON *game_get(const struct server *srv, const struct game *g);
 
@@ -66,6 +79,7 @@ void test_ops(struct server *srv);
 void test_board_png(struct server *srv);
 void test_board_png_refusals(struct server *srv);
 void test_board_png_cache(struct server *srv);
+void test_board_png_busy(struct server *srv);
 void test_past_versions(struct server *srv);
 void test_events_pages(struct server *srv);
 void test_place_answer_next(struct server *srv);
@@ -188,10 +202,12 @@ void test_lobby_race(struct server *srv);
 void test_lobby_start_events(struct server *srv);
 void test_lobby_idempotency(struct server *srv);
 void test_lobby_abort(struct server *srv);
+void test_lobby_past_versions(struct server *srv);
 void test_lobby_clock_and_bot(struct server *srv);
 void test_cors_preflights(struct server *srv);
 void test_cors_answers(struct server *srv);
 void test_cors_origins(struct server *srv);
+void test_cors_timeout(struct server *srv);
 
 /* t_export.c: export and replay (issue 16, item 4). */
 void test_export_replay_rulesets(struct server *srv);

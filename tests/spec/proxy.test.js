@@ -9,6 +9,7 @@ const assert = require('node:assert/strict');
 const http = require('node:http');
 const net = require('node:net');
 const path = require('node:path');
+const fs = require('node:fs');
 const { execFile } = require('node:child_process');
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -27,6 +28,7 @@ const problem = (status, code) => ({
 
 let stub, proxyPid, base;
 const received = []; // what the stub got: {method, url, headers, body}
+let logFile; // the proxy's log: the itest runner fails the run on its VIOLATION lines
 
 // The stub's canned answers, by "METHOD path".
 function answer(req, body) {
@@ -43,6 +45,15 @@ function answer(req, body) {
     case 'GET /v1/games/missing': return prob(404, 'not_found');
     case 'GET /v1/games/undocumented': return prob(409, 'wrong_phase');
     case 'GET /v1/games/text': return [404, { 'content-type': 'text/plain' }, 'no'];
+    case 'GET /v1/games/extra-header': return json(200, GAME, { etag: '"0"', 'x-powered-by': 'stub' });
+    case 'GET /v1/games/declared-headers':
+        return json(200, GAME, { etag: '"0"', 'x-request-id': 'r1', 'cache-control': 'no-cache',
+            'access-control-allow-origin': '*', 'access-control-expose-headers': 'ETag', vary: 'Origin' });
+    case 'GET /v1/games/location-on-get': return json(200, GAME, { etag: '"0"', location: '/v1/games/x' });
+    case 'GET /v1/games/sse-extra-header/events':
+        return [200, { 'content-type': 'text/event-stream', 'x-debug': '1' }, 'id: 1\nevent: game_created\ndata: {}\n\n'];
+    case 'GET /healthz-cors': return prob(404, 'not_found', { 'access-control-allow-origin': '*' });
+    case 'GET /nowhere-extra-header': return prob(404, 'not_found', { 'x-request-id': 'r2', 'x-debug': '1' });
     case `GET /v1/games/${ID}/events`:
         if ((req.headers.accept || '').includes('text/event-stream')) {
             return [200, { 'content-type': 'text/event-stream' }, 'id: 1\nevent: game_created\ndata: {}\n\n'];
@@ -65,6 +76,9 @@ function answer(req, body) {
         return [204, { allow: 'GET, POST', 'access-control-allow-origin': '*', 'access-control-allow-methods': 'POST' }, ''];
     case 'OPTIONS /v1/games': return [200, { allow: 'POST', 'content-type': 'application/json' }, '{}'];
     case 'OPTIONS /healthz': return [204, { allow: 'GET' }, ''];
+    case 'OPTIONS /v1/games/y/placements': // a header no preflight has
+        return [204, { allow: 'GET, POST', 'access-control-allow-origin': '*', 'access-control-allow-methods': 'GET, POST',
+            'access-control-max-age': '600', 'x-debug': '1' }, ''];
     case 'POST /v1/games': {
         try {
             JSON.parse(body);
@@ -133,6 +147,9 @@ before(async () => {
     await new Promise(r => stub.listen(0, '127.0.0.1', r));
     const port = await freePort();
     const log = path.join(ROOT, 'build', 'spec-proxy-selftest.log');
+    fs.mkdirSync(path.dirname(log), { recursive: true });
+    fs.rmSync(log, { force: true });
+    logFile = log;
     // Asynchronously: the script waits for an answer that this process's stub gives.
     const out = await new Promise((resolve, reject) => execFile(path.join(ROOT, 'scripts', 'spec-proxy.sh'),
         [String(port), `http://127.0.0.1:${stub.address().port}`, log], { encoding: 'utf8', timeout: 60000 },
@@ -248,4 +265,42 @@ test('event streams pass through; a stream answered as JSON is a violation', asy
     assertViolation(await request('GET', '/v1/games/sse-as-json/events', sse), /text\/event-stream/);
     assert.equal((await request('GET', `/v1/games/${ID}/events`)).text,
         '{"events":[],"has_more":false,"last_seq":1,"status":"active"}');
+});
+
+test('a header the document does not declare for the answer is a violation', async () => {
+    // Declared: the response's own headers, the framing ones, and the CORS headers of the
+    // introduction on /v1 paths.
+    assert.equal((await request('GET', '/v1/games/declared-headers')).status, 200);
+    assertViolation(await request('GET', '/v1/games/extra-header'), /"x-powered-by" is not declared/);
+    // Location is declared for a creation's 201, not for a game's 200.
+    assertViolation(await request('GET', '/v1/games/location-on-get'), /"location" is not declared/);
+    // Answers that belong to no operation: X-Request-Id, Cache-Control, Allow only, and
+    // no CORS headers outside /v1 and /openapi.yaml.
+    assertViolation(await request('GET', '/nowhere-extra-header'), /"x-debug" is not declared/);
+    assertViolation(await request('GET', '/healthz-cors'), /"access-control-allow-origin" is not declared/);
+    assertViolation(await request('OPTIONS', '/v1/games/y/placements'), /"x-debug" is not declared/);
+    const sse = { headers: { accept: 'text/event-stream' } };
+    assertViolation(await request('GET', '/v1/games/sse-extra-header/events', sse), /"x-debug" is not declared/);
+});
+
+test('each kind of mismatch leaves the line that fails the itest run in the log', async () => {
+    // tests/itest/itest.c counts the lines starting "spec-proxy: VIOLATION" and fails the
+    // run on any: one wrong answer of each kind (status, content type, body, header).
+    const cases = [
+        ['/v1/games/undocumented', /status code/],
+        ['/v1/games/text', /media type/],
+        ['/v1/games/extra', /additional properties/],
+        ['/v1/games/extra-header', /not declared/],
+    ];
+    for (const [url, pattern] of cases) {
+        assertViolation(await request('GET', url), pattern);
+        const lines = fs.readFileSync(logFile, 'utf8').split('\n')
+            .filter(l => l.startsWith('spec-proxy: VIOLATION ') && l.includes(` GET ${url} -> `));
+        assert.ok(lines.some(l => pattern.test(l)), `no VIOLATION line for ${url} in ${logFile}`);
+    }
+    // A conforming answer leaves none.
+    const before = fs.readFileSync(logFile, 'utf8');
+    assert.equal((await request('GET', `/v1/games/${ID}`)).status, 200);
+    const added = fs.readFileSync(logFile, 'utf8').slice(before.length);
+    assert.ok(!/^spec-proxy: VIOLATION/m.test(added), added);
 });

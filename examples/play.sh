@@ -1,0 +1,185 @@
+# play.sh: sourced by examples/bot.sh and examples/invite.sh (bash): the requests, and the
+# play of a whole game once every seat is taken.
+#
+# The sourcing script sets prog first (its name, for messages and Idempotency-Keys) and
+# has a usage(); start reads its command line; before play_game it sets id (the game),
+# tokens and names (by seat: the token each seat acts with, its name).
+# shellcheck shell=bash disable=SC2154 # prog, id, tokens, names: the caller's
+# shellcheck disable=SC2034 # seed, ruleset, options: for the caller
+
+die() {
+    echo "$prog: $*" >&2
+    exit 1
+}
+
+# start DEFAULT_PLAYERS ARG...: reads the command line as the scripts' usage says (the
+# caller's usage() on a bad one) into url, players, seed, quiet, ruleset and options (the
+# ruleset's options as a JSON object: true/false and numbers as such, anything else a
+# string), checks for curl and jq, and makes the scratch folder $tmp (removed at the exit).
+start() {
+    local opt kv
+    OPTIND=1
+    url=${TILEHALL_URL:-http://127.0.0.1:8080}
+    players=$1
+    shift
+    seed=
+    quiet=0
+    while getopts 'u:p:s:r:qh' opt; do
+        case $opt in
+        u) url=$OPTARG ;;
+        p) players=$OPTARG ;;
+        s) seed=$OPTARG ;;
+        r) RANDOM=$OPTARG ;;
+        q) quiet=1 ;;
+        *) usage ;;
+        esac
+    done
+    shift $((OPTIND - 1))
+    [ $# -ge 1 ] || usage
+    ruleset=$1
+    shift
+    case $players in [2-5]) ;; *) echo "$prog: PLAYERS must be 2 to 5, not '$players'" >&2; exit 2 ;; esac
+    case $seed in '' | [0-9]*) ;; *) echo "$prog: SEED must be a number" >&2; exit 2 ;; esac
+    for tool in curl jq; do
+        command -v "$tool" >/dev/null || { echo "$prog: $tool is missing" >&2; exit 2; }
+    done
+    url=${url%/}
+
+    options='{}'
+    for kv in "$@"; do
+        case $kv in *=*) ;; *) echo "$prog: options are NAME=VALUE, not '$kv'" >&2; exit 2 ;; esac
+        options=$(jq -c --arg k "${kv%%=*}" --arg v "${kv#*=}" \
+            '. + {($k): ($v | if test("^(true|false|-?[0-9]+)$") then fromjson else . end)}' \
+            <<<"$options")
+    done
+
+    tmp=$(mktemp -d)
+    trap 'rm -rf "$tmp"' EXIT
+}
+
+# header NAME: the value of header NAME (lower case) of the last answer.
+header() {
+    tr -d '\r' <"$tmp/headers" | awk -F': *' -v h="$1" 'tolower($1) == h {v = $2} END {print v}'
+}
+
+# request METHOD PATH [TOKEN] [JSON] [IF_MATCH] [IDEMPOTENCY_KEY]: the answer's status in
+# $status, its body in $tmp/body, its headers in $tmp/headers. Retries 429 and 503.
+request() {
+    local method=$1 path=$2 token=${3:-} data=${4:-} ifmatch=${5:-} key=${6:-}
+    local args=(-sS -X "$method" -o "$tmp/body" -D "$tmp/headers" -w '%{http_code}'
+        --connect-timeout 10 --max-time 90)
+    if [ -n "$token" ]; then
+        # From a file, so that the token never shows on a command line.
+        printf 'Authorization: Bearer %s\n' "$token" >"$tmp/auth"
+        args+=(-H "@$tmp/auth")
+    fi
+    [ -z "$data" ] || args+=(-H 'Content-Type: application/json' --data-binary "$data")
+    [ -z "$ifmatch" ] || args+=(-H "If-Match: $ifmatch")
+    [ -z "$key" ] || args+=(-H "Idempotency-Key: $key")
+    local attempt wait
+    for attempt in 1 2 3 4 5 6; do
+        status=$(curl "${args[@]}" "$url$path") ||
+            die "$method $path: no answer from $url (curl exit $?)"
+        case $status in
+        429 | 503)
+            [ "$attempt" -lt 6 ] || break
+            wait=$(header retry-after)
+            case $wait in '' | *[!0-9]*) wait=1 ;; esac
+            [ "$wait" -le 30 ] || wait=30
+            sleep "$wait"
+            ;;
+        *) return 0 ;;
+        esac
+    done
+}
+
+# expect STATUS WHAT: stops unless the last answer had this status.
+expect() {
+    [ "$status" = "$1" ] && return 0
+    local why
+    why=$(jq -r '"\(.code // "?"): \(.detail // .title // "")"' "$tmp/body" 2>/dev/null) ||
+        why=$(head -c 300 "$tmp/body")
+    die "$2 answered $status, not $1 ($why)"
+}
+
+# The ETag of the last answer ("7" with its quotes), for If-Match.
+etag() {
+    header etag
+}
+
+# pick N: a uniform choice in 0..N-1 (N >= 1) into $picked. Not in a subshell: the state of
+# $RANDOM must advance in this shell for -r to repeat a run.
+pick() {
+    picked=$(((RANDOM * 32768 + RANDOM) % $1))
+}
+
+# play_game: plays game $id to its end, each seat choosing uniformly among its legal moves
+# (one read of /turn a turn, a draw when it must, a placement with a follow-up), then
+# prints the final scores, one line a seat, and "game ID finished after N turns; winner(s):
+# NAME (SCORE) ...".
+play_game() {
+    local describe turns gstatus phase seat number token version drawn n m body winners
+    # A turn's body in words.
+    # shellcheck disable=SC2016 # jq's own $drawn
+    describe='"places \(.tile // $drawn) at (\(.x), \(.y)) turned \(.rotation)"
+        + (if .follower then ", follower on \(.follower)"
+           elif .stable then ", stable on \(.stable)"
+           elif .hike then ", hiker on (\(.hike.x), \(.hike.y)) walks \(.hike.toward)"
+           elif .withdraw then ", withdraws from (\(.withdraw.x), \(.withdraw.y)) \(.withdraw.location)"
+           else "" end)'
+
+    turns=0
+    while :; do
+        # One read per turn: whose turn it is, the drawn tile and its legal placements.
+        request GET "/v1/games/$id/turn"
+        expect 200 "GET /v1/games/$id/turn"
+        read -r gstatus phase seat number < <(jq -r \
+            '[.status, .phase, (.seat // "none"), .number] | @tsv' "$tmp/body")
+        [ "$gstatus" != finished ] || break
+        [ "$gstatus" = active ] || die "GET /v1/games/$id/turn: unknown status '$gstatus'"
+        case $seat in [0-9]) ;; *) die "GET /v1/games/$id/turn: no seat to move in an active game" ;; esac
+        [ "$seat" -lt "$players" ] || die "GET /v1/games/$id/turn: seat $seat to move of $players"
+        token=${tokens[$seat]}
+        turns=$((turns + 1))
+        [ "$turns" -le 1000 ] || die "more than 1000 turns: the game does not end"
+        if [ "$phase" = draw ]; then
+            # The draw's answer lists the placements of the tile drawn, like /turn does.
+            request POST "/v1/games/$id/draw" "$token" "" "$(etag)" "$prog-$id-$number-draw"
+            expect 200 "POST /v1/games/$id/draw"
+            [ "$(jq -r .game.status "$tmp/body")" != finished ] || break
+        elif [ "$phase" != place ]; then
+            die "GET /v1/games/$id/turn: unknown phase '$phase'"
+        fi
+        version=$(etag)
+        drawn=$(jq -r '.tile // empty' "$tmp/body")
+        n=$(jq '.placements | length' "$tmp/body")
+        [ "$n" -gt 0 ] || die "$phase: no placement listed"
+        pick "$n"
+        jq -c ".placements[$picked]" "$tmp/body" >"$tmp/placement"
+        # The follow-ups: none, then each one the placement lists.
+        m=$(jq '[.follower, .stable, .hike, .withdraw | length] | add + 1' "$tmp/placement")
+        pick "$m"
+        body=$(jq -c --argjson k "$picked" \
+            '([null] + (.follower // [] | map({follower: .})) + (.stable // [] | map({stable: .}))
+              + (.hike // [] | map({hike: .})) + (.withdraw // [] | map({withdraw: .}))) as $f
+             | {x, y, rotation} + (if .tile then {tile} else {} end) + ($f[$k] // {})' \
+            "$tmp/placement")
+        request POST "/v1/games/$id/placements" "$token" "$body" "$version" "$prog-$id-$number-place"
+        expect 201 "POST /v1/games/$id/placements $body"
+        if [ "$quiet" -eq 0 ]; then
+            echo "turn $number: ${names[$seat]} $(jq -r --arg drawn "$drawn" "$describe" <<<"$body")"
+        fi
+    done
+
+    request GET "/v1/games/$id/scores"
+    expect 200 "GET /v1/games/$id/scores"
+    [ "$(jq -r .status "$tmp/body")" = finished ] ||
+        die "GET /v1/games/$id/scores: the game is not finished"
+    jq -r '.players | sort_by(.seat) | .[]
+           | "\(.name): \(.score)"
+             + (.breakdown // {} | to_entries | map(select(.value != 0) | "\(.key) \(.value)")
+                | if length > 0 then " (" + join(", ") + ")" else "" end)' "$tmp/body"
+    winners=$(jq -r '[.winners[] as $w | .players[] | select(.seat == $w) | "\(.name) (\(.score))"]
+                     | join(", ")' "$tmp/body")
+    echo "game $id finished after $turns turns; winner(s): $winners"
+}

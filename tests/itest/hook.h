@@ -1,0 +1,58 @@
+/* hook.h: a webhook receiver for the integration tests (t_webhook.c, t_inbox.c): it
+ * listens on 127.0.0.1, keeps each request's headers and body, and answers as told. */
+#ifndef ITEST_HOOK_H
+#define ITEST_HOOK_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+
+#define HOOK_MAX 512 /* requests a listener keeps */
+
+/* One request the listener got. */
+struct hook_req {
+    char path[64];     /* its path */
+    char sig[80];      /* X-Tilehall-Signature */
+    char event[40];    /* X-Tilehall-Event */
+    char delivery[96]; /* X-Tilehall-Delivery */
+    char ts[24];       /* X-Tilehall-Timestamp */
+    int attempt;       /* X-Tilehall-Attempt */
+    char wid[128];     /* webhook-id (Standard Webhooks) */
+    char wts[24];      /* webhook-timestamp */
+    char wsig[80];     /* webhook-signature */
+    char ctype[64];    /* Content-Type */
+    int answered;      /* the status it was answered */
+    char *body;        /* malloc'd */
+};
+
+/* A webhook receiver on 127.0.0.1 (one connection at a time, each closed after its answer). */
+struct listener {
+    int fd;                        /* listening socket */
+    int port;                      /* its port */
+    pthread_t thread;              /* the accept loop */
+    atomic_int stop;               /* 1: end */
+    pthread_mutex_t lock;          /* guards what follows */
+    int n;                         /* requests */
+    struct hook_req req[HOOK_MAX]; /* the first HOOK_MAX requests */
+    int fail_first;                /* answer 500 to this many more requests */
+    int status;                    /* else answer this (0: 200) */
+    int delay_ms;                  /* wait this long before answering */
+    int close_all;                 /* 1: close every connection at once, unanswered */
+    int accepted;                  /* connections accepted */
+};
+
+/* Copies the value of header `name` from the header block `h` into dst ("" when absent). */
+void header_of(const char *h, const char *name, char *dst, size_t cap);
+
+/* Starts a listener on a free port of 127.0.0.1 (one connection at a time, each closed after
+ * its answer, 200 unless fail_first, status, delay_ms or close_all say otherwise); NULL on
+ * failure. Stop it with listener_stop. */
+struct listener *listener_start(void);
+
+/* Stops `l` (may be NULL) and frees it with the requests it kept. */
+void listener_stop(struct listener *l);
+
+/* Requests the listener got so far. */
+int listener_count(struct listener *l);
+
+#endif
