@@ -22,17 +22,12 @@ static long long now_ms(void)
     return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* GET `path` of `srv` as JSON (caller deletes), or NULL unless it answers 200. */
-static cJSON *get_json(const struct server *srv, const char *fmt, const char *id)
+/* get_json() of the path `fmt` with `id` in its %s. */
+static cJSON *get_jsonf(const struct server *srv, const char *fmt, const char *id)
 {
     char path[200];
     snprintf(path, sizeof path, fmt, id);
-    struct resp r;
-    http(srv, "GET", path, NULL, NULL, &r);
-    cJSON *j = r.status == 200 ? r.json : NULL;
-    if (j) r.json = NULL;
-    resp_free(&r);
-    return j;
+    return get_json(srv, path);
 }
 
 /* Waits up to `limit_ms` for game `id` to be finished. 1 when it is. */
@@ -40,7 +35,7 @@ static int wait_finished(const struct server *srv, const char *id, long limit_ms
 {
     long long end = now_ms() + limit_ms;
     while (now_ms() < end) {
-        cJSON *j = get_json(srv, "/v1/games/%s", id);
+        cJSON *j = get_jsonf(srv, "/v1/games/%s", id);
         int done = j && strcmp(jstr(j, "status"), "finished") == 0;
         cJSON_Delete(j);
         if (done) return 1;
@@ -153,14 +148,14 @@ static int export_replay_same(const struct server *srv, const char *id, struct t
         goto out;
     }
     resp_free(&r);
-    s1 = get_json(srv, "/v1/games/%s", id);
-    s2 = get_json(srv, "/v1/games/%s", nid);
+    s1 = get_jsonf(srv, "/v1/games/%s", id);
+    s2 = get_jsonf(srv, "/v1/games/%s", nid);
     if (!s1 || !s2 || !same_but(s1, s2, "id")) {
         snprintf(why, cap, "the state of replay %s differs from %s", nid, id);
         goto out;
     }
-    sc1 = get_json(srv, "/v1/games/%s/scores", id);
-    sc2 = get_json(srv, "/v1/games/%s/scores", nid);
+    sc1 = get_jsonf(srv, "/v1/games/%s/scores", id);
+    sc2 = get_jsonf(srv, "/v1/games/%s/scores", nid);
     if (!sc1 || !sc2 || !cJSON_Compare(sc1, sc2, 1)) {
         snprintf(why, cap, "the scores of replay %s differ from %s", nid, id);
         goto out;
@@ -181,13 +176,13 @@ static int export_replay_same(const struct server *srv, const char *id, struct t
     int mid = (int)jnum(s1, "version") / 2;
     char vfmt[64];
     snprintf(vfmt, sizeof vfmt, "/v1/games/%%s?version=%d", mid);
-    v1 = get_json(srv, vfmt, id);
-    v2 = get_json(srv, vfmt, nid);
+    v1 = get_jsonf(srv, vfmt, id);
+    v2 = get_jsonf(srv, vfmt, nid);
     if (!v1 || !v2 || !same_but(v1, v2, "id")) {
         snprintf(why, cap, "version %d of replay %s differs from %s", mid, nid, id);
         goto out;
     }
-    x2 = get_json(srv, "/v1/games/%s/export", nid);
+    x2 = get_jsonf(srv, "/v1/games/%s/export", nid);
     if (!x2 || !same_but(x, x2, "game")) {
         snprintf(why, cap, "the export of replay %s differs from that of %s", nid, id);
         goto out;
@@ -299,7 +294,7 @@ void test_export_replay_people(struct server *srv)
         CHECK(code == 200, "resign of seat %d answered %ld", s, code);
     }
     CHECK(export_replay_same(srv, g.id, &t, why, sizeof why) == 0, "custom deck: %s", why);
-    cJSON *j = get_json(srv, "/v1/games/%s/export", g.id);
+    cJSON *j = get_jsonf(srv, "/v1/games/%s/export", g.id);
     int custom = j && cJSON_IsTrue(jget(j, "custom_deck")) &&
                  strcmp(jstr(j, "result"), "resignation") == 0 &&
                  cJSON_GetArraySize(jget(j, "deck")) == 8 && strcmp(jstr(j, "start"), "D") == 0;
@@ -374,7 +369,7 @@ void test_export_refusals(struct server *srv)
     if (itest_failure[0]) return;
 
     CHECK(wait_finished(srv, g.id, 120000), "the bot game did not finish");
-    cJSON *x = get_json(srv, "/v1/games/%s/export", g.id);
+    cJSON *x = get_jsonf(srv, "/v1/games/%s/export", g.id);
     CHECK(x, "no export");
     long games = db_scalar("SELECT count(*) FROM games");
     long actions = db_scalar("SELECT count(*) FROM actions");
@@ -543,7 +538,7 @@ void test_export_replay_lobby_clock_idem(struct server *srv)
     int st = 0;
     for (int i = 0; st == 0 && i < 40; i++) st = play_turn(srv, &g, 1, why, sizeof why);
     CHECK(st == 1, "lobby game: %s", st < 0 ? why : "did not finish");
-    cJSON *x = get_json(srv, "/v1/games/%s/export", g.id);
+    cJSON *x = get_jsonf(srv, "/v1/games/%s/export", g.id);
     CHECK(x, "no export of the lobby game");
     int joins = nth_action(x, "join", 0) >= 0;
     post_replay(srv, x, &r);
@@ -553,12 +548,12 @@ void test_export_replay_lobby_clock_idem(struct server *srv)
     long code = r.status;
     resp_free(&r);
     CHECK(code == 201 && joins, "lobby replay: %ld (a join exported: %d)", code, joins);
-    cJSON *s1 = get_json(srv, "/v1/games/%s", g.id), *s2 = get_json(srv, "/v1/games/%s", nid);
-    cJSON *c1 = get_json(srv, "/v1/games/%s/scores", g.id);
-    cJSON *c2 = get_json(srv, "/v1/games/%s/scores", nid);
+    cJSON *s1 = get_jsonf(srv, "/v1/games/%s", g.id), *s2 = get_jsonf(srv, "/v1/games/%s", nid);
+    cJSON *c1 = get_jsonf(srv, "/v1/games/%s/scores", g.id);
+    cJSON *c2 = get_jsonf(srv, "/v1/games/%s/scores", nid);
     cJSON *e1 = game_events(srv, g.id), *e2 = game_events(srv, nid);
-    cJSON *v1 = get_json(srv, "/v1/games/%s?version=2", g.id);
-    cJSON *v2 = get_json(srv, "/v1/games/%s?version=2", nid);
+    cJSON *v1 = get_jsonf(srv, "/v1/games/%s?version=2", g.id);
+    cJSON *v2 = get_jsonf(srv, "/v1/games/%s?version=2", nid);
     int same_state = s1 && s2 && same_but(s1, s2, "id") && c1 && c2 && cJSON_Compare(c1, c2, 1) &&
                      v1 && v2 && same_but(v1, v2, "id");
     int started = 0;
@@ -583,7 +578,7 @@ void test_export_replay_lobby_clock_idem(struct server *srv)
     st = 0;
     for (int i = 0; st == 0 && i < 40; i++) st = play_turn(srv, &g, 1, why, sizeof why);
     CHECK(st == 1, "clocked game: %s", st < 0 ? why : "did not finish");
-    x = get_json(srv, "/v1/games/%s/export", g.id);
+    x = get_jsonf(srv, "/v1/games/%s/export", g.id);
     CHECK(x, "no export of the clocked game");
     post_replay(srv, x, &r);
     snprintf(nid, sizeof nid, "%s", jstr(r.json, "id"));
@@ -591,8 +586,8 @@ void test_export_replay_lobby_clock_idem(struct server *srv)
     resp_free(&r);
     e1 = game_events(srv, g.id);
     e2 = game_events(srv, nid);
-    c1 = get_json(srv, "/v1/games/%s/scores", g.id);
-    c2 = get_json(srv, "/v1/games/%s/scores", nid);
+    c1 = get_jsonf(srv, "/v1/games/%s/scores", g.id);
+    c2 = get_jsonf(srv, "/v1/games/%s/scores", nid);
     int same = e1 && e2 && cJSON_Compare(e1, e2, 1) && c1 && c2 && cJSON_Compare(c1, c2, 1);
     cJSON_Delete(e1);
     cJSON_Delete(e2);
