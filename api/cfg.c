@@ -83,6 +83,12 @@ int cfg_load(struct cfg *c, char *err, int errlen)
     if (env_int("BOT_WORKERS", 1, 0, 64, &c->bot_workers, err, errlen) ||
         env_int("JOBS_POLL_MS", 200, 10, 60000, &c->jobs_poll_ms, err, errlen))
         return -1;
+    /* Retention (api/retention.c). */
+    if (env_int("RETENTION_DAYS", 0, 0, 36500, &c->retention_days, err, errlen) ||
+        env_int("LOBBY_EXPIRY_HOURS", 72, 0, 876000, &c->lobby_expiry_hours, err, errlen) ||
+        env_int("RETENTION_BATCH", 500, 1, 10000, &c->retention_batch, err, errlen) ||
+        env_int("RETENTION_INTERVAL", 60, 1, 86400, &c->retention_interval, err, errlen))
+        return -1;
     c->database_url = env_str("DATABASE_URL", NULL);
     if (!c->database_url) {
         snprintf(err, (size_t)errlen, "DATABASE_URL is not set (make run sets one up)");

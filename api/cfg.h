@@ -46,6 +46,11 @@ struct cfg {
     /* Background jobs and computer players (README "Computer players"). */
     int bot_workers;  /* BOT_WORKERS: job worker threads (bots, hints), 0 none (1) */
     int jobs_poll_ms; /* JOBS_POLL_MS: workers look for due jobs this often (200) */
+    /* Retention (README "Operations"), run by the job workers (api/retention.c). */
+    int retention_days;     /* RETENTION_DAYS: ended games are deleted after, 0 never (0) */
+    int lobby_expiry_hours; /* LOBBY_EXPIRY_HOURS: waiting games are aborted after, 0 never (72) */
+    int retention_batch;    /* RETENTION_BATCH: games a batch deletes at most (500) */
+    int retention_interval; /* RETENTION_INTERVAL: seconds between sweeps with nothing left (60) */
 };
 
 /*

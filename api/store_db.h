@@ -54,6 +54,11 @@ enum stmt {
     ST_JOIN_GAME,
     ST_JOIN_SEAT,
     ST_GAME_HISTORY, /* store_history.c: the setup and actions of a past version */
+    /* Retention (store_retention.c, 0015). */
+    ST_RETENTION_DELETE,
+    ST_LOBBIES_EXPIRED,
+    ST_IDEM_PURGE,
+    ST_SWEEP_PLAN,
     ST_COUNT
 };
 
