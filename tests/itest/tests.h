@@ -188,4 +188,7 @@ void test_cors_preflights(struct server *srv);
 void test_cors_answers(struct server *srv);
 void test_cors_origins(struct server *srv);
 
+/* t_retention.c */
+void test_retention(struct server *srv);
+
 #endif
