@@ -117,9 +117,13 @@ static enum jobs_result sweep_run(const struct store_job *j)
                "idempotency", k, "ms", ms, NULL);
     }
     if (failed) return JOBS_RETRY;
-    /* Full batches: the next one at the workers' next look (JOBS_POLL_MS), which leaves the
-     * other jobs their turn between batches. */
-    if (store_sweep_plan(more ? 0 : interval_ms, RETENTION_LEASE_MS) != STORE_OK) return JOBS_RETRY;
+    /* Full batches: the next one after a pause as long as this run took (so the sweep takes
+     * at most about half of one database connection's time, whatever the machine), and at
+     * the workers' next look (JOBS_POLL_MS) at the earliest, which leaves the other jobs
+     * their turn between batches. */
+    int pause = (int)(m.usec / 1000);
+    if (store_sweep_plan(more ? pause : interval_ms, RETENTION_LEASE_MS) != STORE_OK)
+        return JOBS_RETRY;
     return JOBS_DONE;
 }
 

@@ -8,7 +8,8 @@
  * it, and each batch is one statement that skips the games another sweep holds (FOR UPDATE
  * SKIP LOCKED), so two sweeps never delete the same game even when a lease ran out; an
  * expiry is a commit guarded by the game's version like every action. A run does one batch
- * of each and plans the job again: at once while a batch came back full, else after
+ * of each and plans the job again: while a batch came back full, after a pause as long as
+ * the run took (the sweep has at most about half of one database connection), else after
  * RETENTION_INTERVAL seconds. A batch locks only the games it deletes, which nobody plays.
  */
 #ifndef API_RETENTION_H

@@ -3,7 +3,8 @@
 --
 -- ended_at: when the game became finished or aborted (NULL while waiting or active). It is
 -- set once, by the triggers below, whatever code path writes the status (commits,
--- resignations, aborts, clocks, expiry, a replayed game created finished), so that the
+-- resignations, aborts, clocks, expiry, a replayed game created finished, unless its
+-- insert names its end: scripts/bench-retention.sh's copies of old games), so that the
 -- moves of a game never change an indexed column of its row: games_ended indexes it for
 -- the retention sweep ("ended before now - RETENTION_DAYS, oldest first"), and an index on
 -- updated_at instead would make every move's UPDATE of games a non-HOT update with an index
@@ -17,7 +18,7 @@ BEGIN
     RETURN NEW;
 END $$;
 CREATE TRIGGER games_ended_at_insert BEFORE INSERT ON games
-    FOR EACH ROW WHEN (NEW.status IN ('finished', 'aborted'))
+    FOR EACH ROW WHEN (NEW.status IN ('finished', 'aborted') AND NEW.ended_at IS NULL)
     EXECUTE FUNCTION games_set_ended_at();
 CREATE TRIGGER games_ended_at_update BEFORE UPDATE OF status ON games
     FOR EACH ROW WHEN (NEW.status IN ('finished', 'aborted')
