@@ -52,6 +52,11 @@ struct cfg {
                              and jobs in progress get to finish before the exit (20 s) */
     /* board.png (README "Limits and security"). */
     int png_wait_ms; /* BOARD_PNG_WAIT_MS: a picture waits for a render slot at most (10000) */
+    /* Retention (README "Operations"), run by the job workers (api/retention.c). */
+    int retention_days;     /* RETENTION_DAYS: ended games are deleted after, 0 never (0) */
+    int lobby_expiry_hours; /* LOBBY_EXPIRY_HOURS: waiting games are aborted after, 0 never (72) */
+    int retention_batch;    /* RETENTION_BATCH: games a batch deletes at most (500) */
+    int retention_interval; /* RETENTION_INTERVAL: seconds between sweeps with nothing left (60) */
 };
 
 /*

@@ -18,6 +18,7 @@
 #include "metrics.h"
 #include "migrate.h"
 #include "mono.h"
+#include "retention.h"
 #include "routes.h"
 #include "store.h"
 #include "webhook.h"
@@ -94,7 +95,7 @@ int main(void)
     if (live_start(&cfg)) goto out_ops;
     if (webhook_start(&cfg)) goto out_live;
     store_set_job_hook(jobs_kick); /* this server's commit that made a job due */
-    if (bots_init() || clocks_init() || jobs_start(&cfg)) goto out_webhook;
+    if (bots_init() || clocks_init() || retention_init(&cfg) || jobs_start(&cfg)) goto out_webhook;
     if (http_start(&cfg)) goto out_jobs;
     int sig = 0;
     sigwait(&sigs, &sig);

@@ -41,6 +41,9 @@ static atomic_ulong db_errors[2]; /* [0] query errors, [1] connection */
 static atomic_long gauges[METRICS_GAUGE_COUNT];
 static atomic_ulong deliveries[METRICS_DELIVERY_COUNT];
 static atomic_ulong pngs[METRICS_PNG_COUNT];
+/* The retention sweep's runs on this server (metrics_sweep). */
+static atomic_ulong sweep_games, sweep_lobbies, sweep_idem, sweep_runs, sweep_batches;
+static atomic_ullong sweep_usec, sweep_last_usec;
 
 /* The slot of `route`, interning it if new. */
 static struct route_stats *route_slot(const char *route)
@@ -104,6 +107,19 @@ void metrics_delivery(enum metrics_delivery d)
 void metrics_board_png(enum metrics_png p)
 {
     atomic_fetch_add_explicit(&pngs[p], 1, memory_order_relaxed);
+}
+
+void metrics_sweep(const struct metrics_sweep *s)
+{
+    atomic_fetch_add_explicit(&sweep_games, (unsigned long)s->games, memory_order_relaxed);
+    atomic_fetch_add_explicit(&sweep_lobbies, (unsigned long)s->lobbies, memory_order_relaxed);
+    atomic_fetch_add_explicit(&sweep_idem, (unsigned long)s->idempotency, memory_order_relaxed);
+    atomic_fetch_add_explicit(&sweep_runs, 1, memory_order_relaxed);
+    if (s->games || s->lobbies || s->idempotency)
+        atomic_fetch_add_explicit(&sweep_batches, 1, memory_order_relaxed);
+    unsigned long long us = s->usec > 0 ? (unsigned long long)s->usec : 0;
+    atomic_fetch_add_explicit(&sweep_usec, us, memory_order_relaxed);
+    atomic_store(&sweep_last_usec, us);
 }
 
 /*
@@ -216,5 +232,36 @@ char *metrics_render(const struct metrics_db *db, size_t *len)
              "tilehall_board_png_total{source=\"rendered\"} %lu\n"
              "tilehall_board_png_total{source=\"cache\"} %lu\n",
              atomic_load(&pngs[METRICS_PNG_RENDERED]), atomic_load(&pngs[METRICS_PNG_CACHED]));
+    buf_putf(
+        &t,
+        "# HELP tilehall_retention_games_deleted_total Games that ended more than RETENTION_DAYS "
+        "ago deleted by this server, with all their rows.\n"
+        "# TYPE tilehall_retention_games_deleted_total counter\n"
+        "tilehall_retention_games_deleted_total %lu\n"
+        "# HELP tilehall_retention_lobbies_expired_total Waiting games older than "
+        "LOBBY_EXPIRY_HOURS aborted by this server.\n"
+        "# TYPE tilehall_retention_lobbies_expired_total counter\n"
+        "tilehall_retention_lobbies_expired_total %lu\n"
+        "# HELP tilehall_retention_idempotency_purged_total Idempotent answers past their 24 "
+        "hours deleted by this server.\n"
+        "# TYPE tilehall_retention_idempotency_purged_total counter\n"
+        "tilehall_retention_idempotency_purged_total %lu\n"
+        "# HELP tilehall_retention_runs_total Runs of the retention sweep on this server.\n"
+        "# TYPE tilehall_retention_runs_total counter\n"
+        "tilehall_retention_runs_total %lu\n"
+        "# HELP tilehall_retention_batches_total Runs of the sweep that deleted or expired "
+        "something.\n"
+        "# TYPE tilehall_retention_batches_total counter\n"
+        "tilehall_retention_batches_total %lu\n"
+        "# HELP tilehall_retention_run_seconds_total Time spent in the sweep's runs.\n"
+        "# TYPE tilehall_retention_run_seconds_total counter\n"
+        "tilehall_retention_run_seconds_total %.6f\n"
+        "# HELP tilehall_retention_last_run_seconds How long the sweep's last run on this server "
+        "took.\n"
+        "# TYPE tilehall_retention_last_run_seconds gauge\n"
+        "tilehall_retention_last_run_seconds %.6f\n",
+        atomic_load(&sweep_games), atomic_load(&sweep_lobbies), atomic_load(&sweep_idem),
+        atomic_load(&sweep_runs), atomic_load(&sweep_batches),
+        (double)atomic_load(&sweep_usec) / 1e6, (double)atomic_load(&sweep_last_usec) / 1e6);
     return buf_take(&t, len); /* NULL after a failure */
 }

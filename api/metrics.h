@@ -52,6 +52,17 @@ enum metrics_png {
 /* Counts a board.png answer. Thread-safe. */
 void metrics_board_png(enum metrics_png p);
 
+/* What one run of the retention sweep did (api/retention.c). */
+struct metrics_sweep {
+    long games;       /* games deleted (finished or aborted past RETENTION_DAYS) */
+    long lobbies;     /* waiting games expired (aborted) */
+    long idempotency; /* idempotent answers past their 24 hours deleted */
+    long long usec;   /* how long the run took */
+};
+
+/* Counts one run of the retention sweep. Thread-safe. */
+void metrics_sweep(const struct metrics_sweep *s);
+
 /* Database-derived values shown with the counters (read at scrape time). */
 struct metrics_db {
     int ok;          /* 1 when the values below were read */

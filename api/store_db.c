@@ -389,6 +389,35 @@ static const char *const stmt_sql[ST_COUNT] = {
         "(ev->>'seq')::integer, x.version, ev->>'type', ev FROM x, "
         "json_array_elements(x.events) AS ev) UPDATE games SET version = $3::integer WHERE "
         "id = $1::uuid",
+    /* Retention (0017): up to $2 games that ended more than $1 days ago, oldest first, and
+     * every row of theirs; games another sweep holds are skipped. Deliveries go with their
+     * webhooks (ON DELETE CASCADE); a rematch of a deleted game keeps rematch_of NULL. */
+    [ST_RETENTION_DELETE] =
+        "WITH old AS (SELECT id FROM games WHERE ended_at < now() - $1::integer * interval "
+        "'1 day' AND status IN ('finished', 'aborted') ORDER BY ended_at LIMIT $2::integer "
+        "FOR UPDATE SKIP LOCKED), "
+        "p AS (DELETE FROM players WHERE game_id IN (SELECT id FROM old)), "
+        "a AS (DELETE FROM actions WHERE game_id IN (SELECT id FROM old)), "
+        "e AS (DELETE FROM events WHERE game_id IN (SELECT id FROM old)), "
+        "w AS (DELETE FROM webhooks WHERE game_id IN (SELECT id FROM old)), "
+        "j AS (DELETE FROM jobs WHERE game_id IN (SELECT id FROM old)), "
+        "g AS (DELETE FROM games WHERE id IN (SELECT id FROM old) RETURNING 1) "
+        "SELECT count(*) FROM g",
+    /* Up to $2 lobbies created more than $1 hours ago, oldest first. */
+    [ST_LOBBIES_EXPIRED] = "SELECT id::text FROM games WHERE status = 'waiting' AND created_at < "
+                           "now() - $1::integer * interval '1 hour' ORDER BY created_at LIMIT "
+                           "$2::integer",
+    /* Up to $1 idempotent answers past their 24 hours. */
+    [ST_IDEM_PURGE] = "WITH x AS (SELECT scope, key_hash FROM idempotency WHERE created_at < now() "
+                      "- interval '24 hours' ORDER BY created_at LIMIT $1::integer FOR UPDATE "
+                      "SKIP LOCKED) DELETE FROM idempotency i USING x WHERE i.scope = x.scope "
+                      "AND i.key_hash = x.key_hash",
+    /* The sweep's job due in $1 ms, leased $2 ms a claim. */
+    [ST_SWEEP_PLAN] =
+        "INSERT INTO jobs (game_id, kind, version, due_at, lease_ms) VALUES ('" STORE_SWEEP_GAME
+        "', 'retention', 0, now() + $1::integer * interval '1 millisecond', $2::integer) "
+        "ON CONFLICT (game_id, kind) DO UPDATE SET due_at = EXCLUDED.due_at, lease_ms = "
+        "EXCLUDED.lease_ms, claimed_until = NULL, attempts = 0",
 };
 
 /*

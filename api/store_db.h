@@ -56,6 +56,11 @@ enum stmt {
     ST_GAME_HISTORY, /* store_history.c: the setup and actions of a past version */
     ST_GAME_EXPORT,  /* store_export.c: the setup, seats, status and every action */
     ST_REPLAY_ROWS,  /* store_export.c: a replayed game's actions, their events, its version */
+    /* Retention (store_retention.c, 0017). */
+    ST_RETENTION_DELETE,
+    ST_LOBBIES_EXPIRED,
+    ST_IDEM_PURGE,
+    ST_SWEEP_PLAN,
     ST_COUNT
 };
 

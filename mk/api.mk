@@ -104,6 +104,21 @@ bench-http: $(API_BIN)
 bench-inbox: $(API_BIN)
 	scripts/bench-inbox.sh
 
+# make bench-retention: retention (scripts/bench-retention.sh; not in make bench, it takes
+# about half an hour on 2 cores): the size of a finished game of each ruleset (rows and
+# bytes), 100,000 old finished games deleted by a second server while the first plays
+# turns, the committed turn rate without and during the deletion, and how long it took.
+.PHONY: bench-retention
+bench-retention: $(API_BIN)
+	scripts/bench-retention.sh
+
+# make backup-check: a pg_dump restored into a new database is the whole service's state
+# (scripts/backup-check.sh: the same game and ETag, tokens, an idempotent answer, a player's
+# list and a webhook after the restore; docs/operations.md).
+.PHONY: backup-check
+backup-check: $(API_BIN)
+	scripts/backup-check.sh
+
 # make bench-clocks: the long-form measurement of clocks (issue 12; not in make test): 50
 # games nobody plays, 250 timeouts, how late after each deadline the server acted (p50/p99),
 # the integration test test_clocks_bench on a fresh database.

@@ -139,6 +139,10 @@ const struct itest itest_tests[] = {
     {"clocks: deadline_near once a turn", test_clocks_near},
     {"clocks: the player's list of games shows the deadline", test_clocks_in_my_games},
     {"clocks_bench: lateness of 250 timeouts (make bench-clocks)", test_clocks_bench},
+    /* Retention (t_retention.c). */
+    {"retention: old ended games deleted with every row, lobbies expired, two servers' counts "
+     "exact",
+     test_retention},
     /* Browsers (t_cors.c). */
     {"cors: a preflight on every route, with its methods, no token", test_cors_preflights},
     {"cors: headers on every answer (errors, 304, long poll, stream), not on ops",

@@ -215,4 +215,7 @@ void test_export_replay_people(struct server *srv);
 void test_export_refusals(struct server *srv);
 void test_export_replay_lobby_clock_idem(struct server *srv);
 
+/* t_retention.c */
+void test_retention(struct server *srv);
+
 #endif

@@ -1,0 +1,139 @@
+/* retention.c: the retention sweep, the job kind "retention" -- see retention.h. */
+#include "retention.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "games.h"
+#include "jobs.h"
+#include "log.h"
+#include "metrics.h"
+#include "mono.h"
+#include "store.h"
+
+#define EXPIRE_MAX 100 /* lobbies one run expires at most (each is a commit of its own) */
+
+static int days;        /* RETENTION_DAYS, 0: never */
+static int hours;       /* LOBBY_EXPIRY_HOURS, 0: never */
+static int batch;       /* RETENTION_BATCH */
+static int interval_ms; /* RETENTION_INTERVAL in ms */
+
+/* jobs_kind.plan: the sweep plans itself (sweep_run), no commit of a game does. */
+static enum jobs_plan sweep_plan(const struct cc_game *g, const struct store_player *seats,
+                                 int *due_ms, int *lease_ms)
+{
+    (void)g;
+    (void)seats;
+    (void)due_ms;
+    (void)lease_ms;
+    return JOBS_PLAN_NONE;
+}
+
+/*
+ * Aborts lobby `id` if it is still waiting: one commit of events only (a game_expired
+ * event, status aborted), guarded by the version it was read at. Returns 1 when this commit
+ * expired it, 0 when there was nothing to do (another server did, the last seat was taken
+ * meanwhile), -1 when it failed.
+ */
+static int expire_one(const char *id)
+{
+    struct api_response resp;
+    memset(&resp, 0, sizeof resp);
+    struct api_game *ag = games_load(id, GAMES_DB, &resp);
+    free(resp.body);
+    if (!ag) return resp.status == 404 ? 0 : -1;
+    int rc = 0;
+    uint8_t *snap = NULL;
+    if (ag->row.state != STORE_WAITING) goto out;
+    rc = -1;
+    snap = malloc(CC_SNAPSHOT_MAX);
+    size_t len = snap ? cc_game_encode(&ag->g, snap, CC_SNAPSHOT_MAX) : 0;
+    if (!len) goto out;
+    char events[128];
+    int seq = ag->row.last_seq + 1;
+    snprintf(events, sizeof events, "[{\"seq\":%d,\"type\":\"game_expired\",\"hours\":%d}]", seq,
+             hours);
+    struct store_commit c = {
+        .status = "aborted",
+        .last_seq = seq,
+        .snapshot = snap,
+        .snapshot_len = len,
+        .seat = 0,
+        .kind = NULL, /* no action: the version moves on as for every commit of events */
+        .action_json = NULL,
+        .events_json = events,
+    };
+    ag->row.state = STORE_ABORTED;
+    enum store_status ss;
+    enum games_commit gc = games_commit(ag, &c, NULL, 0, &ss);
+    if (gc == GAMES_COMMITTED) {
+        log_kv(LOG_INFO, "lobby expired", "game", id, NULL);
+        rc = 1;
+    } else if (ss == STORE_CONFLICT) {
+        rc = 0; /* it moved on: a join, an abort, another server's expiry */
+    }
+out:
+    free(snap);
+    games_free(ag);
+    return rc;
+}
+
+/* jobs_kind.run: one batch of each kind of work, then the job planned again. */
+static enum jobs_result sweep_run(const struct store_job *j)
+{
+    if (strcmp(j->game, STORE_SWEEP_GAME) != 0) return JOBS_DROP; /* no game has one */
+    long long t0 = mono_us();
+    struct metrics_sweep m = {0};
+    int more = 0, failed = 0;
+    if (hours > 0) {
+        char(*ids)[AUTH_UUID_LEN + 1] = malloc(EXPIRE_MAX * sizeof *ids);
+        int n = 0;
+        if (!ids || store_lobbies_expired(hours, EXPIRE_MAX, ids, &n) != STORE_OK) failed = 1;
+        for (int i = 0; i < n; i++) {
+            int r = expire_one(ids[i]);
+            if (r > 0) m.lobbies++;
+            if (r < 0) failed = 1;
+        }
+        if (n == EXPIRE_MAX) more = 1;
+        free(ids);
+    }
+    if (days > 0) {
+        if (store_retention_delete(days, batch, &m.games) != STORE_OK) failed = 1;
+        if (m.games >= batch) more = 1;
+    }
+    if (store_idem_purge(batch, &m.idempotency) != STORE_OK) failed = 1;
+    if (m.idempotency >= batch) more = 1;
+    m.usec = mono_us() - t0;
+    metrics_sweep(&m);
+    if (m.games || m.lobbies || m.idempotency) {
+        char g[24], l[24], k[24], ms[24];
+        snprintf(g, sizeof g, "%ld", m.games);
+        snprintf(l, sizeof l, "%ld", m.lobbies);
+        snprintf(k, sizeof k, "%ld", m.idempotency);
+        snprintf(ms, sizeof ms, "%lld", m.usec / 1000);
+        log_kv(more ? LOG_DEBUG : LOG_INFO, "retention batch", "games", g, "lobbies", l,
+               "idempotency", k, "ms", ms, NULL);
+    }
+    if (failed) return JOBS_RETRY;
+    /* Full batches: the next one after a pause as long as this run took (so the sweep takes
+     * at most about half of one database connection's time, whatever the machine), and at
+     * the workers' next look (JOBS_POLL_MS) at the earliest, which leaves the other jobs
+     * their turn between batches. */
+    int pause = (int)(m.usec / 1000);
+    if (store_sweep_plan(more ? pause : interval_ms, RETENTION_LEASE_MS) != STORE_OK)
+        return JOBS_RETRY;
+    return JOBS_DONE;
+}
+
+static const struct jobs_kind sweep_kind = {"retention", sweep_plan, sweep_run};
+
+int retention_init(const struct cfg *cfg)
+{
+    days = cfg->retention_days;
+    hours = cfg->lobby_expiry_hours;
+    batch = cfg->retention_batch;
+    interval_ms = cfg->retention_interval * 1000;
+    return jobs_register(&sweep_kind);
+}

@@ -1,0 +1,263 @@
+/* t_retention.c: the retention sweep (issue 16, item 3; api/retention.c) on a database of its
+ * own, so that no other test's games or servers take part and the counts are exact: two
+ * servers with RETENTION_DAYS=1, LOBBY_EXPIRY_HOURS=1 and small batches; games that ended
+ * (finished by a resignation after a few turns, with a webhook whose deliveries wait, and
+ * idempotent answers; one aborted) set back two days in SQL are deleted with every row of
+ * theirs, recent finished games, old active games and recent lobbies are kept, an old lobby
+ * is aborted with a game_expired event (and deleted once it too is old), and the two
+ * servers' counters in /metrics add up to exactly what went. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "db.h"
+#include "hard.h"
+#include "tests.h"
+
+#define OLD_GAMES  24 /* finished games set back (and one aborted) */
+#define BATCH      "RETENTION_BATCH=5"
+#define RET_DB     "tilehall_itest_retention"
+#define WAIT_LIMIT 30000 /* ms the sweep may take for everything */
+
+/* DATABASE_URL (a URI, as scripts/pg-start.sh prints it) with its database `db` into
+ * `out`. 0, or -1 when it is not a URI with a path. */
+static int url_with_db(const char *url, const char *db, char *out, size_t cap)
+{
+    const char *q = strchr(url, '?');
+    size_t end = q ? (size_t)(q - url) : strlen(url);
+    size_t slash = end;
+    while (slash > 0 && url[slash - 1] != '/') slash--;
+    if (!slash || strncmp(url, "postgres", 8) != 0) return -1;
+    int w = snprintf(out, cap, "%.*s%s%s", (int)slash, url, db, q ? q : "");
+    return w < 0 || (size_t)w >= cap ? -1 : 0;
+}
+
+/* The value of the metric line `name` (with its labels, if any) on `srv`, or -1. */
+static double metric(const struct server *srv, const char *name)
+{
+    struct resp r;
+    http(srv, "GET", "/metrics", NULL, NULL, &r);
+    double v = -1;
+    size_t n = strlen(name);
+    for (const char *p = r.status == 200 && r.body ? r.body : ""; *p;) {
+        if (strncmp(p, name, n) == 0 && p[n] == ' ') {
+            v = strtod(p + n + 1, NULL);
+            break;
+        }
+        const char *nl = strchr(p, '\n');
+        if (!nl) break;
+        p = nl + 1;
+    }
+    resp_free(&r);
+    return v;
+}
+
+/* POST /v1/games/{id}/<what> with header lines `h` (NULL-terminated). */
+static long post_game(const struct server *srv, const char *id, const char *what,
+                      const char *const *h)
+{
+    char path[160];
+    snprintf(path, sizeof path, "/v1/games/%s/%s", id, what);
+    struct resp r;
+    http(srv, "POST", path, NULL, h, &r);
+    long st = r.status;
+    resp_free(&r);
+    return st;
+}
+
+/* Rows of game `id` in the tables the sweep deletes from (players, actions, events,
+ * webhooks, their deliveries, jobs, idempotent answers in the game's scopes). */
+static long rows_of(const char *id)
+{
+    const char *v[1] = {id};
+    return db_scalar_params(
+        "SELECT (SELECT count(*) FROM games WHERE id = $1::uuid) + (SELECT count(*) FROM players "
+        "WHERE game_id = $1::uuid) + (SELECT count(*) FROM actions WHERE game_id = $1::uuid) + "
+        "(SELECT count(*) FROM events WHERE game_id = $1::uuid) + (SELECT count(*) FROM webhooks "
+        "WHERE game_id = $1::uuid) + (SELECT count(*) FROM webhook_deliveries d JOIN webhooks w "
+        "ON w.id = d.webhook_id WHERE w.game_id = $1::uuid) + (SELECT count(*) FROM jobs WHERE "
+        "game_id = $1::uuid) + (SELECT count(*) FROM idempotency WHERE scope LIKE $1 || '/%')",
+        1, v);
+}
+
+/* Sleeps `ms` milliseconds. */
+static void nap(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* The body of the test, with DATABASE_URL naming the test's own database. */
+static void run(struct server *a, struct server *b)
+{
+    static const char *const env[] = {
+        "RETENTION_DAYS=1", "LOBBY_EXPIRY_HOURS=1", "RETENTION_INTERVAL=1",      BATCH,
+        "JOBS_POLL_MS=50",  "WEBHOOK_WORKERS=0",    "CREATE_LIMIT_PER_MINUTE=0", NULL};
+    CHECK(hard_server_start(a, env, 0) == 0, "server A did not start");
+    CHECK(hard_server_start(b, env, 0) == 0, "server B did not start");
+    struct game old[OLD_GAMES], recent, active, lobby_old, lobby_new, aborted;
+    char why[400];
+    /* Finished games: two turns, a draw with an Idempotency-Key, then seat 0 resigns. */
+    for (int i = 0; i < OLD_GAMES + 1; i++) {
+        struct game *g = i < OLD_GAMES ? &old[i] : &recent;
+        CHECK(game_new(i % 2 ? b : a,
+                       "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"webhook\":{\"url\":"
+                       "\"https://example.com/hook\"}}",
+                       g, why, sizeof why) == 0,
+              "%s", why);
+        for (int t = 0; t < 2; t++) CHECK(play_turn(a, g, 1, why, sizeof why) == 0, "%s", why);
+        char key[80];
+        snprintf(key, sizeof key, "Idempotency-Key: retention-%d-0123456789abcdef0123456789", i);
+        const char *h[3] = {g->auth[0], key, NULL};
+        CHECK(post_game(a, g->id, "draw", h) == 200, "the keyed draw of game %d failed", i);
+        const char *hr[2] = {g->auth[0], NULL};
+        CHECK(post_game(b, g->id, "resign", hr) == 200, "the resignation of game %d failed", i);
+    }
+    CHECK(game_new(a, "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}]}", &active, why,
+                   sizeof why) == 0,
+          "%s", why);
+    CHECK(play_turn(a, &active, 1, why, sizeof why) == 0, "%s", why);
+    CHECK(game_new(a, "{\"players\":[{\"name\":\"Ann\"},{\"open\":true}]}", &lobby_old, why,
+                   sizeof why) == 0,
+          "%s", why);
+    CHECK(game_new(a, "{\"players\":[{\"name\":\"Ann\"},{\"open\":true}]}", &lobby_new, why,
+                   sizeof why) == 0,
+          "%s", why);
+    CHECK(game_new(a, "{\"players\":[{\"name\":\"Ann\"},{\"open\":true}]}", &aborted, why,
+                   sizeof why) == 0,
+          "%s", why);
+    const char *ha[2] = {aborted.auth[0], NULL};
+    CHECK(post_game(a, aborted.id, "abort", ha) == 200, "the abort failed");
+    CHECK(db_scalar("SELECT count(*) FROM webhook_deliveries") > 0, "no delivery waits");
+    long before[OLD_GAMES];
+    for (int i = 0; i < OLD_GAMES; i++) {
+        before[i] = rows_of(old[i].id);
+        /* The row, 2 seats, 6 actions or so, events, a webhook with its deliveries, a key. */
+        CHECK(before[i] > 20, "game %d has only %ld rows", i, before[i]);
+    }
+    long recent_rows = rows_of(recent.id), active_rows = rows_of(active.id);
+
+    /* Two days back: the old games' ends (and their keys' answers), the active game's every
+     * time, the old lobby's creation by two hours. */
+    char ids[OLD_GAMES * 40 + 64];
+    size_t o = (size_t)snprintf(ids, sizeof ids, "{");
+    for (int i = 0; i < OLD_GAMES; i++)
+        o += (size_t)snprintf(ids + o, sizeof ids - o, "%s,", old[i].id);
+    snprintf(ids + o, sizeof ids - o, "%s}", aborted.id);
+    const char *v[1] = {ids};
+    CHECK(db_scalar_params("WITH u AS (UPDATE games SET ended_at = now() - interval '2 days', "
+                           "updated_at = now() - interval '2 days' WHERE id = ANY($1::uuid[]) "
+                           "AND ended_at IS NOT NULL RETURNING 1) SELECT count(*) FROM u",
+                           1, v) == OLD_GAMES + 1,
+          "not every old game had ended");
+    db_scalar_params("WITH u AS (UPDATE idempotency SET created_at = now() - interval '2 days' "
+                     "WHERE split_part(scope, '/', 1) = ANY($1::text[]) RETURNING 1) "
+                     "SELECT count(*) FROM u",
+                     1, v);
+    const char *va[2] = {active.id, lobby_old.id};
+    db_scalar_params("WITH u AS (UPDATE games SET updated_at = now() - interval '10 days', "
+                     "created_at = now() - interval '10 days' WHERE id = $1::uuid RETURNING 1), "
+                     "l AS (UPDATE games SET created_at = now() - interval '2 hours' WHERE id = "
+                     "$2::uuid RETURNING 1) SELECT (SELECT count(*) FROM u) + (SELECT count(*) "
+                     "FROM l)",
+                     2, va);
+    db_scalar("WITH u AS (UPDATE jobs SET due_at = now() WHERE kind = 'retention' RETURNING 1) "
+              "SELECT count(*) FROM u");
+
+    /* Wait for the sweep: every old game gone, the old lobby aborted. */
+    long waited = 0;
+    for (;; waited += 100) {
+        long left = db_scalar_params("SELECT count(*) FROM games WHERE id = ANY($1::uuid[])", 1, v);
+        const char *vl[1] = {lobby_old.id};
+        long aborted_lobby = db_scalar_params(
+            "SELECT count(*) FROM games WHERE id = $1::uuid AND status = 'aborted'", 1, vl);
+        if (left == 0 && aborted_lobby == 1) break;
+        CHECK(waited < WAIT_LIMIT, "after %ld ms: %ld old games left, old lobby aborted: %ld",
+              waited, left, aborted_lobby);
+        nap(100);
+    }
+    for (int i = 0; i < OLD_GAMES; i++)
+        CHECK(rows_of(old[i].id) == 0, "game %d keeps %ld rows", i, rows_of(old[i].id));
+    CHECK(rows_of(aborted.id) == 0, "the aborted game keeps rows");
+    CHECK(rows_of(recent.id) == recent_rows, "the recent finished game lost rows");
+    CHECK(rows_of(active.id) == active_rows, "the old active game lost rows");
+    struct resp r;
+    char path[160];
+    snprintf(path, sizeof path, "/v1/games/%s", old[0].id);
+    http(a, "GET", path, NULL, NULL, &r);
+    long st = r.status;
+    resp_free(&r);
+    CHECK(st == 404, "a deleted game answered %ld", st);
+
+    /* The old lobby: aborted, its last event game_expired; the recent one still waits. */
+    cJSON *ev = game_events(b, lobby_old.id);
+    CHECK(ev, "no events of the expired lobby");
+    const cJSON *last = cJSON_GetArrayItem(ev, cJSON_GetArraySize(ev) - 1);
+    int expired = strcmp(jstr(last, "type"), "game_expired") == 0 && jnum(last, "hours") == 1;
+    cJSON_Delete(ev);
+    CHECK(expired, "the expired lobby's last event is not game_expired with hours 1");
+    cJSON *lj = game_get(a, &lobby_new);
+    CHECK(lj, "the recent lobby cannot be read");
+    int waiting = strcmp(jstr(lj, "status"), "waiting") == 0;
+    cJSON_Delete(lj);
+    CHECK(waiting, "the recent lobby does not wait any more");
+    cJSON *oj = game_get(a, &lobby_old);
+    CHECK(oj, "the expired lobby cannot be read");
+    int is_aborted = strcmp(jstr(oj, "status"), "aborted") == 0;
+    cJSON_Delete(oj);
+    CHECK(is_aborted, "the expired lobby is not aborted");
+
+    /* The counters of both servers add up to exactly what went (OLD_GAMES + the aborted
+     * game, in batches of 5: the one that got each batch counted it, nobody twice). */
+    double ga = metric(a, "tilehall_retention_games_deleted_total");
+    double gb = metric(b, "tilehall_retention_games_deleted_total");
+    double la = metric(a, "tilehall_retention_lobbies_expired_total");
+    double lb = metric(b, "tilehall_retention_lobbies_expired_total");
+    double ba = metric(a, "tilehall_retention_batches_total");
+    double bb = metric(b, "tilehall_retention_batches_total");
+    double ia = metric(a, "tilehall_retention_idempotency_purged_total");
+    double ib = metric(b, "tilehall_retention_idempotency_purged_total");
+    CHECK(ga >= 0 && gb >= 0 && ga + gb == OLD_GAMES + 1, "games deleted: %g on A + %g on B", ga,
+          gb);
+    CHECK(la + lb == 1, "lobbies expired: %g on A + %g on B", la, lb);
+    CHECK(ia + ib >= OLD_GAMES, "idempotent answers purged: %g + %g", ia, ib);
+    CHECK(ba + bb >= (OLD_GAMES + 1 + 4) / 5, "batches: %g + %g", ba, bb);
+    CHECK(metric(a, "tilehall_retention_last_run_seconds") >= 0, "no last run duration");
+    printf("  retention: %d games deleted in %ld ms (A %g, B %g; batches A %g, B %g), 1 lobby "
+           "expired\n",
+           OLD_GAMES + 1, waited, ga, gb, ba, bb);
+
+    /* The expired lobby ended now: two days later it goes too. */
+    const char *vl[1] = {lobby_old.id};
+    db_scalar_params("WITH u AS (UPDATE games SET ended_at = now() - interval '2 days' WHERE id = "
+                     "$1::uuid RETURNING 1) SELECT count(*) FROM u",
+                     1, vl);
+    for (waited = 0; rows_of(lobby_old.id) != 0; waited += 100) {
+        CHECK(waited < WAIT_LIMIT, "the expired lobby was not deleted once old");
+        nap(100);
+    }
+    CHECK(rows_of(recent.id) == recent_rows, "the recent finished game lost rows");
+    CHECK(rows_of(lobby_new.id) > 0, "the recent lobby was deleted");
+}
+
+void test_retention(struct server *srv)
+{
+    (void)srv;
+    const char *url = getenv("DATABASE_URL");
+    char saved[1024], mine[1024];
+    CHECK(url && strlen(url) < sizeof saved, "DATABASE_URL is not set");
+    snprintf(saved, sizeof saved, "%s", url);
+    CHECK(url_with_db(saved, RET_DB, mine, sizeof mine) == 0, "DATABASE_URL is not a URI: %s",
+          saved);
+    db_scalar("DROP DATABASE IF EXISTS " RET_DB);
+    db_scalar("CREATE DATABASE " RET_DB);
+    setenv("DATABASE_URL", mine, 1);
+    struct server a = {0}, b = {0};
+    run(&a, &b);
+    if (a.pid) (void)hard_server_stop(&a);
+    if (b.pid) (void)hard_server_stop(&b);
+    setenv("DATABASE_URL", saved, 1);
+    db_scalar("DROP DATABASE IF EXISTS " RET_DB);
+}
