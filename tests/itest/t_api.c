@@ -109,7 +109,7 @@ void test_ops(struct server *srv)
 void test_not_found_and_methods(struct server *srv)
 {
     static const char *const paths[] = {
-        "/", "/v1", "/v1/nope", "/v1/games/x/y/z", "/healthz/", "/v1/rulesets/classic/tiles/A"};
+        "/nope", "/v1", "/v1/nope", "/v1/games/x/y/z", "/healthz/", "/v1/rulesets/classic/tiles/A"};
     struct resp r;
     for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
         http(srv, "GET", paths[i], NULL, NULL, &r);
