@@ -2,6 +2,7 @@
  * place that asks the engine for a computer player's move (bots_play_turn). */
 #include "bots.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,34 @@ static uint64_t now_us(void *ctx)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+static pthread_key_t scratch_key;                       /* the thread's search memory */
+static pthread_once_t scratch_once = PTHREAD_ONCE_INIT; /* creates scratch_key */
+static int scratch_key_ok;                              /* 1 once scratch_key exists */
+
+static void scratch_key_make(void)
+{
+    scratch_key_ok = pthread_key_create(&scratch_key, free) == 0;
+}
+
+/* The calling thread's search memory (about 200 KB), allocated and touched once and kept
+ * until the thread ends (NULL when out of memory). Why not one per move: allocating and
+ * freeing that much maps and unmaps memory and faults pages in, each under the process's
+ * memory-map lock, which the search at idle priority should never be preempted holding. */
+static struct cc_bot_scratch *thread_scratch(void)
+{
+    pthread_once(&scratch_once, scratch_key_make);
+    if (!scratch_key_ok) return NULL;
+    struct cc_bot_scratch *s = pthread_getspecific(scratch_key);
+    if (s) return s;
+    if (!(s = malloc(sizeof *s))) return NULL;
+    memset(s, 0, sizeof *s); /* touched here, so the search at idle priority takes no fault */
+    if (pthread_setspecific(scratch_key, s) != 0) {
+        free(s);
+        return NULL;
+    }
+    return s;
 }
 
 /* One call of the engine's search, as idle_run() runs it. */
@@ -54,7 +83,7 @@ enum cc_status bots_play_turn(const struct cc_game *g, const char *level, int th
     struct cc_bot_budget budget = {.think_us = think_ms > 0 ? (uint32_t)think_ms * 1000u : 0,
                                    .now_us = now_us};
     if (!budget.think_us) budget.iterations = CC_BOT_MCTS_DEFAULT_ITERATIONS;
-    struct cc_bot_scratch *scratch = calloc(1, sizeof *scratch);
+    struct cc_bot_scratch *scratch = thread_scratch();
     if (!scratch) return CC_ERR_CORRUPT;
     struct bot_think t = {g, lv, seed, &budget, scratch, out, CC_ERR_CORRUPT};
     /* The search takes all the CPU it is given for think_ms: at idle priority it takes
@@ -65,7 +94,6 @@ enum cc_status bots_play_turn(const struct cc_game *g, const char *level, int th
     } else {
         bot_think_run(&t);
     }
-    free(scratch);
     if (t.st == CC_OK) *used = cc_bot_level_name(lv);
     return t.st;
 }
