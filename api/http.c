@@ -1,6 +1,7 @@
 /* http.c: the only file that speaks libmicrohttpd. */
 #include "http.h"
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -865,13 +866,39 @@ int http_start(const struct cfg *cfg)
     return 0;
 }
 
+/* Accepts every connection waiting in the backlog of listening socket `fd` (MHD no longer
+ * accepts from it) and hands each to the daemon to be served; one it refuses is closed. */
+static void take_backlog(MHD_socket fd)
+{
+    int taken = 0;
+    int fl = fcntl(fd, F_GETFL);
+    if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) != 0) return; /* never wait here */
+    for (;;) {
+        struct sockaddr_storage addr;
+        socklen_t len = sizeof addr;
+        int c = accept(fd, (struct sockaddr *)&addr, &len); /* MHD makes it non-blocking */
+        if (c < 0) break;                                   /* EAGAIN: none left */
+        /* On MHD_NO the daemon has closed the socket itself (microhttpd.h). */
+        if (MHD_add_connection(daemon_handle, c, (const struct sockaddr *)&addr, len) == MHD_YES)
+            taken++;
+    }
+    if (taken) {
+        char n[16];
+        snprintf(n, sizeof n, "%d", taken);
+        log_kv(LOG_INFO, "draining: connections waiting to be accepted taken", "count", n, NULL);
+    }
+}
+
 void http_drain(void)
 {
     if (!daemon_handle || atomic_exchange(&draining, 1)) return;
-    /* The listening socket out of MHD's hands and shut: from now on a connect is refused
-     * (a connection the kernel had completed but MHD not yet accepted is reset, unanswered),
-     * so clients go to another server. It is closed after MHD_stop_daemon (microhttpd.h). */
+    /* The listening socket out of MHD's hands and shut: from now on a connect is refused,
+     * so clients go to another server. Connections the kernel had completed but MHD not yet
+     * accepted are taken first and served (shutting the socket would reset them
+     * unanswered), all but those completed in the microseconds between the two. It is closed after
+     * MHD_stop_daemon (microhttpd.h). */
     quiesced_fd = MHD_quiesce_daemon(daemon_handle);
+    if (quiesced_fd != MHD_INVALID_SOCKET) take_backlog(quiesced_fd);
     if (quiesced_fd == MHD_INVALID_SOCKET || shutdown(quiesced_fd, SHUT_RDWR) != 0)
         log_kv(LOG_WARN, "draining: the listening socket could not be shut", NULL);
     pthread_mutex_lock(&susp_lock);
