@@ -156,6 +156,18 @@ int routes_wants_event_stream(const struct api_request *req);
 /* GET /v1/games/{id}/export: a finished game's setup, draw order and actions
  * (routes_export.c). */
 void routes_game_export(const struct api_request *req, struct api_response *resp, const char *id);
+struct idem;
+struct store_new_game;
+/*
+ * Stores the new game `ng` of POST /v1/games (a creation or a replay) and answers 201 with
+ * `*answer` (`answer_len` bytes; taken: *answer is set to NULL). A request that lost the
+ * race for its Idempotency-Key (`idem`, begun in `scope`, by a player when `by_player`)
+ * to another with the same key is answered as the repeat would be; any other failure with
+ * its problem. Returns 1 when the 201 was answered.
+ */
+int routes_game_store_new(const struct api_request *req, const char *scope, int by_player,
+                          struct idem *idem, const struct store_new_game *ng, char **answer,
+                          size_t answer_len, struct api_response *resp) NODISCARD;
 /* 1 when the POST /v1/games body `body` (`len` bytes) is an object with a "replay" member. */
 int routes_is_replay(const char *body, size_t len);
 /* POST /v1/games {"replay": <export>}: the game created again by playing the export's

@@ -398,22 +398,8 @@ void routes_game_replay(const struct api_request *req, struct api_response *resp
         .replay_version = version,
     };
     games_turn(&r->g, &ng.turn);
-    enum store_status ss = store_game_create(&ng);
-    if (ss == STORE_DUPLICATE && idem.active) {
-        /* The same key raced us and won: answer as a repeat would. */
-        resp->location[0] = resp->etag[0] = '\0';
-        if (by_player ? idem_begin(req, scope, &idem, resp)
-                      : idem_begin_anonymous(req, scope, &idem, resp))
-            goto out;
-    }
-    if (ss != STORE_OK) {
-        resp->location[0] = resp->etag[0] = '\0';
-        problem_store(resp, ss);
+    if (!routes_game_store_new(req, scope, by_player, &idem, &ng, &answer_txt, answer_len, resp))
         goto out;
-    }
-    api_reply_take(resp, 201, "application/json", answer_txt);
-    resp->len = answer_len;
-    answer_txt = NULL;
     log_kv(LOG_INFO, "game replayed", "game", id, "ruleset", ng.ruleset, NULL);
 out:
     cJSON_Delete(root);

@@ -250,22 +250,8 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
         .deadline = deadline[0] ? deadline : NULL,
     };
     games_turn(&c->g, &ng.turn);
-    enum store_status ss = store_game_create(&ng);
-    if (ss == STORE_DUPLICATE && idem.active) {
-        /* The same key raced us and won: answer as a repeat would. */
-        resp->location[0] = resp->etag[0] = '\0';
-        if (by_player ? idem_begin(req, scope, &idem, resp)
-                      : idem_begin_anonymous(req, scope, &idem, resp))
-            goto out;
-    }
-    if (ss != STORE_OK) {
-        resp->location[0] = resp->etag[0] = '\0';
-        problem_store(resp, ss);
+    if (!routes_game_store_new(req, scope, by_player, &idem, &ng, &answer_txt, answer_len, resp))
         goto out;
-    }
-    api_reply_take(resp, 201, "application/json", answer_txt);
-    resp->len = answer_len;
-    answer_txt = NULL;
     log_kv(LOG_INFO, "game created", "game", id, "ruleset", ng.ruleset, NULL);
 out:
     json_out_free(&w);
@@ -274,6 +260,29 @@ out:
     free(deck_txt);
     free(answer_txt);
     free(c);
+}
+
+int routes_game_store_new(const struct api_request *req, const char *scope, int by_player,
+                          struct idem *idem, const struct store_new_game *ng, char **answer,
+                          size_t answer_len, struct api_response *resp)
+{
+    enum store_status ss = store_game_create(ng);
+    if (ss == STORE_DUPLICATE && idem->active) {
+        /* The same key raced us and won: answer as a repeat would. */
+        resp->location[0] = resp->etag[0] = '\0';
+        if (by_player ? idem_begin(req, scope, idem, resp)
+                      : idem_begin_anonymous(req, scope, idem, resp))
+            return 0;
+    }
+    if (ss != STORE_OK) {
+        resp->location[0] = resp->etag[0] = '\0';
+        problem_store(resp, ss);
+        return 0;
+    }
+    api_reply_take(resp, 201, "application/json", *answer);
+    resp->len = answer_len;
+    *answer = NULL;
+    return 1;
 }
 
 /* GET /v1/games/{id}: 304 to a matching If-None-Match, else the game (from the cache). */
