@@ -4,7 +4,6 @@
  * creation's, with the same codes; a placement is json_in_placement()'s. Only the json_in
  * decoders and the engine's catalogues are used (tests/fuzz/fuzz_export.c links just these). */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,36 +12,6 @@
 
 #include "json_export.h"
 #include "tiles.h"
-#include "utf8.h"
-
-/* Fills `err` (code, and a detail of `fmt`) and returns -1. */
-static int fail(struct json_err *err, const char *code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int fail(struct json_err *err, const char *code, const char *fmt, ...)
-{
-    snprintf(err->code, sizeof err->code, "%s", code);
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err->detail, sizeof err->detail, fmt, ap);
-    va_end(ap);
-    err->detail[utf8_fit(err->detail, sizeof err->detail - 1)] = '\0';
-    return -1;
-}
-
-/* -1 (unknown_field) when `obj` has a member not in `allowed` (NULL-terminated). */
-static int only(const cJSON *obj, const char *const *allowed, const char *where,
-                struct json_err *err)
-{
-    for (const cJSON *c = obj->child; c; c = c->next) {
-        int ok = 0;
-        for (size_t i = 0; allowed[i] && !ok; i++) ok = strcmp(c->string, allowed[i]) == 0;
-        if (!ok)
-            return fail(err, "unknown_field", "Unknown field \"%s%.*s\".", where,
-                        utf8_fit(c->string, 60), c->string);
-    }
-    return 0;
-}
 
 /* The setup members of `doc` as a create body, decoded into out->in. Returns 0 or -1. */
 static int read_setup(const cJSON *doc, struct json_export *out, struct json_err *err)
@@ -50,32 +19,32 @@ static int read_setup(const cJSON *doc, struct json_export *out, struct json_err
     static const char *const setup[] = {"ruleset", "options", "seed", "start", "hints", "players"};
     const cJSON *players = cJSON_GetObjectItemCaseSensitive(doc, "players");
     if (!cJSON_IsArray(players))
-        return fail(err, "invalid_body", "replay.players must be an array of seats.");
+        return json_fail(err, "invalid_body", "replay.players must be an array of seats.");
     static const char *const seat_members[] = {"name", "bot", "think_ms", NULL};
     int i = 0;
     for (const cJSON *p = players->child; p; p = p->next, i++) {
         char where[40];
         snprintf(where, sizeof where, "replay.players[%d].", i);
         if (!cJSON_IsObject(p))
-            return fail(err, "invalid_body", "replay.players[%d] must be an object.", i);
-        if (only(p, seat_members, where, err)) return -1;
+            return json_fail(err, "invalid_body", "replay.players[%d] must be an object.", i);
+        if (json_check_fields(p, seat_members, where, err)) return -1;
     }
     if (!cJSON_GetObjectItemCaseSensitive(doc, "seed"))
-        return fail(err, "invalid_body", "The field \"replay.seed\" is required.");
+        return json_fail(err, "invalid_body", "The field \"replay.seed\" is required.");
     const cJSON *custom = cJSON_GetObjectItemCaseSensitive(doc, "custom_deck");
     if (!cJSON_IsBool(custom))
-        return fail(err, "invalid_body", "replay.custom_deck must be true or false.");
+        return json_fail(err, "invalid_body", "replay.custom_deck must be true or false.");
     out->custom_deck = cJSON_IsTrue(custom);
     cJSON *body = cJSON_CreateObject();
     int rc = -1;
-    if (!body) return fail(err, "internal_error", "Out of memory.");
+    if (!body) return json_fail(err, "internal_error", "Out of memory.");
     for (size_t k = 0; k < sizeof setup / sizeof *setup; k++) {
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(doc, setup[k]);
         if (!v || (cJSON_IsNull(v) && strcmp(setup[k], "start") == 0)) continue;
         cJSON *copy = cJSON_Duplicate(v, 1);
         if (!copy || !cJSON_AddItemToObject(body, setup[k], copy)) {
             cJSON_Delete(copy);
-            fail(err, "internal_error", "Out of memory.");
+            json_fail(err, "internal_error", "Out of memory.");
             goto out;
         }
     }
@@ -84,13 +53,13 @@ static int read_setup(const cJSON *doc, struct json_export *out, struct json_err
         cJSON *deck = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(doc, "deck"), 1);
         if (!deck || !cJSON_AddItemToObject(body, "deck", deck)) {
             cJSON_Delete(deck);
-            fail(err, "invalid_body", "replay.deck must be an array of tile ids.");
+            json_fail(err, "invalid_body", "replay.deck must be an array of tile ids.");
             goto out;
         }
     }
     char *text = cJSON_PrintUnformatted(body);
     if (!text) {
-        fail(err, "internal_error", "Out of memory.");
+        json_fail(err, "internal_error", "Out of memory.");
         goto out;
     }
     struct json_err e;
@@ -98,12 +67,12 @@ static int read_setup(const cJSON *doc, struct json_export *out, struct json_err
     free(text);
     if (rc) {
         /* The create body's own words, said of the export's members. */
-        fail(err, e.code, "replay: %s", e.detail);
+        json_fail(err, e.code, "replay: %s", e.detail);
         goto out;
     }
     if (out->in.me_seat >= 0 || out->in.open_seats || out->in.webhook_url[0] ||
         out->in.clock.kind) {
-        rc = fail(err, "invalid_body", "replay.players: seats are named or computer players.");
+        rc = json_fail(err, "invalid_body", "replay.players: seats are named or computer players.");
         goto out;
     }
 out:
@@ -116,17 +85,17 @@ static int read_deck(const cJSON *doc, struct json_export *out, struct json_err 
 {
     const cJSON *deck = cJSON_GetObjectItemCaseSensitive(doc, "deck");
     if (!cJSON_IsArray(deck))
-        return fail(err, "invalid_body", "replay.deck must be an array of tile ids.");
+        return json_fail(err, "invalid_body", "replay.deck must be an array of tile ids.");
     const struct cc_tileset *ts = cc_tileset_get((enum cc_ruleset)out->in.setup.ruleset);
     int n = 0;
     for (const cJSON *d = deck->child; d; d = d->next, n++) {
         if (n >= CC_MAX_DECK)
-            return fail(err, "replay_deck_mismatch", "replay.deck holds more than %d tiles.",
-                        CC_MAX_DECK);
+            return json_fail(err, "replay_deck_mismatch", "replay.deck holds more than %d tiles.",
+                             CC_MAX_DECK);
         int t = cJSON_IsString(d) && ts ? cc_tileset_find(ts, d->valuestring) : -1;
         if (t < 0)
-            return fail(err, "invalid_body", "replay.deck[%d] must be a tile id of the ruleset.",
-                        n);
+            return json_fail(err, "invalid_body",
+                             "replay.deck[%d] must be a tile id of the ruleset.", n);
         out->deck[n] = (uint8_t)t;
     }
     out->deck_len = n;
@@ -139,16 +108,17 @@ static int read_action(const cJSON *a, int i, enum cc_ruleset ruleset, int nplay
 {
     memset(out, 0, sizeof *out);
     if (!cJSON_IsObject(a))
-        return fail(err, "invalid_body", "replay.actions[%d]: not an object.", i);
+        return json_fail(err, "invalid_body", "replay.actions[%d]: not an object.", i);
     const cJSON *kind = cJSON_GetObjectItemCaseSensitive(a, "kind");
     const cJSON *seat = cJSON_GetObjectItemCaseSensitive(a, "seat");
     if (!cJSON_IsString(kind))
-        return fail(err, "invalid_body",
-                    "replay.actions[%d].kind must be \"draw\", \"place\", \"resign\" or \"join\".",
-                    i);
+        return json_fail(
+            err, "invalid_body",
+            "replay.actions[%d].kind must be \"draw\", \"place\", \"resign\" or \"join\".", i);
     if (!cJSON_IsNumber(seat) || seat->valuedouble != floor(seat->valuedouble) ||
         seat->valuedouble < 0 || seat->valuedouble >= nplayers)
-        return fail(err, "invalid_body", "replay.actions[%d].seat must be a seat of the game.", i);
+        return json_fail(err, "invalid_body", "replay.actions[%d].seat must be a seat of the game.",
+                         i);
     out->a.seat = (uint8_t)seat->valuedouble;
     out->a.tile = CC_NO_TILE;
     char where[40];
@@ -156,27 +126,27 @@ static int read_action(const cJSON *a, int i, enum cc_ruleset ruleset, int nplay
     static const char *const bare[] = {"kind", "seat", NULL};
     const char *k = kind->valuestring;
     if (strcmp(k, "draw") == 0 || strcmp(k, "resign") == 0 || strcmp(k, "join") == 0) {
-        if (only(a, bare, where, err)) return -1;
+        if (json_check_fields(a, bare, where, err)) return -1;
         out->a.kind = k[0] == 'd' ? CC_ACTION_DRAW : CC_ACTION_RESIGN;
         out->join = k[0] == 'j';
         return 0;
     }
     if (strcmp(k, "place") != 0)
-        return fail(err, "invalid_body",
-                    "replay.actions[%d].kind must be \"draw\", \"place\", \"resign\" or \"join\".",
-                    i);
+        return json_fail(
+            err, "invalid_body",
+            "replay.actions[%d].kind must be \"draw\", \"place\", \"resign\" or \"join\".", i);
     /* The placement as a client posts it: the action without kind and seat. */
     cJSON *body = cJSON_Duplicate(a, 1);
-    if (!body) return fail(err, "internal_error", "Out of memory.");
+    if (!body) return json_fail(err, "internal_error", "Out of memory.");
     cJSON_DeleteItemFromObjectCaseSensitive(body, "kind");
     cJSON_DeleteItemFromObjectCaseSensitive(body, "seat");
     char *text = cJSON_PrintUnformatted(body);
     cJSON_Delete(body);
-    if (!text) return fail(err, "internal_error", "Out of memory.");
+    if (!text) return json_fail(err, "internal_error", "Out of memory.");
     struct json_err e;
     int rc = json_in_placement(text, strlen(text), ruleset, &out->a, &e);
     free(text);
-    if (rc) return fail(err, e.code, "replay.actions[%d]: %s", i, e.detail);
+    if (rc) return json_fail(err, e.code, "replay.actions[%d]: %s", i, e.detail);
     out->a.seat = (uint8_t)seat->valuedouble;
     return 0;
 }
@@ -187,43 +157,43 @@ int json_export_read(const cJSON *doc, struct json_export *out, struct json_err 
     memset(out, 0, sizeof *out);
     *action_index = -1;
     if (!cJSON_IsObject(doc))
-        return fail(err, "invalid_body",
-                    "\"replay\" must be an object: an export (GET /v1/games/{id}/export).");
+        return json_fail(err, "invalid_body",
+                         "\"replay\" must be an object: an export (GET /v1/games/{id}/export).");
     static const char *const members[] = {
         "format",  "format_version", "game", "ruleset", "options", "seed",   "start", "hints",
         "players", "custom_deck",    "deck", "actions", "result",  "scores", NULL};
-    if (only(doc, members, "replay.", err)) return -1;
+    if (json_check_fields(doc, members, "replay.", err)) return -1;
     const cJSON *format = cJSON_GetObjectItemCaseSensitive(doc, "format");
     const cJSON *version = cJSON_GetObjectItemCaseSensitive(doc, "format_version");
     if (!cJSON_IsString(format) || strcmp(format->valuestring, JSON_EXPORT_FORMAT) != 0 ||
         !cJSON_IsNumber(version) || version->valuedouble != JSON_EXPORT_VERSION)
-        return fail(err, "replay_unsupported_format",
-                    "replay: this server reads exports of format \"" JSON_EXPORT_FORMAT
-                    "\", format_version %d.",
-                    JSON_EXPORT_VERSION);
+        return json_fail(err, "replay_unsupported_format",
+                         "replay: this server reads exports of format \"" JSON_EXPORT_FORMAT
+                         "\", format_version %d.",
+                         JSON_EXPORT_VERSION);
     const cJSON *game = cJSON_GetObjectItemCaseSensitive(doc, "game");
     const cJSON *result = cJSON_GetObjectItemCaseSensitive(doc, "result");
     if ((game && !cJSON_IsString(game)) ||
         (result && !cJSON_IsString(result) && !cJSON_IsNull(result)))
-        return fail(err, "invalid_body", "replay.game and replay.result are strings.");
+        return json_fail(err, "invalid_body", "replay.game and replay.result are strings.");
     if (read_setup(doc, out, err) || read_deck(doc, out, err)) return -1;
     const cJSON *scores = cJSON_GetObjectItemCaseSensitive(doc, "scores");
     if (scores) {
         int n = cJSON_IsArray(scores) ? cJSON_GetArraySize(scores) : -1;
         if (n != out->in.setup.nplayers)
-            return fail(err, "invalid_body", "replay.scores must hold a number by seat.");
+            return json_fail(err, "invalid_body", "replay.scores must hold a number by seat.");
         int s = 0;
         for (const cJSON *v = scores->child; v; v = v->next, s++) {
             if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) ||
                 fabs(v->valuedouble) > 100000)
-                return fail(err, "invalid_body", "replay.scores[%d] must be an integer.", s);
+                return json_fail(err, "invalid_body", "replay.scores[%d] must be an integer.", s);
             out->scores[s] = (int)v->valuedouble;
         }
         out->has_scores = 1;
     }
     const cJSON *actions = cJSON_GetObjectItemCaseSensitive(doc, "actions");
     if (!cJSON_IsArray(actions))
-        return fail(err, "invalid_body", "replay.actions must be an array of actions.");
+        return json_fail(err, "invalid_body", "replay.actions must be an array of actions.");
     return json_export_read_actions(actions, (enum cc_ruleset)out->in.setup.ruleset,
                                     out->in.setup.nplayers, out->actions, JSON_EXPORT_MAX_ACTIONS,
                                     &out->nactions, err, action_index);
@@ -239,7 +209,8 @@ int json_export_read_actions(const cJSON *actions, enum cc_ruleset ruleset, int 
     for (const cJSON *a = actions->child; a; a = a->next, i++) {
         if (i >= max) {
             *index = i;
-            return fail(err, "invalid_body", "replay.actions holds more than %d actions.", max);
+            return json_fail(err, "invalid_body", "replay.actions holds more than %d actions.",
+                             max);
         }
         if (read_action(a, i, ruleset, nplayers, &out[i], err)) {
             *index = i;

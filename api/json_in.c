@@ -18,11 +18,7 @@
  * could otherwise hold 32,000 of them (3 ms of CPU) before its token is looked at. */
 #define MAX_VALUES 1000
 
-/* Fills `err` and returns -1. Text of the body in `fmt`'s arguments must be cut with
- * "%.*s" and utf8_fit() (whole characters); a detail too long is cut the same way. */
-static int fail(struct json_err *err, const char *code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int fail(struct json_err *err, const char *code, const char *fmt, ...)
+int json_fail(struct json_err *err, const char *code, const char *fmt, ...)
 {
     snprintf(err->code, sizeof err->code, "%s", code);
     va_list ap;
@@ -55,7 +51,8 @@ static int check_duplicates(const cJSON *v, struct keys *k, struct json_err *err
     if (n > 1) { /* an object of two keys or more (qsort may not be given NULL) */
         if (n > k->cap) {
             const char **nv = realloc(k->v, n * sizeof *nv);
-            if (!nv) return fail(err, "invalid_json", "The body has too many keys to be read.");
+            if (!nv)
+                return json_fail(err, "invalid_json", "The body has too many keys to be read.");
             k->v = nv;
             k->cap = n;
         }
@@ -64,8 +61,8 @@ static int check_duplicates(const cJSON *v, struct keys *k, struct json_err *err
         qsort(k->v, n, sizeof *k->v, cmp_key);
         for (size_t i = 1; i < n; i++)
             if (strcmp(k->v[i - 1], k->v[i]) == 0)
-                return fail(err, "invalid_body", "The key \"%.*s\" appears twice.",
-                            utf8_fit(k->v[i], 60), k->v[i]);
+                return json_fail(err, "invalid_body", "The key \"%.*s\" appears twice.",
+                                 utf8_fit(k->v[i], 60), k->v[i]);
     }
     for (const cJSON *c = v->child; c; c = c->next)
         if ((cJSON_IsObject(c) || cJSON_IsArray(c)) && check_duplicates(c, k, err)) return -1;
@@ -176,20 +173,20 @@ static cJSON *parse_object(const char *body, size_t len, struct json_err *err)
 cJSON *json_in_parse(const char *body, size_t len, size_t max_values, struct json_err *err)
 {
     if (len == 0) {
-        fail(err, "invalid_json", "The body is empty; a JSON object is expected.");
+        json_fail(err, "invalid_json", "The body is empty; a JSON object is expected.");
         return NULL;
     }
     /* RFC 8259: JSON text is UTF-8. Checked on the whole text before anything reads it, so
      * no byte that is not UTF-8 reaches a string, a detail, or a log. */
     if (!utf8_valid(body, len)) {
-        fail(err, "invalid_json",
-             "The body is not UTF-8 (an invalid, overlong, surrogate or cut-short sequence).");
+        json_fail(err, "invalid_json",
+                  "The body is not UTF-8 (an invalid, overlong, surrogate or cut-short sequence).");
         return NULL;
     }
     if (count_values(body, len, max_values) > max_values) {
-        fail(err, "invalid_json",
-             "The body holds more than %zu values (objects, arrays, members, elements).",
-             max_values);
+        json_fail(err, "invalid_json",
+                  "The body holds more than %zu values (objects, arrays, members, elements).",
+                  max_values);
         return NULL;
     }
     /* The body is NUL-terminated by the HTTP layer; cJSON counts that NUL in the length
@@ -197,18 +194,18 @@ cJSON *json_in_parse(const char *body, size_t len, size_t max_values, struct jso
     cJSON *root =
         memchr(body, '\0', len) ? NULL : cJSON_ParseWithLengthOpts(body, len + 1, NULL, 1);
     if (!root) {
-        fail(err, "invalid_json", "The body is not valid JSON.");
+        json_fail(err, "invalid_json", "The body is not valid JSON.");
         return NULL;
     }
     if (!cJSON_IsObject(root)) {
         cJSON_Delete(root);
-        fail(err, "invalid_json", "The body must be a JSON object.");
+        json_fail(err, "invalid_json", "The body must be a JSON object.");
         return NULL;
     }
     const char *why = not_strict(body, len);
     if (why) {
         cJSON_Delete(root);
-        fail(err, "invalid_json", "%s", why);
+        json_fail(err, "invalid_json", "%s", why);
         return NULL;
     }
     struct keys k = {NULL, 0};
@@ -221,16 +218,15 @@ cJSON *json_in_parse(const char *body, size_t len, size_t max_values, struct jso
     return root;
 }
 
-/* -1 when `obj` has a key not in the NULL-terminated `allowed` (`where` prefixes names). */
-static int check_fields(const cJSON *obj, const char *const *allowed, const char *where,
-                        struct json_err *err)
+int json_check_fields(const struct cJSON *obj, const char *const *allowed, const char *where,
+                      struct json_err *err)
 {
     for (const cJSON *c = obj->child; c; c = c->next) {
         int ok = 0;
         for (size_t i = 0; allowed[i] && !ok; i++) ok = strcmp(c->string, allowed[i]) == 0;
         if (!ok)
-            return fail(err, "unknown_field", "Unknown field \"%s%.*s\".", where,
-                        utf8_fit(c->string, 60), c->string);
+            return json_fail(err, "unknown_field", "Unknown field \"%s%.*s\".", where,
+                             utf8_fit(c->string, 60), c->string);
     }
     return 0;
 }
@@ -243,8 +239,8 @@ static int get_int(const cJSON *obj, const char *name, double lo, double hi, lon
     if (!v) return 0;
     if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) || v->valuedouble < lo ||
         v->valuedouble > hi)
-        return fail(err, "invalid_body", "\"%s\" must be an integer from %.0f to %.0f.", name, lo,
-                    hi);
+        return json_fail(err, "invalid_body", "\"%s\" must be an integer from %.0f to %.0f.", name,
+                         lo, hi);
     *out = (long long)v->valuedouble;
     return 1;
 }
@@ -256,9 +252,9 @@ static int clock_int(const cJSON *c, const char *name, long lo, long hi, const c
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(c, name);
     if (!v) return 0;
     if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble))
-        return fail(err, "invalid_clock", "clock.%s must be an integer (seconds).", name);
+        return json_fail(err, "invalid_clock", "clock.%s must be an integer (seconds).", name);
     if (v->valuedouble < (double)lo || v->valuedouble > (double)hi)
-        return fail(err, code, "clock.%s must be from %ld to %ld (seconds).", name, lo, hi);
+        return json_fail(err, code, "clock.%s must be from %ld to %ld (seconds).", name, lo, hi);
     *out = (long long)v->valuedouble;
     return 1;
 }
@@ -275,12 +271,12 @@ static int decode_clock(const cJSON *c, struct store_clock *out, struct json_err
     memset(out, 0, sizeof *out);
     if (!c) return 0;
     if (!cJSON_IsObject(c))
-        return fail(err, "invalid_clock",
-                    "\"clock\" must be an object: {\"turn_seconds\": N} or "
-                    "{\"initial_seconds\": N, \"increment_seconds\": M}.");
+        return json_fail(err, "invalid_clock",
+                         "\"clock\" must be an object: {\"turn_seconds\": N} or "
+                         "{\"initial_seconds\": N, \"increment_seconds\": M}.");
     static const char *const allowed[] = {"turn_seconds", "initial_seconds", "increment_seconds",
                                           "on_timeout", NULL};
-    if (check_fields(c, allowed, "clock.", err)) return -1;
+    if (json_check_fields(c, allowed, "clock.", err)) return -1;
     long long turn = 0, initial = 0, inc = 0;
     int t = clock_int(c, "turn_seconds", CLOCKS_TURN_MIN, CLOCKS_TURN_MAX, "invalid_turn_seconds",
                       &turn, err);
@@ -292,16 +288,17 @@ static int decode_clock(const cJSON *c, struct store_clock *out, struct json_err
                       err);
     if (n < 0) return -1;
     if (t && (i || n))
-        return fail(err, "invalid_clock",
-                    "clock: either turn_seconds or a bank (initial_seconds, increment_seconds).");
+        return json_fail(
+            err, "invalid_clock",
+            "clock: either turn_seconds or a bank (initial_seconds, increment_seconds).");
     if (!t && !i)
-        return fail(err, "invalid_clock",
-                    "clock needs turn_seconds, or initial_seconds (with increment_seconds).");
+        return json_fail(err, "invalid_clock",
+                         "clock needs turn_seconds, or initial_seconds (with increment_seconds).");
     const cJSON *ot = cJSON_GetObjectItemCaseSensitive(c, "on_timeout");
     if (ot && (!cJSON_IsString(ot) || (strcmp(ot->valuestring, "autoplay") != 0 &&
                                        strcmp(ot->valuestring, "resign") != 0)))
-        return fail(err, "invalid_on_timeout",
-                    "clock.on_timeout must be \"autoplay\" (the default) or \"resign\".");
+        return json_fail(err, "invalid_on_timeout",
+                         "clock.on_timeout must be \"autoplay\" (the default) or \"resign\".");
     out->kind = t ? STORE_CLOCK_TURN : STORE_CLOCK_BANK;
     out->turn_seconds = (int)turn;
     out->initial_seconds = (int)initial;
@@ -315,7 +312,7 @@ static int need_int(const cJSON *obj, const char *name, double lo, double hi, lo
                     struct json_err *err)
 {
     int r = get_int(obj, name, lo, hi, out, err);
-    if (r == 0) return fail(err, "invalid_body", "The field \"%s\" is required.", name);
+    if (r == 0) return json_fail(err, "invalid_body", "The field \"%s\" is required.", name);
     return r < 0 ? -1 : 0;
 }
 
@@ -326,7 +323,7 @@ static const char *get_str(const cJSON *obj, const char *name, int *bad, struct 
     if (!v) return NULL;
     if (!cJSON_IsString(v)) {
         *bad = 1;
-        fail(err, "invalid_body", "\"%s\" must be a string.", name);
+        json_fail(err, "invalid_body", "\"%s\" must be a string.", name);
         return NULL;
     }
     return v->valuestring;
@@ -366,8 +363,8 @@ static int decode_choice(const cJSON *v, const char *name, const char *const nam
             return 0;
         }
     }
-    return fail(err, cc_status_name(CC_ERR_BAD_OPTION), "options.%s must be \"%s\" or \"%s\".",
-                name, names[0], names[1]);
+    return json_fail(err, cc_status_name(CC_ERR_BAD_OPTION), "options.%s must be \"%s\" or \"%s\".",
+                     name, names[0], names[1]);
 }
 
 /*
@@ -381,16 +378,17 @@ static int decode_name(const cJSON *obj, const char *label, char out[STORE_NAME_
     int bad = 0;
     const char *name = get_str(obj, "name", &bad, err);
     if (bad) return -1;
-    if (!name) return fail(err, "invalid_body", "%s is required.", label);
+    if (!name) return json_fail(err, "invalid_body", "%s is required.", label);
     uint32_t bad_cp = 0;
     int chars = name_chars(name, &bad_cp);
     if (chars < 0 && bad_cp != 0xFFFFFFFFu)
-        return fail(err, "invalid_body",
-                    "%s holds U+%04X: names hold no control, format or invisible characters "
-                    "(see PlayerName in openapi.yaml).",
-                    label, (unsigned)bad_cp);
+        return json_fail(err, "invalid_body",
+                         "%s holds U+%04X: names hold no control, format or invisible characters "
+                         "(see PlayerName in openapi.yaml).",
+                         label, (unsigned)bad_cp);
     if (chars < 1 || chars > MAX_NAME_CHARS || strlen(name) > STORE_NAME_MAX)
-        return fail(err, "invalid_body", "%s must be 1 to 40 characters of UTF-8 text.", label);
+        return json_fail(err, "invalid_body", "%s must be 1 to 40 characters of UTF-8 text.",
+                         label);
     snprintf(out, STORE_NAME_MAX + 1, "%s", name);
     return 0;
 }
@@ -401,14 +399,14 @@ static int decode_options(const cJSON *v, enum cc_ruleset ruleset, struct cc_opt
 {
     memset(o, 0, sizeof *o);
     if (!v) return 0;
-    if (!cJSON_IsObject(v)) return fail(err, "invalid_body", "\"options\" must be an object.");
+    if (!cJSON_IsObject(v)) return json_fail(err, "invalid_body", "\"options\" must be an object.");
     static const char *const classic[] = {"edition", "river", NULL};
     static const char *const discovery[] = {"draw", NULL};
     static const char *const none[] = {NULL};
     const char *const *allowed = ruleset == CC_RULESET_CLASSIC     ? classic
                                  : ruleset == CC_RULESET_DISCOVERY ? discovery
                                                                    : none;
-    if (check_fields(v, allowed, "options.", err)) return -1;
+    if (json_check_fields(v, allowed, "options.", err)) return -1;
     static const char *const editions[] = {"standard", "original"}; /* by enum cc_edition */
     static const char *const draws[] = {"pile", "hand"};            /* by enum cc_draw_mode */
     int edition = o->edition, draw = o->draw;
@@ -417,8 +415,8 @@ static int decode_options(const cJSON *v, enum cc_ruleset ruleset, struct cc_opt
     const cJSON *river = cJSON_GetObjectItemCaseSensitive(v, "river");
     if (river) {
         if (!cJSON_IsBool(river))
-            return fail(err, cc_status_name(CC_ERR_BAD_OPTION),
-                        "options.river must be true or false.");
+            return json_fail(err, cc_status_name(CC_ERR_BAD_OPTION),
+                             "options.river must be true or false.");
         o->river = cJSON_IsTrue(river) ? 1 : 0;
     }
     if (decode_choice(v, "draw", draws, &draw, err)) return -1;
@@ -453,8 +451,9 @@ static int decode_seed(const cJSON *v, uint64_t *out, struct json_err *err)
             return 0;
         }
     }
-    return fail(err, "invalid_body",
-                "\"seed\" must be an integer from 0 to 2^53-1, or a decimal string up to 2^64-1.");
+    return json_fail(
+        err, "invalid_body",
+        "\"seed\" must be an integer from 0 to 2^53-1, or a decimal string up to 2^64-1.");
 }
 
 /* Reads the required string member "url" of `obj` (a webhook) into `url`. Returns 0 or -1. */
@@ -463,9 +462,10 @@ static int webhook_url(const cJSON *obj, char url[STORE_URL_MAX + 1], struct jso
     int bad = 0;
     const char *u = get_str(obj, "url", &bad, err);
     if (bad) return -1;
-    if (!u) return fail(err, "invalid_body", "The field \"url\" is required.");
+    if (!u) return json_fail(err, "invalid_body", "The field \"url\" is required.");
     if (strlen(u) > STORE_URL_MAX)
-        return fail(err, "invalid_webhook_url", "The URL is longer than %d bytes.", STORE_URL_MAX);
+        return json_fail(err, "invalid_webhook_url", "The URL is longer than %d bytes.",
+                         STORE_URL_MAX);
     memcpy(url, u, strlen(u) + 1);
     return 0;
 }
@@ -479,7 +479,7 @@ static int decode_open_seat(const cJSON *p, const cJSON *open, int seat, const c
                             struct json_new_game *out, struct json_err *err)
 {
     if (!cJSON_IsTrue(open))
-        return fail(err, "invalid_body", "players[%d].open must be true.", seat);
+        return json_fail(err, "invalid_body", "players[%d].open must be true.", seat);
     if (cJSON_GetObjectItemCaseSensitive(p, "name")) {
         if (decode_name(p, label, out->names[seat], err)) return -1;
     } else {
@@ -500,8 +500,8 @@ static int decode_seat(const cJSON *p, int seat, struct json_new_game *out, stru
 {
     static const char *const allowed[] = {"name", "player", "open", "bot", "think_ms", NULL};
     if (!cJSON_IsObject(p))
-        return fail(err, "invalid_body", "players[%d] must be an object.", seat);
-    if (check_fields(p, allowed, "players[].", err)) return -1;
+        return json_fail(err, "invalid_body", "players[%d] must be an object.", seat);
+    if (json_check_fields(p, allowed, "players[].", err)) return -1;
     const cJSON *name = cJSON_GetObjectItemCaseSensitive(p, "name");
     const cJSON *player = cJSON_GetObjectItemCaseSensitive(p, "player");
     const cJSON *open = cJSON_GetObjectItemCaseSensitive(p, "open");
@@ -510,12 +510,12 @@ static int decode_seat(const cJSON *p, int seat, struct json_new_game *out, stru
     char label[32];
     snprintf(label, sizeof label, "players[%d].name", seat);
     if ((player != NULL) + (open != NULL) + (bot != NULL) > 1 || (name && (player || bot)))
-        return fail(err, "invalid_body",
-                    "players[%d] must be one of {\"name\"}, {\"player\": \"me\"}, "
-                    "{\"open\": true} or {\"bot\": ...}.",
-                    seat);
+        return json_fail(err, "invalid_body",
+                         "players[%d] must be one of {\"name\"}, {\"player\": \"me\"}, "
+                         "{\"open\": true} or {\"bot\": ...}.",
+                         seat);
     if (think && !bot)
-        return fail(err, "invalid_body", "players[%d].think_ms goes only with \"bot\".", seat);
+        return json_fail(err, "invalid_body", "players[%d].think_ms goes only with \"bot\".", seat);
     if (bot) {
         /* A computer player (0010): its level and time a move; its name is its level's. */
         static const char *const levels[] = {"random", "greedy", "mcts"};
@@ -523,13 +523,14 @@ static int decode_seat(const cJSON *p, int seat, struct json_new_game *out, stru
         for (int i = 0; i < 3 && cJSON_IsString(bot); i++)
             if (strcmp(bot->valuestring, levels[i]) == 0) known = i;
         if (known < 0)
-            return fail(err, "unknown_bot_level",
-                        "players[%d].bot must be \"random\", \"greedy\" or \"mcts\".", seat);
+            return json_fail(err, "unknown_bot_level",
+                             "players[%d].bot must be \"random\", \"greedy\" or \"mcts\".", seat);
         long long ms = JSON_THINK_MS_DEFAULT;
         if (think && (!cJSON_IsNumber(think) || think->valuedouble != floor(think->valuedouble) ||
                       think->valuedouble < 10 || think->valuedouble > 10000))
-            return fail(err, "invalid_think_ms",
-                        "players[%d].think_ms must be an integer from 10 to 10000 (ms).", seat);
+            return json_fail(err, "invalid_think_ms",
+                             "players[%d].think_ms must be an integer from 10 to 10000 (ms).",
+                             seat);
         if (think) ms = (long long)think->valuedouble;
         snprintf(out->bots[seat], sizeof out->bots[seat], "%s", levels[known]);
         out->think_ms[seat] = (int)ms;
@@ -539,15 +540,16 @@ static int decode_seat(const cJSON *p, int seat, struct json_new_game *out, stru
     if (open) return decode_open_seat(p, open, seat, label, out, err);
     if (player) {
         if (!cJSON_IsString(player) || strcmp(player->valuestring, "me") != 0)
-            return fail(err, "invalid_body",
-                        "players[%d].player must be \"me\" (the player whose token the request "
-                        "carries): nobody can bind another player.",
-                        seat);
+            return json_fail(
+                err, "invalid_body",
+                "players[%d].player must be \"me\" (the player whose token the request "
+                "carries): nobody can bind another player.",
+                seat);
         if (out->me_seat >= 0)
-            return fail(err, "invalid_body",
-                        "players[%d]: only one seat of a game can be {\"player\": \"me\"} "
-                        "(players[%d] is).",
-                        seat, out->me_seat);
+            return json_fail(err, "invalid_body",
+                             "players[%d]: only one seat of a game can be {\"player\": \"me\"} "
+                             "(players[%d] is).",
+                             seat, out->me_seat);
         out->me_seat = seat;
         return 0;
     }
@@ -564,14 +566,14 @@ int json_in_new_game(const char *body, size_t len, struct json_new_game *out, st
     int rc = -1, bad = 0;
     static const char *const allowed[] = {"ruleset", "players", "options", "seed",  "start",
                                           "deck",    "webhook", "hints",   "clock", NULL};
-    if (check_fields(root, allowed, "", err)) goto out;
+    if (json_check_fields(root, allowed, "", err)) goto out;
 
     const char *rs = get_str(root, "ruleset", &bad, err);
     if (bad) goto out;
     int ruleset = rs ? cc_ruleset_parse(rs) : CC_RULESET_CLASSIC;
     if (ruleset < 0) {
-        fail(err, cc_status_name(CC_ERR_BAD_RULESET),
-             "There is no ruleset \"%.*s\" (see GET /v1/rulesets).", utf8_fit(rs, 40), rs);
+        json_fail(err, cc_status_name(CC_ERR_BAD_RULESET),
+                  "There is no ruleset \"%.*s\" (see GET /v1/rulesets).", utf8_fit(rs, 40), rs);
         goto out;
     }
     out->setup.ruleset = (uint8_t)ruleset;
@@ -579,17 +581,17 @@ int json_in_new_game(const char *body, size_t len, struct json_new_game *out, st
 
     const cJSON *players = cJSON_GetObjectItemCaseSensitive(root, "players");
     if (!players) {
-        fail(err, "invalid_body", "The field \"players\" is required.");
+        json_fail(err, "invalid_body", "The field \"players\" is required.");
         goto out;
     }
     if (!cJSON_IsArray(players)) {
-        fail(err, "invalid_body", "\"players\" must be an array.");
+        json_fail(err, "invalid_body", "\"players\" must be an array.");
         goto out;
     }
     int np = cJSON_GetArraySize(players);
     if (np < CC_MIN_PLAYERS || np > CC_MAX_PLAYERS) {
-        fail(err, cc_status_name(CC_ERR_BAD_PLAYER_COUNT), "A game has 2 to 5 players, not %d.",
-             np);
+        json_fail(err, cc_status_name(CC_ERR_BAD_PLAYER_COUNT),
+                  "A game has 2 to 5 players, not %d.", np);
         goto out;
     }
     out->setup.nplayers = (uint8_t)np;
@@ -604,7 +606,7 @@ int json_in_new_game(const char *body, size_t len, struct json_new_game *out, st
 
     const cJSON *hints = cJSON_GetObjectItemCaseSensitive(root, "hints");
     if (hints && !cJSON_IsBool(hints)) {
-        fail(err, "invalid_body", "\"hints\" must be true or false.");
+        json_fail(err, "invalid_body", "\"hints\" must be true or false.");
         goto out;
     }
     out->hints_off = hints && cJSON_IsFalse(hints);
@@ -622,8 +624,8 @@ int json_in_new_game(const char *body, size_t len, struct json_new_game *out, st
     if (start) {
         int t = ts ? cc_tileset_find(ts, start) : -1;
         if (t < 0) {
-            fail(err, cc_status_name(CC_ERR_UNKNOWN_TILE),
-                 "\"start\": the ruleset has no tile \"%.*s\".", utf8_fit(start, 8), start);
+            json_fail(err, cc_status_name(CC_ERR_UNKNOWN_TILE),
+                      "\"start\": the ruleset has no tile \"%.*s\".", utf8_fit(start, 8), start);
             goto out;
         }
         out->setup.start = (int16_t)t;
@@ -633,26 +635,26 @@ int json_in_new_game(const char *body, size_t len, struct json_new_game *out, st
     const cJSON *deck = cJSON_GetObjectItemCaseSensitive(root, "deck");
     if (deck) {
         if (!cJSON_IsArray(deck)) {
-            fail(err, "invalid_body", "\"deck\" must be an array of tile ids.");
+            json_fail(err, "invalid_body", "\"deck\" must be an array of tile ids.");
             goto out;
         }
         int n = cJSON_GetArraySize(deck);
         if (n > CC_MAX_DECK) {
-            fail(err, cc_status_name(CC_ERR_DECK_TOO_LONG),
-                 "A deck holds at most %d tiles, not %d.", CC_MAX_DECK, n);
+            json_fail(err, cc_status_name(CC_ERR_DECK_TOO_LONG),
+                      "A deck holds at most %d tiles, not %d.", CC_MAX_DECK, n);
             goto out;
         }
         int i = 0;
         for (const cJSON *d = deck->child; d; d = d->next, i++) {
             int t = cJSON_IsString(d) && ts ? cc_tileset_find(ts, d->valuestring) : -1;
             if (!cJSON_IsString(d)) {
-                fail(err, "invalid_body", "deck[%d] must be a tile id (a string).", i);
+                json_fail(err, "invalid_body", "deck[%d] must be a tile id (a string).", i);
                 goto out;
             }
             if (t < 0) {
-                fail(err, cc_status_name(CC_ERR_UNKNOWN_TILE),
-                     "deck[%d]: the ruleset has no tile \"%.*s\".", i, utf8_fit(d->valuestring, 8),
-                     d->valuestring);
+                json_fail(err, cc_status_name(CC_ERR_UNKNOWN_TILE),
+                          "deck[%d]: the ruleset has no tile \"%.*s\".", i,
+                          utf8_fit(d->valuestring, 8), d->valuestring);
                 goto out;
             }
             out->setup.deck[i] = (uint8_t)t;
@@ -664,10 +666,11 @@ int json_in_new_game(const char *body, size_t len, struct json_new_game *out, st
     if (hook) {
         static const char *const wallowed[] = {"url", NULL};
         if (!cJSON_IsObject(hook)) {
-            fail(err, "invalid_body", "\"webhook\" must be an object: {\"url\": \"https://...\"}.");
+            json_fail(err, "invalid_body",
+                      "\"webhook\" must be an object: {\"url\": \"https://...\"}.");
             goto out;
         }
-        if (check_fields(hook, wallowed, "webhook.", err) ||
+        if (json_check_fields(hook, wallowed, "webhook.", err) ||
             webhook_url(hook, out->webhook_url, err))
             goto out;
     }
@@ -682,7 +685,7 @@ int json_in_webhook(const char *body, size_t len, char url[STORE_URL_MAX + 1], s
     cJSON *root = parse_object(body, len, err);
     if (!root) return -1;
     static const char *const allowed[] = {"url", NULL};
-    int rc = check_fields(root, allowed, "", err) || webhook_url(root, url, err) ? -1 : 0;
+    int rc = json_check_fields(root, allowed, "", err) || webhook_url(root, url, err) ? -1 : 0;
     cJSON_Delete(root);
     return rc;
 }
@@ -697,19 +700,20 @@ int json_in_webhook(const char *body, size_t len, char url[STORE_URL_MAX + 1], s
 static int decode_at(const cJSON *v, const char *name, const char *locname, int sides_only,
                      struct cc_action *a, struct json_err *err)
 {
-    if (!cJSON_IsObject(v)) return fail(err, "invalid_body", "\"%s\" must be an object.", name);
+    if (!cJSON_IsObject(v))
+        return json_fail(err, "invalid_body", "\"%s\" must be an object.", name);
     const char *const allowed_hike[] = {"x", "y", locname, "to", "points", NULL};
     const char *const allowed_withdraw[] = {"x", "y", locname, "kind", "points", NULL};
     char where[16];
     snprintf(where, sizeof where, "%s.", name);
-    if (check_fields(v, sides_only ? allowed_hike : allowed_withdraw, where, err)) return -1;
+    if (json_check_fields(v, sides_only ? allowed_hike : allowed_withdraw, where, err)) return -1;
     long long x, y;
     if (need_int(v, "x", -32768, 32767, &x, err) || need_int(v, "y", -32768, 32767, &y, err))
         return -1;
     int bad = 0;
     const char *loc = get_str(v, locname, &bad, err);
     if (bad) return -1;
-    if (!loc) return fail(err, "invalid_body", "%s.%s is required.", name, locname);
+    if (!loc) return json_fail(err, "invalid_body", "%s.%s is required.", name, locname);
     int l = cc_location_parse(loc);
     if (sides_only) {
         static const char *const sides[] = {"N", "E", "S", "W"};
@@ -718,8 +722,9 @@ static int decode_at(const cJSON *v, const char *name, const char *locname, int 
             if (strcmp(loc, sides[s]) == 0) l = s;
     }
     if (l < 0)
-        return fail(err, cc_status_name(CC_ERR_BAD_LOCATION), "%s.%s: \"%.*s\" is not a %s.", name,
-                    locname, utf8_fit(loc, 8), loc, sides_only ? "side (N, E, S, W)" : "location");
+        return json_fail(err, cc_status_name(CC_ERR_BAD_LOCATION), "%s.%s: \"%.*s\" is not a %s.",
+                         name, locname, utf8_fit(loc, 8), loc,
+                         sides_only ? "side (N, E, S, W)" : "location");
     a->fx = (int16_t)x;
     a->fy = (int16_t)y;
     a->loc = (uint8_t)l;
@@ -738,20 +743,21 @@ int json_in_placement(const char *body, size_t len, enum cc_ruleset ruleset, str
     int rc = -1, bad = 0;
     static const char *const allowed[] = {"x",    "y",        "rotation", "follower", "stable",
                                           "hike", "withdraw", "tile",     NULL};
-    if (check_fields(root, allowed, "", err)) goto out;
+    if (json_check_fields(root, allowed, "", err)) goto out;
     long long x, y, rot;
     if (need_int(root, "x", -32768, 32767, &x, err) || need_int(root, "y", -32768, 32767, &y, err))
         goto out;
     const cJSON *r = cJSON_GetObjectItemCaseSensitive(root, "rotation");
     if (!r) {
-        fail(err, "invalid_body", "The field \"rotation\" is required.");
+        json_fail(err, "invalid_body", "The field \"rotation\" is required.");
         goto out;
     }
     /* The range first: a huge number (1e400 is inf) must not be converted to an integer. */
     if (!cJSON_IsNumber(r) || r->valuedouble != floor(r->valuedouble) || r->valuedouble < 0 ||
         r->valuedouble > 270 ||
         ((rot = (long long)r->valuedouble) != 0 && rot != 90 && rot != 180 && rot != 270)) {
-        fail(err, cc_status_name(CC_ERR_BAD_ROTATION), "\"rotation\" must be 0, 90, 180 or 270.");
+        json_fail(err, cc_status_name(CC_ERR_BAD_ROTATION),
+                  "\"rotation\" must be 0, 90, 180 or 270.");
         goto out;
     }
     a->x = (int16_t)x;
@@ -768,21 +774,21 @@ int json_in_placement(const char *body, size_t len, enum cc_ruleset ruleset, str
     hike = cJSON_IsNull(hike) ? NULL : hike;
     withdraw = cJSON_IsNull(withdraw) ? NULL : withdraw;
     if ((fol != NULL) + (stable != NULL) + (hike != NULL) + (withdraw != NULL) > 1) {
-        fail(err, "invalid_body", "A turn has at most one follow-up.");
+        json_fail(err, "invalid_body", "A turn has at most one follow-up.");
         goto out;
     }
     if (fol || stable) {
         const cJSON *v = fol ? fol : stable;
         const char *name = fol ? "follower" : "stable";
         if (!cJSON_IsString(v)) {
-            fail(err, "invalid_body", "\"%s\" must be a location name.", name);
+            json_fail(err, "invalid_body", "\"%s\" must be a location name.", name);
             goto out;
         }
         int l = cc_location_parse(v->valuestring);
         if (l < 0) {
-            fail(err, cc_status_name(CC_ERR_BAD_LOCATION),
-                 "\"%s\": \"%.*s\" is not a location (N, NE, EN, E ..., C).", name,
-                 utf8_fit(v->valuestring, 8), v->valuestring);
+            json_fail(err, cc_status_name(CC_ERR_BAD_LOCATION),
+                      "\"%s\": \"%.*s\" is not a location (N, NE, EN, E ..., C).", name,
+                      utf8_fit(v->valuestring, 8), v->valuestring);
             goto out;
         }
         a->follow = fol ? CC_FOLLOW_FOLLOWER : CC_FOLLOW_STABLE;
@@ -802,8 +808,8 @@ int json_in_placement(const char *body, size_t len, enum cc_ruleset ruleset, str
         const struct cc_tileset *ts = cc_tileset_get(ruleset);
         int t = ts ? cc_tileset_find(ts, tile) : -1;
         if (t < 0) {
-            fail(err, cc_status_name(CC_ERR_UNKNOWN_TILE),
-                 "\"tile\": the ruleset has no tile \"%.*s\".", utf8_fit(tile, 8), tile);
+            json_fail(err, cc_status_name(CC_ERR_UNKNOWN_TILE),
+                      "\"tile\": the ruleset has no tile \"%.*s\".", utf8_fit(tile, 8), tile);
             goto out;
         }
         a->tile = (uint8_t)t;
@@ -820,7 +826,7 @@ int json_in_player(const char *body, size_t len, char name[STORE_NAME_MAX + 1],
     cJSON *root = parse_object(body, len, err);
     if (!root) return -1;
     static const char *const allowed[] = {"name", NULL};
-    int rc = check_fields(root, allowed, "", err) ? -1 : decode_name(root, "name", name, err);
+    int rc = json_check_fields(root, allowed, "", err) ? -1 : decode_name(root, "name", name, err);
     cJSON_Delete(root);
     return rc;
 }
@@ -834,7 +840,7 @@ int json_in_empty(const char *body, size_t len, struct json_err *err)
     cJSON *root = parse_object(body, len, err);
     if (!root) return -1;
     static const char *const none[] = {NULL};
-    int rc = check_fields(root, none, "", err);
+    int rc = json_check_fields(root, none, "", err);
     cJSON_Delete(root);
     return rc;
 }
@@ -850,14 +856,14 @@ int json_in_join(const char *body, size_t len, struct json_join *out, struct jso
     if (!root) return -1;
     static const char *const allowed[] = {"invite", "name", NULL};
     int rc = -1, bad = 0;
-    if (check_fields(root, allowed, "", err)) goto out;
+    if (json_check_fields(root, allowed, "", err)) goto out;
     const char *invite = get_str(root, "invite", &bad, err);
     if (bad) goto out;
     if (invite && (invite[0] == '\0' || strlen(invite) > JSON_INVITE_MAX)) {
-        fail(err, "invalid_body",
-             "\"invite\" must be the invite of an open seat (1 to %d "
-             "characters).",
-             JSON_INVITE_MAX);
+        json_fail(err, "invalid_body",
+                  "\"invite\" must be the invite of an open seat (1 to %d "
+                  "characters).",
+                  JSON_INVITE_MAX);
         goto out;
     }
     if (invite) snprintf(out->invite, sizeof out->invite, "%s", invite);

@@ -12,6 +12,8 @@
 #include "nodiscard.h"
 #include "store.h"
 
+struct cJSON;
+
 #define JSON_INVITE_MAX 64 /* characters of an invite at most (they are AUTH_TOKEN_LEN) */
 
 /* Why a body was refused: always answered 400 with `code`. */
@@ -19,6 +21,17 @@ struct json_err {
     char code[40];    /* stable snake_case code: invalid_json, invalid_body, unknown_field ... */
     char detail[256]; /* a sentence naming the field */
 };
+
+/* Fills `err` (`code`, and a detail of `fmt`) and returns -1. Text of the body in `fmt`'s
+ * arguments must be cut with "%.*s" and utf8_fit() (whole characters); a detail too long
+ * is cut the same way. */
+int json_fail(struct json_err *err, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* -1 (unknown_field) when `obj` has a key not in the NULL-terminated `allowed`; `where`
+ * prefixes the name in the detail ("players[]."). */
+int json_check_fields(const struct cJSON *obj, const char *const *allowed, const char *where,
+                      struct json_err *err) NODISCARD;
 
 /* A decoded POST /v1/games body. */
 struct json_new_game {
