@@ -666,6 +666,18 @@ void json_seats(struct json_out *o, const char *key, const struct cc_game *g,
     json_out_end_array(o);
 }
 
+void json_created_event(struct json_out *o, const struct cc_game *g, const char *const *names)
+{
+    json_out_begin_object(o);
+    json_out_kint(o, "seq", 1);
+    json_out_kstring(o, "type", "game_created");
+    json_out_kstring(o, "ruleset", cc_ruleset_name((enum cc_ruleset)g->ruleset));
+    json_out_key(o, "options");
+    json_options(o, g);
+    json_seats(o, "players", g, names, NULL, NULL);
+    json_out_end_object(o);
+}
+
 /* json_seats() fields: score_fields() of seat `seat` in the players array `arg`. */
 static void seat_score(struct json_out *o, const struct cc_game *g, unsigned seat, const void *arg)
 {

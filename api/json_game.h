@@ -69,6 +69,10 @@ void json_seats(struct json_out *o, const char *key, const struct cc_game *g,
                                const void *arg),
                 const void *arg);
 
+/* Writes the game_created event (seq 1): ruleset, options, players (`names` by seat); a
+ * creation and a replay store the same first event. */
+void json_created_event(struct json_out *o, const struct cc_game *g, const char *const *names);
+
 /* Writes the scores, breakdowns, projected final scores and winners (GET .../scores). */
 void json_scores(struct json_out *o, const struct cc_game *g, const char *const *names);
 

@@ -139,19 +139,6 @@ static void refuse_action(struct api_response *resp, int index, const char *reas
     if (body) api_reply_take(resp, 400, "application/problem+json", body);
 }
 
-/* Writes the game_created event (seq 1) as routes_games.c does: ruleset, options, players. */
-static void created_event(struct json_out *o, const struct cc_game *g, const char *const *names)
-{
-    json_out_begin_object(o);
-    json_out_kint(o, "seq", 1);
-    json_out_kstring(o, "type", "game_created");
-    json_out_kstring(o, "ruleset", cc_ruleset_name((enum cc_ruleset)g->ruleset));
-    json_out_key(o, "options");
-    json_options(o, g);
-    json_seats(o, "players", g, names, NULL, NULL);
-    json_out_end_object(o);
-}
-
 /*
  * Plays r->x's actions on r->g (created), writing the creation's events into `created`
  * (a JSON array) and each action as a replay row into `rows` (store_new_game.replay_json).
@@ -175,7 +162,7 @@ static int play(struct replay *r, const char *const *names, struct json_out *cre
         last_join = i;
     }
     json_out_begin_array(created);
-    created_event(created, &r->g, at_creation);
+    json_created_event(created, &r->g, at_creation);
     int seq = 1 + json_events(created, &r->g, &r->ev, 0, 2);
     json_out_end_array(created);
     json_out_begin_array(rows);

@@ -62,19 +62,6 @@ static int open_seats_new(struct create *c, const char **tokens, const char **in
     return 0;
 }
 
-/* Writes the game_created event (seq 1): ruleset, options, players (`names` by seat). */
-static void created_event(struct json_out *o, const struct cc_game *g, const char *const *names)
-{
-    json_out_begin_object(o);
-    json_out_kint(o, "seq", 1);
-    json_out_kstring(o, "type", "game_created");
-    json_out_kstring(o, "ruleset", cc_ruleset_name((enum cc_ruleset)g->ruleset));
-    json_out_key(o, "options");
-    json_options(o, g);
-    json_seats(o, "players", g, names, NULL, NULL);
-    json_out_end_object(o);
-}
-
 void routes_game_create(const struct api_request *req, struct api_response *resp, const char *arg)
 {
     (void)arg;
@@ -166,7 +153,7 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
     const char *names[CC_MAX_PLAYERS];
     for (int s = 0; s < CC_MAX_PLAYERS; s++) names[s] = c->in.names[s];
     json_out_begin_array(&w);
-    created_event(&w, &c->g, names);
+    json_created_event(&w, &c->g, names);
     int nev = 1 + json_events(&w, &c->g, &c->ev, 0, 2);
     json_out_end_array(&w);
     events_txt = json_out_take(&w, NULL);
