@@ -128,6 +128,19 @@ struct store_webhook_state;
  */
 void routes_webhook_state_json(struct json_out *w, const struct store_webhook_state *h, int games,
                                const char *error_game);
+/*
+ * A webhook's POST body read and its URL checked (json_in_webhook, webhook_url_check), for
+ * the seat's and the player's webhook alike: the URL into *url (malloc'd, the caller frees
+ * it even on failure). 0, or -1 after answering 400 (or 500).
+ */
+int routes_webhook_url_read(const struct api_request *req, struct api_response *resp, char **url);
+/*
+ * Draws a webhook's new secrets into `secret` (WEBHOOK_SECRET_LEN + 1 bytes) and
+ * `std_secret` (WEBHOOK_STD_SECRET_LEN + 1) and answers 200
+ * {"url", "secret", "standard_secret"}. 0, or -1 after answering 500.
+ */
+int routes_webhook_secrets_reply(struct api_response *resp, const char *url, char *secret,
+                                 char *std_secret);
 /* GET /v1/games/{id}/webhook: the seat's callback URL and its delivery state (its token). */
 void routes_webhook_get(const struct api_request *req, struct api_response *resp, const char *id);
 /* POST /v1/games/{id}/webhook: sets the seat's callback URL, answers its new secret (once). */

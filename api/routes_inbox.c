@@ -303,47 +303,24 @@ void routes_player_webhook_set(const struct api_request *req, struct api_respons
     (void)arg;
     struct store_person p;
     if (routes_player_auth(req, resp, &p)) return;
-    char *url = malloc(STORE_URL_MAX + 1), *stored = NULL;
-    char why[160], scope[IDEM_SCOPE_MAX];
-    struct json_err err;
+    char *url = NULL, *stored = NULL;
+    char scope[IDEM_SCOPE_MAX];
     struct idem idem;
     hook_scope(p.id, scope);
-    if (!url) {
-        problem_reply(resp, 500, "internal_error", "Out of memory.");
-        goto out;
-    }
-    if (json_in_webhook(req->body, req->body_len, url, &err)) {
-        problem_reply(resp, 400, err.code, err.detail);
-        goto out;
-    }
-    if (webhook_url_check(url, why, sizeof why)) {
-        problem_reply(resp, 400, "invalid_webhook_url", why);
-        goto out;
-    }
+    if (routes_webhook_url_read(req, resp, &url)) goto out;
     if (idem_begin(req, scope, &idem, resp)) goto out;
-    char secret[WEBHOOK_SECRET_LEN + 1], std_secret[WEBHOOK_STD_SECRET_LEN + 1];
-    if (webhook_secret_new(secret) || webhook_secret_std(secret, std_secret)) {
-        problem_reply(resp, 500, "internal_error", "No secret could be drawn.");
-        goto out;
-    }
+    /* What an idempotent repeat gets: the answer without the secret, shown only once. */
     struct json_out w;
     json_out_init(&w);
     json_out_begin_object(&w);
     json_out_kstring(&w, "url", url);
     json_out_end_object(&w);
-    /* What an idempotent repeat gets: the answer without the secret, shown only once. */
-    stored = json_out_take(&w, NULL);
-    if (!stored) {
+    if (!(stored = json_out_take(&w, NULL))) {
         problem_reply(resp, 500, "internal_error", "Out of memory.");
         goto out;
     }
-    json_out_begin_object(&w);
-    json_out_kstring(&w, "url", url);
-    json_out_kstring(&w, "secret", secret);
-    json_out_kstring(&w, "standard_secret", std_secret);
-    json_out_end_object(&w);
-    api_reply_out(resp, 200, &w);
-    if (resp->status != 200) goto out;
+    char secret[WEBHOOK_SECRET_LEN + 1], std_secret[WEBHOOK_STD_SECRET_LEN + 1];
+    if (routes_webhook_secrets_reply(resp, url, secret, std_secret)) goto out;
     if (idem.active) idem_remember(&idem, req, resp, stored);
     enum store_status s = store_person_hook_set(p.id, url, secret, idem.active ? &idem.rec : NULL);
     if (s == STORE_DUPLICATE && idem.active) {

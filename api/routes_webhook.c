@@ -32,38 +32,32 @@ static struct api_game *load_seat(const struct api_request *req, struct api_resp
     return ag;
 }
 
-void routes_webhook_set(const struct api_request *req, struct api_response *resp, const char *id)
+int routes_webhook_url_read(const struct api_request *req, struct api_response *resp, char **url)
 {
-    int seat;
-    struct api_game *ag = load_seat(req, resp, id, &seat);
-    if (!ag) return;
-    char *url = malloc(STORE_URL_MAX + 1);
     char why[160];
     struct json_err err;
-    struct idem idem;
-    char scope[IDEM_SCOPE_MAX];
-    snprintf(scope, sizeof scope, "%s/%d", ag->id, seat);
-    if (!url) {
+    if (!(*url = malloc(STORE_URL_MAX + 1))) {
         problem_reply(resp, 500, "internal_error", "Out of memory.");
-        goto out;
+        return -1;
     }
-    if (json_in_webhook(req->body, req->body_len, url, &err)) {
+    if (json_in_webhook(req->body, req->body_len, *url, &err)) {
         problem_reply(resp, 400, err.code, err.detail);
-        goto out;
+        return -1;
     }
-    if (webhook_url_check(url, why, sizeof why)) {
+    if (webhook_url_check(*url, why, sizeof why)) {
         problem_reply(resp, 400, "invalid_webhook_url", why);
-        goto out;
+        return -1;
     }
-    if (idem_if_match(req, ag->row.version, resp)) goto out;
-    if (idem_begin(req, scope, &idem, resp)) goto out;
-    char secret[WEBHOOK_SECRET_LEN + 1], std_secret[WEBHOOK_STD_SECRET_LEN + 1];
+    return 0;
+}
+
+int routes_webhook_secrets_reply(struct api_response *resp, const char *url, char *secret,
+                                 char *std_secret)
+{
     if (webhook_secret_new(secret) || webhook_secret_std(secret, std_secret)) {
         problem_reply(resp, 500, "internal_error", "No secret could be drawn.");
-        goto out;
+        return -1;
     }
-    /* An idempotent repeat (the seat's own key) gets this answer again, secrets included:
-     * sealed under the key and the seat's token (seal.h), never in the clear. */
     struct json_out w;
     json_out_init(&w);
     json_out_begin_object(&w);
@@ -72,7 +66,25 @@ void routes_webhook_set(const struct api_request *req, struct api_response *resp
     json_out_kstring(&w, "standard_secret", std_secret);
     json_out_end_object(&w);
     api_reply_out(resp, 200, &w);
-    if (resp->status != 200) goto out;
+    return resp->status == 200 ? 0 : -1;
+}
+
+void routes_webhook_set(const struct api_request *req, struct api_response *resp, const char *id)
+{
+    int seat;
+    struct api_game *ag = load_seat(req, resp, id, &seat);
+    if (!ag) return;
+    char *url = NULL;
+    struct idem idem;
+    char scope[IDEM_SCOPE_MAX];
+    snprintf(scope, sizeof scope, "%s/%d", ag->id, seat);
+    if (routes_webhook_url_read(req, resp, &url)) goto out;
+    if (idem_if_match(req, ag->row.version, resp)) goto out;
+    if (idem_begin(req, scope, &idem, resp)) goto out;
+    /* An idempotent repeat (the seat's own key) gets this answer again, secrets included:
+     * sealed under the key and the seat's token (seal.h), never in the clear. */
+    char secret[WEBHOOK_SECRET_LEN + 1], std_secret[WEBHOOK_STD_SECRET_LEN + 1];
+    if (routes_webhook_secrets_reply(resp, url, secret, std_secret)) goto out;
     if (idem.active) idem_remember(&idem, req, resp, resp->body);
     enum store_status s =
         store_webhook_set(ag->id, seat, url, secret, idem.active ? &idem.rec : NULL);
