@@ -43,20 +43,10 @@ bound=${FAILOVER_BOUND_MS:-3000}
 dir=${FAILOVER_DIR:-$top/build/failover}
 [ -x "$bin" ] || { echo "failover: $bin is missing (make $bin)" >&2; exit 1; }
 
-bindir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
-if [ -z "$bindir" ] || [ ! -x "$bindir/initdb" ]; then
-    bindir=$(dirname "$(command -v initdb || echo /nonexistent/initdb)")
-fi
-[ -x "$bindir/initdb" ] || { echo "failover: PostgreSQL server binaries not found" >&2; exit 1; }
-as_pg=()
-owner=$(id -un)
-if [ "$(id -u)" -eq 0 ]; then
-    as_pg=(runuser -u postgres --)
-    owner=postgres
-    if ! runuser -u postgres -- test -x "$(dirname "$dir")"; then
-        dir=/tmp/tilehall-failover-$(echo -n "$top" | sha256sum | cut -c1-12)
-    fi
-fi
+# shellcheck source=scripts/pg-lib.sh
+. "$top/scripts/pg-lib.sh"
+pg_find_bindir failover
+pg_owner_and_dir tilehall-failover
 
 log() { echo "failover: $*"; }
 ms() { date +%s%3N; }

@@ -27,23 +27,10 @@ db=${1:-tilehall}
 top=$(cd "$(dirname "$0")/.." && pwd)
 dir=${PGDATA_DIR:-$top/.pgdata}
 
-bindir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
-if [ -z "$bindir" ] || [ ! -x "$bindir/initdb" ]; then
-    bindir=$(dirname "$(command -v initdb || echo /nonexistent/initdb)")
-fi
-[ -x "$bindir/initdb" ] || { echo "pg-start: PostgreSQL server binaries not found (apt-get install postgresql)" >&2; exit 1; }
-
-as_pg=()
-owner=$(id -un)
-if [ "$(id -u)" -eq 0 ]; then
-    as_pg=(runuser -u postgres --)
-    owner=postgres
-    # The server runs as postgres and must reach its folder: if the checkout is not
-    # traversable by postgres (e.g. under /root), keep the cluster under /tmp instead.
-    if ! runuser -u postgres -- test -x "$(dirname "$dir")"; then
-        dir=/tmp/tilehall-pgdata-$(echo -n "$top" | sha256sum | cut -c1-12)
-    fi
-fi
+# shellcheck source=scripts/pg-lib.sh
+. "$top/scripts/pg-lib.sh"
+pg_find_bindir pg-start
+pg_owner_and_dir tilehall-pgdata
 mkdir -p "$dir"
 [ "$owner" = "$(id -un)" ] || chown "$owner" "$dir"
 chmod 700 "$dir"

@@ -4,13 +4,9 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 dir=${PGDATA_DIR:-$top/.pgdata}
-as_pg=()
-if [ "$(id -u)" -eq 0 ]; then
-    as_pg=(runuser -u postgres --)
-    if ! runuser -u postgres -- test -x "$(dirname "$dir")"; then
-        dir=/tmp/tilehall-pgdata-$(echo -n "$top" | sha256sum | cut -c1-12)
-    fi
-fi
+# shellcheck source=scripts/pg-lib.sh
+. "$top/scripts/pg-lib.sh"
+pg_owner_and_dir tilehall-pgdata
 bindir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
 [ -n "$bindir" ] || bindir=$(dirname "$(command -v pg_ctl)")
 if [ -f "$dir/data/PG_VERSION" ] && "${as_pg[@]}" "$bindir/pg_ctl" -D "$dir/data" status >/dev/null 2>&1; then

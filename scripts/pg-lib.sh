@@ -1,0 +1,31 @@
+# pg-lib.sh: what the scripts that run a throwaway PostgreSQL share (sourced, not run):
+# where the server's binaries are, and as whom the cluster runs and where it may live.
+
+# Sets bindir to the newest /usr/lib/postgresql/*/bin, else initdb's folder on PATH; exits
+# with "<$1>: PostgreSQL server binaries not found ..." when neither has initdb.
+pg_find_bindir() {
+    bindir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
+    if [ -z "$bindir" ] || [ ! -x "$bindir/initdb" ]; then
+        bindir=$(dirname "$(command -v initdb || echo /nonexistent/initdb)")
+    fi
+    [ -x "$bindir/initdb" ] || {
+        echo "$1: PostgreSQL server binaries not found (apt-get install postgresql)" >&2
+        exit 1
+    }
+}
+
+# Sets as_pg (the command prefix that runs as the cluster's owner) and owner. Run as root,
+# the server runs as postgres, which must reach the cluster's folder $dir: if its parent is
+# not traversable by postgres (a checkout under /root, say), dir becomes
+# /tmp/<$1>-<hash of the checkout $top> instead.
+pg_owner_and_dir() {
+    as_pg=()
+    owner=$(id -un)
+    if [ "$(id -u)" -eq 0 ]; then
+        as_pg=(runuser -u postgres --)
+        owner=postgres
+        if ! runuser -u postgres -- test -x "$(dirname "$dir")"; then
+            dir=/tmp/$1-$(echo -n "$top" | sha256sum | cut -c1-12)
+        fi
+    fi
+}
