@@ -31,32 +31,16 @@ base=http://127.0.0.1:$port
 export PGDATA_DIR=$top/.pgdata-bench-inbox
 pg_opts=${BENCH_PG_OPTS:--c shared_buffers=256MB -c max_wal_size=4GB -c checkpoint_timeout=30min}
 
-for tool in wrk curl jq psql; do
-    command -v "$tool" >/dev/null || { echo "bench-inbox: $tool is missing (make deps)" >&2; exit 1; }
-done
-mkdir -p "$out"
-if curl -s -o /dev/null --max-time 1 "$base/healthz"; then
-    echo "bench-inbox: port $port is taken (set BENCH_PORT)" >&2
-    exit 1
-fi
-
-server=
-cleanup() {
-    if [ -n "$server" ]; then kill "$server" 2>/dev/null && wait "$server" 2>/dev/null || true; fi
-    scripts/pg-stop.sh >/dev/null 2>&1 || true
-    if [ "${BENCH_KEEP:-0}" != 1 ]; then rm -rf "$PGDATA_DIR"; fi
-}
-trap cleanup EXIT
+# shellcheck source=scripts/bench-lib.sh
+. "$top/scripts/bench-lib.sh"
+bench_check bench-inbox wrk curl jq psql
+trap bench_cleanup EXIT
 
 url=$(PG_SERVER_OPTS="$pg_opts" scripts/pg-start.sh --fast --fresh tilehall_bench_inbox 2>"$out/pg-start-inbox.log")
 PORT=$port THREADS=$threads LOG_LEVEL=${LOG_LEVEL:-warn} DATABASE_URL="$url" CREATE_LIMIT_PER_MINUTE=0 \
     MAX_CONNECTIONS_PER_IP=0 "$bin" 2>"$out/server-inbox.log" &
 server=$!
-for _ in $(seq 1 100); do
-    curl -s -o /dev/null --max-time 1 "$base/healthz" && break
-    kill -0 "$server" 2>/dev/null || { tail -n 5 "$out/server-inbox.log" >&2; exit 1; }
-    sleep 0.1
-done
+bench_wait_server "$out/server-inbox.log"
 
 # The player whose list is asked for, through the API (its token); the others and the
 # games through SQL. Player k (0: Ann) holds seat 0 of games k, k + npeople, ...
