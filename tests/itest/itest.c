@@ -20,8 +20,7 @@
 
 char itest_failure[512];
 
-/* A free TCP port on 127.0.0.1 (bound and released). */
-static int free_port(void)
+int itest_free_port(void)
 {
     int fd = socket(AF_INET, SOCK_STREAM, 0);
     struct sockaddr_in a = {0};
@@ -44,7 +43,7 @@ int server_start(struct server *s)
 /* Starts scripts/spec-proxy.sh in front of `s`; 0 or -1. */
 static int proxy_start(struct server *s)
 {
-    s->proxy_port = free_port();
+    s->proxy_port = itest_free_port();
     char cmd[512];
     snprintf(cmd, sizeof cmd, "scripts/spec-proxy.sh %d %s build/spec-proxy-itest.log",
              s->proxy_port, s->direct);
@@ -76,7 +75,7 @@ int server_start_proxied(struct server *s, int proxied)
     const char *bin = getenv("TILEHALL_BIN");
     if (!bin) bin = "build/tilehall";
     if (!s->port) {
-        s->port = free_port();
+        s->port = itest_free_port();
         s->proxy_port = 0;
         s->proxy_pid[0] = '\0';
     }

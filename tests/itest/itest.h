@@ -26,6 +26,8 @@ struct server {
  * every test request through it. 0 or -1.
  */
 int server_start_proxied(struct server *s, int proxied);
+/* A free TCP port on 127.0.0.1 (bound and released), or -1. */
+int itest_free_port(void);
 /* server_start_proxied(s, 0). */
 int server_start(struct server *s);
 /* SIGTERM, wait; returns the exit status (0 clean; nonzero e.g. on a leak). */

@@ -436,22 +436,6 @@ static void *follower_main(void *p)
     return NULL;
 }
 
-/* A free TCP port on 127.0.0.1 (bound and released), or -1. */
-static int free_port(void)
-{
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a = {0};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof a;
-    int port = -1;
-    if (fd >= 0 && bind(fd, (struct sockaddr *)&a, sizeof a) == 0 &&
-        getsockname(fd, (struct sockaddr *)&a, &len) == 0)
-        port = ntohs(a.sin_port);
-    if (fd >= 0) close(fd);
-    return port;
-}
-
 /* A server of this test: its own log (where its drain lines are read). */
 struct dsrv {
     pid_t pid;     /* its process, 0 when stopped */
@@ -596,7 +580,7 @@ void test_drain(struct server *srv)
     memset(d, 0, sizeof d);
     int started = 1;
     for (int i = 0; i < NSRV; i++) {
-        d[i].port = ports[i] = free_port();
+        d[i].port = ports[i] = itest_free_port();
         snprintf(d[i].log, sizeof d[i].log, "%s.drain%d", base_log, i + 1);
         FILE *f = fopen(d[i].log, "w");
         if (f) fclose(f);
