@@ -15,17 +15,9 @@
 #include "log.h"
 #include "problem.h"
 #include "routes.h"
+#include "think_clock.h"
 
 #define LEASE_EXTRA_MS 2000 /* a claim of a bot's turn holds it 2 x think_ms + this */
-
-/* Monotonic microseconds for the engine's time budget (core reads no clock itself). */
-static uint64_t now_us(void *ctx)
-{
-    (void)ctx;
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
 
 static pthread_key_t scratch_key;                       /* the thread's search memory */
 static pthread_once_t scratch_once = PTHREAD_ONCE_INIT; /* creates scratch_key */
@@ -80,19 +72,31 @@ enum cc_status bots_play_turn(const struct cc_game *g, const char *level, int th
     if (!cc_bot_level_parse(level, &lv)) return CC_ERR_BAD_OPTION;
     /* Random and greedy answer at once; mcts thinks for think_ms of wall time (the engine
      * reads the clock every few iterations, so it stops within a fraction of a ms). */
+    struct think_clock clock = {.load_fd = -1}; /* opened for mcts only */
     struct cc_bot_budget budget = {.think_us = think_ms > 0 ? (uint32_t)think_ms * 1000u : 0,
-                                   .now_us = now_us};
+                                   .now_us = think_clock_now,
+                                   .now_ctx = &clock};
     if (!budget.think_us) budget.iterations = CC_BOT_MCTS_DEFAULT_ITERATIONS;
     struct cc_bot_scratch *scratch = thread_scratch();
     if (!scratch) return CC_ERR_CORRUPT;
     struct bot_think t = {g, lv, seed, &budget, scratch, out, CC_ERR_CORRUPT};
-    /* The search takes all the CPU it is given for think_ms: at idle priority it takes
-     * only what requests and other games' turns leave (issue 13: they stay as fast while
-     * computer players think). Random and greedy answer in a ms, on this thread. */
-    if (lv == CC_BOT_MCTS) {
-        if (!idle_run(bot_think_run, &t)) log_kv(LOG_DEBUG, "bot thinks at normal priority", NULL);
-    } else {
+    if (lv != CC_BOT_MCTS) {
         bot_think_run(&t);
+    } else {
+        /* The search takes all the CPU it is given for think_ms: at idle priority, and
+         * pausing whenever others wait for a CPU (think_clock.h), it takes only what
+         * requests and other games' turns leave (issue 13: they stay as fast while
+         * computer players think). */
+        think_clock_open(&clock);
+        if (!idle_run(bot_think_run, &t)) log_kv(LOG_DEBUG, "bot thinks at normal priority", NULL);
+        think_clock_close(&clock);
+        if (clock.pauses) {
+            char n[16], ms[24];
+            snprintf(n, sizeof n, "%u", clock.pauses);
+            snprintf(ms, sizeof ms, "%llu", (unsigned long long)(clock.paused_us / 1000u));
+            log_kv(LOG_DEBUG, "bot search paused for busy CPUs", "pauses", n, "paused_ms", ms,
+                   NULL);
+        }
     }
     if (t.st == CC_OK) *used = cc_bot_level_name(lv);
     return t.st;
