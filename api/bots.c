@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "bot.h"
 #include "games.h"
@@ -84,8 +83,8 @@ enum cc_status bots_play_turn(const struct cc_game *g, const char *level, int th
         bot_think_run(&t);
     } else {
         /* The search takes all the CPU it is given for think_ms: at idle priority, and
-         * pausing whenever others wait for a CPU (think_clock.h), it takes only what
-         * requests and other games' turns leave (issue 13: they stay as fast while
+         * pausing unless a CPU is left free beside its own (think_clock.h), it takes only
+         * what requests and other games' turns leave (issue 13: they stay as fast while
          * computer players think). */
         think_clock_open(&clock);
         if (!idle_run(bot_think_run, &t)) log_kv(LOG_DEBUG, "bot thinks at normal priority", NULL);
