@@ -70,7 +70,7 @@ uint64_t think_clock_now(void *ctx)
     c->checked = t;
     /* Think only while a CPU is left free beside the search's own (on one CPU: while no
      * other thread is ready): with every CPU busy, the next request to arrive would wait
-     * for the search's CPU, and a kernel that lets it wait (above) makes it wait long.
+     * for the search's CPU, and a kernel that lets it wait (think_clock.h) makes it wait long.
      * Pausing only once threads queued (more running than CPUs) still cost other games'
      * turns 6-10 % in make bench-http; this costs them nothing measurable. */
     int running = running_threads(c->load_fd);
