@@ -32,7 +32,8 @@
  *
  * Also checked: each server exits with status 0 within DRAIN_TIMEOUT (the figures are
  * printed); SIGTERM comes while the server plays a computer player's turn (its
- * /metrics tilehall_jobs_running is 1: its "draining" log line shows it), which the
+ * /metrics tilehall_jobs_running is 1: its "draining" log line shows it; a drain that
+ * missed the job, on a stalled machine, is checked too and followed by another), which the
  * drained server finished (its "drained" line: ended by "done", nothing left); every game advanced
  * across each restart and its stored log replays to its state with no placement twice (a turn
  * played exactly once).
@@ -64,6 +65,7 @@
 #define NBOT        4 /* games of a person against a computer player */
 #define NREAD       2 /* reader threads */
 #define NFOLLOW     (NPAIR + NBOT)
+#define DRAIN_TRIES 3     /* SIGTERMs per server at most, until one comes during a job */
 #define REQ_TIMEOUT 15000 /* DRAIN_REQ_TIMEOUT_MS: an answer must come within this */
 #define GIVE_UP_MS  20000 /* DRAIN_GIVE_UP_MS: no server accepting for this long */
 
@@ -540,6 +542,22 @@ static long gauge(const struct server *srv, const char *name)
     return v;
 }
 
+/* Waits up to 6 s for a job to start on `srv` (its gauge seen at 0, then 1); failing
+ * that, for the gauge to be at least 1 (a job already running when first seen). */
+static void wait_job_start(const struct server *srv)
+{
+    long long until = hard_now_ms() + 6000;
+    int seen_idle = 0;
+    while (hard_now_ms() < until) {
+        long jobs = gauge(srv, "tilehall_jobs_running");
+        if (jobs == 0) seen_idle = 1;
+        if (jobs >= 1 && seen_idle) return;
+        usleep(5000);
+    }
+    until = hard_now_ms() + 6000;
+    while (gauge(srv, "tilehall_jobs_running") < 1 && hard_now_ms() < until) usleep(5000);
+}
+
 /* The game's stored version (-1 unknown). */
 static int stored_version(const char *id)
 {
@@ -610,7 +628,7 @@ void test_drain(struct server *srv)
     memset(in_reqs, 0, sizeof in_reqs);
     memset(ended_by, 0, sizeof ended_by);
     memset(jobs_left, 0, sizeof jobs_left);
-    int advanced[NSRV] = {1, 1};
+    int advanced[NSRV] = {1, 1}, drains[NSRV] = {0};
     if (created) {
         atomic_store(&running, 1);
         for (int i = 0; i < NPAIR; i++) {
@@ -640,18 +658,31 @@ void test_drain(struct server *srv)
         for (int k = 0; k < NSRV; k++) {
             int before[NBOT];
             for (int i = 0; i < NBOT; i++) before[i] = stored_version(persons[i].g.id);
-            /* SIGTERM while this server plays a computer player's turn. */
-            long long until = hard_now_ms() + 6000;
-            while (gauge(&direct[k], "tilehall_jobs_running") < 1 && hard_now_ms() < until)
-                usleep(10000);
-            code[k] = dsrv_stop(&d[k], 40000, &drain_ms[k]);
-            log_field(d[k].log, "draining", "jobs", in_jobs[k], sizeof in_jobs[k]);
-            log_field(d[k].log, "draining", "requests", in_reqs[k], sizeof in_reqs[k]);
-            log_field(d[k].log, "drained", "ended_by", ended_by[k], sizeof ended_by[k]);
-            log_field(d[k].log, "drained", "jobs_left", jobs_left[k], sizeof jobs_left[k]);
-            long long t0 = hard_now_ms();
-            restarted[k] = dsrv_start(&d[k]) == 0;
-            start_ms[k] = hard_now_ms() - t0;
+            /* SIGTERM while this server plays a computer player's turn: just after one
+             * started, so that the 700 ms of its thinking are still ahead. A job may still
+             * have ended before the signal (a stalled machine), so up to DRAIN_TRIES drains:
+             * every one is checked, and one must have had the job. */
+            for (int attempt = 0; attempt < DRAIN_TRIES; attempt++) {
+                wait_job_start(&direct[k]);
+                long long ms;
+                int c = dsrv_stop(&d[k], 40000, &ms);
+                if (code[k] <= 0) code[k] = c;
+                if (ms > drain_ms[k]) drain_ms[k] = ms;
+                char jobs[16], by[32], left[16];
+                log_field(d[k].log, "draining", "jobs", jobs, sizeof jobs);
+                log_field(d[k].log, "draining", "requests", in_reqs[k], sizeof in_reqs[k]);
+                log_field(d[k].log, "drained", "ended_by", by, sizeof by);
+                log_field(d[k].log, "drained", "jobs_left", left, sizeof left);
+                if (attempt == 0 || strtol(jobs, NULL, 10) > 0)
+                    memcpy(in_jobs[k], jobs, sizeof jobs);
+                if (attempt == 0 || strcmp(by, "done") != 0) memcpy(ended_by[k], by, sizeof by);
+                if (attempt == 0 || strcmp(left, "0") != 0) memcpy(jobs_left[k], left, sizeof left);
+                drains[k]++;
+                long long t0 = hard_now_ms();
+                restarted[k] = dsrv_start(&d[k]) == 0;
+                start_ms[k] = hard_now_ms() - t0;
+                if (!restarted[k] || strtol(in_jobs[k], NULL, 10) > 0) break;
+            }
             usleep(2500000);
             /* Every game of a computer player moved on across the restart. */
             for (int i = 0; i < NBOT; i++)
@@ -699,11 +730,11 @@ void test_drain(struct server *srv)
     int with_job = 1;
     for (int k = 0; k < NSRV; k++) with_job &= strtol(in_jobs[k], NULL, 10) > 0;
     printf("  drain: server 1 exited %d in %lld ms (in progress: %s requests, %s jobs; %s, %s "
-           "jobs left), server 2 %d in %lld ms (%s requests, %s jobs; %s, %s left); restarts "
-           "took %lld and %lld ms\n",
+           "jobs left), server 2 %d in %lld ms (%s requests, %s jobs; %s, %s left); %d and %d "
+           "drains until one had a job; restarts took %lld and %lld ms\n",
            code[0], drain_ms[0], in_reqs[0], in_jobs[0], ended_by[0], jobs_left[0], code[1],
-           drain_ms[1], in_reqs[1], in_jobs[1], ended_by[1], jobs_left[1], start_ms[0],
-           start_ms[1]);
+           drain_ms[1], in_reqs[1], in_jobs[1], ended_by[1], jobs_left[1], drains[0], drains[1],
+           start_ms[0], start_ms[1]);
     printf("  drain: %ld requests, %ld answered, %ld failed, %ld refused connects (retried on the "
            "other server), %ld closed before an answer; %ld turns, %ld long polls; %d streams "
            "ended cleanly and reopened, %d cut, %d events twice, %d missed\n",
