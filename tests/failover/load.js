@@ -12,9 +12,10 @@
 // every bot move seen and every delivery is recorded, so that the check can tell that
 // the background workers found the new primary too.
 //
-// On SIGINT: the clients stop, the followers catch up with their games' last event (at
-// most 20 s), then every acknowledged move is sent once more, exactly as first sent, to
-// the other server (its answer recorded as the replay), and everything is written to
+// On SIGINT: the clients stop, the computer players end their turns (at most 20 s), the
+// followers catch up with their games' last event (at most 20 s), then every acknowledged
+// move is sent once more, exactly as first sent, to the other server (its answer recorded
+// as the replay), and everything is written to
 // OUT: acks.jsonl, finals.jsonl (non-2xx final answers), replays.jsonl, followers.json,
 // requests.jsonl (every attempt: start, end, status), background.json (bot moves seen,
 // webhook deliveries received, after the webhooks caught up, at most 20 s).
@@ -305,6 +306,17 @@ async function main() {
         stopping = true;
     });
     await Promise.all(running);
+    // The computer players finish the turns they were given before the clients stopped
+    // (their games grow until then: the followers and the webhooks must see those events
+    // too).
+    const botDeadline = Date.now() + 20000;
+    for (const id of botGames) {
+        while (Date.now() < botDeadline) {
+            const j = json((await request(bases[0], 'GET', `/v1/games/${id}`, {})).body);
+            if (j && (j.status !== 'active' || !(j.players[j.turn.seat] || {}).bot)) break;
+            await sleep(100);
+        }
+    }
     // The followers catch up with the last event of their games.
     const deadline = Date.now() + 20000;
     for (const f of followers) {
