@@ -658,10 +658,12 @@ void test_drain(struct server *srv)
         for (int k = 0; k < NSRV; k++) {
             int before[NBOT];
             for (int i = 0; i < NBOT; i++) before[i] = stored_version(persons[i].g.id);
-            /* SIGTERM while this server plays a computer player's turn: just after one
-             * started, so that the 700 ms of its thinking are still ahead. A job may still
-             * have ended before the signal (a stalled machine), so up to DRAIN_TRIES drains:
-             * every one is checked, and one must have had the job. */
+            /* SIGTERM while this server plays a computer player's turn: just after a job
+             * started. A bot's turn is two jobs: the draw, done in a few ms and rarely
+             * seen by a poll, then the placement, whose 700 ms of thinking are then
+             * nearly all ahead. A job may still have ended before the signal (a draw, a
+             * stalled machine), so up to DRAIN_TRIES drains: every one is checked, and one
+             * must have had the job. */
             for (int attempt = 0; attempt < DRAIN_TRIES; attempt++) {
                 wait_job_start(&direct[k]);
                 long long ms;
