@@ -143,6 +143,9 @@ const struct itest itest_tests[] = {
     {"retention: old ended games deleted with every row, lobbies expired, two servers' counts "
      "exact",
      test_retention},
+    {"retention: a server killed with a batch in flight; each game whole or gone, the sweep "
+     "taken up once its lease ran out",
+     test_retention_killed},
     /* Browsers (t_cors.c). */
     {"cors: a preflight on every route, with its methods, no token", test_cors_preflights},
     {"cors: headers on every answer (errors, 304, long poll, stream), not on ops",

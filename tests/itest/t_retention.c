@@ -5,12 +5,17 @@
  * idempotent answers; one aborted) set back two days in SQL are deleted with every row of
  * theirs, recent finished games, old active games and recent lobbies are kept, an old lobby
  * is aborted with a game_expired event (and deleted once it too is old), and the two
- * servers' counters in /metrics add up to exactly what went. */
+ * servers' counters in /metrics add up to exactly what went. Then the same database made
+ * anew for a server killed in the middle of a batch (run_killed). */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <libpq-fe.h>
 
 #include "db.h"
 #include "hard.h"
@@ -242,9 +247,151 @@ static void run(struct server *a, struct server *b)
     CHECK(rows_of(lobby_new.id) > 0, "the recent lobby was deleted");
 }
 
-void test_retention(struct server *srv)
+/*
+ * A server killed (SIGKILL) while a batch of the sweep is in flight in the database: the
+ * batch's DELETE is held on a row lock the test takes on one game's events (its third
+ * batch, games ordered by their end), then the server is killed and the lock let go.
+ * Checked: every old game has all its rows or none (the batch committed whole or not at
+ * all, whatever the dead server's backend did); the sweep's job row stays, leased to the
+ * dead server, and a second server leaves it alone while the lease holds; once the lease
+ * has run out (set back in SQL: RETENTION_LEASE_MS is 60 s) the second server takes the
+ * sweep up and deletes exactly the rest, the recent and the active game kept whole.
+ */
+#define KILL_GAMES   20 /* old games: four batches of 5 */
+#define KILL_BLOCKED 12 /* the game whose events the test locks: the third batch */
+
+static void run_killed(struct server *a, struct server *b)
 {
-    (void)srv;
+    static const char *const env[] = {
+        "RETENTION_DAYS=1",  "RETENTION_INTERVAL=1",      BATCH, "JOBS_POLL_MS=50",
+        "WEBHOOK_WORKERS=0", "CREATE_LIMIT_PER_MINUTE=0", NULL};
+    CHECK(hard_server_start(a, env, 0) == 0, "server A did not start");
+    struct game old[KILL_GAMES], recent, active;
+    char why[400];
+    for (int i = 0; i < KILL_GAMES + 1; i++) {
+        struct game *g = i < KILL_GAMES ? &old[i] : &recent;
+        CHECK(game_new(a, "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}]}", g, why,
+                       sizeof why) == 0,
+              "%s", why);
+        CHECK(play_turn(a, g, 1, why, sizeof why) == 0, "%s", why);
+        const char *hr[2] = {g->auth[0], NULL};
+        CHECK(post_game(a, g->id, "resign", hr) == 200, "the resignation of game %d failed", i);
+    }
+    CHECK(game_new(a, "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}]}", &active, why,
+                   sizeof why) == 0,
+          "%s", why);
+    CHECK(play_turn(a, &active, 1, why, sizeof why) == 0, "%s", why);
+    long before[KILL_GAMES];
+    for (int i = 0; i < KILL_GAMES; i++) before[i] = rows_of(old[i].id);
+    long recent_rows = rows_of(recent.id), active_rows = rows_of(active.id);
+
+    /* Two days back, game i a minute later than game i - 1: the sweep takes them in order. */
+    char ids[KILL_GAMES * 40 + 8];
+    size_t o = (size_t)snprintf(ids, sizeof ids, "{");
+    for (int i = 0; i < KILL_GAMES; i++)
+        o += (size_t)snprintf(ids + o, sizeof ids - o, "%s%s", i ? "," : "", old[i].id);
+    snprintf(ids + o, sizeof ids - o, "}");
+    const char *v[1] = {ids};
+    CHECK(db_scalar_params("WITH u AS (UPDATE games g SET ended_at = now() - interval '2 days' + "
+                           "(array_position($1::uuid[], g.id) * interval '1 minute') WHERE "
+                           "g.id = ANY($1::uuid[]) RETURNING 1) SELECT count(*) FROM u",
+                           1, v) == KILL_GAMES,
+          "the old games were not set back");
+
+    /* The lock that holds the third batch: a transaction of the test's own. */
+    PGconn *lock = PQconnectdb(getenv("DATABASE_URL"));
+    PGresult *res = PQexec(lock, "BEGIN");
+    PQclear(res);
+    const char *vb[1] = {old[KILL_BLOCKED].id};
+    res = PQexecParams(lock, "SELECT 1 FROM events WHERE game_id = $1::uuid FOR UPDATE", 1, NULL,
+                       vb, NULL, NULL, 0);
+    int locked = PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) > 0;
+    snprintf(why, sizeof why, "%s", PQerrorMessage(lock));
+    PQclear(res);
+    if (!locked) PQfinish(lock);
+    CHECK(locked, "the events of game %d could not be locked: %s", KILL_BLOCKED, why);
+    db_scalar("WITH u AS (UPDATE jobs SET due_at = now() WHERE kind = 'retention' RETURNING 1) "
+              "SELECT count(*) FROM u");
+
+    /* Two batches gone, the third waiting for the lock in A's backend. */
+    const char *in_flight = "SELECT count(*) FROM pg_stat_activity WHERE datname = "
+                            "current_database() AND wait_event_type = 'Lock' AND query LIKE "
+                            "'WITH old AS%'";
+    long left = -1, waiting = 0, waited = 0;
+    for (;; waited += 20) {
+        left = db_scalar_params("SELECT count(*) FROM games WHERE id = ANY($1::uuid[])", 1, v);
+        waiting = db_scalar(in_flight);
+        if ((left == KILL_GAMES - 10 && waiting == 1) || waited >= WAIT_LIMIT) break;
+        nap(20);
+    }
+    long leased = db_scalar("SELECT count(*) FROM jobs WHERE kind = 'retention' AND "
+                            "claimed_until > now() + interval '30 seconds'");
+    kill(a->pid, SIGKILL);
+    int status;
+    waitpid(a->pid, &status, 0);
+    a->pid = 0;
+    res = PQexec(lock, "ROLLBACK");
+    PQclear(res);
+    PQfinish(lock);
+    CHECK(left == KILL_GAMES - 10 && waiting == 1,
+          "after %ld ms: %ld old games left, %ld batches waiting for the lock", waited, left,
+          waiting);
+    CHECK(leased == 1, "the sweep's job was not leased while its batch was in flight");
+
+    /* The dead server's backends end (the batch's, once it has run or rolled back). */
+    for (waited = 0; db_scalar("SELECT count(*) FROM pg_stat_activity WHERE datname = "
+                               "current_database() AND backend_type = 'client backend' AND "
+                               "pid <> pg_backend_pid()") > 0;
+         waited += 20) {
+        CHECK(waited < WAIT_LIMIT, "the killed server's backends did not end");
+        nap(20);
+    }
+    /* Each game whole or gone: ten, or fifteen if the batch committed before its backend
+     * saw its client gone. */
+    int gone = 0;
+    for (int i = 0; i < KILL_GAMES; i++) {
+        long n = rows_of(old[i].id);
+        CHECK(n == 0 || n == before[i], "game %d: %ld of its %ld rows left", i, n, before[i]);
+        gone += n == 0;
+    }
+    CHECK(gone == 10 || gone == 15, "%d old games gone after the kill", gone);
+    CHECK(db_scalar("SELECT count(*) FROM jobs WHERE kind = 'retention' AND claimed_until > "
+                    "now()") == 1,
+          "the sweep's job is not one row leased to the dead server");
+
+    /* B leaves the sweep alone while the dead server's lease holds... */
+    CHECK(hard_server_start(b, env, 0) == 0, "server B did not start");
+    nap(1000);
+    long kept = db_scalar_params("SELECT count(*) FROM games WHERE id = ANY($1::uuid[])", 1, v);
+    CHECK(kept == KILL_GAMES - gone, "server B swept during the dead server's lease (%ld left)",
+          kept);
+    /* ...and takes it up once the lease has run out. */
+    db_scalar("WITH u AS (UPDATE jobs SET due_at = now(), claimed_until = now() WHERE kind = "
+              "'retention' RETURNING 1) SELECT count(*) FROM u");
+    for (waited = 0;
+         db_scalar_params("SELECT count(*) FROM games WHERE id = ANY($1::uuid[])", 1, v) > 0;
+         waited += 100) {
+        CHECK(waited < WAIT_LIMIT, "the sweep was not taken up after the lease ran out");
+        nap(100);
+    }
+    for (int i = 0; i < KILL_GAMES; i++)
+        CHECK(rows_of(old[i].id) == 0, "game %d keeps %ld rows", i, rows_of(old[i].id));
+    CHECK(rows_of(recent.id) == recent_rows, "the recent finished game lost rows");
+    CHECK(rows_of(active.id) == active_rows, "the old active game lost rows");
+    double gb = metric(b, "tilehall_retention_games_deleted_total");
+    CHECK(gb == KILL_GAMES - gone, "server B deleted %g games, %d were left", gb,
+          KILL_GAMES - gone);
+    CHECK(db_scalar("SELECT count(*) FROM jobs WHERE kind = 'retention'") == 1,
+          "the sweep's job is not one row");
+    printf("  retention killed: SIGKILL with the third batch held in the database; %d of %d "
+           "games gone then (each whole or not at all), the rest deleted by server B in %ld ms "
+           "once the lease ran out\n",
+           gone, KILL_GAMES, waited);
+}
+
+/* Runs `body` with DATABASE_URL naming a database of the test's own, made for it. */
+static void with_own_db(void (*body)(struct server *, struct server *))
+{
     const char *url = getenv("DATABASE_URL");
     char saved[1024], mine[1024];
     CHECK(url && strlen(url) < sizeof saved, "DATABASE_URL is not set");
@@ -255,9 +402,21 @@ void test_retention(struct server *srv)
     db_scalar("CREATE DATABASE " RET_DB);
     setenv("DATABASE_URL", mine, 1);
     struct server a = {0}, b = {0};
-    run(&a, &b);
+    body(&a, &b);
     if (a.pid) (void)hard_server_stop(&a);
     if (b.pid) (void)hard_server_stop(&b);
     setenv("DATABASE_URL", saved, 1);
     db_scalar("DROP DATABASE IF EXISTS " RET_DB);
+}
+
+void test_retention(struct server *srv)
+{
+    (void)srv;
+    with_own_db(run);
+}
+
+void test_retention_killed(struct server *srv)
+{
+    (void)srv;
+    with_own_db(run_killed);
 }

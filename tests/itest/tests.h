@@ -217,5 +217,6 @@ void test_export_replay_lobby_clock_idem(struct server *srv);
 
 /* t_retention.c */
 void test_retention(struct server *srv);
+void test_retention_killed(struct server *srv);
 
 #endif
