@@ -87,6 +87,25 @@ static long rows_of(const char *id)
         1, v);
 }
 
+#define TWO_PERSONS "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}]}"
+
+/* A game made on `srv` from `body`, `turns` turns played: 0, or -1 with `why`. */
+static int game_played(const struct server *srv, const char *body, int turns, struct game *g,
+                       char *why, size_t cap)
+{
+    if (game_new(srv, body, g, why, cap)) return -1;
+    for (int t = 0; t < turns; t++)
+        if (play_turn(srv, g, 1, why, cap)) return -1;
+    return 0;
+}
+
+/* Seat 0 of game `g` resigns on `srv`: the answer's status. */
+static long resign(const struct server *srv, const struct game *g)
+{
+    const char *h[2] = {g->auth[0], NULL};
+    return post_game(srv, g->id, "resign", h);
+}
+
 /* Sleeps `ms` milliseconds. */
 static void nap(long ms)
 {
@@ -107,23 +126,18 @@ static void run(struct server *a, struct server *b)
     /* Finished games: two turns, a draw with an Idempotency-Key, then seat 0 resigns. */
     for (int i = 0; i < OLD_GAMES + 1; i++) {
         struct game *g = i < OLD_GAMES ? &old[i] : &recent;
-        CHECK(game_new(i % 2 ? b : a,
-                       "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"webhook\":{\"url\":"
-                       "\"https://example.com/hook\"}}",
-                       g, why, sizeof why) == 0,
+        CHECK(game_played(i % 2 ? b : a,
+                          "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"webhook\":"
+                          "{\"url\":\"https://example.com/hook\"}}",
+                          2, g, why, sizeof why) == 0,
               "%s", why);
-        for (int t = 0; t < 2; t++) CHECK(play_turn(a, g, 1, why, sizeof why) == 0, "%s", why);
         char key[80];
         snprintf(key, sizeof key, "Idempotency-Key: retention-%d-0123456789abcdef0123456789", i);
         const char *h[3] = {g->auth[0], key, NULL};
         CHECK(post_game(a, g->id, "draw", h) == 200, "the keyed draw of game %d failed", i);
-        const char *hr[2] = {g->auth[0], NULL};
-        CHECK(post_game(b, g->id, "resign", hr) == 200, "the resignation of game %d failed", i);
+        CHECK(resign(b, g) == 200, "the resignation of game %d failed", i);
     }
-    CHECK(game_new(a, "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}]}", &active, why,
-                   sizeof why) == 0,
-          "%s", why);
-    CHECK(play_turn(a, &active, 1, why, sizeof why) == 0, "%s", why);
+    CHECK(game_played(a, TWO_PERSONS, 1, &active, why, sizeof why) == 0, "%s", why);
     CHECK(game_new(a, "{\"players\":[{\"name\":\"Ann\"},{\"open\":true}]}", &lobby_old, why,
                    sizeof why) == 0,
           "%s", why);
@@ -270,17 +284,10 @@ static void run_killed(struct server *a, struct server *b)
     char why[400];
     for (int i = 0; i < KILL_GAMES + 1; i++) {
         struct game *g = i < KILL_GAMES ? &old[i] : &recent;
-        CHECK(game_new(a, "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}]}", g, why,
-                       sizeof why) == 0,
-              "%s", why);
-        CHECK(play_turn(a, g, 1, why, sizeof why) == 0, "%s", why);
-        const char *hr[2] = {g->auth[0], NULL};
-        CHECK(post_game(a, g->id, "resign", hr) == 200, "the resignation of game %d failed", i);
+        CHECK(game_played(a, TWO_PERSONS, 1, g, why, sizeof why) == 0, "%s", why);
+        CHECK(resign(a, g) == 200, "the resignation of game %d failed", i);
     }
-    CHECK(game_new(a, "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}]}", &active, why,
-                   sizeof why) == 0,
-          "%s", why);
-    CHECK(play_turn(a, &active, 1, why, sizeof why) == 0, "%s", why);
+    CHECK(game_played(a, TWO_PERSONS, 1, &active, why, sizeof why) == 0, "%s", why);
     long before[KILL_GAMES];
     for (int i = 0; i < KILL_GAMES; i++) before[i] = rows_of(old[i].id);
     long recent_rows = rows_of(recent.id), active_rows = rows_of(active.id);
