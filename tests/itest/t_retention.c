@@ -292,20 +292,8 @@ static void run_killed(struct server *a, struct server *b)
     for (int i = 0; i < KILL_GAMES; i++) before[i] = rows_of(old[i].id);
     long recent_rows = rows_of(recent.id), active_rows = rows_of(active.id);
 
-    /* Two days back, game i a minute later than game i - 1: the sweep takes them in order. */
-    char ids[KILL_GAMES * 40 + 8];
-    size_t o = (size_t)snprintf(ids, sizeof ids, "{");
-    for (int i = 0; i < KILL_GAMES; i++)
-        o += (size_t)snprintf(ids + o, sizeof ids - o, "%s%s", i ? "," : "", old[i].id);
-    snprintf(ids + o, sizeof ids - o, "}");
-    const char *v[1] = {ids};
-    CHECK(db_scalar_params("WITH u AS (UPDATE games g SET ended_at = now() - interval '2 days' + "
-                           "(array_position($1::uuid[], g.id) * interval '1 minute') WHERE "
-                           "g.id = ANY($1::uuid[]) RETURNING 1) SELECT count(*) FROM u",
-                           1, v) == KILL_GAMES,
-          "the old games were not set back");
-
-    /* The lock that holds the third batch: a transaction of the test's own. */
+    /* The lock that will hold the third batch, a transaction of the test's own: taken before
+     * the games are old, so that no sweep can take that game first. */
     PGconn *lock = PQconnectdb(getenv("DATABASE_URL"));
     PGresult *res = PQexec(lock, "BEGIN");
     PQclear(res);
@@ -317,6 +305,21 @@ static void run_killed(struct server *a, struct server *b)
     PQclear(res);
     if (!locked) PQfinish(lock);
     CHECK(locked, "the events of game %d could not be locked: %s", KILL_BLOCKED, why);
+
+    /* Two days back, game i a minute later than game i - 1: the sweep takes them in order. */
+    char ids[KILL_GAMES * 40 + 8];
+    size_t o = (size_t)snprintf(ids, sizeof ids, "{");
+    for (int i = 0; i < KILL_GAMES; i++)
+        o += (size_t)snprintf(ids + o, sizeof ids - o, "%s%s", i ? "," : "", old[i].id);
+    snprintf(ids + o, sizeof ids - o, "}");
+    const char *v[1] = {ids};
+    long set_back = db_scalar_params(
+        "WITH u AS (UPDATE games g SET ended_at = now() - interval '2 days' + "
+        "(array_position($1::uuid[], g.id) * interval '1 minute') WHERE g.id = ANY($1::uuid[]) "
+        "RETURNING 1) SELECT count(*) FROM u",
+        1, v);
+    if (set_back != KILL_GAMES) PQfinish(lock);
+    CHECK(set_back == KILL_GAMES, "%ld of %d old games set back", set_back, KILL_GAMES);
     db_scalar("WITH u AS (UPDATE jobs SET due_at = now() WHERE kind = 'retention' RETURNING 1) "
               "SELECT count(*) FROM u");
 
