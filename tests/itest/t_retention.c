@@ -387,7 +387,7 @@ static void run_killed(struct server *a, struct server *b)
     for (int i = 0; i < KILL_GAMES; i++)
         CHECK(rows_of(old[i].id) == 0, "game %d keeps %ld rows", i, rows_of(old[i].id));
     CHECK(rows_of(recent.id) == recent_rows, "the recent finished game lost rows");
-    CHECK(rows_of(active.id) == active_rows, "the old active game lost rows");
+    CHECK(rows_of(active.id) == active_rows, "the active game lost rows");
     double gb = metric(b, "tilehall_retention_games_deleted_total");
     CHECK(gb == KILL_GAMES - gone, "server B deleted %g games, %d were left", gb,
           KILL_GAMES - gone);
