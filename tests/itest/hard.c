@@ -5,11 +5,13 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -217,4 +219,13 @@ int hard_server_stop(struct server *s)
 {
     proxy_stop(s);
     return server_stop(s);
+}
+
+void hard_server_kill(struct server *s)
+{
+    if (s->pid <= 0) return;
+    kill(s->pid, SIGKILL);
+    int status;
+    waitpid(s->pid, &status, 0);
+    s->pid = 0;
 }

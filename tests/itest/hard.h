@@ -40,6 +40,10 @@ int hard_server_start(struct server *s, const char *const *env, int proxied);
 /* Stops its proxy (if any) and the server; returns the server's exit status. */
 int hard_server_stop(struct server *s);
 
+/* Kills the server with SIGKILL (as `kill -9`) and waits for it; its proxy, if any, stays.
+ * It can be started again on its port with server_start. */
+void hard_server_kill(struct server *s);
+
 /* Sets how long hard_send() waits for an answer (default 30000 ms). Not thread-safe: set it
  * while no other thread sends. */
 void hard_set_timeout(long ms);

@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -165,10 +164,7 @@ void test_bots_server_killed(struct server *srv)
     /* Killed early in the game, once its bots have played a few turns. */
     int before = -1;
     for (int i = 0; rc == 0 && i < 2000 && (before = game_version(&x, &g)) < 12; i++) usleep(1000);
-    kill(x.pid, SIGKILL);
-    int status;
-    waitpid(x.pid, &status, 0);
-    x.pid = 0;
+    hard_server_kill(&x);
     CHECK(rc == 0, "%s", why);
     cJSON *j = NULL;
     int st = wait_turn(srv, &g, -1, 60000, &j);

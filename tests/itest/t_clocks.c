@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -413,10 +412,7 @@ void test_clocks_killed(struct server *srv)
                       "\"clock\":{\"initial_seconds\":1,\"increment_seconds\":5}," CLOCK_DECK "}",
                       &g, why, sizeof why);
     usleep(700000);
-    kill(x.pid, SIGKILL);
-    int status;
-    waitpid(x.pid, &status, 0);
-    x.pid = 0;
+    hard_server_kill(&x);
     usleep(500000); /* past the deadline, nobody running */
     long long t0 = mono_ms();
     kill(srv->pid, SIGCONT);

@@ -10,11 +10,9 @@
  * Node process that would queue the clients one after another (so nothing would race),
  * and the second server has no proxy of its own. Their answers' statuses are checked here;
  * the conformance of each kind of answer is checked through the proxy by other tests. */
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "db.h"
@@ -145,10 +143,7 @@ void test_crash(struct server *srv)
             break;
         }
         usleep((useconds_t)load_ms * 1000);
-        kill(x.pid, SIGKILL); /* mid-flight: requests are being answered and committed */
-        int status;
-        waitpid(x.pid, &status, 0);
-        x.pid = 0;
+        hard_server_kill(&x); /* mid-flight: requests are being answered and committed */
         load_stop(&l);
         if (getenv("HARD_VERBOSE"))
             printf("  kill -9 round %d: %d actions accepted so far, %ld requests\n", round, l.nwins,

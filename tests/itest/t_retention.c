@@ -7,11 +7,9 @@
  * is aborted with a game_expired event (and deleted once it too is old), and the two
  * servers' counters in /metrics add up to exactly what went. Then the same database made
  * anew for a server killed in the middle of a batch (run_killed). */
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -106,6 +104,24 @@ static long resign(const struct server *srv, const struct game *g)
     return post_game(srv, g->id, "resign", h);
 }
 
+/* The ids of games `g` (n of them) and of `last` (if not NULL) as a PostgreSQL array
+ * literal of uuids, into `out` (36 characters and a comma an id). */
+static void ids_array(const struct game *g, int n, const struct game *last, char *out, size_t cap)
+{
+    size_t o = (size_t)snprintf(out, cap, "{");
+    for (int i = 0; i < n; i++)
+        o += (size_t)snprintf(out + o, cap - o, "%s%s", i ? "," : "", g[i].id);
+    if (last) o += (size_t)snprintf(out + o, cap - o, "%s%s", n ? "," : "", last->id);
+    snprintf(out + o, cap - o, "}");
+}
+
+/* How many of the games whose ids `ids` holds (ids_array) are still stored. */
+static long games_left(const char *ids)
+{
+    const char *v[1] = {ids};
+    return db_scalar_params("SELECT count(*) FROM games WHERE id = ANY($1::uuid[])", 1, v);
+}
+
 /* Sleeps `ms` milliseconds. */
 static void nap(long ms)
 {
@@ -160,11 +176,8 @@ static void run(struct server *a, struct server *b)
 
     /* Two days back: the old games' ends (and their keys' answers), the active game's every
      * time, the old lobby's creation by two hours. */
-    char ids[OLD_GAMES * 40 + 64];
-    size_t o = (size_t)snprintf(ids, sizeof ids, "{");
-    for (int i = 0; i < OLD_GAMES; i++)
-        o += (size_t)snprintf(ids + o, sizeof ids - o, "%s,", old[i].id);
-    snprintf(ids + o, sizeof ids - o, "%s}", aborted.id);
+    char ids[(OLD_GAMES + 1) * 40 + 8];
+    ids_array(old, OLD_GAMES, &aborted, ids, sizeof ids);
     const char *v[1] = {ids};
     CHECK(db_scalar_params("WITH u AS (UPDATE games SET ended_at = now() - interval '2 days', "
                            "updated_at = now() - interval '2 days' WHERE id = ANY($1::uuid[]) "
@@ -188,7 +201,7 @@ static void run(struct server *a, struct server *b)
     /* Wait for the sweep: every old game gone, the old lobby aborted. */
     long waited = 0;
     for (;; waited += 100) {
-        long left = db_scalar_params("SELECT count(*) FROM games WHERE id = ANY($1::uuid[])", 1, v);
+        long left = games_left(ids);
         const char *vl[1] = {lobby_old.id};
         long aborted_lobby = db_scalar_params(
             "SELECT count(*) FROM games WHERE id = $1::uuid AND status = 'aborted'", 1, vl);
@@ -308,10 +321,7 @@ static void run_killed(struct server *a, struct server *b)
 
     /* Two days back, game i a minute later than game i - 1: the sweep takes them in order. */
     char ids[KILL_GAMES * 40 + 8];
-    size_t o = (size_t)snprintf(ids, sizeof ids, "{");
-    for (int i = 0; i < KILL_GAMES; i++)
-        o += (size_t)snprintf(ids + o, sizeof ids - o, "%s%s", i ? "," : "", old[i].id);
-    snprintf(ids + o, sizeof ids - o, "}");
+    ids_array(old, KILL_GAMES, NULL, ids, sizeof ids);
     const char *v[1] = {ids};
     long set_back = db_scalar_params(
         "WITH u AS (UPDATE games g SET ended_at = now() - interval '2 days' + "
@@ -329,17 +339,14 @@ static void run_killed(struct server *a, struct server *b)
                             "'WITH old AS%'";
     long left = -1, waiting = 0, waited = 0;
     for (;; waited += 20) {
-        left = db_scalar_params("SELECT count(*) FROM games WHERE id = ANY($1::uuid[])", 1, v);
+        left = games_left(ids);
         waiting = db_scalar(in_flight);
         if ((left == KILL_GAMES - 10 && waiting == 1) || waited >= WAIT_LIMIT) break;
         nap(20);
     }
     long leased = db_scalar("SELECT count(*) FROM jobs WHERE kind = 'retention' AND "
                             "claimed_until > now() + interval '30 seconds'");
-    kill(a->pid, SIGKILL);
-    int status;
-    waitpid(a->pid, &status, 0);
-    a->pid = 0;
+    hard_server_kill(a);
     res = PQexec(lock, "ROLLBACK");
     PQclear(res);
     PQfinish(lock);
@@ -372,15 +379,13 @@ static void run_killed(struct server *a, struct server *b)
     /* B leaves the sweep alone while the dead server's lease holds... */
     CHECK(hard_server_start(b, env, 0) == 0, "server B did not start");
     nap(1000);
-    long kept = db_scalar_params("SELECT count(*) FROM games WHERE id = ANY($1::uuid[])", 1, v);
+    long kept = games_left(ids);
     CHECK(kept == KILL_GAMES - gone, "server B swept during the dead server's lease (%ld left)",
           kept);
     /* ...and takes it up once the lease has run out. */
     db_scalar("WITH u AS (UPDATE jobs SET due_at = now(), claimed_until = now() WHERE kind = "
               "'retention' RETURNING 1) SELECT count(*) FROM u");
-    for (waited = 0;
-         db_scalar_params("SELECT count(*) FROM games WHERE id = ANY($1::uuid[])", 1, v) > 0;
-         waited += 100) {
+    for (waited = 0; games_left(ids) > 0; waited += 100) {
         CHECK(waited < WAIT_LIMIT, "the sweep was not taken up after the lease ran out");
         nap(100);
     }
