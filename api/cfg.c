@@ -71,7 +71,7 @@ int cfg_load(struct cfg *c, char *err, int errlen)
     if (env_int("CREATE_LIMIT_PER_MINUTE", 120, 0, 6000000, &c->create_per_minute, err, errlen) ||
         env_int("CREATE_BURST", 30, 1, 10000000, &c->create_burst, err, errlen))
         return -1;
-    /* Webhook transfers at once (README "Webhooks"): in all, per receiver host, and the
+    /* Webhook transfers at once (docs/clients.md "Webhooks"): in all, per receiver host, and the
      * circuit breaker that skips a host after failures in a row. */
     if (env_int("WEBHOOK_IN_FLIGHT", 256, 1, 4096, &c->webhook_in_flight, err, errlen) ||
         env_int("WEBHOOK_PER_HOST", 8, 1, 4096, &c->webhook_per_host, err, errlen) ||

@@ -22,7 +22,7 @@ struct cfg {
     const char *openapi_file;   /* OPENAPI_FILE: served at /openapi.yaml (default openapi.yaml) */
     const char *cors_origins;   /* CORS_ORIGINS: "*" or exact origins, comma-separated (*) */
     const char *web_dir;        /* WEB_DIR: the web client's files, served at / (default web) */
-    /* Live updates and webhooks (README "Live updates", "Webhooks"). */
+    /* Live updates and webhooks (docs/clients.md "Event streams", "Webhooks"). */
     int sse_heartbeat;          /* SSE_HEARTBEAT: seconds between heartbeats of a stream (15) */
     int max_streams;            /* MAX_STREAMS: open event streams at most, then 503 (256) */
     int live_fallback_ms;       /* LIVE_FALLBACK_MS: waits look again this often (10000) */
@@ -37,22 +37,22 @@ struct cfg {
     /* The creation limit per client address (README "Limits and security"). */
     int create_per_minute; /* CREATE_LIMIT_PER_MINUTE: creations a minute, 0 off (120) */
     int create_burst;      /* CREATE_BURST: creations at once (30) */
-    /* Webhook transfers at once (README "Webhooks"), per delivery thread. */
+    /* Webhook transfers at once (docs/clients.md "Webhooks"), per delivery thread. */
     int webhook_in_flight;        /* WEBHOOK_IN_FLIGHT: transfers in flight at most (256) */
     int webhook_per_host;         /* WEBHOOK_PER_HOST: of them to one receiver host (8) */
     int webhook_breaker_failures; /* WEBHOOK_BREAKER_FAILURES: failures in a row that open
                                      a host's circuit breaker (5) */
     int webhook_breaker_ms;       /* WEBHOOK_BREAKER_MS: the host is skipped this long, doubling
                                      while it keeps failing (30000) */
-    /* Background jobs and computer players (README "Computer players"). */
+    /* Background jobs and computer players (docs/clients.md "Computer players and hints"). */
     int bot_workers;  /* BOT_WORKERS: job worker threads (bots, hints), 0 none (1) */
     int jobs_poll_ms; /* JOBS_POLL_MS: workers look for due jobs this often (200) */
-    /* Rolling restarts (README "Restarts"). */
+    /* Rolling restarts (docs/operations.md "Rolling restarts"). */
     int drain_timeout_ms; /* DRAIN_TIMEOUT (seconds): after SIGTERM, how long requests, streams
                              and jobs in progress get to finish before the exit (20 s) */
     /* board.png (README "Limits and security"). */
     int png_wait_ms; /* BOARD_PNG_WAIT_MS: a picture waits for a render slot at most (10000) */
-    /* Retention (README "Operations"), run by the job workers (api/retention.c). */
+    /* Retention (docs/operations.md "Retention"), run by the job workers (api/retention.c). */
     int retention_days;     /* RETENTION_DAYS: ended games are deleted after, 0 never (0) */
     int lobby_expiry_hours; /* LOBBY_EXPIRY_HOURS: waiting games are aborted after, 0 never (72) */
     int retention_batch;    /* RETENTION_BATCH: games a batch deletes at most (500) */

@@ -1,4 +1,4 @@
-/* cors.h: the CORS headers of an answer (README "Browsers"), as a pure function of the
+/* cors.h: the CORS headers of an answer (docs/clients.md "Browsers"), as a pure function of the
  * configured origins (CORS_ORIGINS), the request's path and Origin, and whether the answer
  * is a preflight. http.c's send_response() adds them to every answer. */
 #ifndef API_CORS_H

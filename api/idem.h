@@ -7,7 +7,7 @@
 #include "store.h"
 
 #define IDEM_SCOPE_MAX 48 /* "<uuid>/<seat>", "create/<uuid>" */
-#define IDEM_ANON_MIN  32 /* characters an anonymous key has at least (README: 128 bits) */
+#define IDEM_ANON_MIN  32 /* characters of an anonymous key at least (docs/clients.md: 128 bits) */
 
 /* The idempotency state of one POST. */
 struct idem {

@@ -72,7 +72,7 @@ uint64_t think_clock_now(void *ctx)
      * other thread is ready): with every CPU busy, the next request to arrive would wait
      * for the search's CPU, and a kernel that lets it wait (think_clock.h) makes it wait long.
      * Pausing only once threads queued (more running than CPUs) still cost other games'
-     * turns 6-10 % in make bench-http; this costs them 0-3 % (README). */
+     * turns 6-10 % in make bench-http; this costs them 0-3 % (docs/operations.md). */
     int running = running_threads(c->load_fd);
     if (running <= (c->ncpus > 1 ? c->ncpus - 1 : 1)) {
         c->pause_us = THINK_PAUSE_MIN_US;

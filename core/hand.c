@@ -6,8 +6,8 @@ unsigned cc_hand_removals(unsigned nplayers)
 {
     /*
      * The printed table gives 1 for 5 players; with 83 tiles besides the start tile that
-     * leaves an unequal number of turns, so (as the rules text says) 3 are removed for 5
-     * players as for 4: 83 - 3 = 80 = 5 * 16.
+     * leaves an unequal number of turns, so (as docs/rules/discovery.md says) 3 are
+     * removed for 5 players as for 4: 83 - 3 = 80 = 5 * 16.
      */
     switch (nplayers) {
     case 2:

@@ -1,4 +1,4 @@
-/* tileparse.c: the catalogue notation of ../rules/ parsed into tile types. */
+/* tileparse.c: the catalogue notation of docs/rules/ parsed into tile types. */
 #include <stdbool.h>
 #include <string.h>
 

@@ -16,7 +16,7 @@
 # back as a 500 problem of type https://stoplight.io/prism/errors#VIOLATIONS (see the
 # script's header) and adds a line "spec-proxy: VIOLATION ..." to LOGFILE: fail the run if
 # `grep -q '^spec-proxy: VIOLATION' LOGFILE` finds one. Stop it with `kill $pid`.
-# (api/SPEC-NOTES.md says how the itest runner can do this.)
+# (tests/itest/itest.c does this; docs/internals.md, "The test suite", describes it.)
 
 NODE_MODULES  := node_modules
 NPM_STAMP     := $(NODE_MODULES)/.tilehall-npm-ci

@@ -1,4 +1,4 @@
-/* t_cors.c: CORS (README "Browsers"): a preflight on every route answers 204 with the
+/* t_cors.c: CORS (docs/clients.md "Browsers"): a preflight on every route answers 204 with the
  * methods of its path, without a token; every /v1 answer (errors, 304, a long poll, an
  * event stream) carries Access-Control-Allow-Origin and the exposed headers; the
  * operators' paths carry none; and, on servers of their own, a CORS_ORIGINS list (the

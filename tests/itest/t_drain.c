@@ -2,7 +2,7 @@
  * database, clients under load, each server in turn sent SIGTERM, waited for and started
  * again; no request may fail.
  *
- * The clients do what README "Restarts" tells clients to do: a connect that is refused
+ * The clients do what docs/operations.md tells clients to do: a connect that is refused
  * (ECONNREFUSED: the server is draining or down) is sent again to the other server at
  * once; every POST carries an Idempotency-Key, so a request whose connection was reset
  * before any byte of an answer could be sent again as well; an event stream that ends is
@@ -20,7 +20,7 @@
  *     event stream not 200), or
  *   - got an answer cut short (its status line came, then the connection failed), or
  *   - got no answer within DRAIN_REQ_TIMEOUT_MS, or
- *   - had its connection closed or reset before any byte of an answer (the README lets a
+ *   - had its connection closed or reset before any byte of an answer (docs/clients.md lets a
  *     client retry that, but a draining server must not cause it: counted as a failure;
  *     a connection the kernel completed the moment before the listening socket was shut
  *     would be one), or
@@ -90,7 +90,7 @@ static void failed(const char *fmt, const char *a, long b, int rc)
 }
 
 /*
- * One request as README "Restarts" says, to server *srv (switched to the other one when a
+ * One request as docs/operations.md says, to server *srv (switched to the other one when a
  * connect is refused). `ok_status` is the status the protocol expects (0: any below 500).
  * Returns the answer's status with `r` filled in, or 0 (a failure, counted).
  */

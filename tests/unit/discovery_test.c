@@ -32,7 +32,7 @@ static unsigned feature_sides(const struct cc_feature_type *f)
     return sides;
 }
 
-/* The totals of discovery-tiles.md, "Totals and checks". */
+/* The totals of docs/rules/discovery-tiles.md, "Totals and checks". */
 Test(discovery, catalogue_totals)
 {
     const struct cc_tileset *ts = cat();

@@ -56,7 +56,7 @@ Test(tiles, classic_river_counts)
     cr_expect_eq(springs, 1);
 }
 
-/* Per type facts from the catalogue, spot-checked against the rules text. */
+/* Per type facts from the catalogue, spot-checked against the rules texts (docs/rules/). */
 Test(tiles, classic_type_facts)
 {
     const struct cc_tileset *ts = classic();
