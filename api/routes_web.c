@@ -92,7 +92,7 @@ static int web_name_ok(const char *name)
     return strstr(name, "..") == NULL;
 }
 
-/* The sum of a file's bytes that its ETag shows (FNV-1a), quoted, into f->etag. */
+/* Sets f->etag: a hash (FNV-1a) of the file's bytes, quoted. */
 static void web_etag(struct web_file *f)
 {
     uint64_t h = 14695981039346656037ULL; /* FNV-1a */
