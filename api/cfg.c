@@ -111,5 +111,16 @@ int cfg_load(struct cfg *c, char *err, int errlen)
     c->web_dir = env_str("WEB_DIR", "web");
     struct cors_config cors;
     if (cors_parse(c->cors_origins, &cors, err, (size_t)errlen)) return -1;
+    /* The page's API origins: a list of exact origins as CORS_ORIGINS, never "*" (the page
+     * sends its tokens there; routes_web.c puts them in its CSP and its meta). */
+    c->web_api_origins = env_str("WEB_API_ORIGINS", "");
+    if (*c->web_api_origins &&
+        (cors_parse(c->web_api_origins, &cors, err, (size_t)errlen) || cors.any)) {
+        snprintf(err, (size_t)errlen,
+                 "WEB_API_ORIGINS must be origins like https://api.example:8443 separated by "
+                 "commas (scheme, host, optional port; no path, no *), not \"%.200s\"",
+                 c->web_api_origins);
+        return -1;
+    }
     return 0;
 }

@@ -22,6 +22,9 @@ struct cfg {
     const char *openapi_file;   /* OPENAPI_FILE: served at /openapi.yaml (default openapi.yaml) */
     const char *cors_origins;   /* CORS_ORIGINS: "*" or exact origins, comma-separated (*) */
     const char *web_dir;        /* WEB_DIR: the web client's files, served at / (default web) */
+    const char *
+        web_api_origins; /* WEB_API_ORIGINS: other API origins the web page may use,
+                            comma-separated; "" only its own (docs/operations.md "Configuration") */
     /* Live updates and webhooks (docs/clients.md "Event streams", "Webhooks"). */
     int sse_heartbeat;          /* SSE_HEARTBEAT: seconds between heartbeats of a stream (15) */
     int max_streams;            /* MAX_STREAMS: open event streams at most, then 503 (256) */

@@ -276,6 +276,29 @@ static void *ticker_main(void *arg)
     return NULL;
 }
 
+/* A header every answer carries. */
+struct http_header {
+    const char *name;  /* "X-Content-Type-Options" ... */
+    const char *value; /* static */
+};
+
+/* The browser security headers of every answer (README "Limits and security"): no type
+ * sniffing (a body is only ever what its Content-Type says), no Referer sent from a page of
+ * this server to anyone; plus the answer's Content-Security-Policy (security_headers()). */
+static const struct http_header security_fixed[] = {
+    {"X-Content-Type-Options", "nosniff"},
+    {"Referrer-Policy", "no-referrer"},
+};
+
+/* Adds the security headers to `r`: the fixed ones and `resp`'s CSP (API_CSP_NONE unless
+ * the handler set its own, as the web client's page does). */
+static void security_headers(struct MHD_Response *r, const struct api_response *resp)
+{
+    for (size_t i = 0; i < sizeof security_fixed / sizeof security_fixed[0]; i++)
+        MHD_add_response_header(r, security_fixed[i].name, security_fixed[i].value);
+    MHD_add_response_header(r, "Content-Security-Policy", resp->csp ? resp->csp : API_CSP_NONE);
+}
+
 /* Sends `resp` (taking its body) and logs the request. */
 static enum MHD_Result send_response(struct MHD_Connection *conn, const char *method,
                                      const char *url, struct api_response *resp,
@@ -324,6 +347,7 @@ static enum MHD_Result send_response(struct MHD_Connection *conn, const char *me
         MHD_add_response_header(r, "Retry-After", ra);
     }
     if (resp->status == 401) MHD_add_response_header(r, "WWW-Authenticate", "Bearer");
+    security_headers(r, resp);
     struct cors_header ch[CORS_MAX_HEADERS];
     size_t nch =
         cors_headers(&cors, url, MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Origin"),
@@ -777,7 +801,7 @@ static void on_mhd_log(void *cls, const char *fmt, va_list ap)
  * under /v1 to a request without an `Origin` (the guard knows neither the request's path
  * nor its origin, which may not have arrived): with CORS_ORIGINS `*`, Access-Control-Allow-
  * Origin `*` and the exposed headers, so that a page can read it; with a list of origins
- * only `Vary: Origin` (no origin to echo). */
+ * only `Vary: Origin` (no origin to echo). It carries the security headers of every answer. */
 static int guard_start(void)
 {
     struct api_response resp = {0};
@@ -795,10 +819,20 @@ static int guard_start(void)
         }
         used += (size_t)k;
     }
-    char head[768];
+    for (size_t i = 0; i < sizeof security_fixed / sizeof security_fixed[0]; i++) {
+        int k = snprintf(corsh + used, sizeof corsh - used, "%s: %s\r\n", security_fixed[i].name,
+                         security_fixed[i].value);
+        if (k < 0 || (size_t)k >= sizeof corsh - used) {
+            free(resp.body);
+            return -1;
+        }
+        used += (size_t)k;
+    }
+    char head[1024];
     int n = snprintf(head, sizeof head,
                      "HTTP/1.1 408 Request Timeout\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
-                     "Cache-Control: no-store\r\n%sConnection: close\r\n\r\n",
+                     "Cache-Control: no-store\r\nContent-Security-Policy: " API_CSP_NONE
+                     "\r\n%sConnection: close\r\n\r\n",
                      resp.content_type, resp.len, corsh);
     char *all = malloc((size_t)n + resp.len);
     int rc = -1;

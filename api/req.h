@@ -74,6 +74,11 @@ struct api_stream {
     void *wake_arg;                     /* its argument (wake is thread-safe until free) */
 };
 
+/* The Content-Security-Policy of every answer but the web client's page (routes_web.c): a
+ * document of the API (an SVG picture, a JSON answer opened in a tab) loads nothing, runs
+ * nothing and is framed by no page. */
+#define API_CSP_NONE "default-src 'none'; frame-ancestors 'none'"
+
 /* An answer. Handlers fill it; the HTTP layer sends it and frees body. */
 struct api_response {
     int status;                /* HTTP status */
@@ -87,6 +92,8 @@ struct api_response {
                                   as Access-Control-Allow-Methods too (cors.h) */
     int retry_after;           /* Retry-After seconds, or 0 */
     const char *cache_control; /* Cache-Control (static string), or NULL: "no-store" */
+    const char *csp;           /* Content-Security-Policy (static or lives as long as the
+                                  server), or NULL: API_CSP_NONE */
     int suspend;               /* nothing to answer yet: API_SUSPEND_TICK or _WAKE, else 0 */
     struct api_stream *stream; /* a streamed body (body stays NULL), owned, or NULL */
 };

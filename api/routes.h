@@ -191,7 +191,10 @@ void routes_game_replay(const struct api_request *req, struct api_response *resp
 void routes_live_config(const struct cfg *cfg);
 
 /* Reads the web client's files (WEB_DIR, one folder, no subfolders) into memory; a
- * missing folder is logged and leaves / answering 404. Returns 0 or -1 (logged). */
+ * missing folder is logged and leaves / answering 404. Builds the page's Content-Security-
+ * Policy from WEB_API_ORIGINS and writes that list into index.html's tilehall-api-origins
+ * meta. Returns 0, or -1 (logged) when out of memory or WEB_API_ORIGINS is not a list of
+ * origins. */
 int routes_web_init(const struct cfg *cfg) NODISCARD;
 /* Frees what routes_web_init() read. */
 void routes_web_free(void);

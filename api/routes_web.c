@@ -6,6 +6,12 @@
  * hidden files and names of other shapes are simply not in the table). Each file has an
  * ETag (a hash of its bytes); If-None-Match with it answers 304, and Cache-Control
  * no-cache has browsers ask again each time.
+ *
+ * The page (index.html) talks to its own origin's API, or to one of the origins the
+ * operator lists in WEB_API_ORIGINS, never to one a link names (docs/clients.md "The web client"):
+ * its answer carries a Content-Security-Policy whose connect-src is exactly those, and
+ * the list is written into the page's <meta name="tilehall-api-origins"> at start-up,
+ * where web/api.js reads which ?api= it may follow.
  */
 #include <dirent.h>
 #include <stdint.h>
@@ -13,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cors.h"
 #include "log.h"
 #include "problem.h"
 #include "routes.h"
@@ -31,6 +38,17 @@ struct web_file {
 
 static struct web_file files[WEB_MAX_FILES]; /* read at start-up, never changed after */
 static size_t nfiles;                        /* entries in files */
+
+/* The page's meta element that web/api.js reads the further API origins from; at start-up
+ * its empty content becomes WEB_API_ORIGINS's list, separated by spaces. */
+#define WEB_ORIGINS_META     "<meta name=\"tilehall-api-origins\" content=\""
+#define WEB_ORIGINS_META_END "\">"
+
+/* The page's Content-Security-Policy: its own files only, requests (fetch, EventSource) to
+ * its own origin and WEB_API_ORIGINS's, images its own or data: (the empty icon), no
+ * plugins, no <base>, forms to itself, framed by no page (clickjacking of Resign, Abort). */
+static char page_csp[160 + CORS_MAX_ORIGINS * CORS_ORIGIN_MAX];
+static char page_origins[CORS_MAX_ORIGINS * CORS_ORIGIN_MAX]; /* WEB_API_ORIGINS, by spaces */
 
 struct web_type {
     const char *ext;  /* the name's ending */
@@ -74,6 +92,14 @@ static int web_name_ok(const char *name)
     return strstr(name, "..") == NULL;
 }
 
+/* Sets f->etag: a hash (FNV-1a) of the file's bytes, quoted. */
+static void web_etag(struct web_file *f)
+{
+    uint64_t h = 14695981039346656037ULL; /* FNV-1a */
+    for (size_t i = 0; i < f->len; i++) h = (h ^ (unsigned char)f->data[i]) * 1099511628211ULL;
+    snprintf(f->etag, sizeof f->etag, "\"%016llx\"", (unsigned long long)h);
+}
+
 /* Reads the file `name` of `dir` into `f`. Returns 0, 1 to skip it (not a regular file,
  * too large), or -1 when out of memory. */
 static int web_read(const char *dir, const char *name, struct web_file *f)
@@ -95,13 +121,11 @@ static int web_read(const char *dir, const char *name, struct web_file *f)
                NULL);
         goto out;
     }
-    uint64_t h = 14695981039346656037ULL; /* FNV-1a */
-    for (size_t i = 0; i < len; i++) h = (h ^ (unsigned char)data[i]) * 1099511628211ULL;
     snprintf(f->name, sizeof f->name, "%s", name);
-    snprintf(f->etag, sizeof f->etag, "\"%016llx\"", (unsigned long long)h);
     f->type = web_type_of(name);
     f->data = data;
     f->len = len;
+    web_etag(f);
     data = NULL;
     rc = 0;
 out:
@@ -110,8 +134,62 @@ out:
     return rc;
 }
 
+/* Builds page_csp and page_origins from WEB_API_ORIGINS (checked by cfg_load). 0 or -1. */
+static int web_policy(const char *spec)
+{
+    struct cors_config list = {0};
+    char err[256];
+    if (spec && *spec && (cors_parse(spec, &list, err, sizeof err) || list.any)) return -1;
+    size_t o = 0;
+    page_origins[0] = '\0';
+    for (size_t i = 0; i < list.n; i++) {
+        int w = snprintf(page_origins + o, sizeof page_origins - o, "%s%s", i ? " " : "",
+                         list.origins[i]);
+        if (w < 0 || (size_t)w >= sizeof page_origins - o) return -1;
+        o += (size_t)w;
+    }
+    int w = snprintf(page_csp, sizeof page_csp,
+                     "default-src 'self'; connect-src 'self'%s%s; img-src 'self' data:; "
+                     "object-src 'none'; base-uri 'none'; form-action 'self'; "
+                     "frame-ancestors 'none'",
+                     o ? " " : "", page_origins);
+    return w < 0 || (size_t)w >= sizeof page_csp ? -1 : 0;
+}
+
+/* Writes page_origins into the page `f`'s WEB_ORIGINS_META (its content is empty in the
+ * file). 0, or -1 when out of memory; a page without the element is left as it is (and
+ * logged: the page then follows no ?api= but its own origin's). */
+static int web_fill_origins(struct web_file *f)
+{
+    if (!page_origins[0]) return 0;
+    const char *at = NULL;
+    size_t ml = strlen(WEB_ORIGINS_META WEB_ORIGINS_META_END);
+    for (size_t i = 0; !at && i + ml <= f->len; i++)
+        if (memcmp(f->data + i, WEB_ORIGINS_META WEB_ORIGINS_META_END, ml) == 0) at = f->data + i;
+    if (!at) {
+        log_kv(LOG_WARN, "index.html has no tilehall-api-origins meta; WEB_API_ORIGINS unused",
+               NULL);
+        return 0;
+    }
+    size_t head = (size_t)(at - f->data) + strlen(WEB_ORIGINS_META), ol = strlen(page_origins);
+    char *data = malloc(f->len + ol + 1);
+    if (!data) return -1;
+    memcpy(data, f->data, head);
+    memcpy(data + head, page_origins, ol);
+    memcpy(data + head + ol, f->data + head, f->len - head);
+    free(f->data);
+    f->data = data;
+    f->len += ol;
+    web_etag(f);
+    return 0;
+}
+
 int routes_web_init(const struct cfg *cfg)
 {
+    if (web_policy(cfg->web_api_origins)) {
+        log_kv(LOG_ERROR, "WEB_API_ORIGINS is not a list of origins", NULL);
+        return -1;
+    }
     DIR *d = opendir(cfg->web_dir);
     if (!d) {
         log_kv(LOG_WARN, "cannot open the web client's folder; / answers 404", "dir", cfg->web_dir,
@@ -128,6 +206,10 @@ int routes_web_init(const struct cfg *cfg)
             break;
         }
         int r = web_read(cfg->web_dir, e->d_name, &files[nfiles]);
+        if (r == 0 && strcmp(e->d_name, "index.html") == 0 && web_fill_origins(&files[nfiles])) {
+            free(files[nfiles].data);
+            r = -1;
+        }
         if (r < 0) {
             log_kv(LOG_ERROR, "out of memory reading the web client", "dir", cfg->web_dir, NULL);
             rc = -1;
@@ -167,6 +249,7 @@ static void web_serve(const struct api_request *req, struct api_response *resp, 
     }
     snprintf(resp->etag, sizeof resp->etag, "%s", f->etag);
     resp->cache_control = "no-cache";
+    if (strcmp(f->name, "index.html") == 0) resp->csp = page_csp;
     if (web_not_modified(req->if_none_match, f->etag)) {
         resp->status = 304;
         return;

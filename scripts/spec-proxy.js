@@ -32,7 +32,9 @@
 // - every header of the answer must be declared for its status (`responses.*.headers`),
 //   but for the framing headers (Content-Type, Content-Length, Date, Connection,
 //   Keep-Alive, Transfer-Encoding) and, on the CORS paths (/v1/..., /openapi.yaml), the
-//   CORS headers that the introduction declares for every answer (Access-Control-*, Vary);
+//   CORS headers that the introduction declares for every answer (Access-Control-*, Vary),
+//   and the security headers it declares for every answer (X-Content-Type-Options,
+//   Referrer-Policy, Content-Security-Policy);
 //   answers that belong to no operation (404/405 above, preflights) may carry
 //   X-Request-Id, Cache-Control and Allow, as the introduction says (Prism checks only
 //   that the required headers are there and match their schemas).
@@ -219,6 +221,9 @@ const FRAMING_HEADERS = new Set(['content-type', 'content-length', 'date', 'conn
 const CORS_HEADERS = new Set(['access-control-allow-origin', 'access-control-expose-headers', 'vary']);
 const CORS_PREFLIGHT_HEADERS = new Set(['access-control-allow-methods', 'access-control-allow-headers',
     'access-control-max-age']);
+// The browser security headers, declared once in the introduction ("Browsers (CORS)") for
+// every answer (and with the page and the picture, where their values are checked).
+const SECURITY_HEADERS = new Set(['x-content-type-options', 'referrer-policy', 'content-security-policy']);
 // The headers of an answer that belongs to no operation (404 for a path the document does
 // not have, 405 for a method a path does not have), declared in the introduction too.
 const UNROUTED_HEADERS = new Set(['x-request-id', 'cache-control', 'allow']);
@@ -231,7 +236,7 @@ function checkDeclaredHeaders(out, pathname, declared, preflight) {
     const problems = [];
     const cors = pathname === '/v1' || pathname.startsWith('/v1/') || pathname === '/openapi.yaml';
     for (const name of Object.keys(out.headers)) {
-        if (FRAMING_HEADERS.has(name) || declared.has(name)) continue;
+        if (FRAMING_HEADERS.has(name) || SECURITY_HEADERS.has(name) || declared.has(name)) continue;
         if (cors && (CORS_HEADERS.has(name) || (preflight && CORS_PREFLIGHT_HEADERS.has(name)))) continue;
         problems.push({
             location: ['response', 'header', name], severity: 'Error', code: 'undeclaredHeader',

@@ -1,17 +1,48 @@
 // api.js: the tilehall HTTP API as the web client uses it: public endpoints only, JSON in
 // and out, problem+json refusals turned into errors that carry the server's `detail`.
 
-// The API's base URL: ?api=http://host:port in the page's address, else
-// <meta name="tilehall-api" content="...">, else the page's own origin.
-export function apiBase() {
+// Where the API is, and which APIs this page may talk to at all. The page holds a player's
+// long-lived token, so it never follows a link to an API of the link's choosing
+// (`/?api=https://evil.example` would be sent that token): the APIs it uses are its own
+// origin, the one set in <meta name="tilehall-api"> and the origins in
+// <meta name="tilehall-api-origins"> (space-separated; the server writes WEB_API_ORIGINS
+// there, and its Content-Security-Policy allows requests to exactly those). `?api=` picks
+// one of them; any other is ignored (`apiRefused` names it) and the default is used.
+
+// The origin of `url` ("http:" or "https:" only, no user name), or null.
+function originOf(url) {
+    try {
+        const u = new URL(url, location.href);
+        if ((u.protocol !== 'http:' && u.protocol !== 'https:') || u.username || u.password) return null;
+        return u.origin;
+    } catch {
+        return null;
+    }
+}
+// `url` as a base: its origin and path, no trailing slash, no query or fragment.
+const asBase = (url) => { const u = new URL(url, location.href); return u.origin + u.pathname.replace(/\/+$/, ''); };
+const metaOf = (name) => { const m = document.querySelector(`meta[name="${name}"]`); return (m && m.content) || ''; };
+
+// {base, allowed, defaultBase, refused}: the API's base URL (no trailing slash), the
+// origins the page may send requests to, the base used without ?api=, and a refused ?api=.
+export function apiChoice() {
+    const allowed = new Set([location.origin]);
+    let defaultBase = location.origin;
+    const meta = metaOf('tilehall-api');
+    if (meta && originOf(meta)) {
+        allowed.add(originOf(meta));
+        defaultBase = asBase(meta);
+    }
+    for (const o of metaOf('tilehall-api-origins').split(/[\s,]+/)) if (originOf(o)) allowed.add(originOf(o));
     const q = new URLSearchParams(location.search).get('api');
-    if (q) return q.replace(/\/+$/, '');
-    const meta = document.querySelector('meta[name="tilehall-api"]');
-    if (meta && meta.content) return meta.content.replace(/\/+$/, '');
-    return location.origin;
+    if (q && originOf(q) && allowed.has(originOf(q))) return { base: asBase(q), allowed, defaultBase, refused: null };
+    return { base: defaultBase, allowed, defaultBase, refused: q || null };
 }
 
-export const API = apiBase();
+const choice = apiChoice();
+export const API = choice.base;
+export const API_DEFAULT = choice.defaultBase;
+export const apiRefused = choice.refused;
 
 // 128 random bits in hex: an Idempotency-Key good for anonymous requests (32 characters).
 export function randomKey() {

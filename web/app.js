@@ -5,7 +5,7 @@
 //   #/                      home: you, a new game, my games, join by link
 //   #/game/<id>             a game (played when this browser holds a seat, else watched)
 //   #/join/<id>/<invite>    an invite link: take the open seat
-import { API, ApiError, call, get, post, randomKey } from './api.js';
+import { API, API_DEFAULT, ApiError, apiRefused, call, get, post, randomKey } from './api.js';
 import { drawBoard, rotLoc, SEAT_COLORS, tileSvg } from './board.js';
 import { getLang, LANGS, setLang, t } from './i18n.js';
 
@@ -14,10 +14,24 @@ const main = () => $('#main');
 
 // ---- What this browser keeps --------------------------------------------------------
 
+// The player, seats and invites hold tokens of one API: each is kept under that API's base
+// (`tilehall.player@https://api.example`) and read back only for it, so a token goes to no
+// server but the one that made it. What a version before kept unscoped
+// (`tilehall.player`) belongs to the API the page used without ?api=: taken over there.
+const SCOPED = ['player', 'seats', 'invites'];
+const keyOf = (k) => (SCOPED.includes(k) ? `tilehall.${k}@${API}` : 'tilehall.' + k);
 const store = {
-    get(k, d) { try { return JSON.parse(localStorage.getItem('tilehall.' + k)) ?? d; } catch { return d; } },
-    set(k, v) { localStorage.setItem('tilehall.' + k, JSON.stringify(v)); },
+    get(k, d) { try { return JSON.parse(localStorage.getItem(keyOf(k))) ?? d; } catch { return d; } },
+    set(k, v) { localStorage.setItem(keyOf(k), JSON.stringify(v)); },
 };
+if (API === API_DEFAULT) {
+    for (const k of SCOPED) {
+        const old = localStorage.getItem('tilehall.' + k);
+        if (old === null) continue;
+        if (localStorage.getItem(keyOf(k)) === null) localStorage.setItem(keyOf(k), old);
+        localStorage.removeItem('tilehall.' + k);
+    }
+}
 const player = () => store.get('player', null); // {id, name, token}
 const seatOf = (id) => store.get('seats', {})[id] || null; // {seat, token|null}
 function keepSeat(id, seat, token) {
@@ -43,6 +57,13 @@ function h(tag, attrs = {}, ...kids) {
         else e.setAttribute(k, v === true ? '' : v);
     }
     for (const k of kids.flat()) if (k !== null && k !== undefined && k !== false) e.append(k);
+    return e;
+}
+// A seat's colour dot. The colour is set through the CSSOM (`style.background`), which
+// the page's Content-Security-Policy allows, not as a style attribute, which it refuses.
+function dot(color) {
+    const e = h('span', { class: 'dot' });
+    e.style.background = color;
     return e;
 }
 const rulesetName = (r) => t('ruleset_' + r);
@@ -95,7 +116,10 @@ function header() {
     $('#top').replaceChildren(
         h('a', { href: '#/', class: 'brand' }, 'tilehall'),
         h('span', { class: 'tagline' }, t('tagline')),
-        h('label', { class: 'langpick' }, h('span', { class: 'sr-only' }, t('language')), sel));
+        h('label', { class: 'langpick' }, h('span', { class: 'sr-only' }, t('language')), sel),
+        // A link that named an API this page may not use: said, not followed.
+        ...(apiRefused ? [h('p', { id: 'api-refused', class: 'refused', role: 'alert' },
+            t('api_refused', { api: apiRefused, here: API }))] : []));
     document.title = 'tilehall';
 }
 
@@ -771,7 +795,7 @@ function gameView(id) {
             const parts = cols.map((c) => `${t('col_' + c)} ${(p.breakdown || {})[c] ?? 0}`).join(' · ');
             return h('tr', { class: (active && g.turn && g.turn.seat === p.seat ? 'moving ' : '') +
                 (winners.has(p.seat) ? 'winner' : ''), 'data-seat': p.seat },
-            h('th', { scope: 'row' }, h('span', { class: 'dot', style: `background:${SEAT_COLORS[p.seat % 5]}` }), ' ',
+            h('th', { scope: 'row' }, dot(SEAT_COLORS[p.seat % 5]), ' ',
                 p.name, s && s.seat === p.seat ? ' ' + t('seat_you') : '', gp.resigned ? ` (${t('resigned')})` : '',
                 winners.has(p.seat) ? ' ★' : '', bank ? h('span', { class: 'muted bank' }, ` · ${bank}`) : null,
                 h('div', { class: 'breakdown' }, parts)),

@@ -3,7 +3,11 @@
  * event stream) carries Access-Control-Allow-Origin and the exposed headers; the
  * operators' paths carry none; and, on servers of their own, a CORS_ORIGINS list (the
  * listed origin echoed with Vary: Origin, an unlisted one gets nothing) and preflights
- * that a rate limit does not refuse, while the 429 after them is readable by the page. */
+ * that a rate limit does not refuse, while the 429 after them is readable by the page.
+ * And the browser security headers (README "Limits and security"): every answer carries
+ * X-Content-Type-Options: nosniff, Referrer-Policy: no-referrer and a Content-Security-
+ * Policy that loads nothing and forbids framing, but the web client's page, whose policy
+ * allows its own files and requests to its own origin and WEB_API_ORIGINS's only. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +21,13 @@
 #include "hard.h"
 #include "tests.h"
 
-#define PAGE      "http://page.example:8000"
+#define PAGE "http://page.example:8000"
+/* The Content-Security-Policy of every answer but the web client's page. */
+#define CSP_NONE "default-src 'none'; frame-ancestors 'none'"
+/* The page's, with the further API origins `o` (" https://a.example", or ""). */
+#define CSP_PAGE(o)                                                                                \
+    "default-src 'self'; connect-src 'self'" o "; img-src 'self' data:; object-src 'none'; "       \
+    "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 #define NOBODY_ID "/v1/games/00000000-0000-4000-8000-000000000000"
 #define GAME2                                                                                      \
     "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"start\":\"D\",\"deck\":[\"K\","        \
@@ -395,6 +405,10 @@ void test_cors_timeout(struct server *srv)
     CHECK(has_line(a, "Access-Control-Expose-Headers: ETag, Location, Retry-After, X-Request-Id"),
           "no exposed headers: %.400s", a);
     CHECK(strstr(a, "\"code\":\"request_timeout\""), "not request_timeout: %.400s", a);
+    CHECK(has_line(a, "X-Content-Type-Options: nosniff") &&
+              has_line(a, "Referrer-Policy: no-referrer") &&
+              has_line(a, "Content-Security-Policy: " CSP_NONE),
+          "the 408 without the security headers: %.400s", a);
     CHECK(st == 0, "server exit %d", st);
     const char *list[] = {"REQUEST_TIMEOUT=1", "CORS_ORIGINS=" PAGE, NULL};
     CHECK(hard_server_start(&z, list, 0) == 0, "the server did not start (a list)");
@@ -406,4 +420,128 @@ void test_cors_timeout(struct server *srv)
         acao = strncasecmp(p, "Access-Control-Allow-Origin", 27) == 0;
     CHECK(has_line(a, "Vary: Origin") && !acao, "a list: %.400s", a);
     CHECK(st == 0, "server exit %d (a list)", st);
+}
+
+/* NULL when `r` carries each security header once, with the CSP `csp`; else what is wrong. */
+static const char *secure(const struct cresp *r, const char *csp, char *why, size_t cap)
+{
+    char v[512];
+    if (strcmp(hget(r, "X-Content-Type-Options", v, sizeof v), "nosniff") != 0)
+        return snprintf(why, cap, "X-Content-Type-Options \"%s\"", v), why;
+    if (strcmp(hget(r, "Referrer-Policy", v, sizeof v), "no-referrer") != 0)
+        return snprintf(why, cap, "Referrer-Policy \"%s\"", v), why;
+    if (strcmp(hget(r, "Content-Security-Policy", v, sizeof v), csp) != 0)
+        return snprintf(why, cap, "Content-Security-Policy \"%s\", not \"%s\"", v, csp), why;
+    return NULL;
+}
+
+/* Every kind of answer (JSON, errors, 304, a preflight, a long poll, an event stream, the
+ * operators' paths, the spec, the web client's files, the pictures) carries the security
+ * headers; the page its own CSP, every other answer CSP_NONE (board.svg included). */
+void test_security_headers(struct server *srv)
+{
+    struct game g;
+    NEW_GAME(&g, GAME2);
+    char svg[160], png[160], game[160], poll[160], stream[160], why[700], v[128];
+    snprintf(game, sizeof game, "/v1/games/%s", g.id);
+    snprintf(svg, sizeof svg, "/v1/games/%s/board.svg", g.id);
+    snprintf(png, sizeof png, "/v1/games/%s/board.png?width=64", g.id);
+    snprintf(poll, sizeof poll, "/v1/games/%s/events?after=1000&wait=1", g.id);
+    snprintf(stream, sizeof stream, "/v1/games/%s/events", g.id);
+    static const char *const o[] = {"Origin: " PAGE, NULL};
+    static const char *const sse[] = {"Accept: text/event-stream", NULL};
+    static const char *const text[] = {"Content-Type: text/plain", NULL};
+    static const char *const pre[] = {"Origin: " PAGE, "Access-Control-Request-Method: POST", NULL};
+    const struct {
+        const char *method, *path, *body;
+        const char *const *h;
+        long status;
+        int etag_again; /* 1: ask again with the answer's ETag: a 304 with them too */
+    } asks[] = {
+        {"GET", "/v1/rulesets", NULL, o, 200, 0},
+        {"POST", "/v1/games", GAME2, o, 201, 0},
+        {"GET", game, NULL, o, 200, 1},
+        {"POST", "/v1/games", "{", NULL, 400, 0},
+        {"POST", "/v1/games", "x", text, 415, 0},
+        {"GET", NOBODY_ID, NULL, NULL, 404, 0},
+        {"GET", "/v1/nope", NULL, NULL, 404, 0},
+        {"DELETE", "/v1/games", NULL, NULL, 405, 0},
+        {"GET", "/v1/players/me", NULL, NULL, 401, 0},
+        {"OPTIONS", "/v1/games", NULL, pre, 204, 0},
+        {"GET", poll, NULL, NULL, 200, 0},
+        {"GET", stream, NULL, sse, 200, 0},
+        {"GET", svg, NULL, NULL, 200, 1},
+        {"GET", png, NULL, NULL, 200, 0},
+        {"GET", "/healthz", NULL, NULL, 200, 0},
+        {"GET", "/readyz", NULL, NULL, 200, 0},
+        {"GET", "/metrics", NULL, NULL, 200, 0},
+        {"GET", "/openapi.yaml", NULL, NULL, 200, 0},
+        {"GET", "/web/app.js", NULL, NULL, 200, 1},
+        {"GET", "/web/nope.js", NULL, NULL, 404, 0},
+        {"GET", "/", NULL, NULL, 200, 1},
+        {"GET", "/web/index.html", NULL, NULL, 200, 0},
+    };
+    struct cresp r;
+    for (size_t i = 0; i < sizeof asks / sizeof asks[0]; i++) {
+        int page = strcmp(asks[i].path, "/") == 0 || strcmp(asks[i].path, "/web/index.html") == 0;
+        const char *csp = page ? CSP_PAGE("") : CSP_NONE;
+        creq(srv->base, asks[i].method, asks[i].path, asks[i].body, asks[i].h, asks[i].h == sse,
+             &r);
+        const char *bad = secure(&r, csp, why, sizeof why);
+        CHECK(r.status == asks[i].status && !bad, "%s %.100s: %ld, %s", asks[i].method,
+              asks[i].path, r.status, bad ? bad : "");
+        if (!asks[i].etag_again) continue;
+        char inm[96];
+        snprintf(inm, sizeof inm, "If-None-Match: %s", hget(&r, "ETag", v, sizeof v));
+        const char *h304[] = {inm, NULL};
+        creq(srv->base, "GET", asks[i].path, NULL, h304, 0, &r);
+        bad = secure(&r, csp, why, sizeof why);
+        CHECK(r.status == 304 && !bad, "%.100s again: %ld, %s", asks[i].path, r.status,
+              bad ? bad : "");
+    }
+}
+
+/* The body of test_security_page_origins on its server `z`. */
+static const char *page_origins_on(struct server *z, char *why, size_t cap)
+{
+    struct cresp r;
+    char v[128];
+    creq(z->base, "GET", "/", NULL, NULL, 0, &r);
+    const char *bad = secure(&r, CSP_PAGE(" http://a.example:8000 https://b.example"), why, cap);
+    if (r.status != 200 || bad) return bad ? bad : "GET / not 200";
+    if (!strstr(r.body, "<meta name=\"tilehall-api-origins\" "
+                        "content=\"http://a.example:8000 https://b.example\">"))
+        return snprintf(why, cap, "the page's meta does not list them: %.300s", r.body), why;
+    char inm[96];
+    snprintf(inm, sizeof inm, "If-None-Match: %s", hget(&r, "ETag", v, sizeof v));
+    const char *h[] = {inm, NULL};
+    creq(z->base, "GET", "/", NULL, h, 0, &r);
+    if (r.status != 304) return "the page's own ETag: not 304";
+    creq(z->base, "GET", "/v1/rulesets", NULL, NULL, 0, &r);
+    return secure(&r, CSP_NONE, why, cap);
+}
+
+/* WEB_API_ORIGINS: the page's CSP allows requests to the listed origins and its meta lists
+ * them (web/api.js follows ?api= to those only); "*", a path, another scheme or a quote
+ * stop the server at start-up. */
+void test_security_page_origins(struct server *srv)
+{
+    (void)srv;
+    struct server z;
+    const char *env[] = {"WEB_API_ORIGINS=http://a.example:8000, https://b.example", NULL};
+    CHECK(hard_server_start(&z, env, 1) == 0, "the server did not start");
+    char why[700];
+    const char *bad = page_origins_on(&z, why, sizeof why);
+    int st = hard_server_stop(&z);
+    CHECK(!bad, "%.400s", bad);
+    CHECK(st == 0, "server exit %d", st);
+    static const char *const worse[] = {
+        "WEB_API_ORIGINS=*", "WEB_API_ORIGINS=https://a.example/app",
+        "WEB_API_ORIGINS=javascript:alert(1)", "WEB_API_ORIGINS=https://a.example\">", NULL};
+    for (size_t i = 0; worse[i]; i++) {
+        const char *e[] = {worse[i], NULL};
+        int started = hard_server_start(&z, e, 0) == 0;
+        if (started) hard_server_stop(&z);
+        CHECK(!started, "started with %s", worse[i]);
+    }
 }

@@ -153,6 +153,10 @@ const struct itest itest_tests[] = {
     {"cors: CORS_ORIGINS list (listed, unlisted), preflights not rate-limited", test_cors_origins},
     {"cors: the connection guard's 408 readable by a page (CORS_ORIGINS * and a list)",
      test_cors_timeout},
+    {"security headers: nosniff, no-referrer and a CSP on every answer, the page's own",
+     test_security_headers},
+    {"security headers: WEB_API_ORIGINS in the page's CSP and meta; bad lists refused",
+     test_security_page_origins},
     /* Hardening (t_badinput.c, t_hardening.c). */
     {"bad input of every kind: 4xx problems, the game unchanged", test_bad_input},
     {"rate limit: 429 with Retry-After, off by default", test_rate_limit},

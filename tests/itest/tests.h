@@ -207,6 +207,8 @@ void test_lobby_clock_and_bot(struct server *srv);
 void test_cors_preflights(struct server *srv);
 void test_cors_answers(struct server *srv);
 void test_cors_origins(struct server *srv);
+void test_security_headers(struct server *srv);
+void test_security_page_origins(struct server *srv);
 void test_cors_timeout(struct server *srv);
 
 /* t_export.c: export and replay (issue 16, item 4). */

@@ -30,6 +30,28 @@ const artifacts = process.env.WEB_ARTIFACTS || path.join(top, 'build', 'web-arti
 const webDir = path.join(top, 'web');
 
 let api, server, browser, pageServer, otherOrigin, direct, proxyPid, serverEnv;
+let evil, listed; // two recorders on other ports: an origin nobody configured, and WEB_API_ORIGINS's
+
+// A server on a loopback port of its own that records every request it receives (method,
+// URL, headers, body) and welcomes any origin (CORS, preflights), so that only the page's
+// own rules keep a token from it. {origin, seen, close()}.
+async function recorder() {
+    const seen = [];
+    const srv = http.createServer((req, res) => {
+        let body = '';
+        req.on('data', (d) => { body += d; });
+        req.on('end', () => {
+            seen.push({ method: req.method, url: req.url, headers: req.headers, body });
+            const cors = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Headers': '*',
+                'Access-Control-Allow-Methods': 'GET, POST, DELETE', 'Access-Control-Expose-Headers': '*' };
+            if (req.method === 'OPTIONS') { res.writeHead(204, cors); res.end(); return; }
+            res.writeHead(404, { ...cors, 'Content-Type': 'application/problem+json' });
+            res.end(JSON.stringify({ status: 404, code: 'not_found', title: 'Not Found', detail: 'recorded' }));
+        });
+    });
+    await new Promise((ok) => srv.listen(0, '127.0.0.1', ok));
+    return { origin: `http://127.0.0.1:${srv.address().port}`, seen, close: () => srv.close() };
+}
 
 function startServer(mode) {
     const log = fs.openSync(serverLog, mode);
@@ -92,11 +114,13 @@ test.before(async () => {
     const pg = spawnSync(path.join(top, 'scripts', 'pg-start.sh'), ['--fast', '--fresh', 'tilehall_webclient'],
         { cwd: top, encoding: 'utf8', timeout: 30000 });
     assert.equal(pg.status, 0, `pg-start failed: ${pg.stderr}`);
+    evil = await recorder();
+    listed = await recorder();
     const apiPort = await freePort();
     direct = `http://127.0.0.1:${apiPort}`;
     serverEnv = { ...process.env, PORT: String(apiPort), DATABASE_URL: pg.stdout.trim(), THREADS: '4',
         LOG_LEVEL: 'warn', CREATE_LIMIT_PER_MINUTE: '0', MAX_CONNECTIONS_PER_IP: '0', BOT_WORKERS: '2',
-        JOBS_POLL_MS: '50', WEB_DIR: webDir };
+        JOBS_POLL_MS: '50', WEB_DIR: webDir, WEB_API_ORIGINS: listed.origin };
     startServer('w');
     await waitHealthy(direct, server, 10000);
     // Every request of the pages goes through the spec's validating proxy (an answer that
@@ -112,15 +136,27 @@ test.before(async () => {
     } else {
         api = direct;
     }
-    // The other origin: the same files, / and /web/<name>, from a static server of node.
+    // The other origin: the same files, / and /web/<name>, from a static server of node,
+    // without any security header; its operator points the page at the API in its
+    // <meta name="tilehall-api">. /frame.html frames the API server's page.
     pageServer = http.createServer((req, res) => {
         const u = new URL(req.url, 'http://x');
+        if (u.pathname === '/frame.html') {
+            res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+            res.end(`<!doctype html><title>frame</title><iframe id="f" src="${api}/"></iframe>`);
+            return;
+        }
         const name = u.pathname === '/' ? 'index.html' : u.pathname.replace(/^\/web\//, '');
         const file = path.join(webDir, path.basename(name));
         if (!/^[a-z0-9][a-z0-9._-]*$/i.test(name) || !fs.existsSync(file)) { res.writeHead(404); res.end(); return; }
         const type = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' }[path.extname(file)] || 'text/plain';
         res.writeHead(200, { 'Content-Type': type + '; charset=utf-8', 'Cache-Control': 'no-store' });
-        res.end(fs.readFileSync(file));
+        let data = fs.readFileSync(file);
+        if (name === 'index.html') {
+            data = data.toString('utf8').replace('<meta name="tilehall-api" content="">',
+                `<meta name="tilehall-api" content="${api}">`);
+        }
+        res.end(data);
     });
     await new Promise((ok) => pageServer.listen(0, '127.0.0.1', ok));
     otherOrigin = `http://127.0.0.1:${pageServer.address().port}`;
@@ -131,6 +167,8 @@ test.before(async () => {
 test.after(async () => {
     if (browser) await browser.close();
     if (pageServer) pageServer.close();
+    if (evil) evil.close();
+    if (listed) listed.close();
     if (proxyPid) {
         try { process.kill(proxyPid, 'SIGTERM'); } catch { /* gone */ }
         const plog = fs.readFileSync(path.join(path.dirname(serverLog), 'web-spec-proxy.log'), 'utf8');
@@ -436,4 +474,134 @@ test('two people through an invite link, live, the guest on another origin and a
     assert.deepEqual(lines, []);
     await host.close();
     await guest.close();
+});
+
+// Issue 29, findings 1 and 11. A link that names an API (`/?api=https://evil.example`) must
+// not hand it the player's token: the page follows only its own origin and the operator's
+// (WEB_API_ORIGINS, <meta name="tilehall-api">), keeps tokens per API and sends each only
+// there, and its Content-Security-Policy lets no request reach anywhere else. Two
+// recorders on loopback ports of their own, welcoming any origin, see what arrives: the
+// unlisted one nothing at all, the listed one no token. The page is framed by no page, and
+// runs under its CSP without a violation.
+test('tokens go only to their API, whatever a link names; the CSP; no framing', { timeout: 60000 }, async () => {
+    const pageCsp = `default-src 'self'; connect-src 'self' ${listed.origin}; img-src 'self' data:; ` +
+        "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+    const ctx = await browser.newContext({ locale: 'en-GB' });
+    const page = await ctx.newPage();
+    const lines = [];
+    watch(page, lines);
+    const first = await page.goto(api + '/');
+    assert.equal(first.headers()['content-security-policy'], pageCsp);
+    assert.equal(first.headers()['x-content-type-options'], 'nosniff');
+    assert.equal(first.headers()['referrer-policy'], 'no-referrer');
+    await page.fill('#myname', 'Eve');
+    await page.click('button:has-text("Save")');
+    await page.waitForSelector('#my-turn-count');
+    // A game against a computer player: the browser holds a seat of it too.
+    await page.waitForSelector('#ruleset option', { state: 'attached' });
+    await (await (await page.$$('.seat'))[1].$('.seat-think')).fill('10');
+    await page.click('#create');
+    await page.waitForSelector('#turn-line');
+    const gid = await page.evaluate(() => location.hash.split('/')[2]);
+    const kept = await page.evaluate(() => ({ ...localStorage }));
+    const token = JSON.parse(kept[`tilehall.player@${api}`]).token;
+    assert.match(token, /^[A-Za-z0-9_-]{43}$/, `the player under its API: ${JSON.stringify(kept)}`);
+    assert.ok(!('tilehall.player' in kept), 'a token kept for no API in particular');
+    const secrets = [token, ...Object.values(JSON.parse(kept[`tilehall.seats@${api}`] || '{}'))
+        .map((x) => x.token).filter(Boolean)];
+    const leaks = (seen) => seen.filter((r) => r.headers.authorization ||
+        secrets.some((x) => r.url.includes(x) || r.body.includes(x) || JSON.stringify(r.headers).includes(x)));
+
+    // The link to an API nobody configured: said, not followed; the page goes on with its own.
+    for (const hash of ['#/', `#/game/${gid}`, `#/join/${gid}/someinvite`]) {
+        await page.goto(`${api}/?api=${encodeURIComponent(evil.origin)}${hash}`);
+        await page.waitForTimeout(700);
+        assert.deepEqual(leaks(evil.seen), [], `the unlisted origin was sent a token (${hash})`);
+        assert.deepEqual(evil.seen, [], `the unlisted origin was sent requests (${hash})`);
+        await page.waitForSelector('#api-refused', { timeout: 2000 });
+        if (hash === '#/') {
+            await page.waitForFunction(() => document.querySelector('#my-turn-count').textContent !== '', null,
+                { timeout: 10000 });
+            assert.equal(await page.inputValue('#myname'), 'Eve');
+        } else if (hash.startsWith('#/game')) {
+            await page.waitForSelector('#turn-line');
+        }
+    }
+    assert.equal(await page.evaluate(() => window.tilehall.api), api);
+    assert.deepEqual(lines, [], 'console errors (a CSP violation among them?)');
+    assert.deepEqual(evil.seen, [], 'the unlisted origin was sent requests');
+    // The second wall: a script on the page (say, injected) cannot reach it either.
+    const tried = await page.evaluate(async (u) => {
+        try { await fetch(u + '/v1/players/me'); return 'reached'; } catch { return 'blocked'; }
+    }, evil.origin);
+    assert.equal(tried, 'blocked');
+    assert.ok(lines.some((l) => /Content Security Policy/.test(l) && /connect-src/.test(l)),
+        `no CSP report of the blocked request: ${lines.join(' | ')}`);
+    assert.deepEqual(evil.seen, [], 'the CSP let a request through');
+    lines.length = 0;
+
+    // An API the operator listed (WEB_API_ORIGINS): followed, and allowed by the CSP, but
+    // this API's tokens are not sent there: that API has a player of its own, or none.
+    await page.goto(`${api}/?api=${encodeURIComponent(listed.origin)}#/game/${gid}`);
+    const until = Date.now() + 10000;
+    while (!listed.seen.some((r) => r.method === 'GET') && Date.now() < until) await page.waitForTimeout(100);
+    assert.ok(listed.seen.length > 0, 'the listed API was never asked (the page did not follow ?api=)');
+    await page.goto(`${api}/?api=${encodeURIComponent(listed.origin)}#/`);
+    await page.waitForTimeout(500);
+    assert.equal(await page.evaluate(() => window.tilehall.api), listed.origin);
+    assert.equal(await page.$('#api-refused'), null);
+    assert.deepEqual(leaks(listed.seen), [], 'a token went to another API');
+
+    // A page of before kept its player unscoped: it is taken over by the page's own API
+    // only, never by the API a link names.
+    const old = await browser.newContext({ locale: 'en-GB' });
+    const op = await old.newPage();
+    await op.goto(api + '/web/style.css');
+    await op.evaluate((v) => localStorage.setItem('tilehall.player', v), kept[`tilehall.player@${api}`]);
+    const before = listed.seen.length;
+    await op.goto(`${api}/?api=${encodeURIComponent(listed.origin)}#/`);
+    await op.waitForSelector('#myname');
+    await op.waitForTimeout(500);
+    assert.equal(await op.inputValue('#myname'), '', 'the old player was taken to the API a link named');
+    assert.deepEqual(leaks(listed.seen.slice(before)), [], 'the old token went to the API a link named');
+    await op.goto(api + '/#/');
+    await op.waitForFunction(() => document.querySelector('#my-turn-count').textContent !== '', null, { timeout: 10000 });
+    assert.equal(await op.inputValue('#myname'), 'Eve');
+    assert.equal(await op.evaluate(() => localStorage.getItem('tilehall.player')), null);
+    await old.close();
+
+    // The page on a static host that sends no CSP (the first wall alone), pointed at the
+    // API by its meta: a link to the unlisted origin is not followed either.
+    const host = await browser.newContext({ locale: 'en-GB' });
+    const hp = await host.newPage();
+    const hlines = [];
+    watch(hp, hlines);
+    await hp.goto(otherOrigin + '/');
+    await hp.fill('#myname', 'Dee');
+    await hp.click('button:has-text("Save")');
+    await hp.waitForSelector('#my-turn-count');
+    const dee = await hp.evaluate((a) => JSON.parse(localStorage.getItem(`tilehall.player@${a}`)).token, api);
+    secrets.push(dee);
+    await hp.goto(`${otherOrigin}/?api=${encodeURIComponent(evil.origin)}#/`);
+    await hp.waitForTimeout(700);
+    assert.deepEqual(leaks(evil.seen), [], 'the unlisted origin was sent a token by the static host\'s page');
+    assert.deepEqual(evil.seen, [], 'the unlisted origin was sent requests by the static host\'s page');
+    await hp.waitForSelector('#api-refused', { timeout: 2000 });
+    await hp.waitForFunction(() => document.querySelector('#my-turn-count').textContent !== '', null, { timeout: 10000 });
+    assert.deepEqual(hlines, []);
+
+    // Framed by another page (clickjacking Resign, Abort): the browser refuses to show it.
+    const fp = await host.newPage();
+    const flines = [];
+    fp.on('console', (m) => flines.push(m.text()));
+    await fp.goto(otherOrigin + '/frame.html');
+    const funtil = Date.now() + 5000;
+    while (!flines.some((l) => /frame-ancestors/.test(l)) && Date.now() < funtil) await fp.waitForTimeout(100);
+    assert.ok(flines.some((l) => /frame-ancestors/.test(l)), `no frame-ancestors refusal: ${flines.join(' | ')}`);
+    const child = fp.frames().find((f) => f !== fp.mainFrame());
+    const inside = child ? await child.evaluate(() => !!document.querySelector('#top')).catch(() => false) : false;
+    assert.equal(inside, false, 'the page was shown in a frame');
+    await host.close();
+    await ctx.close();
+    assert.deepEqual(evil.seen, []);
 });
