@@ -342,6 +342,7 @@ void routes_game_replay(const struct api_request *req, struct api_response *resp
                                   .names = names,
                                   .seats = r->players,
                                   .hints_off = r->x.in.hints_off,
+                                  .seed_chosen = 1, /* the export's */
                                   .tokens = tokens};
     json_game(&w, &r->g, &meta);
     size_t answer_len = 0;
@@ -381,6 +382,7 @@ void routes_game_replay(const struct api_request *req, struct api_response *resp
         .idem = idem.active ? &idem.rec : NULL,
         .result = json_result(&r->g),
         .hints_off = r->x.in.hints_off,
+        .seed_chosen = 1, /* the export's */
         .replay_json = rows_txt,
         .replay_version = version,
     };

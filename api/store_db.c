@@ -106,15 +106,18 @@ static const char *const stmt_sql[ST_COUNT] = {
                      /* The game's status and an open seat's invite (0013). */
                      "g.status, p.invite_hash, "
                      /* The clock (0014), in the first row only. */
-                     "CASE WHEN p.seat = 0 THEN g.clock::text END "
+                     "CASE WHEN p.seat = 0 THEN g.clock::text END, "
+                     /* Whether the creator chose the seed (0022). */
+                     "g.seed_chosen::integer "
                      "FROM games g "
                      "JOIN players p ON p.game_id = g.id WHERE g.id = $1::uuid ORDER BY p.seat",
-    [ST_GAME_INSERT] = "INSERT INTO games (id, ruleset, options, seed, start_tile, custom_deck, "
-                       "version, status, last_seq, snapshot, hints, result, rematch_of, "
-                       "turn_number, turn_seat, turn_phase, scores, clock, deadline) VALUES "
-                       "($1::uuid, $2, $3::jsonb, $4::numeric, $5, $6::jsonb, 1, $7, $8::integer, "
-                       "$9::bytea, NOT $10::boolean, $11, $12::uuid, $13::integer, $14::integer, "
-                       "$15, $16::integer[], $17::jsonb, $18::timestamptz)",
+    [ST_GAME_INSERT] =
+        "INSERT INTO games (id, ruleset, options, seed, start_tile, custom_deck, "
+        "version, status, last_seq, snapshot, hints, result, rematch_of, "
+        "turn_number, turn_seat, turn_phase, scores, clock, deadline, seed_chosen) VALUES "
+        "($1::uuid, $2, $3::jsonb, $4::numeric, $5, $6::jsonb, 1, $7, $8::integer, "
+        "$9::bytea, NOT $10::boolean, $11, $12::uuid, $13::integer, $14::integer, "
+        "$15, $16::integer[], $17::jsonb, $18::timestamptz, $19::boolean)",
     [ST_PLAYER_INSERT] = "INSERT INTO players (game_id, seat, name, token_hash, person_id, bot, "
                          "think_ms, token_unclaimed, invite_hash) VALUES ($1::uuid, $2::integer, "
                          "$3, $4::bytea, $5::uuid, $6, $7::integer, coalesce($8::boolean, false), "

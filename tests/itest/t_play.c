@@ -118,6 +118,8 @@ const struct itest itest_tests[] = {
      test_lobby_race},
     {"lobby: game_started wakes a long poll and goes to the webhooks", test_lobby_start_events},
     {"lobby: Idempotency-Key of a join", test_lobby_idempotency},
+    {"lobby: a chosen seed or deck is shown to whoever joins (seed_chosen, custom_deck)",
+     test_lobby_stacked_deck_shown},
     {"lobby: abort while waiting, before and after every seat placed (every ruleset)",
      test_lobby_abort},
     {"lobby: ?version=N while waiting shows it waiting, its open seats open",

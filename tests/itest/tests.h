@@ -201,6 +201,7 @@ void test_lobby_refusals(struct server *srv);
 void test_lobby_race(struct server *srv);
 void test_lobby_start_events(struct server *srv);
 void test_lobby_idempotency(struct server *srv);
+void test_lobby_stacked_deck_shown(struct server *srv);
 void test_lobby_abort(struct server *srv);
 void test_lobby_past_versions(struct server *srv);
 void test_lobby_clock_and_bot(struct server *srv);
