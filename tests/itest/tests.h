@@ -116,6 +116,7 @@ void test_connection_limits(struct server *srv);
 void test_attack_connection_flood(struct server *srv);
 void test_attack_slowloris(struct server *srv);
 void test_attack_framing(struct server *srv);
+void test_attack_content_length(struct server *srv);
 void test_idem_concurrent_repeats(struct server *srv);
 void test_idem_if_match_strong(struct server *srv);
 void test_idem_sealed_create(struct server *srv);
