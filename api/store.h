@@ -488,6 +488,15 @@ enum store_status store_inbox_page(const uint8_t token_hash[AUTH_HASH_LEN],
                                    const struct store_inbox_query *q, struct store_person *who,
                                    struct store_inbox_page *out) NODISCARD;
 
+#define STORE_SERVER_KEY_LEN 32 /* bytes of a key of server_keys (0022) */
+
+/*
+ * The shared secret `name` of table server_keys (migrations/0022: "inbox_cursor") into
+ * `out`: STORE_OK, STORE_NOT_FOUND when there is no such key (or not of
+ * STORE_SERVER_KEY_LEN bytes), or the failure.
+ */
+enum store_status store_server_key(const char *name, uint8_t out[STORE_SERVER_KEY_LEN]) NODISCARD;
+
 /* Frees a page's entries; a zeroed page is fine. */
 void store_inbox_free(struct store_inbox_page *p);
 void store_inbox_free(struct store_inbox_page *p);

@@ -421,6 +421,8 @@ static const char *const stmt_sql[ST_COUNT] = {
         "', 'retention', 0, now() + $1::integer * interval '1 millisecond', $2::integer) "
         "ON CONFLICT (game_id, kind) DO UPDATE SET due_at = EXCLUDED.due_at, lease_ms = "
         "EXCLUDED.lease_ms, claimed_until = NULL, attempts = 0",
+    /* A shared secret (0022): the key of the cursors of a player's list. */
+    [ST_SERVER_KEY] = "SELECT key FROM server_keys WHERE name = $1",
 };
 
 /*
@@ -434,7 +436,7 @@ static const unsigned char stmt_repeatable[ST_COUNT] = {
     [ST_PING] = 1,         [ST_GAME_LOAD] = 1,     [ST_EVENTS_LIST] = 1,     [ST_IDEM_GET] = 1,
     [ST_GAME_VERSION] = 1, [ST_GAME_VERSIONS] = 1, [ST_EVENTS_EACH] = 1,     [ST_WEBHOOK_STATE] = 1,
     [ST_COUNTS] = 1,       [ST_GAME_WATCH] = 1,    [ST_PERSON_BY_TOKEN] = 1, [ST_REMATCH_FIND] = 1,
-    [ST_GAME_HISTORY] = 1, [ST_GAME_EXPORT] = 1,
+    [ST_GAME_HISTORY] = 1, [ST_GAME_EXPORT] = 1,   [ST_SERVER_KEY] = 1,
 };
 
 /* A thread's connection. */
