@@ -61,8 +61,10 @@ struct http_req {
 
 /* Per-connection state (MHD's socket context), from the accept to the close. */
 struct http_conn {
-    struct connguard *guard; /* its deadlines while requests arrive, or NULL */
-    struct http_req *req;    /* the request it is on, or NULL between requests */
+    struct connguard *guard;     /* its deadlines while requests arrive, or NULL */
+    struct http_req *req;        /* the request it is on, or NULL between requests */
+    struct MHD_Connection *conn; /* MHD's connection */
+    int fd;                      /* its socket, or -1 */
 };
 
 #define MAX_HEADERS      100         /* header fields of one request at most (else 431) */
@@ -85,8 +87,13 @@ static pthread_cond_t susp_cond = PTHREAD_COND_INITIALIZER;
 static struct http_req *suspended; /* suspended requests, guarded by susp_lock */
 static struct http_req *waiting;   /* requests suspended until woken, guarded by susp_lock */
 static _Thread_local struct http_req *current; /* the request the thread works on, or NULL */
-static atomic_ullong rid_next;                 /* numbers the request ids this server makes */
-static unsigned rid_prefix;                    /* random per process: ids differ across servers */
+/* The connection whose request line this thread saw last while its headers still arrive
+ * (each connection stays on one MHD thread), or NULL: see framing_refuse(). */
+static _Thread_local struct http_conn *headers_arriving;
+static char *framing_answer;      /* the 400 invalid_framing sent by framing_refuse() */
+static size_t framing_answer_len; /* its bytes */
+static atomic_ullong rid_next;    /* numbers the request ids this server makes */
+static unsigned rid_prefix;       /* random per process: ids differ across servers */
 
 /* Sets hr->rid from a sane X-Request-Id (1 to 64 of A-Z a-z 0-9 - _ . :), else a new id. */
 static void request_id(struct MHD_Connection *conn, struct http_req *hr)
@@ -447,6 +454,7 @@ static void *on_request_line(void *cls, const char *uri, struct MHD_Connection *
         hc->req = hr;
         hr->hc = hc;
         connguard_request_line(hc->guard);
+        headers_arriving = hc;
     }
     return hr;
 }
@@ -460,12 +468,17 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
         struct http_conn *hc = calloc(1, sizeof *hc);
         const union MHD_ConnectionInfo *ci =
             MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+        if (hc) {
+            hc->conn = conn;
+            hc->fd = ci ? ci->connect_fd : -1;
+        }
         if (hc && ci) hc->guard = connguard_open(ci->connect_fd);
         *socket_context = hc;
         return;
     }
     struct http_conn *hc = *socket_context;
     if (!hc) return;
+    if (headers_arriving == hc) headers_arriving = NULL;
     if (hc->req) req_end(hc->req); /* MHD gave up on it before completing it */
     connguard_close(hc->guard);
     free(hc);
@@ -642,6 +655,7 @@ static enum MHD_Result handle_request(void *cls, struct MHD_Connection *conn, co
     struct http_req *hr = *con_cls;
     if (!hr || !hr->admitted) {
         if (!hr && !(hr = req_new())) return MHD_NO;
+        if (hr->hc && headers_arriving == hr->hc) headers_arriving = NULL; /* they arrived */
         hr->admitted = 1;
         hr->async.wake = wake;
         hr->async.wake_arg = hr;
@@ -777,6 +791,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     (void)toe;
     struct http_req *hr = *con_cls;
     if (!hr) return;
+    if (hr->hc && headers_arriving == hr->hc) headers_arriving = NULL;
     if (hr->hc) {
         hr->hc->req = NULL;
         connguard_idle(hr->hc->guard);
@@ -785,7 +800,53 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     *con_cls = NULL;
 }
 
-/* Routes MHD's own error messages into the JSON log. */
+/* 1 when Content-Length value `v` is malformed: not 1 to 20 digits alone (a sign, a list,
+ * spaces, anything else), or above 2^64-1. */
+static int content_length_bad(const char *v)
+{
+    size_t n = v ? strspn(v, "0123456789") : 0;
+    if (n == 0 || v[n] != '\0') return 1;
+    while (n > 1 && *v == '0') v++, n--; /* leading zeros are still the same number */
+    return n > 20 || (n == 20 && strcmp(v, "18446744073709551615") > 0);
+}
+
+static enum MHD_Result find_bad_length(void *cls, enum MHD_ValueKind kind, const char *key,
+                                       const char *value)
+{
+    (void)kind;
+    int *bad = cls;
+    if (strcasecmp(key, "Content-Length") == 0 && content_length_bad(value)) *bad = 1;
+    return MHD_YES;
+}
+
+/*
+ * libmicrohttpd 0.9.75 reads Content-Length itself once the headers are in, before any
+ * callback of ours: a malformed one (a sign, a list such as "39,39", spaces, a value above
+ * 2^64-1) it answers with an HTML 400 or 413 of its own, whose header block it writes twice.
+ * It logs the fault first, on the connection's thread: then the connection whose headers
+ * this thread is reading (headers_arriving) is answered here, when its Content-Length is
+ * indeed malformed, with the one `400 invalid_framing` problem, and its socket is shut
+ * down, as the connection guard does at a deadline: the answer libmicrohttpd then queues
+ * cannot be sent, and it closes the connection. Otherwise nothing is done here.
+ */
+static void framing_refuse(void)
+{
+    struct http_conn *hc = headers_arriving;
+    if (!hc || hc->fd < 0 || !framing_answer) return;
+    int bad = 0;
+    MHD_get_connection_values(hc->conn, MHD_HEADER_KIND, find_bad_length, &bad);
+    if (!bad) return;
+    headers_arriving = NULL;
+    connguard_answering(hc->guard); /* answered: no 408 crosses it */
+    (void)!send(hc->fd, framing_answer, framing_answer_len, MSG_NOSIGNAL | MSG_DONTWAIT);
+    shutdown(hc->fd, SHUT_RDWR);
+    metrics_request("other", 400, hc->req ? mono_us() - hc->req->started_us : 0);
+    log_kv(LOG_INFO, "request", "status", "400", "code", "invalid_framing", "detail",
+           "malformed Content-Length", NULL);
+}
+
+/* Routes MHD's own error messages into the JSON log; answers a malformed Content-Length
+ * (framing_refuse). */
 static void on_mhd_log(void *cls, const char *fmt, va_list ap)
 {
     (void)cls;
@@ -794,19 +855,24 @@ static void on_mhd_log(void *cls, const char *fmt, va_list ap)
     size_t n = strlen(msg);
     while (n && msg[n - 1] == '\n') msg[--n] = '\0';
     log_kv(LOG_WARN, "http", "error", msg, NULL);
+    if (strstr(msg, "Content-Length")) framing_refuse();
 }
 
-/* Starts the connection guard, with the 408 answer it sends to requests past their time.
- * The answer is made once, before any request: it carries the CORS headers of an answer
- * under /v1 to a request without an `Origin` (the guard knows neither the request's path
- * nor its origin, which may not have arrived): with CORS_ORIGINS `*`, Access-Control-Allow-
+/*
+ * A whole HTTP/1.1 answer of problem `code` (`status`, `reason`, `detail`) that closes the
+ * connection, for writing on a socket directly (the guard's 408, framing_refuse()'s 400):
+ * malloc'd (*len bytes), or NULL. It is made once, before any request: it carries the CORS
+ * headers of an answer under /v1 to a request without an `Origin` (neither the request's
+ * path nor its origin may have arrived): with CORS_ORIGINS `*`, Access-Control-Allow-
  * Origin `*` and the exposed headers, so that a page can read it; with a list of origins
- * only `Vary: Origin` (no origin to echo). It carries the security headers of every answer. */
-static int guard_start(void)
+ * only `Vary: Origin` (no origin to echo). It carries the security headers of every answer.
+ */
+static char *raw_answer(int status, const char *reason, const char *code, const char *detail,
+                        size_t *len)
 {
     struct api_response resp = {0};
-    problem_reply(&resp, 408, "request_timeout", "The request took too long to arrive.");
-    if (!resp.body) return -1;
+    problem_reply(&resp, status, code, detail);
+    if (!resp.body) return NULL;
     struct cors_header ch[CORS_MAX_HEADERS];
     size_t nch = cors_headers(&cors, "/v1", NULL, NULL, ch);
     char corsh[512] = "";
@@ -815,7 +881,7 @@ static int guard_start(void)
         int k = snprintf(corsh + used, sizeof corsh - used, "%s: %s\r\n", ch[i].name, ch[i].value);
         if (k < 0 || (size_t)k >= sizeof corsh - used) {
             free(resp.body);
-            return -1;
+            return NULL;
         }
         used += (size_t)k;
     }
@@ -824,27 +890,47 @@ static int guard_start(void)
                          security_fixed[i].value);
         if (k < 0 || (size_t)k >= sizeof corsh - used) {
             free(resp.body);
-            return -1;
+            return NULL;
         }
         used += (size_t)k;
     }
     char head[1024];
     int n = snprintf(head, sizeof head,
-                     "HTTP/1.1 408 Request Timeout\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
+                     "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
                      "Cache-Control: no-store\r\nContent-Security-Policy: " API_CSP_NONE
                      "\r\n%sConnection: close\r\n\r\n",
-                     resp.content_type, resp.len, corsh);
-    char *all = malloc((size_t)n + resp.len);
-    int rc = -1;
-    if (all && n > 0 && (size_t)n < sizeof head) {
+                     status, reason, resp.content_type, resp.len, corsh);
+    char *all = n > 0 && (size_t)n < sizeof head ? malloc((size_t)n + resp.len) : NULL;
+    if (all) {
         memcpy(all, head, (size_t)n);
         memcpy(all + n, resp.body, resp.len);
-        rc = connguard_start(request_timeout_s, conn_timeout_s, all, (size_t)n + resp.len);
+        *len = (size_t)n + resp.len;
     }
-    free(all);
     free(resp.body);
-    if (rc) log_kv(LOG_ERROR, "cannot start the connection guard", NULL);
-    return rc;
+    return all;
+}
+
+/* Starts the connection guard, with the 408 answer it sends to requests past their time
+ * (raw_answer), and makes framing_refuse()'s 400. */
+static int guard_start(void)
+{
+    size_t len = 0;
+    char *all = raw_answer(408, "Request Timeout", "request_timeout",
+                           "The request took too long to arrive.", &len);
+    int rc = all ? connguard_start(request_timeout_s, conn_timeout_s, all, len) : -1;
+    free(all);
+    free(framing_answer);
+    framing_answer =
+        raw_answer(400, "Bad Request", "invalid_framing",
+                   "The request's Content-Length is not a number of bytes (digits only, at "
+                   "most 2^64-1, one value).",
+                   &framing_answer_len);
+    if (rc || !framing_answer) {
+        if (rc == 0) connguard_stop();
+        log_kv(LOG_ERROR, "cannot start the connection guard", NULL);
+        return -1;
+    }
+    return 0;
 }
 
 int http_start(const struct cfg *cfg)
@@ -970,5 +1056,7 @@ void http_stop(void)
     if (quiesced_fd != MHD_INVALID_SOCKET) close(quiesced_fd);
     quiesced_fd = MHD_INVALID_SOCKET;
     connguard_stop(); /* after the daemon: every connection has unregistered itself */
+    free(framing_answer);
+    framing_answer = NULL;
     ratelimit_free();
 }

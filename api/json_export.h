@@ -60,6 +60,7 @@ struct json_export {
     struct json_export_action actions[JSON_EXPORT_MAX_ACTIONS]; /* in order */
     int has_scores;             /* 1: the export states the final scores */
     int scores[CC_MAX_PLAYERS]; /* with has_scores: by seat */
+    char result[16];            /* the result the export states ("completed" ...), "" for none */
 };
 
 /*

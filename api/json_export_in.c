@@ -176,6 +176,17 @@ int json_export_read(const cJSON *doc, struct json_export *out, struct json_err 
     if ((game && !cJSON_IsString(game)) ||
         (result && !cJSON_IsString(result) && !cJSON_IsNull(result)))
         return json_fail(err, "invalid_body", "replay.game and replay.result are strings.");
+    if (cJSON_IsString(result)) {
+        /* An export states one of these (GameResult); the replay checks it (replay_mismatch). */
+        static const char *const results[] = {"completed", "resignation", "timeout"};
+        for (size_t i = 0; i < sizeof results / sizeof results[0]; i++)
+            if (strcmp(result->valuestring, results[i]) == 0)
+                snprintf(out->result, sizeof out->result, "%s", results[i]);
+        if (!out->result[0])
+            return json_fail(
+                err, "invalid_body",
+                "replay.result must be \"completed\", \"resignation\" or \"timeout\".");
+    }
     if (read_setup(doc, out, err) || read_deck(doc, out, err)) return -1;
     const cJSON *scores = cJSON_GetObjectItemCaseSensitive(doc, "scores");
     if (scores) {

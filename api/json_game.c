@@ -247,6 +247,11 @@ void json_game(struct json_out *o, const struct cc_game *g, const struct json_ga
     if (meta->seats) {
         json_out_key(o, "hints");
         json_out_bool(o, !meta->hints_off);
+        /* Either fixes the draw order: whoever joins an open seat can tell (issue 29). */
+        json_out_key(o, "seed_chosen");
+        json_out_bool(o, meta->seed_chosen);
+        json_out_key(o, "custom_deck");
+        json_out_bool(o, g->custom_deck != 0);
     }
     clocks_json(o, meta->clock, g);
     add_board(o, g);

@@ -331,11 +331,13 @@ static const char *get_str(const cJSON *obj, const char *name, int *bad, struct 
 
 /* Characters in the name `s` if it is UTF-8 without a character that names may not hold
  * (utf8_refused_in_name: controls, format and invisible characters), else -1 with the
- * first such character in *bad (0xFFFFFFFF for bytes that are not UTF-8). */
-static int name_chars(const char *s, uint32_t *bad)
+ * first such character in *bad (0xFFFFFFFF for bytes that are not UTF-8). Its first and
+ * last characters go to *first and *last (0 for an empty name). */
+static int name_chars(const char *s, uint32_t *bad, uint32_t *first, uint32_t *last)
 {
     size_t len = strlen(s), i = 0;
     int n = 0;
+    *first = *last = 0;
     while (i < len) {
         uint32_t cp;
         size_t k = utf8_next(s + i, len - i, &cp);
@@ -343,6 +345,8 @@ static int name_chars(const char *s, uint32_t *bad)
             *bad = k ? cp : 0xFFFFFFFFu;
             return -1;
         }
+        if (n == 0) *first = cp;
+        *last = cp;
         i += k;
         n++;
     }
@@ -379,8 +383,8 @@ static int decode_name(const cJSON *obj, const char *label, char out[STORE_NAME_
     const char *name = get_str(obj, "name", &bad, err);
     if (bad) return -1;
     if (!name) return json_fail(err, "invalid_body", "%s is required.", label);
-    uint32_t bad_cp = 0;
-    int chars = name_chars(name, &bad_cp);
+    uint32_t bad_cp = 0, first, last;
+    int chars = name_chars(name, &bad_cp, &first, &last);
     if (chars < 0 && bad_cp != 0xFFFFFFFFu)
         return json_fail(err, "invalid_body",
                          "%s holds U+%04X: names hold no control, format or invisible characters "
@@ -388,6 +392,12 @@ static int decode_name(const cJSON *obj, const char *label, char out[STORE_NAME_
                          label, (unsigned)bad_cp);
     if (chars < 1 || chars > MAX_NAME_CHARS || strlen(name) > STORE_NAME_MAX)
         return json_fail(err, "invalid_body", "%s must be 1 to 40 characters of UTF-8 text.",
+                         label);
+    /* A blank or invisible name could pass for no name, and spaces around one for another. */
+    if (!utf8_visible(first) || utf8_space(last))
+        return json_fail(err, "invalid_body",
+                         "%s must begin with a visible character (a letter, number, punctuation "
+                         "or symbol) and not end with a space (see PlayerName in openapi.yaml).",
                          label);
     snprintf(out, STORE_NAME_MAX + 1, "%s", name);
     return 0;

@@ -196,6 +196,15 @@ static void method_not_allowed(struct api_response *resp, const char *allow)
     snprintf(resp->allow, sizeof resp->allow, "%s", allow);
 }
 
+/* The first query parameter of `req` that is given more than once, or NULL. */
+static const char *repeated_parameter(const struct api_request *req)
+{
+    for (size_t i = 0; i < req->nquery; i++)
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(req->query[i].name, req->query[j].name) == 0) return req->query[i].name;
+    return NULL;
+}
+
 void api_handle(const struct api_request *req, struct api_response *resp)
 {
     struct api_route_match m;
@@ -206,9 +215,19 @@ void api_handle(const struct api_request *req, struct api_response *resp)
         return;
     }
     switch (api_route_find(req->method, req->path, &m)) {
-    case API_ROUTE_FOUND:
+    case API_ROUTE_FOUND: {
+        /* One value per name: which of two a handler read would be a guess (limit=5&limit=6). */
+        const char *twice = repeated_parameter(req);
+        if (twice) {
+            char detail[160];
+            snprintf(detail, sizeof detail,
+                     "The query parameter \"%.64s\" is given more than once.", twice);
+            problem_reply(resp, 400, "invalid_parameter", detail);
+            return;
+        }
         m.route->handler(req, resp, m.arg);
         return;
+    }
     case API_ROUTE_NO_METHOD:
         if (strcmp(req->method, "OPTIONS") == 0) {
             /* Every path answers OPTIONS (a CORS preflight) from its rows: no handler runs,

@@ -57,8 +57,9 @@ const struct api_route *api_routes(size_t *n);
 /*
  * Answers `req` into `resp` (which starts zeroed): runs the handler of the path and
  * method, or answers 404 not_found / 405 method_not_allowed (with Allow) / 415 for a
- * body that is not JSON. OPTIONS on a path of the table (that has no OPTIONS row) is
- * answered 204 with resp->preflight and resp->allow = the path's methods, without a
+ * body that is not JSON / 400 invalid_parameter for a query parameter given twice (on a
+ * path and method of the table, before the handler). OPTIONS on a path of the table (that has no
+ * OPTIONS row) is answered 204 with resp->preflight and resp->allow = the path's methods, without a
  * handler (a CORS preflight, cors.h); on any other path 404. Never fails: every outcome
  * is an answer.
  */

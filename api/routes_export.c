@@ -243,6 +243,17 @@ static int play(struct replay *r, const char *const *names, struct json_out *cre
             problem_reply(resp, 400, "replay_mismatch", d);
             return -1;
         }
+    /* The stated result is the replay's: a timeout's resignation is a resignation in the
+     * action log, so "timeout" stands for one. */
+    const char *got = json_result(&r->g);
+    if (r->x.result[0] && !(got && strcmp(r->x.result, got) == 0) &&
+        !(got && strcmp(r->x.result, "timeout") == 0 && strcmp(got, "resignation") == 0)) {
+        char d[160];
+        snprintf(d, sizeof d, "replay: the game ends by %s here, the export says %s.",
+                 got ? got : "nothing", r->x.result);
+        problem_reply(resp, 400, "replay_mismatch", d);
+        return -1;
+    }
     return seq;
 }
 
@@ -342,6 +353,7 @@ void routes_game_replay(const struct api_request *req, struct api_response *resp
                                   .names = names,
                                   .seats = r->players,
                                   .hints_off = r->x.in.hints_off,
+                                  .seed_chosen = 1, /* the export's */
                                   .tokens = tokens};
     json_game(&w, &r->g, &meta);
     size_t answer_len = 0;
@@ -381,6 +393,7 @@ void routes_game_replay(const struct api_request *req, struct api_response *resp
         .idem = idem.active ? &idem.rec : NULL,
         .result = json_result(&r->g),
         .hints_off = r->x.in.hints_off,
+        .seed_chosen = 1, /* the export's */
         .replay_json = rows_txt,
         .replay_version = version,
     };

@@ -176,6 +176,7 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
                                   .names = names,
                                   .seats = c->players,
                                   .hints_off = c->in.hints_off,
+                                  .seed_chosen = c->in.seed_given,
                                   .clock = clock};
     if (c->in.open_seats) { /* waiting for them (0013); the invites only in the answer */
         meta.status = "waiting";
@@ -231,6 +232,7 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
         .webhook_url = secret[0] ? c->in.webhook_url : NULL,
         .webhook_secret = secret[0] ? secret : NULL,
         .hints_off = c->in.hints_off,
+        .seed_chosen = c->in.seed_given,
         /* Seat 0 a computer player: it moves now, or when the last open seat is taken. */
         .jobs_json = c->in.open_seats ? NULL : plan,
         .clock_json = clock ? clock_txt : NULL,
@@ -323,6 +325,7 @@ static void game_get_past(const struct api_request *req, struct api_response *re
                                   .names = ag->names,
                                   .seats = ag->row.players,
                                   .hints_off = ag->row.hints_off,
+                                  .seed_chosen = ag->row.seed_chosen,
                                   .status =
                                       ag->row.state == STORE_PLAYING ? NULL : games_status(ag)};
     for (int s = 0; s < ag->row.nplayers; s++)

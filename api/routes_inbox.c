@@ -4,11 +4,16 @@
  * /v1/players/me/webhook (a callback for the events of every such game, delivered and
  * signed as a game's webhook is: same outbox, same headers, same retries). Each needs the
  * player's token (routes_player_auth). */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
 
 #include "auth.h"
 #include "idem.h"
@@ -24,13 +29,14 @@
 #define INBOX_LIMIT_DEFAULT 50  /* entries per page without ?limit */
 #define INBOX_LIMIT_MAX     100 /* ?limit at most */
 #define CURSOR_MAX          224 /* characters of a cursor at most (base64url of the keys) */
+#define CURSOR_MAC_LEN      16  /* bytes of a cursor's MAC (HMAC-SHA256 cut to 128 bits) */
 
 static const char b64url[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
-/* `in` (NUL-terminated) as base64url without padding into `out` (size `cap`). 0 or -1. */
-static int b64url_encode(const char *in, char *out, size_t cap)
+/* `n` bytes at `in` as base64url without padding into `out` (size `cap`). 0 or -1. */
+static int b64url_encode_n(const void *in, size_t n, char *out, size_t cap)
 {
-    size_t n = strlen(in), o = 0;
+    size_t o = 0;
     const unsigned char *p = (const unsigned char *)in;
     if ((n + 2) / 3 * 4 + 1 > cap) return -1;
     for (size_t i = 0; i < n; i += 3) {
@@ -43,6 +49,12 @@ static int b64url_encode(const char *in, char *out, size_t cap)
     }
     out[o] = '\0';
     return 0;
+}
+
+/* `in` (NUL-terminated) as base64url without padding into `out` (size `cap`). 0 or -1. */
+static int b64url_encode(const char *in, char *out, size_t cap)
+{
+    return b64url_encode_n(in, strlen(in), out, cap);
 }
 
 /* Decodes base64url `in` (no padding) into `out` (size `cap`, NUL-terminated). 0 or -1. */
@@ -85,12 +97,71 @@ static int read_ll(const char **p, char stop, long long *out)
     return 0;
 }
 
-/* The keys of cursor `c` (base64url of "rank.deadline.recency.game") into `k`: 0 or -1. */
-static int cursor_parse(const char *c, struct store_inbox_key *k)
+/*
+ * A cursor is "<keys>.<mac>": the base64url of "rank.deadline.recency.game" (the last
+ * entry's keys), a dot, and the base64url of its MAC: HMAC-SHA256 under the service's key
+ * (server_keys "inbox_cursor", migrations/0022: shared by every server) of a label, the
+ * token hash of whoever was given it, the filters and the keys, cut to 128 bits. So a
+ * cursor the list did not give, or gave to another token or with other filters, is
+ * refused: nobody without the key can make one.
+ */
+struct cursor {
+    char text[CURSOR_MAX];           /* the keys as text */
+    uint8_t mac[CURSOR_MAC_LEN + 2]; /* its MAC as the cursor states it (decoded) */
+};
+
+static pthread_mutex_t key_lock = PTHREAD_MUTEX_INITIALIZER;
+static int key_loaded;                           /* 1 once key holds the key (key_lock) */
+static uint8_t cursor_key[STORE_SERVER_KEY_LEN]; /* server_keys "inbox_cursor" */
+
+/* The MAC of cursor keys `text` given to token hash `th` for the filters of `q` into `mac`.
+ * STORE_OK, or the store's failure to read the key (read once, then kept). */
+static enum store_status cursor_mac(const uint8_t th[AUTH_HASH_LEN],
+                                    const struct store_inbox_query *q, const char *text,
+                                    uint8_t mac[CURSOR_MAC_LEN])
 {
-    char text[CURSOR_MAX];
+    uint8_t key[STORE_SERVER_KEY_LEN];
+    enum store_status s = STORE_OK;
+    pthread_mutex_lock(&key_lock);
+    if (!key_loaded && (s = store_server_key("inbox_cursor", cursor_key)) == STORE_OK)
+        key_loaded = 1;
+    memcpy(key, cursor_key, sizeof key);
+    pthread_mutex_unlock(&key_lock);
+    if (s != STORE_OK) return s;
+    char filters[48];
+    int fl =
+        snprintf(filters, sizeof filters, "\n%s\n%d\n", q->status ? q->status : "", q->my_turn);
+    uint8_t msg[32 + AUTH_HASH_LEN + sizeof filters + CURSOR_MAX];
+    size_t o = 0, tl = strlen(text);
+    static const char label[] = "tilehall inbox cursor 1\n";
+    memcpy(msg + o, label, sizeof label - 1), o += sizeof label - 1;
+    memcpy(msg + o, th, AUTH_HASH_LEN), o += AUTH_HASH_LEN;
+    memcpy(msg + o, filters, (size_t)fl), o += (size_t)fl;
+    memcpy(msg + o, text, tl), o += tl;
+    uint8_t full[EVP_MAX_MD_SIZE];
+    unsigned fn = 0;
+    if (!HMAC(EVP_sha256(), key, (int)sizeof key, msg, o, full, &fn) || fn < CURSOR_MAC_LEN)
+        return STORE_ERROR;
+    memcpy(mac, full, CURSOR_MAC_LEN);
+    return STORE_OK;
+}
+
+/* The keys of cursor `c` ("<keys>.<mac>", struct cursor) into `k` and `out`: 0, or -1 when
+ * it is malformed (its MAC is checked later, with the token: cursor_mac). */
+static int cursor_parse(const char *c, struct store_inbox_key *k, struct cursor *out)
+{
+    char keys64[CURSOR_MAX];
+    const char *dot = strchr(c, '.');
+    size_t kl = dot ? (size_t)(dot - c) : 0;
+    if (strlen(c) >= CURSOR_MAX || !dot || kl == 0) return -1;
+    memcpy(keys64, c, kl);
+    keys64[kl] = '\0';
+    char mac[sizeof out->mac + 1];
+    if (strlen(dot + 1) != 22 || b64url_decode(dot + 1, mac, sizeof mac)) return -1;
+    memcpy(out->mac, mac, CURSOR_MAC_LEN);
+    char *text = out->text;
     long long rank;
-    if (strlen(c) >= CURSOR_MAX || b64url_decode(c, text, sizeof text)) return -1;
+    if (b64url_decode(keys64, text, sizeof out->text)) return -1;
     const char *p = text;
     if (read_ll(&p, '.', &rank) || (rank != 0 && rank != 1) || read_ll(&p, '.', &k->deadline) ||
         read_ll(&p, '.', &k->recency) || strlen(p) != AUTH_UUID_LEN || !auth_uuid_valid(p))
@@ -119,7 +190,7 @@ static int none_match(const char *h, const char *tag)
 /* Reads the list's query parameters into `q` (its `after` in `after`): NULL, or what is
  * wrong with them (the detail of a 400 invalid_parameter). */
 static const char *inbox_query(const struct api_request *req, struct store_inbox_query *q,
-                               struct store_inbox_key *after)
+                               struct store_inbox_key *after, struct cursor *cur)
 {
     static const char *const statuses[] = {"waiting", "active", "finished", "aborted"};
     const char *status = api_query_get(req, "status");
@@ -140,7 +211,7 @@ static const char *inbox_query(const struct api_request *req, struct store_inbox
     q->limit = (int)l;
     q->after = NULL;
     if (cursor) {
-        if (cursor_parse(cursor, after))
+        if (cursor_parse(cursor, after, cur))
             return "cursor is not one this list gave (pass next_cursor as it came).";
         q->after = after;
     }
@@ -216,7 +287,8 @@ void routes_player_games(const struct api_request *req, struct api_response *res
     struct store_inbox_query q;
     struct store_inbox_key after;
     struct store_inbox_page page = {0};
-    const char *bad = inbox_query(req, &q, &after);
+    struct cursor cur;
+    const char *bad = inbox_query(req, &q, &after, &cur);
     const char *token = auth_bearer(req->authorization);
     if (bad || !token) {
         /* The token is judged first, as for every request of a player (401 before 400). */
@@ -242,12 +314,33 @@ void routes_player_games(const struct api_request *req, struct api_response *res
         problem_store(resp, s);
         return;
     }
+    /* The cursor's MAC, checked once the token is (401 before 400): the page read with its
+     * keys is dropped when it is not one this list gave this token with these filters. */
+    uint8_t mac[CURSOR_MAC_LEN];
+    if (q.after && (s = cursor_mac(th, &q, cur.text, mac)) == STORE_OK &&
+        CRYPTO_memcmp(mac, cur.mac, CURSOR_MAC_LEN) != 0) {
+        store_inbox_free(&page);
+        problem_reply(resp, 400, "invalid_parameter",
+                      "cursor is not one this list gave (pass next_cursor as it came, with the "
+                      "same token and filters).");
+        return;
+    }
     char keys[160], cursor[CURSOR_MAX];
     int has_next = 0;
-    if (page.more && page.n > 0) {
+    if (s == STORE_OK && page.more && page.n > 0) {
         const struct store_inbox_key *k = &page.entries[page.n - 1].key;
         snprintf(keys, sizeof keys, "%d.%lld.%lld.%s", k->rank, k->deadline, k->recency, k->game);
-        has_next = b64url_encode(keys, cursor, sizeof cursor) == 0;
+        size_t o;
+        has_next = (s = cursor_mac(th, &q, keys, mac)) == STORE_OK &&
+                   b64url_encode(keys, cursor, sizeof cursor) == 0 &&
+                   (o = strlen(cursor)) + 1 + 23 <= sizeof cursor &&
+                   (cursor[o] = '.', b64url_encode_n(mac, CURSOR_MAC_LEN, cursor + o + 1,
+                                                     sizeof cursor - o - 1) == 0);
+    }
+    if (s != STORE_OK) {
+        store_inbox_free(&page);
+        problem_store(resp, s);
+        return;
     }
     struct json_out w;
     json_out_init(&w);

@@ -70,8 +70,11 @@ static void join_texts_free(struct join_texts *t)
     free(t->answer);
 }
 
-/* The join's answer {"seat", "token"?, "status", "version"}: malloc'd, or NULL. */
-static char *join_answer(int seat, const char *token, int started, int version)
+/* The join's answer {"seat", "token"?, "status", "version", "seed_chosen", "custom_deck"}
+ * of game `ag`: malloc'd, or NULL. The last two say whether its creator fixed the draw
+ * order (a seed or a deck of its choosing), so that whoever joins can tell (issue 29). */
+static char *join_answer(const struct api_game *ag, int seat, const char *token, int started,
+                         int version)
 {
     struct json_out w;
     json_out_init(&w);
@@ -80,6 +83,10 @@ static char *join_answer(int seat, const char *token, int started, int version)
     if (token) json_out_kstring(&w, "token", token);
     json_out_kstring(&w, "status", started ? "active" : "waiting");
     json_out_kint(&w, "version", version);
+    json_out_key(&w, "seed_chosen");
+    json_out_bool(&w, ag->row.seed_chosen);
+    json_out_key(&w, "custom_deck");
+    json_out_bool(&w, ag->g.custom_deck != 0);
     json_out_end_object(&w);
     char *text = json_out_take(&w, NULL);
     json_out_free(&w);
@@ -119,7 +126,7 @@ static int join_encode(const struct api_game *ag, int seat, int started, const c
     json_out_end_object(&w);
     t->action = json_out_take(&w, NULL);
     json_out_free(&w);
-    t->answer = join_answer(seat, token, started, ag->row.version + 1);
+    t->answer = join_answer(ag, seat, token, started, ag->row.version + 1);
     return t->events && t->action && t->answer ? 0 : -1;
 }
 

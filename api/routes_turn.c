@@ -100,6 +100,7 @@ static int encode_action(const struct api_game *ag, const struct cc_action *a, i
                                       .names = ag->names,
                                       .seats = ag->row.players,
                                       .hints_off = ag->row.hints_off,
+                                      .seed_chosen = ag->row.seed_chosen,
                                       .clock = &ag->row.clock};
         json_game(&w, &ag->g, &meta);
         e->game = json_out_take(&w, &e->game_len);

@@ -80,6 +80,7 @@ struct store_game {
     int nplayers;                                /* entries in players[] */
     struct store_player players[CC_MAX_PLAYERS]; /* by seat */
     int hints_off;                               /* 1: created with "hints": false (0010) */
+    int seed_chosen;                             /* 1: the creator chose the seed (0022) */
     enum store_game_state state;                 /* waiting, aborted, or as the engine says */
     struct store_clock clock;                    /* its clock (0011): kind 0 for none */
     size_t snapshot_len;                         /* bytes in snapshot */
@@ -132,6 +133,7 @@ struct store_new_game {
     const char *result;     /* "completed" ... when created finished, else NULL (0009) */
     const char *rematch_of; /* the game this one is the rematch of, or NULL (0009) */
     int hints_off;          /* 1: "hints": false (0010) */
+    int seed_chosen;        /* 1: the creator chose the seed (0022) */
     const char *jobs_json;  /* background jobs to write (STORE_JOBS_JSON), or NULL */
     struct store_turn turn; /* the turn and scores for the players' lists */
     const char *clock_json; /* the clock (games.clock, 0011), or NULL: none */
@@ -485,6 +487,15 @@ struct store_inbox_page {
 enum store_status store_inbox_page(const uint8_t token_hash[AUTH_HASH_LEN],
                                    const struct store_inbox_query *q, struct store_person *who,
                                    struct store_inbox_page *out) NODISCARD;
+
+#define STORE_SERVER_KEY_LEN 32 /* bytes of a key of server_keys (0022) */
+
+/*
+ * The shared secret `name` of table server_keys (migrations/0022: "inbox_cursor") into
+ * `out`: STORE_OK, STORE_NOT_FOUND when there is no such key (or not of
+ * STORE_SERVER_KEY_LEN bytes), or the failure.
+ */
+enum store_status store_server_key(const char *name, uint8_t out[STORE_SERVER_KEY_LEN]) NODISCARD;
 
 /* Frees a page's entries; a zeroed page is fine. */
 void store_inbox_free(struct store_inbox_page *p);

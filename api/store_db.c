@@ -106,15 +106,18 @@ static const char *const stmt_sql[ST_COUNT] = {
                      /* The game's status and an open seat's invite (0013). */
                      "g.status, p.invite_hash, "
                      /* The clock (0014), in the first row only. */
-                     "CASE WHEN p.seat = 0 THEN g.clock::text END "
+                     "CASE WHEN p.seat = 0 THEN g.clock::text END, "
+                     /* Whether the creator chose the seed (0022). */
+                     "g.seed_chosen::integer "
                      "FROM games g "
                      "JOIN players p ON p.game_id = g.id WHERE g.id = $1::uuid ORDER BY p.seat",
-    [ST_GAME_INSERT] = "INSERT INTO games (id, ruleset, options, seed, start_tile, custom_deck, "
-                       "version, status, last_seq, snapshot, hints, result, rematch_of, "
-                       "turn_number, turn_seat, turn_phase, scores, clock, deadline) VALUES "
-                       "($1::uuid, $2, $3::jsonb, $4::numeric, $5, $6::jsonb, 1, $7, $8::integer, "
-                       "$9::bytea, NOT $10::boolean, $11, $12::uuid, $13::integer, $14::integer, "
-                       "$15, $16::integer[], $17::jsonb, $18::timestamptz)",
+    [ST_GAME_INSERT] =
+        "INSERT INTO games (id, ruleset, options, seed, start_tile, custom_deck, "
+        "version, status, last_seq, snapshot, hints, result, rematch_of, "
+        "turn_number, turn_seat, turn_phase, scores, clock, deadline, seed_chosen) VALUES "
+        "($1::uuid, $2, $3::jsonb, $4::numeric, $5, $6::jsonb, 1, $7, $8::integer, "
+        "$9::bytea, NOT $10::boolean, $11, $12::uuid, $13::integer, $14::integer, "
+        "$15, $16::integer[], $17::jsonb, $18::timestamptz, $19::boolean)",
     [ST_PLAYER_INSERT] = "INSERT INTO players (game_id, seat, name, token_hash, person_id, bot, "
                          "think_ms, token_unclaimed, invite_hash) VALUES ($1::uuid, $2::integer, "
                          "$3, $4::bytea, $5::uuid, $6, $7::integer, coalesce($8::boolean, false), "
@@ -418,6 +421,8 @@ static const char *const stmt_sql[ST_COUNT] = {
         "', 'retention', 0, now() + $1::integer * interval '1 millisecond', $2::integer) "
         "ON CONFLICT (game_id, kind) DO UPDATE SET due_at = EXCLUDED.due_at, lease_ms = "
         "EXCLUDED.lease_ms, claimed_until = NULL, attempts = 0",
+    /* A shared secret (0022): the key of the cursors of a player's list. */
+    [ST_SERVER_KEY] = "SELECT key FROM server_keys WHERE name = $1",
 };
 
 /*
@@ -431,7 +436,7 @@ static const unsigned char stmt_repeatable[ST_COUNT] = {
     [ST_PING] = 1,         [ST_GAME_LOAD] = 1,     [ST_EVENTS_LIST] = 1,     [ST_IDEM_GET] = 1,
     [ST_GAME_VERSION] = 1, [ST_GAME_VERSIONS] = 1, [ST_EVENTS_EACH] = 1,     [ST_WEBHOOK_STATE] = 1,
     [ST_COUNTS] = 1,       [ST_GAME_WATCH] = 1,    [ST_PERSON_BY_TOKEN] = 1, [ST_REMATCH_FIND] = 1,
-    [ST_GAME_HISTORY] = 1, [ST_GAME_EXPORT] = 1,
+    [ST_GAME_HISTORY] = 1, [ST_GAME_EXPORT] = 1,   [ST_SERVER_KEY] = 1,
 };
 
 /* A thread's connection. */

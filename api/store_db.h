@@ -61,6 +61,7 @@ enum stmt {
     ST_LOBBIES_EXPIRED,
     ST_IDEM_PURGE,
     ST_SWEEP_PLAN,
+    ST_SERVER_KEY, /* 0022: a shared secret of server_keys */
     ST_COUNT
 };
 

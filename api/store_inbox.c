@@ -164,6 +164,23 @@ enum store_status store_inbox_page(const uint8_t token_hash[AUTH_HASH_LEN],
     return STORE_OK;
 }
 
+enum store_status store_server_key(const char *name, uint8_t out[STORE_SERVER_KEY_LEN])
+{
+    PGconn *pg = db_conn();
+    if (!pg) return STORE_UNAVAILABLE;
+    const char *vals[1] = {name};
+    PGresult *res;
+    enum store_status s = db_run_fmt(&pg, ST_SERVER_KEY, 1, vals, NULL, 1, &res);
+    if (s != STORE_OK) return s;
+    s = STORE_NOT_FOUND;
+    if (PQntuples(res) == 1 && PQgetlength(res, 0, 0) == STORE_SERVER_KEY_LEN) {
+        memcpy(out, PQgetvalue(res, 0, 0), STORE_SERVER_KEY_LEN);
+        s = STORE_OK;
+    }
+    PQclear(res);
+    return s;
+}
+
 void store_inbox_free(struct store_inbox_page *p)
 {
     free(p->entries);

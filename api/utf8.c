@@ -97,6 +97,36 @@ int utf8_refused_in_name(uint32_t cp)
     return 0;
 }
 
+/* The visible code points (utf8_visible), in order: made by tools/gen-visible.py. */
+static const struct range visible[] = {
+#include "utf8_visible.inc"
+};
+
+int utf8_visible(uint32_t cp)
+{
+    size_t lo = 0, hi = sizeof visible / sizeof visible[0];
+    while (lo < hi) { /* the first range whose last code point is at or above cp */
+        size_t mid = lo + (hi - lo) / 2;
+        if (visible[mid].hi < cp)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < sizeof visible / sizeof visible[0] && visible[lo].lo <= cp;
+}
+
+int utf8_space(uint32_t cp)
+{
+    static const struct range spaces[] = {
+        {0x0020, 0x0020}, {0x00A0, 0x00A0}, {0x115F, 0x1160}, {0x1680, 0x1680},
+        {0x2000, 0x200A}, {0x202F, 0x202F}, {0x205F, 0x205F}, {0x2800, 0x2800},
+        {0x3000, 0x3000}, {0x3164, 0x3164}, {0xFFA0, 0xFFA0},
+    };
+    for (size_t i = 0; i < sizeof spaces / sizeof spaces[0]; i++)
+        if (cp >= spaces[i].lo && cp <= spaces[i].hi) return 1;
+    return 0;
+}
+
 size_t utf8_json_escape(const char *s, char *out, size_t cap, size_t *used)
 {
     static const char hex[] = "0123456789abcdef";

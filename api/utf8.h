@@ -39,6 +39,22 @@ int utf8_fit(const char *s, size_t max);
 int utf8_refused_in_name(uint32_t cp);
 
 /*
+ * 1 when `cp` is visible: a letter, number, punctuation or symbol (Unicode's general
+ * categories L, N, P and S, Unicode 14.0) other than those that show nothing: U+115F, U+1160,
+ * U+3164 and U+FFA0 (Hangul fillers), U+2800 (braille pattern blank) and U+FFFC (object
+ * replacement character). Spaces, marks (combining characters, U+034F), controls, format,
+ * private-use and unassigned code points are not. Else 0.
+ */
+int utf8_visible(uint32_t cp);
+
+/*
+ * 1 when `cp` shows as blank space: a space separator (category Zs: U+0020, U+00A0, U+1680,
+ * U+2000-U+200A, U+202F, U+205F, U+3000) or a blank letter or symbol (U+115F, U+1160,
+ * U+2800, U+3164, U+FFA0). Else 0.
+ */
+int utf8_space(uint32_t cp);
+
+/*
  * Writes the NUL-terminated `s` as the inside of a JSON string (no quotes) to `out`
  * (`cap` bytes), as much as fits whole: '"' and '\' escaped, C0 controls as \u00XX, every
  * byte that is not UTF-8 as \ufffd (U+FFFD, the replacement character); so what it writes

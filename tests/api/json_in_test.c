@@ -711,6 +711,65 @@ Test(json_in, players_taken)
     cr_expect_str_eq(err.detail, "players[0].name must be 1 to 40 characters of UTF-8 text.");
 }
 
+/* Issue 29, item 13: blank and invisible names, and spaces around one, are refused for a
+ * player and a seat (a join, a rematch and an open seat read names with the same decoder). */
+Test(json_in, blank_and_invisible_names_refused)
+{
+    static const char *const refused[] = {
+        " ",
+        "   ",
+        "\\u00a0",
+        "\\u3000",
+        "\\u115f",
+        "\\u3164",
+        "\\u2800",
+        "\\ufffc",
+        "\\u034f",
+        "\\u0301",
+        "\\u0301\\u0302\\u20dd",
+        "\\u1160",
+        "\\uffa0",
+        "\\u2003",
+        "\\u0301A",
+        "\\u034fAnn",
+        " Ann",
+        "Ann ",
+        "Ann\\u00a0",
+        "\\u3000Ann",
+        "Ann\\u3164",
+        "Ann\\u2800",
+        "\\ue000",
+        "\\ud83d\\ude00 ",
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        char body[128];
+        static char name[STORE_NAME_MAX + 1];
+        struct json_err err;
+        snprintf(body, sizeof body, "{\"name\":\"%s\"}", refused[i]);
+        cr_expect_eq(json_in_player(body, strlen(body), name, &err), -1, "%s: taken", body);
+        cr_expect_str_eq(err.code, "invalid_body", "%s", body);
+        snprintf(body, sizeof body, "{\"players\":[{\"name\":\"Bob\"},{\"name\":\"%s\"}]}",
+                 refused[i]);
+        static struct json_new_game ng;
+        cr_expect_eq(json_in_new_game(body, strlen(body), &ng, &err), -1, "%s: taken", body);
+        cr_expect_str_eq(err.code, "invalid_body", "%s", body);
+        cr_expect(strstr(err.detail, "players[1].name must begin with a visible character"),
+                  "%s: %s", body, err.detail);
+    }
+    static const char *const taken[] = {
+        "A", "Ann Lee", "\\u00e9",   "e\\u0301",       "\\u2764\\ufe0f", "(A)",
+        "1", "\\u4e2d", "A\\u3000B", "\\ud83d\\ude00", "Ann\\u0301",     "\\u00a1Ol\\u00e9!",
+    };
+    for (size_t i = 0; i < sizeof taken / sizeof taken[0]; i++) {
+        char body[128];
+        static char name[STORE_NAME_MAX + 1];
+        struct json_err err;
+        snprintf(body, sizeof body, "{\"name\":\"%s\"}", taken[i]);
+        int rc = json_in_player(body, strlen(body), name, &err);
+        cr_expect_eq(rc, 0, "%s: %s", body, rc ? err.detail : "");
+    }
+}
+
 /* ---- Webhooks and empty bodies taken ------------------------------------------------- */
 
 Test(json_in, webhooks_and_empty_bodies_taken)

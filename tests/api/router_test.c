@@ -560,3 +560,49 @@ Test(router, literal_segments_win)
         cr_expect_str_eq(m.allow, c->allow, "%s %s", c->method, c->path);
     }
 }
+
+/* Issue 29, item 14: a query parameter given twice is refused before any handler runs, on
+ * every path of the table (limit=5&limit=6, my_turn=true&my_turn=false); one of each name,
+ * and unknown names, still reach the handler. */
+Test(router, repeated_query_parameters_refused)
+{
+    static const struct {
+        const char *method, *path;
+        const char *names[4];
+        int status;
+    } twice[] = {
+        {"GET", "/v1/players/me/games", {"limit", "limit"}, 400},
+        {"GET", "/v1/players/me/games", {"my_turn", "status", "my_turn"}, 400},
+        {"GET", "/v1/players/me/games", {"my_turn", "status", "limit", "cursor"}, RAN_STATUS},
+        {"GET", "/v1/games/G/events", {"after", "after"}, 400},
+        {"GET", "/v1/games/G/events", {"after", "limit", "wait"}, RAN_STATUS},
+        {"GET", "/v1/games/G/hint", {"think_ms", "think_ms"}, 400},
+        {"GET", "/v1/games/G/board.png", {"width", "x", "width"}, 400},
+        {"GET", "/healthz", {"a", "a"}, 400},
+        {"GET", "/healthz", {"a", "b"}, RAN_STATUS},
+        {"GET", "/v1/nothing", {"a", "a"}, 404},
+    };
+    for (size_t i = 0; i < sizeof twice / sizeof twice[0]; i++) {
+        struct api_request req;
+        struct api_response resp;
+        memset(&req, 0, sizeof req);
+        memset(&resp, 0, sizeof resp);
+        req.method = twice[i].method;
+        req.path = twice[i].path;
+        req.body = "";
+        for (size_t k = 0; k < 4 && twice[i].names[k]; k++) {
+            req.query[k].name = twice[i].names[k];
+            req.query[k].value = "1";
+            req.nquery = k + 1;
+        }
+        ran = NULL;
+        problem[0] = '\0';
+        api_handle(&req, &resp);
+        cr_expect_eq(resp.status, twice[i].status, "%s %s (case %zu): %d", twice[i].method,
+                     twice[i].path, i, resp.status);
+        if (twice[i].status == 400) {
+            cr_expect(ran == NULL, "%s: ran %s", twice[i].path, ran);
+            cr_expect_str_eq(problem, "invalid_parameter", "%s", twice[i].path);
+        }
+    }
+}

@@ -131,6 +131,31 @@ Test(utf8, refused_in_names)
         cr_expect(!utf8_refused_in_name(allowed[i]), "U+%04X is allowed", (unsigned)allowed[i]);
 }
 
+/* Issue 29, item 13: what shows nothing is not visible; what shows blank is a space. */
+Test(utf8, visible_and_space)
+{
+    static const uint32_t invisible[] = {
+        0x0020,   0x00A0, 0x3000, 0x115F, 0x1160, 0x3164, 0xFFA0,  0x2800, 0xFFFC,
+        0x034F,   0x0300, 0x0301, 0x20DD, 0x1680, 0x2003, 0x202F,  0x205F, 0xE000,
+        0x10FFFD, 0x0378, 0xFE0F, 0x200B, 0x0000, 0x00AD, 0xE0100, 0xD800,
+    };
+    static const uint32_t visible[] = {
+        0x21,   0x41,   0x7E,   0xA1,   0xE9,   0x4E2D, 0x1F600, 0xFFFD, 0x2764,
+        0x0661, 0x3001, 0x20AC, 0x1100, 0x3131, 0x2801, 0x0BF5,  0x30,
+    };
+    for (size_t i = 0; i < sizeof invisible / sizeof invisible[0]; i++)
+        cr_expect(!utf8_visible(invisible[i]), "U+%04X is not visible", (unsigned)invisible[i]);
+    for (size_t i = 0; i < sizeof visible / sizeof visible[0]; i++)
+        cr_expect(utf8_visible(visible[i]), "U+%04X is visible", (unsigned)visible[i]);
+    static const uint32_t spaces[] = {0x0020, 0x00A0, 0x1680, 0x2000, 0x200A, 0x202F, 0x205F,
+                                      0x3000, 0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800};
+    static const uint32_t not_spaces[] = {0x41, 0x034F, 0x0301, 0xFFFC, 0x200B, 0xFE0F, 0x2801};
+    for (size_t i = 0; i < sizeof spaces / sizeof spaces[0]; i++)
+        cr_expect(utf8_space(spaces[i]), "U+%04X is a space", (unsigned)spaces[i]);
+    for (size_t i = 0; i < sizeof not_spaces / sizeof not_spaces[0]; i++)
+        cr_expect(!utf8_space(not_spaces[i]), "U+%04X is no space", (unsigned)not_spaces[i]);
+}
+
 /* Escapes `s` into a buffer of `cap` bytes and returns it NUL-terminated (static). */
 static const char *esc(const char *s, size_t cap, size_t *used)
 {

@@ -341,3 +341,100 @@ void test_attack_framing(struct server *srv)
     /* The server, under ASan, exits clean: the request state of each is freed. */
     CHECK(hard_server_stop(&z) == 0, "the server did not exit cleanly (a leak report?)");
 }
+
+/* Sends `parts` (NULL-terminated) on one new connection, `gap_ms` apart, and reads until the
+ * server closes (at most 2 s) into buf (cap bytes): the bytes read; *closed as in
+ * read_until_close(). */
+static size_t raw_parts(const struct server *s, const char *const *parts, int gap_ms, char *buf,
+                        size_t cap, int *closed)
+{
+    *closed = 0;
+    buf[0] = '\0';
+    int fd = dial(s, NULL);
+    if (fd < 0) return 0;
+    for (size_t i = 0; parts[i]; i++) {
+        if (i && gap_ms) usleep((useconds_t)gap_ms * 1000);
+        size_t len = strlen(parts[i]);
+        if (send(fd, parts[i], len, MSG_NOSIGNAL) != (ssize_t)len) break;
+    }
+    size_t n = read_until_close(fd, buf, cap, 2000, closed);
+    close(fd);
+    return n;
+}
+
+/* Occurrences of `needle` in `hay`. */
+static int count_of(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)) != NULL; p += strlen(needle)) n++;
+    return n;
+}
+
+/* Issue 29, item 12: a malformed Content-Length (a sign, a list, spaces, a value above
+ * 2^64-1, none) is answered with one `400 invalid_framing` problem and the connection
+ * closed, where libmicrohttpd answered two 400 header blocks and an HTML body of its own:
+ * on a new connection, after a first request on a kept one, and with the headers sent in
+ * two parts; a sane Content-Length still creates a game. */
+void test_attack_content_length(struct server *srv)
+{
+    static const char *const values[] = {
+        "+39",
+        "39,39",
+        "3 9",
+        "39 ",
+        " 39x",
+        "-1",
+        "0x27",
+        "99999999999999999999999",
+        "18446744073709551616",
+        "",
+    };
+    static const char body[] = "{\"players\":[{\"name\":\"a\"},{\"name\":\"b\"}]}";
+    static char out[16384];
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+        char head[512], first[256];
+        snprintf(head, sizeof head,
+                 "POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                 "Content-Length: %s\r\n\r\n%s",
+                 values[i], body);
+        snprintf(first, sizeof first, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
+        const char *alone[] = {head, NULL};
+        const char *kept[] = {first, head, NULL};
+        char line[64];
+        snprintf(line, sizeof line, "POST /v1/games HTTP/1.1\r\n");
+        const char *split[] = {line, head + strlen(line), NULL};
+        const char *const *ways[] = {alone, kept, split};
+        static const char *const way_names[] = {"alone", "after a first request", "in two parts"};
+        for (int w = 0; w < 3; w++) {
+            int closed;
+            long long t0 = hard_now_ms();
+            raw_parts(srv, ways[w], w ? 100 : 0, out, sizeof out, &closed);
+            long long took = hard_now_ms() - t0;
+            const char *answer = out;
+            if (w == 1) { /* the first request's own answer comes first */
+                const char *second = strstr(out + 1, "HTTP/1.1 ");
+                CHECK(strncmp(out, "HTTP/1.1 200", 12) == 0 && second,
+                      "Content-Length \"%s\" %s: %.300s", values[i], way_names[w], out);
+                answer = second;
+            }
+            CHECK(strncmp(answer, "HTTP/1.1 400 ", 13) == 0 && count_of(answer, "HTTP/1.1 ") == 1 &&
+                      strstr(answer, "Content-Type: application/problem+json\r\n") &&
+                      strstr(answer, "\"code\":\"invalid_framing\"") && !strstr(answer, "<html"),
+                  "Content-Length \"%s\" %s: not one 400 invalid_framing problem: %.400s",
+                  values[i], way_names[w], answer);
+            CHECK(closed && took < 1500,
+                  "Content-Length \"%s\" %s: the connection %s after %lld ms", values[i],
+                  way_names[w], closed ? "closed" : "stayed open", took);
+        }
+    }
+    /* The same request with a sane Content-Length creates its game. */
+    char sane[512];
+    snprintf(sane, sizeof sane,
+             "POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+             "Content-Length: 0%zu\r\nConnection: close\r\n\r\n%s",
+             strlen(body), body);
+    const char *one[] = {sane, NULL};
+    int closed;
+    raw_parts(srv, one, 0, out, sizeof out, &closed);
+    CHECK(strncmp(out, "HTTP/1.1 201", 12) == 0, "a sane Content-Length: %.300s", out);
+}

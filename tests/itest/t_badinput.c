@@ -1011,7 +1011,15 @@ static const struct bad table[] = {
      431,
      NULL},
     {"a request line of 80 KiB", VIA_RAW, NULL, NULL, NULL, 0, {NULL}, 414, NULL},
-    {"a Content-Length that is no number", VIA_RAW, NULL, NULL, NULL, 0, {NULL}, 400, NULL},
+    {"a Content-Length that is no number",
+     VIA_RAW,
+     NULL,
+     NULL,
+     NULL,
+     0,
+     {NULL},
+     400,
+     "invalid_framing"},
     /* libmicrohttpd 0.9.75 cannot queue an answer while a body is still arriving: the
      * connection guard (api/connguard.c) answers on the socket at REQUEST_TIMEOUT. */
     {"a slow body (a byte every 100 ms)",

@@ -63,6 +63,12 @@ static int same_but(const cJSON *a, const cJSON *b, const char *drop)
         cJSON_DeleteItemFromObjectCaseSensitive(x, drop);
         cJSON_DeleteItemFromObjectCaseSensitive(y, drop);
     }
+    /* A replay's seed is the export's, chosen by whoever replays: seed_chosen is true there,
+     * whatever the original's (issue 29, item 7). */
+    if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(y, "seed_chosen"))) {
+        cJSON_DeleteItemFromObjectCaseSensitive(x, "seed_chosen");
+        cJSON_DeleteItemFromObjectCaseSensitive(y, "seed_chosen");
+    }
     int same = x && y && cJSON_Compare(x, y, 1);
     cJSON_Delete(x);
     cJSON_Delete(y);
@@ -426,6 +432,16 @@ void test_export_refusals(struct server *srv)
     bad = with(x, "", "scores", cJSON_Parse("[1,2]"));
     if (!failed)
         failed |= refused(srv, "scores", bad, NULL, 400, "replay_mismatch", -1, why, sizeof why);
+    cJSON_Delete(bad);
+    /* Another result than the actions give (issue 29, item 14), or none of the results. */
+    const char *other = strcmp(jstr(x, "result"), "completed") == 0 ? "resignation" : "completed";
+    bad = with(x, "", "result", cJSON_CreateString(other));
+    if (!failed)
+        failed |= refused(srv, "result", bad, NULL, 400, "replay_mismatch", -1, why, sizeof why);
+    cJSON_Delete(bad);
+    bad = with(x, "", "result", cJSON_CreateString("won"));
+    if (!failed)
+        failed |= refused(srv, "result won", bad, NULL, 400, "invalid_body", -1, why, sizeof why);
     cJSON_Delete(bad);
     /* A deck that is not the seed's draw order (two tiles swapped), or a seed of another. */
     bad = cJSON_Duplicate(x, 1);

@@ -129,6 +129,23 @@ static long draw(const struct server *srv, const struct game *g, int seat)
 }
 
 /* The status and problem code of GET /v1/players/me/games`query` as `p`. */
+/* `in` as base64url without padding into `out` (cap bytes). */
+static void b64url(const char *in, char *out, size_t cap)
+{
+    static const char a[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    size_t n = strlen(in), o = 0;
+    const unsigned char *p = (const unsigned char *)in;
+    for (size_t i = 0; i < n && o + 5 < cap; i += 3) {
+        unsigned v = (unsigned)p[i] << 16 | (i + 1 < n ? (unsigned)p[i + 1] << 8 : 0) |
+                     (i + 2 < n ? p[i + 2] : 0);
+        out[o++] = a[v >> 18 & 63];
+        out[o++] = a[v >> 12 & 63];
+        if (i + 1 < n) out[o++] = a[v >> 6 & 63];
+        if (i + 2 < n) out[o++] = a[v & 63];
+    }
+    out[o] = '\0';
+}
+
 static long list_code(const struct server *srv, const struct person *p, const char *query,
                       char *code, size_t cap)
 {
@@ -292,6 +309,36 @@ void test_inbox_list(struct server *srv)
         long st = list_code(srv, &ann, bad[i], code, sizeof code);
         CHECK(st == 400 && strcmp(code, "invalid_parameter") == 0, "%s: %ld %s", bad[i], st, code);
     }
+    /* Issue 29, item 14: a parameter twice; a cursor the list did not give, though well
+     * formed (keys of one of Ann's games, with and without a MAC, a MAC altered), and one
+     * it gave, but to Bob, or with other filters. */
+    list(srv, &ann, "?limit=1", NULL, &r);
+    char given[256];
+    snprintf(given, sizeof given, "%s", jstr(r.json, "next_cursor"));
+    resp_free(&r);
+    CHECK(strchr(given, '.'), "no next_cursor of the form keys.mac: \"%s\"", given);
+    char keys[160], keys64[240], forged[5][300];
+    snprintf(keys, sizeof keys, "1.9223372036854775807.-1.%s", g[0].id);
+    b64url(keys, keys64, sizeof keys64);
+    snprintf(forged[0], sizeof forged[0], "?cursor=%s", keys64);
+    snprintf(forged[1], sizeof forged[1], "?cursor=%s.AAAAAAAAAAAAAAAAAAAAAA", keys64);
+    snprintf(forged[2], sizeof forged[2], "?cursor=%.*s.AAAAAAAAAAAAAAAAAAAAAA",
+             (int)(strchr(given, '.') - given), given);
+    snprintf(forged[3], sizeof forged[3], "?cursor=%s&status=active", given);
+    snprintf(forged[4], sizeof forged[4], "?my_turn=true&cursor=%s", given);
+    const char *const twice[] = {"?limit=5&limit=6", "?my_turn=true&my_turn=false",
+                                 "?status=active&status=active"};
+    for (size_t i = 0; i < 3 + 5; i++) {
+        const char *q = i < 3 ? twice[i] : forged[i - 3];
+        long st = list_code(srv, &ann, q, code, sizeof code);
+        CHECK(st == 400 && strcmp(code, "invalid_parameter") == 0, "%s: %ld %s", q, st, code);
+    }
+    char given_q[300];
+    snprintf(given_q, sizeof given_q, "?cursor=%s", given);
+    long bob_st = list_code(srv, &bob, given_q, code, sizeof code);
+    CHECK(bob_st == 400 && strcmp(code, "invalid_parameter") == 0, "Ann's cursor used by Bob: %ld",
+          bob_st);
+    CHECK(list_code(srv, &ann, given_q, code, sizeof code) == 200, "the cursor given: %s", code);
     list(srv, NULL, "", NULL, &r);
     long st = r.status;
     snprintf(code, sizeof code, "%s", problem_code(&r));

@@ -881,3 +881,58 @@ void test_lobby_past_versions(struct server *srv)
           j ? jstr(j, "status") : "?");
     cJSON_Delete(j);
 }
+
+/* Issue 29, item 7: a seed or a deck the creator chose fixes the draw order of a game that
+ * others join; the join's answer and the game's state say so (seed_chosen, custom_deck),
+ * and say neither for a game of a drawn seed and the full deck. */
+void test_lobby_stacked_deck_shown(struct server *srv)
+{
+    static const struct {
+        const char *setup; /* members of the create body after the players */
+        int seed_chosen, custom_deck;
+    } cases[] = {
+        {"\"ruleset\":\"classic\"", 0, 0},
+        {"\"seed\":42", 1, 0},
+        {LOBBY_DECK, 0, 1},
+        {"\"seed\":7," LOBBY_DECK, 1, 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char body[512], code[64];
+        snprintf(body, sizeof body, "{\"players\":[{\"name\":\"Ann\"},{\"open\":true}],%s}",
+                 cases[i].setup);
+        struct lobby l;
+        struct resp r;
+        long st = lobby_new(srv, body, NULL, &l, &r);
+        int created_ok = st == 201 && cJSON_IsBool(jget(r.json, "seed_chosen")) &&
+                         cJSON_IsTrue(jget(r.json, "seed_chosen")) == cases[i].seed_chosen &&
+                         cJSON_IsTrue(jget(r.json, "custom_deck")) == cases[i].custom_deck;
+        resp_free(&r);
+        CHECK(created_ok, "%s: the create answer (%ld) does not show seed_chosen %d custom_deck %d",
+              cases[i].setup, st, cases[i].seed_chosen, cases[i].custom_deck);
+        char path[160];
+        snprintf(path, sizeof path, "/v1/games/%s", l.g.id);
+        http(srv, "GET", path, NULL, NULL, &r);
+        int state_ok = r.status == 200 && cJSON_IsBool(jget(r.json, "custom_deck")) &&
+                       cJSON_IsTrue(jget(r.json, "seed_chosen")) == cases[i].seed_chosen &&
+                       cJSON_IsTrue(jget(r.json, "custom_deck")) == cases[i].custom_deck;
+        resp_free(&r);
+        CHECK(state_ok, "%s: the waiting game's state does not show seed_chosen %d custom_deck %d",
+              cases[i].setup, cases[i].seed_chosen, cases[i].custom_deck);
+        st = join(srv, &l, l.invite[1], "Bob", NULL, code, sizeof code, &r);
+        int join_ok = st == 200 && cJSON_IsBool(jget(r.json, "seed_chosen")) &&
+                      cJSON_IsBool(jget(r.json, "custom_deck")) &&
+                      cJSON_IsTrue(jget(r.json, "seed_chosen")) == cases[i].seed_chosen &&
+                      cJSON_IsTrue(jget(r.json, "custom_deck")) == cases[i].custom_deck;
+        resp_free(&r);
+        CHECK(join_ok, "%s: the join (%ld %s) does not show seed_chosen %d custom_deck %d",
+              cases[i].setup, st, code, cases[i].seed_chosen, cases[i].custom_deck);
+        /* Once started (the game no longer in the cache's lobby form), still shown. */
+        http(srv, "GET", path, NULL, NULL, &r);
+        state_ok = r.status == 200 &&
+                   cJSON_IsTrue(jget(r.json, "seed_chosen")) == cases[i].seed_chosen &&
+                   cJSON_IsTrue(jget(r.json, "custom_deck")) == cases[i].custom_deck &&
+                   strcmp(jstr(r.json, "status"), "active") == 0;
+        resp_free(&r);
+        CHECK(state_ok, "%s: the started game's state", cases[i].setup);
+    }
+}

@@ -118,6 +118,8 @@ const struct itest itest_tests[] = {
      test_lobby_race},
     {"lobby: game_started wakes a long poll and goes to the webhooks", test_lobby_start_events},
     {"lobby: Idempotency-Key of a join", test_lobby_idempotency},
+    {"lobby: a chosen seed or deck is shown to whoever joins (seed_chosen, custom_deck)",
+     test_lobby_stacked_deck_shown},
     {"lobby: abort while waiting, before and after every seat placed (every ruleset)",
      test_lobby_abort},
     {"lobby: ?version=N while waiting shows it waiting, its open seats open",
@@ -164,6 +166,8 @@ const struct itest itest_tests[] = {
     {"attack: 1,100 idle connections from one address", test_attack_connection_flood},
     {"attack: slow senders (slowloris)", test_attack_slowloris},
     {"attack: oversized queries, smuggling, hidden paths", test_attack_framing},
+    {"attack: a malformed Content-Length gets one 400 invalid_framing, then a close",
+     test_attack_content_length},
     {"idempotency: 40 concurrent repeats of one key, two servers", test_idem_concurrent_repeats},
     {"If-Match compares strongly: W/ never matches", test_idem_if_match_strong},
     {"idempotency: a repeated create gives back its tokens, sealed in the database; short "
