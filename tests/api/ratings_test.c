@@ -5,6 +5,9 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
+#include <string.h>
+
+#include "ratings/calibration.h"
 #include "ratings/glicko2.h"
 #include "ratings/ratings.h"
 
@@ -259,4 +262,39 @@ Test(ratings, time_away)
     cr_assert_eq(ratings_update_game(2, seats, 1365 * DAY_MS, &p, out), GLICKO2_OK);
     cr_expect(out[0].deviation < 350);
     cr_expect_eq(ratings_update_game(1, seats, 0, &p, out), GLICKO2_BAD_INPUT);
+}
+
+/* The calibration (api/ratings/calibration.h) at the full size of `make bench-ratings`
+ * (2,000 players, 50,000 games, half at 4-seat tables; a fraction of a second): the
+ * ranking target of issue 25 (Spearman >= 0.9) and the 4-seat order well above chance.
+ * The deciles' target (3 points) is measured and reported by `make bench-ratings`: the
+ * default seed meets it (2.6), some other seeds miss it by half a point, as
+ * docs/internals.md explains (4-seat results weighted 1/(N-1) leave the deviations above
+ * the real error, so predictions lean towards 0.5); a decile of 2,500 games is itself
+ * about 1 point uncertain. Here a decile more than 5 points off fails: a check against a
+ * broken update (a result with its sign turned makes the Spearman negative), not the
+ * target. */
+Test(ratings, calibration_short_form, .timeout = 60)
+{
+    struct calibration_params p = {.seed = 25,
+                                   .players = 2000,
+                                   .games = 50000,
+                                   .four_seat_share = 50,
+                                   .spread = 300,
+                                   .days = 365};
+    struct calibration_report r, again;
+    cr_assert_eq(calibration_run(&p, &r), 0);
+    cr_expect(r.spearman >= 0.9, "spearman %.4f", r.spearman);
+    cr_expect(r.worst_gap <= 0.05, "worst decile %.1f points", 100 * r.worst_gap);
+    cr_expect(r.pairs_right > 0.70, "pairs %.3f (chance 0.5)", r.pairs_right);
+    cr_expect(r.winner_right > 0.50, "winner %.3f (chance 0.25)", r.winner_right);
+    cr_expect(r.pairs_right <= r.pairs_right_hidden + 0.01, "no estimate beats the truth");
+    cr_expect(r.two_seat_games + r.four_seat_games == 50000);
+    for (int b = 1; b < CALIBRATION_BINS; b++)
+        cr_expect(r.bins[b].predicted >= r.bins[b - 1].predicted);
+    /* Deterministic from the seed. */
+    cr_assert_eq(calibration_run(&p, &again), 0);
+    cr_expect(memcmp(&r, &again, sizeof r) == 0);
+    p.games = 5;
+    cr_expect_eq(calibration_run(&p, &again), -1);
 }
