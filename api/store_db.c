@@ -418,6 +418,39 @@ static const char *const stmt_sql[ST_COUNT] = {
         "', 'retention', 0, now() + $1::integer * interval '1 millisecond', $2::integer) "
         "ON CONFLICT (game_id, kind) DO UPDATE SET due_at = EXCLUDED.due_at, lease_ms = "
         "EXCLUDED.lease_ms, claimed_until = NULL, attempts = 0",
+    /* Ratings (0023, store_ratings.c). The rows of pool $1's subjects rated for the first
+     * time, from the JSON array $2 of {"s": subject, "p": person or null, "b": level or
+     * null, "c": think class or null}, in the order of their names, rated $3 / $4 / $5. */
+    [ST_RATINGS_ENSURE] =
+        "INSERT INTO ratings (subject, pool, person_id, bot, think_class, rating, deviation, "
+        "volatility) SELECT e->>'s', $1, (e->>'p')::uuid, e->>'b', e->>'c', $3::float8, "
+        "$4::float8, $5::float8 FROM json_array_elements($2::json) AS e ORDER BY e->>'s' "
+        "ON CONFLICT DO NOTHING",
+    /* The rows of pool $1's subjects (JSON array $2 of names), locked in the order of their
+     * names, each with its last rated game and the database's clock in ms since 1970. */
+    [ST_RATINGS_LOCK] =
+        "SELECT subject, rating, deviation, volatility, games, coalesce((extract(epoch FROM "
+        "last_rated_at) * 1000)::bigint, 0), (extract(epoch FROM now()) * 1000)::bigint "
+        "FROM ratings WHERE pool = $1 AND subject IN (SELECT json_array_elements_text($2::json)) "
+        "ORDER BY subject FOR UPDATE",
+    /* A rated game's update: pool $1, game $2 of $3 seats, the JSON array $4 of one entry a
+     * seat {"seat", "s": subject, "place", "w"/"d"/"l": 1 or 0, "rb", "db", "vb" before,
+     * "ra", "da", "va" after}: each rating row and one history row a seat. Answers the
+     * history rows written. */
+    [ST_RATINGS_WRITE] =
+        "WITH x AS (SELECT (e->>'seat')::smallint AS seat, e->>'s' AS subject, "
+        "(e->>'place')::smallint AS place, (e->>'w')::integer AS w, (e->>'d')::integer AS d, "
+        "(e->>'l')::integer AS l, (e->>'rb')::float8 AS rb, (e->>'db')::float8 AS db, "
+        "(e->>'vb')::float8 AS vb, (e->>'ra')::float8 AS ra, (e->>'da')::float8 AS da, "
+        "(e->>'va')::float8 AS va FROM json_array_elements($4::json) AS e), "
+        "u AS (UPDATE ratings r SET rating = x.ra, deviation = x.da, volatility = x.va, "
+        "games = r.games + 1, won = r.won + x.w, drawn = r.drawn + x.d, lost = r.lost + x.l, "
+        "last_rated_at = now() FROM x WHERE r.pool = $1 AND r.subject = x.subject RETURNING 1), "
+        "h AS (INSERT INTO rating_history (game_id, seat, subject, pool, seats, place, "
+        "rating_before, deviation_before, volatility_before, rating_after, deviation_after, "
+        "volatility_after) SELECT $2::uuid, x.seat, x.subject, $1, $3::smallint, x.place, "
+        "x.rb, x.db, x.vb, x.ra, x.da, x.va FROM x RETURNING 1) "
+        "SELECT (SELECT count(*) FROM h), (SELECT count(*) FROM u)",
 };
 
 /*

@@ -61,6 +61,10 @@ enum stmt {
     ST_LOBBIES_EXPIRED,
     ST_IDEM_PURGE,
     ST_SWEEP_PLAN,
+    /* Ratings (store_ratings.c, 0023). */
+    ST_RATINGS_ENSURE,
+    ST_RATINGS_LOCK,
+    ST_RATINGS_WRITE,
     ST_COUNT
 };
 

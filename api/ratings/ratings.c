@@ -1,6 +1,9 @@
 /* ratings.c: the finishing order of a rated game and each seat's weighted pairwise update. */
 #include "ratings.h"
 
+#include <stdio.h>
+#include <string.h>
+
 /* 1 when seat a finished strictly above seat b. */
 static int above(const struct ratings_seat_end *a, const struct ratings_seat_end *b)
 {
@@ -65,4 +68,36 @@ enum glicko2_status ratings_update_game(int n, const struct ratings_seat *seats,
         if (s != GLICKO2_OK) return s;
     }
     return GLICKO2_OK;
+}
+
+const char *ratings_think_class(int think_ms)
+{
+    return think_ms < 100 ? "fast" : think_ms < 1000 ? "normal" : "slow";
+}
+
+/* 1 when `s` is 1 to 40 letters, digits, '-' or '_'. */
+static int plain_name(const char *s)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n > 40) return 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '-' || c == '_'))
+            return 0;
+    }
+    return 1;
+}
+
+int ratings_subject(const char *person_id, const char *bot, int think_ms,
+                    char out[RATINGS_SUBJECT_MAX])
+{
+    if (person_id && *person_id) {
+        if (!plain_name(person_id)) return -1;
+        snprintf(out, RATINGS_SUBJECT_MAX, "%s", person_id);
+        return 0;
+    }
+    if (!bot || !plain_name(bot)) return -1;
+    snprintf(out, RATINGS_SUBJECT_MAX, "bot:%s:%s", bot, ratings_think_class(think_ms));
+    return 0;
 }

@@ -8,7 +8,9 @@
 #include "glicko2.h"
 #include "nodiscard.h"
 
-#define RATINGS_MAX_SEATS 6 /* seats of a game at most (the contract's 2 to 6) */
+#define RATINGS_MAX_SEATS   6  /* seats of a game at most (the contract's 2 to 6) */
+#define RATINGS_SUBJECT_MAX 64 /* bytes of a subject's name with its NUL */
+#define RATINGS_ACTIVE_DAYS 90 /* the leaderboard lists ratings with a game this recent */
 
 /* How a seat ended a game, for its place. */
 struct ratings_seat_end {
@@ -23,6 +25,22 @@ enum ratings_outcome {
     RATINGS_DRAWN,   /* first, shared */
     RATINGS_LOST     /* not first */
 };
+
+/*
+ * The think class of a computer player that takes `think_ms` a move: "fast" under 100 ms,
+ * "normal" 100 to 999, "slow" 1,000 and more (api.md, Additions II). A static string.
+ */
+const char *ratings_think_class(int think_ms);
+
+/*
+ * The name of the rating of a seat (the key of its rows, migrations/0023): the person's id
+ * when `person_id` is given, else "bot:<level>:<think class>" for a computer player of
+ * `bot` level. Writes it into out[RATINGS_SUBJECT_MAX] and returns 0; -1 when neither is
+ * given, or the id or level is empty, too long or holds a character other than letters,
+ * digits, '-' and '_' (so that the name needs no quoting anywhere).
+ */
+int ratings_subject(const char *person_id, const char *bot, int think_ms,
+                    char out[RATINGS_SUBJECT_MAX]) NODISCARD;
 
 /* A seat as rated before the game, with its place in it. */
 struct ratings_seat {

@@ -1,0 +1,159 @@
+/* ratings_store_test.c: the ratings' store (api/store_ratings.c, migrations/0023) against a
+ * real PostgreSQL (`make test-api-db`: a fresh database of the throwaway cluster, migrated
+ * here): a rated game's update writes each seat's row and history once, with the numbers
+ * of ratings_update_game; a second update of the same game is refused and changes
+ * nothing; computer players are rated per level and think class; a game that seats one
+ * rating twice is left unrated. The rows are read back with libpq directly. */
+#include <criterion/criterion.h>
+#include <libpq-fe.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "migrate.h"
+#include "store.h"
+#include "store_ratings.h"
+
+static PGconn *check; /* the test's own connection, to read what the store wrote */
+
+static void setup(void)
+{
+    const char *url = getenv("DATABASE_URL");
+    cr_assert(url, "DATABASE_URL must name the test database");
+    cr_assert_eq(log_set_level("error"), 0);
+    cr_assert_eq(store_init(url), 0);
+    cr_assert_eq(migrate_run("migrations"), 0);
+    check = PQconnectdb(url);
+    cr_assert_eq(PQstatus(check), CONNECTION_OK);
+    PQclear(PQexec(check, "SET client_min_messages = warning"));
+    PGresult *r = PQexec(check, "TRUNCATE ratings, rating_history, people CASCADE");
+    cr_assert_eq(PQresultStatus(r), PGRES_COMMAND_OK, "%s", PQerrorMessage(check));
+    PQclear(r);
+}
+
+static void teardown(void)
+{
+    PQfinish(check);
+    store_shutdown();
+}
+
+/* Makes a person with id `id` (a UUID) and name `name`. */
+static void person(const char *id, const char *name)
+{
+    struct store_person p;
+    memset(&p, 0, sizeof p);
+    snprintf(p.id, sizeof p.id, "%s", id);
+    snprintf(p.name, sizeof p.name, "%s", name);
+    for (size_t i = 0; i < sizeof p.token_hash; i++) p.token_hash[i] = (uint8_t)(id[0] + i);
+    p.token_hash[0] = (uint8_t)id[1];
+    cr_assert_eq(store_person_create(&p, NULL), STORE_OK);
+}
+
+/* The single value answered by `sql` with parameter `arg`, as a double. */
+static double value(const char *sql, const char *arg)
+{
+    const char *vals[1] = {arg};
+    PGresult *r = PQexecParams(check, sql, arg ? 1 : 0, NULL, vals, NULL, NULL, 0);
+    cr_assert_eq(PQresultStatus(r), PGRES_TUPLES_OK, "%s", PQerrorMessage(check));
+    cr_assert_eq(PQntuples(r), 1);
+    double v = strtod(PQgetvalue(r, 0, 0), NULL);
+    PQclear(r);
+    return v;
+}
+
+#define ALICE "11111111-1111-4111-8111-111111111111"
+#define BOB   "22222222-2222-4222-8222-222222222222"
+#define GAME1 "aaaaaaaa-0000-4000-8000-000000000001"
+#define GAME2 "aaaaaaaa-0000-4000-8000-000000000002"
+
+TestSuite(ratings_store, .init = setup, .fini = teardown);
+
+Test(ratings_store, two_people_once)
+{
+    person(ALICE, "alice");
+    person(BOB, "bob");
+    struct ratings_game g = {.game_id = GAME1, .pool = "classic", .nseats = 2};
+    g.seats[0] = (struct ratings_game_seat){.person_id = ALICE, .score = 80};
+    g.seats[1] = (struct ratings_game_seat){.person_id = BOB, .score = 95};
+    struct ratings_change ch[2];
+    cr_assert_eq(store_ratings_apply(&g, ch), STORE_OK);
+    cr_expect(ch[0].rated && ch[1].rated);
+    cr_expect_eq(ch[0].place, 1);
+    cr_expect_eq(ch[1].place, 0);
+    cr_expect_eq(ch[0].before.rating, 1500);
+    cr_expect_eq(ch[0].games, 1);
+    /* The same numbers as the pure update of two new players (ratings_test.c). */
+    cr_expect(fabs(ch[1].after.rating - 1662.2120) < 0.001, "%f", ch[1].after.rating);
+    cr_expect(fabs(ch[0].after.rating - 1337.7880) < 0.001, "%f", ch[0].after.rating);
+    cr_expect(fabs(value("SELECT rating FROM ratings WHERE subject = $1", BOB) - 1662.2120) <
+              0.001);
+    cr_expect_eq(value("SELECT won FROM ratings WHERE subject = $1", BOB), 1);
+    cr_expect_eq(value("SELECT lost FROM ratings WHERE subject = $1", ALICE), 1);
+    cr_expect_eq(value("SELECT count(*) FROM rating_history WHERE game_id = $1", GAME1), 2);
+    cr_expect(fabs(value("SELECT rating_after - rating_before FROM rating_history WHERE "
+                         "subject = $1",
+                         ALICE) -
+                   (1337.7880 - 1500)) < 0.001);
+
+    /* The same game again: refused by the history's key, nothing changed. */
+    struct ratings_change again[2];
+    cr_expect_eq(store_ratings_apply(&g, again), STORE_DUPLICATE);
+    cr_expect(fabs(value("SELECT rating FROM ratings WHERE subject = $1", BOB) - 1662.2120) <
+              0.001);
+    cr_expect_eq(value("SELECT games FROM ratings WHERE subject = $1", BOB), 1);
+    cr_expect_eq(value("SELECT count(*) FROM rating_history WHERE game_id = $1", GAME1), 2);
+
+    /* A second game starts from the stored ratings. */
+    g.game_id = GAME2;
+    g.seats[0].score = 100;
+    cr_assert_eq(store_ratings_apply(&g, ch), STORE_OK);
+    cr_expect(fabs(ch[1].before.rating - 1662.2120) < 0.001);
+    cr_expect_eq(ch[1].games, 2);
+    cr_expect(ch[0].after.rating > ch[0].before.rating);
+    cr_expect_eq(value("SELECT games FROM ratings WHERE subject = $1", ALICE), 2);
+}
+
+/* Computer players: one rating per level and think class; a resignation is last. */
+Test(ratings_store, bots_by_level_and_think_class)
+{
+    person(ALICE, "alice");
+    struct ratings_game g = {.game_id = GAME1, .pool = "hills", .nseats = 4};
+    g.seats[0] = (struct ratings_game_seat){.person_id = ALICE, .score = 10, .out_at = 30};
+    g.seats[1] = (struct ratings_game_seat){.bot = "greedy", .think_ms = 50, .score = 70};
+    g.seats[2] = (struct ratings_game_seat){.bot = "greedy", .think_ms = 500, .score = 60};
+    g.seats[3] = (struct ratings_game_seat){.bot = "mcts", .think_ms = 2000, .score = 90};
+    struct ratings_change ch[4];
+    cr_assert_eq(store_ratings_apply(&g, ch), STORE_OK);
+    cr_expect_str_eq(ch[1].subject, "bot:greedy:fast");
+    cr_expect_str_eq(ch[2].subject, "bot:greedy:normal");
+    cr_expect_str_eq(ch[3].subject, "bot:mcts:slow");
+    cr_expect_eq(ch[0].place, 3);
+    cr_expect_eq(ch[3].place, 0);
+    cr_expect_eq(value("SELECT count(*) FROM ratings WHERE pool = $1", "hills"), 4);
+    cr_expect_eq(value("SELECT count(*) FROM ratings WHERE bot IS NOT NULL AND pool = $1", "hills"),
+                 3);
+    cr_expect_eq(value("SELECT count(*) FROM ratings WHERE pool = $1", "classic"), 0);
+}
+
+/* One rating in two seats: the game is left unrated, nothing written. */
+Test(ratings_store, one_rating_twice_is_unrated)
+{
+    struct ratings_game g = {.game_id = GAME1, .pool = "classic", .nseats = 3};
+    g.seats[0] = (struct ratings_game_seat){.bot = "greedy", .think_ms = 50, .score = 70};
+    g.seats[1] = (struct ratings_game_seat){.bot = "random", .think_ms = 50, .score = 60};
+    g.seats[2] = (struct ratings_game_seat){.bot = "greedy", .think_ms = 80, .score = 10};
+    struct ratings_change ch[3];
+    cr_assert_eq(store_ratings_apply(&g, ch), STORE_OK);
+    cr_expect(!ch[0].rated && !ch[1].rated && !ch[2].rated);
+    cr_expect_eq(value("SELECT count(*) FROM ratings", NULL), 0);
+    cr_expect_eq(value("SELECT count(*) FROM rating_history", NULL), 0);
+    /* Out of shape: a seat with no one, a pool that is not plain. */
+    g.seats[2] = (struct ratings_game_seat){.score = 10};
+    cr_expect_eq(store_ratings_apply(&g, ch), STORE_ERROR);
+    g.seats[2] = (struct ratings_game_seat){.bot = "mcts", .think_ms = 80};
+    g.pool = "classic'; --";
+    cr_expect_eq(store_ratings_apply(&g, ch), STORE_ERROR);
+    cr_expect_eq(value("SELECT count(*) FROM ratings", NULL), 0);
+}
