@@ -92,6 +92,13 @@
     "x.seat)), g.scores::integer[] FROM me LEFT JOIN (f JOIN games g ON g.id = f.game_id) ON "     \
     "true ORDER BY f.inbox_rank, f.inbox_deadline, f.inbox_recency, f.game_id"
 
+/* A rating's columns as store_ratings.c reads them (r: ratings, p: people; 0023). */
+#define RATING_COLUMNS                                                                             \
+    "r.subject, r.pool, coalesce(p.name, r.bot), coalesce(r.bot, ''), "                            \
+    "coalesce(r.think_class, ''), r.rating, r.deviation, r.volatility, r.games, r.won, r.drawn, "  \
+    "r.lost, coalesce((extract(epoch FROM r.last_rated_at) * 1000)::bigint, 0), "                  \
+    "(extract(epoch FROM now()) * 1000)::bigint"
+
 static const char *const stmt_sql[ST_COUNT] = {
     [ST_PING] = "SELECT 1",
     /* One row per seat; the snapshot only in the first (results in binary); the person a
@@ -451,6 +458,27 @@ static const char *const stmt_sql[ST_COUNT] = {
         "volatility_after) SELECT $2::uuid, x.seat, x.subject, $1, $3::smallint, x.place, "
         "x.rb, x.db, x.vb, x.ra, x.da, x.va FROM x RETURNING 1) "
         "SELECT (SELECT count(*) FROM h), (SELECT count(*) FROM u)",
+    /* Person $1's name and its ratings (none: one row with NULL rating columns), by pool;
+     * the columns of RATING_COLUMNS from column 1 on. */
+    [ST_RATINGS_PERSON] = "SELECT p.name, " RATING_COLUMNS " FROM people p LEFT JOIN ratings r "
+                          "ON r.subject = p.id::text WHERE p.id = $1::uuid ORDER BY r.pool",
+    /* The newest $3 points of subject $1's history in pool $2, newest first. */
+    [ST_RATINGS_HISTORY] =
+        "SELECT game_id::text, seats, place, rating_before, deviation_before, volatility_before, "
+        "rating_after, deviation_after, volatility_after, (extract(epoch FROM rated_at) * "
+        "1000)::bigint FROM rating_history WHERE subject = $1 AND pool = $2 ORDER BY rated_at "
+        "DESC, game_id DESC LIMIT $3::integer",
+    /* A page of pool $1's leaderboard from the index ratings_leaderboard: after the entry
+     * ($3 rating, $4 subject; Infinity and '' from the top), people only unless $2, at
+     * most $5 + 1 entries (one more than a page: then another page follows). */
+    [ST_RATINGS_BOARD] = "SELECT '', " RATING_COLUMNS " FROM ratings r LEFT JOIN people p ON "
+                         "p.id = r.person_id WHERE r.pool = $1 AND r.deviation <= 110 AND "
+                         "(r.rating, r.subject) < ($3::float8, $4::text) AND r.last_rated_at > "
+                         "now() - interval '90 days' AND ($2::boolean OR r.person_id IS NOT "
+                         "NULL) ORDER BY r.rating DESC, r.subject DESC LIMIT $5::integer + 1",
+    /* Every computer player's rating. */
+    [ST_RATINGS_BOTS] = "SELECT '', " RATING_COLUMNS " FROM ratings r LEFT JOIN people p ON "
+                        "false WHERE r.bot IS NOT NULL ORDER BY r.bot, r.think_class, r.pool",
 };
 
 /*
@@ -461,10 +489,24 @@ static const char *const stmt_sql[ST_COUNT] = {
  * repeated only when it certainly never reached the server (see db_run_fmt).
  */
 static const unsigned char stmt_repeatable[ST_COUNT] = {
-    [ST_PING] = 1,         [ST_GAME_LOAD] = 1,     [ST_EVENTS_LIST] = 1,     [ST_IDEM_GET] = 1,
-    [ST_GAME_VERSION] = 1, [ST_GAME_VERSIONS] = 1, [ST_EVENTS_EACH] = 1,     [ST_WEBHOOK_STATE] = 1,
-    [ST_COUNTS] = 1,       [ST_GAME_WATCH] = 1,    [ST_PERSON_BY_TOKEN] = 1, [ST_REMATCH_FIND] = 1,
-    [ST_GAME_HISTORY] = 1, [ST_GAME_EXPORT] = 1,
+    [ST_PING] = 1,
+    [ST_GAME_LOAD] = 1,
+    [ST_EVENTS_LIST] = 1,
+    [ST_IDEM_GET] = 1,
+    [ST_GAME_VERSION] = 1,
+    [ST_GAME_VERSIONS] = 1,
+    [ST_EVENTS_EACH] = 1,
+    [ST_WEBHOOK_STATE] = 1,
+    [ST_COUNTS] = 1,
+    [ST_GAME_WATCH] = 1,
+    [ST_PERSON_BY_TOKEN] = 1,
+    [ST_REMATCH_FIND] = 1,
+    [ST_GAME_HISTORY] = 1,
+    [ST_GAME_EXPORT] = 1,
+    [ST_RATINGS_PERSON] = 1,
+    [ST_RATINGS_HISTORY] = 1,
+    [ST_RATINGS_BOARD] = 1,
+    [ST_RATINGS_BOTS] = 1,
 };
 
 /* A thread's connection. */

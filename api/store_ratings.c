@@ -2,6 +2,7 @@
  * its ending transaction, and the readings of the rating tables. */
 #include "store_ratings.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -172,4 +173,149 @@ enum store_status store_ratings_apply(const struct ratings_game *g, struct ratin
     if (s == STORE_OK) s = db_exec(pg, "COMMIT", "commit");
     if (s != STORE_OK) db_rollback(pg);
     return s;
+}
+
+void store_ratings_free(struct store_rating_list *l)
+{
+    free(l->rows);
+    free(l->points);
+    l->rows = NULL;
+    l->points = NULL;
+    l->n = 0;
+}
+
+/* Copies column `col` of row `r` into dst[cap]; -1 when it does not fit. */
+static int take_text(const PGresult *res, int r, int col, char *dst, size_t cap)
+{
+    size_t n = (size_t)PQgetlength(res, r, col);
+    if (n >= cap) return -1;
+    memcpy(dst, PQgetvalue(res, r, col), n);
+    dst[n] = '\0';
+    return 0;
+}
+
+/* Reads rows of RATING_COLUMNS (from column 1 on) of `res` into out->rows; rows whose
+ * subject is NULL (a person without ratings) are skipped. */
+static enum store_status take_ratings(const PGresult *res, struct store_rating_list *out)
+{
+    int rows = PQntuples(res);
+    out->n = 0;
+    out->rows = calloc(rows ? (size_t)rows : 1, sizeof *out->rows);
+    if (!out->rows) return STORE_ERROR;
+    for (int r = 0; r < rows; r++) {
+        out->now_ms = db_long(res, r, 14, 0);
+        if (PQgetisnull(res, r, 1)) continue;
+        struct store_rating *x = &out->rows[out->n];
+        if (take_text(res, r, 1, x->subject, sizeof x->subject) ||
+            take_text(res, r, 2, x->pool, sizeof x->pool) ||
+            take_text(res, r, 3, x->name, sizeof x->name) ||
+            take_text(res, r, 4, x->bot, sizeof x->bot) ||
+            take_text(res, r, 5, x->think_class, sizeof x->think_class))
+            return STORE_ERROR;
+        x->rating.rating = strtod(PQgetvalue(res, r, 6), NULL);
+        x->rating.deviation = strtod(PQgetvalue(res, r, 7), NULL);
+        x->rating.volatility = strtod(PQgetvalue(res, r, 8), NULL);
+        x->games = (int)db_long(res, r, 9, 0);
+        x->won = (int)db_long(res, r, 10, 0);
+        x->drawn = (int)db_long(res, r, 11, 0);
+        x->lost = (int)db_long(res, r, 12, 0);
+        x->last_rated_ms = db_long(res, r, 13, 0);
+        out->n++;
+    }
+    return STORE_OK;
+}
+
+/* Runs `st` and reads its ratings into *out (freed again on failure). */
+static enum store_status read_ratings(enum stmt st, int n, const char *const *vals, PGresult **keep,
+                                      struct store_rating_list *out)
+{
+    memset(out, 0, sizeof *out);
+    PGconn *pg = db_conn();
+    if (!pg) return STORE_UNAVAILABLE;
+    PGresult *res;
+    enum store_status s = db_run(&pg, st, n, vals, NULL, &res);
+    if (s != STORE_OK) return s;
+    s = take_ratings(res, out);
+    if (s != STORE_OK) store_ratings_free(out);
+    if (s == STORE_OK && keep)
+        *keep = res;
+    else
+        PQclear(res);
+    return s;
+}
+
+enum store_status store_ratings_of_person(const char *person_id, char *name,
+                                          struct store_rating_list *out)
+{
+    const char *vals[1] = {person_id};
+    PGresult *res = NULL;
+    enum store_status s = read_ratings(ST_RATINGS_PERSON, 1, vals, &res, out);
+    if (s != STORE_OK) return s;
+    if (PQntuples(res) == 0) s = STORE_NOT_FOUND;
+    if (s == STORE_OK && take_text(res, 0, 0, name, STORE_NAME_MAX + 1)) s = STORE_ERROR;
+    PQclear(res);
+    if (s != STORE_OK) store_ratings_free(out);
+    return s;
+}
+
+enum store_status store_rating_history(const char *subject, const char *pool, int limit,
+                                       struct store_rating_list *out)
+{
+    memset(out, 0, sizeof *out);
+    if (limit < 1 || limit > 1000) return STORE_ERROR;
+    PGconn *pg = db_conn();
+    if (!pg) return STORE_UNAVAILABLE;
+    char lim[16];
+    snprintf(lim, sizeof lim, "%d", limit);
+    const char *vals[3] = {subject, pool, lim};
+    PGresult *res;
+    enum store_status s = db_run(&pg, ST_RATINGS_HISTORY, 3, vals, NULL, &res);
+    if (s != STORE_OK) return s;
+    int rows = PQntuples(res);
+    out->points = calloc(rows ? (size_t)rows : 1, sizeof *out->points);
+    if (!out->points) s = STORE_ERROR;
+    for (int r = 0; r < rows && s == STORE_OK; r++) {
+        /* Newest first from the index: stored oldest first. */
+        struct store_rating_point *p = &out->points[rows - 1 - r];
+        if (take_text(res, r, 0, p->game_id, sizeof p->game_id)) s = STORE_ERROR;
+        p->seats = (int)db_long(res, r, 1, 0);
+        p->place = (int)db_long(res, r, 2, 0);
+        p->before.rating = strtod(PQgetvalue(res, r, 3), NULL);
+        p->before.deviation = strtod(PQgetvalue(res, r, 4), NULL);
+        p->before.volatility = strtod(PQgetvalue(res, r, 5), NULL);
+        p->after.rating = strtod(PQgetvalue(res, r, 6), NULL);
+        p->after.deviation = strtod(PQgetvalue(res, r, 7), NULL);
+        p->after.volatility = strtod(PQgetvalue(res, r, 8), NULL);
+        p->rated_ms = db_long(res, r, 9, 0);
+    }
+    PQclear(res);
+    if (s == STORE_OK)
+        out->n = rows;
+    else
+        store_ratings_free(out);
+    return s;
+}
+
+enum store_status store_leaderboard(const char *pool, int bots, int limit,
+                                    const struct store_board_after *after,
+                                    struct store_rating_list *out)
+{
+    memset(out, 0, sizeof *out);
+    if (limit < 1 || limit > 100) return STORE_ERROR;
+    char rating[32], lim[16];
+    snprintf(rating, sizeof rating, "%.17g", after->rating);
+    if (isinf(after->rating)) snprintf(rating, sizeof rating, "Infinity");
+    snprintf(lim, sizeof lim, "%d", limit);
+    const char *vals[5] = {pool, bots ? "true" : "false", rating, after->subject, lim};
+    enum store_status s = read_ratings(ST_RATINGS_BOARD, 5, vals, NULL, out);
+    if (s == STORE_OK && out->n > limit) {
+        out->n = limit;
+        out->more = 1;
+    }
+    return s;
+}
+
+enum store_status store_bot_ratings(struct store_rating_list *out)
+{
+    return read_ratings(ST_RATINGS_BOTS, 0, NULL, NULL, out);
 }

@@ -71,4 +71,78 @@ enum store_status ratings_apply_game(struct pg_conn **pgp, const struct ratings_
 enum store_status store_ratings_apply(const struct ratings_game *g,
                                       struct ratings_change out[]) NODISCARD;
 
+#define STORE_POOL_MAX 32 /* bytes of a pool (ruleset) name with its NUL */
+
+/* A rating row as read (migrations/0023). */
+struct store_rating {
+    char subject[RATINGS_SUBJECT_MAX]; /* a person's id or "bot:<level>:<class>" */
+    char pool[STORE_POOL_MAX];         /* the ruleset */
+    char name[STORE_NAME_MAX + 1];     /* the person's name, or the bot's level */
+    char bot[RATINGS_SUBJECT_MAX];     /* a computer player's level, or "" */
+    char think_class[8];               /* its think class, or "" */
+    struct glicko2_rating rating;      /* as stored after the last rated game */
+    int games;                         /* rated games in the pool */
+    int won;                           /* first alone */
+    int drawn;                         /* first, shared */
+    int lost;                          /* any other place */
+    long long last_rated_ms;           /* ms since 1970 of the last rated game, 0: none */
+};
+
+/* A point of a rating's history: one rated game. */
+struct store_rating_point {
+    char game_id[AUTH_UUID_LEN + 1]; /* the game */
+    int seats;                       /* its seats */
+    int place;                       /* the subject's place, 0 first */
+    struct glicko2_rating before;    /* as stored before (not aged) */
+    struct glicko2_rating after;     /* after */
+    long long rated_ms;              /* when (ms since 1970) */
+};
+
+/* Rows read: ratings or history points. Free with store_ratings_free(). */
+struct store_rating_list {
+    int n;                             /* entries in rows or points */
+    struct store_rating *rows;         /* ratings (profile, leaderboard, bots), or NULL */
+    struct store_rating_point *points; /* history points, oldest first, or NULL */
+    int more;                          /* 1: the leaderboard goes on after these */
+    long long now_ms;                  /* the database's clock when read (to age deviations) */
+};
+
+/* Where a leaderboard page starts: after the entry with this rating and subject. */
+struct store_board_after {
+    double rating;                     /* the last entry's rating (INFINITY: from the top) */
+    char subject[RATINGS_SUBJECT_MAX]; /* its subject ("" with INFINITY) */
+};
+
+/* Frees what a reader filled (the list itself is the caller's); takes a zeroed list. */
+void store_ratings_free(struct store_rating_list *l);
+
+/*
+ * The person `person_id` (a UUID) and its ratings, one row per pool it has played rated
+ * games in, by pool: *name gets its name (STORE_NAME_MAX + 1 bytes). STORE_NOT_FOUND
+ * when there is no such person; else STORE_OK or the store's failures. Caller frees.
+ */
+enum store_status store_ratings_of_person(const char *person_id, char *name,
+                                          struct store_rating_list *out) NODISCARD;
+
+/*
+ * The newest `limit` (1..1000) points of `subject`'s history in `pool`, oldest first.
+ * STORE_OK (maybe none) or the store's failures. Caller frees.
+ */
+enum store_status store_rating_history(const char *subject, const char *pool, int limit,
+                                       struct store_rating_list *out) NODISCARD;
+
+/*
+ * A page of `pool`'s leaderboard: ratings no longer provisional (deviation <= 110 as
+ * stored) with a rated game within RATINGS_ACTIVE_DAYS, best first (then by subject,
+ * descending), people only unless `bots`, the `limit` (1..100) entries after `after`;
+ * out->more says whether more follow. Caller frees.
+ */
+enum store_status store_leaderboard(const char *pool, int bots, int limit,
+                                    const struct store_board_after *after,
+                                    struct store_rating_list *out) NODISCARD;
+
+/* Every computer player's rating (every level, think class and pool rated), by level,
+ * think class and pool. Caller frees. */
+enum store_status store_bot_ratings(struct store_rating_list *out) NODISCARD;
+
 #endif

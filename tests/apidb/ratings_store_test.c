@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "auth.h"
 #include "log.h"
 #include "migrate.h"
 #include "store.h"
@@ -46,8 +47,7 @@ static void person(const char *id, const char *name)
     memset(&p, 0, sizeof p);
     snprintf(p.id, sizeof p.id, "%s", id);
     snprintf(p.name, sizeof p.name, "%s", name);
-    for (size_t i = 0; i < sizeof p.token_hash; i++) p.token_hash[i] = (uint8_t)(id[0] + i);
-    p.token_hash[0] = (uint8_t)id[1];
+    cr_assert_eq(auth_sha256(id, strlen(id), p.token_hash), 0);
     cr_assert_eq(store_person_create(&p, NULL), STORE_OK);
 }
 
@@ -156,4 +156,98 @@ Test(ratings_store, one_rating_twice_is_unrated)
     g.pool = "classic'; --";
     cr_expect_eq(store_ratings_apply(&g, ch), STORE_ERROR);
     cr_expect_eq(value("SELECT count(*) FROM ratings", NULL), 0);
+}
+
+/* Runs `sql` on the test's connection. */
+static void exec(const char *sql)
+{
+    PGresult *r = PQexec(check, sql);
+    cr_assert(PQresultStatus(r) == PGRES_COMMAND_OK, "%s", PQerrorMessage(check));
+    PQclear(r);
+}
+
+/* The leaderboard: settled and active only, best first, people only unless asked, pages
+ * that neither repeat nor skip; a profile and a history read back. */
+Test(ratings_store, leaderboard_pages)
+{
+    person("11111111-0000-4000-8000-000000000001", "p1");
+    person("11111111-0000-4000-8000-000000000002", "p2");
+    person("11111111-0000-4000-8000-000000000003", "p3");
+    person("11111111-0000-4000-8000-000000000004", "p4");
+    person("11111111-0000-4000-8000-000000000005", "p5");
+    exec("INSERT INTO ratings (subject, pool, person_id, rating, deviation, volatility, games, "
+         "last_rated_at) SELECT id::text, 'classic', id, r, d, 0.06, 30, now() - a * interval "
+         "'1 day' FROM people JOIN (VALUES ('p1', 1700.0, 60.0, 1), ('p2', 1800.0, 80.0, 2), "
+         "('p3', 1750.0, 200.0, 3), ('p4', 1900.0, 70.0, 100), ('p5', 1700.0, 50.0, 5)) AS v(n, "
+         "r, d, a) ON v.n = people.name");
+    exec("INSERT INTO ratings (subject, pool, bot, think_class, rating, deviation, volatility, "
+         "games, last_rated_at) VALUES ('bot:mcts:slow', 'classic', 'mcts', 'slow', 1850, 40, "
+         "0.06, 500, now())");
+    /* p4 is inactive (100 days), p3 provisional: p2 1800, then p1 and p5 at 1700 (by subject,
+     * descending: p5 before p1). */
+    struct store_board_after top = {INFINITY, ""};
+    struct store_rating_list l;
+    cr_assert_eq(store_leaderboard("classic", 0, 2, &top, &l), STORE_OK);
+    cr_assert_eq(l.n, 2);
+    cr_expect(l.more);
+    cr_expect_str_eq(l.rows[0].name, "p2");
+    cr_expect_str_eq(l.rows[1].name, "p5");
+    struct store_board_after next = {l.rows[1].rating.rating, ""};
+    snprintf(next.subject, sizeof next.subject, "%s", l.rows[1].subject);
+    store_ratings_free(&l);
+    cr_assert_eq(store_leaderboard("classic", 0, 2, &next, &l), STORE_OK);
+    cr_assert_eq(l.n, 1);
+    cr_expect(!l.more);
+    cr_expect_str_eq(l.rows[0].name, "p1");
+    store_ratings_free(&l);
+    cr_assert_eq(store_leaderboard("classic", 1, 10, &top, &l), STORE_OK);
+    cr_assert_eq(l.n, 4);
+    cr_expect_str_eq(l.rows[0].subject, "bot:mcts:slow");
+    cr_expect_str_eq(l.rows[0].name, "mcts");
+    store_ratings_free(&l);
+    cr_assert_eq(store_leaderboard("hills", 1, 10, &top, &l), STORE_OK);
+    cr_expect_eq(l.n, 0);
+    store_ratings_free(&l);
+
+    cr_assert_eq(store_bot_ratings(&l), STORE_OK);
+    cr_assert_eq(l.n, 1);
+    cr_expect_str_eq(l.rows[0].think_class, "slow");
+    store_ratings_free(&l);
+
+    char name[STORE_NAME_MAX + 1];
+    cr_assert_eq(store_ratings_of_person("11111111-0000-4000-8000-000000000002", name, &l),
+                 STORE_OK);
+    cr_expect_str_eq(name, "p2");
+    cr_assert_eq(l.n, 1);
+    cr_expect_eq(l.rows[0].rating.rating, 1800);
+    cr_expect(l.now_ms - l.rows[0].last_rated_ms > 86400000LL);
+    store_ratings_free(&l);
+    cr_expect_eq(store_ratings_of_person("11111111-0000-4000-8000-00000000000f", name, &l),
+                 STORE_NOT_FOUND);
+}
+
+Test(ratings_store, history_oldest_first)
+{
+    person(ALICE, "alice");
+    person(BOB, "bob");
+    struct ratings_game g = {.game_id = GAME1, .pool = "classic", .nseats = 2};
+    g.seats[0] = (struct ratings_game_seat){.person_id = ALICE, .score = 80};
+    g.seats[1] = (struct ratings_game_seat){.person_id = BOB, .score = 95};
+    struct ratings_change ch[2];
+    cr_assert_eq(store_ratings_apply(&g, ch), STORE_OK);
+    g.game_id = GAME2;
+    g.seats[0].score = 100;
+    cr_assert_eq(store_ratings_apply(&g, ch), STORE_OK);
+    struct store_rating_list l;
+    cr_assert_eq(store_rating_history(ALICE, "classic", 10, &l), STORE_OK);
+    cr_assert_eq(l.n, 2);
+    cr_expect_str_eq(l.points[0].game_id, GAME1);
+    cr_expect_eq(l.points[0].place, 1);
+    cr_expect_eq(l.points[1].place, 0);
+    cr_expect_eq(l.points[1].before.rating, l.points[0].after.rating);
+    store_ratings_free(&l);
+    cr_assert_eq(store_rating_history(ALICE, "classic", 1, &l), STORE_OK);
+    cr_assert_eq(l.n, 1);
+    cr_expect_str_eq(l.points[0].game_id, GAME2);
+    store_ratings_free(&l);
 }
