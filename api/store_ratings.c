@@ -98,6 +98,8 @@ enum store_status ratings_apply_game(struct pg_conn **pgp, const struct ratings_
                                      struct ratings_change out[])
 {
     if (g->nseats < 2 || g->nseats > RATINGS_MAX_SEATS) return STORE_ERROR;
+    /* The pool goes into no JSON here, but a name that is not plain is no ruleset: the
+     * same check as a level's (letters, digits, '-', '_'). */
     char pool_check[RATINGS_SUBJECT_MAX];
     if (ratings_subject(NULL, g->pool, 0, pool_check) != 0) return STORE_ERROR;
     memset(out, 0, sizeof *out * (size_t)g->nseats);

@@ -52,18 +52,21 @@ static void draw_seats(struct cc_rng *r, int n, int k, int seats[])
     }
 }
 
+/* qsort order of (value, index) pairs by value, ascending. */
 static int by_value(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
 
+/* qsort order of predictions by the one with deviations, ascending. */
 static int by_pred(const void *a, const void *b)
 {
     double x = ((const struct sim_pred *)a)->p, y = ((const struct sim_pred *)b)->p;
     return (x > y) - (x < y);
 }
 
+/* qsort order of predictions by the one from ratings alone, ascending. */
 static int by_pred_no_rd(const void *a, const void *b)
 {
     double x = ((const struct sim_pred *)a)->p_no_rd, y = ((const struct sim_pred *)b)->p_no_rd;
@@ -149,8 +152,8 @@ static double players_spearman(const struct sim_player *pl, int n, int settled_o
     return rho;
 }
 
-/* One 4-seat table: the order drawn by Plackett-Luce into places[], and how the estimates
- * before the game and the hidden strengths ordered it (pairs right, winner right). */
+/* One 4-seat table's finishing order, drawn by Plackett-Luce from the seats' hidden
+ * strengths, into places[] (0 first). */
 static void four_seat_order(struct cc_rng *r, const struct sim_player *pl, const int seats[4],
                             int places[4])
 {
