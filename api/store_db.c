@@ -443,7 +443,9 @@ static const char *const stmt_sql[ST_COUNT] = {
     /* A rated game's update: pool $1, game $2 of $3 seats, the JSON array $4 of one entry a
      * seat {"seat", "s": subject, "place", "w"/"d"/"l": 1 or 0, "rb", "db", "vb" before,
      * "ra", "da", "va" after}: each rating row and one history row a seat. Answers the
-     * history rows written. */
+     * history rows written. The time written is the clock's when the rows are locked (not the
+     * transaction's start): of two games over one rating, the one that waited for the other's
+     * lock is the later in its history. */
     [ST_RATINGS_WRITE] =
         "WITH x AS (SELECT (e->>'seat')::smallint AS seat, e->>'s' AS subject, "
         "(e->>'place')::smallint AS place, (e->>'w')::integer AS w, (e->>'d')::integer AS d, "
@@ -452,11 +454,12 @@ static const char *const stmt_sql[ST_COUNT] = {
         "(e->>'va')::float8 AS va FROM json_array_elements($4::json) AS e), "
         "u AS (UPDATE ratings r SET rating = x.ra, deviation = x.da, volatility = x.va, "
         "games = r.games + 1, won = r.won + x.w, drawn = r.drawn + x.d, lost = r.lost + x.l, "
-        "last_rated_at = now() FROM x WHERE r.pool = $1 AND r.subject = x.subject RETURNING 1), "
+        "last_rated_at = clock_timestamp() FROM x WHERE r.pool = $1 AND r.subject = x.subject "
+        "RETURNING 1), "
         "h AS (INSERT INTO rating_history (game_id, seat, subject, pool, seats, place, "
         "rating_before, deviation_before, volatility_before, rating_after, deviation_after, "
-        "volatility_after) SELECT $2::uuid, x.seat, x.subject, $1, $3::smallint, x.place, "
-        "x.rb, x.db, x.vb, x.ra, x.da, x.va FROM x RETURNING 1) "
+        "volatility_after, rated_at) SELECT $2::uuid, x.seat, x.subject, $1, $3::smallint, "
+        "x.place, x.rb, x.db, x.vb, x.ra, x.da, x.va, clock_timestamp() FROM x RETURNING 1) "
         "SELECT (SELECT count(*) FROM h), (SELECT count(*) FROM u)",
     /* Person $1's name and its ratings (none: one row with NULL rating columns), by pool;
      * the columns of RATING_COLUMNS from column 1 on. */

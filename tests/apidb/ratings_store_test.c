@@ -7,6 +7,7 @@
 #include <criterion/criterion.h>
 #include <libpq-fe.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -250,4 +251,59 @@ Test(ratings_store, history_oldest_first)
     cr_assert_eq(l.n, 1);
     cr_expect_str_eq(l.points[0].game_id, GAME2);
     store_ratings_free(&l);
+}
+
+#define CHAIN_GAMES 25 /* games each of the two threads rates */
+
+/* One thread's games: CHAIN_GAMES games of Alice, Bob and a bot, seated in the order
+ * `order` gives (the other thread seats them the other way round). */
+static void *rate_games(void *arg)
+{
+    int order = *(const int *)arg;
+    long failures = 0;
+    for (int i = 0; i < CHAIN_GAMES; i++) {
+        char id[40];
+        snprintf(id, sizeof id, "bbbbbbbb-0000-4000-8000-%06d%06d", order, i);
+        struct ratings_game g = {.game_id = id, .pool = "classic", .nseats = 3};
+        struct ratings_game_seat s[3] = {{.person_id = ALICE, .score = i % 3},
+                                         {.person_id = BOB, .score = i % 2},
+                                         {.bot = "greedy", .think_ms = 50, .score = 1}};
+        for (int k = 0; k < 3; k++) g.seats[k] = s[order ? 2 - k : k];
+        struct ratings_change ch[3];
+        if (store_ratings_apply(&g, ch) != STORE_OK) failures++;
+    }
+    return (void *)failures;
+}
+
+/* Two servers' games ending at once over the same ratings, their seats in opposite orders:
+ * every update commits (rows locked in one order: no deadlock), none is lost (each history
+ * row starts from the rating the one before it left). */
+Test(ratings_store, games_ending_at_once)
+{
+    person(ALICE, "alice");
+    person(BOB, "bob");
+    pthread_t t[2];
+    int orders[2] = {0, 1};
+    for (int i = 0; i < 2; i++)
+        cr_assert_eq(pthread_create(&t[i], NULL, rate_games, &orders[i]), 0);
+    for (int i = 0; i < 2; i++) {
+        void *failures;
+        pthread_join(t[i], &failures);
+        cr_expect_eq((long)failures, 0, "thread %d: %ld updates failed", i, (long)failures);
+    }
+    cr_expect_eq(value("SELECT games FROM ratings WHERE subject = $1", ALICE), 2 * CHAIN_GAMES);
+    cr_expect_eq(value("SELECT games FROM ratings WHERE subject = $1", "bot:greedy:fast"),
+                 2 * CHAIN_GAMES);
+    /* The chain: in the order they were rated, every point's before is the after of the point
+     * before it, and the row holds the last one's after. */
+    cr_expect_eq(value("SELECT count(*) FROM (SELECT rating_before, lag(rating_after) OVER (ORDER "
+                       "BY rated_at) AS prev FROM "
+                       "rating_history WHERE subject = $1) x WHERE prev IS NOT NULL AND "
+                       "prev <> rating_before",
+                       ALICE),
+                 0);
+    cr_expect(fabs(value("SELECT rating FROM ratings WHERE subject = $1", ALICE) -
+                   value("SELECT rating_after FROM rating_history WHERE subject = $1 ORDER BY "
+                         "rated_at DESC LIMIT 1",
+                         ALICE)) < 1e-9);
 }
