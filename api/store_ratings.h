@@ -45,9 +45,10 @@ struct ratings_change {
  * seats' rows in the order of their names (two games ending at once wait for each other,
  * never deadlock), reads them and the database's clock, computes the update
  * (ratings_finishing_order, ratings_update_game with the production parameters: time away
- * is the time since each row's last_rated_at), and writes each row (rating, counts,
- * last_rated_at = now()) and one rating_history row per seat. out[] (g->nseats entries,
- * by seat) gets each seat's change.
+ * is the time since each row's last_rated_at to the transaction's now()), and writes each
+ * row (rating, counts, last_rated_at) and one rating_history row per seat, both stamped
+ * with the clock at the write (so histories are in the order of the updates). out[]
+ * (g->nseats entries, by seat) gets each seat's change.
  *
  * Exactly once comes from the caller: the game's version guard lets one transaction end
  * the game. Behind it, rating_history's primary key (game, seat) refuses a second update
