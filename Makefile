@@ -97,6 +97,7 @@ test: deps
 	$(MAKE_PLAIN) test-fuzz
 	$(MAKE_PLAIN) test-api-unit
 	$(MAKE_ADDRESS) test-api-unit
+	$(MAKE_PLAIN) test-api-db
 	$(MAKE_PLAIN) test-unit
 	$(MAKE_ADDRESS) test-unit
 	$(MAKE_ADDRESS) test-itest

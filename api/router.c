@@ -46,6 +46,11 @@ static const struct api_route routes[] = {
     {"GET", "/v1/players/me/webhook", routes_player_webhook_get},
     {"POST", "/v1/players/me/webhook", routes_player_webhook_set},
     {"DELETE", "/v1/players/me/webhook", routes_player_webhook_delete},
+    /* Ratings (routes_ratings.c): public profiles, histories, leaderboards, bots. */
+    {"GET", "/v1/players/{id}", routes_player_public},
+    {"GET", "/v1/players/{id}/ratings/{pool}", routes_player_rating_history},
+    {"GET", "/v1/leaderboards/{pool}", routes_leaderboard},
+    {"GET", "/v1/bots", routes_bots},
     {"POST", "/v1/games/{id}/join", routes_game_join},
     {"POST", "/v1/games/{id}/abort", routes_game_abort},
     {"GET", "/v1/games/{id}/export", routes_game_export},

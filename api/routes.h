@@ -46,6 +46,15 @@ void routes_player_create(const struct api_request *req, struct api_response *re
                           const char *arg);
 /* GET /v1/players/me: the player whose token the request carries. */
 void routes_player_me(const struct api_request *req, struct api_response *resp, const char *arg);
+/* GET /v1/players/{id}: a player's public profile: name and ratings (routes_ratings.c). */
+void routes_player_public(const struct api_request *req, struct api_response *resp, const char *id);
+/* GET /v1/players/{id}/ratings/{pool}: a rating now and its history (routes_ratings.c). */
+void routes_player_rating_history(const struct api_request *req, struct api_response *resp,
+                                  const char *pool);
+/* GET /v1/leaderboards/{pool}: the pool's leaderboard, paged (routes_ratings.c). */
+void routes_leaderboard(const struct api_request *req, struct api_response *resp, const char *pool);
+/* GET /v1/bots: each computer player's level and think class with its ratings. */
+void routes_bots(const struct api_request *req, struct api_response *resp, const char *arg);
 /* POST /v1/players/me/token: a new token for that player; the old one stops working. */
 void routes_player_token(const struct api_request *req, struct api_response *resp, const char *arg);
 /* GET /v1/players/me/games: the player's games, most urgent first, paged (routes_inbox.c). */

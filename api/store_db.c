@@ -92,6 +92,13 @@
     "x.seat)), g.scores::integer[] FROM me LEFT JOIN (f JOIN games g ON g.id = f.game_id) ON "     \
     "true ORDER BY f.inbox_rank, f.inbox_deadline, f.inbox_recency, f.game_id"
 
+/* A rating's columns as store_ratings.c reads them (r: ratings, p: people; 0023). */
+#define RATING_COLUMNS                                                                             \
+    "r.subject, r.pool, coalesce(p.name, r.bot), coalesce(r.bot, ''), "                            \
+    "coalesce(r.think_class, ''), r.rating, r.deviation, r.volatility, r.games, r.won, r.drawn, "  \
+    "r.lost, coalesce((extract(epoch FROM r.last_rated_at) * 1000)::bigint, 0), "                  \
+    "(extract(epoch FROM now()) * 1000)::bigint"
+
 static const char *const stmt_sql[ST_COUNT] = {
     [ST_PING] = "SELECT 1",
     /* One row per seat; the snapshot only in the first (results in binary); the person a
@@ -423,6 +430,63 @@ static const char *const stmt_sql[ST_COUNT] = {
         "EXCLUDED.lease_ms, claimed_until = NULL, attempts = 0",
     /* A shared secret (0022): the key of the cursors of a player's list. */
     [ST_SERVER_KEY] = "SELECT key FROM server_keys WHERE name = $1",
+    /* Ratings (0023, store_ratings.c). The rows of pool $1's subjects rated for the first
+     * time, from the JSON array $2 of {"s": subject, "p": person or null, "b": level or
+     * null, "c": think class or null}, in the order of their names, rated $3 / $4 / $5. */
+    [ST_RATINGS_ENSURE] =
+        "INSERT INTO ratings (subject, pool, person_id, bot, think_class, rating, deviation, "
+        "volatility) SELECT e->>'s', $1, (e->>'p')::uuid, e->>'b', e->>'c', $3::float8, "
+        "$4::float8, $5::float8 FROM json_array_elements($2::json) AS e ORDER BY e->>'s' "
+        "ON CONFLICT DO NOTHING",
+    /* The rows of pool $1's subjects (JSON array $2 of names), locked in the order of their
+     * names, each with its last rated game and the database's clock in ms since 1970. */
+    [ST_RATINGS_LOCK] =
+        "SELECT subject, rating, deviation, volatility, games, coalesce((extract(epoch FROM "
+        "last_rated_at) * 1000)::bigint, 0), (extract(epoch FROM now()) * 1000)::bigint "
+        "FROM ratings WHERE pool = $1 AND subject IN (SELECT json_array_elements_text($2::json)) "
+        "ORDER BY subject FOR UPDATE",
+    /* A rated game's update: pool $1, game $2 of $3 seats, the JSON array $4 of one entry a
+     * seat {"seat", "s": subject, "place", "w"/"d"/"l": 1 or 0, "rb", "db", "vb" before,
+     * "ra", "da", "va" after}: each rating row and one history row a seat. Answers the
+     * history rows written. The time written is the clock's when the rows are locked (not the
+     * transaction's start): of two games over one rating, the one that waited for the other's
+     * lock is the later in its history. */
+    [ST_RATINGS_WRITE] =
+        "WITH x AS (SELECT (e->>'seat')::smallint AS seat, e->>'s' AS subject, "
+        "(e->>'place')::smallint AS place, (e->>'w')::integer AS w, (e->>'d')::integer AS d, "
+        "(e->>'l')::integer AS l, (e->>'rb')::float8 AS rb, (e->>'db')::float8 AS db, "
+        "(e->>'vb')::float8 AS vb, (e->>'ra')::float8 AS ra, (e->>'da')::float8 AS da, "
+        "(e->>'va')::float8 AS va FROM json_array_elements($4::json) AS e), "
+        "u AS (UPDATE ratings r SET rating = x.ra, deviation = x.da, volatility = x.va, "
+        "games = r.games + 1, won = r.won + x.w, drawn = r.drawn + x.d, lost = r.lost + x.l, "
+        "last_rated_at = clock_timestamp() FROM x WHERE r.pool = $1 AND r.subject = x.subject "
+        "RETURNING 1), "
+        "h AS (INSERT INTO rating_history (game_id, seat, subject, pool, seats, place, "
+        "rating_before, deviation_before, volatility_before, rating_after, deviation_after, "
+        "volatility_after, rated_at) SELECT $2::uuid, x.seat, x.subject, $1, $3::smallint, "
+        "x.place, x.rb, x.db, x.vb, x.ra, x.da, x.va, clock_timestamp() FROM x RETURNING 1) "
+        "SELECT (SELECT count(*) FROM h), (SELECT count(*) FROM u)",
+    /* Person $1's name and its ratings (none: one row with NULL rating columns), by pool;
+     * the columns of RATING_COLUMNS from column 1 on. */
+    [ST_RATINGS_PERSON] = "SELECT p.name, " RATING_COLUMNS " FROM people p LEFT JOIN ratings r "
+                          "ON r.subject = p.id::text WHERE p.id = $1::uuid ORDER BY r.pool",
+    /* The newest $3 points of subject $1's history in pool $2, newest first. */
+    [ST_RATINGS_HISTORY] =
+        "SELECT game_id::text, seats, place, rating_before, deviation_before, volatility_before, "
+        "rating_after, deviation_after, volatility_after, (extract(epoch FROM rated_at) * "
+        "1000)::bigint FROM rating_history WHERE subject = $1 AND pool = $2 ORDER BY rated_at "
+        "DESC, game_id DESC LIMIT $3::integer",
+    /* A page of pool $1's leaderboard from the index ratings_leaderboard: after the entry
+     * ($3 rating, $4 subject; Infinity and '' from the top), people only unless $2, at
+     * most $5 + 1 entries (one more than a page: then another page follows). */
+    [ST_RATINGS_BOARD] = "SELECT '', " RATING_COLUMNS " FROM ratings r LEFT JOIN people p ON "
+                         "p.id = r.person_id WHERE r.pool = $1 AND r.deviation <= 110 AND "
+                         "(r.rating, r.subject) < ($3::float8, $4::text) AND r.last_rated_at > "
+                         "now() - interval '90 days' AND ($2::boolean OR r.person_id IS NOT "
+                         "NULL) ORDER BY r.rating DESC, r.subject DESC LIMIT $5::integer + 1",
+    /* Every computer player's rating. */
+    [ST_RATINGS_BOTS] = "SELECT '', " RATING_COLUMNS " FROM ratings r LEFT JOIN people p ON "
+                        "false WHERE r.bot IS NOT NULL ORDER BY r.bot, r.think_class, r.pool",
 };
 
 /*
@@ -433,10 +497,13 @@ static const char *const stmt_sql[ST_COUNT] = {
  * repeated only when it certainly never reached the server (see db_run_fmt).
  */
 static const unsigned char stmt_repeatable[ST_COUNT] = {
-    [ST_PING] = 1,         [ST_GAME_LOAD] = 1,     [ST_EVENTS_LIST] = 1,     [ST_IDEM_GET] = 1,
-    [ST_GAME_VERSION] = 1, [ST_GAME_VERSIONS] = 1, [ST_EVENTS_EACH] = 1,     [ST_WEBHOOK_STATE] = 1,
-    [ST_COUNTS] = 1,       [ST_GAME_WATCH] = 1,    [ST_PERSON_BY_TOKEN] = 1, [ST_REMATCH_FIND] = 1,
-    [ST_GAME_HISTORY] = 1, [ST_GAME_EXPORT] = 1,   [ST_SERVER_KEY] = 1,
+    [ST_PING] = 1,           [ST_GAME_LOAD] = 1,       [ST_EVENTS_LIST] = 1,
+    [ST_IDEM_GET] = 1,       [ST_GAME_VERSION] = 1,    [ST_GAME_VERSIONS] = 1,
+    [ST_EVENTS_EACH] = 1,    [ST_WEBHOOK_STATE] = 1,   [ST_COUNTS] = 1,
+    [ST_GAME_WATCH] = 1,     [ST_PERSON_BY_TOKEN] = 1, [ST_REMATCH_FIND] = 1,
+    [ST_GAME_HISTORY] = 1,   [ST_GAME_EXPORT] = 1,     [ST_SERVER_KEY] = 1,
+    [ST_RATINGS_PERSON] = 1, [ST_RATINGS_HISTORY] = 1, [ST_RATINGS_BOARD] = 1,
+    [ST_RATINGS_BOTS] = 1,
 };
 
 /* A thread's connection. */

@@ -62,6 +62,14 @@ enum stmt {
     ST_IDEM_PURGE,
     ST_SWEEP_PLAN,
     ST_SERVER_KEY, /* 0022: a shared secret of server_keys */
+    /* Ratings (store_ratings.c, 0023). */
+    ST_RATINGS_ENSURE,
+    ST_RATINGS_LOCK,
+    ST_RATINGS_WRITE,
+    ST_RATINGS_PERSON,
+    ST_RATINGS_HISTORY,
+    ST_RATINGS_BOARD,
+    ST_RATINGS_BOTS,
     ST_COUNT
 };
 

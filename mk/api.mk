@@ -1,7 +1,7 @@
 # api.mk: the service (api/), its integration tests (tests/itest/), `make run` and the
 # throwaway PostgreSQL the two use.
 
-# Every api/ source (folders under api/ included) but main.c goes into libapi.a: the
+# Every api/ source (folders under api/ included: api/ratings/ ...) but main.c goes into libapi.a: the
 # server links it with main.o, the api unit tests (mk/apitest.mk) with their own main, and
 # the linker takes from it only the modules each needs.
 API_SRCS     := $(wildcard api/*.c api/*/*.c)
@@ -125,6 +125,19 @@ backup-check: $(API_BIN)
 .PHONY: bench-clocks
 bench-clocks:
 	CLOCKS_BENCH=1 $(MAKE_PLAIN) test-itest ITEST_PROXY= ITEST_FILTER=clocks_bench
+# make bench-ratings: the calibration of the ratings (tests/bench/ratings_bench.c over
+# api/ratings/calibration.c): 2,000 players with hidden strengths, 50,000 rated 2- and
+# 4-seat games through the production update; Spearman of hidden and estimated strength,
+# predicted against observed by decile, the 4-seat order against chance. A few seconds;
+# tests/api/ratings_test.c runs a short form in test-api-unit.
+BENCH_RATINGS_BIN := $(BUILD)/bench-ratings
+$(BENCH_RATINGS_BIN): tests/bench/ratings_bench.c $(API_LIB) $(CORE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Iapi -Icore tests/bench/ratings_bench.c $(API_LIB) $(CORE_LIB) -lm -o $@
+.PHONY: bench-ratings
+bench-ratings: $(BENCH_RATINGS_BIN)
+	$(BENCH_RATINGS_BIN)
+
 bench: deps
 	$(MAKE_PLAIN) bench-engine
 	$(MAKE_PLAIN) bench-json

@@ -18,3 +18,17 @@ $(APITEST_BIN): $(APITEST_DEPS) $(API_LIB) $(CORE_LIB)
 .PHONY: test-api-unit
 test-api-unit: $(APITEST_BIN)
 	$(SAN_ENV) $(SAN_RUN) $(APITEST_BIN) --jobs=2
+
+# make test-api-db: the store's ratings against a real PostgreSQL (tests/apidb/, Criterion,
+# linked with libapi.a): a fresh database of the throwaway cluster, migrated by the test.
+APIDB_SRCS := $(wildcard tests/apidb/*.c)
+APIDB_BIN  := $(BUILD)/api-db-tests
+$(APIDB_BIN): $(APIDB_SRCS) $(API_LIB) $(CORE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(APITEST_FLAGS) $(APIDB_SRCS) $(API_LIB) $(CORE_LIB) \
+		$(PKG_LIBS) -lcriterion -o $@
+
+.PHONY: test-api-db
+test-api-db: $(APIDB_BIN)
+	@url=$$(scripts/pg-start.sh --fast --fresh tilehall_apidb$(if $(SANITIZE),_$(SANITIZE))) || exit 1; \
+	DATABASE_URL="$$url" $(SAN_ENV) $(SAN_RUN) $(APIDB_BIN) --jobs=1

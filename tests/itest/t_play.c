@@ -10,6 +10,7 @@
 
 const struct itest itest_tests[] = {
     {"ops endpoints", test_ops},
+    {"ratings: profiles, histories, leaderboards, bots", test_ratings_read},
     {"404 and 405", test_not_found_and_methods},
     {"rulesets and tiles", test_rulesets},
     {"create a game", test_create},

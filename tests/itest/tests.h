@@ -76,6 +76,7 @@ int play_turn(const struct server *srv, const struct game *g, int follower, char
 int token_shape(const char *tok);
 
 void test_ops(struct server *srv);
+void test_ratings_read(struct server *srv);
 void test_board_png(struct server *srv);
 void test_board_png_refusals(struct server *srv);
 void test_board_png_cache(struct server *srv);
