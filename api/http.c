@@ -273,16 +273,17 @@ static int peer_closed(int fd)
     return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
 }
 
-/* Resumes the requests on the waiting list whose client has gone (api_async.gone set): a
- * suspended connection is not watched by libmicrohttpd, so without this a hint would wait,
- * and be thought, for nobody (issue 29, finding 2). */
+/* Resumes the requests on the waiting list that asked for it (api_async.watch_client) whose
+ * client has gone (api_async.gone set): a suspended connection is not watched by
+ * libmicrohttpd, so without this a hint would wait, and be thought, for nobody (issue 29,
+ * finding 2). */
 static void resume_gone(void)
 {
     struct http_req *gone = NULL;
     pthread_mutex_lock(&susp_lock);
     for (struct http_req *hr = waiting, *next; hr; hr = next) {
         next = hr->next_waiting;
-        if (!peer_closed(hr->fd)) continue;
+        if (!hr->async.watch_client || !peer_closed(hr->fd)) continue;
         unlink_waiting(hr);
         atomic_store(&hr->async.gone, 1);
         atomic_store(&hr->woken, 1);

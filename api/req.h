@@ -28,8 +28,10 @@ struct api_async {
     void *wake_arg;                      /* its argument */
     int by_design;                       /* 1: it waited on purpose (a long poll): the
                                             answer's delay is no slow request */
-    atomic_int gone; /* set by the HTTP layer: 1 once the client closed the connection while
-                        the request waited (to be woken): the answer reaches nobody */
+    int watch_client; /* set by the handler: 1 to have the HTTP layer watch the connection
+                         while the request waits to be woken (API_SUSPEND_WAKE) */
+    atomic_int gone;  /* with watch_client, set by the HTTP layer: 1 once the client closed
+                         the connection while the request waited: the answer reaches nobody */
 };
 
 /* A request. The HTTP layer owns every pointer; they live until the answer is sent. */

@@ -249,6 +249,7 @@ static int hint_queue(const struct api_request *req, struct api_response *resp,
             h->refs++;
             req->async->pending = w;
             req->async->cancel = hint_cancel;
+            req->async->watch_client = 1;
             pthread_mutex_unlock(&hlock);
             return 1;
         }
@@ -285,6 +286,7 @@ static int hint_queue(const struct api_request *req, struct api_response *resp,
     npending++;
     req->async->pending = w;
     req->async->cancel = hint_cancel;
+    req->async->watch_client = 1; /* gone: the hint is given up (hint_resume) */
     /* Under hlock: the worker may begin at once, and takes hlock only when it is done. */
     if (jobs_submit(&h->task) == 0) {
         pthread_mutex_unlock(&hlock);

