@@ -30,19 +30,21 @@
 static const struct jobs_kind *kinds[JOBS_MAX_KINDS]; /* the registry */
 static int nkinds;                                    /* entries in kinds */
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; /* guards what follows */
-static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;   /* a kick, a task or the stop */
-static unsigned long kicks;                              /* grows with every kick */
-static struct jobs_task *tasks, **tasks_tail = &tasks;   /* the queue of tasks */
-static int stopping;                                     /* 1 once jobs_stop() began */
-static int draining;                                     /* 1 once jobs_drain() began */
-static int busy;                                         /* workers claiming or running jobs */
-static int running;                                      /* threads started (all kinds) */
-static pthread_t threads[MAX_WORKERS + 2];               /* the lanes' workers, the task one */
-static pthread_t listener;                               /* LISTENs STORE_JOBS_CHANNEL */
-static int listening;                                    /* 1 when listener runs */
-static int poll_ms = 200;                                /* JOBS_POLL_MS */
-static int per_owner = 1;                                /* JOBS_PER_ADDRESS */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;    /* guards what follows */
+static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;      /* the lanes': a kick or the stop */
+static pthread_cond_t task_wake = PTHREAD_COND_INITIALIZER; /* the task worker's: a task or
+                                                               the stop */
+static unsigned long kicks;                                 /* grows with every kick */
+static struct jobs_task *tasks, **tasks_tail = &tasks;      /* the queue of tasks */
+static int stopping;                                        /* 1 once jobs_stop() began */
+static int draining;                                        /* 1 once jobs_drain() began */
+static int busy;                                            /* workers claiming or running jobs */
+static int running;                                         /* threads started (all kinds) */
+static pthread_t threads[MAX_WORKERS + 2];                  /* the lanes' workers, the task one */
+static pthread_t listener;                                  /* LISTENs STORE_JOBS_CHANNEL */
+static int listening;                                       /* 1 when listener runs */
+static int poll_ms = 200;                                   /* JOBS_POLL_MS */
+static int per_owner = 1;                                   /* JOBS_PER_ADDRESS */
 static const enum jobs_lane lane_of_worker[JOBS_NLANES] = {JOBS_LANE_SLOW, JOBS_LANE_FAST};
 
 int jobs_register(const struct jobs_kind *k)
@@ -90,7 +92,7 @@ int jobs_submit(struct jobs_task *t)
         t->next = NULL;
         *tasks_tail = t;
         tasks_tail = &t->next;
-        pthread_cond_signal(&wake);
+        pthread_cond_signal(&task_wake); /* its own: a lane's worker would not take it */
     }
     pthread_mutex_unlock(&lock);
     return ok ? 0 : -1;
@@ -260,7 +262,7 @@ static void *task_main(void *arg)
             continue;
         }
         if (stopping) break;
-        pthread_cond_wait(&wake, &lock);
+        pthread_cond_wait(&task_wake, &lock);
     }
     pthread_mutex_unlock(&lock);
     return NULL;
@@ -367,6 +369,7 @@ void jobs_stop(void)
     stopping = 1;
     int n = running;
     pthread_cond_broadcast(&wake);
+    pthread_cond_broadcast(&task_wake);
     pthread_mutex_unlock(&lock);
     for (int i = 0; i < n; i++) pthread_join(threads[i], NULL);
     if (listening) pthread_join(listener, NULL);
