@@ -1,7 +1,6 @@
 /* jobs.h: background work of games, claimed from PostgreSQL by worker threads of their own:
- * a registry of kinds (a computer player's turn today; clocks and retention plug in the
- * same way), the plan each commit writes, and an in-memory queue of tasks for the same
- * threads (hints).
+ * a registry of kinds (computer players' turns, clocks, retention), the plan each commit
+ * writes, and an in-memory queue of tasks (hints) for a worker of its own.
  *
  * A job is a row of the table jobs (0010): at most one per game and kind, written or removed
  * by the transaction of the commit that made it due (games_commit asks jobs_plan()), so no
@@ -12,8 +11,14 @@
  * attempts at the same turn one commits and the other finds the game moved on, so a job
  * acts exactly once. Workers sleep until a commit writes a job (this server's: jobs_kick;
  * any server's: NOTIFY on STORE_JOBS_CHANNEL, which a listener thread of each server
- * LISTENs to) or a task is queued, and look again every JOBS_POLL_MS in any case (leases
- * that ran out, retries, notifications lost while the listener reconnected).
+ * LISTENs to), and look again every JOBS_POLL_MS in any case (leases that ran out,
+ * retries, notifications lost while the listener reconnected).
+ *
+ * Fair shares (issue 29, findings 2 and 4): each kind belongs to a lane (enum jobs_lane)
+ * with workers of its own, so that a deadline never waits behind a computer player's
+ * thinking, and neither waits behind a hint. A claim takes one job: of the games one
+ * address created (games.owner, 0020) at most JOBS_PER_ADDRESS jobs of a lane run at once
+ * on all servers, and the address served longest ago goes first (store_job_claim).
  */
 #ifndef API_JOBS_H
 #define API_JOBS_H
