@@ -1,5 +1,6 @@
-/* bots.c: computer players' seats: the job kind "bot" that plays their turns, and the one
- * place that asks the engine for a computer player's move (bots_play_turn). */
+/* bots.c: computer players' seats: the job kinds "bot" and "bot_think" that play their
+ * turns, and the one place that asks the engine for a computer player's move
+ * (bots_play_turn). */
 #include "bots.h"
 
 #include <pthread.h>
@@ -63,8 +64,36 @@ static void bot_think_run(void *arg)
     t->st = cc_bot_think(t->g, t->lv, t->seed, t->budget, t->scratch, t->out);
 }
 
+/* The clock of a search that may be stopped (bots_think_stoppable). */
+struct stoppable {
+    struct think_clock *clock; /* the search's clock */
+    const atomic_int *stop;    /* 1: the search is over */
+    int started;               /* 1 once the engine read its start time */
+};
+
+/* cc_bot_budget.now_us of a stoppable search: think_clock_now(), or far past any budget
+ * once stopped (the engine then ends the search at its next look at the clock). The first
+ * reading, the search's start, is always the true time. */
+static uint64_t stoppable_now(void *ctx)
+{
+    struct stoppable *s = ctx;
+    uint64_t now = think_clock_now(s->clock);
+    if (!s->started) {
+        s->started = 1;
+        return now;
+    }
+    return atomic_load(s->stop) ? now + ((uint64_t)1 << 40) : now;
+}
+
 enum cc_status bots_play_turn(const struct cc_game *g, const char *level, int think_ms,
                               uint64_t seed, struct cc_action *out, const char **used)
+{
+    return bots_think_stoppable(g, level, think_ms, seed, NULL, out, used);
+}
+
+enum cc_status bots_think_stoppable(const struct cc_game *g, const char *level, int think_ms,
+                                    uint64_t seed, const atomic_int *stop, struct cc_action *out,
+                                    const char **used)
 {
     enum cc_bot_level lv;
     *used = NULL;
@@ -72,9 +101,10 @@ enum cc_status bots_play_turn(const struct cc_game *g, const char *level, int th
     /* Random and greedy answer at once; mcts thinks for think_ms of wall time (the engine
      * reads the clock every few iterations, so it stops within a fraction of a ms). */
     struct think_clock clock = {.load_fd = -1}; /* opened for mcts only */
+    struct stoppable stoppable = {&clock, stop, 0};
     struct cc_bot_budget budget = {.think_us = think_ms > 0 ? (uint32_t)think_ms * 1000u : 0,
-                                   .now_us = think_clock_now,
-                                   .now_ctx = &clock};
+                                   .now_us = stop ? stoppable_now : think_clock_now,
+                                   .now_ctx = stop ? (void *)&stoppable : (void *)&clock};
     if (!budget.think_us) budget.iterations = CC_BOT_MCTS_DEFAULT_ITERATIONS;
     struct cc_bot_scratch *scratch = thread_scratch();
     if (!scratch) return CC_ERR_CORRUPT;
@@ -123,19 +153,62 @@ void bots_seats_new(const struct json_new_game *in, int nplayers, struct store_p
     }
 }
 
-/* jobs_kind.plan: a bot's turn is due at once when the seat to move is a computer player;
- * in a game with computer players, no job otherwise. */
-static enum jobs_plan bot_plan(const struct cc_game *g, const struct store_player *seats,
-                               int *due_ms, int *lease_ms)
+/*
+ * 1 when the people have left game `g` with seats `seats`: it had at least one person's seat
+ * and every one of them has resigned (by itself, or by the clock: the third timeout in a
+ * row). Its computer players then only resign, each at its turn, so that no game of
+ * computer players plays on for nobody (issue 29, finding 4). A game created without a
+ * person's seat plays to its end, as asked.
+ */
+static int people_left(const struct cc_game *g, const struct store_player *seats)
+{
+    int people = 0;
+    for (unsigned s = 0; s < g->nplayers; s++) {
+        if (seats[s].bot[0]) continue;
+        if (!cc_seat_resigned(g, s)) return 0;
+        people++;
+    }
+    return people > 0;
+}
+
+/* 1 when the next action of the seat to move of `g`, a computer player, takes thought (an
+ * mcts placement): a job of the slow lane, "bot_think"; every other (a draw, random and
+ * greedy, a resignation) is one of the fast lane, "bot". */
+static int takes_thought(const struct cc_game *g, const struct store_player *seats)
+{
+    return g->phase == CC_PHASE_PLACE && strcmp(seats[g->seat].bot, "mcts") == 0 &&
+           !people_left(g, seats);
+}
+
+/* What kind `think` (1: "bot_think", 0: "bot") plans for `g`: a computer player's turn is due
+ * at once when the seat to move is one and its action is of that kind; in a game with
+ * computer players, no job of the kind otherwise. */
+static enum jobs_plan plan_of(int think, const struct cc_game *g, const struct store_player *seats,
+                              int *due_ms, int *lease_ms)
 {
     int any = 0;
     for (unsigned s = 0; s < g->nplayers; s++) any |= seats[s].bot[0] != '\0';
     if (!any) return JOBS_PLAN_NONE;
-    if (g->phase == CC_PHASE_FINISHED || g->seat >= g->nplayers || !seats[g->seat].bot[0])
+    if (g->phase == CC_PHASE_FINISHED || g->seat >= g->nplayers || !seats[g->seat].bot[0] ||
+        takes_thought(g, seats) != think)
         return JOBS_PLAN_REMOVE;
     *due_ms = 0;
     *lease_ms = 2 * seats[g->seat].think_ms + LEASE_EXTRA_MS;
     return JOBS_PLAN_DUE;
+}
+
+/* jobs_kind.plan of "bot": the computer player's actions that take no thought. */
+static enum jobs_plan bot_plan(const struct cc_game *g, const struct store_player *seats,
+                               int *due_ms, int *lease_ms)
+{
+    return plan_of(0, g, seats, due_ms, lease_ms);
+}
+
+/* jobs_kind.plan of "bot_think": its mcts placements. */
+static enum jobs_plan think_plan(const struct cc_game *g, const struct store_player *seats,
+                                 int *due_ms, int *lease_ms)
+{
+    return plan_of(1, g, seats, due_ms, lease_ms);
 }
 
 /* jobs_kind.run: one action (the draw, or the placement) of the computer player to move,
@@ -166,7 +239,15 @@ static enum jobs_result bot_run(const struct store_job *j)
     struct cc_action a;
     const char *used = NULL;
     long long t0 = api_now_ms();
-    enum cc_status st = bots_play_turn(g, p->bot, p->think_ms, bots_seed(ag->id, g), &a, &used);
+    enum cc_status st = CC_OK;
+    if (people_left(g, ag->row.players)) { /* nobody left to play for: it resigns */
+        memset(&a, 0, sizeof a);
+        a.kind = CC_ACTION_RESIGN;
+        a.tile = CC_NO_TILE;
+        used = "resign";
+    } else {
+        st = bots_play_turn(g, p->bot, p->think_ms, bots_seed(ag->id, g), &a, &used);
+    }
     if (st != CC_OK) {
         log_kv(LOG_ERROR, "computer player found no move", "game", ag->id, "status",
                cc_status_name(st), NULL);
@@ -195,9 +276,12 @@ out:
     return r;
 }
 
-static const struct jobs_kind bot_kind = {"bot", bot_plan, bot_run};
+/* Both kinds play whatever the seat to move needs (a row of either, written before a state
+ * changed its kind, still plays its turn); they differ in the lane that claims them. */
+static const struct jobs_kind bot_kind = {"bot", bot_plan, bot_run, JOBS_LANE_FAST};
+static const struct jobs_kind think_kind = {"bot_think", think_plan, bot_run, JOBS_LANE_SLOW};
 
 int bots_init(void)
 {
-    return jobs_register(&bot_kind);
+    return jobs_register(&bot_kind) || jobs_register(&think_kind) ? -1 : 0;
 }

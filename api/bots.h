@@ -3,6 +3,7 @@
 #ifndef API_BOTS_H
 #define API_BOTS_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "game.h"
@@ -23,6 +24,15 @@ int bots_init(void) NODISCARD;
  */
 enum cc_status bots_play_turn(const struct cc_game *g, const char *level, int think_ms,
                               uint64_t seed, struct cc_action *out, const char **used) NODISCARD;
+
+/*
+ * bots_play_turn() whose search ends early once *stop is 1 (NULL: never): a hint nobody
+ * waits for any more. A stopped search still answers a legal move (the best found so far,
+ * or greedy's choice). Every call of the engine's computer players goes through here.
+ */
+enum cc_status bots_think_stoppable(const struct cc_game *g, const char *level, int think_ms,
+                                    uint64_t seed, const atomic_int *stop, struct cc_action *out,
+                                    const char **used) NODISCARD;
 
 /* The seed of a computer player's move in game `id` at state `g`: from the game's id and
  * the turn (never the clock). */

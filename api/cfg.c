@@ -81,7 +81,10 @@ int cfg_load(struct cfg *c, char *err, int errlen)
         return -1;
     /* Background jobs (jobs.h): computer players' turns and hints. */
     if (env_int("BOT_WORKERS", 1, 0, 64, &c->bot_workers, err, errlen) ||
-        env_int("JOBS_POLL_MS", 200, 10, 60000, &c->jobs_poll_ms, err, errlen))
+        env_int("JOBS_POLL_MS", 200, 10, 60000, &c->jobs_poll_ms, err, errlen) ||
+        env_int("JOBS_PER_ADDRESS", 1, 1, 64, &c->jobs_per_address, err, errlen) ||
+        env_int("HINT_QUEUE", 32, 1, 4096, &c->hint_queue, err, errlen) ||
+        env_int("HINT_PER_ADDRESS", 4, 1, 4096, &c->hint_per_address, err, errlen))
         return -1;
     /* The drain at SIGTERM (main.c). */
     int drain_s = 0;

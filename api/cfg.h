@@ -48,8 +48,12 @@ struct cfg {
     int webhook_breaker_ms;       /* WEBHOOK_BREAKER_MS: the host is skipped this long, doubling
                                      while it keeps failing (30000) */
     /* Background jobs and computer players (docs/clients.md "Computer players and hints"). */
-    int bot_workers;  /* BOT_WORKERS: job worker threads (bots, hints), 0 none (1) */
-    int jobs_poll_ms; /* JOBS_POLL_MS: workers look for due jobs this often (200) */
+    int bot_workers;      /* BOT_WORKERS: job worker threads (bots, hints), 0 none (1) */
+    int jobs_poll_ms;     /* JOBS_POLL_MS: workers look for due jobs this often (200) */
+    int jobs_per_address; /* JOBS_PER_ADDRESS: running jobs of one lane whose games one
+                             address created, at most, across the servers (1) */
+    int hint_queue;       /* HINT_QUEUE: hints queued or being thought at most (32) */
+    int hint_per_address; /* HINT_PER_ADDRESS: of them asked from one address (4) */
     /* Rolling restarts (docs/operations.md "Rolling restarts"). */
     int drain_timeout_ms; /* DRAIN_TIMEOUT (seconds): after SIGTERM, how long requests, streams
                              and jobs in progress get to finish before the exit (20 s) */

@@ -164,8 +164,10 @@ out:
     return r;
 }
 
-static const struct jobs_kind deadline_kind = {"deadline", clock_plan, deadline_run};
-static const struct jobs_kind near_kind = {"deadline_near", clock_plan, near_run};
+/* The fast lane: a deadline never waits behind a computer player's thinking. */
+static const struct jobs_kind deadline_kind = {"deadline", clock_plan, deadline_run,
+                                               JOBS_LANE_FAST};
+static const struct jobs_kind near_kind = {"deadline_near", clock_plan, near_run, JOBS_LANE_FAST};
 
 int clocks_init(void)
 {

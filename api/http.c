@@ -1,6 +1,7 @@
 /* http.c: the only file that speaks libmicrohttpd. */
 #include "http.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -44,6 +45,7 @@ struct http_req {
     int waiting;                     /* 1 while on the waiting list (suspended, not ticked) */
     struct http_req *prev_waiting;   /* the waiting list (guarded by susp_lock) */
     struct http_req *next_waiting;
+    int fd;                     /* its socket while on the waiting list, else -1 */
     int admitted;               /* 1 once its headers passed refuse_early() */
     long long started_us;       /* when the request arrived, monotonic microseconds */
     int arrived;                /* 1 once it arrived whole (in time) and was handled */
@@ -268,6 +270,42 @@ static void resume_all(void)
     }
 }
 
+/* 1 when the client of socket `fd` has closed its side or the connection failed (a byte
+ * sent ahead, a pipelined request, is no leaving). */
+static int peer_closed(int fd)
+{
+    char c;
+    if (fd < 0) return 0;
+    ssize_t n = recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+    return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
+}
+
+/* Resumes the requests on the waiting list that asked for it (api_async.watch_client) whose
+ * client has gone (api_async.gone set): a suspended connection is not watched by
+ * libmicrohttpd, so without this a hint would wait, and be thought, for nobody (issue 29,
+ * finding 2). */
+static void resume_gone(void)
+{
+    struct http_req *gone = NULL;
+    pthread_mutex_lock(&susp_lock);
+    for (struct http_req *hr = waiting, *next; hr; hr = next) {
+        next = hr->next_waiting;
+        if (!hr->async.watch_client || !peer_closed(hr->fd)) continue;
+        unlink_waiting(hr);
+        atomic_store(&hr->async.gone, 1);
+        atomic_store(&hr->woken, 1);
+        hr->next_waiting = gone; /* off the list: only this call resumes it */
+        gone = hr;
+    }
+    pthread_mutex_unlock(&susp_lock);
+    while (gone) {
+        struct http_req *hr = gone;
+        gone = hr->next_waiting;
+        hr->next_waiting = NULL;
+        MHD_resume_connection(hr->conn);
+    }
+}
+
 static void *ticker_main(void *arg)
 {
     (void)arg;
@@ -275,6 +313,7 @@ static void *ticker_main(void *arg)
     while (!atomic_load(&stopping)) {
         mono_wait_ms(&susp_cond, &susp_lock, POLL_TICK_MS);
         pthread_mutex_unlock(&susp_lock);
+        resume_gone();
         resume_all();
         pthread_mutex_lock(&susp_lock);
     }
@@ -398,6 +437,7 @@ static struct http_req *req_new(void)
 {
     struct http_req *hr = calloc(1, sizeof *hr);
     if (hr) {
+        hr->fd = -1; /* its socket is looked up when it waits */
         buf_init(&hr->body, API_MAX_BODY);
         hr->started_ms = api_now_ms();
         hr->started_us = mono_us();
@@ -743,6 +783,9 @@ static enum MHD_Result handle_request(void *cls, struct MHD_Connection *conn, co
                 hr->next_suspended = suspended;
                 suspended = hr;
             } else {
+                const union MHD_ConnectionInfo *fi =
+                    MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+                hr->fd = fi ? fi->connect_fd : -1;
                 hr->waiting = 1;
                 hr->prev_waiting = NULL;
                 hr->next_waiting = waiting;

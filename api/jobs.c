@@ -16,7 +16,9 @@
 #include "metrics.h"
 #include "req.h"
 
-#define CLAIM_MAX     4     /* jobs one claim takes at most */
+#define CLAIM_MAX                                                                                  \
+    1                       /* jobs one claim takes: one, run at once (a job claimed and           \
+                                 left waiting behind another would hold its owner's share) */
 #define BACKOFF_MS    250   /* first retry delay of a failed job, doubling */
 #define BACKOFF_MAX   60000 /* retry delay at most */
 #define MAX_WORKERS   64    /* BOT_WORKERS at most (cfg.c) */
@@ -28,18 +30,22 @@
 static const struct jobs_kind *kinds[JOBS_MAX_KINDS]; /* the registry */
 static int nkinds;                                    /* entries in kinds */
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; /* guards what follows */
-static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;   /* a kick, a task or the stop */
-static unsigned long kicks;                              /* grows with every kick */
-static struct jobs_task *tasks, **tasks_tail = &tasks;   /* the queue of tasks */
-static int stopping;                                     /* 1 once jobs_stop() began */
-static int draining;                                     /* 1 once jobs_drain() began */
-static int busy;                                         /* workers claiming or running jobs */
-static int running;                                      /* workers started */
-static pthread_t threads[MAX_WORKERS];                   /* the workers */
-static pthread_t listener;                               /* LISTENs STORE_JOBS_CHANNEL */
-static int listening;                                    /* 1 when listener runs */
-static int poll_ms = 200;                                /* JOBS_POLL_MS */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;    /* guards what follows */
+static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;      /* the lanes': a kick or the stop */
+static pthread_cond_t task_wake = PTHREAD_COND_INITIALIZER; /* the task worker's: a task or
+                                                               the stop */
+static unsigned long kicks;                                 /* grows with every kick */
+static struct jobs_task *tasks, **tasks_tail = &tasks;      /* the queue of tasks */
+static int stopping;                                        /* 1 once jobs_stop() began */
+static int draining;                                        /* 1 once jobs_drain() began */
+static int busy;                                            /* workers claiming or running jobs */
+static int running;                                         /* threads started (all kinds) */
+static pthread_t threads[MAX_WORKERS + 2];                  /* the lanes' workers, the task one */
+static pthread_t listener;                                  /* LISTENs STORE_JOBS_CHANNEL */
+static int listening;                                       /* 1 when listener runs */
+static int poll_ms = 200;                                   /* JOBS_POLL_MS */
+static int per_owner = 1;                                   /* JOBS_PER_ADDRESS */
+static const enum jobs_lane lane_of_worker[JOBS_NLANES] = {JOBS_LANE_SLOW, JOBS_LANE_FAST};
 
 int jobs_register(const struct jobs_kind *k)
 {
@@ -86,7 +92,7 @@ int jobs_submit(struct jobs_task *t)
         t->next = NULL;
         *tasks_tail = t;
         tasks_tail = &t->next;
-        pthread_cond_signal(&wake);
+        pthread_cond_signal(&task_wake); /* its own: a lane's worker would not take it */
     }
     pthread_mutex_unlock(&lock);
     return ok ? 0 : -1;
@@ -159,16 +165,19 @@ static int is_draining(void)
     return d;
 }
 
-/* Claims due jobs and runs them; once draining, the claimed ones not begun go back, due at
- * once for any server. Returns the number claimed (-1: the claim failed). */
-static int claim_and_run(void)
+/* Claims due jobs of the kinds of `lane` and runs them; once draining, the claimed ones not
+ * begun go back, due at once for any server. Returns the number claimed (-1: the claim
+ * failed). */
+static int claim_and_run(enum jobs_lane lane)
 {
     const char *names[JOBS_MAX_KINDS];
-    for (int i = 0; i < nkinds; i++) names[i] = kinds[i]->name;
-    if (!nkinds) return 0;
+    int nnames = 0;
+    for (int i = 0; i < nkinds; i++)
+        if (kinds[i]->lane == lane) names[nnames++] = kinds[i]->name;
+    if (!nnames) return 0;
     struct store_job got[CLAIM_MAX];
     int n = 0;
-    if (store_job_claim(names, nkinds, got, CLAIM_MAX, &n) != STORE_OK) return -1;
+    if (store_job_claim(names, nnames, per_owner, got, CLAIM_MAX, &n) != STORE_OK) return -1;
     for (int i = 0; i < n; i++) {
         if (!is_draining()) {
             run_job(&got[i]);
@@ -192,14 +201,55 @@ static void deadline_in(struct timespec *ts, long ms)
     }
 }
 
-static void *worker_main(void *arg)
+/* Lowers the calling worker's CPU priority (WORKER_NICE). */
+static void worker_nice(void)
 {
-    (void)arg;
     /* Linux: a thread's niceness is its own (setpriority on its thread id). */
     if (setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), WORKER_NICE) != 0)
         log_kv(LOG_DEBUG, "job worker keeps the default priority", NULL);
+}
+
+/* A worker of one lane (arg: a pointer into lane_of_worker): claims and runs that lane's
+ * due jobs, never a task. */
+static void *worker_main(void *arg)
+{
+    enum jobs_lane lane = *(const enum jobs_lane *)arg;
+    worker_nice();
     unsigned long seen = (unsigned long)-1; /* claim at once at the start */
     long long next_poll = 0;
+    pthread_mutex_lock(&lock);
+    for (;;) {
+        if (stopping) break;
+        if (draining) { /* no more claims, until the stop */
+            pthread_cond_wait(&wake, &lock);
+            continue;
+        }
+        long long now = api_now_ms();
+        if (seen != kicks || now >= next_poll) {
+            seen = kicks;
+            busy++;
+            pthread_mutex_unlock(&lock);
+            int n = claim_and_run(lane);
+            pthread_mutex_lock(&lock);
+            busy--;
+            /* A full claim may have left more due: look again at once. */
+            next_poll = n == CLAIM_MAX ? 0 : api_now_ms() + (n < 0 ? 1000 : poll_ms);
+            continue;
+        }
+        struct timespec ts;
+        deadline_in(&ts, (long)(next_poll - now));
+        pthread_cond_timedwait(&wake, &lock, &ts);
+    }
+    pthread_mutex_unlock(&lock);
+    return NULL;
+}
+
+/* The task worker: runs the queued tasks (hints) in order, until the stop and the queue
+ * is empty. It claims no stored job, so a task delays none. */
+static void *task_main(void *arg)
+{
+    (void)arg;
+    worker_nice();
     pthread_mutex_lock(&lock);
     for (;;) {
         if (tasks) {
@@ -212,25 +262,7 @@ static void *worker_main(void *arg)
             continue;
         }
         if (stopping) break;
-        if (draining) { /* no more claims: only tasks, until the stop */
-            pthread_cond_wait(&wake, &lock);
-            continue;
-        }
-        long long now = api_now_ms();
-        if (seen != kicks || now >= next_poll) {
-            seen = kicks;
-            busy++;
-            pthread_mutex_unlock(&lock);
-            int n = claim_and_run();
-            pthread_mutex_lock(&lock);
-            busy--;
-            /* A full claim may have left more due: look again at once. */
-            next_poll = n == CLAIM_MAX ? 0 : api_now_ms() + (n < 0 ? 1000 : poll_ms);
-            continue;
-        }
-        struct timespec ts;
-        deadline_in(&ts, (long)(next_poll - now));
-        pthread_cond_timedwait(&wake, &lock, &ts);
+        pthread_cond_wait(&task_wake, &lock);
     }
     pthread_mutex_unlock(&lock);
     return NULL;
@@ -271,6 +303,19 @@ static void *listener_main(void *arg)
     return NULL;
 }
 
+/* Starts thread `i` of threads[] on `fn`. Returns 0 or -1 (logged). */
+static int start_thread(int i, void *(*fn)(void *), void *arg)
+{
+    if (pthread_create(&threads[i], NULL, fn, arg) != 0) {
+        log_kv(LOG_ERROR, "cannot start a job worker", NULL);
+        return -1;
+    }
+    pthread_mutex_lock(&lock);
+    running++;
+    pthread_mutex_unlock(&lock);
+    return 0;
+}
+
 int jobs_start(const struct cfg *cfg)
 {
     pthread_condattr_t ca;
@@ -280,25 +325,25 @@ int jobs_start(const struct cfg *cfg)
     pthread_cond_init(&wake, &ca);
     pthread_condattr_destroy(&ca);
     poll_ms = cfg->jobs_poll_ms;
+    per_owner = cfg->jobs_per_address > 0 ? cfg->jobs_per_address : 1;
     int n = cfg->bot_workers < MAX_WORKERS ? cfg->bot_workers : MAX_WORKERS;
-    for (int i = 0; i < n; i++) {
-        if (pthread_create(&threads[i], NULL, worker_main, NULL) != 0) {
-            log_kv(LOG_ERROR, "cannot start a job worker", NULL);
+    if (n <= 0) return 0;
+    /* The slow lane's BOT_WORKERS, the fast lane's one, the task worker. */
+    for (int i = 0; i < n + 2; i++) {
+        void *arg = i < n    ? (void *)&lane_of_worker[JOBS_LANE_SLOW]
+                    : i == n ? (void *)&lane_of_worker[JOBS_LANE_FAST]
+                             : NULL;
+        if (start_thread(i, i <= n ? worker_main : task_main, arg)) {
             jobs_stop();
             return -1;
         }
-        pthread_mutex_lock(&lock);
-        running++;
-        pthread_mutex_unlock(&lock);
     }
-    if (n > 0) {
-        if (pthread_create(&listener, NULL, listener_main, NULL) != 0) {
-            log_kv(LOG_ERROR, "cannot start the job listener", NULL);
-            jobs_stop();
-            return -1;
-        }
-        listening = 1;
+    if (pthread_create(&listener, NULL, listener_main, NULL) != 0) {
+        log_kv(LOG_ERROR, "cannot start the job listener", NULL);
+        jobs_stop();
+        return -1;
     }
+    listening = 1;
     return 0;
 }
 
@@ -324,6 +369,7 @@ void jobs_stop(void)
     stopping = 1;
     int n = running;
     pthread_cond_broadcast(&wake);
+    pthread_cond_broadcast(&task_wake);
     pthread_mutex_unlock(&lock);
     for (int i = 0; i < n; i++) pthread_join(threads[i], NULL);
     if (listening) pthread_join(listener, NULL);

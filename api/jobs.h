@@ -1,7 +1,6 @@
 /* jobs.h: background work of games, claimed from PostgreSQL by worker threads of their own:
- * a registry of kinds (a computer player's turn today; clocks and retention plug in the
- * same way), the plan each commit writes, and an in-memory queue of tasks for the same
- * threads (hints).
+ * a registry of kinds (computer players' turns, clocks, retention), the plan each commit
+ * writes, and an in-memory queue of tasks (hints) for a worker of its own.
  *
  * A job is a row of the table jobs (0010): at most one per game and kind, written or removed
  * by the transaction of the commit that made it due (games_commit asks jobs_plan()), so no
@@ -12,8 +11,14 @@
  * attempts at the same turn one commits and the other finds the game moved on, so a job
  * acts exactly once. Workers sleep until a commit writes a job (this server's: jobs_kick;
  * any server's: NOTIFY on STORE_JOBS_CHANNEL, which a listener thread of each server
- * LISTENs to) or a task is queued, and look again every JOBS_POLL_MS in any case (leases
- * that ran out, retries, notifications lost while the listener reconnected).
+ * LISTENs to), and look again every JOBS_POLL_MS in any case (leases that ran out,
+ * retries, notifications lost while the listener reconnected).
+ *
+ * Fair shares (issue 29, findings 2 and 4): each kind belongs to a lane (enum jobs_lane)
+ * with workers of its own, so that a deadline never waits behind a computer player's
+ * thinking, and neither waits behind a hint. A claim takes one job: of the games one
+ * address created (games.owner, 0020) at most JOBS_PER_ADDRESS jobs of a lane run at once
+ * on all servers, and the address served longest ago goes first (store_job_claim).
  */
 #ifndef API_JOBS_H
 #define API_JOBS_H
@@ -42,6 +47,18 @@ enum jobs_result {
     JOBS_RETRY     /* failed for now (database away ...): due again after a backoff */
 };
 
+/*
+ * Which workers claim a kind (issue 29, findings 2 and 4): work that must be on time never
+ * waits behind work that thinks. Each lane has threads of its own; hints (jobs_submit) have
+ * one more of their own, so that neither lane ever waits behind a hint.
+ */
+enum jobs_lane {
+    JOBS_LANE_SLOW = 0, /* thinking and sweeps (an mcts turn, retention): BOT_WORKERS threads */
+    JOBS_LANE_FAST,     /* what takes no thought (deadlines, draws, random and greedy moves,
+                           resignations): one thread */
+    JOBS_NLANES         /* the number of lanes */
+};
+
 /* A kind of job. Registered before jobs_start(); read-only afterwards. */
 struct jobs_kind {
     const char *name; /* stored in jobs.kind: lower-case letters and '_' */
@@ -51,6 +68,7 @@ struct jobs_kind {
                            int *lease_ms);
     /* Runs job `j` on a worker thread (which has its own database connection). */
     enum jobs_result (*run)(const struct store_job *j);
+    enum jobs_lane lane; /* the workers that claim it */
 };
 
 /* Adds kind `k` (static storage) to the registry. Returns 0, or -1 when it is full. */
@@ -64,20 +82,22 @@ int jobs_register(const struct jobs_kind *k) NODISCARD;
 const char *jobs_plan(const struct cc_game *g, const struct store_player *seats, char *buf,
                       size_t cap);
 
-/* An in-memory task for the job workers (not stored: it dies with the server). */
+/* An in-memory task for the task worker (not stored: it dies with the server). */
 struct jobs_task {
-    void (*run)(struct jobs_task *t); /* runs on a worker; owns t from then on */
+    void (*run)(struct jobs_task *t); /* runs on the task worker; owns t from then on */
     struct jobs_task *next;           /* the queue's link (jobs.c) */
 };
 
-/* Queues task `t` for the next free worker (before the stored jobs). Returns 0, or -1
- * when no worker runs (t is not taken). Thread-safe. */
+/* Queues task `t` for the task worker, a thread of its own that claims no stored job (so
+ * a task never delays a deadline or a computer player's turn). Returns 0, or -1 when no
+ * worker runs (t is not taken). Thread-safe. The caller bounds what it queues. */
 int jobs_submit(struct jobs_task *t) NODISCARD;
 
 /* 1 when workers run (jobs_submit() takes tasks). */
 int jobs_running(void);
 
-/* Starts cfg->bot_workers threads (none: 0). Returns 0 or -1 (logged). */
+/* Starts the workers: cfg->bot_workers threads of the slow lane, one of the fast lane and
+ * the task worker (none of them when bot_workers is 0). Returns 0 or -1 (logged). */
 int jobs_start(const struct cfg *cfg) NODISCARD;
 
 /* Wakes the workers to claim due jobs (after a commit that wrote one). Thread-safe, cheap. */

@@ -89,6 +89,7 @@ int main(void)
     if (routes_ops_init(&cfg)) goto out_games;
     if (routes_web_init(&cfg)) goto out_ops;
     routes_live_config(&cfg);
+    routes_hint_config(&cfg);
     board_png_set_wait(cfg.png_wait_ms);
     live_set_event_hook(webhook_kick);     /* another server's commit, watched */
     store_set_delivery_hook(webhook_kick); /* this server's commit of a game with a webhook */

@@ -227,3 +227,26 @@ int netaddr_parse(const char *s, struct sockaddr_storage *out)
     memset(out, 0, sizeof *out);
     return -1;
 }
+
+const char *netaddr_key(const struct sockaddr *sa, char *buf, size_t cap)
+{
+    if (!sa || cap < NETADDR_KEY_MAX) return NULL;
+    if (sa->sa_family == AF_INET) {
+        const struct sockaddr_in *in = (const struct sockaddr_in *)sa;
+        return inet_ntop(AF_INET, &in->sin_addr, buf, (socklen_t)cap);
+    }
+    if (sa->sa_family != AF_INET6) return NULL;
+    const uint8_t *b = ((const struct sockaddr_in6 *)sa)->sin6_addr.s6_addr;
+    static const uint8_t mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+    if (memcmp(b, mapped, sizeof mapped) == 0)
+        return inet_ntop(AF_INET, b + 12, buf, (socklen_t)cap);
+    uint8_t prefix[16] = {0};
+    memcpy(prefix, b, 8);
+    char text[INET6_ADDRSTRLEN];
+    if (!inet_ntop(AF_INET6, prefix, text, sizeof text)) return NULL;
+    /* inet_ntop ends a /64 with "::" already unless its last group is zero-free. */
+    size_t len = strlen(text);
+    int w = snprintf(buf, cap, "%s%s/64", text,
+                     len >= 2 && strcmp(text + len - 2, "::") == 0 ? "" : "::");
+    return w > 0 && (size_t)w < cap ? buf : NULL;
+}

@@ -50,4 +50,14 @@ const char *netaddr_refused(const struct sockaddr *sa);
  */
 int netaddr_parse(const char *s, struct sockaddr_storage *out) NODISCARD;
 
+#define NETADDR_KEY_MAX 48 /* bytes of a netaddr_key() text, its NUL included */
+
+/*
+ * The text that stands for client `sa` in per-address shares (games.owner, 0020): an IPv4
+ * address dotted (an IPv4-mapped IPv6 one too), an IPv6 address's /64 followed by "::/64"
+ * (one host's addresses vary in the lower half), into `buf` (NETADDR_KEY_MAX bytes).
+ * Returns buf, or NULL for NULL and any other family.
+ */
+const char *netaddr_key(const struct sockaddr *sa, char *buf, size_t cap);
+
 #endif

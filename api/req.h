@@ -2,6 +2,7 @@
 #ifndef API_REQ_H
 #define API_REQ_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 
 struct sockaddr;
@@ -27,6 +28,10 @@ struct api_async {
     void *wake_arg;                      /* its argument */
     int by_design;                       /* 1: it waited on purpose (a long poll): the
                                             answer's delay is no slow request */
+    int watch_client; /* set by the handler: 1 to have the HTTP layer watch the connection
+                         while the request waits to be woken (API_SUSPEND_WAKE) */
+    atomic_int gone;  /* with watch_client, set by the HTTP layer: 1 once the client closed
+                         the connection while the request waited: the answer reaches nobody */
 };
 
 /* A request. The HTTP layer owns every pointer; they live until the answer is sent. */

@@ -127,7 +127,8 @@ static enum jobs_result sweep_run(const struct store_job *j)
     return JOBS_DONE;
 }
 
-static const struct jobs_kind sweep_kind = {"retention", sweep_plan, sweep_run};
+/* The slow lane: a batch never delays a deadline. */
+static const struct jobs_kind sweep_kind = {"retention", sweep_plan, sweep_run, JOBS_LANE_SLOW};
 
 int retention_init(const struct cfg *cfg)
 {

@@ -196,6 +196,9 @@ int routes_is_replay(const char *body, size_t len);
  * actions, answered as a creation (routes_export.c). */
 void routes_game_replay(const struct api_request *req, struct api_response *resp);
 
+/* Takes the hints' bounds (HINT_QUEUE, HINT_PER_ADDRESS) from `cfg` (routes_hint.c). */
+void routes_hint_config(const struct cfg *cfg);
+
 /* Takes the event streams' settings (SSE_HEARTBEAT, MAX_STREAMS) from `cfg`. */
 void routes_live_config(const struct cfg *cfg);
 

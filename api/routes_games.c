@@ -15,6 +15,7 @@
 #include "json_in.h"
 #include "live.h"
 #include "log.h"
+#include "netaddr.h"
 #include "params.h"
 #include "problem.h"
 #include "replay.h"
@@ -255,7 +256,11 @@ int routes_game_store_new(const struct api_request *req, const char *scope, int 
                           struct idem *idem, const struct store_new_game *ng, char **answer,
                           size_t answer_len, struct api_response *resp)
 {
-    enum store_status ss = store_game_create(ng);
+    /* The creating address, whose games share the job workers (jobs.h, 0020). */
+    struct store_new_game owned = *ng;
+    char owner[NETADDR_KEY_MAX];
+    owned.owner = netaddr_key(req->client_addr, owner, sizeof owner);
+    enum store_status ss = store_game_create(&owned);
     if (ss == STORE_DUPLICATE && idem->active) {
         /* The same key raced us and won: answer as a repeat would. */
         resp->location[0] = resp->etag[0] = '\0';

@@ -22,6 +22,7 @@
 #include "json_game.h"
 #include "json_in.h"
 #include "log.h"
+#include "netaddr.h"
 #include "problem.h"
 #include "routes.h"
 #include "store.h"
@@ -40,7 +41,7 @@ struct rematch {
  * failure; *failed stays 1 when it failed before asking the database (no random bits,
  * the engine refused the setup, out of memory: answered 500). */
 static enum store_status create_next(const struct api_game *old, struct rematch *r, char *next,
-                                     int *failed)
+                                     const char *owner, int *failed)
 {
     *failed = 1;
     const struct cc_game *og = &old->g;
@@ -134,6 +135,7 @@ static enum store_status create_next(const struct api_game *old, struct rematch 
         .clock_json = clock.kind ? clock_txt : NULL,
         .deadline = deadline[0] ? deadline : NULL,
         .hints_off = old->row.hints_off,
+        .owner = owner, /* the asker's address: its share of the job workers (0020) */
         .jobs_json =
             clock.kind ? clocks_jobs(&clock, &r->g, 1, now_ms, plan, clock_jobs, sizeof clock_jobs)
                        : plan,
@@ -173,7 +175,8 @@ void routes_rematch(const struct api_request *req, struct api_response *resp, co
             goto out;
         }
         int failed = 0;
-        s = create_next(ag, r, next, &failed);
+        char owner[NETADDR_KEY_MAX];
+        s = create_next(ag, r, next, netaddr_key(req->client_addr, owner, sizeof owner), &failed);
         created = s == STORE_OK;
         /* Another seat's request created it first: that is the next game. */
         if (s == STORE_DUPLICATE) s = store_rematch_find(ag->id, next);

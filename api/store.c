@@ -118,7 +118,7 @@ enum store_status store_game_create(const struct store_new_game *g)
     enum store_status s = db_begin(&pg);
     if (s == STORE_OK) {
         struct turn_text tt;
-        const char *vals[19] = {g->id,
+        const char *vals[20] = {g->id,
                                 g->ruleset,
                                 g->options_json,
                                 seed,
@@ -136,10 +136,12 @@ enum store_status store_game_create(const struct store_new_game *g)
                                 NULL, /* the turn: turn_vals() below */
                                 g->clock_json,
                                 g->clock_json ? g->deadline : NULL,
-                                g->seed_chosen ? "true" : "false"};
+                                g->seed_chosen ? "true" : "false",
+                                g->owner};
         turn_vals(&g->turn, &tt, vals + 12);
-        int lens[19] = {0, 0, 0, 0, 0, 0, 0, 0, (int)g->snapshot_len, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-        s = db_run_cmd(&pg, ST_GAME_INSERT, 19, vals, lens, NULL);
+        int lens[20] = {0, 0, 0, 0, 0, 0, 0, 0, (int)g->snapshot_len, 0, 0, 0,
+                        0, 0, 0, 0, 0, 0, 0, 0};
+        s = db_run_cmd(&pg, ST_GAME_INSERT, 20, vals, lens, NULL);
     }
     for (int i = 0; s == STORE_OK && i < g->nplayers; i++) {
         char seat[16], think[16];

@@ -138,6 +138,7 @@ struct store_new_game {
     struct store_turn turn; /* the turn and scores for the players' lists */
     const char *clock_json; /* the clock (games.clock, 0011), or NULL: none */
     const char *deadline;   /* with clock_json: the deadline (RFC 3339), or NULL */
+    const char *owner;      /* the creating address (netaddr_key; games.owner, 0020), or NULL */
     /* A replay (store_export.c): the actions played after the creation, each with its
      * events, as a JSON array of {"version", "seat", "kind", "body", "events"}, and the
      * version they bring the game to; NULL (and 0) for a game created as usual. */
@@ -542,10 +543,12 @@ void store_set_job_hook(void (*fn)(void));
  * Claims up to `max` due jobs of the `nkinds` kinds in `kinds` (rows other servers hold are
  * skipped), each leased for its lease_ms: it is due again when the lease runs out unless a
  * commit rewrites or removes it, or store_job_drop() or store_job_retry() is called.
- * Fills out[0..*n).
+ * Fair shares (0020): jobs whose games one address created (games.owner) are passed over
+ * while `per_owner` of them of these kinds run (on any server), and the owner served
+ * longest ago goes first. Fills out[0..*n).
  */
-enum store_status store_job_claim(const char *const *kinds, int nkinds, struct store_job *out,
-                                  int max, int *n) NODISCARD;
+enum store_status store_job_claim(const char *const *kinds, int nkinds, int per_owner,
+                                  struct store_job *out, int max, int *n) NODISCARD;
 
 /* Removes job `j` if it is still the one claimed (same version): work with nothing to do. */
 enum store_status store_job_drop(const struct store_job *j) NODISCARD;

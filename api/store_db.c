@@ -121,10 +121,10 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_GAME_INSERT] =
         "INSERT INTO games (id, ruleset, options, seed, start_tile, custom_deck, "
         "version, status, last_seq, snapshot, hints, result, rematch_of, "
-        "turn_number, turn_seat, turn_phase, scores, clock, deadline, seed_chosen) VALUES "
+        "turn_number, turn_seat, turn_phase, scores, clock, deadline, seed_chosen, owner) VALUES "
         "($1::uuid, $2, $3::jsonb, $4::numeric, $5, $6::jsonb, 1, $7, $8::integer, "
         "$9::bytea, NOT $10::boolean, $11, $12::uuid, $13::integer, $14::integer, "
-        "$15, $16::integer[], $17::jsonb, $18::timestamptz, $19::boolean)",
+        "$15, $16::integer[], $17::jsonb, $18::timestamptz, $19::boolean, $20)",
     [ST_PLAYER_INSERT] = "INSERT INTO players (game_id, seat, name, token_hash, person_id, bot, "
                          "think_ms, token_unclaimed, invite_hash) VALUES ($1::uuid, $2::integer, "
                          "$3, $4::bytea, $5::uuid, $6, $7::integer, coalesce($8::boolean, false), "
@@ -300,14 +300,30 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_JOBS_SET] = "WITH " JOBS_CTE("$1::uuid", "$2::integer", "$3") " SELECT (SELECT count(*) "
                                                                       "FROM ji), " JOBS_NOTIFY,
     /* Claims up to $1 due jobs of the kinds $2, skipping rows other servers hold: each is
-     * leased (due again when its lease runs out) and its attempt counted. */
+     * leased (due again when its lease runs out) and its attempt counted. Fair shares
+     * (0020): a job's owner is the address that created its game (the game itself for a
+     * game without one, and for the retention sweep); an owner holding $3 running jobs of
+     * these kinds already (their lease still ahead) is passed over, and of the rest the
+     * owner served longest ago (job_owners) goes first, then the job due first. */
     [ST_JOB_CLAIM] =
-        "WITH c AS (SELECT game_id, kind FROM jobs WHERE due_at <= now() AND kind = "
-        "ANY($2::text[]) ORDER BY due_at LIMIT $1::integer FOR UPDATE SKIP LOCKED) "
-        "UPDATE jobs j SET due_at = now() + j.lease_ms * interval '1 millisecond', "
+        "WITH r AS (SELECT coalesce(g.owner, j.game_id::text) AS owner FROM jobs j LEFT JOIN "
+        "games g ON g.id = j.game_id WHERE j.claimed_until > now() AND j.kind = ANY($2::text[]) "
+        "GROUP BY 1 HAVING count(*) >= $3::integer), "
+        "c AS (SELECT j.game_id, j.kind, coalesce(g.owner, j.game_id::text) AS owner FROM jobs j "
+        "LEFT JOIN games g ON g.id = j.game_id LEFT JOIN job_owners o ON o.owner = "
+        "coalesce(g.owner, j.game_id::text) WHERE j.due_at <= now() AND j.kind = "
+        "ANY($2::text[]) AND NOT EXISTS (SELECT 1 FROM r WHERE r.owner = coalesce(g.owner, "
+        "j.game_id::text)) ORDER BY o.served_at NULLS FIRST, j.due_at LIMIT $1::integer "
+        "FOR UPDATE OF j SKIP LOCKED), "
+        "u AS (UPDATE jobs j SET due_at = now() + j.lease_ms * interval '1 millisecond', "
         "claimed_until = now() + j.lease_ms * interval '1 millisecond', attempts = j.attempts + "
         "1 FROM c WHERE j.game_id = c.game_id AND j.kind = c.kind "
-        "RETURNING j.game_id::text, j.kind, j.version, j.attempts",
+        "RETURNING j.game_id::text AS game_id, j.kind, j.version, j.attempts, c.owner), "
+        "s AS (INSERT INTO job_owners (owner, served_at) SELECT DISTINCT owner, now() FROM u "
+        "ON CONFLICT (owner) DO UPDATE SET served_at = EXCLUDED.served_at) "
+        "SELECT game_id, kind, version, attempts FROM u",
+    /* Owners not served for a day (0020): the claims' round-robin has forgotten them. */
+    [ST_JOB_OWNERS_PRUNE] = "DELETE FROM job_owners WHERE served_at < now() - interval '1 day'",
     /* Job ($1, $2) removed or due again in $4 ms, if it is still the one of version $3. */
     [ST_JOB_DROP] =
         "DELETE FROM jobs WHERE game_id = $1::uuid AND kind = $2 AND version = $3::integer",

@@ -41,6 +41,7 @@ enum stmt {
     ST_SEAT_CLAIM,   /* 0009: a rematch seat's token, set once */
     ST_JOBS_SET,
     ST_JOB_CLAIM,
+    ST_JOB_OWNERS_PRUNE,
     ST_JOB_DROP,
     ST_JOB_RETRY,
     /* A person's games and webhook (store_inbox.c, 0012). */

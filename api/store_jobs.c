@@ -4,12 +4,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <libpq-fe.h>
 
 #include "log.h"
 #include "store.h"
 #include "store_db.h"
+
+#define OWNERS_PRUNE_S 600 /* each worker deletes the owners gone a day this often */
 
 /* The array literal {a,b,...} of `kinds` (jobs.h's names: letters and '_', nothing to quote)
  * into `buf`. Returns 0, or -1 when it does not fit or a kind holds anything else. */
@@ -32,18 +35,28 @@ static int kinds_array(const char *const *kinds, int n, char *buf, size_t cap)
     return 0;
 }
 
-enum store_status store_job_claim(const char *const *kinds, int nkinds, struct store_job *out,
-                                  int max, int *n)
+/* When this thread last deleted the owners not served for a day (seconds since the epoch). */
+static _Thread_local time_t owners_pruned_at;
+
+enum store_status store_job_claim(const char *const *kinds, int nkinds, int per_owner,
+                                  struct store_job *out, int max, int *n)
 {
     *n = 0;
-    char list[256], lim[16];
+    char list[256], lim[16], cap[16];
     if (kinds_array(kinds, nkinds, list, sizeof list)) return STORE_ERROR;
     snprintf(lim, sizeof lim, "%d", max);
+    snprintf(cap, sizeof cap, "%d", per_owner > 0 ? per_owner : 1);
     PGconn *pg = db_conn();
     if (!pg) return STORE_UNAVAILABLE;
-    const char *vals[2] = {lim, list};
+    time_t now = time(NULL);
+    if (now - owners_pruned_at >= OWNERS_PRUNE_S) {
+        owners_pruned_at = now;
+        if (db_run_cmd(&pg, ST_JOB_OWNERS_PRUNE, 0, NULL, NULL, NULL) != STORE_OK)
+            log_kv(LOG_WARN, "job owners not pruned", NULL);
+    }
+    const char *vals[3] = {lim, list, cap};
     PGresult *res;
-    enum store_status s = db_run(&pg, ST_JOB_CLAIM, 2, vals, NULL, &res);
+    enum store_status s = db_run(&pg, ST_JOB_CLAIM, 3, vals, NULL, &res);
     if (s != STORE_OK) return s;
     for (int r = 0; r < PQntuples(res) && *n < max; r++) {
         struct store_job *j = &out[*n];

@@ -20,7 +20,7 @@ const SERVICE_CODES = [
     'database_unavailable', 'internal_error', 'invalid_webhook_url', 'too_many_streams', 'request_timeout', 'headers_too_large',
     'uri_too_long', 'invalid_path', 'invalid_framing',
     // Computer players and hints (issue 13).
-    'unknown_bot_level', 'invalid_think_ms', 'hints_disabled',
+    'unknown_bot_level', 'invalid_think_ms', 'hints_disabled', 'hints_busy',
     'idempotency_key_too_short',
     // Open seats, joins, abort (issue 11, api/routes_lobby.c).
     'game_not_active', 'invite_not_found', 'already_seated', 'too_late_to_abort',

@@ -26,7 +26,7 @@ static enum jobs_result test_run(const struct store_job *j)
     return JOBS_DONE;
 }
 
-static const struct jobs_kind test_kind = {"test_kind", test_plan, test_run};
+static const struct jobs_kind test_kind = {"test_kind", test_plan, test_run, JOBS_LANE_SLOW};
 
 Test(jobs, plans_as_json)
 {

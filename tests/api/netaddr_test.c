@@ -304,3 +304,26 @@ Test(netaddr, own_interface_addresses)
     cr_assert_eq(netaddr_parse("192.0.2.77", &pub), 0);
     cr_expect_eq(netaddr_own((const struct sockaddr *)&pub), 0, "a TEST-NET address is own");
 }
+
+/* The owner key of a client address (games.owner, 0020): IPv4 as it is, an IPv4-mapped
+ * IPv6 address as its IPv4 one, an IPv6 address by its /64; nothing for other families. */
+Test(netaddr, owner_keys)
+{
+    struct sockaddr_storage ss;
+    char key[NETADDR_KEY_MAX];
+    cr_assert_eq(netaddr_parse("127.0.0.2", &ss), 0);
+    cr_expect_str_eq(netaddr_key((struct sockaddr *)&ss, key, sizeof key), "127.0.0.2");
+    cr_assert_eq(netaddr_parse("::ffff:192.0.2.7", &ss), 0);
+    cr_expect_str_eq(netaddr_key((struct sockaddr *)&ss, key, sizeof key), "192.0.2.7");
+    cr_assert_eq(netaddr_parse("2001:db8:1:2:aaaa:bbbb:cccc:dddd", &ss), 0);
+    cr_expect_str_eq(netaddr_key((struct sockaddr *)&ss, key, sizeof key), "2001:db8:1:2::/64");
+    cr_assert_eq(netaddr_parse("2001:db8:1:2::1", &ss), 0);
+    cr_expect_str_eq(netaddr_key((struct sockaddr *)&ss, key, sizeof key), "2001:db8:1:2::/64",
+                     "one /64, one owner");
+    cr_assert_eq(netaddr_parse("2001:db8::9", &ss), 0);
+    cr_expect_str_eq(netaddr_key((struct sockaddr *)&ss, key, sizeof key), "2001:db8::/64");
+    cr_expect_null(netaddr_key(NULL, key, sizeof key));
+    struct sockaddr_storage un = {.ss_family = AF_UNIX};
+    cr_expect_null(netaddr_key((struct sockaddr *)&un, key, sizeof key));
+    cr_expect_null(netaddr_key((struct sockaddr *)&ss, key, 8), "a buffer too short");
+}

@@ -105,6 +105,15 @@ const struct itest itest_tests[] = {
     {"bots: bad computer player specs refused, nothing stored", test_bots_refused},
     {"bots: hints for the seat to move, off with hints: false", test_hints},
     {"bots: a rematch keeps the computer players, which move by themselves", test_bots_rematch},
+    /* Fair background work (t_jobs.c, issue 29). */
+    {"bots: a hint whose client left is given up, the next one answered at once",
+     test_hints_client_gone},
+    {"bots: hints bounded (503 hints_busy), a repeat joins, computer players not behind them",
+     test_hints_bounded},
+    {"bots: hints pending per address bounded, another address served", test_hints_per_address},
+    {"bots: a game whose people all resigned is cut short", test_bots_people_left},
+    {"bots: one address's computer players take one share; deadlines not behind thinking",
+     test_bots_fair_share},
     /* A player's games and webhook (t_inbox.c). */
     {"inbox: my games in order (my turn, then changed last), filters, pages, ETag, nobody else's",
      test_inbox_list},

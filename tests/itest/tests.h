@@ -195,6 +195,13 @@ void test_bots_lease(struct server *srv);
 void test_bots_refused(struct server *srv);
 void test_hints(struct server *srv);
 void test_bots_rematch(struct server *srv);
+
+/* t_jobs.c: fair background work (issue 29, findings 2 and 4). */
+void test_hints_client_gone(struct server *srv);
+void test_hints_bounded(struct server *srv);
+void test_hints_per_address(struct server *srv);
+void test_bots_people_left(struct server *srv);
+void test_bots_fair_share(struct server *srv);
 void test_inbox_list(struct server *srv);
 void test_inbox_webhook(struct server *srv);
 void test_inbox_names(struct server *srv);
