@@ -1,7 +1,8 @@
 /* tilegen.c: build-time tool that parses the catalogues (core/tilesets/ *.tiles) with the
  * engine's own parser and prints them as constant C data, so the engine never parses
  * text while it plays. Usage: tilegen FILE.tiles ... > tilesets_data.c
- * The ruleset of a file is its base name: classic, river (joins classic), hills, discovery. */
+ * The ruleset of a file is its base name: classic, river (joins classic), hills, discovery;
+ * the set of each type is the catalogue's own (its "@set NAME" lines). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,8 +34,8 @@ static void print_bytes(const uint8_t *p, size_t n)
 
 static void print_type(const struct cc_tile_type *t)
 {
-    printf("    {.id = \"%s\", .count = %u, .is_start = %u, .is_river = %u, .edges = ", t->id,
-           t->count, t->is_start, t->is_river);
+    printf("    {.id = \"%s\", .count = %u, .is_start = %u, .is_river = %u, .set = %u, .edges = ",
+           t->id, t->count, t->is_start, t->is_river, t->set);
     print_bytes(t->edges, 4);
     printf(",\n     .nfeatures = %u, .features = {\n", t->nfeatures);
     for (int i = 0; i < t->nfeatures; i++) {
