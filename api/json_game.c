@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "clocks.h"
+#include "options.h"
 
 static const char *const side_names[4] = {"N", "E", "S", "W"};
 
@@ -108,14 +109,18 @@ static void add_seat(struct json_out *o, unsigned seat)
 
 void json_options(struct json_out *o, const struct cc_game *g)
 {
+    /* The ruleset's rows of the options table, in its order: a string for a choice, a
+     * boolean for an on/off option. */
     json_out_begin_object(o);
-    if (g->ruleset == CC_RULESET_CLASSIC) {
-        json_out_kstring(o, "edition",
-                         g->options.edition == CC_EDITION_ORIGINAL ? "original" : "standard");
-        json_out_key(o, "river");
-        json_out_bool(o, g->options.river != 0);
-    } else if (g->ruleset == CC_RULESET_DISCOVERY) {
-        json_out_kstring(o, "draw", g->options.draw == CC_DRAW_HAND ? "hand" : "pile");
+    for (unsigned i = 0; i < CC_OPT_COUNT; i++) {
+        if (!cc_option_in_ruleset((enum cc_option_id)i, (enum cc_ruleset)g->ruleset)) continue;
+        const struct cc_option_def *d = cc_option_def((enum cc_option_id)i);
+        unsigned v = cc_option_get(&g->options, (enum cc_option_id)i);
+        json_out_key(o, d->name);
+        if (cc_option_is_bool(d))
+            json_out_bool(o, v != 0);
+        else
+            json_out_string(o, d->values[v < d->nvalues ? v : d->fallback]);
     }
     json_out_end_object(o);
 }

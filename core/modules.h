@@ -23,10 +23,10 @@ enum cc_module_id {
 };
 
 struct cc_module {
-    const char *name;       /* "river" */
-    uint8_t set;            /* enum cc_set of its tiles (CC_SET_BASE: it brings none) */
-    uint8_t option;         /* enum cc_option_id that switches it on (any value but 0) */
-    uint8_t tile_refused;   /* enum cc_status for a start or deck tile of its set while off */
+    const char *name;     /* "river" */
+    uint8_t set;          /* enum cc_set of its tiles (CC_SET_BASE: it brings none) */
+    uint8_t option;       /* enum cc_option_id that switches it on (any value but 0) */
+    uint8_t tile_refused; /* enum cc_status for a start or deck tile of its set while off */
     /* Set-up. The start tile when none is given and the module is on: a type index of
      * `ts`, or -1 for the ruleset's own. */
     int (*start_type)(const struct cc_tileset *ts);

@@ -72,8 +72,7 @@ int cc_options_in_range(const struct cc_options *o)
     return 1;
 }
 
-enum cc_status cc_options_check(enum cc_ruleset r, const struct cc_options *o, int *bad,
-                                int *other)
+enum cc_status cc_options_check(enum cc_ruleset r, const struct cc_options *o, int *bad, int *other)
 {
     *bad = *other = -1;
     for (unsigned i = 0; i < CC_OPT_COUNT; i++) {

@@ -106,8 +106,12 @@ Test(modules, the_river_is_a_module)
     cr_expect(cc_tile_has_position_rule(rd));
     cr_expect_not(cc_tile_has_position_rule(d));
     /* With the River on, the game starts from the spring; off, the river state rests. */
-    struct cc_setup s = {.ruleset = CC_RULESET_CLASSIC, .nplayers = 2, .start = -1,
-                         .deck_len = -1, .options = on, .seed = 7};
+    struct cc_setup s = {.ruleset = CC_RULESET_CLASSIC,
+                         .nplayers = 2,
+                         .start = -1,
+                         .deck_len = -1,
+                         .options = on,
+                         .seed = 7};
     static struct cc_game g;
     cr_assert_eq(cc_game_new(&g, &s, NULL), CC_OK);
     cr_expect_str_eq(ts->types[g.board[0].type].id, "RA");
