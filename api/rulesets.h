@@ -17,19 +17,19 @@ struct json_err;
 struct api_option_info {
     const char *description;                  /* GET /v1/rulesets: what it does */
     const char *phrase[CC_MAX_OPTION_VALUES]; /* picture's ruleset line by value; NULL: none */
-    const char *key_sample;                   /* picture's key entry when on (its sample), or NULL */
-    const char *key_label;                    /* that entry's label */
+    const char *key_sample; /* picture's key entry when on (its sample), or NULL */
+    const char *key_label;  /* that entry's label */
 };
 
 /* The API's words for one ruleset. */
 struct api_ruleset_info {
-    const char *title;                    /* the game's name */
-    const char *provenance;               /* "published" or "reconstruction" */
-    unsigned stables;                     /* stables per player, 0 when the ruleset has none */
+    const char *title;                     /* the game's name */
+    const char *provenance;                /* "published" or "reconstruction" */
+    unsigned stables;                      /* stables per player, 0 when the ruleset has none */
     const char *key[API_KEY_ITEMS + 1][2]; /* the picture's key: {sample, label}, NULL-ended */
-    int farmers_lie;                      /* the picture lays a follower on a field down */
-    int stable_swatch;                    /* the key shows a stable beside the follower */
-    const char *pieces;                   /* the key's words for the pieces */
+    int farmers_lie;                       /* the picture lays a follower on a field down */
+    int stable_swatch;                     /* the key shows a stable beside the follower */
+    const char *pieces;                    /* the key's words for the pieces */
 };
 
 /* The description of ruleset `r`, or NULL out of range. */

@@ -55,6 +55,10 @@ struct cc_module {
                          int points);
     /* A figure's weight in majorities (1 for a plain follower). */
     unsigned (*figure_weight)(const struct cc_game *g, const struct cc_piece *pc);
+    /* What a player knows of where a tile of its set comes in the pile: tiles of one class
+     * are in an unknown order, classes in a known one (computer players, bot.c). NULL: the
+     * land's class (its tiles are shuffled into the land). */
+    unsigned (*pile_class)(const struct cc_tile_type *t);
     /* End-of-game scoring added after the ruleset's own, into players[]; events if ev. */
     void (*final_scoring)(const struct cc_game *g, struct cc_player *players, struct cc_events *ev);
 };

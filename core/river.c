@@ -122,6 +122,14 @@ static enum cc_status river_check_deploy(const struct cc_game *g, unsigned kind)
     return kind == CC_KIND_RIVER ? CC_ERR_RIVER_NOT_ALLOWED : CC_OK;
 }
 
+/* The river tiles with two river sides come first, in an unknown order, then the lake. */
+static unsigned river_pile_class(const struct cc_tile_type *t)
+{
+    unsigned rivers = 0;
+    for (unsigned s = 0; s < 4; s++) rivers += t->edges[s] == CC_EDGE_RIVER;
+    return rivers == 1;
+}
+
 const struct cc_module cc_river_module = {
     .name = "river",
     .set = CC_SET_RIVER,
@@ -133,4 +141,5 @@ const struct cc_module cc_river_module = {
     .check_position = river_check_position,
     .placed = river_placed,
     .check_deploy = river_check_deploy,
+    .pile_class = river_pile_class,
 };

@@ -41,8 +41,8 @@ Test(rulesets, options_decode_from_the_table)
 {
     struct cc_options o;
     struct json_err err;
-    cr_assert_eq(decode("{\"edition\": \"original\", \"river\": true}", CC_RULESET_CLASSIC, &o, &err),
-                 0);
+    cr_assert_eq(
+        decode("{\"edition\": \"original\", \"river\": true}", CC_RULESET_CLASSIC, &o, &err), 0);
     cr_expect_eq(o.edition, CC_EDITION_ORIGINAL);
     cr_expect_eq(o.river, 1);
     cr_assert_eq(decode("{\"draw\": \"hand\"}", CC_RULESET_DISCOVERY, &o, &err), 0);
