@@ -7,6 +7,9 @@ static const char *const ruleset_names[CC_RULESET_COUNT] = {"classic", "hills", 
 
 static const char *const set_names[CC_SET_COUNT] = {"base", "river"};
 
+/* The ruleset each expansion's set belongs to (the base set belongs to every ruleset). */
+static const int8_t set_rulesets[CC_SET_COUNT] = {-1, CC_RULESET_CLASSIC};
+
 static const char *const kind_names[CC_KIND_COUNT] = {
     "city",     "road",   "field",    "monastery", "river", "trail",
     "farmland", "meadow", "mountain", "grassland", "sea"};
@@ -85,4 +88,9 @@ int cc_set_parse(const char *name)
     for (int i = 0; i < CC_SET_COUNT; i++)
         if (strcmp(name, set_names[i]) == 0) return i;
     return -1;
+}
+
+int cc_set_ruleset(enum cc_set s)
+{
+    return (unsigned)s < CC_SET_COUNT ? set_rulesets[s] : -1;
 }

@@ -191,6 +191,9 @@ const char *cc_set_name(enum cc_set s);
 /* The set with this name ("base", "river" ...), or -1. */
 int cc_set_parse(const char *name) NODISCARD;
 
+/* The ruleset whose expansion set `s` is, or -1 (the base set, or out of range). */
+int cc_set_ruleset(enum cc_set s) NODISCARD;
+
 /* The location with this API name ("N", "WS", "C" ...), or -1. */
 int cc_location_parse(const char *name) NODISCARD;
 

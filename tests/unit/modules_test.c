@@ -46,6 +46,8 @@ Test(modules, set_lines_in_a_catalogue)
     cr_expect_str_eq(cc_set_name(CC_SET_RIVER), "river");
     cr_expect_eq(cc_set_parse("base"), CC_SET_BASE);
     cr_expect_eq(cc_set_parse("lake"), -1);
+    cr_expect_eq(cc_set_ruleset(CC_SET_RIVER), CC_RULESET_CLASSIC);
+    cr_expect_eq(cc_set_ruleset(CC_SET_BASE), -1);
 }
 
 Test(modules, options_table)
