@@ -199,8 +199,11 @@ static enum cc_status check_followup(const struct cc_game *g, const struct cc_ac
     case CC_FOLLOW_WITHDRAW:
         if (!rules->check_followup) return CC_ERR_FOLLOWUP_NOT_IN_RULESET;
         return rules->check_followup(g, a);
-    default:
-        return CC_ERR_BAD_LOCATION;
+    default: {
+        /* A follow-up of an expansion the game has on (its module's). */
+        const struct cc_module *m = cc_module_of_followup(g, a->follow);
+        return m ? m->check_followup(g, a) : CC_ERR_BAD_LOCATION;
+    }
     }
 }
 
@@ -241,11 +244,16 @@ static enum cc_status apply_place(struct cc_game *g, const struct cc_action *a,
     }
     cc_modules_placed(g, tile);
     const struct cc_rules *rules = cc_rules_of((enum cc_ruleset)g->ruleset);
-    bool own_followup = a->follow != CC_FOLLOW_NONE && a->follow != CC_FOLLOW_FOLLOWER;
+    /* A follow-up of the ruleset's own (stable, hike, withdraw), or of a module's. */
+    const struct cc_module *mod =
+        a->follow > CC_FOLLOW_WITHDRAW ? cc_module_of_followup(g, a->follow) : NULL;
+    bool own_followup = a->follow != CC_FOLLOW_NONE && a->follow != CC_FOLLOW_FOLLOWER && !mod;
     if (a->follow == CC_FOLLOW_FOLLOWER) deploy(g, tile, a, ev);
     if (own_followup) rules->apply_followup(g, tile, a, false, ev);
+    if (mod) mod->apply_followup(g, tile, a, false, ev);
     rules->score_placement(g, tile, ev);
     if (own_followup) rules->apply_followup(g, tile, a, true, ev);
+    if (mod) mod->apply_followup(g, tile, a, true, ev);
 
     g->drawn = CC_NO_TILE;
     if (cc_hand_mode(g)) {

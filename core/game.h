@@ -152,6 +152,7 @@ enum cc_followup {
     CC_FOLLOW_STABLE,   /* hills: build a stable on the placed tile at `loc` */
     CC_FOLLOW_HIKE,     /* hills: the own hiker on (fx, fy) walks out through side `loc` */
     CC_FOLLOW_WITHDRAW  /* discovery: take back the own follower on (fx, fy) at `loc` */
+    /* Values after these belong to the modules of expansions (core/modules.h: followups). */
 };
 
 enum cc_action_kind {

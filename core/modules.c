@@ -65,6 +65,16 @@ void cc_modules_final_scoring(const struct cc_game *g, struct cc_player *players
     EACH_ON(g, final_scoring) m->final_scoring(g, players, ev);
 }
 
+const struct cc_module *cc_module_of_followup(const struct cc_game *g, unsigned follow)
+{
+    if (follow >= 32) return NULL;
+    EACH_ON(g, check_followup)
+    {
+        if (m->followups >> follow & 1u) return m;
+    }
+    return NULL;
+}
+
 bool cc_modules_weigh(const struct cc_game *g)
 {
     EACH_ON(g, figure_weight) return true;

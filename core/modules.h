@@ -47,6 +47,15 @@ struct cc_module {
     void (*placed)(struct cc_game *g, unsigned tile, const struct cc_tile_type *t);
     /* Deployment of a follower on a feature of `kind`: CC_OK or the refusal. */
     enum cc_status (*check_deploy)(const struct cc_game *g, unsigned kind);
+    /* Its own follow-up kinds: a bit mask of enum cc_followup values past
+     * CC_FOLLOW_WITHDRAW (a figure of its own deployed, a builder ...), and how they go,
+     * as struct cc_rules has them for a ruleset's: check_followup validates `a` (its
+     * placement known legal) without changing `g`; apply_followup carries it out on board
+     * tile `tile`, once before the scoring of the placement and once after. */
+    uint32_t followups;
+    enum cc_status (*check_followup)(const struct cc_game *g, const struct cc_action *a);
+    void (*apply_followup)(struct cc_game *g, unsigned tile, const struct cc_action *a,
+                           bool after_scoring, struct cc_events *ev);
     /* Adds the module's own follow-ups to the masks of a legal placement. */
     void (*placement_followups)(const struct cc_game *g, struct cc_placement *p);
     /* A feature's value: `points` as the base rules count the feature `root` of `kind`
@@ -94,6 +103,9 @@ int cc_modules_feature_value(const struct cc_game *g, uint16_t root, enum cc_kin
                              int points);
 void cc_modules_final_scoring(const struct cc_game *g, struct cc_player *players,
                               struct cc_events *ev);
+
+/* The module on in `g` whose follow-up kind `follow` is, or NULL. */
+const struct cc_module *cc_module_of_followup(const struct cc_game *g, unsigned follow);
 
 /* Whether some module on in `g` weighs figures (cc_figure_weight() then matters). */
 bool cc_modules_weigh(const struct cc_game *g);
