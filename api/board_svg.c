@@ -673,13 +673,17 @@ static void put_ruleset_line(struct buf *b, const struct cc_game *g)
 {
     const char *rs = cc_ruleset_name((enum cc_ruleset)g->ruleset);
     put(b, rs ? rs : "?");
-    /* Each option of the ruleset says its value in its own words (api/rulesets.c). */
+    /* Each option of the ruleset says its value in its own words (api/rulesets.c); a set
+     * each member it has. */
     for (unsigned i = 0; i < CC_OPT_COUNT; i++) {
         if (!cc_option_in_ruleset((enum cc_option_id)i, (enum cc_ruleset)g->ruleset)) continue;
+        const struct cc_option_def *d = cc_option_def((enum cc_option_id)i);
+        const char *const *phrase = api_option_info((enum cc_option_id)i)->phrase;
         unsigned v = cc_option_get(&g->options, (enum cc_option_id)i);
-        const char *phrase =
-            v < CC_MAX_OPTION_VALUES ? api_option_info((enum cc_option_id)i)->phrase[v] : NULL;
-        if (phrase) put(b, phrase);
+        for (unsigned k = 0; k < CC_MAX_OPTION_VALUES; k++) {
+            bool says = d->kind == CC_OPTION_SET ? (v >> k & 1u) != 0 : k == v;
+            if (says && phrase[k]) put(b, phrase[k]);
+        }
     }
     buf_putf(b, " \xC2\xB7 turn %u \xC2\xB7 %u tiles to come", g->turn, cc_tiles_remaining(g));
 }

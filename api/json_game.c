@@ -107,20 +107,29 @@ static void add_seat(struct json_out *o, unsigned seat)
     json_out_kint_or_null(o, "seat", seat != CC_NO_SEAT, seat);
 }
 
+void json_option_value(struct json_out *o, const struct cc_option_def *d, unsigned v)
+{
+    if (d->kind == CC_OPTION_BOOL) {
+        json_out_bool(o, v != 0);
+    } else if (d->kind == CC_OPTION_SET) {
+        json_out_begin_array(o);
+        for (unsigned k = 0; k < d->nvalues; k++)
+            if (v >> k & 1u) json_out_string(o, d->values[k]);
+        json_out_end_array(o);
+    } else {
+        json_out_string(o, d->values[v < d->nvalues ? v : d->fallback]);
+    }
+}
+
 void json_options(struct json_out *o, const struct cc_game *g)
 {
-    /* The ruleset's rows of the options table, in its order: a string for a choice, a
-     * boolean for an on/off option. */
+    /* The ruleset's rows of the options table, in its order. */
     json_out_begin_object(o);
     for (unsigned i = 0; i < CC_OPT_COUNT; i++) {
         if (!cc_option_in_ruleset((enum cc_option_id)i, (enum cc_ruleset)g->ruleset)) continue;
         const struct cc_option_def *d = cc_option_def((enum cc_option_id)i);
-        unsigned v = cc_option_get(&g->options, (enum cc_option_id)i);
         json_out_key(o, d->name);
-        if (cc_option_is_bool(d))
-            json_out_bool(o, v != 0);
-        else
-            json_out_string(o, d->values[v < d->nvalues ? v : d->fallback]);
+        json_option_value(o, d, cc_option_get(&g->options, (enum cc_option_id)i));
     }
     json_out_end_object(o);
 }

@@ -1,4 +1,5 @@
 /* rulesets.c: the API's one description of each ruleset and option (see rulesets.h). */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -59,35 +60,65 @@ const struct api_option_info *api_option_info(enum cc_option_id id)
     return (unsigned)id < CC_OPT_COUNT ? &option_infos[id] : NULL;
 }
 
-/* Decodes member `c` as a value of option `d` into *value; bad_option (naming the values)
- * when it is none of them. Returns 0 or -1. */
-static int decode_value(const cJSON *c, const struct cc_option_def *d, unsigned *value,
-                        struct json_err *err)
+/* The names of `d`'s values quoted and joined into list[] ("a" or "b"; "a", "b" or "c";
+ * with `last` for "or"). */
+static void value_list(const struct cc_option_def *d, const char *last, char *list, size_t cap)
 {
-    if (cc_option_is_bool(d)) {
-        if (!cJSON_IsBool(c))
-            return json_fail(err, cc_status_name(CC_ERR_BAD_OPTION),
-                             "options.%s must be true or false.", d->name);
-        *value = cJSON_IsTrue(c) ? 1u : 0u;
-        return 0;
-    }
-    for (unsigned i = 0; i < d->nvalues; i++) {
-        if (cJSON_IsString(c) && strcmp(c->valuestring, d->values[i]) == 0) {
-            *value = i;
-            return 0;
-        }
-    }
-    /* "must be "a" or "b"." / "must be "a", "b" or "c"." */
-    char list[160] = "";
     size_t at = 0;
-    for (unsigned i = 0; i < d->nvalues && at < sizeof list; i++) {
-        const char *sep = i == 0 ? "" : i + 1 == d->nvalues ? " or " : ", ";
-        int n = snprintf(list + at, sizeof list - at, "%s\"%s\"", sep, d->values[i]);
+    list[0] = '\0';
+    for (unsigned i = 0; i < d->nvalues && at < cap; i++) {
+        const char *sep = i == 0 ? "" : i + 1 == d->nvalues ? last : ", ";
+        int n = snprintf(list + at, cap - at, "%s\"%s\"", sep, d->values[i]);
         if (n < 0) break;
         at += (size_t)n;
     }
-    return json_fail(err, cc_status_name(CC_ERR_BAD_OPTION), "options.%s must be %s.", d->name,
-                     list);
+}
+
+/* The index of value name `c` (a JSON string) among `d`'s, or -1. */
+static int value_index(const cJSON *c, const struct cc_option_def *d)
+{
+    for (unsigned i = 0; i < d->nvalues; i++)
+        if (cJSON_IsString(c) && strcmp(c->valuestring, d->values[i]) == 0) return (int)i;
+    return -1;
+}
+
+int api_option_value_decode(const cJSON *c, const struct cc_option_def *d, unsigned *value,
+                            struct json_err *err)
+{
+    char list[160];
+    const char *bad = cc_status_name(CC_ERR_BAD_OPTION);
+    switch (d->kind) {
+    case CC_OPTION_BOOL:
+        if (!cJSON_IsBool(c))
+            return json_fail(err, bad, "options.%s must be true or false.", d->name);
+        *value = cJSON_IsTrue(c) ? 1u : 0u;
+        return 0;
+    case CC_OPTION_SET: {
+        /* A set: order and repeats do not matter. */
+        unsigned bits = 0;
+        int ok = cJSON_IsArray(c);
+        for (const cJSON *m = ok ? c->child : NULL; m && ok; m = m->next) {
+            int i = value_index(m, d);
+            ok = i >= 0;
+            if (ok) bits |= 1u << i;
+        }
+        if (ok) {
+            *value = bits;
+            return 0;
+        }
+        value_list(d, " and ", list, sizeof list);
+        return json_fail(err, bad, "options.%s must be an array of names among %s.", d->name, list);
+    }
+    default: {
+        int i = value_index(c, d);
+        if (i >= 0) {
+            *value = (unsigned)i;
+            return 0;
+        }
+        value_list(d, " or ", list, sizeof list);
+        return json_fail(err, bad, "options.%s must be %s.", d->name, list);
+    }
+    }
 }
 
 int api_options_decode(const cJSON *v, enum cc_ruleset r, struct cc_options *o,
@@ -109,7 +140,7 @@ int api_options_decode(const cJSON *v, enum cc_ruleset r, struct cc_options *o,
         const cJSON *c = cJSON_GetObjectItemCaseSensitive(v, d->name);
         if (!c) continue;
         unsigned value = 0;
-        if (decode_value(c, d, &value, err)) return -1;
+        if (api_option_value_decode(c, d, &value, err)) return -1;
         cc_option_set(o, (enum cc_option_id)i, value);
     }
     int bad, other;
@@ -137,11 +168,19 @@ void api_options_describe(cJSON *arr, enum cc_ruleset r)
             cJSON_AddStringToObject(o, "type", "boolean");
             cJSON_AddBoolToObject(o, "default", d->fallback != 0);
         } else {
-            cJSON_AddStringToObject(o, "type", "string");
+            bool set = d->kind == CC_OPTION_SET;
+            cJSON_AddStringToObject(o, "type", set ? "array" : "string");
             cJSON *vals = cJSON_AddArrayToObject(o, "values");
             for (unsigned k = 0; k < d->nvalues; k++)
                 cJSON_AddItemToArray(vals, cJSON_CreateString(d->values[k]));
-            cJSON_AddStringToObject(o, "default", d->values[d->fallback]);
+            if (set) {
+                cJSON *def = cJSON_AddArrayToObject(o, "default");
+                for (unsigned k = 0; k < d->nvalues; k++)
+                    if (d->fallback >> k & 1u)
+                        cJSON_AddItemToArray(def, cJSON_CreateString(d->values[k]));
+            } else {
+                cJSON_AddStringToObject(o, "default", d->values[d->fallback]);
+            }
         }
         cJSON_AddStringToObject(o, "description", option_infos[i].description);
     }

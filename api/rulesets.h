@@ -16,7 +16,8 @@ struct json_err;
 /* The API's words for one option. */
 struct api_option_info {
     const char *description;                  /* GET /v1/rulesets: what it does */
-    const char *phrase[CC_MAX_OPTION_VALUES]; /* picture's ruleset line by value; NULL: none */
+    const char *phrase[CC_MAX_OPTION_VALUES]; /* picture's ruleset line by value (a set: by
+                                                 member, each present one); NULL: none */
     const char *key_sample; /* picture's key entry when on (its sample), or NULL */
     const char *key_label;  /* that entry's label */
 };
@@ -46,6 +47,13 @@ const struct api_option_info *api_option_info(enum cc_option_id id);
  */
 int api_options_decode(const struct cJSON *v, enum cc_ruleset r, struct cc_options *o,
                        struct json_err *err);
+
+/* Decodes member `c` as a value of option `d` into *value: true or false for a boolean,
+ * a value's name for a choice, an array of value names for a set (bit i for values[i];
+ * order and repeats do not matter); anything else is bad_option with a detail naming the
+ * values. Returns 0, or -1 with `err` filled in. */
+int api_option_value_decode(const struct cJSON *c, const struct cc_option_def *d, unsigned *value,
+                            struct json_err *err);
 
 /* The "options" array of GET /v1/rulesets for ruleset `r`, added to `arr`. */
 void api_options_describe(struct cJSON *arr, enum cc_ruleset r);

@@ -25,7 +25,8 @@ enum cc_module_id {
 struct cc_module {
     const char *name;     /* "river" */
     uint8_t set;          /* enum cc_set of its tiles (CC_SET_BASE: it brings none) */
-    uint8_t option;       /* enum cc_option_id that switches it on (any value but 0) */
+    uint8_t option;       /* enum cc_option_id that switches it on ... */
+    uint8_t on_mask;      /* ... when the option's value has one of these bits */
     uint8_t tile_refused; /* enum cc_status for a start or deck tile of its set while off */
     /* Set-up. The start tile when none is given and the module is on: a type index of
      * `ts`, or -1 for the ruleset's own. */
@@ -81,7 +82,7 @@ const struct cc_module *cc_module_of_set(unsigned set);
 /* Whether module `m` is on in a game with options `o`. */
 static inline bool cc_module_on(const struct cc_module *m, const struct cc_options *o)
 {
-    return cc_option_get(o, (enum cc_option_id)m->option) != 0;
+    return (cc_option_get(o, (enum cc_option_id)m->option) & m->on_mask) != 0;
 }
 
 /* The status for a tile of type `t` in a game with options `o`: CC_OK when its set is the

@@ -9,17 +9,20 @@
 static const struct cc_option_def option_defs[CC_OPT_COUNT] = {
     [CC_OPT_EDITION] = {.name = "edition",
                         .offset = offsetof(struct cc_options, edition),
+                        .kind = CC_OPTION_CHOICE,
                         .nvalues = 2,
                         .values = {"standard", "original"}, /* by enum cc_edition */
                         .fallback = CC_EDITION_STANDARD,
                         .rulesets = RULESET(CC_RULESET_CLASSIC)},
     [CC_OPT_RIVER] = {.name = "river",
                       .offset = offsetof(struct cc_options, river),
+                      .kind = CC_OPTION_BOOL,
                       .nvalues = 2,
                       .fallback = 0,
                       .rulesets = RULESET(CC_RULESET_CLASSIC)},
     [CC_OPT_DRAW] = {.name = "draw",
                      .offset = offsetof(struct cc_options, draw),
+                     .kind = CC_OPTION_CHOICE,
                      .nvalues = 2,
                      .values = {"pile", "hand"}, /* by enum cc_draw_mode */
                      .fallback = CC_DRAW_PILE,
@@ -68,7 +71,7 @@ void cc_options_default(struct cc_options *o)
 int cc_options_in_range(const struct cc_options *o)
 {
     for (unsigned i = 0; i < CC_OPT_COUNT; i++)
-        if (cc_option_get(o, (enum cc_option_id)i) >= option_defs[i].nvalues) return 0;
+        if (cc_option_get(o, (enum cc_option_id)i) >= cc_option_limit(&option_defs[i])) return 0;
     return 1;
 }
 
@@ -78,7 +81,7 @@ enum cc_status cc_options_check(enum cc_ruleset r, const struct cc_options *o, i
     for (unsigned i = 0; i < CC_OPT_COUNT; i++) {
         unsigned v = cc_option_get(o, (enum cc_option_id)i);
         const struct cc_option_def *d = &option_defs[i];
-        if (v >= d->nvalues || (!(d->rulesets >> r & 1u) && v != d->fallback)) {
+        if (v >= cc_option_limit(d) || (!(d->rulesets >> r & 1u) && v != d->fallback)) {
             *bad = (int)i;
             return CC_ERR_BAD_OPTION;
         }

@@ -8,7 +8,7 @@
 #include "game.h"
 #include "nodiscard.h"
 
-#define CC_MAX_OPTION_VALUES 4 /* values of one option */
+#define CC_MAX_OPTION_VALUES 8 /* named values of one option (a set's members: one byte) */
 
 /* The options, in the order the API lists them. Their values live in struct cc_options. */
 enum cc_option_id {
@@ -18,12 +18,20 @@ enum cc_option_id {
     CC_OPT_COUNT
 };
 
+/* What values an option takes. */
+enum cc_option_kind {
+    CC_OPTION_BOOL = 0, /* 0 or 1: false or true */
+    CC_OPTION_CHOICE,   /* one of the named values: its index */
+    CC_OPTION_SET       /* any set of the named values: bit i for values[i] */
+};
+
 /* One option: a row of the table. */
 struct cc_option_def {
     const char *name;                         /* API name: "edition", "river" ... */
     uint8_t offset;                           /* its byte in struct cc_options */
-    uint8_t nvalues;                          /* values 0..nvalues-1 */
-    const char *values[CC_MAX_OPTION_VALUES]; /* names by value; values[0] NULL: a boolean */
+    uint8_t kind;                             /* enum cc_option_kind */
+    uint8_t nvalues;                          /* named values (a boolean: 2, unnamed) */
+    const char *values[CC_MAX_OPTION_VALUES]; /* names by value or by bit (none: boolean) */
     uint8_t fallback;                         /* the value when a game does not say */
     uint8_t rulesets;                         /* bit mask of the enum cc_ruleset that have it */
 };
@@ -38,10 +46,16 @@ struct cc_option_refusal {
 /* Row `id` of the table, or NULL when out of range. */
 const struct cc_option_def *cc_option_def(enum cc_option_id id);
 
-/* Whether a boolean option (its row has no value names). */
+/* Whether a boolean option. */
 static inline int cc_option_is_bool(const struct cc_option_def *d)
 {
-    return d->values[0] == NULL;
+    return d->kind == CC_OPTION_BOOL;
+}
+
+/* The values of option `d` are below this bound (a set: every combination of its bits). */
+static inline unsigned cc_option_limit(const struct cc_option_def *d)
+{
+    return d->kind == CC_OPTION_SET ? 1u << d->nvalues : d->nvalues;
 }
 
 /* Whether ruleset `r` has option `id`. */

@@ -134,6 +134,7 @@ const struct cc_module cc_river_module = {
     .name = "river",
     .set = CC_SET_RIVER,
     .option = CC_OPT_RIVER,
+    .on_mask = 1,
     .tile_refused = CC_ERR_RIVER_TILE_WITHOUT_RIVER,
     .start_type = spring_type,
     .deck = river_deck,

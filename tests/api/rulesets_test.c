@@ -1,11 +1,14 @@
 /* rulesets_test.c: the API's description of rulesets and options covers the engine's
  * tables, and "options" decode from them. */
 #include <criterion/criterion.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
 
+#include "json_game.h"
 #include "json_in.h"
+#include "json_out.h"
 #include "rulesets.h"
 
 Test(rulesets, every_option_and_ruleset_is_described)
@@ -75,4 +78,47 @@ Test(rulesets, options_described_from_the_table)
     cr_expect_str_eq(cJSON_GetObjectItem(river, "type")->valuestring, "boolean");
     cr_expect(cJSON_IsFalse(cJSON_GetObjectItem(river, "default")));
     cJSON_Delete(arr);
+}
+
+/* An option of the kind the expansions will be ("expansions": ["inns", "traders"]). */
+static const struct cc_option_def set_option = {
+    .name = "expansions",
+    .kind = CC_OPTION_SET,
+    .nvalues = 2,
+    .values = {"inns", "traders"},
+};
+
+/* `json` decoded as a value of set_option: 0 and *value, or -1 with *err. */
+static int decode_set(const char *json, unsigned *value, struct json_err *err)
+{
+    cJSON *v = cJSON_Parse(json);
+    cr_assert_not_null(v);
+    int rc = api_option_value_decode(v, &set_option, value, err);
+    cJSON_Delete(v);
+    return rc;
+}
+
+Test(rulesets, set_options_decode_and_encode)
+{
+    unsigned v = 99;
+    struct json_err err;
+    cr_assert_eq(decode_set("[\"traders\", \"inns\", \"traders\"]", &v, &err), 0);
+    cr_expect_eq(v, 3);
+    cr_assert_eq(decode_set("[]", &v, &err), 0);
+    cr_expect_eq(v, 0);
+    cr_expect_eq(decode_set("[\"inns\", \"bridges\"]", &v, &err), -1);
+    cr_expect_str_eq(err.code, "bad_option");
+    cr_expect_str_eq(
+        err.detail, "options.expansions must be an array of names among \"inns\" and \"traders\".");
+    cr_expect_eq(decode_set("\"inns\"", &v, &err), -1);
+    cr_expect_str_eq(err.code, "bad_option");
+    cr_expect_eq(cc_option_limit(&set_option), 4);
+    struct json_out o;
+    json_out_init(&o);
+    json_option_value(&o, &set_option, 2);
+    size_t len = 0;
+    char *s = json_out_take(&o, &len);
+    cr_assert_not_null(s);
+    cr_expect_str_eq(s, "[\"traders\"]");
+    free(s);
 }

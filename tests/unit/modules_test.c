@@ -64,7 +64,7 @@ Test(modules, options_table)
         cr_assert_not_null(d);
         for (int r = 0; r < CC_RULESET_COUNT; r++) {
             cc_options_default(&o);
-            cc_option_set(&o, (enum cc_option_id)id, d->nvalues - 1u);
+            cc_option_set(&o, (enum cc_option_id)id, cc_option_limit(d) - 1u);
             enum cc_status st = cc_options_check((enum cc_ruleset)r, &o, &bad, &other);
             if (cc_option_in_ruleset((enum cc_option_id)id, (enum cc_ruleset)r)) {
                 cr_expect_eq(st, CC_OK, "%s in %d", d->name, r);
@@ -72,7 +72,7 @@ Test(modules, options_table)
                 cr_expect_eq(st, CC_ERR_BAD_OPTION, "%s in %d", d->name, r);
                 cr_expect_eq(bad, id);
             }
-            cc_option_set(&o, (enum cc_option_id)id, d->nvalues);
+            cc_option_set(&o, (enum cc_option_id)id, cc_option_limit(d));
             cr_expect_eq(cc_options_check((enum cc_ruleset)r, &o, &bad, &other), CC_ERR_BAD_OPTION);
             cr_expect_not(cc_options_in_range(&o));
         }
