@@ -862,8 +862,10 @@ static void put_legend(struct buf *b, const struct cc_game *g,
         put_text(b, display_name(names, s, fb), NAME_CHARS);
         buf_putf(b, " \xE2\x80\x94 %d point%s \xC2\xB7 %u follower%s", p->score,
                  p->score == 1 ? "" : "s", p->followers, p->followers == 1 ? "" : "s");
-        if (g->ruleset == CC_RULESET_HILLS) {
+        const struct api_ruleset_info *info = api_ruleset_info((enum cc_ruleset)g->ruleset);
+        if (info && info->stables)
             buf_putf(b, ", %u stable%s", p->stables, p->stables == 1 ? "" : "s");
+        if (info && info->harvest) {
             const char *sep = " \xC2\xB7 harvest: ";
             for (unsigned c = 0; c < CC_CROP_COUNT; c++)
                 if (p->harvest[c]) {

@@ -8,8 +8,17 @@
 
 #include "clocks.h"
 #include "options.h"
+#include "rulesets.h"
 
 static const char *const side_names[4] = {"N", "E", "S", "W"};
+
+/* What the API says of `g`'s ruleset (api/rulesets.c): which members its state has. */
+static const struct api_ruleset_info *ruleset_info(const struct cc_game *g)
+{
+    static const struct api_ruleset_info none = {0};
+    const struct api_ruleset_info *info = api_ruleset_info((enum cc_ruleset)g->ruleset);
+    return info ? info : &none;
+}
 
 const char *json_tile_id(const struct cc_game *g, unsigned t)
 {
@@ -139,6 +148,7 @@ static void add_players(struct json_out *o, const struct cc_game *g,
                         const struct json_game_meta *meta)
 {
     const char *const *names = meta->names, *const *tokens = meta->tokens;
+    const struct api_ruleset_info *info = ruleset_info(g);
     json_out_key(o, "players");
     json_out_begin_array(o);
     for (unsigned s = 0; s < g->nplayers; s++) {
@@ -148,10 +158,8 @@ static void add_players(struct json_out *o, const struct cc_game *g,
         json_out_kstring(o, "name", names[s]);
         json_out_kint(o, "score", p->score);
         json_out_kint(o, "followers", p->followers);
-        if (g->ruleset == CC_RULESET_HILLS) {
-            json_out_kint(o, "stables", p->stables);
-            add_crops(o, "harvest", p->harvest);
-        }
+        if (info->stables) json_out_kint(o, "stables", p->stables);
+        if (info->harvest) add_crops(o, "harvest", p->harvest);
         if (cc_game_uses_hand(g)) {
             json_out_key(o, "hand");
             json_out_begin_array(o);
@@ -266,7 +274,7 @@ void json_game(struct json_out *o, const struct cc_game *g, const struct json_ga
     add_board(o, g);
     add_tiles(o, "discarded", g, g->discarded, g->ndiscarded);
     if (cc_game_uses_hand(g)) add_tiles(o, "removed", g, g->removed, g->nremoved);
-    if (g->ruleset == CC_RULESET_HILLS) add_crops(o, "harvest_supply", g->harvest_supply);
+    if (ruleset_info(g)->harvest) add_crops(o, "harvest_supply", g->harvest_supply);
     if (finished) {
         char seed[24];
         snprintf(seed, sizeof seed, "%" PRIu64, g->seed);
@@ -307,7 +315,7 @@ static void scored_fields(struct json_out *o, const struct cc_game *g, const str
     json_out_kint(o, "count", e->count);
     add_seats(o, "seats", g, e->seats);
     json_out_kint(o, "points", e->points);
-    if (g->ruleset == CC_RULESET_HILLS) {
+    if (ruleset_info(g)->harvest) {
         int any = 0;
         for (unsigned s = 0; s < g->nplayers; s++) {
             int held = 0;
@@ -604,7 +612,8 @@ void json_placement_list(struct json_out *o, const struct cc_game *g, struct cc_
     if (n > cap) n = cap;
     /* Hikes and withdrawals are tried on a copy to say what they score. */
     struct trial *t = NULL;
-    if (g->ruleset == CC_RULESET_HILLS || g->ruleset == CC_RULESET_DISCOVERY) {
+    const struct api_ruleset_info *info = ruleset_info(g);
+    if (info->hikes || info->withdrawals) {
         t = malloc(sizeof *t);
         if (!t) o->buf.err = BUF_NOMEM; /* a 500, never a list without its scores */
     }
@@ -620,14 +629,14 @@ void json_placement_list(struct json_out *o, const struct cc_game *g, struct cc_
         if (twin >= 0) json_out_kint(o, "same_as", twin);
         add_locations(o, "follower", p->follower);
         add_spots(o, g, p);
-        if (g->ruleset == CC_RULESET_HILLS) {
-            add_locations(o, "stable", p->stable);
+        if (info->stables) add_locations(o, "stable", p->stable);
+        if (info->hikes) {
             json_out_key(o, "hike");
             json_out_begin_array(o);
             add_hikes(o, g, p, t);
             json_out_end_array(o);
         }
-        if (g->ruleset == CC_RULESET_DISCOVERY) {
+        if (info->withdrawals) {
             json_out_key(o, "withdraw");
             json_out_begin_array(o);
             add_withdrawals(o, g, p, t);

@@ -34,6 +34,8 @@ static const struct api_ruleset_info ruleset_infos[CC_RULESET_COUNT] = {
     [CC_RULESET_HILLS] = {.title = "Carcassonne: Over Hill and Dale",
                           .provenance = "reconstruction",
                           .stables = 2,
+                          .harvest = 1,
+                          .hikes = 1,
                           .key = {{"farmland", "farmland"},
                                   {"trail", "trail"},
                                   {"meadow", "meadow"},
@@ -47,7 +49,8 @@ static const struct api_ruleset_info ruleset_infos[CC_RULESET_COUNT] = {
                                       {"grass", "grassland"},
                                       {"sea", "sea"},
                                       {"port", "port city"}},
-                              .pieces = "brigand, navigator or explorer"},
+                              .pieces = "brigand, navigator or explorer",
+                              .withdrawals = 1},
 };
 
 const struct api_ruleset_info *api_ruleset_info(enum cc_ruleset r)

@@ -27,6 +27,9 @@ struct api_ruleset_info {
     const char *title;                     /* the game's name */
     const char *provenance;                /* "published" or "reconstruction" */
     unsigned stables;                      /* stables per player, 0 when the ruleset has none */
+    int harvest;                           /* harvest tokens: held, in the supply, given */
+    int hikes;                             /* placements list the hikes they allow */
+    int withdrawals;                       /* placements list the withdrawals they allow */
     const char *key[API_KEY_ITEMS + 1][2]; /* the picture's key: {sample, label}, NULL-ended */
     int farmers_lie;                       /* the picture lays a follower on a field down */
     int stable_swatch;                     /* the key shows a stable beside the follower */
