@@ -1,10 +1,23 @@
 /* modules.h: expansions and variants inside a ruleset as modules with hooks (engine-internal).
  *
- * A module is switched on by an option (core/options.c) and brings a set of tiles (its
- * catalogue's "@set NAME"). The shared machinery (game.c, placement.c, the scorings) calls
- * the hooks of the modules a game has on, and never names one: the River is river.c. Every
- * hook may be NULL. Adding a module: its enum cc_module value, its row in modules.c, its
- * file, its catalogue, its option row, its tests.
+ * A module is switched on by a bit of an option (core/options.c) and brings a set of tiles
+ * (its catalogue core/tilesets/NAME.tiles, whose types get set NAME). The shared machinery
+ * (game.c, placement.c, board.c, the scorings, bot.c) calls the hooks of the modules a game
+ * has on, and never names one: the River is river.c. Every hook may be NULL.
+ *
+ * Adding an expansion NAME of a ruleset:
+ *   - core/tilesets/NAME.tiles: its tiles (tools/tilegen orders the sets, so the type
+ *     indices stored in snapshots never move);
+ *   - core/tiles.h, core/tilenames.c: CC_SET_NAME at the end of enum cc_set, its name and
+ *     ruleset (and CC_MAX_TILE_TYPES if the ruleset outgrows it);
+ *   - core/options.h, core/options.c, a byte of struct cc_options (game.h): its option row
+ *     (or a bit of a set option) and the combinations it refuses;
+ *   - here and core/modules.c: its enum cc_module_id value and its row; core/NAME.c: it;
+ *   - its state, if any: fields of struct cc_game, snapshot.c (a new CC_SNAPSHOT_VERSION:
+ *     options and state are written field by field) and check.c;
+ *   - core/status.h, core/status.c: its refusals (and the API's list of codes);
+ *   - tests/unit/NAME_test.c and its golden cases;
+ *   - api/rulesets.c: the API's words for its option; openapi.yaml.
  */
 #ifndef CC_MODULES_H
 #define CC_MODULES_H
