@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "rulesets.h"
 
 /*
  * Geometry. Every coordinate is an integer, so the output never depends on the locale or
@@ -672,12 +673,17 @@ static void put_ruleset_line(struct buf *b, const struct cc_game *g)
 {
     const char *rs = cc_ruleset_name((enum cc_ruleset)g->ruleset);
     put(b, rs ? rs : "?");
-    if (g->ruleset == CC_RULESET_CLASSIC) {
-        put(b, g->options.edition == CC_EDITION_ORIGINAL ? ", original edition"
-                                                         : ", standard edition");
-        if (g->options.river) put(b, ", with the River");
-    } else if (g->ruleset == CC_RULESET_DISCOVERY) {
-        put(b, cc_game_uses_hand(g) ? ", hand of two" : ", draw pile");
+    /* Each option of the ruleset says its value in its own words (api/rulesets.c); a set
+     * each member it has. */
+    for (unsigned i = 0; i < CC_OPT_COUNT; i++) {
+        if (!cc_option_in_ruleset((enum cc_option_id)i, (enum cc_ruleset)g->ruleset)) continue;
+        const struct cc_option_def *d = cc_option_def((enum cc_option_id)i);
+        const char *const *phrase = api_option_info((enum cc_option_id)i)->phrase;
+        unsigned v = cc_option_get(&g->options, (enum cc_option_id)i);
+        for (unsigned k = 0; k < CC_MAX_OPTION_VALUES; k++) {
+            bool says = d->kind == CC_OPTION_SET ? (v >> k & 1u) != 0 : k == v;
+            if (says && phrase[k]) put(b, phrase[k]);
+        }
     }
     buf_putf(b, " \xC2\xB7 turn %u \xC2\xB7 %u tiles to come", g->turn, cc_tiles_remaining(g));
 }
@@ -775,36 +781,26 @@ static void put_key_item(struct buf *b, int *x, int y, const char *what, const c
 /* The key to the pictures of the game's ruleset, on the line at y. */
 static void put_key(struct buf *b, const struct cc_game *g, int y, int *right)
 {
-    static const char *const classic[][2] = {{"city", "city"},       {"road", "road"},
-                                             {"field", "field"},     {"monastery", "monastery"},
-                                             {"pennant", "pennant"}, {NULL, NULL}};
-    static const char *const hills[][2] = {{"farmland", "farmland"}, {"trail", "trail"},
-                                           {"meadow", "meadow"},     {"harvest", "harvest"},
-                                           {"animals", "animals"},   {NULL, NULL}};
-    static const char *const discovery[][2] = {{"mountain", "mountain"},
-                                               {"grass", "grassland"},
-                                               {"sea", "sea"},
-                                               {"port", "port city"},
-                                               {NULL, NULL}};
-    const char *const(*items)[2] = g->ruleset == CC_RULESET_HILLS       ? hills
-                                   : g->ruleset == CC_RULESET_DISCOVERY ? discovery
-                                                                        : classic;
+    const struct api_ruleset_info *info = api_ruleset_info((enum cc_ruleset)g->ruleset);
+    if (!info) info = api_ruleset_info(CC_RULESET_CLASSIC);
     int x = 12;
     put(b, "<g class=\"key\">");
-    for (unsigned i = 0; items[i][0]; i++) put_key_item(b, &x, y, items[i][0], items[i][1], right);
-    if (g->ruleset == CC_RULESET_CLASSIC && g->options.river)
-        put_key_item(b, &x, y, "river", "river", right);
+    for (unsigned i = 0; info->key[i][0]; i++)
+        put_key_item(b, &x, y, info->key[i][0], info->key[i][1], right);
+    /* The options that add to the pictures when on (the River) add to the key. */
+    for (unsigned i = 0; i < CC_OPT_COUNT; i++) {
+        const struct api_option_info *oi = api_option_info((enum cc_option_id)i);
+        if (oi->key_sample &&
+            cc_option_in_ruleset((enum cc_option_id)i, (enum cc_ruleset)g->ruleset) &&
+            cc_option_get(&g->options, (enum cc_option_id)i) != 0)
+            put_key_item(b, &x, y, oi->key_sample, oi->key_label, right);
+    }
     /* The pieces: in classic farmers lie on their fields, the others stand. */
-    put_piece(b, "swatch", 4, CC_PIECE_FOLLOWER, g->ruleset == CC_RULESET_CLASSIC, x + 8, y - 4,
-              "");
-    if (g->ruleset == CC_RULESET_HILLS)
-        put_piece(b, "swatch", 4, CC_PIECE_STABLE, false, x + 26, y - 5, "");
-    int tx = x + (g->ruleset == CC_RULESET_HILLS ? 39 : 21);
+    put_piece(b, "swatch", 4, CC_PIECE_FOLLOWER, info->farmers_lie != 0, x + 8, y - 4, "");
+    if (info->stable_swatch) put_piece(b, "swatch", 4, CC_PIECE_STABLE, false, x + 26, y - 5, "");
+    int tx = x + (info->stable_swatch ? 39 : 21);
     size_t from = buf_len(b);
-    buf_putf(b, "<text x=\"%d\" y=\"%d\" font-size=\"11\">%s</text>", tx, y,
-             g->ruleset == CC_RULESET_HILLS       ? "hiker or farmer, stable"
-             : g->ruleset == CC_RULESET_DISCOVERY ? "brigand, navigator or explorer"
-                                                  : "farmers lie, the others stand");
+    buf_putf(b, "<text x=\"%d\" y=\"%d\" font-size=\"11\">%s</text>", tx, y, info->pieces);
     measure(b, from, tx, CHAR_W, right);
     put(b, "</g>");
 }
@@ -866,8 +862,10 @@ static void put_legend(struct buf *b, const struct cc_game *g,
         put_text(b, display_name(names, s, fb), NAME_CHARS);
         buf_putf(b, " \xE2\x80\x94 %d point%s \xC2\xB7 %u follower%s", p->score,
                  p->score == 1 ? "" : "s", p->followers, p->followers == 1 ? "" : "s");
-        if (g->ruleset == CC_RULESET_HILLS) {
+        const struct api_ruleset_info *info = api_ruleset_info((enum cc_ruleset)g->ruleset);
+        if (info && info->stables)
             buf_putf(b, ", %u stable%s", p->stables, p->stables == 1 ? "" : "s");
+        if (info && info->harvest) {
             const char *sep = " \xC2\xB7 harvest: ";
             for (unsigned c = 0; c < CC_CROP_COUNT; c++)
                 if (p->harvest[c]) {

@@ -7,8 +7,18 @@
 #include <string.h>
 
 #include "clocks.h"
+#include "options.h"
+#include "rulesets.h"
 
 static const char *const side_names[4] = {"N", "E", "S", "W"};
+
+/* What the API says of `g`'s ruleset (api/rulesets.c): which members its state has. */
+static const struct api_ruleset_info *ruleset_info(const struct cc_game *g)
+{
+    static const struct api_ruleset_info none = {0};
+    const struct api_ruleset_info *info = api_ruleset_info((enum cc_ruleset)g->ruleset);
+    return info ? info : &none;
+}
 
 const char *json_tile_id(const struct cc_game *g, unsigned t)
 {
@@ -106,16 +116,29 @@ static void add_seat(struct json_out *o, unsigned seat)
     json_out_kint_or_null(o, "seat", seat != CC_NO_SEAT, seat);
 }
 
+void json_option_value(struct json_out *o, const struct cc_option_def *d, unsigned v)
+{
+    if (d->kind == CC_OPTION_BOOL) {
+        json_out_bool(o, v != 0);
+    } else if (d->kind == CC_OPTION_SET) {
+        json_out_begin_array(o);
+        for (unsigned k = 0; k < d->nvalues; k++)
+            if (v >> k & 1u) json_out_string(o, d->values[k]);
+        json_out_end_array(o);
+    } else {
+        json_out_string(o, d->values[v < d->nvalues ? v : d->fallback]);
+    }
+}
+
 void json_options(struct json_out *o, const struct cc_game *g)
 {
+    /* The ruleset's rows of the options table, in its order. */
     json_out_begin_object(o);
-    if (g->ruleset == CC_RULESET_CLASSIC) {
-        json_out_kstring(o, "edition",
-                         g->options.edition == CC_EDITION_ORIGINAL ? "original" : "standard");
-        json_out_key(o, "river");
-        json_out_bool(o, g->options.river != 0);
-    } else if (g->ruleset == CC_RULESET_DISCOVERY) {
-        json_out_kstring(o, "draw", g->options.draw == CC_DRAW_HAND ? "hand" : "pile");
+    for (unsigned i = 0; i < CC_OPT_COUNT; i++) {
+        if (!cc_option_in_ruleset((enum cc_option_id)i, (enum cc_ruleset)g->ruleset)) continue;
+        const struct cc_option_def *d = cc_option_def((enum cc_option_id)i);
+        json_out_key(o, d->name);
+        json_option_value(o, d, cc_option_get(&g->options, (enum cc_option_id)i));
     }
     json_out_end_object(o);
 }
@@ -125,6 +148,7 @@ static void add_players(struct json_out *o, const struct cc_game *g,
                         const struct json_game_meta *meta)
 {
     const char *const *names = meta->names, *const *tokens = meta->tokens;
+    const struct api_ruleset_info *info = ruleset_info(g);
     json_out_key(o, "players");
     json_out_begin_array(o);
     for (unsigned s = 0; s < g->nplayers; s++) {
@@ -134,10 +158,8 @@ static void add_players(struct json_out *o, const struct cc_game *g,
         json_out_kstring(o, "name", names[s]);
         json_out_kint(o, "score", p->score);
         json_out_kint(o, "followers", p->followers);
-        if (g->ruleset == CC_RULESET_HILLS) {
-            json_out_kint(o, "stables", p->stables);
-            add_crops(o, "harvest", p->harvest);
-        }
+        if (info->stables) json_out_kint(o, "stables", p->stables);
+        if (info->harvest) add_crops(o, "harvest", p->harvest);
         if (cc_game_uses_hand(g)) {
             json_out_key(o, "hand");
             json_out_begin_array(o);
@@ -257,7 +279,7 @@ void json_game(struct json_out *o, const struct cc_game *g, const struct json_ga
     add_board(o, g);
     add_tiles(o, "discarded", g, g->discarded, g->ndiscarded);
     if (cc_game_uses_hand(g)) add_tiles(o, "removed", g, g->removed, g->nremoved);
-    if (g->ruleset == CC_RULESET_HILLS) add_crops(o, "harvest_supply", g->harvest_supply);
+    if (ruleset_info(g)->harvest) add_crops(o, "harvest_supply", g->harvest_supply);
     if (finished) {
         char seed[24];
         snprintf(seed, sizeof seed, "%" PRIu64, g->seed);
@@ -298,7 +320,7 @@ static void scored_fields(struct json_out *o, const struct cc_game *g, const str
     json_out_kint(o, "count", e->count);
     add_seats(o, "seats", g, e->seats);
     json_out_kint(o, "points", e->points);
-    if (g->ruleset == CC_RULESET_HILLS) {
+    if (ruleset_info(g)->harvest) {
         int any = 0;
         for (unsigned s = 0; s < g->nplayers; s++) {
             int held = 0;
@@ -595,7 +617,8 @@ void json_placement_list(struct json_out *o, const struct cc_game *g, struct cc_
     if (n > cap) n = cap;
     /* Hikes and withdrawals are tried on a copy to say what they score. */
     struct trial *t = NULL;
-    if (g->ruleset == CC_RULESET_HILLS || g->ruleset == CC_RULESET_DISCOVERY) {
+    const struct api_ruleset_info *info = ruleset_info(g);
+    if (info->hikes || info->withdrawals) {
         t = malloc(sizeof *t);
         if (!t) o->buf.err = BUF_NOMEM; /* a 500, never a list without its scores */
     }
@@ -611,14 +634,14 @@ void json_placement_list(struct json_out *o, const struct cc_game *g, struct cc_
         if (twin >= 0) json_out_kint(o, "same_as", twin);
         add_locations(o, "follower", p->follower);
         add_spots(o, g, p);
-        if (g->ruleset == CC_RULESET_HILLS) {
-            add_locations(o, "stable", p->stable);
+        if (info->stables) add_locations(o, "stable", p->stable);
+        if (info->hikes) {
             json_out_key(o, "hike");
             json_out_begin_array(o);
             add_hikes(o, g, p, t);
             json_out_end_array(o);
         }
-        if (g->ruleset == CC_RULESET_DISCOVERY) {
+        if (info->withdrawals) {
             json_out_key(o, "withdraw");
             json_out_begin_array(o);
             add_withdrawals(o, g, p, t);

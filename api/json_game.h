@@ -25,8 +25,15 @@ struct json_game_meta {
                                         "deadline", players' "clock_ms" when it has one */
 };
 
-/* Writes the options of `g` as a JSON object (defaults filled in). */
+/* Writes the options of `g` as a JSON object (defaults filled in): each of its ruleset's
+ * rows of the options table (core/options.h), as json_option_value() writes it. */
 void json_options(struct json_out *o, const struct cc_game *g);
+
+struct cc_option_def;
+
+/* Writes value `v` of option `d`: a boolean, the name of a choice, or the array of the
+ * names of a set's members in the table's order. */
+void json_option_value(struct json_out *o, const struct cc_option_def *d, unsigned v);
 
 /*
  * Writes the public state of `g` (as GET /v1/games/{id}): never the seed or the draw

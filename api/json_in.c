@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "clocks.h"
+#include "rulesets.h"
 #include "utf8.h"
 
 #define MAX_NAME_CHARS 40
@@ -353,24 +354,6 @@ static int name_chars(const char *s, uint32_t *bad, uint32_t *first, uint32_t *l
     return n;
 }
 
-/* Decodes option `name` of the options `v` when it is there: one of the two strings
- * `names`, whose index goes to *which (left as it is when the option is absent); anything
- * else is bad_option. Returns 0 or -1. */
-static int decode_choice(const cJSON *v, const char *name, const char *const names[2], int *which,
-                         struct json_err *err)
-{
-    const cJSON *c = cJSON_GetObjectItemCaseSensitive(v, name);
-    if (!c) return 0;
-    for (int i = 0; i < 2; i++) {
-        if (cJSON_IsString(c) && strcmp(c->valuestring, names[i]) == 0) {
-            *which = i;
-            return 0;
-        }
-    }
-    return json_fail(err, cc_status_name(CC_ERR_BAD_OPTION), "options.%s must be \"%s\" or \"%s\".",
-                     name, names[0], names[1]);
-}
-
 /*
  * Reads member "name" of `obj` as a player name (PlayerName in openapi.yaml: 1 to 40
  * characters, none that name_chars refuses) into `out`; `label` names the member in
@@ -403,35 +386,12 @@ static int decode_name(const cJSON *obj, const char *label, char out[STORE_NAME_
     return 0;
 }
 
-/* Decodes "options" of `ruleset` into `o` (defaults filled in). Returns 0 or -1. */
+/* Decodes "options" of `ruleset` into `o` (defaults filled in): api/rulesets.c, from the
+ * options table. Returns 0 or -1. */
 static int decode_options(const cJSON *v, enum cc_ruleset ruleset, struct cc_options *o,
                           struct json_err *err)
 {
-    memset(o, 0, sizeof *o);
-    if (!v) return 0;
-    if (!cJSON_IsObject(v)) return json_fail(err, "invalid_body", "\"options\" must be an object.");
-    static const char *const classic[] = {"edition", "river", NULL};
-    static const char *const discovery[] = {"draw", NULL};
-    static const char *const none[] = {NULL};
-    const char *const *allowed = ruleset == CC_RULESET_CLASSIC     ? classic
-                                 : ruleset == CC_RULESET_DISCOVERY ? discovery
-                                                                   : none;
-    if (json_check_fields(v, allowed, "options.", err)) return -1;
-    static const char *const editions[] = {"standard", "original"}; /* by enum cc_edition */
-    static const char *const draws[] = {"pile", "hand"};            /* by enum cc_draw_mode */
-    int edition = o->edition, draw = o->draw;
-    if (decode_choice(v, "edition", editions, &edition, err)) return -1;
-    o->edition = (uint8_t)edition;
-    const cJSON *river = cJSON_GetObjectItemCaseSensitive(v, "river");
-    if (river) {
-        if (!cJSON_IsBool(river))
-            return json_fail(err, cc_status_name(CC_ERR_BAD_OPTION),
-                             "options.river must be true or false.");
-        o->river = cJSON_IsTrue(river) ? 1 : 0;
-    }
-    if (decode_choice(v, "draw", draws, &draw, err)) return -1;
-    o->draw = (uint8_t)draw;
-    return 0;
+    return api_options_decode(v, ruleset, o, err);
 }
 
 /* Decodes "seed": an integer below 2^53 or a decimal string up to 2^64-1. A JSON number

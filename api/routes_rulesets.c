@@ -6,38 +6,8 @@
 #include "game.h"
 #include "problem.h"
 #include "routes.h"
+#include "rulesets.h"
 #include "tiles.h"
-
-/* What the API says about a ruleset beyond the engine's data. */
-struct ruleset_info {
-    const char *title;      /* the game's name */
-    const char *provenance; /* "published" or "reconstruction" */
-    unsigned stables;       /* stables per player, 0 when the ruleset has none */
-};
-
-static const struct ruleset_info infos[CC_RULESET_COUNT] = {
-    [CC_RULESET_CLASSIC] = {"Carcassonne", "published", 0},
-    [CC_RULESET_HILLS] = {"Carcassonne: Over Hill and Dale", "reconstruction", 2},
-    [CC_RULESET_DISCOVERY] = {"Carcassonne: The Discovery", "reconstruction", 0},
-};
-
-/* Adds one option description to `arr`. */
-static void add_option(cJSON *arr, const char *name, const char *const *values, const char *def,
-                       const char *description)
-{
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddItemToArray(arr, o);
-    cJSON_AddStringToObject(o, "name", name);
-    cJSON_AddStringToObject(o, "type", values ? "string" : "boolean");
-    if (values) {
-        cJSON *v = cJSON_AddArrayToObject(o, "values");
-        for (size_t i = 0; values[i]; i++) cJSON_AddItemToArray(v, cJSON_CreateString(values[i]));
-        cJSON_AddStringToObject(o, "default", def);
-    } else {
-        cJSON_AddFalseToObject(o, "default");
-    }
-    cJSON_AddStringToObject(o, "description", description);
-}
 
 /* Sum of the counts of the catalogue. */
 static unsigned total_tiles(const struct cc_tileset *ts)
@@ -49,26 +19,16 @@ static unsigned total_tiles(const struct cc_tileset *ts)
 
 static cJSON *ruleset_json(enum cc_ruleset r, const struct cc_tileset *ts)
 {
+    const struct api_ruleset_info *info = api_ruleset_info(r);
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "name", cc_ruleset_name(r));
-    cJSON_AddStringToObject(o, "title", infos[r].title);
+    cJSON_AddStringToObject(o, "title", info->title);
     cJSON *p = cJSON_AddObjectToObject(o, "players");
     cJSON_AddNumberToObject(p, "min", CC_MIN_PLAYERS);
     cJSON_AddNumberToObject(p, "max", CC_MAX_PLAYERS);
     cJSON_AddNumberToObject(o, "followers", cc_ruleset_followers(r));
-    if (infos[r].stables) cJSON_AddNumberToObject(o, "stables", infos[r].stables);
-    cJSON *opts = cJSON_AddArrayToObject(o, "options");
-    if (r == CC_RULESET_CLASSIC) {
-        static const char *const editions[] = {"standard", "original", NULL};
-        add_option(opts, "edition", editions, "standard",
-                   "standard: 3 points per completed city for each farm; original: 4 per "
-                   "city, scored city by city, with the two-tile city rule.");
-        add_option(opts, "river", NULL, NULL, "Play with the River.");
-    } else if (r == CC_RULESET_DISCOVERY) {
-        static const char *const draws[] = {"pile", "hand", NULL};
-        add_option(opts, "draw", draws, "pile",
-                   "pile: draw a tile each turn; hand: the hand-of-two variant.");
-    }
+    if (info->stables) cJSON_AddNumberToObject(o, "stables", info->stables);
+    api_options_describe(cJSON_AddArrayToObject(o, "options"), r);
     cJSON *cols = cJSON_AddArrayToObject(o, "columns");
     unsigned mask = cc_ruleset_columns(r);
     for (int c = 0; c < CC_COL_COUNT; c++)
@@ -79,7 +39,7 @@ static cJSON *ruleset_json(enum cc_ruleset r, const struct cc_tileset *ts)
     cJSON_AddNumberToObject(t, "total", total_tiles(ts));
     cJSON_AddNumberToObject(t, "deck", ts->land_count);
     cJSON_AddStringToObject(t, "start", ts->types[ts->start_type].id);
-    cJSON_AddStringToObject(t, "provenance", infos[r].provenance);
+    cJSON_AddStringToObject(t, "provenance", info->provenance);
     return o;
 }
 
@@ -149,7 +109,8 @@ static cJSON *tile_json(const struct cc_tile_type *t)
     cJSON_AddStringToObject(o, "id", t->id);
     cJSON_AddNumberToObject(o, "count", t->count);
     if (t->is_start) cJSON_AddTrueToObject(o, "start");
-    if (t->is_river) cJSON_AddTrueToObject(o, "river");
+    /* A tile of an expansion: a true member named by its set ("river": true). */
+    if (t->set != CC_SET_BASE) cJSON_AddTrueToObject(o, cc_set_name((enum cc_set)t->set));
     cJSON *e = cJSON_AddObjectToObject(o, "edges");
     for (int s = 0; s < 4; s++)
         cJSON_AddStringToObject(e, sides[s], cc_edge_name((enum cc_edge)t->edges[s]));
@@ -180,7 +141,7 @@ void routes_tiles(const struct api_request *req, struct api_response *resp, cons
     }
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "ruleset", cc_ruleset_name((enum cc_ruleset)r));
-    cJSON_AddStringToObject(o, "provenance", infos[r].provenance);
+    cJSON_AddStringToObject(o, "provenance", api_ruleset_info((enum cc_ruleset)r)->provenance);
     cJSON_AddStringToObject(o, "start", ts->types[ts->start_type].id);
     cJSON_AddNumberToObject(o, "total", total_tiles(ts));
     cJSON *arr = cJSON_AddArrayToObject(o, "tiles");

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "board.h"
+#include "modules.h"
 
 _Static_assert(CC_MAX_BOARD + CC_MAX_FRONTIER < CC_CELL_TABLE, "square table too small");
 _Static_assert(CC_MAX_NODES < 0xFFFF, "nodes must fit 16 bits");
@@ -250,12 +251,15 @@ unsigned cc_pieces_on(const struct cc_game *g, uint16_t root, uint8_t per_seat[C
 {
     unsigned total = 0;
     if (per_seat) memset(per_seat, 0, CC_MAX_PLAYERS);
+    bool weigh = per_seat && cc_modules_weigh(g); /* a module's figures count more than 1 */
     for (int i = 0; i < CC_MAX_PIECES; i++) {
         const struct cc_piece *pc = &g->pieces[i];
         if (!pc->used || pc->kind != CC_PIECE_FOLLOWER) continue;
         if (g->root[cc_node(pc->tile, pc->feature)] != root) continue;
         total++;
-        if (per_seat) per_seat[pc->seat]++;
+        if (per_seat)
+            per_seat[pc->seat] =
+                (uint8_t)(per_seat[pc->seat] + (weigh ? cc_figure_weight(g, pc) : 1));
     }
     return total;
 }

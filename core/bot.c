@@ -3,6 +3,7 @@
 
 #include "bot.h"
 #include "hand.h"
+#include "modules.h"
 #include "rng.h"
 
 /* One follow-up choice of a placement: the fields of struct cc_action it sets. */
@@ -21,14 +22,13 @@ static void sort_pile(uint8_t *deck, unsigned a, unsigned b)
         for (unsigned n = 0; n < count[t]; n++) deck[a++] = (uint8_t)t;
 }
 
-/* What a player knows of where a pile tile comes: River tiles with two river sides before
- * the one with one (the lake), before land tiles; the order within each class is unknown. */
+/* What a player knows of where a pile tile comes: the class its module gives it (the
+ * River's tiles come before the land, the lake last of them), else the land's; the order
+ * within each class is unknown. */
 static unsigned pile_class(const struct cc_tile_type *t)
 {
-    if (!t->is_river) return 2;
-    unsigned rivers = 0;
-    for (unsigned s = 0; s < 4; s++) rivers += t->edges[s] == CC_EDGE_RIVER;
-    return rivers == 1;
+    const struct cc_module *m = cc_module_of_set(t->set);
+    return m && m->pile_class ? m->pile_class(t) : 0xFFu;
 }
 
 /*

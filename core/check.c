@@ -3,6 +3,7 @@
 
 #include "board.h"
 #include "hand.h"
+#include "options.h"
 #include "rules.h"
 
 /* Fails the check, recording which line of this file found the fault. */
@@ -160,7 +161,7 @@ enum cc_status cc_game_check_where(const struct cc_game *g, int *where)
     CHECK(rules != NULL);
     const struct cc_tileset *ts = cc_tileset_get((enum cc_ruleset)g->ruleset);
     CHECK(g->nplayers >= CC_MIN_PLAYERS && g->nplayers <= CC_MAX_PLAYERS);
-    CHECK(g->options.edition <= CC_EDITION_ORIGINAL && g->options.river <= 1);
+    CHECK(cc_options_in_range(&g->options));
     CHECK(g->options.draw <= CC_DRAW_HAND);
     CHECK(g->seat < g->nplayers && g->turn >= 1);
     /* Resignations (resign.c): seats of the game; while it runs two or more are in and the

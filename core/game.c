@@ -3,6 +3,7 @@
 
 #include "board.h"
 #include "hand.h"
+#include "modules.h"
 #include "placement.h"
 #include "rng.h"
 #include "rules.h"
@@ -24,63 +25,52 @@ static void pile_remove(uint8_t *pile, unsigned *len, uint8_t type)
     }
 }
 
-/* The lake: the river tile with one river side that is not the spring. */
-static int lake_type(const struct cc_tileset *ts)
+/* Whether tiles of set `set` belong to the land pile of a game with options `o`: the base
+ * set, and the sets of the modules on that have no pile of their own. */
+static bool in_land(unsigned set, const struct cc_options *o)
 {
-    for (int i = 0; i < ts->ntypes; i++) {
-        const struct cc_tile_type *t = &ts->types[i];
-        int rivers = 0;
-        for (int s = 0; s < 4; s++) rivers += t->edges[s] == CC_EDGE_RIVER;
-        if (t->is_river && !t->is_start && rivers == 1) return i;
-    }
-    return -1;
+    const struct cc_module *m = cc_module_of_set(set);
+    if (set == CC_SET_BASE) return true;
+    return m && !m->deck && cc_module_on(m, o);
 }
 
-static int spring_type(const struct cc_tileset *ts)
-{
-    for (int i = 0; i < ts->ntypes; i++)
-        if (ts->types[i].is_river && ts->types[i].is_start) return i;
-    return -1;
-}
-
-/* The shuffled standard pile (start tile taken out; the River first when it is on). */
+/* The shuffled standard pile (start tile taken out): the piles of the modules on that
+ * have one first (the River), each shuffled before the land, then the land. */
 static void build_standard_deck(struct cc_game *g, const struct cc_tileset *ts, uint8_t start,
                                 uint64_t seed)
 {
     struct cc_rng rng;
     cc_rng_seed(&rng, seed);
-    uint8_t land[CC_MAX_DECK], river[CC_MAX_DECK];
-    unsigned nland = 0, nriver = 0;
-    int lake = lake_type(ts);
+    uint8_t land[CC_MAX_DECK], front[CC_MAX_DECK];
+    unsigned nland = 0, nfront = 0;
     for (int i = 0; i < ts->ntypes; i++) {
         const struct cc_tile_type *t = &ts->types[i];
-        if (!t->is_river)
-            pile_add(land, &nland, (uint8_t)i, t->count);
-        else if (g->options.river && i != lake)
-            pile_add(river, &nriver, (uint8_t)i, t->count);
+        if (in_land(t->set, &g->options)) pile_add(land, &nland, (uint8_t)i, t->count);
     }
     pile_remove(land, &nland, start);
-    pile_remove(river, &nriver, start);
-    /* With the River the land start tile leaves the game (once, even if it is the start). */
-    if (g->options.river && start != ts->start_type) pile_remove(land, &nland, ts->start_type);
-    cc_rng_shuffle(&rng, river, nriver);
+    for (unsigned k = 0; k < CC_MODULE_COUNT; k++) {
+        const struct cc_module *m = cc_module_get((enum cc_module_id)k);
+        if (!m->deck || !cc_module_on(m, &g->options)) continue;
+        unsigned n = 0;
+        m->deck(ts, start, &rng, front + nfront, &n, land, &nland);
+        nfront += n;
+    }
     cc_rng_shuffle(&rng, land, nland);
-    g->deck_len = 0;
-    memcpy(g->deck, river, nriver);
-    g->deck_len = (uint16_t)nriver;
-    if (g->options.river && lake >= 0 && start != lake) g->deck[g->deck_len++] = (uint8_t)lake;
-    memcpy(g->deck + g->deck_len, land, nland);
-    g->deck_len = (uint16_t)(g->deck_len + nland);
+    memcpy(g->deck, front, nfront);
+    memcpy(g->deck + nfront, land, nland);
+    g->deck_len = (uint16_t)(nfront + nland);
 }
 
-/* Starts the river state from the start tile: its river sides are the open end. */
-static void river_start(struct cc_game *g, const struct cc_tile_type *t)
+/* The start tile when the setup names none: the first module on that has one, else the
+ * ruleset's. */
+static uint8_t default_start(const struct cc_tileset *ts, const struct cc_options *o)
 {
-    g->river_open_side = 0xFF;
-    g->river_last_turn = 0;
-    g->river_tile = 0;
-    for (int s = 0; s < 4; s++)
-        if (t->edges[s] == CC_EDGE_RIVER) g->river_open_side = (uint8_t)s;
+    for (unsigned k = 0; k < CC_MODULE_COUNT; k++) {
+        const struct cc_module *m = cc_module_get((enum cc_module_id)k);
+        int t = m->start_type && cc_module_on(m, o) ? m->start_type(ts) : -1;
+        if (t >= 0) return (uint8_t)t;
+    }
+    return ts->start_type;
 }
 
 static void finish(struct cc_game *g, struct cc_events *ev);
@@ -94,20 +84,21 @@ enum cc_status cc_game_new(struct cc_game *g, const struct cc_setup *setup, stru
     if (setup->nplayers < CC_MIN_PLAYERS || setup->nplayers > CC_MAX_PLAYERS)
         return CC_ERR_BAD_PLAYER_COUNT;
     const struct cc_options *o = &setup->options;
-    if (o->edition > CC_EDITION_ORIGINAL || o->river > 1 || o->draw > CC_DRAW_HAND)
-        return CC_ERR_BAD_OPTION;
-    if (setup->ruleset != CC_RULESET_CLASSIC && (o->edition || o->river)) return CC_ERR_BAD_OPTION;
-    if (setup->ruleset != CC_RULESET_DISCOVERY && o->draw) return CC_ERR_BAD_OPTION;
+    int bad, other;
+    enum cc_status ost = cc_options_check((enum cc_ruleset)setup->ruleset, o, &bad, &other);
+    if (ost != CC_OK) return ost;
     if (setup->start >= ts->ntypes || setup->start < -1) return CC_ERR_UNKNOWN_TILE;
     if (setup->deck_len > CC_MAX_DECK) return CC_ERR_DECK_TOO_LONG;
     for (int i = 0; i < setup->deck_len; i++)
         if (setup->deck[i] >= ts->ntypes) return CC_ERR_UNKNOWN_TILE;
-    /* River tiles exist only in games with the River. */
-    if (!o->river) {
-        if (setup->start >= 0 && ts->types[setup->start].is_river)
-            return CC_ERR_RIVER_TILE_WITHOUT_RIVER;
-        for (int i = 0; i < setup->deck_len; i++)
-            if (ts->types[setup->deck[i]].is_river) return CC_ERR_RIVER_TILE_WITHOUT_RIVER;
+    /* Tiles of an expansion exist only in games with it. */
+    if (setup->start >= 0) {
+        enum cc_status st = cc_module_tile_allowed(&ts->types[setup->start], o);
+        if (st != CC_OK) return st;
+    }
+    for (int i = 0; i < setup->deck_len; i++) {
+        enum cc_status st = cc_module_tile_allowed(&ts->types[setup->deck[i]], o);
+        if (st != CC_OK) return st;
     }
 
     memset(g, 0, sizeof *g);
@@ -117,11 +108,7 @@ enum cc_status cc_game_new(struct cc_game *g, const struct cc_setup *setup, stru
     g->seed = setup->seed;
     g->start = setup->start;
     g->drawn = CC_NO_TILE;
-    uint8_t start = (uint8_t)ts->start_type;
-    if (setup->start >= 0)
-        start = (uint8_t)setup->start;
-    else if (o->river && spring_type(ts) >= 0)
-        start = (uint8_t)spring_type(ts);
+    uint8_t start = setup->start >= 0 ? (uint8_t)setup->start : default_start(ts, o);
     if (setup->deck_len >= 0) {
         g->custom_deck = 1;
         g->deck_len = (uint16_t)setup->deck_len;
@@ -137,7 +124,10 @@ enum cc_status cc_game_new(struct cc_game *g, const struct cc_setup *setup, stru
     if (rules->init) rules->init(g);
     /* The board is empty already: the memset above is cc_board_clear() and more. */
     cc_board_place(g, start, 0, 0, 0);
-    river_start(g, &ts->types[start]);
+    for (unsigned k = 0; k < CC_MODULE_COUNT; k++) { /* on or off: each sets its state */
+        const struct cc_module *m = cc_module_get((enum cc_module_id)k);
+        if (m->init) m->init(g, &ts->types[start]);
+    }
     g->turn = 1;
     g->seat = 0;
     g->phase = g->deck_len > 0 ? CC_PHASE_DRAW : CC_PHASE_FINISHED;
@@ -150,6 +140,7 @@ enum cc_status cc_game_new(struct cc_game *g, const struct cc_setup *setup, stru
 static void finish(struct cc_game *g, struct cc_events *ev)
 {
     cc_rules_of((enum cc_ruleset)g->ruleset)->final_scoring(g, g->players, ev);
+    cc_modules_final_scoring(g, g->players, ev);
     g->phase = CC_PHASE_FINISHED;
     g->drawn = CC_NO_TILE;
     struct cc_event *e = cc_emit(ev, CC_EV_GAME_FINISHED);
@@ -195,7 +186,8 @@ static enum cc_status check_followup(const struct cc_game *g, const struct cc_ac
         unsigned f = t->slot_feature[a->rot][a->loc];
         if (f == CC_NO_FEATURE) return CC_ERR_NO_FEATURE_THERE;
         unsigned kind = t->features[f].kind;
-        if (kind == CC_KIND_RIVER) return CC_ERR_RIVER_NOT_ALLOWED;
+        enum cc_status st = cc_modules_check_deploy(g, kind);
+        if (st != CC_OK) return st;
         if (!(rules->follower_kinds & (1u << kind))) return CC_ERR_NOT_ALLOWED_HERE;
         if (g->players[a->seat].followers == 0) return CC_ERR_NO_FOLLOWERS_LEFT;
         if (cc_feature_would_be_occupied(g, t, f, a->x, a->y, a->rot))
@@ -207,8 +199,11 @@ static enum cc_status check_followup(const struct cc_game *g, const struct cc_ac
     case CC_FOLLOW_WITHDRAW:
         if (!rules->check_followup) return CC_ERR_FOLLOWUP_NOT_IN_RULESET;
         return rules->check_followup(g, a);
-    default:
-        return CC_ERR_BAD_LOCATION;
+    default: {
+        /* A follow-up of an expansion the game has on (its module's). */
+        const struct cc_module *m = cc_module_of_followup(g, a->follow);
+        return m ? m->check_followup(g, a) : CC_ERR_BAD_LOCATION;
+    }
     }
 }
 
@@ -221,20 +216,6 @@ static void deploy(struct cc_game *g, unsigned tile, const struct cc_action *a,
     struct cc_event *e =
         cc_emit_piece(ev, CC_EV_FOLLOWER_DEPLOYED, a, t->features[pc->feature].kind);
     if (e) e->tile = g->board[tile].type;
-}
-
-/* Moves the river's open end on after a river tile was placed at board index `tile`. */
-static void river_advance(struct cc_game *g, unsigned tile)
-{
-    const struct cc_tile_type *t = cc_placed_type(g, tile);
-    unsigned flow = g->river_open_side;
-    g->river_last_turn = (uint8_t)cc_river_turn(g, t, g->board[tile].rot);
-    g->river_open_side = 0xFF;
-    for (unsigned s = 0; s < 4; s++) {
-        unsigned edge = (t->edge_code[g->board[tile].rot] >> (4 * s)) & 0xF;
-        if (edge == CC_EDGE_RIVER && s != ((flow + 2) & 3)) g->river_open_side = (uint8_t)s;
-    }
-    g->river_tile = (uint8_t)tile;
 }
 
 static enum cc_status apply_place(struct cc_game *g, const struct cc_action *a,
@@ -252,8 +233,6 @@ static enum cc_status apply_place(struct cc_game *g, const struct cc_action *a,
     if (st != CC_OK) return st;
 
     /* Everything is checked: from here on nothing fails. */
-    const struct cc_tile_type *t = &cc_types(g)[type];
-    bool river_tile = t->is_river && g->river_open_side != 0xFF;
     unsigned tile = cc_board_place(g, type, a->x, a->y, a->rot);
     struct cc_event *e = cc_emit(ev, CC_EV_TILE_PLACED);
     if (e) {
@@ -263,13 +242,18 @@ static enum cc_status apply_place(struct cc_game *g, const struct cc_action *a,
         e->y = a->y;
         e->rot = a->rot;
     }
-    if (river_tile) river_advance(g, tile);
+    cc_modules_placed(g, tile);
     const struct cc_rules *rules = cc_rules_of((enum cc_ruleset)g->ruleset);
-    bool own_followup = a->follow != CC_FOLLOW_NONE && a->follow != CC_FOLLOW_FOLLOWER;
+    /* A follow-up of the ruleset's own (stable, hike, withdraw), or of a module's. */
+    const struct cc_module *mod =
+        a->follow > CC_FOLLOW_WITHDRAW ? cc_module_of_followup(g, a->follow) : NULL;
+    bool own_followup = a->follow != CC_FOLLOW_NONE && a->follow != CC_FOLLOW_FOLLOWER && !mod;
     if (a->follow == CC_FOLLOW_FOLLOWER) deploy(g, tile, a, ev);
     if (own_followup) rules->apply_followup(g, tile, a, false, ev);
+    if (mod) mod->apply_followup(g, tile, a, false, ev);
     rules->score_placement(g, tile, ev);
     if (own_followup) rules->apply_followup(g, tile, a, true, ev);
+    if (mod) mod->apply_followup(g, tile, a, true, ev);
 
     g->drawn = CC_NO_TILE;
     if (cc_hand_mode(g)) {
@@ -309,6 +293,7 @@ void cc_projected_scores(const struct cc_game *g, struct cc_player out[CC_MAX_PL
     memcpy(out, g->players, sizeof g->players);
     if (g->phase == CC_PHASE_FINISHED) return;
     cc_rules_of((enum cc_ruleset)g->ruleset)->final_scoring(g, out, NULL);
+    cc_modules_final_scoring(g, out, NULL);
 }
 
 /* Bytes [from, to) of a game that cc_game_reset() leaves alone. */

@@ -43,7 +43,9 @@ enum cc_column {
 enum cc_edition { CC_EDITION_STANDARD = 0, CC_EDITION_ORIGINAL = 1 };
 enum cc_draw_mode { CC_DRAW_PILE = 0, CC_DRAW_HAND = 1 };
 
-/* Options of a game; each ruleset reads only its own. */
+/* Options of a game; each ruleset reads only its own. The table of them (names, values,
+ * defaults, rulesets, refused combinations) is core/options.h: a new one is a byte here
+ * and a row there. */
 struct cc_options {
     uint8_t edition; /* classic: enum cc_edition */
     uint8_t river;   /* classic: 1 to play with the River */
@@ -105,7 +107,7 @@ struct cc_game {
     uint8_t phase;                  /* enum cc_phase */
     uint8_t seat;                   /* seat to move */
     uint8_t drawn;                  /* tile type drawn this turn (phase place), else CC_NO_TILE */
-    uint8_t river_open_side;        /* side of river_tile where the river is open, 0xFF none */
+    uint8_t river_open_side;        /* River (river.c): side of river_tile open, 0xFF none */
     uint8_t river_last_turn;        /* 0 none/straight, 1 right, 2 left: last river tile's turn */
     uint8_t river_tile;             /* board index of the tile holding the river's open end */
     uint8_t resigned;               /* bit mask of the seats that resigned (core/resign.c) */
@@ -150,6 +152,7 @@ enum cc_followup {
     CC_FOLLOW_STABLE,   /* hills: build a stable on the placed tile at `loc` */
     CC_FOLLOW_HIKE,     /* hills: the own hiker on (fx, fy) walks out through side `loc` */
     CC_FOLLOW_WITHDRAW  /* discovery: take back the own follower on (fx, fy) at `loc` */
+    /* Values after these belong to the modules of expansions (core/modules.h: followups). */
 };
 
 enum cc_action_kind {

@@ -3,33 +3,10 @@
 
 #include "board.h"
 #include "hand.h"
+#include "modules.h"
 #include "placement.h"
 #include "rng.h"
 #include "rules.h"
-
-unsigned cc_river_turn(const struct cc_game *g, const struct cc_tile_type *t, unsigned rot)
-{
-    unsigned flow = g->river_open_side;
-    if (flow > 3) return 0;
-    unsigned entry = (flow + 2) & 3;
-    for (unsigned s = 0; s < 4; s++) {
-        unsigned edge = (t->edge_code[rot] >> (4 * s)) & 0xF;
-        if (edge != CC_EDGE_RIVER || s == entry || s == flow) continue;
-        return s == ((flow + 1) & 3) ? 1u : 2u;
-    }
-    return 0;
-}
-
-/* The River: a river tile must continue the open end and not turn the same way twice. */
-static enum cc_status check_river(const struct cc_game *g, int x, int y)
-{
-    if (g->river_open_side > 3) return CC_ERR_RIVER_NOT_CONTINUED;
-    const struct cc_placed *end = &g->board[g->river_tile];
-    if (x != end->x + cc_side_dx[g->river_open_side] ||
-        y != end->y + cc_side_dy[g->river_open_side])
-        return CC_ERR_RIVER_NOT_CONTINUED;
-    return CC_OK;
-}
 
 enum cc_status cc_check_position(const struct cc_game *g, uint8_t type, int x, int y, unsigned rot)
 {
@@ -37,18 +14,15 @@ enum cc_status cc_check_position(const struct cc_game *g, uint8_t type, int x, i
     if (cell >= 0 && !(cell & CC_CELL_FRONTIER)) return CC_ERR_POSITION_TAKEN;
     if (cell < 0) return CC_ERR_NOT_ADJACENT;
     const struct cc_tile_type *t = &cc_types(g)[type];
-    if (t->is_river) {
-        enum cc_status st = check_river(g, x, y);
-        if (st != CC_OK) return st;
-    }
     unsigned f = (unsigned)cell & ~CC_CELL_FRONTIER; /* the square's constraint, kept */
-    if ((t->edge_code[rot] & g->frontier_mask[f]) != g->frontier_want[f])
-        return CC_ERR_EDGES_DO_NOT_MATCH;
-    if (t->is_river) {
-        unsigned turn = cc_river_turn(g, t, rot);
-        if (turn != 0 && turn == g->river_last_turn) return CC_ERR_RIVER_U_TURN;
-    }
-    return CC_OK;
+    enum cc_status edges = (t->edge_code[rot] & g->frontier_mask[f]) != g->frontier_want[f]
+                               ? CC_ERR_EDGES_DO_NOT_MATCH
+                               : CC_OK;
+    /* A tile of an expansion with a placement rule (the River) asks its module, which
+     * decides the order of the checks; every other tile is the side check alone. */
+    if (cc_tile_has_position_rule(t))
+        return cc_module_of_set(t->set)->check_position(g, t, x, y, rot, edges);
+    return edges;
 }
 
 bool cc_feature_would_be_occupied(const struct cc_game *g, const struct cc_tile_type *t, unsigned f,
@@ -75,6 +49,7 @@ void cc_placement_followups(const struct cc_game *g, struct cc_placement *p)
     p->stable = 0;
     p->hike = 0;
     if (rules->placement_followups) rules->placement_followups(g, p);
+    cc_modules_placement_followups(g, p);
     if (g->players[g->seat].followers == 0) return;
     /* The features that hold a follower, gathered once for all the tile's features. */
     uint16_t held[CC_MAX_PIECES];
@@ -100,12 +75,13 @@ void cc_placement_followups(const struct cc_game *g, struct cc_placement *p)
 }
 
 /* Whether `type` fits at frontier square (x, y) turned `rot`, given the square's
- * constraint: a fast path for the common case, the full check for river tiles. */
+ * constraint: a fast path for the common case, the full check for tiles whose module has
+ * a placement rule of its own (the River). */
 static bool fits(const struct cc_game *g, const struct cc_tile_type *t, uint8_t type, int x, int y,
                  unsigned rot, uint16_t mask, uint16_t want)
 {
     if ((t->edge_code[rot] & mask) != want) return false;
-    return !t->is_river || cc_check_position(g, type, x, y, rot) == CC_OK;
+    return !cc_tile_has_position_rule(t) || cc_check_position(g, type, x, y, rot) == CC_OK;
 }
 
 /* Eight 16-bit lanes (a GCC/clang vector: SSE2 or NEON where there is one, else plain
@@ -182,7 +158,7 @@ bool cc_tile_fits_somewhere(const struct cc_game *g, uint8_t type)
     const struct cc_tile_type *t = &cc_types(g)[type];
     struct codes8 c;
     codes8(t, &c);
-    if (t->is_river) {
+    if (cc_tile_has_position_rule(t)) {
         for (unsigned i = 0; i < g->nfrontier; i++) {
             int x = g->frontier[i][0], y = g->frontier[i][1];
             for (unsigned rot = 0; rot < 4; rot++)
@@ -225,7 +201,7 @@ static size_t list_tile(const struct cc_game *g, uint8_t type, struct cc_placeme
     struct codes8 c;
     codes8(t, &c);
     size_t first = n;
-    if (t->is_river) {
+    if (cc_tile_has_position_rule(t)) {
         for (unsigned i = 0; i < g->nfrontier; i++) {
             int x = g->frontier[i][0], y = g->frontier[i][1];
             uint16_t mask = g->frontier_mask[i], want = g->frontier_want[i];
@@ -268,8 +244,8 @@ size_t cc_legal_placements(const struct cc_game *g, struct cc_placement *out, si
 }
 
 /* The placements of one tile as a fit map per 16 frontier squares (see block_map), with
- * the total; river tiles (full checks) as one bit per (square, rotation) in the same
- * layout. */
+ * the total; tiles with a placement rule of their own (full checks) as one bit per (square,
+ * rotation) in the same layout. */
 struct tile_maps {
     uint64_t map[(CC_MAX_FRONTIER + 15) / 16]; /* per block of 16 squares */
     size_t n;                                  /* set bits in all of map[] */
@@ -280,11 +256,12 @@ static void tile_maps(const struct cc_game *g, uint8_t type, struct tile_maps *m
     const struct cc_tile_type *t = &cc_types(g)[type];
     struct codes8 c;
     codes8(t, &c);
+    bool ruled = cc_tile_has_position_rule(t);
     m->n = 0;
     for (unsigned base = 0, b = 0; base < g->nfrontier; base += 16, b++) {
         unsigned count = g->nfrontier - base < 16 ? g->nfrontier - base : 16;
         uint64_t map = 0;
-        if (!t->is_river) {
+        if (!ruled) {
             map = block_map(g, &c, base, count);
         } else {
             for (unsigned j = 0; j < count; j++) {

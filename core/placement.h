@@ -6,7 +6,8 @@
 
 #include "game.h"
 
-/* Whether tile `type` may lie at (x, y) turned `rot`: square, sides and River rules.
+/* Whether tile `type` may lie at (x, y) turned `rot`: square, sides and the
+ * placement rules of the tile's module (the River's).
  * Returns CC_OK or the first rule it breaks. Changes nothing. */
 enum cc_status cc_check_position(const struct cc_game *g, uint8_t type, int x, int y, unsigned rot);
 
@@ -14,9 +15,5 @@ enum cc_status cc_check_position(const struct cc_game *g, uint8_t type, int x, i
  * already holds a follower. */
 bool cc_feature_would_be_occupied(const struct cc_game *g, const struct cc_tile_type *t, unsigned f,
                                   int x, int y, unsigned rot);
-
-/* How a river tile turned `rot` would bend the river from its open end:
- * 0 straight (or no exit), 1 right, 2 left. */
-unsigned cc_river_turn(const struct cc_game *g, const struct cc_tile_type *t, unsigned rot);
 
 #endif

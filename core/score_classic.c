@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "board.h"
+#include "modules.h"
 #include "rules.h"
 
 #define MAX_CITIES (2 * CC_MAX_BOARD) /* completed cities: at most two per tile */
@@ -30,11 +31,13 @@ void cc_classic_score_placement(struct cc_game *g, unsigned tile, struct cc_even
         uint16_t r = done[i];
         unsigned tiles = cc_feature_tiles(g, r);
         if (cc_placed_type(g, cc_node_tile(r))->features[cc_node_feature(r)].kind == CC_KIND_ROAD) {
-            cc_score_completed(g, r, CC_KIND_ROAD, (int)tiles, tiles, 0, CC_COL_ROAD, ev);
+            int points = cc_modules_feature_value(g, r, CC_KIND_ROAD, false, (int)tiles);
+            cc_score_completed(g, r, CC_KIND_ROAD, points, tiles, 0, CC_COL_ROAD, ev);
         } else {
             unsigned pennants = cc_feature_pennants(g, r);
-            cc_score_completed(g, r, CC_KIND_CITY, city_points_completed(g, tiles, pennants), tiles,
-                               pennants, CC_COL_CITY, ev);
+            int points = cc_modules_feature_value(g, r, CC_KIND_CITY, false,
+                                                  city_points_completed(g, tiles, pennants));
+            cc_score_completed(g, r, CC_KIND_CITY, points, tiles, pennants, CC_COL_CITY, ev);
         }
     }
     /* Monasteries: the placed tile's own, then its 8 neighbours clockwise from NW. */
@@ -154,13 +157,16 @@ void cc_classic_final_scoring(const struct cc_game *g, struct cc_player *players
         unsigned seats = cc_majority(g, r);
         unsigned tiles = kind == CC_KIND_MONASTERY ? 1u : cc_feature_tiles(g, r);
         switch (kind) {
-        case CC_KIND_ROAD:
-            cc_award(players, seats, (int)tiles, CC_COL_ROAD);
-            final_event(g, ev, r, CC_KIND_ROAD, seats, (int)tiles, tiles, 0, CC_COL_ROAD);
+        case CC_KIND_ROAD: {
+            int points = cc_modules_feature_value(g, r, CC_KIND_ROAD, true, (int)tiles);
+            cc_award(players, seats, points, CC_COL_ROAD);
+            final_event(g, ev, r, CC_KIND_ROAD, seats, points, tiles, 0, CC_COL_ROAD);
             break;
+        }
         case CC_KIND_CITY: {
             unsigned pennants = cc_feature_pennants(g, r);
-            int points = (int)(tiles + pennants);
+            int points =
+                cc_modules_feature_value(g, r, CC_KIND_CITY, true, (int)(tiles + pennants));
             cc_award(players, seats, points, CC_COL_CITY);
             final_event(g, ev, r, CC_KIND_CITY, seats, points, tiles, pennants, CC_COL_CITY);
             break;

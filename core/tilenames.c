@@ -5,6 +5,11 @@
 
 static const char *const ruleset_names[CC_RULESET_COUNT] = {"classic", "hills", "discovery"};
 
+static const char *const set_names[CC_SET_COUNT] = {"base", "river"};
+
+/* The ruleset each expansion's set belongs to (the base set belongs to every ruleset). */
+static const int8_t set_rulesets[CC_SET_COUNT] = {-1, CC_RULESET_CLASSIC};
+
 static const char *const kind_names[CC_KIND_COUNT] = {
     "city",     "road",   "field",    "monastery", "river", "trail",
     "farmland", "meadow", "mountain", "grassland", "sea"};
@@ -71,4 +76,21 @@ int cc_ruleset_parse(const char *name)
     for (int i = 0; i < CC_RULESET_COUNT; i++)
         if (strcmp(name, ruleset_names[i]) == 0) return i;
     return -1;
+}
+
+const char *cc_set_name(enum cc_set s)
+{
+    return (unsigned)s < CC_SET_COUNT ? set_names[s] : NULL;
+}
+
+int cc_set_parse(const char *name)
+{
+    for (int i = 0; i < CC_SET_COUNT; i++)
+        if (strcmp(name, set_names[i]) == 0) return i;
+    return -1;
+}
+
+int cc_set_ruleset(enum cc_set s)
+{
+    return (unsigned)s < CC_SET_COUNT ? set_rulesets[s] : -1;
 }

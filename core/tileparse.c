@@ -489,6 +489,22 @@ static enum cc_parse_status parse_tile_line(struct cc_tileset *ts, enum cc_rules
     return CC_PARSE_OK;
 }
 
+/* "@set NAME": the set of the types that follow, into *set. */
+static enum cc_parse_status parse_set_line(struct span line, int *set)
+{
+    static const char prefix[] = "@set ";
+    if (line.n <= sizeof prefix - 1 || memcmp(line.p, prefix, sizeof prefix - 1) != 0)
+        return CC_PARSE_SYNTAX;
+    struct span name = {line.p + sizeof prefix - 1, line.n - (sizeof prefix - 1)};
+    name = trim(name);
+    char buf[16];
+    if (name.n == 0 || name.n >= sizeof buf) return CC_PARSE_UNKNOWN;
+    memcpy(buf, name.p, name.n);
+    buf[name.n] = '\0';
+    *set = cc_set_parse(buf);
+    return *set < 0 ? CC_PARSE_UNKNOWN : CC_PARSE_OK;
+}
+
 enum cc_parse_status cc_tileset_parse(struct cc_tileset *out, enum cc_ruleset ruleset,
                                       const char *text, size_t len, int *line)
 {
@@ -498,6 +514,7 @@ enum cc_parse_status cc_tileset_parse(struct cc_tileset *out, enum cc_ruleset ru
     struct span rest = {text, len};
     int lineno = 0;
     int starts = 0;
+    int set = CC_SET_BASE; /* of the types that follow: "@set NAME" lines change it */
     while (rest.n > 0) {
         struct span l;
         rest = split(rest, '\n', &l);
@@ -509,14 +526,20 @@ enum cc_parse_status cc_tileset_parse(struct cc_tileset *out, enum cc_ruleset ru
         l = trim(l);
         if (l.n == 0 || l.p[0] == '`') continue;
         if (memchr(l.p, '\0', l.n)) return CC_PARSE_SYNTAX;
+        if (l.p[0] == '@') {
+            enum cc_parse_status st = parse_set_line(l, &set);
+            if (st != CC_PARSE_OK) return st;
+            continue;
+        }
         enum cc_parse_status st = parse_tile_line(out, ruleset, l);
         if (st != CC_PARSE_OK) return st;
-        const struct cc_tile_type *t = &out->types[out->ntypes - 1];
-        if (t->is_start && !t->is_river) {
+        struct cc_tile_type *t = &out->types[out->ntypes - 1];
+        t->set = (uint8_t)set;
+        if (t->is_start && set == CC_SET_BASE) {
             out->start_type = (uint8_t)(out->ntypes - 1);
             starts++;
         }
-        if (!t->is_river) {
+        if (set == CC_SET_BASE) {
             if (out->land_count + t->count > 255) return CC_PARSE_TOO_MANY;
             out->land_count = (uint8_t)(out->land_count + t->count);
         }

@@ -20,6 +20,17 @@ enum cc_ruleset {
     CC_RULESET_COUNT
 };
 
+/*
+ * The sets a tile type comes from: the base game of its ruleset, or an expansion inside
+ * it (each with its module in core/modules.c). A catalogue line `@set NAME` puts the
+ * types that follow into that set. Values are generated into the data: never renumber.
+ */
+enum cc_set {
+    CC_SET_BASE = 0, /* the ruleset's own tiles */
+    CC_SET_RIVER,    /* classic: the River */
+    CC_SET_COUNT
+};
+
 /* What a whole tile edge is. Values are stored: never renumber. */
 enum cc_edge {
     CC_EDGE_FIELD = 0,
@@ -118,6 +129,7 @@ struct cc_tile_type {
     uint8_t count;     /* copies in the standard deck */
     uint8_t is_start;  /* the ruleset's start tile is of this type */
     uint8_t is_river;  /* has river edges */
+    uint8_t set;       /* enum cc_set: the base game or the expansion it comes from */
     uint8_t edges[4];  /* enum cc_edge of N, E, S, W at rotation 0 */
     uint8_t nfeatures; /* entries used in features[] */
     struct cc_feature_type features[CC_MAX_TILE_FEATURES]; /* at rotation 0 */
@@ -134,7 +146,7 @@ struct cc_tileset {
     uint8_t ruleset;                              /* enum cc_ruleset */
     uint8_t ntypes;                               /* entries used in types[] */
     uint8_t start_type;                           /* index of the start tile type */
-    uint8_t land_count;                           /* tiles in the standard (non-river) deck */
+    uint8_t land_count;                           /* tiles of the base set (CC_SET_BASE) */
     struct cc_tile_type types[CC_MAX_TILE_TYPES]; /* the types */
 };
 
@@ -149,7 +161,8 @@ enum cc_parse_status {
 
 /*
  * Parses a catalogue in the notation of the rules (lines "ID COUNT E E E E | f ; f ...",
- * blank lines and lines starting with '#' or '`' ignored, `#` after a line ends it) for
+ * blank lines and lines starting with '#' or '`' ignored, `#` after a line ends it; a line
+ * "@set NAME" puts the types after it into set NAME, the base set until the first) for
  * `ruleset` into `out`, checking that every edge location of every type belongs to
  * exactly one feature and agrees with the edge letters. On failure returns the status
  * and the 1-based line number in *line (if line is not NULL); `out` is then unspecified.
@@ -173,6 +186,13 @@ const char *cc_crop_name(enum cc_crop c);
 const char *cc_animal_name(enum cc_animal a);
 const char *cc_end_name(enum cc_end e);
 const char *cc_edge_name(enum cc_edge e);
+const char *cc_set_name(enum cc_set s);
+
+/* The set with this name ("base", "river" ...), or -1. */
+int cc_set_parse(const char *name) NODISCARD;
+
+/* The ruleset whose expansion set `s` is, or -1 (the base set, or out of range). */
+int cc_set_ruleset(enum cc_set s) NODISCARD;
 
 /* The location with this API name ("N", "WS", "C" ...), or -1. */
 int cc_location_parse(const char *name) NODISCARD;

@@ -3,8 +3,8 @@
 # (see the Makefile).
 
 CORE_SRCS   := $(wildcard core/*.c)
-TILESETS    := core/tilesets/classic.tiles core/tilesets/river.tiles \
-               $(wildcard core/tilesets/hills.tiles) $(wildcard core/tilesets/discovery.tiles)
+# Every catalogue: a ruleset's base set or an expansion's set (tools/tilegen.c orders them).
+TILESETS    := $(wildcard core/tilesets/*.tiles)
 GEN_DIR     := $(BUILD)/gen
 TILEGEN     := $(BUILD)/tilegen
 TILES_DATA  := $(GEN_DIR)/tilesets_data.c

@@ -1,0 +1,89 @@
+/* modules.c: the table of modules, and the calls of the hooks of those a game has on. */
+#include "board.h"
+#include "modules.h"
+
+static const struct cc_module *const modules[CC_MODULE_COUNT] = {
+    [CC_MODULE_RIVER] = &cc_river_module,
+};
+
+const struct cc_module *cc_module_get(enum cc_module_id id)
+{
+    return (unsigned)id < CC_MODULE_COUNT ? modules[id] : NULL;
+}
+
+const struct cc_module *cc_module_of_set(unsigned set)
+{
+    if (set == CC_SET_BASE) return NULL;
+    for (unsigned i = 0; i < CC_MODULE_COUNT; i++)
+        if (modules[i]->set == set) return modules[i];
+    return NULL;
+}
+
+enum cc_status cc_module_tile_allowed(const struct cc_tile_type *t, const struct cc_options *o)
+{
+    const struct cc_module *m = cc_module_of_set(t->set);
+    if (!m || cc_module_on(m, o)) return CC_OK;
+    return (enum cc_status)m->tile_refused;
+}
+
+/* Loops over the modules on in `g` that have hook `hook`, as `m`. */
+#define EACH_ON(g, hook)                                                                           \
+    for (unsigned i_ = 0; i_ < CC_MODULE_COUNT; i_++)                                              \
+        for (const struct cc_module *m = modules[i_]; m; m = NULL)                                 \
+            if (m->hook && cc_module_on(m, &(g)->options))
+
+void cc_modules_placed(struct cc_game *g, unsigned tile)
+{
+    EACH_ON(g, placed) m->placed(g, tile, cc_placed_type(g, tile));
+}
+
+enum cc_status cc_modules_check_deploy(const struct cc_game *g, unsigned kind)
+{
+    EACH_ON(g, check_deploy)
+    {
+        enum cc_status st = m->check_deploy(g, kind);
+        if (st != CC_OK) return st;
+    }
+    return CC_OK;
+}
+
+void cc_modules_placement_followups(const struct cc_game *g, struct cc_placement *p)
+{
+    EACH_ON(g, placement_followups) m->placement_followups(g, p);
+}
+
+int cc_modules_feature_value(const struct cc_game *g, uint16_t root, enum cc_kind kind, bool final,
+                             int points)
+{
+    EACH_ON(g, feature_value) points = m->feature_value(g, root, kind, final, points);
+    return points;
+}
+
+void cc_modules_final_scoring(const struct cc_game *g, struct cc_player *players,
+                              struct cc_events *ev)
+{
+    EACH_ON(g, final_scoring) m->final_scoring(g, players, ev);
+}
+
+const struct cc_module *cc_module_of_followup(const struct cc_game *g, unsigned follow)
+{
+    if (follow >= 32) return NULL;
+    EACH_ON(g, check_followup)
+    {
+        if (m->followups >> follow & 1u) return m;
+    }
+    return NULL;
+}
+
+bool cc_modules_weigh(const struct cc_game *g)
+{
+    EACH_ON(g, figure_weight) return true;
+    return false;
+}
+
+unsigned cc_figure_weight(const struct cc_game *g, const struct cc_piece *pc)
+{
+    unsigned w = 1;
+    EACH_ON(g, figure_weight) w = m->figure_weight(g, pc);
+    return w;
+}

@@ -1,0 +1,133 @@
+/* modules.h: expansions and variants inside a ruleset as modules with hooks (engine-internal).
+ *
+ * A module is switched on by a bit of an option (core/options.c) and brings a set of tiles
+ * (its catalogue core/tilesets/NAME.tiles, whose types get set NAME). The shared machinery
+ * (game.c, placement.c, board.c, the scorings, bot.c) calls the hooks of the modules a game
+ * has on, and never names one: the River is river.c. Every hook may be NULL.
+ *
+ * Adding an expansion NAME of a ruleset:
+ *   - core/tilesets/NAME.tiles: its tiles (tools/tilegen orders the sets, so the type
+ *     indices stored in snapshots never move);
+ *   - core/tiles.h, core/tilenames.c: CC_SET_NAME at the end of enum cc_set, its name and
+ *     ruleset (and CC_MAX_TILE_TYPES if the ruleset outgrows it);
+ *   - core/options.h, core/options.c, a byte of struct cc_options (game.h): its option row
+ *     (or a bit of a set option) and the combinations it refuses;
+ *   - here and core/modules.c: its enum cc_module_id value and its row; core/NAME.c: it;
+ *   - its state, if any: fields of struct cc_game, snapshot.c (a new CC_SNAPSHOT_VERSION:
+ *     options and state are written field by field) and check.c;
+ *   - core/status.h, core/status.c: its refusals (and the API's list of codes);
+ *   - tests/unit/NAME_test.c and its golden cases;
+ *   - api/rulesets.c: the API's words for its option; openapi.yaml.
+ */
+#ifndef CC_MODULES_H
+#define CC_MODULES_H
+
+#include <stdbool.h>
+
+#include "game.h"
+#include "options.h"
+
+struct cc_rng;
+
+/* The modules, in the order their hooks run. */
+enum cc_module_id {
+    CC_MODULE_RIVER = 0, /* classic: the River (river.c) */
+    CC_MODULE_COUNT
+};
+
+struct cc_module {
+    const char *name;     /* "river" */
+    uint8_t set;          /* enum cc_set of its tiles (CC_SET_BASE: it brings none) */
+    uint8_t option;       /* enum cc_option_id that switches it on ... */
+    uint8_t on_mask;      /* ... when the option's value has one of these bits */
+    uint8_t tile_refused; /* enum cc_status for a start or deck tile of its set while off */
+    /* Set-up. The start tile when none is given and the module is on: a type index of
+     * `ts`, or -1 for the ruleset's own. */
+    int (*start_type)(const struct cc_tileset *ts);
+    /* Set-up: its own pile, dealt before the land in front[] (shuffled with `rng` before
+     * the land is), and what it takes out of land[]. NULL: its tiles are shuffled into
+     * the land. `start` is the game's start tile type. */
+    void (*deck)(const struct cc_tileset *ts, uint8_t start, struct cc_rng *rng, uint8_t *front,
+                 unsigned *nfront, uint8_t *land, unsigned *nland);
+    /* Set-up, for every game whether the module is on or not: its state in `g` once the
+     * start tile of type `start` lies at (0, 0) (off: the state at rest). */
+    void (*init)(struct cc_game *g, const struct cc_tile_type *start);
+    /* Placement of a tile of its set on an empty square next to the board: `edges` is the
+     * verdict of the side check (CC_OK or CC_ERR_EDGES_DO_NOT_MATCH); returns the first
+     * rule broken, in the module's order of checks, or CC_OK. */
+    enum cc_status (*check_position)(const struct cc_game *g, const struct cc_tile_type *t, int x,
+                                     int y, unsigned rot, enum cc_status edges);
+    /* After board tile `tile` was placed (before deployment and scoring). */
+    void (*placed)(struct cc_game *g, unsigned tile, const struct cc_tile_type *t);
+    /* Deployment of a follower on a feature of `kind`: CC_OK or the refusal. */
+    enum cc_status (*check_deploy)(const struct cc_game *g, unsigned kind);
+    /* Its own follow-up kinds: a bit mask of enum cc_followup values past
+     * CC_FOLLOW_WITHDRAW (a figure of its own deployed, a builder ...), and how they go,
+     * as struct cc_rules has them for a ruleset's: check_followup validates `a` (its
+     * placement known legal) without changing `g`; apply_followup carries it out on board
+     * tile `tile`, once before the scoring of the placement and once after. */
+    uint32_t followups;
+    enum cc_status (*check_followup)(const struct cc_game *g, const struct cc_action *a);
+    void (*apply_followup)(struct cc_game *g, unsigned tile, const struct cc_action *a,
+                           bool after_scoring, struct cc_events *ev);
+    /* Adds the module's own follow-ups to the masks of a legal placement. */
+    void (*placement_followups)(const struct cc_game *g, struct cc_placement *p);
+    /* A feature's value: `points` as the base rules count the feature `root` of `kind`
+     * (completed during play, or at the end when `final`), and what the module makes of it. */
+    int (*feature_value)(const struct cc_game *g, uint16_t root, enum cc_kind kind, bool final,
+                         int points);
+    /* A figure's weight in majorities (1 for a plain follower). */
+    unsigned (*figure_weight)(const struct cc_game *g, const struct cc_piece *pc);
+    /* What a player knows of where a tile of its set comes in the pile: tiles of one class
+     * are in an unknown order, classes in a known one (computer players, bot.c). NULL: the
+     * land's class (its tiles are shuffled into the land). */
+    unsigned (*pile_class)(const struct cc_tile_type *t);
+    /* End-of-game scoring added after the ruleset's own, into players[]; events if ev. */
+    void (*final_scoring)(const struct cc_game *g, struct cc_player *players, struct cc_events *ev);
+};
+
+/* Module `id`, or NULL out of range. */
+const struct cc_module *cc_module_get(enum cc_module_id id);
+
+/* The module that brings tile set `set`, or NULL (the base set, or out of range). */
+const struct cc_module *cc_module_of_set(unsigned set);
+
+/* Whether module `m` is on in a game with options `o`. */
+static inline bool cc_module_on(const struct cc_module *m, const struct cc_options *o)
+{
+    return (cc_option_get(o, (enum cc_option_id)m->option) & m->on_mask) != 0;
+}
+
+/* The status for a tile of type `t` in a game with options `o`: CC_OK when its set is the
+ * base or a module that is on, else that module's tile_refused. */
+enum cc_status cc_module_tile_allowed(const struct cc_tile_type *t, const struct cc_options *o);
+
+/* Whether tiles of `t`'s set have a placement rule of their own (the slow path). */
+static inline bool cc_tile_has_position_rule(const struct cc_tile_type *t)
+{
+    const struct cc_module *m = t->set != CC_SET_BASE ? cc_module_of_set(t->set) : NULL;
+    return m && m->check_position;
+}
+
+/* The hooks of the modules that are on in `g`, in module order. */
+void cc_modules_placed(struct cc_game *g, unsigned tile);
+enum cc_status cc_modules_check_deploy(const struct cc_game *g, unsigned kind);
+void cc_modules_placement_followups(const struct cc_game *g, struct cc_placement *p);
+int cc_modules_feature_value(const struct cc_game *g, uint16_t root, enum cc_kind kind, bool final,
+                             int points);
+void cc_modules_final_scoring(const struct cc_game *g, struct cc_player *players,
+                              struct cc_events *ev);
+
+/* The module on in `g` whose follow-up kind `follow` is, or NULL. */
+const struct cc_module *cc_module_of_followup(const struct cc_game *g, unsigned follow);
+
+/* Whether some module on in `g` weighs figures (cc_figure_weight() then matters). */
+bool cc_modules_weigh(const struct cc_game *g);
+
+/* The weight of piece `pc` in majorities: 1, or what the modules on in `g` say. */
+unsigned cc_figure_weight(const struct cc_game *g, const struct cc_piece *pc);
+
+/* The River (river.c). */
+extern const struct cc_module cc_river_module;
+
+#endif

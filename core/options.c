@@ -1,0 +1,98 @@
+/* options.c: the table of options; a new option is one row here (and its byte in struct
+ * cc_options, and one row of the API's description in api/rulesets.c). */
+#include <stddef.h>
+
+#include "options.h"
+
+#define RULESET(r) (1u << (r))
+
+static const struct cc_option_def option_defs[CC_OPT_COUNT] = {
+    [CC_OPT_EDITION] = {.name = "edition",
+                        .offset = offsetof(struct cc_options, edition),
+                        .kind = CC_OPTION_CHOICE,
+                        .nvalues = 2,
+                        .values = {"standard", "original"}, /* by enum cc_edition */
+                        .fallback = CC_EDITION_STANDARD,
+                        .rulesets = RULESET(CC_RULESET_CLASSIC)},
+    [CC_OPT_RIVER] = {.name = "river",
+                      .offset = offsetof(struct cc_options, river),
+                      .kind = CC_OPTION_BOOL,
+                      .nvalues = 2,
+                      .fallback = 0,
+                      .rulesets = RULESET(CC_RULESET_CLASSIC)},
+    [CC_OPT_DRAW] = {.name = "draw",
+                     .offset = offsetof(struct cc_options, draw),
+                     .kind = CC_OPTION_CHOICE,
+                     .nvalues = 2,
+                     .values = {"pile", "hand"}, /* by enum cc_draw_mode */
+                     .fallback = CC_DRAW_PILE,
+                     .rulesets = RULESET(CC_RULESET_DISCOVERY)},
+};
+
+/* None yet: the next expansion's first is traders with the original edition. */
+static const struct cc_option_refusal option_refusals[] = {
+    {.status = CC_OK}, /* the end */
+};
+
+const struct cc_option_refusal *cc_option_refusal_at(unsigned i)
+{
+    for (unsigned k = 0; k <= i; k++)
+        if (option_refusals[k].status == CC_OK) return NULL;
+    return &option_refusals[i];
+}
+
+const struct cc_option_def *cc_option_def(enum cc_option_id id)
+{
+    return (unsigned)id < CC_OPT_COUNT ? &option_defs[id] : NULL;
+}
+
+int cc_option_in_ruleset(enum cc_option_id id, enum cc_ruleset r)
+{
+    return (unsigned)id < CC_OPT_COUNT && (unsigned)r < CC_RULESET_COUNT &&
+           (option_defs[id].rulesets >> r & 1u);
+}
+
+unsigned cc_option_get(const struct cc_options *o, enum cc_option_id id)
+{
+    return ((const uint8_t *)o)[option_defs[id].offset];
+}
+
+void cc_option_set(struct cc_options *o, enum cc_option_id id, unsigned value)
+{
+    ((uint8_t *)o)[option_defs[id].offset] = (uint8_t)value;
+}
+
+void cc_options_default(struct cc_options *o)
+{
+    for (unsigned i = 0; i < CC_OPT_COUNT; i++)
+        cc_option_set(o, (enum cc_option_id)i, option_defs[i].fallback);
+}
+
+int cc_options_in_range(const struct cc_options *o)
+{
+    for (unsigned i = 0; i < CC_OPT_COUNT; i++)
+        if (cc_option_get(o, (enum cc_option_id)i) >= cc_option_limit(&option_defs[i])) return 0;
+    return 1;
+}
+
+enum cc_status cc_options_check(enum cc_ruleset r, const struct cc_options *o, int *bad, int *other)
+{
+    *bad = *other = -1;
+    for (unsigned i = 0; i < CC_OPT_COUNT; i++) {
+        unsigned v = cc_option_get(o, (enum cc_option_id)i);
+        const struct cc_option_def *d = &option_defs[i];
+        if (v >= cc_option_limit(d) || (!(d->rulesets >> r & 1u) && v != d->fallback)) {
+            *bad = (int)i;
+            return CC_ERR_BAD_OPTION;
+        }
+    }
+    for (const struct cc_option_refusal *f = option_refusals; f->status != CC_OK; f++) {
+        if (cc_option_get(o, (enum cc_option_id)f->a) == f->va &&
+            cc_option_get(o, (enum cc_option_id)f->b) == f->vb) {
+            *bad = f->a;
+            *other = f->b;
+            return (enum cc_status)f->status;
+        }
+    }
+    return CC_OK;
+}
