@@ -160,6 +160,11 @@ const struct itest itest_tests[] = {
     {"attack: 1,100 idle connections from one address", test_attack_connection_flood},
     {"attack: slow senders (slowloris)", test_attack_slowloris},
     {"attack: oversized queries, smuggling, hidden paths", test_attack_framing},
+    {"attack: board.png renders from one address hold no HTTP thread", test_attack_png_renders},
+    {"attack: five addresses take every event stream: shares per address, eviction",
+     test_attack_streams},
+    {"attack: idle connections of five addresses fill the table: the guard sheds them",
+     test_attack_connection_table},
     {"idempotency: 40 concurrent repeats of one key, two servers", test_idem_concurrent_repeats},
     {"If-Match compares strongly: W/ never matches", test_idem_if_match_strong},
     {"idempotency: a repeated create gives back its tokens, sealed in the database; short "
