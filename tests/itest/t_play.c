@@ -70,6 +70,8 @@ const struct itest itest_tests[] = {
     {"webhooks: two servers share the deliveries, each once", test_webhook_servers},
     {"webhooks: private addresses refused unless allowed", test_webhook_private},
     {"webhooks: receivers that never answer delay no other game (tarpits)", test_webhook_tarpits},
+    {"webhooks: many host names of one address share its limit and breaker",
+     test_webhook_one_address},
     {"webhooks: a failing host is skipped (circuit breaker), then served again",
      test_webhook_breaker},
     {"webhooks: the migration to one per owner keeps a game's deliveries (the creator's)",

@@ -156,6 +156,7 @@ void test_metrics_and_request_ids(struct server *srv);
 void test_webhooks(struct server *srv);
 void test_webhook_retries(struct server *srv);
 void test_webhook_servers(struct server *srv);
+void test_webhook_one_address(struct server *srv);
 void test_webhook_private(struct server *srv);
 void test_webhook_tarpits(struct server *srv);
 void test_webhook_breaker(struct server *srv);
