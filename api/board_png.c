@@ -4,16 +4,15 @@
 #include "board_png.h"
 
 #include <cairo.h>
-#include <errno.h>
 #include <librsvg/rsvg.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "buf.h"
 #include "metrics.h"
+#include "peer.h"
 
 int board_png_width(const char *v, int *out)
 {
@@ -28,7 +27,10 @@ int board_png_width(const char *v, int *out)
         if (n > BOARD_PNG_WIDTH_MAX) return -1;
     }
     if (i == 0 || v[i] != '\0' || n < BOARD_PNG_WIDTH_MIN) return -1;
-    *out = (int)n;
+    static const int sizes[] = BOARD_PNG_SIZES;
+    size_t k = 0;
+    while (sizes[k] < n) k++; /* the last is BOARD_PNG_WIDTH_MAX */
+    *out = sizes[k];
     return 0;
 }
 
@@ -110,8 +112,6 @@ struct entry {
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t slot_free; /* a render ended (on the monotonic clock: slot_init()) */
-static pthread_once_t slot_once = PTHREAD_ONCE_INIT;
 static int wait_ms = BOARD_PNG_WAIT_MS;           /* board_png_set_wait() */
 static struct entry cache[BOARD_PNG_CACHE_SLOTS]; /* under lock */
 static size_t cache_bytes;                        /* under lock: PNG bytes kept */
@@ -119,10 +119,11 @@ static unsigned long clock_now;                   /* under lock: ticks per use *
 
 /* A render running (board_png_begin() to board_png_end()). */
 struct flight {
-    char id[40]; /* the game's id */
-    int version; /* its version */
-    int width;   /* as asked */
-    int busy;    /* 1 while the render runs, else the slot is free */
+    char id[40];                /* the game's id */
+    int version;                /* its version */
+    int width;                  /* as asked */
+    int busy;                   /* 1 while the render runs, else the slot is free */
+    uint8_t peer[PEER_KEY_LEN]; /* the key of the client address it renders for */
 };
 
 static struct flight flights[BOARD_PNG_RENDERS]; /* under lock */
@@ -183,16 +184,6 @@ static struct flight *flight_find(const char *id, int version, int width)
     return NULL;
 }
 
-/* Makes slot_free wait on the monotonic clock (once). */
-static void slot_init(void)
-{
-    pthread_condattr_t a;
-    pthread_condattr_init(&a);
-    pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
-    pthread_cond_init(&slot_free, &a);
-    pthread_condattr_destroy(&a);
-}
-
 void board_png_set_wait(int ms)
 {
     pthread_mutex_lock(&lock);
@@ -200,41 +191,50 @@ void board_png_set_wait(int ms)
     pthread_mutex_unlock(&lock);
 }
 
-int board_png_begin(const char *id, int version, int width, struct board_png *out)
+int board_png_wait(void)
+{
+    pthread_mutex_lock(&lock);
+    int ms = wait_ms;
+    pthread_mutex_unlock(&lock);
+    return ms;
+}
+
+/* Renders running for the client address `peer`. Under lock. */
+static int peer_renders(const uint8_t *peer)
+{
+    int n = 0;
+    for (size_t i = 0; i < BOARD_PNG_RENDERS; i++)
+        n += flights[i].busy && !memcmp(flights[i].peer, peer, PEER_KEY_LEN);
+    return n;
+}
+
+int board_png_begin(const char *id, int version, int width, const uint8_t *peer,
+                    struct board_png *out)
 {
     size_t n = strlen(id);
     if (n >= sizeof flights[0].id) return 0; /* no game's id: neither waits nor is cached */
-    pthread_once(&slot_once, slot_init);
     pthread_mutex_lock(&lock);
-    struct timespec until;
-    clock_gettime(CLOCK_MONOTONIC, &until);
-    until.tv_sec += wait_ms / 1000;
-    until.tv_nsec += (long)(wait_ms % 1000) * 1000000L;
-    if (until.tv_nsec >= 1000000000L) {
-        until.tv_sec++;
-        until.tv_nsec -= 1000000000L;
-    }
-    /* Wait for a free slot, and while the same picture is being rendered (then it is
-     * found in the cache below), until the deadline. */
-    while (flight_find(id, version, width) || !flight_find(NULL, 0, 0)) {
-        if (pthread_cond_timedwait(&slot_free, &lock, &until) == ETIMEDOUT &&
-            (flight_find(id, version, width) || !flight_find(NULL, 0, 0))) {
-            pthread_mutex_unlock(&lock);
-            return -1;
-        }
-    }
+    int rc = 0;
     struct entry *e = find(id, version, width);
-    int hit = e && copy_out(e, out);
-    if (!hit) {
-        struct flight *f = flight_find(NULL, 0, 0);
+    struct flight *f = NULL;
+    if (e && copy_out(e, out))
+        rc = 1;
+    else if (flight_find(id, version, width))
+        rc = BOARD_PNG_BUSY; /* found in the cache once that render ends */
+    else if (peer_renders(peer) >= BOARD_PNG_RENDERS_PER_ADDRESS)
+        rc = BOARD_PNG_ADDRESS_BUSY;
+    else if (!(f = flight_find(NULL, 0, 0)))
+        rc = BOARD_PNG_BUSY;
+    if (f) {
         memcpy(f->id, id, n);
         f->id[n] = '\0';
         f->version = version;
         f->width = width;
+        memcpy(f->peer, peer, PEER_KEY_LEN);
         f->busy = 1;
     }
     pthread_mutex_unlock(&lock);
-    return hit;
+    return rc;
 }
 
 void board_png_end(const char *id, int version, int width, const struct board_png *png)
@@ -275,15 +275,53 @@ void board_png_end(const char *id, int version, int width, const struct board_pn
             drop(oldest);
         }
     }
-    pthread_once(&slot_once, slot_init);
-    pthread_cond_broadcast(&slot_free);
     pthread_mutex_unlock(&lock);
     free(copy);
+}
+
+static pthread_cond_t spawned_done = PTHREAD_COND_INITIALIZER; /* a spawned render ended */
+static int spawned;                                            /* under lock: running */
+
+/* The thread of board_png_spawn(). */
+static void *spawn_main(void *arg)
+{
+    struct board_png_job *j = arg;
+    j->rc = board_png_render(j->svg, strlen(j->svg), j->width, &j->png);
+    free(j->svg);
+    j->svg = NULL;
+    board_png_end(j->id, j->version, j->width, j->rc == 0 ? &j->png : NULL);
+    j->done(j);
+    pthread_mutex_lock(&lock);
+    spawned--;
+    pthread_cond_broadcast(&spawned_done);
+    pthread_mutex_unlock(&lock);
+    return NULL;
+}
+
+int board_png_spawn(struct board_png_job *j)
+{
+    pthread_attr_t a;
+    if (pthread_attr_init(&a)) return -1;
+    pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+    pthread_mutex_lock(&lock);
+    spawned++;
+    pthread_mutex_unlock(&lock);
+    pthread_t t;
+    int rc = pthread_create(&t, &a, spawn_main, j);
+    pthread_attr_destroy(&a);
+    if (rc) {
+        pthread_mutex_lock(&lock);
+        spawned--;
+        pthread_mutex_unlock(&lock);
+        return -1;
+    }
+    return 0;
 }
 
 void board_png_shutdown(void)
 {
     pthread_mutex_lock(&lock);
+    while (spawned > 0) pthread_cond_wait(&spawned_done, &lock);
     for (size_t i = 0; i < BOARD_PNG_CACHE_SLOTS; i++)
         if (cache[i].png.data) drop(&cache[i]);
     pthread_mutex_unlock(&lock);

@@ -91,6 +91,9 @@ int cfg_load(struct cfg *c, char *err, int errlen)
     if (env_int("DRAIN_TIMEOUT", 20, 0, 3600, &drain_s, err, errlen)) return -1;
     c->drain_timeout_ms = drain_s * 1000;
     if (env_int("BOARD_PNG_WAIT_MS", 10000, 0, 600000, &c->png_wait_ms, err, errlen)) return -1;
+    /* Fair shares per client address: event streams (routes_live.c). */
+    if (env_int("MAX_STREAMS_PER_IP", 32, 0, 100000, &c->max_streams_per_ip, err, errlen))
+        return -1;
     /* Retention (api/retention.c). */
     if (env_int("RETENTION_DAYS", 0, 0, 36500, &c->retention_days, err, errlen) ||
         env_int("LOBBY_EXPIRY_HOURS", 72, 0, 876000, &c->lobby_expiry_hours, err, errlen) ||

@@ -59,6 +59,8 @@ struct cfg {
                              and jobs in progress get to finish before the exit (20 s) */
     /* board.png (README "Limits and security"). */
     int png_wait_ms; /* BOARD_PNG_WAIT_MS: a picture waits for a render slot at most (10000) */
+    /* Fair shares per client address (docs/operations.md "Limits"). */
+    int max_streams_per_ip; /* MAX_STREAMS_PER_IP: event streams of one address, 0 any (32) */
     /* Retention (docs/operations.md "Retention"), run by the job workers (api/retention.c). */
     int retention_days;     /* RETENTION_DAYS: ended games are deleted after, 0 never (0) */
     int lobby_expiry_hours; /* LOBBY_EXPIRY_HOURS: waiting games are aborted after, 0 never (72) */

@@ -22,7 +22,21 @@
  * - a later request: whole within request_s of its request line.
  * While its answer is being made or sent (a handler, a long poll, a stream) a connection
  * has no deadline here.
+ *
+ * Under pressure (connguard_set_limit()): once the open connections reach
+ * CONNGUARD_PRESSURE_PCT % of MAX_CONNECTIONS, a request still arriving gets
+ * CONNGUARD_PRESSURE_REQUEST_MS instead of request_s; once they reach CONNGUARD_SHED_PCT %,
+ * connections that have no complete request (new ones still arriving, idle keep-alive
+ * ones) are closed, those of the address holding the most of them first and the oldest
+ * first, until CONNGUARD_PRESSURE_PCT % are left, so that there is room for newcomers
+ * (libmicrohttpd closes every connection past its limit at once).
  */
+
+#define CONNGUARD_PRESSURE_PCT        75   /* % of MAX_CONNECTIONS: pressure, shed down to */
+#define CONNGUARD_SHED_PCT            90   /* % of MAX_CONNECTIONS: shed waiting ones */
+#define CONNGUARD_PRESSURE_REQUEST_MS 2000 /* a request's time to arrive under pressure */
+
+struct sockaddr;
 
 struct connguard; /* one connection's entry */
 
@@ -37,8 +51,13 @@ int connguard_start(int request_s, int idle_s, const char *answer, size_t len) N
 /* Stops the thread (after the HTTP layer closed every connection) and frees its answer. */
 void connguard_stop(void);
 
-/* Registers the connection of socket `fd` (accepted now). NULL when out of memory. */
-struct connguard *connguard_open(int fd);
+/* Sets the server's MAX_CONNECTIONS, from which pressure is reckoned (0, the default: no
+ * pressure handling). Call it before connections come. */
+void connguard_set_limit(int max_connections);
+
+/* Registers the connection of socket `fd` from `peer` (may be NULL), accepted now. NULL
+ * when out of memory. */
+struct connguard *connguard_open(int fd, const struct sockaddr *peer);
 
 /* Unregisters `g` (may be NULL) and frees it: the socket is about to be closed. */
 void connguard_close(struct connguard *g);
@@ -55,5 +74,8 @@ void connguard_idle(struct connguard *g);
 
 /* Connections the guard has timed out since it started. */
 unsigned long long connguard_timeouts(void);
+
+/* Connections the guard has closed under pressure (before their deadline) since it started. */
+unsigned long long connguard_shed(void);
 
 #endif

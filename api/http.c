@@ -512,7 +512,9 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
             hc->conn = conn;
             hc->fd = ci ? ci->connect_fd : -1;
         }
-        if (hc && ci) hc->guard = connguard_open(ci->connect_fd);
+        const union MHD_ConnectionInfo *peer =
+            MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+        if (hc && ci) hc->guard = connguard_open(ci->connect_fd, peer ? peer->client_addr : NULL);
         *socket_context = hc;
         return;
     }
@@ -996,6 +998,7 @@ int http_start(const struct cfg *cfg)
         log_kv(LOG_ERROR, "cannot set up the rate limiter", NULL);
         return -1;
     }
+    connguard_set_limit(cfg->max_connections); /* pressure: connguard.h */
     if (guard_start()) return -1;
     daemon_handle = MHD_start_daemon(
         MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME |

@@ -9,8 +9,16 @@
  * It ends after the game_finished event, and at shutdown (after what it holds, with a
  * short `retry:`, so that the client reconnects to another server at once). While it waits it holds
  * no thread: the HTTP layer suspends its connection until the watch wakes it.
+ *
+ * Streams are shared fairly between client addresses: one address holds at most
+ * MAX_STREAMS_PER_IP of them, and when all MAX_STREAMS are open a newcomer from an address
+ * that holds fewer than the heaviest address (less one) takes the place of that address's
+ * newest stream, which ends (with a long `retry:`). So a few addresses cannot keep every
+ * other client's EventSource out.
  */
+#include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,21 +30,23 @@
 #include "live.h"
 #include "log.h"
 #include "metrics.h"
+#include "peer.h"
 #include "problem.h"
 #include "routes.h"
 #include "store.h"
 
-#define STREAM_PAGE   100  /* events read from the database at once */
-#define RETRY_MS      2000 /* the reconnection delay the stream asks EventSource for */
-#define DB_RETRY_MS   1000 /* after a failed read of the events, try again this soon */
-#define STOP_RETRY_MS 250  /* the reconnection delay a stream ended at shutdown asks for */
+#define STREAM_PAGE    100   /* events read from the database at once */
+#define RETRY_MS       2000  /* the reconnection delay the stream asks EventSource for */
+#define DB_RETRY_MS    1000  /* after a failed read of the events, try again this soon */
+#define STOP_RETRY_MS  250   /* the reconnection delay a stream ended at shutdown asks for */
+#define EVICT_RETRY_MS 10000 /* ... and one that made room for another address's stream */
 /* The most a stream buffers: a page of events goes out in parts when it is longer (the rest
  * follows at once after), so it only must hold the largest single event (a few KiB). */
 #define STREAM_OUT_MAX (1u << 20)
 
 static int heartbeat_ms = 15000; /* SSE_HEARTBEAT */
 static int max_streams = 256;    /* MAX_STREAMS */
-static atomic_int open_streams;  /* streams of this server */
+static int max_per_ip = 32;      /* MAX_STREAMS_PER_IP (0: MAX_STREAMS) */
 
 /* An event stream. */
 struct sse {
@@ -52,12 +62,102 @@ struct sse {
     struct buf out;               /* bytes to send (at most STREAM_OUT_MAX) */
     size_t off;                   /* bytes of out sent already */
     int said_bye;                 /* 1 once the last retry (at stop) is buffered */
+    /* The register of streams (reg_lock), for the fair shares per address. */
+    uint8_t peer[PEER_KEY_LEN]; /* the client's address key */
+    unsigned long long opened;  /* the order it was let in: the newest is evicted first */
+    int armed;                  /* reg_lock: 1 once read (the HTTP layer set wake) */
+    int waking;                 /* reg_lock: 1 while an eviction calls its wake */
+    atomic_int evicted;         /* 1: it ends to make room for another address */
+    struct sse *prev, *next;    /* reg_lock: the register */
 };
+
+static void sse_fire(struct live_watch *w, int reasons);
+
+static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t reg_woke = PTHREAD_COND_INITIALIZER; /* an eviction's wake is over */
+static struct sse *reg;                                    /* reg_lock: every open stream */
+static unsigned long long reg_order;                       /* reg_lock: the last `opened` */
+
+/* Streams of `peer` in the register not evicted. reg_lock held. */
+static int reg_count(const uint8_t *peer)
+{
+    int n = 0;
+    for (struct sse *e = reg; e; e = e->next)
+        n += !atomic_load(&e->evicted) && !memcmp(e->peer, peer, PEER_KEY_LEN);
+    return n;
+}
+
+/* Takes `s` out of the register (waiting for an eviction's wake of it to end). */
+static void reg_remove(struct sse *s)
+{
+    pthread_mutex_lock(&reg_lock);
+    if (s->prev)
+        s->prev->next = s->next;
+    else if (reg == s)
+        reg = s->next;
+    if (s->next) s->next->prev = s->prev;
+    s->prev = s->next = NULL;
+    while (s->waking) pthread_cond_wait(&reg_woke, &reg_lock);
+    pthread_mutex_unlock(&reg_lock);
+}
+
+/*
+ * Lets stream `s` (its peer set) in: enters it in the register and returns 0, or returns
+ * -1 (not entered) when its address holds its share already, or every stream is taken and
+ * no address holds more than one more than its address. When every stream is taken but
+ * another address holds more, that address's newest stream is evicted for it.
+ */
+static int reg_admit(struct sse *s)
+{
+    pthread_mutex_lock(&reg_lock);
+    int total = 0;
+    for (struct sse *e = reg; e; e = e->next) total += !atomic_load(&e->evicted);
+    int mine = reg_count(s->peer);
+    struct sse *victim = NULL;
+    int refused = max_per_ip > 0 && mine >= max_per_ip;
+    if (!refused && total >= max_streams) {
+        /* The heaviest address's newest stream that has been read (a wake to end it). */
+        int heaviest = 0;
+        for (struct sse *e = reg; e; e = e->next) {
+            if (atomic_load(&e->evicted) || !e->armed) continue;
+            int n = reg_count(e->peer);
+            if (n > heaviest || (n == heaviest && victim && e->opened > victim->opened)) {
+                heaviest = n;
+                victim = e;
+            }
+        }
+        if (!victim || heaviest <= mine + 1) {
+            victim = NULL;
+            refused = 1;
+        }
+    }
+    if (!refused) {
+        s->opened = ++reg_order;
+        s->next = reg;
+        if (reg) reg->prev = s;
+        reg = s;
+    }
+    if (victim) {
+        atomic_store(&victim->evicted, 1);
+        victim->waking = 1; /* reg_remove() waits: its wake stays valid meanwhile */
+    }
+    pthread_mutex_unlock(&reg_lock);
+    if (victim) {
+        log_kv(LOG_INFO, "event stream evicted for another address's", "game", victim->game, NULL);
+        sse_fire(&victim->watch, LIVE_STOP);
+        pthread_mutex_lock(&reg_lock);
+        victim->waking = 0;
+        pthread_cond_broadcast(&reg_woke);
+        pthread_mutex_unlock(&reg_lock);
+    }
+    return refused ? -1 : 0;
+}
 
 void routes_live_config(const struct cfg *cfg)
 {
     heartbeat_ms = cfg->sse_heartbeat * 1000;
     max_streams = cfg->max_streams;
+    max_per_ip = cfg->max_streams_per_ip;
 }
 
 /* Appends `n` bytes of `s` to the stream's output; -1 when out of memory or over the limit
@@ -137,6 +237,19 @@ static long sse_read(struct api_stream *base, char *buf, size_t max, int stoppin
         if (buf_addf(&s->out, ": server stopping\nretry: %d\n\n", STOP_RETRY_MS)) return -1;
         return flush(s, buf, max);
     }
+    if (!s->armed) {
+        pthread_mutex_lock(&reg_lock);
+        s->armed = 1; /* read by the HTTP layer: its wake is set, it may be evicted */
+        pthread_mutex_unlock(&reg_lock);
+    }
+    if (atomic_load(&s->evicted)) {
+        /* Room made for another address: a long reconnection delay, then the end. */
+        if (s->said_bye) return -1;
+        s->said_bye = 1;
+        if (buf_addf(&s->out, ": evicted for another client\nretry: %d\n\n", EVICT_RETRY_MS))
+            return -1;
+        return flush(s, buf, max);
+    }
     if (s->finished) return -1;
     int reasons = atomic_exchange(&s->reasons, 0);
     if (reasons & LIVE_STOP) return -1;
@@ -180,10 +293,10 @@ static long sse_read(struct api_stream *base, char *buf, size_t max, int stoppin
 static void sse_free(struct api_stream *base)
 {
     struct sse *s = (struct sse *)base;
+    reg_remove(s);
     live_watch_remove(&s->watch);
     buf_free(&s->out);
     free(s);
-    atomic_fetch_sub(&open_streams, 1);
     metrics_gauge_add(METRICS_SSE_STREAMS, -1);
 }
 
@@ -208,20 +321,24 @@ void routes_event_stream(const struct api_request *req, struct api_response *res
         resp->retry_after = 5;
         return;
     }
-    if (atomic_fetch_add(&open_streams, 1) >= max_streams) {
-        atomic_fetch_sub(&open_streams, 1);
+    struct sse *s = calloc(1, sizeof *s);
+    if (!s) {
+        problem_reply(resp, 500, "internal_error", "Out of memory.");
+        return;
+    }
+    peer_key(req->client_addr, s->peer);
+    if (reg_admit(s)) {
+        free(s);
         problem_reply(resp, 503, "too_many_streams",
-                      "This server has as many event streams open as it may; retry later or "
-                      "use the long poll (wait=).");
+                      "This server has as many event streams open as it may, or as many for "
+                      "this address as its share; retry later or use the long poll (wait=).");
         resp->retry_after = 10;
         return;
     }
-    struct sse *s = NULL;
     struct api_game *ag = games_load(id, GAMES_CURRENT, resp);
-    if (!ag || !(s = calloc(1, sizeof *s))) {
-        if (ag) problem_reply(resp, 500, "internal_error", "Out of memory.");
-        atomic_fetch_sub(&open_streams, 1);
-        games_free(ag);
+    if (!ag) {
+        reg_remove(s);
+        free(s);
         return;
     }
     metrics_gauge_add(METRICS_SSE_STREAMS, 1);

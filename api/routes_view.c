@@ -2,6 +2,8 @@
  * as a picture (/board.svg, /board.png). All carry the game's version as ETag and answer
  * 304 to a matching If-None-Match. The pictures show a past version with ?version=N
  * (replay.h): such an answer never changes, and caches may keep it. */
+#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +13,7 @@
 #include "clocks.h"
 #include "games.h"
 #include "idem.h"
+#include "peer.h"
 #include "json_game.h"
 #include "problem.h"
 #include "replay.h"
@@ -137,6 +140,121 @@ static void png_cache(struct api_response *resp, int want)
     if (want >= 0 && (resp->status == 200 || resp->status == 304)) replay_cache_forever(resp);
 }
 
+/* A picture drawn on a render thread while its request waits suspended. */
+struct png_wait {
+    struct board_png_job job; /* first: what the render thread sees */
+    struct api_async *async;  /* the waiting request's (until cancelled) */
+    int done;                 /* 1: rendered (job.rc, job.png hold) */
+    int cancelled;            /* 1: the request ended first: the render thread frees it */
+    int waking;               /* 1: the render thread is waking the request */
+};
+
+static pthread_mutex_t plock = PTHREAD_MUTEX_INITIALIZER; /* guards the flags of every wait */
+static pthread_cond_t pwoke = PTHREAD_COND_INITIALIZER;   /* a render thread's wake is over */
+
+/* Frees a wait and its picture. */
+static void png_wait_free(struct png_wait *w)
+{
+    board_png_free(&w->job.png);
+    free(w->job.svg);
+    free(w);
+}
+
+/* board_png_job.done: wakes the request (unless it went away). */
+static void png_done(struct board_png_job *j)
+{
+    struct png_wait *w = (struct png_wait *)j;
+    pthread_mutex_lock(&plock);
+    if (w->cancelled) {
+        pthread_mutex_unlock(&plock);
+        png_wait_free(w);
+        return;
+    }
+    w->done = 1;
+    w->waking = 1; /* the request, and so w->async, lives until this is 0 */
+    pthread_mutex_unlock(&plock);
+    w->async->wake(w->async->wake_arg);
+    pthread_mutex_lock(&plock);
+    w->waking = 0;
+    pthread_cond_broadcast(&pwoke);
+    pthread_mutex_unlock(&plock);
+}
+
+/* api_async.cancel: the request ended before it took its picture. */
+static void png_cancel(struct api_async *a)
+{
+    struct png_wait *w = a->pending;
+    a->pending = NULL;
+    a->cancel = NULL;
+    pthread_mutex_lock(&plock);
+    if (!w->done) {
+        w->cancelled = 1; /* still drawing: the render thread frees it */
+        w = NULL;
+    } else {
+        while (w->waking) pthread_cond_wait(&pwoke, &plock);
+    }
+    pthread_mutex_unlock(&plock);
+    if (w) png_wait_free(w);
+}
+
+/* The rerun of a request whose picture is being drawn: the picture once drawn, else wait on.
+ */
+static void png_resume(const struct api_request *req, struct api_response *resp)
+{
+    struct api_async *a = req->async;
+    struct png_wait *w = a->pending;
+    pthread_mutex_lock(&plock);
+    int done = w->done;
+    if (done) {
+        a->pending = NULL;
+        a->cancel = NULL;
+        while (w->waking) pthread_cond_wait(&pwoke, &plock); /* the wake is short */
+    }
+    pthread_mutex_unlock(&plock);
+    if (!done) {
+        resp->suspend = API_SUSPEND_WAKE;
+        return;
+    }
+    if (w->job.rc)
+        problem_reply(resp, 500, "internal_error", "The picture could not be drawn.");
+    else
+        reply_png(resp, w->job.version, &w->job.png);
+    png_wait_free(w);
+}
+
+/* Draws the picture of `ag` at `width` on a render thread while the request waits
+ * suspended (the slot of board_png_begin() taken). Returns 0 when it does (resp->suspend
+ * set, or a 500 answered), -1 when it cannot (no way to wait, no thread): the caller draws
+ * it itself. */
+static int png_render_off_thread(const struct api_request *req, struct api_response *resp,
+                                 const struct api_game *ag, int version, int width)
+{
+    if (!req->async || req->stopping) return -1;
+    struct png_wait *w = calloc(1, sizeof *w);
+    if (!w) return -1;
+    snprintf(w->job.id, sizeof w->job.id, "%s", ag->id);
+    w->job.version = version;
+    w->job.width = width;
+    w->job.done = png_done;
+    w->async = req->async;
+    if (!(w->job.svg = board_svg_new(&ag->g, ag->names))) {
+        free(w);
+        board_png_end(ag->id, version, width, NULL);
+        problem_reply(resp, 500, "internal_error", "The picture could not be drawn.");
+        return 0;
+    }
+    req->async->pending = w;
+    req->async->cancel = png_cancel;
+    if (board_png_spawn(&w->job) == 0) {
+        resp->suspend = API_SUSPEND_WAKE;
+        return 0;
+    }
+    req->async->pending = NULL;
+    req->async->cancel = NULL;
+    png_wait_free(w);
+    return -1;
+}
+
 static void board_png(const struct api_request *req, struct api_response *resp, const char *id,
                       int want)
 {
@@ -176,10 +294,22 @@ static void board_png(const struct api_request *req, struct api_response *resp, 
         resp->cache_control = "no-cache";
         goto out;
     }
-    int begun = board_png_begin(ag->id, version, width, &png);
+    uint8_t peer[PEER_KEY_LEN];
+    peer_key(req->client_addr, peer);
+    int begun = board_png_begin(ag->id, version, width, peer, &png);
+    if (begun == BOARD_PNG_BUSY && req->async && !req->stopping &&
+        api_now_ms() - req->started_ms < board_png_wait()) {
+        /* No slot now: the request waits suspended, holding no thread, and runs again at
+         * the next tick (from the top: the picture may be cached by then). */
+        resp->suspend = API_SUSPEND_TICK;
+        goto out;
+    }
     if (begun < 0) {
         problem_reply(resp, 503, "render_busy",
-                      "Every render slot stayed busy while this picture waited; retry shortly.");
+                      begun == BOARD_PNG_ADDRESS_BUSY
+                          ? "A picture is being drawn for this address already; retry shortly."
+                          : "Every render slot stayed busy while this picture waited; retry "
+                            "shortly.");
         resp->retry_after = BOARD_PNG_RETRY_AFTER;
         goto out;
     }
@@ -187,6 +317,8 @@ static void board_png(const struct api_request *req, struct api_response *resp, 
         reply_png(resp, version, &png);
         goto out;
     }
+    if (png_render_off_thread(req, resp, ag, version, width) == 0) goto out;
+    /* No way to wait (or no thread): drawn here. */
     char *svg = board_svg_new(&ag->g, ag->names);
     int rc = svg ? board_png_render(svg, strlen(svg), width, &png) : -1;
     free(svg);
@@ -204,6 +336,12 @@ void routes_board_png(const struct api_request *req, struct api_response *resp, 
 {
     int want;
     if (replay_version_param(req, resp, &want)) return;
-    board_png(req, resp, id, want);
+    /* A picture drawn on a render thread (pending may also be the batcher's question of
+     * games_current_version(): that is asked again in board_png()). */
+    if (req->async && req->async->pending && req->async->cancel == png_cancel) {
+        png_resume(req, resp);
+    } else {
+        board_png(req, resp, id, want);
+    }
     png_cache(resp, want);
 }

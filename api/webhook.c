@@ -13,7 +13,9 @@
  * address ...), the host is skipped for WEBHOOK_BREAKER_MS, doubling up to
  * WEBHOOK_BACKOFF_MAX_MS while it keeps failing; its waiting deliveries are rescheduled in
  * the database meanwhile, and once the time is up one delivery tries it (half-open): an
- * answer closes the breaker, none opens it again. The limits and the breaker are each
+ * answer closes the breaker, none opens it again. The limit and the breaker also hold per
+ * address dialled (struct host, is_addr), so that many host names of one address (a
+ * wildcard domain, the spellings of an IP) share one. The limits and the breaker are each
  * worker's own (per server and thread). A game may have several webhooks (the creator's
  * and one per seat, migrations/0006): each is a delivery row of its own per event, in
  * order per webhook, with its own secret; the limits count transfers, whoever's they are.
@@ -71,10 +73,15 @@ static int per_host = 8;
 static int breaker_failures = 5;
 static int breaker_ms = 30000;
 
-/* A receiver host as one worker sees it: its transfers in flight and its breaker. */
+/* A receiver host as one worker sees it: its transfers in flight and its breaker. Hosts
+ * are kept twice: by the URL's host name (webhooks.host: the claim skips a blocked one,
+ * its waiting deliveries are rescheduled in the database) and by the address a transfer
+ * dials (is_addr, named "ip <address>"): many names of one address (a wildcard domain,
+ * the spellings of one IP) share its WEBHOOK_PER_HOST transfers and its breaker. */
 struct host {
     struct host *next;    /* the worker's list */
-    char *name;           /* webhooks.host */
+    char *name;           /* webhooks.host, or "ip <address>" */
+    int is_addr;          /* 1: an address (no rows of its own to reschedule) */
     int in_flight;        /* transfers to it now */
     int failures;         /* transfers in a row that got no answer */
     long long open_until; /* the breaker: skipped until then (monotonic ms); 0: closed */
@@ -98,6 +105,9 @@ struct xfer {
     int blocked;                         /* 1 when an address was refused */
     char blocked_addr[INET6_ADDRSTRLEN]; /* the last one */
     const char *blocked_why;             /* and why (netaddr_refused) */
+    struct host *ah;                     /* the address it dialled (counted), or NULL */
+    long long addr_wait;                 /* > 0: its address was blocked: put it back
+                                            unattempted, due in this many ms */
 };
 
 #define UNRECORDED_MAX      64  /* outcomes a worker keeps to record again */
@@ -253,7 +263,10 @@ static long long mono_ms(void)
     return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Refuses a connection to an address a webhook may not reach (unless allowed). */
+static int addr_take(struct xfer *x, const struct sockaddr *sa);
+
+/* Refuses a connection to an address a webhook may not reach (unless allowed), and one to
+ * an address that may take no more transfers now (addr_take()). */
 static curl_socket_t open_socket(void *clientp, curlsocktype purpose, struct curl_sockaddr *addr)
 {
     struct xfer *x = clientp;
@@ -270,7 +283,41 @@ static curl_socket_t open_socket(void *clientp, curlsocktype purpose, struct cur
             return CURL_SOCKET_BAD;
         }
     }
+    if (purpose == CURLSOCKTYPE_IPCXN && addr_take(x, &addr->addr)) return CURL_SOCKET_BAD;
     return socket(addr->family, addr->socktype, addr->protocol);
+}
+
+#define ADDR_RETRY_MS 500 /* a delivery whose address is full is put back for this long */
+
+static struct host *host_get(struct worker *w, const char *name);
+static int host_blocked(const struct host *h, long long now);
+static long long mono_ms(void);
+
+/* Counts a connection of `x` to `sa` against that address's limit and breaker (struct host,
+ * is_addr). Returns 0, or -1 when no transfer to it may start now (x->addr_wait set). */
+static int addr_take(struct xfer *x, const struct sockaddr *sa)
+{
+    if (x->ah) return 0; /* another address of the same transfer: counted once */
+    char ip[INET6_ADDRSTRLEN] = "?", name[INET6_ADDRSTRLEN + 4];
+    const void *raw =
+        sa->sa_family == AF_INET6
+            ? (const void *)&((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr
+            : (const void *)&((const struct sockaddr_in *)(const void *)sa)->sin_addr;
+    if (sa->sa_family != AF_INET && sa->sa_family != AF_INET6) return 0;
+    if (!inet_ntop(sa->sa_family, raw, ip, sizeof ip)) return 0;
+    snprintf(name, sizeof name, "ip %s", ip);
+    struct host *h = host_get(x->w, name);
+    if (!h) return 0;
+    h->is_addr = 1;
+    long long now = mono_ms();
+    if (host_blocked(h, now)) {
+        x->addr_wait = h->open_until > now ? h->open_until - now : ADDR_RETRY_MS;
+        return -1;
+    }
+    if (h->open_until) h->probing = 1; /* half-open: this one tries the address */
+    h->in_flight++;
+    x->ah = h;
+    return 0;
 }
 
 static size_t discard(char *p, size_t size, size_t n, void *ud)
@@ -475,6 +522,7 @@ static void xfer_end(struct xfer *x)
         w->xfers = x->next;
     if (x->next) x->next->prev = x->prev;
     x->h->in_flight--;
+    if (x->ah) x->ah->in_flight--;
     w->in_flight--;
     atomic_fetch_sub(&total_in_flight, 1);
     xfer_free(x);
@@ -514,7 +562,8 @@ static void breaker_open(struct host *h, long long now)
     snprintf(ms_s, sizeof ms_s, "%lld", ms);
     log_kv(LOG_WARN, "webhook host skipped (circuit breaker open)", "host", h->name, "failures",
            fails, "ms", ms_s, NULL);
-    if (store_webhook_host_defer(h->name, (int)ms) != STORE_OK)
+    /* An address's deliveries are put back as they try to connect to it (addr_take()). */
+    if (!h->is_addr && store_webhook_host_defer(h->name, (int)ms) != STORE_OK)
         log_kv(LOG_WARN, "webhook host's deliveries not rescheduled", "host", h->name, NULL);
 }
 
@@ -524,20 +573,35 @@ static void xfer_done(struct xfer *x, CURLcode rc, long long now)
     struct worker *w = x->w;
     struct host *h = x->h;
     const struct store_delivery *d = &x->d;
+    if (x->addr_wait > 0 && !x->ah) {
+        /* Its address was full or its breaker open: no attempt, back to the outbox. */
+        if (h->open_until) h->probing = 0;
+        put_back(&x->d, x->addr_wait);
+        xfer_end(x);
+        return;
+    }
     long code = 0;
     curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &code);
     int answered = rc == CURLE_OK && code >= 100;
-    h->last_ms = now;
     int ok = answered && code >= 200 && code < 300;
-    if (answered) { /* the host answers: its breaker closes */
-        h->failures = 0;
-        h->open_until = 0;
-        h->open_ms = 0;
-        h->probing = 0;
-    } else {
-        h->failures++;
-        if (h->probing || (!h->open_until && h->failures >= breaker_failures)) breaker_open(h, now);
+    /* The name's breaker, and the address's when it dialled one. */
+    struct host *both[2] = {h, x->ah};
+    for (int i = 0; i < 2; i++) {
+        struct host *b = both[i];
+        if (!b) continue;
+        b->last_ms = now;
+        if (answered) { /* the host answers: its breaker closes */
+            b->failures = 0;
+            b->open_until = 0;
+            b->open_ms = 0;
+            b->probing = 0;
+        } else {
+            b->failures++;
+            if (b->probing || (!b->open_until && b->failures >= breaker_failures))
+                breaker_open(b, now);
+        }
     }
+    if (x->ah && x->ah->open_until > h->open_until) h = x->ah; /* the retry waits for both */
     int last = !ok && d->attempt >= max_attempts;
     long long delay = ok ? 0 : retry_delay(d->attempt, &w->rng);
     if (!ok && h->open_until > now + delay) delay = h->open_until - now;
@@ -624,14 +688,15 @@ static int claim(struct worker *w, long long now)
     if (room <= 0) return 0;
     hosts_prune(w, now);
     int nskip = 0;
-    for (const struct host *h = w->hosts; h; h = h->next) nskip += host_blocked(h, now);
+    for (const struct host *h = w->hosts; h; h = h->next)
+        nskip += !h->is_addr && host_blocked(h, now);
     const char **skip = malloc(sizeof *skip * (size_t)(nskip ? nskip : 1));
     struct store_delivery *d = malloc(sizeof *d * (size_t)room);
     int n = 0;
     if (!skip || !d) goto out;
     nskip = 0;
     for (const struct host *h = w->hosts; h; h = h->next)
-        if (host_blocked(h, now)) skip[nskip++] = h->name;
+        if (!h->is_addr && host_blocked(h, now)) skip[nskip++] = h->name;
     if (store_webhook_claim(timeout_ms + LEASE_EXTRA, skip, nskip, per_host, d, room, &n) !=
         STORE_OK)
         n = 0;

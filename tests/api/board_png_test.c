@@ -8,6 +8,7 @@
 #include "board_png.h"
 #include "board_svg.h"
 #include "game.h"
+#include "peer.h"
 
 Test(board_png, width)
 {
@@ -20,7 +21,12 @@ Test(board_png, width)
         {"64", 0, 64},
         {"1200", 0, 1200},
         {"4096", 0, 4096},
-        {"0600", 0, 600},
+        {"0600", 0, 800},
+        {"600", 0, 800},
+        {"65", 0, 128},
+        {"1199", 0, 1200},
+        {"1201", 0, 1600},
+        {"4095", 0, 4096},
         {"63", -1, 7},
         {"0", -1, 7},
         {"4097", -1, 7},
@@ -70,6 +76,9 @@ static int ihdr(const struct board_png *p, unsigned *w, unsigned *h)
     return 1;
 }
 
+/* A client address of the tests (all zero, as NULL gets). */
+static const uint8_t ANY[PEER_KEY_LEN];
+
 Test(board_png, render_and_cache)
 {
     static struct cc_game g;
@@ -95,47 +104,56 @@ Test(board_png, render_and_cache)
     static const char id[] = "11111111-2222-4333-8444-555555555555";
     struct board_png c;
     cr_expect_eq(board_png_cached(id, 1, 300, &c), 0, "empty cache");
-    cr_assert_eq(board_png_begin(id, 1, 300, &c), 0);
+    cr_assert_eq(board_png_begin(id, 1, 300, ANY, &c), 0);
     board_png_end(id, 1, 300, &p);
     cr_assert_eq(board_png_cached(id, 1, 300, &c), 1);
     cr_expect(c.len == p.len && !memcmp(c.data, p.data, p.len) && c.data != p.data);
     board_png_free(&c);
     cr_expect_eq(board_png_cached(id, 2, 300, &c), 0, "another version");
     cr_expect_eq(board_png_cached(id, 1, 301, &c), 0, "another width");
-    cr_expect_eq(board_png_begin(id, 1, 300, &c), 1, "begin finds it cached");
+    cr_expect_eq(board_png_begin(id, 1, 300, ANY, &c), 1, "begin finds it cached");
     board_png_free(&c);
     /* Fill every slot with other versions: the oldest (version 1, just used, then the
      * first of those) goes first. */
     for (int v = 2; v < BOARD_PNG_CACHE_SLOTS + 2; v++) {
-        cr_assert_eq(board_png_begin(id, v, 300, &c), 0);
+        cr_assert_eq(board_png_begin(id, v, 300, ANY, &c), 0);
         board_png_end(id, v, 300, &p);
     }
     cr_expect_eq(board_png_cached(id, 1, 300, &c), 0, "the least recently used dropped");
     cr_expect_eq(board_png_cached(id, BOARD_PNG_CACHE_SLOTS + 1, 300, &c), 1, "the newest kept");
     board_png_free(&c);
     /* A failed render caches nothing and frees its slot. */
-    cr_assert_eq(board_png_begin(id, 999, 300, &c), 0);
+    cr_assert_eq(board_png_begin(id, 999, 300, ANY, &c), 0);
     board_png_end(id, 999, 300, NULL);
-    cr_expect_eq(board_png_begin(id, 999, 300, &c), 0);
+    cr_expect_eq(board_png_begin(id, 999, 300, ANY, &c), 0);
     board_png_end(id, 999, 300, NULL);
-    /* Every render slot busy: a request waits BOARD_PNG_WAIT_MS at most (here 150 ms),
-     * then gives up (-1, nothing to end); once a slot is free it renders. */
+    /* Every render slot busy: board_png_begin() waits for none (BOARD_PNG_BUSY at once);
+     * once a slot is free it renders. One address renders BOARD_PNG_RENDERS_PER_ADDRESS
+     * at once: its next picture is refused (BOARD_PNG_ADDRESS_BUSY) while another address
+     * takes the free slot; the same picture being rendered is BOARD_PNG_BUSY for anyone. */
     static const char other[] = "11111111-2222-4333-8444-666666666666";
-    board_png_set_wait(150);
-    for (int v = 0; v < BOARD_PNG_RENDERS; v++) cr_assert_eq(board_png_begin(other, v, 300, &c), 0);
+    uint8_t a[PEER_KEY_LEN] = {0}, b[PEER_KEY_LEN] = {0};
+    a[15] = 1;
+    b[15] = 2;
+    cr_assert_eq(BOARD_PNG_RENDERS, 2);
+    cr_assert_eq(BOARD_PNG_RENDERS_PER_ADDRESS, 1);
+    cr_assert_eq(board_png_begin(other, 0, 300, a, &c), 0);
+    cr_expect_eq(board_png_begin(other, 1, 300, a, &c), BOARD_PNG_ADDRESS_BUSY, "a's second");
+    cr_expect_eq(board_png_begin(other, 0, 300, b, &c), BOARD_PNG_BUSY, "the same picture");
+    cr_assert_eq(board_png_begin(other, 1, 300, b, &c), 0, "b takes the other slot");
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    cr_expect_eq(board_png_begin(id, 1000, 300, &c), -1, "no slot came free: gives up");
+    cr_expect_eq(board_png_begin(id, 1000, 300, ANY, &c), BOARD_PNG_BUSY, "no slot: at once");
     clock_gettime(CLOCK_MONOTONIC, &t1);
     long ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
-    cr_expect(ms >= 140 && ms < 5000, "waited %ld ms for 150", ms);
+    cr_expect(ms < 100, "took %ld ms", ms);
     cr_expect_null(c.data);
-    board_png_set_wait(0); /* 0: does not wait at all */
-    cr_expect_eq(board_png_begin(id, 1000, 300, &c), -1, "no wait");
     board_png_end(other, 0, 300, NULL);
-    cr_expect_eq(board_png_begin(id, 1000, 300, &c), 0, "a slot is free");
+    cr_expect_eq(board_png_begin(id, 1000, 300, ANY, &c), 0, "a slot is free");
     board_png_end(id, 1000, 300, NULL);
-    for (int v = 1; v < BOARD_PNG_RENDERS; v++) board_png_end(other, v, 300, NULL);
+    board_png_end(other, 1, 300, NULL);
+    board_png_set_wait(150);
+    cr_expect_eq(board_png_wait(), 150);
     board_png_set_wait(BOARD_PNG_WAIT_MS);
     board_png_free(&p);
     board_png_shutdown();

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -440,4 +441,290 @@ void test_attack_content_length(struct server *srv)
     int closed;
     raw_parts(srv, one, 0, out, sizeof out, &closed);
     CHECK(strncmp(out, "HTTP/1.1 201", 12) == 0, "a sane Content-Length: %.300s", out);
+}
+
+/* One GET of `path` from `from` (Connection: close): the whole answer into buf (cap bytes,
+ * NUL-terminated), its status returned (0 when none came in `wait_ms`), its time in *ms. */
+static int get_answer(const struct server *s, const char *from, const char *path, char *buf,
+                      size_t cap, long wait_ms, long long *ms)
+{
+    long long t0 = hard_now_ms();
+    int fd = dial(s, from);
+    int status = 0;
+    buf[0] = '\0';
+    if (fd >= 0) {
+        char req[512];
+        int n = snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+                         path);
+        int closed;
+        if (send(fd, req, (size_t)n, MSG_NOSIGNAL) == n &&
+            read_until_close(fd, buf, cap, wait_ms, &closed) > 12)
+            status = (int)strtol(buf + 9, NULL, 10);
+        close(fd);
+    }
+    *ms = hard_now_ms() - t0;
+    return status;
+}
+
+#define PNG_ATTACKER "127.0.0.3" /* the address that asks for many large pictures */
+enum { PNG_FLOOD = 8 /* the attacker's pictures at once */ };
+
+/* One of the attacker's board.png requests, on a thread of its own. */
+struct png_ask {
+    const struct server *srv; /* where */
+    char path[200];           /* what */
+    pthread_t thread;         /* the thread */
+    int status;               /* the answer's status (0: none) */
+    int busy;                 /* 1: 503 render_busy with Retry-After */
+    long long ms;             /* its time */
+};
+
+static void *png_ask_run(void *arg)
+{
+    struct png_ask *a = arg;
+    static _Thread_local char buf[1 << 16];
+    a->status = get_answer(a->srv, PNG_ATTACKER, a->path, buf, sizeof buf, 30000, &a->ms);
+    a->busy = a->status == 503 && strstr(buf, "\"render_busy\"") && strstr(buf, "Retry-After: ");
+    return NULL;
+}
+
+/* Eight 4096-pixel pictures at once of eight versions of a big board, from one address, on
+ * a server of 4 HTTP threads (issue 29, finding 3): no request waits for a render slot on
+ * an HTTP thread, the address renders one picture at a time (the rest are answered 503
+ * render_busy with Retry-After at once), and another address's game reads and picture are
+ * served meanwhile. */
+void test_attack_png_renders(struct server *srv)
+{
+    (void)srv;
+    struct server z;
+    const char *env[] = {"THREADS=4", "MAX_CONNECTIONS_PER_IP=", NULL};
+    CHECK(hard_server_start(&z, env, 0) == 0, "the server did not start");
+    struct game g;
+    char why[300];
+    if (game_new(&z, "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"seed\":11}", &g, why,
+                 sizeof why)) {
+        hard_server_stop(&z);
+        CHECK(0, "%s", why);
+    }
+    for (int t = 0; t < 200; t++) /* to its end: the biggest board */
+        if (play_turn(&z, &g, t % 3 == 0, why, sizeof why) != 0) break;
+    int version = game_version(&z, &g);
+    char path[128];
+    snprintf(path, sizeof path, "/v1/games/%s", g.id);
+    warm_up(&z, path);
+    static char buf[1 << 20];
+    long long ms, worst = 0;
+    char png_path[200];
+    struct png_ask asks[PNG_FLOOD];
+    for (int i = 0; i < PNG_FLOOD; i++) {
+        asks[i] = (struct png_ask){.srv = &z};
+        snprintf(asks[i].path, sizeof asks[i].path, "/v1/games/%s/board.png?version=%d&width=4096",
+                 g.id, version - i);
+        if (pthread_create(&asks[i].thread, NULL, png_ask_run, &asks[i])) asks[i].thread = 0;
+    }
+    usleep(100000);
+    /* Another address meanwhile: game reads, and a picture of its own. */
+    long long bound = getenv("TILEHALL_SAN") ? 1500 : 300;
+    int reads_ok = 1;
+    for (int i = 0; i < 10; i++) {
+        int st = get_from(&z, OTHER_CLIENT, path, &ms);
+        if (ms > worst) worst = ms;
+        if (st != 200 || ms > bound) reads_ok = 0;
+        usleep(50000);
+    }
+    snprintf(png_path, sizeof png_path, "/v1/games/%s/board.png?version=3&width=512", g.id);
+    long long own_ms;
+    int own = get_answer(&z, OTHER_CLIENT, png_path, buf, sizeof buf, 30000, &own_ms);
+    int busy = 0, pictures = 0, other = 0;
+    long long slowest_busy = 0;
+    for (int i = 0; i < PNG_FLOOD; i++) {
+        if (asks[i].thread) pthread_join(asks[i].thread, NULL);
+        if (asks[i].busy) {
+            busy++;
+            if (asks[i].ms > slowest_busy) slowest_busy = asks[i].ms;
+        } else if (asks[i].status == 200) {
+            pictures++;
+        } else {
+            other++;
+        }
+    }
+    int st = hard_server_stop(&z); /* before the checks: a failed one leaves the test */
+    printf("  board.png flood: %d pictures, %d answered 503 render_busy (the slowest in %lld "
+           "ms); another address's reads in %lld ms at worst, its picture %d in %lld ms\n",
+           pictures, busy, slowest_busy, worst, own, own_ms);
+    CHECK(reads_ok, "another address's game reads took up to %lld ms (bound %lld)", worst, bound);
+    CHECK(own == 200 && own_ms <= bound * 5, "another address's picture: %d after %lld ms", own,
+          own_ms);
+    CHECK(other == 0, "%d of the attacker's answers were neither a picture nor render_busy", other);
+    CHECK(busy >= PNG_FLOOD - 2, "only %d of %d answered render_busy", busy, PNG_FLOOD);
+    CHECK(slowest_busy <= bound * 2, "a render_busy answer took %lld ms (not at once)",
+          slowest_busy);
+    CHECK(st == 0, "the server did not exit cleanly");
+}
+
+/* Opens an event stream of `path` from `from`: the socket (kept open) with the answer's
+ * status in *status (0: none within 2 s), or -1. A refused stream's socket is closed. */
+static int stream_from(const struct server *s, const char *from, const char *path, int *status)
+{
+    *status = 0;
+    int fd = dial(s, from);
+    if (fd < 0) return -1;
+    char req[512], buf[4096];
+    int n = snprintf(req, sizeof req,
+                     "GET %s HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n", path);
+    if (send(fd, req, (size_t)n, MSG_NOSIGNAL) != n) {
+        close(fd);
+        return -1;
+    }
+    size_t got = 0;
+    buf[0] = '\0';
+    long long end = hard_now_ms() + 2000;
+    while (got < sizeof buf - 1 && !strstr(buf, "\r\n\r\n")) {
+        struct pollfd pf = {fd, POLLIN, 0};
+        long left = (long)(end - hard_now_ms());
+        if (left <= 0 || poll(&pf, 1, (int)left) <= 0) break;
+        ssize_t k = recv(fd, buf + got, sizeof buf - 1 - got, 0);
+        if (k <= 0) break;
+        got += (size_t)k;
+        buf[got] = '\0';
+    }
+    buf[got] = '\0';
+    if (got > 12) *status = (int)strtol(buf + 9, NULL, 10);
+    if (*status != 200) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+enum { ST_MAX = 16, ST_PER_IP = 6, ST_ADDRS = 5, ST_TRIES = 10 };
+
+/* Five addresses open as many event streams as they can (issue 29, finding 6) on a server
+ * of MAX_STREAMS=16 and MAX_STREAMS_PER_IP=6: no address holds more than its share (the
+ * 7th of one address is refused), and once every stream is taken another address's client
+ * still gets one, in place of the heaviest address's newest, which ends. */
+void test_attack_streams(struct server *srv)
+{
+    (void)srv;
+    struct server z;
+    char max[32], per[32];
+    snprintf(max, sizeof max, "MAX_STREAMS=%d", ST_MAX);
+    snprintf(per, sizeof per, "MAX_STREAMS_PER_IP=%d", ST_PER_IP);
+    const char *env[] = {max, per, "MAX_CONNECTIONS_PER_IP=", NULL};
+    CHECK(hard_server_start(&z, env, 0) == 0, "the server did not start");
+    char path[160], events[200];
+    if (game_path(&z, path, sizeof path) != 0) {
+        hard_server_stop(&z);
+        CHECK(0, "no game");
+    }
+    snprintf(events, sizeof events, "%s/events", path);
+    static int fds[ST_ADDRS][ST_TRIES];
+    int opened[ST_ADDRS] = {0}, refused[ST_ADDRS] = {0};
+    for (int a = 0; a < ST_ADDRS; a++) {
+        char from[32];
+        snprintf(from, sizeof from, "127.0.0.%d", 10 + a);
+        for (int i = 0; i < ST_TRIES; i++) {
+            int st;
+            fds[a][i] = stream_from(&z, from, events, &st);
+            if (fds[a][i] >= 0)
+                opened[a]++;
+            else if (st == 503)
+                refused[a]++;
+        }
+    }
+    /* Every stream is taken now; another address's client gets one. */
+    int st_other;
+    int other = stream_from(&z, OTHER_CLIENT, events, &st_other);
+    usleep(300000);
+    /* The attackers' streams the server ended (evicted: a last comment, retry: 10000, the
+     * end of the answer) and those it keeps. */
+    int ended = 0, kept = 0;
+    for (int a = 0; a < ST_ADDRS; a++)
+        for (int i = 0; i < ST_TRIES; i++) {
+            if (fds[a][i] < 0) continue;
+            char buf[4096];
+            int closed;
+            /* An evicted stream's answer ends (its connection may stay, kept alive). */
+            (void)read_until_close(fds[a][i], buf, sizeof buf, 30, &closed);
+            if (closed || strstr(buf, ": evicted"))
+                ended++;
+            else
+                kept++;
+            close(fds[a][i]);
+        }
+    if (other >= 0) close(other);
+    int code = hard_server_stop(&z);
+    int most = 0;
+    for (int a = 0; a < ST_ADDRS; a++)
+        if (opened[a] > most) most = opened[a];
+    printf("  streams: opened per address %d %d %d %d %d (refused %d %d %d %d %d), %d ended "
+           "(evicted), %d kept; another address's stream: %d\n",
+           opened[0], opened[1], opened[2], opened[3], opened[4], refused[0], refused[1],
+           refused[2], refused[3], refused[4], ended, kept, st_other);
+    CHECK(most <= ST_PER_IP, "one address opened %d streams (share %d)", most, ST_PER_IP);
+    CHECK(st_other == 200, "another address's stream, every stream taken: %d", st_other);
+    CHECK(kept + (st_other == 200) <= ST_MAX, "%d streams open (MAX_STREAMS %d)", kept + 1, ST_MAX);
+    CHECK(ended >= 1, "no attacker's stream made room");
+    CHECK(code == 0, "the server did not exit cleanly");
+}
+
+enum { CT_MAX = 200, CT_ADDRS = 5, CT_PER_ADDR = 64 };
+
+/* Idle connections from five addresses, 64 each (the per-address limit), on a server of
+ * MAX_CONNECTIONS=200 (issue 29, finding 8: twenty addresses fill the default 1000): the
+ * guard closes connections that sent no request, the heaviest addresses' and oldest first,
+ * so that another address's client still connects and is served. */
+void test_attack_connection_table(struct server *srv)
+{
+    (void)srv;
+    struct server z;
+    char max[32];
+    snprintf(max, sizeof max, "MAX_CONNECTIONS=%d", CT_MAX);
+    const char *env[] = {max, "MAX_CONNECTIONS_PER_IP=", NULL}; /* REQUEST_TIMEOUT 10 s */
+    CHECK(hard_server_start(&z, env, 0) == 0, "the server did not start");
+    char path[128];
+    if (game_path(&z, path, sizeof path) != 0) {
+        hard_server_stop(&z);
+        CHECK(0, "no game");
+    }
+    usleep(200000);
+    warm_up(&z, path);
+    static int fds[CT_ADDRS * CT_PER_ADDR];
+    int opened = 0;
+    for (int a = 0; a < CT_ADDRS; a++) {
+        char from[32];
+        snprintf(from, sizeof from, "127.0.0.%d", 20 + a);
+        for (int i = 0; i < CT_PER_ADDR; i++)
+            if ((fds[opened] = dial(&z, from)) >= 0) opened++;
+    }
+    usleep(300000);
+    /* Another address, several times: each connects and is answered. */
+    long long worst = 0, bound = getenv("TILEHALL_SAN") ? SERVED_SAN_MS : SERVED_MS;
+    int served = 0, tries = 6;
+    for (int i = 0; i < tries; i++) {
+        long long t1, t2;
+        int h = get_from(&z, OTHER_CLIENT, "/healthz", &t1);
+        int g = get_from(&z, OTHER_CLIENT, path, &t2);
+        if (t1 > worst) worst = t1;
+        if (t2 > worst) worst = t2;
+        served += h == 200 && g == 200 && t1 <= bound && t2 <= bound;
+        usleep(100000);
+    }
+    /* How many of the flood the server still holds. */
+    int kept = 0;
+    for (int i = 0; i < opened; i++) {
+        char c;
+        ssize_t k = recv(fds[i], &c, 1, MSG_DONTWAIT);
+        if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) kept++;
+        close(fds[i]);
+    }
+    int code = hard_server_stop(&z);
+    printf("  connection table: %d idle connections from %d addresses, %d kept by the server "
+           "(MAX_CONNECTIONS %d); another address served %d of %d times, in %lld ms at worst\n",
+           opened, CT_ADDRS, kept, CT_MAX, served, tries, worst);
+    CHECK(opened == CT_ADDRS * CT_PER_ADDR, "only %d connections could be opened", opened);
+    CHECK(served == tries, "another address was served %d of %d times (worst %lld ms)", served,
+          tries, worst);
+    CHECK(kept <= CT_MAX * 90 / 100, "the server kept %d idle connections", kept);
+    CHECK(code == 0, "the server did not exit cleanly");
 }

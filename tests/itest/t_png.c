@@ -53,7 +53,7 @@ void test_board_png(struct server *srv)
         CHECK(i != 0 || done, "classic: not finished");
         char path[160];
         snprintf(path, sizeof path, "/v1/games/%s/board.png%s", g.id, i % 2 ? "?width=600" : "");
-        unsigned long want_w = i % 2 ? 600 : 1200, w = 0, h = 0;
+        unsigned long want_w = i % 2 ? 800 : 1200, w = 0, h = 0; /* 600 rounded up */
         struct resp r;
         http(srv, "GET", path, NULL, NULL, &r);
         int v = game_version(srv, &g);
@@ -170,11 +170,21 @@ void test_board_png_cache(struct server *srv)
     CHECK(same, "the second answer differs from the first");
     CHECK(r1 == r0 + 1 && r2 == r1 && c2 == c0 + 1, "renders %ld %ld %ld, cached %ld %ld", r0, r1,
           r2, c0, c2);
-    /* Another width is another picture. */
+    /* Widths are rounded up to a few sizes: 701 is drawn 800 wide as 700 was, from the
+     * cache; 801 is another picture (1200 wide). */
+    unsigned long w = 0, h = 0;
     snprintf(path, sizeof path, "/v1/games/%s/board.png?width=701", g.id);
     http(srv, "GET", path, NULL, NULL, &a);
+    CHECK(a.status == 200 && png_size(&a, &w, &h) && w == 800, "width 701: %ld, %lu wide", a.status,
+          w);
     resp_free(&a);
-    CHECK(metric(srv, RENDERED) == r2 + 1, "width 701 was not rendered");
+    CHECK(metric(srv, RENDERED) == r2, "width 701 was rendered again");
+    snprintf(path, sizeof path, "/v1/games/%s/board.png?width=801", g.id);
+    http(srv, "GET", path, NULL, NULL, &a);
+    CHECK(a.status == 200 && png_size(&a, &w, &h) && w == 1200, "width 801: %ld, %lu wide",
+          a.status, w);
+    resp_free(&a);
+    CHECK(metric(srv, RENDERED) == r2 + 1, "width 801 was not rendered");
     /* A move later: eight viewers at once of the new version, one render. */
     CHECK(play_turn(srv, &g, 0, why, sizeof why) >= 0, "%s", why);
     snprintf(path, sizeof path, "/v1/games/%s/board.png?width=900", g.id);
@@ -187,15 +197,16 @@ void test_board_png_cache(struct server *srv)
     int ok = 1;
     for (int i = 0; i < 8; i++) {
         pthread_join(v[i].thread, NULL);
-        ok &= v[i].status == 200 && v[i].w == 900;
+        ok &= v[i].status == 200 && v[i].w == 1200;
     }
-    CHECK(ok, "a viewer got no picture of 900 pixels");
+    CHECK(ok, "a viewer got no picture of 1200 pixels (900 rounded up)");
     long r4 = metric(srv, RENDERED);
     CHECK(r4 == r3 + 1, "eight viewers at once: %ld renders", r4 - r3);
 }
 
 /* A viewer that waits for a render slot in vain: a server whose pictures do not wait for a
- * slot at all (BOARD_PNG_WAIT_MS=0), eight viewers at once of eight pictures (widths),
+ * slot at all (BOARD_PNG_WAIT_MS=0), eight viewers at once (one address, widths that
+ * round to one size: the same picture, or the address already renders one),
  * two render slots: the ones without a slot are answered 503 render_busy with Retry-After
  * at once, the others get their picture. */
 void test_board_png_busy(struct server *srv)

@@ -1231,3 +1231,65 @@ void test_webhook_migration(struct server *srv)
           del0);
     CHECK(later && checked == 1, "later events after the migration: %s", why);
 }
+
+enum { SPELLINGS = 40 /* host names of one tarpit address */ };
+
+/*
+ * Many host names, one address (issue 29, finding 9: 300 tarpit host names delayed a
+ * healthy game's first delivery 7-8 s): SPELLINGS games whose webhooks name one receiver
+ * that never answers, each by a host name of its own (the spellings of one IPv4 address:
+ * "127.0.4.1", "127.00.4.1", "0x7f.0.04.1" ... all dial 127.0.4.1), on a server of
+ * WEBHOOK_IN_FLIGHT=16 slots. The per-host limit (WEBHOOK_PER_HOST=4) and breaker hold per
+ * address dialled: the receiver sees at most 4 connections at once, and a healthy game's
+ * first delivery does not wait for the tarpit's timeouts. On a database of its own.
+ */
+void test_webhook_one_address(struct server *srv)
+{
+    (void)srv;
+    long wait_ms = hard_knob("ITEST_TARPIT_WAIT_MS", 20000);
+    char db[512], dbenv[560];
+    fresh_database("tilehall_itest_spellings", db, sizeof db);
+    CHECK(db[0], "no database for the test");
+    snprintf(dbenv, sizeof dbenv, "DATABASE_URL=%s", db);
+    const char *env[] = {"WEBHOOK_TIMEOUT_MS=10000",
+                         "WEBHOOK_IN_FLIGHT=16",
+                         "WEBHOOK_PER_HOST=4",
+                         "WEBHOOK_BREAKER_FAILURES=3",
+                         "WEBHOOK_BREAKER_MS=20000",
+                         dbenv,
+                         NULL};
+    struct server s;
+    CHECK(hard_server_start(&s, env, 1) == 0, "the server did not start");
+    struct tarpit *t = tarpit_start(4, 1, 1);
+    struct listener *l = listener_start();
+    char url[160], why[400] = "";
+    int rc = t && l ? 0 : -1;
+    snprintf(why, sizeof why, "no tarpit or listener");
+    /* The spellings of 127.0.4.1: each part in decimal, with leading zeros, or in hex. */
+    static const char *const a[] = {"127", "0x7f", "0177"};
+    static const char *const b[] = {"0", "00", "000", "0x0"};
+    static const char *const c[] = {"4", "04", "004", "0x4"};
+    static const char *const d[] = {"1", "01", "001", "0x1"};
+    int made = 0;
+    for (int i = 0; rc == 0 && made < SPELLINGS && i < 3 * 4 * 4 * 4; i++, made++) {
+        snprintf(url, sizeof url, "http://%s.%s.%s.%s:%d/spelling", a[i % 3], b[i / 3 % 4],
+                 c[i / 12 % 4], d[i / 48 % 4], t->port[0]);
+        rc = hook_games(&s, url, 1, why, sizeof why);
+    }
+    usleep(500000);
+    long long delay = rc == 0 ? healthy_delay(&s, l, wait_ms, why, sizeof why) : -1;
+    int peak = 0, total = 0;
+    if (t) tarpit_counts(t, 0, &peak, &total);
+    printf("  webhooks: %d host names of one address that never answers: %d connections at "
+           "once at most (%d in all); a healthy game's first delivery after %lld ms\n",
+           made, peak, total, delay);
+    int code = hard_server_stop(&s);
+    tarpit_stop(t);
+    listener_stop(l);
+    CHECK(rc == 0, "%s", why);
+    CHECK(peak <= 4 && total >= 1, "one address: %d connections at once (at most 4), %d in all",
+          peak, total);
+    CHECK(delay >= 0 && delay < 2000, "the healthy game's first delivery: %lld ms (goal < 2000)",
+          delay);
+    CHECK(code == 0, "the server exited with %d", code);
+}
