@@ -151,7 +151,7 @@ enum { FLOOD = 1100 /* the idle connections of the flood */, SLOW = 40 /* the sl
 /* 1,100 idle connections from one address, against the defaults: the address keeps at
  * most MAX_CONNECTIONS_PER_IP (64) of them, the rest are closed at once, everyone else is
  * served, and those it keeps are answered 408 and closed at REQUEST_TIMEOUT. */
-void test_attack_connection_flood(struct server *srv)
+ITEST(test_attack_connection_flood, "attack: 1,100 idle connections from one address")
 {
     (void)srv;
     struct server z;
@@ -197,7 +197,7 @@ void test_attack_connection_flood(struct server *srv)
 
 /* Slow senders (slowloris): a request line or header byte every 500 ms. Each is answered
  * 408 at REQUEST_TIMEOUT counted from its connection, not from its last byte. */
-void test_attack_slowloris(struct server *srv)
+ITEST(test_attack_slowloris, "attack: slow senders (slowloris)")
 {
     (void)srv;
     struct server z;
@@ -269,7 +269,7 @@ static void raw_exchange(const struct server *s, const char *req, int *status, i
 /* A query of 1,000 parameters (7 KiB) and a target over 8 KiB: answered 414 and closed at
  * once (libmicrohttpd's pool used to overflow: no answer, the socket held 90 s, the
  * request's state leaked); request smuggling and hidden paths: 400 and closed. */
-void test_attack_framing(struct server *srv)
+ITEST(test_attack_framing, "attack: oversized queries, smuggling, hidden paths")
 {
     (void)srv;
     struct server z;

@@ -163,7 +163,7 @@ static int preflight_ok(const char *base, const char *path, const char *method, 
     return 1;
 }
 
-void test_cors_preflights(struct server *srv)
+ITEST(test_cors_preflights, "cors: a preflight on every route, with its methods, no token")
 {
     /* Every route of api/router.c's table, by path, with the methods of that path. */
     static const char *const routes[][2] = {
@@ -215,7 +215,8 @@ void test_cors_preflights(struct server *srv)
     CHECK(r.status == 204 && no_cors(&r), "OPTIONS /healthz: %ld\n%.150s", r.status, r.head);
 }
 
-void test_cors_answers(struct server *srv)
+ITEST(test_cors_answers,
+      "cors: headers on every answer (errors, 304, long poll, stream), not on ops")
 {
     char why[600], v[256], path[160];
     struct cresp r;
@@ -330,7 +331,7 @@ static const char *origins_on(struct server *z, char *why, size_t cap)
     return NULL;
 }
 
-void test_cors_origins(struct server *srv)
+ITEST(test_cors_origins, "cors: CORS_ORIGINS list (listed, unlisted), preflights not rate-limited")
 {
     (void)srv;
     struct server z;
@@ -380,7 +381,8 @@ static int has_line(const char *a, const char *line)
 /* The connection guard's 408 (a request that does not arrive within REQUEST_TIMEOUT) can
  * be read by a page: with CORS_ORIGINS `*` it carries Access-Control-Allow-Origin `*` and
  * the exposed headers; with a list (the guard knows no origin) only Vary: Origin. */
-void test_cors_timeout(struct server *srv)
+ITEST(test_cors_timeout,
+      "cors: the connection guard's 408 readable by a page (CORS_ORIGINS * and a list)")
 {
     (void)srv;
     struct server z;

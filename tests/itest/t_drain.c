@@ -582,7 +582,7 @@ static int game_sound(const char *id, char *why, size_t cap)
     return 0;
 }
 
-void test_drain(struct server *srv)
+ITEST(test_drain, "drain: two servers restarted in turn under load (SIGTERM), no request failed")
 {
     atomic_store(&n_sent, 0);
     atomic_store(&n_ok, 0);
@@ -866,7 +866,8 @@ static int try_connect(int port)
  * request still arriving holds the exit until it is answered; then exit 0. A second server
  * with DRAIN_TIMEOUT=2 and a request that never arrives whole exits 0 after about 2 s.
  */
-void test_drain_steps(struct server *srv)
+ITEST(test_drain_steps,
+      "drain: step by step (refused, readyz 503, long poll, stream end, DRAIN_TIMEOUT)")
 {
     (void)srv;
     const char *env[] = {"DRAIN_TIMEOUT=10", "LOG_LEVEL=info", NULL};
@@ -1011,7 +1012,7 @@ static void *holder_main(void *p)
  * for its answer, which is recorded (delivered once, one attempt, not put back), and the
  * server exits 0 after it.
  */
-void test_drain_webhook(struct server *srv)
+ITEST(test_drain_webhook, "drain: a webhook delivery in flight at SIGTERM finished and recorded")
 {
     (void)srv;
     struct holder h = {.fd = socket(AF_INET, SOCK_STREAM, 0), .hold_ms = 1500};
