@@ -89,7 +89,8 @@ include mk/fuzz.mk
 # normal server (through the spec proxy), deliveries checked by the Standard Webhooks
 # library (test-webhook-std), CORS in headless Chromium (mk/browser.mk), a short soak
 # (mk/soak.mk), a failover to a synchronous standby with its negative control
-# (mk/failover.mk), and last whole games played by examples/bot.sh. Each stage is timed
+# (mk/failover.mk), a failover by pg_auto_failover (test-ha, one round, mk/failover.mk),
+# and last whole games played by examples/bot.sh. Each stage is timed
 # (scripts/stage.sh): "stage NAME: 12.3 s" after it, and a table of every stage's time
 # and the total at the end (also when a stage failed), kept in build/test-stages.txt.
 TEST_STAGES = $(BUILD_ROOT)/test-stages.txt
@@ -110,6 +111,7 @@ test: deps
 	@scripts/stage.sh run $(TEST_STAGES) "test-web" $(MAKE_PLAIN) test-web
 	@scripts/stage.sh run $(TEST_STAGES) "test-soak" $(MAKE_PLAIN) test-soak
 	@scripts/stage.sh run $(TEST_STAGES) "test-failover" $(MAKE_PLAIN) test-failover
+	@scripts/stage.sh run $(TEST_STAGES) "test-ha" $(MAKE_PLAIN) test-ha
 	@scripts/stage.sh run $(TEST_STAGES) "test-bot" $(MAKE_PLAIN) test-bot
 	@scripts/stage.sh end $(TEST_STAGES)
 
