@@ -940,6 +940,7 @@ void http_stop(void)
         usleep(10000);
     MHD_stop_daemon(daemon_handle);
     daemon_handle = NULL;
+    bound_port = 0;
     if (quiesced_fd != MHD_INVALID_SOCKET) close(quiesced_fd);
     quiesced_fd = MHD_INVALID_SOCKET;
     connguard_stop(); /* after the daemon: every connection has unregistered itself */
