@@ -89,26 +89,32 @@ include mk/fuzz.mk
 # normal server (through the spec proxy), deliveries checked by the Standard Webhooks
 # library (test-webhook-std), CORS in headless Chromium (mk/browser.mk), a short soak
 # (mk/soak.mk), a failover to a synchronous standby with its negative control
-# (mk/failover.mk), and last whole games played by examples/bot.sh (its summary line
-# "N passed, 0 failed" ends the output).
+# (mk/failover.mk), a failover by pg_auto_failover (test-ha, one round, mk/failover.mk),
+# and last whole games played by examples/bot.sh. Each stage is timed
+# (scripts/stage.sh): "stage NAME: 12.3 s" after it, and a table of every stage's time
+# and the total at the end (also when a stage failed), kept in build/test-stages.txt.
+TEST_STAGES = $(BUILD_ROOT)/test-stages.txt
 test: deps
-	$(MAKE_PLAIN) lint-c
-	$(MAKE_PLAIN) test-spec
-	$(MAKE_PLAIN) test-fuzz
-	$(MAKE_PLAIN) test-api-unit
-	$(MAKE_ADDRESS) test-api-unit
-	$(MAKE_PLAIN) test-api-db
-	$(MAKE_PLAIN) test-unit
-	$(MAKE_ADDRESS) test-unit
-	$(MAKE_ADDRESS) test-itest
-	$(MAKE_THREAD) test-itest
-	$(MAKE_PLAIN) test-itest
-	$(MAKE_PLAIN) test-webhook-std
-	$(MAKE_PLAIN) test-browser
-	$(MAKE_PLAIN) test-web
-	$(MAKE_PLAIN) test-soak
-	$(MAKE_PLAIN) test-failover
-	$(MAKE_PLAIN) test-bot
+	@scripts/stage.sh begin $(TEST_STAGES)
+	@scripts/stage.sh run $(TEST_STAGES) "lint-c" $(MAKE_PLAIN) lint-c
+	@scripts/stage.sh run $(TEST_STAGES) "test-spec" $(MAKE_PLAIN) test-spec
+	@scripts/stage.sh run $(TEST_STAGES) "test-fuzz" $(MAKE_PLAIN) test-fuzz
+	@scripts/stage.sh run $(TEST_STAGES) "test-api-unit" $(MAKE_PLAIN) test-api-unit
+	@scripts/stage.sh run $(TEST_STAGES) "test-api-unit (address)" $(MAKE_ADDRESS) test-api-unit
+	@scripts/stage.sh run $(TEST_STAGES) "test-api-db" $(MAKE_PLAIN) test-api-db
+	@scripts/stage.sh run $(TEST_STAGES) "test-unit" $(MAKE_PLAIN) test-unit
+	@scripts/stage.sh run $(TEST_STAGES) "test-unit (address)" $(MAKE_ADDRESS) test-unit
+	@scripts/stage.sh run $(TEST_STAGES) "test-itest (address)" $(MAKE_ADDRESS) test-itest
+	@scripts/stage.sh run $(TEST_STAGES) "test-itest (thread)" $(MAKE_THREAD) test-itest
+	@scripts/stage.sh run $(TEST_STAGES) "test-itest" $(MAKE_PLAIN) test-itest
+	@scripts/stage.sh run $(TEST_STAGES) "test-webhook-std" $(MAKE_PLAIN) test-webhook-std
+	@scripts/stage.sh run $(TEST_STAGES) "test-browser" $(MAKE_PLAIN) test-browser
+	@scripts/stage.sh run $(TEST_STAGES) "test-web" $(MAKE_PLAIN) test-web
+	@scripts/stage.sh run $(TEST_STAGES) "test-soak" $(MAKE_PLAIN) test-soak
+	@scripts/stage.sh run $(TEST_STAGES) "test-failover" $(MAKE_PLAIN) test-failover
+	@scripts/stage.sh run $(TEST_STAGES) "test-ha" $(MAKE_PLAIN) test-ha
+	@scripts/stage.sh run $(TEST_STAGES) "test-bot" $(MAKE_PLAIN) test-bot
+	@scripts/stage.sh end $(TEST_STAGES)
 
 # The sanitizer variants under their old names.
 .PHONY: test-unit-san test-api-unit-san test-itest-san test-itest-tsan api-san api-tsan

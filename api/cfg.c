@@ -111,6 +111,7 @@ int cfg_load(struct cfg *c, char *err, int errlen)
                  c->log_level);
         return -1;
     }
+    c->port_file = env_str("PORT_FILE", NULL);
     c->migrations_dir = env_str("MIGRATIONS_DIR", "migrations");
     c->openapi_file = env_str("OPENAPI_FILE", "openapi.yaml");
     c->cors_origins = env_str("CORS_ORIGINS", "*");

@@ -5,7 +5,8 @@
 #include "nodiscard.h"
 
 struct cfg {
-    int port;                   /* PORT: TCP port to serve on (default 8080) */
+    int port;                   /* PORT: TCP port to serve on, 0 one the kernel picks (8080) */
+    const char *port_file;      /* PORT_FILE: the port served on is written there, or NULL */
     int threads;                /* THREADS: HTTP worker threads = DB connections (default 4) */
     int max_connections;        /* MAX_CONNECTIONS: open HTTP connections (default 1000) */
     int conn_timeout;           /* CONN_TIMEOUT: idle seconds before a close (default 30) */

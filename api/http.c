@@ -80,6 +80,7 @@ static struct cors_config cors;    /* CORS_ORIGINS: who may read answers in a br
 static struct MHD_Daemon *daemon_handle;
 static pthread_t ticker;
 static int ticker_running;
+static int bound_port; /* the port served on (http_port()), 0 when not serving */
 static atomic_int stopping;
 static atomic_int draining;                         /* 1 once http_drain() began */
 static atomic_int in_progress;                      /* requests begun and not yet ended */
@@ -1026,10 +1027,16 @@ int http_start(const struct cfg *cfg)
     const union MHD_DaemonInfo *info =
         MHD_get_daemon_info(daemon_handle, MHD_DAEMON_INFO_BIND_PORT);
     char port[8], threads[8];
-    snprintf(port, sizeof port, "%u", info ? (unsigned)info->port : (unsigned)cfg->port);
+    bound_port = info ? (int)info->port : cfg->port;
+    snprintf(port, sizeof port, "%d", bound_port);
     snprintf(threads, sizeof threads, "%d", cfg->threads);
     log_kv(LOG_INFO, "listening", "port", port, "threads", threads, NULL);
     return 0;
+}
+
+int http_port(void)
+{
+    return bound_port;
 }
 
 /* Accepts every connection waiting in the backlog of listening socket `fd` (MHD no longer
@@ -1099,6 +1106,7 @@ void http_stop(void)
         usleep(10000);
     MHD_stop_daemon(daemon_handle);
     daemon_handle = NULL;
+    bound_port = 0;
     if (quiesced_fd != MHD_INVALID_SOCKET) close(quiesced_fd);
     quiesced_fd = MHD_INVALID_SOCKET;
     connguard_stop(); /* after the daemon: every connection has unregistered itself */

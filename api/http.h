@@ -11,6 +11,10 @@
  */
 int http_start(const struct cfg *cfg) NODISCARD;
 
+/* The TCP port served on since http_start() (the kernel's pick when cfg->port was 0), or
+ * 0 when not serving. */
+int http_port(void);
+
 /*
  * Begins the drain (SIGTERM): the listening socket is shut at once (a connect is refused,
  * so clients go to another server), every answer from now closes its connection, /readyz

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "board_png.h"
 #include "bots.h"
@@ -65,6 +66,27 @@ static void drain(const struct cfg *cfg, const sigset_t *sigs, int sig)
            "requests_left", reqs, "jobs_left", jobs, "webhooks_left", hooks, NULL);
 }
 
+/*
+ * Writes `port` and a newline to `path` whole (a file beside it renamed over it), so that
+ * whoever started the server with PORT=0 reads the port the kernel gave, and only once
+ * the server listens on it. 0, or -1 after logging why.
+ */
+static int port_file_write(const char *path, int port)
+{
+    char tmp[4096];
+    int n = snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
+    FILE *f = n > 0 && (size_t)n < sizeof tmp ? fopen(tmp, "w") : NULL;
+    int ok = f && fprintf(f, "%d\n", port) > 0;
+    if (f && fclose(f) != 0) ok = 0;
+    if (ok && rename(tmp, path) != 0) ok = 0;
+    if (!ok) {
+        if (f) remove(tmp);
+        log_kv(LOG_ERROR, "cannot write PORT_FILE", "path", path, NULL);
+        return -1;
+    }
+    return 0;
+}
+
 int main(void)
 {
     struct cfg cfg;
@@ -98,6 +120,10 @@ int main(void)
     store_set_job_hook(jobs_kick); /* this server's commit that made a job due */
     if (bots_init() || clocks_init() || retention_init(&cfg) || jobs_start(&cfg)) goto out_webhook;
     if (http_start(&cfg)) goto out_jobs;
+    if (cfg.port_file && port_file_write(cfg.port_file, http_port())) {
+        http_stop();
+        goto out_jobs;
+    }
     int sig = 0;
     sigwait(&sigs, &sig);
     drain(&cfg, &sigs, sig);

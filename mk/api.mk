@@ -25,13 +25,21 @@ $(API_BIN): $(API_MAIN:%.c=$(BUILD)/obj/%.o) $(API_LIB) $(CORE_LIB)
 # reads the database itself (libpq) and replays stored games with the engine (libcore.a).
 # It is a test driver, not under test: a sanitizer build runs the plain build's runner
 # against its own server.
-ITEST_SRCS := $(wildcard tests/itest/*.c) $(wildcard tests/common/*.c)
+# A test is one function defined with ITEST(fn, "title") in any tests/itest/t_*.c (see
+# tests/itest/tests.h): tests/itest/list.awk makes the table of them (files in name order,
+# tests in file order), so a new test or a new file needs no other edit.
+ITEST_FILES := $(sort $(wildcard tests/itest/t_*.c))
+ITEST_LIST  := $(GEN_DIR)/itest_list.c
+ITEST_SRCS  := $(wildcard tests/itest/*.c) $(wildcard tests/common/*.c)
 ifeq ($(SANITIZE),)
 ITEST_BIN  := $(BUILD)/itest
-$(ITEST_BIN): $(ITEST_SRCS) $(wildcard tests/itest/*.h tests/common/*.h) $(CORE_LIB)
+$(ITEST_LIST): $(ITEST_FILES) tests/itest/list.awk
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests/itest -Itests/common -Icore $(PKG_CFLAGS) $(ITEST_SRCS) $(CORE_LIB) \
-		$(PKG_LIBS) -o $@
+	awk -f tests/itest/list.awk $(ITEST_FILES) > $@.tmp && mv $@.tmp $@
+$(ITEST_BIN): $(ITEST_SRCS) $(ITEST_LIST) $(wildcard tests/itest/*.h tests/common/*.h) $(CORE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests/itest -Itests/common -Icore $(PKG_CFLAGS) $(ITEST_SRCS) \
+		$(ITEST_LIST) $(CORE_LIB) $(PKG_LIBS) -o $@
 else
 ITEST_BIN  := $(BUILD_ROOT)/itest
 $(ITEST_BIN): FORCE

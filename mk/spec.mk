@@ -11,8 +11,9 @@
 #   make spec-deps     only the npm ci.
 #
 # Integration tests: after `make spec-deps`, run
-#   pid=$($(SPEC_PROXY) PORT http://127.0.0.1:SERVER_PORT [LOGFILE])
-# and send every request to http://127.0.0.1:PORT; an answer that breaks openapi.yaml comes
+#   read -r pid port < <($(SPEC_PROXY) 0 http://127.0.0.1:SERVER_PORT [LOGFILE])
+# (0: a port the kernel gives; it prints "PID PORT") and send every request to
+# http://127.0.0.1:$port; an answer that breaks openapi.yaml comes
 # back as a 500 problem of type https://stoplight.io/prism/errors#VIOLATIONS (see the
 # script's header) and adds a line "spec-proxy: VIOLATION ..." to LOGFILE: fail the run if
 # `grep -q '^spec-proxy: VIOLATION' LOGFILE` finds one. Stop it with `kill $pid`.

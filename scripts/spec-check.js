@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // spec-check.js: checks openapi.yaml against the engine's names, which are part of the
-// HTTP contract: every engine status name (core/status.c) is an ErrorCode, and every
-// ErrorCode is an engine status name or one of the service's own codes listed here.
+// HTTP contract: ErrorCode is exactly the engine status names (core/status.c) and the
+// service's own codes (the one list, api/codes.c), and every code literal that a file of
+// api/ answers with (problem_reply, send_problem, json_fail, the code argument of
+// clock_int) is in that list.
 // Every code that an error response of some operation allows is an ErrorCode. Every
 // response declares X-Request-Id and Cache-Control, which every answer carries.
 //
@@ -13,30 +15,12 @@ const path = require('node:path');
 const yaml = require('js-yaml');
 
 const root = path.join(__dirname, '..');
-const SERVICE_CODES = [
-    'invalid_json', 'unknown_field', 'invalid_body', 'invalid_parameter', 'body_too_large',
-    'unsupported_media_type', 'missing_token', 'unknown_token', 'not_found',
-    'method_not_allowed', 'version_mismatch', 'idempotency_key_reused', 'rate_limited',
-    'database_unavailable', 'internal_error', 'invalid_webhook_url', 'too_many_streams', 'request_timeout', 'headers_too_large',
-    'uri_too_long', 'invalid_path', 'invalid_framing',
-    // Computer players and hints (issue 13).
-    'unknown_bot_level', 'invalid_think_ms', 'hints_disabled', 'hints_busy',
-    'idempotency_key_too_short',
-    // Open seats, joins, abort (issue 11, api/routes_lobby.c).
-    'game_not_active', 'invite_not_found', 'already_seated', 'too_late_to_abort',
-    'game_not_finished',
-    'version_not_found',
-    // Clocks (issue 12).
-    'invalid_clock', 'invalid_turn_seconds', 'invalid_bank_seconds', 'invalid_on_timeout',
-    'turn_timed_out',
-    // Export and replay (issue 16).
-    'replay_invalid', 'replay_incomplete', 'replay_mismatch', 'replay_deck_mismatch',
-    'replay_unsupported_format',
-    // Rolling restarts (issue 16).
-    'draining',
-    // board.png's render slots stayed busy (issue 14, api/board_png.c).
-    'render_busy',
-];
+// The service's own codes: the one list, api/codes.c (between its BEGIN and END lines),
+// which the server's api_code_known() and the tests use too.
+const codesC = fs.readFileSync(path.join(root, 'api', 'codes.c'), 'utf8');
+const listed = codesC.split('BEGIN service codes')[1];
+const SERVICE_CODES = listed === undefined ? [] :
+    [...listed.split('END service codes')[0].matchAll(/"([a-z_]+)"/g)].map(m => m[1]);
 
 const spec = yaml.load(fs.readFileSync(path.join(root, 'openapi.yaml'), 'utf8'));
 const statusC = fs.readFileSync(path.join(root, 'core', 'status.c'), 'utf8');
@@ -54,6 +38,47 @@ for (const c of enumCodes) {
     }
 }
 if (new Set(enumCodes).size !== enumCodes.length) failures.push('ErrorCode lists a code twice');
+if (SERVICE_CODES.length === 0) failures.push('found no service codes in api/codes.c');
+if (new Set(SERVICE_CODES).size !== SERVICE_CODES.length) failures.push('api/codes.c lists a code twice');
+for (const c of SERVICE_CODES) {
+    if (engine.includes(c)) failures.push(`api/codes.c lists the engine status "${c}"`);
+    if (!enumCodes.includes(c)) failures.push(`service code "${c}" (api/codes.c) is not in ErrorCode`);
+}
+
+// Every code literal the server answers with is in the list. The calls that take a code:
+// problem_reply(resp, STATUS, "code", ...), send_problem(..., STATUS, "code", ...),
+// json_fail(err, "code", ...), and a decoder's code argument (clock_int(..., "code", ...)):
+// any literal of the shape of a code (snake_case) that is an argument right after an
+// HTTP status or an `err`, or is named *_code / code in an assignment.
+const apiFiles = [];
+const walk = dir => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+        const f = path.join(dir, e.name);
+        if (e.isDirectory()) walk(f);
+        else if (f.endsWith('.c')) apiFiles.push(f);
+    }
+};
+walk(path.join(root, 'api'));
+const CODE_USES = [
+    /\b(?:problem_reply|send_problem)\s*\([^;]*?\b[1-5]\d\d\s*,\s*"([a-z][a-z0-9_]*)"/g,
+    /\bjson_fail\s*\(\s*[\w>.-]+\s*,\s*"([a-z][a-z0-9_]*)"/g,
+    /\bclock_int\s*\([^;]*?"((?:invalid|unknown)_[a-z0-9_]*)"/g,
+];
+let literals = 0;
+for (const f of apiFiles) {
+    if (f.endsWith(path.join('api', 'codes.c'))) continue;
+    const src = fs.readFileSync(f, 'utf8');
+    for (const re of CODE_USES) {
+        for (const m of src.matchAll(re)) {
+            literals++;
+            if (!SERVICE_CODES.includes(m[1]) && !engine.includes(m[1])) {
+                const line = src.slice(0, m.index).split('\n').length;
+                failures.push(`${path.relative(root, f)}:${line}: code "${m[1]}" is not in api/codes.c`);
+            }
+        }
+    }
+}
+if (literals === 0) failures.push('found no code literal in api/');
 
 // The codes each error response allows (code: {const} or {enum} next to the Problem ref).
 let responses = 0;
@@ -94,5 +119,5 @@ if (failures.length > 0) {
     for (const f of failures) process.stderr.write(`spec-check: ${f}\n`);
     process.exit(1);
 }
-process.stdout.write(`spec-check: ${engine.length} engine codes and ${SERVICE_CODES.length} service codes ` +
-    `match ErrorCode; ${responses} error responses checked; ${declared} responses declare X-Request-Id and Cache-Control\n`);
+process.stdout.write(`spec-check: ${engine.length} engine codes and ${SERVICE_CODES.length} service codes (api/codes.c) ` +
+    `match ErrorCode; ${literals} code literals in api/ are listed; ${responses} error responses checked; ${declared} responses declare X-Request-Id and Cache-Control\n`);

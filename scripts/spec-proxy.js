@@ -3,6 +3,10 @@
 // unchanged and checks every response against openapi.yaml.
 //
 //   node scripts/spec-proxy.js --port 4010 --upstream http://127.0.0.1:8080 [--spec openapi.yaml]
+//       [--port-file FILE]
+//
+// --port 0 takes a port the kernel gives; --port-file FILE gets the port listened on (written
+// whole, once listening), so that no caller picks a port and frees it for another to take.
 //
 // Start it through scripts/spec-proxy.sh, which also waits until it is ready.
 //
@@ -43,6 +47,7 @@
 // in the `sl-violations` header (as Prism does), and logged on stderr.
 'use strict';
 
+const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
 const { getHttpOperationsFromSpec, createInstance } = require('@stoplight/prism-http');
@@ -60,7 +65,7 @@ function parseArgs(argv) {
     const args = { spec: path.join(__dirname, '..', 'openapi.yaml'), host: '127.0.0.1' };
     for (let i = 0; i < argv.length; i += 2) {
         const key = argv[i].replace(/^--/, '');
-        if (!['port', 'upstream', 'spec', 'host'].includes(key) || i + 1 >= argv.length) {
+        if (!['port', 'upstream', 'spec', 'host', 'port-file'].includes(key) || i + 1 >= argv.length) {
             throw new Error(`unknown or incomplete argument ${argv[i]}`);
         }
         args[key] = argv[i + 1];
@@ -440,7 +445,12 @@ async function main() {
     server.keepAliveTimeout = 65000;
     server.requestTimeout = 0; // long polls wait up to 60 s
     server.listen(Number(args.port), args.host, () => {
-        log(`listening on http://${args.host}:${args.port}, checking answers of ${args.upstream.href} against ${args.spec} (${operations.length} operations)`);
+        const { port } = server.address();
+        if (args['port-file']) {
+            fs.writeFileSync(`${args['port-file']}.tmp`, `${port}\n`);
+            fs.renameSync(`${args['port-file']}.tmp`, args['port-file']);
+        }
+        log(`listening on http://${args.host}:${port}, checking answers of ${args.upstream.href} against ${args.spec} (${operations.length} operations)`);
     });
 }
 

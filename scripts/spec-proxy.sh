@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # spec-proxy.sh: starts the validating proxy (scripts/spec-proxy.js, built on Prism 5.14.2)
-# on PORT in front of the server at UPSTREAM, waits until it answers, and prints its pid.
+# on PORT in front of the server at UPSTREAM, waits until it answers, and prints its pid and
+# the port it listens on ("PID PORT"). PORT 0 takes a port the kernel gives (what the tests
+# do: a port picked and freed before the proxy binds it may be taken by then).
 #
 #   scripts/spec-proxy.sh PORT UPSTREAM [LOGFILE]
-#   e.g.  pid=$(scripts/spec-proxy.sh 4010 http://127.0.0.1:8080 build/spec-proxy.log)
-#         ... send every test request to http://127.0.0.1:4010 ...
+#   e.g.  read -r pid port < <(scripts/spec-proxy.sh 0 http://127.0.0.1:8080 build/spec-proxy.log)
+#         ... send every test request to http://127.0.0.1:$port ...
 #         kill "$pid"
 #
 # Every request is forwarded unchanged (bad JSON, missing tokens, unknown paths
@@ -24,7 +26,7 @@
 set -euo pipefail
 
 if [ $# -lt 2 ] || [ $# -gt 3 ]; then
-    sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 fi
 port=$1
@@ -38,8 +40,11 @@ if [ ! -d "$root/node_modules/@stoplight/prism-http" ]; then
     exit 1
 fi
 
+port_file=$(mktemp "${TMPDIR:-/tmp}/spec-proxy-port.XXXXXX")
+rm -f "$port_file"
+trap 'rm -f "$port_file" "$port_file.tmp"' EXIT
 setsid node "$root/scripts/spec-proxy.js" --port "$port" --upstream "$upstream" \
-    --spec "$root/openapi.yaml" >>"$log" 2>&1 </dev/null &
+    --spec "$root/openapi.yaml" --port-file "$port_file" >>"$log" 2>&1 </dev/null &
 pid=$!
 
 for _ in $(seq 1 300); do
@@ -48,9 +53,11 @@ for _ in $(seq 1 300); do
         tail -n 20 "$log" >&2
         exit 1
     fi
-    # Any HTTP answer from the proxy means it is listening (the upstream may be down).
-    if curl -s -o /dev/null --max-time 2 "http://127.0.0.1:$port/healthz"; then
-        echo "$pid"
+    # The port it listens on (the one asked for, or the kernel's pick for 0), once it does;
+    # any HTTP answer then means it is serving (the upstream may be down).
+    if [ -s "$port_file" ]; then port=$(cat "$port_file"); fi
+    if [ -s "$port_file" ] && curl -s -o /dev/null --max-time 2 "http://127.0.0.1:$port/healthz"; then
+        echo "$pid $port"
         exit 0
     fi
     sleep 0.1

@@ -63,7 +63,9 @@ games+=(
     "invite 4 23 3 discovery draw=hand"
 )
 
-# Play every game side by side.
+# Play every game side by side. Each game's exit status goes to a file: `wait PID` can lose
+# a job's status when the kernel gives its pid to a later child of this shell first (pid_max
+# 32768 wraps within seconds on a busy machine: "wait: pid N is not a child of this shell").
 pids=()
 for i in "${!games[@]}"; do
     script=examples/bot.sh
@@ -71,10 +73,16 @@ for i in "${!games[@]}"; do
     case $spec in invite\ *) script=examples/invite.sh spec=${spec#invite } ;; esac
     read -r players seed botseed ruleset options <<<"$spec"
     # shellcheck disable=SC2086 # the options are separate words
-    "$script" -q -u "$base" -p "$players" -s "$seed" -r "$botseed" "$ruleset" $options \
-        >"$work/$i.out" 2>&1 &
+    (
+        rc=0
+        "$script" -q -u "$base" -p "$players" -s "$seed" -r "$botseed" "$ruleset" $options \
+            >"$work/$i.out" 2>&1 || rc=$?
+        echo "$rc" >"$work/$i.rc"
+    ) &
     pids[i]=$!
 done
+# Not a bare `wait`: the server is a child too. A pid that is no longer a child has ended.
+for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
 
 passed=0
 failed=0
@@ -84,8 +92,7 @@ for i in "${!games[@]}"; do
     case $spec in invite\ *) via=" (invites)" spec=${spec#invite } ;; esac
     read -r players seed botseed ruleset options <<<"$spec"
     what="$ruleset${options:+ $options}, $players players, seed $seed$via"
-    rc=0
-    wait "${pids[$i]}" || rc=$?
+    rc=$(cat "$work/$i.rc" 2>/dev/null || echo 255)
     last=$(tail -n 1 "$work/$i.out")
     why=
     if [ "$rc" -ne 0 ]; then

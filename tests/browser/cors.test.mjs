@@ -12,13 +12,13 @@
 //   node --test tests/browser/cors.test.mjs     (make test-browser)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { freePort } from '../common/node.cjs';
+import { spawnServer } from '../common/node.cjs';
 
 const top = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const bin = process.env.TILEHALL_BIN || path.join(top, 'build', 'tilehall');
@@ -150,14 +150,13 @@ test('a page on another origin plays through CORS in headless Chromium', { timeo
     assert.equal(pg.status, 0, `pg-start failed: ${pg.stderr}`);
     const dbUrl = pg.stdout.trim();
 
-    const apiPort = await freePort();
-    const api = `http://127.0.0.1:${apiPort}`;
     fs.mkdirSync(path.dirname(serverLog), { recursive: true });
     const log = fs.openSync(serverLog, 'w');
-    const server = spawn(bin, [], { cwd: top, stdio: ['ignore', log, log],
-        env: { ...process.env, PORT: String(apiPort), DATABASE_URL: dbUrl, THREADS: '2', LOG_LEVEL: 'warn',
+    const { child: server, port: apiPort } = await spawnServer(bin, { cwd: top, stdio: ['ignore', log, log],
+        env: { ...process.env, DATABASE_URL: dbUrl, THREADS: '2', LOG_LEVEL: 'warn',
                CREATE_LIMIT_PER_MINUTE: '0' } });
     t.after(() => { if (server.exitCode === null) server.kill('SIGTERM'); });
+    const api = `http://127.0.0.1:${apiPort}`;
     await waitHealthy(api, server, 10000);
 
     const pageServer = http.createServer((req, res) => {

@@ -1,6 +1,7 @@
 /* fuzz_export.c: libFuzzer harness for the reader of exports (api/json_export_in.c), as a
  * replay's body reaches it: the input is the body, parsed with the replay's bounds
- * (json_in_parse), and its "replay" member read. A refusal must name a code and a detail
+ * (json_in_parse), and its "replay" member read. A refusal must name a code of the one list
+ * (api_code_known(), api/codes.c) and a detail
  * (valid UTF-8) and, inside the actions, an index among them; an export taken must be a
  * setup the engine takes or refuses with a setup status, and its actions, each accepted or
  * refused by the engine, must never break the game (cc_game_check after each). */
@@ -10,6 +11,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "codes.h"
 #include "json_export.h"
 #include "utf8.h"
 
@@ -26,14 +28,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cJSON *root = json_in_parse(body, size, JSON_EXPORT_MAX_VALUES, &err);
     free(body);
     if (!root) {
-        if (!err.code[0] || !err.detail[0] || !utf8_valid(err.detail, strlen(err.detail))) abort();
+        if (!api_code_known(err.code) || !err.detail[0] ||
+            !utf8_valid(err.detail, strlen(err.detail)))
+            abort();
         return 0;
     }
     int index = -2;
     const cJSON *doc = cJSON_GetObjectItemCaseSensitive(root, "replay");
     if (json_export_read(doc, &x, &err, &index)) {
-        if (!err.code[0] || !memchr(err.detail, '\0', sizeof err.detail) || !err.detail[0] ||
-            !utf8_valid(err.detail, strlen(err.detail)))
+        if (!api_code_known(err.code) || !memchr(err.detail, '\0', sizeof err.detail) ||
+            !err.detail[0] || !utf8_valid(err.detail, strlen(err.detail)))
             abort();
         const cJSON *actions = cJSON_GetObjectItemCaseSensitive(doc, "actions");
         if (index < -1 ||

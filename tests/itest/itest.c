@@ -20,19 +20,71 @@
 
 char itest_failure[512];
 
-int itest_free_port(void)
+/* Waits up to `ms` for the port in `path` (written whole by the server once it listens);
+ * the port, 0 when `pid` exited first or the time ran out. */
+static int port_from_file(const char *path, pid_t pid, int ms)
 {
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a = {0};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof a;
-    int port = -1;
-    if (fd >= 0 && bind(fd, (struct sockaddr *)&a, sizeof a) == 0 &&
-        getsockname(fd, (struct sockaddr *)&a, &len) == 0)
-        port = ntohs(a.sin_port);
-    if (fd >= 0) close(fd);
-    return port;
+    for (int waited = 0; waited < ms; waited += 20) {
+        FILE *f = fopen(path, "r");
+        if (f) {
+            char line[16] = "";
+            int ok = fgets(line, sizeof line, f) != NULL;
+            fclose(f);
+            long port = ok ? strtol(line, NULL, 10) : 0;
+            if (port > 0 && port < 65536) return (int)port;
+        }
+        if (waitpid(pid, NULL, WNOHANG) == pid) return 0;
+        usleep(20000);
+    }
+    return 0;
+}
+
+pid_t itest_spawn_server(int *port, const char *log, const char *const *env)
+{
+    const char *bin = getenv("TILEHALL_BIN");
+    if (!bin) bin = "build/tilehall";
+    static int spawned;
+    char port_file[128];
+    snprintf(port_file, sizeof port_file, "/tmp/itest-port.%ld.%d", (long)getpid(), ++spawned);
+    /* A fixed port (a restart) may be someone's for a moment (the source port of another
+     * program's connection): the server then exits at once, and is started again. */
+    int tries = *port ? 50 : 1;
+    for (int t = 0; t < tries; t++) {
+        if (t) usleep(100000);
+        remove(port_file);
+        char want[16];
+        snprintf(want, sizeof want, "%d", *port);
+        pid_t pid = fork();
+        if (pid < 0) return -1;
+        if (pid == 0) {
+            FILE *f = fopen(log, "a");
+            if (f) {
+                dup2(fileno(f), 2);
+                dup2(fileno(f), 1);
+            }
+            setenv("PORT", want, 1);
+            setenv("PORT_FILE", port_file, 1);
+            if (!getenv("THREADS")) setenv("THREADS", "4", 1);
+            if (!getenv("LOG_LEVEL")) setenv("LOG_LEVEL", "warn", 1);
+            for (size_t i = 0; env && env[i]; i++) putenv((char *)env[i]);
+            execl(bin, bin, (char *)NULL);
+            _exit(127);
+        }
+        /* A sanitizer build takes seconds to connect and migrate before it listens. */
+        int got = port_from_file(port_file, pid, 60000);
+        remove(port_file);
+        if (got > 0) {
+            *port = got;
+            return pid;
+        }
+        int status;
+        if (waitpid(pid, &status, WNOHANG) == 0) { /* neither listening nor gone: give up */
+            kill(pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            return -1;
+        }
+    }
+    return -1;
 }
 
 int server_start(struct server *s)
@@ -40,22 +92,25 @@ int server_start(struct server *s)
     return server_start_proxied(s, 0);
 }
 
-/* Starts scripts/spec-proxy.sh in front of `s`; 0 or -1. */
+/* Starts scripts/spec-proxy.sh in front of `s`, on a port the kernel gives it; 0 or -1. */
 static int proxy_start(struct server *s)
 {
-    s->proxy_port = itest_free_port();
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "scripts/spec-proxy.sh %d %s build/spec-proxy-itest.log",
-             s->proxy_port, s->direct);
+    char cmd[512], line[64] = "";
+    snprintf(cmd, sizeof cmd, "scripts/spec-proxy.sh 0 %s build/spec-proxy-itest.log", s->direct);
     FILE *p = popen(cmd, "r");
     if (!p) return -1;
-    if (!fgets(s->proxy_pid, sizeof s->proxy_pid, p)) s->proxy_pid[0] = '\0';
+    if (!fgets(line, sizeof line, p)) line[0] = '\0';
     int rc = pclose(p);
-    s->proxy_pid[strcspn(s->proxy_pid, "\n")] = '\0';
-    if (rc != 0 || !s->proxy_pid[0]) {
+    /* "PID PORT" */
+    char *end = NULL;
+    long pid = strtol(line, &end, 10), port = end ? strtol(end, NULL, 10) : 0;
+    if (rc != 0 || pid <= 0 || pid > 99999999 || port <= 0 || port > 65535) {
         s->proxy_port = 0;
+        s->proxy_pid[0] = '\0';
         return -1;
     }
+    snprintf(s->proxy_pid, sizeof s->proxy_pid, "%d", (int)pid);
+    s->proxy_port = (int)port;
     snprintf(s->base, sizeof s->base, "http://127.0.0.1:%d", s->proxy_port);
     return 0;
 }
@@ -72,32 +127,15 @@ void proxy_stop(struct server *s)
 
 int server_start_proxied(struct server *s, int proxied)
 {
-    const char *bin = getenv("TILEHALL_BIN");
-    if (!bin) bin = "build/tilehall";
     if (!s->port) {
-        s->port = itest_free_port();
         s->proxy_port = 0;
         s->proxy_pid[0] = '\0';
     }
+    const char *log = getenv("ITEST_SERVER_LOG");
+    s->pid = itest_spawn_server(&s->port, log ? log : "build/itest-server.log", NULL);
+    if (s->pid < 0) return -1;
     snprintf(s->direct, sizeof s->direct, "http://127.0.0.1:%d", s->port);
     if (!s->proxy_port) snprintf(s->base, sizeof s->base, "%s", s->direct);
-    char port[16];
-    snprintf(port, sizeof port, "%d", s->port);
-    s->pid = fork();
-    if (s->pid < 0) return -1;
-    if (s->pid == 0) {
-        const char *log = getenv("ITEST_SERVER_LOG");
-        FILE *f = fopen(log ? log : "build/itest-server.log", "a");
-        if (f) {
-            dup2(fileno(f), 2);
-            dup2(fileno(f), 1);
-        }
-        setenv("PORT", port, 1);
-        if (!getenv("THREADS")) setenv("THREADS", "4", 1);
-        if (!getenv("LOG_LEVEL")) setenv("LOG_LEVEL", "warn", 1);
-        execl(bin, bin, (char *)NULL);
-        _exit(127);
-    }
     struct server direct = *s;
     snprintf(direct.base, sizeof direct.base, "%s", s->direct);
     for (int i = 0; i < 200; i++) {

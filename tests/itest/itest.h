@@ -20,14 +20,22 @@ struct server {
 };
 
 /*
- * Starts the server binary (on a free port the first time, on the same port after a
- * stop); waits until /healthz answers. With ITEST_SPEC_PROXY set (not empty) and `proxied`, also
- * starts the validating spec proxy (scripts/spec-proxy.sh) in front of it once and sends
- * every test request through it. 0 or -1.
+ * Starts the server binary (on a port the kernel gives it the first time, on the same port
+ * after a stop); waits until /healthz answers. With ITEST_SPEC_PROXY set (not empty) and `proxied`,
+ * also starts the validating spec proxy (scripts/spec-proxy.sh) in front of it once and sends every
+ * test request through it. 0 or -1.
  */
 int server_start_proxied(struct server *s, int proxied);
-/* A free TCP port on 127.0.0.1 (bound and released), or -1. */
-int itest_free_port(void);
+/*
+ * Starts the server binary (TILEHALL_BIN, else build/tilehall) as a child, its output
+ * appended to `log`, with THREADS 4 and LOG_LEVEL warn unless set, and the NAME=VALUE
+ * strings of the NULL-terminated `env` (may be NULL; kept by the child) on top. *port 0:
+ * the server binds a port the kernel picks and writes it to its PORT_FILE, read back into
+ * *port (no port is ever picked here and released, which another program could take
+ * first); a port given (a restart): tried again while something else holds it (up to 5
+ * s). Returns the child's pid once the server listens, or -1 (nothing left running).
+ */
+pid_t itest_spawn_server(int *port, const char *log, const char *const *env);
 /* server_start_proxied(s, 0). */
 int server_start(struct server *s);
 /* SIGTERM, wait; returns the exit status (0 clean; nonzero e.g. on a leak). */

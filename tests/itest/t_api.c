@@ -85,7 +85,7 @@ int game_version(const struct server *srv, const struct game *g)
     return v;
 }
 
-void test_ops(struct server *srv)
+ITEST(test_ops, "ops endpoints")
 {
     struct resp r;
     http(srv, "GET", "/healthz", NULL, NULL, &r);
@@ -106,7 +106,7 @@ void test_ops(struct server *srv)
     resp_free(&r);
 }
 
-void test_not_found_and_methods(struct server *srv)
+ITEST(test_not_found_and_methods, "404 and 405")
 {
     static const char *const paths[] = {
         "/nope", "/v1", "/v1/nope", "/v1/games/x/y/z", "/healthz/", "/v1/rulesets/classic/tiles/A"};
@@ -160,7 +160,7 @@ void test_not_found_and_methods(struct server *srv)
     resp_free(&r);
 }
 
-void test_rulesets(struct server *srv)
+ITEST(test_rulesets, "rulesets and tiles")
 {
     struct resp r;
     http(srv, "GET", "/v1/rulesets", NULL, NULL, &r);
@@ -219,7 +219,7 @@ void test_rulesets(struct server *srv)
     resp_free(&r);
 }
 
-void test_create(struct server *srv)
+ITEST(test_create, "create a game")
 {
     struct resp r;
     http(srv, "POST", "/v1/games",
@@ -292,7 +292,7 @@ void test_create(struct server *srv)
 
 #define TWO "\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}]"
 
-void test_create_errors(struct server *srv)
+ITEST(test_create_errors, "create: every setup error")
 {
     EXPECT_CREATE("{", 400, "invalid_json");
     EXPECT_CREATE("[]", 400, "invalid_json");
@@ -338,7 +338,7 @@ void test_create_errors(struct server *srv)
     EXPECT_CREATE(big, 400, "deck_too_long");
 }
 
-void test_body_limits(struct server *srv)
+ITEST(test_body_limits, "413 and 415")
 {
     size_t n = 70 * 1024;
     char *body = malloc(n + 64);

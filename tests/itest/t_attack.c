@@ -155,7 +155,7 @@ enum { FLOOD = 1100 /* the idle connections of the flood */, SLOW = 40 /* the sl
 /* 1,100 idle connections from one address, against the defaults: the address keeps at
  * most MAX_CONNECTIONS_PER_IP (64) of them, the rest are closed at once, everyone else is
  * served, and those it keeps are answered 408 and closed at REQUEST_TIMEOUT. */
-void test_attack_connection_flood(struct server *srv)
+ITEST(test_attack_connection_flood, "attack: 1,100 idle connections from one address")
 {
     (void)srv;
     struct server z;
@@ -201,7 +201,7 @@ void test_attack_connection_flood(struct server *srv)
 
 /* Slow senders (slowloris): a request line or header byte every 500 ms. Each is answered
  * 408 at REQUEST_TIMEOUT counted from its connection, not from its last byte. */
-void test_attack_slowloris(struct server *srv)
+ITEST(test_attack_slowloris, "attack: slow senders (slowloris)")
 {
     (void)srv;
     struct server z;
@@ -273,7 +273,7 @@ static void raw_exchange(const struct server *s, const char *req, int *status, i
 /* A query of 1,000 parameters (7 KiB) and a target over 8 KiB: answered 414 and closed at
  * once (libmicrohttpd's pool used to overflow: no answer, the socket held 90 s, the
  * request's state leaked); request smuggling and hidden paths: 400 and closed. */
-void test_attack_framing(struct server *srv)
+ITEST(test_attack_framing, "attack: oversized queries, smuggling, hidden paths")
 {
     (void)srv;
     struct server z;
@@ -379,7 +379,8 @@ static int count_of(const char *hay, const char *needle)
  * closed, where libmicrohttpd answered two 400 header blocks and an HTML body of its own:
  * on a new connection, after a first request on a kept one, and with the headers sent in
  * two parts; a sane Content-Length still creates a game. */
-void test_attack_content_length(struct server *srv)
+ITEST(test_attack_content_length,
+      "attack: a malformed Content-Length gets one 400 invalid_framing, then a close")
 {
     static const char *const values[] = {
         "+39",
@@ -493,7 +494,7 @@ static void *png_ask_run(void *arg)
  * an HTTP thread, the address renders one picture at a time (the rest are answered 503
  * render_busy with Retry-After at once), and another address's game reads and picture are
  * served meanwhile. */
-void test_attack_png_renders(struct server *srv)
+ITEST(test_attack_png_renders, "attack: board.png renders from one address hold no HTTP thread")
 {
     (void)srv;
     struct server z;
@@ -603,7 +604,8 @@ enum { ST_MAX = 16, ST_PER_IP = 6, ST_ADDRS = 5, ST_TRIES = 10 };
  * of MAX_STREAMS=16 and MAX_STREAMS_PER_IP=6: no address holds more than its share (the
  * 7th of one address is refused), and once every stream is taken another address's client
  * still gets one, in place of the heaviest address's newest, which ends. */
-void test_attack_streams(struct server *srv)
+ITEST(test_attack_streams,
+      "attack: five addresses take every event stream: shares per address, eviction")
 {
     (void)srv;
     struct server z;
@@ -674,7 +676,8 @@ enum { CT_MAX = 200, CT_ADDRS = 5, CT_PER_ADDR = 64 };
  * MAX_CONNECTIONS=200 (issue 29, finding 8: twenty addresses fill the default 1000): the
  * guard closes connections that sent no request, the heaviest addresses' and oldest first,
  * so that another address's client still connects and is served. */
-void test_attack_connection_table(struct server *srv)
+ITEST(test_attack_connection_table,
+      "attack: idle connections of five addresses fill the table: the guard sheds them")
 {
     (void)srv;
     struct server z;

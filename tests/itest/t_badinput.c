@@ -1447,7 +1447,7 @@ static int flood(const struct server *srv, const char *id, char *why, size_t cap
     return 0;
 }
 
-void test_bad_input(struct server *srv)
+ITEST(test_bad_input, "bad input of every kind: 4xx problems, the game unchanged")
 {
     (void)srv;
     char why[400];

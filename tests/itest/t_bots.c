@@ -69,7 +69,7 @@ static int log_sound(const char *id, char *why, size_t cap)
     return 0;
 }
 
-void test_bots_against_person(struct server *srv)
+ITEST(test_bots_against_person, "bots: a person against two computer players to the end")
 {
     struct game g;
     NEW_GAME(&g, "{\"players\":[{\"name\":\"Ann\"},{\"bot\":\"random\"},{\"bot\":\"greedy\","
@@ -111,7 +111,7 @@ void test_bots_against_person(struct server *srv)
     CHECK(worst < 2000, "the bots took %lld ms for a round", worst);
 }
 
-void test_bots_only(struct server *srv)
+ITEST(test_bots_only, "bots: games of computer players only play to their end")
 {
     struct game g;
     long long t0 = now_ms();
@@ -149,7 +149,8 @@ void test_bots_only(struct server *srv)
     printf("  bots only: a short game of three bots in %lld ms\n", took);
 }
 
-void test_bots_server_killed(struct server *srv)
+ITEST(test_bots_server_killed,
+      "bots: a server killed (-9) while its bots play, another finishing each turn once")
 {
     /* A server whose workers play a long game of bots is killed mid-game (it claims and
      * holds turns all the time); the other server finishes it, each action once. */
@@ -176,7 +177,7 @@ void test_bots_server_killed(struct server *srv)
            before, after);
 }
 
-void test_bots_lease(struct server *srv)
+ITEST(test_bots_lease, "bots: a turn leased by a dead server is played once the lease runs out")
 {
     /* A server with no workers creates a game whose seat 0 is a bot: the turn is due at
      * once. A dead server's claim is simulated: the job leased for 1.5 s. The running server
@@ -222,7 +223,7 @@ void test_bots_lease(struct server *srv)
     printf("  a leased bot turn: played %lld ms after a 1500 ms lease began\n", took);
 }
 
-void test_bots_refused(struct server *srv)
+ITEST(test_bots_refused, "bots: bad computer player specs refused, nothing stored")
 {
     static const struct {
         const char *body;
@@ -277,7 +278,7 @@ static void get_hint(const struct server *srv, const struct game *g, const char 
         CHECK(ok_, "%s: %ld %s (wanted %d %s)", what, got_, b_, st, c);                            \
     } while (0)
 
-void test_hints(struct server *srv)
+ITEST(test_hints, "bots: hints for the seat to move, off with hints: false")
 {
     struct game g;
     NEW_GAME(&g, "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"seed\":21}");
@@ -338,7 +339,7 @@ void test_hints(struct server *srv)
  * finished), asks for the rematch, and in the next game the computer player (now seat 0)
  * moves by itself, with the same level and time.
  */
-void test_bots_rematch(struct server *srv)
+ITEST(test_bots_rematch, "bots: a rematch keeps the computer players, which move by themselves")
 {
     struct game g;
     NEW_GAME(&g, "{\"players\":[{\"name\":\"Ann\"},{\"bot\":\"greedy\",\"think_ms\":50}],"

@@ -75,7 +75,8 @@ static int step(const struct server *srv, const struct game *g, char *why, size_
 /* Past versions of games of every ruleset: each version's answer is the one the game
  * gave when it stood there, byte for byte (state and board.svg), with its ETag, a long
  * cache and 304; board.png of a past version; the refusals. */
-void test_past_versions(struct server *srv)
+ITEST(test_past_versions,
+      "past versions: ?version=N on the game, board.svg and board.png, as they stood")
 {
     static const char *const setups[] = {
         "{\"ruleset\":\"classic\",\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}],\"seed\":5}",
@@ -197,7 +198,8 @@ static long long ms_now(void)
 
 /* /events in pages (limit, has_more, last_seq), the game's status in the list, the limit's
  * refusals, and a long poll on a finished game answering at once. */
-void test_events_pages(struct server *srv)
+ITEST(test_events_pages,
+      "events: pages (limit, has_more), the status; a long poll on a finished game at once")
 {
     struct game g;
     NEW_GAME(&g, "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"start\":\"D\",\"deck\":"
@@ -273,7 +275,8 @@ void test_events_pages(struct server *srv)
 
 /* A placement's answer says what comes next: its status and turn are the game's, as GET
  * shows them right after (classic to its end, and the hand-of-two variant). */
-void test_place_answer_next(struct server *srv)
+ITEST(test_place_answer_next,
+      "placements: the answer says what comes next (status, turn), as GET shows it")
 {
     static const char *const setups[] = {
         "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"start\":\"D\",\"deck\":[\"K\","
@@ -343,7 +346,7 @@ void test_place_answer_next(struct server *srv)
 
 /* If-Match as openapi.yaml has it: "N" and the bare N match their version, * any, W/"N"
  * never (412), and other forms are 400 invalid_parameter; refusals change nothing. */
-void test_if_match_forms(struct server *srv)
+ITEST(test_if_match_forms, "If-Match forms as the spec has them: \"N\", N, *, W/ never, others 400")
 {
     struct game g;
     NEW_GAME(&g, "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"seed\":11}");
@@ -422,7 +425,8 @@ static int draw(const struct server *srv, const struct game *g, int *seat)
 /* Choices a client can use as they are: spots (each feature once, with its kind), twins
  * by symmetry (same_as), the feature under each board piece, and withdrawals with what
  * they score (the score the withdrawal then gets). */
-void test_choices(struct server *srv)
+ITEST(test_choices,
+      "choices: spots by feature, twins by symmetry, piece features, withdrawals' scores")
 {
     struct game g;
     NEW_GAME(&g, "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"start\":\"D\",\"deck\":"

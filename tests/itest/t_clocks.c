@@ -90,7 +90,7 @@ static void seat_act(const struct server *srv, const struct game *g, int seat, c
     http(srv, "POST", path, body, h, r);
 }
 
-void test_clocks_refused(struct server *srv)
+ITEST(test_clocks_refused, "clocks: bad clocks refused with their codes, nothing stored")
 {
     static const struct {
         const char *clock;
@@ -126,7 +126,7 @@ void test_clocks_refused(struct server *srv)
     CHECK(db_scalar("SELECT count(*) FROM games") == games0, "a refused create stored a game");
 }
 
-void test_clocks_met(struct server *srv)
+ITEST(test_clocks_met, "clocks: a deadline met, the next turn's deadline")
 {
     struct game g;
     long long t0 = wall_ms();
@@ -186,7 +186,8 @@ static int play_seat_until_end(const struct server *srv, const struct game *g, i
     return 0;
 }
 
-void test_clocks_autoplay(struct server *srv)
+ITEST(test_clocks_autoplay,
+      "clocks: autoplay at a missed deadline, the third timeout resigns the seat")
 {
     /* Ann (seat 0) never moves: a bank of 1 s plus 1 s a turn. Bob plays at once. Ann's
      * turns are played for her twice, and the third timeout resigns her: Bob wins. */
@@ -232,7 +233,7 @@ void test_clocks_autoplay(struct server *srv)
     CHECK(ok, "the finished state does not say timeout, resigned, no deadline");
 }
 
-void test_clocks_resign(struct server *srv)
+ITEST(test_clocks_resign, "clocks: on_timeout resign at once; a rematch keeps the clock")
 {
     /* on_timeout resign: Ann's first timeout resigns her; a rematch keeps the clock. */
     struct game g;
@@ -266,7 +267,7 @@ void test_clocks_resign(struct server *srv)
     CHECK(kept, "the rematch has not the same clock");
 }
 
-void test_clocks_bank(struct server *srv)
+ITEST(test_clocks_bank, "clocks: a bank running down with increments")
 {
     /* A bank of 3 s plus 2 s a turn: Ann moves after about 0.4 s, keeping 4.6 s. */
     struct game g;
@@ -311,7 +312,7 @@ void test_clocks_bank(struct server *srv)
     CHECK(bob2 >= 1000 && bob2 <= 2000, "Bob's bank after his timeout: %lld ms", bob2);
 }
 
-void test_clocks_late(struct server *srv)
+ITEST(test_clocks_late, "clocks: a move after the deadline refused, nothing applied")
 {
     /* Nobody acts at the deadline (srv paused, the creating server without workers): a move
      * after it is refused with 409 turn_timed_out and nothing stored; srv then acts. */
@@ -380,7 +381,7 @@ static int acted_once(const struct server *srv, const struct game *g, char *why,
     return 0;
 }
 
-void test_clocks_race(struct server *srv)
+ITEST(test_clocks_race, "clocks: two servers, one expired deadline, exactly one acting")
 {
     /* Two servers with workers, both woken for the same expired deadlines: each acts once. */
     struct server y = {0};
@@ -398,7 +399,7 @@ void test_clocks_race(struct server *srv)
     CHECK(rc == 0, "%s", why);
 }
 
-void test_clocks_killed(struct server *srv)
+ITEST(test_clocks_killed, "clocks: a server killed with a deadline due, another acting")
 {
     /* The server that would act is killed (-9) with the deadline due: srv (paused till
      * then, as if elsewhere) acts for it, once. */
@@ -422,7 +423,8 @@ void test_clocks_killed(struct server *srv)
            mono_ms() - t0);
 }
 
-void test_clocks_lease(struct server *srv)
+ITEST(test_clocks_lease,
+      "clocks: a deadline leased by a dead server is acted on once the lease runs out")
 {
     /* A deadline claimed by a server that died holding it (its lease, 2 s, simulated in the
      * table): nobody acts at the deadline (1 s) while the lease runs; srv acts once after. */
@@ -457,7 +459,7 @@ void test_clocks_lease(struct server *srv)
     CHECK(acted_once(srv, &g, why, sizeof why) == 0, "%s", why);
 }
 
-void test_clocks_near(struct server *srv)
+ITEST(test_clocks_near, "clocks: deadline_near once a turn")
 {
     /* A bank of 2 s, resign at the timeout: deadline_near at 0.5 s left, once; events as
      * every event (history here; long polls, streams and webhooks read the same rows). */
@@ -485,7 +487,7 @@ static int cmp_ll(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-void test_clocks_bench(struct server *srv)
+ITEST(test_clocks_bench, "clocks_bench: lateness of 250 timeouts (make bench-clocks)")
 {
     /* make bench-clocks: 50 games nobody plays (banks of 1 s plus 1 s): 5 timeouts each
      * (the fifth resigns seat 0); how late each action came after its deadline. */
@@ -526,7 +528,7 @@ void test_clocks_bench(struct server *srv)
  * The player's list of games shows a clocked game's deadline, the same as the state's: a
  * player creates a game with its own seat and a day a turn.
  */
-void test_clocks_in_my_games(struct server *srv)
+ITEST(test_clocks_in_my_games, "clocks: the player's list of games shows the deadline")
 {
     struct resp r;
     http(srv, "POST", "/v1/players", "{\"name\":\"Ann\"}", NULL, &r);

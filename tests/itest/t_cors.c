@@ -173,7 +173,7 @@ static int preflight_ok(const char *base, const char *path, const char *method, 
     return 1;
 }
 
-void test_cors_preflights(struct server *srv)
+ITEST(test_cors_preflights, "cors: a preflight on every route, with its methods, no token")
 {
     /* Every route of api/router.c's table, by path, with the methods of that path. */
     static const char *const routes[][2] = {
@@ -225,7 +225,8 @@ void test_cors_preflights(struct server *srv)
     CHECK(r.status == 204 && no_cors(&r), "OPTIONS /healthz: %ld\n%.150s", r.status, r.head);
 }
 
-void test_cors_answers(struct server *srv)
+ITEST(test_cors_answers,
+      "cors: headers on every answer (errors, 304, long poll, stream), not on ops")
 {
     char why[600], v[256], path[160];
     struct cresp r;
@@ -340,7 +341,7 @@ static const char *origins_on(struct server *z, char *why, size_t cap)
     return NULL;
 }
 
-void test_cors_origins(struct server *srv)
+ITEST(test_cors_origins, "cors: CORS_ORIGINS list (listed, unlisted), preflights not rate-limited")
 {
     (void)srv;
     struct server z;
@@ -390,7 +391,8 @@ static int has_line(const char *a, const char *line)
 /* The connection guard's 408 (a request that does not arrive within REQUEST_TIMEOUT) can
  * be read by a page: with CORS_ORIGINS `*` it carries Access-Control-Allow-Origin `*` and
  * the exposed headers; with a list (the guard knows no origin) only Vary: Origin. */
-void test_cors_timeout(struct server *srv)
+ITEST(test_cors_timeout,
+      "cors: the connection guard's 408 readable by a page (CORS_ORIGINS * and a list)")
 {
     (void)srv;
     struct server z;
@@ -438,7 +440,8 @@ static const char *secure(const struct cresp *r, const char *csp, char *why, siz
 /* Every kind of answer (JSON, errors, 304, a preflight, a long poll, an event stream, the
  * operators' paths, the spec, the web client's files, the pictures) carries the security
  * headers; the page its own CSP, every other answer CSP_NONE (board.svg included). */
-void test_security_headers(struct server *srv)
+ITEST(test_security_headers,
+      "security headers: nosniff, no-referrer and a CSP on every answer, the page's own")
 {
     struct game g;
     NEW_GAME(&g, GAME2);
@@ -524,7 +527,8 @@ static const char *page_origins_on(struct server *z, char *why, size_t cap)
 /* WEB_API_ORIGINS: the page's CSP allows requests to the listed origins and its meta lists
  * them (web/api.js follows ?api= to those only); "*", a path, another scheme or a quote
  * stop the server at start-up. */
-void test_security_page_origins(struct server *srv)
+ITEST(test_security_page_origins,
+      "security headers: WEB_API_ORIGINS in the page's CSP and meta; bad lists refused")
 {
     (void)srv;
     struct server z;

@@ -65,7 +65,7 @@ static void *cl_flood_main(void *p)
     return NULL;
 }
 
-void test_create_limit(struct server *srv)
+ITEST(test_create_limit, "creation limit: 429 with Retry-After per address, on by default")
 {
     (void)srv;
     char why[400] = "";

@@ -445,28 +445,16 @@ struct dsrv {
     char log[256]; /* its log file */
 };
 
-/* Starts `d` (on d->port) with LOG_LEVEL=info; waits for /healthz. 0 or -1. */
+/* Starts `d` (on d->port; 0: a port the kernel gives it, kept in d->port) with
+ * LOG_LEVEL=info; waits for /readyz. 0 or -1. */
 static int dsrv_start(struct dsrv *d)
 {
-    const char *bin = getenv("TILEHALL_BIN");
-    if (!bin) bin = "build/tilehall";
-    char port[16];
-    snprintf(port, sizeof port, "%d", d->port);
-    d->pid = fork();
-    if (d->pid < 0) return -1;
-    if (d->pid == 0) {
-        FILE *f = fopen(d->log, "a");
-        if (f) {
-            dup2(fileno(f), 2);
-            dup2(fileno(f), 1);
-        }
-        setenv("PORT", port, 1);
-        setenv("THREADS", "4", 1);
-        setenv("LOG_LEVEL", "info", 1);
-        setenv("BOT_WORKERS", "1", 1);
-        setenv("DRAIN_TIMEOUT", "20", 1);
-        execl(bin, bin, (char *)NULL);
-        _exit(127);
+    static const char *const env[] = {"THREADS=4", "LOG_LEVEL=info", "BOT_WORKERS=1",
+                                      "DRAIN_TIMEOUT=20", NULL};
+    d->pid = itest_spawn_server(&d->port, d->log, env);
+    if (d->pid < 0) {
+        d->pid = 0;
+        return -1;
     }
     struct server probe = {0};
     snprintf(probe.base, sizeof probe.base, "http://127.0.0.1:%d", d->port);
@@ -582,7 +570,7 @@ static int game_sound(const char *id, char *why, size_t cap)
     return 0;
 }
 
-void test_drain(struct server *srv)
+ITEST(test_drain, "drain: two servers restarted in turn under load (SIGTERM), no request failed")
 {
     atomic_store(&n_sent, 0);
     atomic_store(&n_ok, 0);
@@ -598,11 +586,11 @@ void test_drain(struct server *srv)
     memset(d, 0, sizeof d);
     int started = 1;
     for (int i = 0; i < NSRV; i++) {
-        d[i].port = ports[i] = itest_free_port();
         snprintf(d[i].log, sizeof d[i].log, "%s.drain%d", base_log, i + 1);
         FILE *f = fopen(d[i].log, "w");
         if (f) fclose(f);
         if (dsrv_start(&d[i])) started = 0;
+        ports[i] = d[i].port;
     }
     struct server direct[NSRV];
     memset(direct, 0, sizeof direct);
@@ -866,7 +854,8 @@ static int try_connect(int port)
  * request still arriving holds the exit until it is answered; then exit 0. A second server
  * with DRAIN_TIMEOUT=2 and a request that never arrives whole exits 0 after about 2 s.
  */
-void test_drain_steps(struct server *srv)
+ITEST(test_drain_steps,
+      "drain: step by step (refused, readyz 503, long poll, stream end, DRAIN_TIMEOUT)")
 {
     (void)srv;
     const char *env[] = {"DRAIN_TIMEOUT=10", "LOG_LEVEL=info", NULL};
@@ -1011,7 +1000,7 @@ static void *holder_main(void *p)
  * for its answer, which is recorded (delivered once, one attempt, not put back), and the
  * server exits 0 after it.
  */
-void test_drain_webhook(struct server *srv)
+ITEST(test_drain_webhook, "drain: a webhook delivery in flight at SIGTERM finished and recorded")
 {
     (void)srv;
     struct holder h = {.fd = socket(AF_INET, SOCK_STREAM, 0), .hold_ms = 1500};

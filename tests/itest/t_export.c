@@ -226,7 +226,8 @@ static const char *const bot_games[] = {
     "\"think_ms\":10},{\"bot\":\"greedy\",\"think_ms\":10}],\"seed\":26}",
 };
 
-void test_export_replay_rulesets(struct server *srv)
+ITEST(test_export_replay_rulesets, "export: bot games of every ruleset and option exported, "
+                                   "replayed equal (state, scores, events, past versions, export)")
 {
     enum { N = sizeof bot_games / sizeof *bot_games };
     struct game g[N];
@@ -250,7 +251,8 @@ void test_export_replay_rulesets(struct server *srv)
            t.bytes_max, t.replay_ms_max);
 }
 
-void test_export_replay_people(struct server *srv)
+ITEST(test_export_replay_people,
+      "export: people's games with resignations and a custom deck exported, replayed equal")
 {
     /* Three people; the third resigns after a few turns; the other two play to the end. */
     static const char *const bodies[] = {
@@ -354,7 +356,8 @@ static cJSON *with(const cJSON *x, const char *path, const char *key, cJSON *v)
     return c;
 }
 
-void test_export_refusals(struct server *srv)
+ITEST(test_export_refusals, "export: refusals (unfinished, illegal or malformed action at k, "
+                            "format, deck, JSON); nothing stored")
 {
     struct game g;
     NEW_GAME(&g, "{\"players\":[{\"bot\":\"greedy\",\"think_ms\":10},{\"bot\":\"random\","
@@ -528,7 +531,8 @@ void test_export_refusals(struct server *srv)
     CHECK(again == 0, "%s", why);
 }
 
-void test_export_replay_lobby_clock_idem(struct server *srv)
+ITEST(test_export_replay_lobby_clock_idem,
+      "export: a game through an invite and a clocked game replayed; Idempotency-Key of a replay")
 {
     /* A game through an invite (the open seat's default placeholder): the same state,
      * scores, versions and events (seat_joined, game_started) in the replay. */

@@ -41,7 +41,7 @@ static long losses(const struct load *l)
     return l->by_status[403] + l->by_status[409] + l->by_status[412];
 }
 
-void test_race_many(struct server *srv)
+ITEST(test_race_many, "many clients race on many games over two servers; replays match")
 {
     int ngames = (int)hard_knob("HARD_GAMES", 20), clients = (int)hard_knob("HARD_CLIENTS", 50);
     int turns = (int)hard_knob("HARD_TURNS", 3);
@@ -124,7 +124,7 @@ static int own_server_load(struct server *s, struct load *l, int clients, int if
     return 0;
 }
 
-void test_crash(struct server *srv)
+ITEST(test_crash, "kill -9 under load: every 2xx action survives the restart")
 {
     (void)srv;
     int rounds = (int)hard_knob("HARD_CRASHES", 1);
@@ -178,7 +178,7 @@ void test_crash(struct server *srv)
     CHECK(code == 0, "the restarted server exited with status %d", code);
 }
 
-void test_outage(struct server *srv)
+ITEST(test_outage, "PostgreSQL stopped under load: 503 with Retry-After, then recovery")
 {
     (void)srv;
     const char *stop, *start;
@@ -247,7 +247,7 @@ void test_outage(struct server *srv)
     CHECK(code == 0, "the server exited with status %d", code);
 }
 
-void test_rate_limit(struct server *srv)
+ITEST(test_rate_limit, "rate limit: 429 with Retry-After, off by default")
 {
     /* Off by default: a burst to the main server is never refused. */
     struct resp r;
@@ -302,7 +302,7 @@ int token_shape(const char *tok)
            strspn(tok, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_") == 43;
 }
 
-void test_security(struct server *srv)
+ITEST(test_security, "tokens: 256 bits, stored hashed, never logged; only parameterised SQL")
 {
     (void)srv;
     const char *log = "build/itest-security-server.log";
@@ -449,7 +449,7 @@ static int open_idle(const struct server *s, int *fds, int n)
     return opened;
 }
 
-void test_connection_limits(struct server *srv)
+ITEST(test_connection_limits, "connection limits, total and per address")
 {
     (void)srv;
     static const char *const cases[][3] = {{"MAX_CONNECTIONS=6", "THREADS=1", NULL},

@@ -74,7 +74,7 @@ static int repeat_round(const struct server *srv, const struct server *two, int 
 
 /* Before, about one round in six had a repeat answered 412 or 409 (it lost the race to the
  * first request and then found the game moved on); ten rounds make that near certain. */
-void test_idem_concurrent_repeats(struct server *srv)
+ITEST(test_idem_concurrent_repeats, "idempotency: 40 concurrent repeats of one key, two servers")
 {
     enum { ROUNDS = 10 };
     struct server two;
@@ -90,7 +90,7 @@ void test_idem_concurrent_repeats(struct server *srv)
     CHECK(code == 0, "the second server exited with %d", code);
 }
 
-void test_idem_if_match_strong(struct server *srv)
+ITEST(test_idem_if_match_strong, "If-Match compares strongly: W/ never matches")
 {
     struct game g;
     char why[300];
@@ -138,7 +138,8 @@ static long token_in_idempotency(const char *tok)
 
 #define CREATE2 "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}]}"
 
-void test_idem_sealed_create(struct server *srv)
+ITEST(test_idem_sealed_create, "idempotency: a repeated create gives back its tokens, sealed in "
+                               "the database; short anonymous keys refused")
 {
     /* 32 characters: the least an anonymous key may have. */
     const char *key = "Idempotency-Key: 0123456789abcdef0123456789abcdef";
@@ -234,7 +235,8 @@ static long player_make(const struct server *srv, const char *name, char *auth, 
     return st;
 }
 
-void test_idem_player_keys(struct server *srv)
+ITEST(test_idem_player_keys,
+      "idempotency: a player's keys are its own; a replaced player token's keys locked")
 {
     char ann[160], bob[160], ann_id[64], bob_id[64];
     CHECK(player_make(srv, "Ann", ann, sizeof ann, ann_id) == 201, "Ann");
@@ -294,7 +296,8 @@ static void seat_post(const struct server *srv, const struct game *g, int seat, 
     post2(srv, path, body, g->auth[seat], key, r);
 }
 
-void test_idem_canonical(struct server *srv)
+ITEST(test_idem_canonical,
+      "idempotency: requests compared as canonical JSON; a refused request binds no key")
 {
     struct game g;
     NEW_GAME(&g, CREATE2);
@@ -365,7 +368,8 @@ static void *creator_main(void *p)
     return NULL;
 }
 
-void test_idem_concurrent_creates(struct server *srv)
+ITEST(test_idem_concurrent_creates,
+      "idempotency: 16 concurrent creations with one key, two servers")
 {
     enum { N = 16 };
     struct server two;
@@ -404,7 +408,8 @@ void test_idem_concurrent_creates(struct server *srv)
  * canonical form, a seat's draw without a body). The next server migrates it; both
  * repeats get their old answers (without tokens, as before), and nothing acts twice.
  */
-void test_idem_migration(struct server *srv)
+ITEST(test_idem_migration,
+      "idempotency: the migration to sealed answers keeps the answers of before")
 {
     (void)srv;
     char db[512], dbenv[560];

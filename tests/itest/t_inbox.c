@@ -157,7 +157,8 @@ static long list_code(const struct server *srv, const struct person *p, const ch
     return st;
 }
 
-void test_inbox_list(struct server *srv)
+ITEST(test_inbox_list,
+      "inbox: my games in order (my turn, then changed last), filters, pages, ETag, nobody else's")
 {
     char why[400] = "", code[64];
     struct person ann, bob, cy;
@@ -377,7 +378,7 @@ static void names_of(const cJSON *j, const char *id, char *out, size_t cap)
     }
 }
 
-void test_inbox_names(struct server *srv)
+ITEST(test_inbox_names, "inbox: the list names the seats as the game does, also after joins")
 {
     char why[400] = "", names[256], path[160], body[256];
     struct person ann, cy;
@@ -508,7 +509,8 @@ static void hook(const struct server *srv, const struct person *p, const char *m
     http(srv, method, "/v1/players/me/webhook", body, h, r);
 }
 
-void test_inbox_webhook(struct server *srv)
+ITEST(test_inbox_webhook,
+      "inbox: the player's webhook delivers two games' events, signed, each naming its game")
 {
     char why[400] = "";
     struct person ann, bob;

@@ -165,7 +165,8 @@ static void stop_bots(const char *id)
  * after 100 ms is dropped (its search stopped), so that another game's hint of 100 ms is
  * answered at once instead of after it (before: 10 s later).
  */
-void test_hints_client_gone(struct server *srv)
+ITEST(test_hints_client_gone,
+      "bots: a hint whose client left is given up, the next one answered at once")
 {
     struct game a, b;
     NEW_GAME(&a, "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"seed\":31}");
@@ -195,7 +196,8 @@ void test_hints_client_gone(struct server *srv)
  * another game's hint meanwhile is 503 hints_busy with Retry-After, and a computer player's
  * turn in a third game is played while the hint is thought (before: after it).
  */
-void test_hints_bounded(struct server *srv)
+ITEST(test_hints_bounded,
+      "bots: hints bounded (503 hints_busy), a repeat joins, computer players not behind them")
 {
     struct server x = {0};
     static const char *const env[] = {"HINT_QUEUE=1", NULL};
@@ -266,7 +268,7 @@ void test_hints_bounded(struct server *srv)
  * Hints per address (HINT_PER_ADDRESS=1): a second hint pending from 127.0.0.1 is 503
  * hints_busy, one from 127.0.0.2 meanwhile is thought.
  */
-void test_hints_per_address(struct server *srv)
+ITEST(test_hints_per_address, "bots: hints pending per address bounded, another address served")
 {
     (void)srv;
     struct server x = {0};
@@ -308,7 +310,7 @@ void test_hints_per_address(struct server *srv)
  * players of 1 s, who then resign in turn at once (before: they played on, a second a
  * move, for the whole deck).
  */
-void test_bots_people_left(struct server *srv)
+ITEST(test_bots_people_left, "bots: a game whose people all resigned is cut short")
 {
     struct game g;
     NEW_GAME(&g, "{\"players\":[{\"name\":\"Ann\"},{\"bot\":\"mcts\",\"think_ms\":1000},{\"bot\":"
@@ -354,7 +356,8 @@ void test_bots_people_left(struct server *srv)
  * (before: behind all six, one after another), and a bank of 1 s runs out: the server acts
  * within 0.7 s of the deadline (before: after the thinking claimed ahead of it).
  */
-void test_bots_fair_share(struct server *srv)
+ITEST(test_bots_fair_share,
+      "bots: one address's computer players take one share; deadlines not behind thinking")
 {
     enum { LOAD = 6 };
     struct game load[LOAD], by, clk;

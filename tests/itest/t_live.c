@@ -314,7 +314,7 @@ static FILE *server_log(void)
     return fopen(log ? log : "build/itest-server.log", "r");
 }
 
-void test_event_stream(struct server *srv)
+ITEST(test_event_stream, "event stream: events as committed, Last-Event-ID, heartbeats")
 {
     char why[400], path[160];
     struct game g;
@@ -378,7 +378,7 @@ void test_event_stream(struct server *srv)
 }
 
 /* A stream of a game played to its end stops after game_finished. */
-void test_event_stream_end(struct server *srv)
+ITEST(test_event_stream_end, "event stream: ends after game_finished")
 {
     char why[400], path[160];
     struct game g;
@@ -425,7 +425,7 @@ static void *poll_main(void *p)
 
 /* A second server whose fallback recheck is a minute away: only NOTIFY can wake its long
  * poll in time. */
-void test_live_across_servers(struct server *srv)
+ITEST(test_live_across_servers, "long poll woken by a commit on another server (NOTIFY)")
 {
     /* REQUEST_TIMEOUT=1: a long poll woken after that is still answered (not 408). */
     const char *env[] = {"LIVE_FALLBACK_MS=60000", "REQUEST_TIMEOUT=1", NULL};
@@ -479,7 +479,7 @@ static int notifications_of(PGconn *pg, const char *game, long ms)
  * for a game nobody watched; one per commit once a long poll took the game's lease, which
  * runs past the poll's deadline.
  */
-void test_live_lease(struct server *srv)
+ITEST(test_live_lease, "commits notify only while the game is watched (a lease)")
 {
     char why[400] = "";
     struct game g;
@@ -519,7 +519,7 @@ void test_live_lease(struct server *srv)
 }
 
 /* Streams across servers with a real resume point. */
-void test_stream_across_servers(struct server *srv)
+ITEST(test_stream_across_servers, "event stream fed by a commit on another server (NOTIFY)")
 {
     const char *env[] = {"LIVE_FALLBACK_MS=60000", "SSE_HEARTBEAT=5", NULL};
     struct server two;
@@ -565,7 +565,7 @@ static double metric(const struct server *srv, const char *name)
 }
 
 /* The stream cap, a client that goes away, and a server that stops with streams open. */
-void test_stream_limits(struct server *srv)
+ITEST(test_stream_limits, "event streams: the cap, a client gone, shutdown with streams open")
 {
     (void)srv;
     const char *env[] = {"MAX_STREAMS=2", "SSE_HEARTBEAT=1", NULL};
@@ -620,7 +620,7 @@ void test_stream_limits(struct server *srv)
 }
 
 /* /turn: the seat to move, its tile and placements, in each phase. */
-void test_turn_view(struct server *srv)
+ITEST(test_turn_view, "/turn: seat, tile or hand, placements; 304")
 {
     struct game g;
     NEW_GAME(&g, LIVE_GAME);
@@ -694,7 +694,7 @@ void test_turn_view(struct server *srv)
 }
 
 /* board.svg: a picture of every ruleset's board, cached by version. */
-void test_board_svg(struct server *srv)
+ITEST(test_board_svg, "board.svg: every ruleset, ETag and 304")
 {
     static const char *const setups[] = {
         LIVE_GAME,
@@ -734,7 +734,8 @@ void test_board_svg(struct server *srv)
 }
 
 /* /metrics by route and status, histograms, games by status; X-Request-Id everywhere. */
-void test_metrics_and_request_ids(struct server *srv)
+ITEST(test_metrics_and_request_ids,
+      "/metrics by route and status; X-Request-Id in answers and logs")
 {
     (void)srv;
     const char *env[] = {"LOG_LEVEL=info", NULL};
@@ -802,7 +803,7 @@ void test_metrics_and_request_ids(struct server *srv)
  * SLOW_REQUEST_MS: a request answered slower than that is logged as a warning (with its
  * request id); a long poll's wait, being on purpose, is not; fast ones are not.
  */
-void test_slow_request_log(struct server *srv)
+ITEST(test_slow_request_log, "slow requests logged as warnings (SLOW_REQUEST_MS), long polls not")
 {
     (void)srv;
     const char *env[] = {"LOG_LEVEL=warn", "SLOW_REQUEST_MS=150", NULL};

@@ -289,7 +289,8 @@ static void lobby_play(struct server *srv, const char *ruleset)
           "%s: not every seat placed", ruleset);
 }
 
-void test_lobby_play(struct server *srv)
+ITEST(test_lobby_play,
+      "lobby: open seats joined by name and player token, started, played (every ruleset)")
 {
     for (size_t i = 0; i < sizeof rulesets / sizeof rulesets[0]; i++) {
         lobby_play(srv, rulesets[i]);
@@ -297,7 +298,7 @@ void test_lobby_play(struct server *srv)
     }
 }
 
-void test_lobby_refusals(struct server *srv)
+ITEST(test_lobby_refusals, "lobby: every refusal of a join, its code, the game unchanged")
 {
     char code[64];
     struct person ann, bob;
@@ -423,7 +424,8 @@ static void *racer_run(void *arg)
 
 #define RACERS 8
 
-void test_lobby_race(struct server *srv)
+ITEST(test_lobby_race,
+      "lobby: eight joins racing for one invite, two for two invites, one player for two seats")
 {
     struct lobby l;
     CHECK(lobby_new(srv, "{\"players\":[{\"name\":\"Ann\"},{\"open\":true}]}", NULL, &l, NULL) ==
@@ -532,7 +534,7 @@ static void *poller_run(void *arg)
     return NULL;
 }
 
-void test_lobby_start_events(struct server *srv)
+ITEST(test_lobby_start_events, "lobby: game_started wakes a long poll and goes to the webhooks")
 {
     char code[64];
     struct lobby l;
@@ -563,7 +565,7 @@ void test_lobby_start_events(struct server *srv)
           "no webhook delivery of game_started");
 }
 
-void test_lobby_idempotency(struct server *srv)
+ITEST(test_lobby_idempotency, "lobby: Idempotency-Key of a join")
 {
     char code[64];
     struct lobby l;
@@ -651,7 +653,8 @@ static void after_abort(struct server *srv, const struct lobby *l, const char *a
           "%s: not one game_aborted event", rs);
 }
 
-void test_lobby_abort(struct server *srv)
+ITEST(test_lobby_abort,
+      "lobby: abort while waiting, before and after every seat placed (every ruleset)")
 {
     char code[64], why[300];
     long st;
@@ -773,7 +776,8 @@ static cJSON *state_at_least(const struct server *srv, const char *id, int v)
  * (no deadline, the computer player does not move); the last join begins the clock's first
  * turn (a deadline) and the computer player plays it at once.
  */
-void test_lobby_clock_and_bot(struct server *srv)
+ITEST(test_lobby_clock_and_bot,
+      "lobby: a clock and a computer player wait for the last join, then run")
 {
     char code[64];
     struct lobby l;
@@ -824,7 +828,8 @@ static int seat_open(const cJSON *j, int s, char *name, size_t cap)
     return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "open"));
 }
 
-void test_lobby_past_versions(struct server *srv)
+ITEST(test_lobby_past_versions,
+      "lobby: ?version=N while waiting shows it waiting, its open seats open")
 {
     char code[64], name[64];
     struct lobby l;
@@ -885,7 +890,8 @@ void test_lobby_past_versions(struct server *srv)
 /* Issue 29, item 7: a seed or a deck the creator chose fixes the draw order of a game that
  * others join; the join's answer and the game's state say so (seed_chosen, custom_deck),
  * and say neither for a game of a drawn seed and the full deck. */
-void test_lobby_stacked_deck_shown(struct server *srv)
+ITEST(test_lobby_stacked_deck_shown,
+      "lobby: a chosen seed or deck is shown to whoever joins (seed_chosen, custom_deck)")
 {
     static const struct {
         const char *setup; /* members of the create body after the players */

@@ -8,222 +8,6 @@
 
 #include "tests.h"
 
-const struct itest itest_tests[] = {
-    {"ops endpoints", test_ops},
-    {"ratings: profiles, histories, leaderboards, bots", test_ratings_read},
-    {"404 and 405", test_not_found_and_methods},
-    {"rulesets and tiles", test_rulesets},
-    {"create a game", test_create},
-    {"create: every setup error", test_create_errors},
-    {"413 and 415", test_body_limits},
-    {"tokens: 401 and 403", test_auth},
-    {"turn errors change nothing", test_turn_errors},
-    {"If-Match", test_if_match},
-    {"If-None-Match: 304 while the game stays at that version", test_if_none_match},
-    {"Idempotency-Key", test_idempotency},
-    {"events", test_events},
-    {"events long poll", test_long_poll},
-    {"a whole game via /placements", test_whole_game},
-    {"hills: a whole game with stables, hikes and harvest tokens, replayed", test_hills_game},
-    {"hills: every refusal of its own, nothing changes", test_hills_refusals},
-    {"discovery (pile): a whole game with withdrawals, replayed", test_discovery_pile_game},
-    {"discovery (hand of two): a whole game, replayed", test_discovery_hand_game},
-    {"discovery: every refusal of its own, nothing changes", test_discovery_refusals},
-    {"two clients race for one turn", test_race},
-    {"two servers on one database", test_two_servers},
-    {"restart mid-game", test_restart},
-    {"drain: two servers restarted in turn under load (SIGTERM), no request failed", test_drain},
-    {"drain: step by step (refused, readyz 503, long poll, stream end, DRAIN_TIMEOUT)",
-     test_drain_steps},
-    {"drain: a webhook delivery in flight at SIGTERM finished and recorded", test_drain_webhook},
-    {"database connection lost: 503, then reconnect", test_db_loss},
-    /* Live updates, views, metrics (t_live.c) and webhooks (t_webhook.c). */
-    {"event stream: events as committed, Last-Event-ID, heartbeats", test_event_stream},
-    {"event stream: ends after game_finished", test_event_stream_end},
-    {"long poll woken by a commit on another server (NOTIFY)", test_live_across_servers},
-    {"commits notify only while the game is watched (a lease)", test_live_lease},
-    {"slow requests logged as warnings (SLOW_REQUEST_MS), long polls not", test_slow_request_log},
-    {"event stream fed by a commit on another server (NOTIFY)", test_stream_across_servers},
-    {"event streams: the cap, a client gone, shutdown with streams open", test_stream_limits},
-    {"/turn: seat, tile or hand, placements; 304", test_turn_view},
-    {"board.svg: every ruleset, ETag and 304", test_board_svg},
-    {"board.png: every ruleset, the width asked, ETag and 304", test_board_png},
-    {"board.png: width refusals", test_board_png_refusals},
-    {"board.png: one render per version and width, viewers at once included", test_board_png_cache},
-    {"board.png: no render slot within BOARD_PNG_WAIT_MS: 503 render_busy, Retry-After",
-     test_board_png_busy},
-    /* For client authors (t_client.c). */
-    {"past versions: ?version=N on the game, board.svg and board.png, as they stood",
-     test_past_versions},
-    {"events: pages (limit, has_more), the status; a long poll on a finished game at once",
-     test_events_pages},
-    {"placements: the answer says what comes next (status, turn), as GET shows it",
-     test_place_answer_next},
-    {"choices: spots by feature, twins by symmetry, piece features, withdrawals' scores",
-     test_choices},
-    {"If-Match forms as the spec has them: \"N\", N, *, W/ never, others 400", test_if_match_forms},
-    {"/metrics by route and status; X-Request-Id in answers and logs",
-     test_metrics_and_request_ids},
-    {"webhooks: signed deliveries in order, state, replace, remove; one per seat, each "
-     "seat's own only, the creator's out of their reach",
-     test_webhooks},
-    {"webhooks: retries with backoff, giving up, never delaying a move", test_webhook_retries},
-    {"webhooks: two servers share the deliveries, each once", test_webhook_servers},
-    {"webhooks: private addresses refused unless allowed", test_webhook_private},
-    {"webhooks: receivers that never answer delay no other game (tarpits)", test_webhook_tarpits},
-    {"webhooks: many host names of one address share its limit and breaker",
-     test_webhook_one_address},
-    {"webhooks: a failing host is skipped (circuit breaker), then served again",
-     test_webhook_breaker},
-    {"webhooks: the migration to one per owner keeps a game's deliveries (the creator's)",
-     test_webhook_migration},
-    /* Players across games (t_players.c). */
-    {"players: create, me, token replacement (the old token refused at once)", test_players},
-    {"players: every refusal with its code, nothing stored", test_players_refusals},
-    {"players: Idempotency-Key repeats with the token, concurrent on two servers",
-     test_players_idempotency},
-    {"players: token replacements racing on two servers, exactly one wins",
-     test_players_token_race},
-    {"players: the creation limit counts players with games", test_players_create_limit},
-    {"seatme: a \"me\" seat played by the player token to the end; not another seat or game",
-     test_seatme_play},
-    {"seatme: every refusal of a create with seats, its code, nothing stored",
-     test_seatme_refusals},
-    {"seatme: Idempotency-Key of a create scoped to the player", test_seatme_idempotency},
-    /* Resign and rematch (t_resign.c). */
-    {"resign: 3 seats in every ruleset, pieces leave, turns skip, the last one wins",
-     test_resign_three},
-    {"resign: 2 seats in every ruleset, the other seat wins at once", test_resign_two},
-    {"resign: a normal end has result completed", test_resign_completed},
-    {"resign: every refusal with its code, the stored game unchanged", test_resign_refusals},
-    {"rematch: every seat at once on two servers, one next game, rotated, tokens once",
-     test_rematch},
-    {"rematch: a token claimed after the next game was cached works at once", test_rematch_cached},
-    {"bots: a person against two computer players to the end", test_bots_against_person},
-    {"bots: games of computer players only play to their end", test_bots_only},
-    {"bots: a server killed (-9) while its bots play, another finishing each turn once",
-     test_bots_server_killed},
-    {"bots: a turn leased by a dead server is played once the lease runs out", test_bots_lease},
-    {"bots: bad computer player specs refused, nothing stored", test_bots_refused},
-    {"bots: hints for the seat to move, off with hints: false", test_hints},
-    {"bots: a rematch keeps the computer players, which move by themselves", test_bots_rematch},
-    /* Fair background work (t_jobs.c, issue 29). */
-    {"bots: a hint whose client left is given up, the next one answered at once",
-     test_hints_client_gone},
-    {"bots: hints bounded (503 hints_busy), a repeat joins, computer players not behind them",
-     test_hints_bounded},
-    {"bots: hints pending per address bounded, another address served", test_hints_per_address},
-    {"bots: a game whose people all resigned is cut short", test_bots_people_left},
-    {"bots: one address's computer players take one share; deadlines not behind thinking",
-     test_bots_fair_share},
-    /* A player's games and webhook (t_inbox.c). */
-    {"inbox: my games in order (my turn, then changed last), filters, pages, ETag, nobody else's",
-     test_inbox_list},
-    {"inbox: the player's webhook delivers two games' events, signed, each naming its game",
-     test_inbox_webhook},
-    {"inbox: the list names the seats as the game does, also after joins", test_inbox_names},
-    /* Open seats, invites, joins, abort (t_lobby.c). */
-    {"lobby: open seats joined by name and player token, started, played (every ruleset)",
-     test_lobby_play},
-    {"lobby: every refusal of a join, its code, the game unchanged", test_lobby_refusals},
-    {"lobby: eight joins racing for one invite, two for two invites, one player for two seats",
-     test_lobby_race},
-    {"lobby: game_started wakes a long poll and goes to the webhooks", test_lobby_start_events},
-    {"lobby: Idempotency-Key of a join", test_lobby_idempotency},
-    {"lobby: a chosen seed or deck is shown to whoever joins (seed_chosen, custom_deck)",
-     test_lobby_stacked_deck_shown},
-    {"lobby: abort while waiting, before and after every seat placed (every ruleset)",
-     test_lobby_abort},
-    {"lobby: ?version=N while waiting shows it waiting, its open seats open",
-     test_lobby_past_versions},
-    {"lobby: a clock and a computer player wait for the last join, then run",
-     test_lobby_clock_and_bot},
-    /* Clocks (t_clocks.c). */
-    {"clocks: bad clocks refused with their codes, nothing stored", test_clocks_refused},
-    {"clocks: a deadline met, the next turn's deadline", test_clocks_met},
-    {"clocks: autoplay at a missed deadline, the third timeout resigns the seat",
-     test_clocks_autoplay},
-    {"clocks: on_timeout resign at once; a rematch keeps the clock", test_clocks_resign},
-    {"clocks: a bank running down with increments", test_clocks_bank},
-    {"clocks: a move after the deadline refused, nothing applied", test_clocks_late},
-    {"clocks: two servers, one expired deadline, exactly one acting", test_clocks_race},
-    {"clocks: a server killed with a deadline due, another acting", test_clocks_killed},
-    {"clocks: a deadline leased by a dead server is acted on once the lease runs out",
-     test_clocks_lease},
-    {"clocks: deadline_near once a turn", test_clocks_near},
-    {"clocks: the player's list of games shows the deadline", test_clocks_in_my_games},
-    {"clocks_bench: lateness of 250 timeouts (make bench-clocks)", test_clocks_bench},
-    /* Retention (t_retention.c). */
-    {"retention: old ended games deleted with every row, lobbies expired, two servers' counts "
-     "exact",
-     test_retention},
-    {"retention: a server killed with a batch in flight; each game whole or gone, the sweep "
-     "taken up once its lease ran out",
-     test_retention_killed},
-    /* Browsers (t_cors.c). */
-    {"cors: a preflight on every route, with its methods, no token", test_cors_preflights},
-    {"cors: headers on every answer (errors, 304, long poll, stream), not on ops",
-     test_cors_answers},
-    {"cors: CORS_ORIGINS list (listed, unlisted), preflights not rate-limited", test_cors_origins},
-    {"cors: the connection guard's 408 readable by a page (CORS_ORIGINS * and a list)",
-     test_cors_timeout},
-    {"security headers: nosniff, no-referrer and a CSP on every answer, the page's own",
-     test_security_headers},
-    {"security headers: WEB_API_ORIGINS in the page's CSP and meta; bad lists refused",
-     test_security_page_origins},
-    /* Hardening (t_badinput.c, t_hardening.c). */
-    {"bad input of every kind: 4xx problems, the game unchanged", test_bad_input},
-    {"rate limit: 429 with Retry-After, off by default", test_rate_limit},
-    {"connection limits, total and per address", test_connection_limits},
-    {"attack: 1,100 idle connections from one address", test_attack_connection_flood},
-    {"attack: slow senders (slowloris)", test_attack_slowloris},
-    {"attack: oversized queries, smuggling, hidden paths", test_attack_framing},
-    {"attack: a malformed Content-Length gets one 400 invalid_framing, then a close",
-     test_attack_content_length},
-    {"attack: board.png renders from one address hold no HTTP thread", test_attack_png_renders},
-    {"attack: five addresses take every event stream: shares per address, eviction",
-     test_attack_streams},
-    {"attack: idle connections of five addresses fill the table: the guard sheds them",
-     test_attack_connection_table},
-    {"idempotency: 40 concurrent repeats of one key, two servers", test_idem_concurrent_repeats},
-    {"If-Match compares strongly: W/ never matches", test_idem_if_match_strong},
-    {"idempotency: a repeated create gives back its tokens, sealed in the database; short "
-     "anonymous keys refused",
-     test_idem_sealed_create},
-    {"idempotency: a player's keys are its own; a replaced player token's keys locked",
-     test_idem_player_keys},
-    {"idempotency: requests compared as canonical JSON; a refused request binds no key",
-     test_idem_canonical},
-    {"idempotency: 16 concurrent creations with one key, two servers",
-     test_idem_concurrent_creates},
-    {"idempotency: the migration to sealed answers keeps the answers of before",
-     test_idem_migration},
-    {"playertoken: a bound seat's player token answered as its seat token, a whole game",
-     test_playertoken_same_as_seat},
-    {"playertoken: the same in the hand-of-two variant", test_playertoken_same_as_seat_hand},
-    {"playertoken: not on another game, another seat, off its turn; nothing changed",
-     test_playertoken_limits},
-    {"tokens: 256 bits, stored hashed, never logged; only parameterised SQL", test_security},
-    {"many clients race on many games over two servers; replays match", test_race_many},
-    {"kill -9 under load: every 2xx action survives the restart", test_crash},
-    {"PostgreSQL stopped under load: 503 with Retry-After, then recovery", test_outage},
-    {"PostgreSQL restarted 20 times under load: no failure after /readyz 200", test_reconnect},
-    {"database turned read-only (demoted primary): 503, never 2xx, then back", test_read_only},
-    {"creation limit: 429 with Retry-After per address, on by default", test_create_limit},
-    /* Export and replay (t_export.c). */
-    {"export: bot games of every ruleset and option exported, replayed equal (state, scores, "
-     "events, past versions, export)",
-     test_export_replay_rulesets},
-    {"export: people's games with resignations and a custom deck exported, replayed equal",
-     test_export_replay_people},
-    {"export: refusals (unfinished, illegal or malformed action at k, format, deck, JSON); "
-     "nothing stored",
-     test_export_refusals},
-    {"export: a game through an invite and a clocked game replayed; Idempotency-Key of a replay",
-     test_export_replay_lobby_clock_idem},
-};
-const size_t itest_ntests = sizeof itest_tests / sizeof itest_tests[0];
-
 static long long now_ms(void)
 {
     struct timespec ts;
@@ -309,7 +93,7 @@ int play_turn(const struct server *srv, const struct game *g, int follower, char
     "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"start\":\"D\",\"deck\":[\"K\","        \
     "\"D\",\"E\",\"U\",\"V\",\"B\",\"A\",\"L\"]}"
 
-void test_auth(struct server *srv)
+ITEST(test_auth, "tokens: 401 and 403")
 {
     struct game g;
     NEW_GAME(&g, SMALL_GAME);
@@ -373,7 +157,7 @@ void test_auth(struct server *srv)
         EXPECT_PLACE(body, st, code_);                                                             \
     } while (0)
 
-void test_turn_errors(struct server *srv)
+ITEST(test_turn_errors, "turn errors change nothing")
 {
     struct game g;
     NEW_GAME(&g, SMALL_GAME);
@@ -452,7 +236,7 @@ void test_turn_errors(struct server *srv)
     resp_free(&r);
 }
 
-void test_if_match(struct server *srv)
+ITEST(test_if_match, "If-Match")
 {
     struct game g;
     NEW_GAME(&g, SMALL_GAME);
@@ -490,7 +274,7 @@ static int get_inm(const struct server *srv, const struct game *g, const char *i
     return ok ? 0 : -1;
 }
 
-void test_if_none_match(struct server *srv)
+ITEST(test_if_none_match, "If-None-Match: 304 while the game stays at that version")
 {
     struct game g;
     NEW_GAME(&g, SMALL_GAME);
@@ -513,7 +297,7 @@ void test_if_none_match(struct server *srv)
     resp_free(&r);
 }
 
-void test_idempotency(struct server *srv)
+ITEST(test_idempotency, "Idempotency-Key")
 {
     struct game g;
     NEW_GAME(&g, SMALL_GAME);
@@ -559,7 +343,7 @@ void test_idempotency(struct server *srv)
     resp_free(&a);
 }
 
-void test_events(struct server *srv)
+ITEST(test_events, "events")
 {
     struct game g;
     NEW_GAME(&g, SMALL_GAME);
@@ -620,7 +404,7 @@ static void *poll_thread(void *p)
     return NULL;
 }
 
-void test_long_poll(struct server *srv)
+ITEST(test_long_poll, "events long poll")
 {
     struct game g;
     NEW_GAME(&g, SMALL_GAME);
@@ -656,7 +440,7 @@ void test_long_poll(struct server *srv)
     CHECK(ok, "%s", why);
 }
 
-void test_whole_game(struct server *srv)
+ITEST(test_whole_game, "a whole game via /placements")
 {
     struct game g;
     NEW_GAME(&g, "{\"ruleset\":\"classic\",\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"},"

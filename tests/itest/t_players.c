@@ -59,7 +59,7 @@ static long people_count(void)
     return db_scalar("SELECT count(*) FROM people");
 }
 
-void test_players(struct server *srv)
+ITEST(test_players, "players: create, me, token replacement (the old token refused at once)")
 {
     char why[300], got[128];
     struct resp r;
@@ -204,7 +204,7 @@ struct refusal {
     const char *code;
 };
 
-void test_players_refusals(struct server *srv)
+ITEST(test_players_refusals, "players: every refusal with its code, nothing stored")
 {
     char why[300];
     struct player p;
@@ -336,7 +336,8 @@ static void race(struct racer *a, int n)
     pthread_barrier_destroy(&go);
 }
 
-void test_players_idempotency(struct server *srv)
+ITEST(test_players_idempotency,
+      "players: Idempotency-Key repeats with the token, concurrent on two servers")
 {
     const char *key = "Idempotency-Key: 6b1f0c9e-players-idem-first-7e2d49a1c0b3";
     const char *h[] = {key, NULL};
@@ -428,7 +429,8 @@ void test_players_idempotency(struct server *srv)
 
 /* Replacements racing with one token, half on each of two servers: exactly one 200, the
  * others 401 unknown_token; only the winner's token works afterwards. */
-void test_players_token_race(struct server *srv)
+ITEST(test_players_token_race,
+      "players: token replacements racing on two servers, exactly one wins")
 {
     enum { ROUNDS = 15, N = 6 };
     struct server two;
@@ -486,7 +488,7 @@ void test_players_token_race(struct server *srv)
 }
 
 /* The creation limit counts players with games: a server of its own with a burst of 4. */
-void test_players_create_limit(struct server *srv)
+ITEST(test_players_create_limit, "players: the creation limit counts players with games")
 {
     (void)srv;
     struct server z;

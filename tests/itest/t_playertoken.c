@@ -242,13 +242,14 @@ static void compare(struct server *srv, const char *setup)
     CHECK(bound_rows == 1, "seat 0 of the bound game is not Ann's");
 }
 
-void test_playertoken_same_as_seat(struct server *srv)
+ITEST(test_playertoken_same_as_seat,
+      "playertoken: a bound seat's player token answered as its seat token, a whole game")
 {
     compare(srv, "\"seed\":11,\"start\":\"D\",\"deck\":[\"K\",\"D\",\"E\",\"U\",\"V\",\"B\","
                  "\"A\",\"L\"]");
 }
 
-void test_playertoken_same_as_seat_hand(struct server *srv)
+ITEST(test_playertoken_same_as_seat_hand, "playertoken: the same in the hand-of-two variant")
 {
     compare(srv,
             "\"ruleset\":\"discovery\",\"options\":{\"draw\":\"hand\"},\"seed\":12,"
@@ -301,7 +302,8 @@ static int refused(const struct server *srv, const struct game *g, const char *a
 
 #define PT_DECK "\"start\":\"D\",\"deck\":[\"K\",\"D\",\"E\",\"U\",\"V\",\"B\",\"A\",\"L\"]"
 
-void test_playertoken_limits(struct server *srv)
+ITEST(test_playertoken_limits,
+      "playertoken: not on another game, another seat, off its turn; nothing changed")
 {
     char ann[160], bob[160], ann_id[64], bob_id[64], why[400];
     CHECK(player_new(srv, "Ann", ann, sizeof ann, ann_id) == 201, "Ann");

@@ -35,7 +35,7 @@ static long metric(const struct server *srv, const char *name)
 #define CACHED   "tilehall_board_png_total{source=\"cache\"} "
 
 /* One board.png of every ruleset (classic played to its end), the size asked; 304. */
-void test_board_png(struct server *srv)
+ITEST(test_board_png, "board.png: every ruleset, the width asked, ETag and 304")
 {
     static const char *const setups[] = {
         "{\"ruleset\":\"classic\",\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}],\"seed\":5}",
@@ -98,7 +98,7 @@ void test_board_png(struct server *srv)
 }
 
 /* Every width that is not a whole number from 64 to 4096 is refused, before the game. */
-void test_board_png_refusals(struct server *srv)
+ITEST(test_board_png_refusals, "board.png: width refusals")
 {
     struct game g;
     NEW_GAME(&g, "{\"ruleset\":\"classic\",\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}]}");
@@ -148,7 +148,7 @@ static void *view(void *arg)
 }
 
 /* Many viewers of one version cost one render: again later, and all at once. */
-void test_board_png_cache(struct server *srv)
+ITEST(test_board_png_cache, "board.png: one render per version and width, viewers at once included")
 {
     struct game g;
     char why[400];
@@ -209,7 +209,8 @@ void test_board_png_cache(struct server *srv)
  * round to one size: the same picture, or the address already renders one),
  * two render slots: the ones without a slot are answered 503 render_busy with Retry-After
  * at once, the others get their picture. */
-void test_board_png_busy(struct server *srv)
+ITEST(test_board_png_busy,
+      "board.png: no render slot within BOARD_PNG_WAIT_MS: 503 render_busy, Retry-After")
 {
     (void)srv;
     struct server z;

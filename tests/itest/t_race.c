@@ -98,7 +98,7 @@ static int race_turns(const struct server *srv1, const struct server *srv2, cons
 
 #define RACE_GAME "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"seed\":99}"
 
-void test_race(struct server *srv)
+ITEST(test_race, "two clients race for one turn")
 {
     char why[400];
     struct game g;
@@ -106,7 +106,7 @@ void test_race(struct server *srv)
     CHECK(race_turns(srv, srv, &g, 6, why, sizeof why) == 0, "%s", why);
 }
 
-void test_two_servers(struct server *srv)
+ITEST(test_two_servers, "two servers on one database")
 {
     struct server two = {0};
     CHECK(server_start(&two) == 0, "second server did not start");
@@ -134,7 +134,7 @@ void test_two_servers(struct server *srv)
     CHECK(code == 0, "second server exit status %d", code);
 }
 
-void test_restart(struct server *srv)
+ITEST(test_restart, "restart mid-game")
 {
     char why[400];
     struct game g;
@@ -179,7 +179,7 @@ void test_restart(struct server *srv)
     CHECK(ok, "events after the restart: %d then %d", nev, n);
 }
 
-void test_db_loss(struct server *srv)
+ITEST(test_db_loss, "database connection lost: 503, then reconnect")
 {
     struct game g;
     NEW_GAME(&g, RACE_GAME);

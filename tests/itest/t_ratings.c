@@ -40,7 +40,7 @@ static long status_of(const struct server *srv, const char *path, char code[64])
     return st;
 }
 
-void test_ratings_read(struct server *srv)
+ITEST(test_ratings_read, "ratings: profiles, histories, leaderboards, bots")
 {
     struct person a, b, c;
     char why[300], path[256], code[64];

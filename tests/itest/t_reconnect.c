@@ -151,7 +151,7 @@ static void *rc_client_main(void *p)
     return NULL;
 }
 
-void test_reconnect(struct server *srv)
+ITEST(test_reconnect, "PostgreSQL restarted 20 times under load: no failure after /readyz 200")
 {
     (void)srv;
     const char *stop, *start;

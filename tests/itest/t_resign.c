@@ -225,7 +225,8 @@ static void three_seats(struct server *srv, const char *setup, int in_place)
     CHECK(w == 1u << last, "%s: scores' winners %#x", setup, w);
 }
 
-void test_resign_three(struct server *srv)
+ITEST(test_resign_three,
+      "resign: 3 seats in every ruleset, pieces leave, turns skip, the last one wins")
 {
     for (size_t i = 0; i < NSETUPS; i++) {
         three_seats(srv, setups[i], (int)(i % 2));
@@ -233,7 +234,7 @@ void test_resign_three(struct server *srv)
     }
 }
 
-void test_resign_two(struct server *srv)
+ITEST(test_resign_two, "resign: 2 seats in every ruleset, the other seat wins at once")
 {
     char body[400], why[300];
     for (size_t i = 0; i < NSETUPS; i++) {
@@ -267,7 +268,7 @@ void test_resign_two(struct server *srv)
 }
 
 /* A normal end has result completed, in the state, the event and the row. */
-void test_resign_completed(struct server *srv)
+ITEST(test_resign_completed, "resign: a normal end has result completed")
 {
     char why[300];
     struct game g;
@@ -293,7 +294,7 @@ void test_resign_completed(struct server *srv)
 }
 
 /* Every refusal of a resignation with its code; the stored game unchanged by each. */
-void test_resign_refusals(struct server *srv)
+ITEST(test_resign_refusals, "resign: every refusal with its code, the stored game unchanged")
 {
     char why[300];
     struct game g, other;
@@ -390,7 +391,8 @@ static int person(const struct server *srv, const char *name, char *auth, size_t
     return ok ? 0 : -1;
 }
 
-void test_rematch(struct server *srv)
+ITEST(test_rematch,
+      "rematch: every seat at once on two servers, one next game, rotated, tokens once")
 {
     char why[300], ann[160];
     CHECK(person(srv, "Ann", ann, sizeof ann) == 0, "no player");
@@ -513,7 +515,7 @@ void test_rematch(struct server *srv)
 
 /* A named seat claims its token after a server cached the next game: the token works on
  * that server at once. */
-void test_rematch_cached(struct server *srv)
+ITEST(test_rematch_cached, "rematch: a token claimed after the next game was cached works at once")
 {
     char why[300];
     struct game g;

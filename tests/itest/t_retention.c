@@ -424,13 +424,16 @@ static void with_own_db(void (*body)(struct server *, struct server *))
     db_scalar("DROP DATABASE IF EXISTS " RET_DB);
 }
 
-void test_retention(struct server *srv)
+ITEST(
+    test_retention,
+    "retention: old ended games deleted with every row, lobbies expired, two servers' counts exact")
 {
     (void)srv;
     with_own_db(run);
 }
 
-void test_retention_killed(struct server *srv)
+ITEST(test_retention_killed, "retention: a server killed with a batch in flight; each game whole "
+                             "or gone, the sweep taken up once its lease ran out")
 {
     (void)srv;
     with_own_db(run_killed);

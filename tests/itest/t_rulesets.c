@@ -504,7 +504,7 @@ static int play_through(const struct server *srv, const struct game *g, const ch
         CHECK(play_through(srv, g, create, pol, hand, seen, why_, sizeof why_) == 0, "%s", why_);  \
     } while (0)
 
-void test_hills_game(struct server *srv)
+ITEST(test_hills_game, "hills: a whole game with stables, hikes and harvest tokens, replayed")
 {
     static const char create[] =
         "{\"ruleset\":\"hills\",\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"},"
@@ -539,7 +539,7 @@ void test_hills_game(struct server *srv)
           harvest_scored);
 }
 
-void test_discovery_pile_game(struct server *srv)
+ITEST(test_discovery_pile_game, "discovery (pile): a whole game with withdrawals, replayed")
 {
     static const char create[] =
         "{\"ruleset\":\"discovery\",\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],"
@@ -552,7 +552,7 @@ void test_discovery_pile_game(struct server *srv)
           "%d turns, %d withdrawals, %d followers", seen.turns, seen.withdrawals, seen.deployed);
 }
 
-void test_discovery_hand_game(struct server *srv)
+ITEST(test_discovery_hand_game, "discovery (hand of two): a whole game, replayed")
 {
     static const char create[] =
         "{\"ruleset\":\"discovery\",\"options\":{\"draw\":\"hand\"},\"players\":[{\"name\":"
@@ -639,7 +639,7 @@ void test_discovery_hand_game(struct server *srv)
         version++;                                                                                 \
     } while (0)
 
-void test_hills_refusals(struct server *srv)
+ITEST(test_hills_refusals, "hills: every refusal of its own, nothing changes")
 {
     struct game g;
     NEW_GAME(&g, "{\"ruleset\":\"hills\",\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],"
@@ -772,7 +772,7 @@ void test_hills_refusals(struct server *srv)
     resp_free(&r);
 }
 
-void test_discovery_refusals(struct server *srv)
+ITEST(test_discovery_refusals, "discovery: every refusal of its own, nothing changes")
 {
     struct game g;
     NEW_GAME(&g, "{\"ruleset\":\"discovery\",\"options\":{\"draw\":\"hand\"},\"players\":[{"

@@ -64,7 +64,8 @@ static long draw(const struct server *srv, const struct game *g, const char *aut
     return st;
 }
 
-void test_seatme_play(struct server *srv)
+ITEST(test_seatme_play,
+      "seatme: a \"me\" seat played by the player token to the end; not another seat or game")
 {
     char why[300], code[64];
     struct person ann, bob;
@@ -181,7 +182,8 @@ struct refused_create {
     const char *code; /* and code */
 };
 
-void test_seatme_refusals(struct server *srv)
+ITEST(test_seatme_refusals,
+      "seatme: every refusal of a create with seats, its code, nothing stored")
 {
     char why[300], code[64];
     struct person ann, bob;
@@ -235,7 +237,7 @@ void test_seatme_refusals(struct server *srv)
     CHECK(game_version(srv, &named) == 1, "the refused draw changed the game");
 }
 
-void test_seatme_idempotency(struct server *srv)
+ITEST(test_seatme_idempotency, "seatme: Idempotency-Key of a create scoped to the player")
 {
     char why[300], code[64];
     struct person ann, bob;

@@ -291,7 +291,8 @@ static int state_clean(const cJSON *s, const char *url, int n, int upto)
  * own: never the other seat's, never the creator's (not even shown to it); the secret is
  * shown once, not in an idempotent repeat (of the webhook's POST, nor of the creation).
  */
-void test_webhooks(struct server *srv)
+ITEST(test_webhooks, "webhooks: signed deliveries in order, state, replace, remove; one per seat, "
+                     "each seat's own only, the creator's out of their reach")
 {
     struct listener *l = listener_start(), *l0 = listener_start(), *l1 = listener_start();
     char url[128], url0[128], url1[128], url1b[128], why[400] = "", tmp[400] = "";
@@ -563,7 +564,7 @@ void fresh_database(const char *name, char *url, size_t cap)
 
 /* On a database of its own: the other servers of the tests have their own retry settings,
  * and their workers would take part of these deliveries. */
-void test_webhook_retries(struct server *srv)
+ITEST(test_webhook_retries, "webhooks: retries with backoff, giving up, never delaying a move")
 {
     (void)srv;
     char db[512], dbenv[560];
@@ -662,7 +663,7 @@ void test_webhook_retries(struct server *srv)
     CHECK(code == 0, "the server exited with %d", code);
 }
 
-void test_webhook_servers(struct server *srv)
+ITEST(test_webhook_servers, "webhooks: two servers share the deliveries, each once")
 {
     struct server two;
     CHECK(hard_server_start(&two, NULL, 0) == 0, "the second server did not start");
@@ -696,7 +697,7 @@ void test_webhook_servers(struct server *srv)
  * URL is set, names when they resolve to one (at each connection). On a database of its
  * own, so that no other server's workers (which the tests allow) deliver for it.
  */
-void test_webhook_private(struct server *srv)
+ITEST(test_webhook_private, "webhooks: private addresses refused unless allowed")
 {
     (void)srv;
     char db[512], dbenv[560];
@@ -982,7 +983,7 @@ static long long healthy_delay(const struct server *s, struct listener *l, long 
  * rescheduled), so that it sees a few connections, not one per retry. On a database of
  * its own (the main server's workers would take part of these deliveries).
  */
-void test_webhook_tarpits(struct server *srv)
+ITEST(test_webhook_tarpits, "webhooks: receivers that never answer delay no other game (tarpits)")
 {
     (void)srv;
     int ntar = (int)hard_knob("ITEST_TARPITS", 100);
@@ -1061,7 +1062,8 @@ void test_webhook_tarpits(struct server *srv)
  * (3 s) closes the breaker and every game's event arrives, those that waited as their
  * first attempt. On a database of its own.
  */
-void test_webhook_breaker(struct server *srv)
+ITEST(test_webhook_breaker,
+      "webhooks: a failing host is skipped (circuit breaker), then served again")
 {
     (void)srv;
     char db[512], dbenv[560];
@@ -1137,7 +1139,8 @@ int psql_run(const char *db, const char *game, const char *sql)
  * database of its own: a server makes the game, then its webhook rows are dropped and made
  * again as 0003 and 0005 made them.
  */
-void test_webhook_migration(struct server *srv)
+ITEST(test_webhook_migration,
+      "webhooks: the migration to one per owner keeps a game's deliveries (the creator's)")
 {
     (void)srv;
     char db[512], dbenv[560];
@@ -1243,7 +1246,8 @@ enum { SPELLINGS = 40 /* host names of one tarpit address */ };
  * address dialled: the receiver sees at most 4 connections at once, and a healthy game's
  * first delivery does not wait for the tarpit's timeouts. On a database of its own.
  */
-void test_webhook_one_address(struct server *srv)
+ITEST(test_webhook_one_address,
+      "webhooks: many host names of one address share its limit and breaker")
 {
     (void)srv;
     long wait_ms = hard_knob("ITEST_TARPIT_WAIT_MS", 20000);

@@ -7,7 +7,6 @@
 const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const http = require('node:http');
-const net = require('node:net');
 const path = require('node:path');
 const fs = require('node:fs');
 const { execFile } = require('node:child_process');
@@ -94,17 +93,6 @@ function answer(req, body) {
     }
 }
 
-function freePort() {
-    return new Promise((resolve, reject) => {
-        const s = net.createServer();
-        s.listen(0, '127.0.0.1', () => {
-            const { port } = s.address();
-            s.close(() => resolve(port));
-        });
-        s.on('error', reject);
-    });
-}
-
 function request(method, url, { headers = {}, body } = {}) {
     return new Promise((resolve, reject) => {
         const req = http.request(base + url, { method, headers }, res => {
@@ -145,16 +133,17 @@ before(async () => {
         });
     });
     await new Promise(r => stub.listen(0, '127.0.0.1', r));
-    const port = await freePort();
     const log = path.join(ROOT, 'build', 'spec-proxy-selftest.log');
     fs.mkdirSync(path.dirname(log), { recursive: true });
     fs.rmSync(log, { force: true });
     logFile = log;
     // Asynchronously: the script waits for an answer that this process's stub gives.
     const out = await new Promise((resolve, reject) => execFile(path.join(ROOT, 'scripts', 'spec-proxy.sh'),
-        [String(port), `http://127.0.0.1:${stub.address().port}`, log], { encoding: 'utf8', timeout: 60000 },
+        ['0', `http://127.0.0.1:${stub.address().port}`, log], { encoding: 'utf8', timeout: 60000 },
         (err, stdout, stderr) => (err ? reject(new Error(`spec-proxy.sh: ${err.message} ${stderr}`)) : resolve(stdout))));
-    proxyPid = Number(out.trim());
+    // "PID PORT": the port the kernel gave the proxy (no port picked and freed here).
+    const [pid, port] = out.trim().split(' ').map(Number);
+    proxyPid = pid;
     base = `http://127.0.0.1:${port}`;
 });
 

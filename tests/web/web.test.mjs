@@ -13,14 +13,14 @@
 //   node --test tests/web/     (make test-web)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { freePort } from '../common/node.cjs';
+import { spawnServer } from '../common/node.cjs';
 
 const top = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const bin = process.env.TILEHALL_BIN || path.join(top, 'build', 'tilehall');
@@ -29,7 +29,7 @@ const serverLog = process.env.WEB_SERVER_LOG || path.join(top, 'build', 'web-ser
 const artifacts = process.env.WEB_ARTIFACTS || path.join(top, 'build', 'web-artifacts');
 const webDir = path.join(top, 'web');
 
-let api, server, browser, pageServer, otherOrigin, direct, proxyPid, serverEnv;
+let api, server, browser, pageServer, otherOrigin, direct, proxyPid, serverEnv, apiPort;
 let evil, listed; // two recorders on other ports: an origin nobody configured, and WEB_API_ORIGINS's
 
 // A server on a loopback port of its own that records every request it receives (method,
@@ -53,9 +53,13 @@ async function recorder() {
     return { origin: `http://127.0.0.1:${srv.address().port}`, seen, close: () => srv.close() };
 }
 
-function startServer(mode) {
+// Starts the server (port 0 the first time: one the kernel gives it; then the same port).
+async function startServer(mode, port) {
     const log = fs.openSync(serverLog, mode);
-    server = spawn(bin, [], { cwd: top, stdio: ['ignore', log, log], env: serverEnv });
+    let got;
+    ({ child: server, port: got } = await spawnServer(bin, { cwd: top, stdio: ['ignore', log, log], env: serverEnv },
+        port));
+    return got;
 }
 
 // Stops the server (cleanly: every stream ends) and starts it again on the same port.
@@ -65,7 +69,7 @@ async function restartServer() {
     old.kill('SIGTERM');
     const code = await new Promise((ok) => (old.exitCode !== null ? ok(old.exitCode) : old.on('exit', (c) => ok(c))));
     assert.equal(code, 0, `the server exited with ${code}; see ${serverLog}`);
-    startServer('a');
+    await startServer('a', apiPort);
     await waitHealthy(direct, server, 10000);
 }
 
@@ -116,22 +120,21 @@ test.before(async () => {
     assert.equal(pg.status, 0, `pg-start failed: ${pg.stderr}`);
     evil = await recorder();
     listed = await recorder();
-    const apiPort = await freePort();
-    direct = `http://127.0.0.1:${apiPort}`;
-    serverEnv = { ...process.env, PORT: String(apiPort), DATABASE_URL: pg.stdout.trim(), THREADS: '4',
+    serverEnv = { ...process.env, DATABASE_URL: pg.stdout.trim(), THREADS: '4',
         LOG_LEVEL: 'warn', CREATE_LIMIT_PER_MINUTE: '0', MAX_CONNECTIONS_PER_IP: '0', BOT_WORKERS: '2',
         JOBS_POLL_MS: '50', WEB_DIR: webDir, WEB_API_ORIGINS: listed.origin };
-    startServer('w');
+    apiPort = await startServer('w', 0);
+    direct = `http://127.0.0.1:${apiPort}`;
     await waitHealthy(direct, server, 10000);
     // Every request of the pages goes through the spec's validating proxy (an answer that
     // breaks openapi.yaml comes back 500), unless WEB_PROXY= is empty.
     if (process.env.WEB_PROXY !== '') {
-        const proxyPort = await freePort();
         const pr = spawnSync(path.join(top, 'scripts', 'spec-proxy.sh'),
-            [String(proxyPort), direct, path.join(path.dirname(serverLog), 'web-spec-proxy.log')],
+            ['0', direct, path.join(path.dirname(serverLog), 'web-spec-proxy.log')],
             { cwd: top, encoding: 'utf8', timeout: 40000 });
         assert.equal(pr.status, 0, `spec-proxy failed: ${pr.stderr}`);
-        proxyPid = Number(pr.stdout.trim());
+        const [pid, proxyPort] = pr.stdout.trim().split(' ').map(Number);
+        proxyPid = pid;
         api = `http://127.0.0.1:${proxyPort}`;
     } else {
         api = direct;

@@ -14,13 +14,13 @@
 'use strict';
 const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
-const { spawn, execFileSync } = require('node:child_process');
+const { execFileSync } = require('node:child_process');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
 const { Webhook, WebhookVerificationError } = require('standardwebhooks');
-const { freePort } = require('../common/node.cjs');
+const { spawnServer } = require('../common/node.cjs');
 
 const top = path.resolve(__dirname, '..', '..');
 const bin = path.resolve(top, process.env.TILEHALL_BIN || 'build/tilehall');
@@ -66,12 +66,11 @@ before(async () => {
     });
     await new Promise((r) => receiver.listen(0, '127.0.0.1', r));
     hookBase = `http://127.0.0.1:${receiver.address().port}`;
-    const port = await freePort();
     const log = fs.openSync(logPath, 'w');
-    server = spawn(bin, [], {
+    let port;
+    ({ child: server, port } = await spawnServer(bin, {
         env: {
             ...process.env,
-            PORT: String(port),
             DATABASE_URL: db,
             WEBHOOK_ALLOW_PRIVATE: '1',
             WEBHOOK_BACKOFF_MS: '100',
@@ -79,7 +78,7 @@ before(async () => {
             LOG_LEVEL: 'warn',
         },
         stdio: ['ignore', log, log],
-    });
+    }));
     base = `http://127.0.0.1:${port}`;
     for (let i = 0; i < 100; i++) {
         if (server.exitCode !== null) break;
