@@ -2,13 +2,11 @@
  * times and their JSON -- see clocks.h (the jobs' handlers are clocks_run.c). */
 #include "clocks.h"
 
-#include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "games.h"
 #include "jobs.h"
 #include "log.h"
 
@@ -30,72 +28,6 @@ void clocks_rfc3339(long long ms, char out[32])
     char s[24];
     strftime(s, sizeof s, "%Y-%m-%dT%H:%M:%S", &tm);
     snprintf(out, 32, "%s.%03dZ", s, (int)(ms % 1000));
-}
-
-/* The number member `key` of `o`, or `dflt`. */
-static double num(const cJSON *o, const char *key, double dflt)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    return cJSON_IsNumber(v) ? v->valuedouble : dflt;
-}
-
-int clocks_decode(const char *txt, size_t len, struct store_clock *out)
-{
-    memset(out, 0, sizeof *out);
-    cJSON *j = cJSON_ParseWithLength(txt, len);
-    if (!cJSON_IsObject(j)) {
-        cJSON_Delete(j);
-        return -1;
-    }
-    out->turn_seconds = (int)num(j, "turn_seconds", 0);
-    out->initial_seconds = (int)num(j, "initial_seconds", 0);
-    out->increment_seconds = (int)num(j, "increment_seconds", 0);
-    out->kind = out->turn_seconds > 0 ? STORE_CLOCK_TURN : STORE_CLOCK_BANK;
-    const cJSON *ot = cJSON_GetObjectItemCaseSensitive(j, "on_timeout");
-    out->resign = cJSON_IsString(ot) && strcmp(ot->valuestring, "resign") == 0;
-    out->turn_start_ms = (long long)num(j, "turn_start_ms", 0);
-    out->deadline_ms = (long long)num(j, "deadline_ms", 0);
-    out->turn_seat = (int)num(j, "turn_seat", 0);
-    out->turn_no = (int)num(j, "turn_no", 0);
-    out->timed_out = (int)num(j, "timed_out", 0);
-    out->near_sent = (int)num(j, "near_sent", 0);
-    out->ended_by_timeout = (int)num(j, "ended_by_timeout", 0);
-    const cJSON *b = cJSON_GetObjectItemCaseSensitive(j, "bank_ms");
-    const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "timeouts");
-    for (int s = 0; s < CC_MAX_PLAYERS; s++) {
-        const cJSON *bv = cJSON_GetArrayItem(b, s), *tv = cJSON_GetArrayItem(t, s);
-        out->bank_ms[s] = cJSON_IsNumber(bv) ? (long long)bv->valuedouble : 0;
-        out->timeouts[s] = cJSON_IsNumber(tv) ? (int)tv->valuedouble : 0;
-    }
-    cJSON_Delete(j);
-    return out->kind == STORE_CLOCK_BANK && out->initial_seconds <= 0 ? -1 : 0;
-}
-
-const char *clocks_encode(const struct store_clock *c, char *buf, size_t cap)
-{
-    size_t o = 0;
-    int w;
-#define PUT(...)                                                                                   \
-    do {                                                                                           \
-        w = snprintf(buf + o, o < cap ? cap - o : 0, __VA_ARGS__);                                 \
-        if (w > 0) o += (size_t)w;                                                                 \
-    } while (0)
-    if (c->kind == STORE_CLOCK_TURN)
-        PUT("{\"turn_seconds\":%d", c->turn_seconds);
-    else
-        PUT("{\"initial_seconds\":%d,\"increment_seconds\":%d", c->initial_seconds,
-            c->increment_seconds);
-    PUT(",\"on_timeout\":\"%s\",\"turn_start_ms\":%lld,\"deadline_ms\":%lld,\"turn_seat\":%d,"
-        "\"turn_no\":%d,\"timed_out\":%d,\"near_sent\":%d,\"ended_by_timeout\":%d,\"bank_ms\":[",
-        c->resign ? "resign" : "autoplay", c->turn_start_ms, c->deadline_ms, c->turn_seat,
-        c->turn_no, c->timed_out, c->near_sent, c->ended_by_timeout);
-    for (int s = 0; s < CC_MAX_PLAYERS; s++) PUT("%s%lld", s ? "," : "", c->bank_ms[s]);
-    PUT("],\"timeouts\":[");
-    for (int s = 0; s < CC_MAX_PLAYERS; s++) PUT("%s%d", s ? "," : "", c->timeouts[s]);
-    PUT("]}");
-#undef PUT
-    if (o >= cap && cap) buf[cap - 1] = '\0';
-    return buf;
 }
 
 /* Begins the turn of the seat to move of `g` at `now`: its deadline. */
@@ -169,14 +101,12 @@ const char *clocks_jobs(const struct store_clock *c, const struct cc_game *g, in
     return buf;
 }
 
-void clocks_commit(struct api_game *ag, struct store_commit *c, char *clock_buf, char *deadline_buf,
-                   char *jobs_buf)
+void clocks_commit(struct store_clock *cl, const struct cc_game *g, struct store_commit *c,
+                   int by_clock, char *clock_buf, char *deadline_buf, char *jobs_buf)
 {
-    struct store_clock *cl = &ag->row.clock;
-    const struct cc_game *g = &ag->g;
     long long now = clocks_now_ms();
     int prev = cl->turn_seat;
-    if (ag->clock_auto && !cl->timed_out) {
+    if (by_clock && !cl->timed_out) {
         cl->timed_out = 1;
         cl->timeouts[prev]++;
     }
@@ -188,13 +118,13 @@ void clocks_commit(struct api_game *ag, struct store_commit *c, char *clock_buf,
             if (left < 0) left = 0;
             cl->bank_ms[prev] = left + (long long)cl->increment_seconds * 1000;
         }
-        if (!ag->clock_auto && c->seat == prev && c->kind && strcmp(c->kind, "resign") != 0)
+        if (!by_clock && c->seat == prev && c->kind && strcmp(c->kind, "resign") != 0)
             cl->timeouts[prev] = 0;
-        if (finished && ag->clock_auto && cc_game_result(g) == CC_RESULT_RESIGNATION)
-            cl->ended_by_timeout = 1;
+        /* The game's ending (game_end) says a timeout ended it. */
+        if (finished && c->result && strcmp(c->result, "timeout") == 0) cl->ended_by_timeout = 1;
         turn_begin(cl, g, now);
     }
-    c->clock_json = clocks_encode(cl, clock_buf, STORE_CLOCK_JSON_MAX);
+    c->clock_json = store_clock_encode(cl, clock_buf, STORE_CLOCK_JSON_MAX);
     if (cl->deadline_ms) {
         clocks_rfc3339(cl->deadline_ms, deadline_buf);
         c->deadline = deadline_buf;

@@ -23,7 +23,6 @@
 #define CLOCKS_INCREMENT_MAX 86400   /* increment_seconds at most (a day) */
 #define CLOCKS_TIMEOUTS_MAX  3       /* timeouts in a row after which a seat resigns */
 
-struct api_game;
 struct store_commit;
 
 /* Registers the job kinds "deadline" and "deadline_near" (before jobs_start). 0 or -1. */
@@ -34,12 +33,6 @@ long long clocks_now_ms(void);
 
 /* `ms` (since 1970) as RFC 3339 UTC with milliseconds into `out`. */
 void clocks_rfc3339(long long ms, char out[32]);
-
-/* Decodes the stored clock text (`len` bytes) into `out`. 0, or -1 when malformed. */
-int clocks_decode(const char *txt, size_t len, struct store_clock *out) NODISCARD;
-
-/* Encodes `c` as its stored JSON into `buf` (STORE_CLOCK_JSON_MAX bytes); returns buf. */
-const char *clocks_encode(const struct store_clock *c, char *buf, size_t cap);
 
 /*
  * Starts the clock `c` (its kind and settings filled in, the rest anything) of a new game
@@ -56,15 +49,15 @@ const char *clocks_jobs(const struct store_clock *c, const struct cc_game *g, in
                         long long now_ms, const char *base, char *buf, size_t cap);
 
 /*
- * For games_commit() of a game with a clock (ag->row.clock.kind): moves the clock on for
- * the state ag->g the commit stores (a new turn: the bank of the seat that moved charged
- * with the time since the turn began, plus the increment; its timeouts in a row cleared
- * when it moved itself; the next deadline), and fills c->clock_json, c->deadline and the
- * jobs (merged into c->jobs_json) from the buffers given (STORE_CLOCK_JSON_MAX, 32 and
- * JOBS_JSON_MAX bytes).
+ * For game_commit() of a game with a clock `cl` (kind set): moves it on for the state `g`
+ * commit `c` stores (a new turn: the bank of the seat that moved charged with the time since
+ * the turn began, plus the increment; its timeouts in a row cleared when it moved itself,
+ * counted when the server acted for it, `by_clock`; the next deadline; ended_by_timeout when
+ * c->result is "timeout"), and fills c->clock_json, c->deadline and the jobs (merged into
+ * c->jobs_json) from the buffers given (STORE_CLOCK_JSON_MAX, 32 and JOBS_JSON_MAX bytes).
  */
-void clocks_commit(struct api_game *ag, struct store_commit *c, char *clock_buf, char *deadline_buf,
-                   char *jobs_buf);
+void clocks_commit(struct store_clock *cl, const struct cc_game *g, struct store_commit *c,
+                   int by_clock, char *clock_buf, char *deadline_buf, char *jobs_buf);
 
 /*
  * For the state's JSON: "clock" (the settings), "deadline" (RFC 3339, null once finished);

@@ -7,10 +7,10 @@
 
 #include "bots.h"
 #include "clocks.h"
+#include "game/service.h"
 #include "games.h"
 #include "jobs.h"
 #include "log.h"
-#include "routes.h"
 
 #define EARLY_WAIT_MS 2000 /* a deadline claimed this early is waited for */
 
@@ -30,12 +30,10 @@ static enum jobs_plan clock_plan(const struct cc_game *g, const struct store_pla
  * to do (JOBS_DROP) or it failed (JOBS_RETRY). */
 static struct api_game *load_for(const struct store_job *j, enum jobs_result *r)
 {
-    struct api_response resp;
-    memset(&resp, 0, sizeof resp);
-    struct api_game *ag = games_load(j->game, GAMES_DB, &resp);
-    free(resp.body);
+    enum games_fail why;
+    struct api_game *ag = games_fetch(j->game, GAMES_DB, -1, &why);
     if (!ag) {
-        *r = resp.status == 404 ? JOBS_DROP : JOBS_RETRY;
+        *r = why == GAMES_NOT_FOUND ? JOBS_DROP : JOBS_RETRY;
         return NULL;
     }
     /* Nothing to time in a game that is over, aborted or still waiting for open seats
@@ -71,16 +69,16 @@ static enum jobs_result deadline_run(const struct store_job *j)
     unsigned seat = ag->g.seat;
     int turn = ag->g.turn;
     int resign = cl->resign || cl->timeouts[seat] + (cl->timed_out ? 0 : 1) >= CLOCKS_TIMEOUTS_MAX;
-    for (int step = 0; step < 4; step++) {
-        struct cc_action a;
-        memset(&a, 0, sizeof a);
+    for (int step = 0; step < 4 && ag; step++) {
+        struct game_play p = {.by = GAME_BY_CLOCK};
+        struct cc_action *a = &p.action;
         if (resign) {
-            a.kind = CC_ACTION_RESIGN;
-            a.tile = CC_NO_TILE;
+            a->kind = CC_ACTION_RESIGN;
+            a->tile = CC_NO_TILE;
         } else {
             const char *used = NULL;
             enum cc_status st =
-                bots_play_turn(&ag->g, "greedy", 0, bots_seed(ag->id, &ag->g), &a, &used);
+                bots_play_turn(&ag->g, "greedy", 0, bots_seed(ag->id, &ag->g), a, &used);
             if (st != CC_OK) {
                 log_kv(LOG_ERROR, "no move for a timed-out seat", "game", ag->id, "status",
                        cc_status_name(st), NULL);
@@ -88,16 +86,13 @@ static enum jobs_result deadline_run(const struct store_job *j)
                 goto out;
             }
         }
-        a.seat = (uint8_t)seat;
-        struct api_response resp;
-        memset(&resp, 0, sizeof resp);
-        ag->clock_auto = 1;
-        routes_turn_play(ag, &a, &resp);
-        ag->clock_auto = 0;
-        int st = resp.status;
-        free(resp.body);
-        if (st == 409 || st == 412) goto out; /* another server acted: its commit moved on */
-        if (st != 200 && st != 201) {
+        a->seat = (uint8_t)seat;
+        p.place = a->kind != CC_ACTION_DRAW;
+        struct game_result res;
+        enum game_outcome rc = game_play(&ag, &p, &res);
+        game_result_free(&res);
+        if (game_outcome_moved_on(rc)) goto out; /* another server acted: its commit moved on */
+        if (rc != GAME_COMMITTED) {
             r = JOBS_RETRY;
             goto out;
         }
@@ -156,8 +151,8 @@ static enum jobs_result near_run(const struct store_job *j)
         r = JOBS_RETRY;
         goto out;
     }
-    enum games_commit gc = games_commit(ag, &c, NULL, 0, &ss);
-    if (gc != GAMES_COMMITTED && ss != STORE_CONFLICT) r = JOBS_RETRY;
+    enum game_outcome gc = game_commit(ag, &c, GAME_BY_SERVER, NULL, 0, &ss);
+    if (gc != GAME_COMMITTED && gc != GAME_CONFLICT) r = JOBS_RETRY;
 out:
     free(snap);
     games_free(ag);

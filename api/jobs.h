@@ -4,7 +4,7 @@
  * threads (hints).
  *
  * A job is a row of the table jobs (0010): at most one per game and kind, written or removed
- * by the transaction of the commit that made it due (games_commit asks jobs_plan()), so no
+ * by the transaction of the commit that made it due (game_commit asks jobs_plan()), so no
  * due work is lost between an action and its job. Any server's workers claim due rows (FOR
  * UPDATE SKIP LOCKED) with a lease; a server killed while it holds one leaves the row to be
  * claimed again once the lease has run out. What a job does to its game goes through the

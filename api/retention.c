@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "game/service.h"
 #include "games.h"
 #include "jobs.h"
 #include "log.h"
@@ -39,11 +40,9 @@ static enum jobs_plan sweep_plan(const struct cc_game *g, const struct store_pla
  */
 static int expire_one(const char *id)
 {
-    struct api_response resp;
-    memset(&resp, 0, sizeof resp);
-    struct api_game *ag = games_load(id, GAMES_DB, &resp);
-    free(resp.body);
-    if (!ag) return resp.status == 404 ? 0 : -1;
+    enum games_fail why;
+    struct api_game *ag = games_fetch(id, GAMES_DB, -1, &why);
+    if (!ag) return why == GAMES_NOT_FOUND ? 0 : -1;
     int rc = 0;
     uint8_t *snap = NULL;
     if (ag->row.state != STORE_WAITING) goto out;
@@ -56,7 +55,6 @@ static int expire_one(const char *id)
     snprintf(events, sizeof events, "[{\"seq\":%d,\"type\":\"game_expired\",\"hours\":%d}]", seq,
              hours);
     struct store_commit c = {
-        .status = "aborted",
         .last_seq = seq,
         .snapshot = snap,
         .snapshot_len = len,
@@ -65,13 +63,13 @@ static int expire_one(const char *id)
         .action_json = NULL,
         .events_json = events,
     };
-    ag->row.state = STORE_ABORTED;
+    game_end(ag, &c, GAME_ENDS_EXPIRED);
     enum store_status ss;
-    enum games_commit gc = games_commit(ag, &c, NULL, 0, &ss);
-    if (gc == GAMES_COMMITTED) {
+    enum game_outcome gc = game_commit(ag, &c, GAME_BY_SERVER, NULL, 0, &ss);
+    if (gc == GAME_COMMITTED) {
         log_kv(LOG_INFO, "lobby expired", "game", id, NULL);
         rc = 1;
-    } else if (ss == STORE_CONFLICT) {
+    } else if (gc == GAME_CONFLICT) {
         rc = 0; /* it moved on: a join, an abort, another server's expiry */
     }
 out:

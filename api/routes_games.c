@@ -165,7 +165,7 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
     long long now_ms = clocks_now_ms();
     if (clock) {
         if (!c->in.open_seats) clocks_begin(clock, &c->g, now_ms);
-        clocks_encode(clock, clock_txt, sizeof clock_txt);
+        store_clock_encode(clock, clock_txt, sizeof clock_txt);
         if (clock->deadline_ms) clocks_rfc3339(clock->deadline_ms, deadline);
     }
     /* An idempotent repeat gets this answer again, tokens, invites and webhook secret

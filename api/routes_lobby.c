@@ -15,6 +15,7 @@
 
 #include "auth.h"
 #include "clocks.h"
+#include "game/service.h"
 #include "games.h"
 #include "idem.h"
 #include "jobs.h"
@@ -187,7 +188,7 @@ static enum joined join_try(const struct api_request *req, struct api_response *
     if (clocked) {
         long long now_ms = clocks_now_ms();
         clocks_begin(&clock, &ag->g, now_ms);
-        clocks_encode(&clock, clock_txt, sizeof clock_txt);
+        store_clock_encode(&clock, clock_txt, sizeof clock_txt);
         if (clock.deadline_ms) clocks_rfc3339(clock.deadline_ms, deadline);
         plan = clocks_jobs(&clock, &ag->g, 1, now_ms, plan, clock_jobs, sizeof clock_jobs);
     }
@@ -363,7 +364,6 @@ static int abort_try(const struct api_request *req, struct api_response *resp, s
     games_etag(resp, ag->row.version + 1);
     if (idem->active) idem_remember(idem, req, resp, resp->body);
     struct store_commit c = {
-        .status = "aborted",
         .last_seq = ag->row.last_seq + 1,
         .snapshot = snap,
         .snapshot_len = snap_len,
@@ -373,14 +373,12 @@ static int abort_try(const struct api_request *req, struct api_response *resp, s
         .events_json = events,
         .idem = idem->active ? &idem->rec : NULL,
     };
-    enum store_game_state before = ag->row.state;
-    ag->row.state = STORE_ABORTED;
+    game_end(ag, &c, GAME_ENDS_ABORTED);
     enum store_status ss;
-    if (games_commit(ag, &c, NULL, 0, &ss) == GAMES_COMMITTED) {
+    if (game_commit(ag, &c, GAME_BY_SEAT, NULL, 0, &ss) == GAME_COMMITTED) {
         log_kv(LOG_INFO, "game aborted", "game", ag->id, NULL);
         goto out;
     }
-    ag->row.state = before;
     free(resp->body);
     memset(resp, 0, sizeof *resp);
     if (ss == STORE_CONFLICT && !req->if_match) {

@@ -112,7 +112,7 @@ static enum store_status create_next(const struct api_game *old, struct rematch 
     const char *plan = jobs_plan(&r->g, r->players, jobs, sizeof jobs);
     if (clock.kind) {
         clocks_begin(&clock, &r->g, now_ms);
-        clocks_encode(&clock, clock_txt, sizeof clock_txt);
+        store_clock_encode(&clock, clock_txt, sizeof clock_txt);
         if (clock.deadline_ms) clocks_rfc3339(clock.deadline_ms, deadline);
     }
     struct store_new_game ng = {

@@ -10,7 +10,6 @@
 
 #include <libpq-fe.h>
 
-#include "clocks.h"
 #include "log.h"
 #include "store_db.h"
 
@@ -220,7 +219,7 @@ enum store_status store_game_load(const char *id, struct store_game *out)
     /* The clock (0011): text (binary format of text is its bytes), NULL for none. */
     memset(&out->clock, 0, sizeof out->clock);
     if (!PQgetisnull(res, 0, 13) &&
-        clocks_decode(PQgetvalue(res, 0, 13), (size_t)PQgetlength(res, 0, 13), &out->clock)) {
+        store_clock_decode(PQgetvalue(res, 0, 13), (size_t)PQgetlength(res, 0, 13), &out->clock)) {
         log_kv(LOG_ERROR, "stored clock does not decode", "game", id, NULL);
         goto out;
     }

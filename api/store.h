@@ -53,7 +53,7 @@ enum store_clock_kind {
     STORE_CLOCK_BANK      /* a bank per seat plus an increment a turn (live play) */
 };
 
-#define STORE_CLOCK_JSON_MAX 512 /* bytes of a clock's stored JSON text (api/clocks.c) */
+#define STORE_CLOCK_JSON_MAX 512 /* bytes of a clock's stored JSON text (store_clock.c) */
 
 /* A game's clock as created and where it stands (games.clock, 0011; api/clocks.c). */
 struct store_clock {
@@ -72,6 +72,12 @@ struct store_clock {
     int near_sent;                     /* 1: this turn's deadline_near went out */
     int ended_by_timeout;              /* 1: a timeout's resignation ended the game */
 };
+
+/* Decodes the stored clock text (`len` bytes) into `out`. 0, or -1 when malformed. */
+int store_clock_decode(const char *txt, size_t len, struct store_clock *out) NODISCARD;
+
+/* Encodes `c` as its stored JSON into `buf` (STORE_CLOCK_JSON_MAX bytes); returns buf. */
+const char *store_clock_encode(const struct store_clock *c, char *buf, size_t cap);
 
 /* A game row with its players, as loaded. */
 struct store_game {
@@ -101,7 +107,7 @@ struct store_idem {
 };
 
 /* What a game's entry in a player's list shows of its state (migrations/0012), stored with
- * each commit: filled by games_commit() and at creation from the state; a zeroed one
+ * each commit: filled by game_commit() and at creation from the state; a zeroed one
  * (phase NULL) leaves what is stored. */
 struct store_turn {
     int number;                 /* the turn, 1 .. */
@@ -158,7 +164,7 @@ struct store_commit {
     const struct store_idem *idem; /* the answer to remember, or NULL */
     const char *result;            /* how it ended when finished ("completed" ...), else NULL */
     const char *jobs_json;         /* background jobs to write or remove (STORE_JOBS_JSON), or
-                                      NULL: none (games_commit fills it in) */
+                                      NULL: none (game_commit fills it in) */
     struct store_turn turn;        /* the turn and scores after it, for the players' lists */
     const char *clock_json;        /* the clock after it (0011), or NULL: the game has none */
     const char *deadline;          /* with clock_json: the deadline (RFC 3339), or NULL */

@@ -22,18 +22,18 @@ Test(clocks, encode_decode_round_trip)
                             .timed_out = 1,
                             .near_sent = 1};
     char buf[STORE_CLOCK_JSON_MAX];
-    const char *txt = clocks_encode(&c, buf, sizeof buf);
+    const char *txt = store_clock_encode(&c, buf, sizeof buf);
     struct store_clock d;
-    cr_assert_eq(clocks_decode(txt, strlen(txt), &d), 0, "%s", txt);
+    cr_assert_eq(store_clock_decode(txt, strlen(txt), &d), 0, "%s", txt);
     cr_assert_eq(memcmp(&c, &d, sizeof c), 0, "%s", txt);
     struct store_clock t = {.kind = STORE_CLOCK_TURN, .turn_seconds = 86400};
-    txt = clocks_encode(&t, buf, sizeof buf);
-    cr_assert_eq(clocks_decode(txt, strlen(txt), &d), 0);
+    txt = store_clock_encode(&t, buf, sizeof buf);
+    cr_assert_eq(store_clock_decode(txt, strlen(txt), &d), 0);
     cr_assert_eq(d.kind, STORE_CLOCK_TURN);
     cr_assert_eq(d.turn_seconds, 86400);
     cr_assert_eq(d.resign, 0);
-    cr_assert_neq(clocks_decode("[1]", 3, &d), 0);
-    cr_assert_neq(clocks_decode("{\"initial_seconds\":0}", 21, &d), 0);
+    cr_assert_neq(store_clock_decode("[1]", 3, &d), 0);
+    cr_assert_neq(store_clock_decode("{\"initial_seconds\":0}", 21, &d), 0);
 }
 
 Test(clocks, rfc3339)

@@ -1,0 +1,65 @@
+/* commit.c: the game service's one commit of a new state, and the one place where a game
+ * ends -- see service.h. */
+#include <string.h>
+
+#include "clocks.h"
+#include "game/service.h"
+#include "jobs.h"
+#include "json_game.h"
+
+const char *game_end_result(const struct cc_game *g, enum game_ending how)
+{
+    switch (how) {
+    case GAME_ENDS_PLAYED:
+        return json_result(g);
+    case GAME_ENDS_TIMEOUT:
+        return "timeout";
+    case GAME_ENDS_ABORTED:
+    case GAME_ENDS_EXPIRED:
+        break;
+    }
+    return NULL;
+}
+
+void game_end(struct api_game *ag, struct store_commit *c, enum game_ending how)
+{
+    c->result = game_end_result(&ag->g, how);
+    /* An abort or an expiry: the row's state follows once committed (game_commit). */
+    c->status = how == GAME_ENDS_ABORTED || how == GAME_ENDS_EXPIRED ? "aborted" : "finished";
+}
+
+enum game_outcome game_commit(struct api_game *ag, struct store_commit *c, enum game_actor by,
+                              const char *body, size_t len, enum store_status *failure)
+{
+    c->id = ag->id;
+    c->version = ag->row.version;
+    /* The game's background jobs after this state (a computer player's turn ...), written
+     * by the same transaction (jobs.h). */
+    char jobs[JOBS_JSON_MAX];
+    if (!c->jobs_json) c->jobs_json = jobs_plan(&ag->g, ag->row.players, jobs, sizeof jobs);
+    if (!c->turn.phase) games_turn(&ag->g, &c->turn);
+    /* A game with a clock (0011): the clock moved on, its deadline and jobs. */
+    char clock[STORE_CLOCK_JSON_MAX], deadline[32], clock_jobs[JOBS_JSON_MAX];
+    struct store_clock was = ag->row.clock;
+    if (ag->row.clock.kind)
+        clocks_commit(&ag->row.clock, &ag->g, c, by == GAME_BY_CLOCK, clock, deadline, clock_jobs);
+    c->epoch = ag->epoch;
+    enum store_status s = store_game_commit(c);
+    *failure = s;
+    if (s == STORE_OK) {
+        ag->row.version = c->version + 1;
+        ag->row.last_seq = c->last_seq;
+        if (c->status && strcmp(c->status, "aborted") == 0) ag->row.state = STORE_ABORTED;
+        games_remember(ag, body, len);
+        return GAME_COMMITTED;
+    }
+    ag->row.clock = was;
+    switch (s) {
+    case STORE_CONFLICT:
+        return GAME_CONFLICT;
+    case STORE_DUPLICATE:
+        return GAME_DUPLICATE;
+    default:
+        return GAME_STORE_FAILED;
+    }
+}

@@ -1,0 +1,143 @@
+/* service.h: the game service, the one owner of every change of a game (issue 23).
+ *
+ * Everything that changes a stored game goes through here, whoever asks: the HTTP routes
+ * (routes_turn.c, routes_games.c, routes_rematch.c, routes_export.c, routes_lobby.c) after
+ * decoding a request, and the job workers (bots.c, clocks_run.c, retention.c) with no
+ * request at all. The service speaks in outcomes (enum game_outcome), never in HTTP
+ * numbers: the routes map an outcome to its problem in one place (routes_game_outcome).
+ *
+ *   game_play()   an action of a seat: draw, place, resign, a computer player's move, or
+ *                 the server's action for a seat whose time ran out (GAME_BY_CLOCK);
+ *   game_commit() the one commit of a new state: version guard, the clock moved on, the
+ *                 jobs' plan (the outbox), the cache; every change ends here;
+ *   game_end()    the one place where a game ends (finished, timed out, aborted, expired):
+ *                 the status and result the commit stores (ratings and tournaments hook in
+ *                 here, in the same transaction);
+ *   game_create() a new game from a setup: creation, rematch, replay (and next the
+ *                 matchmaker and tournaments).
+ */
+#ifndef API_GAME_SERVICE_H
+#define API_GAME_SERVICE_H
+
+#include <stddef.h>
+
+#include "game.h"
+#include "games.h"
+#include "nodiscard.h"
+#include "store.h"
+
+/* Who an action is played by. */
+enum game_actor {
+    GAME_BY_SEAT = 0, /* the seat's player (a request with its token) */
+    GAME_BY_BOT,      /* the seat's computer player (bots.c) */
+    GAME_BY_CLOCK,    /* the server, for the seat to move whose time ran out (clocks_run.c) */
+    GAME_BY_SERVER    /* the server on its own: events only, no seat's action (deadline_near,
+                         a lobby's expiry) */
+};
+
+/* How an attempt to change a game ended. */
+enum game_outcome {
+    GAME_COMMITTED = 0,       /* stored: the game (and the cache) hold the new state */
+    GAME_REFUSED,             /* the engine refused the action: game_result.refusal says why */
+    GAME_NOT_ACTIVE,          /* the game waits for open seats, was aborted (game_result.state),
+                                 or (a resignation) is over already */
+    GAME_TURN_TIMED_OUT,      /* the seat's time ran out: the server acts for it now (0011) */
+    GAME_PRECONDITION_FAILED, /* the caller's precondition (game_play.precondition) refused */
+    GAME_CONFLICT,            /* the game moved on meanwhile (another action won the version) */
+    GAME_DUPLICATE,           /* the answer's idempotency key was stored by a racing request */
+    GAME_LOAD_FAILED,         /* the game could not be read again: game_result.load says why */
+    GAME_STORE_FAILED,        /* the database failed: game_result.store says why */
+    GAME_CORRUPT,             /* the state does not encode */
+    GAME_NO_MEMORY            /* out of memory */
+};
+
+/* What an attempt produced; game_result_free() frees it. */
+struct game_result {
+    int version;                 /* GAME_COMMITTED: the version the commit made */
+    char *answer;                /* GAME_COMMITTED: the action's answer (JSON), malloc'd */
+    size_t answer_len;           /* its bytes */
+    enum cc_status refusal;      /* GAME_REFUSED: the engine's reason */
+    enum store_game_state state; /* GAME_NOT_ACTIVE: waiting or aborted; playing: finished */
+    enum store_status store;     /* GAME_STORE_FAILED: the store's answer */
+    enum games_fail load;        /* GAME_LOAD_FAILED: why the game could not be read */
+};
+
+/* An action to play. */
+struct game_play {
+    struct cc_action action; /* the action, its seat set */
+    enum game_actor by;      /* who plays it */
+    int place;               /* 1: answered with version, status, turn and events (a
+                                placement or a resignation), 0: with the game, the drawn tile
+                                and its placements (a draw) */
+    /* The caller's check of the version the action would apply to (a request's If-Match),
+     * or NULL: 0 to go on, else refused (GAME_PRECONDITION_FAILED, the caller's `ctx` says
+     * how). Asked on a cached copy too, whose refusal only sends the service to the stored
+     * game: keep no answer from a call but the last. */
+    int (*precondition)(void *ctx, int version);
+    /* Called with the answer (`version` the commit would make) just before the commit, or
+     * NULL: returns what to remember with it in the same transaction (an idempotent
+     * request's record, its strings borrowed until game_play returns), or NULL. */
+    const struct store_idem *(*answered)(void *ctx, const char *answer, size_t len, int version);
+    void *ctx; /* handed to precondition and answered */
+};
+
+/*
+ * Plays `p` on the game *ag (from games_load/games_fetch; changed by it). A copy from the
+ * cache that refuses the action, or loses the version, may only be old: the game is then
+ * read again from the database (*ag replaced; NULL when that read failed, with
+ * GAME_LOAD_FAILED) and the action tried once more there. Fills `out` (free it with
+ * game_result_free, whatever the outcome).
+ */
+enum game_outcome game_play(struct api_game **ag, const struct game_play *p,
+                            struct game_result *out) NODISCARD;
+
+/* The outcome's name for logs ("committed", "conflict" ...). */
+const char *game_outcome_name(enum game_outcome rc);
+
+/* 1 when outcome `rc` of an action chosen on a state read says that the game is no longer
+ * there (refused, not active, timed out, the version lost): for a job worker, another
+ * attempt or commit moved it on, whose commit rewrote the job. */
+int game_outcome_moved_on(enum game_outcome rc);
+
+/* 1 when outcome `rc` is a failure of the server (read, store, memory): worth a retry. */
+int game_outcome_failed(enum game_outcome rc);
+
+/* Frees what game_play() or game_create() wrote into `r` (and zeroes it). */
+void game_result_free(struct game_result *r);
+
+/* How a game ends (game_end). */
+enum game_ending {
+    GAME_ENDS_PLAYED = 0, /* the engine finished it (completed, or a resignation) */
+    GAME_ENDS_TIMEOUT,    /* a timed-out seat resigned for good (clocks) */
+    GAME_ENDS_ABORTED,    /* called off by a seat (POST /abort) */
+    GAME_ENDS_EXPIRED     /* a lobby nobody completed in time (retention) */
+};
+
+/*
+ * The one place where a game ends: sets the status and result that commit `c` stores for
+ * `ag` ending as `how` (an abort or an expiry: "aborted", which game_commit() then sets in
+ * ag->row.state). Every ending passes here, so ratings and tournaments hook in once, in
+ * the commit's transaction.
+ */
+void game_end(struct api_game *ag, struct store_commit *c, enum game_ending how);
+
+/* The result stored and shown for a game ending as `how` in state `g` ("completed",
+ * "resignation", "timeout"), NULL for an abort or an expiry (their status says it). */
+const char *game_end_result(const struct cc_game *g, enum game_ending how);
+
+/*
+ * The one commit of a new state of `ag`: stores what `c` describes (store_game_commit: the
+ * new snapshot, the action, its events, c->idem), guarded by the version `ag` was read at;
+ * sets c->id and c->version from `ag` (and c->turn from ag->g unless the caller filled it);
+ * the jobs' plan of the new state, and with a clock, the clock moved on (by the server's own
+ * action for a timed-out seat when `by` is GAME_BY_CLOCK), its deadline and jobs. On success
+ * moves ag->row on (version + 1, c->last_seq) and puts the new state into the cache with
+ * `body` (its GET answer, `len` bytes, copied; may be NULL).
+ *
+ * GAME_COMMITTED, GAME_CONFLICT (the version moved on), GAME_DUPLICATE (c->idem's key was
+ * stored by a racing request) or GAME_STORE_FAILED (*failure says why; set in every case).
+ */
+enum game_outcome game_commit(struct api_game *ag, struct store_commit *c, enum game_actor by,
+                              const char *body, size_t len, enum store_status *failure) NODISCARD;
+
+#endif
