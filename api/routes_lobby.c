@@ -182,16 +182,13 @@ static enum joined join_try(const struct api_request *req, struct api_response *
      * a clock's first turn begins (clocks.h). */
     char jobs[JOBS_JSON_MAX], clock_jobs[JOBS_JSON_MAX], clock_txt[STORE_CLOCK_JSON_MAX];
     char deadline[32] = "";
-    const char *plan = started ? jobs_plan(&ag->g, ag->row.players, jobs, sizeof jobs) : NULL;
     struct store_clock clock = ag->row.clock;
-    int clocked = started && clock.kind;
-    if (clocked) {
-        long long now_ms = clocks_now_ms();
-        clocks_begin(&clock, &ag->g, now_ms);
-        store_clock_encode(&clock, clock_txt, sizeof clock_txt);
-        if (clock.deadline_ms) clocks_rfc3339(clock.deadline_ms, deadline);
-        plan = clocks_jobs(&clock, &ag->g, 1, now_ms, plan, clock_jobs, sizeof clock_jobs);
-    }
+    struct game_start st = {
+        .clock_json = clock_txt, .deadline = deadline, .jobs = jobs, .clock_jobs = clock_jobs};
+    long long now_ms = clocks_now_ms();
+    if (!started) clock.kind = 0; /* nothing of the clock written before the start */
+    if (clock.kind) clocks_begin(&clock, &ag->g, now_ms);
+    const char *plan = game_start(&ag->g, ag->row.players, &clock, now_ms, started, &st);
     struct store_join j = {
         .id = ag->id,
         .version = ag->row.version,
@@ -206,8 +203,8 @@ static enum joined join_try(const struct api_request *req, struct api_response *
         .events_json = t.events,
         .idem = idem->active ? &idem->rec : NULL,
         .jobs_json = plan,
-        .clock_json = clocked ? clock_txt : NULL,
-        .deadline = deadline[0] ? deadline : NULL,
+        .clock_json = st.clock_json,
+        .deadline = st.deadline,
     };
     enum store_status ss = store_game_join(&j);
     if (ss == STORE_OK) {
@@ -218,7 +215,7 @@ static enum joined join_try(const struct api_request *req, struct api_response *
         memcpy(p->token_hash, th, sizeof th);
         snprintf(p->person_id, sizeof p->person_id, "%s", me ? me->id : "");
         if (started) ag->row.state = STORE_PLAYING;
-        if (clocked) ag->row.clock = clock;
+        if (clock.kind) ag->row.clock = clock;
         games_remember(ag, NULL, 0);
         log_kv(LOG_INFO, started ? "seat joined, game started" : "seat joined", "game", ag->id,
                NULL);

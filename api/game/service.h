@@ -140,4 +140,70 @@ const char *game_end_result(const struct cc_game *g, enum game_ending how);
 enum game_outcome game_commit(struct api_game *ag, struct store_commit *c, enum game_actor by,
                               const char *body, size_t len, enum store_status *failure) NODISCARD;
 
+/* A new game (game_create_begin, then game_create; game_new_free). */
+struct game_new {
+    /* Filled by the caller: */
+    const struct cc_setup *setup;       /* the setup (its deck, when custom, is stored) */
+    const struct cc_game *g;            /* the new game's state (a replay: played to its end) */
+    const struct store_player *players; /* by seat (g->nplayers): names, token hashes ... */
+    const char *start;                  /* start tile id asked for, or NULL */
+    unsigned open_seats;                /* seats waiting for a join (bits): status "waiting",
+                                           no jobs, the clock begun by the last join */
+    struct store_clock clock;           /* its settings (kind 0: none); begun by begin */
+    int hints_off;                      /* 1: "hints": false */
+    const char *events_json;            /* the creation's events (JSON array) */
+    int last_seq;                       /* seq of the last of them */
+    int version;                        /* the version it is created at (1; a replay: more) */
+    const char *rematch_of;             /* the game it is the rematch of, or NULL */
+    const char *webhook_url;            /* the creator's callback URL, or NULL */
+    const char *webhook_secret;         /* its signing secret (with webhook_url) */
+    const char *replay_json;            /* a replay's actions (store_new_game), or NULL */
+    /* Filled by game_create_begin: */
+    char id[AUTH_UUID_LEN + 1]; /* the new game's id */
+    uint8_t *snapshot;          /* the encoded state, malloc'd */
+    size_t snapshot_len;        /* its bytes */
+    char *options_json;         /* the options as stored, malloc'd */
+    char *deck_json;            /* the custom deck as stored, malloc'd, or NULL */
+    long long now_ms;           /* when the clock began */
+};
+
+/*
+ * Prepares the new game `n` (the caller's fields filled in): draws its id, encodes its
+ * state, options and deck, and begins its clock (unless seats are open). GAME_COMMITTED
+ * (meaning: ready; the answer can be written now, with n->id and n->clock), GAME_CORRUPT
+ * or GAME_NO_MEMORY (also when no id could be drawn). Free with game_new_free either way.
+ */
+enum game_outcome game_create_begin(struct game_new *n) NODISCARD;
+
+/*
+ * Stores the new game `n` (game_create_begin'd) in one transaction with its jobs (a
+ * computer player at seat 0, the clock's deadline) and `idem` (what to remember with the
+ * creation's answer, or NULL). GAME_COMMITTED, GAME_DUPLICATE (a unique key exists: the
+ * idempotency key, or the rematch of n->rematch_of), or GAME_STORE_FAILED; *failure is the
+ * store's answer in every case.
+ */
+enum game_outcome game_create(struct game_new *n, const struct store_idem *idem,
+                              enum store_status *failure) NODISCARD;
+
+/* The buffers game_start() writes into (the caller's). */
+struct game_start {
+    char *clock_json; /* STORE_CLOCK_JSON_MAX bytes: the clock's stored text; NULL: none */
+    char *deadline;   /* 32 bytes: its deadline (RFC 3339); NULL: none */
+    char *jobs;       /* JOBS_JSON_MAX bytes: scratch of the plan */
+    char *clock_jobs; /* JOBS_JSON_MAX bytes: scratch of the plan */
+};
+
+/*
+ * What a game starting as `g` (seats `players`, `clock` already begun at `now_ms`, kind 0:
+ * none) stores: the clock's text and deadline (out->clock_json and out->deadline, set to NULL
+ * when there are none), and returned, its jobs' plan (a computer player at seat 0, the
+ * deadline) unless `plan` is 0 (then NULL). For game_create() and the last join of a lobby.
+ */
+const char *game_start(const struct cc_game *g, const struct store_player *players,
+                       const struct store_clock *clock, long long now_ms, int plan,
+                       struct game_start *out);
+
+/* Frees what game_create_begin() wrote into `n`. */
+void game_new_free(struct game_new *n);
+
 #endif
