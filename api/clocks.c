@@ -134,6 +134,33 @@ void clocks_commit(struct store_clock *cl, const struct cc_game *g, struct store
     c->jobs_json = clocks_jobs(cl, g, new_turn, now, c->jobs_json, jobs_buf, JOBS_JSON_MAX);
 }
 
+void clocks_json_timed_out(struct json_out *w, const struct store_clock *cl, int resign, int seq)
+{
+    char d[32];
+    clocks_rfc3339(cl->deadline_ms, d);
+    json_out_begin_object(w);
+    json_out_kint(w, "seq", seq);
+    json_out_kstring(w, "type", "turn_timed_out");
+    json_out_kint(w, "seat", cl->turn_seat);
+    json_out_kint(w, "turn", cl->turn_no);
+    json_out_kstring(w, "deadline", d);
+    json_out_kint(w, "late_ms", clocks_now_ms() - cl->deadline_ms);
+    json_out_kint(w, "timeouts_in_a_row", cl->timeouts[cl->turn_seat] + 1);
+    json_out_kstring(w, "action", resign ? "resign" : "autoplay");
+    json_out_end_object(w);
+}
+
+int clocks_json_near(const struct store_clock *cl, int seq, char *buf, size_t cap)
+{
+    char d[32];
+    clocks_rfc3339(cl->deadline_ms, d);
+    int w = snprintf(buf, cap,
+                     "[{\"seq\":%d,\"type\":\"deadline_near\",\"seat\":%d,\"turn\":%d,"
+                     "\"deadline\":\"%s\",\"remaining_ms\":%lld}]",
+                     seq, cl->turn_seat, cl->turn_no, d, cl->deadline_ms - clocks_now_ms());
+    return w > 0 && (size_t)w < cap ? 0 : -1;
+}
+
 long long clocks_bank_now(const struct store_clock *c, const struct cc_game *g, unsigned seat)
 {
     long long b = c->bank_ms[seat];

@@ -65,6 +65,14 @@ void clocks_commit(struct store_clock *cl, const struct cc_game *g, struct store
  */
 void clocks_json(struct json_out *o, const struct store_clock *c, const struct cc_game *g);
 
+/* Writes the turn_timed_out event (seq `seq`) of clock `cl` for the seat the server acts
+ * for now (`resign`: by resigning, else by autoplay) as an element of the open array `w`. */
+void clocks_json_timed_out(struct json_out *w, const struct store_clock *cl, int resign, int seq);
+
+/* Writes the events array of the deadline_near event (seq `seq`) of clock `cl` into `buf`
+ * (`cap` bytes). 0, or -1 when it does not fit. */
+int clocks_json_near(const struct store_clock *cl, int seq, char *buf, size_t cap) NODISCARD;
+
 /* Seat `seat`'s bank in ms as of now (STORE_CLOCK_BANK), never below 0. */
 long long clocks_bank_now(const struct store_clock *c, const struct cc_game *g, unsigned seat);
 

@@ -108,53 +108,29 @@ out:
 static enum jobs_result near_run(const struct store_job *j)
 {
     enum jobs_result r = JOBS_DONE;
-    uint8_t *snap = NULL;
     struct api_game *ag = load_for(j, &r);
     if (!ag) return r;
     struct store_clock *cl = &ag->row.clock;
     if (cl->near_sent || clocks_expired(cl, &ag->g)) {
-        r = JOBS_DROP;
-        goto out;
+        games_free(ag);
+        return JOBS_DROP;
     }
-    snap = malloc(CC_SNAPSHOT_MAX);
-    size_t len = snap ? cc_game_encode(&ag->g, snap, CC_SNAPSHOT_MAX) : 0;
-    char d[32], events[256], plan[JOBS_JSON_MAX], jobs[JOBS_JSON_MAX];
-    clocks_rfc3339(cl->deadline_ms, d);
-    int seq = ag->row.last_seq + 1;
-    snprintf(events, sizeof events,
-             "[{\"seq\":%d,\"type\":\"deadline_near\",\"seat\":%d,\"turn\":%d,\"deadline\":\"%s\","
-             "\"remaining_ms\":%lld}]",
-             seq, cl->turn_seat, cl->turn_no, d, cl->deadline_ms - clocks_now_ms());
+    char events[256], plan[JOBS_JSON_MAX], jobs[JOBS_JSON_MAX];
+    r = JOBS_RETRY;
+    if (clocks_json_near(cl, ag->row.last_seq + 1, events, sizeof events)) goto out;
     cl->near_sent = 1;
-    struct store_commit c = {
-        .status = "active",
-        .last_seq = seq,
-        .snapshot = snap,
-        .snapshot_len = len,
-        .seat = cl->turn_seat,
-        .kind = NULL, /* no action */
-        .action_json = NULL,
-        .events_json = events,
-    };
     /* The other kinds' plan as every commit writes it, and this job removed. */
     const char *base = jobs_plan(&ag->g, ag->row.players, plan, sizeof plan);
     size_t bl = base ? strlen(base) : 0;
     int w = snprintf(jobs, sizeof jobs, "%.*s%s{\"kind\":\"deadline_near\",\"due_ms\":null}]",
                      (int)(bl ? bl - 1 : 0), base ? base : "", base ? "," : "[");
-    if (w < 0 || (size_t)w >= sizeof jobs) {
-        r = JOBS_RETRY;
-        goto out;
-    }
-    c.jobs_json = jobs;
+    if (w < 0 || (size_t)w >= sizeof jobs) goto out;
+    struct game_change ch = {
+        .events_json = events, .nev = 1, .seat = cl->turn_seat, .jobs_json = jobs};
     enum store_status ss;
-    if (!len) {
-        r = JOBS_RETRY;
-        goto out;
-    }
-    enum game_outcome gc = game_commit(ag, &c, GAME_BY_SERVER, NULL, 0, &ss);
-    if (gc != GAME_COMMITTED && gc != GAME_CONFLICT) r = JOBS_RETRY;
+    enum game_outcome gc = game_commit_change(ag, &ch, GAME_BY_SERVER, &ss);
+    if (gc == GAME_COMMITTED || gc == GAME_CONFLICT) r = JOBS_DONE;
 out:
-    free(snap);
     games_free(ag);
     return r;
 }

@@ -44,36 +44,22 @@ static int expire_one(const char *id)
     struct api_game *ag = games_fetch(id, GAMES_DB, -1, &why);
     if (!ag) return why == GAMES_NOT_FOUND ? 0 : -1;
     int rc = 0;
-    uint8_t *snap = NULL;
     if (ag->row.state != STORE_WAITING) goto out;
-    rc = -1;
-    snap = malloc(CC_SNAPSHOT_MAX);
-    size_t len = snap ? cc_game_encode(&ag->g, snap, CC_SNAPSHOT_MAX) : 0;
-    if (!len) goto out;
     char events[128];
-    int seq = ag->row.last_seq + 1;
-    snprintf(events, sizeof events, "[{\"seq\":%d,\"type\":\"game_expired\",\"hours\":%d}]", seq,
-             hours);
-    struct store_commit c = {
-        .last_seq = seq,
-        .snapshot = snap,
-        .snapshot_len = len,
-        .seat = 0,
-        .kind = NULL, /* no action: the version moves on as for every commit of events */
-        .action_json = NULL,
-        .events_json = events,
-    };
-    game_end(ag, &c, GAME_ENDS_EXPIRED);
+    snprintf(events, sizeof events, "[{\"seq\":%d,\"type\":\"game_expired\",\"hours\":%d}]",
+             ag->row.last_seq + 1, hours);
+    /* No action: the version moves on as for every commit of events. */
+    enum game_ending ends = GAME_ENDS_EXPIRED;
+    struct game_change ch = {.events_json = events, .nev = 1, .seat = 0, .ends = &ends};
     enum store_status ss;
-    enum game_outcome gc = game_commit(ag, &c, GAME_BY_SERVER, NULL, 0, &ss);
+    enum game_outcome gc = game_commit_change(ag, &ch, GAME_BY_SERVER, &ss);
     if (gc == GAME_COMMITTED) {
         log_kv(LOG_INFO, "lobby expired", "game", id, NULL);
         rc = 1;
-    } else if (gc == GAME_CONFLICT) {
-        rc = 0; /* it moved on: a join, an abort, another server's expiry */
+    } else if (gc != GAME_CONFLICT) {
+        rc = -1; /* (a conflict: it moved on: a join, an abort, another server's expiry) */
     }
 out:
-    free(snap);
     games_free(ag);
     return rc;
 }

@@ -325,9 +325,7 @@ static int abort_try(const struct api_request *req, struct api_response *resp, s
     }
     if (idem_if_match(req, ag->row.version, resp)) return 0;
     int again = 0;
-    uint8_t *snap = malloc(CC_SNAPSHOT_MAX);
     char *events = NULL, *action = NULL, *answer = NULL;
-    size_t snap_len = snap ? cc_game_encode(&ag->g, snap, CC_SNAPSHOT_MAX) : 0;
     struct json_out w;
     json_out_init(&w);
     json_out_begin_array(&w);
@@ -352,7 +350,7 @@ static int abort_try(const struct api_request *req, struct api_response *resp, s
     json_out_end_object(&w);
     answer = json_out_take(&w, NULL);
     json_out_free(&w);
-    if (!snap_len || !events || !action || !answer) {
+    if (!events || !action || !answer) {
         problem_reply(resp, 500, "internal_error", "Out of memory.");
         goto out;
     }
@@ -360,33 +358,30 @@ static int abort_try(const struct api_request *req, struct api_response *resp, s
     answer = NULL;
     games_etag(resp, ag->row.version + 1);
     if (idem->active) idem_remember(idem, req, resp, resp->body);
-    struct store_commit c = {
-        .last_seq = ag->row.last_seq + 1,
-        .snapshot = snap,
-        .snapshot_len = snap_len,
-        .seat = seat,
-        .kind = "abort",
-        .action_json = action,
-        .events_json = events,
-        .idem = idem->active ? &idem->rec : NULL,
-    };
-    game_end(ag, &c, GAME_ENDS_ABORTED);
+    enum game_ending ends = GAME_ENDS_ABORTED;
+    struct game_change ch = {.events_json = events,
+                             .nev = 1,
+                             .seat = seat,
+                             .kind = "abort",
+                             .action_json = action,
+                             .idem = idem->active ? &idem->rec : NULL,
+                             .ends = &ends};
     enum store_status ss;
-    if (game_commit(ag, &c, GAME_BY_SEAT, NULL, 0, &ss) == GAME_COMMITTED) {
+    enum game_outcome rc = game_commit_change(ag, &ch, GAME_BY_SEAT, &ss);
+    if (rc == GAME_COMMITTED) {
         log_kv(LOG_INFO, "game aborted", "game", ag->id, NULL);
         goto out;
     }
     free(resp->body);
     memset(resp, 0, sizeof *resp);
-    if (ss == STORE_CONFLICT && !req->if_match) {
+    if (rc == GAME_CONFLICT && !req->if_match) {
         again = 1;
-    } else if (ss == STORE_DUPLICATE && idem->active) {
+    } else if (rc == GAME_DUPLICATE && idem->active) {
         if (!idem_begin(req, scope, idem, resp)) problem_store(resp, STORE_CONFLICT);
     } else {
-        problem_store(resp, ss);
+        routes_game_outcome(resp, rc, &(struct game_result){.store = ss});
     }
 out:
-    free(snap);
     free(events);
     free(action);
     free(answer);

@@ -1,5 +1,6 @@
 /* commit.c: the game service's one commit of a new state, and the one place where a game
  * ends -- see service.h. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "clocks.h"
@@ -62,4 +63,33 @@ enum game_outcome game_commit(struct api_game *ag, struct store_commit *c, enum 
     default:
         return GAME_STORE_FAILED;
     }
+}
+
+enum game_outcome game_commit_change(struct api_game *ag, const struct game_change *ch,
+                                     enum game_actor by, enum store_status *failure)
+{
+    *failure = STORE_ERROR;
+    uint8_t *snap = malloc(CC_SNAPSHOT_MAX);
+    if (!snap) return GAME_NO_MEMORY;
+    size_t len = cc_game_encode(&ag->g, snap, CC_SNAPSHOT_MAX);
+    if (!len) {
+        free(snap);
+        return GAME_CORRUPT;
+    }
+    struct store_commit c = {
+        .status = json_status(&ag->g),
+        .last_seq = ag->row.last_seq + ch->nev,
+        .snapshot = snap,
+        .snapshot_len = len,
+        .seat = ch->seat,
+        .kind = ch->kind,
+        .action_json = ch->action_json,
+        .events_json = ch->events_json,
+        .idem = ch->idem,
+        .jobs_json = ch->jobs_json,
+    };
+    if (ch->ends) game_end(ag, &c, *ch->ends);
+    enum game_outcome rc = game_commit(ag, &c, by, NULL, 0, failure);
+    free(snap);
+    return rc;
 }

@@ -36,28 +36,9 @@ static void encoded_free(struct encoded *e)
     free(e->answer);
 }
 
-/* Writes the turn_timed_out event (seq `seq`) of the clock `cl` of a seat the server acts
- * for now by `a` (autoplay, or a resignation). */
-static void timed_out_event(struct json_out *w, const struct store_clock *cl,
-                            const struct cc_action *a, int seq)
-{
-    char d[32];
-    clocks_rfc3339(cl->deadline_ms, d);
-    json_out_begin_object(w);
-    json_out_kint(w, "seq", seq);
-    json_out_kstring(w, "type", "turn_timed_out");
-    json_out_kint(w, "seat", cl->turn_seat);
-    json_out_kint(w, "turn", cl->turn_no);
-    json_out_kstring(w, "deadline", d);
-    json_out_kint(w, "late_ms", clocks_now_ms() - cl->deadline_ms);
-    json_out_kint(w, "timeouts_in_a_row", cl->timeouts[cl->turn_seat] + 1);
-    json_out_kstring(w, "action", a->kind == CC_ACTION_RESIGN ? "resign" : "autoplay");
-    json_out_end_object(w);
-}
-
 /*
- * Encodes action `p`, just applied to `ag` (its events in t->ev) and ending the game as
- * `ending` (when finished): the new state into t->snapshot, the texts into `e`
+ * Encodes action `p`, just applied to `ag` (its events in t->ev; `result` the game's
+ * result when it ended, else NULL): the new state into t->snapshot, the texts into `e`
  * (encoded_free, also on failure). GAME_COMMITTED (meaning: encoded), GAME_CORRUPT or
  * GAME_NO_MEMORY.
  */
@@ -73,7 +54,7 @@ static enum game_outcome encode_action(const struct api_game *ag, const struct g
     int first = ag->row.last_seq + 1, timed_out = 0;
     if (p->by == GAME_BY_CLOCK && !ag->row.clock.timed_out) {
         /* The server acts for a seat whose time ran out (clocks.c): said first. */
-        timed_out_event(&w, &ag->row.clock, &p->action, first);
+        clocks_json_timed_out(&w, &ag->row.clock, p->action.kind == CC_ACTION_RESIGN, first);
         timed_out = 1;
     }
     e->nev = timed_out + json_events_ended(&w, &ag->g, &t->ev, 0, first + timed_out, result);

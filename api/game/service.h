@@ -140,6 +140,27 @@ const char *game_end_result(const struct cc_game *g, enum game_ending how);
 enum game_outcome game_commit(struct api_game *ag, struct store_commit *c, enum game_actor by,
                               const char *body, size_t len, enum store_status *failure) NODISCARD;
 
+/* A change of a game that is no action of the engine: events only (deadline_near, a
+ * lobby's expiry), or an action of the service's own (an abort). */
+struct game_change {
+    const char *events_json;       /* the new events (JSON array) */
+    int nev;                       /* how many */
+    int seat;                      /* the seat it concerns (stored with the action) */
+    const char *kind;              /* the action's kind ("abort"), or NULL: events only */
+    const char *action_json;       /* with kind: the action (JSON) */
+    const struct store_idem *idem; /* the answer to remember, or NULL */
+    const enum game_ending *ends;  /* how the game ends with it, or NULL: it goes on */
+    const char *jobs_json;         /* the jobs to write, or NULL: the state's plan */
+};
+
+/*
+ * Commits change `ch` of game `ag` by `by` (game_commit, after the state encoded again and,
+ * when it ends the game, game_end). Outcomes as game_commit()'s, and GAME_CORRUPT or
+ * GAME_NO_MEMORY.
+ */
+enum game_outcome game_commit_change(struct api_game *ag, const struct game_change *ch,
+                                     enum game_actor by, enum store_status *failure) NODISCARD;
+
 /* A new game (game_create_begin, then game_create; game_new_free). */
 struct game_new {
     /* Filled by the caller: */
