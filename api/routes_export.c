@@ -260,7 +260,13 @@ void routes_game_replay(const struct api_request *req, struct api_response *resp
         problem_reply(resp, 500, "internal_error", "Out of memory.");
         return;
     }
-    if (routes_creation_limited(req, resp)) goto out;
+    /* A replay counts against the creation limit by what it stores (game/limit.c), known
+     * once played: refused at once only when not even one creation is left. */
+    struct game_result limited = {.retry_after = game_limit_peek(req->client_addr)};
+    if (limited.retry_after) {
+        routes_game_outcome(resp, GAME_RATE_LIMITED, &limited);
+        goto out;
+    }
     struct json_err err;
     root = json_in_parse(req->body, req->body_len, JSON_EXPORT_MAX_VALUES, &err);
     if (!root) {
@@ -337,9 +343,12 @@ void routes_game_replay(const struct api_request *req, struct api_response *resp
     n->last_seq = last_seq;
     n->version = version;
     n->replay_json = rows_txt;
+    n->creator = req->client_addr;
+    n->weight =
+        created_txt && rows_txt ? game_limit_weight(strlen(created_txt) + strlen(rows_txt)) : 1;
     enum game_outcome rc = game_create_begin(n);
     if (rc != GAME_COMMITTED) {
-        routes_game_outcome(resp, rc, NULL);
+        routes_game_outcome(resp, rc, &(struct game_result){.retry_after = n->retry_after});
         goto out;
     }
     struct json_game_meta meta = {.id = n->id,

@@ -162,7 +162,7 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
     n->webhook_secret = secret[0] ? secret : NULL;
     enum game_outcome rc = game_create_begin(n);
     if (rc != GAME_COMMITTED) {
-        routes_game_outcome(resp, rc, NULL);
+        routes_game_outcome(resp, rc, &(struct game_result){.retry_after = n->retry_after});
         goto out;
     }
     /* An idempotent repeat gets this answer again, tokens, invites and webhook secret

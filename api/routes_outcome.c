@@ -31,6 +31,11 @@ void routes_game_outcome(struct api_response *resp, int outcome, const struct ga
     case GAME_STORE_FAILED:
         problem_store(resp, r->store);
         break;
+    case GAME_RATE_LIMITED:
+        problem_reply(resp, 429, "rate_limited",
+                      "Too many creations from this address; retry after Retry-After seconds.");
+        resp->retry_after = r->retry_after;
+        break;
     case GAME_CORRUPT:
         problem_engine(resp, CC_ERR_CORRUPT);
         break;

@@ -33,14 +33,17 @@ struct rematch {
     struct store_player players[CC_MAX_PLAYERS]; /* rotated seats, tokens unclaimed */
 };
 
-/* Creates the next game of `old` under the id `next` (filled in). Returns STORE_OK,
+/* Creates the next game of `old` under the id `next` (filled in), counted against the
+ * creation limit of the client at `creator` (a rematch is a creation). Returns STORE_OK,
  * STORE_DUPLICATE when another request created it first (nothing written), else the
  * failure; *failed stays 1 when it failed before asking the database (no random bits,
- * the engine refused the setup, out of memory: answered 500). */
+ * the engine refused the setup, out of memory: answered 500), *retry_after is set (and
+ * nothing done) when the creation limit refused it. */
 static enum store_status create_next(const struct api_game *old, struct rematch *r, char *next,
-                                     int *failed)
+                                     const struct sockaddr *creator, int *failed, int *retry_after)
 {
     *failed = 1;
+    *retry_after = 0;
     const struct cc_game *og = &old->g;
     unsigned n = og->nplayers;
     memset(&r->setup, 0, sizeof r->setup);
@@ -100,8 +103,11 @@ static enum store_status create_next(const struct api_game *old, struct rematch 
         .last_seq = nev,
         .version = 1,
         .rematch_of = old->id,
+        .creator = creator,
     };
-    if (!events_txt || game_create_begin(&ng) != GAME_COMMITTED) goto out;
+    enum game_outcome rc = events_txt ? game_create_begin(&ng) : GAME_NO_MEMORY;
+    if (rc == GAME_RATE_LIMITED) *retry_after = ng.retry_after;
+    if (rc != GAME_COMMITTED) goto out;
     memcpy(next, ng.id, sizeof ng.id);
     *failed = 0;
     if (game_create(&ng, NULL, &s) == GAME_COMMITTED) s = STORE_OK;
@@ -137,7 +143,12 @@ void routes_rematch(const struct api_request *req, struct api_response *resp, co
             goto out;
         }
         int failed = 0;
-        s = create_next(ag, r, next, &failed);
+        struct game_result limited = {0};
+        s = create_next(ag, r, next, req->client_addr, &failed, &limited.retry_after);
+        if (limited.retry_after) {
+            routes_game_outcome(resp, GAME_RATE_LIMITED, &limited);
+            goto out;
+        }
         created = s == STORE_OK;
         /* Another seat's request created it first: that is the next game. */
         if (s == STORE_DUPLICATE) s = store_rematch_find(ag->id, next);

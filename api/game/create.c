@@ -12,6 +12,8 @@
 enum game_outcome game_create_begin(struct game_new *n)
 {
     const struct cc_game *g = n->g;
+    if (n->creator && (n->retry_after = game_limit_take(n->creator, n->weight)) > 0)
+        return GAME_RATE_LIMITED;
     if (auth_uuid_new(n->id)) return GAME_NO_MEMORY;
     n->snapshot = malloc(CC_SNAPSHOT_MAX);
     if (!n->snapshot) return GAME_NO_MEMORY;

@@ -219,6 +219,7 @@ const char *game_outcome_name(enum game_outcome rc)
         [GAME_DUPLICATE] = "duplicate",
         [GAME_LOAD_FAILED] = "load_failed",
         [GAME_STORE_FAILED] = "store_failed",
+        [GAME_RATE_LIMITED] = "rate_limited",
         [GAME_CORRUPT] = "corrupt",
         [GAME_NO_MEMORY] = "no_memory",
     };
@@ -234,5 +235,5 @@ int game_outcome_moved_on(enum game_outcome rc)
 int game_outcome_failed(enum game_outcome rc)
 {
     return rc == GAME_DUPLICATE || rc == GAME_LOAD_FAILED || rc == GAME_STORE_FAILED ||
-           rc == GAME_CORRUPT || rc == GAME_NO_MEMORY;
+           rc == GAME_RATE_LIMITED || rc == GAME_CORRUPT || rc == GAME_NO_MEMORY;
 }

@@ -26,6 +26,8 @@
 #include "nodiscard.h"
 #include "store.h"
 
+struct sockaddr;
+
 /* Who an action is played by. */
 enum game_actor {
     GAME_BY_SEAT = 0, /* the seat's player (a request with its token) */
@@ -47,6 +49,8 @@ enum game_outcome {
     GAME_DUPLICATE,           /* the answer's idempotency key was stored by a racing request */
     GAME_LOAD_FAILED,         /* the game could not be read again: game_result.load says why */
     GAME_STORE_FAILED,        /* the database failed: game_result.store says why */
+    GAME_RATE_LIMITED,        /* the creator's address made too many creations:
+                                 game_result.retry_after (game_limit_take) */
     GAME_CORRUPT,             /* the state does not encode */
     GAME_NO_MEMORY            /* out of memory */
 };
@@ -60,6 +64,7 @@ struct game_result {
     enum store_game_state state; /* GAME_NOT_ACTIVE: waiting or aborted; playing: finished */
     enum store_status store;     /* GAME_STORE_FAILED: the store's answer */
     enum games_fail load;        /* GAME_LOAD_FAILED: why the game could not be read */
+    int retry_after;             /* GAME_RATE_LIMITED: seconds until a creation may be tried */
 };
 
 /* An action to play. */
@@ -179,6 +184,10 @@ struct game_new {
     const char *webhook_url;            /* the creator's callback URL, or NULL */
     const char *webhook_secret;         /* its signing secret (with webhook_url) */
     const char *replay_json;            /* a replay's actions (store_new_game), or NULL */
+    const struct sockaddr *creator;     /* the creating client's address, counted against the
+                                           creation limit (game_limit_take), or NULL: not
+                                           counted here (counted already, or no client) */
+    int weight;                         /* with creator: the creations it counts for (0: 1) */
     /* Filled by game_create_begin: */
     char id[AUTH_UUID_LEN + 1]; /* the new game's id */
     uint8_t *snapshot;          /* the encoded state, malloc'd */
@@ -186,13 +195,16 @@ struct game_new {
     char *options_json;         /* the options as stored, malloc'd */
     char *deck_json;            /* the custom deck as stored, malloc'd, or NULL */
     long long now_ms;           /* when the clock began */
+    int retry_after;            /* GAME_RATE_LIMITED: seconds until it may be tried again */
 };
 
 /*
- * Prepares the new game `n` (the caller's fields filled in): draws its id, encodes its
- * state, options and deck, and begins its clock (unless seats are open). GAME_COMMITTED
- * (meaning: ready; the answer can be written now, with n->id and n->clock), GAME_CORRUPT
- * or GAME_NO_MEMORY (also when no id could be drawn). Free with game_new_free either way.
+ * Prepares the new game `n` (the caller's fields filled in): counts it against the creation
+ * limit of n->creator (if set), draws its id, encodes its state, options and deck, and begins
+ * its clock (unless seats are open). GAME_COMMITTED (meaning: ready; the answer can be
+ * written now, with n->id and n->clock), GAME_RATE_LIMITED (n->retry_after; nothing else
+ * done), GAME_CORRUPT or GAME_NO_MEMORY (also when no id could be drawn). Free with
+ * game_new_free either way.
  */
 enum game_outcome game_create_begin(struct game_new *n) NODISCARD;
 
@@ -223,6 +235,32 @@ struct game_start {
 const char *game_start(const struct cc_game *g, const struct store_player *players,
                        const struct store_clock *clock, long long now_ms, int plan,
                        struct game_start *out);
+
+#define GAME_LIMIT_BYTES 4096 /* stored bytes a creation weighs in the creation limit */
+
+/*
+ * Sets up the creation limit: `per_minute` creations a minute per client address on
+ * average (0: no limit), `burst` at once, a table of `slots` addresses (ratelimit_new).
+ * Returns 0, or -1 when out of memory.
+ */
+int game_limit_init(int per_minute, int burst, int slots) NODISCARD;
+
+/* Frees the creation limit's table (it is off afterwards). */
+void game_limit_free(void);
+
+/*
+ * Counts a creation weighing `weight` creations (at least 1; at most the burst) for the
+ * client at `addr` (NULL: not counted). Returns 0 when it may go on, else the whole seconds
+ * (1 or more) until it may be tried again (answer 429 with that Retry-After). Thread-safe.
+ */
+int game_limit_take(const struct sockaddr *addr, int weight);
+
+/* game_limit_take() of one creation that takes nothing: for a refusal before the work of a
+ * creation whose weight is known only after it (a replay). */
+int game_limit_peek(const struct sockaddr *addr);
+
+/* The creations a game storing `stored_bytes` weighs: one per GAME_LIMIT_BYTES, at least 1. */
+int game_limit_weight(size_t stored_bytes);
 
 /* Frees what game_create_begin() wrote into `n`. */
 void game_new_free(struct game_new *n);
