@@ -58,51 +58,30 @@ void clocks_begin(struct store_clock *c, const struct cc_game *g, long long now_
     turn_begin(c, g, now_ms);
 }
 
-const char *clocks_jobs(const struct store_clock *c, const struct cc_game *g, int new_turn,
-                        long long now_ms, const char *base, char *buf, size_t cap)
+void clocks_jobs(const struct store_clock *c, const struct cc_game *g, int new_turn,
+                 long long now_ms, struct store_jobs *plan)
 {
-    int finished = g->phase == CC_PHASE_FINISHED;
-    if (!finished && !new_turn) return base;
-    size_t o = 0;
-    int w;
-    if (base) {
-        size_t bl = strlen(base);
-        if (bl < 2 || bl >= cap) return base;
-        memcpy(buf, base, bl - 1); /* without its ']' */
-        o = bl - 1;
-        buf[o++] = ',';
-    } else {
-        buf[o++] = '[';
+    if (g->phase == CC_PHASE_FINISHED) {
+        store_jobs_add(plan, (struct store_job_plan){.kind = "deadline", .remove = 1});
+        store_jobs_add(plan, (struct store_job_plan){.kind = "deadline_near", .remove = 1});
+        return;
     }
-    if (finished) {
-        w = snprintf(buf + o, cap - o,
-                     "{\"kind\":\"deadline\",\"due_ms\":null},"
-                     "{\"kind\":\"deadline_near\",\"due_ms\":null}]");
-    } else {
-        long long due = c->deadline_ms - now_ms, span = c->deadline_ms - c->turn_start_ms;
-        long long ahead = span / 4 < NEAR_MAX_MS ? span / 4 : NEAR_MAX_MS;
-        if (due < 0) due = 0;
-        if (ahead > 0)
-            w = snprintf(buf + o, cap - o,
-                         "{\"kind\":\"deadline\",\"due_ms\":%lld,\"lease_ms\":%d},"
-                         "{\"kind\":\"deadline_near\",\"due_ms\":%lld,\"lease_ms\":%d}]",
-                         due, DEADLINE_LEASE_MS, due - ahead > 0 ? due - ahead : 0,
-                         DEADLINE_LEASE_MS);
-        else
-            w = snprintf(buf + o, cap - o,
-                         "{\"kind\":\"deadline\",\"due_ms\":%lld,\"lease_ms\":%d},"
-                         "{\"kind\":\"deadline_near\",\"due_ms\":null}]",
-                         due, DEADLINE_LEASE_MS);
-    }
-    if (w < 0 || (size_t)w >= cap - o) {
-        log_kv(LOG_ERROR, "clock jobs too long", NULL);
-        return base;
-    }
-    return buf;
+    if (!new_turn) return;
+    long long due = c->deadline_ms - now_ms, span = c->deadline_ms - c->turn_start_ms;
+    long long ahead = span / 4 < NEAR_MAX_MS ? span / 4 : NEAR_MAX_MS;
+    if (due < 0) due = 0;
+    store_jobs_add(plan, (struct store_job_plan){
+                             .kind = "deadline", .due_ms = due, .lease_ms = DEADLINE_LEASE_MS});
+    if (ahead > 0)
+        store_jobs_add(plan, (struct store_job_plan){.kind = "deadline_near",
+                                                     .due_ms = due - ahead > 0 ? due - ahead : 0,
+                                                     .lease_ms = DEADLINE_LEASE_MS});
+    else
+        store_jobs_add(plan, (struct store_job_plan){.kind = "deadline_near", .remove = 1});
 }
 
 void clocks_commit(struct store_clock *cl, const struct cc_game *g, struct store_commit *c,
-                   int by_clock, char *clock_buf, char *deadline_buf, char *jobs_buf)
+                   int by_clock, char *clock_buf, char *deadline_buf, struct store_jobs *plan)
 {
     long long now = clocks_now_ms();
     int prev = cl->turn_seat;
@@ -131,7 +110,7 @@ void clocks_commit(struct store_clock *cl, const struct cc_game *g, struct store
     } else {
         c->deadline = NULL;
     }
-    c->jobs_json = clocks_jobs(cl, g, new_turn, now, c->jobs_json, jobs_buf, JOBS_JSON_MAX);
+    clocks_jobs(cl, g, new_turn, now, plan);
 }
 
 void clocks_json_timed_out(struct json_out *w, const struct store_clock *cl, int resign, int seq)

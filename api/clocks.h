@@ -41,23 +41,23 @@ void clocks_rfc3339(long long ms, char out[32]);
 void clocks_begin(struct store_clock *c, const struct cc_game *g, long long now_ms);
 
 /*
- * The background jobs of the clock `c` of state `g` after a commit at `now_ms`, merged with
- * `base` (another STORE_JOBS_JSON text or NULL) into `buf` (`cap` bytes): a new turn's
- * deadline and deadline_near (`new_turn`), their removal once finished, else base alone.
+ * Adds the background jobs of the clock `c` of state `g` after a commit at `now_ms` to
+ * `plan`: a new turn's deadline and deadline_near (`new_turn`), their removal once
+ * finished, else nothing.
  */
-const char *clocks_jobs(const struct store_clock *c, const struct cc_game *g, int new_turn,
-                        long long now_ms, const char *base, char *buf, size_t cap);
+void clocks_jobs(const struct store_clock *c, const struct cc_game *g, int new_turn,
+                 long long now_ms, struct store_jobs *plan);
 
 /*
  * For game_commit() of a game with a clock `cl` (kind set): moves it on for the state `g`
  * commit `c` stores (a new turn: the bank of the seat that moved charged with the time since
  * the turn began, plus the increment; its timeouts in a row cleared when it moved itself,
  * counted when the server acted for it, `by_clock`; the next deadline; ended_by_timeout when
- * c->result is "timeout"), and fills c->clock_json, c->deadline and the jobs (merged into
- * c->jobs_json) from the buffers given (STORE_CLOCK_JSON_MAX, 32 and JOBS_JSON_MAX bytes).
+ * c->result is "timeout"), fills c->clock_json and c->deadline from the buffers given
+ * (STORE_CLOCK_JSON_MAX and 32 bytes), and adds its jobs to `plan` (clocks_jobs).
  */
 void clocks_commit(struct store_clock *cl, const struct cc_game *g, struct store_commit *c,
-                   int by_clock, char *clock_buf, char *deadline_buf, char *jobs_buf);
+                   int by_clock, char *clock_buf, char *deadline_buf, struct store_jobs *plan);
 
 /*
  * For the state's JSON: "clock" (the settings), "deadline" (RFC 3339, null once finished);

@@ -115,18 +115,15 @@ static enum jobs_result near_run(const struct store_job *j)
         games_free(ag);
         return JOBS_DROP;
     }
-    char events[256], plan[JOBS_JSON_MAX], jobs[JOBS_JSON_MAX];
+    char events[256];
     r = JOBS_RETRY;
     if (clocks_json_near(cl, ag->row.last_seq + 1, events, sizeof events)) goto out;
     cl->near_sent = 1;
     /* The other kinds' plan as every commit writes it, and this job removed. */
-    const char *base = jobs_plan(&ag->g, ag->row.players, plan, sizeof plan);
-    size_t bl = base ? strlen(base) : 0;
-    int w = snprintf(jobs, sizeof jobs, "%.*s%s{\"kind\":\"deadline_near\",\"due_ms\":null}]",
-                     (int)(bl ? bl - 1 : 0), base ? base : "", base ? "," : "[");
-    if (w < 0 || (size_t)w >= sizeof jobs) goto out;
-    struct game_change ch = {
-        .events_json = events, .nev = 1, .seat = cl->turn_seat, .jobs_json = jobs};
+    struct store_jobs plan = {0};
+    jobs_plan(&ag->g, ag->row.players, &plan);
+    store_jobs_add(&plan, (struct store_job_plan){.kind = "deadline_near", .remove = 1});
+    struct game_change ch = {.events_json = events, .nev = 1, .seat = cl->turn_seat, .jobs = &plan};
     enum store_status ss;
     enum game_outcome gc = game_commit_change(ag, &ch, GAME_BY_SERVER, &ss);
     if (gc == GAME_COMMITTED || gc == GAME_CONFLICT) r = JOBS_DONE;

@@ -25,8 +25,8 @@
 #include "nodiscard.h"
 #include "store.h"
 
-#define JOBS_JSON_MAX  512 /* bytes of the STORE_JOBS_JSON text of one commit */
-#define JOBS_MAX_KINDS 8   /* kinds registered at most */
+#define JOBS_JSON_MAX  STORE_JOBS_JSON_MAX /* bytes of the jobs' text of one commit */
+#define JOBS_MAX_KINDS 8                   /* kinds registered at most */
 
 /* What a kind wants for a game after a state (jobs_kind.plan). */
 enum jobs_plan {
@@ -57,12 +57,10 @@ struct jobs_kind {
 int jobs_register(const struct jobs_kind *k) NODISCARD;
 
 /*
- * The STORE_JOBS_JSON text of every registered kind's plan for state `g` with seats
- * `seats`, written into `buf` (`cap` bytes): NULL when no kind has anything to say (the
- * commit then touches no job), else buf.
+ * Every registered kind's plan for state `g` with seats `seats`, added to `out` (its entries
+ * before kept). Returns the entries added (0: no kind has anything to say).
  */
-const char *jobs_plan(const struct cc_game *g, const struct store_player *seats, char *buf,
-                      size_t cap);
+int jobs_plan(const struct cc_game *g, const struct store_player *seats, struct store_jobs *out);
 
 /* An in-memory task for the job workers (not stored: it dies with the server). */
 struct jobs_task {

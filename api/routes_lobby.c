@@ -180,15 +180,14 @@ static enum joined join_try(const struct api_request *req, struct api_response *
     if (idem->active) idem_remember(idem, req, resp, resp->body);
     /* The last join starts the game: a computer player at seat 0 moves then (jobs.h), and
      * a clock's first turn begins (clocks.h). */
-    char jobs[JOBS_JSON_MAX], clock_jobs[JOBS_JSON_MAX], clock_txt[STORE_CLOCK_JSON_MAX];
-    char deadline[32] = "";
+    char clock_txt[STORE_CLOCK_JSON_MAX], deadline[32] = "";
     struct store_clock clock = ag->row.clock;
-    struct game_start st = {
-        .clock_json = clock_txt, .deadline = deadline, .jobs = jobs, .clock_jobs = clock_jobs};
+    struct game_start st = {.clock_json = clock_txt, .deadline = deadline};
     long long now_ms = clocks_now_ms();
     if (!started) clock.kind = 0; /* nothing of the clock written before the start */
     if (clock.kind) clocks_begin(&clock, &ag->g, now_ms);
-    const char *plan = game_start(&ag->g, ag->row.players, &clock, now_ms, started, &st);
+    const struct store_jobs *plan =
+        game_start(&ag->g, ag->row.players, &clock, now_ms, started, &st);
     struct store_join j = {
         .id = ag->id,
         .version = ag->row.version,
@@ -202,7 +201,7 @@ static enum joined join_try(const struct api_request *req, struct api_response *
         .action_json = t.action,
         .events_json = t.events,
         .idem = idem->active ? &idem->rec : NULL,
-        .jobs_json = plan,
+        .jobs = plan,
         .clock_json = st.clock_json,
         .deadline = st.deadline,
     };

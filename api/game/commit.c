@@ -36,16 +36,22 @@ enum game_outcome game_commit(struct api_game *ag, struct store_commit *c, enum 
     c->version = ag->row.version;
     /* The game's background jobs after this state (a computer player's turn ...), written
      * by the same transaction (jobs.h). */
-    char jobs[JOBS_JSON_MAX];
-    if (!c->jobs_json) c->jobs_json = jobs_plan(&ag->g, ag->row.players, jobs, sizeof jobs);
+    struct store_jobs plan = {0};
+    const struct store_jobs *given = c->jobs;
+    if (given)
+        plan = *given;
+    else
+        jobs_plan(&ag->g, ag->row.players, &plan);
     if (!c->turn.phase) games_turn(&ag->g, &c->turn);
     /* A game with a clock (0011): the clock moved on, its deadline and jobs. */
-    char clock[STORE_CLOCK_JSON_MAX], deadline[32], clock_jobs[JOBS_JSON_MAX];
+    char clock[STORE_CLOCK_JSON_MAX], deadline[32];
     struct store_clock was = ag->row.clock;
     if (ag->row.clock.kind)
-        clocks_commit(&ag->row.clock, &ag->g, c, by == GAME_BY_CLOCK, clock, deadline, clock_jobs);
+        clocks_commit(&ag->row.clock, &ag->g, c, by == GAME_BY_CLOCK, clock, deadline, &plan);
+    c->jobs = plan.n ? &plan : NULL;
     c->epoch = ag->epoch;
     enum store_status s = store_game_commit(c);
+    c->jobs = given; /* (plan is this call's) */
     *failure = s;
     if (s == STORE_OK) {
         ag->row.version = c->version + 1;
@@ -86,7 +92,7 @@ enum game_outcome game_commit_change(struct api_game *ag, const struct game_chan
         .action_json = ch->action_json,
         .events_json = ch->events_json,
         .idem = ch->idem,
-        .jobs_json = ch->jobs_json,
+        .jobs = ch->jobs,
     };
     if (ch->ends) game_end(ag, &c, *ch->ends);
     enum game_outcome rc = game_commit(ag, &c, by, NULL, 0, failure);

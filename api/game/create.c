@@ -44,12 +44,10 @@ enum game_outcome game_create(struct game_new *n, const struct store_idem *idem,
     const struct cc_game *g = n->g;
     int finished = g->phase == CC_PHASE_FINISHED;
     char clock_txt[STORE_CLOCK_JSON_MAX], deadline[32] = "";
-    char jobs[JOBS_JSON_MAX], clock_jobs[JOBS_JSON_MAX];
-    struct game_start st = {
-        .clock_json = clock_txt, .deadline = deadline, .jobs = jobs, .clock_jobs = clock_jobs};
+    struct game_start st = {.clock_json = clock_txt, .deadline = deadline};
     /* No jobs while seats are open (the last join plans them), nor in a game created over
      * (a replay). */
-    const char *plan =
+    const struct store_jobs *plan =
         game_start(g, n->players, &n->clock, n->now_ms, !n->open_seats && !finished, &st);
     struct store_new_game ng = {
         .id = n->id,
@@ -71,7 +69,7 @@ enum game_outcome game_create(struct game_new *n, const struct store_idem *idem,
         .result = finished ? game_end_result(g, GAME_ENDS_PLAYED) : NULL,
         .rematch_of = n->rematch_of,
         .hints_off = n->hints_off,
-        .jobs_json = plan,
+        .jobs = plan,
         .clock_json = st.clock_json,
         .deadline = st.deadline,
         .replay_json = n->replay_json,
@@ -90,9 +88,9 @@ enum game_outcome game_create(struct game_new *n, const struct store_idem *idem,
     }
 }
 
-const char *game_start(const struct cc_game *g, const struct store_player *players,
-                       const struct store_clock *clock, long long now_ms, int plan,
-                       struct game_start *out)
+const struct store_jobs *game_start(const struct cc_game *g, const struct store_player *players,
+                                    const struct store_clock *clock, long long now_ms, int plan,
+                                    struct game_start *out)
 {
     if (clock->kind) {
         store_clock_encode(clock, out->clock_json, STORE_CLOCK_JSON_MAX);
@@ -103,11 +101,12 @@ const char *game_start(const struct cc_game *g, const struct store_player *playe
     } else {
         out->clock_json = out->deadline = NULL;
     }
+    out->jobs.n = 0;
     if (!plan) return NULL;
     /* A computer player at seat 0 moves at once (jobs.h); a clock's deadline. */
-    const char *jobs = jobs_plan(g, players, out->jobs, JOBS_JSON_MAX);
-    if (clock->kind) jobs = clocks_jobs(clock, g, 1, now_ms, jobs, out->clock_jobs, JOBS_JSON_MAX);
-    return jobs;
+    jobs_plan(g, players, &out->jobs);
+    if (clock->kind) clocks_jobs(clock, g, 1, now_ms, &out->jobs);
+    return out->jobs.n ? &out->jobs : NULL;
 }
 
 void game_new_free(struct game_new *n)

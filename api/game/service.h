@@ -155,7 +155,7 @@ struct game_change {
     const char *action_json;       /* with kind: the action (JSON) */
     const struct store_idem *idem; /* the answer to remember, or NULL */
     const enum game_ending *ends;  /* how the game ends with it, or NULL: it goes on */
-    const char *jobs_json;         /* the jobs to write, or NULL: the state's plan */
+    const struct store_jobs *jobs; /* the jobs to write, or NULL: the state's plan */
 };
 
 /*
@@ -218,12 +218,11 @@ enum game_outcome game_create_begin(struct game_new *n) NODISCARD;
 enum game_outcome game_create(struct game_new *n, const struct store_idem *idem,
                               enum store_status *failure) NODISCARD;
 
-/* The buffers game_start() writes into (the caller's). */
+/* What game_start() writes (the caller's). */
 struct game_start {
-    char *clock_json; /* STORE_CLOCK_JSON_MAX bytes: the clock's stored text; NULL: none */
-    char *deadline;   /* 32 bytes: its deadline (RFC 3339); NULL: none */
-    char *jobs;       /* JOBS_JSON_MAX bytes: scratch of the plan */
-    char *clock_jobs; /* JOBS_JSON_MAX bytes: scratch of the plan */
+    char *clock_json;       /* STORE_CLOCK_JSON_MAX bytes: the clock's stored text; NULL: none */
+    char *deadline;         /* 32 bytes: its deadline (RFC 3339); NULL: none */
+    struct store_jobs jobs; /* the jobs' plan */
 };
 
 /*
@@ -232,9 +231,9 @@ struct game_start {
  * when there are none), and returned, its jobs' plan (a computer player at seat 0, the
  * deadline) unless `plan` is 0 (then NULL). For game_create() and the last join of a lobby.
  */
-const char *game_start(const struct cc_game *g, const struct store_player *players,
-                       const struct store_clock *clock, long long now_ms, int plan,
-                       struct game_start *out);
+const struct store_jobs *game_start(const struct cc_game *g, const struct store_player *players,
+                                    const struct store_clock *clock, long long now_ms, int plan,
+                                    struct game_start *out);
 
 #define GAME_LIMIT_BYTES 4096 /* stored bytes a creation weighs in the creation limit */
 
