@@ -9,12 +9,19 @@
  *   game_play()   an action of a seat: draw, place, resign, a computer player's move, or
  *                 the server's action for a seat whose time ran out (GAME_BY_CLOCK);
  *   game_commit() the one commit of a new state: version guard, the clock moved on, the
- *                 jobs' plan (the outbox), the cache; every change ends here;
+ *                 jobs' plan (the outbox: jobs, and webhook deliveries by the store), the
+ *                 cache; every change ends here (game_commit_change() for a change that is
+ *                 no engine action: events only, an abort);
  *   game_end()    the one place where a game ends (finished, timed out, aborted, expired):
  *                 the status and result the commit stores (ratings and tournaments hook in
  *                 here, in the same transaction);
  *   game_create() a new game from a setup: creation, rematch, replay (and next the
- *                 matchmaker and tournaments).
+ *                 matchmaker and tournaments), counted against the creation limit
+ *                 (game_limit_take); game_start() the clock and jobs of a game that starts.
+ *
+ * A new caller (a matchmaker, a tournament runner) fills a struct game_new and calls
+ * game_create_begin() and game_create(); plays with game_play(); never writes a commit of
+ * its own.
  */
 #ifndef API_GAME_SERVICE_H
 #define API_GAME_SERVICE_H
