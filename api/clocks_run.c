@@ -14,18 +14,6 @@
 
 #define EARLY_WAIT_MS 2000 /* a deadline claimed this early is waited for */
 
-/* jobs_kind.plan: clocks write their jobs themselves (clocks_commit: the plan cannot see the
- * clock), so nothing here. */
-static enum jobs_plan clock_plan(const struct cc_game *g, const struct store_player *seats,
-                                 int *due_ms, int *lease_ms)
-{
-    (void)g;
-    (void)seats;
-    (void)due_ms;
-    (void)lease_ms;
-    return JOBS_PLAN_NONE;
-}
-
 /* Loads the game of job `j` for a clock's handler: NULL with *r set when there is nothing
  * to do (JOBS_DROP) or it failed (JOBS_RETRY). */
 static struct api_game *load_for(const struct store_job *j, enum jobs_result *r)
@@ -132,8 +120,9 @@ out:
     return r;
 }
 
-static const struct jobs_kind deadline_kind = {"deadline", clock_plan, deadline_run};
-static const struct jobs_kind near_kind = {"deadline_near", clock_plan, near_run};
+/* Clocks write their jobs themselves (clocks_commit: a kind's plan cannot see the clock). */
+static const struct jobs_kind deadline_kind = {"deadline", NULL, deadline_run};
+static const struct jobs_kind near_kind = {"deadline_near", NULL, near_run};
 
 int clocks_init(void)
 {

@@ -55,7 +55,7 @@ int jobs_plan(const struct cc_game *g, const struct store_player *seats, struct 
     int n = 0;
     for (int i = 0; i < nkinds; i++) {
         int due = 0, lease = 10000;
-        enum jobs_plan p = kinds[i]->plan(g, seats, &due, &lease);
+        enum jobs_plan p = kinds[i]->plan ? kinds[i]->plan(g, seats, &due, &lease) : JOBS_PLAN_NONE;
         if (p == JOBS_PLAN_NONE) continue;
         store_jobs_add(out, (struct store_job_plan){.kind = kinds[i]->name,
                                                     .remove = p == JOBS_PLAN_REMOVE,

@@ -46,7 +46,8 @@ enum jobs_result {
 struct jobs_kind {
     const char *name; /* stored in jobs.kind: lower-case letters and '_' */
     /* What the game whose state is `g` with seats `seats` (by seat, g->nplayers) needs of
-     * this kind: called by every commit on any thread (keep it cheap; no I/O). */
+     * this kind: called by every commit on any thread (keep it cheap; no I/O). NULL: a
+     * kind that writes its jobs itself (clocks, the retention sweep). */
     enum jobs_plan (*plan)(const struct cc_game *g, const struct store_player *seats, int *due_ms,
                            int *lease_ms);
     /* Runs job `j` on a worker thread (which has its own database connection). */

@@ -21,17 +21,6 @@ static int hours;       /* LOBBY_EXPIRY_HOURS, 0: never */
 static int batch;       /* RETENTION_BATCH */
 static int interval_ms; /* RETENTION_INTERVAL in ms */
 
-/* jobs_kind.plan: the sweep plans itself (sweep_run), no commit of a game does. */
-static enum jobs_plan sweep_plan(const struct cc_game *g, const struct store_player *seats,
-                                 int *due_ms, int *lease_ms)
-{
-    (void)g;
-    (void)seats;
-    (void)due_ms;
-    (void)lease_ms;
-    return JOBS_PLAN_NONE;
-}
-
 /*
  * Aborts lobby `id` if it is still waiting: one commit of events only (a game_expired
  * event, status aborted), guarded by the version it was read at. Returns 1 when this commit
@@ -111,7 +100,8 @@ static enum jobs_result sweep_run(const struct store_job *j)
     return JOBS_DONE;
 }
 
-static const struct jobs_kind sweep_kind = {"retention", sweep_plan, sweep_run};
+/* The sweep plans itself (sweep_run): no commit of a game does. */
+static const struct jobs_kind sweep_kind = {"retention", NULL, sweep_run};
 
 int retention_init(const struct cfg *cfg)
 {

@@ -20,27 +20,23 @@ void routes_game_outcome(struct api_response *resp, int outcome, const struct ga
                       "The turn's time ran out: the server plays or resigns for the seat.");
         break;
     case GAME_CONFLICT:
-        problem_store(resp, STORE_CONFLICT);
-        break;
     case GAME_DUPLICATE:
-        problem_store(resp, STORE_DUPLICATE);
+    case GAME_STORE_FAILED:
+        problem_store(resp, outcome == GAME_CONFLICT    ? STORE_CONFLICT
+                            : outcome == GAME_DUPLICATE ? STORE_DUPLICATE
+                                                        : r->store);
         break;
     case GAME_LOAD_FAILED:
-        games_fail_answer(resp, r->load);
-        break;
-    case GAME_STORE_FAILED:
-        problem_store(resp, r->store);
+    case GAME_CORRUPT:
+    case GAME_NO_MEMORY:
+        games_fail_answer(resp, outcome == GAME_CORRUPT     ? GAMES_CORRUPT
+                                : outcome == GAME_NO_MEMORY ? GAMES_NO_MEMORY
+                                                            : r->load);
         break;
     case GAME_RATE_LIMITED:
         problem_reply(resp, 429, "rate_limited",
                       "Too many creations from this address; retry after Retry-After seconds.");
         resp->retry_after = r->retry_after;
-        break;
-    case GAME_CORRUPT:
-        problem_engine(resp, CC_ERR_CORRUPT);
-        break;
-    case GAME_NO_MEMORY:
-        problem_reply(resp, 500, "internal_error", "Out of memory.");
         break;
     }
 }

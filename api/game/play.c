@@ -207,33 +207,43 @@ void game_result_free(struct game_result *r)
     memset(r, 0, sizeof *r);
 }
 
+/* What each outcome is, for logs and for job workers (game_outcome_moved_on, _failed). */
+static const struct {
+    const char *name; /* for logs */
+    char moved_on;    /* 1: the game is no longer where the action was chosen */
+    char failed;      /* 1: the server failed (worth a retry) */
+} outcomes[] = {
+    [GAME_COMMITTED] = {"committed", 0, 0},
+    [GAME_REFUSED] = {"refused", 1, 0},
+    [GAME_NOT_ACTIVE] = {"game_not_active", 1, 0},
+    [GAME_TURN_TIMED_OUT] = {"turn_timed_out", 1, 0},
+    [GAME_PRECONDITION_FAILED] = {"precondition_failed", 1, 0},
+    [GAME_CONFLICT] = {"conflict", 1, 0},
+    [GAME_DUPLICATE] = {"duplicate", 0, 1},
+    [GAME_LOAD_FAILED] = {"load_failed", 0, 1},
+    [GAME_STORE_FAILED] = {"store_failed", 0, 1},
+    [GAME_RATE_LIMITED] = {"rate_limited", 0, 1},
+    [GAME_CORRUPT] = {"corrupt", 0, 1},
+    [GAME_NO_MEMORY] = {"no_memory", 0, 1},
+};
+
+/* 1 when `rc` is one of the outcomes above. */
+static int known(enum game_outcome rc)
+{
+    return (unsigned)rc < sizeof outcomes / sizeof outcomes[0];
+}
+
 const char *game_outcome_name(enum game_outcome rc)
 {
-    static const char *const names[] = {
-        [GAME_COMMITTED] = "committed",
-        [GAME_REFUSED] = "refused",
-        [GAME_NOT_ACTIVE] = "game_not_active",
-        [GAME_TURN_TIMED_OUT] = "turn_timed_out",
-        [GAME_PRECONDITION_FAILED] = "precondition_failed",
-        [GAME_CONFLICT] = "conflict",
-        [GAME_DUPLICATE] = "duplicate",
-        [GAME_LOAD_FAILED] = "load_failed",
-        [GAME_STORE_FAILED] = "store_failed",
-        [GAME_RATE_LIMITED] = "rate_limited",
-        [GAME_CORRUPT] = "corrupt",
-        [GAME_NO_MEMORY] = "no_memory",
-    };
-    return (unsigned)rc < sizeof names / sizeof names[0] ? names[rc] : "unknown";
+    return known(rc) ? outcomes[rc].name : "unknown";
 }
 
 int game_outcome_moved_on(enum game_outcome rc)
 {
-    return rc == GAME_REFUSED || rc == GAME_NOT_ACTIVE || rc == GAME_TURN_TIMED_OUT ||
-           rc == GAME_PRECONDITION_FAILED || rc == GAME_CONFLICT;
+    return known(rc) && outcomes[rc].moved_on;
 }
 
 int game_outcome_failed(enum game_outcome rc)
 {
-    return rc == GAME_DUPLICATE || rc == GAME_LOAD_FAILED || rc == GAME_STORE_FAILED ||
-           rc == GAME_RATE_LIMITED || rc == GAME_CORRUPT || rc == GAME_NO_MEMORY;
+    return !known(rc) || outcomes[rc].failed;
 }
