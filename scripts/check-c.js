@@ -27,6 +27,8 @@
 //      api/store*.h, api/store/) are one module. Module A depends on B when a file of A
 //      includes a header of B; a cycle (store -> clocks -> games -> store, as there was)
 //      means no layer is below another.
+//   7. The game service (api/game/) speaks in outcomes, never HTTP: none of its files
+//      includes routes.h, problem.h, idem.h or http.h (the routes map its outcomes).
 //
 //   node scripts/check-c.js [FILE...]     (no FILE: every C file git knows)
 'use strict';
@@ -46,6 +48,7 @@ const CORE_SYSTEM = new Set([
 const PQ_ALLOWED = f => /^api\/store[^/]*\.[ch]$/.test(f) || f.startsWith('api/store/') ||
     f.startsWith('tests/itest/');
 const MHD_ALLOWED = f => f === 'api/http.c';
+const GAME_NO_HTTP = new Set(['routes.h', 'problem.h', 'idem.h', 'http.h']);
 const RSVG_ALLOWED = f => f === 'api/board_png.c';
 
 // The source with comments and the insides of string and character literals blanked
@@ -129,6 +132,8 @@ for (const file of list) {
             }
         }
         const base = path.basename(name);
+        if (file.startsWith('api/game/') && quoted && GAME_NO_HTTP.has(base))
+            fail(at, `api/game/ includes "${name}": the game service answers no request`);
         if (base === 'libpq-fe.h' && !PQ_ALLOWED(file))
             fail(at, 'libpq-fe.h outside the store (api/store*.c, api/store*.h, api/store/)');
         if (base === 'microhttpd.h' && !MHD_ALLOWED(file))
@@ -183,4 +188,5 @@ if (failures.length) {
     process.exit(1);
 }
 console.log(`check-c: ${list.length} C files: no banned function, NODISCARD spelled once, core/ without I/O, ` +
-            'libpq in the store, libmicrohttpd in http.c and librsvg in board_png.c only, no include cycle in api/');
+            'libpq in the store, libmicrohttpd in http.c and librsvg in board_png.c only, no include cycle in api/, ' +
+            'no HTTP in api/game/');
