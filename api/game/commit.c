@@ -8,20 +8,6 @@
 #include "jobs.h"
 #include "json_game.h"
 
-const char *game_end_result(const struct cc_game *g, enum game_ending how)
-{
-    switch (how) {
-    case GAME_ENDS_PLAYED:
-        return json_result(g);
-    case GAME_ENDS_TIMEOUT:
-        return "timeout";
-    case GAME_ENDS_ABORTED:
-    case GAME_ENDS_EXPIRED:
-        break;
-    }
-    return NULL;
-}
-
 void game_end(struct api_game *ag, struct store_commit *c, enum game_ending how)
 {
     c->result = game_end_result(&ag->g, how);
