@@ -53,7 +53,8 @@ enum game_outcome {
     GAME_TURN_TIMED_OUT,      /* the seat's time ran out: the server acts for it now (0011) */
     GAME_PRECONDITION_FAILED, /* the caller's precondition (game_play.precondition) refused */
     GAME_CONFLICT,            /* the game moved on meanwhile (another action won the version) */
-    GAME_DUPLICATE,           /* the answer's idempotency key was stored by a racing request */
+    GAME_DUPLICATE,           /* a unique key exists: the answer's idempotency key, stored by a
+                                 racing request, or (game_create) the rematch of the same game */
     GAME_LOAD_FAILED,         /* the game could not be read again: game_result.load says why */
     GAME_STORE_FAILED,        /* the database failed: game_result.store says why */
     GAME_RATE_LIMITED,        /* the creator's address made too many creations:
@@ -114,7 +115,7 @@ int game_outcome_moved_on(enum game_outcome rc);
 /* 1 when outcome `rc` is a failure of the server (read, store, memory): worth a retry. */
 int game_outcome_failed(enum game_outcome rc);
 
-/* Frees what game_play() or game_create() wrote into `r` (and zeroes it). */
+/* Frees what game_play() wrote into `r` (and zeroes it). */
 void game_result_free(struct game_result *r);
 
 /* How a game ends (game_end). */
