@@ -203,6 +203,9 @@ const struct itest itest_tests[] = {
     {"PostgreSQL restarted 20 times under load: no failure after /readyz 200", test_reconnect},
     {"database turned read-only (demoted primary): 503, never 2xx, then back", test_read_only},
     {"creation limit: 429 with Retry-After per address, on by default", test_create_limit},
+    {"creation limit: every rematch created counts (a resign + rematch chain gets 429)",
+     test_create_limit_rematch},
+    {"creation limit: a replay weighs what it stores", test_create_limit_replay},
     /* Export and replay (t_export.c). */
     {"export: bot games of every ruleset and option exported, replayed equal (state, scores, "
      "events, past versions, export)",

@@ -142,6 +142,8 @@ void test_outage(struct server *srv);
 void test_reconnect(struct server *srv);
 void test_read_only(struct server *srv);
 void test_create_limit(struct server *srv);
+void test_create_limit_rematch(struct server *srv);
+void test_create_limit_replay(struct server *srv);
 void test_event_stream(struct server *srv);
 void test_event_stream_end(struct server *srv);
 void test_live_across_servers(struct server *srv);
