@@ -44,8 +44,8 @@ static int dial(const struct server *s, const char *from)
     return fd;
 }
 
-/* Reads from `fd` into buf (cap bytes) until the peer closes or `ms` pass; the bytes read.
- * *closed is 1 when the peer closed (or reset) the connection. */
+/* Reads from `fd` into buf (cap bytes; more are read and dropped) until the peer closes or
+ * `ms` pass; the bytes kept. *closed is 1 when the peer closed (or reset) the connection. */
 static size_t read_until_close(int fd, char *buf, size_t cap, long ms, int *closed)
 {
     size_t got = 0;
@@ -58,13 +58,16 @@ static size_t read_until_close(int fd, char *buf, size_t cap, long ms, int *clos
             if (hard_now_ms() >= end) break;
             continue;
         }
-        ssize_t k = recv(fd, buf + got, cap - 1 - got, 0);
+        /* Bytes past `cap` are read and dropped, so that a close after a long answer is
+         * still seen. */
+        char rest[512];
+        ssize_t k =
+            got < cap - 1 ? recv(fd, buf + got, cap - 1 - got, 0) : recv(fd, rest, sizeof rest, 0);
         if (k <= 0) {
             *closed = 1;
             break;
         }
-        got += (size_t)k;
-        if (got == cap - 1) break;
+        if (got < cap - 1) got += (size_t)k;
     }
     buf[got] = '\0';
     return got;
