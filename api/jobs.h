@@ -7,7 +7,8 @@
  * due work is lost between an action and its job. Any server's workers claim due rows (FOR
  * UPDATE SKIP LOCKED) with a lease; a server killed while it holds one leaves the row to be
  * claimed again once the lease has run out. What a job does to its game goes through the
- * normal version-checked commit, whose transaction rewrites or removes the row: of two
+ * game service (game/service.h: game_play, game_commit_change) and its version-checked
+ * commit, whose transaction rewrites or removes the row: of two
  * attempts at the same turn one commits and the other finds the game moved on, so a job
  * acts exactly once. Workers sleep until a commit writes a job (this server's: jobs_kick;
  * any server's: NOTIFY on STORE_JOBS_CHANNEL, which a listener thread of each server

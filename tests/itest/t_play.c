@@ -114,6 +114,8 @@ const struct itest itest_tests[] = {
     {"bots: a game whose people all resigned is cut short", test_bots_people_left},
     {"bots: one address's computer players take one share; deadlines not behind thinking",
      test_bots_fair_share},
+    {"creation: a creation, a rematch and a replay store their owner and seed_chosen",
+     test_creation_owner_seed},
     /* A player's games and webhook (t_inbox.c). */
     {"inbox: my games in order (my turn, then changed last), filters, pages, ETag, nobody else's",
      test_inbox_list},

@@ -204,6 +204,7 @@ void test_hints_bounded(struct server *srv);
 void test_hints_per_address(struct server *srv);
 void test_bots_people_left(struct server *srv);
 void test_bots_fair_share(struct server *srv);
+void test_creation_owner_seed(struct server *srv);
 void test_inbox_list(struct server *srv);
 void test_inbox_webhook(struct server *srv);
 void test_inbox_names(struct server *srv);
