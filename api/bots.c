@@ -9,12 +9,11 @@
 #include <string.h>
 
 #include "bot.h"
+#include "game/service.h"
 #include "games.h"
 #include "idle_run.h"
 #include "jobs.h"
 #include "log.h"
-#include "problem.h"
-#include "routes.h"
 #include "think_clock.h"
 
 #define LEASE_EXTRA_MS 2000 /* a claim of a bot's turn holds it 2 x think_ms + this */
@@ -212,17 +211,14 @@ static enum jobs_plan think_plan(const struct cc_game *g, const struct store_pla
 }
 
 /* jobs_kind.run: one action (the draw, or the placement) of the computer player to move,
- * committed like a request's, whose commit rewrites the job for what comes next. */
+ * played through the game service like a request's, whose commit rewrites the job for what comes
+ * next. */
 static enum jobs_result bot_run(const struct store_job *j)
 {
-    struct api_response resp;
-    memset(&resp, 0, sizeof resp);
     enum jobs_result r = JOBS_RETRY;
-    struct api_game *ag = games_load(j->game, GAMES_DB, &resp);
-    if (!ag) {
-        r = resp.status == 404 ? JOBS_DROP : JOBS_RETRY;
-        goto out;
-    }
+    enum games_fail why;
+    struct api_game *ag = games_fetch(j->game, GAMES_DB, -1, &why);
+    if (!ag) return why == GAMES_NOT_FOUND ? JOBS_DROP : JOBS_RETRY;
     /* A row older than the game: a commit without the plan wrote the game (none should). */
     if (ag->row.version != j->version) {
         r = JOBS_DROP;
@@ -236,17 +232,16 @@ static enum jobs_result bot_run(const struct store_job *j)
         goto out;
     }
     const struct store_player *p = &ag->row.players[g->seat];
-    struct cc_action a;
+    struct game_play play = {.by = GAME_BY_BOT};
     const char *used = NULL;
     long long t0 = api_now_ms();
     enum cc_status st = CC_OK;
     if (people_left(g, ag->row.players)) { /* nobody left to play for: it resigns */
-        memset(&a, 0, sizeof a);
-        a.kind = CC_ACTION_RESIGN;
-        a.tile = CC_NO_TILE;
+        play.action.kind = CC_ACTION_RESIGN;
+        play.action.tile = CC_NO_TILE;
         used = "resign";
     } else {
-        st = bots_play_turn(g, p->bot, p->think_ms, bots_seed(ag->id, g), &a, &used);
+        st = bots_play_turn(g, p->bot, p->think_ms, bots_seed(ag->id, g), &play.action, &used);
     }
     if (st != CC_OK) {
         log_kv(LOG_ERROR, "computer player found no move", "game", ag->id, "status",
@@ -254,24 +249,28 @@ static enum jobs_result bot_run(const struct store_job *j)
         goto out;
     }
     long long t1 = api_now_ms();
-    a.seat = (uint8_t)g->seat;
-    routes_turn_play(ag, &a, &resp);
-    if (resp.status == 200 || resp.status == 201) {
+    play.action.seat = (uint8_t)g->seat;
+    play.place = play.action.kind != CC_ACTION_DRAW;
+    struct game_result res;
+    enum game_outcome rc = game_play(&ag, &play, &res);
+    if (rc == GAME_COMMITTED) {
         char ms[24];
         snprintf(ms, sizeof ms, "%lld", t1 - t0);
         log_kv(LOG_DEBUG, "computer player moved", "game", ag->id, "level", used, "think_ms", ms,
                NULL);
         r = JOBS_DONE;
-    } else if (resp.status == 412 || resp.status == 409) {
-        r = JOBS_DONE; /* another attempt moved first: its commit rewrote the job */
+    } else if (game_outcome_moved_on(rc)) {
+        /* Another attempt moved first: its commit rewrote the job. */
+        if (rc == GAME_REFUSED)
+            log_kv(LOG_ERROR, "computer player's move refused", "game", j->game, "status",
+                   cc_status_name(res.refusal), NULL);
+        r = JOBS_DONE;
     } else {
-        char status[16];
-        snprintf(status, sizeof status, "%d", resp.status);
-        log_kv(resp.status >= 500 ? LOG_WARN : LOG_ERROR, "computer player's move not stored",
-               "game", ag->id, "status", status, NULL);
+        log_kv(game_outcome_failed(rc) ? LOG_WARN : LOG_ERROR, "computer player's move not stored",
+               "game", j->game, "outcome", game_outcome_name(rc), NULL);
     }
+    game_result_free(&res);
 out:
-    free(resp.body);
     games_free(ag);
     return r;
 }

@@ -2,13 +2,11 @@
  * times and their JSON -- see clocks.h (the jobs' handlers are clocks_run.c). */
 #include "clocks.h"
 
-#include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "games.h"
 #include "jobs.h"
 #include "log.h"
 
@@ -30,72 +28,6 @@ void clocks_rfc3339(long long ms, char out[32])
     char s[24];
     strftime(s, sizeof s, "%Y-%m-%dT%H:%M:%S", &tm);
     snprintf(out, 32, "%s.%03dZ", s, (int)(ms % 1000));
-}
-
-/* The number member `key` of `o`, or `dflt`. */
-static double num(const cJSON *o, const char *key, double dflt)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    return cJSON_IsNumber(v) ? v->valuedouble : dflt;
-}
-
-int clocks_decode(const char *txt, size_t len, struct store_clock *out)
-{
-    memset(out, 0, sizeof *out);
-    cJSON *j = cJSON_ParseWithLength(txt, len);
-    if (!cJSON_IsObject(j)) {
-        cJSON_Delete(j);
-        return -1;
-    }
-    out->turn_seconds = (int)num(j, "turn_seconds", 0);
-    out->initial_seconds = (int)num(j, "initial_seconds", 0);
-    out->increment_seconds = (int)num(j, "increment_seconds", 0);
-    out->kind = out->turn_seconds > 0 ? STORE_CLOCK_TURN : STORE_CLOCK_BANK;
-    const cJSON *ot = cJSON_GetObjectItemCaseSensitive(j, "on_timeout");
-    out->resign = cJSON_IsString(ot) && strcmp(ot->valuestring, "resign") == 0;
-    out->turn_start_ms = (long long)num(j, "turn_start_ms", 0);
-    out->deadline_ms = (long long)num(j, "deadline_ms", 0);
-    out->turn_seat = (int)num(j, "turn_seat", 0);
-    out->turn_no = (int)num(j, "turn_no", 0);
-    out->timed_out = (int)num(j, "timed_out", 0);
-    out->near_sent = (int)num(j, "near_sent", 0);
-    out->ended_by_timeout = (int)num(j, "ended_by_timeout", 0);
-    const cJSON *b = cJSON_GetObjectItemCaseSensitive(j, "bank_ms");
-    const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "timeouts");
-    for (int s = 0; s < CC_MAX_PLAYERS; s++) {
-        const cJSON *bv = cJSON_GetArrayItem(b, s), *tv = cJSON_GetArrayItem(t, s);
-        out->bank_ms[s] = cJSON_IsNumber(bv) ? (long long)bv->valuedouble : 0;
-        out->timeouts[s] = cJSON_IsNumber(tv) ? (int)tv->valuedouble : 0;
-    }
-    cJSON_Delete(j);
-    return out->kind == STORE_CLOCK_BANK && out->initial_seconds <= 0 ? -1 : 0;
-}
-
-const char *clocks_encode(const struct store_clock *c, char *buf, size_t cap)
-{
-    size_t o = 0;
-    int w;
-#define PUT(...)                                                                                   \
-    do {                                                                                           \
-        w = snprintf(buf + o, o < cap ? cap - o : 0, __VA_ARGS__);                                 \
-        if (w > 0) o += (size_t)w;                                                                 \
-    } while (0)
-    if (c->kind == STORE_CLOCK_TURN)
-        PUT("{\"turn_seconds\":%d", c->turn_seconds);
-    else
-        PUT("{\"initial_seconds\":%d,\"increment_seconds\":%d", c->initial_seconds,
-            c->increment_seconds);
-    PUT(",\"on_timeout\":\"%s\",\"turn_start_ms\":%lld,\"deadline_ms\":%lld,\"turn_seat\":%d,"
-        "\"turn_no\":%d,\"timed_out\":%d,\"near_sent\":%d,\"ended_by_timeout\":%d,\"bank_ms\":[",
-        c->resign ? "resign" : "autoplay", c->turn_start_ms, c->deadline_ms, c->turn_seat,
-        c->turn_no, c->timed_out, c->near_sent, c->ended_by_timeout);
-    for (int s = 0; s < CC_MAX_PLAYERS; s++) PUT("%s%lld", s ? "," : "", c->bank_ms[s]);
-    PUT("],\"timeouts\":[");
-    for (int s = 0; s < CC_MAX_PLAYERS; s++) PUT("%s%d", s ? "," : "", c->timeouts[s]);
-    PUT("]}");
-#undef PUT
-    if (o >= cap && cap) buf[cap - 1] = '\0';
-    return buf;
 }
 
 /* Begins the turn of the seat to move of `g` at `now`: its deadline. */
@@ -126,57 +58,34 @@ void clocks_begin(struct store_clock *c, const struct cc_game *g, long long now_
     turn_begin(c, g, now_ms);
 }
 
-const char *clocks_jobs(const struct store_clock *c, const struct cc_game *g, int new_turn,
-                        long long now_ms, const char *base, char *buf, size_t cap)
+void clocks_jobs(const struct store_clock *c, const struct cc_game *g, int new_turn,
+                 long long now_ms, struct store_jobs *plan)
 {
-    int finished = g->phase == CC_PHASE_FINISHED;
-    if (!finished && !new_turn) return base;
-    size_t o = 0;
-    int w;
-    if (base) {
-        size_t bl = strlen(base);
-        if (bl < 2 || bl >= cap) return base;
-        memcpy(buf, base, bl - 1); /* without its ']' */
-        o = bl - 1;
-        buf[o++] = ',';
-    } else {
-        buf[o++] = '[';
+    if (g->phase == CC_PHASE_FINISHED) {
+        store_jobs_add(plan, (struct store_job_plan){.kind = "deadline", .remove = 1});
+        store_jobs_add(plan, (struct store_job_plan){.kind = "deadline_near", .remove = 1});
+        return;
     }
-    if (finished) {
-        w = snprintf(buf + o, cap - o,
-                     "{\"kind\":\"deadline\",\"due_ms\":null},"
-                     "{\"kind\":\"deadline_near\",\"due_ms\":null}]");
-    } else {
-        long long due = c->deadline_ms - now_ms, span = c->deadline_ms - c->turn_start_ms;
-        long long ahead = span / 4 < NEAR_MAX_MS ? span / 4 : NEAR_MAX_MS;
-        if (due < 0) due = 0;
-        if (ahead > 0)
-            w = snprintf(buf + o, cap - o,
-                         "{\"kind\":\"deadline\",\"due_ms\":%lld,\"lease_ms\":%d},"
-                         "{\"kind\":\"deadline_near\",\"due_ms\":%lld,\"lease_ms\":%d}]",
-                         due, DEADLINE_LEASE_MS, due - ahead > 0 ? due - ahead : 0,
-                         DEADLINE_LEASE_MS);
-        else
-            w = snprintf(buf + o, cap - o,
-                         "{\"kind\":\"deadline\",\"due_ms\":%lld,\"lease_ms\":%d},"
-                         "{\"kind\":\"deadline_near\",\"due_ms\":null}]",
-                         due, DEADLINE_LEASE_MS);
-    }
-    if (w < 0 || (size_t)w >= cap - o) {
-        log_kv(LOG_ERROR, "clock jobs too long", NULL);
-        return base;
-    }
-    return buf;
+    if (!new_turn) return;
+    long long due = c->deadline_ms - now_ms, span = c->deadline_ms - c->turn_start_ms;
+    long long ahead = span / 4 < NEAR_MAX_MS ? span / 4 : NEAR_MAX_MS;
+    if (due < 0) due = 0;
+    store_jobs_add(plan, (struct store_job_plan){
+                             .kind = "deadline", .due_ms = due, .lease_ms = DEADLINE_LEASE_MS});
+    if (ahead > 0)
+        store_jobs_add(plan, (struct store_job_plan){.kind = "deadline_near",
+                                                     .due_ms = due - ahead > 0 ? due - ahead : 0,
+                                                     .lease_ms = DEADLINE_LEASE_MS});
+    else
+        store_jobs_add(plan, (struct store_job_plan){.kind = "deadline_near", .remove = 1});
 }
 
-void clocks_commit(struct api_game *ag, struct store_commit *c, char *clock_buf, char *deadline_buf,
-                   char *jobs_buf)
+void clocks_commit(struct store_clock *cl, const struct cc_game *g, struct store_commit *c,
+                   int by_clock, char *clock_buf, char *deadline_buf, struct store_jobs *plan)
 {
-    struct store_clock *cl = &ag->row.clock;
-    const struct cc_game *g = &ag->g;
     long long now = clocks_now_ms();
     int prev = cl->turn_seat;
-    if (ag->clock_auto && !cl->timed_out) {
+    if (by_clock && !cl->timed_out) {
         cl->timed_out = 1;
         cl->timeouts[prev]++;
     }
@@ -188,20 +97,47 @@ void clocks_commit(struct api_game *ag, struct store_commit *c, char *clock_buf,
             if (left < 0) left = 0;
             cl->bank_ms[prev] = left + (long long)cl->increment_seconds * 1000;
         }
-        if (!ag->clock_auto && c->seat == prev && c->kind && strcmp(c->kind, "resign") != 0)
+        if (!by_clock && c->seat == prev && c->kind && strcmp(c->kind, "resign") != 0)
             cl->timeouts[prev] = 0;
-        if (finished && ag->clock_auto && cc_game_result(g) == CC_RESULT_RESIGNATION)
-            cl->ended_by_timeout = 1;
+        /* The game's ending (game_end) says a timeout ended it. */
+        if (finished && c->result && strcmp(c->result, "timeout") == 0) cl->ended_by_timeout = 1;
         turn_begin(cl, g, now);
     }
-    c->clock_json = clocks_encode(cl, clock_buf, STORE_CLOCK_JSON_MAX);
+    c->clock_json = store_clock_encode(cl, clock_buf, STORE_CLOCK_JSON_MAX);
     if (cl->deadline_ms) {
         clocks_rfc3339(cl->deadline_ms, deadline_buf);
         c->deadline = deadline_buf;
     } else {
         c->deadline = NULL;
     }
-    c->jobs_json = clocks_jobs(cl, g, new_turn, now, c->jobs_json, jobs_buf, JOBS_JSON_MAX);
+    clocks_jobs(cl, g, new_turn, now, plan);
+}
+
+void clocks_json_timed_out(struct json_out *w, const struct store_clock *cl, int resign, int seq)
+{
+    char d[32];
+    clocks_rfc3339(cl->deadline_ms, d);
+    json_out_begin_object(w);
+    json_out_kint(w, "seq", seq);
+    json_out_kstring(w, "type", "turn_timed_out");
+    json_out_kint(w, "seat", cl->turn_seat);
+    json_out_kint(w, "turn", cl->turn_no);
+    json_out_kstring(w, "deadline", d);
+    json_out_kint(w, "late_ms", clocks_now_ms() - cl->deadline_ms);
+    json_out_kint(w, "timeouts_in_a_row", cl->timeouts[cl->turn_seat] + 1);
+    json_out_kstring(w, "action", resign ? "resign" : "autoplay");
+    json_out_end_object(w);
+}
+
+int clocks_json_near(const struct store_clock *cl, int seq, char *buf, size_t cap)
+{
+    char d[32];
+    clocks_rfc3339(cl->deadline_ms, d);
+    int w = snprintf(buf, cap,
+                     "[{\"seq\":%d,\"type\":\"deadline_near\",\"seat\":%d,\"turn\":%d,"
+                     "\"deadline\":\"%s\",\"remaining_ms\":%lld}]",
+                     seq, cl->turn_seat, cl->turn_no, d, cl->deadline_ms - clocks_now_ms());
+    return w > 0 && (size_t)w < cap ? 0 : -1;
 }
 
 long long clocks_bank_now(const struct store_clock *c, const struct cc_game *g, unsigned seat)

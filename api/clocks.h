@@ -23,7 +23,6 @@
 #define CLOCKS_INCREMENT_MAX 86400   /* increment_seconds at most (a day) */
 #define CLOCKS_TIMEOUTS_MAX  3       /* timeouts in a row after which a seat resigns */
 
-struct api_game;
 struct store_commit;
 
 /* Registers the job kinds "deadline" and "deadline_near" (before jobs_start). 0 or -1. */
@@ -35,12 +34,6 @@ long long clocks_now_ms(void);
 /* `ms` (since 1970) as RFC 3339 UTC with milliseconds into `out`. */
 void clocks_rfc3339(long long ms, char out[32]);
 
-/* Decodes the stored clock text (`len` bytes) into `out`. 0, or -1 when malformed. */
-int clocks_decode(const char *txt, size_t len, struct store_clock *out) NODISCARD;
-
-/* Encodes `c` as its stored JSON into `buf` (STORE_CLOCK_JSON_MAX bytes); returns buf. */
-const char *clocks_encode(const struct store_clock *c, char *buf, size_t cap);
-
 /*
  * Starts the clock `c` (its kind and settings filled in, the rest anything) of a new game
  * `g` at `now_ms`: every bank full, the first turn begun. For creation and rematches.
@@ -48,29 +41,37 @@ const char *clocks_encode(const struct store_clock *c, char *buf, size_t cap);
 void clocks_begin(struct store_clock *c, const struct cc_game *g, long long now_ms);
 
 /*
- * The background jobs of the clock `c` of state `g` after a commit at `now_ms`, merged with
- * `base` (another STORE_JOBS_JSON text or NULL) into `buf` (`cap` bytes): a new turn's
- * deadline and deadline_near (`new_turn`), their removal once finished, else base alone.
+ * Adds the background jobs of the clock `c` of state `g` after a commit at `now_ms` to
+ * `plan`: a new turn's deadline and deadline_near (`new_turn`), their removal once
+ * finished, else nothing.
  */
-const char *clocks_jobs(const struct store_clock *c, const struct cc_game *g, int new_turn,
-                        long long now_ms, const char *base, char *buf, size_t cap);
+void clocks_jobs(const struct store_clock *c, const struct cc_game *g, int new_turn,
+                 long long now_ms, struct store_jobs *plan);
 
 /*
- * For games_commit() of a game with a clock (ag->row.clock.kind): moves the clock on for
- * the state ag->g the commit stores (a new turn: the bank of the seat that moved charged
- * with the time since the turn began, plus the increment; its timeouts in a row cleared
- * when it moved itself; the next deadline), and fills c->clock_json, c->deadline and the
- * jobs (merged into c->jobs_json) from the buffers given (STORE_CLOCK_JSON_MAX, 32 and
- * JOBS_JSON_MAX bytes).
+ * For game_commit() of a game with a clock `cl` (kind set): moves it on for the state `g`
+ * commit `c` stores (a new turn: the bank of the seat that moved charged with the time since
+ * the turn began, plus the increment; its timeouts in a row cleared when it moved itself,
+ * counted when the server acted for it, `by_clock`; the next deadline; ended_by_timeout when
+ * c->result is "timeout"), fills c->clock_json and c->deadline from the buffers given
+ * (STORE_CLOCK_JSON_MAX and 32 bytes), and adds its jobs to `plan` (clocks_jobs).
  */
-void clocks_commit(struct api_game *ag, struct store_commit *c, char *clock_buf, char *deadline_buf,
-                   char *jobs_buf);
+void clocks_commit(struct store_clock *cl, const struct cc_game *g, struct store_commit *c,
+                   int by_clock, char *clock_buf, char *deadline_buf, struct store_jobs *plan);
 
 /*
  * For the state's JSON: "clock" (the settings), "deadline" (RFC 3339, null once finished);
  * `c` of kind 0 writes nothing.
  */
 void clocks_json(struct json_out *o, const struct store_clock *c, const struct cc_game *g);
+
+/* Writes the turn_timed_out event (seq `seq`) of clock `cl` for the seat the server acts
+ * for now (`resign`: by resigning, else by autoplay) as an element of the open array `w`. */
+void clocks_json_timed_out(struct json_out *w, const struct store_clock *cl, int resign, int seq);
+
+/* Writes the events array of the deadline_near event (seq `seq`) of clock `cl` into `buf`
+ * (`cap` bytes). 0, or -1 when it does not fit. */
+int clocks_json_near(const struct store_clock *cl, int seq, char *buf, size_t cap) NODISCARD;
 
 /* Seat `seat`'s bank in ms as of now (STORE_CLOCK_BANK), never below 0. */
 long long clocks_bank_now(const struct store_clock *c, const struct cc_game *g, unsigned seat);

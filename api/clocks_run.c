@@ -7,35 +7,21 @@
 
 #include "bots.h"
 #include "clocks.h"
+#include "game/service.h"
 #include "games.h"
 #include "jobs.h"
 #include "log.h"
-#include "routes.h"
 
 #define EARLY_WAIT_MS 2000 /* a deadline claimed this early is waited for */
-
-/* jobs_kind.plan: clocks write their jobs themselves (clocks_commit: the plan cannot see the
- * clock), so nothing here. */
-static enum jobs_plan clock_plan(const struct cc_game *g, const struct store_player *seats,
-                                 int *due_ms, int *lease_ms)
-{
-    (void)g;
-    (void)seats;
-    (void)due_ms;
-    (void)lease_ms;
-    return JOBS_PLAN_NONE;
-}
 
 /* Loads the game of job `j` for a clock's handler: NULL with *r set when there is nothing
  * to do (JOBS_DROP) or it failed (JOBS_RETRY). */
 static struct api_game *load_for(const struct store_job *j, enum jobs_result *r)
 {
-    struct api_response resp;
-    memset(&resp, 0, sizeof resp);
-    struct api_game *ag = games_load(j->game, GAMES_DB, &resp);
-    free(resp.body);
+    enum games_fail why;
+    struct api_game *ag = games_fetch(j->game, GAMES_DB, -1, &why);
     if (!ag) {
-        *r = resp.status == 404 ? JOBS_DROP : JOBS_RETRY;
+        *r = why == GAMES_NOT_FOUND ? JOBS_DROP : JOBS_RETRY;
         return NULL;
     }
     /* Nothing to time in a game that is over, aborted or still waiting for open seats
@@ -71,16 +57,16 @@ static enum jobs_result deadline_run(const struct store_job *j)
     unsigned seat = ag->g.seat;
     int turn = ag->g.turn;
     int resign = cl->resign || cl->timeouts[seat] + (cl->timed_out ? 0 : 1) >= CLOCKS_TIMEOUTS_MAX;
-    for (int step = 0; step < 4; step++) {
-        struct cc_action a;
-        memset(&a, 0, sizeof a);
+    for (int step = 0; step < 4 && ag; step++) {
+        struct game_play p = {.by = GAME_BY_CLOCK};
+        struct cc_action *a = &p.action;
         if (resign) {
-            a.kind = CC_ACTION_RESIGN;
-            a.tile = CC_NO_TILE;
+            a->kind = CC_ACTION_RESIGN;
+            a->tile = CC_NO_TILE;
         } else {
             const char *used = NULL;
             enum cc_status st =
-                bots_play_turn(&ag->g, "greedy", 0, bots_seed(ag->id, &ag->g), &a, &used);
+                bots_play_turn(&ag->g, "greedy", 0, bots_seed(ag->id, &ag->g), a, &used);
             if (st != CC_OK) {
                 log_kv(LOG_ERROR, "no move for a timed-out seat", "game", ag->id, "status",
                        cc_status_name(st), NULL);
@@ -88,16 +74,13 @@ static enum jobs_result deadline_run(const struct store_job *j)
                 goto out;
             }
         }
-        a.seat = (uint8_t)seat;
-        struct api_response resp;
-        memset(&resp, 0, sizeof resp);
-        ag->clock_auto = 1;
-        routes_turn_play(ag, &a, &resp);
-        ag->clock_auto = 0;
-        int st = resp.status;
-        free(resp.body);
-        if (st == 409 || st == 412) goto out; /* another server acted: its commit moved on */
-        if (st != 200 && st != 201) {
+        a->seat = (uint8_t)seat;
+        p.place = a->kind != CC_ACTION_DRAW;
+        struct game_result res;
+        enum game_outcome rc = game_play(&ag, &p, &res);
+        game_result_free(&res);
+        if (game_outcome_moved_on(rc)) goto out; /* another server acted: its commit moved on */
+        if (rc != GAME_COMMITTED) {
             r = JOBS_RETRY;
             goto out;
         }
@@ -113,61 +96,34 @@ out:
 static enum jobs_result near_run(const struct store_job *j)
 {
     enum jobs_result r = JOBS_DONE;
-    uint8_t *snap = NULL;
     struct api_game *ag = load_for(j, &r);
     if (!ag) return r;
     struct store_clock *cl = &ag->row.clock;
     if (cl->near_sent || clocks_expired(cl, &ag->g)) {
-        r = JOBS_DROP;
-        goto out;
+        games_free(ag);
+        return JOBS_DROP;
     }
-    snap = malloc(CC_SNAPSHOT_MAX);
-    size_t len = snap ? cc_game_encode(&ag->g, snap, CC_SNAPSHOT_MAX) : 0;
-    char d[32], events[256], plan[JOBS_JSON_MAX], jobs[JOBS_JSON_MAX];
-    clocks_rfc3339(cl->deadline_ms, d);
-    int seq = ag->row.last_seq + 1;
-    snprintf(events, sizeof events,
-             "[{\"seq\":%d,\"type\":\"deadline_near\",\"seat\":%d,\"turn\":%d,\"deadline\":\"%s\","
-             "\"remaining_ms\":%lld}]",
-             seq, cl->turn_seat, cl->turn_no, d, cl->deadline_ms - clocks_now_ms());
+    char events[256];
+    r = JOBS_RETRY;
+    if (clocks_json_near(cl, ag->row.last_seq + 1, events, sizeof events)) goto out;
     cl->near_sent = 1;
-    struct store_commit c = {
-        .status = "active",
-        .last_seq = seq,
-        .snapshot = snap,
-        .snapshot_len = len,
-        .seat = cl->turn_seat,
-        .kind = NULL, /* no action */
-        .action_json = NULL,
-        .events_json = events,
-    };
     /* The other kinds' plan as every commit writes it, and this job removed. */
-    const char *base = jobs_plan(&ag->g, ag->row.players, plan, sizeof plan);
-    size_t bl = base ? strlen(base) : 0;
-    int w = snprintf(jobs, sizeof jobs, "%.*s%s{\"kind\":\"deadline_near\",\"due_ms\":null}]",
-                     (int)(bl ? bl - 1 : 0), base ? base : "", base ? "," : "[");
-    if (w < 0 || (size_t)w >= sizeof jobs) {
-        r = JOBS_RETRY;
-        goto out;
-    }
-    c.jobs_json = jobs;
+    struct store_jobs plan = {0};
+    jobs_plan(&ag->g, ag->row.players, &plan);
+    store_jobs_add(&plan, (struct store_job_plan){.kind = "deadline_near", .remove = 1});
+    struct game_change ch = {.events_json = events, .nev = 1, .seat = cl->turn_seat, .jobs = &plan};
     enum store_status ss;
-    if (!len) {
-        r = JOBS_RETRY;
-        goto out;
-    }
-    enum games_commit gc = games_commit(ag, &c, NULL, 0, &ss);
-    if (gc != GAMES_COMMITTED && ss != STORE_CONFLICT) r = JOBS_RETRY;
+    enum game_outcome gc = game_commit_change(ag, &ch, GAME_BY_SERVER, &ss);
+    if (gc == GAME_COMMITTED || gc == GAME_CONFLICT) r = JOBS_DONE;
 out:
-    free(snap);
     games_free(ag);
     return r;
 }
 
-/* The fast lane: a deadline never waits behind a computer player's thinking. */
-static const struct jobs_kind deadline_kind = {"deadline", clock_plan, deadline_run,
-                                               JOBS_LANE_FAST};
-static const struct jobs_kind near_kind = {"deadline_near", clock_plan, near_run, JOBS_LANE_FAST};
+/* Clocks write their jobs themselves (clocks_commit: a kind's plan cannot see the clock). The
+ * fast lane: a deadline never waits behind a computer player's thinking. */
+static const struct jobs_kind deadline_kind = {"deadline", NULL, deadline_run, JOBS_LANE_FAST};
+static const struct jobs_kind near_kind = {"deadline_near", NULL, near_run, JOBS_LANE_FAST};
 
 int clocks_init(void)
 {

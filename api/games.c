@@ -9,8 +9,8 @@
  * servers on one database each keep their own cache; none needs another's. The reads'
  * version queries go through the batcher (batcher.c).
  *
- * Commits go through here too (games_commit), so that the cache follows every state
- * this server stores.
+ * Commits go through the game service (game_commit, game/service.h), which puts every
+ * state this server stores into the cache (games_remember), so that it follows them.
  *
  * After a failover, a version may name another state: the old primary may have shown a
  * commit (to this server's reads) that its standby never got, and the new primary then
@@ -27,8 +27,6 @@
 #include <string.h>
 
 #include "batcher.h"
-#include "clocks.h"
-#include "jobs.h"
 #include "json_game.h"
 #include "log.h"
 #include "problem.h"
@@ -120,7 +118,6 @@ static struct api_game *from_cache(const char *id, int version)
         copy->row.seed_chosen = c->seed_chosen;
         copy->row.state = c->state;
         copy->row.clock = c->clock;
-        copy->clock_auto = 0;
         copy->row.snapshot_len = 0;
         memcpy(&copy->g, &c->g, sizeof copy->g);
     }
@@ -172,8 +169,54 @@ struct api_game *games_load(const char *id, enum games_from from, struct api_res
 struct api_game *games_load_at(const char *id, enum games_from from, int version,
                                struct api_response *resp)
 {
-    if (!auth_uuid_valid(id)) {
+    enum games_fail why;
+    struct api_game *ag = games_fetch(id, from, version, &why);
+    if (!ag) games_fail_answer(resp, why);
+    return ag;
+}
+
+void games_fail_answer(struct api_response *resp, enum games_fail why)
+{
+    switch (why) {
+    case GAMES_OK:
+        break;
+    case GAMES_NOT_FOUND:
         problem_reply(resp, 404, "not_found", "There is no game with this id.");
+        break;
+    case GAMES_UNAVAILABLE:
+        problem_store(resp, STORE_UNAVAILABLE);
+        break;
+    case GAMES_CORRUPT:
+        problem_engine(resp, CC_ERR_CORRUPT);
+        break;
+    case GAMES_NO_MEMORY:
+        problem_reply(resp, 500, "internal_error", "Out of memory.");
+        break;
+    case GAMES_ERROR:
+        problem_store(resp, STORE_ERROR);
+        break;
+    }
+}
+
+/* The games_fail of store status `s` (not STORE_OK). */
+static enum games_fail fail_of(enum store_status s)
+{
+    switch (s) {
+    case STORE_NOT_FOUND:
+        return GAMES_NOT_FOUND;
+    case STORE_UNAVAILABLE:
+        return GAMES_UNAVAILABLE;
+    default:
+        return GAMES_ERROR;
+    }
+}
+
+struct api_game *games_fetch(const char *id, enum games_from from, int version,
+                             enum games_fail *why)
+{
+    *why = GAMES_OK;
+    if (!auth_uuid_valid(id)) {
+        *why = GAMES_NOT_FOUND;
         return NULL;
     }
     if (slots && from != GAMES_DB) {
@@ -181,7 +224,7 @@ struct api_game *games_load_at(const char *id, enum games_from from, int version
             enum store_status vs = batcher_version(id, &version);
             if (vs == STORE_OK && version < 0) vs = STORE_NOT_FOUND;
             if (vs != STORE_OK) {
-                problem_store(resp, vs);
+                *why = fail_of(vs);
                 return NULL;
             }
         }
@@ -190,22 +233,21 @@ struct api_game *games_load_at(const char *id, enum games_from from, int version
     }
     struct api_game *ag = malloc(sizeof *ag);
     if (!ag) {
-        problem_reply(resp, 500, "internal_error", "Out of memory.");
+        *why = GAMES_NO_MEMORY;
         return NULL;
     }
     snprintf(ag->id, sizeof ag->id, "%s", id);
     ag->cached = 0;
-    ag->clock_auto = 0;
     enum store_status s = store_game_load(id, &ag->row);
     ag->epoch = store_epoch(); /* of the connection the load ran on */
     if (s != STORE_OK) {
-        problem_store(resp, s);
+        *why = fail_of(s);
         goto fail;
     }
     enum cc_status st = cc_game_decode(&ag->g, ag->row.snapshot, ag->row.snapshot_len);
     if (st != CC_OK || ag->g.nplayers != ag->row.nplayers) {
         log_kv(LOG_ERROR, "stored game does not decode", "game", id, NULL);
-        problem_engine(resp, CC_ERR_CORRUPT);
+        *why = GAMES_CORRUPT;
         goto fail;
     }
     fix_names(ag);
@@ -358,33 +400,6 @@ void games_turn(const struct cc_game *g, struct store_turn *out)
         out->scores[s] = g->players[s].score;
 }
 
-enum games_commit games_commit(struct api_game *ag, struct store_commit *c, const char *body,
-                               size_t len, enum store_status *failure)
-{
-    c->id = ag->id;
-    c->version = ag->row.version;
-    /* The game's background jobs after this state (a computer player's turn ...), written
-     * by the same transaction (jobs.h). */
-    char jobs[JOBS_JSON_MAX];
-    if (!c->jobs_json) c->jobs_json = jobs_plan(&ag->g, ag->row.players, jobs, sizeof jobs);
-    if (!c->turn.phase) games_turn(&ag->g, &c->turn);
-    /* A game with a clock (0011): the clock moved on, its deadline and jobs. */
-    char clock[STORE_CLOCK_JSON_MAX], deadline[32], clock_jobs[JOBS_JSON_MAX];
-    struct store_clock was = ag->row.clock;
-    if (ag->row.clock.kind) clocks_commit(ag, c, clock, deadline, clock_jobs);
-    c->epoch = ag->epoch;
-    enum store_status s = store_game_commit(c);
-    *failure = s;
-    if (s == STORE_OK) {
-        ag->row.version = c->version + 1;
-        ag->row.last_seq = c->last_seq;
-        games_remember(ag, body, len);
-        return GAMES_COMMITTED;
-    }
-    ag->row.clock = was;
-    return s == STORE_CONFLICT && ag->cached ? GAMES_STALE : GAMES_FAILED;
-}
-
 void games_free(struct api_game *ag)
 {
     free(ag);
@@ -411,14 +426,21 @@ const char *games_status(const struct api_game *ag)
 int games_not_active(const struct api_game *ag, struct api_response *resp)
 {
     if (ag->row.state == STORE_PLAYING) return 0;
-    if (ag->row.state == STORE_WAITING)
+    games_not_active_answer(resp, ag->row.state);
+    return 1;
+}
+
+void games_not_active_answer(struct api_response *resp, enum store_game_state state)
+{
+    if (state == STORE_WAITING)
         problem_reply(resp, 409, "game_not_active",
                       "The game is waiting for its open seats to be taken (POST "
                       "/v1/games/{id}/join): it can be read, not played yet.");
-    else
+    else if (state == STORE_ABORTED)
         problem_reply(resp, 409, "game_not_active",
                       "The game was aborted: nothing more can be played.");
-    return 1;
+    else
+        problem_reply(resp, 409, "game_not_active", "Only a game under way can be resigned.");
 }
 
 void games_meta(const struct api_game *ag, struct json_game_meta *meta)

@@ -1,5 +1,5 @@
-/* games.h: stored games for requests: loading, the seat a request speaks for, commits, and
- * a cache of decoded games. */
+/* games.h: stored games: loading, the seat a request speaks for, and a cache of decoded
+ * games (commits go through the game service, game/service.h, which keeps it current). */
 #ifndef API_GAMES_H
 #define API_GAMES_H
 
@@ -16,7 +16,6 @@ struct api_game {
     struct cc_game g;                  /* the decoded state */
     const char *names[CC_MAX_PLAYERS]; /* row.players[s].name */
     int cached;                        /* 1: a copy from the cache (row.snapshot left empty) */
-    int clock_auto;                    /* 1: the server acts for a timed-out seat (clocks.c) */
     unsigned epoch;                    /* store_epoch() of the read it came from (games.c) */
 };
 
@@ -39,6 +38,26 @@ int games_init(int slots) NODISCARD;
 
 /* Frees the cache. */
 void games_shutdown(void);
+
+/* Why games_fetch() found no game. */
+enum games_fail {
+    GAMES_OK = 0,      /* loaded */
+    GAMES_NOT_FOUND,   /* no such game (or a malformed id) */
+    GAMES_UNAVAILABLE, /* no database now */
+    GAMES_CORRUPT,     /* the stored state does not decode */
+    GAMES_NO_MEMORY,   /* out of memory */
+    GAMES_ERROR        /* the database failed otherwise */
+};
+
+/*
+ * Loads game `id` as games_load_at() does, for callers that answer no request (the game
+ * service, the job workers): the game (free with games_free), or NULL with *why set.
+ */
+struct api_game *games_fetch(const char *id, enum games_from from, int version,
+                             enum games_fail *why) NODISCARD;
+
+/* Answers the problem of games_fetch() failure `why` into `resp` (404, 503 or 500). */
+void games_fail_answer(struct api_response *resp, enum games_fail why);
 
 /*
  * Loads game `id`. Returns the game (free with games_free), or NULL after answering 404
@@ -110,27 +129,11 @@ const char *games_status(const struct api_game *ag);
  */
 int games_not_active(const struct api_game *ag, struct api_response *resp) NODISCARD;
 
+/* Answers 409 game_not_active for a game in `state`: waiting, aborted, or (playing) over
+ * already, for a resignation. */
+void games_not_active_answer(struct api_response *resp, enum store_game_state state);
+
 /* The json_game() meta of `ag` as GET shows it: id, version, names, status, open seats. */
 void games_meta(const struct api_game *ag, struct json_game_meta *meta);
-
-/* How games_commit() ended. */
-enum games_commit {
-    GAMES_COMMITTED = 0, /* stored: ag->row and the cache hold the new state */
-    GAMES_STALE,         /* nothing stored: ag was the cache's copy and the game has moved on since:
-                            load it again with GAMES_DB and try the action again */
-    GAMES_FAILED         /* nothing stored: *failure says why (STORE_CONFLICT: the game moved on;
-                            STORE_DUPLICATE: c->idem's key was stored by a racing request; ...) */
-};
-
-/*
- * Stores the action described by `c` on game `ag` (store_game_commit: the new snapshot,
- * the action, its events and c->idem, guarded by the version): sets c->id and c->version
- * from `ag` (and c->turn from ag->g unless the caller filled it), the caller fills the rest.
- * On success moves ag->row on (version + 1,
- * c->last_seq) and puts the new state into the cache with `body` (its GET answer, `len`
- * bytes, copied; may be NULL). The caller maps a failure to HTTP (problem_store).
- */
-enum games_commit games_commit(struct api_game *ag, struct store_commit *c, const char *body,
-                               size_t len, enum store_status *failure) NODISCARD;
 
 #endif

@@ -56,32 +56,20 @@ int jobs_register(const struct jobs_kind *k)
     return 0;
 }
 
-const char *jobs_plan(const struct cc_game *g, const struct store_player *seats, char *buf,
-                      size_t cap)
+int jobs_plan(const struct cc_game *g, const struct store_player *seats, struct store_jobs *out)
 {
-    size_t o = 0;
     int n = 0;
     for (int i = 0; i < nkinds; i++) {
         int due = 0, lease = 10000;
-        enum jobs_plan p = kinds[i]->plan(g, seats, &due, &lease);
+        enum jobs_plan p = kinds[i]->plan ? kinds[i]->plan(g, seats, &due, &lease) : JOBS_PLAN_NONE;
         if (p == JOBS_PLAN_NONE) continue;
-        int w =
-            p == JOBS_PLAN_DUE
-                ? snprintf(buf + o, cap - o, "%s{\"kind\":\"%s\",\"due_ms\":%d,\"lease_ms\":%d}",
-                           n ? "," : "[", kinds[i]->name, due, lease)
-                : snprintf(buf + o, cap - o, "%s{\"kind\":\"%s\",\"due_ms\":null}", n ? "," : "[",
-                           kinds[i]->name);
-        if (w < 0 || (size_t)w >= cap - o) {
-            log_kv(LOG_ERROR, "job plan too long", "kind", kinds[i]->name, NULL);
-            return NULL;
-        }
-        o += (size_t)w;
+        store_jobs_add(out, (struct store_job_plan){.kind = kinds[i]->name,
+                                                    .remove = p == JOBS_PLAN_REMOVE,
+                                                    .due_ms = due,
+                                                    .lease_ms = lease});
         n++;
     }
-    if (!n || o + 2 > cap) return NULL;
-    buf[o++] = ']';
-    buf[o] = '\0';
-    return buf;
+    return n;
 }
 
 int jobs_submit(struct jobs_task *t)

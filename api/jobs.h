@@ -3,11 +3,12 @@
  * writes, and an in-memory queue of tasks (hints) for a worker of its own.
  *
  * A job is a row of the table jobs (0010): at most one per game and kind, written or removed
- * by the transaction of the commit that made it due (games_commit asks jobs_plan()), so no
+ * by the transaction of the commit that made it due (game_commit asks jobs_plan()), so no
  * due work is lost between an action and its job. Any server's workers claim due rows (FOR
  * UPDATE SKIP LOCKED) with a lease; a server killed while it holds one leaves the row to be
  * claimed again once the lease has run out. What a job does to its game goes through the
- * normal version-checked commit, whose transaction rewrites or removes the row: of two
+ * game service (game/service.h: game_play, game_commit_change) and its version-checked
+ * commit, whose transaction rewrites or removes the row: of two
  * attempts at the same turn one commits and the other finds the game moved on, so a job
  * acts exactly once. Workers sleep until a commit writes a job (this server's: jobs_kick;
  * any server's: NOTIFY on STORE_JOBS_CHANNEL, which a listener thread of each server
@@ -30,8 +31,8 @@
 #include "nodiscard.h"
 #include "store.h"
 
-#define JOBS_JSON_MAX  512 /* bytes of the STORE_JOBS_JSON text of one commit */
-#define JOBS_MAX_KINDS 8   /* kinds registered at most */
+#define JOBS_JSON_MAX  STORE_JOBS_JSON_MAX /* bytes of the jobs' text of one commit */
+#define JOBS_MAX_KINDS 8                   /* kinds registered at most */
 
 /* What a kind wants for a game after a state (jobs_kind.plan). */
 enum jobs_plan {
@@ -63,7 +64,8 @@ enum jobs_lane {
 struct jobs_kind {
     const char *name; /* stored in jobs.kind: lower-case letters and '_' */
     /* What the game whose state is `g` with seats `seats` (by seat, g->nplayers) needs of
-     * this kind: called by every commit on any thread (keep it cheap; no I/O). */
+     * this kind: called by every commit on any thread (keep it cheap; no I/O). NULL: a
+     * kind that writes its jobs itself (clocks, the retention sweep). */
     enum jobs_plan (*plan)(const struct cc_game *g, const struct store_player *seats, int *due_ms,
                            int *lease_ms);
     /* Runs job `j` on a worker thread (which has its own database connection). */
@@ -75,12 +77,10 @@ struct jobs_kind {
 int jobs_register(const struct jobs_kind *k) NODISCARD;
 
 /*
- * The STORE_JOBS_JSON text of every registered kind's plan for state `g` with seats
- * `seats`, written into `buf` (`cap` bytes): NULL when no kind has anything to say (the
- * commit then touches no job), else buf.
+ * Every registered kind's plan for state `g` with seats `seats`, added to `out` (its entries
+ * before kept). Returns the entries added (0: no kind has anything to say).
  */
-const char *jobs_plan(const struct cc_game *g, const struct store_player *seats, char *buf,
-                      size_t cap);
+int jobs_plan(const struct cc_game *g, const struct store_player *seats, struct store_jobs *out);
 
 /* An in-memory task for the task worker (not stored: it dies with the server). */
 struct jobs_task {

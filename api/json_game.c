@@ -378,6 +378,12 @@ static void begin_event(struct json_out *o, int seq, const char *type)
 int json_events(struct json_out *o, const struct cc_game *g, const struct cc_events *ev,
                 size_t from, int seq)
 {
+    return json_events_ended(o, g, ev, from, seq, json_result(g));
+}
+
+int json_events_ended(struct json_out *o, const struct cc_game *g, const struct cc_events *ev,
+                      size_t from, int seq, const char *result)
+{
     int n = 0;
     for (size_t i = from; i < ev->n; i++) {
         const struct cc_event *e = &ev->ev[i];
@@ -461,7 +467,7 @@ int json_events(struct json_out *o, const struct cc_game *g, const struct cc_eve
             break;
         case CC_EV_GAME_FINISHED:
             add_seats(o, "winners", g, e->seats ? e->seats : cc_winners(g));
-            if (json_result(g)) json_out_kstring(o, "result", json_result(g));
+            if (result) json_out_kstring(o, "result", result);
             break;
         case CC_EV_SEAT_RESIGNED:
             add_seat(o, e->seat);

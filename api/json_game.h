@@ -50,6 +50,11 @@ void json_game(struct json_out *o, const struct cc_game *g, const struct json_ga
 int json_events(struct json_out *o, const struct cc_game *g, const struct cc_events *ev,
                 size_t from, int seq);
 
+/* json_events() with the game_finished event's "result" given (NULL: none), for an ending
+ * the engine does not know of (a timeout: game_end_result). */
+int json_events_ended(struct json_out *o, const struct cc_game *g, const struct cc_events *ev,
+                      size_t from, int seq, const char *result);
+
 /*
  * Writes the legal placements of the tile(s) to place as {"tile", "placements": [...]};
  * uses `buf` (capacity `cap`) as scratch.

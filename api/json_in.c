@@ -10,7 +10,6 @@
 #include <cjson/cJSON.h>
 
 #include "clocks.h"
-#include "rulesets.h"
 #include "utf8.h"
 
 #define MAX_NAME_CHARS 40

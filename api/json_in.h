@@ -13,6 +13,7 @@
 #include "store.h"
 
 struct cJSON;
+struct cc_option_def;
 
 #define JSON_INVITE_MAX 64 /* characters of an invite at most (they are AUTH_TOKEN_LEN) */
 
@@ -96,6 +97,7 @@ int json_in_join(const char *body, size_t len, struct json_join *out,
                  struct json_err *err) NODISCARD;
 
 struct cJSON;
+struct cc_option_def;
 
 /*
  * Parses `body` (`len` bytes and a NUL after them) as one JSON object with the checks every
@@ -109,5 +111,22 @@ struct cJSON *json_in_parse(const char *body, size_t len, size_t max_values,
 
 /* Accepts an empty body or an empty JSON object (POST .../draw). Returns 0 or -1. */
 int json_in_empty(const char *body, size_t len, struct json_err *err) NODISCARD;
+
+/* Options of a new game (json_options.c): each option as a row of core/options.c. */
+/*
+ * Decodes the "options" member `v` (NULL: absent) of a new game of ruleset `r` into `o`,
+ * every option at its default unless given: unknown_field for a name the ruleset does not
+ * have, bad_option for a value outside the option's, and a refused combination's code
+ * with a detail naming both. Returns 0, or -1 with `err` filled in.
+ */
+int api_options_decode(const struct cJSON *v, enum cc_ruleset r, struct cc_options *o,
+                       struct json_err *err);
+
+/* Decodes member `c` as a value of option `d` into *value: true or false for a boolean,
+ * a value's name for a choice, an array of value names for a set (bit i for values[i];
+ * order and repeats do not matter); anything else is bad_option with a detail naming the
+ * values. Returns 0, or -1 with `err` filled in. */
+int api_option_value_decode(const struct cJSON *c, const struct cc_option_def *d, unsigned *value,
+                            struct json_err *err);
 
 #endif

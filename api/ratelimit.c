@@ -108,7 +108,25 @@ static uint64_t hash(const uint8_t key[16])
     return h;
 }
 
+static int take(struct ratelimit *rl, const struct sockaddr *addr, int n, int consume);
+
 int ratelimit_take_from(struct ratelimit *rl, const struct sockaddr *addr)
+{
+    return take(rl, addr, 1, 1);
+}
+
+int ratelimit_take_n(struct ratelimit *rl, const struct sockaddr *addr, int n)
+{
+    return take(rl, addr, n, 1);
+}
+
+int ratelimit_peek(struct ratelimit *rl, const struct sockaddr *addr)
+{
+    return take(rl, addr, 1, 0);
+}
+
+/* Takes `n` tokens of `rl` for `addr` when `consume`, else only looks: see ratelimit.h. */
+static int take(struct ratelimit *rl, const struct sockaddr *addr, int n, int consume)
 {
     uint8_t key[16];
     if (!rl || !addr || key_of(addr, key)) return 0;
@@ -136,10 +154,11 @@ int ratelimit_take_from(struct ratelimit *rl, const struct sockaddr *addr)
         if (b->tokens > rl->burst) b->tokens = rl->burst;
         b->last_ms = now;
     }
-    if (b->tokens >= 1.0) {
-        b->tokens -= 1.0;
+    double need = n < 1 ? 1.0 : n > rl->burst ? rl->burst : (double)n;
+    if (b->tokens >= need) {
+        if (consume) b->tokens -= need;
     } else {
-        double secs = (1.0 - b->tokens) / rl->rate; /* until the next whole token */
+        double secs = (need - b->tokens) / rl->rate; /* until enough whole tokens */
         wait = secs >= 3600 ? 3600 : (int)secs + ((double)(int)secs < secs);
         if (wait < 1) wait = 1;
     }

@@ -32,6 +32,13 @@ void ratelimit_delete(struct ratelimit *rl);
  */
 int ratelimit_take_from(struct ratelimit *rl, const struct sockaddr *addr);
 
+/* ratelimit_take_from() for a request that weighs `n` tokens (at least 1, at most the
+ * burst: a heavier one waits for a full bucket). */
+int ratelimit_take_n(struct ratelimit *rl, const struct sockaddr *addr, int n);
+
+/* ratelimit_take_from() that takes nothing: 0 when a token is there now, else the wait. */
+int ratelimit_peek(struct ratelimit *rl, const struct sockaddr *addr);
+
 /*
  * Sets up the limiter of all requests (http.c): `per_second` requests a second per
  * address on average and `burst` at once (per_second 0: no limit, every request passes),

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "game/service.h"
 #include "games.h"
 #include "jobs.h"
 #include "log.h"
@@ -20,17 +21,6 @@ static int hours;       /* LOBBY_EXPIRY_HOURS, 0: never */
 static int batch;       /* RETENTION_BATCH */
 static int interval_ms; /* RETENTION_INTERVAL in ms */
 
-/* jobs_kind.plan: the sweep plans itself (sweep_run), no commit of a game does. */
-static enum jobs_plan sweep_plan(const struct cc_game *g, const struct store_player *seats,
-                                 int *due_ms, int *lease_ms)
-{
-    (void)g;
-    (void)seats;
-    (void)due_ms;
-    (void)lease_ms;
-    return JOBS_PLAN_NONE;
-}
-
 /*
  * Aborts lobby `id` if it is still waiting: one commit of events only (a game_expired
  * event, status aborted), guarded by the version it was read at. Returns 1 when this commit
@@ -39,43 +29,26 @@ static enum jobs_plan sweep_plan(const struct cc_game *g, const struct store_pla
  */
 static int expire_one(const char *id)
 {
-    struct api_response resp;
-    memset(&resp, 0, sizeof resp);
-    struct api_game *ag = games_load(id, GAMES_DB, &resp);
-    free(resp.body);
-    if (!ag) return resp.status == 404 ? 0 : -1;
+    enum games_fail why;
+    struct api_game *ag = games_fetch(id, GAMES_DB, -1, &why);
+    if (!ag) return why == GAMES_NOT_FOUND ? 0 : -1;
     int rc = 0;
-    uint8_t *snap = NULL;
     if (ag->row.state != STORE_WAITING) goto out;
-    rc = -1;
-    snap = malloc(CC_SNAPSHOT_MAX);
-    size_t len = snap ? cc_game_encode(&ag->g, snap, CC_SNAPSHOT_MAX) : 0;
-    if (!len) goto out;
     char events[128];
-    int seq = ag->row.last_seq + 1;
-    snprintf(events, sizeof events, "[{\"seq\":%d,\"type\":\"game_expired\",\"hours\":%d}]", seq,
-             hours);
-    struct store_commit c = {
-        .status = "aborted",
-        .last_seq = seq,
-        .snapshot = snap,
-        .snapshot_len = len,
-        .seat = 0,
-        .kind = NULL, /* no action: the version moves on as for every commit of events */
-        .action_json = NULL,
-        .events_json = events,
-    };
-    ag->row.state = STORE_ABORTED;
+    snprintf(events, sizeof events, "[{\"seq\":%d,\"type\":\"game_expired\",\"hours\":%d}]",
+             ag->row.last_seq + 1, hours);
+    /* No action: the version moves on as for every commit of events. */
+    enum game_ending ends = GAME_ENDS_EXPIRED;
+    struct game_change ch = {.events_json = events, .nev = 1, .seat = 0, .ends = &ends};
     enum store_status ss;
-    enum games_commit gc = games_commit(ag, &c, NULL, 0, &ss);
-    if (gc == GAMES_COMMITTED) {
+    enum game_outcome gc = game_commit_change(ag, &ch, GAME_BY_SERVER, &ss);
+    if (gc == GAME_COMMITTED) {
         log_kv(LOG_INFO, "lobby expired", "game", id, NULL);
         rc = 1;
-    } else if (ss == STORE_CONFLICT) {
-        rc = 0; /* it moved on: a join, an abort, another server's expiry */
+    } else if (gc != GAME_CONFLICT) {
+        rc = -1; /* (a conflict: it moved on: a join, an abort, another server's expiry) */
     }
 out:
-    free(snap);
     games_free(ag);
     return rc;
 }
@@ -127,8 +100,9 @@ static enum jobs_result sweep_run(const struct store_job *j)
     return JOBS_DONE;
 }
 
-/* The slow lane: a batch never delays a deadline. */
-static const struct jobs_kind sweep_kind = {"retention", sweep_plan, sweep_run, JOBS_LANE_SLOW};
+/* The sweep plans itself (sweep_run): no commit of a game does. The slow lane: a batch never
+ * delays a deadline. */
+static const struct jobs_kind sweep_kind = {"retention", NULL, sweep_run, JOBS_LANE_SLOW};
 
 int retention_init(const struct cfg *cfg)
 {

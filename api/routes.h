@@ -111,15 +111,15 @@ void routes_game_abort(const struct api_request *req, struct api_response *resp,
 /* GET /v1/games/{id}/turn: the seat to move, its tile (or hand) and legal placements. */
 void routes_turn_view(const struct api_request *req, struct api_response *resp, const char *id);
 
+struct game_result;
 /*
- * Plays action `a` (its seat set) on game `ag` (loaded with GAMES_DB; changed by it) for
- * the server itself, as a request with that seat's token would: applied, answered into
- * `resp` (200 draw, 201 placement, or the refusal) and committed with the version guard
- * (games_commit). For computer players (bots.c); the caller frees resp->body.
+ * The one mapping of the game service's outcomes (game/service.h) to HTTP: answers the
+ * problem of `outcome` (an int holding an enum game_outcome; `r` its details) into `resp`:
+ * 409 game_not_active or turn_timed_out, the engine's refusal, 412 version_mismatch for a
+ * lost version, 404/503/500 for a failed read or store. GAME_COMMITTED and
+ * GAME_PRECONDITION_FAILED answer nothing (the caller has the answer, or its own refusal).
  */
-struct api_game;
-struct cc_action;
-void routes_turn_play(struct api_game *ag, struct cc_action *a, struct api_response *resp);
+void routes_game_outcome(struct api_response *resp, int outcome, const struct game_result *r);
 
 /* GET /v1/games/{id}/hint (routes_hint.c): the move the mcts level would make. */
 void routes_hint(const struct api_request *req, struct api_response *resp, const char *id);
@@ -181,15 +181,18 @@ void routes_game_export(const struct api_request *req, struct api_response *resp
 struct idem;
 struct store_new_game;
 /*
- * Stores the new game `ng` of POST /v1/games (a creation or a replay) and answers 201 with
- * `*answer` (`answer_len` bytes; taken: *answer is set to NULL). A request that lost the
+ * Stores the new game `n` of POST /v1/games (a creation or a replay; game_create_begin'd)
+ * through the game service (game_create), owned by the request's address (n->owner: its
+ * share of the job workers, 0020), and answers 201 with `*answer` (`answer_len` bytes;
+ * taken: *answer is set to NULL). A request that lost the
  * race for its Idempotency-Key (`idem`, begun in `scope`, by a player when `by_player`)
  * to another with the same key is answered as the repeat would be; any other failure with
  * its problem. Returns 1 when the 201 was answered.
  */
+struct game_new;
 int routes_game_store_new(const struct api_request *req, const char *scope, int by_player,
-                          struct idem *idem, const struct store_new_game *ng, char **answer,
-                          size_t answer_len, struct api_response *resp) NODISCARD;
+                          struct idem *idem, struct game_new *n, char **answer, size_t answer_len,
+                          struct api_response *resp) NODISCARD;
 /* 1 when the POST /v1/games body `body` (`len` bytes) is an object with a "replay" member. */
 int routes_is_replay(const char *body, size_t len);
 /* POST /v1/games {"replay": <export>}: the game created again by playing the export's

@@ -10,6 +10,7 @@
 
 #include "auth.h"
 #include "bots.h"
+#include "game/service.h"
 #include "games.h"
 #include "idem.h"
 #include "json_export.h"
@@ -117,7 +118,7 @@ struct replay {
     struct cc_events ev;                             /* the events of one action */
     struct store_player players[CC_MAX_PLAYERS];     /* names and token hashes */
     char tokens[CC_MAX_PLAYERS][AUTH_TOKEN_LEN + 1]; /* the secrets, answered once */
-    uint8_t snapshot[CC_SNAPSHOT_MAX];               /* the encoded state */
+    struct game_new n;                               /* the game as the service creates it */
 };
 
 /*
@@ -264,14 +265,19 @@ void routes_game_replay(const struct api_request *req, struct api_response *resp
     json_out_init(&ev);
     json_out_init(&rows);
     json_out_init(&w);
-    char *created_txt = NULL, *rows_txt = NULL, *options_txt = NULL, *deck_txt = NULL;
-    char *answer_txt = NULL;
+    char *created_txt = NULL, *rows_txt = NULL, *answer_txt = NULL;
     cJSON *root = NULL;
     if (!r) {
         problem_reply(resp, 500, "internal_error", "Out of memory.");
         return;
     }
-    if (routes_creation_limited(req, resp)) goto out;
+    /* A replay counts against the creation limit by what it stores (game/limit.c), known
+     * once played: refused at once only when not even one creation is left. */
+    struct game_result limited = {.retry_after = game_limit_peek(req->client_addr)};
+    if (limited.retry_after) {
+        routes_game_outcome(resp, GAME_RATE_LIMITED, &limited);
+        goto out;
+    }
     struct json_err err;
     root = json_in_parse(req->body, req->body_len, JSON_EXPORT_MAX_VALUES, &err);
     if (!root) {
@@ -327,11 +333,6 @@ void routes_game_replay(const struct api_request *req, struct api_response *resp
     created_txt = json_out_take(&ev, NULL);
     rows_txt = json_out_take(&rows, NULL);
 
-    char id[AUTH_UUID_LEN + 1];
-    if (auth_uuid_new(id)) {
-        problem_reply(resp, 500, "internal_error", "No game id could be drawn.");
-        goto out;
-    }
     const char *tokens[CC_MAX_PLAYERS];
     for (unsigned s = 0; s < r->g.nplayers; s++) {
         snprintf(r->players[s].name, sizeof r->players[s].name, "%s", r->x.in.names[s]);
@@ -343,12 +344,26 @@ void routes_game_replay(const struct api_request *req, struct api_response *resp
         tokens[s] = r->tokens[s];
     }
     bots_seats_new(&r->x.in, r->g.nplayers, r->players, r->tokens, tokens);
-    size_t snap_len = cc_game_encode(&r->g, r->snapshot, sizeof r->snapshot);
-    if (!snap_len) {
-        problem_engine(resp, CC_ERR_CORRUPT);
+    struct game_new *n = &r->n;
+    n->setup = &r->x.in.setup;
+    n->g = &r->g;
+    n->players = r->players;
+    n->start = r->x.in.start[0] ? r->x.in.start : NULL;
+    n->hints_off = r->x.in.hints_off;
+    n->seed_chosen = 1; /* the export's (0022) */
+    n->events_json = created_txt;
+    n->last_seq = last_seq;
+    n->version = version;
+    n->replay_json = rows_txt;
+    n->creator = req->client_addr;
+    n->weight =
+        created_txt && rows_txt ? game_limit_weight(strlen(created_txt) + strlen(rows_txt)) : 1;
+    enum game_outcome rc = game_create_begin(n);
+    if (rc != GAME_COMMITTED) {
+        routes_game_outcome(resp, rc, &(struct game_result){.retry_after = n->retry_after});
         goto out;
     }
-    struct json_game_meta meta = {.id = id,
+    struct json_game_meta meta = {.id = n->id,
                                   .version = version,
                                   .names = names,
                                   .seats = r->players,
@@ -358,49 +373,18 @@ void routes_game_replay(const struct api_request *req, struct api_response *resp
     json_game(&w, &r->g, &meta);
     size_t answer_len = 0;
     answer_txt = json_out_take(&w, &answer_len);
-    json_options(&w, &r->g);
-    options_txt = json_out_take(&w, NULL);
-    if (r->x.in.setup.deck_len >= 0) {
-        json_out_begin_array(&w);
-        for (int i = 0; i < r->x.in.setup.deck_len; i++)
-            json_tile(&w, &r->g, r->x.in.setup.deck[i]);
-        json_out_end_array(&w);
-        deck_txt = json_out_take(&w, NULL);
-    }
-    if (!answer_txt || !created_txt || !rows_txt || !options_txt ||
-        (r->x.in.setup.deck_len >= 0 && !deck_txt)) {
+    if (!answer_txt || !created_txt || !rows_txt) {
         problem_reply(resp, 500, "internal_error", "Out of memory.");
         goto out;
     }
     resp->status = 201;
-    snprintf(resp->location, sizeof resp->location, "/v1/games/%s", id);
+    snprintf(resp->location, sizeof resp->location, "/v1/games/%s", n->id);
     games_etag(resp, version);
     if (idem.active) idem_remember(&idem, req, resp, answer_txt);
-    struct store_new_game ng = {
-        .id = id,
-        .ruleset = cc_ruleset_name((enum cc_ruleset)r->g.ruleset),
-        .options_json = options_txt,
-        .seed = r->g.seed,
-        .start = r->x.in.start[0] ? r->x.in.start : NULL,
-        .deck_json = deck_txt,
-        .status = json_status(&r->g),
-        .last_seq = last_seq,
-        .snapshot = r->snapshot,
-        .snapshot_len = snap_len,
-        .nplayers = r->g.nplayers,
-        .players = r->players,
-        .events_json = created_txt,
-        .idem = idem.active ? &idem.rec : NULL,
-        .result = json_result(&r->g),
-        .hints_off = r->x.in.hints_off,
-        .seed_chosen = 1, /* the export's */
-        .replay_json = rows_txt,
-        .replay_version = version,
-    };
-    games_turn(&r->g, &ng.turn);
-    if (!routes_game_store_new(req, scope, by_player, &idem, &ng, &answer_txt, answer_len, resp))
+    if (!routes_game_store_new(req, scope, by_player, &idem, n, &answer_txt, answer_len, resp))
         goto out;
-    log_kv(LOG_INFO, "game replayed", "game", id, "ruleset", ng.ruleset, NULL);
+    log_kv(LOG_INFO, "game replayed", "game", n->id, "ruleset",
+           cc_ruleset_name((enum cc_ruleset)r->g.ruleset), NULL);
 out:
     cJSON_Delete(root);
     json_out_free(&ev);
@@ -408,8 +392,7 @@ out:
     json_out_free(&w);
     free(created_txt);
     free(rows_txt);
-    free(options_txt);
-    free(deck_txt);
     free(answer_txt);
+    game_new_free(&r->n);
     free(r);
 }

@@ -8,6 +8,7 @@
 #include "auth.h"
 #include "bots.h"
 #include "clocks.h"
+#include "game/service.h"
 #include "games.h"
 #include "idem.h"
 #include "jobs.h"
@@ -35,7 +36,7 @@ struct create {
     struct store_player players[CC_MAX_PLAYERS];     /* names and token hashes */
     char tokens[CC_MAX_PLAYERS][AUTH_TOKEN_LEN + 1]; /* the secrets, answered once */
     char invite[CC_MAX_PLAYERS][AUTH_TOKEN_LEN + 1]; /* open seats' invites, answered once */
-    uint8_t snapshot[CC_SNAPSHOT_MAX];               /* the encoded state */
+    struct game_new n;                               /* the game as the service creates it */
 };
 
 /*
@@ -73,8 +74,7 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
     struct create *c = calloc(1, sizeof *c);
     struct json_out w;
     json_out_init(&w);
-    char *events_txt = NULL, *options_txt = NULL, *deck_txt = NULL;
-    char *answer_txt = NULL;
+    char *events_txt = NULL, *answer_txt = NULL;
     struct idem idem;
     if (!c) {
         problem_reply(resp, 500, "internal_error", "Out of memory.");
@@ -120,11 +120,6 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
         problem_engine(resp, st);
         goto out;
     }
-    char id[AUTH_UUID_LEN + 1];
-    if (auth_uuid_new(id)) {
-        problem_reply(resp, 500, "internal_error", "No game id could be drawn.");
-        goto out;
-    }
     const char *tokens[CC_MAX_PLAYERS];
     for (unsigned s = 0; s < c->g.nplayers; s++) {
         snprintf(c->players[s].name, sizeof c->players[s].name, "%s", c->in.names[s]);
@@ -145,12 +140,6 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
     bots_seats_new(&c->in, c->g.nplayers, c->players, c->tokens, tokens);
     const char *invites[CC_MAX_PLAYERS];
     if (open_seats_new(c, tokens, invites, resp)) goto out;
-    size_t snap_len = cc_game_encode(&c->g, c->snapshot, sizeof c->snapshot);
-    if (!snap_len) {
-        problem_engine(resp, CC_ERR_CORRUPT);
-        goto out;
-    }
-
     const char *names[CC_MAX_PLAYERS];
     for (int s = 0; s < CC_MAX_PLAYERS; s++) names[s] = c->in.names[s];
     json_out_begin_array(&w);
@@ -159,26 +148,35 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
     json_out_end_array(&w);
     events_txt = json_out_take(&w, NULL);
 
-    /* The clock (0014): the first turn begins now, or with open seats when the last of
-     * them is taken (routes_lobby.c): a waiting game has no deadline. */
-    struct store_clock *clock = c->in.clock.kind ? &c->in.clock : NULL;
-    char clock_txt[STORE_CLOCK_JSON_MAX], deadline[32] = "";
-    long long now_ms = clocks_now_ms();
-    if (clock) {
-        if (!c->in.open_seats) clocks_begin(clock, &c->g, now_ms);
-        clocks_encode(clock, clock_txt, sizeof clock_txt);
-        if (clock->deadline_ms) clocks_rfc3339(clock->deadline_ms, deadline);
+    struct game_new *n = &c->n;
+    n->setup = &c->in.setup;
+    n->g = &c->g;
+    n->players = c->players;
+    n->start = c->in.start[0] ? c->in.start : NULL;
+    n->open_seats = c->in.open_seats;
+    n->clock = c->in.clock;
+    n->hints_off = c->in.hints_off;
+    n->seed_chosen = c->in.seed_given; /* a seed given: chosen (0022) */
+    n->events_json = events_txt;
+    n->last_seq = nev;
+    n->version = 1;
+    n->webhook_url = secret[0] ? c->in.webhook_url : NULL;
+    n->webhook_secret = secret[0] ? secret : NULL;
+    enum game_outcome rc = game_create_begin(n);
+    if (rc != GAME_COMMITTED) {
+        routes_game_outcome(resp, rc, &(struct game_result){.retry_after = n->retry_after});
+        goto out;
     }
     /* An idempotent repeat gets this answer again, tokens, invites and webhook secret
      * included: idem_remember() has it sealed under the key (seal.h), so the database
      * alone shows none of them. */
-    struct json_game_meta meta = {.id = id,
+    struct json_game_meta meta = {.id = n->id,
                                   .version = 1,
                                   .names = names,
                                   .seats = c->players,
                                   .hints_off = c->in.hints_off,
                                   .seed_chosen = c->in.seed_given,
-                                  .clock = clock};
+                                  .clock = n->clock.kind ? &n->clock : NULL};
     if (c->in.open_seats) { /* waiting for them (0013); the invites only in the answer */
         meta.status = "waiting";
         meta.open = c->in.open_seats;
@@ -195,80 +193,44 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
         free(answer_txt);
         answer_txt = with;
     }
-    json_options(&w, &c->g);
-    options_txt = json_out_take(&w, NULL);
-    if (c->in.setup.deck_len >= 0) {
-        json_out_begin_array(&w);
-        for (int i = 0; i < c->in.setup.deck_len; i++) json_tile(&w, &c->g, c->in.setup.deck[i]);
-        json_out_end_array(&w);
-        deck_txt = json_out_take(&w, NULL);
-    }
-    if (!answer_txt || !events_txt || !options_txt || (c->in.setup.deck_len >= 0 && !deck_txt)) {
+    if (!answer_txt || !events_txt) {
         problem_reply(resp, 500, "internal_error", "Out of memory.");
         goto out;
     }
-
-    char jobs[JOBS_JSON_MAX], clock_jobs[JOBS_JSON_MAX];
-    const char *plan = jobs_plan(&c->g, c->players, jobs, sizeof jobs); /* seat 0 a bot */
-    if (clock) plan = clocks_jobs(clock, &c->g, 1, now_ms, plan, clock_jobs, sizeof clock_jobs);
     resp->status = 201;
-    snprintf(resp->location, sizeof resp->location, "/v1/games/%s", id);
+    snprintf(resp->location, sizeof resp->location, "/v1/games/%s", n->id);
     games_etag(resp, 1);
     if (idem.active) idem_remember(&idem, req, resp, answer_txt);
-    struct store_new_game ng = {
-        .id = id,
-        .ruleset = cc_ruleset_name((enum cc_ruleset)c->g.ruleset),
-        .options_json = options_txt,
-        .seed = c->g.seed,
-        .start = c->in.start[0] ? c->in.start : NULL,
-        .deck_json = deck_txt,
-        .status = c->in.open_seats ? "waiting" : json_status(&c->g),
-        .last_seq = nev,
-        .snapshot = c->snapshot,
-        .snapshot_len = snap_len,
-        .nplayers = c->g.nplayers,
-        .players = c->players,
-        .events_json = events_txt,
-        .idem = idem.active ? &idem.rec : NULL,
-        .webhook_url = secret[0] ? c->in.webhook_url : NULL,
-        .webhook_secret = secret[0] ? secret : NULL,
-        .hints_off = c->in.hints_off,
-        .seed_chosen = c->in.seed_given,
-        /* Seat 0 a computer player: it moves now, or when the last open seat is taken. */
-        .jobs_json = c->in.open_seats ? NULL : plan,
-        .clock_json = clock ? clock_txt : NULL,
-        .deadline = deadline[0] ? deadline : NULL,
-    };
-    games_turn(&c->g, &ng.turn);
-    if (!routes_game_store_new(req, scope, by_player, &idem, &ng, &answer_txt, answer_len, resp))
+    if (!routes_game_store_new(req, scope, by_player, &idem, n, &answer_txt, answer_len, resp))
         goto out;
-    log_kv(LOG_INFO, "game created", "game", id, "ruleset", ng.ruleset, NULL);
+    log_kv(LOG_INFO, "game created", "game", n->id, "ruleset",
+           cc_ruleset_name((enum cc_ruleset)c->g.ruleset), NULL);
 out:
     json_out_free(&w);
     free(events_txt);
-    free(options_txt);
-    free(deck_txt);
     free(answer_txt);
+    if (c) game_new_free(&c->n);
     free(c);
 }
 
 int routes_game_store_new(const struct api_request *req, const char *scope, int by_player,
-                          struct idem *idem, const struct store_new_game *ng, char **answer,
-                          size_t answer_len, struct api_response *resp)
+                          struct idem *idem, struct game_new *n, char **answer, size_t answer_len,
+                          struct api_response *resp)
 {
     /* The creating address, whose games share the job workers (jobs.h, 0020). */
-    struct store_new_game owned = *ng;
     char owner[NETADDR_KEY_MAX];
-    owned.owner = netaddr_key(req->client_addr, owner, sizeof owner);
-    enum store_status ss = store_game_create(&owned);
-    if (ss == STORE_DUPLICATE && idem->active) {
+    n->owner = netaddr_key(req->client_addr, owner, sizeof owner);
+    enum store_status ss;
+    enum game_outcome rc = game_create(n, idem->active ? &idem->rec : NULL, &ss);
+    n->owner = NULL; /* the buffer is gone after the return */
+    if (rc == GAME_DUPLICATE && idem->active) {
         /* The same key raced us and won: answer as a repeat would. */
         resp->location[0] = resp->etag[0] = '\0';
         if (by_player ? idem_begin(req, scope, idem, resp)
                       : idem_begin_anonymous(req, scope, idem, resp))
             return 0;
     }
-    if (ss != STORE_OK) {
+    if (rc != GAME_COMMITTED) {
         resp->location[0] = resp->etag[0] = '\0';
         problem_store(resp, ss);
         return 0;

@@ -15,6 +15,7 @@
 
 #include "auth.h"
 #include "clocks.h"
+#include "game/service.h"
 #include "games.h"
 #include "idem.h"
 #include "jobs.h"
@@ -186,18 +187,14 @@ static enum joined join_try(const struct api_request *req, struct api_response *
     if (idem->active) idem_remember(idem, req, resp, resp->body);
     /* The last join starts the game: a computer player at seat 0 moves then (jobs.h), and
      * a clock's first turn begins (clocks.h). */
-    char jobs[JOBS_JSON_MAX], clock_jobs[JOBS_JSON_MAX], clock_txt[STORE_CLOCK_JSON_MAX];
-    char deadline[32] = "";
-    const char *plan = started ? jobs_plan(&ag->g, ag->row.players, jobs, sizeof jobs) : NULL;
+    char clock_txt[STORE_CLOCK_JSON_MAX], deadline[32] = "";
     struct store_clock clock = ag->row.clock;
-    int clocked = started && clock.kind;
-    if (clocked) {
-        long long now_ms = clocks_now_ms();
-        clocks_begin(&clock, &ag->g, now_ms);
-        clocks_encode(&clock, clock_txt, sizeof clock_txt);
-        if (clock.deadline_ms) clocks_rfc3339(clock.deadline_ms, deadline);
-        plan = clocks_jobs(&clock, &ag->g, 1, now_ms, plan, clock_jobs, sizeof clock_jobs);
-    }
+    struct game_start st = {.clock_json = clock_txt, .deadline = deadline};
+    long long now_ms = clocks_now_ms();
+    if (!started) clock.kind = 0; /* nothing of the clock written before the start */
+    if (clock.kind) clocks_begin(&clock, &ag->g, now_ms);
+    const struct store_jobs *plan =
+        game_start(&ag->g, ag->row.players, &clock, now_ms, started, &st);
     struct store_join j = {
         .id = ag->id,
         .version = ag->row.version,
@@ -211,9 +208,9 @@ static enum joined join_try(const struct api_request *req, struct api_response *
         .action_json = t.action,
         .events_json = t.events,
         .idem = idem->active ? &idem->rec : NULL,
-        .jobs_json = plan,
-        .clock_json = clocked ? clock_txt : NULL,
-        .deadline = deadline[0] ? deadline : NULL,
+        .jobs = plan,
+        .clock_json = st.clock_json,
+        .deadline = st.deadline,
     };
     enum store_status ss = store_game_join(&j);
     if (ss == STORE_OK) {
@@ -224,7 +221,7 @@ static enum joined join_try(const struct api_request *req, struct api_response *
         memcpy(p->token_hash, th, sizeof th);
         snprintf(p->person_id, sizeof p->person_id, "%s", me ? me->id : "");
         if (started) ag->row.state = STORE_PLAYING;
-        if (clocked) ag->row.clock = clock;
+        if (clock.kind) ag->row.clock = clock;
         games_remember(ag, NULL, 0);
         log_kv(LOG_INFO, started ? "seat joined, game started" : "seat joined", "game", ag->id,
                NULL);
@@ -334,9 +331,7 @@ static int abort_try(const struct api_request *req, struct api_response *resp, s
     }
     if (idem_if_match(req, ag->row.version, resp)) return 0;
     int again = 0;
-    uint8_t *snap = malloc(CC_SNAPSHOT_MAX);
     char *events = NULL, *action = NULL, *answer = NULL;
-    size_t snap_len = snap ? cc_game_encode(&ag->g, snap, CC_SNAPSHOT_MAX) : 0;
     struct json_out w;
     json_out_init(&w);
     json_out_begin_array(&w);
@@ -361,7 +356,7 @@ static int abort_try(const struct api_request *req, struct api_response *resp, s
     json_out_end_object(&w);
     answer = json_out_take(&w, NULL);
     json_out_free(&w);
-    if (!snap_len || !events || !action || !answer) {
+    if (!events || !action || !answer) {
         problem_reply(resp, 500, "internal_error", "Out of memory.");
         goto out;
     }
@@ -369,36 +364,30 @@ static int abort_try(const struct api_request *req, struct api_response *resp, s
     answer = NULL;
     games_etag(resp, ag->row.version + 1);
     if (idem->active) idem_remember(idem, req, resp, resp->body);
-    struct store_commit c = {
-        .status = "aborted",
-        .last_seq = ag->row.last_seq + 1,
-        .snapshot = snap,
-        .snapshot_len = snap_len,
-        .seat = seat,
-        .kind = "abort",
-        .action_json = action,
-        .events_json = events,
-        .idem = idem->active ? &idem->rec : NULL,
-    };
-    enum store_game_state before = ag->row.state;
-    ag->row.state = STORE_ABORTED;
+    enum game_ending ends = GAME_ENDS_ABORTED;
+    struct game_change ch = {.events_json = events,
+                             .nev = 1,
+                             .seat = seat,
+                             .kind = "abort",
+                             .action_json = action,
+                             .idem = idem->active ? &idem->rec : NULL,
+                             .ends = &ends};
     enum store_status ss;
-    if (games_commit(ag, &c, NULL, 0, &ss) == GAMES_COMMITTED) {
+    enum game_outcome rc = game_commit_change(ag, &ch, GAME_BY_SEAT, &ss);
+    if (rc == GAME_COMMITTED) {
         log_kv(LOG_INFO, "game aborted", "game", ag->id, NULL);
         goto out;
     }
-    ag->row.state = before;
     free(resp->body);
     memset(resp, 0, sizeof *resp);
-    if (ss == STORE_CONFLICT && !req->if_match) {
+    if (rc == GAME_CONFLICT && !req->if_match) {
         again = 1;
-    } else if (ss == STORE_DUPLICATE && idem->active) {
+    } else if (rc == GAME_DUPLICATE && idem->active) {
         if (!idem_begin(req, scope, idem, resp)) problem_store(resp, STORE_CONFLICT);
     } else {
-        problem_store(resp, ss);
+        routes_game_outcome(resp, rc, &(struct game_result){.store = ss});
     }
 out:
-    free(snap);
     free(events);
     free(action);
     free(answer);

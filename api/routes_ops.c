@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "game/service.h"
 #include "log.h"
 #include "metrics.h"
 #include "problem.h"
-#include "ratelimit.h"
 #include "routes.h"
 #include "store.h"
 
@@ -23,40 +23,20 @@ static pthread_mutex_t counts_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct metrics_db counts; /* guarded by counts_lock */
 static long long counts_at = -1; /* guarded by counts_lock: api_now_ms() when counted */
 
-/*
- * The creation limit: a token bucket per client address for what creates rows that stay
- * (a game is about 1 KB, at most about 4.5 KB, and nothing expires yet). Its defaults, 30
- * at once and 120 a minute (2 a second) on average, are meant never to meet an honest
- * client: a person starts a game every few minutes, and a lobby or tournament runner
- * that sets up 30 tables at once gets them at once; a game takes at least two requests for
- * each of its 70-odd turns, so one address that kept 2 creations a second busy would have
- * to play some 300 actions a second. A flood from one address is held to 2 games a second
- * (about 170 MB a day at most instead of 16 GB an hour). Behind a reverse proxy every client
- * is the proxy's address: raise it or limit there (README "Limits and security").
- */
-static struct ratelimit *creations; /* NULL while off (CREATE_LIMIT_PER_MINUTE=0) */
-
 int routes_creation_limited(const struct api_request *req, struct api_response *resp)
 {
-    int wait = ratelimit_take_from(creations, req->client_addr);
-    if (!wait) return 0;
-    problem_reply(resp, 429, "rate_limited",
-                  "Too many creations from this address; retry after Retry-After seconds.");
-    resp->retry_after = wait;
+    /* The game service's creation limit (game/limit.c), which a rematch counts against too. */
+    struct game_result r = {.retry_after = game_limit_take(req->client_addr, 1)};
+    if (!r.retry_after) return 0;
+    routes_game_outcome(resp, GAME_RATE_LIMITED, &r);
     return 1;
 }
 
 int routes_ops_init(const struct cfg *cfg)
 {
-    ratelimit_delete(creations);
-    creations = NULL;
-    if (cfg->create_per_minute > 0) {
-        creations =
-            ratelimit_new(cfg->create_per_minute / 60.0, cfg->create_burst, cfg->rate_table);
-        if (!creations) {
-            log_kv(LOG_ERROR, "cannot set up the creation limit", NULL);
-            return -1;
-        }
+    if (game_limit_init(cfg->create_per_minute, cfg->create_burst, cfg->rate_table)) {
+        log_kv(LOG_ERROR, "cannot set up the creation limit", NULL);
+        return -1;
     }
     FILE *f = fopen(cfg->openapi_file, "rb");
     if (!f) {
@@ -80,8 +60,7 @@ int routes_ops_init(const struct cfg *cfg)
 
 void routes_ops_free(void)
 {
-    ratelimit_delete(creations);
-    creations = NULL;
+    game_limit_free();
     free(spec);
     spec = NULL;
 }

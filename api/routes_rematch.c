@@ -16,9 +16,8 @@
 #include <string.h>
 
 #include "auth.h"
-#include "clocks.h"
+#include "game/service.h"
 #include "games.h"
-#include "jobs.h"
 #include "json_game.h"
 #include "json_in.h"
 #include "log.h"
@@ -33,17 +32,20 @@ struct rematch {
     struct cc_game g;                            /* the next game */
     struct cc_events ev;                         /* its setup events */
     struct store_player players[CC_MAX_PLAYERS]; /* rotated seats, tokens unclaimed */
-    uint8_t snapshot[CC_SNAPSHOT_MAX];           /* the encoded state */
 };
 
-/* Creates the next game of `old` under the id `next` (filled in). Returns STORE_OK,
+/* Creates the next game of `old` under the id `next` (filled in), counted against the
+ * creation limit of the client at `creator` (a rematch is a creation) and owned by its
+ * address (games.owner, 0020). Returns STORE_OK,
  * STORE_DUPLICATE when another request created it first (nothing written), else the
  * failure; *failed stays 1 when it failed before asking the database (no random bits,
- * the engine refused the setup, out of memory: answered 500). */
+ * the engine refused the setup, out of memory: answered 500), *retry_after is set (and
+ * nothing done) when the creation limit refused it. */
 static enum store_status create_next(const struct api_game *old, struct rematch *r, char *next,
-                                     const char *owner, int *failed)
+                                     const struct sockaddr *creator, int *failed, int *retry_after)
 {
     *failed = 1;
+    *retry_after = 0;
     const struct cc_game *og = &old->g;
     unsigned n = og->nplayers;
     memset(&r->setup, 0, sizeof r->setup);
@@ -53,7 +55,7 @@ static enum store_status create_next(const struct api_game *old, struct rematch 
     r->setup.start = og->start;
     r->setup.deck_len = og->custom_deck ? (int16_t)og->deck_len : -1;
     if (og->custom_deck) memcpy(r->setup.deck, og->deck, og->deck_len);
-    if (auth_random_u64(&r->setup.seed) || auth_uuid_new(next)) return STORE_ERROR;
+    if (auth_random_u64(&r->setup.seed)) return STORE_ERROR;
     r->ev.n = 0;
     if (cc_game_new(&r->g, &r->setup, &r->ev) != CC_OK) return STORE_ERROR;
     const char *names[CC_MAX_PLAYERS] = {0};
@@ -74,8 +76,6 @@ static enum store_status create_next(const struct api_game *old, struct rematch 
         p->unclaimed = p->person_id[0] == '\0' && p->bot[0] == '\0';
         names[s] = p->name;
     }
-    size_t snap_len = cc_game_encode(&r->g, r->snapshot, sizeof r->snapshot);
-    if (!snap_len) return STORE_ERROR;
     struct json_out w;
     json_out_init(&w);
     json_out_begin_array(&w);
@@ -91,61 +91,35 @@ static enum store_status create_next(const struct api_game *old, struct rematch 
     int nev = 1 + json_events(&w, &r->g, &r->ev, 0, 2);
     json_out_end_array(&w);
     char *events_txt = json_out_take(&w, NULL);
-    json_options(&w, &r->g);
-    char *options_txt = json_out_take(&w, NULL);
-    char *deck_txt = NULL;
-    if (r->setup.deck_len >= 0) {
-        json_out_begin_array(&w);
-        for (int i = 0; i < r->setup.deck_len; i++) json_tile(&w, &r->g, r->setup.deck[i]);
-        json_out_end_array(&w);
-        deck_txt = json_out_take(&w, NULL);
-    }
     json_out_free(&w);
     enum store_status s = STORE_ERROR;
-    if (!events_txt || !options_txt || (r->setup.deck_len >= 0 && !deck_txt)) goto out;
-    *failed = 0;
+    char owner[NETADDR_KEY_MAX];
     /* The same clock (0011), started afresh: the first turn begins now. */
-    struct store_clock clock = old->row.clock;
-    char clock_txt[STORE_CLOCK_JSON_MAX], deadline[32] = "", clock_jobs[JOBS_JSON_MAX];
-    char jobs[JOBS_JSON_MAX];
-    long long now_ms = clocks_now_ms();
-    /* A computer player at the new seat 0 moves at once (jobs.h). */
-    const char *plan = jobs_plan(&r->g, r->players, jobs, sizeof jobs);
-    if (clock.kind) {
-        clocks_begin(&clock, &r->g, now_ms);
-        clocks_encode(&clock, clock_txt, sizeof clock_txt);
-        if (clock.deadline_ms) clocks_rfc3339(clock.deadline_ms, deadline);
-    }
-    struct store_new_game ng = {
-        .id = next,
-        .ruleset = cc_ruleset_name((enum cc_ruleset)r->g.ruleset),
-        .options_json = options_txt,
-        .seed = r->g.seed,
-        .start = r->setup.start >= 0 ? json_tile_id(&r->g, (unsigned)r->setup.start) : NULL,
-        .deck_json = deck_txt,
-        .status = json_status(&r->g),
-        .last_seq = nev,
-        .snapshot = r->snapshot,
-        .snapshot_len = snap_len,
-        .nplayers = (int)n,
+    struct game_new ng = {
+        .setup = &r->setup,
+        .g = &r->g,
         .players = r->players,
-        .events_json = events_txt,
-        .result = json_result(&r->g),
-        .rematch_of = old->id,
-        .clock_json = clock.kind ? clock_txt : NULL,
-        .deadline = deadline[0] ? deadline : NULL,
+        .start = r->setup.start >= 0 ? json_tile_id(&r->g, (unsigned)r->setup.start) : NULL,
+        .clock = old->row.clock,
         .hints_off = old->row.hints_off,
-        .owner = owner, /* the asker's address: its share of the job workers (0020) */
-        .jobs_json =
-            clock.kind ? clocks_jobs(&clock, &r->g, 1, now_ms, plan, clock_jobs, sizeof clock_jobs)
-                       : plan,
+        .seed_chosen = 0,                                   /* a seed drawn afresh (0022) */
+        .owner = netaddr_key(creator, owner, sizeof owner), /* the asker's share of the job
+                                                              workers (0020) */
+        .events_json = events_txt,
+        .last_seq = nev,
+        .version = 1,
+        .rematch_of = old->id,
+        .creator = creator,
     };
-    games_turn(&r->g, &ng.turn); /* for the players' lists (0012) */
-    s = store_game_create(&ng);
+    enum game_outcome rc = events_txt ? game_create_begin(&ng) : GAME_NO_MEMORY;
+    if (rc == GAME_RATE_LIMITED) *retry_after = ng.retry_after;
+    if (rc != GAME_COMMITTED) goto out;
+    memcpy(next, ng.id, sizeof ng.id);
+    *failed = 0;
+    if (game_create(&ng, NULL, &s) == GAME_COMMITTED) s = STORE_OK;
 out:
+    game_new_free(&ng);
     free(events_txt);
-    free(options_txt);
-    free(deck_txt);
     return s;
 }
 
@@ -175,8 +149,12 @@ void routes_rematch(const struct api_request *req, struct api_response *resp, co
             goto out;
         }
         int failed = 0;
-        char owner[NETADDR_KEY_MAX];
-        s = create_next(ag, r, next, netaddr_key(req->client_addr, owner, sizeof owner), &failed);
+        struct game_result limited = {0};
+        s = create_next(ag, r, next, req->client_addr, &failed, &limited.retry_after);
+        if (limited.retry_after) {
+            routes_game_outcome(resp, GAME_RATE_LIMITED, &limited);
+            goto out;
+        }
         created = s == STORE_OK;
         /* Another seat's request created it first: that is the next game. */
         if (s == STORE_DUPLICATE) s = store_rematch_find(ag->id, next);

@@ -42,22 +42,6 @@ const struct api_ruleset_info *api_ruleset_info(enum cc_ruleset r);
 /* The words for option `id`, or NULL out of range. */
 const struct api_option_info *api_option_info(enum cc_option_id id);
 
-/*
- * Decodes the "options" member `v` (NULL: absent) of a new game of ruleset `r` into `o`,
- * every option at its default unless given: unknown_field for a name the ruleset does not
- * have, bad_option for a value outside the option's, and a refused combination's code
- * with a detail naming both. Returns 0, or -1 with `err` filled in.
- */
-int api_options_decode(const struct cJSON *v, enum cc_ruleset r, struct cc_options *o,
-                       struct json_err *err);
-
-/* Decodes member `c` as a value of option `d` into *value: true or false for a boolean,
- * a value's name for a choice, an array of value names for a set (bit i for values[i];
- * order and repeats do not matter); anything else is bad_option with a detail naming the
- * values. Returns 0, or -1 with `err` filled in. */
-int api_option_value_decode(const struct cJSON *c, const struct cc_option_def *d, unsigned *value,
-                            struct json_err *err);
-
 /* The "options" array of GET /v1/rulesets for ruleset `r`, added to `arr`. */
 void api_options_describe(struct cJSON *arr, enum cc_ruleset r);
 

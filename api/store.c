@@ -10,18 +10,54 @@
 
 #include <libpq-fe.h>
 
-#include "clocks.h"
 #include "log.h"
 #include "store_db.h"
 
 static void (*delivery_hook)(void); /* called after a commit that wrote deliveries */
 static void (*job_hook)(void);      /* called after a commit that wrote a job */
 
-/* ST_JOBS_SET: the jobs `json` (STORE_JOBS_JSON) of game `id` for `version`, in the
- * current transaction; *written gets the number of jobs written. */
-static enum store_status jobs_set(PGconn **pgp, const char *id, int version, const char *json,
-                                  long *written)
+void store_jobs_add(struct store_jobs *jobs, struct store_job_plan p)
 {
+    if (jobs->n >= STORE_JOBS_MAX) {
+        log_kv(LOG_ERROR, "job plan too long", "kind", p.kind, NULL);
+        return;
+    }
+    jobs->job[jobs->n++] = p;
+}
+
+const char *store_jobs_json(const struct store_jobs *jobs, char *buf, size_t cap)
+{
+    size_t o = 0;
+    if (!jobs || jobs->n <= 0) return NULL;
+    for (int i = 0; i < jobs->n; i++) {
+        const struct store_job_plan *p = &jobs->job[i];
+        int w = p->remove
+                    ? snprintf(buf + o, cap - o, "%s{\"kind\":\"%s\",\"due_ms\":null}",
+                               i ? "," : "[", p->kind)
+                    : snprintf(buf + o, cap - o,
+                               "%s{\"kind\":\"%s\",\"due_ms\":%lld,\"lease_ms\":%d}", i ? "," : "[",
+                               p->kind, p->due_ms, p->lease_ms > 0 ? p->lease_ms : 10000);
+        if (w < 0 || (size_t)w >= cap - o) {
+            log_kv(LOG_ERROR, "job plan too long", "kind", p->kind, NULL);
+            return NULL;
+        }
+        o += (size_t)w;
+    }
+    if (o + 2 > cap) return NULL;
+    buf[o++] = ']';
+    buf[o] = '\0';
+    return buf;
+}
+
+/* ST_JOBS_SET: the jobs `jobs` (as STORE_JOBS_JSON) of game `id` for `version`, in the
+ * current transaction; *written gets the number of jobs written. */
+static enum store_status jobs_set(PGconn **pgp, const char *id, int version,
+                                  const struct store_jobs *jobs, long *written)
+{
+    char json_buf[STORE_JOBS_JSON_MAX];
+    const char *json = store_jobs_json(jobs, json_buf, sizeof json_buf);
+    *written = 0;
+    if (!json) return STORE_OK;
     char v[16];
     snprintf(v, sizeof v, "%d", version);
     const char *vals[3] = {id, v, json};
@@ -163,7 +199,7 @@ enum store_status store_game_create(const struct store_new_game *g)
     }
     if (s == STORE_OK && g->replay_json) s = db_replay_rows(&pg, g); /* store_export.c */
     if (s == STORE_OK && g->idem) s = db_idem_put(pg, g->idem);
-    if (s == STORE_OK && g->jobs_json) s = jobs_set(&pg, g->id, 1, g->jobs_json, &jobs);
+    if (s == STORE_OK && g->jobs) s = jobs_set(&pg, g->id, 1, g->jobs, &jobs);
     if (s == STORE_OK && g->webhook_url) {
         /* The creator's (0006): no seat's token reaches it. */
         const char *vals[4] = {g->id, g->webhook_url, g->webhook_secret, "creator"};
@@ -224,7 +260,7 @@ enum store_status store_game_load(const char *id, struct store_game *out)
     /* The clock (0011): text (binary format of text is its bytes), NULL for none. */
     memset(&out->clock, 0, sizeof out->clock);
     if (!PQgetisnull(res, 0, 13) &&
-        clocks_decode(PQgetvalue(res, 0, 13), (size_t)PQgetlength(res, 0, 13), &out->clock)) {
+        store_clock_decode(PQgetvalue(res, 0, 13), (size_t)PQgetlength(res, 0, 13), &out->clock)) {
         log_kv(LOG_ERROR, "stored clock does not decode", "game", id, NULL);
         goto out;
     }
@@ -403,7 +439,7 @@ static enum store_status commit_remembered(PGconn *pg, const struct store_commit
         s = db_run_cmd(&pg, ST_EVENTS_INSERT, 3, vals, NULL, NULL);
     }
     if (s == STORE_OK) s = db_idem_put(pg, c->idem);
-    if (s == STORE_OK && c->jobs_json) s = jobs_set(&pg, c->id, c->version + 1, c->jobs_json, jobs);
+    if (s == STORE_OK && c->jobs) s = jobs_set(&pg, c->id, c->version + 1, c->jobs, jobs);
     if (s == STORE_OK) {
         const char *vals[3] = {c->id, last_seq, c->events_json};
         s = after_commit(&pg, vals, deliveries);
@@ -425,7 +461,7 @@ enum store_status store_game_commit(const struct store_commit *c)
     if (c->idem) {
         s = commit_remembered(pg, c, &deliveries, &jobs);
     } else {
-        char version[16], last_seq[16], seat[16];
+        char version[16], last_seq[16], seat[16], jobs_buf[STORE_JOBS_JSON_MAX];
         snprintf(version, sizeof version, "%d", c->version);
         snprintf(last_seq, sizeof last_seq, "%d", c->last_seq);
         snprintf(seat, sizeof seat, "%d", c->seat);
@@ -440,7 +476,7 @@ enum store_status store_game_commit(const struct store_commit *c)
                                 c->action_json,
                                 c->events_json,
                                 c->result,
-                                c->jobs_json,
+                                store_jobs_json(c->jobs, jobs_buf, sizeof jobs_buf),
                                 NULL,
                                 NULL,
                                 NULL,
@@ -671,8 +707,7 @@ enum store_status store_game_join(struct store_join *j)
         s = db_run_cmd(&pg, ST_EVENTS_INSERT, 3, vals, NULL, NULL);
     }
     if (s == STORE_OK && j->idem) s = db_idem_put(pg, j->idem);
-    if (s == STORE_OK && j->jobs_json)
-        s = jobs_set(&pg, j->id, j->version + 1, j->jobs_json, &jobs);
+    if (s == STORE_OK && j->jobs) s = jobs_set(&pg, j->id, j->version + 1, j->jobs, &jobs);
     if (s == STORE_OK) {
         const char *vals[3] = {j->id, last_seq, j->events_json};
         s = after_commit(&pg, vals, &deliveries);

@@ -53,7 +53,7 @@ enum store_clock_kind {
     STORE_CLOCK_BANK      /* a bank per seat plus an increment a turn (live play) */
 };
 
-#define STORE_CLOCK_JSON_MAX 512 /* bytes of a clock's stored JSON text (api/clocks.c) */
+#define STORE_CLOCK_JSON_MAX 512 /* bytes of a clock's stored JSON text (store_clock.c) */
 
 /* A game's clock as created and where it stands (games.clock, 0011; api/clocks.c). */
 struct store_clock {
@@ -72,6 +72,12 @@ struct store_clock {
     int near_sent;                     /* 1: this turn's deadline_near went out */
     int ended_by_timeout;              /* 1: a timeout's resignation ended the game */
 };
+
+/* Decodes the stored clock text (`len` bytes) into `out`. 0, or -1 when malformed. */
+int store_clock_decode(const char *txt, size_t len, struct store_clock *out) NODISCARD;
+
+/* Encodes `c` as its stored JSON into `buf` (STORE_CLOCK_JSON_MAX bytes); returns buf. */
+const char *store_clock_encode(const struct store_clock *c, char *buf, size_t cap);
 
 /* A game row with its players, as loaded. */
 struct store_game {
@@ -102,7 +108,7 @@ struct store_idem {
 };
 
 /* What a game's entry in a player's list shows of its state (migrations/0012), stored with
- * each commit: filled by games_commit() and at creation from the state; a zeroed one
+ * each commit: filled by game_commit() and at creation from the state; a zeroed one
  * (phase NULL) leaves what is stored. */
 struct store_turn {
     int number;                 /* the turn, 1 .. */
@@ -130,15 +136,15 @@ struct store_new_game {
     const struct store_idem *idem;      /* the answer to remember, or NULL */
     const char *webhook_url;            /* the creator's callback URL, or NULL */
     const char *webhook_secret;         /* its signing secret (with webhook_url) */
-    const char *result;     /* "completed" ... when created finished, else NULL (0009) */
-    const char *rematch_of; /* the game this one is the rematch of, or NULL (0009) */
-    int hints_off;          /* 1: "hints": false (0010) */
-    int seed_chosen;        /* 1: the creator chose the seed (0022) */
-    const char *jobs_json;  /* background jobs to write (STORE_JOBS_JSON), or NULL */
-    struct store_turn turn; /* the turn and scores for the players' lists */
-    const char *clock_json; /* the clock (games.clock, 0011), or NULL: none */
-    const char *deadline;   /* with clock_json: the deadline (RFC 3339), or NULL */
-    const char *owner;      /* the creating address (netaddr_key; games.owner, 0020), or NULL */
+    const char *result;            /* "completed" ... when created finished, else NULL (0009) */
+    const char *rematch_of;        /* the game this one is the rematch of, or NULL (0009) */
+    int hints_off;                 /* 1: "hints": false (0010) */
+    int seed_chosen;               /* 1: the creator chose the seed (0022) */
+    const struct store_jobs *jobs; /* background jobs to write, or NULL: none */
+    struct store_turn turn;        /* the turn and scores for the players' lists */
+    const char *clock_json;        /* the clock (games.clock, 0011), or NULL: none */
+    const char *deadline;          /* with clock_json: the deadline (RFC 3339), or NULL */
+    const char *owner; /* the creating address (netaddr_key; games.owner, 0020), or NULL */
     /* A replay (store_export.c): the actions played after the creation, each with its
      * events, as a JSON array of {"version", "seat", "kind", "body", "events"}, and the
      * version they bring the game to; NULL (and 0) for a game created as usual. */
@@ -160,8 +166,8 @@ struct store_commit {
     const char *events_json;       /* JSON array of the new events */
     const struct store_idem *idem; /* the answer to remember, or NULL */
     const char *result;            /* how it ended when finished ("completed" ...), else NULL */
-    const char *jobs_json;         /* background jobs to write or remove (STORE_JOBS_JSON), or
-                                      NULL: none (games_commit fills it in) */
+    const struct store_jobs *jobs; /* background jobs to write or remove, or NULL: none
+                                      (game_commit fills it in) */
     struct store_turn turn;        /* the turn and scores after it, for the players' lists */
     const char *clock_json;        /* the clock after it (0011), or NULL: the game has none */
     const char *deadline;          /* with clock_json: the deadline (RFC 3339), or NULL */
@@ -170,13 +176,33 @@ struct store_commit {
                                       commit's connection reached another primary since */
 };
 
+#define STORE_JOBS_MAX      12  /* jobs one commit writes or removes at most */
+#define STORE_JOBS_JSON_MAX 512 /* bytes of their text (store_jobs_json) */
+
+/* One background job (0010) a commit writes or removes for its game, in its transaction. */
+struct store_job_plan {
+    const char *kind; /* the job's kind (static storage) */
+    int remove;       /* 1: remove the game's job of this kind (the rest unused) */
+    long long due_ms; /* else: written (replacing the one there, its lease and attempts
+                         cleared) for the version the commit makes, due in due_ms from now */
+    int lease_ms;     /* how long one claim holds it (0: 10000) */
+};
+
+/* The background jobs a commit writes or removes. */
+struct store_jobs {
+    int n;                                     /* entries in job (0: none) */
+    struct store_job_plan job[STORE_JOBS_MAX]; /* the jobs, by kind (one entry a kind) */
+};
+
+/* Adds `p` to `jobs` (dropped, and logged, when full). */
+void store_jobs_add(struct store_jobs *jobs, struct store_job_plan p);
+
 /*
- * STORE_JOBS_JSON: the background jobs (0010) a commit writes for its game, in the same
- * transaction: a JSON array of {"kind": "<kind>", "due_ms": <ms from now> | null,
- * "lease_ms": <ms>}; due_ms null removes the game's job of that kind, a number writes it
- * (replacing the one there, its lease and attempts cleared) for the version the commit
- * makes; lease_ms (default 10000) is how long one claim holds it.
+ * The text the database takes for `jobs` (STORE_JOBS_JSON: a JSON array of {"kind",
+ * "due_ms": <ms from now> | null (remove), "lease_ms"}) in `buf` (`cap` bytes): buf, or NULL
+ * when there are none (or they do not fit: logged).
  */
+const char *store_jobs_json(const struct store_jobs *jobs, char *buf, size_t cap);
 
 /* Remembers `conninfo` (copied) for the connections to come. Returns 0 or -1. */
 int store_init(const char *conninfo) NODISCARD;
@@ -285,10 +311,10 @@ struct store_join {
     const char *action_json;       /* the join as the action log keeps it */
     const char *events_json;       /* JSON array of the new events */
     const struct store_idem *idem; /* the answer to remember, or NULL */
-    const char *jobs_json;  /* with started: the background jobs (STORE_JOBS_JSON), or NULL */
-    const char *clock_json; /* with started: the clock begun now (0014), or NULL: none */
-    const char *deadline;   /* with clock_json: its deadline (RFC 3339), or NULL */
-    int already_seated;     /* out: 1 when person_id holds a seat of the game */
+    const struct store_jobs *jobs; /* with started: the background jobs, or NULL: none */
+    const char *clock_json;        /* with started: the clock begun now (0014), or NULL: none */
+    const char *deadline;          /* with clock_json: its deadline (RFC 3339), or NULL */
+    int already_seated;            /* out: 1 when person_id holds a seat of the game */
 };
 
 /*

@@ -23,6 +23,13 @@
 //      cairo are behind api/board_png.c: no other file includes librsvg/ or cairo headers.
 //   5. The attribute of results that must be checked is spelled once, as NODISCARD in
 //      core/nodiscard.h: nowhere else does warn_unused_result appear.
+//   6. No include cycle among api/'s modules: a module is a .c file with its .h (and a
+//      folder's files, e.g. api/game/, by name within it); the store's files (api/store*.c,
+//      api/store*.h, api/store/) are one module. Module A depends on B when a file of A
+//      includes a header of B; a cycle (store -> clocks -> games -> store, as there was)
+//      means no layer is below another.
+//   7. The game service (api/game/) speaks in outcomes, never HTTP: none of its files
+//      includes routes.h, problem.h, idem.h or http.h (the routes map its outcomes).
 //
 //   node scripts/check-c.js [FILE...]     (no FILE: every C file git knows)
 'use strict';
@@ -42,6 +49,7 @@ const CORE_SYSTEM = new Set([
 const PQ_ALLOWED = f => /^api\/store[^/]*\.[ch]$/.test(f) || f.startsWith('api/store/') ||
     f.startsWith('tests/itest/') || f.startsWith('tests/apidb/');
 const MHD_ALLOWED = f => f === 'api/http.c';
+const GAME_NO_HTTP = new Set(['routes.h', 'problem.h', 'idem.h', 'http.h']);
 const RSVG_ALLOWED = f => f === 'api/board_png.c';
 
 // The source with comments and the insides of string and character literals blanked
@@ -125,6 +133,8 @@ for (const file of list) {
             }
         }
         const base = path.basename(name);
+        if (file.startsWith('api/game/') && quoted && GAME_NO_HTTP.has(base))
+            fail(at, `api/game/ includes "${name}": the game service answers no request`);
         if (base === 'libpq-fe.h' && !PQ_ALLOWED(file))
             fail(at, 'libpq-fe.h outside the store (api/store*.c, api/store*.h, api/store/)');
         if (base === 'microhttpd.h' && !MHD_ALLOWED(file))
@@ -134,10 +144,50 @@ for (const file of list) {
     }
 }
 
+// Rule 6: the api/ modules' include graph, without cycles.
+const apiModule = f => (/^api\/store[^/]*\.[ch]$/.test(f) || f.startsWith('api/store/') ? 'store'
+    : f.replace(/^api\//, '').replace(/\.[ch]$/, ''));
+const apiDeps = new Map();
+const apiFiles = list.filter(f => f.startsWith('api/'));
+const apiHeaders = new Set(apiFiles.filter(f => f.endsWith('.h')));
+for (const file of apiFiles) {
+    const code = blank(fs.readFileSync(path.join(root, file), 'utf8'));
+    const raw = fs.readFileSync(path.join(root, file), 'utf8');
+    const from = apiModule(file);
+    if (!apiDeps.has(from)) apiDeps.set(from, new Set());
+    for (const m of code.matchAll(/^[ \t]*#[ \t]*include[ \t]*"/gm)) {
+        const at = m.index + m[0].length;
+        const name = raw.slice(at, raw.indexOf('"', at));
+        const near = path.normalize(path.join(path.dirname(file), name));
+        const target = apiHeaders.has(near) ? near : apiHeaders.has(`api/${name}`) ? `api/${name}` : null;
+        if (target && apiModule(target) !== from) apiDeps.get(from).add(apiModule(target));
+    }
+}
+{
+    const state = new Map(); // 1: on the path, 2: done
+    const stack = [];
+    const visit = m => {
+        state.set(m, 1);
+        stack.push(m);
+        for (const d of apiDeps.get(m) || []) {
+            if (state.get(d) === 1) {
+                const cycle = stack.slice(stack.indexOf(d)).concat(d);
+                failures.push(`api/: include cycle ${cycle.join(' -> ')} (see scripts/check-c.js)`);
+            } else if (!state.has(d)) {
+                visit(d);
+            }
+        }
+        stack.pop();
+        state.set(m, 2);
+    };
+    for (const m of [...apiDeps.keys()].sort()) if (!state.has(m)) visit(m);
+}
+
 for (const f of failures) console.error(f);
 if (failures.length) {
     console.error(`check-c: ${failures.length} problem(s)`);
     process.exit(1);
 }
 console.log(`check-c: ${list.length} C files: no banned function, NODISCARD spelled once, core/ without I/O, ` +
-            'libpq in the store, libmicrohttpd in http.c and librsvg in board_png.c only');
+            'libpq in the store, libmicrohttpd in http.c and librsvg in board_png.c only, no include cycle in api/, ' +
+            'no HTTP in api/game/');

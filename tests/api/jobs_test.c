@@ -1,5 +1,6 @@
 /* jobs_test.c: the plans of background jobs a commit writes (jobs_plan): nothing for a game
- * no kind cares about, a due entry with its lease, a removal, and the JSON they make. */
+ * no kind cares about, a due entry with its lease, a removal, and the JSON they make
+ * (store_jobs_json). */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,17 +40,25 @@ Test(jobs, plans_as_json)
     g->nplayers = 2;
     g->seat = 1;
     char buf[JOBS_JSON_MAX];
+    struct store_jobs p = {0};
     snprintf(seats[1].name, sizeof seats[1].name, "%s", "Ann");
-    cr_expect_null(jobs_plan(g, seats, buf, sizeof buf), "nothing to say: no change");
+    jobs_plan(g, seats, &p);
+    cr_expect_null(store_jobs_json(&p, buf, sizeof buf), "nothing to say: no change");
     snprintf(seats[1].name, sizeof seats[1].name, "%s", "due");
-    const char *j = jobs_plan(g, seats, buf, sizeof buf);
+    p.n = 0;
+    jobs_plan(g, seats, &p);
+    const char *j = store_jobs_json(&p, buf, sizeof buf);
     cr_assert_not_null(j);
     cr_expect_str_eq(j, "[{\"kind\":\"test_kind\",\"due_ms\":5,\"lease_ms\":700}]");
     snprintf(seats[1].name, sizeof seats[1].name, "%s", "gone");
-    j = jobs_plan(g, seats, buf, sizeof buf);
+    p.n = 0;
+    jobs_plan(g, seats, &p);
+    j = store_jobs_json(&p, buf, sizeof buf);
     cr_assert_not_null(j);
     cr_expect_str_eq(j, "[{\"kind\":\"test_kind\",\"due_ms\":null}]");
     snprintf(seats[1].name, sizeof seats[1].name, "%s", "due");
-    cr_expect_null(jobs_plan(g, seats, buf, 20), "a plan that does not fit is none (logged)");
+    p.n = 0;
+    jobs_plan(g, seats, &p);
+    cr_expect_null(store_jobs_json(&p, buf, 20), "a plan that does not fit is none (logged)");
     free(g);
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "db.h"
 #include "hard.h"
 #include "tests.h"
 
@@ -164,5 +165,167 @@ ITEST(test_create_limit, "creation limit: 429 with Retry-After per address, on b
     CHECK(made_after >= 0 && made_after <= 1 && retry_after >= 1,
           "after the flood: %d created, then Retry-After %d %s", made_after, retry_after, why);
     CHECK(after_wait == 201, "after Retry-After: %ld", after_wait);
+    CHECK(code == 0, "the server exited with status %d", code);
+}
+
+/* POST /v1/games/{id}/<what> on `srv` with the header `auth` and no body: into `r`. */
+static void cl_post(const struct server *srv, const char *id, const char *what, const char *auth,
+                    struct resp *r)
+{
+    char path[160];
+    snprintf(path, sizeof path, "/v1/games/%s/%s", id, what);
+    const char *h[2] = {auth, NULL};
+    http(srv, "POST", path, NULL, h, r);
+}
+
+/* Issue 29, item 5: a resign + rematch chain made thousands of games after the address's
+ * 429. Every rematch that creates a game counts against the creation limit; asking again
+ * for a rematch created already creates nothing and is not refused. */
+ITEST(test_create_limit_rematch,
+      "creation limit: every rematch created counts (a resign + rematch chain gets 429)")
+{
+    (void)srv;
+    char why[400] = "";
+    struct server z;
+    /* 5 at once, then one every 10 s: none comes back during the test. */
+    const char *env[] = {"CREATE_LIMIT_PER_MINUTE=6", "CREATE_BURST=5", NULL};
+    CHECK(hard_server_start(&z, env, 1) == 0, "the server with CREATE_BURST=5 did not start");
+    struct game g;
+    int have_game = game_new(&z, CL_GAME, &g, why, sizeof why) == 0;
+    char id[64], auth[200];
+    snprintf(id, sizeof id, "%s", g.id);
+    snprintf(auth, sizeof auth, "%s", g.auth[0]);
+    int made = 0, refused = 0, retry = 0, good_problem = 0;
+    long unexpected = 0;
+    struct resp r;
+    for (int i = 0; have_game && i < 20 && !refused && !unexpected; i++) {
+        cl_post(&z, id, "resign", auth, &r);
+        if (r.status != 200) unexpected = r.status;
+        resp_free(&r);
+        if (unexpected) break;
+        cl_post(&z, id, "rematch", auth, &r);
+        if (r.status == 201 && r.json) {
+            made++;
+            snprintf(id, sizeof id, "%s", jstr(r.json, "id"));
+            snprintf(auth, sizeof auth, "Authorization: Bearer %s", jstr(r.json, "token"));
+        } else if (r.status == 429) {
+            refused = 1;
+            retry = (int)strtol(r.retry_after, NULL, 10);
+            good_problem = strcmp(problem_code(&r), "rate_limited") == 0 &&
+                           strcmp(r.ctype, "application/problem+json") == 0;
+        } else {
+            unexpected = r.status;
+        }
+        resp_free(&r);
+    }
+    /* The refused rematch stored nothing. */
+    const char *vals[1] = {id};
+    long stored =
+        refused
+            ? db_scalar_params("SELECT count(*) FROM games WHERE rematch_of = $1::uuid", 1, vals)
+            : -1;
+    /* The other seat of the first game asks for the rematch made already: no creation, so
+     * no refusal though the limit is spent. */
+    long again = 0;
+    if (have_game) {
+        cl_post(&z, g.id, "rematch", g.auth[1], &r);
+        again = r.status;
+        resp_free(&r);
+    }
+    int code = hard_server_stop(&z);
+    printf("  creation limit: a resign + rematch chain: %d rematches created after the first "
+           "game, then 429 (Retry-After %d); a rematch created already answered %ld\n",
+           made, retry, again);
+    CHECK(have_game, "%s", why);
+    CHECK(!unexpected, "an unexpected answer %ld in the chain", unexpected);
+    CHECK(refused, "no 429 in a chain of %d rematches (CREATE_BURST=5)", made);
+    CHECK(made == 4,
+          "%d rematches created before the first 429 (4 expected: the burst less "
+          "the first game)",
+          made);
+    CHECK(good_problem, "the 429 was not a rate_limited problem");
+    CHECK(retry >= 1, "Retry-After %d", retry);
+    CHECK(stored == 0, "the refused rematch stored %ld games", stored);
+    CHECK(again == 200, "a rematch made already answered %ld while the limit was spent", again);
+    CHECK(code == 0, "the server exited with status %d", code);
+}
+
+/* Issue 29, item 10: a replay stores a whole game's events at once (about 190 KB for a long
+ * one) for one creation; it weighs one creation per GAME_LIMIT_BYTES (4 KB) it stores. */
+ITEST(test_create_limit_replay, "creation limit: a replay weighs what it stores")
+{
+    (void)srv;
+    char why[400] = "";
+    struct server z;
+    /* 100 at once, then one every 10 s: none comes back during the test. */
+    const char *env[] = {"CREATE_LIMIT_PER_MINUTE=6", "CREATE_BURST=100", NULL};
+    CHECK(hard_server_start(&z, env, 1) == 0, "the server with CREATE_BURST=100 did not start");
+    struct game g;
+    int have_game =
+        game_new(&z,
+                 "{\"players\":[{\"bot\":\"greedy\",\"think_ms\":10},{\"bot\":\"greedy\","
+                 "\"think_ms\":10}],\"seed\":31}",
+                 &g, why, sizeof why) == 0;
+    char path[160];
+    snprintf(path, sizeof path, "/v1/games/%s", g.id);
+    int finished = 0;
+    for (int i = 0; have_game && i < 600 && !finished; i++) {
+        cJSON *j = get_json(&z, path);
+        finished = j && strcmp(jstr(j, "status"), "finished") == 0;
+        cJSON_Delete(j);
+        if (!finished) usleep(50000);
+    }
+    char *body = NULL;
+    struct resp r;
+    if (finished) {
+        snprintf(path, sizeof path, "/v1/games/%s/export", g.id);
+        http(&z, "GET", path, NULL, NULL, &r);
+        cJSON *wrap = cJSON_CreateObject();
+        if (r.status == 200 && r.json)
+            cJSON_AddItemToObject(wrap, "replay", cJSON_Duplicate(r.json, 1));
+        body = r.status == 200 ? cJSON_PrintUnformatted(wrap) : NULL;
+        cJSON_Delete(wrap);
+        resp_free(&r);
+    }
+    int made = 0, refused = 0, retry = 0, good_problem = 0;
+    long unexpected = 0, stored_bytes = 0;
+    for (int i = 0; body && i < 120 && !refused && !unexpected; i++) {
+        http(&z, "POST", "/v1/games", body, NULL, &r);
+        if (r.status == 201 && r.json) {
+            made++;
+            if (made == 1) {
+                const char *vals[1] = {jstr(r.json, "id")};
+                stored_bytes = db_scalar_params(
+                    "SELECT (SELECT coalesce(sum(length(payload::text)), 0) FROM events WHERE "
+                    "game_id = $1::uuid) + (SELECT coalesce(sum(length(body::text)), 0) FROM "
+                    "actions WHERE game_id = $1::uuid)",
+                    1, vals);
+            }
+        } else if (r.status == 429) {
+            refused = 1;
+            retry = (int)strtol(r.retry_after, NULL, 10);
+            good_problem = strcmp(problem_code(&r), "rate_limited") == 0;
+        } else {
+            unexpected = r.status;
+        }
+        resp_free(&r);
+    }
+    free(body);
+    int code = hard_server_stop(&z);
+    printf("  creation limit: replays of a whole game (about %ld bytes of events and actions "
+           "stored each): %d created from a burst of 100 less the first game, then 429 "
+           "(Retry-After %d)\n",
+           stored_bytes, made, retry);
+    CHECK(have_game, "%s", why);
+    CHECK(finished, "the bot game did not finish");
+    CHECK(!unexpected, "a replay answered %ld", unexpected);
+    CHECK(refused, "no 429 after %d replays", made);
+    CHECK(good_problem, "the 429 was not a rate_limited problem");
+    CHECK(retry >= 1, "Retry-After %d", retry);
+    /* Weighed by size: each at least stored / 4 KB creations (before: one each, 99 made). */
+    long weight = stored_bytes / 4096;
+    CHECK(weight >= 5, "a replay stored only %ld bytes", stored_bytes);
+    CHECK(made >= 1 && made <= 99 / (weight > 1 ? weight - 1 : 1),
+          "%d replays created from 99 creations left (each stores %ld bytes)", made, stored_bytes);
     CHECK(code == 0, "the server exited with status %d", code);
 }

@@ -427,3 +427,67 @@ ITEST(test_bots_fair_share,
           "another address's computer player waited %lld ms behind one address's", bot_ms);
     CHECK(late >= 0 && late < 700, "the deadline was acted on %lld ms late", late);
 }
+
+/* games.owner and games.seed_chosen of game `id` as one number: 10 when owned by 127.0.0.1
+ * (0 else), plus 1 when its seed counts as chosen; -1 when no such game. */
+static long owner_and_seed(const char *id)
+{
+    const char *vals[1] = {id};
+    return db_scalar_params("SELECT (CASE WHEN owner = '127.0.0.1' THEN 10 ELSE 0 END) + "
+                            "(CASE WHEN seed_chosen THEN 1 ELSE 0 END) FROM games WHERE id = "
+                            "$1::uuid",
+                            1, vals);
+}
+
+/*
+ * Every path that creates a game goes through the game service's game_create(), and each
+ * stores who created it (games.owner, 0020: the fair shares of the job workers) and whether
+ * the seed was chosen (games.seed_chosen, 0022): a creation with a seed (chosen), its
+ * rematch (a seed drawn afresh: not chosen) and a replay of its export (the export's seed:
+ * chosen), all from 127.0.0.1.
+ */
+ITEST(test_creation_owner_seed,
+      "creation: a creation, a rematch and a replay store their owner and seed_chosen")
+{
+    struct game g;
+    NEW_GAME(&g, "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"seed\":71}");
+    char path[200];
+    struct resp r;
+    const char *h[2] = {g.auth[0], NULL};
+    snprintf(path, sizeof path, "/v1/games/%s/resign", g.id);
+    http(srv, "POST", path, NULL, h, &r);
+    long resigned = r.status;
+    resp_free(&r);
+    CHECK(resigned == 200, "the resignation answered %ld", resigned);
+    char next[64] = "";
+    snprintf(path, sizeof path, "/v1/games/%s/rematch", g.id);
+    http(srv, "POST", path, NULL, h, &r);
+    long rematched = r.status;
+    if (r.json) snprintf(next, sizeof next, "%s", jstr(r.json, "id"));
+    resp_free(&r);
+    CHECK(rematched == 201 && next[0], "the rematch answered %ld", rematched);
+    snprintf(path, sizeof path, "/v1/games/%s/export", g.id);
+    http(srv, "GET", path, NULL, NULL, &r);
+    char *body = NULL;
+    if (r.status == 200 && r.json) {
+        cJSON *wrap = cJSON_CreateObject();
+        cJSON_AddItemToObject(wrap, "replay", cJSON_Duplicate(r.json, 1));
+        body = cJSON_PrintUnformatted(wrap);
+        cJSON_Delete(wrap);
+    }
+    long exported = r.status;
+    resp_free(&r);
+    CHECK(body, "the export answered %ld", exported);
+    char replayed[64] = "";
+    http(srv, "POST", "/v1/games", body, NULL, &r);
+    free(body);
+    long replay_status = r.status;
+    if (r.json) snprintf(replayed, sizeof replayed, "%s", jstr(r.json, "id"));
+    resp_free(&r);
+    CHECK(replay_status == 201 && replayed[0], "the replay answered %ld", replay_status);
+    long created = owner_and_seed(g.id), rematch = owner_and_seed(next),
+         replay = owner_and_seed(replayed);
+    CHECK(created == 11, "the creation stored owner/seed_chosen %ld (11: owned, chosen)", created);
+    CHECK(rematch == 10, "the rematch stored owner/seed_chosen %ld (10: owned, drawn)", rematch);
+    CHECK(replay == 11, "the replay stored owner/seed_chosen %ld (11: owned, chosen)", replay);
+}

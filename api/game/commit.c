@@ -1,0 +1,87 @@
+/* commit.c: the game service's one commit of a new state, and the one place where a game
+ * ends -- see service.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "clocks.h"
+#include "game/service.h"
+#include "jobs.h"
+#include "json_game.h"
+
+void game_end(struct api_game *ag, struct store_commit *c, enum game_ending how)
+{
+    c->result = game_end_result(&ag->g, how);
+    /* An abort or an expiry: the row's state follows once committed (game_commit). */
+    c->status = how == GAME_ENDS_ABORTED || how == GAME_ENDS_EXPIRED ? "aborted" : "finished";
+}
+
+enum game_outcome game_commit(struct api_game *ag, struct store_commit *c, enum game_actor by,
+                              const char *body, size_t len, enum store_status *failure)
+{
+    c->id = ag->id;
+    c->version = ag->row.version;
+    /* The game's background jobs after this state (a computer player's turn ...), written
+     * by the same transaction (jobs.h). */
+    struct store_jobs plan = {0};
+    const struct store_jobs *given = c->jobs;
+    if (given)
+        plan = *given;
+    else
+        jobs_plan(&ag->g, ag->row.players, &plan);
+    if (!c->turn.phase) games_turn(&ag->g, &c->turn);
+    /* A game with a clock (0011): the clock moved on, its deadline and jobs. */
+    char clock[STORE_CLOCK_JSON_MAX], deadline[32];
+    struct store_clock was = ag->row.clock;
+    if (ag->row.clock.kind)
+        clocks_commit(&ag->row.clock, &ag->g, c, by == GAME_BY_CLOCK, clock, deadline, &plan);
+    c->jobs = plan.n ? &plan : NULL;
+    c->epoch = ag->epoch;
+    enum store_status s = store_game_commit(c);
+    c->jobs = given; /* (plan is this call's) */
+    *failure = s;
+    if (s == STORE_OK) {
+        ag->row.version = c->version + 1;
+        ag->row.last_seq = c->last_seq;
+        if (c->status && strcmp(c->status, "aborted") == 0) ag->row.state = STORE_ABORTED;
+        games_remember(ag, body, len);
+        return GAME_COMMITTED;
+    }
+    ag->row.clock = was;
+    switch (s) {
+    case STORE_CONFLICT:
+        return GAME_CONFLICT;
+    case STORE_DUPLICATE:
+        return GAME_DUPLICATE;
+    default:
+        return GAME_STORE_FAILED;
+    }
+}
+
+enum game_outcome game_commit_change(struct api_game *ag, const struct game_change *ch,
+                                     enum game_actor by, enum store_status *failure)
+{
+    *failure = STORE_ERROR;
+    uint8_t *snap = malloc(CC_SNAPSHOT_MAX);
+    if (!snap) return GAME_NO_MEMORY;
+    size_t len = cc_game_encode(&ag->g, snap, CC_SNAPSHOT_MAX);
+    if (!len) {
+        free(snap);
+        return GAME_CORRUPT;
+    }
+    struct store_commit c = {
+        .status = json_status(&ag->g),
+        .last_seq = ag->row.last_seq + ch->nev,
+        .snapshot = snap,
+        .snapshot_len = len,
+        .seat = ch->seat,
+        .kind = ch->kind,
+        .action_json = ch->action_json,
+        .events_json = ch->events_json,
+        .idem = ch->idem,
+        .jobs = ch->jobs,
+    };
+    if (ch->ends) game_end(ag, &c, *ch->ends);
+    enum game_outcome rc = game_commit(ag, &c, by, NULL, 0, failure);
+    free(snap);
+    return rc;
+}

@@ -1,0 +1,209 @@
+/* play.c: the game service's actions of a seat (draw, place, resign, a computer player's
+ * move, the server's action for a timed-out seat) -- see service.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "clocks.h"
+#include "game/service.h"
+#include "json_game.h"
+
+/* Heap state of one action (the engine structs are large). */
+struct turn {
+    struct cc_events ev;                               /* the events the action caused */
+    struct cc_placement placements[CC_MAX_PLACEMENTS]; /* scratch for the draw answer */
+    uint8_t snapshot[CC_SNAPSHOT_MAX];                 /* the new state, encoded */
+};
+
+/* The texts of an applied action: what its commit stores, and its answer. */
+struct encoded {
+    size_t snap_len;   /* bytes of the snapshot (struct turn) */
+    int nev;           /* events in `events` */
+    char *events;      /* JSON array of the new events, malloc'd */
+    size_t events_len; /* its bytes */
+    char *action;      /* the action as applied (JSON), malloc'd */
+    char *game;        /* draw: the game as GET shows it (kept for the cache), else NULL */
+    size_t game_len;   /* its bytes */
+    char *answer;      /* the answer's body, malloc'd */
+    size_t answer_len; /* its bytes */
+};
+
+/* Frees what encode_action() wrote into `e`. */
+static void encoded_free(struct encoded *e)
+{
+    free(e->events);
+    free(e->action);
+    free(e->game);
+    free(e->answer);
+}
+
+/*
+ * Encodes action `p`, just applied to `ag` (its events in t->ev; `result` the game's
+ * result when it ended, else NULL): the new state into t->snapshot, the texts into `e`
+ * (encoded_free, also on failure). GAME_COMMITTED (meaning: encoded), GAME_CORRUPT or
+ * GAME_NO_MEMORY.
+ */
+static enum game_outcome encode_action(const struct api_game *ag, const struct game_play *p,
+                                       const char *result, struct turn *t, struct encoded *e)
+{
+    e->snap_len = cc_game_encode(&ag->g, t->snapshot, sizeof t->snapshot);
+    if (!e->snap_len) return GAME_CORRUPT;
+    int version = ag->row.version + 1;
+    struct json_out w;
+    json_out_init(&w);
+    json_out_begin_array(&w);
+    int first = ag->row.last_seq + 1, timed_out = 0;
+    if (p->by == GAME_BY_CLOCK && !ag->row.clock.timed_out) {
+        /* The server acts for a seat whose time ran out (clocks.c): said first. */
+        clocks_json_timed_out(&w, &ag->row.clock, p->action.kind == CC_ACTION_RESIGN, first);
+        timed_out = 1;
+    }
+    e->nev = timed_out + json_events_ended(&w, &ag->g, &t->ev, 0, first + timed_out, result);
+    json_out_end_array(&w);
+    e->events = json_out_take(&w, &e->events_len);
+    json_action(&w, &ag->g, &p->action);
+    e->action = json_out_take(&w, NULL);
+    if (!p->place) {
+        /* The draw's answer holds the game as GET shows it: kept for the cache too. */
+        struct json_game_meta meta = {.id = ag->id,
+                                      .version = version,
+                                      .names = ag->names,
+                                      .seats = ag->row.players,
+                                      .hints_off = ag->row.hints_off,
+                                      .seed_chosen = ag->row.seed_chosen,
+                                      .clock = &ag->row.clock};
+        json_game(&w, &ag->g, &meta);
+        e->game = json_out_take(&w, &e->game_len);
+    }
+    json_out_begin_object(&w);
+    if (p->place) {
+        json_out_kint(&w, "version", version);
+        /* What comes next, so that no second read is needed (the bot of the next seat
+         * reads its own turn anyway). */
+        json_out_kstring(&w, "status", json_status(&ag->g));
+        json_out_key(&w, "turn");
+        json_turn(&w, &ag->g);
+    } else if (e->game) {
+        json_out_key(&w, "game");
+        json_out_raw(&w, e->game, e->game_len);
+        json_out_key(&w, "tile");
+        json_drawn_tile(&w, &ag->g);
+        json_out_key(&w, "placements");
+        json_placement_list(&w, &ag->g, t->placements, CC_MAX_PLACEMENTS);
+    }
+    json_out_key(&w, "events");
+    json_out_raw(&w, e->events ? e->events : "[]", e->events ? e->events_len : 2);
+    json_out_end_object(&w);
+    e->answer = json_out_take(&w, &e->answer_len);
+    json_out_free(&w);
+    if (!e->events || !e->action || (!p->place && !e->game) || !e->answer) return GAME_NO_MEMORY;
+    return GAME_COMMITTED;
+}
+
+/* The stored kind of action `p`. */
+static const char *action_kind(const struct game_play *p)
+{
+    return p->action.kind == CC_ACTION_RESIGN ? "resign" : p->place ? "place" : "draw";
+}
+
+/*
+ * Tries `p` on game `ag` (changed by it): preconditions, apply, encode, and commit. Sets
+ * *stale when a refusal or a lost version came from a cached copy (which may only be old:
+ * nothing was stored, try again on the stored game).
+ */
+static enum game_outcome try_play(struct api_game *ag, const struct game_play *p, struct turn *t,
+                                  struct game_result *out, int *stale)
+{
+    enum game_outcome rc;
+    struct encoded e = {0};
+    struct cc_action a = p->action;
+    *stale = 0;
+    /* Not while waiting for open seats, nor once aborted (0009); a cached copy may only
+     * be old (the game started since): the stored game decides. */
+    if (ag->row.state != STORE_PLAYING) {
+        out->state = ag->row.state;
+        rc = GAME_NOT_ACTIVE;
+        goto refused;
+    }
+    if (p->precondition && p->precondition(p->ctx, ag->row.version)) {
+        rc = GAME_PRECONDITION_FAILED;
+        goto refused;
+    }
+    if (p->by != GAME_BY_CLOCK && ag->row.clock.kind && a.kind != CC_ACTION_RESIGN &&
+        a.seat == ag->g.seat && clocks_expired(&ag->row.clock, &ag->g)) {
+        /* Past the deadline, before the server acted for the seat: refused (0011). */
+        rc = GAME_TURN_TIMED_OUT;
+        goto refused;
+    }
+    t->ev.n = 0;
+    enum cc_status st = cc_game_apply(&ag->g, &a, &t->ev);
+    if (st != CC_OK) {
+        if (a.kind == CC_ACTION_RESIGN && st == CC_ERR_GAME_FINISHED) {
+            out->state = STORE_PLAYING; /* over already */
+            rc = GAME_NOT_ACTIVE;
+        } else {
+            out->refusal = st;
+            rc = GAME_REFUSED;
+        }
+        goto refused;
+    }
+    struct store_commit c = {
+        .status = json_status(&ag->g),
+        .result = NULL,
+        .seat = a.seat,
+        .kind = action_kind(p),
+    };
+    if (ag->g.phase == CC_PHASE_FINISHED) {
+        /* A timed-out seat's resignation ends the game by "timeout". */
+        int timeout = p->by == GAME_BY_CLOCK && cc_game_result(&ag->g) == CC_RESULT_RESIGNATION;
+        game_end(ag, &c, timeout ? GAME_ENDS_TIMEOUT : GAME_ENDS_PLAYED);
+    }
+    rc = encode_action(ag, p, c.result, t, &e);
+    if (rc != GAME_COMMITTED) goto out;
+    c.last_seq = ag->row.last_seq + e.nev;
+    c.snapshot = t->snapshot;
+    c.snapshot_len = e.snap_len;
+    c.action_json = e.action;
+    c.events_json = e.events;
+    if (p->answered) c.idem = p->answered(p->ctx, e.answer, e.answer_len, ag->row.version + 1);
+    rc = game_commit(ag, &c, p->by, e.game, e.game_len, &out->store);
+    if (rc == GAME_COMMITTED) {
+        out->version = ag->row.version;
+        out->answer = e.answer;
+        out->answer_len = e.answer_len;
+        e.answer = NULL;
+    } else if (rc == GAME_CONFLICT && ag->cached) {
+        *stale = 1;
+    }
+    goto out;
+refused:
+    *stale = ag->cached;
+out:
+    encoded_free(&e);
+    return rc;
+}
+
+enum game_outcome game_play(struct api_game **ag, const struct game_play *p,
+                            struct game_result *out)
+{
+    memset(out, 0, sizeof *out);
+    struct turn *t = malloc(sizeof *t);
+    if (!t) return GAME_NO_MEMORY;
+    int stale = 0;
+    enum game_outcome rc = try_play(*ag, p, t, out, &stale);
+    if (stale) {
+        char id[sizeof(*ag)->id];
+        memcpy(id, (*ag)->id, sizeof id);
+        games_free(*ag);
+        memset(out, 0, sizeof *out);
+        *ag = games_fetch(id, GAMES_DB, -1, &out->load);
+        rc = *ag ? try_play(*ag, p, t, out, &stale) : GAME_LOAD_FAILED;
+    }
+    free(t);
+    return rc;
+}
+
+void game_result_free(struct game_result *r)
+{
+    free(r->answer);
+    memset(r, 0, sizeof *r);
+}
