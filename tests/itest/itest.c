@@ -3,6 +3,7 @@
 
 #include <arpa/inet.h>
 #include <ctype.h>
+#include <dirent.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
@@ -257,6 +258,44 @@ const char *jstr(const cJSON *j, const char *path)
     return cJSON_IsString(v) ? v->valuestring : "";
 }
 
+/* Kills every child process of the runner but `keep`'s server and its proxy: servers a test
+ * started and left running because a CHECK failed before its stop. Such a server would go
+ * on claiming jobs and deadlines on the shared database and fail the tests after it.
+ * Returns how many were killed. */
+static int reap_strays(const struct server *keep)
+{
+    pid_t self = getpid(),
+          proxy = keep->proxy_pid[0] ? (pid_t)strtol(keep->proxy_pid, NULL, 10) : 0;
+    int killed = 0;
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL) {
+        char *end;
+        long pid = strtol(e->d_name, &end, 10);
+        if (*end || pid <= 0 || pid == keep->pid || pid == proxy) continue;
+        char path[64], stat[512];
+        snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+        FILE *f = fopen(path, "r");
+        if (!f) continue;
+        size_t n = fread(stat, 1, sizeof stat - 1, f);
+        fclose(f);
+        stat[n] = '\0';
+        /* "pid (comm) state ppid ...": comm may hold spaces and parentheses, so read after
+         * the last ')'. */
+        char *close_paren = strrchr(stat, ')');
+        char state;
+        long ppid;
+        if (!close_paren || sscanf(close_paren + 1, " %c %ld", &state, &ppid) != 2) continue;
+        if (ppid != self) continue;
+        kill((pid_t)pid, SIGKILL);
+        waitpid((pid_t)pid, NULL, 0);
+        printf("  killed process %ld, left running by the test\n", pid);
+        killed++;
+    }
+    if (d) closedir(d);
+    return killed;
+}
+
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -287,6 +326,7 @@ int main(int argc, char **argv)
             passed++;
             printf("ok   %s (%ld ms)\n", itest_tests[i].name, ms);
         }
+        (void)reap_strays(&srv);
         if (srv.pid == 0) { /* a test stopped it and failed to bring it back */
             if (server_start_proxied(&srv, 1)) break;
         }

@@ -539,7 +539,7 @@ ITEST(test_inbox_webhook,
     resp_free(&r);
     CHECK(st == 400, "a URL that is a number: %ld", st);
     const char *seat_token[] = {g1.auth[1], NULL};
-    http(srv, "POST", "/v1/players/me/webhook", "{\"url\":\"http://127.0.0.1:9/\"}", seat_token,
+    http(srv, "POST", "/v1/players/me/webhook", "{\"url\":\"http://127.0.9.9:9/\"}", seat_token,
          &r);
     st = r.status;
     snprintf(code, sizeof code, "%s", problem_code(&r));

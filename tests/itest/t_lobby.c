@@ -540,7 +540,7 @@ ITEST(test_lobby_start_events, "lobby: game_started wakes a long poll and goes t
     struct lobby l;
     CHECK(lobby_new(srv,
                     "{\"players\":[{\"name\":\"Ann\"},{\"open\":true}],\"webhook\":{\"url\":"
-                    "\"http://127.0.0.1:9/lobby\"}}",
+                    "\"http://127.0.9.9:9/lobby\"}}",
                     NULL, &l, NULL) == 201,
           "create with a webhook");
     const char *v[] = {l.g.id};

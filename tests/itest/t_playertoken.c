@@ -132,7 +132,7 @@ static void first_placement(const struct server *srv, const struct game *g, int 
 static void probe(const struct server *srv, struct pair *p, int seat, int turn)
 {
     char url[96], body[160], key[64];
-    snprintf(url, sizeof url, "http://127.0.0.1:9/pt-%d-%d", seat, turn);
+    snprintf(url, sizeof url, "http://127.0.9.9:9/pt-%d-%d", seat, turn);
     snprintf(body, sizeof body, "{\"url\":\"%s\"}", url);
     snprintf(key, sizeof key, "Idempotency-Key: hook-%d-%d", seat, turn);
     both(srv, p, seat, "GET", "webhook", NULL, NULL, NULL);
@@ -320,7 +320,7 @@ ITEST(test_playertoken_limits,
                  &bobs) == 201,
           "Bob's game");
     static const char place[] = "{\"x\":0,\"y\":-1,\"rotation\":0}";
-    static const char hook[] = "{\"url\":\"http://127.0.0.1:9/limits\"}";
+    static const char hook[] = "{\"url\":\"http://127.0.9.9:9/limits\"}";
     /* A game where Ann has no seat (named seats, or another player's): 401 everywhere. */
     const struct refusal stranger[] = {
         {"POST", "draw", NULL, 401, "unknown_token"},

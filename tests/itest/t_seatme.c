@@ -109,13 +109,13 @@ ITEST(test_seatme_play,
     snprintf(path, sizeof path, "/v1/games/%s/webhook", g.id);
     const char *ha[] = {ann.auth, NULL};
     struct resp r;
-    http(srv, "POST", path, "{\"url\":\"http://127.0.0.1:9/seatme\"}", ha, &r);
+    http(srv, "POST", path, "{\"url\":\"http://127.0.9.9:9/seatme\"}", ha, &r);
     st = r.status;
     resp_free(&r);
     CHECK(st == 200 || st == 201, "POST webhook with the player token: %ld", st);
     http(srv, "GET", path, NULL, ha, &r);
     st = r.status;
-    int url_ok = strcmp(jstr(r.json, "url"), "http://127.0.0.1:9/seatme") == 0;
+    int url_ok = strcmp(jstr(r.json, "url"), "http://127.0.9.9:9/seatme") == 0;
     resp_free(&r);
     CHECK(st == 200 && url_ok, "GET webhook with the player token: %ld", st);
     const char *hc[] = {g.auth[1], NULL};

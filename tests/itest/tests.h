@@ -24,6 +24,11 @@ struct itest {
  */
 #define ITEST(fn, title) void fn(struct server *srv)
 
+/* A webhook URL that must never be answered points at 127.0.9.9:9 (nothing listens there),
+ * never at 127.0.0.1, where the tests' receivers listen: the server's circuit breaker and
+ * transfer limits hold per host and per address, so failures piling up there would have
+ * the receivers of every later test skipped. */
+
 extern const struct itest itest_tests[]; /* every ITEST, in order (build/gen/itest_list.c) */
 extern const size_t itest_ntests;        /* how many */
 
