@@ -40,6 +40,9 @@ end)
     echo "stages of make test (seconds):"
     awk -F '\t' '{ printf "  %-28s %8.1f s%s\n", $3, $1, $2 == 0 ? "" : "  FAILED (status " $2 ")"; t += $1 }
         END { printf "  %-28s %8.1f s\n", "total", t }' "$file"
+    # The plain closing line CI reads: the stages that passed and failed.
+    awk -F '\t' '{ if ($2 == 0) ok++; else bad++ }
+        END { printf "stages: %d passed, %d failed\n", ok, bad }' "$file"
     ;;
 *)
     echo "stage.sh: unknown step $what" >&2
