@@ -229,3 +229,25 @@ void hard_server_kill(struct server *s)
     waitpid(s->pid, &status, 0);
     s->pid = 0;
 }
+
+int hard_dial(const struct server *s, const char *from)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0) return -1;
+    struct sockaddr_in a = {0};
+    a.sin_family = AF_INET;
+    if (from) {
+        inet_pton(AF_INET, from, &a.sin_addr);
+        if (bind(fd, (struct sockaddr *)&a, sizeof a) != 0) {
+            close(fd);
+            return -1;
+        }
+    }
+    a.sin_port = htons((uint16_t)s->port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}

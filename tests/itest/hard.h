@@ -40,6 +40,10 @@ int hard_server_start(struct server *s, const char *const *env, int proxied);
 /* Stops its proxy (if any) and the server; returns the server's exit status. */
 int hard_server_stop(struct server *s);
 
+/* A TCP connection from address `from` (NULL: the kernel's choice) to the server `s` on
+ * 127.0.0.1, or -1: how the tests come from other addresses than the bystanders'. */
+int hard_dial(const struct server *s, const char *from);
+
 /* Kills the server with SIGKILL (as `kill -9`) and waits for it; its proxy, if any, stays.
  * It can be started again on its port with server_start. */
 void hard_server_kill(struct server *s);

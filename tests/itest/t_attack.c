@@ -22,29 +22,6 @@
 #define SERVED_MS     100         /* what "still served" means for them (the plain build) */
 #define SERVED_SAN_MS 500         /* ... for a server under ASan or TSan, several times slower */
 
-/* A TCP connection from `from` (NULL: the kernel's choice) to the server, or -1. */
-static int dial(const struct server *s, const char *from)
-{
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    if (fd < 0) return -1;
-    struct sockaddr_in a = {0};
-    a.sin_family = AF_INET;
-    if (from) {
-        inet_pton(AF_INET, from, &a.sin_addr);
-        if (bind(fd, (struct sockaddr *)&a, sizeof a) != 0) {
-            close(fd);
-            return -1;
-        }
-    }
-    a.sin_port = htons((uint16_t)s->port);
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
-        close(fd);
-        return -1;
-    }
-    return fd;
-}
-
 /* Reads from `fd` into buf (cap bytes; more are read and dropped) until the peer closes or
  * `ms` pass; the bytes kept. *closed is 1 when the peer closed (or reset) the connection. */
 static size_t read_until_close(int fd, char *buf, size_t cap, long ms, int *closed)
@@ -78,7 +55,7 @@ static size_t read_until_close(int fd, char *buf, size_t cap, long ms, int *clos
 static int get_from(const struct server *s, const char *from, const char *path, long long *ms)
 {
     long long t0 = hard_now_ms();
-    int fd = dial(s, from);
+    int fd = hard_dial(s, from);
     int status = 0;
     if (fd >= 0) {
         char req[512], buf[8192];
@@ -167,7 +144,7 @@ ITEST(test_attack_connection_flood, "attack: 1,100 idle connections from one add
     static int fds[FLOOD];
     int opened = 0;
     for (; opened < FLOOD; opened++)
-        if ((fds[opened] = dial(&z, NULL)) < 0) break;
+        if ((fds[opened] = hard_dial(&z, NULL)) < 0) break;
     usleep(300000);
     check_served(&z, path, "1,100 idle connections from one address", &worst);
     /* How many of the flood the server still holds. */
@@ -213,7 +190,7 @@ ITEST(test_attack_slowloris, "attack: slow senders (slowloris)")
     int fds[SLOW];
     long long t0 = hard_now_ms();
     for (int i = 0; i < SLOW; i++) {
-        fds[i] = dial(&z, NULL);
+        fds[i] = hard_dial(&z, NULL);
         CHECK(fds[i] >= 0, "connection %d failed", i);
         /* Half of them stop inside the request line, half inside the headers. */
         size_t n = i % 2 ? sizeof head - 1 : 6;
@@ -257,7 +234,7 @@ static void raw_exchange(const struct server *s, const char *req, int *status, i
     *status = 0;
     *closed = 0;
     body[0] = '\0';
-    int fd = dial(s, NULL);
+    int fd = hard_dial(s, NULL);
     if (fd < 0) return;
     size_t len = strlen(req);
     static char buf[65536];
@@ -354,7 +331,7 @@ static size_t raw_parts(const struct server *s, const char *const *parts, int ga
 {
     *closed = 0;
     buf[0] = '\0';
-    int fd = dial(s, NULL);
+    int fd = hard_dial(s, NULL);
     if (fd < 0) return 0;
     for (size_t i = 0; parts[i]; i++) {
         if (i && gap_ms) usleep((useconds_t)gap_ms * 1000);
@@ -450,7 +427,7 @@ static int get_answer(const struct server *s, const char *from, const char *path
                       size_t cap, long wait_ms, long long *ms)
 {
     long long t0 = hard_now_ms();
-    int fd = dial(s, from);
+    int fd = hard_dial(s, from);
     int status = 0;
     buf[0] = '\0';
     if (fd >= 0) {
@@ -568,7 +545,7 @@ ITEST(test_attack_png_renders, "attack: board.png renders from one address hold 
 static int stream_from(const struct server *s, const char *from, const char *path, int *status)
 {
     *status = 0;
-    int fd = dial(s, from);
+    int fd = hard_dial(s, from);
     if (fd < 0) return -1;
     char req[512], buf[4096];
     int n = snprintf(req, sizeof req,
@@ -698,7 +675,7 @@ ITEST(test_attack_connection_table,
         char from[32];
         snprintf(from, sizeof from, "127.0.0.%d", 20 + a);
         for (int i = 0; i < CT_PER_ADDR; i++)
-            if ((fds[opened] = dial(&z, from)) >= 0) opened++;
+            if ((fds[opened] = hard_dial(&z, from)) >= 0) opened++;
     }
     usleep(300000);
     /* Another address, several times: each connects and is answered. */

@@ -19,34 +19,11 @@
 
 #define OTHER_CLIENT "127.0.0.2" /* another address than the tests' own */
 
-/* A TCP connection from `from` (NULL: the kernel's choice) to the server `s`, or -1. */
-static int dial_from(const struct server *s, const char *from)
-{
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    if (fd < 0) return -1;
-    struct sockaddr_in a = {0};
-    a.sin_family = AF_INET;
-    if (from) {
-        inet_pton(AF_INET, from, &a.sin_addr);
-        if (bind(fd, (struct sockaddr *)&a, sizeof a) != 0) {
-            close(fd);
-            return -1;
-        }
-    }
-    a.sin_port = htons((uint16_t)s->port);
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
-        close(fd);
-        return -1;
-    }
-    return fd;
-}
-
 /* Sends GET `path` with `auth` (a header line) from `from` straight to the server; the
  * socket to read the answer from (read_answer), or -1. */
 static int send_get(const struct server *s, const char *from, const char *path, const char *auth)
 {
-    int fd = dial_from(s, from);
+    int fd = hard_dial(s, from);
     if (fd < 0) return -1;
     char req[1024];
     int n = snprintf(req, sizeof req,
@@ -89,7 +66,7 @@ static cJSON *answer_json(const char *buf)
  * `from` is its creating address) into `g`; 0, or -1. */
 static int game_new_from(const struct server *s, const char *from, const char *body, struct game *g)
 {
-    int fd = dial_from(s, from);
+    int fd = hard_dial(s, from);
     if (fd < 0) return -1;
     char req[2048], buf[16384];
     int n = snprintf(req, sizeof req,
