@@ -14,8 +14,7 @@ static void pile_add(uint8_t *pile, unsigned *len, uint8_t type, unsigned n)
     for (unsigned i = 0; i < n; i++) pile[(*len)++] = type;
 }
 
-/* Takes one tile of `type` out of pile[0..*len) if there is one. */
-static void pile_remove(uint8_t *pile, unsigned *len, uint8_t type)
+void cc_pile_remove(uint8_t *pile, unsigned *len, uint8_t type)
 {
     for (unsigned i = 0; i < *len; i++) {
         if (pile[i] != type) continue;
@@ -47,7 +46,7 @@ static void build_standard_deck(struct cc_game *g, const struct cc_tileset *ts, 
         const struct cc_tile_type *t = &ts->types[i];
         if (in_land(t->set, &g->options)) pile_add(land, &nland, (uint8_t)i, t->count);
     }
-    pile_remove(land, &nland, start);
+    cc_pile_remove(land, &nland, start);
     for (unsigned k = 0; k < CC_MODULE_COUNT; k++) {
         const struct cc_module *m = cc_module_get((enum cc_module_id)k);
         if (!m->deck || !cc_module_on(m, &g->options)) continue;

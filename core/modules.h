@@ -109,6 +109,10 @@ static inline bool cc_tile_has_position_rule(const struct cc_tile_type *t)
     return m && m->check_position;
 }
 
+/* Takes one tile of `type` out of pile[0..*len) if there is one (game.c; for the modules
+ * that set up piles of their own). */
+void cc_pile_remove(uint8_t *pile, unsigned *len, uint8_t type);
+
 /* The hooks of the modules that are on in `g`, in module order. */
 void cc_modules_placed(struct cc_game *g, unsigned tile);
 enum cc_status cc_modules_check_deploy(const struct cc_game *g, unsigned kind);

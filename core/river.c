@@ -31,17 +31,6 @@ static int spring_type(const struct cc_tileset *ts)
     return -1;
 }
 
-/* Takes one tile of `type` out of pile[0..*len) if there is one. */
-static void pile_remove(uint8_t *pile, unsigned *len, uint8_t type)
-{
-    for (unsigned i = 0; i < *len; i++) {
-        if (pile[i] != type) continue;
-        memmove(pile + i, pile + i + 1, *len - i - 1);
-        (*len)--;
-        return;
-    }
-}
-
 /* The river tiles but the start and the lake, shuffled, then the lake; the land start
  * tile leaves the land (once, even if it is the start). */
 static void river_deck(const struct cc_tileset *ts, uint8_t start, struct cc_rng *rng,
@@ -54,8 +43,8 @@ static void river_deck(const struct cc_tileset *ts, uint8_t start, struct cc_rng
         if (t->set != CC_SET_RIVER || i == lake) continue;
         for (unsigned k = 0; k < t->count; k++) front[n++] = (uint8_t)i;
     }
-    pile_remove(front, &n, start);
-    if (start != ts->start_type) pile_remove(land, nland, ts->start_type);
+    cc_pile_remove(front, &n, start);
+    if (start != ts->start_type) cc_pile_remove(land, nland, ts->start_type);
     cc_rng_shuffle(rng, front, n);
     if (lake >= 0 && start != lake) front[n++] = (uint8_t)lake;
     *nfront = n;
