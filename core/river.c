@@ -5,7 +5,6 @@
  * the river from its open end and may not turn the same way twice in a row; no piece
  * stands on the river. Its state is g->river_open_side, river_last_turn and river_tile.
  */
-#include <string.h>
 
 #include "board.h"
 #include "modules.h"
