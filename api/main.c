@@ -20,6 +20,7 @@
 #include "migrate.h"
 #include "mono.h"
 #include "retention.h"
+#include "router.h"
 #include "routes.h"
 #include "store.h"
 #include "webhook.h"
@@ -119,7 +120,8 @@ int main(void)
     if (webhook_start(&cfg)) goto out_live;
     store_set_job_hook(jobs_kick); /* this server's commit that made a job due */
     if (bots_init() || clocks_init() || retention_init(&cfg) || jobs_start(&cfg)) goto out_webhook;
-    if (http_start(&cfg)) goto out_jobs;
+    static const struct http_app app = {.handle = api_handle, .route_template = api_route_template};
+    if (http_start(&cfg, &app)) goto out_jobs;
     if (cfg.port_file && port_file_write(cfg.port_file, http_port())) {
         http_stop();
         goto out_jobs;

@@ -10,7 +10,11 @@ API_OBJS     := $(API_SRCS:%.c=$(BUILD)/obj/%.o)
 API_LIB_OBJS := $(filter-out $(API_MAIN:%.c=$(BUILD)/obj/%.o),$(API_OBJS))
 API_LIB      := $(BUILD)/libapi.a
 API_BIN      := $(BUILD)/tilehall
-API_CFLAGS    = -Iapi -Icore $(PKG_CFLAGS)
+# api/ is in folders by layer (docs/internals.md); headers are included by their bare name,
+# so every folder is on the include path.
+API_DIRS     := $(sort $(patsubst %/,%,$(dir $(wildcard api/*/*.h))))
+API_INC      := -Iapi $(addprefix -I,$(API_DIRS))
+API_CFLAGS    = $(API_INC) -Icore $(PKG_CFLAGS)
 
 $(BUILD)/obj/api/%.o: api/%.c
 	@mkdir -p $(dir $@)
@@ -141,7 +145,7 @@ bench-clocks:
 BENCH_RATINGS_BIN := $(BUILD)/bench-ratings
 $(BENCH_RATINGS_BIN): tests/bench/ratings_bench.c $(API_LIB) $(CORE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Iapi -Icore tests/bench/ratings_bench.c $(API_LIB) $(CORE_LIB) -lm -o $@
+	$(CC) $(ALL_CFLAGS) $(API_INC) -Icore tests/bench/ratings_bench.c $(API_LIB) $(CORE_LIB) -lm -o $@
 .PHONY: bench-ratings
 bench-ratings: $(BENCH_RATINGS_BIN)
 	$(BENCH_RATINGS_BIN)

@@ -8,7 +8,7 @@
 APITEST_SRCS    := $(wildcard tests/api/*.c)
 APITEST_DEPS    := $(APITEST_SRCS) $(RANDPLAY) $(wildcard tests/api/*.h tests/unit/*.h)
 APITEST_BIN     := $(BUILD)/api-unit-tests
-APITEST_FLAGS    = -Iapi -Icore -Itests/unit -Itests/api $(PKG_CFLAGS)
+APITEST_FLAGS    = $(API_INC) -Icore -Itests/unit -Itests/api $(PKG_CFLAGS)
 
 $(APITEST_BIN): $(APITEST_DEPS) $(API_LIB) $(CORE_LIB)
 	@mkdir -p $(dir $@)

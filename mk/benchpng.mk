@@ -6,7 +6,7 @@
 BENCH_PNG_BIN := $(BUILD)/bench-png
 $(BENCH_PNG_BIN): tests/bench/png_bench.c $(RANDPLAY) $(API_LIB) $(CORE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Iapi -Icore -Itests/unit $(PKG_CFLAGS) tests/bench/png_bench.c $(RANDPLAY) \
+	$(CC) $(ALL_CFLAGS) $(API_INC) -Icore -Itests/unit $(PKG_CFLAGS) tests/bench/png_bench.c $(RANDPLAY) \
 		$(API_LIB) $(CORE_LIB) \
 		$(PKG_LIBS) -lm -o $@
 

@@ -8,12 +8,12 @@ FUZZ_FLAGS    := -std=c11 -D_DEFAULT_SOURCE -g -O1 -fsanitize=fuzzer,address,und
                  -fno-sanitize-recover=undefined -Icore
 FUZZ_CORE     := $(CORE_SRCS) $(TILES_DATA)
 CORE_FUZZERS  := tiles snapshot
-# The service's decoders: request bodies (api/json_in.c) and query strings and headers
-# (api/params.c, auth_bearer, api_query_get), each linked with only the api files it needs.
+# The service's decoders: request bodies (api/json/json_in.c) and query strings and headers
+# (api/http/params.c, auth_bearer, api_query_get), each linked with only the api files it needs.
 API_FUZZERS   := json_in params export
-FUZZ_API_json_in := api/json_in.c api/json_options.c api/rulesets.c api/utf8.c api/codes.c
-FUZZ_API_export  := api/json_export_in.c api/json_in.c api/json_options.c api/rulesets.c api/utf8.c api/codes.c
-FUZZ_API_params  := api/params.c api/auth.c api/req.c api/mono.c api/json_out.c api/buf.c api/problem.c
+FUZZ_API_json_in := api/json/json_in.c api/json/json_options.c api/game/rulesets.c api/base/utf8.c api/base/codes.c
+FUZZ_API_export  := api/json/json_export_in.c api/json/json_in.c api/json/json_options.c api/game/rulesets.c api/base/utf8.c api/base/codes.c
+FUZZ_API_params  := api/http/params.c api/base/auth.c api/base/req.c api/base/mono.c api/base/json_out.c api/base/buf.c api/http/problem.c
 FUZZ_API_LIBS  = $(PKG_LIBS)
 FUZZERS       := $(CORE_FUZZERS) $(API_FUZZERS)
 FUZZ_BINS     := $(FUZZERS:%=$(BUILD)/fuzz/fuzz_%)
@@ -25,9 +25,9 @@ $(CORE_FUZZERS:%=$(BUILD)/fuzz/fuzz_%): $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.
 
 .SECONDEXPANSION:
 $(API_FUZZERS:%=$(BUILD)/fuzz/fuzz_%): $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_CORE) \
-		$$(FUZZ_API_$$*) $(wildcard core/*.h api/*.h)
+		$$(FUZZ_API_$$*) $(wildcard core/*.h api/*/*.h)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -Iapi $(PKG_CFLAGS) $< $(FUZZ_API_$*) $(FUZZ_CORE) $(FUZZ_API_LIBS) -o $@
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(API_INC) $(PKG_CFLAGS) $< $(FUZZ_API_$*) $(FUZZ_CORE) $(FUZZ_API_LIBS) -o $@
 
 .PHONY: fuzz test-fuzz fuzz-build
 fuzz-build: $(FUZZ_BINS)

@@ -15,21 +15,29 @@
 //      do no I/O and keep no time, thread, signal or locale state (CORE_SYSTEM below).
 //      So no stdio.h, unistd.h, fcntl.h, sys/*, pthread.h, threads.h, time.h, signal.h,
 //      locale.h, wchar.h, POSIX or library headers.
-//   3. libpq is behind the store: only api/store*.c, api/store*.h and files under
-//      api/store/ include libpq-fe.h (and tests/itest/, a separate program that reads the
-//      database to check what the server stored, and tests/apidb/, the store's own tests
-//      that read back what it wrote).
-//   4. libmicrohttpd is behind api/http.c: no other file includes microhttpd.h; librsvg and
-//      cairo are behind api/board_png.c: no other file includes librsvg/ or cairo headers.
+//   3. libpq is behind the store: only files under api/store/ include libpq-fe.h (and
+//      tests/itest/, a separate program that reads the database to check what the server
+//      stored, and tests/apidb/, the store's own tests that read back what it wrote).
+//   4. libmicrohttpd is behind api/http/: no file outside it includes microhttpd.h; librsvg
+//      and cairo are behind api/render/board_png.c: no other file includes their headers.
 //   5. The attribute of results that must be checked is spelled once, as NODISCARD in
 //      core/nodiscard.h: nowhere else does warn_unused_result appear.
 //   6. No include cycle among api/'s modules: a module is a .c file with its .h (and a
-//      folder's files, e.g. api/game/, by name within it); the store's files (api/store*.c,
-//      api/store*.h, api/store/) are one module. Module A depends on B when a file of A
-//      includes a header of B; a cycle (store -> clocks -> games -> store, as there was)
-//      means no layer is below another.
+//      folder's files by name within it); the store's files (api/store/) are one module.
+//      Module A depends on B when a file of A includes a header of B; a cycle (store ->
+//      clocks -> games -> store, as there was) means no layer is below another.
 //   7. The game service (api/game/) speaks in outcomes, never HTTP: none of its files
-//      includes routes.h, problem.h, idem.h or http.h (the routes map its outcomes).
+//      includes a header of api/http/ or api/routes/ (the routes map its outcomes).
+//   8. api/ is in folders by layer, and a folder includes only headers of its own and of
+//      the layers below it (LAYERS, lowest first): base (buffers, logs, configuration,
+//      crypto, the request as plain data), ratings (the rating arithmetic), store
+//      (PostgreSQL), game (the game service: every change of a game, the cache, the clock,
+//      the game's JSON, the kinds of background work), json (request bodies, options,
+//      exports), render (board pictures), jobs (the workers: computer players, deadlines,
+//      webhooks, retention, live waits), http (libmicrohttpd, answers, limits), routes
+//      (the handlers and the route table), and api/main.c on top. A header of a higher
+//      layer included from a lower one is a failure, so each layer can be read, tested
+//      and changed knowing only what lies below it.
 //
 //   node scripts/check-c.js [FILE...]     (no FILE: every C file git knows)
 'use strict';
@@ -46,11 +54,14 @@ const CORE_SYSTEM = new Set([
     'stdbool.h', 'stddef.h', 'stdint.h', 'stdlib.h', 'stdnoreturn.h', 'string.h',
     'tgmath.h', 'uchar.h',
 ]);
-const PQ_ALLOWED = f => /^api\/store[^/]*\.[ch]$/.test(f) || f.startsWith('api/store/') ||
+const PQ_ALLOWED = f => f.startsWith('api/store/') ||
     f.startsWith('tests/itest/') || f.startsWith('tests/apidb/');
-const MHD_ALLOWED = f => f === 'api/http.c';
-const GAME_NO_HTTP = new Set(['routes.h', 'problem.h', 'idem.h', 'http.h']);
-const RSVG_ALLOWED = f => f === 'api/board_png.c';
+const MHD_ALLOWED = f => f.startsWith('api/http/');
+const RSVG_ALLOWED = f => f === 'api/render/board_png.c';
+const LAYERS = ['base', 'ratings', 'store', 'game', 'json', 'render', 'jobs', 'http', 'routes', 'main'];
+// The layer of an api/ file: its folder (api/main.c is 'main'); null outside api/.
+const layerOf = f => !f.startsWith('api/') ? null
+    : f === 'api/main.c' ? 'main' : f.split('/').length === 3 ? f.split('/')[1] : '(top)';
 
 // The source with comments and the insides of string and character literals blanked
 // (newlines kept), so offsets and line numbers still match the original.
@@ -133,23 +144,23 @@ for (const file of list) {
             }
         }
         const base = path.basename(name);
-        if (file.startsWith('api/game/') && quoted && GAME_NO_HTTP.has(base))
-            fail(at, `api/game/ includes "${name}": the game service answers no request`);
         if (base === 'libpq-fe.h' && !PQ_ALLOWED(file))
-            fail(at, 'libpq-fe.h outside the store (api/store*.c, api/store*.h, api/store/)');
+            fail(at, 'libpq-fe.h outside the store (api/store/)');
         if (base === 'microhttpd.h' && !MHD_ALLOWED(file))
-            fail(at, 'microhttpd.h outside api/http.c');
+            fail(at, 'microhttpd.h outside api/http/');
         if ((name.startsWith('librsvg') || base.startsWith('cairo')) && !RSVG_ALLOWED(file))
-            fail(at, `${name} outside api/board_png.c`);
+            fail(at, `${name} outside api/render/board_png.c`);
     }
 }
 
 // Rule 6: the api/ modules' include graph, without cycles.
-const apiModule = f => (/^api\/store[^/]*\.[ch]$/.test(f) || f.startsWith('api/store/') ? 'store'
+const apiModule = f => (f.startsWith('api/store/') ? 'store'
     : f.replace(/^api\//, '').replace(/\.[ch]$/, ''));
 const apiDeps = new Map();
 const apiFiles = list.filter(f => f.startsWith('api/'));
 const apiHeaders = new Set(apiFiles.filter(f => f.endsWith('.h')));
+// Headers are included by their bare name (every folder is on the include path: mk/api.mk).
+const headerByName = new Map([...apiHeaders].map(h => [path.basename(h), h]));
 for (const file of apiFiles) {
     const code = blank(fs.readFileSync(path.join(root, file), 'utf8'));
     const raw = fs.readFileSync(path.join(root, file), 'utf8');
@@ -159,8 +170,18 @@ for (const file of apiFiles) {
         const at = m.index + m[0].length;
         const name = raw.slice(at, raw.indexOf('"', at));
         const near = path.normalize(path.join(path.dirname(file), name));
-        const target = apiHeaders.has(near) ? near : apiHeaders.has(`api/${name}`) ? `api/${name}` : null;
-        if (target && apiModule(target) !== from) apiDeps.get(from).add(apiModule(target));
+        const target = apiHeaders.has(near) ? near : headerByName.get(path.basename(name)) || null;
+        if (!target) continue;
+        if (apiModule(target) !== from) apiDeps.get(from).add(apiModule(target));
+        const line = raw.slice(0, at).split('\n').length;
+        const [lf, lt] = [layerOf(file), layerOf(target)];
+        if (lf === '(top)' || !LAYERS.includes(lf))
+            failures.push(`${file}: api/ files live in a layer's folder (scripts/check-c.js, rule 8)`);
+        else if (lf === 'game' && (lt === 'http' || lt === 'routes'))
+            failures.push(`${file}:${line}: api/game/ includes "${name}": the game service answers no request`);
+        else if (LAYERS.indexOf(lt) > LAYERS.indexOf(lf))
+            failures.push(`${file}:${line}: layer ${lf} includes "${name}" of the higher layer ${lt} ` +
+                          '(scripts/check-c.js, rule 8)');
     }
 }
 {
@@ -189,5 +210,5 @@ if (failures.length) {
     process.exit(1);
 }
 console.log(`check-c: ${list.length} C files: no banned function, NODISCARD spelled once, core/ without I/O, ` +
-            'libpq in the store, libmicrohttpd in http.c and librsvg in board_png.c only, no include cycle in api/, ' +
-            'no HTTP in api/game/');
+            'libpq in api/store/, libmicrohttpd in api/http/ and librsvg in board_png.c only, no include cycle in api/, ' +
+            'no HTTP in api/game/, api/ layered by folder');

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // spec-check.js: checks openapi.yaml against the engine's names, which are part of the
 // HTTP contract: ErrorCode is exactly the engine status names (core/status.c) and the
-// service's own codes (the one list, api/codes.c), and every code literal that a file of
+// service's own codes (the one list, api/base/codes.c), and every code literal that a file of
 // api/ answers with (problem_reply, send_problem, json_fail, the code argument of
 // clock_int) is in that list.
 // Every code that an error response of some operation allows is an ErrorCode. Every
@@ -15,9 +15,9 @@ const path = require('node:path');
 const yaml = require('js-yaml');
 
 const root = path.join(__dirname, '..');
-// The service's own codes: the one list, api/codes.c (between its BEGIN and END lines),
+// The service's own codes: the one list, api/base/codes.c (between its BEGIN and END lines),
 // which the server's api_code_known() and the tests use too.
-const codesC = fs.readFileSync(path.join(root, 'api', 'codes.c'), 'utf8');
+const codesC = fs.readFileSync(path.join(root, 'api', 'base', 'codes.c'), 'utf8');
 const listed = codesC.split('BEGIN service codes')[1];
 const SERVICE_CODES = listed === undefined ? [] :
     [...listed.split('END service codes')[0].matchAll(/"([a-z_]+)"/g)].map(m => m[1]);
@@ -38,11 +38,11 @@ for (const c of enumCodes) {
     }
 }
 if (new Set(enumCodes).size !== enumCodes.length) failures.push('ErrorCode lists a code twice');
-if (SERVICE_CODES.length === 0) failures.push('found no service codes in api/codes.c');
-if (new Set(SERVICE_CODES).size !== SERVICE_CODES.length) failures.push('api/codes.c lists a code twice');
+if (SERVICE_CODES.length === 0) failures.push('found no service codes in api/base/codes.c');
+if (new Set(SERVICE_CODES).size !== SERVICE_CODES.length) failures.push('api/base/codes.c lists a code twice');
 for (const c of SERVICE_CODES) {
-    if (engine.includes(c)) failures.push(`api/codes.c lists the engine status "${c}"`);
-    if (!enumCodes.includes(c)) failures.push(`service code "${c}" (api/codes.c) is not in ErrorCode`);
+    if (engine.includes(c)) failures.push(`api/base/codes.c lists the engine status "${c}"`);
+    if (!enumCodes.includes(c)) failures.push(`service code "${c}" (api/base/codes.c) is not in ErrorCode`);
 }
 
 // Every code literal the server answers with is in the list. The calls that take a code:
@@ -73,7 +73,7 @@ for (const f of apiFiles) {
             literals++;
             if (!SERVICE_CODES.includes(m[1]) && !engine.includes(m[1])) {
                 const line = src.slice(0, m.index).split('\n').length;
-                failures.push(`${path.relative(root, f)}:${line}: code "${m[1]}" is not in api/codes.c`);
+                failures.push(`${path.relative(root, f)}:${line}: code "${m[1]}" is not in api/base/codes.c`);
             }
         }
     }
@@ -97,7 +97,7 @@ for (const [name, r] of Object.entries(spec.components.responses)) {
     }
 }
 
-// Every answer carries X-Request-Id and Cache-Control (api/http.c): every response of
+// Every answer carries X-Request-Id and Cache-Control (api/http/): every response of
 // every operation declares both (the validating proxy refuses undeclared headers).
 let declared = 0;
 const hasBoth = (where, r) => {
@@ -119,5 +119,5 @@ if (failures.length > 0) {
     for (const f of failures) process.stderr.write(`spec-check: ${f}\n`);
     process.exit(1);
 }
-process.stdout.write(`spec-check: ${engine.length} engine codes and ${SERVICE_CODES.length} service codes (api/codes.c) ` +
+process.stdout.write(`spec-check: ${engine.length} engine codes and ${SERVICE_CODES.length} service codes (api/base/codes.c) ` +
     `match ErrorCode; ${literals} code literals in api/ are listed; ${responses} error responses checked; ${declared} responses declare X-Request-Id and Cache-Control\n`);

@@ -5,7 +5,7 @@
 
 #include "clocks.h"
 #include "game/service.h"
-#include "jobs.h"
+#include "job_kinds.h"
 #include "json_game.h"
 
 void game_end(struct api_game *ag, struct store_commit *c, enum game_ending how)

@@ -6,7 +6,7 @@
 #include "auth.h"
 #include "clocks.h"
 #include "game/service.h"
-#include "jobs.h"
+#include "job_kinds.h"
 #include "json_game.h"
 
 enum game_outcome game_create_begin(struct game_new *n)

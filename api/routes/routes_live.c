@@ -26,7 +26,7 @@
 
 #include "auth.h"
 #include "buf.h"
-#include "games.h"
+#include "game_answers.h"
 #include "live.h"
 #include "log.h"
 #include "metrics.h"

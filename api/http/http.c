@@ -24,7 +24,6 @@
 #include "problem.h"
 #include "ratelimit.h"
 #include "req.h"
-#include "router.h"
 #include "uri.h"
 
 #define POLL_TICK_MS 200 /* how often suspended long polls look again */
@@ -72,6 +71,7 @@ struct http_conn {
 #define MAX_HEADERS      100         /* header fields of one request at most (else 431) */
 #define MAX_HEADER_BYTES (16 * 1024) /* bytes of their names and values at most (else 431) */
 
+static struct http_app app;        /* the handler and route templates (http_start) */
 static int request_timeout_s = 30; /* REQUEST_TIMEOUT: seconds for a request to arrive */
 static int slow_request_ms = 1000; /* SLOW_REQUEST_MS: slower answers are warnings, 0 never */
 static int conn_timeout_s = 90;    /* CONN_TIMEOUT: idle seconds of a connection */
@@ -408,7 +408,7 @@ static enum MHD_Result send_response(struct MHD_Connection *conn, const char *me
                             resp->cache_control ? resp->cache_control : "no-store");
     enum MHD_Result ret = MHD_queue_response(conn, (unsigned)resp->status, r);
     MHD_destroy_response(r);
-    metrics_request(api_route_template(url), resp->status,
+    metrics_request(app.route_template(url), resp->status,
                     hr ? mono_us() - hr->started_us : (api_now_ms() - started_ms) * 1000);
     long long took = api_now_ms() - started_ms;
     int slow = slow_request_ms > 0 && took >= slow_request_ms && !(hr && hr->async.by_design);
@@ -770,7 +770,7 @@ static enum MHD_Result handle_request(void *cls, struct MHD_Connection *conn, co
     atomic_store(&hr->woken, 0); /* a wake that resumed this run is used up */
 
     struct api_response resp = {0};
-    api_handle(&req, &resp);
+    app.handle(&req, &resp);
     while (resp.suspend) {
         int ticked = resp.suspend == API_SUSPEND_TICK;
         free(resp.body);
@@ -801,7 +801,7 @@ static enum MHD_Result handle_request(void *cls, struct MHD_Connection *conn, co
             req.stopping = 1;
         }
         pthread_mutex_unlock(&susp_lock);
-        api_handle(&req, &resp);
+        app.handle(&req, &resp);
     }
     return send_response(conn, method, url, &resp, hr->started_ms);
 }
@@ -979,8 +979,9 @@ static int guard_start(void)
     return 0;
 }
 
-int http_start(const struct cfg *cfg)
+int http_start(const struct cfg *cfg, const struct http_app *with)
 {
+    app = *with;
     atomic_store(&stopping, 0);
     atomic_store(&draining, 0);
     quiesced_fd = MHD_INVALID_SOCKET;

@@ -17,7 +17,7 @@
 
 #include "auth.h"
 #include "game/service.h"
-#include "games.h"
+#include "game_answers.h"
 #include "json_game.h"
 #include "json_in.h"
 #include "log.h"

@@ -14,6 +14,7 @@
 #include "idle_run.h"
 #include "jobs.h"
 #include "log.h"
+#include "req.h"
 #include "think_clock.h"
 
 #define LEASE_EXTRA_MS 2000 /* a claim of a bot's turn holds it 2 x think_ms + this */

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "games.h"
+#include "game_answers.h"
 #include "idem.h"
 #include "json_in.h"
 #include "json_out.h"

@@ -5,11 +5,22 @@
 #include "cfg.h"
 #include "nodiscard.h"
 
+struct api_request;
+struct api_response;
+
+/* What the server answers with, given by main.c so that the HTTP layer knows nothing of the
+ * routes above it: the handler of every complete request (the route table's dispatch,
+ * api_handle in routes/router.h) and the route template of a path (the metrics' label). */
+struct http_app {
+    void (*handle)(const struct api_request *req, struct api_response *resp);
+    const char *(*route_template)(const char *path);
+};
+
 /*
  * Starts serving on cfg->port with cfg->threads worker threads; every complete request
- * goes to api_handle() (router.h). Returns 0, or -1 after logging why.
+ * goes to app->handle. Returns 0, or -1 after logging why.
  */
-int http_start(const struct cfg *cfg) NODISCARD;
+int http_start(const struct cfg *cfg, const struct http_app *app) NODISCARD;
 
 /* The TCP port served on since http_start() (the kernel's pick when cfg->port was 0), or
  * 0 when not serving. */

@@ -17,7 +17,7 @@
 
 #include "auth.h"
 #include "bots.h"
-#include "games.h"
+#include "game_answers.h"
 #include "jobs.h"
 #include "json_game.h"
 #include "log.h"

@@ -1,60 +1,12 @@
-/* games.h: stored games: loading, the seat a request speaks for, and a cache of decoded
- * games (commits go through the game service, game/service.h, which keeps it current). */
-#ifndef API_GAMES_H
-#define API_GAMES_H
+/* game_answers.h: stored games as answers to requests (the routes' side of game/games.h):
+ * loading a game or answering why not, the seat a request speaks for, the cached GET answer,
+ * the ETag, and refusals of games not being played. */
+#ifndef API_GAME_ANSWERS_H
+#define API_GAME_ANSWERS_H
 
-#include "game.h"
-#include "json_game.h"
+#include "games.h"
 #include "nodiscard.h"
 #include "req.h"
-#include "store.h"
-
-/* A stored game, decoded. Large: allocate with games_load(). */
-struct api_game {
-    char id[AUTH_UUID_LEN + 1];        /* the game's id */
-    struct store_game row;             /* the row: version, players (snapshot: see cached) */
-    struct cc_game g;                  /* the decoded state */
-    const char *names[CC_MAX_PLAYERS]; /* row.players[s].name */
-    int cached;                        /* 1: a copy from the cache (row.snapshot left empty) */
-    unsigned epoch;                    /* store_epoch() of the read it came from (games.c) */
-};
-
-/*
- * Where games_load() may take a game from:
- * GAMES_ANY     the cache, whatever version it holds: for actions, whose commit checks
- *               the version (a stale copy is found out there: load again with GAMES_DB);
- * GAMES_CURRENT the cache when it holds the version stored now (one small query), else
- *               the database: for reads;
- * GAMES_DB      the database.
- */
-enum games_from { GAMES_ANY, GAMES_CURRENT, GAMES_DB };
-
-/*
- * Sets up this server's cache of `slots` decoded games (0: none). A game and its version
- * identify a state, so a cached copy is never wrong, only maybe old: reads look up the
- * stored version first; actions find out at their commit. Returns 0 or -1.
- */
-int games_init(int slots) NODISCARD;
-
-/* Frees the cache. */
-void games_shutdown(void);
-
-/* Why games_fetch() found no game. */
-enum games_fail {
-    GAMES_OK = 0,      /* loaded */
-    GAMES_NOT_FOUND,   /* no such game (or a malformed id) */
-    GAMES_UNAVAILABLE, /* no database now */
-    GAMES_CORRUPT,     /* the stored state does not decode */
-    GAMES_NO_MEMORY,   /* out of memory */
-    GAMES_ERROR        /* the database failed otherwise */
-};
-
-/*
- * Loads game `id` as games_load_at() does, for callers that answer no request (the game
- * service, the job workers): the game (free with games_free), or NULL with *why set.
- */
-struct api_game *games_fetch(const char *id, enum games_from from, int version,
-                             enum games_fail *why) NODISCARD;
 
 /* Answers the problem of games_fetch() failure `why` into `resp` (404, 503 or 500). */
 void games_fail_answer(struct api_response *resp, enum games_fail why);
@@ -87,16 +39,6 @@ int games_current_version(const char *id, const struct api_request *req, struct 
  */
 int games_answer_cached(const char *id, int version, struct api_response *resp) NODISCARD;
 
-/*
- * Puts `ag` (a state as stored, e.g. just committed, at version ag->row.version) into the
- * cache with `body` (if not NULL, `len` bytes: its GET answer, copied), unless the cache
- * holds a newer version of the game.
- */
-void games_remember(const struct api_game *ag, const char *body, size_t len);
-
-/* Frees a game from games_load(); NULL is fine. */
-void games_free(struct api_game *ag);
-
 /* Sets resp's ETag to the quoted `version`. */
 void games_etag(struct api_response *resp, int version);
 
@@ -115,12 +57,6 @@ void games_etag(struct api_response *resp, int version);
 int games_seat(const struct api_request *req, struct api_game *ag,
                struct api_response *resp) NODISCARD;
 
-/* The turn and scores of state `g` for the players' lists (struct store_turn; its phase a
- * static string). */
-void games_turn(const struct cc_game *g, struct store_turn *out);
-/* The game's status as the API shows it: "waiting", "active", "finished" or "aborted". */
-const char *games_status(const struct api_game *ag);
-
 /*
  * Refuses an action on a game that is not being played (0009): while it waits for open
  * seats, or once aborted. Returns 0 when the game is waiting for nobody and not aborted
@@ -132,8 +68,5 @@ int games_not_active(const struct api_game *ag, struct api_response *resp) NODIS
 /* Answers 409 game_not_active for a game in `state`: waiting, aborted, or (playing) over
  * already, for a resignation. */
 void games_not_active_answer(struct api_response *resp, enum store_game_state state);
-
-/* The json_game() meta of `ag` as GET shows it: id, version, names, status, open seats. */
-void games_meta(const struct api_game *ag, struct json_game_meta *meta);
 
 #endif

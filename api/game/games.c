@@ -1,4 +1,5 @@
-/* games.c: loading stored games, and the cache of decoded games that spares most loads.
+/* games.c: loading stored games, and the cache of decoded games that spares most loads
+ * (routes/game_answers.c answers requests with them).
  *
  * The cache holds, per slot (a hash of the id), one decoded game at some version and,
  * once a read wrote it, its GET answer. A game's id and version name one state, so what
@@ -29,7 +30,6 @@
 #include "batcher.h"
 #include "json_game.h"
 #include "log.h"
-#include "problem.h"
 
 /* A cached game: what struct api_game holds but the encoded snapshot. */
 struct cached {
@@ -161,43 +161,6 @@ static void slot_put(struct slot *s, const struct api_game *ag, const char *body
     }
 }
 
-struct api_game *games_load(const char *id, enum games_from from, struct api_response *resp)
-{
-    return games_load_at(id, from, -1, resp);
-}
-
-struct api_game *games_load_at(const char *id, enum games_from from, int version,
-                               struct api_response *resp)
-{
-    enum games_fail why;
-    struct api_game *ag = games_fetch(id, from, version, &why);
-    if (!ag) games_fail_answer(resp, why);
-    return ag;
-}
-
-void games_fail_answer(struct api_response *resp, enum games_fail why)
-{
-    switch (why) {
-    case GAMES_OK:
-        break;
-    case GAMES_NOT_FOUND:
-        problem_reply(resp, 404, "not_found", "There is no game with this id.");
-        break;
-    case GAMES_UNAVAILABLE:
-        problem_store(resp, STORE_UNAVAILABLE);
-        break;
-    case GAMES_CORRUPT:
-        problem_engine(resp, CC_ERR_CORRUPT);
-        break;
-    case GAMES_NO_MEMORY:
-        problem_reply(resp, 500, "internal_error", "Out of memory.");
-        break;
-    case GAMES_ERROR:
-        problem_store(resp, STORE_ERROR);
-        break;
-    }
-}
-
 /* The games_fail of store status `s` (not STORE_OK). */
 static enum games_fail fail_of(enum store_status s)
 {
@@ -258,48 +221,6 @@ fail:
     return NULL;
 }
 
-int games_current_version(const char *id, const struct api_request *req, struct api_response *resp,
-                          int *version)
-{
-    *version = -1;
-    if (!slots || !auth_uuid_valid(id)) return 0;
-    enum store_status vs;
-    struct api_async *a = req->async;
-    if (a && a->pending && req->stopping) a->cancel(a); /* ask directly instead */
-    if (a && batcher_running() && !req->stopping) {
-        int st = batcher_version_async(id, a, version);
-        if (st < 0) {
-            resp->suspend = API_SUSPEND_WAKE;
-            return 1;
-        }
-        vs = (enum store_status)st;
-    } else {
-        vs = batcher_version(id, version);
-    }
-    if (vs == STORE_OK && *version < 0) vs = STORE_NOT_FOUND;
-    if (vs != STORE_OK) {
-        *version = -1;
-        problem_store(resp, vs);
-        return 1;
-    }
-    return 0;
-}
-
-int games_answer_cached(const char *id, int version, struct api_response *resp)
-{
-    if (!slots || version < 0) return 0;
-    struct slot *s = slot_of(id);
-    int answered = 0;
-    pthread_rwlock_rdlock(&s->lock);
-    if (s->c && s->body && s->c->version == version && strcmp(s->c->id, id) == 0) {
-        api_reply_copy(resp, 200, "application/json", s->body, s->body_len);
-        games_etag(resp, version);
-        answered = resp->status == 200;
-    }
-    pthread_rwlock_unlock(&s->lock);
-    return answered;
-}
-
 void games_remember(const struct api_game *ag, const char *body, size_t len)
 {
     if (!slots) return;
@@ -309,44 +230,39 @@ void games_remember(const struct api_game *ag, const char *body, size_t len)
     pthread_rwlock_unlock(&s->lock);
 }
 
-/* The seat of `ag` bound to the person whose token hashes to `h`, or -1 (also when no seat
- * is bound to anyone: then nothing is asked); 1 after answering a storage failure. */
-static int person_seat(const struct api_game *ag, const uint8_t h[AUTH_HASH_LEN], int *seat,
-                       struct api_response *resp)
+/* The seat of `ag` bound to the person whose token hashes to `h` into *seat, or -1 (also
+ * when no seat is bound to anyone: then nothing is asked). STORE_OK, or the lookup's failure. */
+static enum store_status person_seat(const struct api_game *ag, const uint8_t h[AUTH_HASH_LEN],
+                                     int *seat)
 {
     *seat = -1;
     int bound = 0;
     for (int s = 0; s < ag->row.nplayers; s++) bound |= ag->row.players[s].person_id[0] != '\0';
-    if (!bound) return 0;
+    if (!bound) return STORE_OK;
     /* As routes_player_auth(): found by its hash (a unique index), then compared in
      * constant time; the lookup's timing is about the hash of the caller's own token. */
     struct store_person p;
     enum store_status st = store_person_by_token(h, &p);
-    if (st == STORE_NOT_FOUND || (st == STORE_OK && !auth_hash_equal(h, p.token_hash))) return 0;
-    if (st != STORE_OK) {
-        problem_store(resp, st);
-        return 1;
-    }
+    if (st == STORE_NOT_FOUND || (st == STORE_OK && !auth_hash_equal(h, p.token_hash)))
+        return STORE_OK;
+    if (st != STORE_OK) return st;
     for (int s = 0; s < ag->row.nplayers; s++)
         if (strcmp(ag->row.players[s].person_id, p.id) == 0) *seat = s;
-    return 0;
+    return STORE_OK;
 }
 
 /* A rematch's named seat gets its token when it first asks for it (0009), after `ag` may
  * have been read (or cached): while `ag` shows such a seat unclaimed, a token that matched
  * no seat is compared once more with the seats as stored now, which `ag` then takes (so that
- * the cache follows at its next commit). 1 after answering a failure. */
-static int unclaimed_seat(struct api_game *ag, const uint8_t h[AUTH_HASH_LEN], int *seat,
-                          struct api_response *resp)
+ * the cache follows at its next commit). STORE_OK, or the load's failure. */
+static enum store_status unclaimed_seat(struct api_game *ag, const uint8_t h[AUTH_HASH_LEN],
+                                        int *seat)
 {
     int unclaimed = 0;
     for (int s = 0; s < ag->row.nplayers; s++) unclaimed |= ag->row.players[s].unclaimed;
-    if (!unclaimed) return 0;
+    if (!unclaimed) return STORE_OK;
     struct store_game *row = malloc(sizeof *row);
-    if (!row) {
-        problem_reply(resp, 500, "internal_error", "Out of memory.");
-        return 1;
-    }
+    if (!row) return STORE_ERROR;
     enum store_status st = store_game_load(ag->id, row);
     if (st == STORE_OK && row->nplayers == ag->row.nplayers) {
         for (int s = 0; s < row->nplayers; s++)
@@ -356,36 +272,44 @@ static int unclaimed_seat(struct api_game *ag, const uint8_t h[AUTH_HASH_LEN], i
         fix_names(ag);
     }
     free(row);
-    if (st != STORE_OK && st != STORE_NOT_FOUND) {
-        problem_store(resp, st);
-        return 1;
-    }
-    return 0;
+    return st == STORE_NOT_FOUND ? STORE_OK : st;
 }
 
-int games_seat(const struct api_request *req, struct api_game *ag, struct api_response *resp)
+enum store_status games_seat_of(struct api_game *ag, const char *token, int *seat)
 {
-    const char *token = auth_bearer(req->authorization);
-    if (!token) {
-        problem_reply(resp, 401, "missing_token",
-                      "This needs a player's token: Authorization: Bearer <token>.");
-        return -1;
-    }
+    *seat = -1;
     uint8_t h[AUTH_HASH_LEN];
-    int seat = -1;
-    if (auth_sha256(token, strlen(token), h) == 0) {
-        /* Compare with every seat, in constant time each, without stopping early. */
-        for (int s = 0; s < ag->row.nplayers; s++)
-            if (auth_hash_equal(h, ag->row.players[s].token_hash)) seat = s;
-        /* Not a seat's token: perhaps the player token of the person bound to a seat
-         * (0008; one seat per person and game), which acts for that seat exactly as its
-         * own token would. */
-        if (seat < 0 && person_seat(ag, h, &seat, resp)) return -1;
-        if (seat < 0 && unclaimed_seat(ag, h, &seat, resp)) return -1;
+    if (auth_sha256(token, strlen(token), h) != 0) return STORE_OK;
+    /* Compare with every seat, in constant time each, without stopping early. */
+    for (int s = 0; s < ag->row.nplayers; s++)
+        if (auth_hash_equal(h, ag->row.players[s].token_hash)) *seat = s;
+    /* Not a seat's token: perhaps the player token of the person bound to a seat (0008;
+     * one seat per person and game), which acts for that seat exactly as its own token
+     * would. */
+    enum store_status st = STORE_OK;
+    if (*seat < 0) st = person_seat(ag, h, seat);
+    if (st == STORE_OK && *seat < 0) st = unclaimed_seat(ag, h, seat);
+    return st;
+}
+
+int games_cache_on(void)
+{
+    return slots != NULL;
+}
+
+int games_cached_body(const char *id, int version,
+                      void (*use)(void *arg, const char *body, size_t len), void *arg)
+{
+    if (!slots || version < 0) return 0;
+    struct slot *s = slot_of(id);
+    int found = 0;
+    pthread_rwlock_rdlock(&s->lock);
+    if (s->c && s->body && s->c->version == version && strcmp(s->c->id, id) == 0) {
+        use(arg, s->body, s->body_len);
+        found = 1;
     }
-    if (seat < 0)
-        problem_reply(resp, 401, "unknown_token", "The token is not one of this game's players'.");
-    return seat;
+    pthread_rwlock_unlock(&s->lock);
+    return found;
 }
 
 void games_turn(const struct cc_game *g, struct store_turn *out)
@@ -405,11 +329,6 @@ void games_free(struct api_game *ag)
     free(ag);
 }
 
-void games_etag(struct api_response *resp, int version)
-{
-    snprintf(resp->etag, sizeof resp->etag, "\"%d\"", version);
-}
-
 const char *games_status(const struct api_game *ag)
 {
     switch (ag->row.state) {
@@ -421,26 +340,6 @@ const char *games_status(const struct api_game *ag)
         break;
     }
     return json_status(&ag->g);
-}
-
-int games_not_active(const struct api_game *ag, struct api_response *resp)
-{
-    if (ag->row.state == STORE_PLAYING) return 0;
-    games_not_active_answer(resp, ag->row.state);
-    return 1;
-}
-
-void games_not_active_answer(struct api_response *resp, enum store_game_state state)
-{
-    if (state == STORE_WAITING)
-        problem_reply(resp, 409, "game_not_active",
-                      "The game is waiting for its open seats to be taken (POST "
-                      "/v1/games/{id}/join): it can be read, not played yet.");
-    else if (state == STORE_ABORTED)
-        problem_reply(resp, 409, "game_not_active",
-                      "The game was aborted: nothing more can be played.");
-    else
-        problem_reply(resp, 409, "game_not_active", "Only a game under way can be resigned.");
 }
 
 void games_meta(const struct api_game *ag, struct json_game_meta *meta)

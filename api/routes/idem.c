@@ -8,7 +8,7 @@
 
 #include "auth.h"
 #include "canon.h"
-#include "games.h"
+#include "game_answers.h"
 #include "params.h"
 #include "problem.h"
 

@@ -1,5 +1,5 @@
-/* jobs.c: the registry of job kinds, the plans commits write, and the worker threads that
- * claim due jobs (and run in-memory tasks) -- see jobs.h. */
+/* jobs.c: the worker threads that claim due jobs of the registered kinds (game/job_kinds.c)
+ * and run in-memory tasks -- see jobs.h. */
 #include "jobs.h"
 
 #include <poll.h>
@@ -27,9 +27,6 @@
     10 /* the workers' niceness: a computer player thinking on every                               \
           core still leaves the HTTP threads the CPU they ask for */
 
-static const struct jobs_kind *kinds[JOBS_MAX_KINDS]; /* the registry */
-static int nkinds;                                    /* entries in kinds */
-
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;    /* guards what follows */
 static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;      /* the lanes': a kick or the stop */
 static pthread_cond_t task_wake = PTHREAD_COND_INITIALIZER; /* the task worker's: a task or
@@ -46,31 +43,6 @@ static int listening;                                       /* 1 when listener r
 static int poll_ms = 200;                                   /* JOBS_POLL_MS */
 static int per_owner = 1;                                   /* JOBS_PER_ADDRESS */
 static const enum jobs_lane lane_of_worker[JOBS_NLANES] = {JOBS_LANE_SLOW, JOBS_LANE_FAST};
-
-int jobs_register(const struct jobs_kind *k)
-{
-    for (int i = 0; i < nkinds; i++)
-        if (kinds[i] == k) return 0;
-    if (nkinds >= JOBS_MAX_KINDS) return -1;
-    kinds[nkinds++] = k;
-    return 0;
-}
-
-int jobs_plan(const struct cc_game *g, const struct store_player *seats, struct store_jobs *out)
-{
-    int n = 0;
-    for (int i = 0; i < nkinds; i++) {
-        int due = 0, lease = 10000;
-        enum jobs_plan p = kinds[i]->plan ? kinds[i]->plan(g, seats, &due, &lease) : JOBS_PLAN_NONE;
-        if (p == JOBS_PLAN_NONE) continue;
-        store_jobs_add(out, (struct store_job_plan){.kind = kinds[i]->name,
-                                                    .remove = p == JOBS_PLAN_REMOVE,
-                                                    .due_ms = due,
-                                                    .lease_ms = lease});
-        n++;
-    }
-    return n;
-}
 
 int jobs_submit(struct jobs_task *t)
 {
@@ -110,18 +82,10 @@ void jobs_kick(void)
     pthread_mutex_unlock(&lock);
 }
 
-/* The kind named `name`, or NULL. */
-static const struct jobs_kind *kind_of(const char *name)
-{
-    for (int i = 0; i < nkinds; i++)
-        if (strcmp(kinds[i]->name, name) == 0) return kinds[i];
-    return NULL;
-}
-
 /* Runs claimed job `j` and puts its row right: dropped, or due again after a backoff. */
 static void run_job(const struct store_job *j)
 {
-    const struct jobs_kind *k = kind_of(j->kind);
+    const struct jobs_kind *k = jobs_kind_of(j->kind);
     metrics_gauge_add(METRICS_JOBS_RUNNING, 1);
     enum jobs_result r = k ? k->run(j) : JOBS_DROP;
     metrics_gauge_add(METRICS_JOBS_RUNNING, -1);
@@ -159,9 +123,7 @@ static int is_draining(void)
 static int claim_and_run(enum jobs_lane lane)
 {
     const char *names[JOBS_MAX_KINDS];
-    int nnames = 0;
-    for (int i = 0; i < nkinds; i++)
-        if (kinds[i]->lane == lane) names[nnames++] = kinds[i]->name;
+    int nnames = jobs_kinds_of_lane(lane, names);
     if (!nnames) return 0;
     struct store_job got[CLAIM_MAX];
     int n = 0;

@@ -3,7 +3,7 @@
 #ifndef API_REPLAY_H
 #define API_REPLAY_H
 
-#include "games.h"
+#include "game_answers.h"
 #include "nodiscard.h"
 #include "req.h"
 

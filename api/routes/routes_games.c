@@ -9,7 +9,7 @@
 #include "bots.h"
 #include "clocks.h"
 #include "game/service.h"
-#include "games.h"
+#include "game_answers.h"
 #include "idem.h"
 #include "jobs.h"
 #include "json_game.h"

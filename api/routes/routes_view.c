@@ -11,7 +11,7 @@
 #include "board_png.h"
 #include "board_svg.h"
 #include "clocks.h"
-#include "games.h"
+#include "game_answers.h"
 #include "idem.h"
 #include "peer.h"
 #include "json_game.h"

@@ -1,5 +1,6 @@
 /* routes_outcome.c: the game service's outcomes as HTTP answers -- see routes.h. */
 #include "game/service.h"
+#include "game_answers.h"
 #include "problem.h"
 #include "routes.h"
 

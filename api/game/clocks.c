@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "jobs.h"
+#include "job_kinds.h"
 #include "log.h"
 
 #define DEADLINE_LEASE_MS 5000     /* a claim of a deadline holds it this long */

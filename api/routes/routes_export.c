@@ -11,7 +11,7 @@
 #include "auth.h"
 #include "bots.h"
 #include "game/service.h"
-#include "games.h"
+#include "game_answers.h"
 #include "idem.h"
 #include "json_export.h"
 #include "json_game.h"

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "game/service.h"
-#include "games.h"
+#include "game_answers.h"
 #include "idem.h"
 #include "json_game.h"
 #include "json_in.h"
