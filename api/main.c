@@ -24,6 +24,8 @@
 #include "routes.h"
 #include "store.h"
 #include "webhook.h"
+#include "store_games.h"
+#include "store_jobs.h"
 
 #include <curl/curl.h>
 

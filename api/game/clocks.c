@@ -9,6 +9,7 @@
 
 #include "job_kinds.h"
 #include "log.h"
+#include "store_games.h"
 
 #define DEADLINE_LEASE_MS 5000     /* a claim of a deadline holds it this long */
 #define NEAR_MAX_MS       86400000 /* deadline_near at most this long before the deadline */

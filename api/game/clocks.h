@@ -15,6 +15,7 @@
 #include "json_out.h"
 #include "nodiscard.h"
 #include "store.h"
+#include "store_games.h"
 
 #define CLOCKS_TURN_MIN      5       /* turn_seconds at least */
 #define CLOCKS_TURN_MAX      2592000 /* turn_seconds at most (30 days) */

@@ -7,6 +7,7 @@
 #include "game/service.h"
 #include "job_kinds.h"
 #include "json_game.h"
+#include "store_games.h"
 
 void game_end(struct api_game *ag, struct store_commit *c, enum game_ending how)
 {

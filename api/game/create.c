@@ -8,6 +8,7 @@
 #include "game/service.h"
 #include "job_kinds.h"
 #include "json_game.h"
+#include "store_games.h"
 
 enum game_outcome game_create_begin(struct game_new *n)
 {

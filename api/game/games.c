@@ -30,6 +30,8 @@
 #include "batcher.h"
 #include "json_game.h"
 #include "log.h"
+#include "store_games.h"
+#include "store_people.h"
 
 /* A cached game: what struct api_game holds but the encoded snapshot. */
 struct cached {

@@ -7,6 +7,7 @@
 #include "json_game.h"
 #include "nodiscard.h"
 #include "store.h"
+#include "store_games.h"
 
 /* A stored game, decoded. Large: allocate with games_load(). */
 struct api_game {

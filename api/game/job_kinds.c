@@ -1,5 +1,6 @@
 /* job_kinds.c: the registry of job kinds and the plans commits write -- see job_kinds.h. */
 #include "job_kinds.h"
+#include "store_games.h"
 
 #include <string.h>
 

@@ -9,6 +9,8 @@
 #include "game.h"
 #include "nodiscard.h"
 #include "store.h"
+#include "store_games.h"
+#include "store_jobs.h"
 
 #define JOBS_JSON_MAX  STORE_JOBS_JSON_MAX /* bytes of the jobs' text of one commit */
 #define JOBS_MAX_KINDS 8                   /* kinds registered at most */

@@ -9,6 +9,7 @@
 #include "clocks.h"
 #include "options.h"
 #include "rulesets.h"
+#include "store_games.h"
 
 static const char *const side_names[4] = {"N", "E", "S", "W"};
 

@@ -7,6 +7,7 @@
 #include "game.h"
 #include "json_out.h"
 #include "store.h"
+#include "store_games.h"
 
 /* What the service adds to an engine game. */
 struct json_game_meta {

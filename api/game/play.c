@@ -6,6 +6,7 @@
 #include "clocks.h"
 #include "game/service.h"
 #include "json_game.h"
+#include "store_games.h"
 
 /* Heap state of one action (the engine structs are large). */
 struct turn {

@@ -32,6 +32,7 @@
 #include "games.h"
 #include "nodiscard.h"
 #include "store.h"
+#include "store_games.h"
 
 struct sockaddr;
 

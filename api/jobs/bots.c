@@ -16,6 +16,8 @@
 #include "log.h"
 #include "req.h"
 #include "think_clock.h"
+#include "store_games.h"
+#include "store_jobs.h"
 
 #define LEASE_EXTRA_MS 2000 /* a claim of a bot's turn holds it 2 x think_ms + this */
 

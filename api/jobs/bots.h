@@ -10,6 +10,7 @@
 #include "json_in.h"
 #include "nodiscard.h"
 #include "store.h"
+#include "store_games.h"
 
 /* Registers the job kind "bot" (before jobs_start). Returns 0 or -1. */
 int bots_init(void) NODISCARD;

@@ -11,6 +11,8 @@
 #include "games.h"
 #include "jobs.h"
 #include "log.h"
+#include "store_games.h"
+#include "store_jobs.h"
 
 #define EARLY_WAIT_MS 2000 /* a deadline claimed this early is waited for */
 

@@ -15,6 +15,8 @@
 #include "log.h"
 #include "metrics.h"
 #include "req.h"
+#include "store_jobs.h"
+#include "store_live.h"
 
 #define CLAIM_MAX                                                                                  \
     1                       /* jobs one claim takes: one, run at once (a job claimed and           \

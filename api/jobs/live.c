@@ -32,6 +32,8 @@
 #include "log.h"
 #include "metrics.h"
 #include "store.h"
+#include "store_games.h"
+#include "store_live.h"
 
 #define NBUCKETS     256   /* hash buckets of watches */
 #define MAX_SLEEP_MS 1000  /* the hub looks at its clock at least this often */

@@ -13,6 +13,9 @@
 #include "metrics.h"
 #include "mono.h"
 #include "store.h"
+#include "store_games.h"
+#include "store_jobs.h"
+#include "store_retention.h"
 
 #define EXPIRE_MAX 100 /* lobbies one run expires at most (each is a commit of its own) */
 

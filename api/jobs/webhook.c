@@ -56,6 +56,7 @@
 #include "netaddr.h"
 #include "req.h"
 #include "store.h"
+#include "store_webhooks.h"
 
 #define MAX_WORKERS 8
 #define CLAIM_MAX   64    /* deliveries one claim takes at most */

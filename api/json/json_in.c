@@ -11,6 +11,7 @@
 
 #include "clocks.h"
 #include "utf8.h"
+#include "store_games.h"
 
 #define MAX_NAME_CHARS 40
 /* Values in a body at most: no request needs more than about 220 (a deck of 200 tiles),

@@ -11,6 +11,7 @@
 #include "game.h"
 #include "nodiscard.h"
 #include "store.h"
+#include "store_games.h"
 
 struct cJSON;
 struct cc_option_def;

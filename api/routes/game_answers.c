@@ -8,6 +8,7 @@
 
 #include "batcher.h"
 #include "problem.h"
+#include "store_games.h"
 
 struct api_game *games_load(const char *id, enum games_from from, struct api_response *resp)
 {

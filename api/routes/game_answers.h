@@ -7,6 +7,7 @@
 #include "games.h"
 #include "nodiscard.h"
 #include "req.h"
+#include "store_games.h"
 
 /* Answers the problem of games_fetch() failure `why` into `resp` (404, 503 or 500). */
 void games_fail_answer(struct api_response *resp, enum games_fail why);

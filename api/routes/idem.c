@@ -11,6 +11,7 @@
 #include "game_answers.h"
 #include "params.h"
 #include "problem.h"
+#include "store_games.h"
 
 /* SHA-256 over method, path and the body's canonical JSON (its bytes when it is not JSON,
  * or with `raw`, as rows from before 0011 hashed it): what makes two requests "the same". */

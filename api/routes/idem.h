@@ -5,6 +5,7 @@
 #include "nodiscard.h"
 #include "req.h"
 #include "store.h"
+#include "store_games.h"
 
 #define IDEM_SCOPE_MAX 48 /* "<uuid>/<seat>", "create/<uuid>" */
 #define IDEM_ANON_MIN  32 /* characters of an anonymous key at least (docs/clients.md: 128 bits) */

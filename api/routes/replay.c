@@ -16,6 +16,8 @@
 #include "params.h"
 #include "problem.h"
 #include "store.h"
+#include "store_games.h"
+#include "store_history.h"
 
 int replay_version_param(const struct api_request *req, struct api_response *resp, int *version)
 {

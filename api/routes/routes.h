@@ -5,6 +5,9 @@
 #include "cfg.h"
 #include "nodiscard.h"
 #include "req.h"
+#include "store_games.h"
+#include "store_people.h"
+#include "store_webhooks.h"
 
 /*
  * Each handler answers `req` into `resp` and has the signature of the route table's rows

@@ -21,6 +21,9 @@
 #include "replay.h"
 #include "routes.h"
 #include "store.h"
+#include "store_games.h"
+#include "store_people.h"
+#include "store_history.h"
 
 #define CREATE_SCOPE "create" /* as routes_games.c: a replay is a creation */
 

@@ -23,6 +23,8 @@
 #include "routes.h"
 #include "store.h"
 #include "webhook.h"
+#include "store_games.h"
+#include "store_people.h"
 
 #define EVENTS_PAGE  1000     /* events per answer at most */
 #define MAX_WAIT     60       /* seconds a long poll may wait */

@@ -25,6 +25,7 @@
 #include "routes.h"
 #include "store.h"
 #include "webhook.h"
+#include "store_people.h"
 
 #define INBOX_LIMIT_DEFAULT 50  /* entries per page without ?limit */
 #define INBOX_LIMIT_MAX     100 /* ?limit at most */

@@ -34,6 +34,7 @@
 #include "problem.h"
 #include "routes.h"
 #include "store.h"
+#include "store_games.h"
 
 #define STREAM_PAGE    100   /* events read from the database at once */
 #define RETRY_MS       2000  /* the reconnection delay the stream asks EventSource for */

@@ -26,6 +26,8 @@
 #include "problem.h"
 #include "routes.h"
 #include "store.h"
+#include "store_games.h"
+#include "store_people.h"
 
 #define JOIN_TRIES 8 /* joins decided again after another commit of the game won the race */
 

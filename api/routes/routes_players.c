@@ -15,6 +15,7 @@
 #include "problem.h"
 #include "routes.h"
 #include "store.h"
+#include "store_people.h"
 
 #define PLAYER_PATH  "/v1/players/me" /* the Location of a new player: read with its token */
 #define PLAYER_SCOPE "players"        /* Idempotency-Key scope of POST /v1/players */

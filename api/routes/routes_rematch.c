@@ -25,6 +25,7 @@
 #include "problem.h"
 #include "routes.h"
 #include "store.h"
+#include "store_games.h"
 
 /* Heap state of a rematch (the engine structs are large). */
 struct rematch {

@@ -12,6 +12,7 @@
 #include "problem.h"
 #include "routes.h"
 #include "store.h"
+#include "store_games.h"
 
 /* What a request's hooks of game_play() need: its If-Match and Idempotency-Key. */
 struct act_ctx {

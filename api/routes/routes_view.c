@@ -18,6 +18,7 @@
 #include "problem.h"
 #include "replay.h"
 #include "routes.h"
+#include "store_games.h"
 
 void routes_turn_view(const struct api_request *req, struct api_response *resp, const char *id)
 {

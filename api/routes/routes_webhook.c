@@ -16,6 +16,7 @@
 #include "routes.h"
 #include "store.h"
 #include "webhook.h"
+#include "store_webhooks.h"
 
 /*
  * Loads game `id` and finds the seat the request speaks for (games_seat). Returns the game

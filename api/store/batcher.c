@@ -7,6 +7,7 @@
  * blocked on its condition variable, or a suspended request that the batcher wakes.
  */
 #include "batcher.h"
+#include "store_games.h"
 
 #include <pthread.h>
 #include <stdio.h>

@@ -12,6 +12,8 @@
 
 #include "log.h"
 #include "store_db.h"
+#include "store_games.h"
+#include "store_jobs.h"
 
 static void (*delivery_hook)(void); /* called after a commit that wrote deliveries */
 static void (*job_hook)(void);      /* called after a commit that wrote a job */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "store.h"
+#include "store_games.h"
 
 /* The number member `key` of `o`, or `dflt`. */
 static double num(const cJSON *o, const char *key, double dflt)

@@ -39,6 +39,7 @@
 #include "metrics.h"
 #include "req.h"
 #include "store_db.h"
+#include "store_retention.h"
 
 #define MIGRATION_LOCK_KEY "7596138466117266540" /* pg_advisory_lock key of migrations */
 #define RECONNECT_DELAY_MS 250                   /* between attempts of one thread */

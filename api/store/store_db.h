@@ -7,6 +7,7 @@
 #include <libpq-fe.h>
 
 #include "store.h"
+#include "store_games.h"
 
 /* The statements every connection prepares. */
 enum stmt {

@@ -8,6 +8,8 @@
 
 #include "store.h"
 #include "store_db.h"
+#include "store_games.h"
+#include "store_history.h"
 
 enum store_status store_game_export(const char *id, struct store_export *out)
 {

@@ -7,6 +7,7 @@
 #include <libpq-fe.h>
 
 #include "store.h"
+#include "store_history.h"
 #include "store_db.h"
 
 enum store_status store_game_history(const char *id, int upto, struct store_history *out)

@@ -11,6 +11,9 @@
 #include <libpq-fe.h>
 
 #include "store_db.h"
+#include "store_games.h"
+#include "store_people.h"
+#include "store_webhooks.h"
 
 /* Text column `col` of row `r` (binary results: its bytes) into `dst` (size `cap`, cut to
  * fit); "" when NULL. */

@@ -10,6 +10,7 @@
 
 #include "log.h"
 #include "store.h"
+#include "store_jobs.h"
 #include "store_db.h"
 
 #define OWNERS_PRUNE_S 600 /* each worker deletes the owners gone a day this often */

@@ -1,6 +1,7 @@
 /* store_live.c: the connection that LISTENs for the commits' notifications, for the live
  * updates (which read the events themselves with store_events_each, in store.c). */
 #include "store.h"
+#include "store_live.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -7,6 +7,8 @@
 #include <libpq-fe.h>
 
 #include "store_db.h"
+#include "store_games.h"
+#include "store_people.h"
 
 enum store_status store_person_create(const struct store_person *p, const struct store_idem *idem)
 {

@@ -7,6 +7,7 @@
 #include <libpq-fe.h>
 
 #include "store.h"
+#include "store_retention.h"
 #include "store_db.h"
 
 /* Runs `st` with the integers `a` and `b` (n of them) and reads the count its first row

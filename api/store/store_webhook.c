@@ -13,6 +13,8 @@
 
 #include "log.h"
 #include "store_db.h"
+#include "store_games.h"
+#include "store_webhooks.h"
 
 /* The owner of seat `seat`'s webhook (webhooks.owner): "seat:<n>". */
 static void seat_owner(int seat, char out[24])

@@ -6,6 +6,7 @@
 
 #include "clocks.h"
 #include "jobs.h"
+#include "store_games.h"
 
 Test(clocks, encode_decode_round_trip)
 {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "game/service.h"
+#include "store_games.h"
 
 Test(game_service, endings)
 {

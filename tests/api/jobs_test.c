@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "jobs.h"
+#include "store_games.h"
+#include "store_jobs.h"
 
 /* A kind of its own: due when the seat to move's name is "due", removed for "gone". */
 static enum jobs_plan test_plan(const struct cc_game *g, const struct store_player *seats,

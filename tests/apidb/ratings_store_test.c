@@ -17,6 +17,7 @@
 #include "migrate.h"
 #include "store.h"
 #include "store_ratings.h"
+#include "store_people.h"
 
 static PGconn *check; /* the test's own connection, to read what the store wrote */
 
