@@ -1,4 +1,4 @@
-/* canon_test.c: canonical JSON of request bodies (api/canon.c): what makes two requests
+/* canon_test.c: canonical JSON of request bodies (api/base/canon.c): what makes two requests
  * with one Idempotency-Key the same. */
 #include <criterion/criterion.h>
 #include <stdlib.h>

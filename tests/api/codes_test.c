@@ -1,4 +1,4 @@
-/* codes_test.c: api/codes.c, the one list of problem codes: every code is snake_case and
+/* codes_test.c: api/base/codes.c, the one list of problem codes: every code is snake_case and
  * listed once, the engine's status names are known but "ok", and what a decoder answers
  * with (the clock's and the computer players' refusals, added after the list's first copy
  * in the fuzz harness) is known. */

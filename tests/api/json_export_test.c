@@ -1,4 +1,4 @@
-/* json_export_test.c: the export of a finished game written and read back (api/json_export.c):
+/* json_export_test.c: the export of a finished game written and read back (api/json/json_export.c):
  * games of every ruleset played to their end by the engine (the first legal placement, a
  * follower where one fits), each written by json_export_write() and read by
  * json_export_read() into the same setup, draw order and actions; and every refusal of

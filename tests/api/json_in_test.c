@@ -1,4 +1,4 @@
-/* json_in_test.c: the request body decoders (api/json_in.c) as tables: for each decoder
+/* json_in_test.c: the request body decoders (api/json/json_in.c) as tables: for each decoder
  * (POST /v1/games, a placement of each ruleset, a webhook, the empty body of a draw, a
  * player's name) the bodies it refuses with the code it gives, and the bodies it takes
  * with what they decode to. The same text goes in as the HTTP layer hands it over: `len` bytes and

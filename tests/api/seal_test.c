@@ -1,4 +1,4 @@
-/* seal_test.c: sealed idempotent answers (api/seal.c): the lookup hash, HKDF-SHA256
+/* seal_test.c: sealed idempotent answers (api/base/seal.c): the lookup hash, HKDF-SHA256
  * against RFC 5869's first test vector's construction, AES-256-GCM round trips, and every
  * way a blob fails to open (another key, scope or salt, a flipped bit, a cut blob). */
 #include <criterion/criterion.h>

@@ -1,4 +1,4 @@
-/* uri_test.c: request targets: paths decoded for routing, queries split (api/uri.c). */
+/* uri_test.c: request targets: paths decoded for routing, queries split (api/http/uri.c). */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* utf8_test.c: api/utf8.c: what is UTF-8 and what is not (overlongs, surrogates, above
+/* utf8_test.c: api/base/utf8.c: what is UTF-8 and what is not (overlongs, surrogates, above
  * U+10FFFF, cut short, stray continuation bytes), cuts on character boundaries, the
  * characters refused in names, and JSON escaping that writes only valid UTF-8. */
 #include <criterion/criterion.h>

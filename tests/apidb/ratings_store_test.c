@@ -1,4 +1,4 @@
-/* ratings_store_test.c: the ratings' store (api/store_ratings.c, migrations/0023) against a
+/* ratings_store_test.c: the ratings' store (api/store/store_ratings.c, migrations/0023) against a
  * real PostgreSQL (`make test-api-db`: a fresh database of the throwaway cluster, migrated
  * here): a rated game's update writes each seat's row and history once, with the numbers
  * of ratings_update_game; a second update of the same game is refused and changes

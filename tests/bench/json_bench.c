@@ -1,4 +1,4 @@
-/* json_bench.c: what the body decoder (api/json_in.c) costs on the worst bodies a client
+/* json_bench.c: what the body decoder (api/json/json_in.c) costs on the worst bodies a client
  * may send before it is authenticated: 64 KiB objects of as many keys as fit (unique, or
  * with a duplicate at the end), objects and arrays nested as deep as cJSON allows, long
  * strings of multi-byte characters, long arrays. Prints, per body, its size, the code it

@@ -1,5 +1,5 @@
-/* png_bench.c: what a board.png costs (api/board_png.c): a finished classic game of two
- * random bots drawn as SVG (api/board_svg.c), rendered by librsvg to PNG at widths 600,
+/* png_bench.c: what a board.png costs (api/render/board_png.c): a finished classic game of two
+ * random bots drawn as SVG (api/render/board_svg.c), rendered by librsvg to PNG at widths 600,
  * 1200 and 2400, and answered from the cache of rendered pictures. Prints, per width, the
  * picture's size in pixels and bytes and the wall time of one render (median and max of
  * the runs), the time of a cached answer, and writes the 1200 px picture to the file

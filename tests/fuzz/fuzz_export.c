@@ -1,7 +1,7 @@
-/* fuzz_export.c: libFuzzer harness for the reader of exports (api/json_export_in.c), as a
+/* fuzz_export.c: libFuzzer harness for the reader of exports (api/json/json_export_in.c), as a
  * replay's body reaches it: the input is the body, parsed with the replay's bounds
  * (json_in_parse), and its "replay" member read. A refusal must name a code of the one list
- * (api_code_known(), api/codes.c) and a detail
+ * (api_code_known(), api/base/codes.c) and a detail
  * (valid UTF-8) and, inside the actions, an index among them; an export taken must be a
  * setup the engine takes or refuses with a setup status, and its actions, each accepted or
  * refused by the engine, must never break the game (cc_game_check after each). */

@@ -54,7 +54,7 @@ long db_scalar(const char *sql);
 long db_scalar_params(const char *sql, int n, const char *const *vals);
 
 /* SQL: the idempotency row's key, in its own scope, is the parameter `p` ("$1"): its
- * key_hash is seal_lookup() of them (api/seal.c, migrations/0009). */
+ * key_hash is seal_lookup() of them (api/base/seal.c, migrations/0009). */
 #define IDEM_KEY_IS(p)                                                                             \
     "key_hash = sha256(convert_to('tilehall idempotency lookup v1', 'UTF8') || '\\x00'::bytea "    \
     "|| convert_to(scope, 'UTF8') || '\\x00'::bytea || convert_to(" p ", 'UTF8') || "              \

@@ -1021,7 +1021,7 @@ static const struct bad table[] = {
      400,
      "invalid_framing"},
     /* libmicrohttpd 0.9.75 cannot queue an answer while a body is still arriving: the
-     * connection guard (api/connguard.c) answers on the socket at REQUEST_TIMEOUT. */
+     * connection guard (api/http/connguard.c) answers on the socket at REQUEST_TIMEOUT. */
     {"a slow body (a byte every 100 ms)",
      VIA_SLOW,
      NULL,

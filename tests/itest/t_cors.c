@@ -175,7 +175,7 @@ static int preflight_ok(const char *base, const char *path, const char *method, 
 
 ITEST(test_cors_preflights, "cors: a preflight on every route, with its methods, no token")
 {
-    /* Every route of api/router.c's table, by path, with the methods of that path. */
+    /* Every route of api/routes/router.c's table, by path, with the methods of that path. */
     static const char *const routes[][2] = {
         {"/v1/rulesets", "GET"},
         {"/v1/rulesets/classic/tiles", "GET"},

@@ -1,4 +1,4 @@
-/* t_retention.c: the retention sweep (issue 16, item 3; api/retention.c) on a database of its
+/* t_retention.c: the retention sweep (issue 16, item 3; api/jobs/retention.c) on a database of its
  * own, so that no other test's games or servers take part and the counts are exact: two
  * servers with RETENTION_DAYS=1, LOBBY_EXPIRY_HOURS=1 and small batches; games that ended
  * (finished by a resignation after a few turns, with a webhook whose deliveries wait, and
