@@ -1,5 +1,9 @@
-/* http.c: the only file that speaks libmicrohttpd. */
-#include "http.h"
+/* http.c: the HTTP server's connections and requests with libmicrohttpd: a connection's
+ * and a request's state from the accept or the request line to the end, the checks before
+ * a handler runs (target, framing, rate, header size, time to arrive), the body, the call
+ * of the handler, and the daemon's start, drain and stop. Suspended requests and streams
+ * are http_wait.c's; answers are http_answer.c's (http_internal.h). */
+#include "http_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -26,70 +30,21 @@
 #include "req.h"
 #include "uri.h"
 
-#define POLL_TICK_MS 200 /* how often suspended long polls look again */
-
-#define HTTP_RID_MAX 64 /* characters of a request id (X-Request-Id) at most */
-
-struct http_conn;
-
-/* Per-connection request state (MHD's con_cls). */
-struct http_req {
-    struct buf body;                 /* accumulated body, at most API_MAX_BODY bytes */
-    int too_big;                     /* 1 once the body went over API_MAX_BODY */
-    long long started_ms;            /* when the request arrived */
-    struct MHD_Connection *conn;     /* the connection (while suspended) */
-    struct http_req *next_suspended; /* list of suspended requests */
-    struct api_async async;          /* what a handler keeps while the request waits */
-    atomic_int woken;                /* 1: its wait is over: run the handler again */
-    int waiting;                     /* 1 while on the waiting list (suspended, not ticked) */
-    struct http_req *prev_waiting;   /* the waiting list (guarded by susp_lock) */
-    struct http_req *next_waiting;
-    int fd;                     /* its socket while on the waiting list, else -1 */
-    int admitted;               /* 1 once its headers passed refuse_early() */
-    long long started_us;       /* when the request arrived, monotonic microseconds */
-    int arrived;                /* 1 once it arrived whole (in time) and was handled */
-    char rid[HTTP_RID_MAX + 1]; /* its id (X-Request-Id), "" until its headers came */
-    int timed_out;              /* 1 once it took longer than REQUEST_TIMEOUT to arrive */
-    struct http_conn *hc;       /* its connection's state, or NULL (out of memory) */
-    char *target;               /* its request target as sent (malloc'd), NULL if none */
-    int target_too_long;        /* 1: the target was longer than URI_MAX (414) */
-    char *path;                 /* the path, decoded for routing (in target's allocation) */
-    struct api_query query[API_MAX_QUERY]; /* its query parameters (pointing into target) */
-    size_t nquery;                         /* entries in query */
-    int query_overflow;                    /* 1: it had more than API_MAX_QUERY */
-    int close_after;                       /* 1: its answer closes the connection */
-};
-
-/* Per-connection state (MHD's socket context), from the accept to the close. */
-struct http_conn {
-    struct connguard *guard;     /* its deadlines while requests arrive, or NULL */
-    struct http_req *req;        /* the request it is on, or NULL between requests */
-    struct MHD_Connection *conn; /* MHD's connection */
-    int fd;                      /* its socket, or -1 */
-};
+#define STREAMS_END_MS 2000 /* at stop: how long open streams get to end cleanly */
 
 #define MAX_HEADERS      100         /* header fields of one request at most (else 431) */
 #define MAX_HEADER_BYTES (16 * 1024) /* bytes of their names and values at most (else 431) */
 
-static struct http_app app;        /* the handler and route templates (http_start) */
+struct http_server http_server = {.slow_request_ms = 1000};
+_Thread_local struct http_req *http_current;
+
 static int request_timeout_s = 30; /* REQUEST_TIMEOUT: seconds for a request to arrive */
-static int slow_request_ms = 1000; /* SLOW_REQUEST_MS: slower answers are warnings, 0 never */
 static int conn_timeout_s = 90;    /* CONN_TIMEOUT: idle seconds of a connection */
-static struct cors_config cors;    /* CORS_ORIGINS: who may read answers in a browser */
 
 static struct MHD_Daemon *daemon_handle;
-static pthread_t ticker;
-static int ticker_running;
-static int bound_port; /* the port served on (http_port()), 0 when not serving */
-static atomic_int stopping;
-static atomic_int draining;                         /* 1 once http_drain() began */
-static atomic_int in_progress;                      /* requests begun and not yet ended */
+static int bound_port;         /* the port served on (http_port()), 0 when not serving */
+static atomic_int in_progress; /* requests begun and not yet ended */
 static MHD_socket quiesced_fd = MHD_INVALID_SOCKET; /* the listening socket, once quiesced */
-static pthread_mutex_t susp_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t susp_cond = PTHREAD_COND_INITIALIZER;
-static struct http_req *suspended; /* suspended requests, guarded by susp_lock */
-static struct http_req *waiting;   /* requests suspended until woken, guarded by susp_lock */
-static _Thread_local struct http_req *current; /* the request the thread works on, or NULL */
 /* The connection whose request line this thread saw last while its headers still arrive
  * (each connection stays on one MHD thread), or NULL: see framing_refuse(). */
 static _Thread_local struct http_conn *headers_arriving;
@@ -109,328 +64,6 @@ static void request_id(struct MHD_Connection *conn, struct http_req *hr)
     else
         snprintf(hr->rid, sizeof hr->rid, "%08x%012llx", rid_prefix,
                  (unsigned long long)atomic_fetch_add(&rid_next, 1) & 0xffffffffffffULL);
-}
-
-/* A streamed answer in flight: MHD's content reader state. */
-struct http_stream {
-    struct api_stream *s;            /* the handler's stream */
-    struct MHD_Connection *conn;     /* its connection */
-    char rid[HTTP_RID_MAX + 1];      /* the request's id, for the log lines of its reads */
-    int woken;                       /* susp_lock: woken while not suspended: read again */
-    int suspended;                   /* susp_lock: 1 while suspended (on the streams list) */
-    struct http_stream *prev, *next; /* the streams list (susp_lock) */
-};
-
-static struct http_stream *streams; /* suspended streams, guarded by susp_lock */
-static atomic_int nstreams;         /* streamed answers not yet freed */
-#define STREAMS_END_MS 2000         /* at stop: how long open streams get to end cleanly */
-
-/* Takes `hs` off the streams list (susp_lock held). */
-static void stream_unlink(struct http_stream *hs)
-{
-    if (hs->prev)
-        hs->prev->next = hs->next;
-    else
-        streams = hs->next;
-    if (hs->next) hs->next->prev = hs->prev;
-    hs->prev = hs->next = NULL;
-    hs->suspended = 0;
-}
-
-/* api_stream.wake: reads the stream `arg` again (resuming its connection if suspended). */
-static void stream_wake(void *arg)
-{
-    struct http_stream *hs = arg;
-    pthread_mutex_lock(&susp_lock);
-    hs->woken = 1;
-    int resume = hs->suspended;
-    if (resume) stream_unlink(hs);
-    pthread_mutex_unlock(&susp_lock);
-    /* Off the list, only this call resumes it. */
-    if (resume) MHD_resume_connection(hs->conn);
-}
-
-/* MHD's content reader of a stream: what the stream has, or a suspension until its wake. */
-static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
-{
-    (void)pos;
-    struct http_stream *hs = cls;
-    const char *outer = log_request_id();
-    log_set_request_id(hs->rid);
-    ssize_t ret;
-    for (;;) {
-        long n = hs->s->read(hs->s, buf, max, atomic_load(&stopping));
-        if (n != 0) {
-            ret = n > 0 ? (ssize_t)n : MHD_CONTENT_READER_END_OF_STREAM;
-            break;
-        }
-        /* Under the lock, so that a wake or http_stop() sees every suspension it must end. */
-        pthread_mutex_lock(&susp_lock);
-        if (hs->woken) {
-            hs->woken = 0;
-            pthread_mutex_unlock(&susp_lock);
-            continue;
-        }
-        if (atomic_load(&stopping)) {
-            pthread_mutex_unlock(&susp_lock);
-            ret = MHD_CONTENT_READER_END_OF_STREAM;
-            break;
-        }
-        hs->suspended = 1;
-        hs->prev = NULL;
-        hs->next = streams;
-        if (streams) streams->prev = hs;
-        streams = hs;
-        MHD_suspend_connection(hs->conn);
-        pthread_mutex_unlock(&susp_lock);
-        ret = 0; /* MHD calls again once resumed */
-        break;
-    }
-    log_set_request_id(outer);
-    return ret;
-}
-
-/* MHD's free callback of a stream's answer (its connection is done). */
-static void stream_free(void *cls)
-{
-    struct http_stream *hs = cls;
-    pthread_mutex_lock(&susp_lock);
-    if (hs->suspended) stream_unlink(hs);
-    pthread_mutex_unlock(&susp_lock);
-    hs->s->free(hs->s); /* after this no wake comes */
-    free(hs);
-    atomic_fetch_sub(&nstreams, 1);
-}
-
-/* Ends every suspended stream (when stopping): each reads once more and ends. */
-static void resume_streams(void)
-{
-    pthread_mutex_lock(&susp_lock);
-    struct http_stream *list = streams;
-    streams = NULL;
-    for (struct http_stream *hs = list; hs; hs = hs->next) hs->suspended = 0;
-    pthread_mutex_unlock(&susp_lock);
-    while (list) {
-        struct http_stream *hs = list;
-        list = hs->next;
-        hs->prev = hs->next = NULL;
-        MHD_resume_connection(hs->conn);
-    }
-}
-
-/* Takes `hr` off the waiting list (susp_lock held). */
-static void unlink_waiting(struct http_req *hr)
-{
-    if (hr->prev_waiting)
-        hr->prev_waiting->next_waiting = hr->next_waiting;
-    else
-        waiting = hr->next_waiting;
-    if (hr->next_waiting) hr->next_waiting->prev_waiting = hr->prev_waiting;
-    hr->prev_waiting = hr->next_waiting = NULL;
-    hr->waiting = 0;
-}
-
-/* api_async.wake: the request `arg` runs again now (or, not yet suspended, at once). */
-static void wake(void *arg)
-{
-    struct http_req *hr = arg;
-    pthread_mutex_lock(&susp_lock);
-    atomic_store(&hr->woken, 1);
-    int resume = hr->waiting;
-    if (resume) unlink_waiting(hr);
-    pthread_mutex_unlock(&susp_lock);
-    /* Off the list, only this call resumes it (outside the lock, which others wait for). */
-    if (resume) MHD_resume_connection(hr->conn);
-}
-
-/* Resumes every request on the waiting list (when stopping). */
-static void resume_waiting(void)
-{
-    pthread_mutex_lock(&susp_lock);
-    while (waiting) {
-        struct http_req *hr = waiting;
-        unlink_waiting(hr);
-        atomic_store(&hr->woken, 1);
-        MHD_resume_connection(hr->conn);
-    }
-    pthread_mutex_unlock(&susp_lock);
-}
-
-/* Resumes every suspended request (they run again and answer or suspend again). */
-static void resume_all(void)
-{
-    pthread_mutex_lock(&susp_lock);
-    struct http_req *list = suspended;
-    suspended = NULL;
-    pthread_mutex_unlock(&susp_lock);
-    while (list) {
-        struct http_req *r = list;
-        list = r->next_suspended;
-        r->next_suspended = NULL;
-        MHD_resume_connection(r->conn);
-    }
-}
-
-/* 1 when the client of socket `fd` has closed its side or the connection failed (a byte
- * sent ahead, a pipelined request, is no leaving). */
-static int peer_closed(int fd)
-{
-    char c;
-    if (fd < 0) return 0;
-    ssize_t n = recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
-    return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
-}
-
-/* Resumes the requests on the waiting list that asked for it (api_async.watch_client) whose
- * client has gone (api_async.gone set): a suspended connection is not watched by
- * libmicrohttpd, so without this a hint would wait, and be thought, for nobody (issue 29,
- * finding 2). */
-static void resume_gone(void)
-{
-    struct http_req *gone = NULL;
-    pthread_mutex_lock(&susp_lock);
-    for (struct http_req *hr = waiting, *next; hr; hr = next) {
-        next = hr->next_waiting;
-        if (!hr->async.watch_client || !peer_closed(hr->fd)) continue;
-        unlink_waiting(hr);
-        atomic_store(&hr->async.gone, 1);
-        atomic_store(&hr->woken, 1);
-        hr->next_waiting = gone; /* off the list: only this call resumes it */
-        gone = hr;
-    }
-    pthread_mutex_unlock(&susp_lock);
-    while (gone) {
-        struct http_req *hr = gone;
-        gone = hr->next_waiting;
-        hr->next_waiting = NULL;
-        MHD_resume_connection(hr->conn);
-    }
-}
-
-static void *ticker_main(void *arg)
-{
-    (void)arg;
-    pthread_mutex_lock(&susp_lock);
-    while (!atomic_load(&stopping)) {
-        mono_wait_ms(&susp_cond, &susp_lock, POLL_TICK_MS);
-        pthread_mutex_unlock(&susp_lock);
-        resume_gone();
-        resume_all();
-        pthread_mutex_lock(&susp_lock);
-    }
-    pthread_mutex_unlock(&susp_lock);
-    resume_all();
-    return NULL;
-}
-
-/* A header every answer carries. */
-struct http_header {
-    const char *name;  /* "X-Content-Type-Options" ... */
-    const char *value; /* static */
-};
-
-/* The browser security headers of every answer (README "Limits and security"): no type
- * sniffing (a body is only ever what its Content-Type says), no Referer sent from a page of
- * this server to anyone; plus the answer's Content-Security-Policy (security_headers()). */
-static const struct http_header security_fixed[] = {
-    {"X-Content-Type-Options", "nosniff"},
-    {"Referrer-Policy", "no-referrer"},
-};
-
-/* Adds the security headers to `r`: the fixed ones and `resp`'s CSP (API_CSP_NONE unless
- * the handler set its own, as the web client's page does). */
-static void security_headers(struct MHD_Response *r, const struct api_response *resp)
-{
-    for (size_t i = 0; i < sizeof security_fixed / sizeof security_fixed[0]; i++)
-        MHD_add_response_header(r, security_fixed[i].name, security_fixed[i].value);
-    MHD_add_response_header(r, "Content-Security-Policy", resp->csp ? resp->csp : API_CSP_NONE);
-}
-
-/* Sends `resp` (taking its body) and logs the request. */
-static enum MHD_Result send_response(struct MHD_Connection *conn, const char *method,
-                                     const char *url, struct api_response *resp,
-                                     long long started_ms)
-{
-    struct MHD_Response *r;
-    struct http_req *hr = current;
-    if (resp->stream) {
-        struct http_stream *hs = calloc(1, sizeof *hs);
-        if (!hs) {
-            resp->stream->free(resp->stream);
-            resp->stream = NULL;
-            return MHD_NO;
-        }
-        atomic_fetch_add(&nstreams, 1);
-        hs->s = resp->stream;
-        hs->conn = conn;
-        snprintf(hs->rid, sizeof hs->rid, "%s", hr ? hr->rid : "");
-        hs->s->wake = stream_wake;
-        hs->s->wake_arg = hs;
-        resp->stream = NULL;
-        r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, stream_read, hs, stream_free);
-        if (!r) {
-            stream_free(hs);
-            return MHD_NO;
-        }
-    } else if (resp->body) {
-        r = MHD_create_response_from_buffer(resp->len, resp->body, MHD_RESPMEM_MUST_FREE);
-    } else {
-        r = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
-    }
-    if (!r) {
-        free(resp->body);
-        resp->body = NULL;
-        return MHD_NO;
-    }
-    resp->body = NULL; /* MHD frees it now */
-    if (hr && hr->rid[0]) MHD_add_response_header(r, "X-Request-Id", hr->rid);
-    if (resp->content_type) MHD_add_response_header(r, "Content-Type", resp->content_type);
-    if (resp->etag[0]) MHD_add_response_header(r, "ETag", resp->etag);
-    if (resp->location[0]) MHD_add_response_header(r, "Location", resp->location);
-    if (resp->allow[0]) MHD_add_response_header(r, "Allow", resp->allow);
-    if (resp->retry_after > 0) {
-        char ra[16];
-        snprintf(ra, sizeof ra, "%d", resp->retry_after);
-        MHD_add_response_header(r, "Retry-After", ra);
-    }
-    if (resp->status == 401) MHD_add_response_header(r, "WWW-Authenticate", "Bearer");
-    security_headers(r, resp);
-    struct cors_header ch[CORS_MAX_HEADERS];
-    size_t nch =
-        cors_headers(&cors, url, MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Origin"),
-                     resp->preflight ? resp->allow : NULL, ch);
-    for (size_t i = 0; i < nch; i++) MHD_add_response_header(r, ch[i].name, ch[i].value);
-    /* Draining, no connection is kept for a next request: it goes to another server. */
-    if ((hr && hr->close_after) || atomic_load(&draining))
-        MHD_add_response_header(r, "Connection", "close");
-    if (hr && hr->hc) connguard_answering(hr->hc->guard);
-    MHD_add_response_header(r, "Cache-Control",
-                            resp->cache_control ? resp->cache_control : "no-store");
-    enum MHD_Result ret = MHD_queue_response(conn, (unsigned)resp->status, r);
-    MHD_destroy_response(r);
-    metrics_request(app.route_template(url), resp->status,
-                    hr ? mono_us() - hr->started_us : (api_now_ms() - started_ms) * 1000);
-    long long took = api_now_ms() - started_ms;
-    int slow = slow_request_ms > 0 && took >= slow_request_ms && !(hr && hr->async.by_design);
-    enum log_level lvl = resp->status >= 500 || slow ? LOG_WARN : LOG_INFO;
-    if (log_enabled(lvl)) {
-        char status[8], ms[24];
-        snprintf(status, sizeof status, "%d", resp->status);
-        snprintf(ms, sizeof ms, "%lld", took);
-        log_kv(lvl, slow ? "slow request" : "request", "method", method, "path", url, "status",
-               status, "ms", ms, NULL);
-    }
-    return ret;
-}
-
-/* Answers with a problem before or without running a handler. */
-static enum MHD_Result send_problem(struct MHD_Connection *conn, const char *method,
-                                    const char *url, int status, const char *code,
-                                    const char *detail, long long started_ms)
-{
-    struct api_response resp = {0};
-    problem_reply(&resp, status, code, detail);
-    return send_response(conn, method, url, &resp, started_ms);
 }
 
 /* A new request's state; its clock starts now. NULL when out of memory. */
@@ -579,21 +212,22 @@ static int take_target(struct MHD_Connection *conn, const char *method, const ch
 {
     if (hr->target_too_long) {
         hr->close_after = 1;
-        *ret = send_problem(conn, method, url, 414, "uri_too_long",
-                            "The request target is longer than 8 KiB.", hr->started_ms);
+        *ret = http_send_problem(conn, method, url, 414, "uri_too_long",
+                                 "The request target is longer than 8 KiB.", hr->started_ms);
         return 1;
     }
     if (!hr->target) {
-        *ret = send_problem(conn, method, url, 500, "internal_error", "Out of memory.",
-                            hr->started_ms);
+        *ret = http_send_problem(conn, method, url, 500, "internal_error", "Out of memory.",
+                                 hr->started_ms);
         return 1;
     }
     char *q = strchr(hr->target, '?');
     size_t plen = q ? (size_t)(q - hr->target) : strlen(hr->target);
     if (uri_path_decode(hr->target, plen, hr->path, plen + 1) != URI_OK) {
         snprintf(hr->path, plen + 1, "%.*s", (int)plen, hr->target);
-        *ret = send_problem(conn, method, hr->path, 400, "invalid_path",
-                            "The path has an escaped NUL (%00) or slash (%2F).", hr->started_ms);
+        *ret =
+            http_send_problem(conn, method, hr->path, 400, "invalid_path",
+                              "The path has an escaped NUL (%00) or slash (%2F).", hr->started_ms);
         return 1;
     }
     enum uri_status qs =
@@ -601,13 +235,13 @@ static int take_target(struct MHD_Connection *conn, const char *method, const ch
           : URI_OK;
     if (qs == URI_TOO_MANY) {
         hr->close_after = 1;
-        *ret = send_problem(conn, method, hr->path, 414, "uri_too_long",
-                            "The query has more than 64 parameters.", hr->started_ms);
+        *ret = http_send_problem(conn, method, hr->path, 414, "uri_too_long",
+                                 "The query has more than 64 parameters.", hr->started_ms);
         return 1;
     }
     if (qs != URI_OK) {
-        *ret = send_problem(conn, method, hr->path, 400, "invalid_parameter",
-                            "A query parameter has an escaped NUL (%00).", hr->started_ms);
+        *ret = http_send_problem(conn, method, hr->path, 400, "invalid_parameter",
+                                 "A query parameter has an escaped NUL (%00).", hr->started_ms);
         return 1;
     }
     return 0;
@@ -650,7 +284,8 @@ static int refuse_early(struct MHD_Connection *conn, const char *method, const c
     const char *framing = bad_framing(conn);
     if (framing) {
         hr->close_after = 1;
-        *ret = send_problem(conn, method, url, 400, "invalid_framing", framing, hr->started_ms);
+        *ret =
+            http_send_problem(conn, method, url, 400, "invalid_framing", framing, hr->started_ms);
         return 1;
     }
     if ((strncmp(url, "/v1/", 4) == 0 || strcmp(url, "/v1") == 0) &&
@@ -663,22 +298,22 @@ static int refuse_early(struct MHD_Connection *conn, const char *method, const c
             problem_reply(&resp, 429, "rate_limited",
                           "Too many requests from this address; retry after Retry-After seconds.");
             resp.retry_after = wait;
-            *ret = send_response(conn, method, url, &resp, hr->started_ms);
+            *ret = http_send(conn, method, url, &resp, hr->started_ms);
             return 1;
         }
     }
     struct header_count hc = {0, 0};
     MHD_get_connection_values(conn, MHD_HEADER_KIND, count_header, &hc);
     if (hc.n > MAX_HEADERS || hc.bytes > MAX_HEADER_BYTES) {
-        *ret = send_problem(conn, method, url, 431, "headers_too_large",
-                            "The request has more than 100 header fields or 16 KiB of them.",
-                            hr->started_ms);
+        *ret = http_send_problem(conn, method, url, 431, "headers_too_large",
+                                 "The request has more than 100 header fields or 16 KiB of them.",
+                                 hr->started_ms);
         return 1;
     }
     if (too_slow(hr)) {
         hr->timed_out = 1;
-        *ret = send_problem(conn, method, url, 408, "request_timeout",
-                            "The request took too long to arrive.", hr->started_ms);
+        *ret = http_send_problem(conn, method, url, 408, "request_timeout",
+                                 "The request took too long to arrive.", hr->started_ms);
         return 1;
     }
     /* While its body arrives, a connection may idle only as long as the request may take. */
@@ -700,7 +335,7 @@ static enum MHD_Result handle_request(void *cls, struct MHD_Connection *conn, co
         if (!hr && !(hr = req_new())) return MHD_NO;
         if (hr->hc && headers_arriving == hr->hc) headers_arriving = NULL; /* they arrived */
         hr->admitted = 1;
-        hr->async.wake = wake;
+        hr->async.wake = http_wake;
         hr->async.wake_arg = hr;
         *con_cls = hr;
         enum MHD_Result early;
@@ -709,8 +344,8 @@ static enum MHD_Result handle_request(void *cls, struct MHD_Connection *conn, co
         const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Length");
         if (cl && strtoull(cl, NULL, 10) > API_MAX_BODY) {
             hr->too_big = 1;
-            return send_problem(conn, method, url, 413, "body_too_large",
-                                "The body is larger than 64 KiB.", hr->started_ms);
+            return http_send_problem(conn, method, url, 413, "body_too_large",
+                                     "The body is larger than 64 KiB.", hr->started_ms);
         }
         return MHD_YES;
     }
@@ -733,11 +368,11 @@ static enum MHD_Result handle_request(void *cls, struct MHD_Connection *conn, co
         return st == BUF_OK || st == BUF_TOO_BIG ? MHD_YES : MHD_NO;
     }
     if (hr->too_big)
-        return send_problem(conn, method, url, 413, "body_too_large",
-                            "The body is larger than 64 KiB.", hr->started_ms);
+        return http_send_problem(conn, method, url, 413, "body_too_large",
+                                 "The body is larger than 64 KiB.", hr->started_ms);
     if (!hr->arrived && (hr->timed_out || too_slow(hr)))
-        return send_problem(conn, method, url, 408, "request_timeout",
-                            "The request took too long to arrive.", hr->started_ms);
+        return http_send_problem(conn, method, url, 408, "request_timeout",
+                                 "The request took too long to arrive.", hr->started_ms);
     hr->arrived = 1; /* it came in time: a long poll that runs again later is not late */
     if (hr->hc) connguard_answering(hr->hc->guard); /* nor is it for the guard */
     if (request_timeout_s < conn_timeout_s)
@@ -760,8 +395,8 @@ static enum MHD_Result handle_request(void *cls, struct MHD_Connection *conn, co
     memcpy(req.query, hr->query, hr->nquery * sizeof hr->query[0]);
     req.query_overflow = hr->query_overflow;
     req.started_ms = hr->started_ms;
-    req.stopping = atomic_load(&stopping);
-    req.draining = atomic_load(&draining);
+    req.stopping = atomic_load(&http_server.stopping);
+    req.draining = atomic_load(&http_server.draining);
     const union MHD_ConnectionInfo *peer =
         MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     req.client_addr = peer ? peer->client_addr : NULL;
@@ -770,40 +405,17 @@ static enum MHD_Result handle_request(void *cls, struct MHD_Connection *conn, co
     atomic_store(&hr->woken, 0); /* a wake that resumed this run is used up */
 
     struct api_response resp = {0};
-    app.handle(&req, &resp);
+    http_server.app.handle(&req, &resp);
     while (resp.suspend) {
         int ticked = resp.suspend == API_SUSPEND_TICK;
         free(resp.body);
         memset(&resp, 0, sizeof resp);
-        /* Under the lock, so that a wake or http_stop() sees every suspension it must end. */
-        pthread_mutex_lock(&susp_lock);
-        if (!ticked && atomic_exchange(&hr->woken, 0)) {
-            /* woken before it could suspend: run it again now */
-        } else if (!atomic_load(&stopping)) {
-            hr->conn = conn;
-            MHD_suspend_connection(conn);
-            if (ticked) {
-                hr->next_suspended = suspended;
-                suspended = hr;
-            } else {
-                const union MHD_ConnectionInfo *fi =
-                    MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
-                hr->fd = fi ? fi->connect_fd : -1;
-                hr->waiting = 1;
-                hr->prev_waiting = NULL;
-                hr->next_waiting = waiting;
-                if (waiting) waiting->prev_waiting = hr;
-                waiting = hr;
-            }
-            pthread_mutex_unlock(&susp_lock);
-            return MHD_YES;
-        } else {
-            req.stopping = 1;
-        }
-        pthread_mutex_unlock(&susp_lock);
-        app.handle(&req, &resp);
+        enum http_suspension what = http_suspend(hr, conn, ticked);
+        if (what == HTTP_SUSPENDED) return MHD_YES;
+        if (what == HTTP_STOPPING) req.stopping = 1;
+        http_server.app.handle(&req, &resp);
     }
-    return send_response(conn, method, url, &resp, hr->started_ms);
+    return http_send(conn, method, url, &resp, hr->started_ms);
 }
 
 /*
@@ -820,12 +432,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         *con_cls = hr;
     }
     if (!hr->rid[0]) request_id(conn, hr);
-    current = hr;
+    http_current = hr;
     log_set_request_id(hr->rid);
     enum MHD_Result ret =
         handle_request(cls, conn, url, method, version, upload_data, upload_data_size, con_cls);
     log_set_request_id(NULL);
-    current = NULL;
+    http_current = NULL;
     return ret;
 }
 
@@ -904,73 +516,21 @@ static void on_mhd_log(void *cls, const char *fmt, va_list ap)
     if (strstr(msg, "Content-Length")) framing_refuse();
 }
 
-/*
- * A whole HTTP/1.1 answer of problem `code` (`status`, `reason`, `detail`) that closes the
- * connection, for writing on a socket directly (the guard's 408, framing_refuse()'s 400):
- * malloc'd (*len bytes), or NULL. It is made once, before any request: it carries the CORS
- * headers of an answer under /v1 to a request without an `Origin` (neither the request's
- * path nor its origin may have arrived): with CORS_ORIGINS `*`, Access-Control-Allow-
- * Origin `*` and the exposed headers, so that a page can read it; with a list of origins
- * only `Vary: Origin` (no origin to echo). It carries the security headers of every answer.
- */
-static char *raw_answer(int status, const char *reason, const char *code, const char *detail,
-                        size_t *len)
-{
-    struct api_response resp = {0};
-    problem_reply(&resp, status, code, detail);
-    if (!resp.body) return NULL;
-    struct cors_header ch[CORS_MAX_HEADERS];
-    size_t nch = cors_headers(&cors, "/v1", NULL, NULL, ch);
-    char corsh[512] = "";
-    size_t used = 0;
-    for (size_t i = 0; i < nch && used < sizeof corsh; i++) {
-        int k = snprintf(corsh + used, sizeof corsh - used, "%s: %s\r\n", ch[i].name, ch[i].value);
-        if (k < 0 || (size_t)k >= sizeof corsh - used) {
-            free(resp.body);
-            return NULL;
-        }
-        used += (size_t)k;
-    }
-    for (size_t i = 0; i < sizeof security_fixed / sizeof security_fixed[0]; i++) {
-        int k = snprintf(corsh + used, sizeof corsh - used, "%s: %s\r\n", security_fixed[i].name,
-                         security_fixed[i].value);
-        if (k < 0 || (size_t)k >= sizeof corsh - used) {
-            free(resp.body);
-            return NULL;
-        }
-        used += (size_t)k;
-    }
-    char head[1024];
-    int n = snprintf(head, sizeof head,
-                     "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
-                     "Cache-Control: no-store\r\nContent-Security-Policy: " API_CSP_NONE
-                     "\r\n%sConnection: close\r\n\r\n",
-                     status, reason, resp.content_type, resp.len, corsh);
-    char *all = n > 0 && (size_t)n < sizeof head ? malloc((size_t)n + resp.len) : NULL;
-    if (all) {
-        memcpy(all, head, (size_t)n);
-        memcpy(all + n, resp.body, resp.len);
-        *len = (size_t)n + resp.len;
-    }
-    free(resp.body);
-    return all;
-}
-
 /* Starts the connection guard, with the 408 answer it sends to requests past their time
  * (raw_answer), and makes framing_refuse()'s 400. */
 static int guard_start(void)
 {
     size_t len = 0;
-    char *all = raw_answer(408, "Request Timeout", "request_timeout",
-                           "The request took too long to arrive.", &len);
+    char *all = http_raw_answer(408, "Request Timeout", "request_timeout",
+                                "The request took too long to arrive.", &len);
     int rc = all ? connguard_start(request_timeout_s, conn_timeout_s, all, len) : -1;
     free(all);
     free(framing_answer);
     framing_answer =
-        raw_answer(400, "Bad Request", "invalid_framing",
-                   "The request's Content-Length is not a number of bytes (digits only, at "
-                   "most 2^64-1, one value).",
-                   &framing_answer_len);
+        http_raw_answer(400, "Bad Request", "invalid_framing",
+                        "The request's Content-Length is not a number of bytes (digits only, at "
+                        "most 2^64-1, one value).",
+                        &framing_answer_len);
     if (rc || !framing_answer) {
         if (rc == 0) connguard_stop();
         log_kv(LOG_ERROR, "cannot start the connection guard", NULL);
@@ -981,18 +541,18 @@ static int guard_start(void)
 
 int http_start(const struct cfg *cfg, const struct http_app *with)
 {
-    app = *with;
-    atomic_store(&stopping, 0);
-    atomic_store(&draining, 0);
+    http_server.app = *with;
+    atomic_store(&http_server.stopping, 0);
+    atomic_store(&http_server.draining, 0);
     quiesced_fd = MHD_INVALID_SOCKET;
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     rid_prefix = (unsigned)(ts.tv_nsec ^ ts.tv_sec * 2654435761u ^ (unsigned)getpid() << 16);
     request_timeout_s = cfg->request_timeout;
-    slow_request_ms = cfg->slow_request_ms;
+    http_server.slow_request_ms = cfg->slow_request_ms;
     conn_timeout_s = cfg->conn_timeout;
     char err[256];
-    if (cors_parse(cfg->cors_origins, &cors, err, sizeof err)) {
+    if (cors_parse(cfg->cors_origins, &http_server.cors, err, sizeof err)) {
         log_kv(LOG_ERROR, err, NULL);
         return -1;
     }
@@ -1018,13 +578,12 @@ int http_start(const struct cfg *cfg, const struct http_app *with)
         log_kv(LOG_ERROR, "cannot listen", "port", port, NULL);
         return -1;
     }
-    if (pthread_create(&ticker, NULL, ticker_main, NULL) != 0) {
+    if (http_wait_start()) {
         MHD_stop_daemon(daemon_handle);
         daemon_handle = NULL;
         connguard_stop();
         return -1;
     }
-    ticker_running = 1;
     const union MHD_DaemonInfo *info =
         MHD_get_daemon_info(daemon_handle, MHD_DAEMON_INFO_BIND_PORT);
     char port[8], threads[8];
@@ -1065,7 +624,7 @@ static void take_backlog(MHD_socket fd)
 
 void http_drain(void)
 {
-    if (!daemon_handle || atomic_exchange(&draining, 1)) return;
+    if (!daemon_handle || atomic_exchange(&http_server.draining, 1)) return;
     /* The listening socket out of MHD's hands and shut: from now on a connect is refused,
      * so clients go to another server. Connections the kernel had completed but MHD not yet
      * accepted are taken first and served (shutting the socket would reset them
@@ -1075,22 +634,12 @@ void http_drain(void)
     if (quiesced_fd != MHD_INVALID_SOCKET) take_backlog(quiesced_fd);
     if (quiesced_fd == MHD_INVALID_SOCKET || shutdown(quiesced_fd, SHUT_RDWR) != 0)
         log_kv(LOG_WARN, "draining: the listening socket could not be shut", NULL);
-    pthread_mutex_lock(&susp_lock);
-    atomic_store(&stopping, 1);
-    pthread_cond_broadcast(&susp_cond);
-    pthread_mutex_unlock(&susp_lock);
-    if (ticker_running) pthread_join(ticker, NULL);
-    ticker_running = 0;
-    /* Requests that suspended after the ticker's last round, and those waiting: long polls
-     * answer now with what they have; streams send what they hold and end. */
-    resume_all();
-    resume_waiting();
-    resume_streams();
+    http_wait_stop();
 }
 
 int http_draining(void)
 {
-    return atomic_load(&draining);
+    return atomic_load(&http_server.draining);
 }
 
 int http_in_progress(void)
@@ -1103,7 +652,7 @@ void http_stop(void)
     if (!daemon_handle) return;
     http_drain();
     /* Streams end with their last chunk (clients see a clean end) before connections close. */
-    for (int waited = 0; atomic_load(&nstreams) > 0 && waited < STREAMS_END_MS; waited += 10)
+    for (int waited = 0; http_streams_open() > 0 && waited < STREAMS_END_MS; waited += 10)
         usleep(10000);
     MHD_stop_daemon(daemon_handle);
     daemon_handle = NULL;
