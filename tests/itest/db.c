@@ -309,6 +309,22 @@ out:
     return rc;
 }
 
+int db_log_sound(const char *id, char *why, size_t cap)
+{
+    if (db_replay_check(id, why, cap)) return -1;
+    const char *vals[1] = {id};
+    long places = db_scalar_params(
+        "SELECT count(*) FROM actions WHERE game_id = $1::uuid AND kind = 'place'", 1, vals);
+    long distinct = db_scalar_params("SELECT count(DISTINCT (body->>'x', body->>'y')) FROM actions "
+                                     "WHERE game_id = $1::uuid AND kind = 'place'",
+                                     1, vals);
+    if (places < 0 || places != distinct) {
+        snprintf(why, cap, "game %s: %ld placements, %ld distinct squares", id, places, distinct);
+        return -1;
+    }
+    return 0;
+}
+
 int db_replay_all(int *checked, char *why, size_t cap)
 {
     *checked = 0;

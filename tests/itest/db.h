@@ -38,6 +38,10 @@ void db_game_free(struct db_game *g);
  */
 int db_replay_check(const char *id, char *why, size_t cap);
 
+/* db_replay_check, and no square of game `id` has two placements in its action log: 0, or
+ * -1 with `why` (the id in it). */
+int db_log_sound(const char *id, char *why, size_t cap);
+
 /*
  * Runs db_replay_check on every game in the database. Returns how many failed (the first
  * failure in `why`); the number checked goes to *checked.

@@ -292,11 +292,8 @@ ITEST(test_bots_people_left, "bots: a game whose people all resigned is cut shor
     struct game g;
     NEW_GAME(&g, "{\"players\":[{\"name\":\"Ann\"},{\"bot\":\"mcts\",\"think_ms\":1000},{\"bot\":"
                  "\"mcts\",\"think_ms\":1000},{\"bot\":\"mcts\",\"think_ms\":1000}],\"seed\":38}");
-    char path[160];
-    snprintf(path, sizeof path, "/v1/games/%s/resign", g.id);
-    const char *h0[2] = {g.auth[0], NULL};
     struct resp r;
-    http(srv, "POST", path, NULL, h0, &r);
+    game_post(srv, &g, 0, "resign", NULL, &r);
     long resigned = r.status;
     resp_free(&r);
     CHECK(resigned == 200, "resign: %ld", resigned);

@@ -117,16 +117,6 @@ static size_t sse_header(char *p, size_t size, size_t nmemb, void *ud)
     return n;
 }
 
-static int sse_progress(void *ud, curl_off_t a, curl_off_t b, curl_off_t c_, curl_off_t d)
-{
-    (void)a;
-    (void)b;
-    (void)c_;
-    (void)d;
-    struct sse *c = ud;
-    return atomic_load(&c->stop) ? 1 : 0;
-}
-
 static void *sse_main(void *p)
 {
     struct sse *c = p;
@@ -141,8 +131,8 @@ static void *sse_main(void *p)
     curl_easy_setopt(h, CURLOPT_HTTPHEADER, hl);
     resp_capture(h, sse_body, sse_header, c, 60000);
     curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
-    curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, sse_progress);
-    curl_easy_setopt(h, CURLOPT_XFERINFODATA, c);
+    curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, resp_abort_when);
+    curl_easy_setopt(h, CURLOPT_XFERINFODATA, &c->stop);
     CURLcode rc = curl_easy_perform(h);
     curl_slist_free_all(hl);
     curl_easy_cleanup(h);

@@ -58,10 +58,7 @@ static long draw(const struct server *srv, const struct game *g, const char *aut
     const char *h[] = {auth, NULL};
     struct resp r;
     http(srv, "POST", path, NULL, h, &r);
-    long st = r.status;
-    snprintf(code, cap, "%s", st == 200 ? "" : problem_code(&r));
-    resp_free(&r);
-    return st;
+    return resp_done(&r, code, cap); /* only a problem has a code */
 }
 
 ITEST(test_seatme_play,

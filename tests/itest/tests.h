@@ -61,6 +61,11 @@ int game_new(const struct server *srv, const char *body, struct game *g, char *w
         CHECK(game_new(srv, body, g, why_, sizeof why_) == 0, "%s", why_);                         \
     } while (0)
 
+/* A short classic deck of twelve tiles, a member of a create body (the start tile is D as
+ * always): a game that ends soon. */
+#define SHORT_DECK                                                                                 \
+    "\"deck\":[\"A\",\"B\",\"C\",\"E\",\"F\",\"U\",\"V\",\"K\",\"L\",\"W\",\"X\",\"J\"]"
+
 /* A player created for a test. */
 struct person {
     char id[64];    /* its id */
@@ -83,20 +88,31 @@ void expect_not_found(const struct server *srv, const char *path);
 /* The game's version, or -1. */
 int game_version(const struct server *srv, const struct game *g);
 
+/* POSTs `body` (NULL: none) to /v1/games/{id}/`what` of `g` as seat `seat` (play.c). */
+void game_post(const struct server *srv, const struct game *g, int seat, const char *what,
+               const char *body, struct resp *r);
+
+/* The first placement listed for game `g` (the place phase) as a request body into `body`
+ * (`len` bytes): its hand tile when it names one, a follower at its first location when
+ * `follower` and there is one (play.c). 0, or -1 with what went wrong in `why`. */
+int first_placement(const struct server *srv, const struct game *g, int follower, char *body,
+                    size_t len, char *why, size_t cap);
+
 /*
- * Plays one whole turn for the seat to move: draws if needed, then places the first
- * legal placement (deploying a follower at its first location when `follower`). Returns
- * 1 when the game is finished afterwards, 0 when it goes on, -1 on an unexpected answer
- * (described in `why`).
+ * Moves game `g` on for the seat to move (play.c): draws in the draw phase, then (unless
+ * `one_action` and it drew) places the first placement listed, naming the hand tile it
+ * names (the hand variant) and deploying a follower at its first location when `follower`.
+ * Returns 1 when the game is finished (before, or by the move), 0 when it goes on, -1 on an
+ * unexpected answer (described in `why`).
  */
+int play_move(const struct server *srv, const struct game *g, int follower, int one_action,
+              char *why, size_t cap);
+/* One whole turn: play_move(srv, g, follower, 0, why, cap). */
 int play_turn(const struct server *srv, const struct game *g, int follower, char *why, size_t cap);
 
 /* 1 when `tok` is 43 characters of base64url (256 random bits): a seat's or a player's
  * token. */
 int token_shape(const char *tok);
-
-/* The DATABASE_URL of a fresh database `name` of the test cluster, or "" (t_webhook.c). */
-void fresh_database(const char *name, char *url, size_t cap);
 
 /* Runs the psql script `sql` on database `db` in one transaction, with psql variable
  * game=`game`. 0 or -1 (t_webhook.c). */
