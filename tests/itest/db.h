@@ -57,6 +57,9 @@ long db_scalar(const char *sql);
 /* db_scalar() with `n` text parameters $1..$n. */
 long db_scalar_params(const char *sql, int n, const char *const *vals);
 
+/* db_scalar() with the one text parameter $1 = `id` (a game's, a player's, a key ...). */
+long db_scalar_id(const char *sql, const char *id);
+
 /* SQL: the idempotency row's key, in its own scope, is the parameter `p` ("$1"): its
  * key_hash is seal_lookup() of them (api/seal.c, migrations/0009). */
 #define IDEM_KEY_IS(p)                                                                             \

@@ -41,10 +41,9 @@ static int wait_turn(const struct server *srv, const struct game *g, int seat, l
 static int log_sound(const char *id, char *why, size_t cap)
 {
     if (db_log_sound(id, why, cap)) return -1;
-    const char *vals[1] = {id};
-    long places = db_scalar_params(
-        "SELECT count(*) FROM actions WHERE game_id = $1::uuid AND kind = 'place'", 1, vals);
-    long jobs = db_scalar_params("SELECT count(*) FROM jobs WHERE game_id = $1::uuid", 1, vals);
+    long places = db_scalar_id(
+        "SELECT count(*) FROM actions WHERE game_id = $1::uuid AND kind = 'place'", id);
+    long jobs = db_scalar_id("SELECT count(*) FROM jobs WHERE game_id = $1::uuid", id);
     if (places <= 0) {
         snprintf(why, cap, "%ld placements stored", places);
         return -1;
@@ -177,7 +176,6 @@ ITEST(test_bots_lease, "bots: a turn leased by a dead server is played once the 
     char why[400] = "";
     int rc = -1, tries = 0;
     long set = -1;
-    const char *vals[1] = {g.id};
     /* The running server would claim the new turn at once (its workers are woken by the
      * creation's NOTIFY): it is paused meanwhile, as if it were busy. */
     kill(srv->pid, SIGSTOP);
@@ -185,11 +183,11 @@ ITEST(test_bots_lease, "bots: a turn leased by a dead server is played once the 
         rc = game_new(&x, "{\"players\":[{\"bot\":\"greedy\"},{\"name\":\"Bob\"}],\"seed\":12}", &g,
                       why, sizeof why);
         if (rc) break;
-        set = db_scalar_params("WITH u AS (UPDATE jobs SET due_at = now() + interval '1500 ms', "
-                               "claimed_until = now() + interval '1500 ms', attempts = 1 WHERE "
-                               "game_id = $1::uuid AND kind = 'bot' AND version = 1 RETURNING 1) "
-                               "SELECT count(*) FROM u",
-                               1, vals);
+        set = db_scalar_id("WITH u AS (UPDATE jobs SET due_at = now() + interval '1500 ms', "
+                           "claimed_until = now() + interval '1500 ms', attempts = 1 WHERE "
+                           "game_id = $1::uuid AND kind = 'bot' AND version = 1 RETURNING 1) "
+                           "SELECT count(*) FROM u",
+                           g.id);
     }
     kill(srv->pid, SIGCONT);
     long long t0 = hard_now_ms();
@@ -205,17 +203,14 @@ ITEST(test_bots_lease, "bots: a turn leased by a dead server is played once the 
     CHECK(early == 1, "the turn was played while another server held it (version %d)", early);
     CHECK(st == 'a', "the turn was not played after the lease ran out");
     CHECK(db_replay_check(g.id, why, sizeof why) == 0, "%s", why);
-    CHECK(db_scalar_params("SELECT count(*) FROM actions WHERE game_id = $1::uuid", 1, vals) == 2,
+    CHECK(db_scalar_id("SELECT count(*) FROM actions WHERE game_id = $1::uuid", g.id) == 2,
           "the bot's turn is not one draw and one placement");
     printf("  a leased bot turn: played %lld ms after a 1500 ms lease began\n", took);
 }
 
 ITEST(test_bots_refused, "bots: bad computer player specs refused, nothing stored")
 {
-    static const struct {
-        const char *body;
-        const char *code;
-    } cases[] = {
+    static const struct create_refusal cases[] = {
         {"{\"players\":[{\"bot\":\"clever\"},{\"name\":\"Bob\"}]}", "unknown_bot_level"},
         {"{\"players\":[{\"bot\":3},{\"name\":\"Bob\"}]}", "unknown_bot_level"},
         {"{\"players\":[{\"bot\":\"mcts\",\"think_ms\":5},{\"name\":\"Bob\"}]}",
@@ -230,18 +225,7 @@ ITEST(test_bots_refused, "bots: bad computer player specs refused, nothing store
         {"{\"players\":[{\"name\":\"Ann\",\"think_ms\":250},{\"name\":\"Bob\"}]}", "invalid_body"},
         {"{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"hints\":\"no\"}", "invalid_body"},
     };
-    long games0 = db_scalar("SELECT count(*) FROM games");
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        struct resp r;
-        http(srv, "POST", "/v1/games", cases[i].body, NULL, &r);
-        int ok = r.status == 400 && strcmp(jstr(r.json, "code"), cases[i].code) == 0;
-        char body[200];
-        snprintf(body, sizeof body, "%.180s", r.body ? r.body : "");
-        long status = r.status;
-        resp_free(&r);
-        CHECK(ok, "%s: %ld %s (wanted 400 %s)", cases[i].body, status, body, cases[i].code);
-    }
-    CHECK(db_scalar("SELECT count(*) FROM games") == games0, "a refused create stored a game");
+    expect_create_refusals(srv, NULL, cases, sizeof cases / sizeof *cases);
 }
 
 /* GET the hint of game `g` with `auth` (NULL: none) and `query` into r. */

@@ -71,10 +71,7 @@ static int wait_events(const struct server *srv, const struct game *g, const cha
 
 ITEST(test_clocks_refused, "clocks: bad clocks refused with their codes, nothing stored")
 {
-    static const struct {
-        const char *clock;
-        const char *code;
-    } cases[] = {
+    static const struct create_refusal cases[] = {
         {"3", "invalid_clock"},
         {"{}", "invalid_clock"},
         {"{\"turn_seconds\":4}", "invalid_turn_seconds"},
@@ -87,22 +84,9 @@ ITEST(test_clocks_refused, "clocks: bad clocks refused with their codes, nothing
         {"{\"turn_seconds\":60,\"on_timeout\":\"skip\"}", "invalid_on_timeout"},
         {"{\"turn_seconds\":60,\"tempo\":1}", "unknown_field"},
     };
-    long games0 = db_scalar("SELECT count(*) FROM games");
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        char body[300];
-        snprintf(body, sizeof body,
-                 "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"clock\":%s}",
-                 cases[i].clock);
-        struct resp r;
-        http(srv, "POST", "/v1/games", body, NULL, &r);
-        int ok = r.status == 400 && strcmp(jstr(r.json, "code"), cases[i].code) == 0;
-        long status = r.status;
-        char got[200];
-        snprintf(got, sizeof got, "%.180s", r.body ? r.body : "");
-        resp_free(&r);
-        CHECK(ok, "clock %s: %ld %s (wanted 400 %s)", cases[i].clock, status, got, cases[i].code);
-    }
-    CHECK(db_scalar("SELECT count(*) FROM games") == games0, "a refused create stored a game");
+    expect_create_refusals(srv,
+                           "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"clock\":%s}",
+                           cases, sizeof cases / sizeof *cases);
 }
 
 ITEST(test_clocks_met, "clocks: a deadline met, the next turn's deadline")
@@ -132,11 +116,9 @@ ITEST(test_clocks_met, "clocks: a deadline met, the next turn's deadline")
     resp_free(&r);
     CHECK(seat == 1 && d1 > d0 - 5000 && d1 >= d0 && d1 <= wall_ms() + 5500,
           "the next turn's deadline %lld (seat %d), first %lld", d1, seat, d0);
-    const char *vals[1] = {g.id};
-    CHECK(
-        db_scalar_params("SELECT count(*) FROM games WHERE id = $1::uuid AND deadline IS NOT NULL",
-                         1, vals) == 1,
-        "games.deadline not stored");
+    CHECK(db_scalar_id("SELECT count(*) FROM games WHERE id = $1::uuid AND deadline IS NOT NULL",
+                       g.id) == 1,
+          "games.deadline not stored");
     cJSON *ev = game_events(srv, g.id);
     int timed = count_events(ev, "turn_timed_out", -1);
     cJSON_Delete(ev);
@@ -196,13 +178,12 @@ ITEST(test_clocks_autoplay,
     CHECK(ann == 3 && bob == 0 && resigned == 1, "timeouts: Ann %d, Bob %d, resigned %d", ann, bob,
           resigned);
     CHECK(shape, "timeout actions %s %s %s, result %s", kinds[0], kinds[1], kinds[2], res);
-    const char *vals[1] = {g.id};
-    CHECK(db_scalar_params("SELECT count(*) FROM actions WHERE game_id = $1::uuid AND seat = 0 "
-                           "AND kind = 'place'",
-                           1, vals) == 2,
+    CHECK(db_scalar_id("SELECT count(*) FROM actions WHERE game_id = $1::uuid AND seat = 0 "
+                       "AND kind = 'place'",
+                       g.id) == 2,
           "Ann's two timed-out turns are not two placements");
-    CHECK(db_scalar_params("SELECT count(*) FROM games WHERE id = $1::uuid AND result = 'timeout'",
-                           1, vals) == 1,
+    CHECK(db_scalar_id("SELECT count(*) FROM games WHERE id = $1::uuid AND result = 'timeout'",
+                       g.id) == 1,
           "games.result is not timeout");
     cJSON *j = game_get(srv, &g);
     int ok = j && strcmp(jstr(j, "result"), "timeout") == 0 &&
@@ -345,13 +326,12 @@ static int acted_once(const struct server *srv, const struct game *g, char *why,
         if (strcmp(jstr(e, "type"), "turn_timed_out") == 0 && jnum(e, "turn") == 1) timed++;
     }
     cJSON_Delete(ev);
-    const char *vals[1] = {g->id};
-    long draws = db_scalar_params(
-        "SELECT count(*) FROM actions WHERE game_id = $1::uuid AND seat = 0 AND kind = 'draw'", 1,
-        vals);
-    long places = db_scalar_params(
-        "SELECT count(*) FROM actions WHERE game_id = $1::uuid AND seat = 0 AND kind = 'place'", 1,
-        vals);
+    long draws = db_scalar_id(
+        "SELECT count(*) FROM actions WHERE game_id = $1::uuid AND seat = 0 AND kind = 'draw'",
+        g->id);
+    long places = db_scalar_id(
+        "SELECT count(*) FROM actions WHERE game_id = $1::uuid AND seat = 0 AND kind = 'place'",
+        g->id);
     if (!got || timed != 1 || draws != 1 || places != 1) {
         snprintf(why, cap, "timed out %d times at turn 1, %ld draws, %ld placements of seat 0",
                  timed, draws, places);
@@ -417,22 +397,20 @@ ITEST(test_clocks_lease,
                       "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"seed\":11,"
                       "\"clock\":{\"initial_seconds\":1,\"increment_seconds\":5}," SHORT_DECK "}",
                       &g, why, sizeof why);
-    const char *vals[1] = {g.id};
     long set = rc ? -1
-                  : db_scalar_params("WITH u AS (UPDATE jobs SET due_at = now() + interval '2 s', "
-                                     "claimed_until = now() + interval '2 s', attempts = 1 WHERE "
-                                     "game_id = $1::uuid AND kind = 'deadline' RETURNING 1) "
-                                     "SELECT count(*) FROM u",
-                                     1, vals);
+                  : db_scalar_id("WITH u AS (UPDATE jobs SET due_at = now() + interval '2 s', "
+                                 "claimed_until = now() + interval '2 s', attempts = 1 WHERE "
+                                 "game_id = $1::uuid AND kind = 'deadline' RETURNING 1) "
+                                 "SELECT count(*) FROM u",
+                                 g.id);
     kill(srv->pid, SIGCONT);
     (void)hard_server_stop(&x);
     CHECK(rc == 0, "%s", why);
     CHECK(set == 1, "no deadline job at creation (%ld)", set);
     usleep(1500000);
     /* (deadline_near, a job of its own, went out at 0.75 s: not what is held.) */
-    const char *vals2[1] = {g.id};
-    long early = db_scalar_params(
-        "SELECT count(*) FROM actions WHERE game_id = $1::uuid AND seat = 0", 1, vals2);
+    long early =
+        db_scalar_id("SELECT count(*) FROM actions WHERE game_id = $1::uuid AND seat = 0", g.id);
     CHECK(early == 0, "the deadline was acted on while another server held it (%ld actions)",
           early);
     CHECK(acted_once(srv, &g, why, sizeof why) == 0, "%s", why);

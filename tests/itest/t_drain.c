@@ -522,8 +522,7 @@ static void wait_job_start(const struct server *srv)
 /* The game's stored version (-1 unknown). */
 static int stored_version(const char *id)
 {
-    const char *vals[1] = {id};
-    return (int)db_scalar_params("SELECT version FROM games WHERE id = $1::uuid", 1, vals);
+    return (int)db_scalar_id("SELECT version FROM games WHERE id = $1::uuid", id);
 }
 
 ITEST(test_drain, "drain: two servers restarted in turn under load (SIGTERM), no request failed")
@@ -642,8 +641,7 @@ ITEST(test_drain, "drain: two servers restarted in turn under load (SIGTERM), no
     /* The followers catch up with every game's last event, then go. */
     int behind = 0;
     for (int i = 0; i < nfol; i++) {
-        const char *vals[1] = {fol[i].game};
-        long last = db_scalar_params("SELECT last_seq FROM games WHERE id = $1::uuid", 1, vals);
+        long last = db_scalar_id("SELECT last_seq FROM games WHERE id = $1::uuid", fol[i].game);
         long long end = hard_now_ms() + 5000;
         while (atomic_load(&fol[i].last) < last && !atomic_load(&fol[i].done) &&
                hard_now_ms() < end)

@@ -127,11 +127,10 @@ static void post2(const struct server *srv, const char *path, const char *body, 
  * column of it), -1 when it cannot be asked. */
 static long token_in_idempotency(const char *tok)
 {
-    const char *v[] = {tok};
-    return db_scalar_params("SELECT count(*) FROM idempotency WHERE strpos(coalesce(body, ''), $1) "
-                            "> 0 OR position(convert_to($1, 'UTF8') in sealed) > 0 OR "
-                            "strpos(scope, $1) > 0",
-                            1, v);
+    return db_scalar_id("SELECT count(*) FROM idempotency WHERE strpos(coalesce(body, ''), $1) "
+                        "> 0 OR position(convert_to($1, 'UTF8') in sealed) > 0 OR "
+                        "strpos(scope, $1) > 0",
+                        tok);
 }
 
 #define CREATE2 "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}]}"
@@ -156,14 +155,13 @@ ITEST(test_idem_sealed_create, "idempotency: a repeated create gives back its to
     CHECK(same, "the repeat (the body's whitespace aside) is not the first answer byte for byte");
     CHECK(token_in_idempotency(tok0) == 0 && token_in_idempotency(tok1) == 0,
           "a token is readable in the idempotency table");
-    const char *vk[] = {key + strlen("Idempotency-Key: ")};
-    CHECK(db_scalar_params("SELECT count(*) FROM idempotency WHERE scope = 'create' AND body IS "
-                           "NULL AND sealed IS NOT NULL AND " IDEM_KEY_IS("$1"),
-                           1, vk) == 1,
+    CHECK(db_scalar_id("SELECT count(*) FROM idempotency WHERE scope = 'create' AND body IS "
+                       "NULL AND sealed IS NOT NULL AND " IDEM_KEY_IS("$1"),
+                       key + strlen("Idempotency-Key: ")) == 1,
           "the answer is not stored once, sealed, under the key's hash");
-    CHECK(db_scalar_params("SELECT count(*) FROM idempotency WHERE strpos(scope, $1) > 0 OR "
-                           "position(convert_to($1, 'UTF8') in sealed) > 0",
-                           1, vk) == 0,
+    CHECK(db_scalar_id("SELECT count(*) FROM idempotency WHERE strpos(scope, $1) > 0 OR "
+                       "position(convert_to($1, 'UTF8') in sealed) > 0",
+                       key + strlen("Idempotency-Key: ")) == 0,
           "the key itself is stored");
     /* The repeat's tokens work: they are the game's. */
     struct game g;

@@ -492,10 +492,9 @@ ITEST(test_live_lease, "commits notify only while the game is watched (a lease)"
         http(srv, "GET", path, NULL, NULL, &r);
         poll_status = (int)r.status;
         resp_free(&r);
-        const char *vals[1] = {g.id};
-        lease_s = db_scalar_params("SELECT extract(epoch FROM watched_until - now())::integer "
-                                   "FROM games WHERE id = $1::uuid",
-                                   1, vals);
+        lease_s = db_scalar_id("SELECT extract(epoch FROM watched_until - now())::integer "
+                               "FROM games WHERE id = $1::uuid",
+                               g.id);
         if (rc == 0 && play_turn(srv, &g, 1, why, sizeof why) < 0) rc = -1;
         watched = notifications_of(pg, g.id, 500);
     }

@@ -462,9 +462,8 @@ ITEST(test_players_token_race,
             break;
         }
         char got[64];
-        const char *v1[] = {p.id};
         if (me(srv, p.auth, got, sizeof got) != 401 || me(&two, winner, got, sizeof got) != 200 ||
-            db_scalar_params("SELECT token_replaced FROM people WHERE id = $1::uuid", 1, v1) != 1)
+            db_scalar_id("SELECT token_replaced FROM people WHERE id = $1::uuid", p.id) != 1)
             snprintf(why, sizeof why,
                      "round %d: after the race the old token works, the "
                      "winner's does not, or the token was replaced twice",

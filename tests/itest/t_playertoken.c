@@ -250,8 +250,7 @@ static int refused(const struct server *srv, const struct game *g, const char *a
                    const struct refusal *list, size_t n, const char *label, char *why, size_t cap)
 {
     int v0 = game_version(srv, g);
-    const char *vh[] = {g->id};
-    long hooks0 = db_scalar_params("SELECT count(*) FROM webhooks WHERE game_id = $1::uuid", 1, vh);
+    long hooks0 = db_scalar_id("SELECT count(*) FROM webhooks WHERE game_id = $1::uuid", g->id);
     long keys0 = db_scalar("SELECT count(*) FROM idempotency");
     for (size_t i = 0; i < n; i++) {
         struct resp r;
@@ -266,8 +265,7 @@ static int refused(const struct server *srv, const struct game *g, const char *a
         }
     }
     if (game_version(srv, g) != v0 ||
-        db_scalar_params("SELECT count(*) FROM webhooks WHERE game_id = $1::uuid", 1, vh) !=
-            hooks0 ||
+        db_scalar_id("SELECT count(*) FROM webhooks WHERE game_id = $1::uuid", g->id) != hooks0 ||
         db_scalar("SELECT count(*) FROM idempotency") != keys0) {
         snprintf(why, cap, "%s: a refused request changed the game, its webhooks or the keys",
                  label);
@@ -330,10 +328,9 @@ ITEST(test_playertoken_limits,
     st = r.status;
     resp_free(&r);
     CHECK(st == 200, "Ann sets seat 1's webhook: %ld", st);
-    const char *vs[] = {seat1.id};
-    CHECK(db_scalar_params("SELECT count(*) FROM webhooks WHERE game_id = $1::uuid AND owner = "
-                           "'seat:1'",
-                           1, vs) == 1,
+    CHECK(db_scalar_id("SELECT count(*) FROM webhooks WHERE game_id = $1::uuid AND owner = "
+                       "'seat:1'",
+                       seat1.id) == 1,
           "Ann's webhook is not seat 1's");
     game_send(srv, &seat1, "GET", "webhook", NULL, seat1.auth[0], NULL, &r);
     st = r.status;

@@ -168,10 +168,9 @@ static void three_seats(struct server *srv, const char *setup, int in_place)
     CHECK(ok, "%s: the state is not finished by resignation", setup);
     char sql_why[200];
     CHECK(db_replay_check(g.id, sql_why, sizeof sql_why) == 0, "%s: replay: %s", setup, sql_why);
-    const char *vals[1] = {g.id};
-    CHECK(db_scalar_params("SELECT count(*) FROM games WHERE id = $1::uuid AND result = "
-                           "'resignation'",
-                           1, vals) == 1,
+    CHECK(db_scalar_id("SELECT count(*) FROM games WHERE id = $1::uuid AND result = "
+                       "'resignation'",
+                       g.id) == 1,
           "%s: games.result is not resignation", setup);
     /* Scores: winners lists the last seat in. */
     char path[160];
@@ -243,10 +242,9 @@ ITEST(test_resign_completed, "resign: a normal end has result completed")
     ok = strcmp(jstr(fin, "result"), "completed") == 0;
     cJSON_Delete(evs);
     CHECK(ok, "game_finished has no result completed");
-    const char *vals[1] = {g.id};
-    CHECK(db_scalar_params("SELECT count(*) FROM games WHERE id = $1::uuid AND result = "
-                           "'completed'",
-                           1, vals) == 1,
+    CHECK(db_scalar_id("SELECT count(*) FROM games WHERE id = $1::uuid AND result = "
+                       "'completed'",
+                       g.id) == 1,
           "games.result is not completed");
 }
 
@@ -369,13 +367,12 @@ ITEST(test_rematch,
                  jstr(cJSON_GetArrayItem(jget(r.json, "players"), s), "token"));
     resp_free(&r);
     /* Not finished: 409 game_not_finished, no game made. */
-    const char *vals[1] = {g.id};
     post(srv, g.id, "rematch", g.auth[1], NULL, &r);
     long st = r.status;
     int code_ok = strcmp(problem_code(&r), "game_not_finished") == 0;
     resp_free(&r);
     CHECK(st == 409 && code_ok, "rematch of an active game: %ld", st);
-    CHECK(db_scalar_params("SELECT count(*) FROM games WHERE rematch_of = $1::uuid", 1, vals) == 0,
+    CHECK(db_scalar_id("SELECT count(*) FROM games WHERE rematch_of = $1::uuid", g.id) == 0,
           "a rematch of an active game was stored");
     CHECK(play_turn(srv, &g, 1, why, sizeof why) == 0, "%s", why);
     post(srv, g.id, "resign", g.auth[1], NULL, &r);
@@ -433,7 +430,7 @@ ITEST(test_rematch,
           twice);
     CHECK(token_shape(tokens[0]) && token_shape(tokens[1]) && !tokens[2][0],
           "tokens of the new seats: '%s' '%s' '%s'", tokens[0], tokens[1], tokens[2]);
-    CHECK(db_scalar_params("SELECT count(*) FROM games WHERE rematch_of = $1::uuid", 1, vals) == 1,
+    CHECK(db_scalar_id("SELECT count(*) FROM games WHERE rematch_of = $1::uuid", g.id) == 1,
           "not one stored rematch");
     CHECK(code == 0, "the second server exited with %d", code);
     /* The next game: rotated seats, same ruleset and deck, a new game under way. */

@@ -120,13 +120,7 @@ static cJSON *hook_state(const struct server *srv, const struct game *g, int sea
     char path[160];
     snprintf(path, sizeof path, "/v1/games/%s/webhook", g->id);
     const char *h[] = {seat >= 0 ? g->auth[seat] : NULL, NULL};
-    struct resp r;
-    http(srv, "GET", path, NULL, h, &r);
-    *status = r.status;
-    cJSON *j = r.status == 200 ? r.json : NULL;
-    if (j) r.json = NULL;
-    resp_free(&r);
-    return j;
+    return get_json_as(srv, path, h, status);
 }
 
 /*
@@ -447,20 +441,15 @@ ITEST(test_webhooks, "webhooks: signed deliveries in order, state, replace, remo
         resp_free(&r);
         EXPECT(no_token == 401 && stale == 412, "without a token %ld, stale If-Match %ld", no_token,
                stale);
-        http(srv, "POST", "/v1/games",
-             "{\"ruleset\":\"classic\",\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}],"
-             "\"webhook\":{\"url\":\"gopher://x\"}}",
-             NULL, &r);
-        int create_bad = r.status == 400 && strcmp(problem_code(&r), "invalid_webhook_url") == 0;
-        resp_free(&r);
-        http(srv, "POST", "/v1/games",
-             "{\"ruleset\":\"classic\",\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}],"
-             "\"webhook\":{\"uri\":\"http://x/\"}}",
-             NULL, &r);
-        int create_field = r.status == 400 && strcmp(problem_code(&r), "unknown_field") == 0;
-        resp_free(&r);
-        EXPECT(create_bad && create_field, "create with a bad webhook: %d %d", create_bad,
-               create_field);
+        static const struct create_refusal bad_hooks[] = {
+            {"{\"url\":\"gopher://x\"}", "invalid_webhook_url"},
+            {"{\"uri\":\"http://x/\"}", "unknown_field"},
+        };
+        expect_create_refusals(srv,
+                               "{\"ruleset\":\"classic\",\"players\":[{\"name\":\"A\"},{\"name\":"
+                               "\"B\"}],\"webhook\":%s}",
+                               bad_hooks, 2);
+        EXPECT(!itest_failure[0], "create with a bad webhook: %.300s", itest_failure);
     }
 
     /* Seat 1 removes its own: 204, then 404; seat 0's and the creator's go on. */

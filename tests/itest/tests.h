@@ -78,12 +78,28 @@ int person_new(const struct server *srv, const char *name, struct person *p, cha
 
 /* The JSON body of GET `path` (caller deletes), or NULL unless it answered 200. */
 cJSON *get_json(const struct server *srv, const char *path);
+/* get_json with the NULL-terminated header lines `headers` (may be NULL), the status into
+ * *status unless `status` is NULL. */
+cJSON *get_json_as(const struct server *srv, const char *path, const char *const *headers,
+                   long *status);
 
 /* The game's current JSON (caller deletes), or NULL. */
 cJSON *game_get(const struct server *srv, const struct game *g);
 
 /* Checks that GET `path` answers 404 not_found (records a failure otherwise). */
 void expect_not_found(const struct server *srv, const char *path);
+
+/* A create body and the code of the 400 it must get. */
+struct create_refusal {
+    const char *body; /* the body, or what `frame` puts into it */
+    const char *code; /* the problem's code */
+};
+
+/* Checks that POST /v1/games answers each of the `n` `cases` 400 with its code, the body
+ * being the case's put into the printf format `frame` (one %s; NULL: the case's as it is),
+ * and that no game was stored (records a failure otherwise). */
+void expect_create_refusals(const struct server *srv, const char *frame,
+                            const struct create_refusal *cases, size_t n);
 
 /* The game's version, or -1. */
 int game_version(const struct server *srv, const struct game *g);
