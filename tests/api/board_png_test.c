@@ -9,6 +9,7 @@
 #include "board_svg.h"
 #include "game.h"
 #include "peer.h"
+#include "randplay.h"
 
 Test(board_png, width)
 {
@@ -82,12 +83,7 @@ static const uint8_t ANY[PEER_KEY_LEN];
 Test(board_png, render_and_cache)
 {
     static struct cc_game g;
-    struct cc_setup setup;
-    memset(&setup, 0, sizeof setup);
-    setup.nplayers = 2;
-    setup.seed = 3;
-    setup.start = -1;
-    setup.deck_len = -1;
+    struct cc_setup setup = randplay_setup(CC_RULESET_CLASSIC, 2, (struct cc_options){0}, 3);
     cr_assert_eq(cc_game_new(&g, &setup, NULL), CC_OK);
     char *svg = board_svg_new(&g, NULL);
     cr_assert(svg);

@@ -499,12 +499,7 @@ Test(board_svg, size_is_bounded, .timeout = 60)
     /* A real game on the largest board: 200 crossroads drawn after the start tile. */
     const struct cc_tileset *ts = cc_tileset_get(CC_RULESET_CLASSIC);
     static struct cc_game g;
-    struct cc_setup setup;
-    memset(&setup, 0, sizeof setup);
-    setup.ruleset = CC_RULESET_CLASSIC;
-    setup.nplayers = 5;
-    setup.seed = 5;
-    setup.start = -1;
+    struct cc_setup setup = randplay_setup(CC_RULESET_CLASSIC, 5, (struct cc_options){0}, 5);
     setup.deck_len = CC_MAX_DECK;
     memset(setup.deck, cc_tileset_find(ts, "X"), sizeof setup.deck);
     cr_assert_eq(cc_game_new(&g, &setup, NULL), CC_OK);

@@ -103,16 +103,25 @@ Test(buf, one_past_the_limit_fails_and_keeps_the_text)
     buf_free(&b);
 }
 
+/* Adding `n` bytes (`formatted`: through buf_addf) to the empty buffer `b`, past its limit,
+ * is refused and leaves it empty, with nothing allocated for it when it had nothing; frees
+ * `b`. */
+static void too_big_leaves_empty(struct buf *b, size_t n, int formatted)
+{
+    int had_room = b->p != NULL;
+    char *text = pattern(n);
+    cr_assert_eq(formatted ? buf_addf(b, "%s", text) : buf_add(b, text, n), BUF_TOO_BIG);
+    if (!had_room) cr_assert_null(b->p);
+    cr_assert_str_eq(buf_ptr(b), "");
+    free(text);
+    buf_free(b);
+}
+
 Test(buf, one_big_append_past_the_limit_on_an_empty_buffer)
 {
     struct buf b;
     buf_init(&b, 4096);
-    char *big = pattern(4097);
-    cr_assert_eq(buf_add(&b, big, 4097), BUF_TOO_BIG);
-    cr_assert_null(b.p); /* nothing allocated for it */
-    cr_assert_str_eq(buf_ptr(&b), "");
-    free(big);
-    buf_free(&b);
+    too_big_leaves_empty(&b, 4097, 0);
 }
 
 Test(buf, a_huge_length_does_not_overflow)
@@ -184,12 +193,7 @@ Test(buf, formatted_past_the_limit_adds_no_part)
     cr_assert_str_eq(buf_ptr(&b), "0123456789");
     cr_assert_eq(buf_len(&b), 10);
     cr_assert_null(buf_take(&b, NULL));
-    /* Past the limit on an empty buffer. */
-    char *long_text = pattern(100);
-    cr_assert_eq(buf_addf(&b, "%s", long_text), BUF_TOO_BIG);
-    cr_assert_str_eq(buf_ptr(&b), "");
-    free(long_text);
-    buf_free(&b);
+    too_big_leaves_empty(&b, 100, 1);
 }
 
 Test(buf, take_hands_over_and_empties)

@@ -157,49 +157,51 @@ static void update(int n, const double in[][3], const int places[], struct glick
     cr_assert_eq(ratings_update_game(n, seats, 1000 * DAY_MS, &p, out), GLICKO2_OK);
 }
 
-Test(ratings, two_seats_new_players)
-{
-    const double in[2][3] = {{1500, 350, 0.06}, {1500, 350, 0.06}};
-    int places[2] = {0, 1};
-    struct glicko2_rating out[2];
-    update(2, in, places, out);
+/* Whole games through ratings_update_game: each seat's rating before (rating, deviation,
+ * volatility), its place, and its rating after. */
+static const struct {
+    const char *name; /* what the game shows */
+    int n;            /* seats */
+    double in[RATINGS_MAX_SEATS][3];
+    int places[RATINGS_MAX_SEATS];
+    double want[RATINGS_MAX_SEATS][3];
+} games[] = {
     /* By hand: phi = 2.0148, g = 0.6690, E = 0.5, v = 8.937, phi' = 1.6707, mu' = +0.9338. */
-    assert_rating(out[0], 1662.2120, 290.2305, 0.059999);
-    assert_rating(out[1], 1337.7880, 290.2305, 0.059999);
-}
+    {"two new players",
+     2,
+     {{1500, 350, 0.06}, {1500, 350, 0.06}},
+     {0, 1},
+     {{1662.2120, 290.2305, 0.059999}, {1337.7880, 290.2305, 0.059999}}},
+    {"two seats, a draw",
+     2,
+     {{1600, 80, 0.06}, {1450, 120, 0.06}},
+     {0, 0},
+     {{1593.6589, 78.4648, 0.059995}, {1464.5206, 114.7012, 0.059995}}},
+    {"three seats",
+     3,
+     {{1500, 350, 0.06}, {1700, 100, 0.06}, {1350, 60, 0.05}},
+     {1, 0, 2},
+     {{1511.2371, 264.0396, 0.059997},
+      {1709.2208, 98.3851, 0.059998},
+      {1346.2908, 59.6376, 0.049999}}},
+    {"four seats, two share the first place",
+     4,
+     {{1500, 200, 0.06}, {1620, 90, 0.06}, {1480, 150, 0.07}, {1800, 60, 0.06}},
+     {0, 0, 2, 3},
+     {{1587.6052, 179.8035, 0.060000},
+      {1633.2937, 87.9351, 0.059997},
+      {1485.3529, 141.5602, 0.069993},
+      {1785.4069, 59.5279, 0.060011}}},
+};
 
-Test(ratings, two_seats_draw)
+Test(ratings, whole_games)
 {
-    const double in[2][3] = {{1600, 80, 0.06}, {1450, 120, 0.06}};
-    int places[2] = {0, 0};
-    struct glicko2_rating out[2];
-    update(2, in, places, out);
-    assert_rating(out[0], 1593.6589, 78.4648, 0.059995);
-    assert_rating(out[1], 1464.5206, 114.7012, 0.059995);
-}
-
-Test(ratings, three_seats)
-{
-    const double in[3][3] = {{1500, 350, 0.06}, {1700, 100, 0.06}, {1350, 60, 0.05}};
-    int places[3] = {1, 0, 2};
-    struct glicko2_rating out[3];
-    update(3, in, places, out);
-    assert_rating(out[0], 1511.2371, 264.0396, 0.059997);
-    assert_rating(out[1], 1709.2208, 98.3851, 0.059998);
-    assert_rating(out[2], 1346.2908, 59.6376, 0.049999);
-}
-
-Test(ratings, four_seats_shared_first)
-{
-    const double in[4][3] = {
-        {1500, 200, 0.06}, {1620, 90, 0.06}, {1480, 150, 0.07}, {1800, 60, 0.06}};
-    int places[4] = {0, 0, 2, 3};
-    struct glicko2_rating out[4];
-    update(4, in, places, out);
-    assert_rating(out[0], 1587.6052, 179.8035, 0.060000);
-    assert_rating(out[1], 1633.2937, 87.9351, 0.059997);
-    assert_rating(out[2], 1485.3529, 141.5602, 0.069993);
-    assert_rating(out[3], 1785.4069, 59.5279, 0.060011);
+    for (size_t k = 0; k < sizeof games / sizeof games[0]; k++) {
+        struct glicko2_rating out[RATINGS_MAX_SEATS];
+        update(games[k].n, games[k].in, games[k].places, out);
+        for (int i = 0; i < games[k].n; i++) /* a failure names the values it expected */
+            assert_rating(out[i], games[k].want[i][0], games[k].want[i][1], games[k].want[i][2]);
+    }
 }
 
 /* Six seats, seat 0 resigned first (last place), the rest by score. */

@@ -72,15 +72,22 @@ static double value(const char *sql, const char *arg)
 
 TestSuite(ratings_store, .init = setup, .fini = teardown);
 
-Test(ratings_store, two_people_once)
+/* Alice and Bob, new, play classic game GAME1 (`g`): Alice 80, Bob 95; rated into `ch`. */
+static void alice_loses_to_bob(struct ratings_game *g, struct ratings_change ch[2])
 {
     person(ALICE, "alice");
     person(BOB, "bob");
-    struct ratings_game g = {.game_id = GAME1, .pool = "classic", .nseats = 2};
-    g.seats[0] = (struct ratings_game_seat){.person_id = ALICE, .score = 80};
-    g.seats[1] = (struct ratings_game_seat){.person_id = BOB, .score = 95};
+    *g = (struct ratings_game){.game_id = GAME1, .pool = "classic", .nseats = 2};
+    g->seats[0] = (struct ratings_game_seat){.person_id = ALICE, .score = 80};
+    g->seats[1] = (struct ratings_game_seat){.person_id = BOB, .score = 95};
+    cr_assert_eq(store_ratings_apply(g, ch), STORE_OK);
+}
+
+Test(ratings_store, two_people_once)
+{
+    struct ratings_game g;
     struct ratings_change ch[2];
-    cr_assert_eq(store_ratings_apply(&g, ch), STORE_OK);
+    alice_loses_to_bob(&g, ch);
     cr_expect(ch[0].rated && ch[1].rated);
     cr_expect_eq(ch[0].place, 1);
     cr_expect_eq(ch[1].place, 0);
@@ -230,13 +237,9 @@ Test(ratings_store, leaderboard_pages)
 
 Test(ratings_store, history_oldest_first)
 {
-    person(ALICE, "alice");
-    person(BOB, "bob");
-    struct ratings_game g = {.game_id = GAME1, .pool = "classic", .nseats = 2};
-    g.seats[0] = (struct ratings_game_seat){.person_id = ALICE, .score = 80};
-    g.seats[1] = (struct ratings_game_seat){.person_id = BOB, .score = 95};
+    struct ratings_game g;
     struct ratings_change ch[2];
-    cr_assert_eq(store_ratings_apply(&g, ch), STORE_OK);
+    alice_loses_to_bob(&g, ch);
     g.game_id = GAME2;
     g.seats[0].score = 100;
     cr_assert_eq(store_ratings_apply(&g, ch), STORE_OK);

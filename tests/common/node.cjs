@@ -46,4 +46,21 @@ async function spawnServer(bin, opts, port = 0, waitMs = 30000) {
     throw new Error(port ? `the server could not listen on port ${port}` : 'the server exited before it listened');
 }
 
-module.exports = { spawnServer };
+// Resolves once `base`/healthz answers 200; rejects when the server `child` exits first or
+// `ms` pass, naming its log `logName` in the error.
+async function waitHealthy(base, child, ms, logName) {
+    const until = Date.now() + ms;
+    while (Date.now() < until) {
+        if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}); see ${logName}`);
+        try {
+            const r = await fetch(base + '/healthz', { signal: AbortSignal.timeout(1000) });
+            if (r.status === 200) return;
+        } catch {
+            // not yet
+        }
+        await sleep(100);
+    }
+    throw new Error(`the server did not answer /healthz within ${ms} ms; see ${logName}`);
+}
+
+module.exports = { spawnServer, waitHealthy };

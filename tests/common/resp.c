@@ -1,6 +1,8 @@
 /* resp.c: the answers of test requests (resp.h). */
 #include "resp.h"
 
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -62,6 +64,18 @@ struct curl_slist *resp_headers(const char *const *headers, int json_body)
     return curl_slist_append(hl, "Expect:");
 }
 
+void resp_request(CURL *c, const char *url, const char *method, const char *body,
+                  struct curl_slist *hl)
+{
+    curl_easy_setopt(c, CURLOPT_URL, url);
+    curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method);
+    if (body) {
+        curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
+        curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
+    }
+    curl_easy_setopt(c, CURLOPT_HTTPHEADER, hl);
+}
+
 void resp_capture(CURL *c, curl_write_callback on_body, curl_write_callback on_header, void *ud,
                   long timeout_ms)
 {
@@ -97,4 +111,22 @@ const char *problem_code(const struct resp *r)
 {
     const cJSON *c = cJSON_GetObjectItemCaseSensitive(r->json, "code");
     return cJSON_IsString(c) ? c->valuestring : "";
+}
+
+long resp_done(struct resp *r, char *code, size_t cap)
+{
+    long st = r->status;
+    snprintf(code, cap, "%s", problem_code(r));
+    resp_free(r);
+    return st;
+}
+
+int resp_abort_when(void *stop, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
+                    curl_off_t ulnow)
+{
+    (void)dltotal;
+    (void)dlnow;
+    (void)ultotal;
+    (void)ulnow;
+    return atomic_load((atomic_int *)stop) ? 1 : 0;
 }

@@ -39,6 +39,11 @@ void resp_take_header(const char *p, size_t len, struct resp *r);
  */
 struct curl_slist *resp_headers(const char *const *headers, int json_body);
 
+/* Sets up `c` for one request: `method` to `url`, with `body` (NULL: none) and the header
+ * list `hl` (resp_headers()). */
+void resp_request(CURL *c, const char *url, const char *method, const char *body,
+                  struct curl_slist *hl);
+
 /* Sends the answer of `c` to `on_body` and `on_header` (both called with `ud`), gives up
  * after `timeout_ms` and uses no signals (the clients run threads). */
 void resp_capture(CURL *c, curl_write_callback on_body, curl_write_callback on_header, void *ud,
@@ -56,5 +61,13 @@ void resp_free(struct resp *r);
 
 /* The problem `code` of an answer, or "". */
 const char *problem_code(const struct resp *r);
+
+/* A CURLOPT_XFERINFOFUNCTION that aborts the transfer once the atomic_int at `stop` (its
+ * CURLOPT_XFERINFODATA) is set: a stream's reader told to go away. */
+int resp_abort_when(void *stop, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
+                    curl_off_t ulnow);
+
+/* The status of `r`, its problem's code put into `code` ("" when it has none); frees `r`. */
+long resp_done(struct resp *r, char *code, size_t cap);
 
 #endif

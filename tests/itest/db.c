@@ -309,6 +309,21 @@ out:
     return rc;
 }
 
+int db_log_sound(const char *id, char *why, size_t cap)
+{
+    if (db_replay_check(id, why, cap)) return -1;
+    long places = db_scalar_id(
+        "SELECT count(*) FROM actions WHERE game_id = $1::uuid AND kind = 'place'", id);
+    long distinct = db_scalar_id("SELECT count(DISTINCT (body->>'x', body->>'y')) FROM actions "
+                                 "WHERE game_id = $1::uuid AND kind = 'place'",
+                                 id);
+    if (places < 0 || places != distinct) {
+        snprintf(why, cap, "game %s: %ld placements, %ld distinct squares", id, places, distinct);
+        return -1;
+    }
+    return 0;
+}
+
 int db_replay_all(int *checked, char *why, size_t cap)
 {
     *checked = 0;
@@ -357,6 +372,12 @@ long db_scalar_params(const char *sql, int n, const char *const *vals)
     PQclear(r);
     PQfinish(pg);
     return v;
+}
+
+long db_scalar_id(const char *sql, const char *id)
+{
+    const char *vals[1] = {id};
+    return db_scalar_params(sql, 1, vals);
 }
 
 long db_scalar(const char *sql)

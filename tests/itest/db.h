@@ -38,6 +38,10 @@ void db_game_free(struct db_game *g);
  */
 int db_replay_check(const char *id, char *why, size_t cap);
 
+/* db_replay_check, and no square of game `id` has two placements in its action log: 0, or
+ * -1 with `why` (the id in it). */
+int db_log_sound(const char *id, char *why, size_t cap);
+
 /*
  * Runs db_replay_check on every game in the database. Returns how many failed (the first
  * failure in `why`); the number checked goes to *checked.
@@ -52,6 +56,9 @@ long db_scalar(const char *sql);
 
 /* db_scalar() with `n` text parameters $1..$n. */
 long db_scalar_params(const char *sql, int n, const char *const *vals);
+
+/* db_scalar() with the one text parameter $1 = `id` (a game's, a player's, a key ...). */
+long db_scalar_id(const char *sql, const char *id);
 
 /* SQL: the idempotency row's key, in its own scope, is the parameter `p` ("$1"): its
  * key_hash is seal_lookup() of them (api/base/seal.c, migrations/0009). */

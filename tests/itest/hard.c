@@ -215,6 +215,39 @@ int hard_server_start(struct server *s, const char *const *env, int proxied)
     return rc;
 }
 
+/* The DATABASE_URL of a fresh database `name` of the test cluster, or "" (scripts/pg-start.sh). */
+static void fresh_database(const char *name, char *url, size_t cap)
+{
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "scripts/pg-start.sh --fast --fresh %s 2>/dev/null", name);
+    url[0] = '\0';
+    FILE *p = popen(cmd, "r");
+    if (!p) return;
+    if (!fgets(url, (int)cap, p)) url[0] = '\0';
+    if (pclose(p) != 0) url[0] = '\0';
+    url[strcspn(url, "\n")] = '\0';
+}
+
+int hard_server_on_db(struct server *s, const char *db, const char *const *env, int proxied)
+{
+    char dbenv[600];
+    snprintf(dbenv, sizeof dbenv, "DATABASE_URL=%s", db);
+    const char *all[16];
+    size_t n = 0;
+    for (; env && env[n] && n < 14; n++) all[n] = env[n];
+    all[n++] = dbenv;
+    all[n] = NULL;
+    return hard_server_start(s, all, proxied);
+}
+
+int hard_server_own_db(struct server *s, const char *name, const char *const *env, int proxied,
+                       char *db, size_t cap)
+{
+    memset(s, 0, sizeof *s);
+    fresh_database(name, db, cap);
+    return db[0] ? hard_server_on_db(s, db, env, proxied) : -1;
+}
+
 int hard_server_stop(struct server *s)
 {
     proxy_stop(s);
@@ -228,6 +261,12 @@ void hard_server_kill(struct server *s)
     int status;
     waitpid(s->pid, &status, 0);
     s->pid = 0;
+}
+
+int hard_accept(int fd, int ms)
+{
+    struct pollfd pf = {fd, POLLIN, 0};
+    return poll(&pf, 1, ms) > 0 ? accept(fd, NULL, NULL) : -1;
 }
 
 int hard_dial(const struct server *s, const char *from)

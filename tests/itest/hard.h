@@ -27,6 +27,9 @@ enum hard_via {
 void hard_send(const struct server *srv, enum hard_via via, const char *method, const char *path,
                const char *body, size_t len, const char *const *headers, struct resp *r);
 
+/* A connection accepted on the listening socket `fd` within `ms`, or -1 (none came). */
+int hard_accept(int fd, int ms);
+
 /* A TCP connection straight to the server's port (no proxy): the socket, or -1. */
 int hard_connect(const struct server *srv);
 
@@ -36,6 +39,18 @@ int hard_connect(const struct server *srv);
  * (when the run has one). 0 or -1. Stop it with hard_server_stop.
  */
 int hard_server_start(struct server *s, const char *const *env, int proxied);
+
+/* hard_server_start on the database `db` (a DATABASE_URL): at most 14 settings in `env`. */
+int hard_server_on_db(struct server *s, const char *db, const char *const *env, int proxied);
+
+/*
+ * hard_server_on_db on a fresh database `name` of the test cluster, its DATABASE_URL put
+ * into `db` (`cap` bytes; "" when there is none) for the test's own reads and restarts: for
+ * a test whose server must not share its work (webhook deliveries, jobs) with the runner's
+ * server, or that changes the schema. 0 or -1.
+ */
+int hard_server_own_db(struct server *s, const char *name, const char *const *env, int proxied,
+                       char *db, size_t cap);
 
 /* Stops its proxy (if any) and the server; returns the server's exit status. */
 int hard_server_stop(struct server *s);

@@ -11,6 +11,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "hard.h"
+
 void header_of(const char *h, const char *name, char *dst, size_t cap)
 {
     dst[0] = '\0';
@@ -91,9 +93,7 @@ static void *listener_main(void *p)
 {
     struct listener *l = p;
     while (!atomic_load(&l->stop)) {
-        struct pollfd pf = {l->fd, POLLIN, 0};
-        if (poll(&pf, 1, 100) <= 0) continue;
-        int c = accept(l->fd, NULL, NULL);
+        int c = hard_accept(l->fd, 100);
         if (c < 0) continue;
         pthread_mutex_lock(&l->lock);
         l->accepted++;

@@ -159,22 +159,29 @@ int server_start_proxied(struct server *s, int proxied)
     return -1;
 }
 
+int itest_terminate(pid_t pid, long limit_ms, long poll_us)
+{
+    kill(pid, SIGTERM);
+    struct timespec t0, now;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int status = 0;
+    do {
+        if (waitpid(pid, &status, WNOHANG) == pid)
+            return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        usleep((useconds_t)poll_us);
+        clock_gettime(CLOCK_MONOTONIC, &now);
+    } while ((now.tv_sec - t0.tv_sec) * 1000 + (now.tv_nsec - t0.tv_nsec) / 1000000 < limit_ms);
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+    return 255;
+}
+
 int server_stop(struct server *s)
 {
     if (s->pid <= 0) return -1;
-    kill(s->pid, SIGTERM);
-    int status = 0;
-    for (int i = 0; i < 300; i++) {
-        if (waitpid(s->pid, &status, WNOHANG) == s->pid) {
-            s->pid = 0;
-            return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-        }
-        usleep(50000);
-    }
-    kill(s->pid, SIGKILL);
-    waitpid(s->pid, &status, 0);
+    int status = itest_terminate(s->pid, 15000, 50000);
     s->pid = 0;
-    return 255;
+    return status;
 }
 
 void http(const struct server *srv, const char *method, const char *path, const char *body,
@@ -186,14 +193,8 @@ void http(const struct server *srv, const char *method, const char *path, const 
     char url[512];
     snprintf(url, sizeof url, "%s%s", srv->base, path);
     struct curl_slist *hl = resp_headers(headers, body != NULL);
-    curl_easy_setopt(c, CURLOPT_URL, url);
-    curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method);
+    resp_request(c, url, method, body, hl);
     if (strcmp(method, "HEAD") == 0) curl_easy_setopt(c, CURLOPT_NOBODY, 1L);
-    if (body) {
-        curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
-        curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
-    }
-    curl_easy_setopt(c, CURLOPT_HTTPHEADER, hl);
     resp_capture(c, resp_on_body, resp_on_header, r, 90000);
     resp_perform(c, r);
     curl_slist_free_all(hl);

@@ -38,6 +38,10 @@ int server_start_proxied(struct server *s, int proxied);
 pid_t itest_spawn_server(int *port, const char *log, const char *const *env);
 /* server_start_proxied(s, 0). */
 int server_start(struct server *s);
+/* SIGTERM to `pid`, then waits up to `limit_ms` for its exit, looking every `poll_us`, and
+ * kills it (SIGKILL) after that: its exit status (128 + the signal when one ended it, 255
+ * when it had to be killed). */
+int itest_terminate(pid_t pid, long limit_ms, long poll_us);
 /* SIGTERM, wait; returns the exit status (0 clean; nonzero e.g. on a leak). */
 int server_stop(struct server *s);
 /* Stops the spec proxy of `s`, if any. */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "db.h"
 #include "tests.h"
 
 static const char *const no_headers[] = {NULL};
@@ -50,14 +51,21 @@ int person_new(const struct server *srv, const char *name, struct person *p, cha
     return rc;
 }
 
-cJSON *get_json(const struct server *srv, const char *path)
+cJSON *get_json_as(const struct server *srv, const char *path, const char *const *headers,
+                   long *status)
 {
     struct resp r;
-    http(srv, "GET", path, NULL, NULL, &r);
+    http(srv, "GET", path, NULL, headers, &r);
+    if (status) *status = r.status;
     cJSON *j = r.status == 200 ? r.json : NULL;
     if (j) r.json = NULL;
     resp_free(&r);
     return j;
+}
+
+cJSON *get_json(const struct server *srv, const char *path)
+{
+    return get_json_as(srv, path, NULL, NULL);
 }
 
 cJSON *game_get(const struct server *srv, const struct game *g)
@@ -75,6 +83,24 @@ void expect_not_found(const struct server *srv, const char *path)
     int other_code = strcmp(problem_code(&r), "not_found") != 0;
     resp_free(&r);
     CHECK(st == 404 && !other_code, "GET %s: %ld (want 404 not_found)", path, st);
+}
+
+void expect_create_refusals(const struct server *srv, const char *frame,
+                            const struct create_refusal *cases, size_t n)
+{
+    long games0 = db_scalar("SELECT count(*) FROM games");
+    for (size_t i = 0; i < n; i++) {
+        char body[600], code[64];
+        snprintf(body, sizeof body, frame ? frame : "%s", cases[i].body);
+        struct resp r;
+        http(srv, "POST", "/v1/games", body, NULL, &r);
+        char got[200];
+        snprintf(got, sizeof got, "%.180s", r.body ? r.body : "");
+        long status = resp_done(&r, code, sizeof code);
+        CHECK(status == 400 && strcmp(code, cases[i].code) == 0, "%s: %ld %s (wanted 400 %s)",
+              cases[i].body, status, got, cases[i].code);
+    }
+    CHECK(db_scalar("SELECT count(*) FROM games") == games0, "a refused create stored a game");
 }
 
 int game_version(const struct server *srv, const struct game *g)

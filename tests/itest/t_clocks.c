@@ -14,17 +14,6 @@
 #include "hard.h"
 #include "tests.h"
 
-/* A short classic deck (the start tile is D as always). */
-#define CLOCK_DECK                                                                                 \
-    "\"deck\":[\"A\",\"B\",\"C\",\"E\",\"F\",\"U\",\"V\",\"K\",\"L\",\"W\",\"X\",\"J\"]"
-
-static long long mono_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static long long wall_ms(void)
 {
     struct timespec ts;
@@ -63,7 +52,7 @@ static int count_events(const cJSON *ev, const char *type, int seat)
 static int wait_events(const struct server *srv, const struct game *g, const char *type, int n,
                        long limit_ms, cJSON **out)
 {
-    long long end = mono_ms() + limit_ms;
+    long long end = hard_now_ms() + limit_ms;
     *out = NULL;
     for (;;) {
         cJSON *ev = game_events(srv, g->id);
@@ -71,7 +60,7 @@ static int wait_events(const struct server *srv, const struct game *g, const cha
             *out = ev;
             return 1;
         }
-        if (mono_ms() >= end) {
+        if (hard_now_ms() >= end) {
             *out = ev;
             return 0;
         }
@@ -80,22 +69,9 @@ static int wait_events(const struct server *srv, const struct game *g, const cha
     }
 }
 
-/* Seat `seat` acts `what` ("draw", "placements" with `body`) in `g`. */
-static void seat_act(const struct server *srv, const struct game *g, int seat, const char *what,
-                     const char *body, struct resp *r)
-{
-    char path[160];
-    snprintf(path, sizeof path, "/v1/games/%s/%s", g->id, what);
-    const char *h[2] = {g->auth[seat], NULL};
-    http(srv, "POST", path, body, h, r);
-}
-
 ITEST(test_clocks_refused, "clocks: bad clocks refused with their codes, nothing stored")
 {
-    static const struct {
-        const char *clock;
-        const char *code;
-    } cases[] = {
+    static const struct create_refusal cases[] = {
         {"3", "invalid_clock"},
         {"{}", "invalid_clock"},
         {"{\"turn_seconds\":4}", "invalid_turn_seconds"},
@@ -108,22 +84,9 @@ ITEST(test_clocks_refused, "clocks: bad clocks refused with their codes, nothing
         {"{\"turn_seconds\":60,\"on_timeout\":\"skip\"}", "invalid_on_timeout"},
         {"{\"turn_seconds\":60,\"tempo\":1}", "unknown_field"},
     };
-    long games0 = db_scalar("SELECT count(*) FROM games");
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        char body[300];
-        snprintf(body, sizeof body,
-                 "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"clock\":%s}",
-                 cases[i].clock);
-        struct resp r;
-        http(srv, "POST", "/v1/games", body, NULL, &r);
-        int ok = r.status == 400 && strcmp(jstr(r.json, "code"), cases[i].code) == 0;
-        long status = r.status;
-        char got[200];
-        snprintf(got, sizeof got, "%.180s", r.body ? r.body : "");
-        resp_free(&r);
-        CHECK(ok, "clock %s: %ld %s (wanted 400 %s)", cases[i].clock, status, got, cases[i].code);
-    }
-    CHECK(db_scalar("SELECT count(*) FROM games") == games0, "a refused create stored a game");
+    expect_create_refusals(srv,
+                           "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"clock\":%s}",
+                           cases, sizeof cases / sizeof *cases);
 }
 
 ITEST(test_clocks_met, "clocks: a deadline met, the next turn's deadline")
@@ -131,7 +94,7 @@ ITEST(test_clocks_met, "clocks: a deadline met, the next turn's deadline")
     struct game g;
     long long t0 = wall_ms();
     NEW_GAME(&g, "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"seed\":3,"
-                 "\"clock\":{\"turn_seconds\":5}," CLOCK_DECK "}");
+                 "\"clock\":{\"turn_seconds\":5}," SHORT_DECK "}");
     cJSON *j = game_get(srv, &g);
     CHECK(j, "no game");
     long long d0 = parse_time(jstr(j, "deadline"));
@@ -153,11 +116,9 @@ ITEST(test_clocks_met, "clocks: a deadline met, the next turn's deadline")
     resp_free(&r);
     CHECK(seat == 1 && d1 > d0 - 5000 && d1 >= d0 && d1 <= wall_ms() + 5500,
           "the next turn's deadline %lld (seat %d), first %lld", d1, seat, d0);
-    const char *vals[1] = {g.id};
-    CHECK(
-        db_scalar_params("SELECT count(*) FROM games WHERE id = $1::uuid AND deadline IS NOT NULL",
-                         1, vals) == 1,
-        "games.deadline not stored");
+    CHECK(db_scalar_id("SELECT count(*) FROM games WHERE id = $1::uuid AND deadline IS NOT NULL",
+                       g.id) == 1,
+          "games.deadline not stored");
     cJSON *ev = game_events(srv, g.id);
     int timed = count_events(ev, "turn_timed_out", -1);
     cJSON_Delete(ev);
@@ -169,9 +130,9 @@ ITEST(test_clocks_met, "clocks: a deadline met, the next turn's deadline")
 static int play_seat_until_end(const struct server *srv, const struct game *g, int seat,
                                long limit_ms)
 {
-    long long end = mono_ms() + limit_ms;
+    long long end = hard_now_ms() + limit_ms;
     char why[300];
-    while (mono_ms() < end) {
+    while (hard_now_ms() < end) {
         cJSON *j = game_get(srv, g);
         if (!j) return 0;
         int finished = strcmp(jstr(j, "status"), "finished") == 0;
@@ -193,7 +154,7 @@ ITEST(test_clocks_autoplay,
      * turns are played for her twice, and the third timeout resigns her: Bob wins. */
     struct game g;
     NEW_GAME(&g, "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"seed\":4,"
-                 "\"clock\":{\"initial_seconds\":1,\"increment_seconds\":1}," CLOCK_DECK "}");
+                 "\"clock\":{\"initial_seconds\":1,\"increment_seconds\":1}," SHORT_DECK "}");
     CHECK(play_seat_until_end(srv, &g, 1, 15000), "the game did not end by Ann's timeouts");
     cJSON *ev = game_events(srv, g.id);
     CHECK(ev, "no events");
@@ -217,13 +178,12 @@ ITEST(test_clocks_autoplay,
     CHECK(ann == 3 && bob == 0 && resigned == 1, "timeouts: Ann %d, Bob %d, resigned %d", ann, bob,
           resigned);
     CHECK(shape, "timeout actions %s %s %s, result %s", kinds[0], kinds[1], kinds[2], res);
-    const char *vals[1] = {g.id};
-    CHECK(db_scalar_params("SELECT count(*) FROM actions WHERE game_id = $1::uuid AND seat = 0 "
-                           "AND kind = 'place'",
-                           1, vals) == 2,
+    CHECK(db_scalar_id("SELECT count(*) FROM actions WHERE game_id = $1::uuid AND seat = 0 "
+                       "AND kind = 'place'",
+                       g.id) == 2,
           "Ann's two timed-out turns are not two placements");
-    CHECK(db_scalar_params("SELECT count(*) FROM games WHERE id = $1::uuid AND result = 'timeout'",
-                           1, vals) == 1,
+    CHECK(db_scalar_id("SELECT count(*) FROM games WHERE id = $1::uuid AND result = 'timeout'",
+                       g.id) == 1,
           "games.result is not timeout");
     cJSON *j = game_get(srv, &g);
     int ok = j && strcmp(jstr(j, "result"), "timeout") == 0 &&
@@ -239,7 +199,7 @@ ITEST(test_clocks_resign, "clocks: on_timeout resign at once; a rematch keeps th
     struct game g;
     NEW_GAME(&g, "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"seed\":5,"
                  "\"clock\":{\"initial_seconds\":1,\"increment_seconds\":0,\"on_timeout\":"
-                 "\"resign\"}," CLOCK_DECK "}");
+                 "\"resign\"}," SHORT_DECK "}");
     cJSON *ev = NULL;
     int got = wait_events(srv, &g, "game_finished", 1, 5000, &ev);
     int timed = count_events(ev, "turn_timed_out", 0), res = count_events(ev, "seat_resigned", 0);
@@ -272,7 +232,7 @@ ITEST(test_clocks_bank, "clocks: a bank running down with increments")
     /* A bank of 3 s plus 2 s a turn: Ann moves after about 0.4 s, keeping 4.6 s. */
     struct game g;
     NEW_GAME(&g, "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"seed\":6,"
-                 "\"clock\":{\"initial_seconds\":3,\"increment_seconds\":2}," CLOCK_DECK "}");
+                 "\"clock\":{\"initial_seconds\":3,\"increment_seconds\":2}," SHORT_DECK "}");
     usleep(400000);
     char why[300];
     CHECK(play_turn(srv, &g, 0, why, sizeof why) == 0, "%s", why);
@@ -324,17 +284,17 @@ ITEST(test_clocks_late, "clocks: a move after the deadline refused, nothing appl
     kill(srv->pid, SIGSTOP);
     int rc = game_new(&x,
                       "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"seed\":7,"
-                      "\"clock\":{\"initial_seconds\":1}," CLOCK_DECK "}",
+                      "\"clock\":{\"initial_seconds\":1}," SHORT_DECK "}",
                       &g, why, sizeof why);
     long st = 0, st2 = 0;
     char code[40] = "";
     if (rc == 0) {
         struct resp r;
-        seat_act(&x, &g, 0, "draw", NULL, &r); /* in time */
+        game_post(&x, &g, 0, "draw", NULL, &r); /* in time */
         st = r.status;
         resp_free(&r);
         usleep(1300000);
-        seat_act(&x, &g, 0, "placements", "{\"x\":1,\"y\":0,\"rotation\":0}", &r);
+        game_post(&x, &g, 0, "placements", "{\"x\":1,\"y\":0,\"rotation\":0}", &r);
         st2 = r.status;
         snprintf(code, sizeof code, "%s", jstr(r.json, "code"));
         resp_free(&r);
@@ -366,13 +326,12 @@ static int acted_once(const struct server *srv, const struct game *g, char *why,
         if (strcmp(jstr(e, "type"), "turn_timed_out") == 0 && jnum(e, "turn") == 1) timed++;
     }
     cJSON_Delete(ev);
-    const char *vals[1] = {g->id};
-    long draws = db_scalar_params(
-        "SELECT count(*) FROM actions WHERE game_id = $1::uuid AND seat = 0 AND kind = 'draw'", 1,
-        vals);
-    long places = db_scalar_params(
-        "SELECT count(*) FROM actions WHERE game_id = $1::uuid AND seat = 0 AND kind = 'place'", 1,
-        vals);
+    long draws = db_scalar_id(
+        "SELECT count(*) FROM actions WHERE game_id = $1::uuid AND seat = 0 AND kind = 'draw'",
+        g->id);
+    long places = db_scalar_id(
+        "SELECT count(*) FROM actions WHERE game_id = $1::uuid AND seat = 0 AND kind = 'place'",
+        g->id);
     if (!got || timed != 1 || draws != 1 || places != 1) {
         snprintf(why, cap, "timed out %d times at turn 1, %ld draws, %ld placements of seat 0",
                  timed, draws, places);
@@ -392,7 +351,7 @@ ITEST(test_clocks_race, "clocks: two servers, one expired deadline, exactly one 
     for (int i = 0; i < 4 && rc == 0; i++)
         rc = game_new(i % 2 ? &y : srv,
                       "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"seed\":8,"
-                      "\"clock\":{\"initial_seconds\":1,\"increment_seconds\":5}," CLOCK_DECK "}",
+                      "\"clock\":{\"initial_seconds\":1,\"increment_seconds\":5}," SHORT_DECK "}",
                       &g[i], why, sizeof why);
     for (int i = 0; i < 4 && rc == 0; i++) rc = acted_once(srv, &g[i], why, sizeof why);
     (void)hard_server_stop(&y);
@@ -410,17 +369,17 @@ ITEST(test_clocks_killed, "clocks: a server killed with a deadline due, another 
     kill(srv->pid, SIGSTOP);
     int rc = game_new(&x,
                       "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"seed\":9,"
-                      "\"clock\":{\"initial_seconds\":1,\"increment_seconds\":5}," CLOCK_DECK "}",
+                      "\"clock\":{\"initial_seconds\":1,\"increment_seconds\":5}," SHORT_DECK "}",
                       &g, why, sizeof why);
     usleep(700000);
     hard_server_kill(&x);
     usleep(500000); /* past the deadline, nobody running */
-    long long t0 = mono_ms();
+    long long t0 = hard_now_ms();
     kill(srv->pid, SIGCONT);
     CHECK(rc == 0, "%s", why);
     CHECK(acted_once(srv, &g, why, sizeof why) == 0, "%s", why);
     printf("  kill -9 before a deadline: the other server acted %lld ms after it resumed\n",
-           mono_ms() - t0);
+           hard_now_ms() - t0);
 }
 
 ITEST(test_clocks_lease,
@@ -436,24 +395,22 @@ ITEST(test_clocks_lease,
     kill(srv->pid, SIGSTOP);
     int rc = game_new(&x,
                       "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"seed\":11,"
-                      "\"clock\":{\"initial_seconds\":1,\"increment_seconds\":5}," CLOCK_DECK "}",
+                      "\"clock\":{\"initial_seconds\":1,\"increment_seconds\":5}," SHORT_DECK "}",
                       &g, why, sizeof why);
-    const char *vals[1] = {g.id};
     long set = rc ? -1
-                  : db_scalar_params("WITH u AS (UPDATE jobs SET due_at = now() + interval '2 s', "
-                                     "claimed_until = now() + interval '2 s', attempts = 1 WHERE "
-                                     "game_id = $1::uuid AND kind = 'deadline' RETURNING 1) "
-                                     "SELECT count(*) FROM u",
-                                     1, vals);
+                  : db_scalar_id("WITH u AS (UPDATE jobs SET due_at = now() + interval '2 s', "
+                                 "claimed_until = now() + interval '2 s', attempts = 1 WHERE "
+                                 "game_id = $1::uuid AND kind = 'deadline' RETURNING 1) "
+                                 "SELECT count(*) FROM u",
+                                 g.id);
     kill(srv->pid, SIGCONT);
     (void)hard_server_stop(&x);
     CHECK(rc == 0, "%s", why);
     CHECK(set == 1, "no deadline job at creation (%ld)", set);
     usleep(1500000);
     /* (deadline_near, a job of its own, went out at 0.75 s: not what is held.) */
-    const char *vals2[1] = {g.id};
-    long early = db_scalar_params(
-        "SELECT count(*) FROM actions WHERE game_id = $1::uuid AND seat = 0", 1, vals2);
+    long early =
+        db_scalar_id("SELECT count(*) FROM actions WHERE game_id = $1::uuid AND seat = 0", g.id);
     CHECK(early == 0, "the deadline was acted on while another server held it (%ld actions)",
           early);
     CHECK(acted_once(srv, &g, why, sizeof why) == 0, "%s", why);
@@ -465,7 +422,7 @@ ITEST(test_clocks_near, "clocks: deadline_near once a turn")
      * every event (history here; long polls, streams and webhooks read the same rows). */
     struct game g;
     NEW_GAME(&g, "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"seed\":10,"
-                 "\"clock\":{\"initial_seconds\":2,\"on_timeout\":\"resign\"}," CLOCK_DECK "}");
+                 "\"clock\":{\"initial_seconds\":2,\"on_timeout\":\"resign\"}," SHORT_DECK "}");
     cJSON *ev = NULL;
     int got = wait_events(srv, &g, "game_finished", 1, 6000, &ev);
     int near = count_events(ev, "deadline_near", 0);
@@ -501,7 +458,7 @@ ITEST(test_clocks_bench, "clocks_bench: lateness of 250 timeouts (make bench-clo
     for (int i = 0; i < GAMES; i++)
         CHECK(game_new(srv,
                        "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],"
-                       "\"clock\":{\"initial_seconds\":1,\"increment_seconds\":1}," CLOCK_DECK "}",
+                       "\"clock\":{\"initial_seconds\":1,\"increment_seconds\":1}," SHORT_DECK "}",
                        &g[i], why, sizeof why) == 0,
               "%s", why);
     static long long late[GAMES * 8];

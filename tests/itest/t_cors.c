@@ -77,13 +77,7 @@ static void creq(const char *base, const char *method, const char *path, const c
     char url[512];
     snprintf(url, sizeof url, "%s%s", base, path);
     struct curl_slist *hl = resp_headers(h, body != NULL);
-    curl_easy_setopt(c, CURLOPT_URL, url);
-    curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method);
-    if (body) {
-        curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
-        curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
-    }
-    curl_easy_setopt(c, CURLOPT_HTTPHEADER, hl);
+    resp_request(c, url, method, body, hl);
     resp_capture(c, on_body, on_head, r, 20000);
     curl_easy_perform(c);
     curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &r->status);

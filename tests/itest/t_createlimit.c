@@ -219,11 +219,8 @@ ITEST(test_create_limit_rematch,
         resp_free(&r);
     }
     /* The refused rematch stored nothing. */
-    const char *vals[1] = {id};
     long stored =
-        refused
-            ? db_scalar_params("SELECT count(*) FROM games WHERE rematch_of = $1::uuid", 1, vals)
-            : -1;
+        refused ? db_scalar_id("SELECT count(*) FROM games WHERE rematch_of = $1::uuid", id) : -1;
     /* The other seat of the first game asks for the rematch made already: no creation, so
      * no refusal though the limit is spent. */
     long again = 0;

@@ -105,13 +105,7 @@ static long dreq(int *srv, const char *method, const char *path, const char *bod
         char url[512];
         snprintf(url, sizeof url, "http://127.0.0.1:%d%s", ports[*srv], path);
         struct curl_slist *hl = resp_headers(headers, body != NULL);
-        curl_easy_setopt(c, CURLOPT_URL, url);
-        curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method);
-        if (body) {
-            curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
-            curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
-        }
-        curl_easy_setopt(c, CURLOPT_HTTPHEADER, hl);
+        resp_request(c, url, method, body, hl);
         resp_capture(c, resp_on_body, resp_on_header, r, REQ_TIMEOUT);
         atomic_fetch_add(&n_sent, 1);
         CURLcode rc = resp_perform(c, r);
@@ -372,16 +366,6 @@ static size_t follower_body(char *p, size_t size, size_t nmemb, void *ud)
     return n;
 }
 
-static int follower_progress(void *ud, curl_off_t a, curl_off_t b, curl_off_t c, curl_off_t d)
-{
-    (void)a;
-    (void)b;
-    (void)c;
-    (void)d;
-    struct follower *f = ud;
-    return atomic_load(&f->stop) ? 1 : 0;
-}
-
 static void *follower_main(void *p)
 {
     struct follower *f = p;
@@ -399,8 +383,8 @@ static void *follower_main(void *p)
         curl_easy_setopt(h, CURLOPT_WRITEDATA, f);
         curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
         curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
-        curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, follower_progress);
-        curl_easy_setopt(h, CURLOPT_XFERINFODATA, f);
+        curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, resp_abort_when);
+        curl_easy_setopt(h, CURLOPT_XFERINFODATA, &f->stop);
         f->len = 0;
         f->cur_id = -1;
         f->cur_data = f->cur_final = 0;
@@ -481,21 +465,10 @@ static int dsrv_stop(struct dsrv *d, long limit_ms, long long *ms)
     long long t0 = hard_now_ms();
     *ms = 0;
     if (d->pid <= 0) return -1;
-    kill(d->pid, SIGTERM);
-    int status = 0;
-    while (hard_now_ms() - t0 < limit_ms) {
-        if (waitpid(d->pid, &status, WNOHANG) == d->pid) {
-            *ms = hard_now_ms() - t0;
-            d->pid = 0;
-            return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-        }
-        usleep(2000);
-    }
-    kill(d->pid, SIGKILL);
-    waitpid(d->pid, &status, 0);
+    int status = itest_terminate(d->pid, limit_ms, 2000);
     *ms = hard_now_ms() - t0;
     d->pid = 0;
-    return 255;
+    return status;
 }
 
 /* The value of "name":"..." in the last line of file `path` holding `msg`, into out. */
@@ -549,25 +522,7 @@ static void wait_job_start(const struct server *srv)
 /* The game's stored version (-1 unknown). */
 static int stored_version(const char *id)
 {
-    const char *vals[1] = {id};
-    return (int)db_scalar_params("SELECT version FROM games WHERE id = $1::uuid", 1, vals);
-}
-
-/* The stored log of game `id` is sound: it replays to the state, no placement twice. */
-static int game_sound(const char *id, char *why, size_t cap)
-{
-    if (db_replay_check(id, why, cap)) return -1;
-    const char *vals[1] = {id};
-    long places = db_scalar_params(
-        "SELECT count(*) FROM actions WHERE game_id = $1::uuid AND kind = 'place'", 1, vals);
-    long distinct = db_scalar_params("SELECT count(DISTINCT (body->>'x', body->>'y')) FROM actions "
-                                     "WHERE game_id = $1::uuid AND kind = 'place'",
-                                     1, vals);
-    if (places != distinct) {
-        snprintf(why, cap, "game %s: %ld placements, %ld distinct squares", id, places, distinct);
-        return -1;
-    }
-    return 0;
+    return (int)db_scalar_id("SELECT version FROM games WHERE id = $1::uuid", id);
 }
 
 ITEST(test_drain, "drain: two servers restarted in turn under load (SIGTERM), no request failed")
@@ -686,8 +641,7 @@ ITEST(test_drain, "drain: two servers restarted in turn under load (SIGTERM), no
     /* The followers catch up with every game's last event, then go. */
     int behind = 0;
     for (int i = 0; i < nfol; i++) {
-        const char *vals[1] = {fol[i].game};
-        long last = db_scalar_params("SELECT last_seq FROM games WHERE id = $1::uuid", 1, vals);
+        long last = db_scalar_id("SELECT last_seq FROM games WHERE id = $1::uuid", fol[i].game);
         long long end = hard_now_ms() + 5000;
         while (atomic_load(&fol[i].last) < last && !atomic_load(&fol[i].done) &&
                hard_now_ms() < end)
@@ -710,9 +664,9 @@ ITEST(test_drain, "drain: two servers restarted in turn under load (SIGTERM), no
     int sound = 1;
     char swhy[400] = "";
     for (int i = 0; created && sound && i < NPAIR + NBOT; i++)
-        sound = game_sound(all[i].id, swhy, sizeof swhy) == 0;
+        sound = db_log_sound(all[i].id, swhy, sizeof swhy) == 0;
     for (int i = 0; created && sound && i < NPAIR; i++)
-        sound = game_sound(pairs[i].g.id, swhy, sizeof swhy) == 0;
+        sound = db_log_sound(pairs[i].g.id, swhy, sizeof swhy) == 0;
     long long end_code[NSRV];
     int final_code[NSRV];
     for (int i = 0; i < NSRV; i++) final_code[i] = dsrv_stop(&d[i], 40000, &end_code[i]);
@@ -963,9 +917,7 @@ static void *holder_main(void *p)
 {
     struct holder *h = p;
     while (!atomic_load(&h->stop)) {
-        struct pollfd pf = {h->fd, POLLIN, 0};
-        if (poll(&pf, 1, 50) <= 0) continue;
-        int c = accept(h->fd, NULL, NULL);
+        int c = hard_accept(h->fd, 50);
         if (c < 0) continue;
         char buf[16384];
         size_t got = 0;
@@ -1014,12 +966,10 @@ ITEST(test_drain_webhook, "drain: a webhook delivery in flight at SIGTERM finish
     h.port = ntohs(a.sin_port);
     pthread_create(&h.thread, NULL, holder_main, &h);
     /* A database of its own: the runner's server would deliver a part of the events. */
-    char db[512], dbenv[600];
-    fresh_database("tilehall_itest_drainhook", db, sizeof db);
-    snprintf(dbenv, sizeof dbenv, "DATABASE_URL=%s", db);
-    const char *env[] = {"DRAIN_TIMEOUT=10", "WEBHOOK_TIMEOUT_MS=5000", dbenv, NULL};
+    char db[512];
+    const char *env[] = {"DRAIN_TIMEOUT=10", "WEBHOOK_TIMEOUT_MS=5000", NULL};
     struct server s;
-    int started = db[0] && hard_server_start(&s, env, 0) == 0;
+    int started = hard_server_own_db(&s, "tilehall_itest_drainhook", env, 0, db, sizeof db) == 0;
     char body[300], id[64] = "";
     snprintf(body, sizeof body,
              "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"webhook\":{\"url\":"

@@ -388,16 +388,15 @@ ITEST(test_security, "tokens: 256 bits, stored hashed, never logged; only parame
                                        "seat = $2::integer AND token_hash = "
                                        "sha256(convert_to($3, 'UTF8'))",
                                        3, v3) == 1;
-            const char *v1[] = {t};
             nowhere &=
-                db_scalar_params(
+                db_scalar_id(
                     "SELECT (SELECT count(*) FROM events WHERE strpos(payload::text, $1) > 0) "
                     "+ (SELECT count(*) FROM actions WHERE strpos(body::text, $1) > 0) "
                     "+ (SELECT count(*) FROM idempotency WHERE strpos(body, $1) > 0 "
                     "OR position(convert_to($1, 'UTF8') in sealed) > 0) "
                     "+ (SELECT count(*) FROM games WHERE strpos(options::text, $1) > 0) "
                     "+ (SELECT count(*) FROM players WHERE strpos(name, $1) > 0)",
-                    1, v1) == 0;
+                    t) == 0;
             if (text && strstr(text, t)) logged = 1;
         }
     }
@@ -411,11 +410,10 @@ ITEST(test_security, "tokens: 256 bits, stored hashed, never logged; only parame
         hashed &= db_scalar_params("SELECT count(*) FROM people WHERE id = $1::uuid AND "
                                    "token_hash = sha256(convert_to($2, 'UTF8'))",
                                    2, v2) == (k == 1);
-        const char *v1[] = {t};
-        nowhere &= db_scalar_params("SELECT (SELECT count(*) FROM idempotency WHERE strpos(body, "
-                                    "$1) > 0 OR position(convert_to($1, 'UTF8') in sealed) > 0) "
-                                    "+ (SELECT count(*) FROM people WHERE strpos(name, $1) > 0)",
-                                    1, v1) == 0;
+        nowhere &= db_scalar_id("SELECT (SELECT count(*) FROM idempotency WHERE strpos(body, "
+                                "$1) > 0 OR position(convert_to($1, 'UTF8') in sealed) > 0) "
+                                "+ (SELECT count(*) FROM people WHERE strpos(name, $1) > 0)",
+                                t) == 0;
         if (text && strstr(text, t)) logged = 1;
     }
     distinct &= strcmp(ptok[0], ptok[1]) != 0;

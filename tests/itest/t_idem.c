@@ -103,10 +103,8 @@ ITEST(test_idem_if_match_strong, "If-Match compares strongly: W/ never matches")
     /* The game is at version 1: W/"1" names it, but only weakly. */
     const char *weak[] = {g.auth[0], "If-Match: W/\"1\"", NULL};
     http(srv, "POST", path, NULL, weak, &r);
-    long st = r.status;
     char code[64];
-    snprintf(code, sizeof code, "%s", problem_code(&r));
-    resp_free(&r);
+    long st = resp_done(&r, code, sizeof code);
     CHECK(st == 412 && strcmp(code, "version_mismatch") == 0, "If-Match W/\"1\": %ld %s", st, code);
     CHECK(game_version(srv, &g) == 1, "the weak If-Match changed the game");
     const char *strong[] = {g.auth[0], "If-Match: \"1\"", NULL};
@@ -129,11 +127,10 @@ static void post2(const struct server *srv, const char *path, const char *body, 
  * column of it), -1 when it cannot be asked. */
 static long token_in_idempotency(const char *tok)
 {
-    const char *v[] = {tok};
-    return db_scalar_params("SELECT count(*) FROM idempotency WHERE strpos(coalesce(body, ''), $1) "
-                            "> 0 OR position(convert_to($1, 'UTF8') in sealed) > 0 OR "
-                            "strpos(scope, $1) > 0",
-                            1, v);
+    return db_scalar_id("SELECT count(*) FROM idempotency WHERE strpos(coalesce(body, ''), $1) "
+                        "> 0 OR position(convert_to($1, 'UTF8') in sealed) > 0 OR "
+                        "strpos(scope, $1) > 0",
+                        tok);
 }
 
 #define CREATE2 "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}]}"
@@ -158,14 +155,13 @@ ITEST(test_idem_sealed_create, "idempotency: a repeated create gives back its to
     CHECK(same, "the repeat (the body's whitespace aside) is not the first answer byte for byte");
     CHECK(token_in_idempotency(tok0) == 0 && token_in_idempotency(tok1) == 0,
           "a token is readable in the idempotency table");
-    const char *vk[] = {key + strlen("Idempotency-Key: ")};
-    CHECK(db_scalar_params("SELECT count(*) FROM idempotency WHERE scope = 'create' AND body IS "
-                           "NULL AND sealed IS NOT NULL AND " IDEM_KEY_IS("$1"),
-                           1, vk) == 1,
+    CHECK(db_scalar_id("SELECT count(*) FROM idempotency WHERE scope = 'create' AND body IS "
+                       "NULL AND sealed IS NOT NULL AND " IDEM_KEY_IS("$1"),
+                       key + strlen("Idempotency-Key: ")) == 1,
           "the answer is not stored once, sealed, under the key's hash");
-    CHECK(db_scalar_params("SELECT count(*) FROM idempotency WHERE strpos(scope, $1) > 0 OR "
-                           "position(convert_to($1, 'UTF8') in sealed) > 0",
-                           1, vk) == 0,
+    CHECK(db_scalar_id("SELECT count(*) FROM idempotency WHERE strpos(scope, $1) > 0 OR "
+                       "position(convert_to($1, 'UTF8') in sealed) > 0",
+                       key + strlen("Idempotency-Key: ")) == 0,
           "the key itself is stored");
     /* The repeat's tokens work: they are the game's. */
     struct game g;
@@ -190,16 +186,12 @@ ITEST(test_idem_sealed_create, "idempotency: a repeated create gives back its to
                             "Idempotency-Key: create-1", "Idempotency-Key: x"};
     for (size_t i = 0; i < sizeof shorts / sizeof shorts[0]; i++) {
         post2(srv, "/v1/games", CREATE2, shorts[i], NULL, &r);
-        st = r.status;
         char code[64];
-        snprintf(code, sizeof code, "%s", problem_code(&r));
-        resp_free(&r);
+        st = resp_done(&r, code, sizeof code);
         CHECK(st == 400 && strcmp(code, "idempotency_key_too_short") == 0, "games, %s: %ld %s",
               shorts[i], st, code);
         post2(srv, "/v1/players", "{\"name\":\"Short\"}", shorts[i], NULL, &r);
-        st = r.status;
-        snprintf(code, sizeof code, "%s", problem_code(&r));
-        resp_free(&r);
+        st = resp_done(&r, code, sizeof code);
         CHECK(st == 400 && strcmp(code, "idempotency_key_too_short") == 0, "players, %s: %ld %s",
               shorts[i], st, code);
     }
@@ -210,10 +202,8 @@ ITEST(test_idem_sealed_create, "idempotency: a repeated create gives back its to
     /* A token that is no player's on a creation without a "me" seat: 401, not anonymous. */
     post2(srv, "/v1/games", CREATE2,
           "Authorization: Bearer Zm9yZ2VkLXRva2VuLXRoYXQtaXMtbm90LWEtcmVhbC1vbmU", NULL, &r);
-    st = r.status;
     char code[64];
-    snprintf(code, sizeof code, "%s", problem_code(&r));
-    resp_free(&r);
+    st = resp_done(&r, code, sizeof code);
     CHECK(st == 401 && strcmp(code, "unknown_token") == 0, "a forged token on a create: %ld %s", st,
           code);
     CHECK(db_scalar("SELECT count(*) FROM games") == games0, "the 401 stored a game");
@@ -344,10 +334,8 @@ ITEST(test_idem_canonical,
     /* Another meaning with the key: 409. */
     seat_post(srv, &g, 0, "placements", "{\"x\":5,\"y\":5,\"rotation\":0}", "Idempotency-Key: t2",
               &r);
-    st = r.status;
     char code[64];
-    snprintf(code, sizeof code, "%s", problem_code(&r));
-    resp_free(&r);
+    st = resp_done(&r, code, sizeof code);
     CHECK(st == 409 && strcmp(code, "idempotency_key_reused") == 0, "another placement: %ld %s", st,
           code);
 }
@@ -412,13 +400,10 @@ ITEST(test_idem_migration,
       "idempotency: the migration to sealed answers keeps the answers of before")
 {
     (void)srv;
-    char db[512], dbenv[560];
-    fresh_database("tilehall_itest_idemmig", db, sizeof db);
-    CHECK(db[0], "no database for the test");
-    snprintf(dbenv, sizeof dbenv, "DATABASE_URL=%s", db);
-    const char *env[] = {dbenv, NULL};
+    char db[512];
     struct server s;
-    CHECK(hard_server_start(&s, env, 0) == 0, "the server did not start");
+    CHECK(hard_server_own_db(&s, "tilehall_itest_idemmig", NULL, 0, db, sizeof db) == 0,
+          "the server on a database of its own did not start");
     struct game g;
     char why[300] = "";
     int made = game_new(&s, CREATE2, &g, why, sizeof why) == 0;
@@ -440,7 +425,7 @@ ITEST(test_idem_migration,
         "(:'game' || '/0', 'old-draw', sha256(convert_to('POST' || E'\\n' || '/v1/games/' || "
         ":'game' || '/draw' || E'\\n', 'UTF8')), 200, NULL, '\"2\"', '{\"old\":\"draw\"}');\n";
     CHECK(psql_run(db, g.id, old_shape) == 0, "the old shape could not be made (psql)");
-    CHECK(hard_server_start(&s, env, 0) == 0, "the server did not start on the old shape");
+    CHECK(hard_server_on_db(&s, db, NULL, 0) == 0, "the server did not start on the old shape");
     struct resp a, b;
     post2(&s, "/v1/games", create_body, "Idempotency-Key: old-anonymous-key-0123456789abcdef", NULL,
           &a);

@@ -151,10 +151,7 @@ static long list_code(const struct server *srv, const struct person *p, const ch
 {
     struct resp r;
     list(srv, p, query, NULL, &r);
-    long st = r.status;
-    snprintf(code, cap, "%s", st == 200 ? "" : problem_code(&r));
-    resp_free(&r);
-    return st;
+    return resp_done(&r, code, cap); /* only a problem has a code */
 }
 
 ITEST(test_inbox_list,
@@ -341,14 +338,10 @@ ITEST(test_inbox_list,
           bob_st);
     CHECK(list_code(srv, &ann, given_q, code, sizeof code) == 200, "the cursor given: %s", code);
     list(srv, NULL, "", NULL, &r);
-    long st = r.status;
-    snprintf(code, sizeof code, "%s", problem_code(&r));
-    resp_free(&r);
+    long st = resp_done(&r, code, sizeof code);
     CHECK(st == 401 && strcmp(code, "missing_token") == 0, "no token: %ld %s", st, code);
     list(srv, NULL, "", g[0].auth[1], &r);
-    st = r.status;
-    snprintf(code, sizeof code, "%s", problem_code(&r));
-    resp_free(&r);
+    st = resp_done(&r, code, sizeof code);
     CHECK(st == 401 && strcmp(code, "unknown_token") == 0, "a seat's token: %ld %s", st, code);
 }
 
@@ -529,10 +522,8 @@ ITEST(test_inbox_webhook,
 
     /* Refusals: nothing set. */
     hook(srv, &ann, "POST", "{\"url\":\"ftp://127.0.0.1/x\"}", &r);
-    st = r.status;
     char code[64];
-    snprintf(code, sizeof code, "%s", problem_code(&r));
-    resp_free(&r);
+    st = resp_done(&r, code, sizeof code);
     CHECK(st == 400 && strcmp(code, "invalid_webhook_url") == 0, "an ftp URL: %ld %s", st, code);
     hook(srv, &ann, "POST", "{\"url\":1}", &r);
     st = r.status;
@@ -541,9 +532,7 @@ ITEST(test_inbox_webhook,
     const char *seat_token[] = {g1.auth[1], NULL};
     http(srv, "POST", "/v1/players/me/webhook", "{\"url\":\"http://127.0.9.9:9/\"}", seat_token,
          &r);
-    st = r.status;
-    snprintf(code, sizeof code, "%s", problem_code(&r));
-    resp_free(&r);
+    st = resp_done(&r, code, sizeof code);
     CHECK(st == 401 && strcmp(code, "unknown_token") == 0, "a seat's token: %ld %s", st, code);
     hook(srv, &ann, "GET", NULL, &r);
     st = r.status;

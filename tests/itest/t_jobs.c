@@ -131,10 +131,9 @@ static long long wait_seat(const struct server *srv, const struct game *g, int s
  * people's, so that every later claim of the game's job drops it. */
 static void stop_bots(const char *id)
 {
-    const char *vals[1] = {id};
-    (void)db_scalar_params("WITH u AS (UPDATE players SET bot = NULL WHERE game_id = $1::uuid "
-                           "RETURNING 1) SELECT count(*) FROM u",
-                           1, vals);
+    (void)db_scalar_id("WITH u AS (UPDATE players SET bot = NULL WHERE game_id = $1::uuid "
+                       "RETURNING 1) SELECT count(*) FROM u",
+                       id);
 }
 
 /*
@@ -292,11 +291,8 @@ ITEST(test_bots_people_left, "bots: a game whose people all resigned is cut shor
     struct game g;
     NEW_GAME(&g, "{\"players\":[{\"name\":\"Ann\"},{\"bot\":\"mcts\",\"think_ms\":1000},{\"bot\":"
                  "\"mcts\",\"think_ms\":1000},{\"bot\":\"mcts\",\"think_ms\":1000}],\"seed\":38}");
-    char path[160];
-    snprintf(path, sizeof path, "/v1/games/%s/resign", g.id);
-    const char *h0[2] = {g.auth[0], NULL};
     struct resp r;
-    http(srv, "POST", path, NULL, h0, &r);
+    game_post(srv, &g, 0, "resign", NULL, &r);
     long resigned = r.status;
     resp_free(&r);
     CHECK(resigned == 200, "resign: %ld", resigned);
@@ -312,10 +308,9 @@ ITEST(test_bots_people_left, "bots: a game whose people all resigned is cut shor
     }
     long long took = hard_now_ms() - t0;
     int finished = strcmp(st, "finished") == 0;
-    const char *vals[1] = {g.id};
-    long places = db_scalar_params(
-        "SELECT count(*) FROM actions WHERE game_id = $1::uuid AND kind = 'place'", 1, vals);
-    long jobs = db_scalar_params("SELECT count(*) FROM jobs WHERE game_id = $1::uuid", 1, vals);
+    long places = db_scalar_id(
+        "SELECT count(*) FROM actions WHERE game_id = $1::uuid AND kind = 'place'", g.id);
+    long jobs = db_scalar_id("SELECT count(*) FROM jobs WHERE game_id = $1::uuid", g.id);
     cJSON_Delete(j);
     if (!finished) stop_bots(g.id);
     printf("  people gone: the game ended %lld ms after the last person resigned\n", took);
@@ -351,10 +346,9 @@ ITEST(test_bots_fair_share,
     int rc = made < LOAD ? -1 : 0;
     long owner = -1;
     if (!rc) {
-        const char *vals[1] = {load[0].id};
-        owner = db_scalar_params("SELECT count(*) FROM games WHERE id = $1::uuid AND owner = "
-                                 "'127.0.0.1'",
-                                 1, vals);
+        owner = db_scalar_id("SELECT count(*) FROM games WHERE id = $1::uuid AND owner = "
+                             "'127.0.0.1'",
+                             load[0].id);
         rc = game_new_from(srv, OTHER_CLIENT,
                            "{\"players\":[{\"name\":\"Ann\"},{\"bot\":\"mcts\",\"think_ms\":"
                            "50}],\"seed\":47}",
@@ -362,10 +356,8 @@ ITEST(test_bots_fair_share,
         if (rc) snprintf(why, sizeof why, "the game of %s was not created", OTHER_CLIENT);
     }
     if (!rc) {
-        const char *vals[1] = {by.id};
-        owner += db_scalar_params(
-            "SELECT count(*) FROM games WHERE id = $1::uuid AND owner = '" OTHER_CLIENT "'", 1,
-            vals);
+        owner += db_scalar_id(
+            "SELECT count(*) FROM games WHERE id = $1::uuid AND owner = '" OTHER_CLIENT "'", by.id);
     }
     usleep(1500000); /* the load thinks */
     long long bot_ms = -2, late = -1;
@@ -409,11 +401,10 @@ ITEST(test_bots_fair_share,
  * (0 else), plus 1 when its seed counts as chosen; -1 when no such game. */
 static long owner_and_seed(const char *id)
 {
-    const char *vals[1] = {id};
-    return db_scalar_params("SELECT (CASE WHEN owner = '127.0.0.1' THEN 10 ELSE 0 END) + "
-                            "(CASE WHEN seed_chosen THEN 1 ELSE 0 END) FROM games WHERE id = "
-                            "$1::uuid",
-                            1, vals);
+    return db_scalar_id("SELECT (CASE WHEN owner = '127.0.0.1' THEN 10 ELSE 0 END) + "
+                        "(CASE WHEN seed_chosen THEN 1 ELSE 0 END) FROM games WHERE id = "
+                        "$1::uuid",
+                        id);
 }
 
 /*

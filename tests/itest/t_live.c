@@ -117,16 +117,6 @@ static size_t sse_header(char *p, size_t size, size_t nmemb, void *ud)
     return n;
 }
 
-static int sse_progress(void *ud, curl_off_t a, curl_off_t b, curl_off_t c_, curl_off_t d)
-{
-    (void)a;
-    (void)b;
-    (void)c_;
-    (void)d;
-    struct sse *c = ud;
-    return atomic_load(&c->stop) ? 1 : 0;
-}
-
 static void *sse_main(void *p)
 {
     struct sse *c = p;
@@ -141,8 +131,8 @@ static void *sse_main(void *p)
     curl_easy_setopt(h, CURLOPT_HTTPHEADER, hl);
     resp_capture(h, sse_body, sse_header, c, 60000);
     curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
-    curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, sse_progress);
-    curl_easy_setopt(h, CURLOPT_XFERINFODATA, c);
+    curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, resp_abort_when);
+    curl_easy_setopt(h, CURLOPT_XFERINFODATA, &c->stop);
     CURLcode rc = curl_easy_perform(h);
     curl_slist_free_all(hl);
     curl_easy_cleanup(h);
@@ -502,10 +492,9 @@ ITEST(test_live_lease, "commits notify only while the game is watched (a lease)"
         http(srv, "GET", path, NULL, NULL, &r);
         poll_status = (int)r.status;
         resp_free(&r);
-        const char *vals[1] = {g.id};
-        lease_s = db_scalar_params("SELECT extract(epoch FROM watched_until - now())::integer "
-                                   "FROM games WHERE id = $1::uuid",
-                                   1, vals);
+        lease_s = db_scalar_id("SELECT extract(epoch FROM watched_until - now())::integer "
+                               "FROM games WHERE id = $1::uuid",
+                               g.id);
         if (rc == 0 && play_turn(srv, &g, 1, why, sizeof why) < 0) rc = -1;
         watched = notifications_of(pg, g.id, 500);
     }

@@ -387,13 +387,12 @@ ITEST(test_lobby_refusals, "lobby: every refusal of a join, its code, the game u
     CHECK(lobby_new(srv, "{\"players\":[{\"name\":\"Al\"},{\"name\":\"Bo\"}]}", NULL, &plain,
                     NULL) == 201,
           "a plain game");
-    const char *vp[] = {plain.g.id};
-    CHECK(db_scalar_params("SELECT count(*) FROM events WHERE game_id = $1::uuid AND type IN "
-                           "('game_started', 'seat_joined')",
-                           1, vp) == 0 &&
-              db_scalar_params("SELECT count(*) FROM games WHERE id = $1::uuid AND status = "
-                               "'active'",
-                               1, vp) == 1,
+    CHECK(db_scalar_id("SELECT count(*) FROM events WHERE game_id = $1::uuid AND type IN "
+                       "('game_started', 'seat_joined')",
+                       plain.g.id) == 0 &&
+              db_scalar_id("SELECT count(*) FROM games WHERE id = $1::uuid AND status = "
+                           "'active'",
+                           plain.g.id) == 1,
           "a game without open seats is not as before");
     UNCHANGED(&plain, st = join(srv, &plain, forged, "Dee", NULL, code, sizeof code, NULL),
               "a join of a plain game changed it");
@@ -453,11 +452,10 @@ ITEST(test_lobby_race,
              strcmp(jstr(j, "players.1.name"), rs[winner].name) == 0;
     cJSON_Delete(j);
     CHECK(ok, "the game is not active with the winner's name at seat 1");
-    const char *v[] = {l.g.id};
-    CHECK(db_scalar_params("SELECT count(*) FROM events WHERE game_id = $1::uuid AND type = "
-                           "'game_started'",
-                           1, v) == 1 &&
-              db_scalar_params("SELECT version FROM games WHERE id = $1::uuid", 1, v) == 2,
+    CHECK(db_scalar_id("SELECT count(*) FROM events WHERE game_id = $1::uuid AND type = "
+                       "'game_started'",
+                       l.g.id) == 1 &&
+              db_scalar_id("SELECT version FROM games WHERE id = $1::uuid", l.g.id) == 2,
           "not one game_started, or not one join stored");
 
     /* Two invites of one game taken at once: both seats, one game_started. */
@@ -475,13 +473,12 @@ ITEST(test_lobby_race,
     pthread_barrier_destroy(&go);
     CHECK(rs[0].status == 200 && rs[1].status == 200, "two invites at once: %ld %s, %ld %s",
           rs[0].status, rs[0].code, rs[1].status, rs[1].code);
-    const char *v2[] = {two.g.id};
-    CHECK(db_scalar_params("SELECT count(*) FROM events WHERE game_id = $1::uuid AND type = "
-                           "'game_started'",
-                           1, v2) == 1 &&
-              db_scalar_params("SELECT count(*) FROM games WHERE id = $1::uuid AND status = "
-                               "'active' AND version = 3",
-                               1, v2) == 1,
+    CHECK(db_scalar_id("SELECT count(*) FROM events WHERE game_id = $1::uuid AND type = "
+                       "'game_started'",
+                       two.g.id) == 1 &&
+              db_scalar_id("SELECT count(*) FROM games WHERE id = $1::uuid AND status = "
+                           "'active' AND version = 3",
+                           two.g.id) == 1,
           "two joins at once: not one game_started, or not active at version 3");
 
     /* One player racing for two seats of one game: one seat, the other 409 already_seated
@@ -543,8 +540,7 @@ ITEST(test_lobby_start_events, "lobby: game_started wakes a long poll and goes t
                     "\"http://127.0.9.9:9/lobby\"}}",
                     NULL, &l, NULL) == 201,
           "create with a webhook");
-    const char *v[] = {l.g.id};
-    long last = db_scalar_params("SELECT last_seq FROM games WHERE id = $1::uuid", 1, v);
+    long last = db_scalar_id("SELECT last_seq FROM games WHERE id = $1::uuid", l.g.id);
     struct poller p = {.srv = srv, .l = &l, .after = (int)last};
     pthread_t th;
     pthread_create(&th, NULL, poller_run, &p);
@@ -558,10 +554,10 @@ ITEST(test_lobby_start_events, "lobby: game_started wakes a long poll and goes t
     snprintf(got, sizeof got, "%.290s", p.r.body ? p.r.body : "");
     resp_free(&p.r);
     CHECK(st == 200 && woke, "join %ld; the long poll got %s", st, got);
-    CHECK(db_scalar_params("SELECT count(*) FROM webhook_deliveries d JOIN webhooks w ON w.id = "
-                           "d.webhook_id JOIN events e ON e.game_id = w.game_id AND e.seq = d.seq "
-                           "WHERE w.game_id = $1::uuid AND e.type = 'game_started'",
-                           1, v) == 1,
+    CHECK(db_scalar_id("SELECT count(*) FROM webhook_deliveries d JOIN webhooks w ON w.id = "
+                       "d.webhook_id JOIN events e ON e.game_id = w.game_id AND e.seq = d.seq "
+                       "WHERE w.game_id = $1::uuid AND e.type = 'game_started'",
+                       l.g.id) == 1,
           "no webhook delivery of game_started");
 }
 
@@ -595,8 +591,7 @@ ITEST(test_lobby_idempotency, "lobby: Idempotency-Key of a join")
         "a short anonymous key changed the game");
     CHECK(st == 400 && strcmp(code, "idempotency_key_too_short") == 0, "a short key: %ld %s", st,
           code);
-    const char *v[] = {l.g.id};
-    CHECK(db_scalar_params("SELECT version FROM games WHERE id = $1::uuid", 1, v) == 2,
+    CHECK(db_scalar_id("SELECT version FROM games WHERE id = $1::uuid", l.g.id) == 2,
           "the repeat joined again");
     snprintf(body, sizeof body, "{\"invite\":\"%s\",\"name\":\"Cy\"}", l.invite[2]);
     UNCHANGED(&l, st = post(srv, path, body, key, NULL, code, sizeof code, NULL),
@@ -646,10 +641,9 @@ static void after_abort(struct server *srv, const struct lobby *l, const char *a
                   "%s: a join changed it", rs);
         CHECK(st == 409 && strcmp(code, "game_not_active") == 0, "%s: join: %ld %s", rs, st, code);
     }
-    const char *v[] = {l->g.id};
-    CHECK(db_scalar_params("SELECT count(*) FROM events WHERE game_id = $1::uuid AND type = "
-                           "'game_aborted'",
-                           1, v) == 1,
+    CHECK(db_scalar_id("SELECT count(*) FROM events WHERE game_id = $1::uuid AND type = "
+                       "'game_aborted'",
+                       l->g.id) == 1,
           "%s: not one game_aborted event", rs);
 }
 
@@ -796,8 +790,7 @@ ITEST(test_lobby_clock_and_bot,
     cJSON_Delete(w);
     CHECK(waiting, "the waiting game moved");
     CHECK(no_deadline, "a waiting game has a deadline");
-    const char *v[] = {l.g.id};
-    CHECK(db_scalar_params("SELECT count(*) FROM jobs WHERE game_id = $1::uuid", 1, v) == 0,
+    CHECK(db_scalar_id("SELECT count(*) FROM jobs WHERE game_id = $1::uuid", l.g.id) == 0,
           "a waiting game has background jobs");
     CHECK(join(srv, &l, l.invite[1], "Bob", NULL, code, sizeof code, NULL) == 200, "join: %s",
           code);

@@ -6,14 +6,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hard.h"
 #include "tests.h"
-
-static long long now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* POSTs to /v1/games/{id}/<what> as `seat` with extra header `extra` (or NULL). */
 static void act(const struct server *srv, const struct game *g, const char *what, int seat,
@@ -34,59 +28,6 @@ static void read_game(const struct server *srv, const struct game *g, const char
     char path[192];
     snprintf(path, sizeof path, "/v1/games/%s%s%s", g->id, what[0] ? "/" : "", what);
     http(srv, "GET", path, NULL, NULL, r);
-}
-
-int play_turn(const struct server *srv, const struct game *g, int follower, char *why, size_t cap)
-{
-    cJSON *j = game_get(srv, g);
-    if (!j) {
-        snprintf(why, cap, "GET game failed");
-        return -1;
-    }
-    int seat = (int)jnum(j, "turn.seat");
-    int finished = strcmp(jstr(j, "status"), "finished") == 0;
-    int draw = strcmp(jstr(j, "turn.phase"), "draw") == 0;
-    cJSON_Delete(j);
-    if (finished) return 1;
-    struct resp r;
-    if (draw) {
-        act(srv, g, "draw", seat, NULL, NULL, &r);
-        if (r.status != 200) {
-            snprintf(why, cap, "draw: %ld %.200s", r.status, r.body);
-            resp_free(&r);
-            return -1;
-        }
-        finished = strcmp(jstr(r.json, "game.status"), "finished") == 0;
-        resp_free(&r);
-        if (finished) return 1;
-    }
-    read_game(srv, g, "placements", &r);
-    const cJSON *p = jget(r.json, "placements.0");
-    if (r.status != 200 || !p) {
-        snprintf(why, cap, "placements: %ld %.200s", r.status, r.body);
-        resp_free(&r);
-        return -1;
-    }
-    char body[160];
-    const char *loc = jstr(p, "follower.0");
-    if (follower && loc[0])
-        snprintf(body, sizeof body, "{\"x\":%d,\"y\":%d,\"rotation\":%d,\"follower\":\"%s\"}",
-                 (int)jnum(p, "x"), (int)jnum(p, "y"), (int)jnum(p, "rotation"), loc);
-    else
-        snprintf(body, sizeof body, "{\"x\":%d,\"y\":%d,\"rotation\":%d}", (int)jnum(p, "x"),
-                 (int)jnum(p, "y"), (int)jnum(p, "rotation"));
-    resp_free(&r);
-    act(srv, g, "placements", seat, body, NULL, &r);
-    if (r.status != 201) {
-        snprintf(why, cap, "place %s: %ld %.200s", body, r.status, r.body);
-        resp_free(&r);
-        return -1;
-    }
-    const cJSON *evs = jget(r.json, "events");
-    const cJSON *last = cJSON_GetArrayItem(evs, cJSON_GetArraySize(evs) - 1);
-    finished = strcmp(jstr(last, "type"), "game_finished") == 0;
-    resp_free(&r);
-    return finished;
 }
 
 #define SMALL_GAME                                                                                 \
@@ -379,9 +320,9 @@ ITEST(test_events, "events")
     }
     /* wait with nothing new: answers an empty list after about that long. */
     snprintf(path, sizeof path, "/v1/games/%s/events?after=%d&wait=1", g.id, n);
-    long long t0 = now_ms();
+    long long t0 = hard_now_ms();
     http(srv, "GET", path, NULL, NULL, &r);
-    long long ms = now_ms() - t0;
+    long long ms = hard_now_ms() - t0;
     CHECK(r.status == 200 && cJSON_GetArraySize(jget(r.json, "events")) == 0 && ms >= 900 &&
               ms < 3000,
           "empty wait: %ld in %lld ms", r.status, ms);
@@ -398,9 +339,9 @@ struct poll_arg {
 static void *poll_thread(void *p)
 {
     struct poll_arg *a = p;
-    long long t0 = now_ms();
+    long long t0 = hard_now_ms();
     http(a->srv, "GET", a->path, NULL, NULL, &a->r);
-    a->ms = now_ms() - t0;
+    a->ms = hard_now_ms() - t0;
     return NULL;
 }
 

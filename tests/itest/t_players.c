@@ -146,9 +146,7 @@ ITEST(test_players, "players: create, me, token replacement (the old token refus
     CHECK(st == 200 && token_shape(third), "replacement with {}: %ld", st);
     CHECK(me(srv, auth2, got, sizeof got) == 401, "the second token still answers");
     http(srv, "POST", "/v1/players/me/token", NULL, h2, &r);
-    st = r.status;
-    snprintf(got, sizeof got, "%s", problem_code(&r));
-    resp_free(&r);
+    st = resp_done(&r, got, sizeof got);
     CHECK(st == 401 && strcmp(got, "unknown_token") == 0, "replacing with an old token: %ld %s", st,
           got);
 
@@ -168,9 +166,7 @@ ITEST(test_players, "players: create, me, token replacement (the old token refus
         CHECK(st == 401 && strcmp(got, "missing_token") == 0 && bearer,
               "GET /v1/players/me with %s: %ld %s", missing[i] ? missing[i] : "nothing", st, got);
         http(srv, "POST", "/v1/players/me/token", NULL, missing[i] ? hm : NULL, &r);
-        st = r.status;
-        snprintf(got, sizeof got, "%s", problem_code(&r));
-        resp_free(&r);
+        st = resp_done(&r, got, sizeof got);
         CHECK(st == 401 && strcmp(got, "missing_token") == 0, "token replacement with %s: %ld %s",
               missing[i] ? missing[i] : "nothing", st, got);
     }
@@ -292,10 +288,8 @@ ITEST(test_players_refusals, "players: every refusal with its code, nothing stor
     struct resp r;
     http(srv, "POST", "/v1/players", body, NULL, &r);
     free(body);
-    long st = r.status;
     char code[64];
-    snprintf(code, sizeof code, "%s", problem_code(&r));
-    resp_free(&r);
+    long st = resp_done(&r, code, sizeof code);
     CHECK(st == 413 && strcmp(code, "body_too_large") == 0, "a 70 KiB body: %ld %s", st, code);
     CHECK(people_count() == before, "the 70 KiB body stored a player");
     /* The player's token still works after every refusal. */
@@ -361,10 +355,8 @@ ITEST(test_players_idempotency,
     CHECK(people_count() == before + 1, "%ld players stored, not 1", people_count() - before);
     /* The same key with another body: 409, nothing stored. */
     http(srv, "POST", "/v1/players", "{\"name\":\"Other\"}", h, &r);
-    st = r.status;
     char code[64];
-    snprintf(code, sizeof code, "%s", problem_code(&r));
-    resp_free(&r);
+    st = resp_done(&r, code, sizeof code);
     CHECK(st == 409 && strcmp(code, "idempotency_key_reused") == 0, "another body: %ld %s", st,
           code);
     CHECK(people_count() == before + 1, "the 409 stored a player");
@@ -470,9 +462,8 @@ ITEST(test_players_token_race,
             break;
         }
         char got[64];
-        const char *v1[] = {p.id};
         if (me(srv, p.auth, got, sizeof got) != 401 || me(&two, winner, got, sizeof got) != 200 ||
-            db_scalar_params("SELECT token_replaced FROM people WHERE id = $1::uuid", 1, v1) != 1)
+            db_scalar_id("SELECT token_replaced FROM people WHERE id = $1::uuid", p.id) != 1)
             snprintf(why, sizeof why,
                      "round %d: after the race the old token works, the "
                      "winner's does not, or the token was replaced twice",

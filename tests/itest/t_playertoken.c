@@ -106,28 +106,6 @@ static long both(const struct server *srv, struct pair *p, int seat, const char 
     return st[0];
 }
 
-/* The first legal placement of g[0] (read after a draw) as a request body into `body`, or
- * "" when there is none; with a follower at its first location when `follower`. */
-static void first_placement(const struct server *srv, const struct game *g, int follower,
-                            char *body, size_t cap)
-{
-    char path[160];
-    snprintf(path, sizeof path, "/v1/games/%s/placements", g->id);
-    struct resp r;
-    http(srv, "GET", path, NULL, NULL, &r);
-    const cJSON *pl = jget(r.json, "placements.0");
-    body[0] = '\0';
-    if (r.status == 200 && pl) {
-        char tile[32] = "", fol[32] = "";
-        if (jstr(pl, "tile")[0]) snprintf(tile, sizeof tile, ",\"tile\":\"%s\"", jstr(pl, "tile"));
-        if (follower && jstr(pl, "follower.0")[0])
-            snprintf(fol, sizeof fol, ",\"follower\":\"%s\"", jstr(pl, "follower.0"));
-        snprintf(body, cap, "{\"x\":%d,\"y\":%d,\"rotation\":%d%s%s}", (int)jnum(pl, "x"),
-                 (int)jnum(pl, "y"), (int)jnum(pl, "rotation"), tile, fol);
-    }
-    resp_free(&r);
-}
-
 /* Probes every seat endpoint as seat `seat` on both games (nothing that changes the turn). */
 static void probe(const struct server *srv, struct pair *p, int seat, int turn)
 {
@@ -177,9 +155,9 @@ static int play_both(const struct server *srv, struct pair *p)
             both(srv, p, seat, "POST", "draw", NULL, "If-Match: \"%d\"", NULL);
             both(srv, p, seat, "POST", "draw", "{}", key, NULL); /* drawn already: 409 */
         }
-        first_placement(srv, &p->g[0], turn % 3 == 0, body, sizeof body);
-        if (!body[0]) {
-            snprintf(p->why, sizeof p->why, "turn %d: no placement to make", turn);
+        char why[200];
+        if (first_placement(srv, &p->g[0], turn % 3 == 0, body, sizeof body, why, sizeof why)) {
+            snprintf(p->why, sizeof p->why, "turn %d: no placement to make: %s", turn, why);
             break;
         }
         both(srv, p, other, "POST", "placements", body, NULL, NULL);
@@ -272,17 +250,14 @@ static int refused(const struct server *srv, const struct game *g, const char *a
                    const struct refusal *list, size_t n, const char *label, char *why, size_t cap)
 {
     int v0 = game_version(srv, g);
-    const char *vh[] = {g->id};
-    long hooks0 = db_scalar_params("SELECT count(*) FROM webhooks WHERE game_id = $1::uuid", 1, vh);
+    long hooks0 = db_scalar_id("SELECT count(*) FROM webhooks WHERE game_id = $1::uuid", g->id);
     long keys0 = db_scalar("SELECT count(*) FROM idempotency");
     for (size_t i = 0; i < n; i++) {
         struct resp r;
         game_send(srv, g, list[i].method, list[i].what, list[i].body, auth,
                   "Idempotency-Key: refused-1", &r);
-        long st = r.status;
         char code[64];
-        snprintf(code, sizeof code, "%s", problem_code(&r));
-        resp_free(&r);
+        long st = resp_done(&r, code, sizeof code);
         if (st != list[i].status || strcmp(code, list[i].code) != 0) {
             snprintf(why, cap, "%s: %s %s answered %ld %s, not %ld %s", label, list[i].method,
                      list[i].what, st, code, list[i].status, list[i].code);
@@ -290,8 +265,7 @@ static int refused(const struct server *srv, const struct game *g, const char *a
         }
     }
     if (game_version(srv, g) != v0 ||
-        db_scalar_params("SELECT count(*) FROM webhooks WHERE game_id = $1::uuid", 1, vh) !=
-            hooks0 ||
+        db_scalar_id("SELECT count(*) FROM webhooks WHERE game_id = $1::uuid", g->id) != hooks0 ||
         db_scalar("SELECT count(*) FROM idempotency") != keys0) {
         snprintf(why, cap, "%s: a refused request changed the game, its webhooks or the keys",
                  label);
@@ -354,10 +328,9 @@ ITEST(test_playertoken_limits,
     st = r.status;
     resp_free(&r);
     CHECK(st == 200, "Ann sets seat 1's webhook: %ld", st);
-    const char *vs[] = {seat1.id};
-    CHECK(db_scalar_params("SELECT count(*) FROM webhooks WHERE game_id = $1::uuid AND owner = "
-                           "'seat:1'",
-                           1, vs) == 1,
+    CHECK(db_scalar_id("SELECT count(*) FROM webhooks WHERE game_id = $1::uuid AND owner = "
+                       "'seat:1'",
+                       seat1.id) == 1,
           "Ann's webhook is not seat 1's");
     game_send(srv, &seat1, "GET", "webhook", NULL, seat1.auth[0], NULL, &r);
     st = r.status;

@@ -37,50 +37,6 @@ static void post(const struct server *srv, const char *id, const char *what, con
     http(srv, "POST", path, body, auth ? h : NULL, r);
 }
 
-/* One turn for the seat to move (draw if needed, the first placement with a follower where
- * it may go, naming the hand tile in the hand variant). 1 finished, 0 goes on, -1 failure. */
-static int turn(const struct server *srv, const struct game *g, char *why, size_t cap)
-{
-    cJSON *j = game_get(srv, g);
-    if (!j) return snprintf(why, cap, "GET failed"), -1;
-    int seat = (int)jnum(j, "turn.seat");
-    int finished = strcmp(jstr(j, "status"), "finished") == 0;
-    int draw = strcmp(jstr(j, "turn.phase"), "draw") == 0;
-    cJSON_Delete(j);
-    if (finished) return 1;
-    struct resp r;
-    if (draw) {
-        post(srv, g->id, "draw", g->auth[seat], NULL, &r);
-        long st = r.status;
-        finished = strcmp(jstr(r.json, "game.status"), "finished") == 0;
-        if (st != 200) snprintf(why, cap, "draw: %ld %.200s", st, r.body);
-        resp_free(&r);
-        if (st != 200) return -1;
-        if (finished) return 1;
-    }
-    char path[160];
-    snprintf(path, sizeof path, "/v1/games/%s/placements", g->id);
-    http(srv, "GET", path, NULL, NULL, &r);
-    const cJSON *p = jget(r.json, "placements.0");
-    if (r.status != 200 || !p) {
-        snprintf(why, cap, "placements: %ld %.200s", r.status, r.body);
-        resp_free(&r);
-        return -1;
-    }
-    char body[160], tile[32] = "", fol[32] = "";
-    if (jstr(p, "tile")[0]) snprintf(tile, sizeof tile, ",\"tile\":\"%s\"", jstr(p, "tile"));
-    if (jstr(p, "follower.0")[0])
-        snprintf(fol, sizeof fol, ",\"follower\":\"%s\"", jstr(p, "follower.0"));
-    snprintf(body, sizeof body, "{\"x\":%d,\"y\":%d,\"rotation\":%d%s%s}", (int)jnum(p, "x"),
-             (int)jnum(p, "y"), (int)jnum(p, "rotation"), tile, fol);
-    resp_free(&r);
-    post(srv, g->id, "placements", g->auth[seat], body, &r);
-    long st = r.status;
-    if (st != 201) snprintf(why, cap, "place %.100s: %ld %.150s", body, st, r.body);
-    resp_free(&r);
-    return st == 201 ? 0 : -1;
-}
-
 /* Pieces of `seat` on the board of state `j`. */
 static int pieces_of(const cJSON *j, int seat)
 {
@@ -134,7 +90,8 @@ static void three_seats(struct server *srv, const char *setup, int in_place)
     snprintf(body, sizeof body, "{%s,\"players\":%s}", setup, names3);
     struct game g;
     NEW_GAME(&g, body);
-    for (int k = 0; k < 4; k++) CHECK(turn(srv, &g, why, sizeof why) == 0, "%s: %s", setup, why);
+    for (int k = 0; k < 4; k++)
+        CHECK(play_turn(srv, &g, 1, why, sizeof why) == 0, "%s: %s", setup, why);
     cJSON *j = game_get(srv, &g);
     CHECK(j, "GET");
     int seat = (int)jnum(j, "turn.seat");
@@ -182,7 +139,7 @@ static void three_seats(struct server *srv, const char *setup, int in_place)
         now = (int)jnum(j, "turn.seat");
         cJSON_Delete(j);
         CHECK(now != seat, "%s: the resigned seat is to move", setup);
-        int rc = turn(srv, &g, why, sizeof why);
+        int rc = play_turn(srv, &g, 1, why, sizeof why);
         CHECK(rc >= 0, "%s: %s", setup, why);
         if (rc == 1) break;
     }
@@ -211,10 +168,9 @@ static void three_seats(struct server *srv, const char *setup, int in_place)
     CHECK(ok, "%s: the state is not finished by resignation", setup);
     char sql_why[200];
     CHECK(db_replay_check(g.id, sql_why, sizeof sql_why) == 0, "%s: replay: %s", setup, sql_why);
-    const char *vals[1] = {g.id};
-    CHECK(db_scalar_params("SELECT count(*) FROM games WHERE id = $1::uuid AND result = "
-                           "'resignation'",
-                           1, vals) == 1,
+    CHECK(db_scalar_id("SELECT count(*) FROM games WHERE id = $1::uuid AND result = "
+                       "'resignation'",
+                       g.id) == 1,
           "%s: games.result is not resignation", setup);
     /* Scores: winners lists the last seat in. */
     char path[160];
@@ -241,7 +197,7 @@ ITEST(test_resign_two, "resign: 2 seats in every ruleset, the other seat wins at
         snprintf(body, sizeof body, "{%s,\"players\":%s}", setups[i], names2);
         struct game g;
         NEW_GAME(&g, body);
-        for (int k = 0; k < 3; k++) CHECK(turn(srv, &g, why, sizeof why) == 0, "%s", why);
+        for (int k = 0; k < 3; k++) CHECK(play_turn(srv, &g, 1, why, sizeof why) == 0, "%s", why);
         /* The seat not to move resigns: the seat to move wins at once. */
         cJSON *j = game_get(srv, &g);
         int seat = (int)jnum(j, "turn.seat");
@@ -275,7 +231,7 @@ ITEST(test_resign_completed, "resign: a normal end has result completed")
     NEW_GAME(&g, "{\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}],\"start\":\"D\","
                  "\"deck\":[\"K\",\"D\",\"E\"]}");
     int rc = 0;
-    for (int k = 0; k < 10 && rc == 0; k++) rc = turn(srv, &g, why, sizeof why);
+    for (int k = 0; k < 10 && rc == 0; k++) rc = play_turn(srv, &g, 1, why, sizeof why);
     CHECK(rc == 1, "not finished: %s", why);
     cJSON *j = game_get(srv, &g);
     int ok = strcmp(jstr(j, "result"), "completed") == 0;
@@ -286,10 +242,9 @@ ITEST(test_resign_completed, "resign: a normal end has result completed")
     ok = strcmp(jstr(fin, "result"), "completed") == 0;
     cJSON_Delete(evs);
     CHECK(ok, "game_finished has no result completed");
-    const char *vals[1] = {g.id};
-    CHECK(db_scalar_params("SELECT count(*) FROM games WHERE id = $1::uuid AND result = "
-                           "'completed'",
-                           1, vals) == 1,
+    CHECK(db_scalar_id("SELECT count(*) FROM games WHERE id = $1::uuid AND result = "
+                       "'completed'",
+                       g.id) == 1,
           "games.result is not completed");
 }
 
@@ -300,7 +255,7 @@ ITEST(test_resign_refusals, "resign: every refusal with its code, the stored gam
     struct game g, other;
     NEW_GAME(&g, "{\"players\":[{\"name\":\"A\"},{\"name\":\"B\"},{\"name\":\"C\"}],\"seed\":1}");
     NEW_GAME(&other, "{\"players\":[{\"name\":\"X\"},{\"name\":\"Y\"}],\"seed\":2}");
-    CHECK(turn(srv, &g, why, sizeof why) == 0, "%s", why);
+    CHECK(play_turn(srv, &g, 1, why, sizeof why) == 0, "%s", why);
     struct resp r;
     post(srv, g.id, "resign", g.auth[2], NULL, &r);
     CHECK(r.status == 200, "resign: %ld", r.status);
@@ -321,10 +276,8 @@ ITEST(test_resign_refusals, "resign: every refusal with its code, the stored gam
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         post(srv, g.id, "resign", cases[i].auth, cases[i].body, &r);
-        long st = r.status;
         char code[64];
-        snprintf(code, sizeof code, "%s", problem_code(&r));
-        resp_free(&r);
+        long st = resp_done(&r, code, sizeof code);
         CHECK(st == cases[i].status && (!cases[i].code || strcmp(code, cases[i].code) == 0),
               "case %zu: %ld %s, want %ld %s", i, st, code, cases[i].status,
               cases[i].code ? cases[i].code : "");
@@ -414,15 +367,14 @@ ITEST(test_rematch,
                  jstr(cJSON_GetArrayItem(jget(r.json, "players"), s), "token"));
     resp_free(&r);
     /* Not finished: 409 game_not_finished, no game made. */
-    const char *vals[1] = {g.id};
     post(srv, g.id, "rematch", g.auth[1], NULL, &r);
     long st = r.status;
     int code_ok = strcmp(problem_code(&r), "game_not_finished") == 0;
     resp_free(&r);
     CHECK(st == 409 && code_ok, "rematch of an active game: %ld", st);
-    CHECK(db_scalar_params("SELECT count(*) FROM games WHERE rematch_of = $1::uuid", 1, vals) == 0,
+    CHECK(db_scalar_id("SELECT count(*) FROM games WHERE rematch_of = $1::uuid", g.id) == 0,
           "a rematch of an active game was stored");
-    CHECK(turn(srv, &g, why, sizeof why) == 0, "%s", why);
+    CHECK(play_turn(srv, &g, 1, why, sizeof why) == 0, "%s", why);
     post(srv, g.id, "resign", g.auth[1], NULL, &r);
     resp_free(&r);
     post(srv, g.id, "resign", g.auth[2], NULL, &r);
@@ -478,7 +430,7 @@ ITEST(test_rematch,
           twice);
     CHECK(token_shape(tokens[0]) && token_shape(tokens[1]) && !tokens[2][0],
           "tokens of the new seats: '%s' '%s' '%s'", tokens[0], tokens[1], tokens[2]);
-    CHECK(db_scalar_params("SELECT count(*) FROM games WHERE rematch_of = $1::uuid", 1, vals) == 1,
+    CHECK(db_scalar_id("SELECT count(*) FROM games WHERE rematch_of = $1::uuid", g.id) == 1,
           "not one stored rematch");
     CHECK(code == 0, "the second server exited with %d", code);
     /* The next game: rotated seats, same ruleset and deck, a new game under way. */
@@ -499,7 +451,8 @@ ITEST(test_rematch,
     cJSON_Delete(j);
     CHECK(same, "the next game is not the rotated same game");
     /* Each new token and Ann's player token act in it: a whole round of turns. */
-    for (int k = 0; k < 3; k++) CHECK(turn(srv, &n, why, sizeof why) == 0, "next game: %s", why);
+    for (int k = 0; k < 3; k++)
+        CHECK(play_turn(srv, &n, 1, why, sizeof why) == 0, "next game: %s", why);
     /* Asking again: the same game, no token. */
     post(srv, g.id, "rematch", g.auth[1], NULL, &r);
     st = r.status;
@@ -520,7 +473,7 @@ ITEST(test_rematch_cached, "rematch: a token claimed after the next game was cac
     char why[300];
     struct game g;
     NEW_GAME(&g, "{\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}],\"seed\":9}");
-    CHECK(turn(srv, &g, why, sizeof why) == 0, "%s", why);
+    CHECK(play_turn(srv, &g, 1, why, sizeof why) == 0, "%s", why);
     struct resp r;
     post(srv, g.id, "resign", g.auth[0], NULL, &r);
     resp_free(&r);
@@ -536,10 +489,10 @@ ITEST(test_rematch_cached, "rematch: a token claimed after the next game was cac
     int first = strcmp(jstr(j, "players.0.name"), "B") == 0 && jnum(j, "turn.seat") == 0;
     cJSON_Delete(j);
     CHECK(first, "B is not seat 0 to move");
-    CHECK(turn(srv, &n, why, sizeof why) == 0, "B's turn: %s", why);
+    CHECK(play_turn(srv, &n, 1, why, sizeof why) == 0, "B's turn: %s", why);
     post(srv, g.id, "rematch", g.auth[0], NULL, &r);
     CHECK(r.status == 200 && jnum(r.json, "seat") == 1, "A's rematch: %ld", r.status);
     snprintf(n.auth[1], sizeof n.auth[1], "Authorization: Bearer %s", jstr(r.json, "token"));
     resp_free(&r);
-    CHECK(turn(srv, &n, why, sizeof why) == 0, "A's turn with the claimed token: %s", why);
+    CHECK(play_turn(srv, &n, 1, why, sizeof why) == 0, "A's turn with the claimed token: %s", why);
 }

@@ -74,15 +74,14 @@ static long post_game(const struct server *srv, const char *id, const char *what
  * webhooks, their deliveries, jobs, idempotent answers in the game's scopes). */
 static long rows_of(const char *id)
 {
-    const char *v[1] = {id};
-    return db_scalar_params(
+    return db_scalar_id(
         "SELECT (SELECT count(*) FROM games WHERE id = $1::uuid) + (SELECT count(*) FROM players "
         "WHERE game_id = $1::uuid) + (SELECT count(*) FROM actions WHERE game_id = $1::uuid) + "
         "(SELECT count(*) FROM events WHERE game_id = $1::uuid) + (SELECT count(*) FROM webhooks "
         "WHERE game_id = $1::uuid) + (SELECT count(*) FROM webhook_deliveries d JOIN webhooks w "
         "ON w.id = d.webhook_id WHERE w.game_id = $1::uuid) + (SELECT count(*) FROM jobs WHERE "
         "game_id = $1::uuid) + (SELECT count(*) FROM idempotency WHERE scope LIKE $1 || '/%')",
-        1, v);
+        id);
 }
 
 #define TWO_PERSONS "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}]}"
@@ -118,8 +117,7 @@ static void ids_array(const struct game *g, int n, const struct game *last, char
 /* How many of the games whose ids `ids` holds (ids_array) are still stored. */
 static long games_left(const char *ids)
 {
-    const char *v[1] = {ids};
-    return db_scalar_params("SELECT count(*) FROM games WHERE id = ANY($1::uuid[])", 1, v);
+    return db_scalar_id("SELECT count(*) FROM games WHERE id = ANY($1::uuid[])", ids);
 }
 
 /* Sleeps `ms` milliseconds. */
@@ -178,16 +176,15 @@ static void run(struct server *a, struct server *b)
      * time, the old lobby's creation by two hours. */
     char ids[(OLD_GAMES + 1) * 40 + 8];
     ids_array(old, OLD_GAMES, &aborted, ids, sizeof ids);
-    const char *v[1] = {ids};
-    CHECK(db_scalar_params("WITH u AS (UPDATE games SET ended_at = now() - interval '2 days', "
-                           "updated_at = now() - interval '2 days' WHERE id = ANY($1::uuid[]) "
-                           "AND ended_at IS NOT NULL RETURNING 1) SELECT count(*) FROM u",
-                           1, v) == OLD_GAMES + 1,
+    CHECK(db_scalar_id("WITH u AS (UPDATE games SET ended_at = now() - interval '2 days', "
+                       "updated_at = now() - interval '2 days' WHERE id = ANY($1::uuid[]) "
+                       "AND ended_at IS NOT NULL RETURNING 1) SELECT count(*) FROM u",
+                       ids) == OLD_GAMES + 1,
           "not every old game had ended");
-    db_scalar_params("WITH u AS (UPDATE idempotency SET created_at = now() - interval '2 days' "
-                     "WHERE split_part(scope, '/', 1) = ANY($1::text[]) RETURNING 1) "
-                     "SELECT count(*) FROM u",
-                     1, v);
+    db_scalar_id("WITH u AS (UPDATE idempotency SET created_at = now() - interval '2 days' "
+                 "WHERE split_part(scope, '/', 1) = ANY($1::text[]) RETURNING 1) "
+                 "SELECT count(*) FROM u",
+                 ids);
     const char *va[2] = {active.id, lobby_old.id};
     db_scalar_params("WITH u AS (UPDATE games SET updated_at = now() - interval '10 days', "
                      "created_at = now() - interval '10 days' WHERE id = $1::uuid RETURNING 1), "
@@ -202,9 +199,8 @@ static void run(struct server *a, struct server *b)
     long waited = 0;
     for (;; waited += 100) {
         long left = games_left(ids);
-        const char *vl[1] = {lobby_old.id};
-        long aborted_lobby = db_scalar_params(
-            "SELECT count(*) FROM games WHERE id = $1::uuid AND status = 'aborted'", 1, vl);
+        long aborted_lobby = db_scalar_id(
+            "SELECT count(*) FROM games WHERE id = $1::uuid AND status = 'aborted'", lobby_old.id);
         if (left == 0 && aborted_lobby == 1) break;
         CHECK(waited < WAIT_LIMIT, "after %ld ms: %ld old games left, old lobby aborted: %ld",
               waited, left, aborted_lobby);
@@ -262,10 +258,9 @@ static void run(struct server *a, struct server *b)
            OLD_GAMES + 1, waited, ga, gb, ba, bb);
 
     /* The expired lobby ended now: two days later it goes too. */
-    const char *vl[1] = {lobby_old.id};
-    db_scalar_params("WITH u AS (UPDATE games SET ended_at = now() - interval '2 days' WHERE id = "
-                     "$1::uuid RETURNING 1) SELECT count(*) FROM u",
-                     1, vl);
+    db_scalar_id("WITH u AS (UPDATE games SET ended_at = now() - interval '2 days' WHERE id = "
+                 "$1::uuid RETURNING 1) SELECT count(*) FROM u",
+                 lobby_old.id);
     for (waited = 0; rows_of(lobby_old.id) != 0; waited += 100) {
         CHECK(waited < WAIT_LIMIT, "the expired lobby was not deleted once old");
         nap(100);
@@ -322,12 +317,11 @@ static void run_killed(struct server *a, struct server *b)
     /* Two days back, game i a minute later than game i - 1: the sweep takes them in order. */
     char ids[KILL_GAMES * 40 + 8];
     ids_array(old, KILL_GAMES, NULL, ids, sizeof ids);
-    const char *v[1] = {ids};
-    long set_back = db_scalar_params(
+    long set_back = db_scalar_id(
         "WITH u AS (UPDATE games g SET ended_at = now() - interval '2 days' + "
         "(array_position($1::uuid[], g.id) * interval '1 minute') WHERE g.id = ANY($1::uuid[]) "
         "RETURNING 1) SELECT count(*) FROM u",
-        1, v);
+        ids);
     if (set_back != KILL_GAMES) PQfinish(lock);
     CHECK(set_back == KILL_GAMES, "%ld of %d old games set back", set_back, KILL_GAMES);
     db_scalar("WITH u AS (UPDATE jobs SET due_at = now() WHERE kind = 'retention' RETURNING 1) "

@@ -30,16 +30,6 @@ struct played {
 /* How a test picks its moves. */
 enum policy { POLICY_HILLS, POLICY_DISCOVERY };
 
-/* POSTs `body` to /v1/games/{id}/<what> as `seat`. */
-static void post(const struct server *srv, const struct game *g, const char *what, int seat,
-                 const char *body, struct resp *r)
-{
-    char path[160];
-    snprintf(path, sizeof path, "/v1/games/%s/%s", g->id, what);
-    const char *h[] = {g->auth[seat], NULL};
-    http(srv, "POST", path, body, h, r);
-}
-
 /* GETs /v1/games/{id}/<what>. */
 static void get(const struct server *srv, const struct game *g, const char *what, struct resp *r)
 {
@@ -278,7 +268,7 @@ static int play(const struct server *srv, const struct game *g, enum policy pol,
                 return -1;
             }
         } else {
-            post(srv, g, "draw", seat, NULL, &r);
+            game_post(srv, g, seat, "draw", NULL, &r);
             if (r.status != 200 || record(pl, seat, NULL)) {
                 snprintf(why, cap, "draw: %ld %.200s", r.status, r.body);
                 resp_free(&r);
@@ -299,7 +289,7 @@ static int play(const struct server *srv, const struct game *g, enum policy pol,
         char body[BODY_MAX];
         choose(pol, pl->seen.turns, list, body, sizeof body);
         resp_free(&r);
-        post(srv, g, "placements", seat, body, &r);
+        game_post(srv, g, seat, "placements", body, &r);
         if (r.status != 201 || record(pl, seat, body)) {
             snprintf(why, cap, "turn %d: %.120s: %ld %.200s", pl->seen.turns, body, r.status,
                      r.body);
@@ -438,7 +428,8 @@ static int replay(const struct server *srv, const struct game *orig, const char 
     for (int i = 0; i < pl->n; i++) {
         struct resp r;
         int draw = pl->body[i][0] == '\0';
-        post(srv, &g, draw ? "draw" : "placements", pl->seat[i], draw ? NULL : pl->body[i], &r);
+        game_post(srv, &g, pl->seat[i], draw ? "draw" : "placements", draw ? NULL : pl->body[i],
+                  &r);
         long want = draw ? 200 : 201;
         if (r.status != want) {
             snprintf(why, cap, "replay %d %s: %ld %.200s", i, pl->body[i], r.status, r.body);
@@ -583,7 +574,7 @@ ITEST(test_discovery_hand_game, "discovery (hand of two): a whole game, replayed
     CHECK(setup_removed == 2 && setup_dealt == 6, "setup events: %d removed, %d dealt",
           setup_removed, setup_dealt);
     struct resp r;
-    post(srv, &g, "draw", 0, NULL, &r);
+    game_post(srv, &g, 0, "draw", NULL, &r);
     CHECK(r.status == 409 && strcmp(problem_code(&r), "wrong_phase") == 0, "draw: %ld %s", r.status,
           r.body);
     resp_free(&r);
@@ -609,7 +600,7 @@ ITEST(test_discovery_hand_game, "discovery (hand of two): a whole game, replayed
 #define EXPECT_REFUSED(seat_, b_, st, code_)                                                       \
     do {                                                                                           \
         struct resp r_;                                                                            \
-        post(srv, &g, "placements", seat_, b_, &r_);                                               \
+        game_post(srv, &g, seat_, "placements", b_, &r_);                                          \
         int ok_ = r_.status == (st) && strcmp(problem_code(&r_), code_) == 0;                      \
         char got_[300];                                                                            \
         snprintf(got_, sizeof got_, "%ld %.200s", r_.status, r_.body);                             \
@@ -621,7 +612,7 @@ ITEST(test_discovery_hand_game, "discovery (hand of two): a whole game, replayed
 /* Draws for `seat` (the answer in *r, kept for its placements); bumps `version`. */
 #define DRAW(seat_, r_)                                                                            \
     do {                                                                                           \
-        post(srv, &g, "draw", seat_, NULL, r_);                                                    \
+        game_post(srv, &g, seat_, "draw", NULL, r_);                                               \
         CHECK((r_)->status == 200, "draw: %ld %s", (r_)->status, (r_)->body);                      \
         version++;                                                                                 \
     } while (0)
@@ -630,7 +621,7 @@ ITEST(test_discovery_hand_game, "discovery (hand of two): a whole game, replayed
 #define PLACE(seat_, b_, ev_)                                                                      \
     do {                                                                                           \
         struct resp r_;                                                                            \
-        post(srv, &g, "placements", seat_, b_, &r_);                                               \
+        game_post(srv, &g, seat_, "placements", b_, &r_);                                          \
         int ok_ = r_.status == 201 && (!(ev_)[0] || strstr(r_.body, "\"type\":\"" ev_ "\""));      \
         char got_[400];                                                                            \
         snprintf(got_, sizeof got_, "%ld %.300s", r_.status, r_.body);                             \
@@ -790,7 +781,7 @@ ITEST(test_discovery_refusals, "discovery: every refusal of its own, nothing cha
     CHECK(ok, "a custom deck removes nothing and deals two each");
 
     /* Turn 1, Ann. */
-    post(srv, &g, "draw", 0, NULL, &r);
+    game_post(srv, &g, 0, "draw", NULL, &r);
     CHECK(r.status == 409 && strcmp(problem_code(&r), "wrong_phase") == 0, "draw: %ld", r.status);
     resp_free(&r);
     get(srv, &g, "placements", &r);
@@ -847,7 +838,7 @@ ITEST(test_discovery_refusals, "discovery: every refusal of its own, nothing cha
     follow_at("withdraw", w, "location", extra, sizeof extra);
     body_for(p, extra, body, sizeof body);
     resp_free(&r);
-    post(srv, &g, "placements", 0, body, &r);
+    game_post(srv, &g, 0, "placements", body, &r);
     CHECK(r.status == 201, "withdraw: %ld %s", r.status, r.body);
     version++;
     const cJSON *e, *wd = NULL;

@@ -58,10 +58,7 @@ static long draw(const struct server *srv, const struct game *g, const char *aut
     const char *h[] = {auth, NULL};
     struct resp r;
     http(srv, "POST", path, NULL, h, &r);
-    long st = r.status;
-    snprintf(code, cap, "%s", st == 200 ? "" : problem_code(&r));
-    resp_free(&r);
-    return st;
+    return resp_done(&r, code, cap); /* only a problem has a code */
 }
 
 ITEST(test_seatme_play,
@@ -123,10 +120,9 @@ ITEST(test_seatme_play,
     st = r.status;
     resp_free(&r);
     CHECK(st == 404, "Cy's seat token read Ann's webhook: %ld", st);
-    const char *vh[] = {g.id};
-    CHECK(db_scalar_params("SELECT count(*) FROM webhooks WHERE game_id = $1::uuid AND owner = "
-                           "'seat:0'",
-                           1, vh) == 1,
+    CHECK(db_scalar_id("SELECT count(*) FROM webhooks WHERE game_id = $1::uuid AND owner = "
+                       "'seat:0'",
+                       g.id) == 1,
           "the webhook is not stored once, as seat 0's");
     http(srv, "DELETE", path, NULL, ha, &r);
     st = r.status;
@@ -145,9 +141,8 @@ ITEST(test_seatme_play,
     cJSON_Delete(j);
     CHECK(finished, "the game did not finish in %d turns", turns);
     CHECK(db_replay_check(g.id, why, sizeof why) == 0, "%s", why);
-    const char *va[] = {g.id};
-    CHECK(db_scalar_params("SELECT count(DISTINCT seat) FROM actions WHERE game_id = $1::uuid", 1,
-                           va) == 2,
+    CHECK(db_scalar_id("SELECT count(DISTINCT seat) FROM actions WHERE game_id = $1::uuid", g.id) ==
+              2,
           "not both seats acted");
 
     /* A replaced player token stops acting at once; the new one acts for the seat. */
@@ -272,7 +267,7 @@ ITEST(test_seatme_idempotency, "seatme: Idempotency-Key of a create scoped to th
     CHECK(st == 201 && strcmp(anon.id, a.id) != 0 && strcmp(anon.id, b.id) != 0 &&
               token_shape(anon.token[0]),
           "an anonymous create with the key: %ld %s", st, code);
-    const char *vk[] = {key + strlen("Idempotency-Key: ")};
-    CHECK(db_scalar_params("SELECT count(*) FROM idempotency WHERE " IDEM_KEY_IS("$1"), 1, vk) == 3,
+    CHECK(db_scalar_id("SELECT count(*) FROM idempotency WHERE " IDEM_KEY_IS("$1"),
+                       key + strlen("Idempotency-Key: ")) == 3,
           "the key is not stored once per caller");
 }

@@ -120,13 +120,7 @@ static cJSON *hook_state(const struct server *srv, const struct game *g, int sea
     char path[160];
     snprintf(path, sizeof path, "/v1/games/%s/webhook", g->id);
     const char *h[] = {seat >= 0 ? g->auth[seat] : NULL, NULL};
-    struct resp r;
-    http(srv, "GET", path, NULL, h, &r);
-    *status = r.status;
-    cJSON *j = r.status == 200 ? r.json : NULL;
-    if (j) r.json = NULL;
-    resp_free(&r);
-    return j;
+    return get_json_as(srv, path, h, status);
 }
 
 /*
@@ -447,20 +441,15 @@ ITEST(test_webhooks, "webhooks: signed deliveries in order, state, replace, remo
         resp_free(&r);
         EXPECT(no_token == 401 && stale == 412, "without a token %ld, stale If-Match %ld", no_token,
                stale);
-        http(srv, "POST", "/v1/games",
-             "{\"ruleset\":\"classic\",\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}],"
-             "\"webhook\":{\"url\":\"gopher://x\"}}",
-             NULL, &r);
-        int create_bad = r.status == 400 && strcmp(problem_code(&r), "invalid_webhook_url") == 0;
-        resp_free(&r);
-        http(srv, "POST", "/v1/games",
-             "{\"ruleset\":\"classic\",\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}],"
-             "\"webhook\":{\"uri\":\"http://x/\"}}",
-             NULL, &r);
-        int create_field = r.status == 400 && strcmp(problem_code(&r), "unknown_field") == 0;
-        resp_free(&r);
-        EXPECT(create_bad && create_field, "create with a bad webhook: %d %d", create_bad,
-               create_field);
+        static const struct create_refusal bad_hooks[] = {
+            {"{\"url\":\"gopher://x\"}", "invalid_webhook_url"},
+            {"{\"uri\":\"http://x/\"}", "unknown_field"},
+        };
+        expect_create_refusals(srv,
+                               "{\"ruleset\":\"classic\",\"players\":[{\"name\":\"A\"},{\"name\":"
+                               "\"B\"}],\"webhook\":%s}",
+                               bad_hooks, 2);
+        EXPECT(!itest_failure[0], "create with a bad webhook: %.300s", itest_failure);
     }
 
     /* Seat 1 removes its own: 204, then 404; seat 0's and the creator's go on. */
@@ -549,36 +538,17 @@ ITEST(test_webhooks, "webhooks: signed deliveries in order, state, replace, remo
     CHECK(ok, "%s", why);
 }
 
-/* The DATABASE_URL of a fresh database `name` of the test cluster, or "" (scripts/pg-start.sh). */
-void fresh_database(const char *name, char *url, size_t cap)
-{
-    char cmd[256];
-    snprintf(cmd, sizeof cmd, "scripts/pg-start.sh --fast --fresh %s 2>/dev/null", name);
-    url[0] = '\0';
-    FILE *p = popen(cmd, "r");
-    if (!p) return;
-    if (!fgets(url, (int)cap, p)) url[0] = '\0';
-    if (pclose(p) != 0) url[0] = '\0';
-    url[strcspn(url, "\n")] = '\0';
-}
-
 /* On a database of its own: the other servers of the tests have their own retry settings,
  * and their workers would take part of these deliveries. */
 ITEST(test_webhook_retries, "webhooks: retries with backoff, giving up, never delaying a move")
 {
     (void)srv;
-    char db[512], dbenv[560];
-    fresh_database("tilehall_itest_retries", db, sizeof db);
-    CHECK(db[0], "no database for the test");
-    snprintf(dbenv, sizeof dbenv, "DATABASE_URL=%s", db);
-    const char *env[] = {"WEBHOOK_MAX_ATTEMPTS=3",
-                         "WEBHOOK_BACKOFF_MS=50",
-                         "WEBHOOK_POLL_MS=50",
-                         "WEBHOOK_TIMEOUT_MS=3000",
-                         dbenv,
-                         NULL};
+    char db[512];
+    const char *env[] = {"WEBHOOK_MAX_ATTEMPTS=3", "WEBHOOK_BACKOFF_MS=50", "WEBHOOK_POLL_MS=50",
+                         "WEBHOOK_TIMEOUT_MS=3000", NULL};
     struct server s;
-    CHECK(hard_server_start(&s, env, 1) == 0, "the server did not start");
+    CHECK(hard_server_own_db(&s, "tilehall_itest_retries", env, 1, db, sizeof db) == 0,
+          "the server on a database of its own did not start");
     struct listener *l = listener_start();
     char url[128], why[400] = "", secret[64];
     int rc = l ? 0 : -1;
@@ -700,13 +670,11 @@ ITEST(test_webhook_servers, "webhooks: two servers share the deliveries, each on
 ITEST(test_webhook_private, "webhooks: private addresses refused unless allowed")
 {
     (void)srv;
-    char db[512], dbenv[560];
-    fresh_database("tilehall_itest_private", db, sizeof db);
-    CHECK(db[0], "no database for the test");
-    snprintf(dbenv, sizeof dbenv, "DATABASE_URL=%s", db);
-    const char *env[] = {"WEBHOOK_ALLOW_PRIVATE=0", "WEBHOOK_MAX_ATTEMPTS=1", dbenv, NULL};
+    char db[512];
+    const char *env[] = {"WEBHOOK_ALLOW_PRIVATE=0", "WEBHOOK_MAX_ATTEMPTS=1", NULL};
     struct server s;
-    CHECK(hard_server_start(&s, env, 1) == 0, "the server did not start");
+    CHECK(hard_server_own_db(&s, "tilehall_itest_private", env, 1, db, sizeof db) == 0,
+          "the server on a database of its own did not start");
     struct listener *l = listener_start();
     char url[128], why[400] = "", secret[64], got_lit[300] = "";
     struct game g;
@@ -800,6 +768,12 @@ ITEST(test_webhook_private, "webhooks: private addresses refused unless allowed"
     CHECK(seat_refused, "a seat's webhook to localhost: state %s", seat_state);
     CHECK(code == 0, "the server exited with %d", code);
 }
+
+/* The servers of the tarpit tests: a delivery given up after 10 s, at most 4 of one host's
+ * at once, and a host skipped for 20 s after 3 failures in a row. */
+#define TARPIT_SETTINGS                                                                            \
+    "WEBHOOK_TIMEOUT_MS=10000", "WEBHOOK_PER_HOST=4", "WEBHOOK_BREAKER_FAILURES=3",                \
+        "WEBHOOK_BREAKER_MS=20000"
 
 #define TARPIT_MAX   128  /* listeners of a tarpit */
 #define TARPIT_CONNS 1024 /* connections it holds at most (more are closed at once) */
@@ -988,19 +962,11 @@ ITEST(test_webhook_tarpits, "webhooks: receivers that never answer delay no othe
     (void)srv;
     int ntar = (int)hard_knob("ITEST_TARPITS", 100);
     long wait_ms = hard_knob("ITEST_TARPIT_WAIT_MS", 20000);
-    char db[512], dbenv[560];
-    fresh_database("tilehall_itest_tarpits", db, sizeof db);
-    CHECK(db[0], "no database for the test");
-    snprintf(dbenv, sizeof dbenv, "DATABASE_URL=%s", db);
-    const char *env[] = {"WEBHOOK_TIMEOUT_MS=10000",
-                         "WEBHOOK_PER_HOST=4",
-                         "WEBHOOK_BREAKER_FAILURES=3",
-                         "WEBHOOK_BREAKER_MS=20000",
-                         "WEBHOOK_MAX_ATTEMPTS=8",
-                         dbenv,
-                         NULL};
+    char db[512];
+    const char *env[] = {TARPIT_SETTINGS, "WEBHOOK_MAX_ATTEMPTS=8", NULL};
     struct server s;
-    CHECK(hard_server_start(&s, env, 1) == 0, "the server did not start");
+    CHECK(hard_server_own_db(&s, "tilehall_itest_tarpits", env, 1, db, sizeof db) == 0,
+          "the server on a database of its own did not start");
     struct tarpit *many = tarpit_start(1, ntar, 1);
     struct tarpit *one = tarpit_start(2, 1, 1);
     struct tarpit *shut = tarpit_start(3, 1, 0);
@@ -1066,18 +1032,12 @@ ITEST(test_webhook_breaker,
       "webhooks: a failing host is skipped (circuit breaker), then served again")
 {
     (void)srv;
-    char db[512], dbenv[560];
-    fresh_database("tilehall_itest_breaker", db, sizeof db);
-    CHECK(db[0], "no database for the test");
-    snprintf(dbenv, sizeof dbenv, "DATABASE_URL=%s", db);
-    const char *env[] = {"WEBHOOK_PER_HOST=1",
-                         "WEBHOOK_BREAKER_FAILURES=2",
-                         "WEBHOOK_BREAKER_MS=3000",
-                         "WEBHOOK_MAX_ATTEMPTS=20",
-                         dbenv,
-                         NULL};
+    char db[512];
+    const char *env[] = {"WEBHOOK_PER_HOST=1", "WEBHOOK_BREAKER_FAILURES=2",
+                         "WEBHOOK_BREAKER_MS=3000", "WEBHOOK_MAX_ATTEMPTS=20", NULL};
     struct server s;
-    CHECK(hard_server_start(&s, env, 1) == 0, "the server did not start");
+    CHECK(hard_server_own_db(&s, "tilehall_itest_breaker", env, 1, db, sizeof db) == 0,
+          "the server on a database of its own did not start");
     struct listener *l = listener_start();
     char url[128], why[400] = "";
     int rc = l ? 0 : -1, early = -1, arrived = 0, firsts = 0, n = 0;
@@ -1143,13 +1103,10 @@ ITEST(test_webhook_migration,
       "webhooks: the migration to one per owner keeps a game's deliveries (the creator's)")
 {
     (void)srv;
-    char db[512], dbenv[560];
-    fresh_database("tilehall_itest_hookmig", db, sizeof db);
-    CHECK(db[0], "no database for the test");
-    snprintf(dbenv, sizeof dbenv, "DATABASE_URL=%s", db);
-    const char *env[] = {dbenv, NULL};
+    char db[512];
     struct server s;
-    CHECK(hard_server_start(&s, env, 1) == 0, "the server did not start");
+    CHECK(hard_server_own_db(&s, "tilehall_itest_hookmig", NULL, 1, db, sizeof db) == 0,
+          "the server on a database of its own did not start");
     struct listener *l = listener_start();
     char url[128], why[400] = "no listener", secret[64];
     struct game g;
@@ -1187,7 +1144,7 @@ ITEST(test_webhook_migration,
     long delivered = -1;
     int before = l ? listener_count(l) : 0, again = 0, later = 0, checked = -1;
     long st0 = 0, del0 = 0;
-    if (rc == 0 && hard_server_start(&s, env, 1) != 0) {
+    if (rc == 0 && hard_server_on_db(&s, db, NULL, 1) != 0) {
         snprintf(why, sizeof why, "the server did not start on the old shape");
         rc = -1;
     } else if (rc == 0) {
@@ -1251,19 +1208,11 @@ ITEST(test_webhook_one_address,
 {
     (void)srv;
     long wait_ms = hard_knob("ITEST_TARPIT_WAIT_MS", 20000);
-    char db[512], dbenv[560];
-    fresh_database("tilehall_itest_spellings", db, sizeof db);
-    CHECK(db[0], "no database for the test");
-    snprintf(dbenv, sizeof dbenv, "DATABASE_URL=%s", db);
-    const char *env[] = {"WEBHOOK_TIMEOUT_MS=10000",
-                         "WEBHOOK_IN_FLIGHT=16",
-                         "WEBHOOK_PER_HOST=4",
-                         "WEBHOOK_BREAKER_FAILURES=3",
-                         "WEBHOOK_BREAKER_MS=20000",
-                         dbenv,
-                         NULL};
+    char db[512];
+    const char *env[] = {TARPIT_SETTINGS, "WEBHOOK_IN_FLIGHT=16", NULL};
     struct server s;
-    CHECK(hard_server_start(&s, env, 1) == 0, "the server did not start");
+    CHECK(hard_server_own_db(&s, "tilehall_itest_spellings", env, 1, db, sizeof db) == 0,
+          "the server on a database of its own did not start");
     struct tarpit *t = tarpit_start(4, 1, 1);
     struct listener *l = listener_start();
     char url[160], why[400] = "";

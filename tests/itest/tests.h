@@ -61,6 +61,11 @@ int game_new(const struct server *srv, const char *body, struct game *g, char *w
         CHECK(game_new(srv, body, g, why_, sizeof why_) == 0, "%s", why_);                         \
     } while (0)
 
+/* A short classic deck of twelve tiles, a member of a create body (the start tile is D as
+ * always): a game that ends soon. */
+#define SHORT_DECK                                                                                 \
+    "\"deck\":[\"A\",\"B\",\"C\",\"E\",\"F\",\"U\",\"V\",\"K\",\"L\",\"W\",\"X\",\"J\"]"
+
 /* A player created for a test. */
 struct person {
     char id[64];    /* its id */
@@ -73,6 +78,10 @@ int person_new(const struct server *srv, const char *name, struct person *p, cha
 
 /* The JSON body of GET `path` (caller deletes), or NULL unless it answered 200. */
 cJSON *get_json(const struct server *srv, const char *path);
+/* get_json with the NULL-terminated header lines `headers` (may be NULL), the status into
+ * *status unless `status` is NULL. */
+cJSON *get_json_as(const struct server *srv, const char *path, const char *const *headers,
+                   long *status);
 
 /* The game's current JSON (caller deletes), or NULL. */
 cJSON *game_get(const struct server *srv, const struct game *g);
@@ -80,23 +89,46 @@ cJSON *game_get(const struct server *srv, const struct game *g);
 /* Checks that GET `path` answers 404 not_found (records a failure otherwise). */
 void expect_not_found(const struct server *srv, const char *path);
 
+/* A create body and the code of the 400 it must get. */
+struct create_refusal {
+    const char *body; /* the body, or what `frame` puts into it */
+    const char *code; /* the problem's code */
+};
+
+/* Checks that POST /v1/games answers each of the `n` `cases` 400 with its code, the body
+ * being the case's put into the printf format `frame` (one %s; NULL: the case's as it is),
+ * and that no game was stored (records a failure otherwise). */
+void expect_create_refusals(const struct server *srv, const char *frame,
+                            const struct create_refusal *cases, size_t n);
+
 /* The game's version, or -1. */
 int game_version(const struct server *srv, const struct game *g);
 
+/* POSTs `body` (NULL: none) to /v1/games/{id}/`what` of `g` as seat `seat` (play.c). */
+void game_post(const struct server *srv, const struct game *g, int seat, const char *what,
+               const char *body, struct resp *r);
+
+/* The first placement listed for game `g` (the place phase) as a request body into `body`
+ * (`len` bytes): its hand tile when it names one, a follower at its first location when
+ * `follower` and there is one (play.c). 0, or -1 with what went wrong in `why`. */
+int first_placement(const struct server *srv, const struct game *g, int follower, char *body,
+                    size_t len, char *why, size_t cap);
+
 /*
- * Plays one whole turn for the seat to move: draws if needed, then places the first
- * legal placement (deploying a follower at its first location when `follower`). Returns
- * 1 when the game is finished afterwards, 0 when it goes on, -1 on an unexpected answer
- * (described in `why`).
+ * Moves game `g` on for the seat to move (play.c): draws in the draw phase, then (unless
+ * `one_action` and it drew) places the first placement listed, naming the hand tile it
+ * names (the hand variant) and deploying a follower at its first location when `follower`.
+ * Returns 1 when the game is finished (before, or by the move), 0 when it goes on, -1 on an
+ * unexpected answer (described in `why`).
  */
+int play_move(const struct server *srv, const struct game *g, int follower, int one_action,
+              char *why, size_t cap);
+/* One whole turn: play_move(srv, g, follower, 0, why, cap). */
 int play_turn(const struct server *srv, const struct game *g, int follower, char *why, size_t cap);
 
 /* 1 when `tok` is 43 characters of base64url (256 random bits): a seat's or a player's
  * token. */
 int token_shape(const char *tok);
-
-/* The DATABASE_URL of a fresh database `name` of the test cluster, or "" (t_webhook.c). */
-void fresh_database(const char *name, char *url, size_t cap);
 
 /* Runs the psql script `sql` on database `db` in one transaction, with psql variable
  * game=`game`. 0 or -1 (t_webhook.c). */

@@ -2,12 +2,14 @@
  * ruleset and option, determinism, uniform random moves, greedy's best move on built and
  * random positions, seeded ties, and no reading of what the seat to move cannot see. */
 #include <criterion/criterion.h>
+#include <criterion/parameterized.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bot.h"
 #include "rng.h"
 #include "testutil.h"
+#include "randplay.h"
 
 /* A ruleset with its options. */
 struct config {
@@ -43,14 +45,7 @@ static enum cc_status think(const struct cc_game *g, enum cc_bot_level lv, uint6
 
 static void new_game(struct cc_game *g, const struct config *c, unsigned nplayers, uint64_t seed)
 {
-    struct cc_setup s;
-    memset(&s, 0, sizeof s);
-    s.ruleset = c->ruleset;
-    s.nplayers = (uint8_t)nplayers;
-    s.options = c->opts;
-    s.seed = seed;
-    s.start = -1;
-    s.deck_len = -1;
+    struct cc_setup s = randplay_setup(c->ruleset, (uint8_t)nplayers, c->opts, seed);
     cr_assert_eq(cc_game_new(g, &s, NULL), CC_OK, "%s", c->label);
     tu_check(g);
 }
@@ -184,33 +179,22 @@ static void play_checked(const struct config *c, unsigned games, unsigned full)
                 c->label, moves, kinds[0], kinds[1], kinds[2], kinds[3], kinds[4]);
 }
 
-Test(bot, legal_classic_standard)
+static void free_params(struct criterion_test_params *crp)
 {
-    play_checked(&configs[0], 12, 5);
+    cr_free(crp->params);
 }
-Test(bot, legal_classic_original)
+
+/* One test for each config: its index in `configs` (Criterion's shared memory holds the
+ * parameters, where a test process finds them at the same address). */
+ParameterizedTestParameters(bot, legal)
 {
-    play_checked(&configs[1], 12, 5);
+    size_t *index = cr_malloc(sizeof *index * NCONFIGS);
+    for (size_t i = 0; i < NCONFIGS; i++) index[i] = i;
+    return cr_make_param_array(size_t, index, NCONFIGS, free_params);
 }
-Test(bot, legal_classic_river)
+ParameterizedTest(size_t *index, bot, legal)
 {
-    play_checked(&configs[2], 12, 5);
-}
-Test(bot, legal_classic_original_river)
-{
-    play_checked(&configs[3], 12, 5);
-}
-Test(bot, legal_hills)
-{
-    play_checked(&configs[4], 12, 5);
-}
-Test(bot, legal_discovery)
-{
-    play_checked(&configs[5], 12, 5);
-}
-Test(bot, legal_discovery_hand)
-{
-    play_checked(&configs[6], 12, 5);
+    play_checked(&configs[*index], 12, 5);
 }
 
 Test(bot, draw_phase_finished_game_and_levels)

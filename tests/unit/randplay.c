@@ -4,11 +4,9 @@
 #include "randplay.h"
 #include "rng.h"
 
-bool randplay_game(struct cc_game *g, struct cc_events *ev, uint8_t ruleset, uint8_t nplayers,
-                   struct cc_options options, uint64_t seed, struct randplay_stats *stats,
-                   randplay_hook hook, void *ctx)
+struct cc_setup randplay_setup(uint8_t ruleset, uint8_t nplayers, struct cc_options options,
+                               uint64_t seed)
 {
-    const struct cc_tileset *ts = cc_tileset_get((enum cc_ruleset)ruleset);
     struct cc_setup setup;
     memset(&setup, 0, sizeof setup);
     setup.ruleset = ruleset;
@@ -17,6 +15,15 @@ bool randplay_game(struct cc_game *g, struct cc_events *ev, uint8_t ruleset, uin
     setup.seed = seed;
     setup.start = -1;
     setup.deck_len = -1;
+    return setup;
+}
+
+bool randplay_game(struct cc_game *g, struct cc_events *ev, uint8_t ruleset, uint8_t nplayers,
+                   struct cc_options options, uint64_t seed, struct randplay_stats *stats,
+                   randplay_hook hook, void *ctx)
+{
+    const struct cc_tileset *ts = cc_tileset_get((enum cc_ruleset)ruleset);
+    struct cc_setup setup = randplay_setup(ruleset, nplayers, options, seed);
     ev->n = 0;
     if (cc_game_new(g, &setup, ev) != CC_OK) return false;
     struct cc_rng rng;

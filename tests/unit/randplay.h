@@ -21,6 +21,11 @@ struct randplay_stats {
 typedef void (*randplay_hook)(const struct cc_game *g, const struct cc_action *a,
                               const struct cc_events *ev, void *ctx);
 
+/* The setup of a standard game of `ruleset` with `nplayers` from `seed`: the shuffled
+ * standard deck, the default start tile, the options as given. */
+struct cc_setup randplay_setup(uint8_t ruleset, uint8_t nplayers, struct cc_options options,
+                               uint64_t seed);
+
 /*
  * Plays a whole game of `ruleset` with `nplayers` from `seed` (standard shuffled deck,
  * options as given) choosing random legal moves from a generator seeded with `seed`.

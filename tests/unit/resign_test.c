@@ -9,6 +9,7 @@
 #include "bot.h"
 #include "rng.h"
 #include "testutil.h"
+#include "randplay.h"
 
 static struct cc_events events;
 
@@ -16,14 +17,7 @@ static struct cc_events events;
 static void new_game(struct cc_game *g, uint8_t ruleset, uint8_t n, struct cc_options o,
                      uint64_t seed)
 {
-    struct cc_setup s;
-    memset(&s, 0, sizeof s);
-    s.ruleset = ruleset;
-    s.nplayers = n;
-    s.options = o;
-    s.seed = seed;
-    s.start = -1;
-    s.deck_len = -1;
+    struct cc_setup s = randplay_setup(ruleset, n, o, seed);
     cr_assert_eq(cc_game_new(g, &s, NULL), CC_OK);
 }
 

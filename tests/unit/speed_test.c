@@ -74,13 +74,7 @@ Test(speed, random_pick_is_the_listed_entry_discovery)
 Test(speed, random_pick_outside_the_place_phase)
 {
     static struct cc_game g;
-    struct cc_setup s;
-    memset(&s, 0, sizeof s);
-    s.ruleset = CC_RULESET_CLASSIC;
-    s.nplayers = 2;
-    s.seed = 7;
-    s.start = -1;
-    s.deck_len = -1;
+    struct cc_setup s = randplay_setup(CC_RULESET_CLASSIC, 2, (struct cc_options){0}, 7);
     cr_assert_eq(cc_game_new(&g, &s, NULL), CC_OK);
     cr_assert_eq(g.phase, CC_PHASE_DRAW);
     struct cc_rng r1, r2;
