@@ -272,6 +272,8 @@ void json_game(struct json_out *o, const struct cc_game *g, const struct json_ga
         /* Either fixes the draw order: whoever joins an open seat can tell (issue 29). */
         json_out_key(o, "seed_chosen");
         json_out_bool(o, meta->seed_chosen);
+        json_out_key(o, "rated");
+        json_out_bool(o, meta->rated);
         json_out_key(o, "custom_deck");
         json_out_bool(o, g->custom_deck != 0);
     }

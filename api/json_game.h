@@ -18,6 +18,7 @@ struct json_game_meta {
                                          ("bot", "think_ms"), and "hints" (0010) */
     int hints_off;                    /* with seats: 1 when the game has no hints */
     int seed_chosen;                  /* with seats: 1 when the creator chose the seed (0022) */
+    int rated;                        /* with seats: 1 for a rated game (0025) */
     const char *status;        /* "waiting" or "aborted" (games_status), or NULL: as g says */
     unsigned open;             /* bit s set while seat s is open (waits for its invite) */
     const char *const *invite; /* NULL, or the invites by seat, NULL for none (create answer) */

@@ -87,6 +87,7 @@ struct store_game {
     struct store_player players[CC_MAX_PLAYERS]; /* by seat */
     int hints_off;                               /* 1: created with "hints": false (0010) */
     int seed_chosen;                             /* 1: the creator chose the seed (0022) */
+    int rated;                                   /* 1: a rated game (0025) */
     enum store_game_state state;                 /* waiting, aborted, or as the engine says */
     struct store_clock clock;                    /* its clock (0011): kind 0 for none */
     size_t snapshot_len;                         /* bytes in snapshot */
@@ -140,6 +141,7 @@ struct store_new_game {
     const char *rematch_of;        /* the game this one is the rematch of, or NULL (0009) */
     int hints_off;                 /* 1: "hints": false (0010) */
     int seed_chosen;               /* 1: the creator chose the seed (0022) */
+    int rated;                     /* 1: a rated game (0025) */
     const struct store_jobs *jobs; /* background jobs to write, or NULL: none */
     struct store_turn turn;        /* the turn and scores for the players' lists */
     const char *clock_json;        /* the clock (games.clock, 0011), or NULL: none */
@@ -152,28 +154,36 @@ struct store_new_game {
     int replay_version;
 };
 
+struct ratings_game;   /* store_ratings.h */
+struct ratings_change; /* store_ratings.h */
+
 /* An accepted action, written in one transaction guarded by the version read. */
 struct store_commit {
-    const char *id;                /* the game */
-    int version;                   /* the version the action was applied to */
-    const char *status;            /* "active", "finished" or "aborted" after it */
-    int last_seq;                  /* seq of the last event in events_json */
-    const uint8_t *snapshot;       /* the new state */
-    size_t snapshot_len;           /* its bytes */
-    int seat;                      /* who acted */
-    const char *kind;              /* "draw" or "place" */
-    const char *action_json;       /* the action as applied */
-    const char *events_json;       /* JSON array of the new events */
-    const struct store_idem *idem; /* the answer to remember, or NULL */
-    const char *result;            /* how it ended when finished ("completed" ...), else NULL */
-    const struct store_jobs *jobs; /* background jobs to write or remove, or NULL: none
-                                      (game_commit fills it in) */
-    struct store_turn turn;        /* the turn and scores after it, for the players' lists */
-    const char *clock_json;        /* the clock after it (0011), or NULL: the game has none */
-    const char *deadline;          /* with clock_json: the deadline (RFC 3339), or NULL */
-    unsigned epoch;                /* store_epoch() of the read of the state it moves on from
-                                      (0: not checked): refused as STORE_UNAVAILABLE when the
-                                      commit's connection reached another primary since */
+    const char *id;                  /* the game */
+    int version;                     /* the version the action was applied to */
+    const char *status;              /* "active", "finished" or "aborted" after it */
+    int last_seq;                    /* seq of the last event in events_json */
+    const uint8_t *snapshot;         /* the new state */
+    size_t snapshot_len;             /* its bytes */
+    int seat;                        /* who acted */
+    const char *kind;                /* "draw" or "place" */
+    const char *action_json;         /* the action as applied */
+    const char *events_json;         /* JSON array of the new events */
+    const struct store_idem *idem;   /* the answer to remember, or NULL */
+    const char *result;              /* how it ended when finished ("completed" ...), else NULL */
+    const struct store_jobs *jobs;   /* background jobs to write or remove, or NULL: none
+                                        (game_commit fills it in) */
+    struct store_turn turn;          /* the turn and scores after it, for the players' lists */
+    const char *clock_json;          /* the clock after it (0011), or NULL: the game has none */
+    const char *deadline;            /* with clock_json: the deadline (RFC 3339), or NULL */
+    unsigned epoch;                  /* store_epoch() of the read of the state it moves on from
+                                        (0: not checked): refused as STORE_UNAVAILABLE when the
+                                        commit's connection reached another primary since */
+    const struct ratings_game *rate; /* the end of a rated game (0025): its seats rated in the
+                                        commit's transaction (ratings_apply_game; the seats'
+                                        out_at filled there from the resignations stored), their
+                                        changes added to game_finished; or NULL */
+    struct ratings_change *rated;    /* with rate: each seat's change, by seat (written) */
 };
 
 #define STORE_JOBS_MAX      12  /* jobs one commit writes or removes at most */
@@ -481,6 +491,9 @@ struct store_inbox_seat {
     char name[STORE_NAME_MAX + 1]; /* UTF-8 */
     int has_score;                 /* 0: not known (a game stored before 0012, unmoved) */
     int score;                     /* with has_score */
+    int has_rating;                /* 1: a rated game that ended rated this seat (0025) */
+    int rating_before;             /* with has_rating: its rating before the game (rounded) */
+    int rating_after;              /* with has_rating: after it */
 };
 
 /* One entry of the list: a game of the person. */
@@ -495,6 +508,7 @@ struct store_inbox_entry {
     char turn_phase[12];                           /* "draw", "place", "finished", "" */
     int nseats;                                    /* entries in seats */
     struct store_inbox_seat seats[CC_MAX_PLAYERS]; /* by seat */
+    int rated;                                     /* 1: a rated game (0025) */
 };
 
 /* A page of the list. */
@@ -523,6 +537,16 @@ enum store_status store_inbox_page(const uint8_t token_hash[AUTH_HASH_LEN],
  * STORE_SERVER_KEY_LEN bytes), or the failure.
  */
 enum store_status store_server_key(const char *name, uint8_t out[STORE_SERVER_KEY_LEN]) NODISCARD;
+
+/*
+ * store_inbox_page() of the person whose id is `person_id` (a UUID), whose name goes into
+ * who->name (who->token_hash is the person's: never shown): q->status must be set (the
+ * public list shows finished games only) and q->my_turn -1. STORE_NOT_FOUND when there is
+ * no such person. (GET /v1/players/{id}/games, 0025.)
+ */
+enum store_status store_player_games_page(const char *person_id, const struct store_inbox_query *q,
+                                          struct store_person *who,
+                                          struct store_inbox_page *out) NODISCARD;
 
 /* Frees a page's entries; a zeroed page is fine. */
 void store_inbox_free(struct store_inbox_page *p);

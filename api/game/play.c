@@ -70,6 +70,7 @@ static enum game_outcome encode_action(const struct api_game *ag, const struct g
                                       .seats = ag->row.players,
                                       .hints_off = ag->row.hints_off,
                                       .seed_chosen = ag->row.seed_chosen,
+                                      .rated = ag->row.rated,
                                       .clock = &ag->row.clock};
         json_game(&w, &ag->g, &meta);
         e->game = json_out_take(&w, &e->game_len);
