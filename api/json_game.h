@@ -51,6 +51,15 @@ void json_game(struct json_out *o, const struct cc_game *g, const struct json_ga
 int json_events(struct json_out *o, const struct cc_game *g, const struct cc_events *ev,
                 size_t from, int seq);
 
+/*
+ * `text` (`len` bytes of JSON made by this module: an answer or an array of events) with
+ * the member "ratings": `ratings` (JSON) added last to its game_finished event, into a new
+ * malloc'd string (*out_len its bytes). NULL when `text` has no game_finished event or
+ * memory ran out. (A rated game's end: its ratings are known only inside the commit's
+ * transaction, after the answer was made.)
+ */
+char *json_with_ratings(const char *text, size_t len, const char *ratings, size_t *out_len);
+
 /* json_events() with the game_finished event's "result" given (NULL: none), for an ending
  * the engine does not know of (a timeout: game_end_result). */
 int json_events_ended(struct json_out *o, const struct cc_game *g, const struct cc_events *ev,

@@ -472,7 +472,16 @@ static enum store_status commit_remembered(PGconn *pg, const struct store_commit
         s = db_run_cmd(&pg, rated[0] ? ST_EVENTS_INSERT_RATED : ST_EVENTS_INSERT, rated[0] ? 4 : 3,
                        vals, NULL, NULL);
     }
-    if (s == STORE_OK && c->idem) s = db_idem_put(pg, c->idem);
+    if (s == STORE_OK && c->idem) {
+        /* The answer remembered is the one the caller gives: with the ratings. */
+        struct store_idem idem = *c->idem;
+        if (rated[0] && c->rated_answer && !(idem.body = c->rated_answer(c->rated_ctx, rated)))
+            s = STORE_ERROR;
+        if (s == STORE_OK) s = db_idem_put(pg, &idem);
+    } else if (s == STORE_OK && rated[0] && c->rated_answer &&
+               !c->rated_answer(c->rated_ctx, rated)) {
+        s = STORE_ERROR;
+    }
     if (s == STORE_OK && c->jobs) s = jobs_set(&pg, c->id, c->version + 1, c->jobs, jobs);
     if (s == STORE_OK) {
         const char *vals[3] = {c->id, last_seq, c->events_json};

@@ -184,6 +184,12 @@ struct store_commit {
                                         out_at filled there from the resignations stored), their
                                         changes added to game_finished; or NULL */
     struct ratings_change *rated;    /* with rate: each seat's change, by seat (written) */
+    /* With rate, or NULL: called inside the transaction once the game was rated, with what
+     * game_finished now carries (ratings_changes_json); returns the answer that adds it
+     * (owned by the caller's `rated_ctx`, kept until the commit returns), remembered with
+     * c->idem instead of its body; NULL fails the commit (out of memory). */
+    const char *(*rated_answer)(void *rated_ctx, const char *ratings_json);
+    void *rated_ctx; /* handed to rated_answer */
 };
 
 #define STORE_JOBS_MAX      12  /* jobs one commit writes or removes at most */

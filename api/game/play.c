@@ -100,6 +100,20 @@ static enum game_outcome encode_action(const struct api_game *ag, const struct g
     return GAME_COMMITTED;
 }
 
+/* store_commit.rated_answer of a move that ends a rated game: its answer with the ratings
+ * in game_finished, in place of e->answer. */
+static const char *answer_with_ratings(void *ctx, const char *ratings)
+{
+    struct encoded *e = ctx;
+    size_t len = 0;
+    char *with = json_with_ratings(e->answer, e->answer_len, ratings, &len);
+    if (!with) return NULL;
+    free(e->answer);
+    e->answer = with;
+    e->answer_len = len;
+    return with;
+}
+
 /* The stored kind of action `p`. */
 static const char *action_kind(const struct game_play *p)
 {
@@ -165,6 +179,8 @@ static enum game_outcome try_play(struct api_game *ag, const struct game_play *p
     c.snapshot_len = e.snap_len;
     c.action_json = e.action;
     c.events_json = e.events;
+    c.rated_answer = answer_with_ratings;
+    c.rated_ctx = &e;
     if (p->answered) c.idem = p->answered(p->ctx, e.answer, e.answer_len, ag->row.version + 1);
     rc = game_commit(ag, &c, p->by, e.game, e.game_len, &out->store);
     if (rc == GAME_COMMITTED) {

@@ -200,7 +200,20 @@ ITEST(test_rated_resign,
     resp_free(&r);
     CHECK(history_rows(id) == 0, "rated before its end");
 
-    CHECK(resign(srv, id, a.auth) == 200, "Ann resigns");
+    /* Ann resigns (with an Idempotency-Key): the answer's game_finished has the ratings,
+     * and a repeat of the key gets the same answer, byte for byte. */
+    snprintf(path, sizeof path, "/v1/games/%s/resign", id);
+    const char *hk[3] = {a.auth, "Idempotency-Key: rated-resign-1", NULL};
+    struct resp r1, r2;
+    http(srv, "POST", path, NULL, hk, &r1);
+    http(srv, "POST", path, NULL, hk, &r2);
+    int same = r1.status == 200 && r2.status == 200 && r1.body && r2.body &&
+               strcmp(r1.body, r2.body) == 0 && strstr(r1.body, "\"ratings\":[{\"seat\":0");
+    char first[200];
+    snprintf(first, sizeof first, "%.199s", r1.body ? r1.body : "");
+    resp_free(&r1);
+    resp_free(&r2);
+    CHECK(same, "the resignation's answer and its repeat: %s", first);
     CHECK(history_rows(id) == 2, "two rows of history");
     /* A second resignation changes nothing. */
     CHECK(resign(srv, id, b.auth) == 409, "resign after the end");
