@@ -25,6 +25,9 @@ struct encoded {
     size_t game_len;   /* its bytes */
     char *answer;      /* the answer's body, malloc'd */
     size_t answer_len; /* its bytes */
+    char *rated;       /* a rated game's end: the answer with the ratings, malloc'd, or NULL
+                          (answer stays: a remembered request's record borrows it) */
+    size_t rated_len;  /* its bytes */
 };
 
 /* Frees what encode_action() wrote into `e`. */
@@ -34,6 +37,7 @@ static void encoded_free(struct encoded *e)
     free(e->action);
     free(e->game);
     free(e->answer);
+    free(e->rated);
 }
 
 /*
@@ -108,9 +112,9 @@ static const char *answer_with_ratings(void *ctx, const char *ratings)
     size_t len = 0;
     char *with = json_with_ratings(e->answer, e->answer_len, ratings, &len);
     if (!with) return NULL;
-    free(e->answer);
-    e->answer = with;
-    e->answer_len = len;
+    free(e->rated);
+    e->rated = with;
+    e->rated_len = len;
     return with;
 }
 
@@ -185,9 +189,11 @@ static enum game_outcome try_play(struct api_game *ag, const struct game_play *p
     rc = game_commit(ag, &c, p->by, e.game, e.game_len, &out->store);
     if (rc == GAME_COMMITTED) {
         out->version = ag->row.version;
-        out->answer = e.answer;
-        out->answer_len = e.answer_len;
-        e.answer = NULL;
+        /* A rated game's end: the answer with the ratings (answer_with_ratings). */
+        char **kept = e.rated ? &e.rated : &e.answer;
+        out->answer = *kept;
+        out->answer_len = e.rated ? e.rated_len : e.answer_len;
+        *kept = NULL;
     } else if (rc == GAME_CONFLICT && ag->cached) {
         *stale = 1;
     }
