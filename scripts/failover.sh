@@ -9,7 +9,9 @@
 # would), more load on the new primary, then the check (tests/failover/check.js) against
 # the new primary's tables: every acknowledged move is there, event sequences have no
 # gap or repeat, every key replays its first answer byte for byte, no answer took longer
-# than the outage plus BOUND_MS, every follower saw every event exactly once. The old
+# than the outage plus BOUND_MS, every follower saw every event exactly once, every rated
+# game that ended (two clients, one on each server, end rated games of the same two
+# players) had its ratings changed exactly once. The old
 # primary's slot then gets a new standby of the new primary for the next round.
 #
 # Rounds: FAILOVER_ROUNDS (1) with synchronous replication (synchronous_standby_names='*',

@@ -13,7 +13,9 @@
 //     from its first attempt to its final answer either;
 //   - every follower saw its game's events exactly once, in order, up to the newest,
 //     each equal to the stored one;
-//   - no move ended in a final answer other than a 2xx.
+//   - no move ended in a final answer other than a 2xx;
+//   - every rated game that ended had its ratings changed once (a history row per seat of
+//     each finished rated game, none of a running one, each rating's history a chain).
 // Prints the time from the kill to the first 2xx of a write sent after it (on the new
 // primary). Exit status: 0 all held; 3 acknowledged writes were lost (what the async
 // control must find; in sync mode that is a failure all the same); 1 another failure.
