@@ -141,14 +141,18 @@ bench-clocks:
 # api/ratings/calibration.c): 2,000 players with hidden strengths, 50,000 rated 2- and
 # 4-seat games through the production update; Spearman of hidden and estimated strength,
 # predicted against observed by decile, the 4-seat order against chance. A few seconds;
-# tests/api/ratings_test.c runs a short form in test-api-unit.
+# tests/api/ratings_test.c runs a short form in test-api-unit. Then the leaderboard's HTTP
+# latency (scripts/bench-leaderboard.sh): 1,000,000 rating rows loaded with generate_series
+# into a throwaway PostgreSQL, p50/p99 of GET /v1/leaderboards/{pool} (first page, a deep
+# cursor, with bots) under wrk (target: p99 under 20 ms; about a minute).
 BENCH_RATINGS_BIN := $(BUILD)/bench-ratings
 $(BENCH_RATINGS_BIN): tests/bench/ratings_bench.c $(API_LIB) $(CORE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(API_INC) -Icore tests/bench/ratings_bench.c $(API_LIB) $(CORE_LIB) -lm -o $@
 .PHONY: bench-ratings
-bench-ratings: $(BENCH_RATINGS_BIN)
+bench-ratings: $(BENCH_RATINGS_BIN) $(API_BIN)
 	$(BENCH_RATINGS_BIN)
+	scripts/bench-leaderboard.sh
 
 bench: deps
 	$(MAKE_PLAIN) bench-engine

@@ -9,7 +9,9 @@
 # would), more load on the new primary, then the check (tests/failover/check.js) against
 # the new primary's tables: every acknowledged move is there, event sequences have no
 # gap or repeat, every key replays its first answer byte for byte, no answer took longer
-# than the outage plus BOUND_MS, every follower saw every event exactly once. The old
+# than the outage plus BOUND_MS, every follower saw every event exactly once, every rated
+# game that ended (two clients, one on each server, end rated games of the same two
+# players) had its ratings changed exactly once. The old
 # primary's slot then gets a new standby of the new primary for the next round.
 #
 # Rounds: FAILOVER_ROUNDS (1) with synchronous replication (synchronous_standby_names='*',
@@ -214,6 +216,13 @@ for round in $(seq 1 "$total"); do
     PSQL_DB=tilehall psql_at "$standby" "COPY (SELECT w.game_id, d.seq, d.attempts, d.delivered_at IS NOT NULL, \
         (extract(epoch FROM d.next_attempt_at - now()) * 1000)::bigint FROM webhook_deliveries d \
         JOIN webhooks w ON w.id = d.webhook_id) TO STDOUT" >"$run/deliveries.tsv"
+    # Rated games and their ratings' history, in the order of the updates (issue 25).
+    PSQL_DB=tilehall psql_at "$standby" "COPY (SELECT g.id, g.status, (SELECT count(*) FROM players p \
+        WHERE p.game_id = g.id) FROM games g WHERE g.rated) TO STDOUT" >"$run/rated.tsv"
+    PSQL_DB=tilehall psql_at "$standby" "COPY (SELECT game_id, seat, subject, pool, rating_before, \
+        rating_after FROM rating_history ORDER BY rated_at, game_id) TO STDOUT" >"$run/history.tsv"
+    PSQL_DB=tilehall psql_at "$standby" "COPY (SELECT subject, pool, games FROM ratings) TO STDOUT" \
+        >"$run/rating_counts.tsv"
     doubt=$(($(grep -c '"msg":"database connection lost".*"op":"commit"' "$dir/server.log" || true) - doubt_before))
     log "round $round: $doubt COMMITs lost their answer with the primary (in doubt: answered 503, then retried with their key)"
     rc=0

@@ -33,6 +33,8 @@ static const char *const SERVICE_CODES[] = {
     /* export and replay (issue 16) */
     "replay_invalid", "replay_incomplete", "replay_mismatch", "replay_deck_mismatch",
     "replay_unsupported_format",
+    /* ratings (issue 25) */
+    "unrated_setup",
     /* END service codes */
 };
 

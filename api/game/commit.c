@@ -7,13 +7,44 @@
 #include "game/service.h"
 #include "job_kinds.h"
 #include "json_game.h"
+#include "log.h"
 #include "store_games.h"
+#include "store_ratings.h"
 
 void game_end(struct api_game *ag, struct store_commit *c, enum game_ending how)
 {
     c->result = game_end_result(&ag->g, how);
     /* An abort or an expiry: the row's state follows once committed (game_commit). */
     c->status = how == GAME_ENDS_ABORTED || how == GAME_ENDS_EXPIRED ? "aborted" : "finished";
+}
+
+/*
+ * The seats of rated game `ag` that the commit of `c` ends into *rg, for the ratings'
+ * update in the commit's transaction: 1 when the commit finishes a rated game (a result:
+ * completed, resignation, timeout; an abort or an expiry has none and is unrated), else 0.
+ * A seat that resigned or timed out gets out_at 1 here; the store puts in when it left
+ * (its resignation's version, from the actions stored).
+ */
+static int rated_end(const struct api_game *ag, const struct store_commit *c,
+                     struct ratings_game *rg)
+{
+    if (!ag->row.rated || !c->result || !c->status || strcmp(c->status, "finished") != 0) return 0;
+    const struct cc_game *g = &ag->g;
+    if (g->nplayers < 2 || g->nplayers > RATINGS_MAX_SEATS) return 0;
+    memset(rg, 0, sizeof *rg);
+    rg->game_id = ag->id;
+    rg->pool = cc_ruleset_name((enum cc_ruleset)g->ruleset);
+    rg->nseats = g->nplayers;
+    for (int s = 0; s < g->nplayers; s++) {
+        const struct store_player *p = &ag->row.players[s];
+        struct ratings_game_seat *r = &rg->seats[s];
+        r->person_id = p->person_id[0] ? p->person_id : NULL;
+        r->bot = p->person_id[0] || !p->bot[0] ? NULL : p->bot;
+        r->think_ms = p->think_ms;
+        r->score = g->players[s].score;
+        r->out_at = cc_seat_resigned(g, (unsigned)s) ? 1 : 0;
+    }
+    return 1;
 }
 
 enum game_outcome game_commit(struct api_game *ag, struct store_commit *c, enum game_actor by,
@@ -37,7 +68,22 @@ enum game_outcome game_commit(struct api_game *ag, struct store_commit *c, enum 
         clocks_commit(&ag->row.clock, &ag->g, c, by == GAME_BY_CLOCK, clock, deadline, &plan);
     c->jobs = plan.n ? &plan : NULL;
     c->epoch = ag->epoch;
+    /* A rated game that ends: its seats' ratings in the same transaction (0025). */
+    struct ratings_game rg;
+    struct ratings_change changes[RATINGS_MAX_SEATS];
+    int rated = !c->rate && rated_end(ag, c, &rg);
+    if (rated) {
+        c->rate = &rg;
+        c->rated = changes;
+    }
     enum store_status s = store_game_commit(c);
+    if (rated) {
+        if (s == STORE_OK)
+            log_kv(LOG_INFO, changes[0].rated ? "game rated" : "rated game left unrated", "game",
+                   ag->id, (const char *)NULL);
+        c->rate = NULL; /* (rg and changes are this call's) */
+        c->rated = NULL;
+    }
     c->jobs = given; /* (plan is this call's) */
     *failure = s;
     if (s == STORE_OK) {

@@ -42,6 +42,7 @@ struct cached {
     struct store_player players[CC_MAX_PLAYERS]; /* names and token hashes */
     int hints_off;                               /* store_game.hints_off */
     int seed_chosen;                             /* store_game.seed_chosen (0022) */
+    int rated;                                   /* store_game.rated (0025) */
     enum store_game_state state;                 /* waiting, aborted, or as g says (0009) */
     struct store_clock clock;                    /* store_game.clock (0011) */
     struct cc_game g;                            /* the decoded state */
@@ -118,6 +119,7 @@ static struct api_game *from_cache(const char *id, int version)
         memcpy(copy->row.players, c->players, sizeof copy->row.players);
         copy->row.hints_off = c->hints_off;
         copy->row.seed_chosen = c->seed_chosen;
+        copy->row.rated = c->rated;
         copy->row.state = c->state;
         copy->row.clock = c->clock;
         copy->row.snapshot_len = 0;
@@ -147,6 +149,7 @@ static void slot_put(struct slot *s, const struct api_game *ag, const char *body
     memcpy(c->players, ag->row.players, sizeof c->players);
     c->hints_off = ag->row.hints_off;
     c->seed_chosen = ag->row.seed_chosen;
+    c->rated = ag->row.rated;
     c->state = ag->row.state;
     c->clock = ag->row.clock;
     c->epoch = ag->epoch;
@@ -353,6 +356,7 @@ void games_meta(const struct api_game *ag, struct json_game_meta *meta)
     meta->seats = ag->row.players;
     meta->hints_off = ag->row.hints_off;
     meta->seed_chosen = ag->row.seed_chosen;
+    meta->rated = ag->row.rated;
     meta->clock = &ag->row.clock;
     meta->status = ag->row.state == STORE_PLAYING ? NULL : games_status(ag);
     for (int s = 0; s < ag->row.nplayers; s++)

@@ -273,6 +273,8 @@ void json_game(struct json_out *o, const struct cc_game *g, const struct json_ga
         /* Either fixes the draw order: whoever joins an open seat can tell (issue 29). */
         json_out_key(o, "seed_chosen");
         json_out_bool(o, meta->seed_chosen);
+        json_out_key(o, "rated");
+        json_out_bool(o, meta->rated);
         json_out_key(o, "custom_deck");
         json_out_bool(o, g->custom_deck != 0);
     }
@@ -808,4 +810,44 @@ void json_turn(struct json_out *o, const struct cc_game *g)
                                                   : "draw");
     add_tile(o, "tile", g, drawn_tile(g));
     json_out_end_object(o);
+}
+
+char *json_with_ratings(const char *text, size_t len, const char *ratings, size_t *out_len)
+{
+    static const char mark[] = "\"type\":\"game_finished\"";
+    const char *at = NULL;
+    for (size_t i = 0; i + sizeof mark - 1 <= len && !at; i++)
+        if (memcmp(text + i, mark, sizeof mark - 1) == 0) at = text + i;
+    if (!at) return NULL;
+    /* The event's closing brace: the first '}' at its own depth, outside strings. */
+    int depth = 0, in_string = 0;
+    const char *end = NULL;
+    for (const char *p = at + sizeof mark - 1; p < text + len && !end; p++) {
+        if (in_string) {
+            if (*p == '\\')
+                p++;
+            else if (*p == '"')
+                in_string = 0;
+        } else if (*p == '"') {
+            in_string = 1;
+        } else if (*p == '{' || *p == '[') {
+            depth++;
+        } else if (*p == '}' || *p == ']') {
+            if (depth == 0 && *p == '}') end = p;
+            depth--;
+        }
+    }
+    if (!end) return NULL;
+    static const char member[] = ",\"ratings\":";
+    size_t head = (size_t)(end - text), rl = strlen(ratings);
+    size_t n = len + sizeof member - 1 + rl;
+    char *out = malloc(n + 1);
+    if (!out) return NULL;
+    memcpy(out, text, head);
+    memcpy(out + head, member, sizeof member - 1);
+    memcpy(out + head + sizeof member - 1, ratings, rl);
+    memcpy(out + head + sizeof member - 1 + rl, end, len - head);
+    out[n] = '\0';
+    *out_len = n;
+    return out;
 }

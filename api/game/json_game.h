@@ -19,6 +19,7 @@ struct json_game_meta {
                                          ("bot", "think_ms"), and "hints" (0010) */
     int hints_off;                    /* with seats: 1 when the game has no hints */
     int seed_chosen;                  /* with seats: 1 when the creator chose the seed (0022) */
+    int rated;                        /* with seats: 1 for a rated game (0025) */
     const char *status;        /* "waiting" or "aborted" (games_status), or NULL: as g says */
     unsigned open;             /* bit s set while seat s is open (waits for its invite) */
     const char *const *invite; /* NULL, or the invites by seat, NULL for none (create answer) */
@@ -50,6 +51,15 @@ void json_game(struct json_out *o, const struct cc_game *g, const struct json_ga
  */
 int json_events(struct json_out *o, const struct cc_game *g, const struct cc_events *ev,
                 size_t from, int seq);
+
+/*
+ * `text` (`len` bytes of JSON made by this module: an answer or an array of events) with
+ * the member "ratings": `ratings` (JSON) added last to its game_finished event, into a new
+ * malloc'd string (*out_len its bytes). NULL when `text` has no game_finished event or
+ * memory ran out. (A rated game's end: its ratings are known only inside the commit's
+ * transaction, after the answer was made.)
+ */
+char *json_with_ratings(const char *text, size_t len, const char *ratings, size_t *out_len);
 
 /* json_events() with the game_finished event's "result" given (NULL: none), for an ending
  * the engine does not know of (a timeout: game_end_result). */

@@ -26,6 +26,9 @@ struct encoded {
     size_t game_len;   /* its bytes */
     char *answer;      /* the answer's body, malloc'd */
     size_t answer_len; /* its bytes */
+    char *rated;       /* a rated game's end: the answer with the ratings, malloc'd, or NULL
+                          (answer stays: a remembered request's record borrows it) */
+    size_t rated_len;  /* its bytes */
 };
 
 /* Frees what encode_action() wrote into `e`. */
@@ -35,6 +38,7 @@ static void encoded_free(struct encoded *e)
     free(e->action);
     free(e->game);
     free(e->answer);
+    free(e->rated);
 }
 
 /*
@@ -71,6 +75,7 @@ static enum game_outcome encode_action(const struct api_game *ag, const struct g
                                       .seats = ag->row.players,
                                       .hints_off = ag->row.hints_off,
                                       .seed_chosen = ag->row.seed_chosen,
+                                      .rated = ag->row.rated,
                                       .clock = &ag->row.clock};
         json_game(&w, &ag->g, &meta);
         e->game = json_out_take(&w, &e->game_len);
@@ -98,6 +103,20 @@ static enum game_outcome encode_action(const struct api_game *ag, const struct g
     json_out_free(&w);
     if (!e->events || !e->action || (!p->place && !e->game) || !e->answer) return GAME_NO_MEMORY;
     return GAME_COMMITTED;
+}
+
+/* store_commit.rated_answer of a move that ends a rated game: its answer with the ratings
+ * in game_finished, in place of e->answer. */
+static const char *answer_with_ratings(void *ctx, const char *ratings)
+{
+    struct encoded *e = ctx;
+    size_t len = 0;
+    char *with = json_with_ratings(e->answer, e->answer_len, ratings, &len);
+    if (!with) return NULL;
+    free(e->rated);
+    e->rated = with;
+    e->rated_len = len;
+    return with;
 }
 
 /* The stored kind of action `p`. */
@@ -165,13 +184,17 @@ static enum game_outcome try_play(struct api_game *ag, const struct game_play *p
     c.snapshot_len = e.snap_len;
     c.action_json = e.action;
     c.events_json = e.events;
+    c.rated_answer = answer_with_ratings;
+    c.rated_ctx = &e;
     if (p->answered) c.idem = p->answered(p->ctx, e.answer, e.answer_len, ag->row.version + 1);
     rc = game_commit(ag, &c, p->by, e.game, e.game_len, &out->store);
     if (rc == GAME_COMMITTED) {
         out->version = ag->row.version;
-        out->answer = e.answer;
-        out->answer_len = e.answer_len;
-        e.answer = NULL;
+        /* A rated game's end: the answer with the ratings (answer_with_ratings). */
+        char **kept = e.rated ? &e.rated : &e.answer;
+        out->answer = *kept;
+        out->answer_len = e.rated ? e.rated_len : e.answer_len;
+        *kept = NULL;
     } else if (rc == GAME_CONFLICT && ag->cached) {
         *stale = 1;
     }

@@ -186,6 +186,8 @@ struct game_new {
                                            no jobs, the clock begun by the last join */
     struct store_clock clock;           /* its settings (kind 0: none); begun by begin */
     int hints_off;                      /* 1: "hints": false */
+    int rated;                          /* 1: "rated": true (0025; routes_rated_setup checked
+                                           the setup) */
     int seed_chosen;                    /* 1: the creator chose the seed (a seed given, a
                                            replay's export), 0: drawn (a rematch) (0022) */
     const char *owner;                  /* the creating address (netaddr_key), whose games

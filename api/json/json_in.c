@@ -534,8 +534,8 @@ int json_in_new_game(const char *body, size_t len, struct json_new_game *out, st
     cJSON *root = parse_object(body, len, err);
     if (!root) return -1;
     int rc = -1, bad = 0;
-    static const char *const allowed[] = {"ruleset", "players", "options", "seed",  "start",
-                                          "deck",    "webhook", "hints",   "clock", NULL};
+    static const char *const allowed[] = {"ruleset", "players", "options", "seed",  "start", "deck",
+                                          "webhook", "hints",   "clock",   "rated", NULL};
     if (json_check_fields(root, allowed, "", err)) goto out;
 
     const char *rs = get_str(root, "ruleset", &bad, err);
@@ -580,6 +580,14 @@ int json_in_new_game(const char *body, size_t len, struct json_new_game *out, st
         goto out;
     }
     out->hints_off = hints && cJSON_IsFalse(hints);
+    out->hints_given = hints != NULL;
+
+    const cJSON *rated = cJSON_GetObjectItemCaseSensitive(root, "rated");
+    if (rated && !cJSON_IsBool(rated)) {
+        json_fail(err, "invalid_body", "\"rated\" must be true or false.");
+        goto out;
+    }
+    out->rated = rated && cJSON_IsTrue(rated);
 
     if (decode_clock(cJSON_GetObjectItemCaseSensitive(root, "clock"), &out->clock, err)) goto out;
 

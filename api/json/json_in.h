@@ -47,6 +47,8 @@ struct json_new_game {
     char bots[CC_MAX_PLAYERS][8]; /* a computer player's level by seat ("random" ...), or "" */
     int think_ms[CC_MAX_PLAYERS]; /* with bots[seat]: its time a move (ms) */
     int hints_off;                /* 1: "hints": false */
+    int hints_given;              /* 1: the body named "hints" (true or false) */
+    int rated;                    /* 1: "rated": true (its setup: routes_rated_setup) */
     struct store_clock clock;     /* "clock" (0011): its kind and settings; kind 0 for none */
 };
 

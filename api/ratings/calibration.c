@@ -23,6 +23,8 @@ struct sim_player {
 struct sim_pred {
     double p;       /* predicted probability that the first seat wins */
     double p_no_rd; /* the same from the ratings alone (deviations 0) */
+    double p_rss;   /* the same with the root sum of squares of the deviations (Glickman's
+                       combined deviation, glicko2_win_probability_rss) */
     int first;      /* 1 when it won */
 };
 
@@ -73,8 +75,16 @@ static int by_pred_no_rd(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The deciles of the m predictions (sorted by the one in use, `no_rd` picks it) into
- * bins[] (NULL: not kept); returns the worst gap between predicted and observed. */
+/* qsort order of predictions by the one with the root sum of squares, ascending. */
+static int by_pred_rss(const void *a, const void *b)
+{
+    double x = ((const struct sim_pred *)a)->p_rss, y = ((const struct sim_pred *)b)->p_rss;
+    return (x > y) - (x < y);
+}
+
+/* The deciles of the m predictions (sorted by the one in use, `no_rd` picks it: 0 the one
+ * in use, 1 from the ratings alone, 2 the root sum of squares) into bins[] (NULL: not
+ * kept); returns the worst gap between predicted and observed. */
 static double deciles(const struct sim_pred *preds, int m, int no_rd, struct calibration_bin *bins)
 {
     double worst = 0;
@@ -83,7 +93,7 @@ static double deciles(const struct sim_pred *preds, int m, int no_rd, struct cal
         int lo = (int)((long)m * b / CALIBRATION_BINS);
         int hi = (int)((long)m * (b + 1) / CALIBRATION_BINS);
         for (int i = lo; i < hi; i++) {
-            bin.predicted += no_rd ? preds[i].p_no_rd : preds[i].p;
+            bin.predicted += no_rd == 2 ? preds[i].p_rss : no_rd ? preds[i].p_no_rd : preds[i].p;
             bin.observed += preds[i].first;
         }
         bin.games = hi - lo;
@@ -220,6 +230,8 @@ int calibration_run(const struct calibration_params *p, struct calibration_repor
             places[0] = first_won ? 0 : 1;
             places[1] = first_won ? 1 : 0;
             preds[out->two_seat_games].p = glicko2_win_probability(&now_rated[0], &now_rated[1]);
+            preds[out->two_seat_games].p_rss =
+                glicko2_win_probability_rss(&now_rated[0], &now_rated[1]);
             struct glicko2_rating a = now_rated[0], b = now_rated[1];
             a.deviation = b.deviation = 0;
             preds[out->two_seat_games].p_no_rd = glicko2_win_probability(&a, &b);
@@ -277,6 +289,8 @@ int calibration_run(const struct calibration_params *p, struct calibration_repor
         out->worst_gap = deciles(preds, m, 0, out->bins);
         qsort(preds, (size_t)m, sizeof *preds, by_pred_no_rd);
         out->worst_gap_no_rd = deciles(preds, m, 1, NULL);
+        qsort(preds, (size_t)m, sizeof *preds, by_pred_rss);
+        out->worst_gap_rss = deciles(preds, m, 2, NULL);
         double mean_s = 0, mean_r = 0, sq = 0;
         for (int i = 0; i < p->players; i++) {
             mean_s += pl[i].strength / p->players;

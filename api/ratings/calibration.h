@@ -49,6 +49,8 @@ struct calibration_report {
                                    the error the deviations claim to measure */
     double worst_gap_no_rd;     /* worst_gap with predictions from the ratings alone (the
                                    deviations left out): which of the two is off */
+    double worst_gap_rss;       /* worst_gap with Glickman's combined deviation (the root sum
+                                   of squares: glicko2_win_probability_rss) */
 };
 
 /*

@@ -70,6 +70,14 @@ double glicko2_win_probability(const struct glicko2_rating *a, const struct glic
 {
     double pa = a->deviation / GLICKO2_SCALE, pb = b->deviation / GLICKO2_SCALE;
     return e_of((a->rating - GLICKO2_INITIAL_RATING) / GLICKO2_SCALE,
+                (b->rating - GLICKO2_INITIAL_RATING) / GLICKO2_SCALE,
+                sqrt((pa * pa + pb * pb) / 2.0));
+}
+
+double glicko2_win_probability_rss(const struct glicko2_rating *a, const struct glicko2_rating *b)
+{
+    double pa = a->deviation / GLICKO2_SCALE, pb = b->deviation / GLICKO2_SCALE;
+    return e_of((a->rating - GLICKO2_INITIAL_RATING) / GLICKO2_SCALE,
                 (b->rating - GLICKO2_INITIAL_RATING) / GLICKO2_SCALE, sqrt(pa * pa + pb * pb));
 }
 

@@ -49,6 +49,7 @@ static const struct api_route routes[] = {
     /* Ratings (routes_ratings.c): public profiles, histories, leaderboards, bots. */
     {"GET", "/v1/players/{id}", routes_player_public},
     {"GET", "/v1/players/{id}/ratings/{pool}", routes_player_rating_history},
+    {"GET", "/v1/players/{id}/games", routes_player_games_public},
     {"GET", "/v1/leaderboards/{pool}", routes_leaderboard},
     {"GET", "/v1/bots", routes_bots},
     {"POST", "/v1/games/{id}/join", routes_game_join},

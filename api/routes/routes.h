@@ -51,6 +51,10 @@ void routes_player_create(const struct api_request *req, struct api_response *re
 void routes_player_me(const struct api_request *req, struct api_response *resp, const char *arg);
 /* GET /v1/players/{id}: a player's public profile: name and ratings (routes_ratings.c). */
 void routes_player_public(const struct api_request *req, struct api_response *resp, const char *id);
+/* GET /v1/players/{id}/games?status=finished: a player's finished games, public
+ * (routes_inbox.c, 0025). */
+void routes_player_games_public(const struct api_request *req, struct api_response *resp,
+                                const char *id);
 /* GET /v1/players/{id}/ratings/{pool}: a rating now and its history (routes_ratings.c). */
 void routes_player_rating_history(const struct api_request *req, struct api_response *resp,
                                   const char *pool);

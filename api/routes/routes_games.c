@@ -66,6 +66,43 @@ static int open_seats_new(struct create *c, const char **tokens, const char **in
     return 0;
 }
 
+/*
+ * The set-up rules of a rated game (api.md, "Ratings and leaderboards" and "Additions II"):
+ * every seat a player's ({"player": "me"}, or open: it is then joined with a player token)
+ * or a computer player, the server deals (no seed, deck or start tile), no hints (left out
+ * means off), a clock. Returns 0 when `in` follows them, else -1 with what is missing, each
+ * named, in why[cap].
+ */
+static int rated_setup(const struct json_new_game *in, char *why, size_t cap)
+{
+    size_t o = 0;
+    int missing = 0;
+    o += (size_t)snprintf(why, cap, "A rated game needs");
+#define MISSING(...)                                                                               \
+    do {                                                                                           \
+        if (o < cap) o += (size_t)snprintf(why + o, cap - o, "%s", missing++ ? ";" : ":");         \
+        if (o < cap) o += (size_t)snprintf(why + o, cap - o, __VA_ARGS__);                         \
+    } while (0)
+    for (int s = 0; s < in->setup.nplayers; s++) {
+        int bound = s == in->me_seat || (in->open_seats & (1u << s)) || in->bots[s][0];
+        if (!bound) {
+            MISSING(" every seat bound to a player ({\"player\": \"me\"}, or {\"open\": true} "
+                    "joined with a player token) or a computer player (players[%d] is a name)",
+                    s);
+            break;
+        }
+    }
+    if (in->seed_given || in->setup.deck_len >= 0 || in->start[0])
+        MISSING(" the server to deal (leave out%s%s%s)", in->seed_given ? " \"seed\"" : "",
+                in->setup.deck_len >= 0 ? " \"deck\"" : "", in->start[0] ? " \"start\"" : "");
+    if (in->hints_given && !in->hints_off) MISSING(" no hints (\"hints\": false, or leave it out)");
+    if (!in->clock.kind) MISSING(" a \"clock\"");
+#undef MISSING
+    if (!missing) return 0;
+    if (o < cap) snprintf(why + o, cap - o, ".");
+    return -1;
+}
+
 void routes_game_create(const struct api_request *req, struct api_response *resp, const char *arg)
 {
     (void)arg;
@@ -87,6 +124,14 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
     if (json_in_new_game(req->body, req->body_len, &c->in, &err)) {
         problem_reply(resp, 400, err.code, err.detail);
         goto out;
+    }
+    if (c->in.rated) {
+        char missing[400];
+        if (rated_setup(&c->in, missing, sizeof missing)) {
+            problem_reply(resp, 400, "unrated_setup", missing);
+            goto out;
+        }
+        c->in.hints_off = 1; /* a rated game has no hints */
     }
     char why[160], secret[WEBHOOK_SECRET_LEN + 1] = "";
     if (c->in.webhook_url[0] && webhook_url_check(c->in.webhook_url, why, sizeof why)) {
@@ -158,6 +203,7 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
     n->open_seats = c->in.open_seats;
     n->clock = c->in.clock;
     n->hints_off = c->in.hints_off;
+    n->rated = c->in.rated;
     n->seed_chosen = c->in.seed_given; /* a seed given: chosen (0022) */
     n->events_json = events_txt;
     n->last_seq = nev;
@@ -178,6 +224,7 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
                                   .seats = c->players,
                                   .hints_off = c->in.hints_off,
                                   .seed_chosen = c->in.seed_given,
+                                  .rated = c->in.rated,
                                   .clock = n->clock.kind ? &n->clock : NULL};
     if (c->in.open_seats) { /* waiting for them (0013); the invites only in the answer */
         meta.status = "waiting";
@@ -295,6 +342,7 @@ static void game_get_past(const struct api_request *req, struct api_response *re
                                   .seats = ag->row.players,
                                   .hints_off = ag->row.hints_off,
                                   .seed_chosen = ag->row.seed_chosen,
+                                  .rated = ag->row.rated,
                                   .status =
                                       ag->row.state == STORE_PLAYING ? NULL : games_status(ag)};
     for (int s = 0; s < ag->row.nplayers; s++)

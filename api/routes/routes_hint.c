@@ -320,7 +320,9 @@ void routes_hint(const struct api_request *req, struct api_response *resp, const
     if (seat < 0) goto out;
     const struct cc_game *g = &ag->g;
     if (ag->row.hints_off) {
-        problem_reply(resp, 403, "hints_disabled", "This game was created with \"hints\": false.");
+        problem_reply(resp, 403, "hints_disabled",
+                      ag->row.rated ? "This game is rated: a rated game has no hints."
+                                    : "This game was created with \"hints\": false.");
         goto out;
     }
     if (g->phase == CC_PHASE_FINISHED) {

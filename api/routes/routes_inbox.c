@@ -275,10 +275,35 @@ static void entry_json(struct json_out *w, const struct store_inbox_entry *e)
         json_out_kint(w, "seat", e->seats[i].seat);
         json_out_kstring(w, "name", e->seats[i].name);
         json_out_kint_or_null(w, "score", e->seats[i].has_score, e->seats[i].score);
+        /* A rated game once it ended: the seat's rating before and after it (0025). */
+        json_out_kint_or_null(w, "rating_before", e->seats[i].has_rating,
+                              e->seats[i].rating_before);
+        json_out_kint_or_null(w, "rating_after", e->seats[i].has_rating, e->seats[i].rating_after);
         json_out_end_object(w);
     }
     json_out_end_array(w);
+    json_out_key(w, "rated");
+    json_out_bool(w, e->rated);
     json_out_end_object(w);
+}
+
+/* The cursor of the entry after which a page of `page` goes on into cursor[CURSOR_MAX],
+ * signed for `th` and the filters of `q`: 1 when there is one, 0 when none (or *s failed). */
+static int next_cursor(const uint8_t th[AUTH_HASH_LEN], const struct store_inbox_query *q,
+                       const struct store_inbox_page *page, char cursor[CURSOR_MAX],
+                       enum store_status *s)
+{
+    if (!page->more || page->n == 0) return 0;
+    char keys[160];
+    uint8_t mac[CURSOR_MAC_LEN];
+    const struct store_inbox_key *k = &page->entries[page->n - 1].key;
+    snprintf(keys, sizeof keys, "%d.%lld.%lld.%s", k->rank, k->deadline, k->recency, k->game);
+    size_t o;
+    return (*s = cursor_mac(th, q, keys, mac)) == STORE_OK &&
+           b64url_encode(keys, cursor, CURSOR_MAX) == 0 &&
+           (o = strlen(cursor)) + 1 + 23 <= CURSOR_MAX &&
+           (cursor[o] = '.',
+            b64url_encode_n(mac, CURSOR_MAC_LEN, cursor + o + 1, CURSOR_MAX - o - 1) == 0);
 }
 
 void routes_player_games(const struct api_request *req, struct api_response *resp, const char *arg)
@@ -326,18 +351,8 @@ void routes_player_games(const struct api_request *req, struct api_response *res
                       "same token and filters).");
         return;
     }
-    char keys[160], cursor[CURSOR_MAX];
-    int has_next = 0;
-    if (s == STORE_OK && page.more && page.n > 0) {
-        const struct store_inbox_key *k = &page.entries[page.n - 1].key;
-        snprintf(keys, sizeof keys, "%d.%lld.%lld.%s", k->rank, k->deadline, k->recency, k->game);
-        size_t o;
-        has_next = (s = cursor_mac(th, &q, keys, mac)) == STORE_OK &&
-                   b64url_encode(keys, cursor, sizeof cursor) == 0 &&
-                   (o = strlen(cursor)) + 1 + 23 <= sizeof cursor &&
-                   (cursor[o] = '.', b64url_encode_n(mac, CURSOR_MAC_LEN, cursor + o + 1,
-                                                     sizeof cursor - o - 1) == 0);
-    }
+    char cursor[CURSOR_MAX];
+    int has_next = s == STORE_OK && next_cursor(th, &q, &page, cursor, &s);
     if (s != STORE_OK) {
         store_inbox_free(&page);
         problem_store(resp, s);
@@ -383,6 +398,79 @@ void routes_player_games(const struct api_request *req, struct api_response *res
     }
     api_reply_take(resp, 200, "application/json", body);
     resp->len = len;
+}
+
+void routes_player_games_public(const struct api_request *req, struct api_response *resp,
+                                const char *id)
+{
+    /* A public list (0025): no token; finished games only, in the order of the player's own
+     * list (the most recently ended first); its cursors signed as the player's own list's,
+     * for a key of their own (the hash of the id under a label of its own). */
+    if (!id || !auth_uuid_valid(id)) {
+        problem_reply(resp, 404, "not_found", "There is no player with this id.");
+        return;
+    }
+    const char *status = api_query_get(req, "status");
+    if (status && strcmp(status, "finished") != 0) {
+        problem_reply(resp, 400, "invalid_parameter",
+                      "status must be finished: the public list shows finished games only.");
+        return;
+    }
+    if (api_query_get(req, "my_turn")) {
+        problem_reply(resp, 400, "invalid_parameter",
+                      "my_turn belongs to the player's own list (GET /v1/players/me/games).");
+        return;
+    }
+    struct store_inbox_query q;
+    struct store_inbox_key after;
+    struct cursor cur;
+    const char *bad = inbox_query(req, &q, &after, &cur);
+    if (bad) {
+        problem_reply(resp, 400, "invalid_parameter", bad);
+        return;
+    }
+    q.status = "finished";
+    char label[64 + AUTH_UUID_LEN];
+    int ll = snprintf(label, sizeof label, "tilehall public games\n%s", id);
+    uint8_t th[AUTH_HASH_LEN], mac[CURSOR_MAC_LEN];
+    if (auth_sha256(label, (size_t)ll, th)) {
+        problem_reply(resp, 500, "internal_error", "The cursor's key could not be made.");
+        return;
+    }
+    enum store_status s = STORE_OK;
+    if (q.after && (s = cursor_mac(th, &q, cur.text, mac)) == STORE_OK &&
+        CRYPTO_memcmp(mac, cur.mac, CURSOR_MAC_LEN) != 0) {
+        problem_reply(resp, 400, "invalid_parameter",
+                      "cursor is not one this list gave (pass next_cursor as it came).");
+        return;
+    }
+    struct store_person p;
+    struct store_inbox_page page = {0};
+    if (s == STORE_OK) s = store_player_games_page(id, &q, &p, &page);
+    if (s == STORE_NOT_FOUND) {
+        problem_reply(resp, 404, "not_found", "There is no player with this id.");
+        return;
+    }
+    char cursor[CURSOR_MAX];
+    int has_next = s == STORE_OK && next_cursor(th, &q, &page, cursor, &s);
+    if (s != STORE_OK) {
+        store_inbox_free(&page);
+        problem_store(resp, s);
+        return;
+    }
+    struct json_out w;
+    json_out_init(&w);
+    json_out_begin_object(&w);
+    json_out_kstring(&w, "player", p.id);
+    json_out_kstring(&w, "name", p.name);
+    json_out_key(&w, "games");
+    json_out_begin_array(&w);
+    for (int i = 0; i < page.n; i++) entry_json(&w, &page.entries[i]);
+    json_out_end_array(&w);
+    json_out_kstring(&w, "next_cursor", has_next ? cursor : NULL);
+    json_out_end_object(&w);
+    store_inbox_free(&page);
+    api_reply_out(resp, 200, &w);
 }
 
 /* The Idempotency-Key scope of person `id`'s webhook. */

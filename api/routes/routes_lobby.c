@@ -148,6 +148,13 @@ static enum joined join_try(const struct api_request *req, struct api_response *
                             const struct store_person *me, const char *name, struct idem *idem)
 {
     if (ag->row.state == STORE_ABORTED && games_not_active(ag, resp)) return JOIN_DONE;
+    if (ag->row.rated && !me) {
+        /* Every seat of a rated game is a player's or a computer player's (0025). */
+        problem_reply(resp, 400, "unrated_setup",
+                      "This game is rated: take the seat with a player token (Authorization: "
+                      "Bearer <player token>) instead of a name.");
+        return JOIN_DONE;
+    }
     /* Every open seat's invite compared in constant time, without stopping early. */
     int seat = -1, open = 0;
     for (int s = 0; s < ag->row.nplayers; s++) {

@@ -14,6 +14,7 @@
 #include "store_db.h"
 #include "store_games.h"
 #include "store_jobs.h"
+#include "store_ratings.h"
 
 static void (*delivery_hook)(void); /* called after a commit that wrote deliveries */
 static void (*job_hook)(void);      /* called after a commit that wrote a job */
@@ -156,7 +157,7 @@ enum store_status store_game_create(const struct store_new_game *g)
     enum store_status s = db_begin(&pg);
     if (s == STORE_OK) {
         struct turn_text tt;
-        const char *vals[20] = {g->id,
+        const char *vals[21] = {g->id,
                                 g->ruleset,
                                 g->options_json,
                                 seed,
@@ -175,11 +176,12 @@ enum store_status store_game_create(const struct store_new_game *g)
                                 g->clock_json,
                                 g->clock_json ? g->deadline : NULL,
                                 g->seed_chosen ? "true" : "false",
-                                g->owner};
+                                g->owner,
+                                g->rated ? "true" : "false"};
         turn_vals(&g->turn, &tt, vals + 12);
-        int lens[20] = {0, 0, 0, 0, 0, 0, 0, 0, (int)g->snapshot_len, 0, 0, 0,
+        int lens[21] = {0, 0, 0, 0, 0, 0, 0, 0, (int)g->snapshot_len, 0, 0, 0, 0,
                         0, 0, 0, 0, 0, 0, 0, 0};
-        s = db_run_cmd(&pg, ST_GAME_INSERT, 20, vals, lens, NULL);
+        s = db_run_cmd(&pg, ST_GAME_INSERT, 21, vals, lens, NULL);
     }
     for (int i = 0; s == STORE_OK && i < g->nplayers; i++) {
         char seat[16], think[16];
@@ -255,6 +257,7 @@ enum store_status store_game_load(const char *id, struct store_game *out)
     out->nplayers = 0;
     out->hints_off = get_int4(res, 0, 9) == 0;
     out->seed_chosen = get_int4(res, 0, 14) != 0;
+    out->rated = get_int4(res, 0, 15) == 1;
     const char *status = PQgetvalue(res, 0, 11);
     out->state = strcmp(status, "waiting") == 0   ? STORE_WAITING
                  : strcmp(status, "aborted") == 0 ? STORE_ABORTED
@@ -402,7 +405,35 @@ enum store_status store_game_versions(const char *const *ids, size_t n, int *ver
     return STORE_OK;
 }
 
-/* The action of `c` with its idempotent answer: a transaction of several statements. */
+/*
+ * The end of the rated game of `c` inside the commit's open transaction, after its version
+ * guard held and its action was written (0025): the seats' resignations from the stored
+ * actions (the one of this commit included), the ratings updated (ratings_apply_game),
+ * each seat's change into c->rated and, rated, their JSON into json[cap] (else "").
+ */
+static enum store_status rate_game(PGconn **pgp, const struct store_commit *c, char *json,
+                                   size_t cap)
+{
+    struct ratings_game g = *c->rate;
+    json[0] = '\0';
+    for (int i = 0; i < g.nseats; i++) g.seats[i].out_at = 0;
+    const char *vals[1] = {c->id};
+    PGresult *res;
+    enum store_status s = db_run(pgp, ST_RESIGNATIONS, 1, vals, NULL, &res);
+    if (s != STORE_OK) return s;
+    for (int r = 0; r < PQntuples(res); r++) {
+        long seat = db_long(res, r, 0, -1), at = db_long(res, r, 1, 0);
+        if (seat >= 0 && seat < g.nseats && at > 0) g.seats[seat].out_at = (int)at;
+    }
+    PQclear(res);
+    s = ratings_apply_game((struct pg_conn **)pgp, &g, c->rated);
+    if (s == STORE_OK && c->rated[0].rated && ratings_changes_json(&g, c->rated, json, cap) != 0)
+        s = STORE_ERROR;
+    return s;
+}
+
+/* The action of `c` with its idempotent answer, or the end of a rated game: a transaction
+ * of several statements. */
 static enum store_status commit_remembered(PGconn *pg, const struct store_commit *c,
                                            long *deliveries, long *jobs)
 {
@@ -432,15 +463,27 @@ static enum store_status commit_remembered(PGconn *pg, const struct store_commit
         s = db_run_cmd(&pg, ST_GAME_UPDATE, 12, vals, lens, &n);
         if (s == STORE_OK && n != 1) s = STORE_CONFLICT;
     }
-    if (s == STORE_OK) {
+    if (s == STORE_OK && c->kind) {
         const char *vals[5] = {c->id, new_version, seat, c->kind, c->action_json};
         s = db_run_cmd(&pg, ST_ACTION_INSERT, 5, vals, NULL, NULL);
     }
+    char rated[RATINGS_EVENT_JSON_MAX] = "";
+    if (s == STORE_OK && c->rate) s = rate_game(&pg, c, rated, sizeof rated);
     if (s == STORE_OK) {
-        const char *vals[3] = {c->id, new_version, c->events_json};
-        s = db_run_cmd(&pg, ST_EVENTS_INSERT, 3, vals, NULL, NULL);
+        const char *vals[4] = {c->id, new_version, c->events_json, rated};
+        s = db_run_cmd(&pg, rated[0] ? ST_EVENTS_INSERT_RATED : ST_EVENTS_INSERT, rated[0] ? 4 : 3,
+                       vals, NULL, NULL);
     }
-    if (s == STORE_OK) s = db_idem_put(pg, c->idem);
+    if (s == STORE_OK && c->idem) {
+        /* The answer remembered is the one the caller gives: with the ratings. */
+        struct store_idem idem = *c->idem;
+        if (rated[0] && c->rated_answer && !(idem.body = c->rated_answer(c->rated_ctx, rated)))
+            s = STORE_ERROR;
+        if (s == STORE_OK) s = db_idem_put(pg, &idem);
+    } else if (s == STORE_OK && rated[0] && c->rated_answer &&
+               !c->rated_answer(c->rated_ctx, rated)) {
+        s = STORE_ERROR;
+    }
     if (s == STORE_OK && c->jobs) s = jobs_set(&pg, c->id, c->version + 1, c->jobs, jobs);
     if (s == STORE_OK) {
         const char *vals[3] = {c->id, last_seq, c->events_json};
@@ -460,7 +503,7 @@ enum store_status store_game_commit(const struct store_commit *c)
     if (c->epoch && store_epoch() && c->epoch != store_epoch()) return STORE_UNAVAILABLE;
     enum store_status s;
     long deliveries = 0, jobs = 0;
-    if (c->idem) {
+    if (c->idem || c->rate) {
         s = commit_remembered(pg, c, &deliveries, &jobs);
     } else {
         char version[16], last_seq[16], seat[16], jobs_buf[STORE_JOBS_JSON_MAX];

@@ -43,7 +43,7 @@
 
 #define MIGRATION_LOCK_KEY "7596138466117266540" /* pg_advisory_lock key of migrations */
 #define RECONNECT_DELAY_MS 250                   /* between attempts of one thread */
-#define MAX_PARAMS         20                    /* parameters of one statement */
+#define MAX_PARAMS         24                    /* parameters of one statement */
 #define STATE_READ_ONLY    "25006"               /* read_only_sql_transaction */
 
 /*
@@ -78,9 +78,13 @@
  * and scores as arrays by seat; a single row with the person and the count but NULL entry
  * columns when the page is empty. Results in binary.
  */
-#define INBOX_PAGE(filter)                                                                         \
+#define INBOX_PAGE(filter) INBOX_PAGE_OF("token_hash = $1::bytea", filter)
+/* The same page of the person `who` finds (a condition on people); rated games (0025) add
+ * whether the game is rated and, once rated, its seats' ratings before and after (rounded,
+ * int4[] by seat; NULL before). */
+#define INBOX_PAGE_OF(who, filter)                                                                 \
     "WITH me AS (SELECT id, name, token_hash, (SELECT count(*) FROM players x WHERE x.person_id "  \
-    "= people.id AND x.inbox_rank = 0) AS turns FROM people WHERE token_hash = $1::bytea), "       \
+    "= people.id AND x.inbox_rank = 0) AS turns FROM people WHERE " who "), "                      \
     "f AS (SELECT p.game_id, p.seat, p.inbox_rank, p.inbox_deadline, p.inbox_recency "             \
     "FROM players p WHERE p.person_id = (SELECT id FROM me)" filter " AND p.inbox_rank BETWEEN "   \
     "$2::smallint AND $3::smallint AND (p.inbox_rank, p.inbox_deadline, p.inbox_recency, "         \
@@ -90,7 +94,10 @@
     "f.inbox_rank::integer, f.inbox_deadline, f.inbox_recency, g.ruleset, g.status, "              \
     "g.version::integer, g.turn_number::integer, g.turn_seat::integer, g.turn_phase, "             \
     "coalesce(g.seat_names, ARRAY(SELECT x.name FROM players x WHERE x.game_id = g.id ORDER BY "   \
-    "x.seat)), g.scores::integer[] FROM me LEFT JOIN (f JOIN games g ON g.id = f.game_id) ON "     \
+    "x.seat)), g.scores::integer[], g.rated::integer, (SELECT array_agg(round(h.rating_before)::"  \
+    "integer ORDER BY h.seat) FROM rating_history h WHERE h.game_id = g.id), (SELECT "             \
+    "array_agg(round(h.rating_after)::integer ORDER BY h.seat) FROM rating_history h WHERE "       \
+    "h.game_id = g.id) FROM me LEFT JOIN (f JOIN games g ON g.id = f.game_id) ON "                 \
     "true ORDER BY f.inbox_rank, f.inbox_deadline, f.inbox_recency, f.game_id"
 
 /* A rating's columns as store_ratings.c reads them (r: ratings, p: people; 0023). */
@@ -116,16 +123,18 @@ static const char *const stmt_sql[ST_COUNT] = {
                      /* The clock (0014), in the first row only. */
                      "CASE WHEN p.seat = 0 THEN g.clock::text END, "
                      /* Whether the creator chose the seed (0022). */
-                     "g.seed_chosen::integer "
+                     "g.seed_chosen::integer, "
+                     /* Whether the game is rated (0025). */
+                     "g.rated::integer "
                      "FROM games g "
                      "JOIN players p ON p.game_id = g.id WHERE g.id = $1::uuid ORDER BY p.seat",
     [ST_GAME_INSERT] =
         "INSERT INTO games (id, ruleset, options, seed, start_tile, custom_deck, "
         "version, status, last_seq, snapshot, hints, result, rematch_of, "
-        "turn_number, turn_seat, turn_phase, scores, clock, deadline, seed_chosen, owner) VALUES "
-        "($1::uuid, $2, $3::jsonb, $4::numeric, $5, $6::jsonb, 1, $7, $8::integer, "
+        "turn_number, turn_seat, turn_phase, scores, clock, deadline, seed_chosen, owner, rated) "
+        "VALUES ($1::uuid, $2, $3::jsonb, $4::numeric, $5, $6::jsonb, 1, $7, $8::integer, "
         "$9::bytea, NOT $10::boolean, $11, $12::uuid, $13::integer, $14::integer, "
-        "$15, $16::integer[], $17::jsonb, $18::timestamptz, $19::boolean, $20)",
+        "$15, $16::integer[], $17::jsonb, $18::timestamptz, $19::boolean, $20, $21::boolean)",
     [ST_PLAYER_INSERT] = "INSERT INTO players (game_id, seat, name, token_hash, person_id, bot, "
                          "think_ms, token_unclaimed, invite_hash) VALUES ($1::uuid, $2::integer, "
                          "$3, $4::bytea, $5::uuid, $6, $7::integer, coalesce($8::boolean, false), "
@@ -133,6 +142,18 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_EVENTS_INSERT] = "INSERT INTO events (game_id, seq, version, type, payload) "
                          "SELECT $1::uuid, (e->>'seq')::integer, $2::integer, e->>'type', e "
                          "FROM json_array_elements($3::json) AS e",
+    /* The events of a commit that ends a rated game (0025): as ST_EVENTS_INSERT, with the
+     * JSON array $4 (each seat's rating before and after) added to game_finished as its
+     * last member "ratings" (the event's text kept as it is, its members in order). */
+    [ST_EVENTS_INSERT_RATED] =
+        "INSERT INTO events (game_id, seq, version, type, payload) "
+        "SELECT $1::uuid, (e->>'seq')::integer, $2::integer, e->>'type', CASE WHEN "
+        "e->>'type' = 'game_finished' THEN (left(rtrim(e::text), -1) || ',\"ratings\":' || "
+        "$4::json::text || '}')::json ELSE e END FROM json_array_elements($3::json) AS e",
+    /* When each seat of game $1 that resigned or timed out left it: the version of its
+     * last resignation (a timeout that resigns is one too), for the finishing order. */
+    [ST_RESIGNATIONS] = "SELECT seat, max(version) FROM actions WHERE game_id = $1::uuid AND "
+                        "kind = 'resign' GROUP BY seat",
     [ST_GAME_UPDATE] = "UPDATE games SET version = $2::integer + 1, status = $3, "
                        "last_seq = $4::integer, snapshot = $5::bytea, updated_at = now(), "
                        "result = $6, "
@@ -334,6 +355,9 @@ static const char *const stmt_sql[ST_COUNT] = {
     /* A person's games (GET /v1/players/me/games, 0012), all or of status $9. */
     [ST_INBOX_PAGE] = INBOX_PAGE(""),
     [ST_INBOX_PAGE_STATUS] = INBOX_PAGE(" AND p.game_status = $9"),
+    /* A player's public list of finished games (GET /v1/players/{id}/games, 0025): the page
+     * of person $1 (its id), of status $9, as ST_INBOX_PAGE_STATUS. */
+    [ST_PLAYER_GAMES_PAGE] = INBOX_PAGE_OF("id = $1::uuid", " AND p.game_status = $9"),
     /* A person's webhook (0012): the URL $2 and secret $3 on the person $1 first (its row
      * locked until the commit), then one webhooks row per game of the person (a seat
      * bound meanwhile shows in this second statement's snapshot, or its trigger waited for

@@ -16,6 +16,8 @@ enum stmt {
     ST_GAME_INSERT,
     ST_PLAYER_INSERT,
     ST_EVENTS_INSERT,
+    ST_EVENTS_INSERT_RATED,
+    ST_RESIGNATIONS,
     ST_GAME_UPDATE,
     ST_ACTION_INSERT,
     ST_GAME_COMMIT,
@@ -48,6 +50,7 @@ enum stmt {
     /* A person's games and webhook (store_inbox.c, 0012). */
     ST_INBOX_PAGE,
     ST_INBOX_PAGE_STATUS,
+    ST_PLAYER_GAMES_PAGE,
     ST_PERSON_HOOK_PUT,
     ST_PERSON_HOOK_ROWS,
     ST_PERSON_HOOK_CLEAR,

@@ -65,6 +65,7 @@ struct store_game {
     struct store_player players[CC_MAX_PLAYERS]; /* by seat */
     int hints_off;                               /* 1: created with "hints": false (0010) */
     int seed_chosen;                             /* 1: the creator chose the seed (0022) */
+    int rated;                                   /* 1: a rated game (0025) */
     enum store_game_state state;                 /* waiting, aborted, or as the engine says */
     struct store_clock clock;                    /* its clock (0011): kind 0 for none */
     size_t snapshot_len;                         /* bytes in snapshot */
@@ -118,6 +119,7 @@ struct store_new_game {
     const char *rematch_of;        /* the game this one is the rematch of, or NULL (0009) */
     int hints_off;                 /* 1: "hints": false (0010) */
     int seed_chosen;               /* 1: the creator chose the seed (0022) */
+    int rated;                     /* 1: a rated game (0025) */
     const struct store_jobs *jobs; /* background jobs to write, or NULL: none */
     struct store_turn turn;        /* the turn and scores for the players' lists */
     const char *clock_json;        /* the clock (games.clock, 0011), or NULL: none */
@@ -130,28 +132,42 @@ struct store_new_game {
     int replay_version;
 };
 
+struct ratings_game;   /* store_ratings.h */
+struct ratings_change; /* store_ratings.h */
+
 /* An accepted action, written in one transaction guarded by the version read. */
 struct store_commit {
-    const char *id;                /* the game */
-    int version;                   /* the version the action was applied to */
-    const char *status;            /* "active", "finished" or "aborted" after it */
-    int last_seq;                  /* seq of the last event in events_json */
-    const uint8_t *snapshot;       /* the new state */
-    size_t snapshot_len;           /* its bytes */
-    int seat;                      /* who acted */
-    const char *kind;              /* "draw" or "place" */
-    const char *action_json;       /* the action as applied */
-    const char *events_json;       /* JSON array of the new events */
-    const struct store_idem *idem; /* the answer to remember, or NULL */
-    const char *result;            /* how it ended when finished ("completed" ...), else NULL */
-    const struct store_jobs *jobs; /* background jobs to write or remove, or NULL: none
-                                      (game_commit fills it in) */
-    struct store_turn turn;        /* the turn and scores after it, for the players' lists */
-    const char *clock_json;        /* the clock after it (0011), or NULL: the game has none */
-    const char *deadline;          /* with clock_json: the deadline (RFC 3339), or NULL */
-    unsigned epoch;                /* store_epoch() of the read of the state it moves on from
-                                      (0: not checked): refused as STORE_UNAVAILABLE when the
-                                      commit's connection reached another primary since */
+    const char *id;                  /* the game */
+    int version;                     /* the version the action was applied to */
+    const char *status;              /* "active", "finished" or "aborted" after it */
+    int last_seq;                    /* seq of the last event in events_json */
+    const uint8_t *snapshot;         /* the new state */
+    size_t snapshot_len;             /* its bytes */
+    int seat;                        /* who acted */
+    const char *kind;                /* "draw" or "place" */
+    const char *action_json;         /* the action as applied */
+    const char *events_json;         /* JSON array of the new events */
+    const struct store_idem *idem;   /* the answer to remember, or NULL */
+    const char *result;              /* how it ended when finished ("completed" ...), else NULL */
+    const struct store_jobs *jobs;   /* background jobs to write or remove, or NULL: none
+                                        (game_commit fills it in) */
+    struct store_turn turn;          /* the turn and scores after it, for the players' lists */
+    const char *clock_json;          /* the clock after it (0011), or NULL: the game has none */
+    const char *deadline;            /* with clock_json: the deadline (RFC 3339), or NULL */
+    unsigned epoch;                  /* store_epoch() of the read of the state it moves on from
+                                        (0: not checked): refused as STORE_UNAVAILABLE when the
+                                        commit's connection reached another primary since */
+    const struct ratings_game *rate; /* the end of a rated game (0025): its seats rated in the
+                                        commit's transaction (ratings_apply_game; the seats'
+                                        out_at filled there from the resignations stored), their
+                                        changes added to game_finished; or NULL */
+    struct ratings_change *rated;    /* with rate: each seat's change, by seat (written) */
+    /* With rate, or NULL: called inside the transaction once the game was rated, with what
+     * game_finished now carries (ratings_changes_json); returns the answer that adds it
+     * (owned by the caller's `rated_ctx`, kept until the commit returns), remembered with
+     * c->idem instead of its body; NULL fails the commit (out of memory). */
+    const char *(*rated_answer)(void *rated_ctx, const char *ratings_json);
+    void *rated_ctx; /* handed to rated_answer */
 };
 
 #define STORE_JOBS_MAX      12  /* jobs one commit writes or removes at most */

@@ -96,9 +96,33 @@ static void take_seats(const PGresult *res, int r, int names, int scores,
     }
 }
 
-enum store_status store_inbox_page(const uint8_t token_hash[AUTH_HASH_LEN],
-                                   const struct store_inbox_query *q, struct store_person *who,
-                                   struct store_inbox_page *out)
+/* The ratings of the seats of entry `e` (0025) from the int4[] columns `before` and `after`
+ * of row `r` (NULL: not rated). */
+static void take_ratings(const PGresult *res, int r, int before, int after,
+                         struct store_inbox_entry *e)
+{
+    const unsigned char *b[CC_MAX_PLAYERS], *a[CC_MAX_PLAYERS];
+    int b_len[CC_MAX_PLAYERS], a_len[CC_MAX_PLAYERS], nb = 0, na = 0;
+    if (PQgetisnull(res, r, before) || PQgetisnull(res, r, after) ||
+        array_elements((const unsigned char *)PQgetvalue(res, r, before),
+                       PQgetlength(res, r, before), CC_MAX_PLAYERS, b, b_len, &nb) ||
+        array_elements((const unsigned char *)PQgetvalue(res, r, after), PQgetlength(res, r, after),
+                       CC_MAX_PLAYERS, a, a_len, &na))
+        return;
+    for (int i = 0; i < e->nseats && i < nb && i < na; i++) {
+        struct store_inbox_seat *st = &e->seats[i];
+        st->has_rating = b_len[i] == 4 && a_len[i] == 4;
+        if (!st->has_rating) continue;
+        st->rating_before = (int)be_int(b[i], 4);
+        st->rating_after = (int)be_int(a[i], 4);
+    }
+}
+
+/* A page of statement `st` for the person found by its first parameter `key` (`key_len`
+ * bytes, binary; 0: text): store_inbox_page() and store_player_games_page(). */
+static enum store_status inbox_page(enum stmt st, const char *key, int key_len,
+                                    const struct store_inbox_query *q, struct store_person *who,
+                                    struct store_inbox_page *out)
 {
     memset(out, 0, sizeof *out);
     memset(who, 0, sizeof *who);
@@ -114,16 +138,19 @@ enum store_status store_inbox_page(const uint8_t token_hash[AUTH_HASH_LEN],
              q->after ? q->after->recency : -9223372036854775807LL);
     snprintf(limit, sizeof limit, "%d", q->limit);
     const char *game = q->after ? q->after->game : "00000000-0000-0000-0000-000000000000";
-    const char *vals[9] = {
-        (const char *)token_hash, lo, hi, rank, deadline, recency, game, limit, q->status};
+    const char *vals[9] = {key, lo, hi, rank, deadline, recency, game, limit, q->status};
     /* The hash in binary; the other parameters as text (lens 0). */
-    int lens[9] = {AUTH_HASH_LEN};
+    int lens[9] = {key_len};
     PGresult *res;
-    enum store_status s = db_run_fmt(&pg, q->status ? ST_INBOX_PAGE_STATUS : ST_INBOX_PAGE,
-                                     q->status ? 9 : 8, vals, lens, 1, &res);
+    enum store_status s = db_run_fmt(&pg, st, q->status ? 9 : 8, vals, lens, 1, &res);
     if (s != STORE_OK) return s;
     int rows = PQntuples(res);
     if (rows < 1) {
+        PQclear(res);
+        return STORE_NOT_FOUND;
+    }
+    /* The person found: none when it is no person's hash or id. */
+    if (PQgetisnull(res, 0, 0)) {
         PQclear(res);
         return STORE_NOT_FOUND;
     }
@@ -160,11 +187,31 @@ enum store_status store_inbox_page(const uint8_t token_hash[AUTH_HASH_LEN],
         e->turn_seat = (int)col_ll(res, r, 13, -1);
         copy_col(res, r, 14, e->turn_phase, sizeof e->turn_phase);
         take_seats(res, r, 15, 16, e);
+        e->rated = col_ll(res, r, 17, 0) == 1;
+        take_ratings(res, r, 18, 19, e);
     }
     PQclear(res);
     out->more = n > q->limit;
     out->n = out->more ? q->limit : n;
     return STORE_OK;
+}
+
+enum store_status store_inbox_page(const uint8_t token_hash[AUTH_HASH_LEN],
+                                   const struct store_inbox_query *q, struct store_person *who,
+                                   struct store_inbox_page *out)
+{
+    return inbox_page(q->status ? ST_INBOX_PAGE_STATUS : ST_INBOX_PAGE, (const char *)token_hash,
+                      AUTH_HASH_LEN, q, who, out);
+}
+
+enum store_status store_player_games_page(const char *person_id, const struct store_inbox_query *q,
+                                          struct store_person *who, struct store_inbox_page *out)
+{
+    if (!q->status) {
+        memset(out, 0, sizeof *out);
+        return STORE_ERROR;
+    }
+    return inbox_page(ST_PLAYER_GAMES_PAGE, person_id, 0, q, who, out);
 }
 
 enum store_status store_server_key(const char *name, uint8_t out[STORE_SERVER_KEY_LEN])

@@ -62,6 +62,9 @@ struct store_inbox_seat {
     char name[STORE_NAME_MAX + 1]; /* UTF-8 */
     int has_score;                 /* 0: not known (a game stored before 0012, unmoved) */
     int score;                     /* with has_score */
+    int has_rating;                /* 1: a rated game that ended rated this seat (0025) */
+    int rating_before;             /* with has_rating: its rating before the game (rounded) */
+    int rating_after;              /* with has_rating: after it */
 };
 
 /* One entry of the list: a game of the person. */
@@ -76,6 +79,7 @@ struct store_inbox_entry {
     char turn_phase[12];                           /* "draw", "place", "finished", "" */
     int nseats;                                    /* entries in seats */
     struct store_inbox_seat seats[CC_MAX_PLAYERS]; /* by seat */
+    int rated;                                     /* 1: a rated game (0025) */
 };
 
 /* A page of the list. */
@@ -95,6 +99,16 @@ struct store_inbox_page {
 enum store_status store_inbox_page(const uint8_t token_hash[AUTH_HASH_LEN],
                                    const struct store_inbox_query *q, struct store_person *who,
                                    struct store_inbox_page *out) NODISCARD;
+
+/*
+ * store_inbox_page() of the person whose id is `person_id` (a UUID), whose name goes into
+ * who->name (who->token_hash is the person's: never shown): q->status must be set (the
+ * public list shows finished games only) and q->my_turn -1. STORE_NOT_FOUND when there is
+ * no such person. (GET /v1/players/{id}/games, 0025.)
+ */
+enum store_status store_player_games_page(const char *person_id, const struct store_inbox_query *q,
+                                          struct store_person *who,
+                                          struct store_inbox_page *out) NODISCARD;
 
 /* Frees a page's entries; a zeroed page is fine. */
 void store_inbox_free(struct store_inbox_page *p);

@@ -166,6 +166,31 @@ enum store_status ratings_apply_game(struct pg_conn **pgp, const struct ratings_
     return STORE_OK;
 }
 
+int ratings_changes_json(const struct ratings_game *g, const struct ratings_change ch[], char *buf,
+                         size_t cap)
+{
+    size_t len = 0;
+    char out[RATINGS_JSON_MAX]; /* put()'s bound */
+    int bad = put(out, &len, "[");
+    for (int i = 0; i < g->nseats && !bad; i++) {
+        const struct ratings_game_seat *s = &g->seats[i];
+        int person = s->person_id && *s->person_id;
+        bad = put(out, &len, "%s{\"seat\":%d,", i ? "," : "", i) ||
+              put_str(out, &len, "player_id", person ? s->person_id : NULL) ||
+              put(out, &len, ",") || put_str(out, &len, "bot", person ? NULL : s->bot) ||
+              put(out, &len, ",") ||
+              put_str(out, &len, "think_class", person ? NULL : ratings_think_class(s->think_ms)) ||
+              put(out, &len,
+                  ",\"place\":%d,\"before\":{\"rating\":%lld,\"deviation\":%lld},"
+                  "\"after\":{\"rating\":%lld,\"deviation\":%lld}}",
+                  ch[i].place + 1, llround(ch[i].before.rating), llround(ch[i].before.deviation),
+                  llround(ch[i].after.rating), llround(ch[i].after.deviation));
+    }
+    if (bad || put(out, &len, "]") || len >= cap) return -1;
+    memcpy(buf, out, len + 1);
+    return 0;
+}
+
 enum store_status store_ratings_apply(const struct ratings_game *g, struct ratings_change out[])
 {
     PGconn *pg = db_conn();

@@ -64,6 +64,19 @@ struct ratings_change {
 enum store_status ratings_apply_game(struct pg_conn **pgp, const struct ratings_game *g,
                                      struct ratings_change out[]) NODISCARD;
 
+#define RATINGS_EVENT_JSON_MAX 2048 /* bytes of ratings_changes_json() (6 seats fit) */
+
+/*
+ * What game_finished carries of rated game `g` whose seats changed as ch[] (rated): a JSON
+ * array, one entry a seat in seat order, {"seat", "player_id" (or null), "bot" and
+ * "think_class" (a computer player's, or null), "place" (1 first, shared places tie),
+ * "before": {"rating", "deviation"} (as stored before the game), "after": {...}}, rating
+ * and deviation rounded, into buf[cap] (RATINGS_EVENT_JSON_MAX). 0, or -1 when it does not
+ * fit.
+ */
+int ratings_changes_json(const struct ratings_game *g, const struct ratings_change ch[], char *buf,
+                         size_t cap) NODISCARD;
+
 /*
  * ratings_apply_game() in a transaction of its own on the calling thread's connection,
  * committed when it succeeds, rolled back otherwise. For tests and tools; the game

@@ -5,8 +5,10 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
+#include <stdlib.h>
 #include <string.h>
 
+#include "json_game.h"
 #include "ratings/calibration.h"
 #include "ratings/glicko2.h"
 #include "ratings/ratings.h"
@@ -299,4 +301,41 @@ Test(ratings, calibration_short_form, .timeout = 60)
     cr_expect(memcmp(&r, &again, sizeof r) == 0);
     p.games = 5;
     cr_expect_eq(calibration_run(&p, &again), -1);
+}
+
+/* The prediction in use takes the root mean square of the deviations, Glickman's the root
+ * sum of squares: the same for deviations 0, further from 0.5 otherwise. */
+Test(glicko2, win_probability_rms_and_rss)
+{
+    struct glicko2_rating a = {1700, 80, 0.06}, b = {1500, 60, 0.06};
+    struct glicko2_rating a0 = {1700, 1e-6, 0.06}, b0 = {1500, 1e-6, 0.06};
+    double rms = glicko2_win_probability(&a, &b), rss = glicko2_win_probability_rss(&a, &b);
+    cr_expect(rms > rss && rss > 0.5, "%f %f", rms, rss);
+    cr_expect(fabs(glicko2_win_probability(&a0, &b0) - glicko2_win_probability_rss(&a0, &b0)) <
+              1e-9);
+    /* By hand: phi = sqrt((80^2 + 60^2) / 2) / 173.7178, g = 1/sqrt(1 + 3 phi^2 / pi^2). */
+    double phi = sqrt((80.0 * 80 + 60.0 * 60) / 2) / 173.7178;
+    double g = 1 / sqrt(1 + 3 * phi * phi / (M_PI * M_PI));
+    cr_expect(fabs(rms - 1 / (1 + exp(-g * 200 / 173.7178))) < 1e-6, "%f", rms);
+}
+
+/* A rated game's answer gets "ratings" as the last member of its game_finished event, and
+ * nothing else changes; text without one is refused. */
+Test(ratings, answer_with_ratings)
+{
+    const char *in =
+        "{\"version\":9,\"events\":[{\"seq\":3,\"type\":\"seat_resigned\",\"seat\":0},"
+        "{\"seq\":4,\"type\":\"game_finished\",\"winners\":[1],\"result\":\"re}sig\\\"n\"}],"
+        "\"status\":\"finished\"}";
+    size_t len = 0;
+    char *out = json_with_ratings(in, strlen(in), "[{\"seat\":0}]", &len);
+    cr_assert(out);
+    cr_expect_str_eq(out, "{\"version\":9,\"events\":[{\"seq\":3,\"type\":\"seat_resigned\","
+                          "\"seat\":0},{\"seq\":4,\"type\":\"game_finished\",\"winners\":[1],"
+                          "\"result\":\"re}sig\\\"n\",\"ratings\":[{\"seat\":0}]}],"
+                          "\"status\":\"finished\"}");
+    cr_expect_eq(len, strlen(out));
+    free(out);
+    const char *none = "{\"events\":[{\"seq\":1,\"type\":\"tile_placed\"}]}";
+    cr_expect_null(json_with_ratings(none, strlen(none), "[]", &len));
 }

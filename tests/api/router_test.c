@@ -72,6 +72,7 @@ STUB(routes_game_export)
 STUB(routes_web_index)
 STUB(routes_web_file)
 STUB(routes_player_public)
+STUB(routes_player_games_public)
 STUB(routes_player_rating_history)
 STUB(routes_leaderboard)
 STUB(routes_bots)
@@ -149,6 +150,8 @@ static const struct route_case cases[] = {
      "/v1/players/me"},
     {"GET", "/v1/players/" GID "/ratings/classic", NULL, NULL, RAN_STATUS,
      "routes_player_rating_history", "classic", "/v1/players/{id}/ratings/{pool}"},
+    {"GET", "/v1/players/" GID "/games", NULL, NULL, RAN_STATUS, "routes_player_games_public", GID,
+     "/v1/players/{id}/games"},
     {"GET", "/v1/leaderboards/hills", NULL, NULL, RAN_STATUS, "routes_leaderboard", "hills",
      "/v1/leaderboards/{pool}"},
     {"GET", "/v1/bots", NULL, NULL, RAN_STATUS, "routes_bots", "(null)", "/v1/bots"},

@@ -45,8 +45,9 @@ int main(int argc, char **argv)
                100 * r.bins[b].predicted, 100 * r.bins[b].observed,
                100 * (r.bins[b].observed - r.bins[b].predicted));
     printf("worst decile: %.1f points (target <= 3.0); %.1f points from the ratings alone "
-           "(deviations left out)\n",
-           100 * r.worst_gap, 100 * r.worst_gap_no_rd);
+           "(deviations left out), %.1f with Glickman's combined deviation (root sum of "
+           "squares)\n",
+           100 * r.worst_gap, 100 * r.worst_gap_no_rd, 100 * r.worst_gap_rss);
     printf("rating error (centred rms): %.1f points, against a mean deviation of %.1f\n",
            r.rms_error, r.mean_deviation);
     printf("4-seat tables: pairs ordered right %.1f%% (chance 50%%, hidden strengths %.1f%%); "

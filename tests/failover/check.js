@@ -13,7 +13,9 @@
 //     from its first attempt to its final answer either;
 //   - every follower saw its game's events exactly once, in order, up to the newest,
 //     each equal to the stored one;
-//   - no move ended in a final answer other than a 2xx.
+//   - no move ended in a final answer other than a 2xx;
+//   - every rated game that ended had its ratings changed once (a history row per seat of
+//     each finished rated game, none of a running one, each rating's history a chain).
 // Prints the time from the kill to the first 2xx of a write sent after it (on the new
 // primary). Exit status: 0 all held; 3 acknowledged writes were lost (what the async
 // control must find; in sync mode that is a failure all the same); 1 another failure.
@@ -199,6 +201,44 @@ for (const id of bg.botGames) {
 }
 say(bg.botGames.length > 0 && unexcused === 0 && hookAfter > 0,
     `their webhooks: ${delivered} events delivered, ${hookAfter} of them first after the promotion, ${undelivered} not yet${excused ? ` (${excused} behind a claim made in doubt at the failover, delivered when its lease ends: ${heldBy.join('; ')})` : ''}${unexcused ? `, ${unexcused} with no excuse` : ''}`);
+
+// 8. Rated games (issue 25): every rated game that ended has its ratings changed once: as
+// many history rows as seats for each finished rated game (none for one still running),
+// every one whose resignation was acknowledged among them, each subject's history a chain
+// (each game's rating before is the one after its previous game: no update lost, none
+// applied twice) and its count of games equal to its history's length.
+const rated = fs.existsSync(file('rated.json')) ? JSON.parse(fs.readFileSync(file('rated.json'), 'utf8')) : [];
+const ratedRows = tsv('rated.tsv'); // id, status, seats
+const history = tsv('history.tsv'); // game, seat, subject, pool, before, after
+const counts = tsv('rating_counts.tsv'); // subject, pool, games
+const rows = new Map();
+for (const [g] of history) rows.set(g, (rows.get(g) || 0) + 1);
+let ratedBad = 0;
+let ratedEnded = 0;
+const ratedExamples = [];
+for (const [id, status, seats] of ratedRows) {
+    const want = status === 'finished' ? Number(seats) : 0;
+    if (status === 'finished') ratedEnded++;
+    if ((rows.get(id) || 0) !== want) {
+        ratedBad++;
+        if (ratedExamples.length < 3) ratedExamples.push(`${id.slice(0, 8)} ${status} with ${rows.get(id) || 0} rows`);
+    }
+}
+const ratedStatus = new Map(ratedRows.map(([id, status]) => [id, status]));
+let ackedUnended = 0;
+for (const r of rated) if (r.ended && ratedStatus.get(r.game) !== 'finished') ackedUnended++;
+const chains = new Map();
+for (const [, , subject, pool, before, after] of history) {
+    const k = `${subject}/${pool}`;
+    if (!chains.has(k)) chains.set(k, []);
+    chains.get(k).push([before, after]);
+}
+let broken = 0;
+for (const c of chains.values()) for (let i = 1; i < c.length; i++) if (c[i][0] !== c[i - 1][1]) broken++;
+let miscounted = 0;
+for (const [subject, pool, n] of counts) if ((chains.get(`${subject}/${pool}`) || []).length !== Number(n)) miscounted++;
+say(rated.length > 0 && ratedEnded > 0 && ratedBad === 0 && ackedUnended === 0 && broken === 0 && miscounted === 0,
+    `${ratedRows.length} rated games, ${ratedEnded} ended (${rated.filter((r) => r.ended).length} resignations acknowledged): ratings changed once for each ended game and never for one still running${ratedBad ? `: ${ratedBad} wrong (e.g. ${ratedExamples.join('; ')})` : ''}; ${history.length} history rows, ${chains.size} ratings, ${broken} breaks in their chains, ${miscounted} game counts that differ from the history${ackedUnended ? `; ${ackedUnended} acknowledged ends not finished` : ''}`);
 
 // The time from the kill to the first 2xx of a write sent after it.
 const after = acks.filter((a) => a.t0 > tKill).map((a) => a.t1 - tKill);

@@ -12,6 +12,13 @@
 // every bot move seen and every delivery is recorded, so that the check can tell that
 // the background workers found the new primary too.
 //
+// The last RATED clients (2 unless --rated) play rated games (issue 25) between two players
+// shared by all of them, so that both servers end games of the same ratings at once: each
+// game is created by one player ({"player": "me"}, an open seat), joined by the other with
+// its player token, and resigned by one of them at once, every request with an
+// Idempotency-Key; the games are recorded (rated.json) for the check that every rated game
+// that ended had its ratings changed once.
+//
 // On SIGINT: the clients stop, the computer players end their turns (at most 20 s), the
 // followers catch up with their games' last event (at most 20 s), then every acknowledged
 // move is sent once more, exactly as first sent, to the other server (its answer recorded
@@ -20,7 +27,7 @@
 // requests.jsonl (every attempt: start, end, status), background.json (bot moves seen,
 // webhook deliveries received, after the webhooks caught up, at most 20 s).
 //
-//   node load.js --out DIR --clients N --followers F URL [URL ...]
+//   node load.js --out DIR --clients N --followers F [--rated R] URL [URL ...]
 'use strict';
 const fs = require('node:fs');
 const http = require('node:http');
@@ -28,12 +35,13 @@ const path = require('node:path');
 const crypto = require('node:crypto');
 
 const args = process.argv.slice(2);
-const opt = { out: '.', clients: 8, followers: 2 };
+const opt = { out: '.', clients: 8, followers: 2, rated: 2 };
 const bases = [];
 for (let i = 0; i < args.length; i++) {
     if (args[i] === '--out') opt.out = args[++i];
     else if (args[i] === '--clients') opt.clients = Number(args[++i]);
     else if (args[i] === '--followers') opt.followers = Number(args[++i]);
+    else if (args[i] === '--rated') opt.rated = Number(args[++i]);
     else bases.push(args[i]);
 }
 if (!bases.length) {
@@ -50,6 +58,8 @@ const followers = [];
 const botMoves = []; // {game, version, t}: a computer player's move seen
 const hooks = new Map(); // game -> {seqs: {seq: first time}, n}
 const botGames = [];
+const ratedGames = []; // {game, ended}: a rated game, ended once its resignation got a 2xx
+let ratedPlayers = null; // [{id, auth}] x 2, made once
 let hookUrl = '';
 let rng = 0x2545f491;
 function rand(n) {
@@ -196,6 +206,46 @@ async function step(c, g) {
     return a.status >= 200 && a.status < 300;
 }
 
+// The two players of the rated games, made once (a lost answer makes another: harmless).
+async function rated_players(c) {
+    while (!ratedPlayers && !stopping) {
+        const ps = [];
+        for (const name of ['Ann', 'Bob']) {
+            const a = await until_final(c.base, 'POST', '/v1/players', {}, JSON.stringify({ name }));
+            const j = a && a.status === 201 ? json(a.body) : null;
+            if (j) ps.push({ id: j.id, auth: `Bearer ${j.token}` });
+        }
+        if (ps.length === 2 && !ratedPlayers) ratedPlayers = ps;
+        if (!ratedPlayers) await sleep(100);
+    }
+    return ratedPlayers;
+}
+
+// One rated game of client c: created by one player, joined by the other, resigned by one.
+async function rated_game(c) {
+    const ps = await rated_players(c);
+    if (!ps) return;
+    const who = rand(2);
+    const spec = { rated: true, players: [{ player: 'me' }, { open: true }], clock: { turn_seconds: 86400 } };
+    const body = JSON.stringify(spec);
+    const ch = { Authorization: ps[who].auth, 'Idempotency-Key': crypto.randomBytes(12).toString('hex') };
+    const a = await until_final(c.base, 'POST', '/v1/games', ch, body);
+    if (!a || a.status !== 201) return;
+    const j = json(a.body);
+    acks.push({ game: j.id, key: ch['Idempotency-Key'], kind: 'create', path: '/v1/games', headers: ch, body,
+        status: a.status, answer: a.body, first: a.first, t0: a.t0, t1: a.t1, tries: a.tries, client: c.id });
+    const rec = { game: j.id, ended: false };
+    ratedGames.push(rec);
+    const g = { id: j.id, seat: 1 };
+    const jh = { Authorization: ps[1 - who].auth, 'Idempotency-Key': `j-${j.id}` };
+    const joined = await move(c, g, 'join', `/v1/games/${j.id}/join`, jh, JSON.stringify({ invite: j.players[1].invite }));
+    if (joined.status !== 200) return;
+    g.seat = rand(2);
+    const rh = { Authorization: ps[g.seat === 0 ? who : 1 - who].auth, 'Idempotency-Key': `r-${j.id}` };
+    const r = await move(c, g, 'resign', `/v1/games/${j.id}/resign`, rh, undefined);
+    rec.ended = r.status === 200;
+}
+
 // A follower: the SSE stream of game `id` on server `base`, resumed with Last-Event-ID.
 function follow(f) {
     return new Promise((resolve) => {
@@ -256,6 +306,10 @@ async function follower_main(f) {
 }
 
 async function client_main(c) {
+    if (c.id >= opt.clients - opt.rated && c.id >= opt.followers) {
+        while (!stopping) await rated_game(c);
+        return;
+    }
     while (!stopping) {
         const g = await create(c);
         if (!g) {
@@ -363,11 +417,13 @@ async function main() {
     fs.writeFileSync(path.join(opt.out, 'background.json'), JSON.stringify({
         botGames, botMoves, hooks: Object.fromEntries([...hooks].map(([k, v]) => [k, v])),
     }));
+    fs.writeFileSync(path.join(opt.out, 'rated.json'), JSON.stringify(ratedGames));
     const took = (Date.now() - t0) / 1000;
     console.log(`load: ${took.toFixed(1)} s, ${opt.clients} clients, ${attempts.length} requests, ` +
         `${acks.length} acknowledged writes, ${finals.length} other final answers, ` +
         `${followers.length} followers (${followers.reduce((n, f) => n + f.reconnects, 0)} reconnects), ` +
         `${replays.length} replays, ${botMoves.length} bot moves seen, ` +
+        `${ratedGames.length} rated games (${ratedGames.filter((r) => r.ended).length} ended), ` +
         `${[...hooks.values()].reduce((n, h) => n + h.n, 0)} webhook deliveries`);
     agent.destroy();
 }

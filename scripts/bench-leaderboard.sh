@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# bench-leaderboard.sh: the leaderboard's latency (issue 25; the second half of `make
+# bench-ratings`): a throwaway PostgreSQL holding BENCH_BOARD_ROWS rating rows (1,000,000:
+# a third of as many players, each rated in the three pools, loaded with generate_series;
+# ratings normal around 1500 with sigma 300, deviations 45 to 245 so that about two in
+# three are no longer provisional, the last rated game up to 200 days ago so that about 45 %
+# are inactive), the real server, and wrk asking over HTTP:
+#   (a) GET /v1/leaderboards/classic                 the first page (50)
+#   (b) GET /v1/leaderboards/classic?cursor=...      the page after 2,000 entries
+#   (c) GET /v1/leaderboards/classic?bots=true&limit=100
+# each for BENCH_SECONDS (5) with BENCH_CONNS (4) connections on 2 wrk threads. Prints
+# requests/s and p50/p99 latency of each (target: p99 under 20 ms); exits 1 when a p99 is
+# over it or an answer was not 2xx.
+#
+# Environment (defaults): BENCH_SECONDS (5), BENCH_CONNS (4), BENCH_BOARD_ROWS (1000000),
+# BENCH_PORT (18093), THREADS (the number of cores), TILEHALL_BIN (build/tilehall),
+# BENCH_KEEP=1 keeps the cluster (in .pgdata-bench-board).
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+seconds=${BENCH_SECONDS:-5}
+conns=${BENCH_CONNS:-4}
+nrows=${BENCH_BOARD_ROWS:-1000000}
+port=${BENCH_PORT:-18093}
+threads=${THREADS:-$(nproc)}
+bin=${TILEHALL_BIN:-build/tilehall}
+out=build/bench
+base=http://127.0.0.1:$port
+export PGDATA_DIR=$top/.pgdata-bench-board
+pg_opts=${BENCH_PG_OPTS:--c shared_buffers=256MB -c max_wal_size=4GB -c checkpoint_timeout=30min}
+
+# shellcheck source=scripts/bench-lib.sh
+. "$top/scripts/bench-lib.sh"
+bench_check bench-leaderboard wrk curl jq psql
+trap bench_cleanup EXIT
+
+url=$(PG_SERVER_OPTS="$pg_opts" scripts/pg-start.sh --fast --fresh tilehall_bench_board 2>"$out/pg-start-board.log")
+PORT=$port THREADS=$threads LOG_LEVEL=${LOG_LEVEL:-warn} DATABASE_URL="$url" \
+    MAX_CONNECTIONS_PER_IP=0 "$bin" 2>"$out/server-board.log" &
+server=$!
+bench_wait_server "$out/server-board.log"
+
+# The server migrated the database; the rows go in with SQL (people, then their ratings in
+# the three pools), as ratings_apply_game would have left them.
+start=$(date +%s.%N)
+psql "$url" -X -q -v ON_ERROR_STOP=1 -v people="$(((nrows + 2) / 3))" <<'SQL'
+CREATE TEMP TABLE who AS SELECT k, gen_random_uuid() AS id FROM generate_series(1, :people) AS k;
+INSERT INTO people (id, name, token_hash) SELECT id, 'P' || k, sha256(id::text::bytea) FROM who;
+INSERT INTO ratings (subject, pool, person_id, rating, deviation, volatility, games, won, drawn,
+                     lost, last_rated_at)
+    SELECT w.id::text, p.pool, w.id,
+           1500 + 300 * sqrt(-2 * ln(1 - random())) * cos(2 * pi() * random()),
+           45 + 200 * random(), 0.06, 30, 10, 1, 19, now() - random() * interval '200 days'
+    FROM who w CROSS JOIN (VALUES ('classic'), ('hills'), ('discovery')) AS p (pool);
+INSERT INTO ratings (subject, pool, bot, think_class, rating, deviation, volatility, games,
+                     last_rated_at)
+    SELECT 'bot:' || b || ':' || c, 'classic', b, c, 1400 + 100 * random(), 60, 0.06, 500, now()
+    FROM unnest(ARRAY['random', 'greedy', 'mcts']) AS b, unnest(ARRAY['fast', 'normal', 'slow']) AS c;
+VACUUM ANALYZE ratings;
+SQL
+filled=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
+rows=$(psql "$url" -X -At -c "SELECT count(*) FROM ratings")
+listed=$(psql "$url" -X -At -c "SELECT count(*) FROM ratings WHERE pool = 'classic' AND \
+    deviation <= 110 AND last_rated_at > now() - interval '90 days' AND person_id IS NOT NULL")
+first=$(curl -s "$base/v1/leaderboards/classic")
+page=$first
+for _ in $(seq 1 20); do
+    c=$(jq -r .next_cursor <<<"$page")
+    page=$(curl -s "$base/v1/leaderboards/classic?limit=100&cursor=$c")
+done
+cursor=$(jq -r .next_cursor <<<"$page")
+rank=$(jq '.entries[0].rank' <<<"$page")
+if [ "$(jq '.entries | length' <<<"$first")" != 50 ] || [ "$cursor" = null ]; then
+    echo "bench-leaderboard: unexpected leaderboard (first page $(head -c 200 <<<"$first"))" >&2
+    exit 1
+fi
+
+run() {
+    local name=$1
+    shift
+    wrk --latency "$@" >"$out/$name.txt" 2>&1 || { cat "$out/$name.txt" >&2; exit 1; }
+    grep '^RESULT' "$out/$name.txt" | sed 's/^RESULT //'
+}
+common=(-t"$((conns < 2 ? conns : 2))" -c"$conns" -d"${seconds}s" -s tests/bench/report.lua)
+eval "$(run board-first "${common[@]}" "$base/v1/leaderboards/classic" | sed 's/\([a-z0-9_]*\)=/a_\1=/g')"
+eval "$(run board-deep "${common[@]}" "$base/v1/leaderboards/classic?cursor=$cursor" |
+    sed 's/\([a-z0-9_]*\)=/b_\1=/g')"
+eval "$(run board-bots "${common[@]}" "$base/v1/leaderboards/classic?bots=true&limit=100" |
+    sed 's/\([a-z0-9_]*\)=/c_\1=/g')"
+
+echo "bench-leaderboard: $(nproc) cores, THREADS=$threads, $rows rating rows ($filled s to load)," \
+    "$listed people listed in classic, ${seconds} s per load, $conns conns"
+printf '  %-44s %6s req/s  p50 %7s ms  p99 %7s ms  non-2xx %s\n' \
+    "(a) GET /v1/leaderboards/classic (50)" "$a_rps" "$a_p50_ms" "$a_p99_ms" "$a_non2xx" \
+    "(b) ...?cursor= (from rank $rank on)" "$b_rps" "$b_p50_ms" "$b_p99_ms" "$b_non2xx" \
+    "(c) ...?bots=true&limit=100" "$c_rps" "$c_p50_ms" "$c_p99_ms" "$c_non2xx"
+echo "  (target: p99 under 20 ms; load average $(cut -d' ' -f1-3 /proc/loadavg) at the end)"
+if [ "$a_non2xx" != 0 ] || [ "$b_non2xx" != 0 ] || [ "$c_non2xx" != 0 ]; then
+    echo "bench-leaderboard: unexpected answers (see $out/board-*.txt and $out/server-board.log)" >&2
+    exit 1
+fi
+if awk -v a="$a_p99_ms" -v b="$b_p99_ms" -v c="$c_p99_ms" 'BEGIN { exit !(a >= 20 || b >= 20 || c >= 20) }'; then
+    echo "bench-leaderboard: TARGET MISSED (p99 20 ms)" >&2
+    exit 1
+fi
