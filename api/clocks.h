@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "game.h"
+#include "jobs.h"
 #include "json_out.h"
 #include "nodiscard.h"
 #include "store.h"
@@ -24,6 +25,18 @@
 #define CLOCKS_TIMEOUTS_MAX  3       /* timeouts in a row after which a seat resigns */
 
 struct store_commit;
+
+struct api_game;
+/*
+ * Plays the clock's timeout rule now for the seat to move of the game *agp (a clocked game
+ * being played, read from the database; clocks_run.c): with "resign", or on the seat's
+ * third timeout in a row, it resigns; else its whole turn is played as greedy would. Each
+ * action through game_play() by GAME_BY_CLOCK, guarded by the version (another server's
+ * action first is no failure). *agp is replaced as game_play() replaces it (NULL after a
+ * failed read). JOBS_DONE, or JOBS_RETRY when it failed for now. Used at a deadline and
+ * for a suspended player's seat (suspension.c).
+ */
+enum jobs_result clocks_play_timeout(struct api_game **agp);
 
 /* Registers the job kinds "deadline" and "deadline_near" (before jobs_start). 0 or -1. */
 int clocks_init(void) NODISCARD;

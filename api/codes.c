@@ -33,6 +33,8 @@ static const char *const SERVICE_CODES[] = {
     /* export and replay (issue 16) */
     "replay_invalid", "replay_incomplete", "replay_mismatch", "replay_deck_mismatch",
     "replay_unsupported_format",
+    /* talk, blocks and the operator (issue 28) */
+    "invalid_chat_text", "chat_rate_limited", "cannot_block_self", "player_suspended",
     /* END service codes */
 };
 

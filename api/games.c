@@ -40,6 +40,7 @@ struct cached {
     struct store_player players[CC_MAX_PLAYERS]; /* names and token hashes */
     int hints_off;                               /* store_game.hints_off */
     int seed_chosen;                             /* store_game.seed_chosen (0022) */
+    int chat_public;                             /* store_game.chat_public (0026) */
     enum store_game_state state;                 /* waiting, aborted, or as g says (0009) */
     struct store_clock clock;                    /* store_game.clock (0011) */
     struct cc_game g;                            /* the decoded state */
@@ -116,6 +117,7 @@ static struct api_game *from_cache(const char *id, int version)
         memcpy(copy->row.players, c->players, sizeof copy->row.players);
         copy->row.hints_off = c->hints_off;
         copy->row.seed_chosen = c->seed_chosen;
+        copy->row.chat_public = c->chat_public;
         copy->row.state = c->state;
         copy->row.clock = c->clock;
         copy->row.snapshot_len = 0;
@@ -145,6 +147,7 @@ static void slot_put(struct slot *s, const struct api_game *ag, const char *body
     memcpy(c->players, ag->row.players, sizeof c->players);
     c->hints_off = ag->row.hints_off;
     c->seed_chosen = ag->row.seed_chosen;
+    c->chat_public = ag->row.chat_public;
     c->state = ag->row.state;
     c->clock = ag->row.clock;
     c->epoch = ag->epoch;
@@ -329,6 +332,14 @@ static int person_seat(const struct api_game *ag, const uint8_t h[AUTH_HASH_LEN]
     }
     for (int s = 0; s < ag->row.nplayers; s++)
         if (strcmp(ag->row.players[s].person_id, p.id) == 0) *seat = s;
+    if (*seat >= 0 && p.suspended) {
+        /* Suspended by the operator (0026): its token acts for nobody until reinstated. */
+        *seat = -1;
+        problem_reply(resp, 403, "player_suspended",
+                      "The operator suspended this player: its tokens are refused until it is "
+                      "reinstated.");
+        return 1;
+    }
     return 0;
 }
 
@@ -451,6 +462,7 @@ void games_meta(const struct api_game *ag, struct json_game_meta *meta)
     meta->names = ag->names;
     meta->seats = ag->row.players;
     meta->hints_off = ag->row.hints_off;
+    meta->chat_public = ag->row.chat_public;
     meta->seed_chosen = ag->row.seed_chosen;
     meta->clock = &ag->row.clock;
     meta->status = ag->row.state == STORE_PLAYING ? NULL : games_status(ag);

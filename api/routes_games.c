@@ -156,6 +156,7 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
     n->open_seats = c->in.open_seats;
     n->clock = c->in.clock;
     n->hints_off = c->in.hints_off;
+    n->chat_public = c->in.chat_public;
     n->seed_chosen = c->in.seed_given; /* a seed given: chosen (0022) */
     n->events_json = events_txt;
     n->last_seq = nev;
@@ -175,6 +176,7 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
                                   .names = names,
                                   .seats = c->players,
                                   .hints_off = c->in.hints_off,
+                                  .chat_public = c->in.chat_public,
                                   .seed_chosen = c->in.seed_given,
                                   .clock = n->clock.kind ? &n->clock : NULL};
     if (c->in.open_seats) { /* waiting for them (0013); the invites only in the answer */
@@ -292,6 +294,7 @@ static void game_get_past(const struct api_request *req, struct api_response *re
                                   .names = ag->names,
                                   .seats = ag->row.players,
                                   .hints_off = ag->row.hints_off,
+                                  .chat_public = ag->row.chat_public,
                                   .seed_chosen = ag->row.seed_chosen,
                                   .status =
                                       ag->row.state == STORE_PLAYING ? NULL : games_status(ag)};

@@ -102,6 +102,7 @@ static enum store_status create_next(const struct api_game *old, struct rematch 
         .start = r->setup.start >= 0 ? json_tile_id(&r->g, (unsigned)r->setup.start) : NULL,
         .clock = old->row.clock,
         .hints_off = old->row.hints_off,
+        .chat_public = old->row.chat_public,
         .seed_chosen = 0,                                   /* a seed drawn afresh (0022) */
         .owner = netaddr_key(creator, owner, sizeof owner), /* the asker's share of the job
                                                               workers (0020) */

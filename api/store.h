@@ -87,6 +87,7 @@ struct store_game {
     struct store_player players[CC_MAX_PLAYERS]; /* by seat */
     int hints_off;                               /* 1: created with "hints": false (0010) */
     int seed_chosen;                             /* 1: the creator chose the seed (0022) */
+    int chat_public;                             /* 1: created with "chat": "public" (0026) */
     enum store_game_state state;                 /* waiting, aborted, or as the engine says */
     struct store_clock clock;                    /* its clock (0011): kind 0 for none */
     size_t snapshot_len;                         /* bytes in snapshot */
@@ -140,6 +141,7 @@ struct store_new_game {
     const char *rematch_of;        /* the game this one is the rematch of, or NULL (0009) */
     int hints_off;                 /* 1: "hints": false (0010) */
     int seed_chosen;               /* 1: the creator chose the seed (0022) */
+    int chat_public;               /* 1: "chat": "public", anyone reads the chat (0026) */
     const struct store_jobs *jobs; /* background jobs to write, or NULL: none */
     struct store_turn turn;        /* the turn and scores for the players' lists */
     const char *clock_json;        /* the clock (games.clock, 0011), or NULL: none */
@@ -334,6 +336,7 @@ struct store_person {
     char id[AUTH_UUID_LEN + 1];        /* UUID, lower-case */
     char name[STORE_NAME_MAX + 1];     /* UTF-8 */
     uint8_t token_hash[AUTH_HASH_LEN]; /* SHA-256 of the person's token */
+    int suspended;                     /* 1: suspended by the operator (0026; by_token only) */
 };
 
 /*
@@ -648,6 +651,7 @@ struct store_export {
     char status[16]; /* the game's status as stored ("finished" ...) */
     char result[16]; /* how it ended ("completed", "resignation", "timeout"), or "" */
     char *actions;   /* JSON array of every stored action (their bodies), oldest first */
+    char *chat;      /* JSON array of the chat's messages, oldest first (0026) */
 };
 
 /*

@@ -132,6 +132,7 @@ enum store_status store_inbox_page(const uint8_t token_hash[AUTH_HASH_LEN],
     copy_col(res, 0, 0, who->id, sizeof who->id);
     copy_col(res, 0, 1, who->name, sizeof who->name);
     memcpy(who->token_hash, PQgetvalue(res, 0, 2), AUTH_HASH_LEN);
+    who->suspended = col_ll(res, 0, 17, 0) != 0; /* 0026 */
     out->my_turn_count = (long)col_ll(res, 0, 3, 0);
     if (PQgetisnull(res, 0, 4)) {
         PQclear(res);

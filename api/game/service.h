@@ -185,6 +185,7 @@ struct game_new {
                                            no jobs, the clock begun by the last join */
     struct store_clock clock;           /* its settings (kind 0: none); begun by begin */
     int hints_off;                      /* 1: "hints": false */
+    int chat_public;                    /* 1: "chat": "public" (0026) */
     int seed_chosen;                    /* 1: the creator chose the seed (a seed given, a
                                            replay's export), 0: drawn (a rematch) (0022) */
     const char *owner;                  /* the creating address (netaddr_key), whose games
