@@ -225,7 +225,7 @@ ITEST(test_chat_rate, "chat: 5 messages per 10 s per seat, then 429 with Retry-A
     struct resp r;
     long st = req(srv, "POST", path, "{\"text\":\"spam\"}", g.auth[0], &r);
     snprintf(code, sizeof code, "%s", problem_code(&r));
-    int retry = atoi(r.retry_after);
+    int retry = (int)strtol(r.retry_after, NULL, 10);
     resp_free(&r);
     CHECK(st == 429 && strcmp(code, "chat_rate_limited") == 0, "the 6th: %ld %s", st, code);
     CHECK(retry >= 1 && retry <= 10, "Retry-After %d", retry);
