@@ -11,7 +11,7 @@ CORE_FUZZERS  := tiles snapshot
 # The service's decoders: request bodies (api/json_in.c) and query strings and headers
 # (api/params.c, auth_bearer, api_query_get), each linked with only the api files it needs.
 API_FUZZERS   := json_in params export
-FUZZ_API_json_in := api/json_in.c api/json_options.c api/rulesets.c api/utf8.c api/codes.c
+FUZZ_API_json_in := api/json_in.c api/json_chat.c api/json_options.c api/rulesets.c api/utf8.c api/codes.c
 FUZZ_API_export  := api/json_export_in.c api/json_in.c api/json_options.c api/rulesets.c api/utf8.c api/codes.c
 FUZZ_API_params  := api/params.c api/auth.c api/req.c api/mono.c api/json_out.c api/buf.c api/problem.c
 FUZZ_API_LIBS  = $(PKG_LIBS)
