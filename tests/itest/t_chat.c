@@ -778,3 +778,53 @@ ITEST(test_chat_suspension_seats,
     CHECK(rst == 201, "the export replayed: %ld", rst);
     CHECK(stopped == 0, "the server exited with %d", stopped);
 }
+
+ITEST(test_chat_retention, "chat: retention deletes a game's messages and reports with it")
+{
+    (void)srv;
+    const char *env[] = {"RETENTION_DAYS=1", "RETENTION_INTERVAL=1", "JOBS_POLL_MS=50", NULL};
+    struct server s;
+    CHECK(hard_server_start(&s, env, 1) == 0, "the server did not start");
+    char why[300], code[64], path[200];
+    struct game g;
+    int rc = game_new(&s, CHAT_GAME, &g, why, sizeof why);
+    long posted = 0, reported = 0, aborted = 0;
+    if (rc == 0) {
+        posted = post_chat(&s, g.id, "{\"text\":\"bye\"}", g.auth[0], code, sizeof code);
+        struct resp r;
+        snprintf(path, sizeof path, "/v1/games/%s/chat/1/report", g.id);
+        reported = req(&s, "POST", path, NULL, g.auth[1], &r);
+        resp_free(&r);
+        snprintf(path, sizeof path, "/v1/games/%s/abort", g.id);
+        aborted = req(&s, "POST", path, NULL, g.auth[0], &r);
+        resp_free(&r);
+    }
+    const char *v[] = {g.id};
+    long before = db_scalar_params("SELECT (SELECT count(*) FROM chat_messages WHERE game_id = "
+                                   "$1::uuid) + (SELECT count(*) FROM chat_reports WHERE game_id "
+                                   "= $1::uuid)",
+                                   1, v);
+    /* Ended two days ago: the next sweep deletes it with everything of it. */
+    db_scalar_params("WITH u AS (UPDATE games SET ended_at = now() - interval '2 days' WHERE id = "
+                     "$1::uuid RETURNING 1) SELECT count(*) FROM u",
+                     1, v);
+    db_scalar("WITH u AS (UPDATE jobs SET due_at = now() WHERE kind = 'retention' RETURNING 1) "
+              "SELECT count(*) FROM u");
+    long games = 1;
+    for (int i = 0; i < 200 && games != 0; i++) {
+        games = db_scalar_params("SELECT count(*) FROM games WHERE id = $1::uuid", 1, v);
+        if (games) usleep(50000);
+    }
+    long after = db_scalar_params("SELECT (SELECT count(*) FROM chat_messages WHERE game_id = "
+                                  "$1::uuid) + (SELECT count(*) FROM chat_reports WHERE game_id "
+                                  "= $1::uuid)",
+                                  1, v);
+    int stopped = hard_server_stop(&s);
+    CHECK(rc == 0, "%s", why);
+    CHECK(posted == 201 && reported == 201 && aborted == 200, "post %ld, report %ld, abort %ld",
+          posted, reported, aborted);
+    CHECK(before == 2, "%ld rows of talk before the sweep, not 2", before);
+    CHECK(games == 0, "the sweep did not delete the game");
+    CHECK(after == 0, "%ld rows of talk left after the game was deleted", after);
+    CHECK(stopped == 0, "the server exited with %d", stopped);
+}
