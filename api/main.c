@@ -23,6 +23,7 @@
 #include "router.h"
 #include "routes.h"
 #include "store.h"
+#include "suspension.h"
 #include "webhook.h"
 #include "store_games.h"
 #include "store_jobs.h"
@@ -114,6 +115,7 @@ int main(void)
     if (routes_ops_init(&cfg)) goto out_games;
     if (routes_web_init(&cfg)) goto out_ops;
     routes_live_config(&cfg);
+    routes_admin_config(&cfg);
     routes_hint_config(&cfg);
     board_png_set_wait(cfg.png_wait_ms);
     live_set_event_hook(webhook_kick);     /* another server's commit, watched */
@@ -121,7 +123,9 @@ int main(void)
     if (live_start(&cfg)) goto out_ops;
     if (webhook_start(&cfg)) goto out_live;
     store_set_job_hook(jobs_kick); /* this server's commit that made a job due */
-    if (bots_init() || clocks_init() || retention_init(&cfg) || jobs_start(&cfg)) goto out_webhook;
+    if (bots_init() || clocks_init() || suspension_init() || retention_init(&cfg) ||
+        jobs_start(&cfg))
+        goto out_webhook;
     static const struct http_app app = {.handle = api_handle, .route_template = api_route_template};
     if (http_start(&cfg, &app)) goto out_jobs;
     if (cfg.port_file && port_file_write(cfg.port_file, http_port())) {

@@ -11,7 +11,7 @@ CORE_FUZZERS  := tiles snapshot
 # The service's decoders: request bodies (api/json/json_in.c) and query strings and headers
 # (api/http/params.c, auth_bearer, api_query_get), each linked with only the api files it needs.
 API_FUZZERS   := json_in params export
-FUZZ_API_json_in := api/json/json_in.c api/json/json_options.c api/game/rulesets.c api/base/utf8.c api/base/codes.c
+FUZZ_API_json_in := api/json/json_in.c api/json/json_chat.c api/json/json_options.c api/game/rulesets.c api/base/utf8.c api/base/codes.c
 FUZZ_API_export  := api/json/json_export_in.c api/json/json_in.c api/json/json_options.c api/game/rulesets.c api/base/utf8.c api/base/codes.c
 FUZZ_API_params  := api/http/params.c api/base/auth.c api/base/req.c api/base/mono.c api/base/json_out.c api/base/buf.c api/http/problem.c
 FUZZ_API_LIBS  = $(PKG_LIBS)

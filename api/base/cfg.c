@@ -116,6 +116,7 @@ int cfg_load(struct cfg *c, char *err, int errlen)
     c->openapi_file = env_str("OPENAPI_FILE", "openapi.yaml");
     c->cors_origins = env_str("CORS_ORIGINS", "*");
     c->web_dir = env_str("WEB_DIR", "web");
+    c->admin_token = env_str("ADMIN_TOKEN", NULL);
     struct cors_config cors;
     if (cors_parse(c->cors_origins, &cors, err, (size_t)errlen)) return -1;
     /* The page's API origins: a list of exact origins as CORS_ORIGINS, never "*" (the page

@@ -67,6 +67,8 @@ struct cfg {
     int lobby_expiry_hours; /* LOBBY_EXPIRY_HOURS: waiting games are aborted after, 0 never (72) */
     int retention_batch;    /* RETENTION_BATCH: games a batch deletes at most (500) */
     int retention_interval; /* RETENTION_INTERVAL: seconds between sweeps with nothing left (60) */
+    /* The operator (docs/operations.md "The operator"; api/routes_admin.c). */
+    const char *admin_token; /* ADMIN_TOKEN: the operator's bearer token, NULL: no operator */
 };
 
 /*

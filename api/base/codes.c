@@ -35,6 +35,8 @@ static const char *const SERVICE_CODES[] = {
     "replay_unsupported_format",
     /* ratings (issue 25) */
     "unrated_setup",
+    /* talk, blocks and the operator (issue 28) */
+    "invalid_chat_text", "chat_rate_limited", "cannot_block_self", "player_suspended",
     /* END service codes */
 };
 

@@ -43,6 +43,7 @@ struct cached {
     int hints_off;                               /* store_game.hints_off */
     int seed_chosen;                             /* store_game.seed_chosen (0022) */
     int rated;                                   /* store_game.rated (0025) */
+    int chat_public;                             /* store_game.chat_public (0026) */
     enum store_game_state state;                 /* waiting, aborted, or as g says (0009) */
     struct store_clock clock;                    /* store_game.clock (0011) */
     struct cc_game g;                            /* the decoded state */
@@ -120,6 +121,7 @@ static struct api_game *from_cache(const char *id, int version)
         copy->row.hints_off = c->hints_off;
         copy->row.seed_chosen = c->seed_chosen;
         copy->row.rated = c->rated;
+        copy->row.chat_public = c->chat_public;
         copy->row.state = c->state;
         copy->row.clock = c->clock;
         copy->row.snapshot_len = 0;
@@ -150,6 +152,7 @@ static void slot_put(struct slot *s, const struct api_game *ag, const char *body
     c->hints_off = ag->row.hints_off;
     c->seed_chosen = ag->row.seed_chosen;
     c->rated = ag->row.rated;
+    c->chat_public = ag->row.chat_public;
     c->state = ag->row.state;
     c->clock = ag->row.clock;
     c->epoch = ag->epoch;
@@ -238,7 +241,7 @@ void games_remember(const struct api_game *ag, const char *body, size_t len)
 /* The seat of `ag` bound to the person whose token hashes to `h` into *seat, or -1 (also
  * when no seat is bound to anyone: then nothing is asked). STORE_OK, or the lookup's failure. */
 static enum store_status person_seat(const struct api_game *ag, const uint8_t h[AUTH_HASH_LEN],
-                                     int *seat)
+                                     int *seat, int *suspended)
 {
     *seat = -1;
     int bound = 0;
@@ -253,6 +256,11 @@ static enum store_status person_seat(const struct api_game *ag, const uint8_t h[
     if (st != STORE_OK) return st;
     for (int s = 0; s < ag->row.nplayers; s++)
         if (strcmp(ag->row.players[s].person_id, p.id) == 0) *seat = s;
+    if (*seat >= 0 && p.suspended) {
+        /* Suspended by the operator (0026): its token acts for nobody until reinstated. */
+        *seat = -1;
+        *suspended = 1;
+    }
     return STORE_OK;
 }
 
@@ -280,9 +288,10 @@ static enum store_status unclaimed_seat(struct api_game *ag, const uint8_t h[AUT
     return st == STORE_NOT_FOUND ? STORE_OK : st;
 }
 
-enum store_status games_seat_of(struct api_game *ag, const char *token, int *seat)
+enum store_status games_seat_of(struct api_game *ag, const char *token, int *seat, int *suspended)
 {
     *seat = -1;
+    *suspended = 0;
     uint8_t h[AUTH_HASH_LEN];
     if (auth_sha256(token, strlen(token), h) != 0) return STORE_OK;
     /* Compare with every seat, in constant time each, without stopping early. */
@@ -292,8 +301,8 @@ enum store_status games_seat_of(struct api_game *ag, const char *token, int *sea
      * one seat per person and game), which acts for that seat exactly as its own token
      * would. */
     enum store_status st = STORE_OK;
-    if (*seat < 0) st = person_seat(ag, h, seat);
-    if (st == STORE_OK && *seat < 0) st = unclaimed_seat(ag, h, seat);
+    if (*seat < 0) st = person_seat(ag, h, seat, suspended);
+    if (st == STORE_OK && *seat < 0 && !*suspended) st = unclaimed_seat(ag, h, seat);
     return st;
 }
 
@@ -355,6 +364,7 @@ void games_meta(const struct api_game *ag, struct json_game_meta *meta)
     meta->names = ag->names;
     meta->seats = ag->row.players;
     meta->hints_off = ag->row.hints_off;
+    meta->chat_public = ag->row.chat_public;
     meta->seed_chosen = ag->row.seed_chosen;
     meta->rated = ag->row.rated;
     meta->clock = &ag->row.clock;

@@ -72,9 +72,12 @@ void games_free(struct api_game *ag);
  * hash, then compared in constant time; asked only when some seat of the game is bound), or
  * -1. A rematch seat whose token was handed out after `ag` was read (0009) is found by
  * asking the database again while `ag` shows some seat unclaimed; ag->row.players then
- * holds the seats as stored. Returns STORE_OK, or the storage failure of a lookup.
+ * holds the seats as stored. *suspended is 1 (and *seat -1) when the token is the player
+ * token of a person the operator suspended (0026). Returns STORE_OK, or the storage failure
+ * of a lookup.
  */
-enum store_status games_seat_of(struct api_game *ag, const char *token, int *seat) NODISCARD;
+enum store_status games_seat_of(struct api_game *ag, const char *token, int *seat,
+                                int *suspended) NODISCARD;
 
 /* 1 when this server keeps a cache of games (games_init with slots). */
 int games_cache_on(void);

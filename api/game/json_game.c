@@ -270,6 +270,7 @@ void json_game(struct json_out *o, const struct cc_game *g, const struct json_ga
     if (meta->seats) {
         json_out_key(o, "hints");
         json_out_bool(o, !meta->hints_off);
+        json_out_kstring(o, "chat", meta->chat_public ? "public" : "private");
         /* Either fixes the draw order: whoever joins an open seat can tell (issue 29). */
         json_out_key(o, "seed_chosen");
         json_out_bool(o, meta->seed_chosen);

@@ -18,6 +18,7 @@ struct json_game_meta {
     const struct store_player *seats; /* NULL, or the seats as stored: computer players shown
                                          ("bot", "think_ms"), and "hints" (0010) */
     int hints_off;                    /* with seats: 1 when the game has no hints */
+    int chat_public;                  /* with seats: 1 when anyone reads the chat (0026) */
     int seed_chosen;                  /* with seats: 1 when the creator chose the seed (0022) */
     int rated;                        /* with seats: 1 for a rated game (0025) */
     const char *status;        /* "waiting" or "aborted" (games_status), or NULL: as g says */

@@ -188,6 +188,7 @@ struct game_new {
     int hints_off;                      /* 1: "hints": false */
     int rated;                          /* 1: "rated": true (0025; routes_rated_setup checked
                                            the setup) */
+    int chat_public;                    /* 1: "chat": "public" (0026) */
     int seed_chosen;                    /* 1: the creator chose the seed (a seed given, a
                                            replay's export), 0: drawn (a rematch) (0022) */
     const char *owner;                  /* the creating address (netaddr_key), whose games

@@ -7,6 +7,7 @@
 
 #include "bots.h"
 #include "clocks.h"
+#include "clocks_run.h"
 #include "game/service.h"
 #include "games.h"
 #include "jobs.h"
@@ -43,19 +44,11 @@ static void sleep_ms(long long ms)
     nanosleep(&ts, NULL);
 }
 
-/* jobs_kind.run of "deadline": the turn of the seat to move is over. With autoplay its
- * whole turn is played (draw and placement) as greedy would, or on its third timeout in a
- * row, and with "resign" at once, it resigns; every action through the normal commit,
- * guarded by the version, so that two servers acting on one deadline act once. */
-static enum jobs_result deadline_run(const struct store_job *j)
+enum jobs_result clocks_play_timeout(struct api_game **agp)
 {
     enum jobs_result r = JOBS_DONE;
-    struct api_game *ag = load_for(j, &r);
-    if (!ag) return r;
+    struct api_game *ag = *agp;
     struct store_clock *cl = &ag->row.clock;
-    long long early = cl->deadline_ms - clocks_now_ms();
-    if (early > EARLY_WAIT_MS) goto out; /* claimed before its time: the lease brings it back */
-    if (early > 0) sleep_ms(early);
     unsigned seat = ag->g.seat;
     int turn = ag->g.turn;
     int resign = cl->resign || cl->timeouts[seat] + (cl->timed_out ? 0 : 1) >= CLOCKS_TIMEOUTS_MAX;
@@ -89,6 +82,25 @@ static enum jobs_result deadline_run(const struct store_job *j)
         if (ag->g.phase == CC_PHASE_FINISHED || ag->g.seat != seat || ag->g.turn != turn) goto out;
     }
 out:
+    *agp = ag;
+    return r;
+}
+
+/* jobs_kind.run of "deadline": the turn of the seat to move is over. With autoplay its
+ * whole turn is played (draw and placement) as greedy would, or on its third timeout in a
+ * row, and with "resign" at once, it resigns (clocks_play_timeout); every action through
+ * the normal commit, guarded by the version, so that two servers acting on one deadline
+ * act once. */
+static enum jobs_result deadline_run(const struct store_job *j)
+{
+    enum jobs_result r = JOBS_DONE;
+    struct api_game *ag = load_for(j, &r);
+    if (!ag) return r;
+    long long early = ag->row.clock.deadline_ms - clocks_now_ms();
+    if (early <= EARLY_WAIT_MS) { /* else claimed before its time: the lease brings it back */
+        if (early > 0) sleep_ms(early);
+        r = clocks_play_timeout(&ag);
+    }
     games_free(ag);
     return r;
 }

@@ -17,6 +17,7 @@
 #include "req.h"
 #include "store_jobs.h"
 #include "store_live.h"
+#include "store_games.h"
 
 #define CLAIM_MAX                                                                                  \
     1                       /* jobs one claim takes: one, run at once (a job claimed and           \

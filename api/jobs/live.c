@@ -155,7 +155,8 @@ static void lease_for(const struct live_watch *w, unsigned b)
 void live_watch_add(struct live_watch *w)
 {
     for (char *p = w->game; *p; p++) *p = (char)tolower((unsigned char)*p);
-    lease_for(w, bucket_of(w->game));
+    /* Chat messages notify whether anybody watches (few, and rate-limited): no lease. */
+    if (!w->chat) lease_for(w, bucket_of(w->game));
     pthread_mutex_lock(&lock);
     w->bucket = bucket_of(w->game);
     w->prev = NULL;
@@ -230,13 +231,16 @@ static void on_notify(const char *payload, void *arg)
     char game[AUTH_UUID_LEN + 1];
     for (int i = 0; i < AUTH_UUID_LEN; i++) game[i] = (char)tolower((unsigned char)payload[i]);
     game[AUTH_UUID_LEN] = '\0';
-    long seq = strtol(colon + 1, NULL, 10);
+    /* "<game>:chat:<seq>" for a chat message (0026), else "<game>:<seq>" for events. */
+    int chat = strncmp(colon + 1, "chat:", 5) == 0;
+    long seq = strtol(colon + 1 + (chat ? 5 : 0), NULL, 10);
     struct live_watch *fired = NULL;
     pthread_mutex_lock(&lock);
     struct live_watch *w = buckets[bucket_of(game)];
     while (w) {
         struct live_watch *next = w->next;
-        if (seq > w->after && strcmp(w->game, game) == 0) take(w, LIVE_EVENT, &fired);
+        if (seq > w->after && !w->chat == !chat && strcmp(w->game, game) == 0)
+            take(w, LIVE_EVENT, &fired);
         w = next;
     }
     pthread_mutex_unlock(&lock);
@@ -409,7 +413,9 @@ static void wait_cancel(struct api_async *a)
     metrics_gauge_add(METRICS_LONG_POLLS, -1);
 }
 
-int live_wait_arm(struct api_async *a, const char *game, int after, long long deadline_ms)
+/* live_wait_arm() and live_wait_arm_chat(): `chat` 1 for chat messages. */
+static int wait_arm(struct api_async *a, const char *game, int after, long long deadline_ms,
+                    int chat)
 {
     if (!a || !a->wake || !atomic_load(&running)) return -1;
     struct live_wait *lw = a->pending;
@@ -426,9 +432,20 @@ int live_wait_arm(struct api_async *a, const char *game, int after, long long de
     }
     snprintf(lw->watch.game, sizeof lw->watch.game, "%s", game);
     lw->watch.after = after;
+    lw->watch.chat = chat;
     lw->watch.deadline_ms = deadline_ms;
     live_watch_add(&lw->watch);
     return 0;
+}
+
+int live_wait_arm(struct api_async *a, const char *game, int after, long long deadline_ms)
+{
+    return wait_arm(a, game, after, deadline_ms, 0);
+}
+
+int live_wait_arm_chat(struct api_async *a, const char *game, int after, long long deadline_ms)
+{
+    return wait_arm(a, game, after, deadline_ms, 1);
 }
 
 void live_wait_end(struct api_async *a)

@@ -2,11 +2,12 @@
  *
  * A commit of an action notifies channel STORE_EVENTS_CHANNEL with "<game id>:<seq>"
  * (PostgreSQL NOTIFY, sent at commit only) while some server watches the game (a lease
- * that adding a watch takes, see live.c). Each server keeps one listening connection on
- * a thread of its own (reconnecting when it is lost); each notification, from any server,
- * fires the watches of that game whose `after` it passes. Watches also fire at their
- * deadline, all of them now and then (a slow fallback, in case a notification was missed,
- * and after the listening connection came back), and at shutdown.
+ * that adding a watch takes, see live.c); a chat message always notifies, with
+ * "<game id>:chat:<seq>" (migrations/0026), and fires the watches with `chat` set. Each server
+ * keeps one listening connection on a thread of its own (reconnecting when it is lost); each
+ * notification, from any server, fires the watches of that game whose `after` it passes. Watches
+ * also fire at their deadline, all of them now and then (a slow fallback, in case a notification
+ * was missed, and after the listening connection came back), and at shutdown.
  */
 #ifndef API_LIVE_H
 #define API_LIVE_H
@@ -32,6 +33,7 @@ enum live_reason {
 struct live_watch {
     char game[AUTH_UUID_LEN + 1]; /* the game (any case) */
     int after;                    /* fires on a committed event with seq > after */
+    int chat;                     /* 1: fires on chat messages (their seq) instead of events */
     long long deadline_ms;        /* fires at this api_now_ms() time; 0: no deadline */
     /* Called on the hub's thread with the reasons (bits of live_reason), outside its
      * lock: must be quick, and must not call live_watch_add() or _remove(). */
@@ -80,6 +82,10 @@ void live_set_event_hook(void (*fn)(void));
  */
 int live_wait_arm(struct api_async *a, const char *game, int after,
                   long long deadline_ms) NODISCARD;
+
+/* live_wait_arm() for the game's chat messages (seq > `after`) instead of its events. */
+int live_wait_arm_chat(struct api_async *a, const char *game, int after,
+                       long long deadline_ms) NODISCARD;
 
 /* Ends the long poll's wait of `a`, if it has one (call before answering). */
 void live_wait_end(struct api_async *a);

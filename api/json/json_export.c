@@ -25,6 +25,7 @@ void json_export_write(struct json_out *o, const struct json_export_src *src)
     json_out_kstring(o, "start", in->start[0] ? in->start : NULL);
     json_out_key(o, "hints");
     json_out_bool(o, !in->hints_off);
+    json_out_kstring(o, "chat", in->chat_public ? "public" : "private");
     json_out_key(o, "players");
     json_out_begin_array(o);
     for (unsigned s = 0; s < g->nplayers; s++) {
@@ -64,5 +65,10 @@ void json_export_write(struct json_out *o, const struct json_export_src *src)
     for (unsigned s = 0; s < src->finished->nplayers; s++)
         json_out_int(o, src->finished->players[s].score);
     json_out_end_array(o);
+    json_out_key(o, "chat_messages");
+    if (src->chat_json)
+        json_out_raw(o, src->chat_json, strlen(src->chat_json));
+    else
+        json_out_raw(o, "[]", 2);
     json_out_end_object(o);
 }

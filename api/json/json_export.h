@@ -31,6 +31,7 @@ struct json_export_src {
     const char *result;                       /* how it ended ("completed", "resignation" ...) */
     const struct json_export_action *actions; /* every stored action, in order */
     int nactions;                             /* entries in actions */
+    const char *chat_json; /* the chat's messages (a JSON array: store_export.chat), or NULL */
 };
 
 /*
@@ -38,7 +39,9 @@ struct json_export_src {
  * ruleset, options, seed (a decimal string), start (or null), hints, players (each {"name"}
  * or {"bot", "think_ms"}, as a create body has them), custom_deck, deck (the draw order:
  * created->deck), actions (each as the action log writes it: kind, seat, the placement's
- * members; a join {"kind": "join", "seat"}), result, scores (by seat).
+ * members; a join {"kind": "join", "seat"}), result, scores (by seat), chat ("public" or
+ * "private") and chat_messages (the game's messages, for the record: a replay reads past
+ * them).
  */
 void json_export_write(struct json_out *o, const struct json_export_src *src);
 

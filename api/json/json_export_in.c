@@ -16,7 +16,8 @@
 /* The setup members of `doc` as a create body, decoded into out->in. Returns 0 or -1. */
 static int read_setup(const cJSON *doc, struct json_export *out, struct json_err *err)
 {
-    static const char *const setup[] = {"ruleset", "options", "seed", "start", "hints", "players"};
+    static const char *const setup[] = {"ruleset", "options", "seed", "start",
+                                        "hints",   "players", "chat"};
     const cJSON *players = cJSON_GetObjectItemCaseSensitive(doc, "players");
     if (!cJSON_IsArray(players))
         return json_fail(err, "invalid_body", "replay.players must be an array of seats.");
@@ -160,8 +161,11 @@ int json_export_read(const cJSON *doc, struct json_export *out, struct json_err 
         return json_fail(err, "invalid_body",
                          "\"replay\" must be an object: an export (GET /v1/games/{id}/export).");
     static const char *const members[] = {
-        "format",  "format_version", "game", "ruleset", "options", "seed",   "start", "hints",
-        "players", "custom_deck",    "deck", "actions", "result",  "scores", NULL};
+        "format", "format_version", "game", "ruleset", "options", "seed", "start", "hints",
+        "players", "custom_deck", "deck", "actions", "result", "scores",
+        /* The chat (0026): its setting is the create body's; its messages are the record
+         * only (a replay plays the game's actions, not its talk). */
+        "chat", "chat_messages", NULL};
     if (json_check_fields(doc, members, "replay.", err)) return -1;
     const cJSON *format = cJSON_GetObjectItemCaseSensitive(doc, "format");
     const cJSON *version = cJSON_GetObjectItemCaseSensitive(doc, "format_version");

@@ -535,7 +535,7 @@ int json_in_new_game(const char *body, size_t len, struct json_new_game *out, st
     if (!root) return -1;
     int rc = -1, bad = 0;
     static const char *const allowed[] = {"ruleset", "players", "options", "seed",  "start", "deck",
-                                          "webhook", "hints",   "clock",   "rated", NULL};
+                                          "webhook", "hints",   "clock",   "rated", "chat",  NULL};
     if (json_check_fields(root, allowed, "", err)) goto out;
 
     const char *rs = get_str(root, "ruleset", &bad, err);
@@ -588,6 +588,15 @@ int json_in_new_game(const char *body, size_t len, struct json_new_game *out, st
         goto out;
     }
     out->rated = rated && cJSON_IsTrue(rated);
+
+    /* Who reads the chat (0026): the seats ("private", the default) or anyone. */
+    const char *chat = get_str(root, "chat", &bad, err);
+    if (bad) goto out;
+    if (chat && strcmp(chat, "public") != 0 && strcmp(chat, "private") != 0) {
+        json_fail(err, "invalid_body", "\"chat\" must be \"public\" or \"private\".");
+        goto out;
+    }
+    out->chat_public = chat && strcmp(chat, "public") == 0;
 
     if (decode_clock(cJSON_GetObjectItemCaseSensitive(root, "clock"), &out->clock, err)) goto out;
 

@@ -49,6 +49,7 @@ struct json_new_game {
     int hints_off;                /* 1: "hints": false */
     int hints_given;              /* 1: the body named "hints" (true or false) */
     int rated;                    /* 1: "rated": true (its setup: routes_rated_setup) */
+    int chat_public;              /* 1: "chat": "public" (0026), 0: "private" or absent */
     struct store_clock clock;     /* "clock" (0011): its kind and settings; kind 0 for none */
 };
 
@@ -97,6 +98,18 @@ struct json_join {
  * an empty body is {}) into `out`. Returns 0 or -1.
  */
 int json_in_join(const char *body, size_t len, struct json_join *out,
+                 struct json_err *err) NODISCARD;
+
+#define JSON_CHAT_TEXT_CHARS 500  /* characters of a chat message at most */
+#define JSON_CHAT_TEXT_BYTES 2000 /* its bytes at most (500 characters of 4 bytes) */
+
+/*
+ * Decodes a POST /v1/games/{id}/chat body {"text": "..."} (json_chat.c) into `text`: 1 to
+ * 500 characters of UTF-8, at least one visible, none that names refuse (controls, format
+ * and bidirectional characters: utf8_refused_in_name) but the line feed; else
+ * invalid_chat_text (invalid_body for a missing or non-string "text"). Returns 0 or -1.
+ */
+int json_in_chat(const char *body, size_t len, char text[JSON_CHAT_TEXT_BYTES + 1],
                  struct json_err *err) NODISCARD;
 
 struct cJSON;

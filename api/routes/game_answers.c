@@ -95,10 +95,16 @@ int games_seat(const struct api_request *req, struct api_game *ag, struct api_re
                       "This needs a player's token: Authorization: Bearer <token>.");
         return -1;
     }
-    int seat;
-    enum store_status st = games_seat_of(ag, token, &seat);
+    int seat, suspended;
+    enum store_status st = games_seat_of(ag, token, &seat, &suspended);
     if (st != STORE_OK) {
         problem_store(resp, st);
+        return -1;
+    }
+    if (suspended) {
+        problem_reply(resp, 403, "player_suspended",
+                      "The operator suspended this player: its tokens are refused until it is "
+                      "reinstated.");
         return -1;
     }
     if (seat < 0)

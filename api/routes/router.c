@@ -55,6 +55,18 @@ static const struct api_route routes[] = {
     {"POST", "/v1/games/{id}/join", routes_game_join},
     {"POST", "/v1/games/{id}/abort", routes_game_abort},
     {"GET", "/v1/games/{id}/export", routes_game_export},
+    /* Talk, blocks and the operator (issue 28). */
+    {"POST", "/v1/games/{id}/chat", routes_chat_post},
+    {"GET", "/v1/games/{id}/chat", routes_chat_get},
+    {"GET", "/v1/games/{id}/chat/stream", routes_chat_stream},
+    {"POST", "/v1/games/{id}/chat/{seq}/report", routes_chat_report},
+    {"GET", "/v1/players/me/blocks", routes_blocks_list},
+    {"POST", "/v1/players/me/blocks/{player_id}", routes_block_add},
+    {"DELETE", "/v1/players/me/blocks/{player_id}", routes_block_delete},
+    {"GET", "/v1/admin/reports", routes_admin_reports},
+    {"POST", "/v1/admin/games/{id}/chat/{seq}/hide", routes_admin_hide},
+    {"POST", "/v1/admin/players/{id}/suspend", routes_admin_suspend},
+    {"POST", "/v1/admin/players/{id}/reinstate", routes_admin_reinstate},
     /* The reference web client (routes_web.c): its page and its files. */
     {"GET", "/", routes_web_index},
     {"GET", "/web/{file}", routes_web_file},
@@ -65,7 +77,7 @@ static const struct api_route routes[] = {
  * before routing, so a wrong path or method there is 415 as well. A new family of POST
  * routes (/v1/players ...) adds its prefix here.
  */
-static const char *const json_only[] = {"/v1/games", "/v1/players"};
+static const char *const json_only[] = {"/v1/games", "/v1/players", "/v1/admin"};
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -5,7 +5,7 @@
 
 #include "req.h"
 
-#define API_ROUTE_MAX_SEGMENTS 6   /* a path of more segments has no route */
+#define API_ROUTE_MAX_SEGMENTS 8   /* a path of more segments has no route */
 #define API_ROUTE_MAX_PATH     512 /* nor a path of this many bytes or more */
 
 /*

@@ -8,6 +8,7 @@
 #include "store_games.h"
 #include "store_people.h"
 #include "store_webhooks.h"
+#include "store_chat.h"
 
 /*
  * Each handler answers `req` into `resp` and has the signature of the route table's rows
@@ -81,10 +82,13 @@ struct store_person;
 
 /*
  * The player whose token the request's Authorization header carries ("Bearer <token>")
- * into `out`. Returns 0, or 1 after answering 401 missing_token or unknown_token, 503 ...
+ * into `out`. Returns 0, or 1 after answering 401 missing_token or unknown_token, 403
+ * player_suspended (the operator suspended it), 503 ...
  */
 int routes_player_auth(const struct api_request *req, struct api_response *resp,
                        struct store_person *out) NODISCARD;
+/* Answers 403 player_suspended: the token is a suspended player's (issue 28). */
+void routes_suspended_answer(struct api_response *resp);
 
 /* GET /v1/games/{id} */
 void routes_game_get(const struct api_request *req, struct api_response *resp, const char *id);
@@ -178,6 +182,53 @@ void routes_webhook_delete(const struct api_request *req, struct api_response *r
  */
 void routes_event_stream(const struct api_request *req, struct api_response *resp, const char *id,
                          int after);
+
+/*
+ * The chat of game `id` (a valid UUID) as a stream of server-sent events "chat_message"
+ * after message `after` (or Last-Event-ID), read as person `viewer` (whose blocked
+ * senders are passed over), or NULL (routes_live.c). The caller checked who may read.
+ */
+void routes_chat_stream_open(const struct api_request *req, struct api_response *resp,
+                             const char *id, int after, const char *viewer);
+
+struct store_chat_message;
+/* Writes chat message `m` as the API shows it (routes_chat.c): seq, seat, player, name, text
+ * (null when hidden), hidden, at. */
+void routes_chat_message_json(struct json_out *w, const struct store_chat_message *m);
+
+/* Segment `index` (0: "v1") of `path`, lower-cased, into `out` (`cap` bytes): 0, or -1 when
+ * there is none or it does not fit (for routes with two parameters: the router hands over
+ * the last one). */
+int routes_path_segment(const char *path, int index, char *out, size_t cap) NODISCARD;
+/* A message's seq in a path (1 ..) into *seq: 0, or -1 when it is none. */
+int routes_chat_seq(const char *arg, int *seq) NODISCARD;
+
+/* Talk (routes_chat.c, issue 28). POST /v1/games/{id}/chat: a seat's message. */
+void routes_chat_post(const struct api_request *req, struct api_response *resp, const char *id);
+/* GET /v1/games/{id}/chat?after=&wait=: the messages (long poll; SSE with Accept). */
+void routes_chat_get(const struct api_request *req, struct api_response *resp, const char *id);
+/* GET /v1/games/{id}/chat/stream: the messages as server-sent events. */
+void routes_chat_stream(const struct api_request *req, struct api_response *resp, const char *id);
+/* POST /v1/games/{id}/chat/{seq}/report: a seat reports a message (`seq` the router's arg). */
+void routes_chat_report(const struct api_request *req, struct api_response *resp, const char *seq);
+/* Blocks (routes_blocks.c). GET /v1/players/me/blocks */
+void routes_blocks_list(const struct api_request *req, struct api_response *resp, const char *arg);
+/* POST /v1/players/me/blocks/{player_id} */
+void routes_block_add(const struct api_request *req, struct api_response *resp, const char *id);
+/* DELETE /v1/players/me/blocks/{player_id} */
+void routes_block_delete(const struct api_request *req, struct api_response *resp, const char *id);
+/* The operator (routes_admin.c): ADMIN_TOKEN from `cfg` (off when unset). */
+void routes_admin_config(const struct cfg *cfg);
+/* GET /v1/admin/reports: the open reports with their messages and context. */
+void routes_admin_reports(const struct api_request *req, struct api_response *resp,
+                          const char *arg);
+/* POST /v1/admin/games/{id}/chat/{seq}/hide (`seq` the router's arg). */
+void routes_admin_hide(const struct api_request *req, struct api_response *resp, const char *seq);
+/* POST /v1/admin/players/{id}/suspend */
+void routes_admin_suspend(const struct api_request *req, struct api_response *resp, const char *id);
+/* POST /v1/admin/players/{id}/reinstate */
+void routes_admin_reinstate(const struct api_request *req, struct api_response *resp,
+                            const char *id);
 
 /* 1 when the request asks for server-sent events (Accept names text/event-stream). */
 int routes_wants_event_stream(const struct api_request *req);

@@ -76,7 +76,8 @@ void routes_game_export(const struct api_request *req, struct api_response *resp
                                   .finished = &ag->g,
                                   .result = x.result[0] ? x.result : json_result(&ag->g),
                                   .actions = actions,
-                                  .nactions = n};
+                                  .nactions = n,
+                                  .chat_json = x.chat};
     struct json_out w;
     json_out_init(&w);
     json_export_write(&w, &src);
@@ -353,6 +354,7 @@ void routes_game_replay(const struct api_request *req, struct api_response *resp
     n->players = r->players;
     n->start = r->x.in.start[0] ? r->x.in.start : NULL;
     n->hints_off = r->x.in.hints_off;
+    n->chat_public = r->x.in.chat_public;
     n->seed_chosen = 1; /* the export's (0022) */
     n->events_json = created_txt;
     n->last_seq = last_seq;
@@ -371,6 +373,7 @@ void routes_game_replay(const struct api_request *req, struct api_response *resp
                                   .names = names,
                                   .seats = r->players,
                                   .hints_off = r->x.in.hints_off,
+                                  .chat_public = r->x.in.chat_public,
                                   .seed_chosen = 1, /* the export's */
                                   .tokens = tokens};
     json_game(&w, &r->g, &meta);

@@ -204,6 +204,7 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
     n->clock = c->in.clock;
     n->hints_off = c->in.hints_off;
     n->rated = c->in.rated;
+    n->chat_public = c->in.chat_public;
     n->seed_chosen = c->in.seed_given; /* a seed given: chosen (0022) */
     n->events_json = events_txt;
     n->last_seq = nev;
@@ -223,6 +224,7 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
                                   .names = names,
                                   .seats = c->players,
                                   .hints_off = c->in.hints_off,
+                                  .chat_public = c->in.chat_public,
                                   .seed_chosen = c->in.seed_given,
                                   .rated = c->in.rated,
                                   .clock = n->clock.kind ? &n->clock : NULL};
@@ -341,6 +343,7 @@ static void game_get_past(const struct api_request *req, struct api_response *re
                                   .names = ag->names,
                                   .seats = ag->row.players,
                                   .hints_off = ag->row.hints_off,
+                                  .chat_public = ag->row.chat_public,
                                   .seed_chosen = ag->row.seed_chosen,
                                   .rated = ag->row.rated,
                                   .status =

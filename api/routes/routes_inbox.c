@@ -340,6 +340,11 @@ void routes_player_games(const struct api_request *req, struct api_response *res
         problem_store(resp, s);
         return;
     }
+    if (p.suspended) {
+        store_inbox_free(&page);
+        routes_suspended_answer(resp);
+        return;
+    }
     /* The cursor's MAC, checked once the token is (401 before 400): the page read with its
      * keys is dropped when it is not one this list gave this token with these filters. */
     uint8_t mac[CURSOR_MAC_LEN];

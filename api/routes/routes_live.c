@@ -27,6 +27,7 @@
 #include "auth.h"
 #include "buf.h"
 #include "game_answers.h"
+#include "json_out.h"
 #include "live.h"
 #include "log.h"
 #include "metrics.h"
@@ -34,6 +35,7 @@
 #include "problem.h"
 #include "routes.h"
 #include "store.h"
+#include "store_chat.h"
 #include "store_games.h"
 
 #define STREAM_PAGE    100   /* events read from the database at once */
@@ -51,18 +53,20 @@ static int max_per_ip = 32;      /* MAX_STREAMS_PER_IP (0: MAX_STREAMS) */
 
 /* An event stream. */
 struct sse {
-    struct api_stream base;       /* first: what the HTTP layer sees */
-    struct live_watch watch;      /* wakes it (new events, heartbeat, recheck, stop) */
-    atomic_int reasons;           /* live_reason bits since the last read */
-    char game[AUTH_UUID_LEN + 1]; /* the game */
-    int last;                     /* seq of the last event sent (or seen by the client) */
-    int query;                    /* 1: read the events at the next read() */
-    int finished;                 /* 1 once game_finished is buffered: end after it */
-    long long next_beat;          /* api_now_ms() of the next heartbeat */
-    long long next_query;         /* after a failed read: not before this */
-    struct buf out;               /* bytes to send (at most STREAM_OUT_MAX) */
-    size_t off;                   /* bytes of out sent already */
-    int said_bye;                 /* 1 once the last retry (at stop) is buffered */
+    struct api_stream base;         /* first: what the HTTP layer sees */
+    struct live_watch watch;        /* wakes it (new events, heartbeat, recheck, stop) */
+    atomic_int reasons;             /* live_reason bits since the last read */
+    char game[AUTH_UUID_LEN + 1];   /* the game */
+    int last;                       /* seq of the last event sent (or seen by the client) */
+    int chat;                       /* 1: the game's chat messages, not its events (0026) */
+    char viewer[AUTH_UUID_LEN + 1]; /* with chat: the reader's person (blocks), or "" */
+    int query;                      /* 1: read the events at the next read() */
+    int finished;                   /* 1 once game_finished is buffered: end after it */
+    long long next_beat;            /* api_now_ms() of the next heartbeat */
+    long long next_query;           /* after a failed read: not before this */
+    struct buf out;                 /* bytes to send (at most STREAM_OUT_MAX) */
+    size_t off;                     /* bytes of out sent already */
+    int said_bye;                   /* 1 once the last retry (at stop) is buffered */
     /* The register of streams (reg_lock), for the fair shares per address. */
     uint8_t peer[PEER_KEY_LEN]; /* the client's address key */
     unsigned long long opened;  /* the order it was let in: the newest is evicted first */
@@ -192,6 +196,26 @@ fail:
     return -1;
 }
 
+/* store_chat_each() callback: formats one chat message, unless the reader blocked its
+ * sender (passed over all the same). */
+static int put_chat(void *arg, const struct store_chat_message *m)
+{
+    struct sse *s = arg;
+    if (m->blocked) {
+        s->last = m->seq;
+        return 0;
+    }
+    struct json_out w;
+    json_out_init(&w);
+    routes_chat_message_json(&w, m);
+    size_t len = 0;
+    char *txt = json_out_take(&w, &len);
+    if (!txt) return -1;
+    int rc = put_event(s, m->seq, "chat_message", txt, len);
+    free(txt);
+    return rc;
+}
+
 /* live_watch.fire: note why, and have the HTTP layer read the stream again. */
 static void sse_fire(struct live_watch *w, int reasons)
 {
@@ -205,6 +229,7 @@ static void arm(struct sse *s)
 {
     live_watch_remove(&s->watch);
     s->watch.after = s->last;
+    s->watch.chat = s->chat;
     s->watch.deadline_ms = s->next_beat;
     if (s->query && s->next_query && s->next_query < s->next_beat)
         s->watch.deadline_ms = s->next_query;
@@ -259,9 +284,11 @@ static long sse_read(struct api_stream *base, char *buf, size_t max, int stoppin
     if (s->query && now >= s->next_query) {
         /* Armed before the read: an event committed meanwhile still wakes the stream. */
         arm(s);
-        int count = 0;
+        int count = 0, seen = 0;
         enum store_status st =
-            store_events_each(s->game, s->last, STREAM_PAGE, put_event, s, &count);
+            s->chat ? store_chat_each(s->game, s->last, STREAM_PAGE,
+                                      s->viewer[0] ? s->viewer : NULL, put_chat, s, &count, &seen)
+                    : store_events_each(s->game, s->last, STREAM_PAGE, put_event, s, &count);
         if (st == STORE_OK) {
             s->query = count == STREAM_PAGE; /* a full page: more may follow at once */
             s->next_query = 0;
@@ -314,8 +341,10 @@ static int resume_after(const struct api_request *req, int after)
     return (int)v;
 }
 
-void routes_event_stream(const struct api_request *req, struct api_response *resp, const char *id,
-                         int after)
+/* Opens the stream of game `id` after `after`: its events, or with `chat` its chat messages
+ * as `viewer` (a person, or NULL) may read them. */
+static void open_stream(const struct api_request *req, struct api_response *resp, const char *id,
+                        int after, int chat, const char *viewer)
 {
     if (!live_running()) {
         problem_reply(resp, 503, "too_many_streams", "Event streams are not available now.");
@@ -351,10 +380,13 @@ void routes_event_stream(const struct api_request *req, struct api_response *res
     s->watch.fire = sse_fire;
     s->watch.arg = s;
     s->last = resume_after(req, after);
+    s->chat = chat;
+    snprintf(s->viewer, sizeof s->viewer, "%s", viewer ? viewer : "");
     s->query = 1;
     s->next_beat = api_now_ms() + heartbeat_ms;
-    /* A finished game whose events were all seen: nothing will come, the stream ends. */
-    if (ag->g.phase == CC_PHASE_FINISHED && s->last >= ag->row.last_seq) s->finished = 1;
+    /* A finished game whose events were all seen: nothing will come, the stream ends. (Its
+     * chat goes on: people talk after a game.) */
+    if (!chat && ag->g.phase == CC_PHASE_FINISHED && s->last >= ag->row.last_seq) s->finished = 1;
     games_free(ag);
     if (buf_addf(&s->out, "retry: %d\n\n", RETRY_MS)) {
         sse_free(&s->base);
@@ -365,6 +397,18 @@ void routes_event_stream(const struct api_request *req, struct api_response *res
     resp->content_type = "text/event-stream";
     resp->stream = &s->base;
     log_kv(LOG_DEBUG, "event stream", "game", s->game, NULL);
+}
+
+void routes_event_stream(const struct api_request *req, struct api_response *resp, const char *id,
+                         int after)
+{
+    open_stream(req, resp, id, after, 0, NULL);
+}
+
+void routes_chat_stream_open(const struct api_request *req, struct api_response *resp,
+                             const char *id, int after, const char *viewer)
+{
+    open_stream(req, resp, id, after, 1, viewer);
 }
 
 int routes_wants_event_stream(const struct api_request *req)

@@ -73,7 +73,18 @@ int routes_player_auth(const struct api_request *req, struct api_response *resp,
         person_problem(resp, s);
         return 1;
     }
+    if (out->suspended) {
+        routes_suspended_answer(resp);
+        return 1;
+    }
     return 0;
+}
+
+void routes_suspended_answer(struct api_response *resp)
+{
+    problem_reply(resp, 403, "player_suspended",
+                  "The operator suspended this player: its tokens are refused until it is "
+                  "reinstated.");
 }
 
 void routes_player_create(const struct api_request *req, struct api_response *resp, const char *arg)

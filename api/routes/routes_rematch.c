@@ -105,6 +105,7 @@ static enum store_status create_next(const struct api_game *old, struct rematch 
         .hints_off = old->row.hints_off,
         .seed_chosen = 0,        /* a seed drawn afresh (0022) */
         .rated = old->row.rated, /* the same seats, bound or computer players: rated again */
+        .chat_public = old->row.chat_public,
         .owner = netaddr_key(creator, owner, sizeof owner), /* the asker's share of the job
                                                               workers (0020) */
         .events_json = events_txt,

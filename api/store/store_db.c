@@ -84,7 +84,8 @@
  * int4[] by seat; NULL before). */
 #define INBOX_PAGE_OF(who, filter)                                                                 \
     "WITH me AS (SELECT id, name, token_hash, (SELECT count(*) FROM players x WHERE x.person_id "  \
-    "= people.id AND x.inbox_rank = 0) AS turns FROM people WHERE " who "), "                      \
+    "= people.id AND x.inbox_rank = 0) AS turns, (suspended_at IS NOT NULL)::integer AS "          \
+    "suspended FROM people WHERE " who "), "                                                       \
     "f AS (SELECT p.game_id, p.seat, p.inbox_rank, p.inbox_deadline, p.inbox_recency "             \
     "FROM players p WHERE p.person_id = (SELECT id FROM me)" filter " AND p.inbox_rank BETWEEN "   \
     "$2::smallint AND $3::smallint AND (p.inbox_rank, p.inbox_deadline, p.inbox_recency, "         \
@@ -97,7 +98,7 @@
     "x.seat)), g.scores::integer[], g.rated::integer, (SELECT array_agg(round(h.rating_before)::"  \
     "integer ORDER BY h.seat) FROM rating_history h WHERE h.game_id = g.id), (SELECT "             \
     "array_agg(round(h.rating_after)::integer ORDER BY h.seat) FROM rating_history h WHERE "       \
-    "h.game_id = g.id) FROM me LEFT JOIN (f JOIN games g ON g.id = f.game_id) ON "                 \
+    "h.game_id = g.id), me.suspended FROM me LEFT JOIN (f JOIN games g ON g.id = f.game_id) ON "   \
     "true ORDER BY f.inbox_rank, f.inbox_deadline, f.inbox_recency, f.game_id"
 
 /* A rating's columns as store_ratings.c reads them (r: ratings, p: people; 0023). */
@@ -124,17 +125,19 @@ static const char *const stmt_sql[ST_COUNT] = {
                      "CASE WHEN p.seat = 0 THEN g.clock::text END, "
                      /* Whether the creator chose the seed (0022). */
                      "g.seed_chosen::integer, "
-                     /* Whether the game is rated (0025). */
-                     "g.rated::integer "
+                     /* Whether the game is rated (0025), who reads the chat (0026). */
+                     "g.rated::integer, g.chat_public::integer "
                      "FROM games g "
                      "JOIN players p ON p.game_id = g.id WHERE g.id = $1::uuid ORDER BY p.seat",
     [ST_GAME_INSERT] =
         "INSERT INTO games (id, ruleset, options, seed, start_tile, custom_deck, "
         "version, status, last_seq, snapshot, hints, result, rematch_of, "
-        "turn_number, turn_seat, turn_phase, scores, clock, deadline, seed_chosen, owner, rated) "
-        "VALUES ($1::uuid, $2, $3::jsonb, $4::numeric, $5, $6::jsonb, 1, $7, $8::integer, "
+        "turn_number, turn_seat, turn_phase, scores, clock, deadline, seed_chosen, owner, rated, "
+        "chat_public) VALUES ($1::uuid, $2, $3::jsonb, $4::numeric, $5, $6::jsonb, 1, $7, "
+        "$8::integer, "
         "$9::bytea, NOT $10::boolean, $11, $12::uuid, $13::integer, $14::integer, "
-        "$15, $16::integer[], $17::jsonb, $18::timestamptz, $19::boolean, $20, $21::boolean)",
+        "$15, $16::integer[], $17::jsonb, $18::timestamptz, $19::boolean, $20, $21::boolean, "
+        "$22::boolean)",
     [ST_PLAYER_INSERT] = "INSERT INTO players (game_id, seat, name, token_hash, person_id, bot, "
                          "think_ms, token_unclaimed, invite_hash) VALUES ($1::uuid, $2::integer, "
                          "$3, $4::bytea, $5::uuid, $6, $7::integer, coalesce($8::boolean, false), "
@@ -228,7 +231,8 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_PERSON_INSERT] =
         "INSERT INTO people (id, name, token_hash) VALUES ($1::uuid, $2, $3::bytea)",
     [ST_PERSON_BY_TOKEN] =
-        "SELECT id::text, name, token_hash FROM people WHERE token_hash = $1::bytea",
+        "SELECT id::text, name, token_hash, (suspended_at IS NOT NULL)::integer FROM people "
+        "WHERE token_hash = $1::bytea",
     /* A new token hash ($2) for the person whose token hash is $1 now: of two replacements
      * racing with one token, the second waits for the first's row and then finds the hash
      * changed (PostgreSQL checks the WHERE again on the row as committed): it changes
@@ -425,11 +429,18 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_GAME_EXPORT] =
         "SELECT json_strip_nulls(json_build_object('ruleset', g.ruleset, 'options', g.options, "
         "'seed', g.seed::text, 'start', g.start_tile, 'deck', g.custom_deck, 'hints', g.hints, "
+        "'chat', CASE WHEN g.chat_public THEN 'public' END, "
         "'players', (SELECT json_agg(CASE WHEN p.bot IS NULL THEN json_build_object('name', "
         "p.name) ELSE json_build_object('bot', p.bot, 'think_ms', p.think_ms) END ORDER BY "
         "p.seat) FROM players p WHERE p.game_id = g.id)))::text, g.status, g.result, (SELECT "
         "coalesce(json_agg(a.body ORDER BY a.version), '[]'::json) FROM actions a WHERE "
-        "a.game_id = g.id)::text FROM games g WHERE g.id = $1::uuid",
+        "a.game_id = g.id)::text, "
+        /* The chat's messages (0026), hidden ones with their text (the record). */
+        "(SELECT coalesce(json_agg(json_build_object('seq', c.seq, 'seat', c.seat, 'player', "
+        "c.person_id, 'name', c.name, 'text', c.body, 'hidden', c.hidden, 'at', "
+        "to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')) ORDER BY "
+        "c.seq), '[]'::json) FROM chat_messages c WHERE c.game_id = g.id)::text "
+        "FROM games g WHERE g.id = $1::uuid",
     /* store_export.c: $2 a JSON array of {version, seat, kind, body, events}. */
     [ST_REPLAY_ROWS] =
         "WITH x AS (SELECT (r->>'version')::integer AS version, (r->>'seat')::integer AS seat, "
@@ -528,6 +539,75 @@ static const char *const stmt_sql[ST_COUNT] = {
     /* Every computer player's rating. */
     [ST_RATINGS_BOTS] = "SELECT '', " RATING_COLUMNS " FROM ratings r LEFT JOIN people p ON "
                         "false WHERE r.bot IS NOT NULL ORDER BY r.bot, r.think_class, r.pool",
+    /* Talk (0026): a message posted by chat_post(), which numbers it, holds the rate limit
+     * ($6 messages of a seat within $7 ms) and notifies. */
+    [ST_CHAT_POST] = "SELECT coalesce(seq, 0), retry_ms, coalesce(sent_at, '') FROM "
+                     "chat_post($1::uuid, $2::integer, "
+                     "$3::uuid, $4, $5, $6::integer, $7::integer)",
+    /* Game $1's messages after $2, at most $3, each with whether person $4 blocked its
+     * sender. */
+    [ST_CHAT_EACH] =
+        "SELECT m.seq, m.seat, coalesce(m.person_id::text, ''), m.name, m.body, m.hidden::integer, "
+        "(m.person_id IS NOT NULL AND EXISTS (SELECT 1 FROM blocks b WHERE b.blocker = "
+        "$4::uuid AND b.blocked = m.person_id))::integer, to_char(m.created_at AT TIME ZONE "
+        "'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"') FROM chat_messages m WHERE m.game_id = "
+        "$1::uuid AND m.seq > $2::integer ORDER BY m.seq LIMIT $3::integer",
+    /* Message $2 of game $1 reported by seat $3 (person $4): whether the message exists,
+     * and whether this report is new. */
+    [ST_CHAT_REPORT] =
+        "WITH m AS (SELECT 1 FROM chat_messages WHERE game_id = $1::uuid AND seq = $2::integer), "
+        "i AS (INSERT INTO chat_reports (game_id, seq, seat, person_id) SELECT $1::uuid, "
+        "$2::integer, $3::integer, $4::uuid WHERE EXISTS (SELECT 1 FROM m) ON CONFLICT DO "
+        "NOTHING RETURNING 1) SELECT (SELECT count(*) FROM m), (SELECT count(*) FROM i)",
+    /* Message $2 of game $1 hidden, its reports closed. */
+    [ST_CHAT_HIDE] =
+        "WITH m AS (UPDATE chat_messages SET hidden = true WHERE game_id = $1::uuid AND seq = "
+        "$2::integer RETURNING seq), r AS (UPDATE chat_reports SET resolved_at = now() WHERE "
+        "game_id = $1::uuid AND seq = $2::integer AND resolved_at IS NULL AND EXISTS (SELECT 1 "
+        "FROM m)) SELECT count(*) FROM m",
+    /* The open reports, oldest first, at most $1, with each message and its context. */
+    [ST_CHAT_REPORTS] =
+        "SELECT coalesce(json_agg(json_build_object('game', r.game_id, 'seq', r.seq, 'reports', "
+        "r.n, 'reported_at', to_char(r.first_at AT TIME ZONE 'UTC', "
+        "'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'), 'message', r.message, 'context', (SELECT "
+        "json_agg(json_build_object('seq', c.seq, 'seat', c.seat, 'name', c.name, 'text', "
+        "c.body, 'hidden', c.hidden) ORDER BY c.seq) FROM chat_messages c WHERE c.game_id = "
+        "r.game_id AND c.seq BETWEEN r.seq - 5 AND r.seq + 5)) ORDER BY r.first_at, r.game_id, "
+        "r.seq), '[]')::text FROM (SELECT m.game_id, m.seq, count(*) AS n, min(x.created_at) "
+        "AS first_at, json_build_object('seq', m.seq, 'seat', m.seat, 'name', m.name, 'player', "
+        "m.person_id, 'text', m.body, 'hidden', m.hidden, 'at', to_char(m.created_at AT TIME "
+        "ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')) AS message FROM chat_reports x "
+        "JOIN chat_messages m ON m.game_id = x.game_id AND m.seq = x.seq WHERE x.resolved_at IS "
+        "NULL GROUP BY m.game_id, m.seq ORDER BY min(x.created_at), m.game_id, m.seq LIMIT "
+        "$1::integer) r",
+    /* Person $1 blocks person $2: whether $2 exists, and whether the block is new. */
+    [ST_BLOCK_ADD] =
+        "WITH t AS (SELECT id FROM people WHERE id = $2::uuid), i AS (INSERT INTO blocks "
+        "(blocker, blocked) SELECT $1::uuid, id FROM t ON CONFLICT DO NOTHING RETURNING 1) "
+        "SELECT (SELECT count(*) FROM t), (SELECT count(*) FROM i)",
+    [ST_BLOCK_DELETE] = "DELETE FROM blocks WHERE blocker = $1::uuid AND blocked = $2::uuid",
+    [ST_BLOCKS_LIST] =
+        "SELECT coalesce(json_agg(json_build_object('player', b.blocked, 'name', p.name, "
+        "'since', to_char(b.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')) "
+        "ORDER BY b.created_at, b.blocked), '[]')::text FROM blocks b JOIN people p ON p.id = "
+        "b.blocked WHERE b.blocker = $1::uuid",
+    [ST_BLOCKS_BETWEEN] = "SELECT EXISTS (SELECT 1 FROM blocks WHERE (blocker = $1::uuid AND "
+                          "blocked = $2::uuid) OR (blocker = $2::uuid AND blocked = $1::uuid))"
+                          "::integer",
+    /* Person $1 suspended ($2 true) or reinstated; a suspension makes the "suspension" job
+     * of each active game of the person's due at once (api/suspension.c). */
+    [ST_PERSON_SUSPEND] =
+        "WITH p AS (UPDATE people SET suspended_at = CASE WHEN $2::boolean THEN "
+        "coalesce(suspended_at, now()) END WHERE id = $1::uuid RETURNING id), j AS (INSERT INTO "
+        "jobs (game_id, kind, version, due_at, lease_ms) SELECT g.id, 'suspension', g.version, "
+        "now(), 10000 FROM players s JOIN games g ON g.id = s.game_id WHERE $2::boolean AND "
+        "s.person_id IN (SELECT id FROM p) AND g.status = 'active' ON CONFLICT (game_id, kind) "
+        "DO UPDATE SET version = EXCLUDED.version, due_at = EXCLUDED.due_at, claimed_until = "
+        "NULL, attempts = 0 RETURNING 1) SELECT (SELECT count(*) FROM p), (SELECT count(*) "
+        "FROM j), (SELECT pg_notify('" STORE_JOBS_CHANNEL "', '') WHERE EXISTS (SELECT 1 FROM "
+        "j))",
+    [ST_GAME_SUSPENDED] = "SELECT p.seat FROM players p JOIN people pe ON pe.id = p.person_id "
+                          "WHERE p.game_id = $1::uuid AND pe.suspended_at IS NOT NULL",
 };
 
 /*
@@ -544,7 +624,9 @@ static const unsigned char stmt_repeatable[ST_COUNT] = {
     [ST_GAME_WATCH] = 1,     [ST_PERSON_BY_TOKEN] = 1, [ST_REMATCH_FIND] = 1,
     [ST_GAME_HISTORY] = 1,   [ST_GAME_EXPORT] = 1,     [ST_SERVER_KEY] = 1,
     [ST_RATINGS_PERSON] = 1, [ST_RATINGS_HISTORY] = 1, [ST_RATINGS_BOARD] = 1,
-    [ST_RATINGS_BOTS] = 1,
+    [ST_RATINGS_BOTS] = 1,   [ST_CHAT_EACH] = 1,       [ST_CHAT_REPORTS] = 1,
+    [ST_BLOCKS_LIST] = 1,    [ST_BLOCKS_BETWEEN] = 1,  [ST_GAME_SUSPENDED] = 1,
+    [ST_CHAT_HIDE] = 1,
 };
 
 /* A thread's connection. */

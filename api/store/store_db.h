@@ -75,6 +75,18 @@ enum stmt {
     ST_RATINGS_HISTORY,
     ST_RATINGS_BOARD,
     ST_RATINGS_BOTS,
+    /* Talk, blocks and moderation (store_chat.c, 0026). */
+    ST_CHAT_POST,
+    ST_CHAT_EACH,
+    ST_CHAT_REPORT,
+    ST_CHAT_HIDE,
+    ST_CHAT_REPORTS,
+    ST_BLOCK_ADD,
+    ST_BLOCK_DELETE,
+    ST_BLOCKS_LIST,
+    ST_BLOCKS_BETWEEN,
+    ST_PERSON_SUSPEND,
+    ST_GAME_SUSPENDED,
     ST_COUNT
 };
 

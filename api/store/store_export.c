@@ -22,8 +22,9 @@ enum store_status store_game_export(const char *id, struct store_export *out)
     snprintf(out->status, sizeof out->status, "%s", PQgetvalue(res, 0, 1));
     snprintf(out->result, sizeof out->result, "%s", PQgetvalue(res, 0, 2));
     out->actions = strdup(PQgetvalue(res, 0, 3));
+    out->chat = strdup(PQgetvalue(res, 0, 4));
     PQclear(res);
-    if (!out->setup || !out->actions) {
+    if (!out->setup || !out->actions || !out->chat) {
         store_export_free(out);
         return STORE_ERROR;
     }
@@ -34,8 +35,10 @@ void store_export_free(struct store_export *x)
 {
     free(x->setup);
     free(x->actions);
+    free(x->chat);
     x->setup = NULL;
     x->actions = NULL;
+    x->chat = NULL;
 }
 
 enum store_status db_replay_rows(PGconn **pgp, const struct store_new_game *g)

@@ -65,6 +65,7 @@ struct store_game {
     struct store_player players[CC_MAX_PLAYERS]; /* by seat */
     int hints_off;                               /* 1: created with "hints": false (0010) */
     int seed_chosen;                             /* 1: the creator chose the seed (0022) */
+    int chat_public;                             /* 1: created with "chat": "public" (0026) */
     int rated;                                   /* 1: a rated game (0025) */
     enum store_game_state state;                 /* waiting, aborted, or as the engine says */
     struct store_clock clock;                    /* its clock (0011): kind 0 for none */
@@ -119,6 +120,7 @@ struct store_new_game {
     const char *rematch_of;        /* the game this one is the rematch of, or NULL (0009) */
     int hints_off;                 /* 1: "hints": false (0010) */
     int seed_chosen;               /* 1: the creator chose the seed (0022) */
+    int chat_public;               /* 1: "chat": "public", anyone reads the chat (0026) */
     int rated;                     /* 1: a rated game (0025) */
     const struct store_jobs *jobs; /* background jobs to write, or NULL: none */
     struct store_turn turn;        /* the turn and scores for the players' lists */

@@ -28,6 +28,7 @@ struct store_export {
     char status[16]; /* the game's status as stored ("finished" ...) */
     char result[16]; /* how it ended ("completed", "resignation", "timeout"), or "" */
     char *actions;   /* JSON array of every stored action (their bodies), oldest first */
+    char *chat;      /* JSON array of the chat's messages, oldest first (0026) */
 };
 
 /*

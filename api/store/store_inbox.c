@@ -162,6 +162,7 @@ static enum store_status inbox_page(enum stmt st, const char *key, int key_len,
     copy_col(res, 0, 0, who->id, sizeof who->id);
     copy_col(res, 0, 1, who->name, sizeof who->name);
     memcpy(who->token_hash, PQgetvalue(res, 0, 2), AUTH_HASH_LEN);
+    who->suspended = col_ll(res, 0, 20, 0) != 0; /* 0026 */
     out->my_turn_count = (long)col_ll(res, 0, 3, 0);
     if (PQgetisnull(res, 0, 4)) {
         PQclear(res);

@@ -12,6 +12,7 @@
 #include "store.h"
 #include "store_jobs.h"
 #include "store_db.h"
+#include "store_games.h"
 
 #define OWNERS_PRUNE_S 600 /* each worker deletes the owners gone a day this often */
 

@@ -12,6 +12,7 @@ struct store_person {
     char id[AUTH_UUID_LEN + 1];        /* UUID, lower-case */
     char name[STORE_NAME_MAX + 1];     /* UTF-8 */
     uint8_t token_hash[AUTH_HASH_LEN]; /* SHA-256 of the person's token */
+    int suspended;                     /* 1: suspended by the operator (0026; by_token only) */
 };
 
 /*

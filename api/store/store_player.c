@@ -36,6 +36,7 @@ static enum store_status take_person(const PGresult *res, struct store_person *o
     out->id[il] = '\0';
     memcpy(out->name, PQgetvalue(res, 0, 1), nl);
     out->name[nl] = '\0';
+    out->suspended = 0;
     return STORE_OK;
 }
 
@@ -56,6 +57,12 @@ enum store_status store_person_by_token(const uint8_t hash[AUTH_HASH_LEN], struc
     s = take_person(res, out);
     if (s == STORE_OK && PQgetlength(res, 0, 2) != AUTH_HASH_LEN) s = STORE_ERROR;
     if (s == STORE_OK) memcpy(out->token_hash, PQgetvalue(res, 0, 2), AUTH_HASH_LEN);
+    /* Suspended by the operator (0026): an int4 in binary, big-endian. */
+    if (s == STORE_OK && PQgetlength(res, 0, 3) != 4) s = STORE_ERROR;
+    if (s == STORE_OK) {
+        const unsigned char *b = (const unsigned char *)PQgetvalue(res, 0, 3);
+        out->suspended = (b[0] | b[1] | b[2] | b[3]) != 0;
+    }
     PQclear(res);
     return s;
 }

@@ -76,6 +76,17 @@ STUB(routes_player_games_public)
 STUB(routes_player_rating_history)
 STUB(routes_leaderboard)
 STUB(routes_bots)
+STUB(routes_chat_post)
+STUB(routes_chat_get)
+STUB(routes_chat_stream)
+STUB(routes_chat_report)
+STUB(routes_blocks_list)
+STUB(routes_block_add)
+STUB(routes_block_delete)
+STUB(routes_admin_reports)
+STUB(routes_admin_hide)
+STUB(routes_admin_suspend)
+STUB(routes_admin_reinstate)
 
 static char problem[40]; /* the code of the last problem answered */
 
@@ -155,6 +166,29 @@ static const struct route_case cases[] = {
     {"GET", "/v1/leaderboards/hills", NULL, NULL, RAN_STATUS, "routes_leaderboard", "hills",
      "/v1/leaderboards/{pool}"},
     {"GET", "/v1/bots", NULL, NULL, RAN_STATUS, "routes_bots", "(null)", "/v1/bots"},
+    /* Talk, blocks and the operator (issue 28): two parameters hand over the last. */
+    {"POST", G "/chat", JS, "{}", RAN_STATUS, "routes_chat_post", GID, "/v1/games/{id}/chat"},
+    {"GET", G "/chat", NULL, NULL, RAN_STATUS, "routes_chat_get", GID, "/v1/games/{id}/chat"},
+    {"GET", G "/chat/stream", NULL, NULL, RAN_STATUS, "routes_chat_stream", GID,
+     "/v1/games/{id}/chat/stream"},
+    {"POST", G "/chat/7/report", NULL, NULL, RAN_STATUS, "routes_chat_report", "7",
+     "/v1/games/{id}/chat/{seq}/report"},
+    {"GET", "/v1/players/me/blocks", NULL, NULL, RAN_STATUS, "routes_blocks_list", "(null)",
+     "/v1/players/me/blocks"},
+    {"POST", "/v1/players/me/blocks/" GID, NULL, NULL, RAN_STATUS, "routes_block_add", GID,
+     "/v1/players/me/blocks/{player_id}"},
+    {"DELETE", "/v1/players/me/blocks/" GID, NULL, NULL, RAN_STATUS, "routes_block_delete", GID,
+     "/v1/players/me/blocks/{player_id}"},
+    {"GET", "/v1/admin/reports", NULL, NULL, RAN_STATUS, "routes_admin_reports", "(null)",
+     "/v1/admin/reports"},
+    {"POST", "/v1/admin/games/" GID "/chat/3/hide", NULL, NULL, RAN_STATUS, "routes_admin_hide",
+     "3", "/v1/admin/games/{id}/chat/{seq}/hide"},
+    {"POST", "/v1/admin/players/" GID "/suspend", JS, "{}", RAN_STATUS, "routes_admin_suspend", GID,
+     "/v1/admin/players/{id}/suspend"},
+    {"POST", "/v1/admin/players/" GID "/reinstate", NULL, NULL, RAN_STATUS,
+     "routes_admin_reinstate", GID, "/v1/admin/players/{id}/reinstate"},
+    {"POST", "/v1/admin/players/" GID "/reinstate", "text/plain", "x", 415, NULL, NULL,
+     "/v1/admin/players/{id}/reinstate"},
     {"GET", G "/board.svg", NULL, NULL, RAN_STATUS, "routes_board_svg", GID,
      "/v1/games/{id}/board.svg"},
     {"GET", G "/board.png", NULL, NULL, RAN_STATUS, "routes_board_png", GID,
@@ -264,11 +298,11 @@ static const struct route_case cases[] = {
     {"GET", "/v1/players/you", NULL, NULL, RAN_STATUS, "routes_player_public", "you",
      "/v1/players/{id}"},
     {"POST", "/v1/games/", "text/plain", "x", 404, NULL, NULL, "other"},
-    {"POST", G "/placements/1/2/3", "text/plain", "x", 404, NULL, NULL, "other"},
+    {"POST", G "/placements/1/2/3/4/5", "text/plain", "x", 404, NULL, NULL, "other"},
 };
 
-/* Paths that no route has, asked with GET: 404, the label "other". G "/placements/1/2" has 6
- * segments, G "/placements/1/2/3" 7: too many. */
+/* Paths that no route has, asked with GET: 404, the label "other". G "/placements/1/2/3" has 7
+ * segments, G "/placements/1/2/3/4/5" 9: too many (8 at most: the operator's hide). */
 static const char *const unknown_paths[] = {"",
                                             "healthz",
                                             "/HEALTHZ",
@@ -286,6 +320,7 @@ static const char *const unknown_paths[] = {"",
                                             G "/placements/1",
                                             G "/placements/1/2",
                                             G "/placements/1/2/3",
+                                            G "/placements/1/2/3/4/5",
                                             "/a/b/c/d/e/f/g/h/i/j/k/l",
                                             "/v1/rulesets/classic",
                                             "/v1/rulesets/classic/tile",
@@ -413,9 +448,11 @@ Test(router, the_table_keeps_its_rules)
             s += len;
         }
         cr_expect(segs <= API_ROUTE_MAX_SEGMENTS, "%s: too many segments", p);
-        /* A handler is given one parameter, the last; the one route with two
-         * (/v1/players/{id}/ratings/{pool}) reads the first from the path itself. */
-        cr_expect(params <= 1 || strcmp(p, "/v1/players/{id}/ratings/{pool}") == 0,
+        /* A handler is given one parameter, the last; the routes with two read the first
+         * from the path itself (routes_ratings.c, routes_path_segment). */
+        cr_expect(params <= 1 || strcmp(p, "/v1/players/{id}/ratings/{pool}") == 0 ||
+                      strcmp(p, "/v1/games/{id}/chat/{seq}/report") == 0 ||
+                      strcmp(p, "/v1/admin/games/{id}/chat/{seq}/hide") == 0,
                   "%s: handlers take one parameter at most", p);
         /* The pattern is a path that routes to itself (a parameter matches its own name). */
         struct api_route_match m;

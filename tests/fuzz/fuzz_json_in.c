@@ -1,6 +1,7 @@
 /* fuzz_json_in.c: libFuzzer harness for the request body decoders (api/json/json_in.c). The
  * first byte picks the decoder: POST /v1/games, POST .../placements of each ruleset, the
- * empty body of POST .../draw, the body of POST .../webhook or of POST .../join; the rest is
+ * empty body of POST .../draw, the body of POST .../webhook or of POST .../join (by the byte
+ * modulo 7), or from 0xFC on a chat message (POST .../chat, api/json_chat.c); the rest is
  * the body, NUL-terminated as the HTTP layer hands it over. A refusal must name a code of the
  * one list the server and openapi.yaml use (api_code_known(), api/base/codes.c) and a detail
  * (valid UTF-8); a body accepted must be a setup the engine takes (or refuses with a setup
@@ -44,7 +45,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static struct json_new_game ng;
     static struct cc_game g;
     if (size < 1) return 0;
-    int which = data[0] % 7;
+    /* 0xFC and above: a chat message (added after the corpus, whose first bytes keep their
+     * decoder below that). */
+    int which = data[0] >= 0xFC ? 7 : data[0] % 7;
     size_t len = size - 1;
     char *body = malloc(len + 1);
     if (!body) return 0;
@@ -84,6 +87,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
     } else if (which == 4) {
         if (json_in_empty(body, len, &err)) check_err(&err);
+    } else if (which == 7) {
+        static char text[JSON_CHAT_TEXT_BYTES + 1];
+        if (json_in_chat(body, len, text, &err)) {
+            check_err(&err);
+        } else {
+            /* Accepted: 1 to 500 characters of UTF-8, no control character but '\n'. */
+            size_t n = strlen(text);
+            if (n == 0 || n > JSON_CHAT_TEXT_BYTES || !utf8_valid(text, n)) abort();
+            for (size_t i = 0; i < n; i++)
+                if (((unsigned char)text[i] < 0x20 && text[i] != '\n') || text[i] == 0x7f) abort();
+        }
     } else if (which == 6) {
         static struct json_join j;
         if (json_in_join(body, len, &j, &err))

@@ -1,0 +1,93 @@
+/* routes_blocks.c: a player's blocks (issue 28): POST|DELETE /v1/players/me/blocks/{player_id}
+ * and GET /v1/players/me/blocks, with the player's token. A blocked player's chat messages
+ * are not shown to the blocker (others still see them: routes_chat.c), and the matchmaker
+ * never pairs the two (store_blocks_between). Blocks are between players: a named seat has
+ * no player id to block. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "auth.h"
+#include "json_in.h"
+#include "json_out.h"
+#include "log.h"
+#include "problem.h"
+#include "routes.h"
+#include "store.h"
+#include "store_chat.h"
+#include "store_people.h"
+
+void routes_blocks_list(const struct api_request *req, struct api_response *resp, const char *arg)
+{
+    (void)arg;
+    struct store_person me;
+    if (routes_player_auth(req, resp, &me)) return;
+    char *json = NULL;
+    enum store_status s = store_blocks_list(me.id, &json);
+    if (s != STORE_OK) {
+        problem_store(resp, s);
+        return;
+    }
+    struct json_out w;
+    json_out_init(&w);
+    json_out_begin_object(&w);
+    json_out_key(&w, "blocks");
+    json_out_raw(&w, json, strlen(json));
+    json_out_end_object(&w);
+    free(json);
+    api_reply_out(resp, 200, &w);
+}
+
+/* POST (on) or DELETE (off) of a block of player `id` by the request's player. */
+static void block_set(const struct api_request *req, struct api_response *resp, const char *id,
+                      int on)
+{
+    struct store_person me;
+    if (routes_player_auth(req, resp, &me)) return;
+    struct json_err err;
+    if (on && json_in_empty(req->body, req->body_len, &err)) {
+        problem_reply(resp, 400, err.code, err.detail);
+        return;
+    }
+    if (!id || !auth_uuid_valid(id)) {
+        problem_reply(resp, 404, "not_found", "There is no player with this id.");
+        return;
+    }
+    if (strcmp(id, me.id) == 0) {
+        problem_reply(resp, 400, "cannot_block_self", "A player cannot block itself.");
+        return;
+    }
+    int changed = 0;
+    enum store_status s = store_block_set(me.id, id, on, &changed);
+    if (s == STORE_NOT_FOUND) {
+        problem_reply(resp, 404, "not_found", "There is no player with this id.");
+        return;
+    }
+    if (s != STORE_OK) {
+        problem_store(resp, s);
+        return;
+    }
+    if (changed) log_kv(LOG_INFO, on ? "player blocked" : "player unblocked", "by", me.id, NULL);
+    if (!on) { /* removed, or there was none: either way it is gone */
+        resp->status = 204;
+        return;
+    }
+    struct json_out w;
+    json_out_init(&w);
+    json_out_begin_object(&w);
+    json_out_kstring(&w, "player", id);
+    json_out_key(&w, "blocked");
+    json_out_bool(&w, 1);
+    json_out_end_object(&w);
+    api_reply_out(resp, changed ? 201 : 200, &w);
+}
+
+void routes_block_add(const struct api_request *req, struct api_response *resp, const char *id)
+{
+    block_set(req, resp, id, 1);
+}
+
+void routes_block_delete(const struct api_request *req, struct api_response *resp, const char *id)
+{
+    block_set(req, resp, id, 0);
+}

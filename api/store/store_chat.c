@@ -1,0 +1,214 @@
+/* store_chat.c: talk's rows (migrations/0026): a game's chat messages, reports, blocks
+ * between players, the operator's hiding and suspensions. */
+#include "store_chat.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libpq-fe.h>
+
+#include "store_db.h"
+
+/* Copies column `col` of row `row` of `res` into `out` (`cap` bytes); -1 when too long. */
+static int take_text(const PGresult *res, int row, int col, char *out, size_t cap)
+{
+    size_t n = (size_t)PQgetlength(res, row, col);
+    if (n >= cap) return -1;
+    memcpy(out, PQgetvalue(res, row, col), n);
+    out[n] = '\0';
+    return 0;
+}
+
+enum store_status store_chat_post(const struct store_chat_post *p, int *seq, int *retry_ms,
+                                  char at[32])
+{
+    at[0] = '\0';
+    *seq = 0;
+    *retry_ms = 0;
+    char seat[12], max[12], window[12];
+    snprintf(seat, sizeof seat, "%d", p->seat);
+    snprintf(max, sizeof max, "%d", p->max);
+    snprintf(window, sizeof window, "%d", p->window_ms);
+    const char *vals[7] = {p->game, seat, p->person, p->name, p->text, max, window};
+    PGresult *res;
+    enum store_status s = db_run_row(ST_CHAT_POST, 7, vals, 0, &res);
+    if (s != STORE_OK) return s == STORE_NOT_FOUND ? STORE_ERROR : s;
+    *seq = (int)db_long(res, 0, 0, 0);
+    *retry_ms = (int)db_long(res, 0, 1, 0);
+    if (take_text(res, 0, 2, at, 32)) s = STORE_ERROR;
+    PQclear(res);
+    if (s != STORE_OK) return s;
+    if (*seq == 0 && *retry_ms <= 0) *retry_ms = 1; /* refused: never a zero wait */
+    return STORE_OK;
+}
+
+enum store_status store_chat_each(const char *game, int after, int limit, const char *viewer,
+                                  int (*fn)(void *arg, const struct store_chat_message *m),
+                                  void *arg, int *count, int *last)
+{
+    *count = 0;
+    *last = after;
+    PGconn *pg = db_conn();
+    if (!pg) return STORE_UNAVAILABLE;
+    char a[12], l[12];
+    snprintf(a, sizeof a, "%d", after);
+    snprintf(l, sizeof l, "%d", limit);
+    const char *vals[4] = {game, a, l, viewer};
+    PGresult *res;
+    enum store_status s = db_run(&pg, ST_CHAT_EACH, 4, vals, NULL, &res);
+    if (s != STORE_OK) return s;
+    struct store_chat_message *m = malloc(sizeof *m);
+    if (!m) {
+        PQclear(res);
+        return STORE_ERROR;
+    }
+    int rows = PQntuples(res);
+    for (int i = 0; i < rows && s == STORE_OK; i++) {
+        memset(m, 0, sizeof *m);
+        m->seq = (int)db_long(res, i, 0, 0);
+        m->seat = (int)db_long(res, i, 1, 0);
+        m->hidden = db_long(res, i, 5, 0) != 0;
+        m->blocked = db_long(res, i, 6, 0) != 0;
+        if (take_text(res, i, 2, m->person, sizeof m->person) ||
+            take_text(res, i, 3, m->name, sizeof m->name) ||
+            take_text(res, i, 4, m->text, sizeof m->text) ||
+            take_text(res, i, 7, m->at, sizeof m->at)) {
+            s = STORE_ERROR;
+            break;
+        }
+        if (fn(arg, m)) {
+            s = STORE_ERROR;
+            break;
+        }
+        (*count)++;
+        *last = m->seq;
+    }
+    free(m);
+    PQclear(res);
+    return s;
+}
+
+enum store_status store_chat_report(const char *game, int seq, int seat, const char *person,
+                                    int *created)
+{
+    *created = 0;
+    char q[12], st[12];
+    snprintf(q, sizeof q, "%d", seq);
+    snprintf(st, sizeof st, "%d", seat);
+    const char *vals[4] = {game, q, st, person};
+    PGresult *res;
+    enum store_status s = db_run_row(ST_CHAT_REPORT, 4, vals, 0, &res);
+    if (s != STORE_OK) return s == STORE_NOT_FOUND ? STORE_ERROR : s;
+    int exists = db_long(res, 0, 0, 0) > 0;
+    *created = db_long(res, 0, 1, 0) > 0;
+    PQclear(res);
+    return exists ? STORE_OK : STORE_NOT_FOUND;
+}
+
+enum store_status store_chat_hide(const char *game, int seq)
+{
+    char q[12];
+    snprintf(q, sizeof q, "%d", seq);
+    const char *vals[2] = {game, q};
+    PGresult *res;
+    enum store_status s = db_run_row(ST_CHAT_HIDE, 2, vals, 0, &res);
+    if (s != STORE_OK) return s == STORE_NOT_FOUND ? STORE_ERROR : s;
+    int n = (int)db_long(res, 0, 0, 0);
+    PQclear(res);
+    return n > 0 ? STORE_OK : STORE_NOT_FOUND;
+}
+
+/* Runs `st` (one row, one text column) and copies its text into *json (malloc'd). */
+static enum store_status json_row(enum stmt st, int n, const char *const *vals, char **json)
+{
+    *json = NULL;
+    PGresult *res;
+    enum store_status s = db_run_row(st, n, vals, 0, &res);
+    if (s != STORE_OK) return s == STORE_NOT_FOUND ? STORE_ERROR : s;
+    size_t len = (size_t)PQgetlength(res, 0, 0);
+    *json = malloc(len + 1);
+    if (*json) {
+        memcpy(*json, PQgetvalue(res, 0, 0), len);
+        (*json)[len] = '\0';
+    }
+    PQclear(res);
+    return *json ? STORE_OK : STORE_ERROR;
+}
+
+enum store_status store_chat_reports(int limit, char **json)
+{
+    char l[12];
+    snprintf(l, sizeof l, "%d", limit);
+    const char *vals[1] = {l};
+    return json_row(ST_CHAT_REPORTS, 1, vals, json);
+}
+
+enum store_status store_block_set(const char *blocker, const char *blocked, int on, int *changed)
+{
+    *changed = 0;
+    const char *vals[2] = {blocker, blocked};
+    if (!on) {
+        PGconn *pg = db_conn();
+        if (!pg) return STORE_UNAVAILABLE;
+        long n = 0;
+        enum store_status s = db_run_cmd(&pg, ST_BLOCK_DELETE, 2, vals, NULL, &n);
+        *changed = n > 0;
+        return s;
+    }
+    PGresult *res;
+    enum store_status s = db_run_row(ST_BLOCK_ADD, 2, vals, 0, &res);
+    if (s != STORE_OK) return s == STORE_NOT_FOUND ? STORE_ERROR : s;
+    int exists = db_long(res, 0, 0, 0) > 0;
+    *changed = db_long(res, 0, 1, 0) > 0;
+    PQclear(res);
+    return exists ? STORE_OK : STORE_NOT_FOUND;
+}
+
+enum store_status store_blocks_list(const char *blocker, char **json)
+{
+    const char *vals[1] = {blocker};
+    return json_row(ST_BLOCKS_LIST, 1, vals, json);
+}
+
+enum store_status store_blocks_between(const char *a, const char *b, int *blocked)
+{
+    *blocked = 0;
+    const char *vals[2] = {a, b};
+    PGresult *res;
+    enum store_status s = db_run_row(ST_BLOCKS_BETWEEN, 2, vals, 0, &res);
+    if (s != STORE_OK) return s == STORE_NOT_FOUND ? STORE_ERROR : s;
+    *blocked = db_long(res, 0, 0, 0) != 0;
+    PQclear(res);
+    return STORE_OK;
+}
+
+enum store_status store_person_suspend(const char *id, int on, int *games)
+{
+    *games = 0;
+    const char *vals[2] = {id, on ? "true" : "false"};
+    PGresult *res;
+    enum store_status s = db_run_row(ST_PERSON_SUSPEND, 2, vals, 0, &res);
+    if (s != STORE_OK) return s == STORE_NOT_FOUND ? STORE_ERROR : s;
+    int found = db_long(res, 0, 0, 0) > 0;
+    *games = (int)db_long(res, 0, 1, 0);
+    PQclear(res);
+    return found ? STORE_OK : STORE_NOT_FOUND;
+}
+
+enum store_status store_game_suspended_seats(const char *game, unsigned *mask)
+{
+    *mask = 0;
+    PGconn *pg = db_conn();
+    if (!pg) return STORE_UNAVAILABLE;
+    const char *vals[1] = {game};
+    PGresult *res;
+    enum store_status s = db_run(&pg, ST_GAME_SUSPENDED, 1, vals, NULL, &res);
+    if (s != STORE_OK) return s;
+    for (int i = 0; i < PQntuples(res); i++) {
+        long seat = db_long(res, i, 0, -1);
+        if (seat >= 0 && seat < 32) *mask |= 1u << seat;
+    }
+    PQclear(res);
+    return STORE_OK;
+}
