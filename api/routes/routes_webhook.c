@@ -33,6 +33,26 @@ static struct api_game *load_seat(const struct api_request *req, struct api_resp
     return ag;
 }
 
+/* Logs `what` happened to the webhook of seat `seat` of game `game`. */
+static void log_seat(const char *what, const char *game, int seat)
+{
+    char seat_s[12];
+    snprintf(seat_s, sizeof seat_s, "%d", seat);
+    log_kv(LOG_INFO, what, "game", game, "seat", seat_s, NULL);
+}
+
+/* Writes into `w` (initialised here) the webhook {"url","secret","standard_secret"}. */
+static void secrets_json(struct json_out *w, const char *url, const char *secret,
+                         const char *std_secret)
+{
+    json_out_init(w);
+    json_out_begin_object(w);
+    json_out_kstring(w, "url", url);
+    json_out_kstring(w, "secret", secret);
+    json_out_kstring(w, "standard_secret", std_secret);
+    json_out_end_object(w);
+}
+
 int routes_webhook_url_read(const struct api_request *req, struct api_response *resp, char **url)
 {
     char why[160];
@@ -60,12 +80,7 @@ int routes_webhook_secrets_reply(struct api_response *resp, const char *url, cha
         return -1;
     }
     struct json_out w;
-    json_out_init(&w);
-    json_out_begin_object(&w);
-    json_out_kstring(&w, "url", url);
-    json_out_kstring(&w, "secret", secret);
-    json_out_kstring(&w, "standard_secret", std_secret);
-    json_out_end_object(&w);
+    secrets_json(&w, url, secret, std_secret);
     api_reply_out(resp, 200, &w);
     return resp->status == 200 ? 0 : -1;
 }
@@ -100,9 +115,7 @@ void routes_webhook_set(const struct api_request *req, struct api_response *resp
         problem_store(resp, s);
         goto out;
     }
-    char seat_s[12];
-    snprintf(seat_s, sizeof seat_s, "%d", seat);
-    log_kv(LOG_INFO, "webhook set", "game", ag->id, "seat", seat_s, NULL);
+    log_seat("webhook set", ag->id, seat);
 out:
     free(url);
     games_free(ag);
@@ -172,9 +185,7 @@ void routes_webhook_delete(const struct api_request *req, struct api_response *r
                       "This seat has no webhook (a seat removes only the one it set).");
     } else {
         resp->status = 204;
-        char seat_s[12];
-        snprintf(seat_s, sizeof seat_s, "%d", seat);
-        log_kv(LOG_INFO, "webhook removed", "game", ag->id, "seat", seat_s, NULL);
+        log_seat("webhook removed", ag->id, seat);
     }
     games_free(ag);
 }
@@ -185,12 +196,7 @@ char *routes_webhook_splice(const char *game, size_t len, const char *url, const
     char std_secret[WEBHOOK_STD_SECRET_LEN + 1];
     if (len < 2 || game[len - 1] != '}' || webhook_secret_std(secret, std_secret)) return NULL;
     struct json_out w;
-    json_out_init(&w);
-    json_out_begin_object(&w);
-    json_out_kstring(&w, "url", url);
-    json_out_kstring(&w, "secret", secret);
-    json_out_kstring(&w, "standard_secret", std_secret);
-    json_out_end_object(&w);
+    secrets_json(&w, url, secret, std_secret);
     size_t hlen = 0;
     char *hook = json_out_take(&w, &hlen);
     static const char key[] = ",\"webhook\":";
