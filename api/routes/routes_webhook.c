@@ -105,10 +105,7 @@ void routes_webhook_set(const struct api_request *req, struct api_response *resp
     enum store_status s =
         store_webhook_set(ag->id, seat, url, secret, idem.active ? &idem.rec : NULL);
     if (s == STORE_DUPLICATE && idem.active) {
-        /* The same key raced us and won: answer as a repeat would. */
-        free(resp->body);
-        memset(resp, 0, sizeof *resp);
-        if (idem_begin(req, scope, &idem, resp)) goto out;
+        if (idem_lost_race(req, scope, &idem, resp)) goto out;
         s = STORE_ERROR;
     }
     if (s != STORE_OK) {
