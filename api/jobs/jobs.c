@@ -47,6 +47,15 @@ static int poll_ms = 200;                                   /* JOBS_POLL_MS */
 static int per_owner = 1;                                   /* JOBS_PER_ADDRESS */
 static const enum jobs_lane lane_of_worker[JOBS_NLANES] = {JOBS_LANE_SLOW, JOBS_LANE_FAST};
 
+/* The value of `v` (one of the ints above), read under the lock. */
+static int locked_read(const int *v)
+{
+    pthread_mutex_lock(&lock);
+    int r = *v;
+    pthread_mutex_unlock(&lock);
+    return r;
+}
+
 int jobs_submit(struct jobs_task *t)
 {
     pthread_mutex_lock(&lock);
@@ -71,10 +80,7 @@ int jobs_running(void)
 
 int jobs_stopping(void)
 {
-    pthread_mutex_lock(&lock);
-    int s = stopping;
-    pthread_mutex_unlock(&lock);
-    return s;
+    return locked_read(&stopping);
 }
 
 void jobs_kick(void)
@@ -114,10 +120,7 @@ static void run_job(const struct store_job *j)
 /* 1 once jobs_drain() was called. */
 static int is_draining(void)
 {
-    pthread_mutex_lock(&lock);
-    int d = draining;
-    pthread_mutex_unlock(&lock);
-    return d;
+    return locked_read(&draining);
 }
 
 /* Claims due jobs of the kinds of `lane` and runs them; once draining, the claimed ones not
@@ -310,10 +313,7 @@ void jobs_drain(void)
 
 int jobs_busy(void)
 {
-    pthread_mutex_lock(&lock);
-    int b = busy;
-    pthread_mutex_unlock(&lock);
-    return b;
+    return locked_read(&busy);
 }
 
 void jobs_stop(void)

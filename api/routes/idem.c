@@ -108,6 +108,14 @@ int idem_begin(const struct api_request *req, const char *scope, struct idem *ou
     return begin(req, scope, 0, out, resp);
 }
 
+int idem_lost_race(const struct api_request *req, const char *scope, struct idem *out,
+                   struct api_response *resp)
+{
+    free(resp->body);
+    memset(resp, 0, sizeof *resp);
+    return idem_begin(req, scope, out, resp);
+}
+
 int idem_begin_anonymous(const struct api_request *req, const char *scope, struct idem *out,
                          struct api_response *resp)
 {

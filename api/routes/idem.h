@@ -33,6 +33,14 @@ int idem_begin(const struct api_request *req, const char *scope, struct idem *ou
                struct api_response *resp) NODISCARD;
 
 /*
+ * After the store refused to commit a keyed request as STORE_DUPLICATE (another request
+ * with the same key raced it and won): drops the answer `resp` held and answers as a
+ * repeat would, by idem_begin() again, whose value it returns.
+ */
+int idem_lost_race(const struct api_request *req, const char *scope, struct idem *out,
+                   struct api_response *resp) NODISCARD;
+
+/*
  * idem_begin() for a scope nobody owns ("create", "players": anybody may send the key),
  * where the key alone unlocks the answer's tokens: it must be IDEM_ANON_MIN characters
  * at least (else 400 idempotency_key_too_short), and no token takes part in the sealing.

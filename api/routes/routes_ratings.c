@@ -63,6 +63,25 @@ static void reply_json(struct api_response *resp, struct json_out *w)
     resp->len = len;
 }
 
+/* Answers 404: no player has this id (or the id is none). */
+static void no_player(struct api_response *resp)
+{
+    problem_reply(resp, 404, "not_found", "There is no player with this id.");
+}
+
+/* Starts the answer's object in `w` when the store read it (`s` is STORE_OK) and returns 0;
+ * else answers `s` as a problem and returns -1. */
+static int begin_answer(struct api_response *resp, enum store_status s, struct json_out *w)
+{
+    if (s != STORE_OK) {
+        problem_store(resp, s);
+        return -1;
+    }
+    json_out_init(w);
+    json_out_begin_object(w);
+    return 0;
+}
+
 /* 1 (after answering 404) unless `pool` names a ruleset. */
 static int no_pool(struct api_response *resp, const char *pool)
 {
@@ -84,7 +103,7 @@ static const char *limit_param(const struct api_request *req, long max, long fal
 void routes_player_public(const struct api_request *req, struct api_response *resp, const char *id)
 {
     if (!id || !auth_uuid_valid(id)) {
-        problem_reply(resp, 404, "not_found", "There is no player with this id.");
+        no_player(resp);
         return;
     }
     char name[STORE_NAME_MAX + 1];
@@ -92,16 +111,11 @@ void routes_player_public(const struct api_request *req, struct api_response *re
     (void)req;
     enum store_status s = store_ratings_of_person(id, name, &l);
     if (s == STORE_NOT_FOUND) {
-        problem_reply(resp, 404, "not_found", "There is no player with this id.");
-        return;
-    }
-    if (s != STORE_OK) {
-        problem_store(resp, s);
+        no_player(resp);
         return;
     }
     struct json_out w;
-    json_out_init(&w);
-    json_out_begin_object(&w);
+    if (begin_answer(resp, s, &w)) return;
     json_out_kstring(&w, "id", id);
     json_out_kstring(&w, "name", name);
     json_out_key(&w, "ratings");
@@ -124,14 +138,14 @@ void routes_player_rating_history(const struct api_request *req, struct api_resp
     char id[AUTH_UUID_LEN + 1];
     const char *slash = strchr(p, '/');
     if (!slash || slash - p != AUTH_UUID_LEN) {
-        problem_reply(resp, 404, "not_found", "There is no player with this id.");
+        no_player(resp);
         return;
     }
     for (int i = 0; i < AUTH_UUID_LEN; i++)
         id[i] = (char)(p[i] >= 'A' && p[i] <= 'F' ? p[i] - 'A' + 'a' : p[i]);
     id[AUTH_UUID_LEN] = '\0';
     if (!auth_uuid_valid(id)) {
-        problem_reply(resp, 404, "not_found", "There is no player with this id.");
+        no_player(resp);
         return;
     }
     if (no_pool(resp, pool)) return;
@@ -145,22 +159,19 @@ void routes_player_rating_history(const struct api_request *req, struct api_resp
     struct store_rating_list now, hist;
     enum store_status s = store_ratings_of_person(id, name, &now);
     if (s == STORE_NOT_FOUND) {
-        problem_reply(resp, 404, "not_found", "There is no player with this id.");
+        no_player(resp);
         return;
     }
     if (s == STORE_OK) s = store_rating_history(id, pool, (int)limit, &hist);
-    if (s != STORE_OK) {
+    struct json_out w;
+    if (begin_answer(resp, s, &w)) {
         store_ratings_free(&now);
-        problem_store(resp, s);
         return;
     }
     struct store_rating fresh = {.rating = glicko2_initial()};
     const struct store_rating *cur = &fresh;
     for (int i = 0; i < now.n; i++)
         if (strcmp(now.rows[i].pool, pool) == 0) cur = &now.rows[i];
-    struct json_out w;
-    json_out_init(&w);
-    json_out_begin_object(&w);
     json_out_kstring(&w, "player", id);
     json_out_kstring(&w, "name", name);
     json_out_kstring(&w, "pool", pool);
@@ -253,13 +264,8 @@ void routes_leaderboard(const struct api_request *req, struct api_response *resp
     struct store_rating_list l;
     enum store_status s =
         store_leaderboard(pool, bots && strcmp(bots, "true") == 0, (int)limit, &after, &l);
-    if (s != STORE_OK) {
-        problem_store(resp, s);
-        return;
-    }
     struct json_out w;
-    json_out_init(&w);
-    json_out_begin_object(&w);
+    if (begin_answer(resp, s, &w)) return;
     json_out_kstring(&w, "pool", pool);
     json_out_key(&w, "entries");
     json_out_begin_array(&w);
@@ -294,14 +300,8 @@ void routes_bots(const struct api_request *req, struct api_response *resp, const
     (void)req;
     (void)arg;
     struct store_rating_list l;
-    enum store_status s = store_bot_ratings(&l);
-    if (s != STORE_OK) {
-        problem_store(resp, s);
-        return;
-    }
     struct json_out w;
-    json_out_init(&w);
-    json_out_begin_object(&w);
+    if (begin_answer(resp, store_bot_ratings(&l), &w)) return;
     json_out_key(&w, "bots");
     json_out_begin_array(&w);
     for (size_t b = 0; b < sizeof bot_levels / sizeof bot_levels[0]; b++) {

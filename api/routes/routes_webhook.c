@@ -33,6 +33,26 @@ static struct api_game *load_seat(const struct api_request *req, struct api_resp
     return ag;
 }
 
+/* Logs `what` happened to the webhook of seat `seat` of game `game`. */
+static void log_seat(const char *what, const char *game, int seat)
+{
+    char seat_s[12];
+    snprintf(seat_s, sizeof seat_s, "%d", seat);
+    log_kv(LOG_INFO, what, "game", game, "seat", seat_s, NULL);
+}
+
+/* Writes into `w` (initialised here) the webhook {"url","secret","standard_secret"}. */
+static void secrets_json(struct json_out *w, const char *url, const char *secret,
+                         const char *std_secret)
+{
+    json_out_init(w);
+    json_out_begin_object(w);
+    json_out_kstring(w, "url", url);
+    json_out_kstring(w, "secret", secret);
+    json_out_kstring(w, "standard_secret", std_secret);
+    json_out_end_object(w);
+}
+
 int routes_webhook_url_read(const struct api_request *req, struct api_response *resp, char **url)
 {
     char why[160];
@@ -60,12 +80,7 @@ int routes_webhook_secrets_reply(struct api_response *resp, const char *url, cha
         return -1;
     }
     struct json_out w;
-    json_out_init(&w);
-    json_out_begin_object(&w);
-    json_out_kstring(&w, "url", url);
-    json_out_kstring(&w, "secret", secret);
-    json_out_kstring(&w, "standard_secret", std_secret);
-    json_out_end_object(&w);
+    secrets_json(&w, url, secret, std_secret);
     api_reply_out(resp, 200, &w);
     return resp->status == 200 ? 0 : -1;
 }
@@ -90,19 +105,14 @@ void routes_webhook_set(const struct api_request *req, struct api_response *resp
     enum store_status s =
         store_webhook_set(ag->id, seat, url, secret, idem.active ? &idem.rec : NULL);
     if (s == STORE_DUPLICATE && idem.active) {
-        /* The same key raced us and won: answer as a repeat would. */
-        free(resp->body);
-        memset(resp, 0, sizeof *resp);
-        if (idem_begin(req, scope, &idem, resp)) goto out;
+        if (idem_lost_race(req, scope, &idem, resp)) goto out;
         s = STORE_ERROR;
     }
     if (s != STORE_OK) {
         problem_store(resp, s);
         goto out;
     }
-    char seat_s[12];
-    snprintf(seat_s, sizeof seat_s, "%d", seat);
-    log_kv(LOG_INFO, "webhook set", "game", ag->id, "seat", seat_s, NULL);
+    log_seat("webhook set", ag->id, seat);
 out:
     free(url);
     games_free(ag);
@@ -136,6 +146,19 @@ void routes_webhook_state_json(struct json_out *w, const struct store_webhook_st
     json_out_end_object(w);
 }
 
+/* 0 when the store did what was asked (`s` is STORE_OK); else 1 after answering: 404
+ * not_found saying `none` when the seat has no webhook (STORE_NOT_FOUND), else the store's
+ * problem. */
+static int store_refused(struct api_response *resp, enum store_status s, const char *none)
+{
+    if (s == STORE_OK) return 0;
+    if (s == STORE_NOT_FOUND)
+        problem_reply(resp, 404, "not_found", none);
+    else
+        problem_store(resp, s);
+    return 1;
+}
+
 void routes_webhook_get(const struct api_request *req, struct api_response *resp, const char *id)
 {
     int seat;
@@ -143,12 +166,7 @@ void routes_webhook_get(const struct api_request *req, struct api_response *resp
     if (!ag) return;
     struct store_webhook_state *st = malloc(sizeof *st);
     enum store_status s = st ? store_webhook_get(ag->id, seat, st) : STORE_ERROR;
-    if (s == STORE_NOT_FOUND) {
-        problem_reply(resp, 404, "not_found",
-                      "This seat has no webhook (a seat sees only the one it set).");
-    } else if (s != STORE_OK) {
-        problem_store(resp, s);
-    } else {
+    if (!store_refused(resp, s, "This seat has no webhook (a seat sees only the one it set).")) {
         struct json_out w;
         json_out_init(&w);
         routes_webhook_state_json(&w, st, -1, NULL);
@@ -165,16 +183,10 @@ void routes_webhook_delete(const struct api_request *req, struct api_response *r
     if (!ag) return;
     int deleted = 0;
     enum store_status s = store_webhook_delete(ag->id, seat, &deleted);
-    if (s != STORE_OK) {
-        problem_store(resp, s);
-    } else if (!deleted) {
-        problem_reply(resp, 404, "not_found",
-                      "This seat has no webhook (a seat removes only the one it set).");
-    } else {
+    if (s == STORE_OK && !deleted) s = STORE_NOT_FOUND;
+    if (!store_refused(resp, s, "This seat has no webhook (a seat removes only the one it set).")) {
         resp->status = 204;
-        char seat_s[12];
-        snprintf(seat_s, sizeof seat_s, "%d", seat);
-        log_kv(LOG_INFO, "webhook removed", "game", ag->id, "seat", seat_s, NULL);
+        log_seat("webhook removed", ag->id, seat);
     }
     games_free(ag);
 }
@@ -185,12 +197,7 @@ char *routes_webhook_splice(const char *game, size_t len, const char *url, const
     char std_secret[WEBHOOK_STD_SECRET_LEN + 1];
     if (len < 2 || game[len - 1] != '}' || webhook_secret_std(secret, std_secret)) return NULL;
     struct json_out w;
-    json_out_init(&w);
-    json_out_begin_object(&w);
-    json_out_kstring(&w, "url", url);
-    json_out_kstring(&w, "secret", secret);
-    json_out_kstring(&w, "standard_secret", std_secret);
-    json_out_end_object(&w);
+    secrets_json(&w, url, secret, std_secret);
     size_t hlen = 0;
     char *hook = json_out_take(&w, &hlen);
     static const char key[] = ",\"webhook\":";

@@ -146,25 +146,29 @@ enum store_status store_webhook_claim(int lease_ms, const char *const *skip, int
     return STORE_OK;
 }
 
-enum store_status store_webhook_defer(const char *hook, int seq, int delay_ms)
+/* Runs the command `st` with its `n` text parameters on the calling thread's connection. */
+static enum store_status run_cmd(enum stmt st, int n, const char *const *vals)
 {
     PGconn *pg = db_conn();
     if (!pg) return STORE_UNAVAILABLE;
+    return db_run_cmd(&pg, st, n, vals, NULL, NULL);
+}
+
+enum store_status store_webhook_defer(const char *hook, int seq, int delay_ms)
+{
     char sq[16], delay[16];
     snprintf(sq, sizeof sq, "%d", seq);
     snprintf(delay, sizeof delay, "%d", delay_ms);
     const char *vals[3] = {hook, sq, delay};
-    return db_run_cmd(&pg, ST_WEBHOOK_DEFER, 3, vals, NULL, NULL);
+    return run_cmd(ST_WEBHOOK_DEFER, 3, vals);
 }
 
 enum store_status store_webhook_host_defer(const char *host, int delay_ms)
 {
-    PGconn *pg = db_conn();
-    if (!pg) return STORE_UNAVAILABLE;
     char delay[16];
     snprintf(delay, sizeof delay, "%d", delay_ms);
     const char *vals[2] = {host, delay};
-    return db_run_cmd(&pg, ST_WEBHOOK_HOST_DEFER, 2, vals, NULL, NULL);
+    return run_cmd(ST_WEBHOOK_HOST_DEFER, 2, vals);
 }
 
 void store_delivery_free(struct store_delivery *d)
@@ -180,13 +184,11 @@ void store_delivery_free(struct store_delivery *d)
 enum store_status store_webhook_done(const char *hook, int seq, int ok, int http_status,
                                      const char *error, int retry_ms, int gave_up)
 {
-    PGconn *pg = db_conn();
-    if (!pg) return STORE_UNAVAILABLE;
     char sq[16], st[16], retry[16];
     snprintf(sq, sizeof sq, "%d", seq);
     snprintf(st, sizeof st, "%d", http_status);
     snprintf(retry, sizeof retry, "%d", retry_ms);
     const char *vals[7] = {hook,  sq,    ok ? "true" : "false",     http_status > 0 ? st : NULL,
                            error, retry, gave_up ? "true" : "false"};
-    return db_run_cmd(&pg, ST_WEBHOOK_DONE, 7, vals, NULL, NULL);
+    return run_cmd(ST_WEBHOOK_DONE, 7, vals);
 }
