@@ -185,7 +185,7 @@ function newGameSection() {
     const rsSel = h('select', { id: 'ruleset' });
     const opts = h('div', { class: 'opts' });
     const seats = h('div', { class: 'seats' }, seatRow('me'), seatRow('bot'));
-    const clockKind = h('select', { id: 'clock-kind' },
+    const clockKind = h('select', { id: 'clock-kind', 'aria-label': t('clock') },
         h('option', { value: 'none' }, t('clock_none')),
         h('option', { value: 'turn' }, t('clock_turn')),
         h('option', { value: 'bank' }, t('clock_bank')));
@@ -341,7 +341,7 @@ function joinBySection() {
 
 function homeView() {
     const mine = myGamesSection();
-    main().replaceChildren(h('div', { class: 'home' }, youSection(), newGameSection(), mine, joinBySection()));
+    main().replaceChildren(h('h1', { class: 'sr-only' }, t('title')), h('div', { class: 'home' }, youSection(), newGameSection(), mine, joinBySection()));
     return { stop: () => mine.stop() };
 }
 

@@ -1,11 +1,12 @@
 // chart.js: a rating's history as a small SVG line chart (the rating after each rated
-// game, its deviation as a band around it), drawn with SVG attributes only (the page's
-// Content-Security-Policy refuses style attributes). One image with a summary for screen
-// readers; the table beside it (profile.js) has every number.
+// game; a hollow point while the rating was still provisional), drawn with SVG attributes
+// only (the page's Content-Security-Policy refuses style attributes). One image with a
+// summary for screen readers; the table beside it (profile.js) has every number.
 import { getLang, t } from './i18n.js';
 
 const NS = 'http://www.w3.org/2000/svg';
-const W = 600, H = 200, PAD_L = 44, PAD_R = 10, PAD_T = 10, PAD_B = 22;
+const H = 200, PAD_L = 44, PAD_R = 10, PAD_T = 10, PAD_B = 22;
+const PROVISIONAL = 110; // a deviation above this is provisional (api.md)
 
 function el(name, attrs, parent, text) {
     const e = document.createElementNS(NS, name);
@@ -22,8 +23,10 @@ function niceStep(span) {
 }
 
 // The chart of `points` ([{rating_before, rating_after, deviation_after, rated_at}], oldest
-// first), its summary naming `poolName`.
-export function ratingChart(points, poolName) {
+// first), its summary naming `poolName`, `width` pixels wide (drawn at its size, so that
+// its words stay readable on a phone).
+export function ratingChart(points, poolName, width) {
+    const W = Math.max(280, Math.min(720, Math.round(width) || 600));
     const ys = [points[0].rating_before, ...points.map((p) => p.rating_after)];
     const devs = [null, ...points.map((p) => p.deviation_after)];
     let lo = Math.min(...ys), hi = Math.max(...ys);
@@ -33,7 +36,6 @@ export function ratingChart(points, poolName) {
     const step = niceStep(hi - lo);
     const x = (i) => PAD_L + (ys.length === 1 ? 0 : (i * (W - PAD_L - PAD_R)) / (ys.length - 1));
     const y = (v) => PAD_T + ((hi - v) * (H - PAD_T - PAD_B)) / (hi - lo);
-    const clampY = (v) => Math.min(H - PAD_B, Math.max(PAD_T, y(v)));
     const svg = el('svg', { viewBox: `0 0 ${W} ${H}`, class: 'chart', role: 'img',
         'aria-label': t('chart_summary', { pool: poolName, n: points.length, from: ys[0], to: ys[ys.length - 1],
             lo: Math.min(...ys), hi: Math.max(...ys) }) });
@@ -43,20 +45,17 @@ export function ratingChart(points, poolName) {
         el('line', { x1: PAD_L, x2: W - PAD_R, y1: y(v), y2: y(v), stroke: '#e6dfd0' }, svg);
         el('text', { x: PAD_L - 6, y: y(v) + 4, 'text-anchor': 'end', 'font-size': 12, fill: '#5c554b' }, svg, String(v));
     }
-    // The deviation band: rating ± deviation after each game (where the history has it).
-    const band = ys.map((v, i) => [i, v, devs[i]]).filter(([, , d]) => Number.isFinite(d));
-    if (band.length > 1) {
-        const up = band.map(([i, v, d]) => `${x(i)},${clampY(v + d)}`);
-        const down = band.reverse().map(([i, v, d]) => `${x(i)},${clampY(v - d)}`);
-        el('polygon', { points: [...up, ...down].join(' '), fill: '#1f6f43', 'fill-opacity': 0.12 }, svg);
-    }
     el('polyline', { points: ys.map((v, i) => `${x(i)},${y(v)}`).join(' '), fill: 'none', stroke: '#1f6f43',
         'stroke-width': 2.5, 'stroke-linejoin': 'round' }, svg);
     ys.forEach((v, i) => {
-        const c = el('circle', { cx: x(i), cy: y(v), r: ys.length > 40 ? 2 : 3.5, fill: '#1f6f43', class: 'pt' }, svg);
+        const prov = devs[i] === null || devs[i] > PROVISIONAL;
+        const c = el('circle', { cx: x(i), cy: y(v), r: ys.length > 40 ? 2.5 : 4, fill: prov ? '#fffdf8' : '#1f6f43',
+            stroke: '#1f6f43', 'stroke-width': 2, class: 'pt' + (prov ? ' provisional' : '') }, svg);
         el('title', {}, c, i ? `${new Date(points[i - 1].rated_at).toLocaleDateString(getLang())}: ${v}` : String(v));
     });
     el('text', { x: PAD_L, y: H - 6, 'font-size': 12, fill: '#5c554b' }, svg, t('chart_first'));
     el('text', { x: W - PAD_R, y: H - 6, 'font-size': 12, fill: '#5c554b', 'text-anchor': 'end' }, svg, t('chart_last'));
+    el('circle', { cx: W / 2 - 40, cy: H - 10, r: 4, fill: '#fffdf8', stroke: '#1f6f43', 'stroke-width': 2 }, svg);
+    el('text', { x: W / 2 - 32, y: H - 6, 'font-size': 12, fill: '#5c554b' }, svg, t('chart_provisional'));
     return svg;
 }

@@ -33,7 +33,7 @@ export function leaderboardView(root, pool, me) {
         body);
     const tabs = h('nav', { class: 'tabs', 'aria-label': t('pools') }, POOLS.map((p) =>
         h('a', { href: '#/leaderboard/' + p, 'aria-current': p === pool ? 'page' : null }, t('ruleset_' + p))));
-    root.replaceChildren(h('div', { class: 'page board' },
+    root.replaceChildren(h('div', { class: 'page leaders' },
         h('p', { class: 'crumbs' }, h('a', { href: '#/' }, '← ' + t('back'))),
         h('h1', { id: 'board-title' }, t('leaderboard_of', { pool: t('ruleset_' + pool) })), tabs,
         h('section', { class: 'card', 'aria-labelledby': 'board-title' },

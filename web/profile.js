@@ -35,15 +35,15 @@ function ratingsTable(ratings) {
 }
 
 // One pool's history: the chart, then the newest games as a table.
-function historyBody(hist) {
+function historyBody(hist, width) {
     const pts = hist.history || [];
     if (!pts.length) return [h('p', { class: 'muted' }, t('no_history'))];
     const rows = pts.slice(-HISTORY_ROWS).reverse().map((p) => h('tr', {},
         h('td', {}, h('a', { href: '#/game/' + p.game_id }, day(p.rated_at))),
-        h('td', {}, placeText(p)),
+        h('td', { class: 'place' }, placeText(p)),
         h('td', { class: 'num' }, ratingChange(p.rating_before, p.rating_after))));
     return [
-        h('figure', { class: 'chartbox' }, ratingChart(pts, t('ruleset_' + hist.pool))),
+        h('figure', { class: 'chartbox' }, ratingChart(pts, t('ruleset_' + hist.pool), width)),
         h('div', { class: 'tablewrap' }, h('table', { id: 'history-table' },
             h('caption', { class: 'sr-only' }, t('history_caption', { pool: t('ruleset_' + hist.pool) })),
             h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('date')), h('th', { scope: 'col' }, t('place')),
@@ -82,7 +82,7 @@ export function profileView(root, id, me) {
     async function showHistory(pool) {
         try {
             const hist = await get(`/v1/players/${id}/ratings/${pool}`);
-            if (!stopped) histBody.replaceChildren(...historyBody(hist));
+            if (!stopped) histBody.replaceChildren(...historyBody(hist, histBody.clientWidth));
         } catch (e) { showError(err, e); }
     }
 
