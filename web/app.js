@@ -15,7 +15,7 @@ import { $, clearError, dot, h, showError } from './dom.js';
 import { getLang, LANGS, setLang, t } from './i18n.js';
 import { leaderboardView } from './leaderboard.js';
 import { profileView } from './profile.js';
-import { botRatings, seatRating } from './ratings.js';
+import { botRatings, ratingNumber, seatRating, signed } from './ratings.js';
 
 const main = () => $('#main');
 
@@ -277,6 +277,12 @@ function newGameSection() {
         err);
 }
 
+// A seat's change of rating in a finished rated game, as " (+12)", else "".
+function changeOf(seat) {
+    const before = ratingNumber(seat.rating_before), after = ratingNumber(seat.rating_after);
+    return before !== null && after !== null ? ` (${signed(after - before)})` : '';
+}
+
 function myGamesSection() {
     const list = h('ul', { class: 'games', id: 'my-games' });
     const count = h('p', { class: 'muted', id: 'my-turn-count', 'aria-live': 'polite' });
@@ -301,7 +307,8 @@ function myGamesSection() {
                     h('a', { href: '#/game/' + g.id }, rulesetName(g.ruleset)), ' ',
                     h('span', { class: 'status' }, t('status_' + g.status)),
                     g.my_turn ? h('strong', { class: 'badge' }, t('your_turn')) : null,
-                    h('span', { class: 'who' }, g.players.map((x) => `${x.name} ${x.score}`).join(' · ')),
+                    g.rated ? h('span', { class: 'badge rated' }, t('rated')) : null,
+                    h('span', { class: 'who' }, g.players.map((x) => `${x.name} ${x.score}${changeOf(x)}`).join(' · ')),
                     g.deadline ? h('span', { class: 'muted' }, ' · ' + t('deadline_at') + ' ' + new Date(g.deadline).toLocaleString(getLang())) : null);
             }));
         } catch (e) { showError(err, e); }
@@ -495,7 +502,7 @@ function gameView(id) {
     }
     function openStream() {
         if (gs.stopped || gs.es) return;
-        if (gs.game && (gs.game.status === 'finished' || gs.game.status === 'aborted')) return;
+        if (gs.game && (gs.game.status === 'finished' || gs.game.status === 'aborted')) { closeStream(); return; }
         const es = new EventSource(`${API}/v1/games/${id}/events/stream?after=${gs.lastSeq}`);
         gs.es = es;
         es.onopen = () => { el.live.textContent = t('live_on'); el.live.className = 'live on'; };
@@ -801,9 +808,9 @@ function gameView(id) {
             h('th', { scope: 'row' }, dot(SEAT_COLORS[p.seat % 5]), ' ',
                 gp.player_id ? h('a', { href: '#/player/' + gp.player_id }, p.name) : p.name,
                 s && s.seat === p.seat ? ' ' + t('seat_you') : '',
-                rating ? h('span', { class: 'seat-rating', 'data-seat': p.seat }, ' ', rating) : null,
                 gp.resigned ? ` (${t('resigned')})` : '',
                 winners.has(p.seat) ? ' ★' : '', bank ? h('span', { class: 'muted bank' }, ` · ${bank}`) : null,
+                rating ? h('div', { class: 'seat-rating', 'data-seat': p.seat }, rating) : null,
                 h('div', { class: 'breakdown' }, parts)),
             h('td', { class: 'num total' }, String(p.score)),
             active ? h('td', { class: 'num muted' }, proj[p.seat] !== undefined ? String(proj[p.seat]) : '') : null,

@@ -35,10 +35,10 @@ export function ratingBadge(r, cls = 'rating') {
     prov ? h('span', { class: 'sr-only' }, ' (' + t('provisional') + ')') : null);
 }
 
-// A change of rating as an element: "1500 → 1512 (+12)".
+// A change of rating as an element: "1500 → 1512 (+12)" ("1512 (+12)" on a phone).
 export function ratingChange(before, after) {
     const d = after - before;
-    return h('span', { class: 'rating change' }, `${before} → ${after} `,
+    return h('span', { class: 'rating change' }, h('span', { class: 'wide' }, `${before} → `), `${after} `,
         h('span', { class: d > 0 ? 'up' : d < 0 ? 'down' : '' }, `(${signed(d)})`));
 }
 
