@@ -802,7 +802,7 @@ function gameView(id) {
             const gp = g.players[p.seat] || {};
             const bank = gp.clock_ms !== undefined ? fmtDuration(gp.clock_ms) : null;
             const parts = cols.map((c) => `${t('col_' + c)} ${(p.breakdown || {})[c] ?? 0}`).join(' · ');
-            const rating = seatRating(g, p.seat, gs.history, gs.botRatings);
+            const rating = seatRating(g, p.seat, gs.history, gs.botRatings, gs.knownRatings);
             return h('tr', { class: (active && g.turn && g.turn.seat === p.seat ? 'moving ' : '') +
                 (winners.has(p.seat) ? 'winner' : ''), 'data-seat': p.seat },
             h('th', { scope: 'row' }, dot(SEAT_COLORS[p.seat % 5]), ' ',
@@ -905,6 +905,14 @@ function gameView(id) {
             // The computer players' ratings beside their seats (a rating is no reason to fail).
             if (gs.game && gs.game.players.some((x) => x.bot)) {
                 botRatings().then((by) => { gs.botRatings = by; if (gs.scores) renderScores(); }).catch(() => {});
+            }
+            // This browser's player's own rating in the pool beside its seat (its profile).
+            const me = player(), s = mine();
+            if (me && s && !s.token && gs.game) {
+                get(`/v1/players/${me.id}`).then((p) => {
+                    const r = p.ratings && p.ratings[gs.game.ruleset];
+                    if (r) { gs.knownRatings = { [s.seat]: r }; if (gs.scores) renderScores(); }
+                }).catch(() => {});
             }
             await loadHistory();
             renderHistory();

@@ -78,14 +78,16 @@ export function ratingChanges(ev) {
 
 // What stands beside seat `s` of `game` in the scores: the seat's change of rating when
 // the game's game_finished event (in `events`) or the seat carries one, else the rating
-// the state gives the seat, else a computer player's rating in the pool (`by`, from
+// the state gives the seat, else one known otherwise (`known`: this browser's player's
+// rating in the pool, by seat), else a computer player's rating in the pool (`by`, from
 // botRatings()), else null (an unrated seat: nothing shown).
-export function seatRating(game, s, events, by) {
+export function seatRating(game, s, events, by, known = {}) {
     const fin = events.find((e) => e.type === 'game_finished');
     const p = (game.players || [])[s] || {};
     const ch = (fin && ratingChanges(fin)[s]) || ratingChanges({ players: [{ ...p, seat: s }] })[s];
     if (ch) return ratingChange(ch.before, ch.after);
     if (p.rating !== undefined && p.rating !== null) return ratingBadge(p.rating);
+    if (known[s]) return ratingBadge(known[s]);
     if (p.bot && by) return ratingBadge(botRating(by, p.bot, p.think_ms, game.ruleset));
     return null;
 }

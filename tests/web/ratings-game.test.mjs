@@ -4,8 +4,9 @@
 // into it:
 //   - a rated game asked for at creation: hints and a fixed deck set aside, the request
 //     says "rated", and the server's refusal is shown where the button is;
-//   - a computer player's rating beside its seat, none beside a person's seat whose state
-//     carries none; a person's when the state carries one, each seat's change when the
+//   - a computer player's rating beside its seat, none beside a person's seat while she
+//     has none, hers once she has one (from her profile); a person's when the state
+//     carries one, each seat's change when the
 //     game_finished event carries them, and the rated mark (these three added to the
 //     server's answers: the server of this branch does not send them yet);
 //   - axe-core finds no violation on the pages.
@@ -15,7 +16,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { artifacts, axe, makePlayer, ratingsServer, watch } from './ratings-harness.mjs';
+import { artifacts, axe, makePlayer, ratingsServer, seedAnn, watch } from './ratings-harness.mjs';
 
 const env = ratingsServer('tilehall_webratings_game');
 
@@ -25,7 +26,7 @@ test('a rated game refused, ratings beside the seats of a game', { timeout: 1200
     const page = await ctx.newPage();
     const lines = [];
     watch(page, lines);
-    await makePlayer(page, api, 'Ann');
+    const ann = await makePlayer(page, api, 'Ann');
     await axe(page, 'the home page');
 
     // A rated game asked for: hints and a chosen deck are set aside; without a clock the
@@ -53,7 +54,8 @@ test('a rated game refused, ratings beside the seats of a game', { timeout: 1200
     assert.equal(await page.isDisabled('#hints'), false);
 
     // A game against greedy thinking 10 ms (fast): its classic rating beside its seat, none
-    // beside Ann's (the state carries none); then the state given one for Ann's seat.
+    // beside Ann's (she has none, the state carries none); Ann's own once she has one (her
+    // profile); the state's when it carries one.
     await page.goto(api + '/#/');
     await page.waitForSelector('#ruleset option', { state: 'attached' });
     await (await (await page.$$('.seat'))[1].$('.seat-think')).fill('10');
@@ -64,15 +66,19 @@ test('a rated game refused, ratings beside the seats of a game', { timeout: 1200
     assert.equal(await page.$('.seat-rating[data-seat="0"]'), null);
     await axe(page, 'a game');
     const gid = await page.evaluate(() => location.hash.split('/')[2]);
+    seedAnn(env.sql, ann);
+    await page.reload();
+    await page.waitForSelector('.seat-rating[data-seat="0"]', { timeout: 10000 });
+    assert.equal(await page.textContent('.seat-rating[data-seat="0"] .rating'), '1642');
     await page.route(`**/v1/games/${gid}`, async (route) => {
         const res = await route.fetch();
         const g = await res.json();
-        g.players[0].rating = { rating: 1642, deviation: 74, provisional: false, games: 12 };
+        g.players[0].rating = { rating: 1650, deviation: 80, provisional: false, games: 13 };
         await route.fulfill({ response: res, json: g });
     });
     await page.reload();
     await page.waitForSelector('.seat-rating[data-seat="0"]', { timeout: 10000 });
-    assert.equal(await page.textContent('.seat-rating[data-seat="0"] .rating'), '1642');
+    assert.equal(await page.textContent('.seat-rating[data-seat="0"] .rating'), '1650');
     await page.unroute(`**/v1/games/${gid}`);
     // Resigned, the game is over: its game_finished event given each seat's rating before
     // and after (two of the forms the page reads) and the state `rated`, the changes stand
