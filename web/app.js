@@ -906,12 +906,16 @@ function gameView(id) {
             if (gs.game && gs.game.players.some((x) => x.bot)) {
                 botRatings().then((by) => { gs.botRatings = by; if (gs.scores) renderScores(); }).catch(() => {});
             }
-            // This browser's player's own rating in the pool beside its seat (its profile).
-            const me = player(), s = mine();
-            if (me && s && !s.token && gs.game) {
-                get(`/v1/players/${me.id}`).then((p) => {
+            // People's ratings in the pool from their profiles, for the seats the state names
+            // a player of (`player_id`) and this browser's player's own seat.
+            const me = player(), s = mine(), ids = {};
+            (gs.game ? gs.game.players : []).forEach((x, i) => { if (x.player_id) ids[i] = x.player_id; });
+            if (me && s && !s.token) ids[s.seat] = me.id;
+            gs.knownRatings = {};
+            for (const [seat, pid] of Object.entries(ids)) {
+                get(`/v1/players/${pid}`).then((p) => {
                     const r = p.ratings && p.ratings[gs.game.ruleset];
-                    if (r) { gs.knownRatings = { [s.seat]: r }; if (gs.scores) renderScores(); }
+                    if (r) { gs.knownRatings[seat] = r; if (gs.scores) renderScores(); }
                 }).catch(() => {});
             }
             await loadHistory();

@@ -78,8 +78,8 @@ export function ratingChanges(ev) {
 
 // What stands beside seat `s` of `game` in the scores: the seat's change of rating when
 // the game's game_finished event (in `events`) or the seat carries one, else the rating
-// the state gives the seat, else one known otherwise (`known`: this browser's player's
-// rating in the pool, by seat), else a computer player's rating in the pool (`by`, from
+// the state gives the seat, else one known otherwise (`known`: people's ratings in the
+// pool from their profiles, by seat), else a computer player's rating in the pool (`by`, from
 // botRatings()), else null (an unrated seat: nothing shown).
 export function seatRating(game, s, events, by, known = {}) {
     const fin = events.find((e) => e.type === 'game_finished');
