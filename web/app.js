@@ -15,7 +15,7 @@ import { $, clearError, dot, h, showError } from './dom.js';
 import { getLang, LANGS, setLang, t } from './i18n.js';
 import { leaderboardView } from './leaderboard.js';
 import { profileView } from './profile.js';
-import { botRatings, ratingNumber, seatRating, signed } from './ratings.js';
+import { botRatings, changeOf, ratedPlayers, seatRating } from './ratings.js';
 
 const main = () => $('#main');
 
@@ -275,12 +275,6 @@ function newGameSection() {
         h('div', { class: 'row' }, h('label', { for: 'deck' }, t('deck')), deck),
         h('button', { id: 'create', class: 'primary', onclick: create }, t('create')),
         err);
-}
-
-// A seat's change of rating in a finished rated game, as " (+12)", else "".
-function changeOf(seat) {
-    const before = ratingNumber(seat.rating_before), after = ratingNumber(seat.rating_after);
-    return before !== null && after !== null ? ` (${signed(after - before)})` : '';
 }
 
 function myGamesSection() {
@@ -798,15 +792,17 @@ function gameView(id) {
         const winners = new Set(sc.winners || []);
         const active = g.status === 'active';
         const s = mine();
+        const rated = ratedPlayers(gs.history); // a rated game's end names each seat's player
         const rows = sc.players.map((p) => {
             const gp = g.players[p.seat] || {};
             const bank = gp.clock_ms !== undefined ? fmtDuration(gp.clock_ms) : null;
             const parts = cols.map((c) => `${t('col_' + c)} ${(p.breakdown || {})[c] ?? 0}`).join(' · ');
             const rating = seatRating(g, p.seat, gs.history, gs.botRatings, gs.knownRatings);
+            const pid = gp.player_id || rated[p.seat];
             return h('tr', { class: (active && g.turn && g.turn.seat === p.seat ? 'moving ' : '') +
                 (winners.has(p.seat) ? 'winner' : ''), 'data-seat': p.seat },
             h('th', { scope: 'row' }, dot(SEAT_COLORS[p.seat % 5]), ' ',
-                gp.player_id ? h('a', { href: '#/player/' + gp.player_id }, p.name) : p.name,
+                pid ? h('a', { href: '#/player/' + pid }, p.name) : p.name,
                 s && s.seat === p.seat ? ' ' + t('seat_you') : '',
                 gp.resigned ? ` (${t('resigned')})` : '',
                 winners.has(p.seat) ? ' ★' : '', bank ? h('span', { class: 'muted bank' }, ` · ${bank}`) : null,

@@ -6,7 +6,7 @@ import { ApiError, get } from './api.js';
 import { ratingChart } from './chart.js';
 import { errBox, h, showError } from './dom.js';
 import { getLang, t } from './i18n.js';
-import { POOLS, ratingBadge, ratingChange } from './ratings.js';
+import { changeOf, POOLS, ratingBadge, ratingChange } from './ratings.js';
 
 const HISTORY_ROWS = 20; // rows of the history table, the newest
 
@@ -52,13 +52,14 @@ function historyBody(hist, width) {
     ];
 }
 
-// A finished game in the list: the ruleset (a link to the game), its seats and scores.
+// A finished game in the list (openapi's MyGame): the ruleset (a link to the game), when
+// it ended, its seats with their scores and, in a rated game, each one's change of rating.
 function finishedItem(g) {
-    const who = (g.players || []).map((x) => `${x.name} ${x.score ?? ''}`.trim()).join(' · ');
+    const who = (g.players || []).map((x) => `${x.name} ${x.score ?? ''}`.trim() + changeOf(x)).join(' · ');
     return h('li', {}, h('a', { href: '#/game/' + g.id }, t('ruleset_' + g.ruleset)), ' ',
         g.rated ? h('span', { class: 'badge rated' }, t('rated')) : null,
-        h('span', { class: 'who' }, who),
-        g.finished_at ? h('span', { class: 'muted' }, day(g.finished_at)) : null);
+        g.updated_at ? h('span', { class: 'muted' }, day(g.updated_at)) : null,
+        h('span', { class: 'who' }, who));
 }
 
 export function profileView(root, id, me) {

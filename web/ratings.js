@@ -61,9 +61,10 @@ export function botRatings() {
 export const botRating = (by, level, ms, pool) => ((by[level] || {})[thinkClass(ms)] || {})[pool] || null;
 
 // {seat: {before, after}} from a game_finished event: each seat's rating before and after
-// the game (api.md), as `ratings: [{seat, before, after}]` (each a number or a rating
-// object; `rating_before` / `rating_after` taken as well) or the same fields on
-// `players[]`. Empty when the event carries none (an unrated game).
+// the game (api.md; openapi's SeatRatingChange), as `ratings: [{seat, before, after}]`
+// (each a rating object {rating, deviation}, or a number; `rating_before` /
+// `rating_after` taken as well) or the same fields on `players[]`. Empty when the event
+// carries none (an unrated game).
 export function ratingChanges(ev) {
     const out = {};
     const list = Array.isArray(ev && ev.ratings) ? ev.ratings : Array.isArray(ev && ev.players) ? ev.players : [];
@@ -73,6 +74,21 @@ export function ratingChanges(ev) {
         const after = ratingNumber(x.after ?? x.rating_after);
         if (before !== null && after !== null) out[Number.isInteger(x.seat) ? x.seat : i] = { before, after };
     });
+    return out;
+}
+
+// A seat's change of rating in a finished rated game of a games list (`rating_before`,
+// `rating_after`: null in an unrated one), as " (+12)", else "".
+export function changeOf(seat) {
+    const before = ratingNumber(seat.rating_before), after = ratingNumber(seat.rating_after);
+    return before !== null && after !== null ? ` (${signed(after - before)})` : '';
+}
+
+// {seat: player id} of the people a game_finished event's `ratings` names.
+export function ratedPlayers(events) {
+    const fin = events.find((e) => e.type === 'game_finished');
+    const out = {};
+    for (const x of (fin && Array.isArray(fin.ratings) ? fin.ratings : [])) if (x && x.player_id) out[x.seat] = x.player_id;
     return out;
 }
 

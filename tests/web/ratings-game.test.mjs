@@ -81,8 +81,8 @@ test('a rated game refused, ratings beside the seats of a game', { timeout: 1200
     assert.equal(await page.textContent('.seat-rating[data-seat="0"] .rating'), '1650');
     await page.unroute(`**/v1/games/${gid}`);
     // Resigned, the game is over: its game_finished event given each seat's rating before
-    // and after (two of the forms the page reads) and the state `rated`, the changes stand
-    // beside the seats and the title says rated.
+    // and after (`ratings`, openapi's SeatRatingChange) and the state `rated`, the changes
+    // stand beside the seats, Ann's name leads to her profile, the title says rated.
     page.on('dialog', (d) => d.accept());
     await page.click('#resign');
     await page.waitForFunction(() => document.querySelector('#history li[data-type=game_finished]'), null,
@@ -92,8 +92,10 @@ test('a rated game refused, ratings beside the seats of a game', { timeout: 1200
         const b = await res.json();
         for (const ev of b.events) {
             if (ev.type !== 'game_finished') continue;
-            ev.ratings = [{ seat: 0, before: { rating: 1642, deviation: 74 }, after: { rating: 1630, deviation: 73 } },
-                { seat: 1, rating_before: 1585, rating_after: 1597 }];
+            ev.ratings = [{ seat: 0, player_id: ann, bot: null, think_class: null, place: 2,
+                before: { rating: 1642, deviation: 74 }, after: { rating: 1630, deviation: 73 } },
+            { seat: 1, player_id: null, bot: 'greedy', think_class: 'fast', place: 1,
+                before: { rating: 1585, deviation: 90 }, after: { rating: 1597, deviation: 89 } }];
         }
         await route.fulfill({ response: res, json: b });
     });
@@ -106,6 +108,7 @@ test('a rated game refused, ratings beside the seats of a game', { timeout: 1200
     assert.equal(await page.textContent('.seat-rating[data-seat="0"] .change'), '1642 → 1630 (−12)');
     assert.equal(await page.textContent('.seat-rating[data-seat="1"] .change'), '1585 → 1597 (+12)');
     assert.equal(await page.textContent('#game-title .badge.rated'), 'rated');
+    assert.equal(await page.getAttribute('#scores tr[data-seat="0"] th a', 'href'), '#/player/' + ann);
     await axe(page, 'a finished game');
     await page.screenshot({ path: path.join(artifacts, 'ratings-game-seats.png') });
     await page.unrouteAll();
