@@ -42,7 +42,7 @@ export function ratingsServer(db) {
         let port;
         ({ child: server, port } = await spawnServer(bin, { cwd: top, stdio: ['ignore', log, log], env: senv }, 0));
         const pr = spawnSync(path.join(top, 'scripts', 'spec-proxy.sh'), ['0', `http://127.0.0.1:${port}`, proxyLog],
-            { cwd: top, encoding: 'utf8', timeout: 40000 });
+            { cwd: top, encoding: 'utf8', timeout: 60000 }); // the script gives up by itself after 30 s
         assert.equal(pr.status, 0, `spec-proxy failed: ${pr.stderr}`);
         const [pid, proxyPort] = pr.stdout.trim().split(' ').map(Number);
         proxyPid = pid;
