@@ -1,20 +1,22 @@
-// ratings-rated.test.mjs: a rated game for real in the web client (issue 25; api.md
-// "Ratings and leaderboards"), in headless Chromium, on a fresh database
-// (tilehall_webratings_rated; ratings-harness.mjs) with ratings written into it: where the
-// server makes rated games, one made from the page (a clock, the server deals, the
-// computer player fast) ends by resignation, the changes stand beside the seats and the
-// player's profile lists the game with its change; a server without rated games refuses
-// the field, in words. Screenshot: build/web-artifacts/ratings-rated-game-end.png.
+// ratings-rated.test.mjs: rated games in the web client (issue 25; api.md "Ratings and
+// leaderboards"), in headless Chromium, on a fresh database (tilehall_webratings_rated;
+// ratings-harness.mjs) with ratings written into it. Asked for without a clock: hints and
+// a fixed deck set aside, the request says "rated", the server's refusal is shown where
+// the button is (axe-core finds no violation on the page). Where the server makes rated
+// games, one made from the page (a clock, the server deals, the computer player fast)
+// ends by resignation, the changes stand beside the seats and the player's profile lists
+// the game with its change; a server without rated games refuses the field, in words.
+// Screenshots: build/web-artifacts/ratings-rated-*.png.
 //
 //   node --test tests/web/     (make test-web)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { artifacts, makePlayer, ratingsServer, seedAnn, watch } from './ratings-harness.mjs';
+import { artifacts, axe, makePlayer, ratingsServer, seedAnn, watch } from './ratings-harness.mjs';
 
 const env = ratingsServer('tilehall_webratings_rated');
 
-test('a rated game made, resigned and shown with its changes', { timeout: 120000 }, async () => {
+test('a rated game refused without a clock; one made, resigned and shown with its changes', { timeout: 120000 }, async () => {
     const { api, browser } = env;
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB' });
     const page = await ctx.newPage();
@@ -23,6 +25,32 @@ test('a rated game made, resigned and shown with its changes', { timeout: 120000
     page.on('dialog', (d) => d.accept());
     const ann = await makePlayer(page, api, 'Ann');
     seedAnn(env.sql, ann);
+
+    await axe(page, 'the home page');
+
+    // A rated game asked for: hints and a chosen deck are set aside; without a clock the
+    // server refuses, and the page says so where the button is, staying on the form.
+    await page.fill('#deck', 'U V E');
+    await page.check('#rated');
+    assert.equal(await page.isDisabled('#hints'), true);
+    assert.equal(await page.isChecked('#hints'), false);
+    assert.equal(await page.isDisabled('#deck'), true);
+    const sent = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/v1/games'));
+    await page.click('#create');
+    const body = JSON.parse((await sent).postData());
+    assert.equal(body.rated, true);
+    assert.ok(!('deck' in body) && !('hints' in body), `a rated game's request: ${JSON.stringify(body)}`);
+    await page.waitForFunction(() => !document.querySelector('#new-h').parentElement.querySelector('.err').hidden, null,
+        { timeout: 10000 });
+    const refusal = await page.textContent('#new-h ~ .err');
+    assert.match(refusal, /^(Refused: |This game cannot be rated: ).+/);
+    assert.match(await page.evaluate(() => location.hash), /^(#\/?)?$/);
+    await page.screenshot({ path: path.join(artifacts, 'ratings-rated-refused.png') });
+    // The browser logs the refused request itself: that one line, and nothing else.
+    assert.deepEqual(lines.filter((l) => !/status of 400 .*\/v1\/games$/.test(l)), []);
+    lines.length = 0;
+    await page.uncheck('#rated');
+    assert.equal(await page.isDisabled('#hints'), false);
 
     // Ann (1642 in classic) against greedy thinking 10 ms (1585): she resigns at once, the
     // end's ratings stand beside the seats (hers down, greedy's up), and her profile lists
