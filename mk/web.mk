@@ -2,8 +2,10 @@
 # real server serving web/ on a fresh database (tilehall_webclient), headless Chromium
 # (Debian's chromium) driven by playwright-core: whole games against computer players in
 # every ruleset, a two-person game through an invite link in two browser contexts (one on
-# another origin, phone-sized), the files' types, ETag and traversal. Screenshots go to
-# build/web-artifacts/. About a minute; gives up after 150 s.
+# another origin, phone-sized), the files' types, ETag and traversal; and the ratings'
+# views (tests/web/ratings-*.test.mjs, databases tilehall_webratings*: profile,
+# leaderboard, computer players, seat ratings, a rated game refused; axe-core on each).
+# Screenshots go to build/web-artifacts/. About two minutes; a test gives up after 150 s.
 #
 #   make test-web   CHROMIUM=/path/to/chromium to use another build
 .PHONY: test-web

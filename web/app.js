@@ -5,11 +5,18 @@
 //   #/                      home: you, a new game, my games, join by link
 //   #/game/<id>             a game (played when this browser holds a seat, else watched)
 //   #/join/<id>/<invite>    an invite link: take the open seat
+//   #/player/<id>           a player's profile: ratings, their history (profile.js)
+//   #/leaderboard/<pool>    a pool's leaderboard (leaderboard.js)
+//   #/bots                  the computer players' ratings (bots.js)
 import { API, API_DEFAULT, ApiError, apiRefused, call, get, post, randomKey } from './api.js';
 import { drawBoard, rotLoc, SEAT_COLORS, tileSvg } from './board.js';
+import { botsView } from './bots.js';
+import { $, clearError, dot, h, showError } from './dom.js';
 import { getLang, LANGS, setLang, t } from './i18n.js';
+import { leaderboardView } from './leaderboard.js';
+import { profileView } from './profile.js';
+import { botRatings, changeOf, ratedPlayers, seatRating } from './ratings.js';
 
-const $ = (sel, root = document) => root.querySelector(sel);
 const main = () => $('#main');
 
 // ---- What this browser keeps --------------------------------------------------------
@@ -48,40 +55,10 @@ function tokenFor(id) {
 
 // ---- Small helpers --------------------------------------------------------------------
 
-function h(tag, attrs = {}, ...kids) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-        if (v === undefined || v === null || v === false) continue;
-        if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
-        else if (k === 'text') e.textContent = v;
-        else e.setAttribute(k, v === true ? '' : v);
-    }
-    for (const k of kids.flat()) if (k !== null && k !== undefined && k !== false) e.append(k);
-    return e;
-}
-// A seat's colour dot. The colour is set through the CSSOM (`style.background`), which
-// the page's Content-Security-Policy allows, not as a style attribute, which it refuses.
-function dot(color) {
-    const e = h('span', { class: 'dot' });
-    e.style.background = color;
-    return e;
-}
 const rulesetName = (r) => t('ruleset_' + r);
 const kindName = (k) => t('kind_' + k);
 function pageLink(hash) {
     return location.origin + location.pathname + location.search + hash;
-}
-function showError(where, e) {
-    const box = where || $('#err');
-    if (!box) return;
-    const msg = e instanceof ApiError ? t('error', { detail: e.message })
-        : e instanceof TypeError ? t('offline') : String(e && e.message || e);
-    box.textContent = msg;
-    box.hidden = false;
-}
-function clearError(where) {
-    const box = where || $('#err');
-    if (box) { box.textContent = ''; box.hidden = true; }
 }
 function fmtDuration(ms) {
     if (ms < 0) ms = 0;
@@ -116,6 +93,10 @@ function header() {
     $('#top').replaceChildren(
         h('a', { href: '#/', class: 'brand' }, 'tilehall'),
         h('span', { class: 'tagline' }, t('tagline')),
+        h('nav', { class: 'topnav', 'aria-label': t('site') },
+            h('a', { href: '#/leaderboard/classic', id: 'nav-board' }, t('leaderboard')),
+            h('a', { href: '#/bots', id: 'nav-bots' }, t('bots')),
+            player() ? h('a', { href: '#/player/' + player().id, id: 'nav-me' }, t('my_profile')) : null),
         h('label', { class: 'langpick' }, h('span', { class: 'sr-only' }, t('language')), sel),
         // A link that named an API this page may not use: said, not followed.
         ...(apiRefused ? [h('p', { id: 'api-refused', class: 'refused', role: 'alert' },
@@ -128,9 +109,12 @@ function route() {
     view = null;
     document.documentElement.lang = getLang();
     header();
-    const m = location.hash.match(/^#\/(game|join)\/([0-9a-fA-F-]+)(?:\/([^/?#]+))?/);
+    const m = location.hash.match(/^#\/(game|join|player|leaderboard)\/([0-9a-zA-Z-]+)(?:\/([^/?#]+))?/);
     if (m && m[1] === 'game') view = gameView(m[2]);
     else if (m && m[1] === 'join') view = joinView(m[2], decodeURIComponent(m[3] || ''));
+    else if (m && m[1] === 'player') view = profileView(main(), m[2], player());
+    else if (m && m[1] === 'leaderboard') view = leaderboardView(main(), m[2], player());
+    else if (/^#\/bots\/?$/.test(location.hash)) view = botsView(main());
     else view = homeView();
 }
 window.addEventListener('hashchange', route);
@@ -154,6 +138,7 @@ function youSection() {
     return h('section', { class: 'card', 'aria-labelledby': 'you-h' },
         h('h2', { id: 'you-h' }, t('you')),
         h('label', {}, t('your_name') + ' ', input),
+        p ? h('p', {}, h('a', { href: '#/player/' + p.id, id: 'my-profile' }, t('my_profile_long'))) : null,
         p ? null : h('button', { onclick: async () => {
             try { await ensurePlayer(input.value.trim()); route(); } catch (e) { showError(err, e); }
         } }, t('save')),
@@ -200,7 +185,7 @@ function newGameSection() {
     const rsSel = h('select', { id: 'ruleset' });
     const opts = h('div', { class: 'opts' });
     const seats = h('div', { class: 'seats' }, seatRow('me'), seatRow('bot'));
-    const clockKind = h('select', { id: 'clock-kind' },
+    const clockKind = h('select', { id: 'clock-kind', 'aria-label': t('clock') },
         h('option', { value: 'none' }, t('clock_none')),
         h('option', { value: 'turn' }, t('clock_turn')),
         h('option', { value: 'bank' }, t('clock_bank')));
@@ -220,6 +205,15 @@ function newGameSection() {
     syncClock();
     const hints = h('input', { type: 'checkbox', id: 'hints', checked: true });
     const deck = h('input', { id: 'deck', placeholder: 'D U V …', autocomplete: 'off' });
+    // A rated game (api.md "Ratings and leaderboards"): the server deals and hints are off,
+    // so those two are set aside while it is ticked; what else it needs (a clock, every
+    // seat someone's) the server says when it refuses.
+    const rated = h('input', { type: 'checkbox', id: 'rated', 'aria-describedby': 'rated-help' });
+    const syncRated = () => {
+        hints.disabled = deck.disabled = rated.checked;
+        if (rated.checked) hints.checked = false;
+    };
+    rated.addEventListener('change', syncRated);
     let list = [];
     rulesets().then((rs) => {
         list = rs;
@@ -247,9 +241,10 @@ function newGameSection() {
                 body.clock = { initial_seconds: Number(clockSecs.value), increment_seconds: Number(clockInc.value),
                     on_timeout: onTimeout.value };
             }
-            if (!hints.checked) body.hints = false;
+            if (rated.checked) body.rated = true;
+            else if (!hints.checked) body.hints = false;
             const d = deck.value.trim();
-            if (d) body.deck = d.split(/[\s,]+/).filter(Boolean);
+            if (d && !rated.checked) body.deck = d.split(/[\s,]+/).filter(Boolean);
             let p = player();
             if (meSeat >= 0) p = await ensurePlayer($('#myname') && $('#myname').value.trim());
             const g = await post('/v1/games', body, { token: p && p.token, key: randomKey() });
@@ -259,7 +254,11 @@ function newGameSection() {
                 link: pageLink(`#/join/${g.id}/${encodeURIComponent(x.invite)}`) }));
             store.set('invites', inv);
             location.hash = '#/game/' + g.id;
-        } catch (e) { showError(err, e); }
+        } catch (e) {
+            showError(err, e);
+            if (e instanceof ApiError && e.code === 'unrated_setup') err.textContent = t('rated_refused', { detail: e.message });
+            err.scrollIntoView({ block: 'nearest' });
+        }
     }
     return h('section', { class: 'card', 'aria-labelledby': 'new-h' },
         h('h2', { id: 'new-h' }, t('new_game')),
@@ -270,6 +269,8 @@ function newGameSection() {
                 if (seats.children.length < 5) seats.append(seatRow('open'));
             } }, '+ ' + t('add_seat'))),
         h('fieldset', {}, h('legend', {}, t('clock')), clockKind, ' ', clockBits),
+        h('div', { class: 'row' }, h('label', { for: 'rated' }, t('rated_game')), rated,
+            h('span', { id: 'rated-help', class: 'muted help' }, t('rated_help'))),
         h('div', { class: 'row' }, h('label', { for: 'hints' }, t('hints')), hints),
         h('div', { class: 'row' }, h('label', { for: 'deck' }, t('deck')), deck),
         h('button', { id: 'create', class: 'primary', onclick: create }, t('create')),
@@ -300,7 +301,8 @@ function myGamesSection() {
                     h('a', { href: '#/game/' + g.id }, rulesetName(g.ruleset)), ' ',
                     h('span', { class: 'status' }, t('status_' + g.status)),
                     g.my_turn ? h('strong', { class: 'badge' }, t('your_turn')) : null,
-                    h('span', { class: 'who' }, g.players.map((x) => `${x.name} ${x.score}`).join(' · ')),
+                    g.rated ? h('span', { class: 'badge rated' }, t('rated')) : null,
+                    h('span', { class: 'who' }, g.players.map((x) => `${x.name} ${x.score}${changeOf(x)}`).join(' · ')),
                     g.deadline ? h('span', { class: 'muted' }, ' · ' + t('deadline_at') + ' ' + new Date(g.deadline).toLocaleString(getLang())) : null);
             }));
         } catch (e) { showError(err, e); }
@@ -340,7 +342,7 @@ function joinBySection() {
 
 function homeView() {
     const mine = myGamesSection();
-    main().replaceChildren(h('div', { class: 'home' }, youSection(), newGameSection(), mine, joinBySection()));
+    main().replaceChildren(h('h1', { class: 'sr-only' }, t('title')), h('div', { class: 'home' }, youSection(), newGameSection(), mine, joinBySection()));
     return { stop: () => mine.stop() };
 }
 
@@ -494,7 +496,7 @@ function gameView(id) {
     }
     function openStream() {
         if (gs.stopped || gs.es) return;
-        if (gs.game && (gs.game.status === 'finished' || gs.game.status === 'aborted')) return;
+        if (gs.game && (gs.game.status === 'finished' || gs.game.status === 'aborted')) { closeStream(); return; }
         const es = new EventSource(`${API}/v1/games/${id}/events/stream?after=${gs.lastSeq}`);
         gs.es = es;
         es.onopen = () => { el.live.textContent = t('live_on'); el.live.className = 'live on'; };
@@ -532,6 +534,7 @@ function gameView(id) {
         const g = gs.game;
         if (!g) return;
         $('#game-title').textContent = rulesetName(g.ruleset);
+        if (g.rated) $('#game-title').append(' ', h('span', { class: 'badge rated' }, t('rated')));
         document.title = rulesetName(g.ruleset) + ' · tilehall';
         const s = mine();
         let line;
@@ -789,15 +792,21 @@ function gameView(id) {
         const winners = new Set(sc.winners || []);
         const active = g.status === 'active';
         const s = mine();
+        const rated = ratedPlayers(gs.history); // a rated game's end names each seat's player
         const rows = sc.players.map((p) => {
             const gp = g.players[p.seat] || {};
             const bank = gp.clock_ms !== undefined ? fmtDuration(gp.clock_ms) : null;
             const parts = cols.map((c) => `${t('col_' + c)} ${(p.breakdown || {})[c] ?? 0}`).join(' · ');
+            const rating = seatRating(g, p.seat, gs.history, gs.botRatings, gs.knownRatings);
+            const pid = gp.player_id || rated[p.seat];
             return h('tr', { class: (active && g.turn && g.turn.seat === p.seat ? 'moving ' : '') +
                 (winners.has(p.seat) ? 'winner' : ''), 'data-seat': p.seat },
             h('th', { scope: 'row' }, dot(SEAT_COLORS[p.seat % 5]), ' ',
-                p.name, s && s.seat === p.seat ? ' ' + t('seat_you') : '', gp.resigned ? ` (${t('resigned')})` : '',
+                pid ? h('a', { href: '#/player/' + pid }, p.name) : p.name,
+                s && s.seat === p.seat ? ' ' + t('seat_you') : '',
+                gp.resigned ? ` (${t('resigned')})` : '',
                 winners.has(p.seat) ? ' ★' : '', bank ? h('span', { class: 'muted bank' }, ` · ${bank}`) : null,
+                rating ? h('div', { class: 'seat-rating', 'data-seat': p.seat }, rating) : null,
                 h('div', { class: 'breakdown' }, parts)),
             h('td', { class: 'num total' }, String(p.score)),
             active ? h('td', { class: 'num muted' }, proj[p.seat] !== undefined ? String(proj[p.seat]) : '') : null,
@@ -889,8 +898,25 @@ function gameView(id) {
     (async () => {
         try {
             await refresh();
+            // The computer players' ratings beside their seats (a rating is no reason to fail).
+            if (gs.game && gs.game.players.some((x) => x.bot)) {
+                botRatings().then((by) => { gs.botRatings = by; if (gs.scores) renderScores(); }).catch(() => {});
+            }
+            // People's ratings in the pool from their profiles, for the seats the state names
+            // a player of (`player_id`) and this browser's player's own seat.
+            const me = player(), s = mine(), ids = {};
+            (gs.game ? gs.game.players : []).forEach((x, i) => { if (x.player_id) ids[i] = x.player_id; });
+            if (me && s && !s.token) ids[s.seat] = me.id;
+            gs.knownRatings = {};
+            for (const [seat, pid] of Object.entries(ids)) {
+                get(`/v1/players/${pid}`).then((p) => {
+                    const r = p.ratings && p.ratings[gs.game.ruleset];
+                    if (r) { gs.knownRatings[seat] = r; if (gs.scores) renderScores(); }
+                }).catch(() => {});
+            }
             await loadHistory();
             renderHistory();
+            if (gs.scores) renderScores(); // a game_finished in the history carries rating changes
             openStream();
         } catch (e) { showError(el.err, e); }
     })();

@@ -1,5 +1,6 @@
-// i18n.js: the web client's words in English, Traditional Chinese and Swedish. The
-// language comes from localStorage (a choice made on the page), else navigator.languages.
+// i18n.js: the web client's words in English, Traditional Chinese and Swedish (each
+// language the same keys). The language comes from localStorage (a choice made on the
+// page), else navigator.languages.
 
 export const LANGS = { en: 'English', 'zh-Hant': '繁體中文', sv: 'Svenska' };
 
@@ -66,6 +67,23 @@ const S = {
         need_name: 'Enter your name first (it is kept in this browser).',
         bot_random: 'random', bot_greedy: 'greedy', bot_mcts: 'mcts (strongest)',
         pts_one: '1 point', pts_many: '{n} points', hint: 'Suggest a move', deadline_at: 'deadline',
+        site: 'Site', leaderboard: 'Leaderboards', bots: 'Computer players', my_profile: 'My profile',
+        my_profile_long: 'Your profile and ratings', ratings: 'Ratings', rating: 'Rating', deviation: 'Deviation',
+        rating_title: 'Rating {r} ± {d}', provisional: 'provisional', pool: 'Pool', pools: 'Pools', games: 'Games',
+        games_n: '({n} games)', record: 'Won · drawn · lost', record_wdl: '{w} · {d} · {l}', last_rated: 'Last rated game',
+        no_ratings: 'No rated games yet.', rating_history: 'Rating history', no_history: 'No rated games in this pool yet.',
+        history_caption: 'The newest rated games in {pool}', date: 'Date', place: 'Place', place_of: '{place} of {seats}',
+        finished_games: 'Finished games', no_such_player: 'No such player',
+        chart_summary: 'Rating in {pool} over {n} rated games: from {from} to {to} (lowest {lo}, highest {hi}).',
+        chart_first: 'first', chart_last: 'latest', chart_provisional: 'provisional',
+        leaderboard_of: 'Leaderboard: {pool}', leaderboard_note: 'Ratings no longer provisional, of players who played a rated game in the last 90 days. A rating marked ? is still provisional.',
+        include_bots: 'Include computer players', rank: 'Rank', ranks_shown: 'Ranks {from} to {to}.',
+        leaderboard_empty: 'Nobody is on this leaderboard yet.', previous: 'Previous', next: 'Next',
+        think_fast: 'fast (under 100 ms)', think_normal: 'normal (100–999 ms)', think_slow: 'slow (1 s or more)',
+        bots_note: 'Each level and thinking time has its own rating in each pool, from its rated games against people and other computer players.',
+        rated_game: 'Rated game', rated: 'rated',
+        rated_help: 'Counts for ratings: needs a clock; the server deals; no hints.',
+        rated_refused: 'This game cannot be rated: {detail}',
     },
     'zh-Hant': {
         col_road: '道路', col_city: '城市', col_monastery: '修道院', col_farm: '草原', col_trail: '小徑', col_farmland: '農地', col_hike: '健行', col_stable: '馬廄', col_harvest: '收成', col_grassland: '草地', col_mountain: '山脈', col_sea: '海洋',
@@ -125,6 +143,23 @@ const S = {
         need_name: '請先輸入你的名字（會存在這個瀏覽器裡）。',
         pts_one: '1 分', pts_many: '{n} 分', hint: '建議一步', deadline_at: '期限',
         bot_random: '隨機', bot_greedy: '貪心', bot_mcts: '蒙地卡羅（最強）',
+        site: '網站', leaderboard: '排行榜', bots: '電腦玩家', my_profile: '我的檔案',
+        my_profile_long: '你的檔案與等級分', ratings: '等級分', rating: '等級分', deviation: '偏差',
+        rating_title: '等級分 {r} ± {d}', provisional: '暫定', pool: '分組', pools: '分組', games: '局數',
+        games_n: '（{n} 局）', record: '勝 · 和 · 負', record_wdl: '{w} · {d} · {l}', last_rated: '最近一局計分賽',
+        no_ratings: '還沒有計分賽。', rating_history: '等級分紀錄', no_history: '這個分組還沒有計分賽。',
+        history_caption: '{pool}最近的計分賽', date: '日期', place: '名次', place_of: '{seats} 人中第 {place}',
+        finished_games: '已結束的遊戲', no_such_player: '沒有這位玩家',
+        chart_summary: '{pool}的等級分，共 {n} 局計分賽：從 {from} 到 {to}（最低 {lo}，最高 {hi}）。',
+        chart_first: '最早', chart_last: '最近', chart_provisional: '暫定',
+        leaderboard_of: '排行榜：{pool}', leaderboard_note: '列出已不是暫定、且在最近 90 天內下過計分賽的玩家。標示 ? 的等級分仍是暫定。',
+        include_bots: '包含電腦玩家', rank: '名次', ranks_shown: '第 {from} 到 {to} 名。',
+        leaderboard_empty: '排行榜上還沒有人。', previous: '上一頁', next: '下一頁',
+        think_fast: '快（100 毫秒以下）', think_normal: '一般（100–999 毫秒）', think_slow: '慢（1 秒以上）',
+        bots_note: '每個等級與思考時間在每個分組都有自己的等級分，來自它與人和其他電腦玩家的計分賽。',
+        rated_game: '計分賽', rated: '計分',
+        rated_help: '會計入等級分：需要計時；由伺服器發牌；不能用提示。',
+        rated_refused: '這局不能計分：{detail}',
     },
     sv: {
         col_road: 'vägar', col_city: 'städer', col_monastery: 'kloster', col_farm: 'fält', col_trail: 'stigar', col_farmland: 'åkrar', col_hike: 'vandringar', col_stable: 'stall', col_harvest: 'skörd', col_grassland: 'gräsmark', col_mountain: 'berg', col_sea: 'hav',
@@ -186,6 +221,24 @@ const S = {
         need_name: 'Skriv ditt namn först (det sparas i den här webbläsaren).',
         pts_one: '1 poäng', pts_many: '{n} poäng', hint: 'Föreslå ett drag', deadline_at: 'tidsgräns',
         bot_random: 'slump', bot_greedy: 'girig', bot_mcts: 'mcts (starkast)',
+        site: 'Webbplats', leaderboard: 'Topplistor', bots: 'Datorspelare', my_profile: 'Min profil',
+        my_profile_long: 'Din profil och rating', ratings: 'Rating', rating: 'Rating', deviation: 'Avvikelse',
+        rating_title: 'Rating {r} ± {d}', provisional: 'preliminär', pool: 'Pool', pools: 'Pooler', games: 'Partier',
+        games_n: '({n} partier)', record: 'Vinster · oavgjorda · förluster', record_wdl: '{w} · {d} · {l}',
+        last_rated: 'Senaste ratade parti',
+        no_ratings: 'Inga ratade partier än.', rating_history: 'Ratinghistorik', no_history: 'Inga ratade partier i den här poolen än.',
+        history_caption: 'De senaste ratade partierna i {pool}', date: 'Datum', place: 'Placering', place_of: '{place} av {seats}',
+        finished_games: 'Avslutade spel', no_such_player: 'Ingen sådan spelare',
+        chart_summary: 'Rating i {pool} över {n} ratade partier: från {from} till {to} (lägst {lo}, högst {hi}).',
+        chart_first: 'första', chart_last: 'senaste', chart_provisional: 'preliminär',
+        leaderboard_of: 'Topplista: {pool}', leaderboard_note: 'Ratingar som inte längre är preliminära, för spelare som spelat ett ratat parti de senaste 90 dagarna. En rating märkt ? är preliminär.',
+        include_bots: 'Visa datorspelare', rank: 'Plats', ranks_shown: 'Plats {from} till {to}.',
+        leaderboard_empty: 'Ingen finns på topplistan än.', previous: 'Föregående', next: 'Nästa',
+        think_fast: 'snabb (under 100 ms)', think_normal: 'normal (100–999 ms)', think_slow: 'långsam (1 s eller mer)',
+        bots_note: 'Varje nivå och betänketid har en egen rating i varje pool, från ratade partier mot människor och andra datorspelare.',
+        rated_game: 'Ratat parti', rated: 'ratat',
+        rated_help: 'Räknas för rating: kräver klocka; servern delar ut brickorna; inga tips.',
+        rated_refused: 'Partiet kan inte ratas: {detail}',
     },
 };
 
