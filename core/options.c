@@ -27,10 +27,36 @@ static const struct cc_option_def option_defs[CC_OPT_COUNT] = {
                      .values = {"pile", "hand"}, /* by enum cc_draw_mode */
                      .fallback = CC_DRAW_PILE,
                      .rulesets = RULESET(CC_RULESET_DISCOVERY)},
+    [CC_OPT_EXPANSIONS] = {.name = "expansions",
+                           .offset = offsetof(struct cc_options, expansions),
+                           .kind = CC_OPTION_SET,
+                           .nvalues = 2,
+                           .values = {"inns", "traders"}, /* by bit of enum cc_expansion */
+                           .fallback = 0,
+                           .rulesets = RULESET(CC_RULESET_CLASSIC)},
+    [CC_OPT_INN_FINAL] = {.name = "inn_cathedral_final",
+                          .offset = offsetof(struct cc_options, inn_final),
+                          .kind = CC_OPTION_CHOICE,
+                          .nvalues = 2,
+                          .values = {"zero", "ignore"}, /* by enum cc_inn_final */
+                          .fallback = CC_INN_FINAL_ZERO,
+                          .rulesets = RULESET(CC_RULESET_CLASSIC)},
 };
 
-/* None yet: the next expansion's first is traders with the original edition. */
+#define REFUSE(oa, a_value, ob, b_value)                                                           \
+    {                                                                                              \
+        .a = (oa), .va = (a_value), .b = (ob), .vb = (b_value),                                    \
+        .status = CC_ERR_INCOMPATIBLE_OPTIONS                                                      \
+    }
+
+/* Each refused combination of values (a set option: each value of the set that holds the
+ * refused member). Traders' pig has no rule for the original edition's farm count; the
+ * final rule of inns and cathedrals means nothing without inns. */
 static const struct cc_option_refusal option_refusals[] = {
+    REFUSE(CC_OPT_EXPANSIONS, CC_EXP_TRADERS, CC_OPT_EDITION, CC_EDITION_ORIGINAL),
+    REFUSE(CC_OPT_EXPANSIONS, CC_EXP_TRADERS | CC_EXP_INNS, CC_OPT_EDITION, CC_EDITION_ORIGINAL),
+    REFUSE(CC_OPT_INN_FINAL, CC_INN_FINAL_IGNORE, CC_OPT_EXPANSIONS, 0),
+    REFUSE(CC_OPT_INN_FINAL, CC_INN_FINAL_IGNORE, CC_OPT_EXPANSIONS, CC_EXP_TRADERS),
     {.status = CC_OK}, /* the end */
 };
 

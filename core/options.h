@@ -15,6 +15,8 @@ enum cc_option_id {
     CC_OPT_EDITION = 0, /* classic: enum cc_edition */
     CC_OPT_RIVER,       /* classic: the River expansion (a boolean) */
     CC_OPT_DRAW,        /* discovery: enum cc_draw_mode */
+    CC_OPT_EXPANSIONS,  /* classic: a set of enum cc_expansion (inns, traders) */
+    CC_OPT_INN_FINAL,   /* classic with inns: enum cc_inn_final */
     CC_OPT_COUNT
 };
 

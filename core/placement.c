@@ -33,7 +33,7 @@ bool cc_feature_would_be_occupied(const struct cc_game *g, const struct cc_tile_
     if (n == 0) return false;
     for (int i = 0; i < CC_MAX_PIECES; i++) {
         const struct cc_piece *pc = &g->pieces[i];
-        if (!pc->used || pc->kind != CC_PIECE_FOLLOWER) continue;
+        if (!pc->used || !cc_piece_is_follower(pc->kind)) continue;
         uint16_t r = g->root[cc_node(pc->tile, pc->feature)];
         for (unsigned j = 0; j < n; j++)
             if (roots[j] == r) return true;
@@ -48,18 +48,24 @@ void cc_placement_followups(const struct cc_game *g, struct cc_placement *p)
     p->follower = 0;
     p->stable = 0;
     p->hike = 0;
+    p->large = 0;
+    p->builder = 0;
+    p->pig = 0;
     if (rules->placement_followups) rules->placement_followups(g, p);
     cc_modules_placement_followups(g, p);
-    if (g->players[g->seat].followers == 0) return;
+    /* A follower and the large follower (inns) go under the same rule. */
+    const struct cc_player *me = &g->players[g->seat];
+    if (me->followers == 0 && me->large == 0) return;
     /* The features that hold a follower, gathered once for all the tile's features. */
     uint16_t held[CC_MAX_PIECES];
     unsigned nheld = 0;
     for (int i = 0; i < CC_MAX_PIECES; i++) {
         const struct cc_piece *pc = &g->pieces[i];
-        if (pc->used && pc->kind == CC_PIECE_FOLLOWER)
+        if (pc->used && cc_piece_is_follower(pc->kind))
             held[nheld++] = g->root[cc_node(pc->tile, pc->feature)];
     }
     int nb[4];
+    uint16_t unheld = 0;
     if (nheld > 0) cc_side_tiles(g, p->x, p->y, nb);
     for (unsigned f = 0; f < t->nfeatures; f++) {
         if (!(rules->follower_kinds & (1u << t->features[f].kind))) continue;
@@ -70,8 +76,10 @@ void cc_placement_followups(const struct cc_game *g, struct cc_placement *p)
             for (unsigned j = 0; j < n && !occupied; j++)
                 for (unsigned k = 0; k < nheld; k++) occupied |= roots[j] == held[k];
         }
-        if (!occupied) p->follower |= cc_rotate_slots(t->features[f].slots, p->rot);
+        if (!occupied) unheld |= cc_rotate_slots(t->features[f].slots, p->rot);
     }
+    if (me->followers) p->follower = unheld;
+    if (me->large) p->large = unheld;
 }
 
 /* Whether `type` fits at frontier square (x, y) turned `rot`, given the square's

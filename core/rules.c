@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "board.h"
+#include "modules.h"
 #include "rules.h"
 
 #define KIND(k) (1u << (k))
@@ -211,11 +212,13 @@ void cc_score_completed(struct cc_game *g, uint16_t root, enum cc_kind kind, int
         cc_emit_score(ev, CC_EV_FEATURE_SCORED, g, cc_node_tile(root), cc_node_location(g, root),
                       kind, column, seats, points, tiles, count);
     if (e) e->seat = g->seat;
+    /* Followers, large followers and builders (traders.c) go back; pigs stand on fields. */
     for (int i = 0; i < CC_MAX_PIECES; i++) {
         struct cc_piece *pc = &g->pieces[i];
-        if (!pc->used || pc->kind != CC_PIECE_FOLLOWER) continue;
+        if (!pc->used || (!cc_piece_is_follower(pc->kind) && pc->kind != CC_PIECE_BUILDER))
+            continue;
         if (g->root[cc_node(pc->tile, pc->feature)] != root) continue;
-        g->players[pc->seat].followers++;
+        (*cc_supply_of(&g->players[pc->seat], (enum cc_piece_kind)pc->kind))++;
         struct cc_event *r = cc_emit(ev, CC_EV_FOLLOWER_RETURNED);
         if (r) {
             r->seat = pc->seat;
@@ -223,6 +226,7 @@ void cc_score_completed(struct cc_game *g, uint16_t root, enum cc_kind kind, int
             r->y = g->board[pc->tile].y;
             r->loc = pc->loc;
             r->kind = (uint8_t)kind;
+            r->figure = pc->kind;
         }
         memset(pc, 0, sizeof *pc);
     }
