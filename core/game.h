@@ -158,6 +158,7 @@ struct cc_game {
     uint16_t nboard;                       /* tiles placed */
     struct cc_placed board[CC_MAX_BOARD];
     struct cc_piece pieces[CC_MAX_PIECES];
+    uint8_t pieces_end; /* one past the last used entry of pieces[]: loops stop there */
     /* Feature graph: node = tile index * CC_MAX_TILE_FEATURES + feature index. */
     uint16_t root[CC_MAX_NODES]; /* the representative of the node's feature */
     uint16_t next[CC_MAX_NODES]; /* circular list of the members of a feature */

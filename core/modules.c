@@ -54,6 +54,21 @@ void cc_modules_placement_followups(const struct cc_game *g, struct cc_placement
     EACH_ON(g, placement_followups) m->placement_followups(g, p);
 }
 
+bool cc_modules_want_own(const struct cc_game *g)
+{
+    EACH_ON(g, want_own)
+    {
+        if (m->want_own(g)) return true;
+    }
+    return false;
+}
+
+void cc_modules_own_features(const struct cc_game *g, struct cc_placement *p, uint16_t own,
+                             const int nb[4])
+{
+    EACH_ON(g, own_features) m->own_features(g, p, own, nb);
+}
+
 int cc_modules_feature_value(const struct cc_game *g, uint16_t root, enum cc_kind kind, bool final,
                              int points)
 {

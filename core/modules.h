@@ -88,6 +88,15 @@ struct cc_module {
                            bool after_scoring, struct cc_events *ev);
     /* Adds the module's own follow-ups to the masks of a legal placement. */
     void (*placement_followups)(const struct cc_game *g, struct cc_placement *p);
+    /* The same for figures that go only onto features holding a follower of their owner
+     * (placement.c finds those with its occupancy check): `own` has bit f set when feature
+     * f of the placed tile would hold one of the seat to move's followers, `nb` the tiles
+     * on the square's four sides (cc_side_tiles()). Called only with `own` nonzero and
+     * when want_own said yes. */
+    void (*own_features)(const struct cc_game *g, struct cc_placement *p, uint16_t own,
+                         const int nb[4]);
+    /* Whether own_features is worth calling now (the seat to move has such a figure left). */
+    bool (*want_own)(const struct cc_game *g);
     /* A feature's value: `points` as the base rules count the feature `root` of `kind`
      * (completed during play, or at the end when `final`), and what the module makes of it. */
     int (*feature_value)(const struct cc_game *g, uint16_t root, enum cc_kind kind, bool final,
@@ -133,6 +142,9 @@ void cc_pile_remove(uint8_t *pile, unsigned *len, uint8_t type);
 void cc_modules_placed(struct cc_game *g, unsigned tile);
 enum cc_status cc_modules_check_deploy(const struct cc_game *g, unsigned kind);
 void cc_modules_placement_followups(const struct cc_game *g, struct cc_placement *p);
+bool cc_modules_want_own(const struct cc_game *g);
+void cc_modules_own_features(const struct cc_game *g, struct cc_placement *p, uint16_t own,
+                             const int nb[4]);
 int cc_modules_feature_value(const struct cc_game *g, uint16_t root, enum cc_kind kind, bool final,
                              int points);
 void cc_modules_final_scoring(const struct cc_game *g, struct cc_player *players,

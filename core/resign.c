@@ -82,7 +82,7 @@ static void remove_pieces(struct cc_game *g, unsigned seat, struct cc_events *ev
             e->kind = pc->kind;
             e->figure = pc->kind;
         }
-        memset(pc, 0, sizeof *pc);
+        cc_piece_remove(g, pc);
     }
 }
 

@@ -21,7 +21,7 @@
 static unsigned own_roots(const struct cc_game *g, unsigned seat, uint16_t roots[CC_MAX_PIECES])
 {
     unsigned n = 0;
-    for (int i = 0; i < CC_MAX_PIECES; i++) {
+    for (int i = 0; i < g->pieces_end; i++) {
         const struct cc_piece *pc = &g->pieces[i];
         if (!pc->used || pc->seat != seat || !cc_piece_is_follower(pc->kind)) continue;
         uint16_t r = g->root[cc_node(pc->tile, pc->feature)];
@@ -75,27 +75,27 @@ static enum cc_status traders_check_figure(const struct cc_game *g, const struct
     return CC_OK;
 }
 
-static void traders_placement_followups(const struct cc_game *g, struct cc_placement *p)
+static bool traders_want_own(const struct cc_game *g)
+{
+    return g->players[g->seat].builders > 0 || g->players[g->seat].pigs > 0;
+}
+
+/* The builder on each road or city, the pig on each field, of the features `own` that would
+ * hold a follower of the seat to move (placement.c), the builder unless it is completed. */
+static void traders_own_features(const struct cc_game *g, struct cc_placement *p, uint16_t own,
+                                 const int nb[4])
 {
     const struct cc_player *me = &g->players[g->seat];
-    if (me->builders == 0 && me->pigs == 0) return;
-    uint16_t own[CC_MAX_PIECES];
-    unsigned nown = own_roots(g, g->seat, own);
-    if (nown == 0) return;
     const struct cc_tile_type *t = &cc_types(g)[p->tile];
-    int nb[4];
-    cc_side_tiles(g, p->x, p->y, nb);
-    for (unsigned f = 0; f < t->nfeatures; f++) {
+    for (unsigned f = 0; own >> f; f++) {
+        if (!(own >> f & 1u)) continue;
         unsigned kind = t->features[f].kind;
-        bool builder = me->builders && (kind == CC_KIND_ROAD || kind == CC_KIND_CITY);
-        bool pig = me->pigs && kind == CC_KIND_FIELD;
-        if (!builder && !pig) continue;
+        uint16_t locs = cc_rotate_slots(t->features[f].slots, p->rot);
+        if (me->pigs && kind == CC_KIND_FIELD) p->pig |= locs;
+        if (!me->builders || (kind != CC_KIND_ROAD && kind != CC_KIND_CITY)) continue;
         uint16_t joined[16];
         unsigned n = cc_join_roots_near(g, t, f, p->rot, nb, joined);
-        if (!meets(joined, n, own, nown)) continue;
-        uint16_t locs = cc_rotate_slots(t->features[f].slots, p->rot);
-        if (pig) p->pig |= locs;
-        if (builder && !would_complete(g, t, f, p->rot, nb, joined, n)) p->builder |= locs;
+        if (!would_complete(g, t, f, p->rot, nb, joined, n)) p->builder |= locs;
     }
 }
 
@@ -103,12 +103,14 @@ static void traders_placement_followups(const struct cc_game *g, struct cc_place
  * an earlier turn: this turn's comes after) makes an extra turn due. */
 static void traders_placed(struct cc_game *g, unsigned tile, const struct cc_tile_type *t)
 {
-    for (int i = 0; i < CC_MAX_PIECES; i++) {
+    if (g->players[g->seat].builders > 0) return; /* its one builder is in its supply */
+    for (int i = 0; i < g->pieces_end; i++) {
         const struct cc_piece *pc = &g->pieces[i];
         if (!pc->used || pc->kind != CC_PIECE_BUILDER || pc->seat != g->seat) continue;
         uint16_t r = g->root[cc_node(pc->tile, pc->feature)];
         for (unsigned f = 0; f < t->nfeatures; f++)
             if (g->root[cc_node(tile, f)] == r) g->builder_due = 1;
+        return;
     }
 }
 
@@ -183,7 +185,7 @@ static void traders_final_scoring(const struct cc_game *g, struct cc_player *pla
 static unsigned traders_farm_boost(const struct cc_game *g, uint16_t field, unsigned winners)
 {
     unsigned seats = 0;
-    for (int i = 0; i < CC_MAX_PIECES; i++) {
+    for (int i = 0; i < g->pieces_end; i++) {
         const struct cc_piece *pc = &g->pieces[i];
         if (!pc->used || pc->kind != CC_PIECE_PIG || !(winners >> pc->seat & 1u)) continue;
         if (g->root[cc_node(pc->tile, pc->feature)] == field) seats |= 1u << pc->seat;
@@ -205,6 +207,7 @@ const struct cc_module cc_traders_module = {
     .completed = traders_completed,
     .turn_again = traders_turn_again,
     .farm_boost = traders_farm_boost,
-    .placement_followups = traders_placement_followups,
+    .want_own = traders_want_own,
+    .own_features = traders_own_features,
     .final_scoring = traders_final_scoring,
 };
