@@ -67,6 +67,7 @@ void cc_placement_followups(const struct cc_game *g, struct cc_placement *p)
     for (int i = 0; i < g->pieces_end; i++) {
         const struct cc_piece *pc = &g->pieces[i];
         if (!pc->used || !cc_piece_is_follower(pc->kind)) continue;
+        if (!deploy && pc->seat != g->seat) continue; /* only the seat's own matter then */
         mine[nheld] = pc->seat == g->seat;
         nmine += mine[nheld];
         held[nheld++] = g->root[cc_node(pc->tile, pc->feature)];
