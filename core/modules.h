@@ -1,5 +1,9 @@
 /* modules.h: expansions and variants inside a ruleset as modules with hooks (engine-internal).
  *
+ * The modules: the River (river.c), Inns & Cathedrals (inns.c), Traders & Builders
+ * (traders.c). A module may bring figures (enum cc_piece_kind in game.h, one each per
+ * player: `figures`), scoreboard columns and a sixth seat.
+ *
  * A module is switched on by a bit of an option (core/options.c) and brings a set of tiles
  * (its catalogue core/tilesets/NAME.tiles, whose types get set NAME). The shared machinery
  * (game.c, placement.c, board.c, the scorings, bot.c) calls the hooks of the modules a game

@@ -185,6 +185,8 @@ enum cc_status cc_game_decode(struct cc_game *g, const uint8_t *buf, size_t len)
     if (!v1) {
         g->options.expansions = (uint8_t)get8(&r);
         g->options.inn_final = (uint8_t)get8(&r);
+        /* A game without an expansion is written in version 1: one encoding per game. */
+        if (g->options.expansions == 0) return CC_ERR_CORRUPT;
     }
     g->phase = (uint8_t)get8(&r);
     g->seat = (uint8_t)get8(&r);

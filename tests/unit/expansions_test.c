@@ -234,4 +234,8 @@ Test(expansions, snapshot_versions)
     cr_expect_eq(cc_game_decode(&back, buf, len), CC_ERR_CORRUPT);
     buf[2] = 3;
     cr_expect_eq(cc_game_decode(&back, buf, len), CC_ERR_CORRUPT);
+    /* Version 2 with no expansion is not how such a game is written: refused. */
+    buf[2] = 2;
+    buf[8] = 0; /* the expansions byte: after magic (2), version, ruleset, players, 3 options */
+    cr_expect_eq(cc_game_decode(&back, buf, len), CC_ERR_CORRUPT);
 }
