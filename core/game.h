@@ -142,14 +142,15 @@ struct cc_game {
     uint8_t resigned;          /* bit mask of the seats that resigned (core/resign.c) */
     uint8_t extra_turn;        /* traders (traders.c): 1 while the turn is a builder's extra turn */
     uint8_t builder_due;       /* traders: within a placement, the builder's feature was extended */
-    uint16_t turn;             /* turns started, from 1 */
-    uint64_t seed;             /* as created */
-    int16_t start;             /* start tile type as created, -1 default */
-    int16_t custom_deck;       /* 1 when the deck was given at creation */
-    uint16_t deck_len;         /* tiles in deck[] */
-    uint16_t deck_pos;         /* next tile to draw */
-    uint8_t deck[CC_MAX_DECK]; /* the draw pile in draw order */
-    uint16_t nremoved;         /* hand variant: tiles removed face up at the start */
+    uint8_t modules_on;  /* bit per module on (core/modules.h), from the options: not stored */
+    uint16_t turn;       /* turns started, from 1 */
+    uint64_t seed;       /* as created */
+    int16_t start;       /* start tile type as created, -1 default */
+    int16_t custom_deck; /* 1 when the deck was given at creation */
+    uint16_t deck_len;   /* tiles in deck[] */
+    uint16_t deck_pos;   /* next tile to draw */
+    uint8_t deck[CC_MAX_DECK];      /* the draw pile in draw order */
+    uint16_t nremoved;              /* hand variant: tiles removed face up at the start */
     uint8_t removed[CC_MAX_DECK];   /* their types */
     uint16_t ndiscarded;            /* tiles set aside */
     uint8_t discarded[CC_MAX_DECK]; /* their types, in order */

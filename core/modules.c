@@ -28,11 +28,22 @@ enum cc_status cc_module_tile_allowed(const struct cc_tile_type *t, const struct
     return (enum cc_status)m->tile_refused;
 }
 
-/* Loops over the modules on in `g` that have hook `hook`, as `m`. */
+_Static_assert(CC_MODULE_COUNT <= 8, "modules_on has a bit per module");
+
+unsigned cc_modules_on_mask(const struct cc_options *o)
+{
+    unsigned bits = 0;
+    for (unsigned i = 0; i < CC_MODULE_COUNT; i++)
+        if (cc_module_on(modules[i], o)) bits |= 1u << i;
+    return bits;
+}
+
+/* Loops over the modules on in `g` that have hook `hook`, as `m`, in module order (the bits
+ * of g->modules_on: a game without any costs one test). */
 #define EACH_ON(g, hook)                                                                           \
-    for (unsigned i_ = 0; i_ < CC_MODULE_COUNT; i_++)                                              \
-        for (const struct cc_module *m = modules[i_]; m; m = NULL)                                 \
-            if (m->hook && cc_module_on(m, &(g)->options))
+    for (unsigned b_ = (g)->modules_on; b_; b_ &= b_ - 1)                                          \
+        for (const struct cc_module *m = modules[__builtin_ctz(b_)]; m; m = NULL)                  \
+            if (m->hook)
 
 void cc_modules_placed(struct cc_game *g, unsigned tile)
 {

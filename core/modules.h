@@ -142,6 +142,9 @@ static inline bool cc_tile_has_position_rule(const struct cc_tile_type *t)
  * that set up piles of their own). */
 void cc_pile_remove(uint8_t *pile, unsigned *len, uint8_t type);
 
+/* The bits of the modules on in a game with options `o` (struct cc_game's modules_on). */
+unsigned cc_modules_on_mask(const struct cc_options *o);
+
 /* The hooks of the modules that are on in `g`, in module order. */
 void cc_modules_placed(struct cc_game *g, unsigned tile);
 enum cc_status cc_modules_check_deploy(const struct cc_game *g, unsigned kind);
