@@ -252,9 +252,9 @@ unsigned cc_pieces_on(const struct cc_game *g, uint16_t root, uint8_t per_seat[C
     unsigned total = 0;
     if (per_seat) memset(per_seat, 0, CC_MAX_PLAYERS);
     bool weigh = per_seat && cc_modules_weigh(g); /* a module's figures count more than 1 */
-    for (int i = 0; i < CC_MAX_PIECES; i++) {
+    for (int i = 0; i < g->pieces_end; i++) {
         const struct cc_piece *pc = &g->pieces[i];
-        if (!pc->used || pc->kind != CC_PIECE_FOLLOWER) continue;
+        if (!pc->used || !cc_piece_is_follower(pc->kind)) continue;
         if (g->root[cc_node(pc->tile, pc->feature)] != root) continue;
         total++;
         if (per_seat)

@@ -3,6 +3,7 @@
 
 #include "board.h"
 #include "hand.h"
+#include "modules.h"
 #include "options.h"
 #include "rules.h"
 
@@ -50,10 +51,25 @@ static enum cc_status check_board(const struct cc_game *g, int *where)
     return CC_OK;
 }
 
+/* Whether the feature `root` holds a follower (or the large follower) of `seat`. */
+static bool holds_own(const struct cc_game *g, uint16_t root, unsigned seat)
+{
+    for (int i = 0; i < CC_MAX_PIECES; i++) {
+        const struct cc_piece *pc = &g->pieces[i];
+        if (pc->used && pc->seat == seat && cc_piece_is_follower(pc->kind) &&
+            g->root[cc_node(pc->tile, pc->feature)] == root)
+            return true;
+    }
+    return false;
+}
+
 static enum cc_status check_pieces(const struct cc_game *g, const struct cc_rules *rules,
                                    int *where)
 {
-    unsigned followers[CC_MAX_PLAYERS] = {0}, stables[CC_MAX_PLAYERS] = {0};
+    CHECK(g->pieces_end <= CC_MAX_PIECES);
+    CHECK(g->pieces_end == 0 || g->pieces[g->pieces_end - 1].used);
+    for (int i = g->pieces_end; i < CC_MAX_PIECES; i++) CHECK(!g->pieces[i].used);
+    unsigned on_board[CC_MAX_PLAYERS][CC_PIECE_KIND_COUNT] = {{0}};
     for (int i = 0; i < CC_MAX_PIECES; i++) {
         const struct cc_piece *pc = &g->pieces[i];
         if (!pc->used) {
@@ -69,9 +85,11 @@ static enum cc_status check_pieces(const struct cc_game *g, const struct cc_rule
         CHECK(pc->feature < t->nfeatures);
         unsigned kind = t->features[pc->feature].kind;
         uint16_t r = g->root[cc_node(pc->tile, pc->feature)];
-        if (pc->kind == CC_PIECE_FOLLOWER) {
+        CHECK(pc->kind < CC_PIECE_KIND_COUNT);
+        on_board[pc->seat][pc->kind]++;
+        if (pc->kind != CC_PIECE_STABLE) CHECK(cc_figure_in_game(g, pc->kind));
+        if (cc_piece_is_follower(pc->kind)) {
             CHECK(rules->follower_kinds & (1u << kind));
-            followers[pc->seat]++;
             /* Completed roads, cities, trails, farmlands and monasteries give their
              * followers back at once. */
             if (kind == CC_KIND_ROAD || kind == CC_KIND_CITY || kind == CC_KIND_TRAIL ||
@@ -80,7 +98,12 @@ static enum cc_status check_pieces(const struct cc_game *g, const struct cc_rule
             if (kind == CC_KIND_MONASTERY) CHECK(g->board[pc->tile].neighbours < 8);
         } else if (pc->kind == CC_PIECE_STABLE) {
             CHECK(kind == CC_KIND_MEADOW);
-            stables[pc->seat]++;
+        } else if (pc->kind == CC_PIECE_BUILDER) {
+            /* On an open road or city with a follower of its owner (traders.c). */
+            CHECK((kind == CC_KIND_ROAD || kind == CC_KIND_CITY) && g->open[r] > 0);
+            CHECK(holds_own(g, r, pc->seat));
+        } else if (pc->kind == CC_PIECE_PIG) {
+            CHECK(kind == CC_KIND_FIELD && holds_own(g, r, pc->seat));
         } else {
             return CC_ERR_CORRUPT;
         }
@@ -97,10 +120,10 @@ static enum cc_status check_pieces(const struct cc_game *g, const struct cc_rule
             CHECK(dx < -1 || dx > 1 || dy < -1 || dy > 1);
         }
     }
-    for (unsigned s = 0; s < g->nplayers; s++) {
-        CHECK(followers[s] + g->players[s].followers == rules->followers);
-        CHECK(stables[s] + g->players[s].stables == rules->stables);
-    }
+    for (unsigned s = 0; s < g->nplayers; s++)
+        for (unsigned k = 0; k < CC_PIECE_KIND_COUNT; k++)
+            CHECK(on_board[s][k] + cc_supply_count(&g->players[s], (enum cc_piece_kind)k) ==
+                  cc_figures_at_start(&g->options, k, rules->followers, rules->stables));
     return CC_OK;
 }
 
@@ -160,8 +183,9 @@ enum cc_status cc_game_check_where(const struct cc_game *g, int *where)
     const struct cc_rules *rules = cc_rules_of((enum cc_ruleset)g->ruleset);
     CHECK(rules != NULL);
     const struct cc_tileset *ts = cc_tileset_get((enum cc_ruleset)g->ruleset);
-    CHECK(g->nplayers >= CC_MIN_PLAYERS && g->nplayers <= CC_MAX_PLAYERS);
+    CHECK(g->nplayers >= CC_MIN_PLAYERS && g->nplayers <= cc_max_players(&g->options));
     CHECK(cc_options_in_range(&g->options));
+    CHECK(g->modules_on == cc_modules_on_mask(&g->options));
     CHECK(g->options.draw <= CC_DRAW_HAND);
     CHECK(g->seat < g->nplayers && g->turn >= 1);
     /* Resignations (resign.c): seats of the game; while it runs two or more are in and the
@@ -210,6 +234,10 @@ enum cc_status cc_game_check_where(const struct cc_game *g, int *where)
     }
     CHECK(g->river_open_side == 0xFF || (g->river_open_side < 4 && g->river_tile < g->nboard));
     CHECK(g->river_last_turn <= 2);
+    /* The builder's extra turn (traders.c): due only within a placement; an extra turn only
+     * in a game with builders. */
+    CHECK(g->builder_due == 0 && g->extra_turn <= 1);
+    CHECK(!g->extra_turn || cc_figure_in_game(g, CC_PIECE_BUILDER));
     enum cc_status st = check_board(g, where);
     if (st != CC_OK) return st;
     /* Hand variant: every tile of the seat to move fits somewhere (checked once the
@@ -227,12 +255,15 @@ enum cc_status cc_game_check_where(const struct cc_game *g, int *where)
         for (unsigned s = 0; s < CC_MAX_PLAYERS; s++) held += g->players[s].harvest[c];
         CHECK(held == (g->ruleset == CC_RULESET_HILLS ? cc_hills_token_total(c) : 0));
     }
+    unsigned columns = cc_game_columns(g);
+    bool goods = cc_figure_in_game(g, CC_PIECE_BUILDER); /* traders */
     for (unsigned s = 0; s < CC_MAX_PLAYERS; s++) {
         const struct cc_player *p = &g->players[s];
         int sum = 0;
+        for (int k = 0; k < CC_GOODS_COUNT; k++) CHECK(goods || p->goods[k] == 0);
         for (int c = 0; c < CC_COL_COUNT; c++) {
             CHECK(p->columns[c] >= 0);
-            CHECK(p->columns[c] == 0 || (rules->columns & (1u << c)));
+            CHECK(p->columns[c] == 0 || (columns & (1u << c)));
             sum += p->columns[c];
         }
         CHECK(sum == p->score);

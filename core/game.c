@@ -86,6 +86,7 @@ enum cc_status cc_game_new(struct cc_game *g, const struct cc_setup *setup, stru
     int bad, other;
     enum cc_status ost = cc_options_check((enum cc_ruleset)setup->ruleset, o, &bad, &other);
     if (ost != CC_OK) return ost;
+    if (setup->nplayers > cc_max_players(o)) return CC_ERR_BAD_PLAYER_COUNT;
     if (setup->start >= ts->ntypes || setup->start < -1) return CC_ERR_UNKNOWN_TILE;
     if (setup->deck_len > CC_MAX_DECK) return CC_ERR_DECK_TOO_LONG;
     for (int i = 0; i < setup->deck_len; i++)
@@ -104,6 +105,7 @@ enum cc_status cc_game_new(struct cc_game *g, const struct cc_setup *setup, stru
     g->ruleset = setup->ruleset;
     g->nplayers = setup->nplayers;
     g->options = *o;
+    g->modules_on = (uint8_t)cc_modules_on_mask(o);
     g->seed = setup->seed;
     g->start = setup->start;
     g->drawn = CC_NO_TILE;
@@ -116,8 +118,9 @@ enum cc_status cc_game_new(struct cc_game *g, const struct cc_setup *setup, stru
         build_standard_deck(g, ts, start, setup->seed);
     }
     for (unsigned s = 0; s < g->nplayers; s++) {
-        g->players[s].followers = (uint8_t)rules->followers;
-        g->players[s].stables = (uint8_t)rules->stables;
+        for (unsigned k = 0; k < CC_PIECE_KIND_COUNT; k++)
+            *cc_supply_of(&g->players[s], (enum cc_piece_kind)k) =
+                (uint8_t)cc_figures_at_start(o, k, rules->followers, rules->stables);
         g->players[s].hand[0] = g->players[s].hand[1] = CC_NO_TILE;
     }
     if (rules->init) rules->init(g);
@@ -181,14 +184,20 @@ static enum cc_status check_followup(const struct cc_game *g, const struct cc_ac
     case CC_FOLLOW_NONE:
         return CC_OK;
     case CC_FOLLOW_FOLLOWER: {
+        /* A figure from the supply: a follower, or one an expansion brings (a->figure). */
         if (a->loc >= CC_LOC_COUNT) return CC_ERR_BAD_LOCATION;
+        if (!cc_figure_in_game(g, a->figure)) return CC_ERR_FIGURE_NOT_IN_GAME;
         unsigned f = t->slot_feature[a->rot][a->loc];
         if (f == CC_NO_FEATURE) return CC_ERR_NO_FEATURE_THERE;
         unsigned kind = t->features[f].kind;
         enum cc_status st = cc_modules_check_deploy(g, kind);
         if (st != CC_OK) return st;
+        if (!cc_piece_is_follower(a->figure))
+            return cc_module_of_figure(g, a->figure)->check_figure(g, a);
         if (!(rules->follower_kinds & (1u << kind))) return CC_ERR_NOT_ALLOWED_HERE;
-        if (g->players[a->seat].followers == 0) return CC_ERR_NO_FOLLOWERS_LEFT;
+        if (cc_supply_count(&g->players[a->seat], (enum cc_piece_kind)a->figure) == 0)
+            return a->figure == CC_PIECE_FOLLOWER ? CC_ERR_NO_FOLLOWERS_LEFT
+                                                  : CC_ERR_NO_FIGURE_LEFT;
         if (cc_feature_would_be_occupied(g, t, f, a->x, a->y, a->rot))
             return CC_ERR_FEATURE_OCCUPIED;
         return CC_OK;
@@ -210,11 +219,15 @@ static void deploy(struct cc_game *g, unsigned tile, const struct cc_action *a,
                    struct cc_events *ev)
 {
     const struct cc_tile_type *t = cc_placed_type(g, tile);
-    struct cc_piece *pc = cc_piece_add(g, a->seat, CC_PIECE_FOLLOWER, tile, a->loc);
-    g->players[a->seat].followers--;
+    enum cc_piece_kind figure = (enum cc_piece_kind)a->figure;
+    struct cc_piece *pc = cc_piece_add(g, a->seat, figure, tile, a->loc);
+    (*cc_supply_of(&g->players[a->seat], figure))--;
     struct cc_event *e =
         cc_emit_piece(ev, CC_EV_FOLLOWER_DEPLOYED, a, t->features[pc->feature].kind);
-    if (e) e->tile = g->board[tile].type;
+    if (e) {
+        e->tile = g->board[tile].type;
+        e->figure = (uint8_t)figure;
+    }
 }
 
 static enum cc_status apply_place(struct cc_game *g, const struct cc_action *a,
@@ -260,11 +273,13 @@ static enum cc_status apply_place(struct cc_game *g, const struct cc_action *a,
         if (!cc_hand_end_turn(g, type, ev)) finish(g, ev);
         return CC_OK;
     }
+    /* A builder's extra turn (traders.c): the same seat again, unless the pile is empty. */
+    bool again = cc_modules_turn_again(g);
     if (g->deck_pos >= g->deck_len) {
         finish(g, ev);
         return CC_OK;
     }
-    g->seat = cc_next_seat(g, g->seat); /* resigned seats are skipped (resign.c) */
+    if (!again) g->seat = cc_next_seat(g, g->seat); /* resigned seats are skipped (resign.c) */
     g->turn++;
     g->phase = CC_PHASE_DRAW;
     return CC_OK;
@@ -372,11 +387,11 @@ static const char *const event_names[CC_EV_COUNT] = {
     "tile_drawn",   "tile_discarded", "tile_placed",        "follower_deployed",
     "stable_built", "hiker_moved",    "follower_withdrawn", "feature_scored",
     "final_scored", "game_finished",  "follower_returned",  "tiles_removed",
-    "hand_dealt",   "seat_resigned",  "piece_removed"};
+    "hand_dealt",   "seat_resigned",  "piece_removed",      "goods_taken"};
 
 static const char *const column_names[CC_COL_COUNT] = {
-    "road", "city",   "monastery", "farm",      "trail",    "farmland",
-    "hike", "stable", "harvest",   "grassland", "mountain", "sea"};
+    "road",   "city",    "monastery", "farm",     "trail", "farmland", "hike",
+    "stable", "harvest", "grassland", "mountain", "sea",   "goods"};
 
 const char *cc_event_name(enum cc_event_type t)
 {

@@ -10,18 +10,19 @@
 #include "status.h"
 #include "tiles.h"
 
-#define CC_MIN_PLAYERS    2
-#define CC_MAX_PLAYERS    5
-#define CC_MAX_DECK       200               /* tiles in a draw pile, custom decks included */
-#define CC_MAX_BOARD      (CC_MAX_DECK + 1) /* the start tile and every drawn tile */
-#define CC_MAX_NODES      (CC_MAX_BOARD * CC_MAX_TILE_FEATURES) /* feature segments on a board */
-#define CC_MAX_PIECES     40   /* pieces on the board at once, all players */
-#define CC_CELL_TABLE     1024 /* hash slots for placed tiles and their frontier */
-#define CC_MAX_FRONTIER   (2 * CC_MAX_BOARD + 2)    /* empty squares next to placed tiles */
-#define CC_MAX_PLACEMENTS (CC_MAX_FRONTIER * 4 * 2) /* 4 rotations, 2 hand tiles */
-#define CC_HAND_SIZE      2
-#define CC_NO_TILE        0xFF
-#define CC_NO_SEAT        0xFF
+#define CC_MIN_PLAYERS      2
+#define CC_MAX_PLAYERS      6                 /* with an expansion of classic (cc_max_players()) */
+#define CC_BASE_MAX_PLAYERS 5                 /* without one */
+#define CC_MAX_DECK         200               /* tiles in a draw pile, custom decks included */
+#define CC_MAX_BOARD        (CC_MAX_DECK + 1) /* the start tile and every drawn tile */
+#define CC_MAX_NODES        (CC_MAX_BOARD * CC_MAX_TILE_FEATURES) /* feature segments on a board */
+#define CC_MAX_PIECES       64   /* pieces on the board at once: 6 players of 10 figures */
+#define CC_CELL_TABLE       1024 /* hash slots for placed tiles and their frontier */
+#define CC_MAX_FRONTIER     (2 * CC_MAX_BOARD + 2)    /* empty squares next to placed tiles */
+#define CC_MAX_PLACEMENTS   (CC_MAX_FRONTIER * 4 * 2) /* 4 rotations, 2 hand tiles */
+#define CC_HAND_SIZE        2
+#define CC_NO_TILE          0xFF
+#define CC_NO_SEAT          0xFF
 
 /* Columns of the scoreboard; which ones a ruleset uses is cc_ruleset_columns(). */
 enum cc_column {
@@ -37,25 +38,34 @@ enum cc_column {
     CC_COL_GRASSLAND,
     CC_COL_MOUNTAIN,
     CC_COL_SEA,
+    CC_COL_GOODS, /* classic with Traders & Builders: the goods majorities */
     CC_COL_COUNT
 };
 
 enum cc_edition { CC_EDITION_STANDARD = 0, CC_EDITION_ORIGINAL = 1 };
 enum cc_draw_mode { CC_DRAW_PILE = 0, CC_DRAW_HAND = 1 };
 
+/* The expansions of classic (option expansions: a set, bit by bit). */
+enum cc_expansion { CC_EXP_INNS = 1, CC_EXP_TRADERS = 2 };
+
+/* What an inn road or a cathedral city not completed scores at the end. */
+enum cc_inn_final { CC_INN_FINAL_ZERO = 0, CC_INN_FINAL_IGNORE = 1 };
+
 /* Options of a game; each ruleset reads only its own. The table of them (names, values,
  * defaults, rulesets, refused combinations) is core/options.h: a new one is a byte here
  * and a row there. */
 struct cc_options {
-    uint8_t edition; /* classic: enum cc_edition */
-    uint8_t river;   /* classic: 1 to play with the River */
-    uint8_t draw;    /* discovery: enum cc_draw_mode */
+    uint8_t edition;    /* classic: enum cc_edition */
+    uint8_t river;      /* classic: 1 to play with the River */
+    uint8_t draw;       /* discovery: enum cc_draw_mode */
+    uint8_t expansions; /* classic: bits of enum cc_expansion */
+    uint8_t inn_final;  /* classic with inns: enum cc_inn_final */
 };
 
 /* Everything that fixes a game at creation. */
 struct cc_setup {
     uint8_t ruleset;           /* enum cc_ruleset */
-    uint8_t nplayers;          /* 2..5 */
+    uint8_t nplayers;          /* 2..5, 2..6 with an expansion (cc_max_players()) */
     struct cc_options options; /* per ruleset */
     uint64_t seed;             /* the shuffle is a pure function of it */
     int16_t start;             /* tile type index of the start tile, or -1 for the default */
@@ -65,7 +75,22 @@ struct cc_setup {
 
 enum cc_phase { CC_PHASE_DRAW = 0, CC_PHASE_PLACE = 1, CC_PHASE_FINISHED = 2 };
 
-enum cc_piece_kind { CC_PIECE_FOLLOWER = 0, CC_PIECE_STABLE = 1 };
+/* The figures. Values are stored in snapshots: never renumber. */
+enum cc_piece_kind {
+    CC_PIECE_FOLLOWER = 0,
+    CC_PIECE_STABLE = 1,  /* hills */
+    CC_PIECE_LARGE = 2,   /* classic with inns: the large follower, 2 in every majority */
+    CC_PIECE_BUILDER = 3, /* classic with traders: gives its owner an extra turn */
+    CC_PIECE_PIG = 4,     /* classic with traders: 4 per city in its owner's farm */
+    CC_PIECE_KIND_COUNT
+};
+
+/* Whether figures of `kind` hold features like followers: they count in majorities, make a
+ * feature occupied, score, and come back when their feature is completed. */
+static inline bool cc_piece_is_follower(unsigned kind)
+{
+    return kind == CC_PIECE_FOLLOWER || kind == CC_PIECE_LARGE;
+}
 
 /* A piece on the board. */
 struct cc_piece {
@@ -94,6 +119,10 @@ struct cc_player {
     uint8_t stables;                /* hills: in supply */
     uint8_t harvest[CC_CROP_COUNT]; /* hills: tokens held */
     uint8_t hand[CC_HAND_SIZE];     /* discovery hand variant: tile types or CC_NO_TILE */
+    uint8_t large;                  /* inns: large followers in supply */
+    uint8_t builders;               /* traders: builders in supply */
+    uint8_t pigs;                   /* traders: pigs in supply */
+    uint8_t goods[CC_GOODS_COUNT];  /* traders: goods tokens held */
 };
 
 /*
@@ -101,22 +130,25 @@ struct cc_player {
  * Every field is owned by the engine; read it, never write it.
  */
 struct cc_game {
-    uint8_t ruleset;                /* enum cc_ruleset */
-    uint8_t nplayers;               /* 2..5 */
-    struct cc_options options;      /* as created */
-    uint8_t phase;                  /* enum cc_phase */
-    uint8_t seat;                   /* seat to move */
-    uint8_t drawn;                  /* tile type drawn this turn (phase place), else CC_NO_TILE */
-    uint8_t river_open_side;        /* River (river.c): side of river_tile open, 0xFF none */
-    uint8_t river_last_turn;        /* 0 none/straight, 1 right, 2 left: last river tile's turn */
-    uint8_t river_tile;             /* board index of the tile holding the river's open end */
-    uint8_t resigned;               /* bit mask of the seats that resigned (core/resign.c) */
-    uint16_t turn;                  /* turns started, from 1 */
-    uint64_t seed;                  /* as created */
-    int16_t start;                  /* start tile type as created, -1 default */
-    int16_t custom_deck;            /* 1 when the deck was given at creation */
-    uint16_t deck_len;              /* tiles in deck[] */
-    uint16_t deck_pos;              /* next tile to draw */
+    uint8_t ruleset;           /* enum cc_ruleset */
+    uint8_t nplayers;          /* 2..6 */
+    struct cc_options options; /* as created */
+    uint8_t phase;             /* enum cc_phase */
+    uint8_t seat;              /* seat to move */
+    uint8_t drawn;             /* tile type drawn this turn (phase place), else CC_NO_TILE */
+    uint8_t river_open_side;   /* River (river.c): side of river_tile open, 0xFF none */
+    uint8_t river_last_turn;   /* 0 none/straight, 1 right, 2 left: last river tile's turn */
+    uint8_t river_tile;        /* board index of the tile holding the river's open end */
+    uint8_t resigned;          /* bit mask of the seats that resigned (core/resign.c) */
+    uint8_t extra_turn;        /* traders (traders.c): 1 while the turn is a builder's extra turn */
+    uint8_t builder_due;       /* traders: within a placement, the builder's feature was extended */
+    uint8_t modules_on;  /* bit per module on (core/modules.h), from the options: not stored */
+    uint16_t turn;       /* turns started, from 1 */
+    uint64_t seed;       /* as created */
+    int16_t start;       /* start tile type as created, -1 default */
+    int16_t custom_deck; /* 1 when the deck was given at creation */
+    uint16_t deck_len;   /* tiles in deck[] */
+    uint16_t deck_pos;   /* next tile to draw */
     uint8_t deck[CC_MAX_DECK];      /* the draw pile in draw order */
     uint16_t nremoved;              /* hand variant: tiles removed face up at the start */
     uint8_t removed[CC_MAX_DECK];   /* their types */
@@ -127,6 +159,7 @@ struct cc_game {
     uint16_t nboard;                       /* tiles placed */
     struct cc_placed board[CC_MAX_BOARD];
     struct cc_piece pieces[CC_MAX_PIECES];
+    uint8_t pieces_end; /* one past the last used entry of pieces[]: loops stop there */
     /* Feature graph: node = tile index * CC_MAX_TILE_FEATURES + feature index. */
     uint16_t root[CC_MAX_NODES]; /* the representative of the node's feature */
     uint16_t next[CC_MAX_NODES]; /* circular list of the members of a feature */
@@ -171,6 +204,7 @@ struct cc_action {
     uint8_t follow; /* enum cc_followup */
     uint8_t loc;    /* follower/stable: location; hike: side 0..3; withdraw: location */
     int16_t fx, fy; /* hike/withdraw: the square of the piece */
+    uint8_t figure; /* follower: enum cc_piece_kind deployed (0, a follower, by default) */
 };
 
 enum cc_event_type {
@@ -189,6 +223,7 @@ enum cc_event_type {
     CC_EV_HAND_DEALT,        /* discovery hand variant: a tile goes to a hand */
     CC_EV_SEAT_RESIGNED,     /* a seat is out (core/resign.c); tile: a drawn tile put back */
     CC_EV_PIECE_REMOVED,     /* a resigned seat's piece leaves the board; kind: cc_piece_kind */
+    CC_EV_GOODS_TAKEN,       /* traders: the placing seat takes a completed city's goods */
     CC_EV_COUNT
 };
 
@@ -208,6 +243,8 @@ struct cc_event {
     uint16_t count; /* scored: pennants / cities / animals / tokens, per rule */
     int16_t x2, y2; /* hike: where the hiker stops */
     uint8_t tokens[CC_MAX_PLAYERS][CC_CROP_COUNT]; /* hills farmland: tokens given per seat */
+    uint8_t figure;                /* deployed/returned/removed: enum cc_piece_kind */
+    uint8_t goods[CC_GOODS_COUNT]; /* goods taken: tokens by kind */
 };
 
 /* Events one action can cause: up to 200 set-aside tiles, then a final scoring with a
@@ -228,6 +265,9 @@ struct cc_placement {
     uint16_t follower; /* locations where a follower may be deployed (bits) */
     uint16_t stable;   /* hills: locations where a stable may be built */
     uint16_t hike;     /* hills: bit 4*k+side: the k-th own hiker may walk out via side */
+    uint16_t large;    /* inns: locations where the large follower may be deployed */
+    uint16_t builder;  /* traders: locations where the builder may be deployed */
+    uint16_t pig;      /* traders: locations where the pig may be deployed */
 };
 
 /*
@@ -347,6 +387,16 @@ unsigned cc_ruleset_columns(enum cc_ruleset r);
 /* Followers per player in the supply at the start of a ruleset's game. */
 unsigned cc_ruleset_followers(enum cc_ruleset r);
 
+/* The columns of game `g`'s scoreboard: its ruleset's and its expansions' (bit mask). */
+unsigned cc_game_columns(const struct cc_game *g);
+
+/* The most players a game with options `o` may have: CC_BASE_MAX_PLAYERS, or
+ * CC_MAX_PLAYERS with an expansion of classic. */
+unsigned cc_max_players(const struct cc_options *o);
+
+/* Figures of `kind` in the supply of player `p`. */
+unsigned cc_supply_count(const struct cc_player *p, enum cc_piece_kind kind);
+
 /* The placed tile at (x, y): its board index, or -1. */
 int cc_board_at(const struct cc_game *g, int x, int y);
 
@@ -354,7 +404,7 @@ int cc_board_at(const struct cc_game *g, int x, int y);
 const char *cc_event_name(enum cc_event_type t);
 const char *cc_column_name(enum cc_column c);
 
-#define CC_SNAPSHOT_VERSION 1
+#define CC_SNAPSHOT_VERSION 2    /* 2: the expansions of classic; 1 still decodes */
 #define CC_SNAPSHOT_MAX     8192 /* bytes an encoded game can take */
 
 /*

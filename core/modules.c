@@ -4,6 +4,8 @@
 
 static const struct cc_module *const modules[CC_MODULE_COUNT] = {
     [CC_MODULE_RIVER] = &cc_river_module,
+    [CC_MODULE_INNS] = &cc_inns_module,
+    [CC_MODULE_TRADERS] = &cc_traders_module,
 };
 
 const struct cc_module *cc_module_get(enum cc_module_id id)
@@ -26,11 +28,22 @@ enum cc_status cc_module_tile_allowed(const struct cc_tile_type *t, const struct
     return (enum cc_status)m->tile_refused;
 }
 
-/* Loops over the modules on in `g` that have hook `hook`, as `m`. */
+_Static_assert(CC_MODULE_COUNT <= 8, "modules_on has a bit per module");
+
+unsigned cc_modules_on_mask(const struct cc_options *o)
+{
+    unsigned bits = 0;
+    for (unsigned i = 0; i < CC_MODULE_COUNT; i++)
+        if (cc_module_on(modules[i], o)) bits |= 1u << i;
+    return bits;
+}
+
+/* Loops over the modules on in `g` that have hook `hook`, as `m`, in module order (the bits
+ * of g->modules_on: a game without any costs one test). */
 #define EACH_ON(g, hook)                                                                           \
-    for (unsigned i_ = 0; i_ < CC_MODULE_COUNT; i_++)                                              \
-        for (const struct cc_module *m = modules[i_]; m; m = NULL)                                 \
-            if (m->hook && cc_module_on(m, &(g)->options))
+    for (unsigned b_ = (g)->modules_on; b_; b_ &= b_ - 1)                                          \
+        for (const struct cc_module *m = modules[__builtin_ctz(b_)]; m; m = NULL)                  \
+            if (m->hook)
 
 void cc_modules_placed(struct cc_game *g, unsigned tile)
 {
@@ -50,6 +63,21 @@ enum cc_status cc_modules_check_deploy(const struct cc_game *g, unsigned kind)
 void cc_modules_placement_followups(const struct cc_game *g, struct cc_placement *p)
 {
     EACH_ON(g, placement_followups) m->placement_followups(g, p);
+}
+
+bool cc_modules_want_own(const struct cc_game *g)
+{
+    EACH_ON(g, want_own)
+    {
+        if (m->want_own(g)) return true;
+    }
+    return false;
+}
+
+void cc_modules_own_features(const struct cc_game *g, struct cc_placement *p, uint16_t own,
+                             const int nb[4])
+{
+    EACH_ON(g, own_features) m->own_features(g, p, own, nb);
 }
 
 int cc_modules_feature_value(const struct cc_game *g, uint16_t root, enum cc_kind kind, bool final,
@@ -86,4 +114,96 @@ unsigned cc_figure_weight(const struct cc_game *g, const struct cc_piece *pc)
     unsigned w = 1;
     EACH_ON(g, figure_weight) w = m->figure_weight(g, pc);
     return w;
+}
+
+void cc_modules_completed(struct cc_game *g, uint16_t root, enum cc_kind kind, struct cc_events *ev)
+{
+    EACH_ON(g, completed) m->completed(g, root, kind, ev);
+}
+
+bool cc_modules_turn_again(struct cc_game *g)
+{
+    bool again = false;
+    EACH_ON(g, turn_again) again |= m->turn_again(g);
+    return again;
+}
+
+unsigned cc_modules_farm_boost(const struct cc_game *g, uint16_t field, unsigned winners)
+{
+    unsigned seats = 0;
+    EACH_ON(g, farm_boost) seats |= m->farm_boost(g, field, winners);
+    return seats;
+}
+
+const struct cc_module *cc_module_of_figure(const struct cc_game *g, unsigned kind)
+{
+    if (kind >= 8) return NULL;
+    for (unsigned i = 0; i < CC_MODULE_COUNT; i++)
+        if ((modules[i]->figures >> kind & 1u) && cc_module_on(modules[i], &g->options))
+            return modules[i];
+    return NULL;
+}
+
+bool cc_figure_in_game(const struct cc_game *g, unsigned kind)
+{
+    return kind == CC_PIECE_FOLLOWER || cc_module_of_figure(g, kind) != NULL;
+}
+
+unsigned cc_figures_at_start(const struct cc_options *o, unsigned kind, unsigned rules_followers,
+                             unsigned rules_stables)
+{
+    if (kind == CC_PIECE_FOLLOWER) return rules_followers;
+    if (kind == CC_PIECE_STABLE) return rules_stables;
+    unsigned n = 0;
+    for (unsigned i = 0; i < CC_MODULE_COUNT; i++)
+        if ((modules[i]->figures >> kind & 1u) && cc_module_on(modules[i], o)) n = 1;
+    return n;
+}
+
+uint8_t *cc_supply_of(struct cc_player *p, enum cc_piece_kind kind)
+{
+    switch (kind) {
+    case CC_PIECE_STABLE:
+        return &p->stables;
+    case CC_PIECE_LARGE:
+        return &p->large;
+    case CC_PIECE_BUILDER:
+        return &p->builders;
+    case CC_PIECE_PIG:
+        return &p->pigs;
+    default:
+        return &p->followers;
+    }
+}
+
+unsigned cc_supply_count(const struct cc_player *p, enum cc_piece_kind kind)
+{
+    switch (kind) {
+    case CC_PIECE_STABLE:
+        return p->stables;
+    case CC_PIECE_LARGE:
+        return p->large;
+    case CC_PIECE_BUILDER:
+        return p->builders;
+    case CC_PIECE_PIG:
+        return p->pigs;
+    default:
+        return p->followers;
+    }
+}
+
+unsigned cc_max_players(const struct cc_options *o)
+{
+    unsigned n = CC_BASE_MAX_PLAYERS;
+    for (unsigned i = 0; i < CC_MODULE_COUNT; i++)
+        if (modules[i]->max_players > n && cc_module_on(modules[i], o)) n = modules[i]->max_players;
+    return n;
+}
+
+unsigned cc_game_columns(const struct cc_game *g)
+{
+    unsigned cols = cc_ruleset_columns((enum cc_ruleset)g->ruleset);
+    for (unsigned i = 0; i < CC_MODULE_COUNT; i++)
+        if (cc_module_on(modules[i], &g->options)) cols |= modules[i]->columns;
+    return cols;
 }

@@ -1,5 +1,9 @@
 /* modules.h: expansions and variants inside a ruleset as modules with hooks (engine-internal).
  *
+ * The modules: the River (river.c), Inns & Cathedrals (inns.c), Traders & Builders
+ * (traders.c). A module may bring figures (enum cc_piece_kind in game.h, one each per
+ * player: `figures`), scoreboard columns and a sixth seat.
+ *
  * A module is switched on by a bit of an option (core/options.c) and brings a set of tiles
  * (its catalogue core/tilesets/NAME.tiles, whose types get set NAME). The shared machinery
  * (game.c, placement.c, board.c, the scorings, bot.c) calls the hooks of the modules a game
@@ -32,6 +36,8 @@ struct cc_rng;
 /* The modules, in the order their hooks run. */
 enum cc_module_id {
     CC_MODULE_RIVER = 0, /* classic: the River (river.c) */
+    CC_MODULE_INNS,      /* classic: Inns & Cathedrals (inns.c) */
+    CC_MODULE_TRADERS,   /* classic: Traders & Builders (traders.c) */
     CC_MODULE_COUNT
 };
 
@@ -41,6 +47,9 @@ struct cc_module {
     uint8_t option;       /* enum cc_option_id that switches it on ... */
     uint8_t on_mask;      /* ... when the option's value has one of these bits */
     uint8_t tile_refused; /* enum cc_status for a start or deck tile of its set while off */
+    uint8_t figures;      /* bit mask of the enum cc_piece_kind it adds: one each per player */
+    uint8_t max_players;  /* players a game with it may have (0: CC_BASE_MAX_PLAYERS) */
+    uint16_t columns;     /* bit mask of the enum cc_column it adds to the scoreboard */
     /* Set-up. The start tile when none is given and the module is on: a type index of
      * `ts`, or -1 for the ruleset's own. */
     int (*start_type)(const struct cc_tileset *ts);
@@ -61,6 +70,17 @@ struct cc_module {
     void (*placed)(struct cc_game *g, unsigned tile, const struct cc_tile_type *t);
     /* Deployment of a follower on a feature of `kind`: CC_OK or the refusal. */
     enum cc_status (*check_deploy)(const struct cc_game *g, unsigned kind);
+    /* Deployment of one of its own figures that are not followers (a builder, a pig):
+     * `a` names it (a->figure), its placement is legal and the location holds a feature;
+     * CC_OK or the refusal, `g` unchanged. */
+    enum cc_status (*check_figure)(const struct cc_game *g, const struct cc_action *a);
+    /* A road or city `root` completed during play was just scored (its pieces still on it). */
+    void (*completed)(struct cc_game *g, uint16_t root, enum cc_kind kind, struct cc_events *ev);
+    /* After a placement was scored: whether the seat to move takes another turn. */
+    bool (*turn_again)(struct cc_game *g);
+    /* Standard farms: the seats among `winners` of farm `field` that score one point more
+     * per city (a pig). */
+    unsigned (*farm_boost)(const struct cc_game *g, uint16_t field, unsigned winners);
     /* Its own follow-up kinds: a bit mask of enum cc_followup values past
      * CC_FOLLOW_WITHDRAW (a figure of its own deployed, a builder ...), and how they go,
      * as struct cc_rules has them for a ruleset's: check_followup validates `a` (its
@@ -72,6 +92,15 @@ struct cc_module {
                            bool after_scoring, struct cc_events *ev);
     /* Adds the module's own follow-ups to the masks of a legal placement. */
     void (*placement_followups)(const struct cc_game *g, struct cc_placement *p);
+    /* The same for figures that go only onto features holding a follower of their owner
+     * (placement.c finds those with its occupancy check): `own` has bit f set when feature
+     * f of the placed tile would hold one of the seat to move's followers, `nb` the tiles
+     * on the square's four sides (cc_side_tiles()). Called only with `own` nonzero and
+     * when want_own said yes. */
+    void (*own_features)(const struct cc_game *g, struct cc_placement *p, uint16_t own,
+                         const int nb[4]);
+    /* Whether own_features is worth calling now (the seat to move has such a figure left). */
+    bool (*want_own)(const struct cc_game *g);
     /* A feature's value: `points` as the base rules count the feature `root` of `kind`
      * (completed during play, or at the end when `final`), and what the module makes of it. */
     int (*feature_value)(const struct cc_game *g, uint16_t root, enum cc_kind kind, bool final,
@@ -113,14 +142,39 @@ static inline bool cc_tile_has_position_rule(const struct cc_tile_type *t)
  * that set up piles of their own). */
 void cc_pile_remove(uint8_t *pile, unsigned *len, uint8_t type);
 
+/* The bits of the modules on in a game with options `o` (struct cc_game's modules_on). */
+unsigned cc_modules_on_mask(const struct cc_options *o);
+
 /* The hooks of the modules that are on in `g`, in module order. */
 void cc_modules_placed(struct cc_game *g, unsigned tile);
 enum cc_status cc_modules_check_deploy(const struct cc_game *g, unsigned kind);
 void cc_modules_placement_followups(const struct cc_game *g, struct cc_placement *p);
+bool cc_modules_want_own(const struct cc_game *g);
+void cc_modules_own_features(const struct cc_game *g, struct cc_placement *p, uint16_t own,
+                             const int nb[4]);
 int cc_modules_feature_value(const struct cc_game *g, uint16_t root, enum cc_kind kind, bool final,
                              int points);
 void cc_modules_final_scoring(const struct cc_game *g, struct cc_player *players,
                               struct cc_events *ev);
+void cc_modules_completed(struct cc_game *g, uint16_t root, enum cc_kind kind,
+                          struct cc_events *ev);
+bool cc_modules_turn_again(struct cc_game *g);
+unsigned cc_modules_farm_boost(const struct cc_game *g, uint16_t field, unsigned winners);
+
+/* The module on in `g` that brings figures of `kind`, or NULL. */
+const struct cc_module *cc_module_of_figure(const struct cc_game *g, unsigned kind);
+
+/* Whether figures of `kind` may be deployed in `g`: followers always, others when a module
+ * on brings them. */
+bool cc_figure_in_game(const struct cc_game *g, unsigned kind);
+
+/* Figures of `kind` each player has at the start of a game with options `o` of ruleset
+ * `rules_followers` followers and `rules_stables` stables. */
+unsigned cc_figures_at_start(const struct cc_options *o, unsigned kind, unsigned rules_followers,
+                             unsigned rules_stables);
+
+/* The supply counter of figures of `kind` of player `p` (never NULL for a valid kind). */
+uint8_t *cc_supply_of(struct cc_player *p, enum cc_piece_kind kind);
 
 /* The module on in `g` whose follow-up kind `follow` is, or NULL. */
 const struct cc_module *cc_module_of_followup(const struct cc_game *g, unsigned follow);
@@ -131,7 +185,9 @@ bool cc_modules_weigh(const struct cc_game *g);
 /* The weight of piece `pc` in majorities: 1, or what the modules on in `g` say. */
 unsigned cc_figure_weight(const struct cc_game *g, const struct cc_piece *pc);
 
-/* The River (river.c). */
+/* The River (river.c), Inns & Cathedrals (inns.c), Traders & Builders (traders.c). */
 extern const struct cc_module cc_river_module;
+extern const struct cc_module cc_inns_module;
+extern const struct cc_module cc_traders_module;
 
 #endif

@@ -15,6 +15,8 @@ enum cc_option_id {
     CC_OPT_EDITION = 0, /* classic: enum cc_edition */
     CC_OPT_RIVER,       /* classic: the River expansion (a boolean) */
     CC_OPT_DRAW,        /* discovery: enum cc_draw_mode */
+    CC_OPT_EXPANSIONS,  /* classic: a set of enum cc_expansion (inns, traders) */
+    CC_OPT_INN_FINAL,   /* classic with inns: enum cc_inn_final */
     CC_OPT_COUNT
 };
 
@@ -61,8 +63,14 @@ static inline unsigned cc_option_limit(const struct cc_option_def *d)
 /* Whether ruleset `r` has option `id`. */
 int cc_option_in_ruleset(enum cc_option_id id, enum cc_ruleset r) NODISCARD;
 
-/* The value of option `id` in `o`. */
-unsigned cc_option_get(const struct cc_options *o, enum cc_option_id id) NODISCARD;
+/* The table itself (options.c), read through the functions here. */
+extern const struct cc_option_def cc_option_defs[CC_OPT_COUNT];
+
+/* The value of option `id` in `o` (inline: the modules ask it on every placement). */
+static inline unsigned cc_option_get(const struct cc_options *o, enum cc_option_id id)
+{
+    return ((const uint8_t *)o)[cc_option_defs[id].offset];
+}
 
 /* Sets option `id` of `o` to `value` (the caller checks the range with cc_options_check). */
 void cc_option_set(struct cc_options *o, enum cc_option_id id, unsigned value);

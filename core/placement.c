@@ -31,9 +31,9 @@ bool cc_feature_would_be_occupied(const struct cc_game *g, const struct cc_tile_
     uint16_t roots[16];
     unsigned n = cc_join_roots(g, t, f, x, y, rot, roots);
     if (n == 0) return false;
-    for (int i = 0; i < CC_MAX_PIECES; i++) {
+    for (int i = 0; i < g->pieces_end; i++) {
         const struct cc_piece *pc = &g->pieces[i];
-        if (!pc->used || pc->kind != CC_PIECE_FOLLOWER) continue;
+        if (!pc->used || !cc_piece_is_follower(pc->kind)) continue;
         uint16_t r = g->root[cc_node(pc->tile, pc->feature)];
         for (unsigned j = 0; j < n; j++)
             if (roots[j] == r) return true;
@@ -48,30 +48,68 @@ void cc_placement_followups(const struct cc_game *g, struct cc_placement *p)
     p->follower = 0;
     p->stable = 0;
     p->hike = 0;
+    p->large = 0;
+    p->builder = 0;
+    p->pig = 0;
     if (rules->placement_followups) rules->placement_followups(g, p);
     cc_modules_placement_followups(g, p);
-    if (g->players[g->seat].followers == 0) return;
-    /* The features that hold a follower, gathered once for all the tile's features. */
+    /* A follower and the large follower (inns) go under the same rule. The figures that
+     * go only where the player has a follower (traders) want the features of the tile that
+     * would hold one of the seat's: both come from one pass over the pieces. */
+    const struct cc_player *me = &g->players[g->seat];
+    bool deploy = me->followers > 0 || me->large > 0;
+    bool figures = cc_modules_want_own(g);
+    if (!deploy && !figures) return;
+    /* The features that hold a follower, and whose, gathered once for all the tile's. */
     uint16_t held[CC_MAX_PIECES];
-    unsigned nheld = 0;
-    for (int i = 0; i < CC_MAX_PIECES; i++) {
+    bool mine[CC_MAX_PIECES];
+    unsigned nheld = 0, nmine = 0;
+    for (int i = 0; i < g->pieces_end; i++) {
         const struct cc_piece *pc = &g->pieces[i];
-        if (pc->used && pc->kind == CC_PIECE_FOLLOWER)
-            held[nheld++] = g->root[cc_node(pc->tile, pc->feature)];
+        if (!pc->used || !cc_piece_is_follower(pc->kind)) continue;
+        if (!deploy && pc->seat != g->seat) continue; /* only the seat's own matter then */
+        mine[nheld] = pc->seat == g->seat;
+        nmine += mine[nheld];
+        held[nheld++] = g->root[cc_node(pc->tile, pc->feature)];
     }
+    if (!deploy && nmine == 0) return;
     int nb[4];
-    if (nheld > 0) cc_side_tiles(g, p->x, p->y, nb);
+    uint16_t unheld = 0, own = 0; /* own: bits of the tile's features */
+    /* The feature beyond each edge slot of the square that has a tile beyond it, looked up
+     * once for all the tile's features. */
+    uint16_t beyond[12], reached = 0;
+    if (nheld > 0) {
+        cc_side_tiles(g, p->x, p->y, nb);
+        for (unsigned side = 0; side < 4; side++) {
+            if (nb[side] < 0) continue;
+            const struct cc_placed *q = &g->board[nb[side]];
+            const uint8_t *qf = cc_placed_type(g, (unsigned)nb[side])->slot_feature[q->rot];
+            unsigned facing = (side + 2) & 3;
+            for (unsigned k = 0; k < 3; k++)
+                beyond[3 * side + k] = g->root[cc_node((unsigned)nb[side], qf[3 * facing + 2 - k])];
+            reached |= (uint16_t)(7u << (3 * side));
+        }
+    }
     for (unsigned f = 0; f < t->nfeatures; f++) {
         if (!(rules->follower_kinds & (1u << t->features[f].kind))) continue;
-        bool occupied = false;
-        if (nheld > 0) {
-            uint16_t roots[16];
-            unsigned n = cc_join_roots_near(g, t, f, p->rot, nb, roots);
-            for (unsigned j = 0; j < n && !occupied; j++)
-                for (unsigned k = 0; k < nheld; k++) occupied |= roots[j] == held[k];
+        bool occupied = false, ours = false;
+        /* Until the answer is known: occupied, and (when asked) whether by the seat. */
+        unsigned slots = cc_rotate_slots(t->features[f].slots, p->rot) & reached;
+        for (; slots && !(occupied && (ours || !figures)); slots &= slots - 1) {
+            uint16_t r = beyond[__builtin_ctz(slots)];
+            for (unsigned k = 0; k < nheld; k++)
+                if (r == held[k]) {
+                    occupied = true;
+                    ours |= mine[k];
+                    if (ours || !figures) break;
+                }
         }
-        if (!occupied) p->follower |= cc_rotate_slots(t->features[f].slots, p->rot);
+        if (!occupied) unheld |= cc_rotate_slots(t->features[f].slots, p->rot);
+        if (ours) own |= (uint16_t)(1u << f);
     }
+    if (me->followers) p->follower = unheld;
+    if (me->large) p->large = unheld;
+    if (figures && own) cc_modules_own_features(g, p, own, nb);
 }
 
 /* Whether `type` fits at frontier square (x, y) turned `rot`, given the square's

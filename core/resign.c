@@ -34,6 +34,7 @@
 
 #include "board.h"
 #include "hand.h"
+#include "modules.h"
 #include "rules.h"
 
 unsigned cc_seats_in(const struct cc_game *g)
@@ -70,10 +71,7 @@ static void remove_pieces(struct cc_game *g, unsigned seat, struct cc_events *ev
     for (int i = 0; i < CC_MAX_PIECES; i++) {
         struct cc_piece *pc = &g->pieces[i];
         if (!pc->used || pc->seat != seat) continue;
-        if (pc->kind == CC_PIECE_STABLE)
-            g->players[seat].stables++;
-        else
-            g->players[seat].followers++;
+        (*cc_supply_of(&g->players[seat], (enum cc_piece_kind)pc->kind))++;
         struct cc_event *e = cc_emit(ev, CC_EV_PIECE_REMOVED);
         if (e) {
             e->seat = (uint8_t)seat;
@@ -82,8 +80,9 @@ static void remove_pieces(struct cc_game *g, unsigned seat, struct cc_events *ev
             e->y = g->board[pc->tile].y;
             e->loc = pc->loc;
             e->kind = pc->kind;
+            e->figure = pc->kind;
         }
-        memset(pc, 0, sizeof *pc);
+        cc_piece_remove(g, pc);
     }
 }
 
@@ -107,6 +106,7 @@ static void set_aside_hand(struct cc_game *g, unsigned seat, struct cc_events *e
 static void finish(struct cc_game *g, struct cc_events *ev)
 {
     cc_rules_of((enum cc_ruleset)g->ruleset)->final_scoring(g, g->players, ev);
+    cc_modules_final_scoring(g, g->players, ev);
     g->phase = CC_PHASE_FINISHED;
     g->drawn = CC_NO_TILE;
     struct cc_event *e = cc_emit(ev, CC_EV_GAME_FINISHED);
@@ -148,6 +148,7 @@ enum cc_status cc_game_resign(struct cc_game *g, uint8_t seat, struct cc_events 
         return CC_OK;
     }
     if (!to_move) return CC_OK;
+    g->extra_turn = 0; /* a builder's extra turn (traders.c) ends with its seat */
     if (!hand) {
         g->seat = cc_next_seat(g, seat);
         return CC_OK;

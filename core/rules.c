@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "board.h"
+#include "modules.h"
 #include "rules.h"
 
 #define KIND(k) (1u << (k))
@@ -193,6 +194,7 @@ struct cc_piece *cc_piece_add(struct cc_game *g, unsigned seat, enum cc_piece_ki
     int i = 0;
     while (g->pieces[i].used) i++;
     struct cc_piece *pc = &g->pieces[i];
+    if (i + 1 > g->pieces_end) g->pieces_end = (uint8_t)(i + 1);
     pc->used = 1;
     pc->seat = (uint8_t)seat;
     pc->kind = (uint8_t)kind;
@@ -200,6 +202,12 @@ struct cc_piece *cc_piece_add(struct cc_game *g, unsigned seat, enum cc_piece_ki
     pc->loc = (uint8_t)loc;
     pc->feature = cc_placed_type(g, tile)->slot_feature[g->board[tile].rot][loc];
     return pc;
+}
+
+void cc_piece_remove(struct cc_game *g, struct cc_piece *pc)
+{
+    memset(pc, 0, sizeof *pc);
+    while (g->pieces_end > 0 && !g->pieces[g->pieces_end - 1].used) g->pieces_end--;
 }
 
 void cc_score_completed(struct cc_game *g, uint16_t root, enum cc_kind kind, int points,
@@ -211,11 +219,13 @@ void cc_score_completed(struct cc_game *g, uint16_t root, enum cc_kind kind, int
         cc_emit_score(ev, CC_EV_FEATURE_SCORED, g, cc_node_tile(root), cc_node_location(g, root),
                       kind, column, seats, points, tiles, count);
     if (e) e->seat = g->seat;
-    for (int i = 0; i < CC_MAX_PIECES; i++) {
+    /* Followers, large followers and builders (traders.c) go back; pigs stand on fields. */
+    for (int i = 0; i < g->pieces_end; i++) {
         struct cc_piece *pc = &g->pieces[i];
-        if (!pc->used || pc->kind != CC_PIECE_FOLLOWER) continue;
+        if (!pc->used || (!cc_piece_is_follower(pc->kind) && pc->kind != CC_PIECE_BUILDER))
+            continue;
         if (g->root[cc_node(pc->tile, pc->feature)] != root) continue;
-        g->players[pc->seat].followers++;
+        (*cc_supply_of(&g->players[pc->seat], (enum cc_piece_kind)pc->kind))++;
         struct cc_event *r = cc_emit(ev, CC_EV_FOLLOWER_RETURNED);
         if (r) {
             r->seat = pc->seat;
@@ -223,7 +233,8 @@ void cc_score_completed(struct cc_game *g, uint16_t root, enum cc_kind kind, int
             r->y = g->board[pc->tile].y;
             r->loc = pc->loc;
             r->kind = (uint8_t)kind;
+            r->figure = pc->kind;
         }
-        memset(pc, 0, sizeof *pc);
+        cc_piece_remove(g, pc);
     }
 }

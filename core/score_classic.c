@@ -37,6 +37,7 @@ void cc_classic_score_placement(struct cc_game *g, unsigned tile, struct cc_even
             unsigned pennants = cc_feature_pennants(g, r);
             int points = cc_modules_feature_value(g, r, CC_KIND_CITY, false,
                                                   city_points_completed(g, tiles, pennants));
+            cc_modules_completed(g, r, CC_KIND_CITY, ev); /* goods (traders.c) */
             cc_score_completed(g, r, CC_KIND_CITY, points, tiles, pennants, CC_COL_CITY, ev);
         }
     }
@@ -100,9 +101,19 @@ static void score_farms(const struct cc_game *g, const struct farm *farms, unsig
             unsigned n = touched_cities(g, farms[i].root, cities);
             if (n == 0) continue;
             unsigned seats = cc_majority(g, farms[i].root);
-            cc_award(players, seats, 3 * (int)n, CC_COL_FARM);
-            final_event(g, ev, farms[i].root, CC_KIND_FIELD, seats, 3 * (int)n,
-                        cc_feature_tiles(g, farms[i].root), n, CC_COL_FARM);
+            /* A winner with a pig in the farm (traders.c) scores 4 per city. */
+            unsigned boost = cc_modules_farm_boost(g, farms[i].root, seats) & seats;
+            unsigned tiles = cc_feature_tiles(g, farms[i].root);
+            if (!boost || (seats & ~boost)) {
+                cc_award(players, seats & ~boost, 3 * (int)n, CC_COL_FARM);
+                final_event(g, ev, farms[i].root, CC_KIND_FIELD, seats & ~boost, 3 * (int)n, tiles,
+                            n, CC_COL_FARM);
+            }
+            if (boost) {
+                cc_award(players, boost, 4 * (int)n, CC_COL_FARM);
+                final_event(g, ev, farms[i].root, CC_KIND_FIELD, boost, 4 * (int)n, tiles, n,
+                            CC_COL_FARM);
+            }
         }
         return;
     }
@@ -148,9 +159,9 @@ void cc_classic_final_scoring(const struct cc_game *g, struct cc_player *players
     seen.n = 0;
     struct farm farms[CC_MAX_PIECES];
     unsigned nfarms = 0;
-    for (int i = 0; i < CC_MAX_PIECES; i++) {
+    for (int i = 0; i < g->pieces_end; i++) {
         const struct cc_piece *pc = &g->pieces[i];
-        if (!pc->used || pc->kind != CC_PIECE_FOLLOWER) continue;
+        if (!pc->used || !cc_piece_is_follower(pc->kind)) continue;
         uint16_t r = g->root[cc_node(pc->tile, pc->feature)];
         if (!cc_root_set_add(&seen, r)) continue;
         unsigned kind = cc_placed_type(g, pc->tile)->features[pc->feature].kind;

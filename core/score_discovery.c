@@ -153,7 +153,7 @@ void cc_discovery_apply_followup(struct cc_game *g, unsigned tile, const struct 
         e->tile = g->board[pc->tile].type;
     }
     g->players[pc->seat].followers++;
-    memset(pc, 0, sizeof *pc);
+    cc_piece_remove(g, pc);
 }
 
 /*

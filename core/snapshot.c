@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "board.h"
+#include "modules.h"
 #include "rules.h"
 
 /* A bounded writer: once it overflows it stays failed. */
@@ -81,22 +82,35 @@ static uint64_t get64(struct reader *r)
 
 static const uint8_t magic[2] = {'T', 'H'};
 
+/* Version 1 (before the expansions of classic): no expansion options, no extra turn, twelve
+ * columns, no large followers, builders, pigs or goods. It still decodes, and a game without
+ * an expansion (where all of these are zero) is still written in it: the snapshots of such
+ * games stay what they were, byte for byte. */
+#define V1_COLUMNS 12
+_Static_assert(CC_COL_GOODS == V1_COLUMNS, "version 1 columns are the first twelve");
+
 size_t cc_game_encode(const struct cc_game *g, uint8_t *buf, size_t cap)
 {
     struct writer w = {buf, cap, 0, false};
+    bool v1 = g->options.expansions == 0;
     put(&w, magic, 2);
-    put8(&w, CC_SNAPSHOT_VERSION);
+    put8(&w, v1 ? 1 : CC_SNAPSHOT_VERSION);
     put8(&w, g->ruleset);
     put8(&w, g->nplayers);
     put8(&w, g->options.edition);
     put8(&w, g->options.river);
     put8(&w, g->options.draw);
+    if (!v1) {
+        put8(&w, g->options.expansions);
+        put8(&w, g->options.inn_final);
+    }
     put8(&w, g->phase);
     put8(&w, g->seat);
     put8(&w, g->drawn);
     put8(&w, g->river_open_side);
     put8(&w, g->river_last_turn);
     put8(&w, g->river_tile);
+    if (!v1) put8(&w, g->extra_turn);
     put16(&w, g->turn);
     put64(&w, g->seed);
     put16(&w, (uint16_t)g->start);
@@ -111,11 +125,17 @@ size_t cc_game_encode(const struct cc_game *g, uint8_t *buf, size_t cap)
     for (unsigned s = 0; s < g->nplayers; s++) {
         const struct cc_player *p = &g->players[s];
         put16(&w, (uint16_t)p->score);
-        for (int c = 0; c < CC_COL_COUNT; c++) put16(&w, (uint16_t)p->columns[c]);
+        for (int c = 0; c < (v1 ? V1_COLUMNS : CC_COL_COUNT); c++)
+            put16(&w, (uint16_t)p->columns[c]);
         put8(&w, p->followers);
         put8(&w, p->stables);
         put(&w, p->harvest, CC_CROP_COUNT);
         put(&w, p->hand, CC_HAND_SIZE);
+        if (v1) continue;
+        put8(&w, p->large);
+        put8(&w, p->builders);
+        put8(&w, p->pigs);
+        put(&w, p->goods, CC_GOODS_COUNT);
     }
     put(&w, g->harvest_supply, CC_CROP_COUNT);
     put16(&w, g->nboard);
@@ -149,23 +169,34 @@ enum cc_status cc_game_decode(struct cc_game *g, const uint8_t *buf, size_t len)
     struct reader r = {buf, len, 0, false};
     uint8_t m[2];
     get(&r, m, 2);
-    if (r.failed || memcmp(m, magic, 2) != 0 || get8(&r) != CC_SNAPSHOT_VERSION)
+    unsigned version = get8(&r);
+    if (r.failed || memcmp(m, magic, 2) != 0 || version < 1 || version > CC_SNAPSHOT_VERSION)
         return CC_ERR_CORRUPT;
+    bool v1 = version == 1;
     memset(g, 0, sizeof *g);
     g->ruleset = (uint8_t)get8(&r);
     const struct cc_tileset *ts = cc_tileset_get((enum cc_ruleset)g->ruleset);
     if (!ts || !cc_rules_of((enum cc_ruleset)g->ruleset)) return CC_ERR_CORRUPT;
     g->nplayers = (uint8_t)get8(&r);
-    if (g->nplayers < CC_MIN_PLAYERS || g->nplayers > CC_MAX_PLAYERS) return CC_ERR_CORRUPT;
+    if (g->nplayers < CC_MIN_PLAYERS || g->nplayers > (v1 ? CC_BASE_MAX_PLAYERS : CC_MAX_PLAYERS))
+        return CC_ERR_CORRUPT;
     g->options.edition = (uint8_t)get8(&r);
     g->options.river = (uint8_t)get8(&r);
     g->options.draw = (uint8_t)get8(&r);
+    if (!v1) {
+        g->options.expansions = (uint8_t)get8(&r);
+        g->options.inn_final = (uint8_t)get8(&r);
+        /* A game without an expansion is written in version 1: one encoding per game. */
+        if (g->options.expansions == 0) return CC_ERR_CORRUPT;
+    }
+    g->modules_on = (uint8_t)cc_modules_on_mask(&g->options);
     g->phase = (uint8_t)get8(&r);
     g->seat = (uint8_t)get8(&r);
     g->drawn = (uint8_t)get8(&r);
     g->river_open_side = (uint8_t)get8(&r);
     g->river_last_turn = (uint8_t)get8(&r);
     g->river_tile = (uint8_t)get8(&r);
+    if (!v1) g->extra_turn = (uint8_t)get8(&r);
     g->turn = (uint16_t)get16(&r);
     g->seed = get64(&r);
     g->start = (int16_t)(uint16_t)get16(&r);
@@ -183,11 +214,17 @@ enum cc_status cc_game_decode(struct cc_game *g, const uint8_t *buf, size_t len)
     for (unsigned s = 0; s < g->nplayers; s++) {
         struct cc_player *p = &g->players[s];
         p->score = (int16_t)(uint16_t)get16(&r);
-        for (int c = 0; c < CC_COL_COUNT; c++) p->columns[c] = (int16_t)(uint16_t)get16(&r);
+        for (int c = 0; c < (v1 ? V1_COLUMNS : CC_COL_COUNT); c++)
+            p->columns[c] = (int16_t)(uint16_t)get16(&r);
         p->followers = (uint8_t)get8(&r);
         p->stables = (uint8_t)get8(&r);
         get(&r, p->harvest, CC_CROP_COUNT);
         get(&r, p->hand, CC_HAND_SIZE);
+        if (v1) continue;
+        p->large = (uint8_t)get8(&r);
+        p->builders = (uint8_t)get8(&r);
+        p->pigs = (uint8_t)get8(&r);
+        get(&r, p->goods, CC_GOODS_COUNT);
     }
     get(&r, g->harvest_supply, CC_CROP_COUNT);
     g->nboard = (uint16_t)get16(&r);
@@ -207,6 +244,7 @@ enum cc_status cc_game_decode(struct cc_game *g, const uint8_t *buf, size_t len)
         last = i;
         struct cc_piece *pc = &g->pieces[i];
         pc->used = 1;
+        g->pieces_end = (uint8_t)(i + 1);
         pc->seat = (uint8_t)get8(&r);
         pc->kind = (uint8_t)get8(&r);
         pc->tile = (uint8_t)get8(&r);

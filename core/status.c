@@ -48,6 +48,18 @@ static const struct status_info infos[CC_STATUS_COUNT] = {
     [CC_ERR_RIVER_TILE_WITHOUT_RIVER] = {"river_tile_without_river",
                                          "River tiles belong only to games with the River."},
     [CC_ERR_ALREADY_RESIGNED] = {"already_resigned", "This seat has resigned already."},
+    [CC_ERR_INCOMPATIBLE_OPTIONS] = {"incompatible_options",
+                                     "These options cannot be combined in one game."},
+    [CC_ERR_TILE_NOT_IN_GAME] = {"tile_not_in_game",
+                                 "That tile belongs to an expansion this game is played without."},
+    [CC_ERR_FIGURE_NOT_IN_GAME] = {"figure_not_in_game",
+                                   "That figure belongs to an expansion this game is played "
+                                   "without."},
+    [CC_ERR_NO_FIGURE_LEFT] = {"no_figure_left", "That figure is not in the player's supply."},
+    [CC_ERR_NO_OWN_FOLLOWER] = {"no_own_follower",
+                                "A builder or a pig goes only where the player has a follower."},
+    [CC_ERR_FEATURE_COMPLETED] = {"feature_completed",
+                                  "A builder cannot go on a road or city this tile completes."},
 };
 
 const char *cc_status_name(enum cc_status s)

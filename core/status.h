@@ -45,6 +45,13 @@ enum cc_status {
     /* setup again, added last so that no number moves */
     CC_ERR_RIVER_TILE_WITHOUT_RIVER, /* a river start or deck tile in a game without the River */
     CC_ERR_ALREADY_RESIGNED,         /* the seat resigned before (core/resign.c) */
+    /* the expansions of classic (inns.c, traders.c) */
+    CC_ERR_INCOMPATIBLE_OPTIONS, /* two options the rules do not combine */
+    CC_ERR_TILE_NOT_IN_GAME,     /* an expansion's start or deck tile in a game without it */
+    CC_ERR_FIGURE_NOT_IN_GAME,   /* a figure the game does not have (a builder without traders) */
+    CC_ERR_NO_FIGURE_LEFT,       /* that figure is not in the player's supply */
+    CC_ERR_NO_OWN_FOLLOWER,      /* builder/pig: the feature holds no follower of the player */
+    CC_ERR_FEATURE_COMPLETED,    /* builder: the placement completes that road or city */
     CC_STATUS_COUNT
 };
 

@@ -5,10 +5,11 @@
 
 static const char *const ruleset_names[CC_RULESET_COUNT] = {"classic", "hills", "discovery"};
 
-static const char *const set_names[CC_SET_COUNT] = {"base", "river"};
+static const char *const set_names[CC_SET_COUNT] = {"base", "river", "inns", "traders"};
 
 /* The ruleset each expansion's set belongs to (the base set belongs to every ruleset). */
-static const int8_t set_rulesets[CC_SET_COUNT] = {-1, CC_RULESET_CLASSIC};
+static const int8_t set_rulesets[CC_SET_COUNT] = {-1, CC_RULESET_CLASSIC, CC_RULESET_CLASSIC,
+                                                  CC_RULESET_CLASSIC};
 
 static const char *const kind_names[CC_KIND_COUNT] = {
     "city",     "road",   "field",    "monastery", "river", "trail",
@@ -23,7 +24,7 @@ static const char *const crop_names[CC_CROP_COUNT] = {"apple",     "strawberry",
 static const char *const animal_names[CC_ANIMAL_COUNT] = {"chicken", "cow", "horse", "sheep",
                                                           "pig"};
 
-static const char *const end_names[] = {"none", "junction", "city", "monastery", "farmland"};
+static const char *const end_names[] = {"none", "junction", "city", "monastery", "farmland", "end"};
 
 static const char *const edge_names[CC_EDGE_COUNT] = {"field",     "road",     "city",   "river",
                                                       "trail",     "farmland", "meadow", "mountain",
@@ -57,6 +58,13 @@ const char *cc_animal_name(enum cc_animal a)
 const char *cc_end_name(enum cc_end e)
 {
     return (unsigned)e < sizeof end_names / sizeof end_names[0] ? end_names[e] : NULL;
+}
+
+static const char *const goods_names[CC_GOODS_COUNT] = {"wine", "grain", "cloth"};
+
+const char *cc_goods_name(enum cc_goods g)
+{
+    return (unsigned)g < CC_GOODS_COUNT ? goods_names[g] : NULL;
 }
 
 const char *cc_edge_name(enum cc_edge e)

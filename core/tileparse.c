@@ -97,9 +97,11 @@ static int side_index(struct span s)
     return -1;
 }
 
-/* The slot of a half-side name (Nw, Ne, En ...), or -1. */
+/* The slot of a half-side name (Nw, Ne, En ...), or -1; `C` is the centre (a field walled in
+ * by cities that touches no side). */
 static int half_slot(struct span s)
 {
+    if (span_is(s, "C")) return CC_LOC_C;
     static const char *const names[12] = {"Nw", "", "Ne", "En", "", "Es",
                                           "Se", "", "Sw", "Ws", "", "Wn"};
     for (int i = 0; i < 12; i++)
@@ -177,24 +179,52 @@ static enum cc_parse_status parse_end(struct span s, uint8_t *end)
         *end = CC_END_MONASTERY;
     else if (span_is(s, "farm"))
         *end = CC_END_FARM;
+    else if (span_is(s, "end"))
+        *end = CC_END_DEAD;
     else
         return CC_PARSE_UNKNOWN;
     return CC_PARSE_OK;
 }
 
-/* "W,E" or "S>jct": a road, trail or river segment. */
+/* "W,E", "S>jct" or "S>city+inn": a road, trail or river segment (an inn: classic roads). */
 static enum cc_parse_status parse_line_feature(struct tile_draft *d, enum cc_kind kind,
                                                struct span args)
 {
-    struct span sides_s;
-    struct span end_s = split(args, '>', &sides_s);
+    struct span body, sides_s;
+    struct span extra = split(args, '+', &body);
+    struct span end_s = split(body, '>', &sides_s);
     unsigned sides;
     if (!parse_sides(sides_s, &sides)) return CC_PARSE_SYNTAX;
     struct cc_feature_type *f = add_feature(d->t, kind);
     if (!f) return CC_PARSE_TOO_MANY;
     f->slots = middle_slots(sides);
+    while (extra.n > 0) {
+        struct span item;
+        extra = split(extra, '+', &item);
+        if (kind != CC_KIND_ROAD || !span_is(trim(item), "inn")) return CC_PARSE_UNKNOWN;
+        f->inn = 1;
+    }
     if (end_s.n > 0) return parse_end(trim(end_s), &f->end);
     return CC_PARSE_OK;
+}
+
+/* One `+WORD` of a classic city: a pennant, a cathedral or a goods symbol. */
+static enum cc_parse_status parse_city_extra(struct cc_feature_type *f, struct span word)
+{
+    if (span_is(word, "p")) {
+        f->pennants++;
+        return CC_PARSE_OK;
+    }
+    if (span_is(word, "cathedral")) {
+        f->cathedral = 1;
+        return CC_PARSE_OK;
+    }
+    for (int g = 0; g < CC_GOODS_COUNT; g++)
+        if (span_is(word, cc_goods_name((enum cc_goods)g))) {
+            f->goods[g]++;
+            return CC_PARSE_OK;
+        }
+    return CC_PARSE_UNKNOWN;
 }
 
 /* "Nw,Ne@N,S": a field or meadow segment and the whole-side features it touches. */
@@ -232,13 +262,13 @@ static enum cc_parse_status parse_whole_feature(struct tile_draft *d, enum cc_ki
     f->slots = whole_slots(sides);
     if (extra.n == 0) return CC_PARSE_OK;
     if (kind == CC_KIND_CITY) {
-        /* "+p" once per pennant: "+p" or "+p+p" */
+        /* "+p" once per pennant ("+p+p"), "+cathedral", "+wine" ... in any order */
         struct span rest = extra;
         for (;;) {
             struct span item;
             rest = split(rest, '+', &item);
-            if (!span_is(trim(item), "p")) return CC_PARSE_UNKNOWN;
-            f->pennants++;
+            enum cc_parse_status st = parse_city_extra(f, trim(item));
+            if (st != CC_PARSE_OK) return st;
             if (rest.n == 0) break;
         }
         return CC_PARSE_OK;
@@ -399,7 +429,10 @@ static enum cc_parse_status finish_tile(struct tile_draft *d, const struct edge_
     }
     for (int i = 0; i < t->nfeatures; i++) {
         struct cc_feature_type *f = &t->features[i];
-        if (f->kind != CC_KIND_MONASTERY && (f->slots & CC_EDGE_SLOTS_MASK) == 0)
+        /* Only a monastery, or a field walled in by cities (`field:C`), lies in the centre
+         * alone; every other feature reaches a side. */
+        bool centre_only = f->kind == CC_KIND_MONASTERY || f->kind == CC_KIND_FIELD;
+        if ((f->slots & CC_EDGE_SLOTS_MASK) == 0 && !(centre_only && f->slots == CC_CENTRE_MASK))
             return CC_PARSE_INCONSISTENT;
         for (int s = 0; s < 4; s++) {
             if (!(d->touch_sides[i] & (1u << s))) continue;

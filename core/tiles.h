@@ -8,7 +8,7 @@
 #include "nodiscard.h"
 
 #define CC_MAX_TILE_FEATURES 10 /* X and hills H have 8; room for one more kind */
-#define CC_MAX_TILE_TYPES    40 /* classic has 24 land + 10 river types */
+#define CC_MAX_TILE_TYPES    80 /* classic: 24 land, 10 river, 17 inns, 24 traders types */
 #define CC_MAX_PORTS         2  /* port cities on one discovery tile */
 #define CC_NO_FEATURE        0xFF
 
@@ -28,6 +28,8 @@ enum cc_ruleset {
 enum cc_set {
     CC_SET_BASE = 0, /* the ruleset's own tiles */
     CC_SET_RIVER,    /* classic: the River */
+    CC_SET_INNS,     /* classic: Inns & Cathedrals */
+    CC_SET_TRADERS,  /* classic: Traders & Builders */
     CC_SET_COUNT
 };
 
@@ -63,7 +65,17 @@ enum cc_kind {
 };
 
 /* Where a road or trail segment ends on its own tile (notation `>jct`, `>city` ...). */
-enum cc_end { CC_END_NONE = 0, CC_END_JUNCTION, CC_END_CITY, CC_END_MONASTERY, CC_END_FARM };
+enum cc_end {
+    CC_END_NONE = 0,
+    CC_END_JUNCTION,
+    CC_END_CITY,
+    CC_END_MONASTERY,
+    CC_END_FARM,
+    CC_END_DEAD /* `>end`: ends on the tile at nothing in particular (Traders `TW`) */
+};
+
+/* Goods of Traders & Builders, printed on city segments (`+wine` ...). */
+enum cc_goods { CC_GOODS_WINE = 0, CC_GOODS_GRAIN, CC_GOODS_CLOTH, CC_GOODS_COUNT };
 
 /* Harvest tokens of hills, in the rules' tie-break order; the scarecrow is wild. */
 enum cc_crop {
@@ -121,6 +133,9 @@ struct cc_feature_type {
     uint8_t ports;                  /* discovery: port cities on this region */
     uint16_t touches;               /* fields/meadows: bit i set when it touches feature i */
     uint8_t harvest[CC_CROP_COUNT]; /* hills farmland: harvest symbols by crop */
+    uint8_t inn;                    /* classic road: 1 with an inn (`+inn`, Inns & Cathedrals) */
+    uint8_t cathedral;              /* classic city: 1 with a cathedral (`+cathedral`) */
+    uint8_t goods[CC_GOODS_COUNT];  /* classic city: goods symbols by kind (Traders) */
 };
 
 /* A tile type: the catalogue entry plus tables precomputed for its four rotations. */
@@ -187,6 +202,7 @@ const char *cc_animal_name(enum cc_animal a);
 const char *cc_end_name(enum cc_end e);
 const char *cc_edge_name(enum cc_edge e);
 const char *cc_set_name(enum cc_set s);
+const char *cc_goods_name(enum cc_goods g);
 
 /* The set with this name ("base", "river" ...), or -1. */
 int cc_set_parse(const char *name) NODISCARD;

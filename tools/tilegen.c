@@ -79,6 +79,8 @@ static void print_type(const struct cc_tile_type *t)
                ".touches = 0x%04x, .harvest = ",
                f->kind, f->end, f->slots, f->pennants, f->ports, f->touches);
         print_bytes(f->harvest, CC_CROP_COUNT);
+        printf(", .inn = %u, .cathedral = %u, .goods = ", f->inn, f->cathedral);
+        print_bytes(f->goods, CC_GOODS_COUNT);
         printf("},\n");
     }
     printf("     },\n     .animals = ");

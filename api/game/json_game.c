@@ -136,7 +136,7 @@ void json_options(struct json_out *o, const struct cc_game *g)
     /* The ruleset's rows of the options table, in its order. */
     json_out_begin_object(o);
     for (unsigned i = 0; i < CC_OPT_COUNT; i++) {
-        if (!cc_option_in_ruleset((enum cc_option_id)i, (enum cc_ruleset)g->ruleset)) continue;
+        if (!api_option_offered((enum cc_option_id)i, (enum cc_ruleset)g->ruleset)) continue;
         const struct cc_option_def *d = cc_option_def((enum cc_option_id)i);
         json_out_key(o, d->name);
         json_option_value(o, d, cc_option_get(&g->options, (enum cc_option_id)i));
@@ -481,6 +481,11 @@ int json_events_ended(struct json_out *o, const struct cc_game *g, const struct 
             add_seat(o, e->seat);
             piece_fields(o, e);
             json_out_kstring(o, "piece", e->kind == CC_PIECE_STABLE ? "stable" : "follower");
+            break;
+        case CC_EV_GOODS_TAKEN: /* traders, which the API does not offer yet */
+            add_seat(o, e->seat);
+            for (int k = 0; k < CC_GOODS_COUNT; k++)
+                json_out_kint(o, cc_goods_name((enum cc_goods)k), e->goods[k]);
             break;
         case CC_EV_COUNT:
             break;

@@ -62,10 +62,20 @@ const struct api_option_info *api_option_info(enum cc_option_id id)
     return (unsigned)id < CC_OPT_COUNT ? &option_infos[id] : NULL;
 }
 
+bool api_option_offered(enum cc_option_id id, enum cc_ruleset r)
+{
+    return cc_option_in_ruleset(id, r) && option_infos[id].description != NULL;
+}
+
+bool api_set_offered(enum cc_set s)
+{
+    return s == CC_SET_BASE || s == CC_SET_RIVER;
+}
+
 void api_options_describe(cJSON *arr, enum cc_ruleset r)
 {
     for (unsigned i = 0; i < CC_OPT_COUNT; i++) {
-        if (!cc_option_in_ruleset((enum cc_option_id)i, r)) continue;
+        if (!api_option_offered((enum cc_option_id)i, r)) continue;
         const struct cc_option_def *d = cc_option_def((enum cc_option_id)i);
         cJSON *o = cJSON_CreateObject();
         cJSON_AddItemToArray(arr, o);

@@ -42,6 +42,16 @@ const struct api_ruleset_info *api_ruleset_info(enum cc_ruleset r);
 /* The words for option `id`, or NULL out of range. */
 const struct api_option_info *api_option_info(enum cc_option_id id);
 
+/* Whether the API offers option `id` in games of ruleset `r`: an option of the ruleset that
+ * has its words here. The engine's options for the expansions of classic (expansions,
+ * inn_cathedral_final) have none yet: the API refuses them as unknown fields and never
+ * shows them. */
+bool api_option_offered(enum cc_option_id id, enum cc_ruleset r);
+
+/* Whether the API offers the tiles of set `s` (not yet those of the expansions of classic:
+ * GET /v1/rulesets and its tiles list leave them out). */
+bool api_set_offered(enum cc_set s);
+
 /* The "options" array of GET /v1/rulesets for ruleset `r`, added to `arr`. */
 void api_options_describe(struct cJSON *arr, enum cc_ruleset r);
 

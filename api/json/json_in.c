@@ -559,7 +559,7 @@ int json_in_new_game(const char *body, size_t len, struct json_new_game *out, st
         goto out;
     }
     int np = cJSON_GetArraySize(players);
-    if (np < CC_MIN_PLAYERS || np > CC_MAX_PLAYERS) {
+    if (np < CC_MIN_PLAYERS || np > CC_BASE_MAX_PLAYERS) { /* 6: expansions, not offered yet */
         json_fail(err, cc_status_name(CC_ERR_BAD_PLAYER_COUNT),
                   "A game has 2 to 5 players, not %d.", np);
         goto out;

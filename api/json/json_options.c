@@ -7,6 +7,7 @@
 
 #include "json_in.h"
 #include "options.h"
+#include "rulesets.h"
 
 /* The names of `d`'s values quoted and joined into list[] ("a" or "b"; "a", "b" or "c";
  * with `last` for "or"). */
@@ -79,7 +80,7 @@ int api_options_decode(const cJSON *v, enum cc_ruleset r, struct cc_options *o,
     const char *allowed[CC_OPT_COUNT + 1];
     unsigned n = 0;
     for (unsigned i = 0; i < CC_OPT_COUNT; i++)
-        if (cc_option_in_ruleset((enum cc_option_id)i, r))
+        if (api_option_offered((enum cc_option_id)i, r))
             allowed[n++] = cc_option_def((enum cc_option_id)i)->name;
     allowed[n] = NULL;
     if (json_check_fields(v, allowed, "options.", err)) return -1;

@@ -265,9 +265,10 @@ static struct pt location_anchor(unsigned loc, int inset)
 
 /* ---- Colours ---------------------------------------------------------------------- */
 
-static const char *const seat_fill[CC_MAX_PLAYERS] = {"#1f5fd6", "#d62b2b", "#1f9e3a", "#f2cc1d",
-                                                      "#222222"};
-static const char *const seat_name[CC_MAX_PLAYERS] = {"blue", "red", "green", "yellow", "black"};
+static const char *const seat_fill[CC_MAX_PLAYERS] = {"#1f5fd6", "#d62b2b", "#1f9e3a",
+                                                      "#f2cc1d", "#222222", "#8a8a8a"};
+static const char *const seat_name[CC_MAX_PLAYERS] = {"blue",   "red",   "green",
+                                                      "yellow", "black", "grey"};
 
 /* Fill and outline of each kind of area, and the ground colour of fields and meadows. */
 struct kind_style {
@@ -676,7 +677,7 @@ static void put_ruleset_line(struct buf *b, const struct cc_game *g)
     /* Each option of the ruleset says its value in its own words (api/rulesets.c); a set
      * each member it has. */
     for (unsigned i = 0; i < CC_OPT_COUNT; i++) {
-        if (!cc_option_in_ruleset((enum cc_option_id)i, (enum cc_ruleset)g->ruleset)) continue;
+        if (!api_option_offered((enum cc_option_id)i, (enum cc_ruleset)g->ruleset)) continue;
         const struct cc_option_def *d = cc_option_def((enum cc_option_id)i);
         const char *const *phrase = api_option_info((enum cc_option_id)i)->phrase;
         unsigned v = cc_option_get(&g->options, (enum cc_option_id)i);
@@ -791,7 +792,7 @@ static void put_key(struct buf *b, const struct cc_game *g, int y, int *right)
     for (unsigned i = 0; i < CC_OPT_COUNT; i++) {
         const struct api_option_info *oi = api_option_info((enum cc_option_id)i);
         if (oi->key_sample &&
-            cc_option_in_ruleset((enum cc_option_id)i, (enum cc_ruleset)g->ruleset) &&
+            api_option_offered((enum cc_option_id)i, (enum cc_ruleset)g->ruleset) &&
             cc_option_get(&g->options, (enum cc_option_id)i) != 0)
             put_key_item(b, &x, y, oi->key_sample, oi->key_label, right);
     }

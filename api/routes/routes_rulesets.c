@@ -9,11 +9,20 @@
 #include "rulesets.h"
 #include "tiles.h"
 
-/* Sum of the counts of the catalogue. */
+/* Types of the catalogue in the sets the API offers. */
+static unsigned offered_types(const struct cc_tileset *ts)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < ts->ntypes; i++) n += api_set_offered((enum cc_set)ts->types[i].set);
+    return n;
+}
+
+/* Sum of the counts of the catalogue (the sets the API offers). */
 static unsigned total_tiles(const struct cc_tileset *ts)
 {
     unsigned n = 0;
-    for (unsigned i = 0; i < ts->ntypes; i++) n += ts->types[i].count;
+    for (unsigned i = 0; i < ts->ntypes; i++)
+        if (api_set_offered((enum cc_set)ts->types[i].set)) n += ts->types[i].count;
     return n;
 }
 
@@ -25,7 +34,7 @@ static cJSON *ruleset_json(enum cc_ruleset r, const struct cc_tileset *ts)
     cJSON_AddStringToObject(o, "title", info->title);
     cJSON *p = cJSON_AddObjectToObject(o, "players");
     cJSON_AddNumberToObject(p, "min", CC_MIN_PLAYERS);
-    cJSON_AddNumberToObject(p, "max", CC_MAX_PLAYERS);
+    cJSON_AddNumberToObject(p, "max", CC_BASE_MAX_PLAYERS); /* 6: expansions, not offered yet */
     cJSON_AddNumberToObject(o, "followers", cc_ruleset_followers(r));
     if (info->stables) cJSON_AddNumberToObject(o, "stables", info->stables);
     api_options_describe(cJSON_AddArrayToObject(o, "options"), r);
@@ -35,7 +44,7 @@ static cJSON *ruleset_json(enum cc_ruleset r, const struct cc_tileset *ts)
         if (mask & (1u << c))
             cJSON_AddItemToArray(cols, cJSON_CreateString(cc_column_name((enum cc_column)c)));
     cJSON *t = cJSON_AddObjectToObject(o, "tiles");
-    cJSON_AddNumberToObject(t, "types", ts->ntypes);
+    cJSON_AddNumberToObject(t, "types", offered_types(ts));
     cJSON_AddNumberToObject(t, "total", total_tiles(ts));
     cJSON_AddNumberToObject(t, "deck", ts->land_count);
     cJSON_AddStringToObject(t, "start", ts->types[ts->start_type].id);
@@ -145,6 +154,8 @@ void routes_tiles(const struct api_request *req, struct api_response *resp, cons
     cJSON_AddStringToObject(o, "start", ts->types[ts->start_type].id);
     cJSON_AddNumberToObject(o, "total", total_tiles(ts));
     cJSON *arr = cJSON_AddArrayToObject(o, "tiles");
-    for (unsigned i = 0; i < ts->ntypes; i++) cJSON_AddItemToArray(arr, tile_json(&ts->types[i]));
+    for (unsigned i = 0; i < ts->ntypes; i++)
+        if (api_set_offered((enum cc_set)ts->types[i].set))
+            cJSON_AddItemToArray(arr, tile_json(&ts->types[i]));
     api_reply_json(resp, 200, o);
 }

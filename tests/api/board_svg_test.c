@@ -230,11 +230,11 @@ struct variant {
 };
 
 static const struct variant variants[] = {
-    {"classic", CC_RULESET_CLASSIC, {CC_EDITION_STANDARD, 0, 0}},
-    {"classic original river", CC_RULESET_CLASSIC, {CC_EDITION_ORIGINAL, 1, 0}},
-    {"hills", CC_RULESET_HILLS, {0, 0, 0}},
-    {"discovery", CC_RULESET_DISCOVERY, {0, 0, CC_DRAW_PILE}},
-    {"discovery hand", CC_RULESET_DISCOVERY, {0, 0, CC_DRAW_HAND}},
+    {"classic", CC_RULESET_CLASSIC, {CC_EDITION_STANDARD, 0, 0, 0, 0}},
+    {"classic original river", CC_RULESET_CLASSIC, {CC_EDITION_ORIGINAL, 1, 0, 0, 0}},
+    {"hills", CC_RULESET_HILLS, {0, 0, 0, 0, 0}},
+    {"discovery", CC_RULESET_DISCOVERY, {0, 0, CC_DRAW_PILE, 0, 0}},
+    {"discovery hand", CC_RULESET_DISCOVERY, {0, 0, CC_DRAW_HAND, 0, 0}},
 };
 
 /* ---- Tests -------------------------------------------------------------------------- */

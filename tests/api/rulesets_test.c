@@ -17,7 +17,12 @@ Test(rulesets, every_option_and_ruleset_is_described)
         const struct api_option_info *oi = api_option_info((enum cc_option_id)i);
         const struct cc_option_def *d = cc_option_def((enum cc_option_id)i);
         cr_assert_not_null(oi);
-        cr_expect_not_null(oi->description, "%s", d->name);
+        /* The expansions of classic are not offered by the API yet (issue 24, item 2). */
+        bool offered = i != CC_OPT_EXPANSIONS && i != CC_OPT_INN_FINAL;
+        cr_expect_eq(oi->description != NULL, offered, "%s", d->name);
+        cr_expect_eq(api_option_offered((enum cc_option_id)i, CC_RULESET_CLASSIC),
+                     offered && cc_option_in_ruleset((enum cc_option_id)i, CC_RULESET_CLASSIC),
+                     "%s", d->name);
         if (oi->key_sample) cr_expect_not_null(oi->key_label, "%s", d->name);
     }
     cr_expect_null(api_option_info(CC_OPT_COUNT));
@@ -59,6 +64,11 @@ Test(rulesets, options_decode_from_the_table)
     cr_expect_str_eq(err.code, "bad_option");
     cr_expect_str_eq(err.detail, "options.edition must be \"standard\" or \"original\".");
     cr_expect_eq(decode("{\"river\": true}", CC_RULESET_HILLS, &o, &err), -1);
+    cr_expect_str_eq(err.code, "unknown_field");
+    /* Not offered yet: refused as unknown fields, whatever the engine can do. */
+    cr_expect_eq(decode("{\"expansions\": [\"inns\"]}", CC_RULESET_CLASSIC, &o, &err), -1);
+    cr_expect_str_eq(err.code, "unknown_field");
+    cr_expect_eq(decode("{\"inn_cathedral_final\": \"zero\"}", CC_RULESET_CLASSIC, &o, &err), -1);
     cr_expect_str_eq(err.code, "unknown_field");
     cr_expect_eq(decode("[]", CC_RULESET_CLASSIC, &o, &err), -1);
     cr_expect_str_eq(err.code, "invalid_body");

@@ -42,10 +42,10 @@ static void bench(const char *label, uint8_t ruleset, struct cc_options o, doubl
         t = now();
     }
     double dt = t - t0, dc = cpu_now() - c0;
-    printf("%-28s %9.0f games/s %11.0f placements/s  (%llu games, %.1f s; %.0f games per CPU "
-           "second)\n",
+    printf("%-28s %9.0f games/s %11.0f placements/s  (%llu games, %.1f s; %.0f games, %.0f "
+           "placements per CPU second)\n",
            label, (double)st.games / dt, (double)st.placements / dt, (unsigned long long)st.games,
-           dt, dc > 0 ? (double)st.games / dc : 0.0);
+           dt, dc > 0 ? (double)st.games / dc : 0.0, dc > 0 ? (double)st.placements / dc : 0.0);
 }
 
 int main(int argc, char **argv)
@@ -59,6 +59,10 @@ int main(int argc, char **argv)
     bench("classic standard", CC_RULESET_CLASSIC, (struct cc_options){0}, seconds);
     bench("classic original", CC_RULESET_CLASSIC, (struct cc_options){.edition = 1}, seconds);
     bench("classic standard + river", CC_RULESET_CLASSIC, (struct cc_options){.river = 1}, seconds);
+    /* Inns & Cathedrals and Traders & Builders (issue 24): 42 more tiles a game, so compare
+     * placements per second with the base game's. */
+    bench("classic + inns + traders", CC_RULESET_CLASSIC,
+          (struct cc_options){.expansions = CC_EXP_INNS | CC_EXP_TRADERS}, seconds);
     if (cc_tileset_get(CC_RULESET_HILLS))
         bench("hills", CC_RULESET_HILLS, (struct cc_options){0}, seconds);
     if (cc_tileset_get(CC_RULESET_DISCOVERY)) {

@@ -26,6 +26,10 @@ static const struct config configs[] = {
     {"hills", CC_RULESET_HILLS, {0}},
     {"discovery", CC_RULESET_DISCOVERY, {0}},
     {"discovery hand", CC_RULESET_DISCOVERY, {.draw = CC_DRAW_HAND}},
+    /* The bots play followers only with the expansions of classic (issue 24). */
+    {"classic inns traders river",
+     CC_RULESET_CLASSIC,
+     {.river = 1, .expansions = CC_EXP_INNS | CC_EXP_TRADERS}},
 };
 #define NCONFIGS (sizeof configs / sizeof configs[0])
 
@@ -195,6 +199,10 @@ ParameterizedTestParameters(bot, legal)
 ParameterizedTest(size_t *index, bot, legal)
 {
     play_checked(&configs[*index], 12, 5);
+}
+Test(bot, legal_classic_expansions)
+{
+    play_checked(&configs[7], 12, 5);
 }
 
 Test(bot, draw_phase_finished_game_and_levels)

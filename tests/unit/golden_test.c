@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "game.h"
+#include "options.h"
 #include "testutil.h"
 
 #define MAX_CASES  512
@@ -94,6 +95,27 @@ static int parse_side(struct golden *gd, const char *s)
     return -1;
 }
 
+/* "option NAME VALUE" for an option of the table (core/options.c) the lines above do not
+ * name: a choice by its value's name, a set as a comma-separated list of members. */
+static void set_option(struct golden *gd, const char *name, char *value)
+{
+    for (int i = 0; i < CC_OPT_COUNT; i++) {
+        const struct cc_option_def *d = cc_option_def((enum cc_option_id)i);
+        if (strcmp(d->name, name) != 0) continue;
+        unsigned v = 0;
+        for (char *save = NULL, *m = strtok_r(value, ",", &save); m;
+             m = strtok_r(NULL, ",", &save)) {
+            unsigned k = 0;
+            while (k < d->nvalues && (!d->values[k] || strcmp(d->values[k], m) != 0)) k++;
+            if (k == d->nvalues) FAIL(gd, "option %s has no value %s", name, m);
+            v = d->kind == CC_OPTION_SET ? v | 1u << k : k;
+        }
+        cc_option_set(&gd->setup.options, (enum cc_option_id)i, v);
+        return;
+    }
+    FAIL(gd, "unknown option %s", name);
+}
+
 static void start_game(struct golden *gd)
 {
     if (gd->started) return;
@@ -117,7 +139,23 @@ static const struct {
     {"stable", CC_FOLLOW_STABLE, false, parse_loc},
     {"hike", CC_FOLLOW_HIKE, true, parse_side},
     {"withdraw", CC_FOLLOW_WITHDRAW, true, parse_loc},
+    /* The figures of the expansions of classic: a deployment that names its figure. */
+    {"large", CC_FOLLOW_FOLLOWER, false, parse_loc},
+    {"builder", CC_FOLLOW_FOLLOWER, false, parse_loc},
+    {"pig", CC_FOLLOW_FOLLOWER, false, parse_loc},
 };
+
+/* The figure names of the case files, by enum cc_piece_kind. */
+static const char *const figure_names[CC_PIECE_KIND_COUNT] = {"follower", "stable", "large",
+                                                              "builder", "pig"};
+
+static int parse_figure(struct golden *gd, const char *s)
+{
+    for (int k = 0; k < CC_PIECE_KIND_COUNT; k++)
+        if (strcmp(s, figure_names[k]) == 0) return k;
+    FAIL(gd, "not a figure: %s", s);
+    return -1;
+}
 
 /* Parses "X Y ROT [followup...]" from tok[0..n) into a place action. */
 static void parse_place(struct golden *gd, char **tok, int n, struct cc_action *a)
@@ -138,6 +176,8 @@ static void parse_place(struct golden *gd, char **tok, int n, struct cc_action *
         while (f < sizeof followups / sizeof followups[0] && strcmp(tok[i], followups[f].word)) f++;
         if (f < sizeof followups / sizeof followups[0] && i + (followups[f].at ? 3 : 1) < n) {
             a->follow = followups[f].follow;
+            if (followups[f].follow == CC_FOLLOW_FOLLOWER)
+                a->figure = (uint8_t)parse_figure(gd, tok[i]);
             if (followups[f].at) {
                 a->fx = (int16_t)parse_int(gd, tok[++i]);
                 a->fy = (int16_t)parse_int(gd, tok[++i]);
@@ -201,7 +241,25 @@ static void check_score(struct golden *gd, const struct cc_player *players, char
     }
 }
 
-static void check_followers(struct golden *gd, char **tok, int n)
+/* The locations of placement `p` where figure `kind` may go. */
+static unsigned figure_mask(const struct cc_placement *p, int kind)
+{
+    switch (kind) {
+    case CC_PIECE_LARGE:
+        return p->large;
+    case CC_PIECE_BUILDER:
+        return p->builder;
+    case CC_PIECE_PIG:
+        return p->pig;
+    case CC_PIECE_STABLE:
+        return p->stable;
+    default:
+        return p->follower;
+    }
+}
+
+/* "followers X Y ROT LOC..." (kind: follower) or "can FIGURE X Y ROT LOC...". */
+static void check_followers(struct golden *gd, char **tok, int n, int kind)
 {
     draw_if_needed(gd);
     struct cc_action a;
@@ -213,9 +271,9 @@ static void check_followers(struct golden *gd, char **tok, int n)
         unsigned want = 0;
         for (int k = 3; k < n; k++)
             if (strcmp(tok[k], "-") != 0) want |= 1u << parse_loc(gd, tok[k]);
-        if (list[i].follower != want)
-            FAIL(gd, "follower locations %s, expected %s", tu_locations(list[i].follower),
-                 tu_locations(want));
+        if (figure_mask(&list[i], kind) != want)
+            FAIL(gd, "%s locations %s, expected %s", figure_names[kind],
+                 tu_locations(figure_mask(&list[i], kind)), tu_locations(want));
         return;
     }
     FAIL(gd, "placement %s %s %s is not legal", tok[0], tok[1], tok[2]);
@@ -240,7 +298,7 @@ static void run_line(struct golden *gd, char **tok, int n)
         else if (strcmp(tok[1], "draw") == 0)
             gd->setup.options.draw = strcmp(tok[2], "hand") == 0 ? CC_DRAW_HAND : CC_DRAW_PILE;
         else
-            FAIL(gd, "unknown option %s", tok[1]);
+            set_option(gd, tok[1], tok[2]);
     } else if (strcmp(cmd, "start") == 0 && n == 2 && !gd->started) {
         gd->setup.start = (int16_t)tile_id(gd, tok[1]);
     } else if (strcmp(cmd, "deck") == 0 && !gd->started) {
@@ -287,7 +345,26 @@ static void run_line(struct golden *gd, char **tok, int n)
             if ((int)np != parse_int(gd, tok[1]))
                 FAIL(gd, "%zu placements, expected %s", np, tok[1]);
         } else if (strcmp(cmd, "followers") == 0 && n >= 5) {
-            check_followers(gd, tok + 1, n - 1);
+            check_followers(gd, tok + 1, n - 1, CC_PIECE_FOLLOWER);
+        } else if (strcmp(cmd, "can") == 0 && n >= 6) {
+            check_followers(gd, tok + 2, n - 2, parse_figure(gd, tok[1]));
+        } else if (strcmp(cmd, "holds") == 0 && n == 4) {
+            int seat = parse_int(gd, tok[1]), kind = parse_figure(gd, tok[2]);
+            if (seat < 0 || seat >= gd->game.nplayers) FAIL(gd, "no seat %d", seat);
+            unsigned have = cc_supply_count(&gd->game.players[seat], (enum cc_piece_kind)kind);
+            if ((int)have != parse_int(gd, tok[3]))
+                FAIL(gd, "seat %d holds %u %s, expected %s", seat, have, tok[2], tok[3]);
+        } else if (strcmp(cmd, "goods") == 0 && n == 5) {
+            int seat = parse_int(gd, tok[1]);
+            if (seat < 0 || seat >= gd->game.nplayers) FAIL(gd, "no seat %d", seat);
+            const uint8_t *g = gd->game.players[seat].goods;
+            for (int k = 0; k < CC_GOODS_COUNT; k++)
+                if (g[k] != parse_int(gd, tok[2 + k]))
+                    FAIL(gd, "seat %d holds %d %s, expected %s", seat, g[k],
+                         cc_goods_name((enum cc_goods)k), tok[2 + k]);
+        } else if (strcmp(cmd, "tomove") == 0 && n == 2) {
+            if (gd->game.seat != parse_int(gd, tok[1]))
+                FAIL(gd, "seat %d is to move, expected %s", gd->game.seat, tok[1]);
         } else if (strcmp(cmd, "discarded") == 0) {
             int want = (n == 2 && strcmp(tok[1], "-") == 0) ? 0 : n - 1;
             if (gd->game.ndiscarded != want)

@@ -64,6 +64,8 @@ Test(modules, options_table)
         cr_assert_not_null(d);
         for (int r = 0; r < CC_RULESET_COUNT; r++) {
             cc_options_default(&o);
+            /* The final rule of inns and cathedrals goes only with inns (refused below). */
+            if (id == CC_OPT_INN_FINAL && r == CC_RULESET_CLASSIC) o.expansions = CC_EXP_INNS;
             cc_option_set(&o, (enum cc_option_id)id, cc_option_limit(d) - 1u);
             enum cc_status st = cc_options_check((enum cc_ruleset)r, &o, &bad, &other);
             if (cc_option_in_ruleset((enum cc_option_id)id, (enum cc_ruleset)r)) {

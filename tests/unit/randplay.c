@@ -4,6 +4,21 @@
 #include "randplay.h"
 #include "rng.h"
 
+/* The first location of each feature of `t` turned `rot` among the locations in `mask`, into
+ * out[]; returns how many. */
+static unsigned per_feature(const struct cc_tile_type *t, unsigned rot, unsigned mask, uint8_t *out)
+{
+    unsigned n = 0, seen = 0; /* seen: bits of the features chosen */
+    for (unsigned locs = mask; locs; locs &= locs - 1) {
+        unsigned loc = (unsigned)__builtin_ctz(locs);
+        unsigned f = t->slot_feature[rot][loc];
+        if (seen & (1u << f)) continue;
+        seen |= 1u << f;
+        out[n++] = (uint8_t)loc;
+    }
+    return n;
+}
+
 struct cc_setup randplay_setup(uint8_t ruleset, uint8_t nplayers, struct cc_options options,
                                uint64_t seed)
 {
@@ -50,13 +65,16 @@ bool randplay_game(struct cc_game *g, struct cc_events *ev, uint8_t ruleset, uin
             /* One choice per feature: its first location. */
             const struct cc_tile_type *t = &ts->types[p->tile];
             uint8_t choices[CC_MAX_TILE_FEATURES];
-            unsigned nchoices = 0, seen = 0; /* seen: bits of the features chosen */
-            for (unsigned locs = p->follower; locs; locs &= locs - 1) {
-                unsigned loc = (unsigned)__builtin_ctz(locs);
-                unsigned f = t->slot_feature[p->rot][loc];
-                if (seen & (1u << f)) continue;
-                seen |= 1u << f;
-                choices[nchoices++] = (uint8_t)loc;
+            unsigned nchoices = per_feature(t, p->rot, p->follower, choices);
+            /* The figures of the expansions of classic (large follower, builder, pig): one
+             * choice per feature each, after every other (none in a game without them). */
+            uint8_t figure_locs[3 * CC_MAX_TILE_FEATURES], figure_kinds[3 * CC_MAX_TILE_FEATURES];
+            unsigned nfigures = 0;
+            const uint16_t masks[3] = {p->large, p->builder, p->pig};
+            const uint8_t kinds[3] = {CC_PIECE_LARGE, CC_PIECE_BUILDER, CC_PIECE_PIG};
+            for (unsigned k = 0; k < 3; k++) {
+                unsigned got = per_feature(t, p->rot, masks[k], figure_locs + nfigures);
+                for (unsigned j = 0; j < got; j++) figure_kinds[nfigures++] = kinds[k];
             }
             /* Stables and hikes (hills) are further choices, one per location or hike. */
             uint8_t stable_locs[CC_LOC_COUNT], hikes[16];
@@ -70,7 +88,8 @@ bool randplay_game(struct cc_game *g, struct cc_events *ev, uint8_t ruleset, uin
             for (unsigned i = 0; ruleset == CC_RULESET_DISCOVERY && i < CC_MAX_PIECES; i++)
                 if (g->pieces[i].used && g->pieces[i].seat == g->seat)
                     withdraws[nwithdraws++] = (uint8_t)i;
-            unsigned pick = cc_rng_below(&rng, nchoices + nstables + nhikes + nwithdraws + 1);
+            unsigned pick =
+                cc_rng_below(&rng, nchoices + nstables + nhikes + nwithdraws + nfigures + 1);
             if (pick < nchoices) {
                 a.follow = CC_FOLLOW_FOLLOWER;
                 a.loc = choices[pick];
@@ -96,6 +115,11 @@ bool randplay_game(struct cc_game *g, struct cc_events *ev, uint8_t ruleset, uin
                 a.fx = on->x;
                 a.fy = on->y;
                 a.loc = locs[cc_rng_below(&rng, nlocs)];
+            } else if (pick < nchoices + nstables + nhikes + nwithdraws + nfigures) {
+                unsigned k = pick - nchoices - nstables - nhikes - nwithdraws;
+                a.follow = CC_FOLLOW_FOLLOWER;
+                a.figure = figure_kinds[k];
+                a.loc = figure_locs[k];
             }
             if (stats) stats->placements++;
         }

@@ -1,7 +1,8 @@
 /* randplay.h: a random player for tests and benchmarks (uniform legal placement, of either
  * hand tile in the discovery hand variant, then a uniform choice among "no follower", each
  * feature a follower may go on, and the ruleset's own follow-ups: stables and hikes in
- * hills, the withdrawal of each own follower in discovery). */
+ * hills, the withdrawal of each own follower in discovery, the large follower, builder and
+ * pig of the expansions of classic on each feature they may go on). */
 #ifndef RANDPLAY_H
 #define RANDPLAY_H
 

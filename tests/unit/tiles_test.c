@@ -25,7 +25,7 @@ Test(tiles, classic_land_counts)
     unsigned types = 0, tiles = 0, monasteries = 0, pennants = 0;
     for (int i = 0; i < ts->ntypes; i++) {
         const struct cc_tile_type *t = &ts->types[i];
-        if (t->is_river) continue;
+        if (t->set != CC_SET_BASE) continue;
         types++;
         tiles += t->count;
         monasteries += t->count * count_kind(t, CC_KIND_MONASTERY);

@@ -1,0 +1,213 @@
+/* traders.c: Traders & Builders, a module of classic (shared/rules/expansions.md).
+ *
+ * Its 24 tiles (set traders) are shuffled into the land. A city completed during play gives
+ * its goods to the player who placed the completing tile; at the end the most tokens of each
+ * kind score 10 (ties: each). Each player has a builder and a pig, deployed instead of a
+ * follower on the tile just placed: the builder on a road or city holding one of the
+ * player's followers that the placement does not complete, the pig on a field holding one of
+ * the player's farmers. When its owner extends the builder's feature in a later turn, an
+ * extra turn follows (never a third in a row); the pig makes its owner's farm score 4 per
+ * city when the owner wins it. Its state: g->extra_turn (the turn is an extra turn) and
+ * g->builder_due (within one placement: the builder's feature was extended).
+ */
+
+#include "board.h"
+#include "hand.h"
+#include "modules.h"
+#include "rules.h"
+
+/* The roots of the features that hold a follower (or the large follower) of `seat`, each
+ * once, into roots[]; returns how many. */
+static unsigned own_roots(const struct cc_game *g, unsigned seat, uint16_t roots[CC_MAX_PIECES])
+{
+    unsigned n = 0;
+    for (int i = 0; i < g->pieces_end; i++) {
+        const struct cc_piece *pc = &g->pieces[i];
+        if (!pc->used || pc->seat != seat || !cc_piece_is_follower(pc->kind)) continue;
+        uint16_t r = g->root[cc_node(pc->tile, pc->feature)];
+        unsigned j = 0;
+        while (j < n && roots[j] != r) j++;
+        if (j == n) roots[n++] = r;
+    }
+    return n;
+}
+
+/* Whether one of joined[0..n) is among own[0..nown). */
+static bool meets(const uint16_t *joined, unsigned n, const uint16_t *own, unsigned nown)
+{
+    for (unsigned i = 0; i < n; i++)
+        for (unsigned j = 0; j < nown; j++)
+            if (joined[i] == own[j]) return true;
+    return false;
+}
+
+/* Whether feature `f` of `t` turned `rot`, joining the features joined[0..n) through the
+ * side tiles nb[], would leave no open side: the open sides of the features it joins and
+ * its own, less two for each of its sides that meets a tile. */
+static bool would_complete(const struct cc_game *g, const struct cc_tile_type *t, unsigned f,
+                           unsigned rot, const int nb[4], const uint16_t *joined, unsigned n)
+{
+    uint16_t slots = cc_rotate_slots(t->features[f].slots, rot) & CC_EDGE_SLOTS_MASK;
+    int open = __builtin_popcount(slots);
+    for (unsigned i = 0; i < n; i++) open += g->open[joined[i]];
+    for (int s = 0; s < 4; s++)
+        if (nb[s] >= 0) open -= 2 * __builtin_popcount(slots & (7u << (3 * s)));
+    return open == 0;
+}
+
+static enum cc_status traders_check_figure(const struct cc_game *g, const struct cc_action *a)
+{
+    const struct cc_tile_type *t = &cc_types(g)[cc_turn_tile(g, a)];
+    unsigned f = t->slot_feature[a->rot][a->loc];
+    unsigned kind = t->features[f].kind;
+    bool builder = a->figure == CC_PIECE_BUILDER;
+    if (builder ? kind != CC_KIND_ROAD && kind != CC_KIND_CITY : kind != CC_KIND_FIELD)
+        return CC_ERR_NOT_ALLOWED_HERE;
+    if (cc_supply_count(&g->players[a->seat], (enum cc_piece_kind)a->figure) == 0)
+        return CC_ERR_NO_FIGURE_LEFT;
+    uint16_t own[CC_MAX_PIECES], joined[16];
+    unsigned nown = own_roots(g, a->seat, own);
+    int nb[4];
+    cc_side_tiles(g, a->x, a->y, nb);
+    unsigned n = cc_join_roots_near(g, t, f, a->rot, nb, joined);
+    if (!meets(joined, n, own, nown)) return CC_ERR_NO_OWN_FOLLOWER;
+    if (builder && would_complete(g, t, f, a->rot, nb, joined, n)) return CC_ERR_FEATURE_COMPLETED;
+    return CC_OK;
+}
+
+static bool traders_want_own(const struct cc_game *g)
+{
+    return g->players[g->seat].builders > 0 || g->players[g->seat].pigs > 0;
+}
+
+/* The builder on each road or city, the pig on each field, of the features `own` that would
+ * hold a follower of the seat to move (placement.c), the builder unless it is completed. */
+static void traders_own_features(const struct cc_game *g, struct cc_placement *p, uint16_t own,
+                                 const int nb[4])
+{
+    const struct cc_player *me = &g->players[g->seat];
+    const struct cc_tile_type *t = &cc_types(g)[p->tile];
+    for (unsigned f = 0; own >> f; f++) {
+        if (!(own >> f & 1u)) continue;
+        unsigned kind = t->features[f].kind;
+        uint16_t locs = cc_rotate_slots(t->features[f].slots, p->rot);
+        if (me->pigs && kind == CC_KIND_FIELD) p->pig |= locs;
+        if (!me->builders || (kind != CC_KIND_ROAD && kind != CC_KIND_CITY)) continue;
+        uint16_t joined[16];
+        unsigned n = cc_join_roots_near(g, t, f, p->rot, nb, joined);
+        if (!would_complete(g, t, f, p->rot, nb, joined, n)) p->builder |= locs;
+    }
+}
+
+/* A tile placed by the seat to move that joins the road or city of its builder (deployed in
+ * an earlier turn: this turn's comes after) makes an extra turn due. */
+static void traders_placed(struct cc_game *g, unsigned tile, const struct cc_tile_type *t)
+{
+    if (g->players[g->seat].builders > 0) return; /* its one builder is in its supply */
+    for (int i = 0; i < g->pieces_end; i++) {
+        const struct cc_piece *pc = &g->pieces[i];
+        if (!pc->used || pc->kind != CC_PIECE_BUILDER || pc->seat != g->seat) continue;
+        uint16_t r = g->root[cc_node(pc->tile, pc->feature)];
+        for (unsigned f = 0; f < t->nfeatures; f++)
+            if (g->root[cc_node(tile, f)] == r) g->builder_due = 1;
+        return;
+    }
+}
+
+/* The extra turn: due, not itself an extra turn, and a tile left to draw. */
+static bool traders_turn_again(struct cc_game *g)
+{
+    bool again = g->builder_due && !g->extra_turn && g->deck_pos < g->deck_len;
+    g->builder_due = 0;
+    g->extra_turn = again;
+    return again;
+}
+
+/* A city completed during play: its goods go to the placing seat, whoever holds the city. */
+static void traders_completed(struct cc_game *g, uint16_t root, enum cc_kind kind,
+                              struct cc_events *ev)
+{
+    if (kind != CC_KIND_CITY) return;
+    uint8_t goods[CC_GOODS_COUNT] = {0};
+    unsigned total = 0;
+    uint16_t n = root;
+    do {
+        const struct cc_feature_type *f =
+            &cc_placed_type(g, cc_node_tile(n))->features[cc_node_feature(n)];
+        for (int k = 0; k < CC_GOODS_COUNT; k++) {
+            goods[k] = (uint8_t)(goods[k] + f->goods[k]);
+            total += f->goods[k];
+        }
+        n = g->next[n];
+    } while (n != root);
+    if (total == 0) return;
+    struct cc_player *p = &g->players[g->seat];
+    for (int k = 0; k < CC_GOODS_COUNT; k++) p->goods[k] = (uint8_t)(p->goods[k] + goods[k]);
+    struct cc_event *e = cc_emit(ev, CC_EV_GOODS_TAKEN);
+    if (!e) return;
+    e->seat = g->seat;
+    e->x = g->board[cc_node_tile(root)].x;
+    e->y = g->board[cc_node_tile(root)].y;
+    e->loc = cc_node_location(g, root);
+    e->kind = CC_KIND_CITY;
+    e->count = (uint16_t)total;
+    for (int k = 0; k < CC_GOODS_COUNT; k++) e->goods[k] = goods[k];
+}
+
+/* Per kind of goods, the seats holding the most (at least one) score 10 each. */
+static void traders_final_scoring(const struct cc_game *g, struct cc_player *players,
+                                  struct cc_events *ev)
+{
+    for (int k = 0; k < CC_GOODS_COUNT; k++) {
+        unsigned best = 0, seats = 0;
+        for (unsigned s = 0; s < g->nplayers; s++) {
+            unsigned held = players[s].goods[k];
+            if (held > best) {
+                best = held;
+                seats = 0;
+            }
+            if (held == best && best > 0) seats |= 1u << s;
+        }
+        if (seats == 0) continue;
+        cc_award(players, seats, 10, CC_COL_GOODS);
+        struct cc_event *e = cc_emit(ev, CC_EV_FINAL_SCORED);
+        if (!e) continue;
+        e->kind = CC_KIND_CITY;
+        e->column = CC_COL_GOODS;
+        e->seats = (uint8_t)seats;
+        e->points = 10;
+        e->count = (uint16_t)best;
+        e->goods[k] = (uint8_t)best;
+    }
+}
+
+/* The winners of farm `field` whose pig stands in it. */
+static unsigned traders_farm_boost(const struct cc_game *g, uint16_t field, unsigned winners)
+{
+    unsigned seats = 0;
+    for (int i = 0; i < g->pieces_end; i++) {
+        const struct cc_piece *pc = &g->pieces[i];
+        if (!pc->used || pc->kind != CC_PIECE_PIG || !(winners >> pc->seat & 1u)) continue;
+        if (g->root[cc_node(pc->tile, pc->feature)] == field) seats |= 1u << pc->seat;
+    }
+    return seats;
+}
+
+const struct cc_module cc_traders_module = {
+    .name = "traders",
+    .set = CC_SET_TRADERS,
+    .option = CC_OPT_EXPANSIONS,
+    .on_mask = CC_EXP_TRADERS,
+    .tile_refused = CC_ERR_TILE_NOT_IN_GAME,
+    .figures = 1u << CC_PIECE_BUILDER | 1u << CC_PIECE_PIG,
+    .max_players = CC_MAX_PLAYERS,
+    .columns = 1u << CC_COL_GOODS,
+    .placed = traders_placed,
+    .check_figure = traders_check_figure,
+    .completed = traders_completed,
+    .turn_again = traders_turn_again,
+    .farm_boost = traders_farm_boost,
+    .want_own = traders_want_own,
+    .own_features = traders_own_features,
+    .final_scoring = traders_final_scoring,
+};
