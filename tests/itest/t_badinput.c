@@ -1085,7 +1085,8 @@ static const struct bad table[] = {
      VIA_PROXY,
      "POST",
      CHAT,
-     "{\"text\":\"abc\xE2\x80\xAE" "cba\"}",
+     "{\"text\":\"abc\xE2\x80\xAE"
+     "cba\"}",
      0,
      {J, AUTH},
      400,
