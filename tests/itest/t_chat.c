@@ -810,10 +810,12 @@ ITEST(test_chat_retention, "chat: retention deletes a game's messages and report
                      1, v);
     db_scalar("WITH u AS (UPDATE jobs SET due_at = now() WHERE kind = 'retention' RETURNING 1) "
               "SELECT count(*) FROM u");
+    /* The sweep deletes the oldest ended games first, in batches: on a shared test database
+     * other old games may come first; wait for ours, up to a minute. */
     long games = 1;
-    for (int i = 0; i < 200 && games != 0; i++) {
+    for (int i = 0; i < 600 && games != 0; i++) {
         games = db_scalar_params("SELECT count(*) FROM games WHERE id = $1::uuid", 1, v);
-        if (games) usleep(50000);
+        if (games) usleep(100000);
     }
     long after = db_scalar_params("SELECT (SELECT count(*) FROM chat_messages WHERE game_id = "
                                   "$1::uuid) + (SELECT count(*) FROM chat_reports WHERE game_id "
