@@ -94,26 +94,21 @@ include mk/fuzz.mk
 # (scripts/stage.sh): "stage NAME: 12.3 s" after it, and a table of every stage's time
 # and the total at the end (also when a stage failed), kept in build/test-stages.txt.
 TEST_STAGES = $(BUILD_ROOT)/test-stages.txt
+# The stages in order: a target, with @address or @thread for that sanitizer's variant (the
+# plain build otherwise); named "target" or "target (variant)" in the times.
+TEST_STAGE_LIST = lint-c test-spec test-fuzz test-api-unit test-api-unit@address test-api-db \
+                  test-unit test-unit@address test-itest@address test-itest@thread test-itest \
+                  test-webhook-std test-browser test-web test-soak test-failover test-ha test-bot
+stage_target  = $(firstword $(subst @, ,$(1)))
+stage_variant = $(word 2,$(subst @, ,$(1)))
+stage_make    = $(if $(filter address,$(1)),$(MAKE_ADDRESS),$(if $(filter thread,$(1)),$(MAKE_THREAD),$(MAKE_PLAIN)))
+# One stage (scripts/stage.sh run), stopping `make test` when it fails.
+test_stage    = scripts/stage.sh run $(TEST_STAGES) "$(call stage_target,$(1))$(if \
+                $(call stage_variant,$(1)), ($(call stage_variant,$(1))))" \
+                $(call stage_make,$(call stage_variant,$(1))) $(call stage_target,$(1))
 test: deps
 	@scripts/stage.sh begin $(TEST_STAGES)
-	@scripts/stage.sh run $(TEST_STAGES) "lint-c" $(MAKE_PLAIN) lint-c
-	@scripts/stage.sh run $(TEST_STAGES) "test-spec" $(MAKE_PLAIN) test-spec
-	@scripts/stage.sh run $(TEST_STAGES) "test-fuzz" $(MAKE_PLAIN) test-fuzz
-	@scripts/stage.sh run $(TEST_STAGES) "test-api-unit" $(MAKE_PLAIN) test-api-unit
-	@scripts/stage.sh run $(TEST_STAGES) "test-api-unit (address)" $(MAKE_ADDRESS) test-api-unit
-	@scripts/stage.sh run $(TEST_STAGES) "test-api-db" $(MAKE_PLAIN) test-api-db
-	@scripts/stage.sh run $(TEST_STAGES) "test-unit" $(MAKE_PLAIN) test-unit
-	@scripts/stage.sh run $(TEST_STAGES) "test-unit (address)" $(MAKE_ADDRESS) test-unit
-	@scripts/stage.sh run $(TEST_STAGES) "test-itest (address)" $(MAKE_ADDRESS) test-itest
-	@scripts/stage.sh run $(TEST_STAGES) "test-itest (thread)" $(MAKE_THREAD) test-itest
-	@scripts/stage.sh run $(TEST_STAGES) "test-itest" $(MAKE_PLAIN) test-itest
-	@scripts/stage.sh run $(TEST_STAGES) "test-webhook-std" $(MAKE_PLAIN) test-webhook-std
-	@scripts/stage.sh run $(TEST_STAGES) "test-browser" $(MAKE_PLAIN) test-browser
-	@scripts/stage.sh run $(TEST_STAGES) "test-web" $(MAKE_PLAIN) test-web
-	@scripts/stage.sh run $(TEST_STAGES) "test-soak" $(MAKE_PLAIN) test-soak
-	@scripts/stage.sh run $(TEST_STAGES) "test-failover" $(MAKE_PLAIN) test-failover
-	@scripts/stage.sh run $(TEST_STAGES) "test-ha" $(MAKE_PLAIN) test-ha
-	@scripts/stage.sh run $(TEST_STAGES) "test-bot" $(MAKE_PLAIN) test-bot
+	@$(foreach s,$(TEST_STAGE_LIST),$(call test_stage,$(s)) &&) true
 	@scripts/stage.sh end $(TEST_STAGES)
 
 # The sanitizer variants under their old names.

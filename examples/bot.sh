@@ -34,13 +34,8 @@
 # Needs bash, curl and jq.
 set -euo pipefail
 
-usage() {
-    sed -n '5,19p' "$0" | sed 's/^# \{0,1\}//' >&2
-    exit 2
-}
-
-# The command line, the requests and the play (examples/play.sh).
-prog=bot
+# The command line, the requests and the play (examples/play.sh); the usage is lines 5-19.
+prog=bot usage_lines=5,19
 # shellcheck source=examples/play.sh
 . "$(dirname "$0")/play.sh"
 start 2 "$@"

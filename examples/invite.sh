@@ -38,13 +38,8 @@
 # Needs bash, curl and jq.
 set -euo pipefail
 
-usage() {
-    sed -n '8,20p' "$0" | sed 's/^# \{0,1\}//' >&2
-    exit 2
-}
-
-# The command line, the requests and the play (examples/play.sh).
-prog=invite
+# The command line, the requests and the play (examples/play.sh); the usage is lines 8-20.
+prog=invite usage_lines=8,20
 # shellcheck source=examples/play.sh
 . "$(dirname "$0")/play.sh"
 start 3 "$@"

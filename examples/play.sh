@@ -2,10 +2,17 @@
 # play of a whole game once every seat is taken.
 #
 # The sourcing script sets prog first (its name, for messages and Idempotency-Keys) and
-# has a usage(); start reads its command line; before play_game it sets id (the game),
-# tokens and names (by seat: the token each seat acts with, its name).
-# shellcheck shell=bash disable=SC2154 # prog, id, tokens, names: the caller's
+# usage_lines (the lines of its own header that are its usage, "5,19"); start reads its
+# command line; before play_game it sets id (the game), tokens and names (by seat: the
+# token each seat acts with, its name).
+# shellcheck shell=bash disable=SC2154 # prog, usage_lines, id, tokens, names: the caller's
 # shellcheck disable=SC2034 # seed, ruleset, options: for the caller
+
+# Prints the caller's usage (its header's lines $usage_lines) and exits 2.
+usage() {
+    sed -n "${usage_lines}p" "$0" | sed 's/^# \{0,1\}//' >&2
+    exit 2
+}
 
 die() {
     echo "$prog: $*" >&2
@@ -13,7 +20,7 @@ die() {
 }
 
 # start DEFAULT_PLAYERS ARG...: reads the command line as the scripts' usage says (the
-# caller's usage() on a bad one) into url, players, seed, quiet, ruleset and options (the
+# usage on a bad one) into url, players, seed, quiet, ruleset and options (the
 # ruleset's options as a JSON object: true/false and numbers as such, anything else a
 # string), checks for curl and jq, and makes the scratch folder $tmp (removed at the exit).
 start() {

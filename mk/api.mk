@@ -107,29 +107,20 @@ test-webhook-std: $(API_BIN) spec-deps
 # make bench-http: the HTTP benchmark (scripts/bench-http.sh): a throwaway PostgreSQL, the
 # server, wrk loads of /healthz, a game's GET and whole turns; `make bench` runs it after
 # the engine's, the body decoder's and the board.png benchmarks.
-.PHONY: bench-http
-bench-http: $(API_BIN)
-	scripts/bench-http.sh
 # make bench-inbox: "my games" (scripts/bench-inbox.sh): 100,000 games, one player holding
 # 1,000 of them, p50/p99 of its list over HTTP (target: p99 under 5 ms).
-.PHONY: bench-inbox
-bench-inbox: $(API_BIN)
-	scripts/bench-inbox.sh
-
 # make bench-retention: retention (scripts/bench-retention.sh; not in make bench, it takes
 # about half an hour on 2 cores): the size of a finished game of each ruleset (rows and
 # bytes), 100,000 old finished games deleted by a second server while the first plays
 # turns, the committed turn rate without and during the deletion, and how long it took.
-.PHONY: bench-retention
-bench-retention: $(API_BIN)
-	scripts/bench-retention.sh
-
 # make backup-check: a pg_dump restored into a new database is the whole service's state
 # (scripts/backup-check.sh: the same game and ETag, tokens, an idempotent answer, a player's
 # list and a webhook after the restore; docs/operations.md).
-.PHONY: backup-check
-backup-check: $(API_BIN)
-	scripts/backup-check.sh
+# Each of the four runs its script, scripts/NAME.sh, once the server is built.
+API_SCRIPTS := bench-http bench-inbox bench-retention backup-check
+.PHONY: $(API_SCRIPTS)
+$(API_SCRIPTS): $(API_BIN)
+	scripts/$@.sh
 
 # make bench-clocks: the long-form measurement of clocks (issue 12; not in make test): 50
 # games nobody plays, 250 timeouts, how late after each deadline the server acted (p50/p99),

@@ -18,7 +18,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { spawnServer } from '../common/node.cjs';
+import { spawnServer, waitHealthy } from '../common/node.cjs';
 
 const top = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const bin = process.env.TILEHALL_BIN || path.join(top, 'build', 'tilehall');
@@ -127,21 +127,6 @@ within(30000, 'the whole play', play()).then(() => { window.result = { ok: true,
 </script></body></html>
 `;
 
-async function waitHealthy(base, child, ms) {
-    const until = Date.now() + ms;
-    while (Date.now() < until) {
-        if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}); see ${serverLog}`);
-        try {
-            const r = await fetch(base + '/healthz', { signal: AbortSignal.timeout(1000) });
-            if (r.status === 200) return;
-        } catch {
-            // not yet
-        }
-        await new Promise(ok => setTimeout(ok, 100));
-    }
-    throw new Error(`the server did not answer /healthz within ${ms} ms; see ${serverLog}`);
-}
-
 test('a page on another origin plays through CORS in headless Chromium', { timeout: TOTAL_MS }, async t => {
     assert.ok(fs.existsSync(bin), `${bin} is missing (make ${path.relative(top, bin)})`);
     assert.ok(fs.existsSync(browserPath), `${browserPath} is missing (apt-get install chromium)`);
@@ -157,7 +142,7 @@ test('a page on another origin plays through CORS in headless Chromium', { timeo
                CREATE_LIMIT_PER_MINUTE: '0' } });
     t.after(() => { if (server.exitCode === null) server.kill('SIGTERM'); });
     const api = `http://127.0.0.1:${apiPort}`;
-    await waitHealthy(api, server, 10000);
+    await waitHealthy(api, server, 10000, serverLog);
 
     const pageServer = http.createServer((req, res) => {
         res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });

@@ -130,3 +130,17 @@ int resp_abort_when(void *stop, curl_off_t dltotal, curl_off_t dlnow, curl_off_t
     (void)ulnow;
     return atomic_load((atomic_int *)stop) ? 1 : 0;
 }
+
+void resp_lines(struct resp_line *b, const char *p, size_t n,
+                void (*on_line)(void *ctx, const char *line), void *ctx)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] == '\n') {
+            b->text[b->len] = '\0';
+            on_line(ctx, b->text);
+            b->len = 0;
+        } else if (b->len + 1 < sizeof b->text) {
+            b->text[b->len++] = p[i];
+        }
+    }
+}

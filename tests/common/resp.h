@@ -62,6 +62,17 @@ void resp_free(struct resp *r);
 /* The problem `code` of an answer, or "". */
 const char *problem_code(const struct resp *r);
 
+/* A line of a stream (an event stream's) being received. */
+struct resp_line {
+    char text[8192]; /* its bytes so far (NUL-terminated once whole) */
+    size_t len;      /* how many */
+};
+
+/* Feeds the `n` bytes at `p` to `b`: on_line(ctx, line) for every whole line, its '\n'
+ * taken off (a line longer than fits is cut). */
+void resp_lines(struct resp_line *b, const char *p, size_t n,
+                void (*on_line)(void *ctx, const char *line), void *ctx);
+
 /* A CURLOPT_XFERINFOFUNCTION that aborts the transfer once the atomic_int at `stop` (its
  * CURLOPT_XFERINFODATA) is set: a stream's reader told to go away. */
 int resp_abort_when(void *stop, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,

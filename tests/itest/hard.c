@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -261,6 +262,32 @@ void hard_server_kill(struct server *s)
     int status;
     waitpid(s->pid, &status, 0);
     s->pid = 0;
+}
+
+static void *racer_main(void *p)
+{
+    struct hard_racer *a = p;
+    pthread_barrier_wait(a->go);
+    if (a->via == VIA_PROXY)
+        http(a->srv, "POST", a->path, a->body, a->h, &a->r);
+    else
+        hard_send(a->srv, a->via, "POST", a->path, a->body, a->body ? strlen(a->body) : 0, a->h,
+                  &a->r);
+    return NULL;
+}
+
+void hard_together(struct hard_racer *a, int n)
+{
+    pthread_t t[64];
+    pthread_barrier_t go;
+    if (n > 64) n = 64;
+    pthread_barrier_init(&go, NULL, (unsigned)n);
+    for (int i = 0; i < n; i++) {
+        a[i].go = &go;
+        pthread_create(&t[i], NULL, racer_main, &a[i]);
+    }
+    for (int i = 0; i < n; i++) pthread_join(t[i], NULL);
+    pthread_barrier_destroy(&go);
 }
 
 int hard_accept(int fd, int ms)

@@ -4,6 +4,7 @@
 #ifndef ITEST_HARD_H
 #define ITEST_HARD_H
 
+#include <pthread.h>
 #include <stddef.h>
 
 #include "itest.h"
@@ -26,6 +27,21 @@ enum hard_via {
  */
 void hard_send(const struct server *srv, enum hard_via via, const char *method, const char *path,
                const char *body, size_t len, const char *const *headers, struct resp *r);
+
+/* A POST sent on its own thread and released at once with the others (hard_together). */
+struct hard_racer {
+    const struct server *srv; /* where it goes */
+    enum hard_via via;        /* VIA_PROXY (0: as http() sends it) or VIA_DIRECT (hard_send) */
+    char path[160];           /* the POST path */
+    const char *body;         /* its body, or NULL */
+    const char *h[4];         /* its header lines, NULL-terminated */
+    struct resp r;            /* its answer (the caller frees it) */
+    pthread_barrier_t *go;    /* set by hard_together */
+};
+
+/* Sends the `n` POSTs of `a` (at most 64) together, each from a thread of its own released
+ * by one barrier; returns once every one is answered. */
+void hard_together(struct hard_racer *a, int n);
 
 /* A connection accepted on the listening socket `fd` within `ms`, or -1 (none came). */
 int hard_accept(int fd, int ms);

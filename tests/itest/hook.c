@@ -27,18 +27,16 @@ void header_of(const char *h, const char *name, char *dst, size_t cap)
     }
 }
 
-/* Serves one connection. */
-static void serve(struct listener *l, int c)
+long hook_read_request(int c, char *buf, size_t cap, int ms, char **body)
 {
-    char buf[65536];
     size_t len = 0;
     char *end = NULL;
     long body_len = -1;
     for (;;) {
         struct pollfd pf = {c, POLLIN, 0};
-        if (poll(&pf, 1, 5000) <= 0) return;
-        ssize_t n = read(c, buf + len, sizeof buf - 1 - len);
-        if (n <= 0) return;
+        if (poll(&pf, 1, ms) <= 0) return -1;
+        ssize_t n = read(c, buf + len, cap - 1 - len);
+        if (n <= 0) return -1;
         len += (size_t)n;
         buf[len] = '\0';
         if (!end && (end = strstr(buf, "\r\n\r\n")) != NULL) {
@@ -49,8 +47,19 @@ static void serve(struct listener *l, int c)
             body_len = strtol(cl, NULL, 10);
         }
         if (end && (long)(len - (size_t)(end + 4 - buf)) >= body_len) break;
-        if (len >= sizeof buf - 1) return;
+        if (len >= cap - 1) return -1;
     }
+    *body = end + 4;
+    return body_len;
+}
+
+/* Serves one connection. */
+static void serve(struct listener *l, int c)
+{
+    char buf[65536], *body;
+    long body_len = hook_read_request(c, buf, sizeof buf, 5000, &body);
+    if (body_len < 0) return;
+    char *end = body - 4;
     *end = '\0';
     int status;
     pthread_mutex_lock(&l->lock);

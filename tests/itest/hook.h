@@ -44,6 +44,11 @@ struct listener {
 /* Copies the value of header `name` from the header block `h` into dst ("" when absent). */
 void header_of(const char *h, const char *name, char *dst, size_t cap);
 
+/* Reads one HTTP request from the socket `c` into `buf` (`cap` bytes, NUL-terminated): its
+ * head and as much body as its Content-Length says, waiting at most `ms` for each read. The
+ * body's length, where it starts into *body; or -1 (closed, too slow or too long). */
+long hook_read_request(int c, char *buf, size_t cap, int ms, char **body);
+
 /* Starts a listener on a free port of 127.0.0.1 (one connection at a time, each closed after
  * its answer, 200 unless fail_first, status, delay_ms or close_all say otherwise); NULL on
  * failure. Stop it with listener_stop. */

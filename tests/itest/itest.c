@@ -126,6 +126,23 @@ void proxy_stop(struct server *s)
     snprintf(s->base, sizeof s->base, "%s", s->direct);
 }
 
+int itest_wait_answer(const char *base, const char *path, pid_t pid, int tries, long poll_us)
+{
+    struct server probe = {0};
+    snprintf(probe.base, sizeof probe.base, "%s", base);
+    for (int i = 0; i < tries; i++) {
+        struct resp r;
+        http(&probe, "GET", path, NULL, NULL, &r);
+        long st = r.status;
+        resp_free(&r);
+        if (st == 200) return 0;
+        int status;
+        if (waitpid(pid, &status, WNOHANG) == pid) return -1;
+        usleep((useconds_t)poll_us);
+    }
+    return -2;
+}
+
 int server_start_proxied(struct server *s, int proxied)
 {
     if (!s->port) {
@@ -137,26 +154,13 @@ int server_start_proxied(struct server *s, int proxied)
     if (s->pid < 0) return -1;
     snprintf(s->direct, sizeof s->direct, "http://127.0.0.1:%d", s->port);
     if (!s->proxy_port) snprintf(s->base, sizeof s->base, "%s", s->direct);
-    struct server direct = *s;
-    snprintf(direct.base, sizeof direct.base, "%s", s->direct);
-    for (int i = 0; i < 200; i++) {
-        struct resp r;
-        http(&direct, "GET", "/healthz", NULL, NULL, &r);
-        long st = r.status;
-        resp_free(&r);
-        if (st == 200) {
-            const char *spec = getenv("ITEST_SPEC_PROXY"); /* "" (ITEST_PROXY=): none */
-            if (proxied && spec && *spec && !s->proxy_port && proxy_start(s)) {
-                fprintf(stderr, "itest: the spec proxy did not start\n");
-                return -1;
-            }
-            return 0;
-        }
-        int status;
-        if (waitpid(s->pid, &status, WNOHANG) == s->pid) return -1;
-        usleep(50000);
+    if (itest_wait_answer(s->direct, "/healthz", s->pid, 200, 50000) != 0) return -1;
+    const char *spec = getenv("ITEST_SPEC_PROXY"); /* "" (ITEST_PROXY=): none */
+    if (proxied && spec && *spec && !s->proxy_port && proxy_start(s)) {
+        fprintf(stderr, "itest: the spec proxy did not start\n");
+        return -1;
     }
-    return -1;
+    return 0;
 }
 
 int itest_terminate(pid_t pid, long limit_ms, long poll_us)

@@ -36,6 +36,9 @@ int server_start_proxied(struct server *s, int proxied);
  * s). Returns the child's pid once the server listens, or -1 (nothing left running).
  */
 pid_t itest_spawn_server(int *port, const char *log, const char *const *env);
+/* Asks GET `base``path` every `poll_us` until it answers 200 (0), the child `pid` exits
+ * (-1; it is reaped) or `tries` asks went unanswered (-2). */
+int itest_wait_answer(const char *base, const char *path, pid_t pid, int tries, long poll_us);
 /* server_start_proxied(s, 0). */
 int server_start(struct server *s);
 /* SIGTERM to `pid`, then waits up to `limit_ms` for its exit, looking every `poll_us`, and

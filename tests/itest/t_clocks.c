@@ -272,20 +272,36 @@ ITEST(test_clocks_bank, "clocks: a bank running down with increments")
     CHECK(bob2 >= 1000 && bob2 <= 2000, "Bob's bank after his timeout: %lld ms", bob2);
 }
 
+/* Starts `x` (with its computer players and deadlines unless !`workers`), pauses srv
+ * (SIGSTOP: it acts on no deadline till the caller resumes it, SIGCONT, whatever this
+ * returns) and creates on x a game of Ann and Bob from `seed` with the short deck and the
+ * clock `clock` (JSON). 0, or -1 with `why`. */
+static int clock_game_alone(struct server *srv, struct server *x, int workers, int seed,
+                            const char *clock, struct game *g, char *why, size_t cap)
+{
+    static const char *const no_workers[] = {"BOT_WORKERS=0", NULL};
+    if (hard_server_start(x, workers ? NULL : no_workers, 0) != 0) {
+        snprintf(why, cap, "the server%s did not start", workers ? "" : " without workers");
+        return -1;
+    }
+    kill(srv->pid, SIGSTOP);
+    char body[400];
+    snprintf(
+        body, sizeof body,
+        "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"seed\":%d,\"clock\":%s," SHORT_DECK
+        "}",
+        seed, clock);
+    return game_new(x, body, g, why, cap);
+}
+
 ITEST(test_clocks_late, "clocks: a move after the deadline refused, nothing applied")
 {
     /* Nobody acts at the deadline (srv paused, the creating server without workers): a move
      * after it is refused with 409 turn_timed_out and nothing stored; srv then acts. */
     struct server x = {0};
-    static const char *const env[] = {"BOT_WORKERS=0", NULL};
-    CHECK(hard_server_start(&x, env, 0) == 0, "the server without workers did not start");
     struct game g;
-    char why[300];
-    kill(srv->pid, SIGSTOP);
-    int rc = game_new(&x,
-                      "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"seed\":7,"
-                      "\"clock\":{\"initial_seconds\":1}," SHORT_DECK "}",
-                      &g, why, sizeof why);
+    char why[300] = "";
+    int rc = clock_game_alone(srv, &x, 0, 7, "{\"initial_seconds\":1}", &g, why, sizeof why);
     long st = 0, st2 = 0;
     char code[40] = "";
     if (rc == 0) {
@@ -363,14 +379,10 @@ ITEST(test_clocks_killed, "clocks: a server killed with a deadline due, another 
     /* The server that would act is killed (-9) with the deadline due: srv (paused till
      * then, as if elsewhere) acts for it, once. */
     struct server x = {0};
-    CHECK(hard_server_start(&x, NULL, 0) == 0, "the server to kill did not start");
     struct game g;
-    char why[300];
-    kill(srv->pid, SIGSTOP);
-    int rc = game_new(&x,
-                      "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"seed\":9,"
-                      "\"clock\":{\"initial_seconds\":1,\"increment_seconds\":5}," SHORT_DECK "}",
-                      &g, why, sizeof why);
+    char why[300] = "";
+    int rc = clock_game_alone(srv, &x, 1, 9, "{\"initial_seconds\":1,\"increment_seconds\":5}", &g,
+                              why, sizeof why);
     usleep(700000);
     hard_server_kill(&x);
     usleep(500000); /* past the deadline, nobody running */
@@ -388,15 +400,10 @@ ITEST(test_clocks_lease,
     /* A deadline claimed by a server that died holding it (its lease, 2 s, simulated in the
      * table): nobody acts at the deadline (1 s) while the lease runs; srv acts once after. */
     struct server x = {0};
-    static const char *const env[] = {"BOT_WORKERS=0", NULL};
-    CHECK(hard_server_start(&x, env, 0) == 0, "the server without workers did not start");
     struct game g;
     char why[300] = "";
-    kill(srv->pid, SIGSTOP);
-    int rc = game_new(&x,
-                      "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"seed\":11,"
-                      "\"clock\":{\"initial_seconds\":1,\"increment_seconds\":5}," SHORT_DECK "}",
-                      &g, why, sizeof why);
+    int rc = clock_game_alone(srv, &x, 0, 11, "{\"initial_seconds\":1,\"increment_seconds\":5}", &g,
+                              why, sizeof why);
     long set = rc ? -1
                   : db_scalar_id("WITH u AS (UPDATE jobs SET due_at = now() + interval '2 s', "
                                  "claimed_until = now() + interval '2 s', attempts = 1 WHERE "

@@ -335,20 +335,31 @@ static const char *origins_on(struct server *z, char *why, size_t cap)
     return NULL;
 }
 
+/* Runs `check` (NULL when all is well, else what went wrong, in `why`) against a server of
+ * its own with the settings `env`; records a failure when it found one, or when the server
+ * did not start or exit cleanly. */
+static void check_on_server(const char *const *env,
+                            const char *(*check)(struct server *z, char *why, size_t cap))
+{
+    struct server z;
+    CHECK(hard_server_start(&z, env, 1) == 0, "the server did not start");
+    static char why[9000];
+    const char *bad = check(&z, why, sizeof why);
+    int st = hard_server_stop(&z);
+    CHECK(!bad, "%.400s", bad);
+    CHECK(st == 0, "server exit %d", st);
+}
+
 ITEST(test_cors_origins, "cors: CORS_ORIGINS list (listed, unlisted), preflights not rate-limited")
 {
     (void)srv;
-    struct server z;
     const char *env[] = {"CORS_ORIGINS=" PAGE ", https://b.example", "RATE_LIMIT=1",
                          "RATE_BURST=30", NULL};
-    CHECK(hard_server_start(&z, env, 1) == 0, "the server did not start");
-    char why[9000];
-    const char *bad = origins_on(&z, why, sizeof why);
-    int st = hard_server_stop(&z);
-    CHECK(!bad, "%.150s", bad);
-    CHECK(st == 0, "server exit %d", st);
+    check_on_server(env, origins_on);
+    if (itest_failure[0]) return;
     /* A bad list: the server does not start. */
     const char *worse[] = {"CORS_ORIGINS=https://a.example/app", NULL};
+    struct server z;
     int started = hard_server_start(&z, worse, 0) == 0;
     if (started) hard_server_stop(&z); /* (after a failed start there is nothing to stop) */
     CHECK(!started, "started with a path in CORS_ORIGINS");
@@ -525,19 +536,15 @@ ITEST(test_security_page_origins,
       "security headers: WEB_API_ORIGINS in the page's CSP and meta; bad lists refused")
 {
     (void)srv;
-    struct server z;
     const char *env[] = {"WEB_API_ORIGINS=http://a.example:8000, https://b.example", NULL};
-    CHECK(hard_server_start(&z, env, 1) == 0, "the server did not start");
-    char why[700];
-    const char *bad = page_origins_on(&z, why, sizeof why);
-    int st = hard_server_stop(&z);
-    CHECK(!bad, "%.400s", bad);
-    CHECK(st == 0, "server exit %d", st);
+    check_on_server(env, page_origins_on);
+    if (itest_failure[0]) return;
     static const char *const worse[] = {
         "WEB_API_ORIGINS=*", "WEB_API_ORIGINS=https://a.example/app",
         "WEB_API_ORIGINS=javascript:alert(1)", "WEB_API_ORIGINS=https://a.example\">", NULL};
     for (size_t i = 0; worse[i]; i++) {
         const char *e[] = {worse[i], NULL};
+        struct server z;
         int started = hard_server_start(&z, e, 0) == 0;
         if (started) hard_server_stop(&z);
         CHECK(!started, "started with %s", worse[i]);

@@ -58,6 +58,7 @@
 
 #include "db.h"
 #include "hard.h"
+#include "hook.h"
 #include "tests.h"
 
 #define NSRV        2
@@ -307,27 +308,27 @@ static void *reader_main(void *p)
 /* An event-stream follower of one game, reconnecting with Last-Event-ID. */
 struct follower {
     pthread_t thread;
-    char game[64];     /* the game followed */
-    int srv;           /* the server it reads from now */
-    atomic_int stop;   /* 1: go away */
-    atomic_int last;   /* the last event's id seen */
-    atomic_int done;   /* 1 once the thread ended */
-    int finished;      /* 1 once game_finished came */
-    int twice, missed; /* events seen twice, ids skipped */
-    int streams;       /* streams the server ended cleanly */
-    int cut;           /* streams cut short (failures) */
-    int refused;       /* connects refused */
-    int resets;        /* closed before an answer (failures) */
-    int bad_status;    /* answered other than 200 (failures) */
-    char line[8192];   /* the line being received */
-    size_t len;
-    int cur_id;    /* the event being received */
-    int cur_data;  /* 1 once its data came */
-    int cur_final; /* 1: it is game_finished */
+    char game[64];         /* the game followed */
+    int srv;               /* the server it reads from now */
+    atomic_int stop;       /* 1: go away */
+    atomic_int last;       /* the last event's id seen */
+    atomic_int done;       /* 1 once the thread ended */
+    int finished;          /* 1 once game_finished came */
+    int twice, missed;     /* events seen twice, ids skipped */
+    int streams;           /* streams the server ended cleanly */
+    int cut;               /* streams cut short (failures) */
+    int refused;           /* connects refused */
+    int resets;            /* closed before an answer (failures) */
+    int bad_status;        /* answered other than 200 (failures) */
+    struct resp_line line; /* the line being received */
+    int cur_id;            /* the event being received */
+    int cur_data;          /* 1 once its data came */
+    int cur_final;         /* 1: it is game_finished */
 };
 
-static void follower_line(struct follower *f, const char *l)
+static void follower_line(void *ctx, const char *l)
 {
+    struct follower *f = ctx;
     if (!l[0]) {
         if (f->cur_data && f->cur_id > 0) {
             int last = atomic_load(&f->last);
@@ -354,15 +355,7 @@ static size_t follower_body(char *p, size_t size, size_t nmemb, void *ud)
 {
     struct follower *f = ud;
     size_t n = size * nmemb;
-    for (size_t i = 0; i < n; i++) {
-        if (p[i] == '\n') {
-            f->line[f->len] = '\0';
-            follower_line(f, f->line);
-            f->len = 0;
-        } else if (f->len + 1 < sizeof f->line) {
-            f->line[f->len++] = p[i];
-        }
-    }
+    resp_lines(&f->line, p, n, follower_line, f);
     return n;
 }
 
@@ -385,7 +378,7 @@ static void *follower_main(void *p)
         curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
         curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, resp_abort_when);
         curl_easy_setopt(h, CURLOPT_XFERINFODATA, &f->stop);
-        f->len = 0;
+        f->line.len = 0;
         f->cur_id = -1;
         f->cur_data = f->cur_final = 0;
         atomic_fetch_add(&n_sent, 1);
@@ -440,22 +433,11 @@ static int dsrv_start(struct dsrv *d)
         d->pid = 0;
         return -1;
     }
-    struct server probe = {0};
-    snprintf(probe.base, sizeof probe.base, "http://127.0.0.1:%d", d->port);
-    for (int i = 0; i < 400; i++) {
-        struct resp r;
-        http(&probe, "GET", "/readyz", NULL, NULL, &r);
-        long st = r.status;
-        resp_free(&r);
-        if (st == 200) return 0;
-        int status;
-        if (waitpid(d->pid, &status, WNOHANG) == d->pid) {
-            d->pid = 0;
-            return -1;
-        }
-        usleep(20000);
-    }
-    return -1;
+    char base[64];
+    snprintf(base, sizeof base, "http://127.0.0.1:%d", d->port);
+    int rc = itest_wait_answer(base, "/readyz", d->pid, 400, 20000);
+    if (rc == -1) d->pid = 0; /* it exited */
+    return rc ? -1 : 0;
 }
 
 /* SIGTERM, then waits up to `limit_ms` for the exit: its status (255 when it had to be
@@ -919,22 +901,8 @@ static void *holder_main(void *p)
     while (!atomic_load(&h->stop)) {
         int c = hard_accept(h->fd, 50);
         if (c < 0) continue;
-        char buf[16384];
-        size_t got = 0;
-        long long end = hard_now_ms() + 3000;
-        int whole = 0;
-        while (!whole && got + 1 < sizeof buf && hard_now_ms() < end) {
-            struct pollfd cf = {c, POLLIN, 0};
-            if (poll(&cf, 1, 50) <= 0) continue;
-            ssize_t r = read(c, buf + got, sizeof buf - 1 - got);
-            if (r <= 0) break;
-            got += (size_t)r;
-            buf[got] = '\0';
-            const char *body = strstr(buf, "\r\n\r\n");
-            const char *cl = find_ci(buf, "Content-Length:");
-            whole = body && cl && got >= (size_t)(body + 4 - buf) + strtoul(cl + 15, NULL, 10);
-        }
-        if (whole) {
+        char buf[16384], *body;
+        if (hook_read_request(c, buf, sizeof buf, 3000, &body) >= 0) {
             atomic_fetch_add(&h->arrived, 1);
             usleep((useconds_t)h->hold_ms * 1000);
             static const char ok[] =

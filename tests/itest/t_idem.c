@@ -16,22 +16,6 @@
 
 #define REPEATS 40
 
-struct repeat {
-    const struct server *srv; /* where it goes */
-    const char *path;         /* POST path */
-    const char *const *hdr;   /* its headers */
-    pthread_barrier_t *go;    /* released together */
-    struct resp r;            /* its answer */
-};
-
-static void *repeat_main(void *p)
-{
-    struct repeat *a = p;
-    pthread_barrier_wait(a->go);
-    http(a->srv, "POST", a->path, NULL, a->hdr, &a->r);
-    return NULL;
-}
-
 /* One round: a new game, REPEATS concurrent draws with one key, alternating between the two
  * servers. Returns 0, or -1 with `why` saying what went wrong. */
 static int repeat_round(const struct server *srv, const struct server *two, int round, char *why,
@@ -43,17 +27,12 @@ static int repeat_round(const struct server *srv, const struct server *two, int 
     char path[160], key[64];
     snprintf(path, sizeof path, "/v1/games/%s/draw", g.id);
     snprintf(key, sizeof key, "Idempotency-Key: draw-once-%d", round);
-    const char *hdr[] = {g.auth[0], key, NULL};
-    struct repeat a[REPEATS];
-    pthread_t t[REPEATS];
-    pthread_barrier_t go;
-    pthread_barrier_init(&go, NULL, REPEATS);
+    static struct hard_racer a[REPEATS];
     for (int i = 0; i < REPEATS; i++) {
-        a[i] = (struct repeat){i % 2 ? two : srv, path, hdr, &go, {0}};
-        pthread_create(&t[i], NULL, repeat_main, &a[i]);
+        a[i] = (struct hard_racer){.srv = i % 2 ? two : srv, .h = {g.auth[0], key, NULL}};
+        snprintf(a[i].path, sizeof a[i].path, "%s", path);
     }
-    for (int i = 0; i < REPEATS; i++) pthread_join(t[i], NULL);
-    pthread_barrier_destroy(&go);
+    hard_together(a, REPEATS);
     int rc = 0;
     for (int i = 0; i < REPEATS && !rc; i++) {
         if (a[i].r.status != 200 || strcmp(a[i].r.body, a[0].r.body) != 0) {

@@ -118,34 +118,27 @@ static void expect_ids(const struct game *games, const int *order, int n, char *
 /* POSTs /v1/games/{id}/draw as seat `seat` of `g`: the status. */
 static long draw(const struct server *srv, const struct game *g, int seat)
 {
-    char path[160];
-    snprintf(path, sizeof path, "/v1/games/%s/draw", g->id);
-    const char *h[] = {g->auth[seat], NULL};
     struct resp r;
-    http(srv, "POST", path, NULL, h, &r);
+    game_post(srv, g, seat, "draw", NULL, &r);
     long st = r.status;
     resp_free(&r);
     return st;
 }
 
-/* The status and problem code of GET /v1/players/me/games`query` as `p`. */
-/* `in` as base64url without padding into `out` (cap bytes). */
+/* `in` as base64url without padding into `out` (cap bytes): OpenSSL's base64, its alphabet
+ * turned into base64url's. */
 static void b64url(const char *in, char *out, size_t cap)
 {
-    static const char a[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-    size_t n = strlen(in), o = 0;
-    const unsigned char *p = (const unsigned char *)in;
-    for (size_t i = 0; i < n && o + 5 < cap; i += 3) {
-        unsigned v = (unsigned)p[i] << 16 | (i + 1 < n ? (unsigned)p[i + 1] << 8 : 0) |
-                     (i + 2 < n ? p[i + 2] : 0);
-        out[o++] = a[v >> 18 & 63];
-        out[o++] = a[v >> 12 & 63];
-        if (i + 1 < n) out[o++] = a[v >> 6 & 63];
-        if (i + 2 < n) out[o++] = a[v & 63];
-    }
-    out[o] = '\0';
+    size_t n = strlen(in);
+    out[0] = '\0';
+    if (4 * ((n + 2) / 3) + 1 > cap) return;
+    int len = EVP_EncodeBlock((unsigned char *)out, (const unsigned char *)in, (int)n);
+    while (len > 0 && out[len - 1] == '=') len--;
+    out[len] = '\0';
+    for (char *c = out; *c; c++) *c = *c == '+' ? '-' : *c == '/' ? '_' : *c;
 }
 
+/* The status and problem code of GET /v1/players/me/games`query` as `p`. */
 static long list_code(const struct server *srv, const struct person *p, const char *query,
                       char *code, size_t cap)
 {

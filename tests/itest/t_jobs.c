@@ -101,11 +101,8 @@ static void hint_path(const struct game *g, int think_ms, char *path, size_t cap
 /* Seat `seat` of `g` draws on `srv`: 1 when it answered 200. */
 static int draw(const struct server *srv, const struct game *g, int seat)
 {
-    char path[160];
-    snprintf(path, sizeof path, "/v1/games/%s/draw", g->id);
-    const char *h[2] = {g->auth[seat], NULL};
     struct resp r;
-    http(srv, "POST", path, NULL, h, &r);
+    game_post(srv, g, seat, "draw", NULL, &r);
     int ok = r.status == 200;
     resp_free(&r);
     return ok;
@@ -166,6 +163,20 @@ ITEST(test_hints_client_gone,
     CHECK(took < 3000, "the second hint waited %lld ms behind a hint nobody waits for", took);
 }
 
+/* Two people's games on `x`, a (Ann and Bob, from `seed`) and b (Cy and Di, from seed + 1),
+ * seat 0 of each having drawn: 1, or 0 (`why` says why when a game was not made). */
+static int two_drawn_games(const struct server *x, int seed, struct game *a, struct game *b,
+                           char *why, size_t cap)
+{
+    char body[2][120];
+    snprintf(body[0], sizeof body[0],
+             "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"seed\":%d}", seed);
+    snprintf(body[1], sizeof body[1],
+             "{\"players\":[{\"name\":\"Cy\"},{\"name\":\"Di\"}],\"seed\":%d}", seed + 1);
+    return game_new(x, body[0], a, why, cap) == 0 && game_new(x, body[1], b, why, cap) == 0 &&
+           draw(x, a, 0) && draw(x, b, 0);
+}
+
 /*
  * Hints bounded and behind nobody, on a server of its own with room for one pending hint
  * (HINT_QUEUE=1): a repeat for the same seat joins the pending hint (both get its answer),
@@ -180,17 +191,11 @@ ITEST(test_hints_bounded,
     CHECK(hard_server_start(&x, env, 0) == 0, "the server did not start");
     struct game a, b, c;
     char why[300] = "";
-    int rc = game_new(&x, "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"seed\":33}", &a,
-                      why, sizeof why);
-    if (!rc)
-        rc = game_new(&x, "{\"players\":[{\"name\":\"Cy\"},{\"name\":\"Di\"}],\"seed\":34}", &b,
-                      why, sizeof why);
-    if (!rc)
-        rc = game_new(&x,
-                      "{\"players\":[{\"name\":\"Ed\"},{\"bot\":\"random\"}],\"seed\":35,\"hints\":"
-                      "false}",
-                      &c, why, sizeof why);
-    int drew = !rc && draw(&x, &a, 0) && draw(&x, &b, 0);
+    int drew = two_drawn_games(&x, 33, &a, &b, why, sizeof why) &&
+               game_new(&x,
+                        "{\"players\":[{\"name\":\"Ed\"},{\"bot\":\"random\"}],\"seed\":35,"
+                        "\"hints\":false}",
+                        &c, why, sizeof why) == 0;
     char path[200], first[8192], second[8192], third[8192];
     int f1 = -1, f2 = -1, st3 = 0;
     long long bot_ms = -2;
@@ -216,8 +221,7 @@ ITEST(test_hints_bounded,
     int st2 = f2 >= 0 ? read_answer(f2, 8000, second, sizeof second) : 0;
     kill(srv->pid, SIGCONT);
     (void)hard_server_stop(&x);
-    CHECK(rc == 0, "%s", why);
-    CHECK(drew, "the draws failed");
+    CHECK(drew, "the games were not made or the draws failed: %s", why);
     printf("  a computer player's turn while a 1.5 s hint is thought: %lld ms\n", bot_ms);
     cJSON *j1 = answer_json(first), *j2 = answer_json(second), *j3 = answer_json(third);
     char *p1 = j1 ? cJSON_PrintUnformatted(jget(j1, "placement")) : NULL;
@@ -252,12 +256,7 @@ ITEST(test_hints_per_address, "bots: hints pending per address bounded, another 
     CHECK(hard_server_start(&x, env, 0) == 0, "the server did not start");
     struct game a, b;
     char why[300] = "";
-    int rc = game_new(&x, "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"seed\":36}", &a,
-                      why, sizeof why);
-    if (!rc)
-        rc = game_new(&x, "{\"players\":[{\"name\":\"Cy\"},{\"name\":\"Di\"}],\"seed\":37}", &b,
-                      why, sizeof why);
-    int drew = !rc && draw(&x, &a, 0) && draw(&x, &b, 0);
+    int drew = two_drawn_games(&x, 36, &a, &b, why, sizeof why);
     char path[200], buf[8192], other[8192], first[8192];
     int st_same = 0, st_other = 0, st1 = 0;
     if (drew) {
@@ -271,8 +270,7 @@ ITEST(test_hints_per_address, "bots: hints pending per address bounded, another 
         st1 = f1 >= 0 ? read_answer(f1, 5000, first, sizeof first) : 0;
     }
     (void)hard_server_stop(&x);
-    CHECK(rc == 0, "%s", why);
-    CHECK(drew, "the draws failed");
+    CHECK(drew, "the games were not made or the draws failed: %s", why);
     cJSON *j = answer_json(buf);
     int busy = st_same == 503 && strcmp(jstr(j, "code"), "hints_busy") == 0;
     cJSON_Delete(j);

@@ -38,8 +38,7 @@ struct sse {
     int retry;               /* 1 once "retry:" came */
     int done;                /* 1 once the transfer is over */
     int ended;               /* 1 when the server ended it (not an abort, not an error) */
-    char line[8192];         /* a line being received */
-    size_t len;              /* bytes in line */
+    struct resp_line line;   /* a line being received */
     int cur_id;              /* the event being received: id, type, data */
     char cur_type[32];
     char cur_data[8192];
@@ -53,8 +52,9 @@ static long long ms_now(void)
 }
 
 /* One complete line of the stream (lock held). */
-static void sse_line(struct sse *c, const char *l)
+static void sse_line(void *ctx, const char *l)
 {
+    struct sse *c = ctx;
     if (!l[0]) {
         if (c->cur_data[0] && c->n < SSE_MAX) {
             c->ids[c->n] = c->cur_id;
@@ -85,15 +85,7 @@ static size_t sse_body(char *p, size_t size, size_t nmemb, void *ud)
     struct sse *c = ud;
     size_t n = size * nmemb;
     pthread_mutex_lock(&c->lock);
-    for (size_t i = 0; i < n; i++) {
-        if (p[i] == '\n') {
-            c->line[c->len] = '\0';
-            sse_line(c, c->line);
-            c->len = 0;
-        } else if (c->len + 1 < sizeof c->line) {
-            c->line[c->len++] = p[i];
-        }
-    }
+    resp_lines(&c->line, p, n, sse_line, c);
     pthread_mutex_unlock(&c->lock);
     return n;
 }

@@ -297,39 +297,6 @@ ITEST(test_players_refusals, "players: every refusal with its code, nothing stor
     CHECK(me(srv, p.auth, got, sizeof got) == 200, "the token stopped working: %s", got);
 }
 
-/* A creation sent on its own thread, released with the others. */
-struct racer {
-    const struct server *srv; /* where it goes */
-    const char *path;         /* POST path */
-    const char *body;         /* its body, or NULL */
-    const char *h[3];         /* its headers */
-    pthread_barrier_t *go;    /* released together */
-    struct resp r;            /* its answer */
-};
-
-static void *racer_main(void *p)
-{
-    struct racer *a = p;
-    pthread_barrier_wait(a->go);
-    hard_send(a->srv, VIA_DIRECT, "POST", a->path, a->body, a->body ? strlen(a->body) : 0, a->h,
-              &a->r);
-    return NULL;
-}
-
-/* Runs `n` racers (at most 16) together; each answer in a[i].r (caller frees). */
-static void race(struct racer *a, int n)
-{
-    pthread_t t[16];
-    pthread_barrier_t go;
-    pthread_barrier_init(&go, NULL, (unsigned)n);
-    for (int i = 0; i < n; i++) {
-        a[i].go = &go;
-        pthread_create(&t[i], NULL, racer_main, &a[i]);
-    }
-    for (int i = 0; i < n; i++) pthread_join(t[i], NULL);
-    pthread_barrier_destroy(&go);
-}
-
 ITEST(test_players_idempotency,
       "players: Idempotency-Key repeats with the token, concurrent on two servers")
 {
@@ -379,17 +346,18 @@ ITEST(test_players_idempotency,
     struct server two;
     CHECK(hard_server_start(&two, NULL, 0) == 0, "the second server did not start");
     enum { N = 12 };
-    struct racer a[N];
+    struct hard_racer a[N];
     memset(a, 0, sizeof a);
     before = people_count();
     for (int i = 0; i < N; i++) {
         a[i].srv = i % 2 ? &two : srv;
-        a[i].path = "/v1/players";
+        a[i].via = VIA_DIRECT;
+        snprintf(a[i].path, sizeof a[i].path, "/v1/players");
         a[i].body = "{\"name\":\"Twelve\"}";
         a[i].h[0] = "Idempotency-Key: 0d2c4f6a-players-idem-race-5b8e31f7c2d9";
         a[i].h[1] = "Content-Type: application/json";
     }
-    race(a, N);
+    hard_together(a, N);
     int with_token = 0, ok = 1;
     char first_id[64] = "", first_token[128] = "";
     for (int i = 0; i < N; i++) {
@@ -432,14 +400,15 @@ ITEST(test_players_token_race,
     for (int round = 0; round < ROUNDS && !why[0]; round++) {
         struct player p;
         if (player_new(srv, "{\"name\":\"Racer\"}", &p, why, sizeof why)) break;
-        struct racer a[N];
+        struct hard_racer a[N];
         memset(a, 0, sizeof a);
         for (int i = 0; i < N; i++) {
             a[i].srv = i % 2 ? &two : srv;
-            a[i].path = "/v1/players/me/token";
+            a[i].via = VIA_DIRECT;
+            snprintf(a[i].path, sizeof a[i].path, "/v1/players/me/token");
             a[i].h[0] = p.auth;
         }
-        race(a, N);
+        hard_together(a, N);
         int wins = 0, bad = 0;
         char winner[160] = "";
         for (int i = 0; i < N; i++) {

@@ -1,30 +1,11 @@
 /* t_race.c: racing clients, several servers, restarts and a lost database connection. */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "hard.h"
 #include "tests.h"
-
-struct racer {
-    const struct server *srv; /* where to send it */
-    const char *path;         /* POST path */
-    const char *body;         /* body or NULL */
-    const char *auth;         /* Authorization header */
-    const char *if_match;     /* If-Match header or NULL */
-    pthread_barrier_t *go;    /* released together */
-    struct resp r;            /* the answer */
-};
-
-static void *race_thread(void *p)
-{
-    struct racer *a = p;
-    const char *h[] = {a->auth, a->if_match, NULL};
-    pthread_barrier_wait(a->go);
-    http(a->srv, "POST", a->path, a->body, h, &a->r);
-    return NULL;
-}
 
 /*
  * Sends the same action from two clients at once (to srv1 and srv2), both with
@@ -37,14 +18,10 @@ static int race(const struct server *srv1, const struct server *srv2, const char
                 const char *body, const char *auth, const char *if_match, long win, char *why,
                 size_t cap)
 {
-    pthread_barrier_t go;
-    pthread_barrier_init(&go, NULL, 2);
-    struct racer a[2] = {{srv1, path, body, auth, if_match, &go, {0}},
-                         {srv2, path, body, auth, if_match, &go, {0}}};
-    pthread_t t[2];
-    for (int i = 0; i < 2; i++) pthread_create(&t[i], NULL, race_thread, &a[i]);
-    for (int i = 0; i < 2; i++) pthread_join(t[i], NULL);
-    pthread_barrier_destroy(&go);
+    struct hard_racer a[2] = {{.srv = srv1, .body = body, .h = {auth, if_match, NULL}},
+                              {.srv = srv2, .body = body, .h = {auth, if_match, NULL}}};
+    for (int i = 0; i < 2; i++) snprintf(a[i].path, sizeof a[i].path, "%s", path);
+    hard_together(a, 2);
     int wins = 0, losses = 0;
     for (int i = 0; i < 2; i++) {
         long st = a[i].r.status;

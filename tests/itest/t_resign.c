@@ -314,23 +314,6 @@ ITEST(test_resign_refusals, "resign: every refusal with its code, the stored gam
     db_game_free(&before);
 }
 
-/* A request sent on its own thread, released with the others. */
-struct asker {
-    const struct server *srv; /* where it goes */
-    char path[160];           /* POST path */
-    const char *h[2];         /* its Authorization */
-    pthread_barrier_t *go;    /* released together */
-    struct resp r;            /* its answer */
-};
-
-static void *asker_main(void *p)
-{
-    struct asker *a = p;
-    pthread_barrier_wait(a->go);
-    hard_send(a->srv, VIA_DIRECT, "POST", a->path, NULL, 0, a->h, &a->r);
-    return NULL;
-}
-
 /* Creates a player; its "Authorization: Bearer" line into auth. 0 or -1. */
 static int person(const struct server *srv, const char *name, char *auth, size_t cap)
 {
@@ -389,20 +372,15 @@ ITEST(test_rematch,
     struct server two;
     CHECK(hard_server_start(&two, NULL, 0) == 0, "the second server did not start");
     enum { N = 6 };
-    static struct asker a[N];
-    pthread_t t[N];
-    pthread_barrier_t go;
-    pthread_barrier_init(&go, NULL, N);
+    static struct hard_racer a[N];
     for (int i = 0; i < N; i++) {
         memset(&a[i], 0, sizeof a[i]);
         a[i].srv = i % 2 ? &two : srv;
+        a[i].via = VIA_DIRECT;
         snprintf(a[i].path, sizeof a[i].path, "/v1/games/%s/rematch", g.id);
         a[i].h[0] = g.auth[i % 3];
-        a[i].go = &go;
-        pthread_create(&t[i], NULL, asker_main, &a[i]);
     }
-    for (int i = 0; i < N; i++) pthread_join(t[i], NULL);
-    pthread_barrier_destroy(&go);
+    hard_together(a, N);
     char next[64] = "", tokens[3][64] = {"", "", ""};
     int created = 0, bad = -1, mismatch = 0, seat_wrong = 0, twice = 0;
     for (int i = 0; i < N; i++) {

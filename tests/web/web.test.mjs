@@ -20,7 +20,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { spawnServer } from '../common/node.cjs';
+import { spawnServer, waitHealthy } from '../common/node.cjs';
 
 const top = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const bin = process.env.TILEHALL_BIN || path.join(top, 'build', 'tilehall');
@@ -70,22 +70,7 @@ async function restartServer() {
     const code = await new Promise((ok) => (old.exitCode !== null ? ok(old.exitCode) : old.on('exit', (c) => ok(c))));
     assert.equal(code, 0, `the server exited with ${code}; see ${serverLog}`);
     await startServer('a', apiPort);
-    await waitHealthy(direct, server, 10000);
-}
-
-async function waitHealthy(base, child, ms) {
-    const until = Date.now() + ms;
-    while (Date.now() < until) {
-        if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}); see ${serverLog}`);
-        try {
-            const r = await fetch(base + '/healthz', { signal: AbortSignal.timeout(1000) });
-            if (r.status === 200) return;
-        } catch {
-            // not yet
-        }
-        await new Promise((ok) => setTimeout(ok, 100));
-    }
-    throw new Error(`the server did not answer /healthz within ${ms} ms; see ${serverLog}`);
+    await waitHealthy(direct, server, 10000, serverLog);
 }
 
 // A raw GET with the path exactly as given (no normalisation by a client library).
@@ -125,7 +110,7 @@ test.before(async () => {
         JOBS_POLL_MS: '50', WEB_DIR: webDir, WEB_API_ORIGINS: listed.origin };
     apiPort = await startServer('w', 0);
     direct = `http://127.0.0.1:${apiPort}`;
-    await waitHealthy(direct, server, 10000);
+    await waitHealthy(direct, server, 10000, serverLog);
     // Every request of the pages goes through the spec's validating proxy (an answer that
     // breaks openapi.yaml comes back 500), unless WEB_PROXY= is empty.
     if (process.env.WEB_PROXY !== '') {
@@ -192,6 +177,14 @@ function watch(page, lines) {
         if (m.type() === 'error' && Date.now() > quietUntil) lines.push(`console: ${m.text()}`);
     });
     page.on('pageerror', (e) => lines.push(`pageerror: ${e.message}`));
+}
+
+// Saves `name` as the page's player at the client's start and waits for the lobby's
+// "my turn" count (the player exists on the server then).
+async function saveName(page, name) {
+    await page.fill('#myname', name);
+    await page.click('button:has-text("Save")');
+    await page.waitForSelector('#my-turn-count');
 }
 
 // What the page's game view is at: 'over', 'draw', 'place' (my turn), or 'wait'.
@@ -303,9 +296,7 @@ test('whole games against computer players, every ruleset, to the end', { timeou
     const lines = [];
     watch(page, lines);
     await page.goto(api + '/');
-    await page.fill('#myname', 'Ann');
-    await page.click('button:has-text("Save")');
-    await page.waitForSelector('#my-turn-count');
+    await saveName(page, 'Ann');
     const games = [
         { ruleset: 'classic', options: {}, deck: ['U', 'V', 'E', 'K', 'L', 'B'] },
         { ruleset: 'hills', options: {}, deck: cats.hills.slice(0, 6).map((x) => x.id) },
@@ -497,9 +488,7 @@ test('tokens go only to their API, whatever a link names; the CSP; no framing', 
     assert.equal(first.headers()['content-security-policy'], pageCsp);
     assert.equal(first.headers()['x-content-type-options'], 'nosniff');
     assert.equal(first.headers()['referrer-policy'], 'no-referrer');
-    await page.fill('#myname', 'Eve');
-    await page.click('button:has-text("Save")');
-    await page.waitForSelector('#my-turn-count');
+    await saveName(page, 'Eve');
     // A game against a computer player: the browser holds a seat of it too.
     await page.waitForSelector('#ruleset option', { state: 'attached' });
     await (await (await page.$$('.seat'))[1].$('.seat-think')).fill('10');
@@ -580,9 +569,7 @@ test('tokens go only to their API, whatever a link names; the CSP; no framing', 
     const hlines = [];
     watch(hp, hlines);
     await hp.goto(otherOrigin + '/');
-    await hp.fill('#myname', 'Dee');
-    await hp.click('button:has-text("Save")');
-    await hp.waitForSelector('#my-turn-count');
+    await saveName(hp, 'Dee');
     const dee = await hp.evaluate((a) => JSON.parse(localStorage.getItem(`tilehall.player@${a}`)).token, api);
     secrets.push(dee);
     await hp.goto(`${otherOrigin}/?api=${encodeURIComponent(evil.origin)}#/`);
