@@ -408,7 +408,7 @@ static enum MHD_Result send_response(struct MHD_Connection *conn, const char *me
                             resp->cache_control ? resp->cache_control : "no-store");
     enum MHD_Result ret = MHD_queue_response(conn, (unsigned)resp->status, r);
     MHD_destroy_response(r);
-    metrics_request(api_route_template(url), resp->status,
+    metrics_request(resp->route ? resp->route : api_route_template(url), resp->status,
                     hr ? mono_us() - hr->started_us : (api_now_ms() - started_ms) * 1000);
     long long took = api_now_ms() - started_ms;
     int slow = slow_request_ms > 0 && took >= slow_request_ms && !(hr && hr->async.by_design);

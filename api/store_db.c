@@ -122,11 +122,11 @@
     "SELECT id, $2::integer + 1, $6::integer, $7, $8::jsonb FROM g WHERE $7::text IS NOT NULL), "  \
     "e AS (INSERT INTO events (game_id, seq, version, type, payload) "                             \
     "SELECT g.id, (x->>'seq')::integer, $2::integer + 1, x->>'type', x "                           \
-    "FROM g, json_array_elements($9::json) AS x), "                                                \
-    /* A delivery per event for each webhook of the game (0003, 0006). */                          \
+    "FROM g, json_array_elements($9::json) AS x RETURNING seq), "                                  \
+    /* A delivery per event for each webhook of the game (0003, 0006), from the events'           \
+     * rows (the events' text is read once). */                                                    \
     "w AS (INSERT INTO webhook_deliveries (webhook_id, seq) "                                      \
-    "SELECT h.id, (x->>'seq')::integer FROM g JOIN webhooks h ON h.game_id = g.id, "               \
-    "json_array_elements($9::json) AS x RETURNING 1)" jobs " "                                     \
+    "SELECT h.id, e.seq FROM g JOIN webhooks h ON h.game_id = g.id, e RETURNING 1)" jobs " "       \
     /* The deliveries written (the caller kicks its workers), and, sent at commit only, the      \
      * notification that wakes the streams and long polls of every server, while one of them     \
      * watches the game (0004). */                                                                 \
