@@ -100,36 +100,31 @@
     "(extract(epoch FROM now()) * 1000)::bigint"
 
 /*
- * The statement of a whole action (ST_GAME_COMMIT, ST_GAME_COMMIT_JOBS): the game's row
- * (guarded by its version), the action, its events, `jobs` (JOBS_CTE of $17, or ""), the
- * webhook deliveries; answers the deliveries written, the events' notification, and
- * `jobs_out` (the jobs written and their notification).
+ * The statement of a whole action (ST_GAME_COMMIT, ST_GAME_COMMIT_JOBS), in the order of
+ * its parts: g the game's row, guarded by its version, with the turn and scores (0012,
+ * struct store_turn: a NULL phase $13 keeps what is stored) and the clock (0014); a the
+ * action (none for a commit of events only, $7 NULL: a clock's deadline_near, 0011); e the
+ * events; w a delivery per event for each webhook of the game (0003, 0006), from the
+ * events' rows (their text is read once); `jobs` (JOBS_CTE of $17, or ""). Answers the
+ * deliveries written (the caller kicks its workers), and, sent at commit only, the
+ * notification that wakes the streams and long polls of every server while one of them
+ * watches the game (0004), then `jobs_out` (the jobs written and their notification).
  */
 #define GAME_COMMIT(jobs, jobs_out)                                                                \
     "WITH g AS (UPDATE games SET version = $2::integer + 1, status = $3, "                         \
     "last_seq = $4::integer, snapshot = $5::bytea, updated_at = now(), result = $10, "             \
-    /* The turn and scores (0012, struct store_turn): a NULL phase ($13) keeps what is           \
-     * stored. */                                                                                  \
     "turn_number = CASE WHEN $13::text IS NULL THEN turn_number ELSE $11::integer END, "           \
     "turn_seat = CASE WHEN $13::text IS NULL THEN turn_seat ELSE $12::integer END, "               \
     "turn_phase = coalesce($13::text, turn_phase), scores = CASE WHEN $13::text IS NULL THEN "     \
-    "scores ELSE $14::integer[] END, "                                                             \
-    /* The clock (0014). */                                                                        \
-    "clock = $15::jsonb, deadline = $16::timestamptz WHERE id = $1::uuid AND version = "           \
-    "$2::integer RETURNING id, watched_until), "                                                   \
-    /* No action for a commit of events only ($7 NULL: a clock's deadline_near, 0011). */         \
+    "scores ELSE $14::integer[] END, clock = $15::jsonb, deadline = $16::timestamptz "             \
+    "WHERE id = $1::uuid AND version = $2::integer RETURNING id, watched_until), "                 \
     "a AS (INSERT INTO actions (game_id, version, seat, kind, body) "                              \
     "SELECT id, $2::integer + 1, $6::integer, $7, $8::jsonb FROM g WHERE $7::text IS NOT NULL), "  \
     "e AS (INSERT INTO events (game_id, seq, version, type, payload) "                             \
     "SELECT g.id, (x->>'seq')::integer, $2::integer + 1, x->>'type', x "                           \
     "FROM g, json_array_elements($9::json) AS x RETURNING seq), "                                  \
-    /* A delivery per event for each webhook of the game (0003, 0006), from the events'           \
-     * rows (the events' text is read once). */                                                    \
     "w AS (INSERT INTO webhook_deliveries (webhook_id, seq) "                                      \
     "SELECT h.id, e.seq FROM g JOIN webhooks h ON h.game_id = g.id, e RETURNING 1)" jobs " "       \
-    /* The deliveries written (the caller kicks its workers), and, sent at commit only, the      \
-     * notification that wakes the streams and long polls of every server, while one of them     \
-     * watches the game (0004). */                                                                 \
     "SELECT (SELECT count(*) FROM w), (SELECT pg_notify('" STORE_EVENTS_CHANNEL "', g.id::text "   \
     "|| ':' || $4::integer) WHERE g.watched_until > now()), " jobs_out " FROM g"
 
