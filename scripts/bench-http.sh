@@ -123,12 +123,15 @@ eval "$(run turns -t"$turn_conns" -c"$turn_conns" -d"${seconds}s" -s tests/bench
     "$base" -- "$out/games.txt" "$turn_conns" | sed 's/\([a-z0-9_]*\)=/t_\1=/g')"
 
 bots_t1=$(date +%s.%N)
+bots_v1=$(bot_versions)
+for p in "${botloops[@]}"; do kill "$p" 2>/dev/null || true; done
+bot_games=$(wc -l <"$out/bot-games.txt")
 
 # (d) The database alone: pgbench's one-row inserts on the same cluster and settings, while
-# the server idles (its job workers poll, nothing else).
+# the server idles (its job workers poll; the computer players' loops are stopped).
 pg_url_db() { sed "s|/tilehall_bench?|/$1?|" <<<"$url"; }
-PGOPTIONS='-c client_min_messages=warning' psql -X -q -v ON_ERROR_STOP=1 -d "$(pg_url_db postgres)" -c 'DROP DATABASE IF EXISTS bench_pgbench' \
-    -c 'CREATE DATABASE bench_pgbench' >/dev/null
+PGOPTIONS='-c client_min_messages=warning' psql -X -q -v ON_ERROR_STOP=1 -d "$(pg_url_db postgres)" \
+    -c 'DROP DATABASE IF EXISTS bench_pgbench' -c 'CREATE DATABASE bench_pgbench' >/dev/null
 psql -X -q -v ON_ERROR_STOP=1 -d "$(pg_url_db bench_pgbench)" -c \
     'CREATE TABLE one_row (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, at timestamptz NOT NULL DEFAULT now())'
 echo 'INSERT INTO one_row DEFAULT VALUES;' >"$out/pgbench.sql"
@@ -136,9 +139,7 @@ pgbench -n -M prepared -c "$turn_conns" -j 2 -T "$seconds" -f "$out/pgbench.sql"
     "$(pg_url_db bench_pgbench)" >"$out/pgbench.txt" 2>&1 || { cat "$out/pgbench.txt" >&2; exit 1; }
 p_tps=$(sed -n 's/^tps = \([0-9.]*\) .*/\1/p' "$out/pgbench.txt" | head -n 1)
 p_lat=$(sed -n 's/^latency average = \([0-9.]*\) ms/\1/p' "$out/pgbench.txt")
-bots_v1=$(bot_versions)
-for p in "${botloops[@]}"; do kill "$p" 2>/dev/null || true; done
-bot_games=$(wc -l <"$out/bot-games.txt")
+
 cores=$(nproc)
 echo "bench-http: $cores cores, THREADS=$threads, LOG_LEVEL=${LOG_LEVEL:-info}, ${seconds} s per load"
 printf '  %-34s %8s req/s  p50 %7s ms  p99 %7s ms  non-2xx %s, socket errors %s\n' \
