@@ -101,6 +101,8 @@ struct api_response {
                                   server), or NULL: API_CSP_NONE */
     int suspend;               /* nothing to answer yet: API_SUSPEND_TICK or _WAKE, else 0 */
     struct api_stream *stream; /* a streamed body (body stays NULL), owned, or NULL */
+    const char *route;         /* the route's pattern (static) as the router found it, for
+                                  the metrics, or NULL: found again from the path */
 };
 
 /* The value of query parameter `name`, or NULL. */

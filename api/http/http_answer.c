@@ -82,7 +82,7 @@ enum MHD_Result http_send(struct MHD_Connection *conn, const char *method, const
                             resp->cache_control ? resp->cache_control : "no-store");
     enum MHD_Result ret = MHD_queue_response(conn, (unsigned)resp->status, r);
     MHD_destroy_response(r);
-    metrics_request(http_server.app.route_template(url), resp->status,
+    metrics_request(resp->route ? resp->route : http_server.app.route_template(url), resp->status,
                     hr ? mono_us() - hr->started_us : (api_now_ms() - started_ms) * 1000);
     long long took = api_now_ms() - started_ms;
     int slow = http_server.slow_request_ms > 0 && took >= http_server.slow_request_ms &&

@@ -232,7 +232,10 @@ void api_handle(const struct api_request *req, struct api_response *resp)
                       "The body must be JSON (Content-Type: application/json).");
         return;
     }
-    switch (api_route_find(req->method, req->path, &m)) {
+    enum api_route_status found = api_route_find(req->method, req->path, &m);
+    /* The metrics' name of the route, so that the HTTP layer need not look again. */
+    resp->route = m.pattern;
+    switch (found) {
     case API_ROUTE_FOUND: {
         /* One value per name: which of two a handler read would be a guess (limit=5&limit=6). */
         const char *twice = repeated_parameter(req);
@@ -244,6 +247,7 @@ void api_handle(const struct api_request *req, struct api_response *resp)
             return;
         }
         m.route->handler(req, resp, m.arg);
+        if (!resp->route) resp->route = m.pattern; /* (a handler may start its answer over) */
         return;
     }
     case API_ROUTE_NO_METHOD:

@@ -513,6 +513,9 @@ enum store_status store_game_commit(const struct store_commit *c)
         snprintf(last_seq, sizeof last_seq, "%d", c->last_seq);
         snprintf(seat, sizeof seat, "%d", c->seat);
         struct turn_text tt;
+        /* The jobs last: a commit without jobs sends the statement without them, with the
+         * first 16 parameters (ST_GAME_COMMIT). */
+        const char *jobs_json = store_jobs_json(c->jobs, jobs_buf, sizeof jobs_buf);
         const char *vals[17] = {c->id,
                                 version,
                                 c->status,
@@ -523,17 +526,18 @@ enum store_status store_game_commit(const struct store_commit *c)
                                 c->action_json,
                                 c->events_json,
                                 c->result,
-                                store_jobs_json(c->jobs, jobs_buf, sizeof jobs_buf),
                                 NULL,
                                 NULL,
                                 NULL,
-                                NULL,
+                                NULL, /* the turn: turn_vals() below */
                                 c->clock_json,
-                                c->clock_json ? c->deadline : NULL};
-        turn_vals(&c->turn, &tt, vals + 11);
+                                c->clock_json ? c->deadline : NULL,
+                                jobs_json};
+        turn_vals(&c->turn, &tt, vals + 10);
         int lens[17] = {0, 0, 0, 0, (int)c->snapshot_len, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
         PGresult *res;
-        s = db_run(&pg, ST_GAME_COMMIT, 17, vals, lens, &res);
+        s = jobs_json ? db_run(&pg, ST_GAME_COMMIT_JOBS, 17, vals, lens, &res)
+                      : db_run(&pg, ST_GAME_COMMIT, 16, vals, lens, &res);
         if (s == STORE_OK) {
             if (PQntuples(res) != 1) {
                 s = STORE_CONFLICT;

@@ -108,6 +108,35 @@
     "r.lost, coalesce((extract(epoch FROM r.last_rated_at) * 1000)::bigint, 0), "                  \
     "(extract(epoch FROM now()) * 1000)::bigint"
 
+/*
+ * The statement of a whole action (ST_GAME_COMMIT, ST_GAME_COMMIT_JOBS), in the order of
+ * its parts: g the game's row, guarded by its version, with the turn and scores (0012,
+ * struct store_turn: a NULL phase $13 keeps what is stored) and the clock (0014); a the
+ * action (none for a commit of events only, $7 NULL: a clock's deadline_near, 0011); e the
+ * events; w a delivery per event for each webhook of the game (0003, 0006), from the
+ * events' rows (their text is read once); `jobs` (JOBS_CTE of $17, or ""). Answers the
+ * deliveries written (the caller kicks its workers), and, sent at commit only, the
+ * notification that wakes the streams and long polls of every server while one of them
+ * watches the game (0004), then `jobs_out` (the jobs written and their notification).
+ */
+#define GAME_COMMIT(jobs, jobs_out)                                                                \
+    "WITH g AS (UPDATE games SET version = $2::integer + 1, status = $3, "                         \
+    "last_seq = $4::integer, snapshot = $5::bytea, updated_at = now(), result = $10, "             \
+    "turn_number = CASE WHEN $13::text IS NULL THEN turn_number ELSE $11::integer END, "           \
+    "turn_seat = CASE WHEN $13::text IS NULL THEN turn_seat ELSE $12::integer END, "               \
+    "turn_phase = coalesce($13::text, turn_phase), scores = CASE WHEN $13::text IS NULL THEN "     \
+    "scores ELSE $14::integer[] END, clock = $15::jsonb, deadline = $16::timestamptz "             \
+    "WHERE id = $1::uuid AND version = $2::integer RETURNING id, watched_until), "                 \
+    "a AS (INSERT INTO actions (game_id, version, seat, kind, body) "                              \
+    "SELECT id, $2::integer + 1, $6::integer, $7, $8::jsonb FROM g WHERE $7::text IS NOT NULL), "  \
+    "e AS (INSERT INTO events (game_id, seq, version, type, payload) "                             \
+    "SELECT g.id, (x->>'seq')::integer, $2::integer + 1, x->>'type', x "                           \
+    "FROM g, json_array_elements($9::json) AS x RETURNING seq), "                                  \
+    "w AS (INSERT INTO webhook_deliveries (webhook_id, seq) "                                      \
+    "SELECT h.id, e.seq FROM g JOIN webhooks h ON h.game_id = g.id, e RETURNING 1)" jobs " "       \
+    "SELECT (SELECT count(*) FROM w), (SELECT pg_notify('" STORE_EVENTS_CHANNEL "', g.id::text "   \
+    "|| ':' || $4::integer) WHERE g.watched_until > now()), " jobs_out " FROM g"
+
 static const char *const stmt_sql[ST_COUNT] = {
     [ST_PING] = "SELECT 1",
     /* One row per seat; the snapshot only in the first (results in binary); the person a
@@ -173,42 +202,14 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_ACTION_INSERT] = "INSERT INTO actions (game_id, version, seat, kind, body) "
                          "VALUES ($1::uuid, $2::integer, $3::integer, $4, $5::jsonb)",
     /* A whole action in one statement (one round trip, its own transaction): nothing is
-     * written unless the version is still the one read; answers 1 row, or 0 (moved on). */
-    [ST_GAME_COMMIT] = "WITH g AS (UPDATE games SET version = $2::integer + 1, status = $3, "
-                       "last_seq = $4::integer, snapshot = $5::bytea, updated_at = now(), "
-                       "result = $10, "
-                       /* The turn and scores (0012, struct store_turn): a NULL phase ($14)
-                        * keeps what is stored. */
-                       "turn_number = CASE WHEN $14::text IS NULL THEN turn_number "
-                       "ELSE $12::integer END, turn_seat = CASE WHEN $14::text IS NULL "
-                       "THEN turn_seat ELSE $13::integer END, turn_phase = coalesce($14::text, "
-                       "turn_phase), scores = CASE WHEN $14::text IS NULL THEN scores "
-                       "ELSE $15::integer[] END, "
-                       /* The clock (0014). */
-                       "clock = $16::jsonb, deadline = $17::timestamptz "
-                       "WHERE id = $1::uuid AND version = $2::integer "
-                       "RETURNING id, watched_until), "
-                       /* No action for a commit of events only ($7 NULL: a clock's
-                        * deadline_near, 0011). */
-                       "a AS (INSERT INTO actions (game_id, version, seat, kind, body) "
-                       "SELECT id, $2::integer + 1, $6::integer, $7, $8::jsonb FROM g "
-                       "WHERE $7::text IS NOT NULL), "
-                       "e AS (INSERT INTO events (game_id, seq, version, type, payload) "
-                       "SELECT g.id, (x->>'seq')::integer, $2::integer + 1, x->>'type', x "
-                       "FROM g, json_array_elements($9::json) AS x), "
-    /* The game's background jobs (0010, STORE_JOBS_JSON in $11). */
-    JOBS_CTE("(SELECT id FROM g)", "$2::integer + 1",
-             "$11") ", "
-                    /* A delivery per event for each webhook of the game (0003, 0006). */
-                    "w AS (INSERT INTO webhook_deliveries (webhook_id, seq) "
-                    "SELECT h.id, (x->>'seq')::integer FROM g JOIN webhooks h ON h.game_id = "
-                    "g.id, json_array_elements($9::json) AS x RETURNING 1) "
-                    /* The deliveries written (the caller kicks its workers), and, sent at
-                     * commit only, the notification that wakes the streams and long polls
-                     * of every server, while one of them watches the game (0004). */
-                    "SELECT (SELECT count(*) FROM w), (SELECT pg_notify('" STORE_EVENTS_CHANNEL
-                    "', g.id::text || ':' || $4::integer) WHERE g.watched_until > now()), "
-                    "(SELECT count(*) FROM ji), " JOBS_NOTIFY " FROM g",
+     * written unless the version is still the one read; answers 1 row, or 0 (moved on).
+     * Without the jobs' expressions when the commit writes none (most moves): PostgreSQL
+     * sets up every data-modifying CTE of a statement at each execution, even one that
+     * writes nothing. */
+    [ST_GAME_COMMIT] = GAME_COMMIT("", "0, NULL"),
+    [ST_GAME_COMMIT_JOBS] =
+        GAME_COMMIT(", " JOBS_CTE("(SELECT id FROM g)", "$2::integer + 1", "$17"),
+                    "(SELECT count(*) FROM ji), " JOBS_NOTIFY),
     /* The game's events after $2 (no row: no such game; one row with NULL: none). */
     /* A page of events, each row with the game's status and last seq (one snapshot). */
     [ST_EVENTS_LIST] = "SELECT e.payload, g.status, g.last_seq, e.seq FROM games g LEFT JOIN "
@@ -636,6 +637,7 @@ struct conn {
     long long next_try_ms; /* no reconnect attempt before this, unless... */
     unsigned fail_ups;     /* ...conn_ups moved on since the attempt that failed */
     unsigned tli;          /* the timeline of the primary pg reached (store_epoch) */
+    int checked;           /* pg passed conn_alive() and nothing was sent on it since */
 };
 
 static atomic_uint conn_gen;   /* bumped when every connection may be dead */
@@ -861,8 +863,10 @@ static PGconn *conn_get_opt(int prepare)
         }
     }
     unsigned gen = atomic_load(&conn_gen);
+    /* Looked at once between two statements: a caller's db_conn() and the statement's
+     * conn_before_use() would otherwise both poll the socket for the same request. */
     if (c->pg && PQstatus(c->pg) == CONNECTION_OK && PQtransactionStatus(c->pg) == PQTRANS_IDLE &&
-        (c->gen != gen || !conn_alive(c->pg))) {
+        (c->gen != gen || (!c->checked && !conn_alive(c->pg)))) {
         /* Dead or stale: replaced before use, so that no statement is sent into it. */
         int read_only = c->gen == gen && db_read_only(c->pg);
         log_kv(read_only ? LOG_WARN : LOG_DEBUG,
@@ -880,6 +884,8 @@ static PGconn *conn_get_opt(int prepare)
         PQfinish(c->pg);
         c->pg = NULL;
     }
+    /* Alive as of now (looked at above, or just replaced) until the next statement. */
+    c->checked = c->pg && PQtransactionStatus(c->pg) == PQTRANS_IDLE;
     if (!c->pg) {
         long long now = api_now_ms();
         if (now < c->next_try_ms && atomic_load(&conn_ups) == c->fail_ups) return NULL;
@@ -903,6 +909,15 @@ static PGconn *conn_get_opt(int prepare)
 PGconn *db_conn(void)
 {
     return conn_get_opt(1);
+}
+
+/* Before something is sent on `pg`: if it is the thread's connection, it is looked at
+ * again before the next statement outside a transaction (conn_get_opt). */
+static void conn_sending(const PGconn *pg)
+{
+    pthread_once(&key_once, key_make);
+    struct conn *c = pthread_getspecific(conn_key);
+    if (c && c->pg == pg) c->checked = 0;
 }
 
 /* Closes the calling thread's connection (a new one is made on the next use). */
@@ -1016,6 +1031,7 @@ enum store_status db_run_fmt(PGconn **pgp, enum stmt st, int n, const char *cons
     }
     for (int attempt = 0;; attempt++) {
         PGconn *pg = *pgp;
+        conn_sending(pg);
         int sent = PQsendQueryPrepared(pg, name, n, vals, lens, formats, binary);
         PGresult *res = sent ? take_result(pg) : NULL;
         ExecStatusType rs = PQresultStatus(res);
@@ -1084,6 +1100,7 @@ long db_long(const PGresult *res, int row, int col, long null_value)
 /* Runs a plain SQL command (BEGIN, COMMIT, a migration script). */
 enum store_status db_exec(PGconn *pg, const char *sql, const char *what)
 {
+    conn_sending(pg);
     PGresult *res = PQexec(pg, sql);
     ExecStatusType rs = PQresultStatus(res);
     enum store_status s = STORE_OK;
