@@ -79,17 +79,18 @@ enum store_status store_chat_each(const char *game, int after, int limit, const 
     return s;
 }
 
-/* Runs `st`, whose one row says whether its target exists and whether a row was made:
- * STORE_NOT_FOUND when the target does not exist, else *created. */
-static enum store_status exists_created(enum stmt st, int n, const char *const *vals, int *created)
+/* Runs `st`, whose one row says whether its target exists (column 0 > 0) and a number
+ * (column 1: a row made, the games touched): STORE_NOT_FOUND when the target does not
+ * exist, else *number. */
+static enum store_status found_row(enum stmt st, int n, const char *const *vals, long *number)
 {
     PGresult *res;
     enum store_status s = db_run_row(st, n, vals, 0, &res);
     if (s != STORE_OK) return s == STORE_NOT_FOUND ? STORE_ERROR : s;
-    int exists = db_long(res, 0, 0, 0) > 0;
-    *created = db_long(res, 0, 1, 0) > 0;
+    int found = db_long(res, 0, 0, 0) > 0;
+    *number = db_long(res, 0, 1, 0);
     PQclear(res);
-    return exists ? STORE_OK : STORE_NOT_FOUND;
+    return found ? STORE_OK : STORE_NOT_FOUND;
 }
 
 enum store_status store_chat_report(const char *game, int seq, int seat, const char *person,
@@ -100,7 +101,10 @@ enum store_status store_chat_report(const char *game, int seq, int seat, const c
     snprintf(q, sizeof q, "%d", seq);
     snprintf(st, sizeof st, "%d", seat);
     const char *vals[4] = {game, q, st, person};
-    return exists_created(ST_CHAT_REPORT, 4, vals, created);
+    long made = 0;
+    enum store_status s = found_row(ST_CHAT_REPORT, 4, vals, &made);
+    *created = made > 0;
+    return s;
 }
 
 enum store_status store_chat_hide(const char *game, int seq)
@@ -153,7 +157,10 @@ enum store_status store_block_set(const char *blocker, const char *blocked, int 
         *changed = n > 0;
         return s;
     }
-    return exists_created(ST_BLOCK_ADD, 2, vals, changed);
+    long made = 0;
+    enum store_status s = found_row(ST_BLOCK_ADD, 2, vals, &made);
+    *changed = made > 0;
+    return s;
 }
 
 enum store_status store_blocks_list(const char *blocker, char **json)
@@ -178,13 +185,10 @@ enum store_status store_person_suspend(const char *id, int on, int *games)
 {
     *games = 0;
     const char *vals[2] = {id, on ? "true" : "false"};
-    PGresult *res;
-    enum store_status s = db_run_row(ST_PERSON_SUSPEND, 2, vals, 0, &res);
-    if (s != STORE_OK) return s == STORE_NOT_FOUND ? STORE_ERROR : s;
-    int found = db_long(res, 0, 0, 0) > 0;
-    *games = (int)db_long(res, 0, 1, 0);
-    PQclear(res);
-    return found ? STORE_OK : STORE_NOT_FOUND;
+    long touched = 0;
+    enum store_status s = found_row(ST_PERSON_SUSPEND, 2, vals, &touched);
+    *games = (int)touched;
+    return s;
 }
 
 enum store_status store_game_suspended_seats(const char *game, unsigned *mask)

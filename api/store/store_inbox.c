@@ -217,17 +217,14 @@ enum store_status store_player_games_page(const char *person_id, const struct st
 
 enum store_status store_server_key(const char *name, uint8_t out[STORE_SERVER_KEY_LEN])
 {
-    PGconn *pg = db_conn();
-    if (!pg) return STORE_UNAVAILABLE;
     const char *vals[1] = {name};
     PGresult *res;
-    enum store_status s = db_run_fmt(&pg, ST_SERVER_KEY, 1, vals, NULL, 1, &res);
+    enum store_status s = db_run_row(ST_SERVER_KEY, 1, vals, 1, &res);
     if (s != STORE_OK) return s;
-    s = STORE_NOT_FOUND;
-    if (PQntuples(res) == 1 && PQgetlength(res, 0, 0) == STORE_SERVER_KEY_LEN) {
+    if (PQgetlength(res, 0, 0) == STORE_SERVER_KEY_LEN)
         memcpy(out, PQgetvalue(res, 0, 0), STORE_SERVER_KEY_LEN);
-        s = STORE_OK;
-    }
+    else
+        s = STORE_NOT_FOUND;
     PQclear(res);
     return s;
 }
