@@ -295,6 +295,16 @@ void json_game(struct json_out *o, const struct cc_game *g, const struct json_ga
     json_out_end_object(o);
 }
 
+/* Member `name`: the square {"x", "y"} (a hiker's from and to). */
+static void add_square(struct json_out *o, const char *name, int x, int y)
+{
+    json_out_key(o, name);
+    json_out_begin_object(o);
+    json_out_kint(o, "x", x);
+    json_out_kint(o, "y", y);
+    json_out_end_object(o);
+}
+
 /* Members x, y and location of an event about a piece. */
 static void piece_fields(struct json_out *o, const struct cc_event *e)
 {
@@ -452,16 +462,8 @@ int json_events_ended(struct json_out *o, const struct cc_game *g, const struct 
             break;
         case CC_EV_HIKER_MOVED:
             add_seat(o, e->seat);
-            json_out_key(o, "from");
-            json_out_begin_object(o);
-            json_out_kint(o, "x", e->x);
-            json_out_kint(o, "y", e->y);
-            json_out_end_object(o);
-            json_out_key(o, "to");
-            json_out_begin_object(o);
-            json_out_kint(o, "x", e->x2);
-            json_out_kint(o, "y", e->y2);
-            json_out_end_object(o);
+            add_square(o, "from", e->x, e->y);
+            add_square(o, "to", e->x2, e->y2);
             json_out_kint(o, "tiles", e->tiles);
             json_out_kint(o, "points", e->points);
             break;
@@ -549,11 +551,7 @@ static void add_hikes(struct json_out *o, const struct cc_game *g, const struct 
             const struct cc_event *e =
                 try_followup(g, t, p, CC_FOLLOW_HIKE, side, x, y, CC_EV_HIKER_MOVED);
             if (e) {
-                json_out_key(o, "to");
-                json_out_begin_object(o);
-                json_out_kint(o, "x", e->x2);
-                json_out_kint(o, "y", e->y2);
-                json_out_end_object(o);
+                add_square(o, "to", e->x2, e->y2);
                 json_out_kint(o, "points", e->points);
             }
             json_out_end_object(o);

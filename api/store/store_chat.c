@@ -10,16 +10,6 @@
 
 #include "store_db.h"
 
-/* Copies column `col` of row `row` of `res` into `out` (`cap` bytes); -1 when too long. */
-static int take_text(const PGresult *res, int row, int col, char *out, size_t cap)
-{
-    size_t n = (size_t)PQgetlength(res, row, col);
-    if (n >= cap) return -1;
-    memcpy(out, PQgetvalue(res, row, col), n);
-    out[n] = '\0';
-    return 0;
-}
-
 enum store_status store_chat_post(const struct store_chat_post *p, int *seq, int *retry_ms,
                                   char at[32])
 {
@@ -36,7 +26,7 @@ enum store_status store_chat_post(const struct store_chat_post *p, int *seq, int
     if (s != STORE_OK) return s == STORE_NOT_FOUND ? STORE_ERROR : s;
     *seq = (int)db_long(res, 0, 0, 0);
     *retry_ms = (int)db_long(res, 0, 1, 0);
-    if (take_text(res, 0, 2, at, 32)) s = STORE_ERROR;
+    if (db_take_text(res, 0, 2, at, 32)) s = STORE_ERROR;
     PQclear(res);
     if (s != STORE_OK) return s;
     if (*seq == 0 && *retry_ms <= 0) *retry_ms = 1; /* refused: never a zero wait */
@@ -70,10 +60,10 @@ enum store_status store_chat_each(const char *game, int after, int limit, const 
         m->seat = (int)db_long(res, i, 1, 0);
         m->hidden = db_long(res, i, 5, 0) != 0;
         m->blocked = db_long(res, i, 6, 0) != 0;
-        if (take_text(res, i, 2, m->person, sizeof m->person) ||
-            take_text(res, i, 3, m->name, sizeof m->name) ||
-            take_text(res, i, 4, m->text, sizeof m->text) ||
-            take_text(res, i, 7, m->at, sizeof m->at)) {
+        if (db_take_text(res, i, 2, m->person, sizeof m->person) ||
+            db_take_text(res, i, 3, m->name, sizeof m->name) ||
+            db_take_text(res, i, 4, m->text, sizeof m->text) ||
+            db_take_text(res, i, 7, m->at, sizeof m->at)) {
             s = STORE_ERROR;
             break;
         }
@@ -89,6 +79,20 @@ enum store_status store_chat_each(const char *game, int after, int limit, const 
     return s;
 }
 
+/* Runs `st`, whose one row says whether its target exists (column 0 > 0) and a number
+ * (column 1: a row made, the games touched): STORE_NOT_FOUND when the target does not
+ * exist, else *number. */
+static enum store_status found_row(enum stmt st, int n, const char *const *vals, long *number)
+{
+    PGresult *res;
+    enum store_status s = db_run_row(st, n, vals, 0, &res);
+    if (s != STORE_OK) return s == STORE_NOT_FOUND ? STORE_ERROR : s;
+    int found = db_long(res, 0, 0, 0) > 0;
+    *number = db_long(res, 0, 1, 0);
+    PQclear(res);
+    return found ? STORE_OK : STORE_NOT_FOUND;
+}
+
 enum store_status store_chat_report(const char *game, int seq, int seat, const char *person,
                                     int *created)
 {
@@ -97,13 +101,10 @@ enum store_status store_chat_report(const char *game, int seq, int seat, const c
     snprintf(q, sizeof q, "%d", seq);
     snprintf(st, sizeof st, "%d", seat);
     const char *vals[4] = {game, q, st, person};
-    PGresult *res;
-    enum store_status s = db_run_row(ST_CHAT_REPORT, 4, vals, 0, &res);
-    if (s != STORE_OK) return s == STORE_NOT_FOUND ? STORE_ERROR : s;
-    int exists = db_long(res, 0, 0, 0) > 0;
-    *created = db_long(res, 0, 1, 0) > 0;
-    PQclear(res);
-    return exists ? STORE_OK : STORE_NOT_FOUND;
+    long made = 0;
+    enum store_status s = found_row(ST_CHAT_REPORT, 4, vals, &made);
+    *created = made > 0;
+    return s;
 }
 
 enum store_status store_chat_hide(const char *game, int seq)
@@ -156,13 +157,10 @@ enum store_status store_block_set(const char *blocker, const char *blocked, int 
         *changed = n > 0;
         return s;
     }
-    PGresult *res;
-    enum store_status s = db_run_row(ST_BLOCK_ADD, 2, vals, 0, &res);
-    if (s != STORE_OK) return s == STORE_NOT_FOUND ? STORE_ERROR : s;
-    int exists = db_long(res, 0, 0, 0) > 0;
-    *changed = db_long(res, 0, 1, 0) > 0;
-    PQclear(res);
-    return exists ? STORE_OK : STORE_NOT_FOUND;
+    long made = 0;
+    enum store_status s = found_row(ST_BLOCK_ADD, 2, vals, &made);
+    *changed = made > 0;
+    return s;
 }
 
 enum store_status store_blocks_list(const char *blocker, char **json)
@@ -187,13 +185,10 @@ enum store_status store_person_suspend(const char *id, int on, int *games)
 {
     *games = 0;
     const char *vals[2] = {id, on ? "true" : "false"};
-    PGresult *res;
-    enum store_status s = db_run_row(ST_PERSON_SUSPEND, 2, vals, 0, &res);
-    if (s != STORE_OK) return s == STORE_NOT_FOUND ? STORE_ERROR : s;
-    int found = db_long(res, 0, 0, 0) > 0;
-    *games = (int)db_long(res, 0, 1, 0);
-    PQclear(res);
-    return found ? STORE_OK : STORE_NOT_FOUND;
+    long touched = 0;
+    enum store_status s = found_row(ST_PERSON_SUSPEND, 2, vals, &touched);
+    *games = (int)touched;
+    return s;
 }
 
 enum store_status store_game_suspended_seats(const char *game, unsigned *mask)

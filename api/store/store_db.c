@@ -1097,6 +1097,20 @@ long db_long(const PGresult *res, int row, int col, long null_value)
     return strtol(PQgetvalue(res, row, col), NULL, 10);
 }
 
+int db_take_text(const PGresult *res, int row, int col, char *dst, size_t cap)
+{
+    size_t n = (size_t)PQgetlength(res, row, col);
+    if (n >= cap) return -1;
+    memcpy(dst, PQgetvalue(res, row, col), n);
+    dst[n] = '\0';
+    return 0;
+}
+
+void db_copy_text(const PGresult *res, int col, char *dst, size_t cap)
+{
+    snprintf(dst, cap, "%s", PQgetisnull(res, 0, col) ? "" : PQgetvalue(res, 0, col));
+}
+
 /* Runs a plain SQL command (BEGIN, COMMIT, a migration script). */
 enum store_status db_exec(PGconn *pg, const char *sql, const char *what)
 {

@@ -140,6 +140,12 @@ enum store_status db_run_cmd(PGconn **pgp, enum stmt st, int n, const char *cons
 /* Column `col` of row `row` as a long, or `null_value` when NULL. */
 long db_long(const PGresult *res, int row, int col, long null_value);
 
+/* Copies column `col` of row `row` into dst[cap]; -1 when it does not fit. */
+int db_take_text(const PGresult *res, int row, int col, char *dst, size_t cap);
+
+/* Copies column `col` of row 0 into dst[cap], cut to fit; "" when NULL. */
+void db_copy_text(const PGresult *res, int col, char *dst, size_t cap);
+
 /* Runs a plain SQL command (BEGIN, COMMIT, a migration script) without parameters. */
 enum store_status db_exec(PGconn *pg, const char *sql, const char *what);
 

@@ -217,17 +217,14 @@ enum store_status store_player_games_page(const char *person_id, const struct st
 
 enum store_status store_server_key(const char *name, uint8_t out[STORE_SERVER_KEY_LEN])
 {
-    PGconn *pg = db_conn();
-    if (!pg) return STORE_UNAVAILABLE;
     const char *vals[1] = {name};
     PGresult *res;
-    enum store_status s = db_run_fmt(&pg, ST_SERVER_KEY, 1, vals, NULL, 1, &res);
+    enum store_status s = db_run_row(ST_SERVER_KEY, 1, vals, 1, &res);
     if (s != STORE_OK) return s;
-    s = STORE_NOT_FOUND;
-    if (PQntuples(res) == 1 && PQgetlength(res, 0, 0) == STORE_SERVER_KEY_LEN) {
+    if (PQgetlength(res, 0, 0) == STORE_SERVER_KEY_LEN)
         memcpy(out, PQgetvalue(res, 0, 0), STORE_SERVER_KEY_LEN);
-        s = STORE_OK;
-    }
+    else
+        s = STORE_NOT_FOUND;
     PQclear(res);
     return s;
 }
@@ -272,12 +269,6 @@ enum store_status store_person_hook_delete(const char *person, int *deleted)
     return s;
 }
 
-/* Copies column `col` of row 0 of `res` into `dst` (size `cap`); "" when NULL. */
-static void copy_text(const PGresult *res, int col, char *dst, size_t cap)
-{
-    snprintf(dst, cap, "%s", PQgetisnull(res, 0, col) ? "" : PQgetvalue(res, 0, col));
-}
-
 enum store_status store_person_hook_get(const char *person, struct store_person_hook_state *out)
 {
     memset(out, 0, sizeof *out);
@@ -286,8 +277,8 @@ enum store_status store_person_hook_get(const char *person, struct store_person_
     enum store_status s = db_run_row(ST_PERSON_HOOK_STATE, 1, vals, 0, &res);
     if (s != STORE_OK) return s;
     struct store_webhook_state *w = &out->w;
-    copy_text(res, 0, w->url, sizeof w->url);
-    copy_text(res, 1, w->since, sizeof w->since);
+    db_copy_text(res, 0, w->url, sizeof w->url);
+    db_copy_text(res, 1, w->since, sizeof w->since);
     out->games = db_long(res, 0, 2, 0);
     w->failed_attempts = db_long(res, 0, 3, 0);
     w->delivered = db_long(res, 0, 4, 0);
@@ -295,11 +286,11 @@ enum store_status store_person_hook_get(const char *person, struct store_person_
     w->gave_up = db_long(res, 0, 6, 0);
     w->delivered_up_to = -1;
     w->has_error = !PQgetisnull(res, 0, 7);
-    copy_text(res, 7, out->error_game, sizeof out->error_game);
-    copy_text(res, 8, w->last_error, sizeof w->last_error);
+    db_copy_text(res, 7, out->error_game, sizeof out->error_game);
+    db_copy_text(res, 8, w->last_error, sizeof w->last_error);
     w->last_error_seq = (int)db_long(res, 0, 9, -1);
     w->last_error_status = (int)db_long(res, 0, 10, -1);
-    copy_text(res, 11, w->last_error_at, sizeof w->last_error_at);
+    db_copy_text(res, 11, w->last_error_at, sizeof w->last_error_at);
     PQclear(res);
     return STORE_OK;
 }

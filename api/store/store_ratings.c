@@ -211,16 +211,6 @@ void store_ratings_free(struct store_rating_list *l)
     l->n = 0;
 }
 
-/* Copies column `col` of row `r` into dst[cap]; -1 when it does not fit. */
-static int take_text(const PGresult *res, int r, int col, char *dst, size_t cap)
-{
-    size_t n = (size_t)PQgetlength(res, r, col);
-    if (n >= cap) return -1;
-    memcpy(dst, PQgetvalue(res, r, col), n);
-    dst[n] = '\0';
-    return 0;
-}
-
 /* Reads rows of RATING_COLUMNS (from column 1 on) of `res` into out->rows; rows whose
  * subject is NULL (a person without ratings) are skipped. */
 static enum store_status take_ratings(const PGresult *res, struct store_rating_list *out)
@@ -233,11 +223,11 @@ static enum store_status take_ratings(const PGresult *res, struct store_rating_l
         out->now_ms = db_long(res, r, 14, 0);
         if (PQgetisnull(res, r, 1)) continue;
         struct store_rating *x = &out->rows[out->n];
-        if (take_text(res, r, 1, x->subject, sizeof x->subject) ||
-            take_text(res, r, 2, x->pool, sizeof x->pool) ||
-            take_text(res, r, 3, x->name, sizeof x->name) ||
-            take_text(res, r, 4, x->bot, sizeof x->bot) ||
-            take_text(res, r, 5, x->think_class, sizeof x->think_class))
+        if (db_take_text(res, r, 1, x->subject, sizeof x->subject) ||
+            db_take_text(res, r, 2, x->pool, sizeof x->pool) ||
+            db_take_text(res, r, 3, x->name, sizeof x->name) ||
+            db_take_text(res, r, 4, x->bot, sizeof x->bot) ||
+            db_take_text(res, r, 5, x->think_class, sizeof x->think_class))
             return STORE_ERROR;
         x->rating.rating = strtod(PQgetvalue(res, r, 6), NULL);
         x->rating.deviation = strtod(PQgetvalue(res, r, 7), NULL);
@@ -279,7 +269,7 @@ enum store_status store_ratings_of_person(const char *person_id, char *name,
     enum store_status s = read_ratings(ST_RATINGS_PERSON, 1, vals, &res, out);
     if (s != STORE_OK) return s;
     if (PQntuples(res) == 0) s = STORE_NOT_FOUND;
-    if (s == STORE_OK && take_text(res, 0, 0, name, STORE_NAME_MAX + 1)) s = STORE_ERROR;
+    if (s == STORE_OK && db_take_text(res, 0, 0, name, STORE_NAME_MAX + 1)) s = STORE_ERROR;
     PQclear(res);
     if (s != STORE_OK) store_ratings_free(out);
     return s;
@@ -304,7 +294,7 @@ enum store_status store_rating_history(const char *subject, const char *pool, in
     for (int r = 0; r < rows && s == STORE_OK; r++) {
         /* Newest first from the index: stored oldest first. */
         struct store_rating_point *p = &out->points[rows - 1 - r];
-        if (take_text(res, r, 0, p->game_id, sizeof p->game_id)) s = STORE_ERROR;
+        if (db_take_text(res, r, 0, p->game_id, sizeof p->game_id)) s = STORE_ERROR;
         p->seats = (int)db_long(res, r, 1, 0);
         p->place = (int)db_long(res, r, 2, 0);
         p->before.rating = strtod(PQgetvalue(res, r, 3), NULL);

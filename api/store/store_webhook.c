@@ -53,12 +53,6 @@ enum store_status store_webhook_delete(const char *id, int seat, int *deleted)
     return s;
 }
 
-/* Copies column `col` of row 0 of `res` into `dst` (size `cap`); "" when NULL. */
-static void copy_text(const PGresult *res, int col, char *dst, size_t cap)
-{
-    snprintf(dst, cap, "%s", PQgetisnull(res, 0, col) ? "" : PQgetvalue(res, 0, col));
-}
-
 enum store_status store_webhook_get(const char *id, int seat, struct store_webhook_state *out)
 {
     memset(out, 0, sizeof *out);
@@ -68,14 +62,14 @@ enum store_status store_webhook_get(const char *id, int seat, struct store_webho
     PGresult *res;
     enum store_status s = db_run_row(ST_WEBHOOK_STATE, 2, vals, 0, &res);
     if (s != STORE_OK) return s;
-    copy_text(res, 0, out->url, sizeof out->url);
-    copy_text(res, 1, out->since, sizeof out->since);
+    db_copy_text(res, 0, out->url, sizeof out->url);
+    db_copy_text(res, 1, out->since, sizeof out->since);
     out->failed_attempts = db_long(res, 0, 2, 0);
     out->has_error = !PQgetisnull(res, 0, 3);
-    copy_text(res, 3, out->last_error, sizeof out->last_error);
+    db_copy_text(res, 3, out->last_error, sizeof out->last_error);
     out->last_error_seq = (int)db_long(res, 0, 4, -1);
     out->last_error_status = (int)db_long(res, 0, 5, -1);
-    copy_text(res, 6, out->last_error_at, sizeof out->last_error_at);
+    db_copy_text(res, 6, out->last_error_at, sizeof out->last_error_at);
     out->delivered = db_long(res, 0, 7, 0);
     out->pending = db_long(res, 0, 8, 0);
     out->gave_up = db_long(res, 0, 9, 0);
