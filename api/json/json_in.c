@@ -818,12 +818,18 @@ int json_in_player(const char *body, size_t len, char name[STORE_NAME_MAX + 1],
     return rc;
 }
 
-int json_in_empty(const char *body, size_t len, struct json_err *err)
+/* 1 when `body` is only JSON white space (or nothing): an absent body. */
+static int blank(const char *body, size_t len)
 {
     size_t i = 0;
     while (i < len && (body[i] == ' ' || body[i] == '\n' || body[i] == '\r' || body[i] == '\t'))
         i++;
-    if (i == len) return 0;
+    return i == len;
+}
+
+int json_in_empty(const char *body, size_t len, struct json_err *err)
+{
+    if (blank(body, len)) return 0;
     cJSON *root = parse_object(body, len, err);
     if (!root) return -1;
     static const char *const none[] = {NULL};
@@ -835,10 +841,7 @@ int json_in_empty(const char *body, size_t len, struct json_err *err)
 int json_in_join(const char *body, size_t len, struct json_join *out, struct json_err *err)
 {
     memset(out, 0, sizeof *out);
-    size_t i = 0;
-    while (i < len && (body[i] == ' ' || body[i] == '\n' || body[i] == '\r' || body[i] == '\t'))
-        i++;
-    if (i == len) return 0;
+    if (blank(body, len)) return 0;
     cJSON *root = parse_object(body, len, err);
     if (!root) return -1;
     static const char *const allowed[] = {"invite", "name", NULL};

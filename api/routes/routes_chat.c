@@ -23,6 +23,7 @@
 #include "log.h"
 #include "params.h"
 #include "problem.h"
+#include "query_args.h"
 #include "routes.h"
 #include "store.h"
 #include "store_chat.h"
@@ -49,23 +50,10 @@ void routes_chat_message_json(struct json_out *w, const struct store_chat_messag
     json_out_end_object(w);
 }
 
-/* Loads game `id` and the seat the request speaks for. Returns the game (games_free) with
- * *seat, or NULL after answering (404, 401, 403 player_suspended, 503 ...). */
-static struct api_game *load_seat(const struct api_request *req, struct api_response *resp,
-                                  const char *id, int *seat)
-{
-    struct api_game *ag = games_load(id, GAMES_CURRENT, resp);
-    if (ag && (*seat = games_seat(req, ag, resp)) < 0) {
-        games_free(ag);
-        ag = NULL;
-    }
-    return ag;
-}
-
 void routes_chat_post(const struct api_request *req, struct api_response *resp, const char *id)
 {
     int seat;
-    struct api_game *ag = load_seat(req, resp, id, &seat);
+    struct api_game *ag = games_load_seat(req, resp, id, &seat);
     if (!ag) return;
     char *text = malloc(JSON_CHAT_TEXT_BYTES + 1);
     struct json_err err;
@@ -155,15 +143,6 @@ static int chat_reader(const struct api_request *req, struct api_response *resp,
     return 0;
 }
 
-/* Reads query parameter `name` as one integer in [0, max] (default 0): 0, or -1. */
-static int query_int(const struct api_request *req, const char *name, long max, long *out)
-{
-    size_t seen = 0;
-    for (size_t i = 0; i < req->nquery; i++) seen += strcmp(req->query[i].name, name) == 0;
-    if (req->query_overflow || seen > 1) return -1;
-    return params_uint(api_query_get(req, name), max, out);
-}
-
 /* store_chat_each() callback of a GET: one message into the answer's array, unless its
  * sender is blocked by the reader. */
 static int chat_page_put(void *arg, const struct store_chat_message *m)
@@ -175,16 +154,7 @@ static int chat_page_put(void *arg, const struct store_chat_message *m)
 void routes_chat_get(const struct api_request *req, struct api_response *resp, const char *id)
 {
     long after, wait;
-    if (query_int(req, "after", INT_MAX, &after)) {
-        problem_reply(resp, 400, "invalid_parameter",
-                      "after must be one integer of 0 or more (and 16 parameters at most).");
-        return;
-    }
-    if (query_int(req, "wait", CHAT_MAX_WAIT, &wait)) {
-        problem_reply(resp, 400, "invalid_parameter",
-                      "wait must be one integer from 0 to 60 (and 16 parameters at most).");
-        return;
-    }
+    if (query_after_wait(req, resp, &after, &wait, CHAT_MAX_WAIT)) return;
     if (!auth_uuid_valid(id)) {
         problem_reply(resp, 404, "not_found", "There is no game with this id.");
         return;
@@ -246,11 +216,7 @@ void routes_chat_get(const struct api_request *req, struct api_response *resp, c
 void routes_chat_stream(const struct api_request *req, struct api_response *resp, const char *id)
 {
     long after;
-    if (query_int(req, "after", INT_MAX, &after)) {
-        problem_reply(resp, 400, "invalid_parameter",
-                      "after must be one integer of 0 or more (and 16 parameters at most).");
-        return;
-    }
+    if (query_after_wait(req, resp, &after, NULL, 0)) return;
     if (!auth_uuid_valid(id)) {
         problem_reply(resp, 404, "not_found", "There is no game with this id.");
         return;
@@ -301,7 +267,7 @@ void routes_chat_report(const struct api_request *req, struct api_response *resp
         return;
     }
     int seat;
-    struct api_game *ag = load_seat(req, resp, id, &seat);
+    struct api_game *ag = games_load_seat(req, resp, id, &seat);
     if (!ag) return;
     struct json_err err;
     if (json_in_empty(req->body, req->body_len, &err)) {
