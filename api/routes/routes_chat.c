@@ -281,13 +281,8 @@ void routes_chat_report(const struct api_request *req, struct api_response *resp
         problem_reply(resp, 404, "not_found", "The game's chat has no message with this seq.");
         goto out;
     }
-    if (s != STORE_OK) {
-        problem_store(resp, s);
-        goto out;
-    }
     struct json_out w;
-    json_out_init(&w);
-    json_out_begin_object(&w);
+    if (api_reply_begin(resp, s, &w)) goto out;
     json_out_kstring(&w, "game", ag->id);
     json_out_kint(&w, "seq", seq);
     json_out_kint(&w, "seat", seat);
