@@ -2,6 +2,7 @@
 #ifndef API_ROUTES_H
 #define API_ROUTES_H
 
+#include "auth.h"
 #include "cfg.h"
 #include "nodiscard.h"
 #include "req.h"
@@ -200,8 +201,13 @@ void routes_chat_message_json(struct json_out *w, const struct store_chat_messag
  * there is none or it does not fit (for routes with two parameters: the router hands over
  * the last one). */
 int routes_path_segment(const char *path, int index, char *out, size_t cap) NODISCARD;
-/* A message's seq in a path (1 ..) into *seq: 0, or -1 when it is none. */
-int routes_chat_seq(const char *arg, int *seq) NODISCARD;
+/*
+ * The message a path names: the game id at segment `id_index` (routes_path_segment) into
+ * `id` and the seq (1 ..) the router handed over as `seq_arg` into *seq. Returns 0, or 1
+ * after answering 404 not_found when either is none.
+ */
+int routes_chat_message(const struct api_request *req, struct api_response *resp, int id_index,
+                        const char *seq_arg, char id[AUTH_UUID_LEN + 1], int *seq) NODISCARD;
 
 /* Talk (routes_chat.c, issue 28). POST /v1/games/{id}/chat: a seat's message. */
 void routes_chat_post(const struct api_request *req, struct api_response *resp, const char *id);

@@ -71,11 +71,7 @@ void routes_admin_hide(const struct api_request *req, struct api_response *resp,
     /* The path is /v1/admin/games/{id}/chat/{seq}/hide: the router hands over the seq. */
     char id[AUTH_UUID_LEN + 1];
     int seq;
-    if (routes_path_segment(req->path, 3, id, sizeof id) || !auth_uuid_valid(id) ||
-        routes_chat_seq(seq_arg, &seq)) {
-        problem_reply(resp, 404, "not_found", "There is no such game or message.");
-        return;
-    }
+    if (routes_chat_message(req, resp, 3, seq_arg, id, &seq)) return;
     struct json_err err;
     if (json_in_empty(req->body, req->body_len, &err)) {
         problem_reply(resp, 400, err.code, err.detail);

@@ -247,10 +247,15 @@ int routes_path_segment(const char *path, int index, char *out, size_t cap)
     return -1;
 }
 
-int routes_chat_seq(const char *arg, int *seq)
+int routes_chat_message(const struct api_request *req, struct api_response *resp, int id_index,
+                        const char *seq_arg, char id[AUTH_UUID_LEN + 1], int *seq)
 {
     long v;
-    if (!arg || params_uint(arg, INT_MAX, &v) || v < 1) return -1;
+    if (routes_path_segment(req->path, id_index, id, AUTH_UUID_LEN + 1) || !auth_uuid_valid(id) ||
+        !seq_arg || params_uint(seq_arg, INT_MAX, &v) || v < 1) {
+        problem_reply(resp, 404, "not_found", "There is no such game or message.");
+        return 1;
+    }
     *seq = (int)v;
     return 0;
 }
@@ -261,11 +266,7 @@ void routes_chat_report(const struct api_request *req, struct api_response *resp
     /* The path is /v1/games/{id}/chat/{seq}/report: the router hands over the seq. */
     char id[AUTH_UUID_LEN + 1];
     int seq;
-    if (routes_path_segment(req->path, 2, id, sizeof id) || !auth_uuid_valid(id) ||
-        routes_chat_seq(seq_arg, &seq)) {
-        problem_reply(resp, 404, "not_found", "There is no such game or message.");
-        return;
-    }
+    if (routes_chat_message(req, resp, 2, seq_arg, id, &seq)) return;
     int seat;
     struct api_game *ag = games_load_seat(req, resp, id, &seat);
     if (!ag) return;
