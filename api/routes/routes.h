@@ -251,12 +251,13 @@ struct store_new_game;
  * taken: *answer is set to NULL). A request that lost the
  * race for its Idempotency-Key (`idem`, begun in `scope`, by a player when `by_player`)
  * to another with the same key is answered as the repeat would be; any other failure with
- * its problem. Returns 1 when the 201 was answered.
+ * its problem. The 201 has Location /v1/games/{id} and the ETag of `version` (the new
+ * game's), and is what the Idempotency-Key remembers. Returns 1 when the 201 was answered.
  */
 struct game_new;
 int routes_game_store_new(const struct api_request *req, const char *scope, int by_player,
-                          struct idem *idem, struct game_new *n, char **answer, size_t answer_len,
-                          struct api_response *resp) NODISCARD;
+                          struct idem *idem, struct game_new *n, int version, char **answer,
+                          size_t answer_len, struct api_response *resp) NODISCARD;
 /* 1 when the POST /v1/games body `body` (`len` bytes) is an object with a "replay" member. */
 int routes_is_replay(const char *body, size_t len);
 /* POST /v1/games {"replay": <export>}: the game created again by playing the export's

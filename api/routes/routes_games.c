@@ -247,11 +247,7 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
         problem_reply(resp, 500, "internal_error", "Out of memory.");
         goto out;
     }
-    resp->status = 201;
-    snprintf(resp->location, sizeof resp->location, "/v1/games/%s", n->id);
-    games_etag(resp, 1);
-    if (idem.active) idem_remember(&idem, req, resp, answer_txt);
-    if (!routes_game_store_new(req, scope, by_player, &idem, n, &answer_txt, answer_len, resp))
+    if (!routes_game_store_new(req, scope, by_player, &idem, n, 1, &answer_txt, answer_len, resp))
         goto out;
     log_kv(LOG_INFO, "game created", "game", n->id, "ruleset",
            cc_ruleset_name((enum cc_ruleset)c->g.ruleset), NULL);
@@ -264,9 +260,13 @@ out:
 }
 
 int routes_game_store_new(const struct api_request *req, const char *scope, int by_player,
-                          struct idem *idem, struct game_new *n, char **answer, size_t answer_len,
-                          struct api_response *resp)
+                          struct idem *idem, struct game_new *n, int version, char **answer,
+                          size_t answer_len, struct api_response *resp)
 {
+    resp->status = 201;
+    snprintf(resp->location, sizeof resp->location, "/v1/games/%s", n->id);
+    games_etag(resp, version);
+    if (idem->active) idem_remember(idem, req, resp, *answer);
     /* The creating address, whose games share the job workers (jobs.h, 0020). */
     char owner[NETADDR_KEY_MAX];
     n->owner = netaddr_key(req->client_addr, owner, sizeof owner);
