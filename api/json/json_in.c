@@ -219,6 +219,19 @@ cJSON *json_in_parse(const char *body, size_t len, size_t max_values, struct jso
     return root;
 }
 
+const cJSON *json_need(const cJSON *obj, const char *name, int (*is_type)(const cJSON *),
+                       const char *what, struct json_err *err)
+{
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(obj, name);
+    if (!m)
+        json_fail(err, "invalid_body", "The field \"%s\" is required.", name);
+    else if (!is_type(m))
+        json_fail(err, "invalid_body", "\"%s\" must be %s.", name, what);
+    else
+        return m;
+    return NULL;
+}
+
 int json_check_fields(const struct cJSON *obj, const char *const *allowed, const char *where,
                       struct json_err *err)
 {
@@ -549,15 +562,8 @@ int json_in_new_game(const char *body, size_t len, struct json_new_game *out, st
     out->setup.ruleset = (uint8_t)ruleset;
     const struct cc_tileset *ts = cc_tileset_get((enum cc_ruleset)ruleset);
 
-    const cJSON *players = cJSON_GetObjectItemCaseSensitive(root, "players");
-    if (!players) {
-        json_fail(err, "invalid_body", "The field \"players\" is required.");
-        goto out;
-    }
-    if (!cJSON_IsArray(players)) {
-        json_fail(err, "invalid_body", "\"players\" must be an array.");
-        goto out;
-    }
+    const cJSON *players = json_need(root, "players", cJSON_IsArray, "an array", err);
+    if (!players) goto out;
     int np = cJSON_GetArraySize(players);
     if (np < CC_MIN_PLAYERS || np > CC_BASE_MAX_PLAYERS) { /* 6: expansions, not offered yet */
         json_fail(err, cc_status_name(CC_ERR_BAD_PLAYER_COUNT),
