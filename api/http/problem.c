@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cjson/cJSON.h>
 
@@ -139,4 +140,31 @@ void api_reply_out(struct api_response *resp, int status, struct json_out *o)
     }
     api_reply_take(resp, status, "application/json", body);
     resp->len = len;
+}
+
+int api_reply_begin(struct api_response *resp, enum store_status s, struct json_out *w)
+{
+    if (s != STORE_OK) {
+        problem_store(resp, s);
+        return 1;
+    }
+    json_out_init(w);
+    json_out_begin_object(w);
+    return 0;
+}
+
+int api_reply_raw_member(struct api_response *resp, enum store_status s, const char *key,
+                         char *json)
+{
+    struct json_out w;
+    if (api_reply_begin(resp, s, &w)) {
+        free(json);
+        return 1;
+    }
+    json_out_key(&w, key);
+    json_out_raw(&w, json, strlen(json));
+    json_out_end_object(&w);
+    free(json);
+    api_reply_out(resp, 200, &w);
+    return 0;
 }

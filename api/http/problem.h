@@ -46,4 +46,19 @@ struct json_out;
  */
 void api_reply_out(struct api_response *resp, int status, struct json_out *o);
 
+/*
+ * The step every answer read from the database starts with: answers the problem of `s`
+ * (problem_store) unless it is STORE_OK, else starts `w` as a JSON object. Returns 1 after
+ * answering, else 0 (then finish `w` and answer it with api_reply_out).
+ */
+int api_reply_begin(struct api_response *resp, enum store_status s, struct json_out *w);
+
+/*
+ * Answers the problem of `s` unless it is STORE_OK, else 200 {"<key>": <json>}: `json` is
+ * a JSON document the database built (taken: freed here either way). Returns 0 when it
+ * answered 200, else 1.
+ */
+int api_reply_raw_member(struct api_response *resp, enum store_status s, const char *key,
+                         char *json);
+
 #endif

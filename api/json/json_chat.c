@@ -15,15 +15,8 @@ int json_in_chat(const char *body, size_t len, char text[JSON_CHAT_TEXT_BYTES + 
     int rc = -1;
     static const char *const allowed[] = {"text", NULL};
     if (json_check_fields(root, allowed, "", err)) goto out;
-    const cJSON *t = cJSON_GetObjectItemCaseSensitive(root, "text");
-    if (!t) {
-        json_fail(err, "invalid_body", "The field \"text\" is required.");
-        goto out;
-    }
-    if (!cJSON_IsString(t)) {
-        json_fail(err, "invalid_body", "\"text\" must be a string.");
-        goto out;
-    }
+    const cJSON *t = json_need(root, "text", cJSON_IsString, "a string", err);
+    if (!t) goto out;
     const char *s = t->valuestring;
     size_t n = strlen(s), i = 0;
     int chars = 0, visible = 0;

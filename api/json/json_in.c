@@ -219,6 +219,19 @@ cJSON *json_in_parse(const char *body, size_t len, size_t max_values, struct jso
     return root;
 }
 
+const cJSON *json_need(const cJSON *obj, const char *name, int (*is_type)(const cJSON *),
+                       const char *what, struct json_err *err)
+{
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(obj, name);
+    if (!m)
+        json_fail(err, "invalid_body", "The field \"%s\" is required.", name);
+    else if (!is_type(m))
+        json_fail(err, "invalid_body", "\"%s\" must be %s.", name, what);
+    else
+        return m;
+    return NULL;
+}
+
 int json_check_fields(const struct cJSON *obj, const char *const *allowed, const char *where,
                       struct json_err *err)
 {
@@ -549,15 +562,8 @@ int json_in_new_game(const char *body, size_t len, struct json_new_game *out, st
     out->setup.ruleset = (uint8_t)ruleset;
     const struct cc_tileset *ts = cc_tileset_get((enum cc_ruleset)ruleset);
 
-    const cJSON *players = cJSON_GetObjectItemCaseSensitive(root, "players");
-    if (!players) {
-        json_fail(err, "invalid_body", "The field \"players\" is required.");
-        goto out;
-    }
-    if (!cJSON_IsArray(players)) {
-        json_fail(err, "invalid_body", "\"players\" must be an array.");
-        goto out;
-    }
+    const cJSON *players = json_need(root, "players", cJSON_IsArray, "an array", err);
+    if (!players) goto out;
     int np = cJSON_GetArraySize(players);
     if (np < CC_MIN_PLAYERS || np > CC_BASE_MAX_PLAYERS) { /* 6: expansions, not offered yet */
         json_fail(err, cc_status_name(CC_ERR_BAD_PLAYER_COUNT),
@@ -818,12 +824,18 @@ int json_in_player(const char *body, size_t len, char name[STORE_NAME_MAX + 1],
     return rc;
 }
 
-int json_in_empty(const char *body, size_t len, struct json_err *err)
+/* 1 when `body` is only JSON white space (or nothing): an absent body. */
+static int blank(const char *body, size_t len)
 {
     size_t i = 0;
     while (i < len && (body[i] == ' ' || body[i] == '\n' || body[i] == '\r' || body[i] == '\t'))
         i++;
-    if (i == len) return 0;
+    return i == len;
+}
+
+int json_in_empty(const char *body, size_t len, struct json_err *err)
+{
+    if (blank(body, len)) return 0;
     cJSON *root = parse_object(body, len, err);
     if (!root) return -1;
     static const char *const none[] = {NULL};
@@ -835,10 +847,7 @@ int json_in_empty(const char *body, size_t len, struct json_err *err)
 int json_in_join(const char *body, size_t len, struct json_join *out, struct json_err *err)
 {
     memset(out, 0, sizeof *out);
-    size_t i = 0;
-    while (i < len && (body[i] == ' ' || body[i] == '\n' || body[i] == '\r' || body[i] == '\t'))
-        i++;
-    if (i == len) return 0;
+    if (blank(body, len)) return 0;
     cJSON *root = parse_object(body, len, err);
     if (!root) return -1;
     static const char *const allowed[] = {"invite", "name", NULL};

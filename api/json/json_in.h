@@ -35,6 +35,12 @@ int json_fail(struct json_err *err, const char *code, const char *fmt, ...)
 int json_check_fields(const struct cJSON *obj, const char *const *allowed, const char *where,
                       struct json_err *err) NODISCARD;
 
+/* Member `name` of `obj`, which `is_type` (cJSON_IsString ...) must accept; else NULL after
+ * failing invalid_body: the field is required, or must be `what` ("a string"). */
+const struct cJSON *json_need(const struct cJSON *obj, const char *name,
+                              int (*is_type)(const struct cJSON *), const char *what,
+                              struct json_err *err) NODISCARD;
+
 /* A decoded POST /v1/games body. */
 struct json_new_game {
     struct cc_setup setup;                          /* ruleset, players, options, seed, deck */

@@ -24,6 +24,17 @@ struct api_game *games_load_at(const char *id, enum games_from from, int version
     return ag;
 }
 
+struct api_game *games_load_seat(const struct api_request *req, struct api_response *resp,
+                                 const char *id, int *seat)
+{
+    struct api_game *ag = games_load(id, GAMES_CURRENT, resp);
+    if (ag && (*seat = games_seat(req, ag, resp)) < 0) {
+        games_free(ag);
+        ag = NULL;
+    }
+    return ag;
+}
+
 void games_fail_answer(struct api_response *resp, enum games_fail why)
 {
     switch (why) {

@@ -58,6 +58,12 @@ void games_etag(struct api_response *resp, int version);
 int games_seat(const struct api_request *req, struct api_game *ag,
                struct api_response *resp) NODISCARD;
 
+/* Loads game `id` (current) and the seat the request speaks for (games_seat). Returns the game
+ * (games_free) with the seat in *seat, or NULL after answering (404, 401, 403
+ * player_suspended, 503 ...). */
+struct api_game *games_load_seat(const struct api_request *req, struct api_response *resp,
+                                 const char *id, int *seat) NODISCARD;
+
 /*
  * Refuses an action on a game that is not being played (0009): while it waits for open
  * seats, or once aborted. Returns 0 when the game is waiting for nobody and not aborted

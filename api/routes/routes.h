@@ -2,6 +2,7 @@
 #ifndef API_ROUTES_H
 #define API_ROUTES_H
 
+#include "auth.h"
 #include "cfg.h"
 #include "nodiscard.h"
 #include "req.h"
@@ -200,8 +201,13 @@ void routes_chat_message_json(struct json_out *w, const struct store_chat_messag
  * there is none or it does not fit (for routes with two parameters: the router hands over
  * the last one). */
 int routes_path_segment(const char *path, int index, char *out, size_t cap) NODISCARD;
-/* A message's seq in a path (1 ..) into *seq: 0, or -1 when it is none. */
-int routes_chat_seq(const char *arg, int *seq) NODISCARD;
+/*
+ * The message a path names: the game id at segment `id_index` (routes_path_segment) into
+ * `id` and the seq (1 ..) the router handed over as `seq_arg` into *seq. Returns 0, or 1
+ * after answering 404 not_found when either is none.
+ */
+int routes_chat_message(const struct api_request *req, struct api_response *resp, int id_index,
+                        const char *seq_arg, char id[AUTH_UUID_LEN + 1], int *seq) NODISCARD;
 
 /* Talk (routes_chat.c, issue 28). POST /v1/games/{id}/chat: a seat's message. */
 void routes_chat_post(const struct api_request *req, struct api_response *resp, const char *id);
@@ -245,12 +251,13 @@ struct store_new_game;
  * taken: *answer is set to NULL). A request that lost the
  * race for its Idempotency-Key (`idem`, begun in `scope`, by a player when `by_player`)
  * to another with the same key is answered as the repeat would be; any other failure with
- * its problem. Returns 1 when the 201 was answered.
+ * its problem. The 201 has Location /v1/games/{id} and the ETag of `version` (the new
+ * game's), and is what the Idempotency-Key remembers. Returns 1 when the 201 was answered.
  */
 struct game_new;
 int routes_game_store_new(const struct api_request *req, const char *scope, int by_player,
-                          struct idem *idem, struct game_new *n, char **answer, size_t answer_len,
-                          struct api_response *resp) NODISCARD;
+                          struct idem *idem, struct game_new *n, int version, char **answer,
+                          size_t answer_len, struct api_response *resp) NODISCARD;
 /* 1 when the POST /v1/games body `body` (`len` bytes) is an object with a "replay" member. */
 int routes_is_replay(const char *body, size_t len);
 /* POST /v1/games {"replay": <export>}: the game created again by playing the export's

@@ -60,18 +60,7 @@ void routes_admin_reports(const struct api_request *req, struct api_response *re
     if (admin_auth(req, resp)) return;
     char *json = NULL;
     enum store_status s = store_chat_reports(REPORTS_PAGE, &json);
-    if (s != STORE_OK) {
-        problem_store(resp, s);
-        return;
-    }
-    struct json_out w;
-    json_out_init(&w);
-    json_out_begin_object(&w);
-    json_out_key(&w, "reports");
-    json_out_raw(&w, json, strlen(json));
-    json_out_end_object(&w);
-    free(json);
-    api_reply_out(resp, 200, &w);
+    if (api_reply_raw_member(resp, s, "reports", json)) return;
     log_kv(LOG_INFO, "operator action", "action", "list_reports", NULL);
 }
 
@@ -82,11 +71,7 @@ void routes_admin_hide(const struct api_request *req, struct api_response *resp,
     /* The path is /v1/admin/games/{id}/chat/{seq}/hide: the router hands over the seq. */
     char id[AUTH_UUID_LEN + 1];
     int seq;
-    if (routes_path_segment(req->path, 3, id, sizeof id) || !auth_uuid_valid(id) ||
-        routes_chat_seq(seq_arg, &seq)) {
-        problem_reply(resp, 404, "not_found", "There is no such game or message.");
-        return;
-    }
+    if (routes_chat_message(req, resp, 3, seq_arg, id, &seq)) return;
     struct json_err err;
     if (json_in_empty(req->body, req->body_len, &err)) {
         problem_reply(resp, 400, err.code, err.detail);
@@ -135,13 +120,8 @@ static void suspend(const struct api_request *req, struct api_response *resp, co
         problem_reply(resp, 404, "not_found", "There is no player with this id.");
         return;
     }
-    if (s != STORE_OK) {
-        problem_store(resp, s);
-        return;
-    }
     struct json_out w;
-    json_out_init(&w);
-    json_out_begin_object(&w);
+    if (api_reply_begin(resp, s, &w)) return;
     json_out_kstring(&w, "player", id);
     json_out_key(&w, "suspended");
     json_out_bool(&w, on);

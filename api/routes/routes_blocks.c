@@ -24,18 +24,7 @@ void routes_blocks_list(const struct api_request *req, struct api_response *resp
     if (routes_player_auth(req, resp, &me)) return;
     char *json = NULL;
     enum store_status s = store_blocks_list(me.id, &json);
-    if (s != STORE_OK) {
-        problem_store(resp, s);
-        return;
-    }
-    struct json_out w;
-    json_out_init(&w);
-    json_out_begin_object(&w);
-    json_out_key(&w, "blocks");
-    json_out_raw(&w, json, strlen(json));
-    json_out_end_object(&w);
-    free(json);
-    api_reply_out(resp, 200, &w);
+    (void)api_reply_raw_member(resp, s, "blocks", json);
 }
 
 /* POST (on) or DELETE (off) of a block of player `id` by the request's player. */

@@ -23,6 +23,7 @@
 #include "log.h"
 #include "params.h"
 #include "problem.h"
+#include "query_args.h"
 #include "routes.h"
 #include "store.h"
 #include "store_chat.h"
@@ -49,23 +50,10 @@ void routes_chat_message_json(struct json_out *w, const struct store_chat_messag
     json_out_end_object(w);
 }
 
-/* Loads game `id` and the seat the request speaks for. Returns the game (games_free) with
- * *seat, or NULL after answering (404, 401, 403 player_suspended, 503 ...). */
-static struct api_game *load_seat(const struct api_request *req, struct api_response *resp,
-                                  const char *id, int *seat)
-{
-    struct api_game *ag = games_load(id, GAMES_CURRENT, resp);
-    if (ag && (*seat = games_seat(req, ag, resp)) < 0) {
-        games_free(ag);
-        ag = NULL;
-    }
-    return ag;
-}
-
 void routes_chat_post(const struct api_request *req, struct api_response *resp, const char *id)
 {
     int seat;
-    struct api_game *ag = load_seat(req, resp, id, &seat);
+    struct api_game *ag = games_load_seat(req, resp, id, &seat);
     if (!ag) return;
     char *text = malloc(JSON_CHAT_TEXT_BYTES + 1);
     struct json_err err;
@@ -155,15 +143,6 @@ static int chat_reader(const struct api_request *req, struct api_response *resp,
     return 0;
 }
 
-/* Reads query parameter `name` as one integer in [0, max] (default 0): 0, or -1. */
-static int query_int(const struct api_request *req, const char *name, long max, long *out)
-{
-    size_t seen = 0;
-    for (size_t i = 0; i < req->nquery; i++) seen += strcmp(req->query[i].name, name) == 0;
-    if (req->query_overflow || seen > 1) return -1;
-    return params_uint(api_query_get(req, name), max, out);
-}
-
 /* store_chat_each() callback of a GET: one message into the answer's array, unless its
  * sender is blocked by the reader. */
 static int chat_page_put(void *arg, const struct store_chat_message *m)
@@ -175,16 +154,7 @@ static int chat_page_put(void *arg, const struct store_chat_message *m)
 void routes_chat_get(const struct api_request *req, struct api_response *resp, const char *id)
 {
     long after, wait;
-    if (query_int(req, "after", INT_MAX, &after)) {
-        problem_reply(resp, 400, "invalid_parameter",
-                      "after must be one integer of 0 or more (and 16 parameters at most).");
-        return;
-    }
-    if (query_int(req, "wait", CHAT_MAX_WAIT, &wait)) {
-        problem_reply(resp, 400, "invalid_parameter",
-                      "wait must be one integer from 0 to 60 (and 16 parameters at most).");
-        return;
-    }
+    if (query_after_wait(req, resp, &after, &wait, CHAT_MAX_WAIT)) return;
     if (!auth_uuid_valid(id)) {
         problem_reply(resp, 404, "not_found", "There is no game with this id.");
         return;
@@ -246,11 +216,7 @@ void routes_chat_get(const struct api_request *req, struct api_response *resp, c
 void routes_chat_stream(const struct api_request *req, struct api_response *resp, const char *id)
 {
     long after;
-    if (query_int(req, "after", INT_MAX, &after)) {
-        problem_reply(resp, 400, "invalid_parameter",
-                      "after must be one integer of 0 or more (and 16 parameters at most).");
-        return;
-    }
+    if (query_after_wait(req, resp, &after, NULL, 0)) return;
     if (!auth_uuid_valid(id)) {
         problem_reply(resp, 404, "not_found", "There is no game with this id.");
         return;
@@ -281,10 +247,15 @@ int routes_path_segment(const char *path, int index, char *out, size_t cap)
     return -1;
 }
 
-int routes_chat_seq(const char *arg, int *seq)
+int routes_chat_message(const struct api_request *req, struct api_response *resp, int id_index,
+                        const char *seq_arg, char id[AUTH_UUID_LEN + 1], int *seq)
 {
     long v;
-    if (!arg || params_uint(arg, INT_MAX, &v) || v < 1) return -1;
+    if (routes_path_segment(req->path, id_index, id, AUTH_UUID_LEN + 1) || !auth_uuid_valid(id) ||
+        !seq_arg || params_uint(seq_arg, INT_MAX, &v) || v < 1) {
+        problem_reply(resp, 404, "not_found", "There is no such game or message.");
+        return 1;
+    }
     *seq = (int)v;
     return 0;
 }
@@ -295,13 +266,9 @@ void routes_chat_report(const struct api_request *req, struct api_response *resp
     /* The path is /v1/games/{id}/chat/{seq}/report: the router hands over the seq. */
     char id[AUTH_UUID_LEN + 1];
     int seq;
-    if (routes_path_segment(req->path, 2, id, sizeof id) || !auth_uuid_valid(id) ||
-        routes_chat_seq(seq_arg, &seq)) {
-        problem_reply(resp, 404, "not_found", "There is no such game or message.");
-        return;
-    }
+    if (routes_chat_message(req, resp, 2, seq_arg, id, &seq)) return;
     int seat;
-    struct api_game *ag = load_seat(req, resp, id, &seat);
+    struct api_game *ag = games_load_seat(req, resp, id, &seat);
     if (!ag) return;
     struct json_err err;
     if (json_in_empty(req->body, req->body_len, &err)) {
@@ -315,13 +282,8 @@ void routes_chat_report(const struct api_request *req, struct api_response *resp
         problem_reply(resp, 404, "not_found", "The game's chat has no message with this seq.");
         goto out;
     }
-    if (s != STORE_OK) {
-        problem_store(resp, s);
-        goto out;
-    }
     struct json_out w;
-    json_out_init(&w);
-    json_out_begin_object(&w);
+    if (api_reply_begin(resp, s, &w)) goto out;
     json_out_kstring(&w, "game", ag->id);
     json_out_kint(&w, "seq", seq);
     json_out_kint(&w, "seat", seat);

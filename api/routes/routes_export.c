@@ -383,11 +383,8 @@ void routes_game_replay(const struct api_request *req, struct api_response *resp
         problem_reply(resp, 500, "internal_error", "Out of memory.");
         goto out;
     }
-    resp->status = 201;
-    snprintf(resp->location, sizeof resp->location, "/v1/games/%s", n->id);
-    games_etag(resp, version);
-    if (idem.active) idem_remember(&idem, req, resp, answer_txt);
-    if (!routes_game_store_new(req, scope, by_player, &idem, n, &answer_txt, answer_len, resp))
+    if (!routes_game_store_new(req, scope, by_player, &idem, n, version, &answer_txt, answer_len,
+                               resp))
         goto out;
     log_kv(LOG_INFO, "game replayed", "game", n->id, "ruleset",
            cc_ruleset_name((enum cc_ruleset)r->g.ruleset), NULL);

@@ -1,6 +1,5 @@
 /* routes_games.c: creating a game and the public reads (game, scores, events). */
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,8 +16,8 @@
 #include "live.h"
 #include "log.h"
 #include "netaddr.h"
-#include "params.h"
 #include "problem.h"
+#include "query_args.h"
 #include "replay.h"
 #include "routes.h"
 #include "store.h"
@@ -248,11 +247,7 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
         problem_reply(resp, 500, "internal_error", "Out of memory.");
         goto out;
     }
-    resp->status = 201;
-    snprintf(resp->location, sizeof resp->location, "/v1/games/%s", n->id);
-    games_etag(resp, 1);
-    if (idem.active) idem_remember(&idem, req, resp, answer_txt);
-    if (!routes_game_store_new(req, scope, by_player, &idem, n, &answer_txt, answer_len, resp))
+    if (!routes_game_store_new(req, scope, by_player, &idem, n, 1, &answer_txt, answer_len, resp))
         goto out;
     log_kv(LOG_INFO, "game created", "game", n->id, "ruleset",
            cc_ruleset_name((enum cc_ruleset)c->g.ruleset), NULL);
@@ -265,9 +260,13 @@ out:
 }
 
 int routes_game_store_new(const struct api_request *req, const char *scope, int by_player,
-                          struct idem *idem, struct game_new *n, char **answer, size_t answer_len,
-                          struct api_response *resp)
+                          struct idem *idem, struct game_new *n, int version, char **answer,
+                          size_t answer_len, struct api_response *resp)
 {
+    resp->status = 201;
+    snprintf(resp->location, sizeof resp->location, "/v1/games/%s", n->id);
+    games_etag(resp, version);
+    if (idem->active) idem_remember(idem, req, resp, *answer);
     /* The creating address, whose games share the job workers (jobs.h, 0020). */
     char owner[NETADDR_KEY_MAX];
     n->owner = netaddr_key(req->client_addr, owner, sizeof owner);
@@ -385,24 +384,10 @@ void routes_scores(const struct api_request *req, struct api_response *resp, con
     games_free(ag);
 }
 
-/* Reads query parameter `name` as an integer in [0, max] (default 0). Returns 0, or -1 when
- * it is malformed, given twice, or the query had too many parameters to see them all. */
-static int query_int(const struct api_request *req, const char *name, long max, long *out)
-{
-    size_t seen = 0;
-    for (size_t i = 0; i < req->nquery; i++) seen += strcmp(req->query[i].name, name) == 0;
-    if (req->query_overflow || seen > 1) return -1;
-    return params_uint(api_query_get(req, name), max, out);
-}
-
 void routes_events_stream(const struct api_request *req, struct api_response *resp, const char *id)
 {
     long after;
-    if (query_int(req, "after", INT_MAX, &after)) {
-        problem_reply(resp, 400, "invalid_parameter",
-                      "after must be one integer of 0 or more (and 16 parameters at most).");
-        return;
-    }
+    if (query_after_wait(req, resp, &after, NULL, 0)) return;
     if (!auth_uuid_valid(id)) {
         problem_reply(resp, 404, "not_found", "There is no game with this id.");
         return;
@@ -413,17 +398,8 @@ void routes_events_stream(const struct api_request *req, struct api_response *re
 void routes_events(const struct api_request *req, struct api_response *resp, const char *id)
 {
     long after, wait, limit;
-    if (query_int(req, "after", INT_MAX, &after)) {
-        problem_reply(resp, 400, "invalid_parameter",
-                      "after must be one integer of 0 or more (and 16 parameters at most).");
-        return;
-    }
-    if (query_int(req, "wait", MAX_WAIT, &wait)) {
-        problem_reply(resp, 400, "invalid_parameter",
-                      "wait must be one integer from 0 to 60 (and 16 parameters at most).");
-        return;
-    }
-    if (query_int(req, "limit", EVENTS_PAGE, &limit) ||
+    if (query_after_wait(req, resp, &after, &wait, MAX_WAIT)) return;
+    if (query_uint(req, "limit", EVENTS_PAGE, &limit) ||
         (api_query_get(req, "limit") && limit < 1)) {
         problem_reply(resp, 400, "invalid_parameter",
                       "limit must be one integer from 1 to 1000 (and 16 parameters at most).");

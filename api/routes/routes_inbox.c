@@ -306,6 +306,39 @@ static int next_cursor(const uint8_t th[AUTH_HASH_LEN], const struct store_inbox
             b64url_encode_n(mac, CURSOR_MAC_LEN, cursor + o + 1, CURSOR_MAX - o - 1) == 0);
 }
 
+/* 1 when the request's cursor `cur` (if q->after) is not one this list gave `th` with the
+ * filters of `q`; 0 when it is, when there is none, or when *s says the key was not read. */
+static int cursor_forged(const uint8_t th[AUTH_HASH_LEN], const struct store_inbox_query *q,
+                         const struct cursor *cur, enum store_status *s)
+{
+    uint8_t mac[CURSOR_MAC_LEN];
+    return q->after && (*s = cursor_mac(th, q, cur->text, mac)) == STORE_OK &&
+           CRYPTO_memcmp(mac, cur->mac, CURSOR_MAC_LEN) != 0;
+}
+
+/*
+ * Starts the answer of `page` (read with status `s`): its next cursor into
+ * cursor[CURSOR_MAX] ("" when the list ends there) and `w` begun as an object. Returns 1
+ * after answering the problem of `s` or of the cursor (the page freed then), else 0.
+ */
+static int page_begin(struct api_response *resp, const uint8_t th[AUTH_HASH_LEN],
+                      const struct store_inbox_query *q, struct store_inbox_page *page,
+                      enum store_status s, char cursor[CURSOR_MAX], struct json_out *w)
+{
+    if (!(s == STORE_OK && next_cursor(th, q, page, cursor, &s))) cursor[0] = '\0';
+    if (s != STORE_OK) store_inbox_free(page);
+    return api_reply_begin(resp, s, w);
+}
+
+/* The page's games as the answer's "games" array. */
+static void page_games_json(struct json_out *w, const struct store_inbox_page *page)
+{
+    json_out_key(w, "games");
+    json_out_begin_array(w);
+    for (int i = 0; i < page->n; i++) entry_json(w, &page->entries[i]);
+    json_out_end_array(w);
+}
+
 void routes_player_games(const struct api_request *req, struct api_response *resp, const char *arg)
 {
     (void)arg;
@@ -347,9 +380,7 @@ void routes_player_games(const struct api_request *req, struct api_response *res
     }
     /* The cursor's MAC, checked once the token is (401 before 400): the page read with its
      * keys is dropped when it is not one this list gave this token with these filters. */
-    uint8_t mac[CURSOR_MAC_LEN];
-    if (q.after && (s = cursor_mac(th, &q, cur.text, mac)) == STORE_OK &&
-        CRYPTO_memcmp(mac, cur.mac, CURSOR_MAC_LEN) != 0) {
+    if (cursor_forged(th, &q, &cur, &s)) {
         store_inbox_free(&page);
         problem_reply(resp, 400, "invalid_parameter",
                       "cursor is not one this list gave (pass next_cursor as it came, with the "
@@ -357,21 +388,11 @@ void routes_player_games(const struct api_request *req, struct api_response *res
         return;
     }
     char cursor[CURSOR_MAX];
-    int has_next = s == STORE_OK && next_cursor(th, &q, &page, cursor, &s);
-    if (s != STORE_OK) {
-        store_inbox_free(&page);
-        problem_store(resp, s);
-        return;
-    }
     struct json_out w;
-    json_out_init(&w);
-    json_out_begin_object(&w);
-    json_out_key(&w, "games");
-    json_out_begin_array(&w);
-    for (int i = 0; i < page.n; i++) entry_json(&w, &page.entries[i]);
-    json_out_end_array(&w);
+    if (page_begin(resp, th, &q, &page, s, cursor, &w)) return;
+    page_games_json(&w, &page);
     json_out_kint(&w, "my_turn_count", page.my_turn_count);
-    json_out_kstring(&w, "next_cursor", has_next ? cursor : NULL);
+    json_out_kstring(&w, "next_cursor", cursor[0] ? cursor : NULL);
     json_out_end_object(&w);
     store_inbox_free(&page);
     size_t len = 0;
@@ -437,14 +458,13 @@ void routes_player_games_public(const struct api_request *req, struct api_respon
     q.status = "finished";
     char label[64 + AUTH_UUID_LEN];
     int ll = snprintf(label, sizeof label, "tilehall public games\n%s", id);
-    uint8_t th[AUTH_HASH_LEN], mac[CURSOR_MAC_LEN];
+    uint8_t th[AUTH_HASH_LEN];
     if (auth_sha256(label, (size_t)ll, th)) {
         problem_reply(resp, 500, "internal_error", "The cursor's key could not be made.");
         return;
     }
     enum store_status s = STORE_OK;
-    if (q.after && (s = cursor_mac(th, &q, cur.text, mac)) == STORE_OK &&
-        CRYPTO_memcmp(mac, cur.mac, CURSOR_MAC_LEN) != 0) {
+    if (cursor_forged(th, &q, &cur, &s)) {
         problem_reply(resp, 400, "invalid_parameter",
                       "cursor is not one this list gave (pass next_cursor as it came).");
         return;
@@ -457,22 +477,12 @@ void routes_player_games_public(const struct api_request *req, struct api_respon
         return;
     }
     char cursor[CURSOR_MAX];
-    int has_next = s == STORE_OK && next_cursor(th, &q, &page, cursor, &s);
-    if (s != STORE_OK) {
-        store_inbox_free(&page);
-        problem_store(resp, s);
-        return;
-    }
     struct json_out w;
-    json_out_init(&w);
-    json_out_begin_object(&w);
+    if (page_begin(resp, th, &q, &page, s, cursor, &w)) return;
     json_out_kstring(&w, "player", p.id);
     json_out_kstring(&w, "name", p.name);
-    json_out_key(&w, "games");
-    json_out_begin_array(&w);
-    for (int i = 0; i < page.n; i++) entry_json(&w, &page.entries[i]);
-    json_out_end_array(&w);
-    json_out_kstring(&w, "next_cursor", has_next ? cursor : NULL);
+    page_games_json(&w, &page);
+    json_out_kstring(&w, "next_cursor", cursor[0] ? cursor : NULL);
     json_out_end_object(&w);
     store_inbox_free(&page);
     api_reply_out(resp, 200, &w);

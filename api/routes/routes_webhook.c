@@ -18,21 +18,6 @@
 #include "webhook.h"
 #include "store_webhooks.h"
 
-/*
- * Loads game `id` and finds the seat the request speaks for (games_seat). Returns the game
- * (games_free) with the seat in *seat, or NULL after answering 404, 401, 503 ...
- */
-static struct api_game *load_seat(const struct api_request *req, struct api_response *resp,
-                                  const char *id, int *seat)
-{
-    struct api_game *ag = games_load(id, GAMES_CURRENT, resp);
-    if (ag && (*seat = games_seat(req, ag, resp)) < 0) {
-        games_free(ag);
-        ag = NULL;
-    }
-    return ag;
-}
-
 /* Logs `what` happened to the webhook of seat `seat` of game `game`. */
 static void log_seat(const char *what, const char *game, int seat)
 {
@@ -88,7 +73,7 @@ int routes_webhook_secrets_reply(struct api_response *resp, const char *url, cha
 void routes_webhook_set(const struct api_request *req, struct api_response *resp, const char *id)
 {
     int seat;
-    struct api_game *ag = load_seat(req, resp, id, &seat);
+    struct api_game *ag = games_load_seat(req, resp, id, &seat);
     if (!ag) return;
     char *url = NULL;
     struct idem idem;
@@ -162,7 +147,7 @@ static int store_refused(struct api_response *resp, enum store_status s, const c
 void routes_webhook_get(const struct api_request *req, struct api_response *resp, const char *id)
 {
     int seat;
-    struct api_game *ag = load_seat(req, resp, id, &seat);
+    struct api_game *ag = games_load_seat(req, resp, id, &seat);
     if (!ag) return;
     struct store_webhook_state *st = malloc(sizeof *st);
     enum store_status s = st ? store_webhook_get(ag->id, seat, st) : STORE_ERROR;
@@ -179,7 +164,7 @@ void routes_webhook_get(const struct api_request *req, struct api_response *resp
 void routes_webhook_delete(const struct api_request *req, struct api_response *resp, const char *id)
 {
     int seat;
-    struct api_game *ag = load_seat(req, resp, id, &seat);
+    struct api_game *ag = games_load_seat(req, resp, id, &seat);
     if (!ag) return;
     int deleted = 0;
     enum store_status s = store_webhook_delete(ag->id, seat, &deleted);
