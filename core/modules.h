@@ -21,7 +21,7 @@
  *     options and state are written field by field) and check.c;
  *   - core/status.h, core/status.c: its refusals (and the API's list of codes);
  *   - tests/unit/NAME_test.c and its golden cases;
- *   - api/rulesets.c: the API's words for its option; openapi.yaml.
+ *   - api/game/rulesets.c: the API's words for its option; openapi.yaml.
  */
 #ifndef CC_MODULES_H
 #define CC_MODULES_H

@@ -1,5 +1,5 @@
 /* options.c: the table of options; a new option is one row here (and its byte in struct
- * cc_options, and one row of the API's description in api/rulesets.c). */
+ * cc_options, and one row of the API's description in api/game/rulesets.c). */
 #include <stddef.h>
 
 #include "options.h"

@@ -19,6 +19,7 @@
 #include "log.h"
 #include "store_chat.h"
 #include "store_jobs.h"
+#include "store_games.h"
 
 /* Resigns every seat of `mask` still in the game *agp (a game without a clock). */
 static enum jobs_result resign_seats(struct api_game **agp, unsigned mask)

@@ -1,4 +1,4 @@
-/* json_chat_test.c: a chat message's body (api/json_chat.c) as a table: what is accepted as
+/* json_chat_test.c: a chat message's body (api/json/json_chat.c) as a table: what is accepted as
  * it was sent, and each refusal with its code. */
 #include <criterion/criterion.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* fuzz_json_in.c: libFuzzer harness for the request body decoders (api/json/json_in.c). The
  * first byte picks the decoder: POST /v1/games, POST .../placements of each ruleset, the
  * empty body of POST .../draw, the body of POST .../webhook or of POST .../join (by the byte
- * modulo 7), or from 0xFC on a chat message (POST .../chat, api/json_chat.c); the rest is
+ * modulo 7), or from 0xFC on a chat message (POST .../chat, api/json/json_chat.c); the rest is
  * the body, NUL-terminated as the HTTP layer hands it over. A refusal must name a code of the
  * one list the server and openapi.yaml use (api_code_known(), api/base/codes.c) and a detail
  * (valid UTF-8); a body accepted must be a setup the engine takes (or refuses with a setup
