@@ -5,9 +5,7 @@
  * are http_wait.c's; answers are http_answer.c's (http_internal.h). */
 #include "http_internal.h"
 
-#include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
