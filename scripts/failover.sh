@@ -47,6 +47,7 @@ dir=${FAILOVER_DIR:-$top/build/failover}
 
 # shellcheck source=scripts/pg-lib.sh
 . "$top/scripts/pg-lib.sh"
+. "$top/tests/failover/tables.sh"
 pg_find_bindir failover
 pg_owner_and_dir tilehall-failover
 
@@ -210,19 +211,7 @@ for round in $(seq 1 "$total"); do
     load_pid=
     sed 's/^/  /' "$run/load.out"
     # The new primary's tables, as the checker reads them.
-    PSQL_DB=tilehall psql_at "$standby" "COPY (SELECT game_id, version, kind, body FROM actions) TO STDOUT" >"$run/actions.tsv"
-    PSQL_DB=tilehall psql_at "$standby" "COPY (SELECT game_id, seq, version, payload FROM events) TO STDOUT" >"$run/events.tsv"
-    PSQL_DB=tilehall psql_at "$standby" "COPY (SELECT id, version, last_seq, status FROM games) TO STDOUT" >"$run/games.tsv"
-    PSQL_DB=tilehall psql_at "$standby" "COPY (SELECT w.game_id, d.seq, d.attempts, d.delivered_at IS NOT NULL, \
-        (extract(epoch FROM d.next_attempt_at - now()) * 1000)::bigint FROM webhook_deliveries d \
-        JOIN webhooks w ON w.id = d.webhook_id) TO STDOUT" >"$run/deliveries.tsv"
-    # Rated games and their ratings' history, in the order of the updates (issue 25).
-    PSQL_DB=tilehall psql_at "$standby" "COPY (SELECT g.id, g.status, (SELECT count(*) FROM players p \
-        WHERE p.game_id = g.id) FROM games g WHERE g.rated) TO STDOUT" >"$run/rated.tsv"
-    PSQL_DB=tilehall psql_at "$standby" "COPY (SELECT game_id, seat, subject, pool, rating_before, \
-        rating_after FROM rating_history ORDER BY rated_at, game_id) TO STDOUT" >"$run/history.tsv"
-    PSQL_DB=tilehall psql_at "$standby" "COPY (SELECT subject, pool, games FROM ratings) TO STDOUT" \
-        >"$run/rating_counts.tsv"
+    PSQL_DB=tilehall failover_tables "$run" psql_at "$standby"
     doubt=$(($(grep -c '"msg":"database connection lost".*"op":"commit"' "$dir/server.log" || true) - doubt_before))
     log "round $round: $doubt COMMITs lost their answer with the primary (in doubt: answered 503, then retried with their key)"
     rc=0

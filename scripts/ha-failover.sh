@@ -54,6 +54,7 @@ command -v pg_autoctl >/dev/null ||
 
 # shellcheck source=scripts/pg-lib.sh disable=SC2154 # it sets bindir, as_pg and owner
 . "$top/scripts/pg-lib.sh"
+. "$top/tests/failover/tables.sh"
 pg_find_bindir ha
 # The PostgreSQL that the pgautofailover extension was built for (15 on Debian 12).
 for lib in /usr/lib/postgresql/*/lib/pgautofailover.so; do
@@ -243,20 +244,7 @@ for round in $(seq 1 "$rounds"); do
     load_pid=
     sed 's/^/  /' "$run/load.out"
     port=${node_port[$standby]}
-    psql_at "$port" tilehall "COPY (SELECT game_id, version, kind, body FROM actions) TO STDOUT" >"$run/actions.tsv"
-    psql_at "$port" tilehall "COPY (SELECT game_id, seq, version, payload FROM events) TO STDOUT" >"$run/events.tsv"
-    psql_at "$port" tilehall "COPY (SELECT id, version, last_seq, status FROM games) TO STDOUT" >"$run/games.tsv"
-    psql_at "$port" tilehall "COPY (SELECT w.game_id, d.seq, d.attempts, d.delivered_at IS NOT NULL, \
-        (extract(epoch FROM d.next_attempt_at - now()) * 1000)::bigint FROM webhook_deliveries d \
-        JOIN webhooks w ON w.id = d.webhook_id) TO STDOUT" >"$run/deliveries.tsv"
-    # Rated games and their ratings' history, in the order of the updates (issue 25), as
-    # scripts/failover.sh reads them: every rated game that ended is rated once.
-    psql_at "$port" tilehall "COPY (SELECT g.id, g.status, (SELECT count(*) FROM players p \
-        WHERE p.game_id = g.id) FROM games g WHERE g.rated) TO STDOUT" >"$run/rated.tsv"
-    psql_at "$port" tilehall "COPY (SELECT game_id, seat, subject, pool, rating_before, \
-        rating_after FROM rating_history ORDER BY rated_at, game_id) TO STDOUT" >"$run/history.tsv"
-    psql_at "$port" tilehall "COPY (SELECT subject, pool, games FROM ratings) TO STDOUT" \
-        >"$run/rating_counts.tsv"
+    failover_tables "$run" psql_at "$port" tilehall
     rc=0
     node tests/failover/check.js --run "$run" --mode sync --bound "$bound" | tee "$run/check.out" || rc=$?
     [ "$rc" -eq 0 ] || status=1
