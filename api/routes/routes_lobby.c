@@ -98,9 +98,9 @@ static char *join_answer(const struct api_game *ag, int seat, const char *token,
 }
 
 /* The rating in `pool` of the person who just took seat `p` (its state shows it, as
- * store_game_load() would have read it): from the rows of the person's profile, a new
- * subject's 1500 / 350 when it has none in the pool; left unknown (not shown until the game
- * is read again) when the read fails, or for a seat taken by name. */
+ * store_game_load() would have read it): from the rows of the person's profile; none (known
+ * 0) without a rated game in the pool, for a seat taken by name, or when the read fails
+ * (then until the game is read again). */
 static void joined_rating(struct store_player *p, const char *pool)
 {
     memset(&p->rating, 0, sizeof p->rating);
@@ -108,11 +108,10 @@ static void joined_rating(struct store_player *p, const char *pool)
     char name[STORE_NAME_MAX + 1];
     struct store_rating_list l;
     if (store_ratings_of_person(p->person_id, name, &l) != STORE_OK) return;
-    p->rating.known = 1;
-    p->rating.rating = glicko2_initial();
-    p->rating.read_ms = l.now_ms;
     for (int i = 0; i < l.n; i++) {
         if (strcmp(l.rows[i].pool, pool) != 0) continue;
+        p->rating.known = 1;
+        p->rating.read_ms = l.now_ms;
         p->rating.rating = l.rows[i].rating;
         p->rating.games = l.rows[i].games;
         p->rating.last_rated_ms = l.rows[i].last_rated_ms;

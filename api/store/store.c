@@ -233,15 +233,15 @@ static int get_int4(const PGresult *res, int row, int col)
 }
 
 /* Seat `row`'s rating of ST_GAME_LOAD (columns 17 to 23, text and int4 in binary form:
- * text is its bytes, NUL-terminated by libpq) into *out; a seat without a row of its own
- * yet is a new subject's 1500 / 350 / 0.06. */
+ * text is its bytes, NUL-terminated by libpq) into *out; known 0 for a seat of a name, or
+ * of a subject without a rated game in the pool yet (no row: none to show, as a profile
+ * shows no such pool). */
 static void seat_rating(const PGresult *res, int row, struct store_seat_rating *out)
 {
     memset(out, 0, sizeof *out);
-    out->known = get_int4(res, row, 23) == 1;
+    out->known = get_int4(res, row, 23) == 1 && !PQgetisnull(res, row, 17);
     out->read_ms = strtoll(PQgetvalue(res, row, 22), NULL, 10);
-    out->rating = glicko2_initial();
-    if (!out->known || PQgetisnull(res, row, 17)) return;
+    if (!out->known) return;
     out->rating.rating = strtod(PQgetvalue(res, row, 17), NULL);
     out->rating.deviation = strtod(PQgetvalue(res, row, 18), NULL);
     out->rating.volatility = strtod(PQgetvalue(res, row, 19), NULL);

@@ -10,8 +10,9 @@
 /* A seat's rating in its game's pool (migrations/0023), as read with the game: what the
  * state shows beside a seat of a person or a computer player. */
 struct store_seat_rating {
-    int known;                    /* 1: read for this seat (a person's or a computer player's) */
-    struct glicko2_rating rating; /* as stored; 1500 / 350 / 0.06 while the seat has none */
+    int known;                    /* 1: read (a person or a computer player with a rated game
+                                     in the pool: a row of ratings), else 0: none shown */
+    struct glicko2_rating rating; /* as stored after its last rated game */
     int games;                    /* rated games in the pool */
     long long last_rated_ms;      /* its last rated game (ms since 1970), 0: none */
     long long read_ms;            /* the database's clock when read (ms since 1970) */
