@@ -81,11 +81,11 @@ rated_games=$(psql "$url" -X -At -c "SELECT count(*) FROM games WHERE rated AND 
 unrated_games=$(psql "$url" -X -At -c "SELECT count(*) FROM games WHERE NOT rated AND status = 'finished'")
 rated_rows=$(psql "$url" -X -At -c "SELECT count(*) FROM rating_history h JOIN games g ON g.id = h.game_id WHERE g.rated")
 unrated_rows=$(psql "$url" -X -At -c "SELECT count(*) FROM rating_history h JOIN games g ON g.id = h.game_id WHERE NOT g.rated")
-tu=$(awk -v t="${turns[false]}" -v s="${secs[false]}" 'BEGIN { printf "%.1f", s > 0 ? t / s : 0 }')
-tr=$(awk -v t="${turns[true]}" -v s="${secs[true]}" 'BEGIN { printf "%.1f", s > 0 ? t / s : 0 }')
+tu=$(awk -v t="${turns[false]}" -v s="${secs[false]}" 'BEGIN { printf "%.1f", (s > 0 ? t / s : 0) }')
+tr=$(awk -v t="${turns[true]}" -v s="${secs[true]}" 'BEGIN { printf "%.1f", (s > 0 ? t / s : 0) }')
 echo "  unrated: ${turns[false]} turns in ${secs[false]} s = $tu turns/s, ${ended[false]} games ended ($unrated_games finished, $unrated_rows rating rows)"
 echo "  rated:   ${turns[true]} turns in ${secs[true]} s = $tr turns/s, ${ended[true]} games ended ($rated_games finished, $rated_rows rating rows)"
-echo "  rated / unrated turns/s: $(awk -v a="$tr" -v b="$tu" 'BEGIN { printf "%.3f", b > 0 ? a / b : 0 }')" \
+echo "  rated / unrated turns/s: $(awk -v a="$tr" -v b="$tu" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }')" \
     "(load average $(cut -d' ' -f1-3 /proc/loadavg) at the end)"
 if [ "$failed" != 0 ]; then
     echo "bench-rated-turns: $failed unexpected answers (see $out/rated-turns-*.txt, $out/server-rated.log)" >&2
