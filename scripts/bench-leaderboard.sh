@@ -115,6 +115,14 @@ loads() {
         "(b) ...?cursor= (from rank $rank on)" "$b_rps" "$b_p50_ms" "$b_p99_ms" "$b_non2xx" \
         "(c) ...?bots=true&limit=100" "$c_rps" "$c_p50_ms" "$c_p99_ms" "$c_non2xx" \
         "(d) as (a), paced: ${pace} ms between requests" "$d_rps" "$d_p50_ms" "$d_p99_ms" "$d_non2xx"
+    # The server's own clock (GET /metrics: from a request's arrival to its answer, without
+    # wrk's side of the wait): the share of the leaderboard's answers within each bound.
+    curl -s "$base/metrics" | awk '
+        index($0, "tilehall_http_request_duration_seconds_bucket{route=\"/v1/leaderboards/{pool}\"") == 1 {
+            match($0, /le="[^"]*"/); le = substr($0, RSTART + 4, RLENGTH - 5); n[le] = $NF }
+        index($0, "tilehall_http_request_duration_seconds_count{route=\"/v1/leaderboards/{pool}\"") == 1 { c = $NF }
+        END { if (c > 0) printf "  the server'"'"'s own time, %d answers: %.2f %% within 1 ms, %.2f %% within 10 ms, %.2f %% within 25 ms\n",
+              c, 100 * n["0.001"] / c, 100 * n["0.01"] / c, 100 * n["0.025"] / c }'
     echo "  (load average $(cut -d' ' -f1-3 /proc/loadavg) at the end)"
     [ "$a_non2xx" = 0 ] && [ "$b_non2xx" = 0 ] && [ "$c_non2xx" = 0 ] && [ "$d_non2xx" = 0 ]
 }
