@@ -146,7 +146,6 @@ void json_options(struct json_out *o, const struct cc_game *g)
     json_out_end_object(o);
 }
 
-/* The player objects of GET /v1/games/{id} (with `tokens`, if not NULL, as "token"). */
 /* Member "rating": a seat's rating in the game's pool {"rating", "deviation" (aged to when
  * it was read, as a profile shows it), "provisional", "games"}. */
 static void add_seat_rating(struct json_out *o, const struct store_seat_rating *r)
@@ -163,6 +162,8 @@ static void add_seat_rating(struct json_out *o, const struct store_seat_rating *
     json_out_end_object(o);
 }
 
+/* The player objects of GET /v1/games/{id} (with `tokens`, if not NULL, as "token"), each
+ * seat's player and rating (meta->seat_ratings) beside its computer player. */
 static void add_players(struct json_out *o, const struct cc_game *g,
                         const struct json_game_meta *meta)
 {
