@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "board_cache.h"
 #include "board_png.h"
 #include "bots.h"
 #include "clocks.h"
@@ -112,6 +113,7 @@ int main(void)
     if (store_init(cfg.database_url)) goto out_curl;
     if (migrate_run(cfg.migrations_dir)) goto out_store;
     if (games_init(cfg.game_cache)) goto out_store;
+    board_cache_init(cfg.leaderboard_cache_ms);
     if (routes_ops_init(&cfg)) goto out_games;
     if (routes_web_init(&cfg)) goto out_ops;
     routes_live_config(&cfg);
@@ -148,6 +150,7 @@ out_ops:
     routes_ops_free();
 out_games:
     games_shutdown();
+    board_cache_shutdown();
     board_png_shutdown();
 out_store:
     store_shutdown();

@@ -135,7 +135,11 @@ bench-clocks:
 # tests/api/ratings_test.c runs a short form in test-api-unit. Then the leaderboard's HTTP
 # latency (scripts/bench-leaderboard.sh): 1,000,000 rating rows loaded with generate_series
 # into a throwaway PostgreSQL, p50/p99 of GET /v1/leaderboards/{pool} (first page, a deep
-# cursor, with bots) under wrk (target: p99 under 20 ms; about a minute).
+# cursor, with bots) under wrk, with the server's page cache and without it (target: p99
+# under 20 ms as shipped; about two minutes). Then committed turns with ratings on
+# (scripts/bench-rated-turns.sh): whole games played to their end, alternating runs of
+# unrated and rated games in one server (ABBA rounds), turns/s of each and their ratio
+# (about a minute).
 BENCH_RATINGS_BIN := $(BUILD)/bench-ratings
 $(BENCH_RATINGS_BIN): tests/bench/ratings_bench.c $(API_LIB) $(CORE_LIB)
 	@mkdir -p $(dir $@)
@@ -144,6 +148,7 @@ $(BENCH_RATINGS_BIN): tests/bench/ratings_bench.c $(API_LIB) $(CORE_LIB)
 bench-ratings: $(BENCH_RATINGS_BIN) $(API_BIN)
 	$(BENCH_RATINGS_BIN)
 	scripts/bench-leaderboard.sh
+	scripts/bench-rated-turns.sh
 
 bench: deps
 	$(MAKE_PLAIN) bench-engine

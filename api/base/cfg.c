@@ -94,6 +94,9 @@ int cfg_load(struct cfg *c, char *err, int errlen)
     /* Fair shares per client address: event streams (routes_live.c). */
     if (env_int("MAX_STREAMS_PER_IP", 32, 0, 100000, &c->max_streams_per_ip, err, errlen))
         return -1;
+    /* The leaderboard's answers kept a moment (routes/board_cache.c). */
+    if (env_int("LEADERBOARD_CACHE_MS", 1000, 0, 60000, &c->leaderboard_cache_ms, err, errlen))
+        return -1;
     /* Retention (api/retention.c). */
     if (env_int("RETENTION_DAYS", 0, 0, 36500, &c->retention_days, err, errlen) ||
         env_int("LOBBY_EXPIRY_HOURS", 72, 0, 876000, &c->lobby_expiry_hours, err, errlen) ||

@@ -67,6 +67,9 @@ struct cfg {
     int lobby_expiry_hours; /* LOBBY_EXPIRY_HOURS: waiting games are aborted after, 0 never (72) */
     int retention_batch;    /* RETENTION_BATCH: games a batch deletes at most (500) */
     int retention_interval; /* RETENTION_INTERVAL: seconds between sweeps with nothing left (60) */
+    /* Ratings (docs/operations.md "Configuration"; api/routes/board_cache.h). */
+    int leaderboard_cache_ms; /* LEADERBOARD_CACHE_MS: a leaderboard page is answered from
+                                 memory this long after it was read, 0 never (1000) */
     /* The operator (docs/operations.md "The operator"; api/routes_admin.c). */
     const char *admin_token; /* ADMIN_TOKEN: the operator's bearer token, NULL: no operator */
 };

@@ -90,6 +90,21 @@ enum game_outcome game_commit(struct api_game *ag, struct store_commit *c, enum 
         ag->row.version = c->version + 1;
         ag->row.last_seq = c->last_seq;
         if (c->status && strcmp(c->status, "aborted") == 0) ag->row.state = STORE_ABORTED;
+        if (rated && changes[0].rated) {
+            /* The state of the rated game that ended shows the ratings it left (a body made
+             * before the commit would show those before: the state is made again). */
+            long long now = clocks_now_ms();
+            for (int i = 0; i < rg.nseats; i++)
+                ag->row.players[i].rating = (struct store_seat_rating){
+                    .known = 1,
+                    .rating = changes[i].after,
+                    .games = changes[i].games,
+                    .last_rated_ms = now,
+                    .read_ms = now,
+                };
+            body = NULL;
+            len = 0;
+        }
         games_remember(ag, body, len);
         return GAME_COMMITTED;
     }

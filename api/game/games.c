@@ -367,6 +367,7 @@ void games_meta(const struct api_game *ag, struct json_game_meta *meta)
     meta->chat_public = ag->row.chat_public;
     meta->seed_chosen = ag->row.seed_chosen;
     meta->rated = ag->row.rated;
+    meta->seat_ratings = 1;
     meta->clock = &ag->row.clock;
     meta->status = ag->row.state == STORE_PLAYING ? NULL : games_status(ag);
     for (int s = 0; s < ag->row.nplayers; s++)

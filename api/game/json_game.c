@@ -2,11 +2,13 @@
 #include "json_game.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "clocks.h"
+#include "glicko2.h"
 #include "options.h"
 #include "rulesets.h"
 #include "store_games.h"
@@ -144,7 +146,24 @@ void json_options(struct json_out *o, const struct cc_game *g)
     json_out_end_object(o);
 }
 
-/* The player objects of GET /v1/games/{id} (with `tokens`, if not NULL, as "token"). */
+/* Member "rating": a seat's rating in the game's pool {"rating", "deviation" (aged to when
+ * it was read, as a profile shows it), "provisional", "games"}. */
+static void add_seat_rating(struct json_out *o, const struct store_seat_rating *r)
+{
+    double periods = r->last_rated_ms ? glicko2_periods(r->read_ms - r->last_rated_ms) : 0;
+    struct glicko2_rating now = glicko2_aged(&r->rating, periods);
+    json_out_key(o, "rating");
+    json_out_begin_object(o);
+    json_out_kint(o, "rating", llround(now.rating));
+    json_out_kint(o, "deviation", llround(now.deviation));
+    json_out_key(o, "provisional");
+    json_out_bool(o, glicko2_provisional(&now));
+    json_out_kint(o, "games", r->games);
+    json_out_end_object(o);
+}
+
+/* The player objects of GET /v1/games/{id} (with `tokens`, if not NULL, as "token"), each
+ * seat's player and rating (meta->seat_ratings) beside its computer player. */
 static void add_players(struct json_out *o, const struct cc_game *g,
                         const struct json_game_meta *meta)
 {
@@ -179,6 +198,10 @@ static void add_players(struct json_out *o, const struct cc_game *g,
             json_out_kstring(o, "bot", meta->seats[s].bot);
             json_out_kint(o, "think_ms", meta->seats[s].think_ms);
         }
+        if (meta->seats && meta->seats[s].person_id[0])
+            json_out_kstring(o, "player_id", meta->seats[s].person_id);
+        if (meta->seats && meta->seat_ratings && meta->seats[s].rating.known)
+            add_seat_rating(o, &meta->seats[s].rating);
         if (meta->open & (1u << s)) {
             json_out_key(o, "open");
             json_out_bool(o, 1);

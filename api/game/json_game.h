@@ -21,6 +21,8 @@ struct json_game_meta {
     int chat_public;                  /* with seats: 1 when anyone reads the chat (0026) */
     int seed_chosen;                  /* with seats: 1 when the creator chose the seed (0022) */
     int rated;                        /* with seats: 1 for a rated game (0025) */
+    int seat_ratings;                 /* with seats: 1 shows each seat's rating in the pool
+                                         as read with the game (store_player.rating) */
     const char *status;        /* "waiting" or "aborted" (games_status), or NULL: as g says */
     unsigned open;             /* bit s set while seat s is open (waits for its invite) */
     const char *const *invite; /* NULL, or the invites by seat, NULL for none (create answer) */

@@ -74,8 +74,10 @@ static enum game_outcome encode_action(const struct api_game *ag, const struct g
                                       .names = ag->names,
                                       .seats = ag->row.players,
                                       .hints_off = ag->row.hints_off,
+                                      .chat_public = ag->row.chat_public,
                                       .seed_chosen = ag->row.seed_chosen,
                                       .rated = ag->row.rated,
+                                      .seat_ratings = 1,
                                       .clock = &ag->row.clock};
         json_game(&w, &ag->g, &meta);
         e->game = json_out_take(&w, &e->game_len);

@@ -41,15 +41,18 @@ static double periods_since(long long last_ms, long long now_ms)
     return last_ms > 0 ? glicko2_periods(now_ms - last_ms) : 0.0;
 }
 
+struct glicko2_rating ratings_seat_now(const struct ratings_seat *s, long long now_ms)
+{
+    return glicko2_aged(&s->rating, periods_since(s->last_rated_ms, now_ms));
+}
+
 enum glicko2_status ratings_update_game(int n, const struct ratings_seat *seats, long long now_ms,
                                         const struct glicko2_params *params,
                                         struct glicko2_rating out[])
 {
     if (n < 2 || n > RATINGS_MAX_SEATS) return GLICKO2_BAD_INPUT;
     struct glicko2_rating now_rated[RATINGS_MAX_SEATS];
-    for (int j = 0; j < n; j++)
-        now_rated[j] =
-            glicko2_aged(&seats[j].rating, periods_since(seats[j].last_rated_ms, now_ms));
+    for (int j = 0; j < n; j++) now_rated[j] = ratings_seat_now(&seats[j], now_ms);
     for (int i = 0; i < n; i++) {
         struct glicko2_result results[RATINGS_MAX_SEATS - 1];
         int k = 0;

@@ -62,12 +62,20 @@ int ratings_finishing_order(int n, const struct ratings_seat_end *seats, int pla
 enum ratings_outcome ratings_outcome_of(int n, const int places[], int seat);
 
 /*
+ * The rating seat `s` brings to a game that ends at `now_ms`: as stored, its deviation grown
+ * by the rating periods since its last rated game (glicko2_periods; none for a seat never
+ * rated, or a clock that went back). The other seats' updates play against it, and a
+ * profile read just before the game's end showed it; game_finished's "before" is it.
+ */
+struct glicko2_rating ratings_seat_now(const struct ratings_seat *s, long long now_ms);
+
+/*
  * The new ratings of the `n` seats of one rated game that ended at `now_ms` (2 <= n <=
  * RATINGS_MAX_SEATS), into out[] by seat. Seat i's one update has n-1 results, one against
  * each other seat j (1 when i placed above j, 0.5 for the same place, 0 below), each
  * weighted 1/(n-1), against j's rating as it stood before the game with its deviation aged
- * to now; i's own deviation grows by the rating periods since its last rated game
- * (glicko2_periods; none for a seat never rated, or a clock that went back). Returns
+ * to now (ratings_seat_now); i's own deviation grows by the rating periods since its last rated
+ * game (glicko2_periods; none for a seat never rated, or a clock that went back). Returns
  * GLICKO2_OK, or GLICKO2_BAD_INPUT (out[] unspecified) for n out of range or a rating
  * glicko2_update() refuses.
  */

@@ -18,6 +18,7 @@
 #include "netaddr.h"
 #include "problem.h"
 #include "query_args.h"
+#include "ratings.h"
 #include "replay.h"
 #include "routes.h"
 #include "store.h"
@@ -69,8 +70,11 @@ static int open_seats_new(struct create *c, const char **tokens, const char **in
  * The set-up rules of a rated game (api.md, "Ratings and leaderboards" and "Additions II"):
  * every seat a player's ({"player": "me"}, or open: it is then joined with a player token)
  * or a computer player, the server deals (no seed, deck or start tile), no hints (left out
- * means off), a clock. Returns 0 when `in` follows them, else -1 with what is missing, each
- * named, in why[cap].
+ * means off), a clock. And every seat its own rating: a game rates each seat against the
+ * others, so two computer players of one level and think class (one rating, "Additions
+ * II") cannot sit at one rated table (one person cannot either: a join refuses a second
+ * seat, 409 already_seated). Returns 0 when `in` follows them, else -1 with what is
+ * missing, each named, in why[cap].
  */
 static int rated_setup(const struct json_new_game *in, char *why, size_t cap)
 {
@@ -91,6 +95,18 @@ static int rated_setup(const struct json_new_game *in, char *why, size_t cap)
             break;
         }
     }
+    for (int s = 0, found = 0; s < in->setup.nplayers && !found; s++)
+        for (int t = s + 1; t < in->setup.nplayers && !found; t++) {
+            const char *c = ratings_think_class(in->think_ms[s]);
+            if (!in->bots[s][0] || strcmp(in->bots[s], in->bots[t]) != 0 ||
+                strcmp(c, ratings_think_class(in->think_ms[t])) != 0)
+                continue;
+            MISSING(" a rating of its own at each seat (players[%d] and players[%d] are both the "
+                    "%s computer player of think class %s, one rating: give one of them another "
+                    "level or think_ms)",
+                    s, t, in->bots[s], c);
+            found = 1;
+        }
     if (in->seed_given || in->setup.deck_len >= 0 || in->start[0])
         MISSING(" the server to deal (leave out%s%s%s)", in->seed_given ? " \"seed\"" : "",
                 in->setup.deck_len >= 0 ? " \"deck\"" : "", in->start[0] ? " \"start\"" : "");

@@ -28,6 +28,7 @@
 #include "store.h"
 #include "store_games.h"
 #include "store_people.h"
+#include "store_ratings.h"
 
 #define JOIN_TRIES 8 /* joins decided again after another commit of the game won the race */
 
@@ -94,6 +95,28 @@ static char *join_answer(const struct api_game *ag, int seat, const char *token,
     char *text = json_out_take(&w, NULL);
     json_out_free(&w);
     return text;
+}
+
+/* The rating in `pool` of the person who just took seat `p` (its state shows it, as
+ * store_game_load() would have read it): from the rows of the person's profile; none (known
+ * 0) without a rated game in the pool, for a seat taken by name, or when the read fails
+ * (then until the game is read again). */
+static void joined_rating(struct store_player *p, const char *pool)
+{
+    memset(&p->rating, 0, sizeof p->rating);
+    if (!p->person_id[0] || !pool) return;
+    char name[STORE_NAME_MAX + 1];
+    struct store_rating_list l;
+    if (store_ratings_of_person(p->person_id, name, &l) != STORE_OK) return;
+    for (int i = 0; i < l.n; i++) {
+        if (strcmp(l.rows[i].pool, pool) != 0) continue;
+        p->rating.known = 1;
+        p->rating.read_ms = l.now_ms;
+        p->rating.rating = l.rows[i].rating;
+        p->rating.games = l.rows[i].games;
+        p->rating.last_rated_ms = l.rows[i].last_rated_ms;
+    }
+    store_ratings_free(&l);
 }
 
 /*
@@ -229,6 +252,7 @@ static enum joined join_try(const struct api_request *req, struct api_response *
         memset(p->invite_sha, 0, sizeof p->invite_sha);
         memcpy(p->token_hash, th, sizeof th);
         snprintf(p->person_id, sizeof p->person_id, "%s", me ? me->id : "");
+        joined_rating(p, cc_ruleset_name((enum cc_ruleset)ag->g.ruleset));
         if (started) ag->row.state = STORE_PLAYING;
         if (clock.kind) ag->row.clock = clock;
         games_remember(ag, NULL, 0);

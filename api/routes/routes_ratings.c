@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "auth.h"
+#include "board_cache.h"
 #include "clocks.h"
 #include "json_out.h"
 #include "params.h"
@@ -261,9 +262,13 @@ void routes_leaderboard(const struct api_request *req, struct api_response *resp
         problem_reply(resp, 400, "invalid_parameter", bad);
         return;
     }
+    /* The page as the query means it (bots=false is the default): kept a moment. */
+    int with_bots = bots && strcmp(bots, "true") == 0;
+    char key[BOARD_CACHE_KEY_MAX];
+    snprintf(key, sizeof key, "%s|%d|%ld|%s", pool, with_bots, limit, cursor ? cursor : "");
+    if (board_cache_get(key, resp)) return;
     struct store_rating_list l;
-    enum store_status s =
-        store_leaderboard(pool, bots && strcmp(bots, "true") == 0, (int)limit, &after, &l);
+    enum store_status s = store_leaderboard(pool, with_bots, (int)limit, &after, &l);
     struct json_out w;
     if (begin_answer(resp, s, &w)) return;
     json_out_kstring(&w, "pool", pool);
@@ -293,6 +298,7 @@ void routes_leaderboard(const struct api_request *req, struct api_response *resp
     json_out_end_object(&w);
     store_ratings_free(&l);
     reply_json(resp, &w);
+    if (resp->status == 200) board_cache_put(key, resp->body, resp->len);
 }
 
 void routes_bots(const struct api_request *req, struct api_response *resp, const char *arg)

@@ -232,6 +232,24 @@ static int get_int4(const PGresult *res, int row, int col)
     return (int)((uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]);
 }
 
+/* Seat `row`'s rating of ST_GAME_LOAD (columns 17 to 23, text and int4 in binary form:
+ * text is its bytes, NUL-terminated by libpq) into *out; known 0 for a seat of a name, or
+ * of a subject without a rated game in the pool yet (no row: none to show, as a profile
+ * shows no such pool). */
+static void seat_rating(const PGresult *res, int row, struct store_seat_rating *out)
+{
+    memset(out, 0, sizeof *out);
+    out->known = get_int4(res, row, 23) == 1 && !PQgetisnull(res, row, 17);
+    out->read_ms = strtoll(PQgetvalue(res, row, 22), NULL, 10);
+    if (!out->known) return;
+    out->rating.rating = strtod(PQgetvalue(res, row, 17), NULL);
+    out->rating.deviation = strtod(PQgetvalue(res, row, 18), NULL);
+    out->rating.volatility = strtod(PQgetvalue(res, row, 19), NULL);
+    out->games = (int)strtol(PQgetvalue(res, row, 20), NULL, 10);
+    if (!PQgetisnull(res, row, 21))
+        out->last_rated_ms = strtoll(PQgetvalue(res, row, 21), NULL, 10);
+}
+
 enum store_status store_game_load(const char *id, struct store_game *out)
 {
     PGconn *pg = db_conn();
@@ -299,6 +317,7 @@ enum store_status store_game_load(const char *id, struct store_game *out)
             if (PQgetlength(res, i, 12) != AUTH_HASH_LEN) goto out;
             memcpy(p->invite_sha, PQgetvalue(res, i, 12), AUTH_HASH_LEN);
         }
+        seat_rating(res, i, &p->rating);
         out->nplayers++;
     }
     s = STORE_OK;

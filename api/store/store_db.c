@@ -155,9 +155,21 @@ static const char *const stmt_sql[ST_COUNT] = {
                      /* Whether the creator chose the seed (0022). */
                      "g.seed_chosen::integer, "
                      /* Whether the game is rated (0025), who reads the chat (0026). */
-                     "g.rated::integer, g.chat_public::integer "
+                     "g.rated::integer, g.chat_public::integer, "
+                     /* The seat's rating in the game's pool (0023) as text, the database's
+                      * clock, and whether the seat has a rating at all (a person's or a
+                      * computer player's): its subject, as ratings_subject() names it. */
+                     "r.rating::text, r.deviation::text, r.volatility::text, r.games::text, "
+                     "(extract(epoch FROM r.last_rated_at) * 1000)::bigint::text, "
+                     "(extract(epoch FROM now()) * 1000)::bigint::text, "
+                     "(p.person_id IS NOT NULL OR p.bot IS NOT NULL)::integer "
                      "FROM games g "
-                     "JOIN players p ON p.game_id = g.id WHERE g.id = $1::uuid ORDER BY p.seat",
+                     "JOIN players p ON p.game_id = g.id "
+                     "LEFT JOIN ratings r ON r.pool = g.ruleset AND r.subject = CASE WHEN "
+                     "p.person_id IS NOT NULL THEN p.person_id::text WHEN p.bot IS NOT NULL THEN "
+                     "'bot:' || p.bot || ':' || CASE WHEN p.think_ms < 100 THEN 'fast' WHEN "
+                     "p.think_ms < 1000 THEN 'normal' ELSE 'slow' END END "
+                     "WHERE g.id = $1::uuid ORDER BY p.seat",
     [ST_GAME_INSERT] =
         "INSERT INTO games (id, ruleset, options, seed, start_tile, custom_deck, "
         "version, status, last_seq, snapshot, hints, result, rematch_of, "

@@ -4,7 +4,19 @@
 #define API_STORE_GAMES_H
 
 #include "game.h"
+#include "ratings/glicko2.h"
 #include "store.h"
+
+/* A seat's rating in its game's pool (migrations/0023), as read with the game: what the
+ * state shows beside a seat of a person or a computer player. */
+struct store_seat_rating {
+    int known;                    /* 1: read (a person or a computer player with a rated game
+                                     in the pool: a row of ratings), else 0: none shown */
+    struct glicko2_rating rating; /* as stored after its last rated game */
+    int games;                    /* rated games in the pool */
+    long long last_rated_ms;      /* its last rated game (ms since 1970), 0: none */
+    long long read_ms;            /* the database's clock when read (ms since 1970) */
+};
 
 struct store_player {
     char name[STORE_NAME_MAX + 1];     /* UTF-8 */
@@ -15,6 +27,8 @@ struct store_player {
     int think_ms;                      /* with bot: its time a move in ms */
     int open;                          /* 1 while the seat waits for its invite (0009) */
     uint8_t invite_sha[AUTH_HASH_LEN]; /* SHA-256 of its invite, while open (invite_hash) */
+    struct store_seat_rating rating;   /* its rating in the game's pool when the game was
+                                          read (store_game_load), or known 0 */
 };
 
 /* Where a game stands besides what its engine state says (games.status, 0009). */

@@ -88,9 +88,13 @@ static enum store_status lock_rows(PGconn **pgp, const struct ratings_game *g,
         out[i].games = (int)db_long(res, r, 4, 0) + 1;
         seats[i].last_rated_ms = db_long(res, r, 5, 0);
         *now_ms = db_long(res, r, 6, 0);
-        out[i].before = seats[i].rating;
     }
     PQclear(res);
+    /* What each seat brought to the game: its deviation aged to the database's now, as the
+     * update used it (the history keeps the stored value: each point's before is the point
+     * before's after). */
+    for (int i = 0; i < g->nseats && st == STORE_OK; i++)
+        out[i].before = ratings_seat_now(&seats[i], *now_ms);
     return st;
 }
 

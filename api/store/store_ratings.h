@@ -32,7 +32,9 @@ struct ratings_change {
     int rated;                         /* 1: updated; 0: the game was left unrated (see below) */
     int place;                         /* 0 first, equal places tie */
     char subject[RATINGS_SUBJECT_MAX]; /* the rating's name (ratings_subject) */
-    struct glicko2_rating before;      /* as stored before the game (1500/350/0.06 when new) */
+    struct glicko2_rating before;      /* what it brought to the game (ratings_seat_now: as
+                                          stored, the deviation aged to the game's end;
+                                          1500/350/0.06 when new) */
     struct glicko2_rating after;       /* as stored after it */
     int games; /* the subject's rated games in the pool, this one included */
 };
@@ -70,7 +72,8 @@ enum store_status ratings_apply_game(struct pg_conn **pgp, const struct ratings_
  * What game_finished carries of rated game `g` whose seats changed as ch[] (rated): a JSON
  * array, one entry a seat in seat order, {"seat", "player_id" (or null), "bot" and
  * "think_class" (a computer player's, or null), "place" (1 first, shared places tie),
- * "before": {"rating", "deviation"} (as stored before the game), "after": {...}}, rating
+ * "before": {"rating", "deviation"} (what the seat brought: the deviation aged by its time
+ * away, as the update used it), "after": {...}}, rating
  * and deviation rounded, into buf[cap] (RATINGS_EVENT_JSON_MAX). 0, or -1 when it does not
  * fit.
  */

@@ -268,6 +268,22 @@ Test(ratings, time_away)
     cr_expect_eq(ratings_update_game(1, seats, 0, &p, out), GLICKO2_BAD_INPUT);
 }
 
+/* What a seat brings to a game (game_finished's "before"): the stored rating with its
+ * deviation aged by the days since its last rated game; a never-rated seat and a clock
+ * that went back age nothing. */
+Test(ratings, seat_now_is_aged)
+{
+    struct ratings_seat s = {{1600, 60, 0.06}, 1000 * DAY_MS, 0};
+    struct glicko2_rating now = ratings_seat_now(&s, 1100 * DAY_MS);
+    struct glicko2_rating want = glicko2_aged(&s.rating, glicko2_periods(100 * DAY_MS));
+    cr_expect_eq(now.rating, 1600);
+    cr_expect(now.deviation > 60 + 10, "%f", now.deviation);
+    cr_expect(fabs(now.deviation - want.deviation) < 1e-9);
+    cr_expect_eq(ratings_seat_now(&s, 900 * DAY_MS).deviation, 60);
+    s.last_rated_ms = 0;
+    cr_expect_eq(ratings_seat_now(&s, 1100 * DAY_MS).deviation, 60);
+}
+
 /* The calibration (api/ratings/calibration.h) at the full size of `make bench-ratings`
  * (2,000 players, 50,000 games, half at 4-seat tables; a fraction of a second): the
  * ranking target of issue 25 (Spearman >= 0.9) and the 4-seat order well above chance.

@@ -124,6 +124,41 @@ Test(ratings_store, two_people_once)
     cr_expect_eq(value("SELECT games FROM ratings WHERE subject = $1", ALICE), 2);
 }
 
+/* A seat's "before" is what it brought to the game: its deviation aged by the time since its
+ * last rated game, as the update used it; the history keeps the stored value (a chain). */
+Test(ratings_store, before_is_aged_by_time_away)
+{
+    struct ratings_game g;
+    struct ratings_change ch[2];
+    alice_loses_to_bob(&g, ch);
+    /* Bob's last rated game 100 days ago; Alice's just now. */
+    PGresult *r = PQexecParams(check,
+                               "UPDATE ratings SET last_rated_at = now() - interval '100 days' "
+                               "WHERE subject = $1",
+                               1, NULL, (const char *[]){BOB}, NULL, NULL, 0);
+    cr_assert_eq(PQresultStatus(r), PGRES_COMMAND_OK, "%s", PQerrorMessage(check));
+    PQclear(r);
+    double stored = value("SELECT deviation FROM ratings WHERE subject = $1", BOB);
+    double volatility = value("SELECT volatility FROM ratings WHERE subject = $1", BOB);
+    g.game_id = GAME2;
+    cr_assert_eq(store_ratings_apply(&g, ch), STORE_OK);
+    struct glicko2_rating was = {
+        .rating = 1662.2120, .deviation = stored, .volatility = volatility};
+    struct glicko2_rating aged = glicko2_aged(&was, glicko2_periods(100LL * 86400000));
+    cr_expect(aged.deviation > stored + 1, "%f %f", aged.deviation, stored);
+    cr_expect(fabs(ch[1].before.deviation - aged.deviation) < 0.01, "%f, aged %f",
+              ch[1].before.deviation, aged.deviation);
+    /* Alice played a moment ago: hers grew by (almost) nothing. */
+    double alice = value("SELECT deviation_after FROM rating_history WHERE subject = $1 AND "
+                         "game_id = '" GAME1 "'",
+                         ALICE);
+    cr_expect(fabs(ch[0].before.deviation - alice) < 0.01, "%f %f", ch[0].before.deviation, alice);
+    cr_expect(fabs(value("SELECT deviation_before FROM rating_history WHERE subject = $1 AND "
+                         "game_id = '" GAME2 "'",
+                         BOB) -
+                   stored) < 1e-9);
+}
+
 /* Computer players: one rating per level and think class; a resignation is last. */
 Test(ratings_store, bots_by_level_and_think_class)
 {

@@ -117,6 +117,13 @@ ITEST(test_rated_refusals, "rated: every set-up refused with unrated_setup, noth
         {"\"players\":[{\"player\":\"me\"},{\"open\":true}],\"hints\":true," RATED_CLOCK, "hints"},
         {"\"players\":[{\"player\":\"me\"},{\"open\":true}]", "clock"},
         {"\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}],\"seed\":1", "clock"},
+        /* Two computer players of one level and think class are one rating: 50 and 80 ms
+         * are both "fast". */
+        {"\"players\":[{\"player\":\"me\"},{\"bot\":\"greedy\",\"think_ms\":50},{\"bot\":"
+         "\"greedy\",\"think_ms\":80}]," RATED_CLOCK,
+         "players[1] and players[2] are both the greedy computer player of think class fast"},
+        {"\"players\":[{\"bot\":\"random\"},{\"player\":\"me\"},{\"bot\":\"random\"}]," RATED_CLOCK,
+         "players[0] and players[2]"},
     };
     long before = games_count();
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -169,6 +176,21 @@ ITEST(test_rated_refusals, "rated: every set-up refused with unrated_setup, noth
                            "invite_hash IS NOT NULL",
                            1, v) == 1,
           "the refused join took the seat");
+    /* One level in two think classes is two ratings: accepted. */
+    j = NULL;
+    st = post_as(srv, "/v1/games",
+                 "{\"rated\":true,\"players\":[{\"player\":\"me\"},{\"bot\":\"greedy\",\"think_"
+                 "ms\":50},{\"bot\":\"greedy\",\"think_ms\":500}]," RATED_CLOCK "}",
+                 a.auth, code, &j);
+    CHECK(st == 201 && cJSON_IsTrue(jget(j, "rated")), "greedy fast and normal: %ld %s", st, code);
+    cJSON_Delete(j);
+    /* Two computer players of one level and class at an unrated table are fine. */
+    j = NULL;
+    st = post_as(srv, "/v1/games",
+                 "{\"players\":[{\"name\":\"A\"},{\"bot\":\"random\"},{\"bot\":\"random\"}]}", NULL,
+                 code, &j);
+    CHECK(st == 201, "unrated twin computer players: %ld %s", st, code);
+    cJSON_Delete(j);
     /* An unrated game is unrated. */
     j = NULL;
     st = post_as(srv, "/v1/games", "{\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}]}", NULL, code,
@@ -189,7 +211,14 @@ ITEST(test_rated_resign,
     cJSON *j = get_json(srv, path);
     CHECK(j && cJSON_IsTrue(jget(j, "rated")) && strcmp(jstr(j, "status"), "active") == 0,
           "the state shows rated");
+    /* Each seat's player; new players have no rating in the pool yet (none shown). */
+    int seats_ok = j && strcmp(jstr(j, "players.0.player_id"), a.id) == 0 &&
+                   strcmp(jstr(j, "players.1.player_id"), b.id) == 0 &&
+                   !jget(j, "players.0.rating") && !jget(j, "players.1.rating");
+    char *state = j ? cJSON_PrintUnformatted(jget(j, "players")) : NULL;
     cJSON_Delete(j);
+    CHECK(seats_ok, "the seats' players and ratings: %.400s", state ? state : "");
+    cJSON_free(state);
     /* No hints in a rated game. */
     snprintf(path, sizeof path, "/v1/games/%s/hint", id);
     const char *h[2] = {a.auth, NULL};
@@ -273,8 +302,23 @@ ITEST(test_rated_resign,
     cJSON_Delete(m);
     snprintf(path, sizeof path, "/v1/games/%s", next);
     j = get_json(srv, path);
-    CHECK(j && cJSON_IsTrue(jget(j, "rated")), "the rematch is rated");
+    /* The rematch's seats (turned: Bob first) show the ratings the first game left. */
+    CHECK(j && cJSON_IsTrue(jget(j, "rated")) && jnum(j, "players.0.rating.rating") == after1 &&
+              jnum(j, "players.1.rating.rating") == after0 &&
+              strcmp(jstr(j, "players.0.player_id"), b.id) == 0 &&
+              jnum(j, "players.0.rating.games") == 1 && jnum(j, "players.0.rating.deviation") < 350,
+          "the rematch is rated, its seats' ratings those after the first game");
     cJSON_Delete(j);
+    /* A new game whose open seat Bob joins: the join reads his rating for the state. */
+    char third[64];
+    CHECK(rated_pair(srv, &a, &b, third, why, sizeof why) == 0, "%s", why);
+    snprintf(path, sizeof path, "/v1/games/%s", third);
+    j = get_json(srv, path);
+    CHECK(j && jnum(j, "players.0.rating.rating") == after0 &&
+              jnum(j, "players.1.rating.rating") == after1 &&
+              strcmp(jstr(j, "players.1.player_id"), b.id) == 0,
+          "the joined seat's rating");
+    cJSON_Delete(j); /* (left running: the lists below see the finished games) */
     CHECK(resign(srv, next, b.auth) == 200, "Bob resigns the rematch");
     CHECK(history_rows(next) == 2, "the rematch rated");
     CHECK(broken_chains() == 0, "a history is not a chain");
@@ -353,6 +397,17 @@ ITEST(test_rated_bots, "rated: computer players rated per level and think class,
     }
     cJSON_Delete(j);
     CHECK(found, "greedy/normal rated in classic");
+    /* The finished game's state: computer players have no player id, and a rating in the
+     * pool each (the one their game left, as read with the state). */
+    char path[160];
+    snprintf(path, sizeof path, "/v1/games/%s", id);
+    j = get_json(srv, path);
+    long greedy = db_scalar("SELECT games FROM ratings WHERE subject = 'bot:greedy:normal' AND "
+                            "pool = 'classic'");
+    CHECK(j && !jget(j, "players.1.player_id") && jnum(j, "players.1.rating.games") == greedy &&
+              jnum(j, "players.0.rating.games") >= 1,
+          "the computer players' ratings in the state");
+    cJSON_Delete(j);
 }
 
 /* One thread of test_rated_two_servers: resigns its games on its server. */
