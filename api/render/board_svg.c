@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "board_marks.h"
 #include "buf.h"
 #include "rulesets.h"
 
@@ -425,6 +426,19 @@ static void put_line_path(struct buf *b, const struct tile_view *v, unsigned f, 
     }
 }
 
+/* Where the sign of an inn on road `f` stands: beside the road, near the first side it
+ * leaves by, on the outside of a bend (a piece on the road stands farther in). */
+static struct pt inn_spot(const struct tile_view *v, unsigned f)
+{
+    unsigned sides = v->sides[f], first = 0;
+    while (first < 4 && !(sides & (1u << first))) first++;
+    if (first == 4) return (struct pt){HALF, HALF};
+    /* Side first + 1 lies on the turned tile's +x as one walks in from side `first`. */
+    bool bends_right = popcount4(sides) == 2 && (sides & (1u << ((first + 1) & 3))) &&
+                       v->t->features[f].end == CC_END_NONE;
+    return turn(bends_right ? HALF - 13 : HALF + 13, 9, first);
+}
+
 /* The lines of kind `kind` on the tile (rivers first, then roads and trails over them:
  * the bridges). */
 static void put_lines(struct buf *b, const struct tile_view *v, unsigned kind)
@@ -449,6 +463,11 @@ static void put_lines(struct buf *b, const struct tile_view *v, unsigned kind)
                      cc_kind_name((enum cc_kind)kind), layer ? over[kind] : under[kind]);
             put_line_path(b, v, f, &spot);
             put(b, "\"/>");
+        }
+        /* An inn: its sign beside the road, near where it enters the tile. */
+        if (ft->inn) {
+            struct pt at = inn_spot(v, f);
+            mark_inn(b, v->ox + at.x, v->oy + at.y);
         }
         /* A spring or a lake: a pond where the river stops. */
         if (kind == CC_KIND_RIVER && popcount4(v->sides[f]) == 1)
@@ -496,6 +515,18 @@ static void put_area_extras(struct buf *b, const struct tile_view *v, unsigned f
             struct pt p = area_spot(v->sides[f], 1 + (int)(n % 2));
             put_crop(b, v->ox + p.x + 8 * (int)(n / 2), v->oy + p.y, c);
         }
+    for (unsigned k = 0; k < CC_GOODS_COUNT; k++)
+        for (unsigned i = 0; i < ft->goods[k]; i++, n++) {
+            struct pt p = area_spot(v->sides[f], 1 + (int)(n % 2));
+            mark_goods(b, v->ox + p.x + 13 * (int)(n / 2), v->oy + p.y, k);
+        }
+    /* A cathedral in a whole-tile city stands in its lower right, clear of a piece in the
+     * middle and of the pennants along the top; elsewhere at the next extra spot. */
+    if (ft->cathedral) {
+        struct pt p = popcount4(v->sides[f]) == 4 ? (struct pt){45, 43}
+                                                  : area_spot(v->sides[f], 1 + (int)(n % 2));
+        mark_cathedral(b, v->ox + p.x, v->oy + p.y);
+    }
 }
 
 /* The port cities of the tile: on the shore of a cap, or where two areas meet. */
@@ -637,6 +668,8 @@ static void put_piece(struct buf *b, const char *cls, unsigned seat, unsigned ki
 {
     const char *fill = seat < CC_MAX_PLAYERS ? seat_fill[seat] : "#888888";
     const char *edge = seat == 4 ? "#ffffff" : "#111111";
+    /* The figures of the expansions of classic (board_marks.c). */
+    if (mark_figure(b, cls, kind, seat, fill, edge, lying, x, y, title_extra)) return;
     if (kind == CC_PIECE_STABLE) {
         buf_putf(b,
                  "<g class=\"%s stable\"><title>stable of seat %u%s</title><path "
@@ -646,11 +679,11 @@ static void put_piece(struct buf *b, const char *cls, unsigned seat, unsigned ki
         return;
     }
     buf_putf(b,
-             "<path class=\"%s follower\" transform=\"translate(%d,%d)%s\" d=\"M-2,-4 "
-             "A4,4 0 1 1 2,-4 L7,-2 L6,1 L3,1 L6,8 L1,8 L0,5 L-1,8 L-6,8 L-3,1 L-6,1 L-7,-2 Z\" "
+             "<path class=\"%s follower\" transform=\"translate(%d,%d)%s\" d=\"%s\" "
              "fill=\"%s\" stroke=\"%s\" stroke-width=\"1.2\" stroke-linejoin=\"round\"><title>"
              "follower of seat %u%s</title></path>",
-             cls, x, y, lying ? " rotate(-90)" : "", fill, edge, seat, title_extra);
+             cls, x, y, lying ? " rotate(-90)" : "", mark_follower_path, fill, edge, seat,
+             title_extra);
 }
 
 /* ---- The document ----------------------------------------------------------------- */
@@ -728,6 +761,19 @@ static void measure(const struct buf *b, size_t from, int x, int cw, int *right)
     if (x + chars * cw > *right) *right = x + chars * cw;
 }
 
+/* The name of a key entry whose sample, `sample_w` px wide, starts at *x, on the line at
+ * y; *x moves past it. */
+static void put_key_label(struct buf *b, int *x, int y, int sample_w, const char *label, int *right)
+{
+    size_t from = buf_len(b);
+    int tx = *x + sample_w + 5;
+    buf_putf(b, "<text x=\"%d\" y=\"%d\" font-size=\"11\">%s</text>", tx, y, label);
+    int end = 0;
+    measure(b, from, tx, 8, &end);
+    if (end > *right) *right = end;
+    *x = end + 14;
+}
+
 /* One entry of the key: a small sample and its name. */
 static void put_key_item(struct buf *b, int *x, int y, const char *what, const char *label,
                          int *right)
@@ -771,12 +817,7 @@ static void put_key_item(struct buf *b, int *x, int y, const char *what, const c
                  *x + 1, cy - 7, st.fill,
                  kind == CC_KIND_FIELD || kind == CC_KIND_MEADOW ? "#5d7a3a" : st.stroke);
     }
-    size_t from = buf_len(b);
-    buf_putf(b, "<text x=\"%d\" y=\"%d\" font-size=\"11\">%s</text>", *x + 21, y, label);
-    int end = 0;
-    measure(b, from, *x + 21, 8, &end);
-    if (end > *right) *right = end;
-    *x = end + 14;
+    put_key_label(b, x, y, 16, label, right);
 }
 
 /* The key to the pictures of the game's ruleset, on the line at y. */
@@ -804,6 +845,63 @@ static void put_key(struct buf *b, const struct cc_game *g, int y, int *right)
     buf_putf(b, "<text x=\"%d\" y=\"%d\" font-size=\"11\">%s</text>", tx, y, info->pieces);
     measure(b, from, tx, CHAR_W, right);
     put(b, "</g>");
+}
+
+/* The key to the marks and figures of the expansions of classic the game has, on a line of
+ * its own at y (the base game's key is full). Returns false, writing nothing, without one. */
+static bool put_expansion_key(struct buf *b, const struct cc_game *g, int y, int *right)
+{
+    unsigned exp = cc_option_in_ruleset(CC_OPT_EXPANSIONS, (enum cc_ruleset)g->ruleset)
+                       ? cc_option_get(&g->options, CC_OPT_EXPANSIONS)
+                       : 0;
+    if (!(exp & (CC_EXP_INNS | CC_EXP_TRADERS))) return false;
+    int x = 12, cy = y - 4;
+    put(b, "<g class=\"key expansions\">");
+    if (exp & CC_EXP_INNS) {
+        mark_inn(b, x + 8, cy);
+        put_key_label(b, &x, y, 16, "inn", right);
+        mark_cathedral(b, x + 9, cy + 3);
+        put_key_label(b, &x, y, 18, "cathedral", right);
+    }
+    if (exp & CC_EXP_TRADERS)
+        for (unsigned k = 0; k < CC_GOODS_COUNT; k++) {
+            mark_goods(b, x + 8, cy, k);
+            put_key_label(b, &x, y, 16, cc_goods_name((enum cc_goods)k), right);
+        }
+    /* The figures at their size on the board (the large follower's is the point). */
+    static const struct {
+        unsigned expansion, kind;
+        int left, width; /* px of the sample left of its anchor, and in all */
+    } figures[] = {{CC_EXP_INNS, CC_PIECE_LARGE, 10, 21},
+                   {CC_EXP_TRADERS, CC_PIECE_BUILDER, 6, 20},
+                   {CC_EXP_TRADERS, CC_PIECE_PIG, 13, 27}};
+    for (size_t i = 0; i < sizeof figures / sizeof figures[0]; i++) {
+        if (!(exp & figures[i].expansion)) continue;
+        put_piece(b, "swatch", 4, figures[i].kind, false, x + figures[i].left, cy - 1, "");
+        put_key_label(b, &x, y, figures[i].width, mark_figure_name(figures[i].kind), right);
+    }
+    put(b, "</g>");
+    return true;
+}
+
+/* The figures of the expansions left in player `p`'s supply and the goods tokens they
+ * hold, after the followers on their legend line. */
+static void put_expansion_supply(struct buf *b, const struct cc_game *g, const struct cc_player *p)
+{
+    unsigned exp = cc_option_in_ruleset(CC_OPT_EXPANSIONS, (enum cc_ruleset)g->ruleset)
+                       ? cc_option_get(&g->options, CC_OPT_EXPANSIONS)
+                       : 0;
+    if (exp & CC_EXP_INNS) buf_putf(b, ", %u large follower%s", p->large, p->large == 1 ? "" : "s");
+    if (exp & CC_EXP_TRADERS) {
+        buf_putf(b, ", %u builder%s, %u pig%s", p->builders, p->builders == 1 ? "" : "s", p->pigs,
+                 p->pigs == 1 ? "" : "s");
+        const char *sep = " \xC2\xB7 goods: ";
+        for (unsigned k = 0; k < CC_GOODS_COUNT; k++)
+            if (p->goods[k]) {
+                buf_putf(b, "%s%u %s", sep, p->goods[k], cc_goods_name((enum cc_goods)k));
+                sep = ", ";
+            }
+    }
 }
 
 /* The players' seats, names, colours and scores, the turn, a key, and the tile(s) to
@@ -845,6 +943,7 @@ static void put_legend(struct buf *b, const struct cc_game *g,
             put(b, "draws a tile");
         else
             buf_putf(b, "places tile %s", tile_id(g, g->drawn));
+        if (g->extra_turn) put(b, " (the builder's extra turn)");
     }
     put(b, "</text>");
     measure(b, from, 12, CHAR_W, &right);
@@ -866,6 +965,7 @@ static void put_legend(struct buf *b, const struct cc_game *g,
         const struct api_ruleset_info *info = api_ruleset_info((enum cc_ruleset)g->ruleset);
         if (info && info->stables)
             buf_putf(b, ", %u stable%s", p->stables, p->stables == 1 ? "" : "s");
+        put_expansion_supply(b, g, p);
         if (info && info->harvest) {
             const char *sep = " \xC2\xB7 harvest: ";
             for (unsigned c = 0; c < CC_CROP_COUNT; c++)
@@ -888,6 +988,7 @@ static void put_legend(struct buf *b, const struct cc_game *g,
     }
     put_key(b, g, y + 10, &right);
     y += 22;
+    if (put_expansion_key(b, g, y + 14, &right)) y += 28; /* the large follower is tall */
     /* The tile(s) to place, drawn at rotation 0 (the catalogue's orientation), right of
      * the text. */
     unsigned loose[CC_HAND_SIZE], nloose = 0;
