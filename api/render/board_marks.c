@@ -104,15 +104,16 @@ bool mark_figure(struct buf *b, const char *cls, unsigned kind, unsigned seat, c
     } else {
         /* A pig from the side: legs, a curled tail, body, head, ear and a pink snout. */
         buf_putf(b,
-                 "<g transform=\"scale(1.15)\"><path d=\"M-5,4 v4 M-2,5 v3 M2,5 v3 M5,4 v4 "
-                 "M-8,0 c-3,-1 -2,-4 0,-3\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.6\" "
-                 "stroke-linecap=\"round\"/><ellipse cx=\"-1\" cy=\"1\" rx=\"7.5\" ry=\"4.8\" "
-                 "fill=\"%s\" stroke=\"%s\" stroke-width=\"1\"/><circle cx=\"6\" cy=\"-1\" "
-                 "r=\"3.8\" fill=\"%s\" stroke=\"%s\" stroke-width=\"1\"/><path d=\"M4,-4 "
-                 "l1,-3.5 l2.5,2.5 z\" fill=\"%s\" stroke=\"%s\" stroke-width=\"0.9\" "
-                 "stroke-linejoin=\"round\"/><ellipse cx=\"9.6\" cy=\"0\" rx=\"1.8\" "
-                 "ry=\"2.1\" fill=\"#f4a6b8\" stroke=\"%s\" stroke-width=\"0.8\"/></g>",
-                 edge, fill, edge, fill, edge, fill, edge, edge);
+                 "<g transform=\"scale(1.15)\" stroke=\"%s\"><path d=\"M-8,0 c-3,-1 -2,-4 0,-3\" "
+                 "fill=\"none\" stroke-width=\"1.1\"/><path d=\"M-6.5,3 h2.6 v5 h-2.6 z "
+                 "M-3,4 h2.6 v4 h-2.6 z M1.5,4 h2.6 v4 h-2.6 z M4.2,3 h2.6 v5 h-2.6 z\" "
+                 "fill=\"%s\" stroke-width=\"0.7\"/><ellipse cx=\"-1\" cy=\"1\" rx=\"7.5\" "
+                 "ry=\"4.8\" fill=\"%s\" stroke-width=\"1\"/><circle cx=\"6\" cy=\"-1\" "
+                 "r=\"3.8\" fill=\"%s\" stroke-width=\"1\"/><path d=\"M4,-4 l1,-3.5 l2.5,2.5 z\" "
+                 "fill=\"%s\" stroke-width=\"0.9\" stroke-linejoin=\"round\"/><ellipse "
+                 "cx=\"9.6\" cy=\"0\" rx=\"1.8\" ry=\"2.1\" fill=\"#f4a6b8\" "
+                 "stroke-width=\"0.8\"/></g>",
+                 edge, fill, fill, fill, fill);
     }
     buf_putf(b, "<title>%s of seat %u%s</title></g>", name, seat, title_extra);
     return true;

@@ -319,6 +319,8 @@ struct tile_view {
     uint16_t slots[CC_MAX_TILE_FEATURES]; /* per feature: slots, turned */
     unsigned sides[CC_MAX_TILE_FEATURES]; /* per feature: sides whose middle it holds */
     struct pt monastery;                  /* where the monastery stands (tile-local) */
+    struct pt busy[4];                    /* where pieces on it stand (tile-local) ... */
+    unsigned nbusy;                       /* ... how many: marks that may go elsewhere do */
 };
 
 static void view_init(struct tile_view *v, const struct cc_tile_type *t, unsigned rot, int ox,
@@ -426,17 +428,41 @@ static void put_line_path(struct buf *b, const struct tile_view *v, unsigned f, 
     }
 }
 
-/* Where the sign of an inn on road `f` stands: beside the road, near the first side it
- * leaves by, on the outside of a bend (a piece on the road stands farther in). */
+/* How far (px, the larger of the two axes) `p` is from the nearest piece on the tile. */
+static int clearance(const struct tile_view *v, struct pt p)
+{
+    int best = TILE;
+    for (unsigned i = 0; i < v->nbusy; i++) {
+        int dx = abs(p.x - v->busy[i].x), dy = abs(p.y - v->busy[i].y);
+        int d = dx > dy ? dx : dy;
+        if (d < best) best = d;
+    }
+    return best;
+}
+
+/* Where the sign of an inn on road `f` stands: beside the road near the first side it
+ * leaves by (a piece on the road stands farther in), inside a bend, on the side away from a
+ * city's edge (a city's wall reaches towards the road there); if a piece on the tile would
+ * hide it there, across the road, or on the road at the side. */
 static struct pt inn_spot(const struct tile_view *v, unsigned f)
 {
     unsigned sides = v->sides[f], first = 0;
     while (first < 4 && !(sides & (1u << first))) first++;
     if (first == 4) return (struct pt){HALF, HALF};
-    /* Side first + 1 lies on the turned tile's +x as one walks in from side `first`. */
-    bool bends_right = popcount4(sides) == 2 && (sides & (1u << ((first + 1) & 3))) &&
-                       v->t->features[f].end == CC_END_NONE;
-    return turn(bends_right ? HALF - 13 : HALF + 13, 9, first);
+    /* Walking in from side `first`, side first + 1 lies on the turned tile's +x. */
+    unsigned plus_side = (first + 1) & 3, minus_side = (first + 3) & 3;
+    bool plus = !(sides & (1u << minus_side)) || v->t->features[f].end != CC_END_NONE;
+    bool plus_city = v->t->edges[(plus_side - v->rot) & 3] == CC_EDGE_CITY;
+    bool minus_city = v->t->edges[(minus_side - v->rot) & 3] == CC_EDGE_CITY;
+    if (plus ? plus_city && !minus_city : minus_city && !plus_city) plus = !plus;
+    const struct pt spots[3] = {turn(plus ? HALF + 13 : HALF - 13, 9, first),
+                                turn(plus ? HALF - 13 : HALF + 13, 9, first), turn(HALF, 7, first)};
+    unsigned best = 0;
+    for (unsigned i = 0; i < 3; i++) {
+        if (clearance(v, spots[i]) >= 16) return spots[i];
+        if (clearance(v, spots[i]) > clearance(v, spots[best])) best = i;
+    }
+    return spots[best];
 }
 
 /* The lines of kind `kind` on the tile (rivers first, then roads and trails over them:
@@ -501,6 +527,20 @@ static void put_crop(struct buf *b, int x, int y, unsigned crop)
     put(b, "</g>");
 }
 
+/* Where the (first) goods symbol of a city over `sides` goes, tile-local: a disc of radius 8
+ * wholly inside the city and clear of a follower on it (area_spot(sides, 0)). */
+static struct pt goods_spot(unsigned sides)
+{
+    unsigned k, n = popcount4(sides);
+    if (adjacent_pair(sides, &k)) return turn(22, 9, k);   /* towards corner k, off the diagonal */
+    if (n == 2) return turn(30, 11, (sides & 1u) ? 0 : 1); /* a band: near its first end */
+    if (n == 3) {
+        for (k = 0; sides & (1u << k); k++) continue;
+        return turn(12, 12, k + 2);
+    }
+    return n == 4 ? (struct pt){14, 14} : area_spot(sides, 1);
+}
+
 /* Pennants and harvest symbols of area feature f, at its extra spots (then in a row). */
 static void put_area_extras(struct buf *b, const struct tile_view *v, unsigned f)
 {
@@ -515,11 +555,10 @@ static void put_area_extras(struct buf *b, const struct tile_view *v, unsigned f
             struct pt p = area_spot(v->sides[f], 1 + (int)(n % 2));
             put_crop(b, v->ox + p.x + 8 * (int)(n / 2), v->oy + p.y, c);
         }
-    for (unsigned k = 0; k < CC_GOODS_COUNT; k++)
-        for (unsigned i = 0; i < ft->goods[k]; i++, n++) {
-            struct pt p = area_spot(v->sides[f], 1 + (int)(n % 2));
-            mark_goods(b, v->ox + p.x + 13 * (int)(n / 2), v->oy + p.y, k);
-        }
+    struct pt at = goods_spot(v->sides[f]);
+    for (unsigned k = 0, i = 0; k < CC_GOODS_COUNT; k++)
+        for (unsigned j = 0; j < ft->goods[k]; j++, i++)
+            mark_goods(b, v->ox + at.x + 17 * (int)(i % 2), v->oy + at.y + 17 * (int)(i / 2), k);
     /* A cathedral in a whole-tile city stands in its lower right, clear of a piece in the
      * middle and of the pennants along the top; elsewhere at the next extra spot. */
     if (ft->cathedral) {
@@ -658,6 +697,13 @@ static struct pt piece_spot(const struct tile_view *v, unsigned f, unsigned loc)
         return spot;
     }
     return location_anchor(loc, GROUND_INSET);
+}
+
+/* Where piece `pc` on the tile of `v` stands, tile-local. */
+static struct pt piece_anchor(const struct tile_view *v, const struct cc_piece *pc)
+{
+    return pc->kind == CC_PIECE_STABLE ? location_anchor(pc->loc, GROUND_INSET)
+                                       : piece_spot(v, pc->feature, pc->loc);
 }
 
 /* ---- Pieces ----------------------------------------------------------------------- */
@@ -877,7 +923,9 @@ static bool put_expansion_key(struct buf *b, const struct cc_game *g, int y, int
                    {CC_EXP_TRADERS, CC_PIECE_PIG, 13, 27}};
     for (size_t i = 0; i < sizeof figures / sizeof figures[0]; i++) {
         if (!(exp & figures[i].expansion)) continue;
-        put_piece(b, "swatch", 4, figures[i].kind, false, x + figures[i].left, cy - 1, "");
+        /* Grey, not the black of the follower's sample: a black pig outlined in white
+         * reads as a cow. */
+        put_piece(b, "swatch", 5, figures[i].kind, false, x + figures[i].left, cy - 1, "");
         put_key_label(b, &x, y, figures[i].width, mark_figure_name(figures[i].kind), right);
     }
     put(b, "</g>");
@@ -1084,6 +1132,12 @@ char *board_svg_new(const struct cc_game *g, const char *const names[CC_MAX_PLAY
         struct tile_view v;
         view_init(&v, &ts->types[p->type], p->rot, bx + (p->x - minx) * TILE,
                   by + (p->y - miny) * TILE);
+        /* A tile with an inn keeps its sign clear of the pieces on it. */
+        bool inn = false;
+        for (unsigned f = 0; f < v.t->nfeatures; f++) inn |= v.t->features[f].inn != 0;
+        for (unsigned k = 0; inn && k < CC_MAX_PIECES && v.nbusy < 4; k++)
+            if (g->pieces[k].used && g->pieces[k].tile == i)
+                v.busy[v.nbusy++] = piece_anchor(&v, &g->pieces[k]);
         buf_putf(&b,
                  "<g class=\"tile\" id=\"tile_%d_%d\"><title>%s at (%d, %d), rotation %u</title>",
                  p->x, p->y, ts->types[p->type].id, p->x, p->y, 90u * (p->rot & 3));
@@ -1111,8 +1165,7 @@ char *board_svg_new(const struct cc_game *g, const char *const names[CC_MAX_PLAY
         struct tile_view v;
         view_init(&v, &ts->types[p->type], p->rot, bx + (p->x - minx) * TILE,
                   by + (p->y - miny) * TILE);
-        struct pt at = pc->kind == CC_PIECE_STABLE ? location_anchor(pc->loc, GROUND_INSET)
-                                                   : piece_spot(&v, pc->feature, pc->loc);
+        struct pt at = piece_anchor(&v, pc);
         bool lying = pc->feature < v.t->nfeatures && is_ground(v.t->features[pc->feature].kind);
         char extra[64];
         const char *loc = cc_location_name((enum cc_location)pc->loc);
