@@ -642,6 +642,44 @@ static void put_monastery(struct buf *b, int x, int y)
              x - 7, y - 3, x - 9, y - 3, x, y - 11, x + 9, y - 3, x - 2, y + 2);
 }
 
+/*
+ * A field walled in the middle of the tile (`field:C` of the expansions) shows only where
+ * the cities around it would otherwise meet: between two triangles along their diagonal,
+ * or between a cap and a band or a three-sided city at the cap's inner edge. Finds that
+ * strip for field `f`: its centre (tile-local) in *at, its half-lengths in *rx and *ry and
+ * its turn in *deg; false when the field is not walled in or shows as the ground anyway.
+ */
+static bool walled_field(const struct tile_view *v, unsigned f, struct pt *at, int *rx, int *ry,
+                         int *deg)
+{
+    const struct cc_feature_type *ft = &v->t->features[f];
+    if (ft->kind != CC_KIND_FIELD || ft->slots != CC_CENTRE_MASK) return false;
+    for (unsigned c = 0; c < v->t->nfeatures; c++) {
+        if (!(ft->touches & (1u << c)) || v->t->features[c].kind != CC_KIND_CITY) continue;
+        unsigned sides = v->sides[c], k;
+        for (unsigned o = 0; o < v->t->nfeatures; o++) {
+            if (o == c || !(ft->touches & (1u << o))) continue;
+            unsigned other = v->sides[o], n = popcount4(other);
+            if (adjacent_pair(sides, &k) && other == (15u & ~sides)) {
+                *at = (struct pt){HALF, HALF};
+                *rx = 34;
+                *ry = 5;
+                *deg = k % 2 ? -45 : 45;
+                return true;
+            }
+            if (popcount4(sides) == 1 && (n >= 3 || (n == 2 && !adjacent_pair(other, &k)))) {
+                for (k = 0; !(sides & (1u << k)); k++) continue;
+                *at = turn(HALF, CAP_DEPTH, k);
+                *rx = 17;
+                *ry = 4;
+                *deg = k % 2 ? 90 : 0;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 /* Draws a tile of type t turned `rot` with its north-west corner at (ox, oy). */
 static void put_tile_body(struct buf *b, const struct tile_view *v)
 {
@@ -661,6 +699,16 @@ static void put_tile_body(struct buf *b, const struct tile_view *v)
             put_area_path(b, v->ox, v->oy, v->sides[f]);
             put(b, "\"/>");
         }
+    for (unsigned f = 0; f < t->nfeatures; f++) {
+        struct pt at;
+        int rx, ry, deg;
+        if (walled_field(v, f, &at, &rx, &ry, &deg))
+            buf_putf(b,
+                     "<ellipse class=\"walled-field\" cx=\"%d\" cy=\"%d\" rx=\"%d\" ry=\"%d\" "
+                     "transform=\"rotate(%d %d %d)\" fill=\"%s\" stroke=\"%s\"/>",
+                     v->ox + at.x, v->oy + at.y, rx, ry, deg, v->ox + at.x, v->oy + at.y,
+                     kind_style(CC_KIND_FIELD).fill, kind_style(CC_KIND_CITY).stroke);
+    }
     put_lines(b, v, CC_KIND_RIVER);
     put_lines(b, v, CC_KIND_ROAD);
     put_lines(b, v, CC_KIND_TRAIL);
@@ -687,6 +735,9 @@ static struct pt piece_spot(const struct tile_view *v, unsigned f, unsigned loc)
     if (f >= v->t->nfeatures) return location_anchor(loc, GROUND_INSET);
     unsigned kind = v->t->features[f].kind;
     if (kind == CC_KIND_MONASTERY) return (struct pt){v->monastery.x + 12, v->monastery.y + 4};
+    struct pt walled;
+    int rx, ry, deg;
+    if (walled_field(v, f, &walled, &rx, &ry, &deg)) return walled;
     if (is_area(kind)) return area_spot(v->sides[f], 0);
     if (is_line(kind)) {
         struct buf scratch;

@@ -605,6 +605,12 @@ static void check_marks(const struct cc_game *g, const char *svg, const char *wh
         for (unsigned k = 0; k < CC_GOODS_COUNT; k++)
             cr_assert_eq(count_in(grp, grp_end, goods_class[k]), want_goods[k], "%s: %s %s: %s",
                          what, t->id, id, goods_class[k]);
+        /* The field walled in the middle (IC, TC, TD, TF, TG) is drawn as a strip of its
+         * own where the cities around it would otherwise meet: TC, TD (a cap on a band) and
+         * TG (two triangles); on IC and TF the ground between the cities is the field. */
+        size_t walled = !strcmp(t->id, "TC") || !strcmp(t->id, "TD") || !strcmp(t->id, "TG");
+        cr_assert_eq(count_in(grp, grp_end, "class=\"walled-field\""), walled,
+                     "%s: %s %s: the walled-in field", what, t->id, id);
         inns += want_inn;
         cathedrals += want_cathedral;
         for (unsigned k = 0; k < CC_GOODS_COUNT; k++) goods[k] += want_goods[k];
