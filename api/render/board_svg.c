@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "board_marks.h"
 #include "buf.h"
 #include "rulesets.h"
 
@@ -318,6 +319,8 @@ struct tile_view {
     uint16_t slots[CC_MAX_TILE_FEATURES]; /* per feature: slots, turned */
     unsigned sides[CC_MAX_TILE_FEATURES]; /* per feature: sides whose middle it holds */
     struct pt monastery;                  /* where the monastery stands (tile-local) */
+    struct pt busy[4];                    /* where pieces on it stand (tile-local) ... */
+    unsigned nbusy;                       /* ... how many: marks that may go elsewhere do */
 };
 
 static void view_init(struct tile_view *v, const struct cc_tile_type *t, unsigned rot, int ox,
@@ -425,6 +428,43 @@ static void put_line_path(struct buf *b, const struct tile_view *v, unsigned f, 
     }
 }
 
+/* How far (px, the larger of the two axes) `p` is from the nearest piece on the tile. */
+static int clearance(const struct tile_view *v, struct pt p)
+{
+    int best = TILE;
+    for (unsigned i = 0; i < v->nbusy; i++) {
+        int dx = abs(p.x - v->busy[i].x), dy = abs(p.y - v->busy[i].y);
+        int d = dx > dy ? dx : dy;
+        if (d < best) best = d;
+    }
+    return best;
+}
+
+/* Where the sign of an inn on road `f` stands: beside the road near the first side it
+ * leaves by (a piece on the road stands farther in), inside a bend, on the side away from a
+ * city's edge (a city's wall reaches towards the road there); if a piece on the tile would
+ * hide it there, across the road, or on the road at the side. */
+static struct pt inn_spot(const struct tile_view *v, unsigned f)
+{
+    unsigned sides = v->sides[f], first = 0;
+    while (first < 4 && !(sides & (1u << first))) first++;
+    if (first == 4) return (struct pt){HALF, HALF};
+    /* Walking in from side `first`, side first + 1 lies on the turned tile's +x. */
+    unsigned plus_side = (first + 1) & 3, minus_side = (first + 3) & 3;
+    bool plus = !(sides & (1u << minus_side)) || v->t->features[f].end != CC_END_NONE;
+    bool plus_city = v->t->edges[(plus_side - v->rot) & 3] == CC_EDGE_CITY;
+    bool minus_city = v->t->edges[(minus_side - v->rot) & 3] == CC_EDGE_CITY;
+    if (plus ? plus_city && !minus_city : minus_city && !plus_city) plus = !plus;
+    const struct pt spots[3] = {turn(plus ? HALF + 13 : HALF - 13, 9, first),
+                                turn(plus ? HALF - 13 : HALF + 13, 9, first), turn(HALF, 7, first)};
+    unsigned best = 0;
+    for (unsigned i = 0; i < 3; i++) {
+        if (clearance(v, spots[i]) >= 16) return spots[i];
+        if (clearance(v, spots[i]) > clearance(v, spots[best])) best = i;
+    }
+    return spots[best];
+}
+
 /* The lines of kind `kind` on the tile (rivers first, then roads and trails over them:
  * the bridges). */
 static void put_lines(struct buf *b, const struct tile_view *v, unsigned kind)
@@ -449,6 +489,11 @@ static void put_lines(struct buf *b, const struct tile_view *v, unsigned kind)
                      cc_kind_name((enum cc_kind)kind), layer ? over[kind] : under[kind]);
             put_line_path(b, v, f, &spot);
             put(b, "\"/>");
+        }
+        /* An inn: its sign beside the road, near where it enters the tile. */
+        if (ft->inn) {
+            struct pt at = inn_spot(v, f);
+            mark_inn(b, v->ox + at.x, v->oy + at.y);
         }
         /* A spring or a lake: a pond where the river stops. */
         if (kind == CC_KIND_RIVER && popcount4(v->sides[f]) == 1)
@@ -482,6 +527,20 @@ static void put_crop(struct buf *b, int x, int y, unsigned crop)
     put(b, "</g>");
 }
 
+/* Where the (first) goods symbol of a city over `sides` goes, tile-local: a disc of radius 8
+ * wholly inside the city and clear of a follower on it (area_spot(sides, 0)). */
+static struct pt goods_spot(unsigned sides)
+{
+    unsigned k, n = popcount4(sides);
+    if (adjacent_pair(sides, &k)) return turn(22, 9, k);   /* towards corner k, off the diagonal */
+    if (n == 2) return turn(30, 11, (sides & 1u) ? 0 : 1); /* a band: near its first end */
+    if (n == 3) {
+        for (k = 0; sides & (1u << k); k++) continue;
+        return turn(12, 12, k + 2);
+    }
+    return n == 4 ? (struct pt){14, 14} : area_spot(sides, 1);
+}
+
 /* Pennants and harvest symbols of area feature f, at its extra spots (then in a row). */
 static void put_area_extras(struct buf *b, const struct tile_view *v, unsigned f)
 {
@@ -496,6 +555,17 @@ static void put_area_extras(struct buf *b, const struct tile_view *v, unsigned f
             struct pt p = area_spot(v->sides[f], 1 + (int)(n % 2));
             put_crop(b, v->ox + p.x + 8 * (int)(n / 2), v->oy + p.y, c);
         }
+    struct pt at = goods_spot(v->sides[f]);
+    for (unsigned k = 0, i = 0; k < CC_GOODS_COUNT; k++)
+        for (unsigned j = 0; j < ft->goods[k]; j++, i++)
+            mark_goods(b, v->ox + at.x + 17 * (int)(i % 2), v->oy + at.y + 17 * (int)(i / 2), k);
+    /* A cathedral in a whole-tile city stands in its lower right, clear of a piece in the
+     * middle and of the pennants along the top; elsewhere at the next extra spot. */
+    if (ft->cathedral) {
+        struct pt p = popcount4(v->sides[f]) == 4 ? (struct pt){45, 43}
+                                                  : area_spot(v->sides[f], 1 + (int)(n % 2));
+        mark_cathedral(b, v->ox + p.x, v->oy + p.y);
+    }
 }
 
 /* The port cities of the tile: on the shore of a cap, or where two areas meet. */
@@ -572,6 +642,44 @@ static void put_monastery(struct buf *b, int x, int y)
              x - 7, y - 3, x - 9, y - 3, x, y - 11, x + 9, y - 3, x - 2, y + 2);
 }
 
+/*
+ * A field walled in the middle of the tile (`field:C` of the expansions) shows only where
+ * the cities around it would otherwise meet: between two triangles along their diagonal,
+ * or between a cap and a band or a three-sided city at the cap's inner edge. Finds that
+ * strip for field `f`: its centre (tile-local) in *at, its half-lengths in *rx and *ry and
+ * its turn in *deg; false when the field is not walled in or shows as the ground anyway.
+ */
+static bool walled_field(const struct tile_view *v, unsigned f, struct pt *at, int *rx, int *ry,
+                         int *deg)
+{
+    const struct cc_feature_type *ft = &v->t->features[f];
+    if (ft->kind != CC_KIND_FIELD || ft->slots != CC_CENTRE_MASK) return false;
+    for (unsigned c = 0; c < v->t->nfeatures; c++) {
+        if (!(ft->touches & (1u << c)) || v->t->features[c].kind != CC_KIND_CITY) continue;
+        unsigned sides = v->sides[c], k;
+        for (unsigned o = 0; o < v->t->nfeatures; o++) {
+            if (o == c || !(ft->touches & (1u << o))) continue;
+            unsigned other = v->sides[o], n = popcount4(other);
+            if (adjacent_pair(sides, &k) && other == (15u & ~sides)) {
+                *at = (struct pt){HALF, HALF};
+                *rx = 34;
+                *ry = 5;
+                *deg = k % 2 ? -45 : 45;
+                return true;
+            }
+            if (popcount4(sides) == 1 && (n >= 3 || (n == 2 && !adjacent_pair(other, &k)))) {
+                for (k = 0; !(sides & (1u << k)); k++) continue;
+                *at = turn(HALF, CAP_DEPTH, k);
+                *rx = 17;
+                *ry = 4;
+                *deg = k % 2 ? 90 : 0;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 /* Draws a tile of type t turned `rot` with its north-west corner at (ox, oy). */
 static void put_tile_body(struct buf *b, const struct tile_view *v)
 {
@@ -591,6 +699,16 @@ static void put_tile_body(struct buf *b, const struct tile_view *v)
             put_area_path(b, v->ox, v->oy, v->sides[f]);
             put(b, "\"/>");
         }
+    for (unsigned f = 0; f < t->nfeatures; f++) {
+        struct pt at;
+        int rx, ry, deg;
+        if (walled_field(v, f, &at, &rx, &ry, &deg))
+            buf_putf(b,
+                     "<ellipse class=\"walled-field\" cx=\"%d\" cy=\"%d\" rx=\"%d\" ry=\"%d\" "
+                     "transform=\"rotate(%d %d %d)\" fill=\"%s\" stroke=\"%s\"/>",
+                     v->ox + at.x, v->oy + at.y, rx, ry, deg, v->ox + at.x, v->oy + at.y,
+                     kind_style(CC_KIND_FIELD).fill, kind_style(CC_KIND_CITY).stroke);
+    }
     put_lines(b, v, CC_KIND_RIVER);
     put_lines(b, v, CC_KIND_ROAD);
     put_lines(b, v, CC_KIND_TRAIL);
@@ -617,6 +735,9 @@ static struct pt piece_spot(const struct tile_view *v, unsigned f, unsigned loc)
     if (f >= v->t->nfeatures) return location_anchor(loc, GROUND_INSET);
     unsigned kind = v->t->features[f].kind;
     if (kind == CC_KIND_MONASTERY) return (struct pt){v->monastery.x + 12, v->monastery.y + 4};
+    struct pt walled;
+    int rx, ry, deg;
+    if (walled_field(v, f, &walled, &rx, &ry, &deg)) return walled;
     if (is_area(kind)) return area_spot(v->sides[f], 0);
     if (is_line(kind)) {
         struct buf scratch;
@@ -629,6 +750,13 @@ static struct pt piece_spot(const struct tile_view *v, unsigned f, unsigned loc)
     return location_anchor(loc, GROUND_INSET);
 }
 
+/* Where piece `pc` on the tile of `v` stands, tile-local. */
+static struct pt piece_anchor(const struct tile_view *v, const struct cc_piece *pc)
+{
+    return pc->kind == CC_PIECE_STABLE ? location_anchor(pc->loc, GROUND_INSET)
+                                       : piece_spot(v, pc->feature, pc->loc);
+}
+
 /* ---- Pieces ----------------------------------------------------------------------- */
 
 /* A follower (standing; lying on fields and meadows: a farmer) or a stable at (x, y). */
@@ -637,6 +765,8 @@ static void put_piece(struct buf *b, const char *cls, unsigned seat, unsigned ki
 {
     const char *fill = seat < CC_MAX_PLAYERS ? seat_fill[seat] : "#888888";
     const char *edge = seat == 4 ? "#ffffff" : "#111111";
+    /* The figures of the expansions of classic (board_marks.c). */
+    if (mark_figure(b, cls, kind, seat, fill, edge, lying, x, y, title_extra)) return;
     if (kind == CC_PIECE_STABLE) {
         buf_putf(b,
                  "<g class=\"%s stable\"><title>stable of seat %u%s</title><path "
@@ -646,11 +776,11 @@ static void put_piece(struct buf *b, const char *cls, unsigned seat, unsigned ki
         return;
     }
     buf_putf(b,
-             "<path class=\"%s follower\" transform=\"translate(%d,%d)%s\" d=\"M-2,-4 "
-             "A4,4 0 1 1 2,-4 L7,-2 L6,1 L3,1 L6,8 L1,8 L0,5 L-1,8 L-6,8 L-3,1 L-6,1 L-7,-2 Z\" "
+             "<path class=\"%s follower\" transform=\"translate(%d,%d)%s\" d=\"%s\" "
              "fill=\"%s\" stroke=\"%s\" stroke-width=\"1.2\" stroke-linejoin=\"round\"><title>"
              "follower of seat %u%s</title></path>",
-             cls, x, y, lying ? " rotate(-90)" : "", fill, edge, seat, title_extra);
+             cls, x, y, lying ? " rotate(-90)" : "", mark_follower_path, fill, edge, seat,
+             title_extra);
 }
 
 /* ---- The document ----------------------------------------------------------------- */
@@ -728,6 +858,19 @@ static void measure(const struct buf *b, size_t from, int x, int cw, int *right)
     if (x + chars * cw > *right) *right = x + chars * cw;
 }
 
+/* The name of a key entry whose sample, `sample_w` px wide, starts at *x, on the line at
+ * y; *x moves past it. */
+static void put_key_label(struct buf *b, int *x, int y, int sample_w, const char *label, int *right)
+{
+    size_t from = buf_len(b);
+    int tx = *x + sample_w + 5;
+    buf_putf(b, "<text x=\"%d\" y=\"%d\" font-size=\"11\">%s</text>", tx, y, label);
+    int end = 0;
+    measure(b, from, tx, 8, &end);
+    if (end > *right) *right = end;
+    *x = end + 14;
+}
+
 /* One entry of the key: a small sample and its name. */
 static void put_key_item(struct buf *b, int *x, int y, const char *what, const char *label,
                          int *right)
@@ -771,12 +914,7 @@ static void put_key_item(struct buf *b, int *x, int y, const char *what, const c
                  *x + 1, cy - 7, st.fill,
                  kind == CC_KIND_FIELD || kind == CC_KIND_MEADOW ? "#5d7a3a" : st.stroke);
     }
-    size_t from = buf_len(b);
-    buf_putf(b, "<text x=\"%d\" y=\"%d\" font-size=\"11\">%s</text>", *x + 21, y, label);
-    int end = 0;
-    measure(b, from, *x + 21, 8, &end);
-    if (end > *right) *right = end;
-    *x = end + 14;
+    put_key_label(b, x, y, 16, label, right);
 }
 
 /* The key to the pictures of the game's ruleset, on the line at y. */
@@ -804,6 +942,65 @@ static void put_key(struct buf *b, const struct cc_game *g, int y, int *right)
     buf_putf(b, "<text x=\"%d\" y=\"%d\" font-size=\"11\">%s</text>", tx, y, info->pieces);
     measure(b, from, tx, CHAR_W, right);
     put(b, "</g>");
+}
+
+/* The key to the marks and figures of the expansions of classic the game has, on a line of
+ * its own at y (the base game's key is full). Returns false, writing nothing, without one. */
+static bool put_expansion_key(struct buf *b, const struct cc_game *g, int y, int *right)
+{
+    unsigned exp = cc_option_in_ruleset(CC_OPT_EXPANSIONS, (enum cc_ruleset)g->ruleset)
+                       ? cc_option_get(&g->options, CC_OPT_EXPANSIONS)
+                       : 0;
+    if (!(exp & (CC_EXP_INNS | CC_EXP_TRADERS))) return false;
+    int x = 12, cy = y - 4;
+    put(b, "<g class=\"key expansions\">");
+    if (exp & CC_EXP_INNS) {
+        mark_inn(b, x + 8, cy);
+        put_key_label(b, &x, y, 16, "inn", right);
+        mark_cathedral(b, x + 9, cy + 3);
+        put_key_label(b, &x, y, 18, "cathedral", right);
+    }
+    if (exp & CC_EXP_TRADERS)
+        for (unsigned k = 0; k < CC_GOODS_COUNT; k++) {
+            mark_goods(b, x + 8, cy, k);
+            put_key_label(b, &x, y, 16, cc_goods_name((enum cc_goods)k), right);
+        }
+    /* The figures at their size on the board (the large follower's is the point). */
+    static const struct {
+        unsigned expansion, kind;
+        int left, width; /* px of the sample left of its anchor, and in all */
+    } figures[] = {{CC_EXP_INNS, CC_PIECE_LARGE, 10, 21},
+                   {CC_EXP_TRADERS, CC_PIECE_BUILDER, 6, 20},
+                   {CC_EXP_TRADERS, CC_PIECE_PIG, 13, 27}};
+    for (size_t i = 0; i < sizeof figures / sizeof figures[0]; i++) {
+        if (!(exp & figures[i].expansion)) continue;
+        /* Grey, not the black of the follower's sample: a black pig outlined in white
+         * reads as a cow. */
+        put_piece(b, "swatch", 5, figures[i].kind, false, x + figures[i].left, cy - 1, "");
+        put_key_label(b, &x, y, figures[i].width, mark_figure_name(figures[i].kind), right);
+    }
+    put(b, "</g>");
+    return true;
+}
+
+/* The figures of the expansions left in player `p`'s supply and the goods tokens they
+ * hold, after the followers on their legend line. */
+static void put_expansion_supply(struct buf *b, const struct cc_game *g, const struct cc_player *p)
+{
+    unsigned exp = cc_option_in_ruleset(CC_OPT_EXPANSIONS, (enum cc_ruleset)g->ruleset)
+                       ? cc_option_get(&g->options, CC_OPT_EXPANSIONS)
+                       : 0;
+    if (exp & CC_EXP_INNS) buf_putf(b, ", %u large follower%s", p->large, p->large == 1 ? "" : "s");
+    if (exp & CC_EXP_TRADERS) {
+        buf_putf(b, ", %u builder%s, %u pig%s", p->builders, p->builders == 1 ? "" : "s", p->pigs,
+                 p->pigs == 1 ? "" : "s");
+        const char *sep = " \xC2\xB7 goods: ";
+        for (unsigned k = 0; k < CC_GOODS_COUNT; k++)
+            if (p->goods[k]) {
+                buf_putf(b, "%s%u %s", sep, p->goods[k], cc_goods_name((enum cc_goods)k));
+                sep = ", ";
+            }
+    }
 }
 
 /* The players' seats, names, colours and scores, the turn, a key, and the tile(s) to
@@ -845,6 +1042,7 @@ static void put_legend(struct buf *b, const struct cc_game *g,
             put(b, "draws a tile");
         else
             buf_putf(b, "places tile %s", tile_id(g, g->drawn));
+        if (g->extra_turn) put(b, " (the builder's extra turn)");
     }
     put(b, "</text>");
     measure(b, from, 12, CHAR_W, &right);
@@ -866,6 +1064,7 @@ static void put_legend(struct buf *b, const struct cc_game *g,
         const struct api_ruleset_info *info = api_ruleset_info((enum cc_ruleset)g->ruleset);
         if (info && info->stables)
             buf_putf(b, ", %u stable%s", p->stables, p->stables == 1 ? "" : "s");
+        put_expansion_supply(b, g, p);
         if (info && info->harvest) {
             const char *sep = " \xC2\xB7 harvest: ";
             for (unsigned c = 0; c < CC_CROP_COUNT; c++)
@@ -888,6 +1087,7 @@ static void put_legend(struct buf *b, const struct cc_game *g,
     }
     put_key(b, g, y + 10, &right);
     y += 22;
+    if (put_expansion_key(b, g, y + 14, &right)) y += 28; /* the large follower is tall */
     /* The tile(s) to place, drawn at rotation 0 (the catalogue's orientation), right of
      * the text. */
     unsigned loose[CC_HAND_SIZE], nloose = 0;
@@ -983,6 +1183,12 @@ char *board_svg_new(const struct cc_game *g, const char *const names[CC_MAX_PLAY
         struct tile_view v;
         view_init(&v, &ts->types[p->type], p->rot, bx + (p->x - minx) * TILE,
                   by + (p->y - miny) * TILE);
+        /* A tile with an inn keeps its sign clear of the pieces on it. */
+        bool inn = false;
+        for (unsigned f = 0; f < v.t->nfeatures; f++) inn |= v.t->features[f].inn != 0;
+        for (unsigned k = 0; inn && k < CC_MAX_PIECES && v.nbusy < 4; k++)
+            if (g->pieces[k].used && g->pieces[k].tile == i)
+                v.busy[v.nbusy++] = piece_anchor(&v, &g->pieces[k]);
         buf_putf(&b,
                  "<g class=\"tile\" id=\"tile_%d_%d\"><title>%s at (%d, %d), rotation %u</title>",
                  p->x, p->y, ts->types[p->type].id, p->x, p->y, 90u * (p->rot & 3));
@@ -1010,8 +1216,7 @@ char *board_svg_new(const struct cc_game *g, const char *const names[CC_MAX_PLAY
         struct tile_view v;
         view_init(&v, &ts->types[p->type], p->rot, bx + (p->x - minx) * TILE,
                   by + (p->y - miny) * TILE);
-        struct pt at = pc->kind == CC_PIECE_STABLE ? location_anchor(pc->loc, GROUND_INSET)
-                                                   : piece_spot(&v, pc->feature, pc->loc);
+        struct pt at = piece_anchor(&v, pc);
         bool lying = pc->feature < v.t->nfeatures && is_ground(v.t->features[pc->feature].kind);
         char extra[64];
         const char *loc = cc_location_name((enum cc_location)pc->loc);

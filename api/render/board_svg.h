@@ -13,9 +13,13 @@
  * turned as placed, its features drawn from the catalogue (cities, farmlands, mountains,
  * grasslands and seas as areas over the sides they cover, roads, trails and rivers as
  * strokes, fields and meadows as the ground, monasteries, pennants, harvest symbols,
- * animals, port cities), the pieces in their seats' colours (0 blue, 1 red, 2 green,
- * 3 yellow, 4 black), and a legend: seat names, colours, scores, the seat to move and the
- * tile to place. `names` holds the player names by seat (any may be NULL, or `names`
+ * animals, port cities; with the expansions of classic inns, cathedrals, goods symbols and
+ * the field walled in the middle: board_marks.c), the pieces in their seats' colours
+ * (0 blue, 1 red, 2 green, 3 yellow, 4 black, 5 grey) as their figures (follower, farmer
+ * lying down, stable, large follower, builder, pig), and a legend: seat names, colours,
+ * scores, supplies of the expansions' figures and goods, the seat to move (and a builder's
+ * extra turn) and the tile to place, and a key to the pictures of the game's ruleset and
+ * expansions. `names` holds the player names by seat (any may be NULL, or `names`
  * itself: "Seat N" is shown); they are escaped, and bytes that are not UTF-8 text are
  * shown as '?'. `g` must be a game the engine made (cc_game_check() holds).
  *

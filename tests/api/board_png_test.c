@@ -80,6 +80,24 @@ static int ihdr(const struct board_png *p, unsigned *w, unsigned *h)
 /* A client address of the tests (all zero, as NULL gets). */
 static const uint8_t ANY[PEER_KEY_LEN];
 
+Test(board_png, render_expansions)
+{
+    /* librsvg draws the marks and figures of both expansions of classic (a finished game:
+     * every figure that random play deployed is still on the board or back). */
+    static struct cc_game g;
+    static struct cc_events ev;
+    struct cc_options o = {.expansions = CC_EXP_INNS | CC_EXP_TRADERS};
+    cr_assert(randplay_game(&g, &ev, CC_RULESET_CLASSIC, 4, o, 11, NULL, NULL, NULL));
+    char *svg = board_svg_new(&g, NULL);
+    cr_assert(svg && strstr(svg, "class=\"key expansions\""));
+    struct board_png p;
+    cr_assert_eq(board_png_render(svg, strlen(svg), 600, &p), 0);
+    unsigned w = 0, h = 0;
+    cr_expect(ihdr(&p, &w, &h) && w == 600 && h > 0, "%ux%u", w, h);
+    board_png_free(&p);
+    free(svg);
+}
+
 Test(board_png, render_and_cache)
 {
     static struct cc_game g;

@@ -235,6 +235,11 @@ static const struct variant variants[] = {
     {"hills", CC_RULESET_HILLS, {0, 0, 0, 0, 0}},
     {"discovery", CC_RULESET_DISCOVERY, {0, 0, CC_DRAW_PILE, 0, 0}},
     {"discovery hand", CC_RULESET_DISCOVERY, {0, 0, CC_DRAW_HAND, 0, 0}},
+    {"classic inns", CC_RULESET_CLASSIC, {CC_EDITION_STANDARD, 0, 0, CC_EXP_INNS, 0}},
+    {"classic traders river", CC_RULESET_CLASSIC, {CC_EDITION_STANDARD, 1, 0, CC_EXP_TRADERS, 0}},
+    {"classic inns traders",
+     CC_RULESET_CLASSIC,
+     {CC_EDITION_STANDARD, 0, 0, CC_EXP_INNS | CC_EXP_TRADERS, 0}},
 };
 
 /* ---- Tests -------------------------------------------------------------------------- */
@@ -543,5 +548,355 @@ Test(board_svg, size_is_bounded, .timeout = 60)
             cr_assert_lt(n, 700u * 1024, "%s %s: %zu bytes", cc_ruleset_name(r), rts->types[t].id,
                          n);
         }
+    }
+}
+
+/* ---- The expansions of classic ------------------------------------------------------ */
+
+/* Occurrences of `needle` in [from, to). */
+static size_t count_in(const char *from, const char *to, const char *needle)
+{
+    size_t n = 0, len = strlen(needle);
+    for (const char *p = strstr(from, needle); p && p + len <= to; p = strstr(p + 1, needle)) n++;
+    return n;
+}
+
+/* The class word and the title's name of each figure (enum cc_piece_kind). */
+static const char *const figure_class[CC_PIECE_KIND_COUNT] = {"follower", "stable", "large",
+                                                              "builder", "pig"};
+static const char *const figure_title[CC_PIECE_KIND_COUNT] = {"follower", "stable",
+                                                              "large follower", "builder", "pig"};
+
+/*
+ * Checks the marks of the expansions in the picture of `g`: each placed tile's group
+ * holds exactly the inns, cathedrals and goods symbols of its type, the board holds no
+ * others, each piece is drawn as its figure (its class and title), and each seat's legend
+ * line lists its supply of the expansions' figures and its goods. Adds the figures drawn to
+ * seen[] (by kind).
+ */
+static void check_marks(const struct cc_game *g, const char *svg, const char *what,
+                        unsigned seen[CC_PIECE_KIND_COUNT])
+{
+    const struct cc_tileset *ts = cc_tileset_get((enum cc_ruleset)g->ruleset);
+    const char *board = strstr(svg, "<g class=\"coords\"");
+    cr_assert_not_null(board, "%s: the board", what);
+    const char *end = board + strlen(board);
+    static const char *const goods_class[CC_GOODS_COUNT] = {
+        "class=\"goods wine\"", "class=\"goods grain\"", "class=\"goods cloth\""};
+    unsigned inns = 0, cathedrals = 0, goods[CC_GOODS_COUNT] = {0};
+    for (unsigned i = 0; i < g->nboard; i++) {
+        const struct cc_tile_type *t = &ts->types[g->board[i].type];
+        unsigned want_inn = 0, want_cathedral = 0, want_goods[CC_GOODS_COUNT] = {0};
+        for (unsigned f = 0; f < t->nfeatures; f++) {
+            want_inn += t->features[f].inn;
+            want_cathedral += t->features[f].cathedral;
+            for (unsigned k = 0; k < CC_GOODS_COUNT; k++) want_goods[k] += t->features[f].goods[k];
+        }
+        char id[48];
+        snprintf(id, sizeof id, "id=\"tile_%d_%d\"", g->board[i].x, g->board[i].y);
+        const char *grp = strstr(board, id);
+        cr_assert_not_null(grp, "%s: tile %s", what, id);
+        const char *grp_end = strchr(grp, '\n');
+        cr_assert_not_null(grp_end);
+        cr_assert_eq(count_in(grp, grp_end, "class=\"inn\""), want_inn, "%s: %s %s: inns", what,
+                     t->id, id);
+        cr_assert_eq(count_in(grp, grp_end, "class=\"cathedral\""), want_cathedral,
+                     "%s: %s %s: cathedrals", what, t->id, id);
+        for (unsigned k = 0; k < CC_GOODS_COUNT; k++)
+            cr_assert_eq(count_in(grp, grp_end, goods_class[k]), want_goods[k], "%s: %s %s: %s",
+                         what, t->id, id, goods_class[k]);
+        /* The field walled in the middle (IC, TC, TD, TF, TG) is drawn as a strip of its
+         * own where the cities around it would otherwise meet: TC, TD (a cap on a band) and
+         * TG (two triangles); on IC and TF the ground between the cities is the field. */
+        size_t walled = !strcmp(t->id, "TC") || !strcmp(t->id, "TD") || !strcmp(t->id, "TG");
+        cr_assert_eq(count_in(grp, grp_end, "class=\"walled-field\""), walled,
+                     "%s: %s %s: the walled-in field", what, t->id, id);
+        inns += want_inn;
+        cathedrals += want_cathedral;
+        for (unsigned k = 0; k < CC_GOODS_COUNT; k++) goods[k] += want_goods[k];
+    }
+    cr_assert_eq(count_in(board, end, "class=\"inn\""), inns, "%s: inns on the board", what);
+    cr_assert_eq(count_in(board, end, "class=\"cathedral\""), cathedrals, "%s: cathedrals", what);
+    for (unsigned k = 0; k < CC_GOODS_COUNT; k++)
+        cr_assert_eq(count_in(board, end, goods_class[k]), goods[k], "%s: %s", what,
+                     goods_class[k]);
+    /* Every piece as its figure. */
+    unsigned kinds[CC_PIECE_KIND_COUNT] = {0};
+    for (unsigned i = 0; i < CC_MAX_PIECES; i++) {
+        const struct cc_piece *pc = &g->pieces[i];
+        if (!pc->used) continue;
+        cr_assert_lt(pc->kind, CC_PIECE_KIND_COUNT);
+        kinds[pc->kind]++;
+        const struct cc_placed *p = &g->board[pc->tile];
+        char title[96];
+        snprintf(title, sizeof title, "<title>%s of seat %u on (%d, %d) at %s</title>",
+                 figure_title[pc->kind], pc->seat, p->x, p->y,
+                 cc_location_name((enum cc_location)pc->loc));
+        const char *at = strstr(board, title);
+        cr_assert_not_null(at, "%s: piece %u drawn (%s)", what, i, title);
+        const char *start = at;
+        while (start > board && strncmp(start, "class=\"piece ", 13)) start--;
+        char cls[48];
+        snprintf(cls, sizeof cls, "class=\"piece %s\"", figure_class[pc->kind]);
+        cr_assert(!strncmp(start, cls, strlen(cls)), "%s: piece %u drawn as a %s", what, i,
+                  figure_class[pc->kind]);
+        cr_assert_null(
+            strstr(start + 1, "class=\"piece ") < at ? strstr(start + 1, "class=\"piece ") : NULL,
+            "%s: piece %u: its title is its own", what, i);
+    }
+    for (unsigned k = 0; k < CC_PIECE_KIND_COUNT; k++) {
+        char cls[48];
+        snprintf(cls, sizeof cls, "class=\"piece %s\"", figure_class[k]);
+        cr_assert_eq(count_in(board, end, cls), kinds[k], "%s: %s drawn", what, cls);
+        seen[k] += kinds[k];
+    }
+    /* The supplies and goods in the legend. */
+    unsigned exp = g->options.expansions;
+    for (unsigned s = 0; s < g->nplayers; s++) {
+        const struct cc_player *pl = &g->players[s];
+        char seat[32], text[64];
+        snprintf(seat, sizeof seat, "id=\"seat_%u\"", s);
+        const char *line = strstr(svg, seat), *line_end = strstr(line, "</g>");
+        if (exp & CC_EXP_INNS) {
+            snprintf(text, sizeof text, ", %u large follower%s", pl->large,
+                     pl->large == 1 ? "" : "s");
+            cr_assert_eq(count_in(line, line_end, text), 1, "%s: seat %u: %s", what, s, text);
+        }
+        if (exp & CC_EXP_TRADERS) {
+            snprintf(text, sizeof text, ", %u builder%s, %u pig%s", pl->builders,
+                     pl->builders == 1 ? "" : "s", pl->pigs, pl->pigs == 1 ? "" : "s");
+            cr_assert_eq(count_in(line, line_end, text), 1, "%s: seat %u: %s", what, s, text);
+            for (unsigned k = 0; k < CC_GOODS_COUNT; k++) {
+                snprintf(text, sizeof text, "%u %s", pl->goods[k], cc_goods_name((enum cc_goods)k));
+                cr_assert_eq(count_in(line, line_end, text), pl->goods[k] ? 1 : 0,
+                             "%s: seat %u: %s", what, s, text);
+            }
+        } else {
+            cr_assert_null(strstr(svg, " builder"), "%s: no builder without traders", what);
+        }
+    }
+    cr_assert_eq(count(svg, "(the builder's extra turn)"), g->extra_turn ? 1 : 0, "%s", what);
+}
+
+/* A game of the expansions' tiles only (every copy of every type of both, in catalogue
+ * order), played to its end: placements chosen by a fixed stride through the legal list,
+ * each turn deploying the figure of a kind that changes from turn to turn (or none) where
+ * the rules allow it. Every state after an action is rendered and checked. */
+Test(board_svg, expansion_marks_and_figures_are_drawn, .timeout = 120)
+{
+    const struct cc_tileset *ts = cc_tileset_get(CC_RULESET_CLASSIC);
+    static struct cc_game g;
+    struct cc_setup setup = randplay_setup(
+        CC_RULESET_CLASSIC, 3, (struct cc_options){.expansions = CC_EXP_INNS | CC_EXP_TRADERS}, 1);
+    setup.deck_len = 0;
+    unsigned want_inns = 0, want_cathedrals = 0, want_goods[CC_GOODS_COUNT] = {0};
+    for (unsigned t = 0; t < ts->ntypes; t++) {
+        const struct cc_tile_type *tt = &ts->types[t];
+        if (tt->set != CC_SET_INNS && tt->set != CC_SET_TRADERS) continue;
+        for (unsigned c = 0; c < tt->count; c++) setup.deck[setup.deck_len++] = (uint8_t)t;
+    }
+    cr_assert_eq(cc_game_new(&g, &setup, NULL), CC_OK);
+    static struct cc_placement list[CC_MAX_PLACEMENTS];
+    static const uint8_t order[4] = {CC_PIECE_LARGE, CC_PIECE_BUILDER, CC_PIECE_FOLLOWER,
+                                     CC_PIECE_FOLLOWER};
+    unsigned seen[CC_PIECE_KIND_COUNT] = {0}, step = 0;
+    while (g.phase != CC_PHASE_FINISHED) {
+        struct cc_action a = {.seat = g.seat, .tile = CC_NO_TILE};
+        if (g.phase == CC_PHASE_DRAW) {
+            a.kind = CC_ACTION_DRAW;
+        } else {
+            size_t n = cc_legal_placements(&g, list, CC_MAX_PLACEMENTS, true);
+            cr_assert(n > 0 && n <= CC_MAX_PLACEMENTS);
+            const struct cc_placement *p = &list[(step * 7919u) % n];
+            for (size_t q = 0; q < n && step % 3 == 0 && !p->pig; q++)
+                if (list[q].pig) p = &list[q]; /* pigs are rare: take the chance */
+            a.kind = CC_ACTION_PLACE;
+            a.x = p->x;
+            a.y = p->y;
+            a.rot = p->rot;
+            /* A pig whenever one may go (it needs an own farmer first: rare), else the
+             * kinds in turn. */
+            for (unsigned k = 0; k < 5 && step % 5 != 4 && a.follow == CC_FOLLOW_NONE; k++) {
+                uint8_t kind = k == 0 ? CC_PIECE_PIG : order[(step + k) % 4];
+                uint16_t mask = kind == CC_PIECE_LARGE     ? p->large
+                                : kind == CC_PIECE_BUILDER ? p->builder
+                                : kind == CC_PIECE_PIG     ? p->pig
+                                                           : p->follower;
+                for (unsigned loc = 0; loc < CC_LOC_COUNT && a.follow == CC_FOLLOW_NONE; loc++)
+                    if (mask & (1u << loc)) {
+                        a.follow = CC_FOLLOW_FOLLOWER;
+                        a.figure = kind;
+                        a.loc = (uint8_t)loc;
+                    }
+            }
+        }
+        step++;
+        cr_assert_eq(cc_game_apply(&g, &a, NULL), CC_OK, "step %u", step);
+        char what[64];
+        snprintf(what, sizeof what, "expansion tiles, step %u", step);
+        char *svg = render_checked(&g, plain_names, what);
+        check_marks(&g, svg, what, seen);
+        free(svg);
+    }
+    /* The final board: every symbol of the catalogues that was placed. */
+    for (unsigned i = 0; i < g.nboard; i++) {
+        const struct cc_tile_type *tt = &ts->types[g.board[i].type];
+        for (unsigned f = 0; f < tt->nfeatures; f++) {
+            want_inns += tt->features[f].inn;
+            want_cathedrals += tt->features[f].cathedral;
+            for (unsigned k = 0; k < CC_GOODS_COUNT; k++) want_goods[k] += tt->features[f].goods[k];
+        }
+    }
+    cr_assert_eq(g.ndiscarded, 0, "every tile placed (the counts below are the catalogue's)");
+    cr_assert_eq(want_inns, 6);
+    cr_assert_eq(want_cathedrals, 2);
+    cr_assert(want_goods[CC_GOODS_WINE] == 9 && want_goods[CC_GOODS_GRAIN] == 6 &&
+              want_goods[CC_GOODS_CLOTH] == 5);
+    char *svg = render_checked(&g, plain_names, "expansion tiles, the end");
+    cr_assert(xmllint_ok(svg));
+    cr_assert_eq(count(strstr(svg, "<g class=\"coords\""), "class=\"inn\""), 6);
+    cr_assert_eq(count(strstr(svg, "<g class=\"coords\""), "class=\"cathedral\""), 2);
+    free(svg);
+    cr_assert_gt(seen[CC_PIECE_FOLLOWER], 0, "followers drawn");
+    cr_assert_gt(seen[CC_PIECE_LARGE], 0, "large followers drawn");
+    cr_assert_gt(seen[CC_PIECE_BUILDER], 0, "builders drawn");
+    cr_assert_gt(seen[CC_PIECE_PIG], 0, "pigs drawn");
+}
+
+/* The first state of a game in the place phase of a builder's extra turn. */
+static void extra_turn_hook(const struct cc_game *g, const struct cc_action *a,
+                            const struct cc_events *ev, void *ctx)
+{
+    (void)a;
+    (void)ev;
+    struct snaps *s = ctx;
+    if (s->n == 0 && g->extra_turn && g->phase == CC_PHASE_PLACE) s->at[s->n++] = *g;
+}
+
+Test(board_svg, random_expansion_games_and_the_extra_turn, .timeout = 120)
+{
+    /* Random games of each combination (6 players too): every snapshot's marks and
+     * figures; and a builder's extra turn is said in the legend while it lasts. */
+    static const uint8_t sets[3] = {CC_EXP_INNS, CC_EXP_TRADERS, CC_EXP_INNS | CC_EXP_TRADERS};
+    unsigned seen[CC_PIECE_KIND_COUNT] = {0}, extra_turns = 0;
+    for (unsigned e = 0; e < 3; e++)
+        for (uint64_t seed = 1; seed <= 3; seed++) {
+            struct cc_options o = {.expansions = sets[e], .river = seed == 2};
+            static const uint8_t nplayers[3] = {3, 6, 2};
+            uint8_t players = nplayers[seed - 1];
+            struct snaps *s = play(CC_RULESET_CLASSIC, players, o, seed * 31 + e);
+            for (unsigned k = 0; k < s->n; k++) {
+                char what[80];
+                snprintf(what, sizeof what, "expansions %u, %u players, seed %llu, point %u",
+                         sets[e], players, (unsigned long long)seed, k);
+                char *svg = render_checked(&s->at[k], plain_names, what);
+                check_marks(&s->at[k], svg, what, seen);
+                free(svg);
+            }
+            if (!(sets[e] & CC_EXP_TRADERS)) continue;
+            static struct snaps x;
+            static struct cc_game g;
+            memset(&x, 0, sizeof x);
+            cr_assert(randplay_game(&g, &events, CC_RULESET_CLASSIC, players, o, seed * 31 + e,
+                                    NULL, extra_turn_hook, &x));
+            if (x.n == 0) continue;
+            char *svg = render_checked(&x.at[0], plain_names, "an extra turn");
+            check_marks(&x.at[0], svg, "an extra turn", seen);
+            cr_assert(strstr(svg, "places tile ") && strstr(svg, "(the builder's extra turn)"));
+            free(svg);
+            extra_turns++;
+        }
+    cr_assert_gt(extra_turns, 0, "an extra turn seen");
+    for (unsigned k = 0; k < CC_PIECE_KIND_COUNT; k++)
+        if (k != CC_PIECE_STABLE) cr_assert_gt(seen[k], 0, "figure %u drawn", k);
+}
+
+/* The markup of the first element of class `cls` up to its title's end, in *len. */
+static const char *element(const char *svg, const char *cls, size_t *len)
+{
+    const char *p = strstr(svg, cls);
+    cr_assert_not_null(p, "%s drawn", cls);
+    const char *t = strstr(p, "</title>");
+    cr_assert_not_null(t);
+    *len = (size_t)(t - p);
+    return p;
+}
+
+Test(board_svg, key_lists_the_expansions_of_the_game)
+{
+    static const uint8_t sets[4] = {0, CC_EXP_INNS, CC_EXP_TRADERS, CC_EXP_INNS | CC_EXP_TRADERS};
+    for (unsigned e = 0; e < 4; e++) {
+        static struct cc_game g;
+        struct cc_setup setup =
+            randplay_setup(CC_RULESET_CLASSIC, 3, (struct cc_options){.expansions = sets[e]}, 9);
+        cr_assert_eq(cc_game_new(&g, &setup, NULL), CC_OK);
+        char *svg = render_checked(&g, plain_names, "a new game");
+        const char *key = strstr(svg, "<g class=\"key expansions\">");
+        if (sets[e] == 0) {
+            cr_assert_null(key, "no key line of the expansions without one");
+            free(svg);
+            continue;
+        }
+        cr_assert_not_null(key);
+        const char *key_end = strchr(key, '\n'); /* the legend's end (no tile to place) */
+        cr_assert_not_null(key_end);
+        bool inns = sets[e] & CC_EXP_INNS, traders = sets[e] & CC_EXP_TRADERS;
+        static const struct {
+            const char *mark, *label;
+            bool traders; /* else inns */
+        } items[] = {{"class=\"inn\"", ">inn</text>", false},
+                     {"class=\"cathedral\"", ">cathedral</text>", false},
+                     {"class=\"swatch large\"", ">large follower</text>", false},
+                     {"class=\"goods wine\"", ">wine</text>", true},
+                     {"class=\"goods grain\"", ">grain</text>", true},
+                     {"class=\"goods cloth\"", ">cloth</text>", true},
+                     {"class=\"swatch builder\"", ">builder</text>", true},
+                     {"class=\"swatch pig\"", ">pig</text>", true}};
+        for (size_t i = 0; i < sizeof items / sizeof items[0]; i++) {
+            size_t want = (items[i].traders ? traders : inns) ? 1 : 0;
+            cr_assert_eq(count_in(key, key_end, items[i].mark), want, "expansions %u: %s", sets[e],
+                         items[i].mark);
+            cr_assert_eq(count_in(key, key_end, items[i].label), want, "expansions %u: %s", sets[e],
+                         items[i].label);
+        }
+        /* Each seat's supply: 1 of each figure of the game's expansions, no goods yet. */
+        cr_assert_eq(count(svg, ", 1 large follower"), inns ? g.nplayers : 0);
+        cr_assert_eq(count(svg, ", 1 builder, 1 pig"), traders ? g.nplayers : 0);
+        cr_assert_null(strstr(svg, "goods:"));
+        if (inns && traders) {
+            /* Four shapes: the large follower is the follower's outline half as large
+             * again; the builder and the pig are not the follower's outline at all. */
+            size_t n;
+            const char *f = element(svg, "class=\"swatch follower\"", &n);
+            const char *d = strstr(f, " d=\"");
+            cr_assert(d && d < f + n);
+            const char *d_end = strchr(d + 4, '"');
+            char outline[160];
+            size_t dn = (size_t)(d_end - d) + 1;
+            cr_assert_lt(dn, sizeof outline);
+            memcpy(outline, d, dn);
+            outline[dn] = '\0';
+            const char *l = element(key, "class=\"swatch large\"", &n);
+            char large[512];
+            cr_assert_lt(n, sizeof large);
+            memcpy(large, l, n);
+            large[n] = '\0';
+            cr_assert(strstr(large, outline), "the large follower has the follower's outline");
+            const char *sc = strstr(large, "scale(");
+            double scale = 0;
+            cr_assert(sc && sscanf(sc, "scale(%lf", &scale) == 1 && scale >= 1.4,
+                      "the large follower is drawn larger: %s", large);
+            static const char *const others[] = {"class=\"swatch builder\"",
+                                                 "class=\"swatch pig\""};
+            for (size_t i = 0; i < 2; i++) {
+                const char *o = element(key, others[i], &n);
+                char buf[1024];
+                cr_assert_lt(n, sizeof buf);
+                memcpy(buf, o, n);
+                buf[n] = '\0';
+                cr_assert_null(strstr(buf, outline), "%s is not a follower's shape", others[i]);
+            }
+        }
+        free(svg);
     }
 }

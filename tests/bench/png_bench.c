@@ -1,9 +1,10 @@
 /* png_bench.c: what a board.png costs (api/render/board_png.c): a finished classic game of two
  * random bots drawn as SVG (api/render/board_svg.c), rendered by librsvg to PNG at widths 600,
- * 1200 and 2400, and answered from the cache of rendered pictures. Prints, per width, the
- * picture's size in pixels and bytes and the wall time of one render (median and max of
- * the runs), the time of a cached answer, and writes the 1200 px picture to the file
- * named by the second argument (if any) to look at.
+ * 1200 and 2400, and answered from the cache of rendered pictures; then a finished game with
+ * both expansions (their marks and figures: board_marks.c) at 600 and 1200. Prints, per
+ * width, the picture's size in pixels and bytes and the wall time of one render (median and
+ * max of the runs), the time of a cached answer, and writes the base game's 1200 px picture
+ * to the file named by the second argument (if any) to look at.
  * Usage: bench-png [runs per width, default 10] [out.png] */
 #include <stdint.h>
 #include <stdio.h>
@@ -34,12 +35,14 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Plays a classic game of two random players to its end into `game`. */
-static void play(void)
+/* Plays a classic game of two random players with `expansions` (enum cc_expansion bits)
+ * to its end into `game`. */
+static void play(unsigned expansions)
 {
     static struct cc_events ev;
     struct cc_options options;
     memset(&options, 0, sizeof options);
+    options.expansions = (uint8_t)expansions;
     if (!randplay_game(&game, &ev, CC_RULESET_CLASSIC, 2, options, 42, NULL, NULL, NULL)) {
         fprintf(stderr, "bench-png: a random move was refused\n");
         exit(1);
@@ -50,7 +53,7 @@ int main(int argc, char **argv)
 {
     long runs = argc > 1 ? strtol(argv[1], NULL, 10) : 10;
     if (runs < 1 || runs > MAX_RUNS) runs = 10;
-    play();
+    play(0);
     static const char *const names[CC_MAX_PLAYERS] = {"Ada", "Brendan"};
     double t0 = now_ms();
     char *svg = board_svg_new(&game, names);
@@ -107,6 +110,37 @@ int main(int argc, char **argv)
             printf("  width 1200 from the cache (%d of %d slots full): %.3f ms per answer\n",
                    BOARD_PNG_CACHE_SLOTS, BOARD_PNG_CACHE_SLOTS, (now_ms() - t0) / lookups);
         }
+        board_png_free(&png);
+    }
+    free(svg);
+    /* The same with both expansions of classic: more tiles, their marks and figures. */
+    play(CC_EXP_INNS | CC_EXP_TRADERS);
+    t0 = now_ms();
+    svg = board_svg_new(&game, names);
+    svg_ms = now_ms() - t0;
+    if (!svg) {
+        fprintf(stderr, "bench-png: no SVG of the expansions\n");
+        return 1;
+    }
+    svg_len = strlen(svg);
+    printf("bench-png: with inns and traders, finished after %d turns; its SVG %zu bytes in "
+           "%.2f ms\n",
+           game.turn, svg_len, svg_ms);
+    for (size_t i = 0; i < 2; i++) {
+        struct board_png png = {0};
+        for (long r = 0; r < runs; r++) {
+            board_png_free(&png);
+            t0 = now_ms();
+            if (board_png_render(svg, svg_len, widths[i], &png)) {
+                fprintf(stderr, "bench-png: render at %d failed\n", widths[i]);
+                return 1;
+            }
+            t[r] = now_ms() - t0;
+        }
+        qsort(t, (size_t)runs, sizeof t[0], cmp_double);
+        printf("  width %4d: %4d x %4d px, %7zu bytes: render %7.1f ms median, %7.1f ms max "
+               "(%ld runs)\n",
+               widths[i], png.width, png.height, png.len, t[runs / 2], t[runs - 1], runs);
         board_png_free(&png);
     }
     board_png_shutdown();
