@@ -66,7 +66,7 @@ enum stmt {
     ST_RETENTION_DELETE,
     ST_LOBBIES_EXPIRED,
     ST_IDEM_PURGE,
-    ST_SWEEP_PLAN,
+    ST_JOB_FREE_PLAN,
     ST_SERVER_KEY, /* 0022: a shared secret of server_keys */
     /* Ratings (store_ratings.c, 0023). */
     ST_RATINGS_ENSURE,
