@@ -36,15 +36,14 @@ END $$;
 -- seeks to be paired (the ruleset, the options after defaults, the player count, the clock's
 -- kind and values, the rated flag: api/routes/routes_seeks.c writes it as canonical text);
 -- the rating range is [rating_min, rating_max] (NULL: anyone), widened as the seek waits.
--- A live seek (bank clock) lapses 30 s after its owner last polled it (polled_at), a
--- correspondence seek at expires_at. The matchmaker (a job of no game, kind 'matchmaker')
+-- A live seek (bank clock) lapses 30 s after its owner last polled it (polled_at); any
+-- seek ends at expires_at (7 days after it was posted). The matchmaker (a job of no game, kind 'matchmaker')
 -- binds seeks to a new game in the transaction that creates the game: status 'matched',
 -- game_id and seat set, so that a seek joins exactly one game.
 CREATE TABLE seeks (
     id              uuid        PRIMARY KEY,
     person_id       uuid        NOT NULL REFERENCES people (id) ON DELETE CASCADE,
     pool            text        NOT NULL,
-    body            jsonb       NOT NULL,   -- the seek as asked (for the answers)
     players         integer     NOT NULL CHECK (players BETWEEN 2 AND 6),
     live            boolean     NOT NULL,   -- a bank clock: lapses when not polled
     rating          double precision NOT NULL, -- the owner's rating in the pool when posted

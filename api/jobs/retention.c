@@ -98,8 +98,8 @@ static enum jobs_result sweep_run(const struct store_job *j)
      * the workers' next look (JOBS_POLL_MS) at the earliest, which leaves the other jobs
      * their turn between batches. */
     int pause = (int)(m.usec / 1000);
-    if (store_job_plan_free("retention", "", more ? pause : interval_ms, RETENTION_LEASE_MS,
-                            j) != STORE_OK)
+    if (store_job_plan_free("retention", "", more ? pause : interval_ms, RETENTION_LEASE_MS, j) !=
+        STORE_OK)
         return JOBS_RETRY;
     return JOBS_DONE;
 }

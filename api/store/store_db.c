@@ -62,6 +62,19 @@
     "EXCLUDED.due_at, lease_ms = EXCLUDED.lease_ms, claimed_until = NULL, attempts = 0 "           \
     "RETURNING 1)"
 
+/* A waiting seek that has lapsed (0027): past its expiry, or live and not polled for
+ * STORE_SEEK_LAPSE_S seconds. */
+#define SEEK_LAPSED                                                                                \
+    "(s.expires_at <= now() OR (s.live AND s.polled_at < now() - interval '30 seconds'))"
+
+/* A seek's columns as store_seeks.c reads them (seeks s, people p). */
+#define SEEK_COLUMNS                                                                               \
+    "s.id::text, s.person_id::text, p.name, s.status, coalesce(s.game_id::text, ''), s.seat, "     \
+    "s.pool, s.players, s.live, s.rating, s.rating_min, s.rating_max, s.bot_after_s, "             \
+    "(extract(epoch FROM now() - s.created_at) * 1000)::bigint, to_char(s.created_at AT TIME "     \
+    "ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), to_char(s.expires_at AT TIME ZONE 'UTC', "     \
+    "'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), s.pool::json->>'ruleset'"
+
 /* Who a job's fair share is counted for (ST_JOB_CLAIM): its game's creating address, else its
  * game, else (a job of no game, 0027) its kind and subject. */
 #define JOB_OWNER "coalesce(g.owner, j.game_id::text, 'job:' || j.kind || ':' || j.subject)"
@@ -343,8 +356,8 @@ static const char *const stmt_sql[ST_COUNT] = {
         "HAVING count(*) >= $3::integer), "
         "c AS (SELECT j.id, " JOB_OWNER " AS owner FROM jobs j LEFT JOIN games g ON g.id = "
         "j.game_id LEFT JOIN job_owners o ON o.owner = " JOB_OWNER " WHERE j.due_at <= now() "
-        "AND j.kind = ANY($2::text[]) AND NOT EXISTS (SELECT 1 FROM r WHERE r.owner = "
-        JOB_OWNER ") ORDER BY o.served_at NULLS FIRST, j.due_at LIMIT $1::integer "
+        "AND j.kind = ANY($2::text[]) AND NOT EXISTS (SELECT 1 FROM r WHERE r.owner = " JOB_OWNER
+        ") ORDER BY o.served_at NULLS FIRST, j.due_at LIMIT $1::integer "
         "FOR UPDATE OF j SKIP LOCKED), "
         "u AS (UPDATE jobs j SET due_at = now() + j.lease_ms * interval '1 millisecond', "
         "claimed_until = now() + j.lease_ms * interval '1 millisecond', attempts = j.attempts + "
@@ -490,6 +503,48 @@ static const char *const stmt_sql[ST_COUNT] = {
                       "- interval '24 hours' ORDER BY created_at LIMIT $1::integer FOR UPDATE "
                       "SKIP LOCKED) DELETE FROM idempotency i USING x WHERE i.scope = x.scope "
                       "AND i.key_hash = x.key_hash",
+    /* Seeks (0027, store_seeks.c). The open seeks of person $1, its row locked. */
+    [ST_SEEKS_OPEN_OF] = "SELECT (SELECT count(*) FROM seeks s WHERE s.person_id = p.id AND "
+                         "s.status = 'waiting' AND NOT " SEEK_LAPSED ") FROM people p WHERE "
+                         "p.id = $1::uuid FOR UPDATE",
+    [ST_SEEK_INSERT] =
+        "INSERT INTO seeks (id, person_id, pool, players, live, rating, rating_min, rating_max, "
+        "bot_after_s, expires_at) VALUES ($1::uuid, $2::uuid, $3, $4::integer, $5::boolean, "
+        "coalesce((SELECT rating FROM ratings WHERE person_id = $2::uuid AND pool = $10), 1500), "
+        "$6::float8, $7::float8, $8::integer, now() + $9::integer * interval '1 second')",
+    /* Seek $1 read by its owner $2 (NULL: anyone else): a lapsed seek expires, a poll is
+     * remembered (always when $3, else when the last is STORE_SEEK_TOUCH_S old). */
+    [ST_SEEK_POLL] =
+        "WITH t AS (UPDATE seeks s SET status = CASE WHEN " SEEK_LAPSED " THEN 'expired' ELSE "
+        "s.status END, ended_at = CASE WHEN " SEEK_LAPSED " THEN now() END, polled_at = CASE "
+        "WHEN " SEEK_LAPSED " THEN s.polled_at ELSE now() END WHERE s.id = $1::uuid AND "
+        "s.person_id = $2::uuid AND s.status = 'waiting' AND (" SEEK_LAPSED " OR $3::boolean OR "
+        "s.polled_at < now() - interval '10 seconds') RETURNING s.*) "
+        "SELECT " SEEK_COLUMNS " FROM (SELECT * FROM t UNION ALL SELECT * FROM seeks WHERE id = "
+        "$1::uuid AND NOT EXISTS (SELECT 1 FROM t)) s JOIN people p ON p.id = s.person_id",
+    [ST_SEEK_GET] = "SELECT " SEEK_COLUMNS " FROM seeks s JOIN people p ON p.id = s.person_id "
+                    "WHERE s.id = $1::uuid",
+    [ST_SEEK_CANCEL] = "UPDATE seeks SET status = 'cancelled', ended_at = now() WHERE id = "
+                       "$1::uuid AND status = 'waiting'",
+    /* The lobby: open correspondence seeks (of ruleset $1, or all), oldest first. */
+    [ST_SEEKS_LOBBY] = "SELECT " SEEK_COLUMNS " FROM seeks s JOIN people p ON p.id = s.person_id "
+                       "WHERE s.status = 'waiting' AND NOT s.live AND s.expires_at > now() AND "
+                       "($1::text IS NULL OR s.pool::json->>'ruleset' = $1) ORDER BY "
+                       "s.created_at LIMIT $2::integer",
+    /* The matchmaker: the lapsed seeks expired, then the waiting ones by pool and age. */
+    [ST_SEEKS_EXPIRE] = "UPDATE seeks s SET status = 'expired', ended_at = now() WHERE s.status = "
+                        "'waiting' AND " SEEK_LAPSED,
+    [ST_SEEKS_WAITING] = "SELECT " SEEK_COLUMNS " FROM seeks s JOIN people p ON p.id = "
+                         "s.person_id WHERE s.status = 'waiting' ORDER BY s.pool, s.created_at "
+                         "LIMIT $1::integer",
+    /* In the creation of game $1 (store_game_create): seeks $2 bound to seats $3, each only
+     * if it still waits (locked in the order of their ids); answers how many were bound. */
+    [ST_SEEKS_BIND] =
+        "WITH x AS (SELECT * FROM unnest($2::uuid[], $3::integer[]) AS x (id, seat)), "
+        "l AS (SELECT s.id FROM seeks s WHERE s.id IN (SELECT id FROM x) AND s.status = "
+        "'waiting' ORDER BY s.id FOR UPDATE), u AS (UPDATE seeks s SET status = 'matched', "
+        "game_id = $1::uuid, seat = x.seat, ended_at = now() FROM x WHERE s.id = x.id AND s.id "
+        "IN (SELECT id FROM l) AND s.status = 'waiting' RETURNING 1) SELECT count(*) FROM u",
     /* A shared secret (0022): the key of the cursors of a player's list. */
     [ST_SERVER_KEY] = "SELECT key FROM server_keys WHERE name = $1",
     /* Ratings (0023, store_ratings.c). The rows of pool $1's subjects rated for the first

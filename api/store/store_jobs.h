@@ -13,7 +13,7 @@ struct store_job {
     char game[AUTH_UUID_LEN + 1];            /* the game's id, or "": a job of no game (0027) */
     char kind[24];                           /* its kind (jobs.h) */
     char subject[STORE_JOB_SUBJECT_MAX + 1]; /* what a job of no game is about, or "" */
-    int version; /* the game's version it was written for (a job of no game: its writes) */
+    int version;  /* the game's version it was written for (a job of no game: its writes) */
     int attempts; /* claims so far, this one included */
 };
 
