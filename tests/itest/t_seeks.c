@@ -16,6 +16,7 @@
 
 #include "db.h"
 #include "hard.h"
+#include "hook.h"
 #include "tests.h"
 
 /* POST /v1/seeks `body` as `p`: the status; the seek's id into id[64] (201), the problem's
@@ -94,6 +95,19 @@ ITEST(test_seeks_pair, "seeks: two seekers paired, seats bound, the game in thei
     char why[300], ia[64], ib[64], code[64], sa[16], sb[16], ga[64], gb[64], body[256];
     CHECK(person_new(srv, "Sue", &a, why, sizeof why) == 0, "%s", why);
     CHECK(person_new(srv, "Sam", &b, why, sizeof why) == 0, "%s", why);
+    /* Sam's player webhook hears of the new game. */
+    struct listener *l = listener_start();
+    CHECK(l, "no webhook listener");
+    char hook[160], url[96];
+    snprintf(url, sizeof url, "{\"url\":\"http://127.0.0.1:%d/sam\"}", l->port);
+    const char *hb[2] = {b.auth, NULL};
+    struct resp hr;
+    http(srv, "POST", "/v1/players/me/webhook", url, hb, &hr);
+    long hst = hr.status;
+    resp_free(&hr);
+    if (hst != 200 && hst != 201) listener_stop(l);
+    CHECK(hst == 200 || hst == 201, "Sam's webhook: %ld", hst);
+    snprintf(hook, sizeof hook, "%s", "");
     seek_body(body, sizeof body, 2, 86401, "");
     CHECK(seek_post(srv, &a, body, ia, code) == 201, "first seek: %s", code);
     CHECK(seek_post(srv, &b, body, ib, code) == 201, "second seek: %s", code);
@@ -116,7 +130,19 @@ ITEST(test_seeks_pair, "seeks: two seekers paired, seats bound, the game in thei
     int listed = text && strstr(text, ga) != NULL;
     free(text);
     cJSON_Delete(list);
+    if (!listed) listener_stop(l);
     CHECK(listed, "the new game is not in Sue's list");
+    int heard = 0;
+    for (int i = 0; i < 100 && !heard; i++) {
+        pthread_mutex_lock(&l->lock);
+        for (int k = 0; k < l->n && k < HOOK_MAX; k++)
+            heard |= l->req[k].body && strstr(l->req[k].body, ga) != NULL;
+        pthread_mutex_unlock(&l->lock);
+        if (!heard) usleep(100000);
+    }
+    listener_stop(l);
+    CHECK(heard, "Sam's webhook heard nothing of game %s", ga);
+    (void)hook;
     /* A matched seek is no longer cancelled. */
     CHECK(seek_delete(srv, &a, ia, code) == 409 && strcmp(code, "seek_not_waiting") == 0,
           "cancelling a matched seek: %s", code);
@@ -406,4 +432,31 @@ ITEST(test_seeks_race, "seeks: 40 players seeking at once on two servers, each s
                     "count(*) = (SELECT count(*) FROM players p WHERE p.game_id = s.game_id) "
                     "AND count(DISTINCT s.person_id) = count(*)) x") == 15,
           "not 15 games of the right seats");
+}
+
+ITEST(test_seeks_killed, "seeks: the server that took the seeks killed (-9) at once; the other "
+                         "server pairs them, once")
+{
+    struct person a, b;
+    struct server y = {0};
+    char why[300], ia[64], ib[64], code[64], sa[16], sb[16], ga[64], gb[64], body[256];
+    CHECK(person_new(srv, "Kay", &a, why, sizeof why) == 0, "%s", why);
+    CHECK(person_new(srv, "Kim", &b, why, sizeof why) == 0, "%s", why);
+    CHECK(hard_server_start(&y, NULL, 0) == 0, "the second server did not start");
+    seek_body(body, sizeof body, 2, 86410, "");
+    long s1 = seek_post(&y, &a, body, ia, code);
+    long s2 = seek_post(&y, &b, body, ib, code);
+    hard_server_kill(&y); /* maybe while its matchmaker ran */
+    CHECK(s1 == 201 && s2 == 201, "seeks: %ld, %ld", s1, s2);
+    /* A lease held by the dead server runs out (MATCHMAKER_LEASE_MS); polls keep the seeks. */
+    for (int i = 0; i < 8; i++) {
+        seek_status(srv, &a, ia, 5, sa, ga);
+        if (strcmp(sa, "matched") == 0) break;
+    }
+    seek_status(srv, &b, ib, 0, sb, gb);
+    CHECK(strcmp(sa, "matched") == 0 && strcmp(sb, "matched") == 0 && strcmp(ga, gb) == 0,
+          "after the kill: %s, %s", sa, sb);
+    CHECK(db_scalar_id("SELECT count(*) FROM seeks WHERE game_id = $1::uuid", ga) == 2 &&
+              seats_bound(ga) == 2,
+          "the game's seats are not the two seeks'");
 }
