@@ -534,6 +534,10 @@ static const char *const stmt_sql[ST_COUNT] = {
     /* The matchmaker: the lapsed seeks expired, then the waiting ones by pool and age. */
     [ST_SEEKS_EXPIRE] = "UPDATE seeks s SET status = 'expired', ended_at = now() WHERE s.status = "
                         "'waiting' AND " SEEK_LAPSED,
+    /* Up to $1 seeks that ended more than a day ago (their answers are read at the end). */
+    [ST_SEEKS_PURGE] = "DELETE FROM seeks WHERE id IN (SELECT id FROM seeks WHERE ended_at < "
+                       "now() - interval '1 day' ORDER BY ended_at LIMIT $1::integer FOR UPDATE "
+                       "SKIP LOCKED)",
     [ST_SEEKS_WAITING] = "SELECT " SEEK_COLUMNS " FROM seeks s JOIN people p ON p.id = "
                          "s.person_id WHERE s.status = 'waiting' ORDER BY s.pool, s.created_at "
                          "LIMIT $1::integer",

@@ -74,6 +74,7 @@ enum stmt {
     ST_SEEK_CANCEL,
     ST_SEEKS_LOBBY,
     ST_SEEKS_EXPIRE,
+    ST_SEEKS_PURGE,
     ST_SEEKS_WAITING,
     ST_SEEKS_BIND,
     ST_SERVER_KEY, /* 0022: a shared secret of server_keys */

@@ -172,7 +172,11 @@ enum store_status store_seeks_open(int max, long *expired, struct store_seek **o
     if (!pg) return STORE_UNAVAILABLE;
     enum store_status s = db_run_cmd(&pg, ST_SEEKS_EXPIRE, 0, NULL, NULL, expired);
     if (s != STORE_OK) return s;
-    char lim[16];
+    char lim[16], purge[16];
+    snprintf(purge, sizeof purge, "%d", STORE_SEEKS_PURGE_BATCH);
+    const char *pvals[1] = {purge};
+    s = db_run_cmd(&pg, ST_SEEKS_PURGE, 1, pvals, NULL, NULL);
+    if (s != STORE_OK) return s;
     snprintf(lim, sizeof lim, "%d", max);
     const char *vals[1] = {lim};
     PGresult *res;

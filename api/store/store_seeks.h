@@ -6,11 +6,11 @@
 #include "auth.h"
 #include "store.h"
 
-#define STORE_SEEKS_OPEN_MAX 10 /* open seeks per player (an 11th: STORE_DUPLICATE) */
-#define STORE_SEEK_LAPSE_S   30 /* a live seek lapses this long after its last poll */
-#define STORE_SEEK_TOUCH_S   10 /* a poll refreshes polled_at when it is older than this */
-#define STORE_SEEK_CORR_S    (7 * 24 * 3600) /* a correspondence seek waits this long */
-#define STORE_SEEK_POOL_MAX  1024            /* bytes of a seek's pool text (the canonical game) */
+#define STORE_SEEKS_OPEN_MAX    10 /* open seeks per player (an 11th: STORE_DUPLICATE) */
+#define STORE_SEEK_LAPSE_S      30 /* a live seek lapses this long after its last poll */
+#define STORE_SEEK_TOUCH_S      10 /* a poll refreshes polled_at when it is older than this */
+#define STORE_SEEK_CORR_S       (7 * 24 * 3600) /* a correspondence seek waits this long */
+#define STORE_SEEKS_PURGE_BATCH 500             /* ended seeks a matchmaker run deletes at most */
 
 /* A new seek (POST /v1/seeks). */
 struct store_seek_new {
@@ -71,8 +71,9 @@ enum store_status store_seek_cancel(const char *id, struct store_seek *out) NODI
 enum store_status store_seeks_lobby(const char *ruleset, int max, struct store_seek **out,
                                     int *n) NODISCARD;
 
-/* The matchmaker (0027): expires the lapsed seeks (*expired gets how many), then reads up
- * to `max` waiting seeks, by pool and age (oldest first), into *out. */
+/* The matchmaker (0027): expires the lapsed seeks (*expired gets how many), deletes up to
+ * STORE_SEEKS_PURGE_BATCH seeks that ended more than a day ago, then reads up to `max`
+ * waiting seeks, by pool and age (oldest first), into *out. */
 enum store_status store_seeks_open(int max, long *expired, struct store_seek **out,
                                    int *n) NODISCARD;
 

@@ -319,6 +319,11 @@ ITEST(test_seeks_lapse, "seeks: a live seek lapses unpolled (the test moves its 
           "correspondence seek not moved back");
     seek_status(srv, &a, live, 0, st, NULL);
     CHECK(strcmp(st, "expired") == 0, "live seek %s after 31 s unpolled", st);
+    /* An ended seek is kept a day (its answer stays readable), then deleted by a run. */
+    CHECK(db_scalar_id("WITH u AS (UPDATE seeks SET ended_at = now() - interval '2 days' WHERE "
+                       "id = $1::uuid RETURNING 1) SELECT count(*) FROM u",
+                       live) == 1,
+          "live seek's end not moved back");
     /* The matchmaker expires the other (a new seek wakes it). */
     char other[64];
     seek_body(body, sizeof body, 2, 86407, "");
@@ -327,6 +332,8 @@ ITEST(test_seeks_lapse, "seeks: a live seek lapses unpolled (the test moves its 
     CHECK(db_scalar_id("SELECT count(*) FROM seeks WHERE id = $1::uuid AND status = 'expired'",
                        corr) == 1,
           "the correspondence seek did not expire");
+    CHECK(db_scalar_id("SELECT count(*) FROM seeks WHERE id = $1::uuid", live) == 0,
+          "a seek ended two days ago is still stored");
     CHECK(seek_delete(srv, &a, other, code) == 200, "cancel: %s", code);
 }
 
