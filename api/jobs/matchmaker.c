@@ -24,7 +24,6 @@
 #include "store_seeks.h"
 
 #define READ_MAX      2000     /* waiting seeks one run reads at most */
-#define BOT_LEVEL     "greedy" /* computer players when none is rated in the pool */
 #define BOT_THINK_MS  250
 #define SEAT_JSON_MAX (STORE_NAME_MAX * 6 + 64)
 
@@ -60,27 +59,60 @@ static int pair_ok(const struct store_seek *a, const struct store_seek *b)
     return !blocked;
 }
 
-/* A computer player for a table of mean rating `rating` in pool `ruleset`: the rated level
- * and think class nearest to it (GET /v1/bots), else BOT_LEVEL. */
-static void bot_for(const char *ruleset, double rating, char level[RATINGS_SUBJECT_MAX],
-                    int *think_ms)
+/* A computer player to seat: its level and time a move. */
+struct bot_pick {
+    char level[RATINGS_SUBJECT_MAX];
+    int think_ms;
+};
+
+/* Computer players when too few are rated in the pool: each of another level or think
+ * class, so that each has a rating of its own at a rated table (routes_games.c). */
+static const struct bot_pick fallback[] = {{"greedy", 250}, {"random", 250}, {"greedy", 50},
+                                           {"random", 50},  {"mcts", 250},   {"mcts", 1000}};
+
+/* 1 when `b` is one of out[0..n) (the same level and think class: one rating). */
+static int picked(const struct bot_pick *out, int n, const char *level, int think_ms)
 {
-    snprintf(level, RATINGS_SUBJECT_MAX, "%s", BOT_LEVEL);
-    *think_ms = BOT_THINK_MS;
+    for (int i = 0; i < n; i++)
+        if (strcmp(out[i].level, level) == 0 &&
+            strcmp(ratings_think_class(out[i].think_ms), ratings_think_class(think_ms)) == 0)
+            return 1;
+    return 0;
+}
+
+/* The `n` computer players for a table of mean rating `rating` in pool `ruleset`: the rated
+ * levels and think classes nearest to it (GET /v1/bots), each once, then the fallback's. */
+static void bots_for(const char *ruleset, double rating, int n, struct bot_pick *out)
+{
+    int got = 0;
     struct store_rating_list l = {0};
-    if (store_bot_ratings(&l) != STORE_OK) return;
-    double best = INFINITY;
-    for (int i = 0; i < l.n; i++) {
-        const struct store_rating *r = &l.rows[i];
-        double d = fabs(r->rating.rating - rating);
-        if (strcmp(r->pool, ruleset) != 0 || d >= best) continue;
-        best = d;
-        snprintf(level, RATINGS_SUBJECT_MAX, "%s", r->bot);
-        *think_ms = strcmp(r->think_class, "fast") == 0   ? 50
-                    : strcmp(r->think_class, "slow") == 0 ? 1000
-                                                          : BOT_THINK_MS;
+    if (store_bot_ratings(&l) == STORE_OK) {
+        while (got < n) {
+            int best = -1;
+            double bd = INFINITY;
+            for (int i = 0; i < l.n; i++) {
+                const struct store_rating *r = &l.rows[i];
+                int ms = strcmp(r->think_class, "fast") == 0   ? 50
+                         : strcmp(r->think_class, "slow") == 0 ? 1000
+                                                               : BOT_THINK_MS;
+                double d = fabs(r->rating.rating - rating);
+                if (strcmp(r->pool, ruleset) != 0 || d >= bd || picked(out, got, r->bot, ms))
+                    continue;
+                best = i;
+                bd = d;
+            }
+            if (best < 0) break;
+            const struct store_rating *r = &l.rows[best];
+            snprintf(out[got].level, sizeof out[got].level, "%s", r->bot);
+            out[got].think_ms = strcmp(r->think_class, "fast") == 0   ? 50
+                                : strcmp(r->think_class, "slow") == 0 ? 1000
+                                                                      : BOT_THINK_MS;
+            got++;
+        }
+        store_ratings_free(&l);
     }
-    store_ratings_free(&l);
+    for (size_t k = 0; got < n && k < sizeof fallback / sizeof fallback[0]; k++)
+        if (!picked(out, got, fallback[k].level, fallback[k].think_ms)) out[got++] = fallback[k];
 }
 
 /* What a table's creation needs besides the seeks. */
@@ -110,11 +142,11 @@ static int shuffle(int *order, int n)
 
 /*
  * Creates the game of the seeks `group` (ngroup of them, one pool) with `nbots` computer
- * players (level, think_ms) in the missing seats, seats in random order. Returns the
+ * players (`bots`, one rating each) in the missing seats, seats in random order. Returns the
  * outcome (GAME_SEEKS_TAKEN: another pairing, a cancel or a lapse took one of them first).
  */
 static enum game_outcome table_create(struct store_seek *const *group, int ngroup, int nbots,
-                                      const char *level, int think_ms)
+                                      const struct bot_pick *bots)
 {
     int nseats = ngroup + nbots, order[CC_MAX_PLAYERS];
     char seat_txt[CC_MAX_PLAYERS][SEAT_JSON_MAX];
@@ -133,8 +165,8 @@ static enum game_outcome table_create(struct store_seek *const *group, int ngrou
             snprintf(seat_txt[s], sizeof seat_txt[s], "%s", t);
             free(t);
         } else {
-            snprintf(seat_txt[s], sizeof seat_txt[s], "{\"bot\":\"%s\",\"think_ms\":%d}", level,
-                     think_ms);
+            snprintf(seat_txt[s], sizeof seat_txt[s], "{\"bot\":\"%s\",\"think_ms\":%d}",
+                     bots[who - ngroup].level, bots[who - ngroup].think_ms);
         }
         seats[s] = seat_txt[s];
     }
@@ -272,14 +304,13 @@ static int pool_run(struct store_seek *seeks, int from, int to, char *used, long
             n = m;
             nbots = need - n;
         }
-        char level[RATINGS_SUBJECT_MAX] = BOT_LEVEL;
-        int think = BOT_THINK_MS;
+        struct bot_pick bots[CC_MAX_PLAYERS];
         if (nbots) {
             double sum = 0;
             for (int k = 0; k < n; k++) sum += group[k]->rating;
-            bot_for(seeks[i].ruleset, sum / n, level, &think);
+            bots_for(seeks[i].ruleset, sum / n, nbots, bots);
         }
-        enum game_outcome rc = table_create(group, n, nbots, level, think);
+        enum game_outcome rc = table_create(group, n, nbots, bots);
         if (rc == GAME_COMMITTED || rc == GAME_SEEKS_TAKEN) {
             for (int k = 0; k < n; k++) used[member[k]] = 1; /* taken, or to be read again */
         } else if (game_outcome_failed(rc)) {

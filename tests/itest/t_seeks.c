@@ -290,6 +290,11 @@ ITEST(test_seeks_bots, "seeks: computer players fill the missing seats after bot
     CHECK(db_scalar_id("SELECT count(*) FROM players WHERE game_id = $1::uuid AND bot IS NOT NULL",
                        game) == 2,
           "not two computer players");
+    /* Each of its own level or think class: a rating of its own at a rated table. */
+    CHECK(db_scalar_id("SELECT count(DISTINCT (bot, think_ms)) FROM players WHERE game_id = "
+                       "$1::uuid AND bot IS NOT NULL",
+                       game) == 2,
+          "twin computer players");
     CHECK(seats_bound(game) == 1, "the seeker's seat is not bound");
 }
 
