@@ -23,7 +23,7 @@
 #include "store_ratings.h"
 #include "store_seeks.h"
 
-#define READ_MAX      2000     /* waiting seeks one run reads at most */
+#define READ_MAX      2000 /* waiting seeks one run reads at most */
 #define BOT_THINK_MS  250
 #define SEAT_JSON_MAX (STORE_NAME_MAX * 6 + 64)
 
