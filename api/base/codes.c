@@ -37,6 +37,9 @@ static const char *const SERVICE_CODES[] = {
     "unrated_setup",
     /* talk, blocks and the operator (issue 28) */
     "invalid_chat_text", "chat_rate_limited", "cannot_block_self", "player_suspended",
+    /* play now: seeks (issue 26) */
+    "too_many_seeks", "not_seek_owner", "seek_not_waiting", "invalid_rating_range",
+    "invalid_bot_after_seconds",
     /* END service codes */
 };
 

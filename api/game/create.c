@@ -79,6 +79,9 @@ enum game_outcome game_create(struct game_new *n, const struct store_idem *idem,
         .deadline = st.deadline,
         .replay_json = n->replay_json,
         .replay_version = n->replay_json ? n->version : 0,
+        .nseeks = n->nseeks,
+        .seek_ids = n->seek_ids,
+        .seek_seats = n->seek_seats,
     };
     games_turn(g, &ng.turn); /* for the players' lists (0012) */
     enum store_status s = store_game_create(&ng);
@@ -88,6 +91,8 @@ enum game_outcome game_create(struct game_new *n, const struct store_idem *idem,
         return GAME_COMMITTED;
     case STORE_DUPLICATE:
         return GAME_DUPLICATE;
+    case STORE_CONFLICT:
+        return n->nseeks ? GAME_SEEKS_TAKEN : GAME_STORE_FAILED;
     default:
         return GAME_STORE_FAILED;
     }

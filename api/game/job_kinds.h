@@ -13,7 +13,7 @@
 #include "store_jobs.h"
 
 #define JOBS_JSON_MAX  STORE_JOBS_JSON_MAX /* bytes of the jobs' text of one commit */
-#define JOBS_MAX_KINDS 8                   /* kinds registered at most */
+#define JOBS_MAX_KINDS 12                  /* kinds registered at most */
 
 /* What a kind wants for a game after a state (jobs_kind.plan). */
 enum jobs_plan {

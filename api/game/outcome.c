@@ -30,6 +30,7 @@ static const struct {
     [GAME_PRECONDITION_FAILED] = {"precondition_failed", 1, 0},
     [GAME_CONFLICT] = {"conflict", 1, 0},
     [GAME_DUPLICATE] = {"duplicate", 0, 1},
+    [GAME_SEEKS_TAKEN] = {"seeks_taken", 1, 0},
     [GAME_LOAD_FAILED] = {"load_failed", 0, 1},
     [GAME_STORE_FAILED] = {"store_failed", 0, 1},
     [GAME_RATE_LIMITED] = {"rate_limited", 0, 1},

@@ -56,6 +56,8 @@ enum game_outcome {
     GAME_CONFLICT,            /* the game moved on meanwhile (another action won the version) */
     GAME_DUPLICATE,           /* a unique key exists: the answer's idempotency key, stored by a
                                  racing request, or (game_create) the rematch of the same game */
+    GAME_SEEKS_TAKEN,         /* game_create: a seek to bind no longer waits (another pairing,
+                                 a cancel, a lapse): nothing was written */
     GAME_LOAD_FAILED,         /* the game could not be read again: game_result.load says why */
     GAME_STORE_FAILED,        /* the database failed: game_result.store says why */
     GAME_RATE_LIMITED,        /* the creator's address made too many creations:
@@ -204,6 +206,9 @@ struct game_new {
                                            creation limit (game_limit_take), or NULL: not
                                            counted here (counted already, or no client) */
     int weight;                         /* with creator: the creations it counts for (0: 1) */
+    int nseeks;                         /* the matchmaker's: the seeks bound (store_new_game) */
+    const char *seek_ids;               /* with nseeks: their ids ("{id,...}") */
+    const char *seek_seats;             /* with nseeks: their seats ("{0,1,...}") */
     /* Filled by game_create_begin: */
     char id[AUTH_UUID_LEN + 1]; /* the new game's id */
     uint8_t *snapshot;          /* the encoded state, malloc'd */

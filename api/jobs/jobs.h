@@ -2,7 +2,8 @@
  * a registry of kinds (computer players' turns, clocks, retention), the plan each commit
  * writes, and an in-memory queue of tasks (hints) for a worker of its own.
  *
- * A job is a row of the table jobs (0010): at most one per game and kind, written or removed
+ * A job is a row of the table jobs (0010): at most one per game and kind (a job of no game,
+ * 0027: one per kind and subject, written by store_job_plan_free), a game's written or removed
  * by the transaction of the commit that made it due (game_commit asks jobs_plan()), so no
  * due work is lost between an action and its job. Any server's workers claim due rows (FOR
  * UPDATE SKIP LOCKED) with a lease; a server killed while it holds one leaves the row to be

@@ -59,7 +59,7 @@ out:
 /* jobs_kind.run: one batch of each kind of work, then the job planned again. */
 static enum jobs_result sweep_run(const struct store_job *j)
 {
-    if (strcmp(j->game, STORE_SWEEP_GAME) != 0) return JOBS_DROP; /* no game has one */
+    if (j->game[0] || j->subject[0]) return JOBS_DROP; /* one job, of no game (0027) */
     long long t0 = mono_us();
     struct metrics_sweep m = {0};
     int more = 0, failed = 0;
@@ -98,7 +98,8 @@ static enum jobs_result sweep_run(const struct store_job *j)
      * the workers' next look (JOBS_POLL_MS) at the earliest, which leaves the other jobs
      * their turn between batches. */
     int pause = (int)(m.usec / 1000);
-    if (store_sweep_plan(more ? pause : interval_ms, RETENTION_LEASE_MS) != STORE_OK)
+    if (store_job_plan_free("retention", "", more ? pause : interval_ms, RETENTION_LEASE_MS, j) !=
+        STORE_OK)
         return JOBS_RETRY;
     return JOBS_DONE;
 }

@@ -2,7 +2,7 @@
  * RETENTION_DAYS deleted with every row of theirs, lobbies (waiting games) older than
  * LOBBY_EXPIRY_HOURS aborted with a game_expired event, and idempotent answers past their
  * 24 hours deleted; by whichever server's job workers claim the sweep's job (jobs.h, kind
- * "retention", one row that is no game's: STORE_SWEEP_GAME), in batches of RETENTION_BATCH.
+ * "retention", one row that is no game's: game_id NULL, 0027), in batches of RETENTION_BATCH.
  *
  * Exactly once with any number of servers: the job's lease lets one server at a time run
  * it, and each batch is one statement that skips the games another sweep holds (FOR UPDATE

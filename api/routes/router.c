@@ -63,6 +63,11 @@ static const struct api_route routes[] = {
     {"GET", "/v1/players/me/blocks", routes_blocks_list},
     {"POST", "/v1/players/me/blocks/{player_id}", routes_block_add},
     {"DELETE", "/v1/players/me/blocks/{player_id}", routes_block_delete},
+    /* Play now (routes_seeks.c, issue 26). */
+    {"POST", "/v1/seeks", routes_seek_create},
+    {"GET", "/v1/seeks", routes_seeks_lobby},
+    {"GET", "/v1/seeks/{id}", routes_seek_get},
+    {"DELETE", "/v1/seeks/{id}", routes_seek_delete},
     {"GET", "/v1/admin/reports", routes_admin_reports},
     {"POST", "/v1/admin/games/{id}/chat/{seq}/hide", routes_admin_hide},
     {"POST", "/v1/admin/players/{id}/suspend", routes_admin_suspend},

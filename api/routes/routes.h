@@ -39,6 +39,13 @@ void routes_ops_free(void);
  */
 int routes_creation_limited(const struct api_request *req, struct api_response *resp);
 
+/* Play now (routes_seeks.c, issue 26): POST /v1/seeks, GET /v1/seeks (the lobby),
+ * GET /v1/seeks/{id}?wait= (a long poll), DELETE /v1/seeks/{id}. */
+void routes_seek_create(const struct api_request *req, struct api_response *resp, const char *arg);
+void routes_seeks_lobby(const struct api_request *req, struct api_response *resp, const char *arg);
+void routes_seek_get(const struct api_request *req, struct api_response *resp, const char *id);
+void routes_seek_delete(const struct api_request *req, struct api_response *resp, const char *id);
+
 /* GET /v1/rulesets */
 void routes_rulesets(const struct api_request *req, struct api_response *resp, const char *arg);
 /* GET /v1/rulesets/{ruleset}/tiles */

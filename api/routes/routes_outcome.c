@@ -21,9 +21,11 @@ void routes_game_outcome(struct api_response *resp, int outcome, const struct ga
                       "The turn's time ran out: the server plays or resigns for the seat.");
         break;
     case GAME_CONFLICT:
+    case GAME_SEEKS_TAKEN: /* (only the matchmaker creates with seeks) */
     case GAME_DUPLICATE:
     case GAME_STORE_FAILED:
-        problem_store(resp, outcome == GAME_CONFLICT    ? STORE_CONFLICT
+        problem_store(resp, outcome != GAME_DUPLICATE && outcome != GAME_STORE_FAILED
+                                ? STORE_CONFLICT
                             : outcome == GAME_DUPLICATE ? STORE_DUPLICATE
                                                         : r->store);
         break;

@@ -155,6 +155,15 @@ enum store_status store_game_create(const struct store_new_game *g)
     snprintf(seed, sizeof seed, "%" PRIu64, g->seed);
     snprintf(last_seq, sizeof last_seq, "%d", g->last_seq);
     enum store_status s = db_begin(&pg);
+    if (s == STORE_OK && g->nseeks > 0) { /* the seeks first: a lost pairing writes nothing */
+        const char *vals[3] = {g->id, g->seek_ids, g->seek_seats};
+        PGresult *res;
+        s = db_run(&pg, ST_SEEKS_BIND, 3, vals, NULL, &res);
+        if (s == STORE_OK) {
+            if (PQntuples(res) != 1 || db_long(res, 0, 0, 0) != g->nseeks) s = STORE_CONFLICT;
+            PQclear(res);
+        }
+    }
     if (s == STORE_OK) {
         struct turn_text tt;
         const char *vals[22] = {g->id,

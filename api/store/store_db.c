@@ -58,9 +58,26 @@
     "jx.kind AND jx.due_ms IS NULL RETURNING 1), ji AS (INSERT INTO jobs (game_id, kind, "         \
     "version, due_at, lease_ms) SELECT " game ", kind, " version ", now() + due_ms * interval "    \
     "'1 millisecond', lease_ms FROM jx WHERE due_ms IS NOT NULL AND " game " IS NOT NULL ON "      \
-    "CONFLICT (game_id, kind) DO UPDATE SET version = EXCLUDED.version, due_at = "                 \
+    "CONFLICT (game_id, kind, subject) DO UPDATE SET version = EXCLUDED.version, due_at = "        \
     "EXCLUDED.due_at, lease_ms = EXCLUDED.lease_ms, claimed_until = NULL, attempts = 0 "           \
     "RETURNING 1)"
+
+/* A waiting seek that has lapsed (0027): past its expiry, or live and not polled for
+ * STORE_SEEK_LAPSE_S seconds. */
+#define SEEK_LAPSED                                                                                \
+    "(s.expires_at <= now() OR (s.live AND s.polled_at < now() - interval '30 seconds'))"
+
+/* A seek's columns as store_seeks.c reads them (seeks s, people p). */
+#define SEEK_COLUMNS                                                                               \
+    "s.id::text, s.person_id::text, p.name, s.status, coalesce(s.game_id::text, ''), s.seat, "     \
+    "s.pool, s.players, s.live, s.rating, s.rating_min, s.rating_max, s.bot_after_s, "             \
+    "(extract(epoch FROM now() - s.created_at) * 1000)::bigint, to_char(s.created_at AT TIME "     \
+    "ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), to_char(s.expires_at AT TIME ZONE 'UTC', "     \
+    "'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), s.pool::json->>'ruleset'"
+
+/* Who a job's fair share is counted for (ST_JOB_CLAIM): its game's creating address, else its
+ * game, else (a job of no game, 0027) its kind and subject. */
+#define JOB_OWNER "coalesce(g.owner, j.game_id::text, 'job:' || j.kind || ':' || j.subject)"
 
 /* Sent at commit when JOBS_CTE wrote a job: wakes the job workers of every server. */
 #define JOBS_NOTIFY                                                                                \
@@ -341,34 +358,45 @@ static const char *const stmt_sql[ST_COUNT] = {
     /* Claims up to $1 due jobs of the kinds $2, skipping rows other servers hold: each is
      * leased (due again when its lease runs out) and its attempt counted. Fair shares
      * (0020): a job's owner is the address that created its game (the game itself for a
-     * game without one, and for the retention sweep); an owner holding $3 running jobs of
-     * these kinds already (their lease still ahead) is passed over, and of the rest the
-     * owner served longest ago (job_owners) goes first, then the job due first. */
+     * game without one; for a job of no game (0027) its kind and subject); an owner holding
+     * $3 running jobs of these kinds already (their lease still ahead) is passed over, and
+     * of the rest the owner served longest ago (job_owners) goes first, then the job due
+     * first. */
     [ST_JOB_CLAIM] =
-        "WITH r AS (SELECT coalesce(g.owner, j.game_id::text) AS owner FROM jobs j LEFT JOIN "
-        "games g ON g.id = j.game_id WHERE j.claimed_until > now() AND j.kind = ANY($2::text[]) "
-        "GROUP BY 1 HAVING count(*) >= $3::integer), "
-        "c AS (SELECT j.game_id, j.kind, coalesce(g.owner, j.game_id::text) AS owner FROM jobs j "
-        "LEFT JOIN games g ON g.id = j.game_id LEFT JOIN job_owners o ON o.owner = "
-        "coalesce(g.owner, j.game_id::text) WHERE j.due_at <= now() AND j.kind = "
-        "ANY($2::text[]) AND NOT EXISTS (SELECT 1 FROM r WHERE r.owner = coalesce(g.owner, "
-        "j.game_id::text)) ORDER BY o.served_at NULLS FIRST, j.due_at LIMIT $1::integer "
+        "WITH r AS (SELECT " JOB_OWNER " AS owner FROM jobs j LEFT JOIN games g ON g.id = "
+        "j.game_id WHERE j.claimed_until > now() AND j.kind = ANY($2::text[]) GROUP BY 1 "
+        "HAVING count(*) >= $3::integer), "
+        "c AS (SELECT j.id, " JOB_OWNER " AS owner FROM jobs j LEFT JOIN games g ON g.id = "
+        "j.game_id LEFT JOIN job_owners o ON o.owner = " JOB_OWNER " WHERE j.due_at <= now() "
+        "AND j.kind = ANY($2::text[]) AND NOT EXISTS (SELECT 1 FROM r WHERE r.owner = " JOB_OWNER
+        ") ORDER BY o.served_at NULLS FIRST, j.due_at LIMIT $1::integer "
         "FOR UPDATE OF j SKIP LOCKED), "
         "u AS (UPDATE jobs j SET due_at = now() + j.lease_ms * interval '1 millisecond', "
         "claimed_until = now() + j.lease_ms * interval '1 millisecond', attempts = j.attempts + "
-        "1 FROM c WHERE j.game_id = c.game_id AND j.kind = c.kind "
-        "RETURNING j.game_id::text AS game_id, j.kind, j.version, j.attempts, c.owner), "
+        "1 FROM c WHERE j.id = c.id RETURNING j.id, coalesce(j.game_id::text, '') AS game_id, "
+        "j.kind, j.subject, j.version, j.attempts, c.owner), "
         "s AS (INSERT INTO job_owners (owner, served_at) SELECT DISTINCT owner, now() FROM u "
         "ON CONFLICT (owner) DO UPDATE SET served_at = EXCLUDED.served_at) "
-        "SELECT game_id, kind, version, attempts FROM u",
+        "SELECT id, game_id, kind, subject, version, attempts FROM u",
     /* Owners not served for a day (0020): the claims' round-robin has forgotten them. */
     [ST_JOB_OWNERS_PRUNE] = "DELETE FROM job_owners WHERE served_at < now() - interval '1 day'",
-    /* Job ($1, $2) removed or due again in $4 ms, if it is still the one of version $3. */
-    [ST_JOB_DROP] =
-        "DELETE FROM jobs WHERE game_id = $1::uuid AND kind = $2 AND version = $3::integer",
-    [ST_JOB_RETRY] = "UPDATE jobs SET due_at = now() + $4::integer * interval '1 millisecond', "
-                     "claimed_until = NULL WHERE game_id = $1::uuid AND kind = $2 AND version = "
-                     "$3::integer",
+    /* Job $1 removed or due again in $3 ms, if it is still the one of version $2. */
+    [ST_JOB_DROP] = "DELETE FROM jobs WHERE id = $1::bigint AND version = $2::integer",
+    [ST_JOB_RETRY] = "UPDATE jobs SET due_at = now() + $3::integer * interval '1 millisecond', "
+                     "claimed_until = NULL WHERE id = $1::bigint AND version = $2::integer",
+    /* The job of no game (0027) of kind $1 and subject $2 due in $3 ms, leased $4 ms a
+     * claim, written if missing; its version moves on, so that a run that claimed it before
+     * neither drops nor retries it. $5: the version a run of it claimed (NULL: none): that
+     * run plans its next time as it likes; any other writer only brings it forward (a run
+     * of before must not put off what a writer meanwhile asked for at once). */
+    [ST_JOB_FREE_PLAN] =
+        "WITH w AS (INSERT INTO jobs AS j (game_id, kind, subject, version, due_at, lease_ms) "
+        "VALUES (NULL, $1, $2, 0, now() + $3::integer * interval '1 millisecond', $4::integer) "
+        "ON CONFLICT (game_id, kind, subject) DO UPDATE SET version = j.version + 1, due_at = "
+        "CASE WHEN j.version = $5::integer THEN EXCLUDED.due_at ELSE least(CASE WHEN "
+        "j.claimed_until IS NULL THEN j.due_at ELSE EXCLUDED.due_at END, EXCLUDED.due_at) END, "
+        "lease_ms = EXCLUDED.lease_ms, claimed_until = NULL, attempts = 0 RETURNING 1) "
+        "SELECT pg_notify('" STORE_JOBS_CHANNEL "', '') FROM w",
     /* A person's games (GET /v1/players/me/games, 0012), all or of status $9. */
     [ST_INBOX_PAGE] = INBOX_PAGE(""),
     [ST_INBOX_PAGE_STATUS] = INBOX_PAGE(" AND p.game_status = $9"),
@@ -487,12 +515,52 @@ static const char *const stmt_sql[ST_COUNT] = {
                       "- interval '24 hours' ORDER BY created_at LIMIT $1::integer FOR UPDATE "
                       "SKIP LOCKED) DELETE FROM idempotency i USING x WHERE i.scope = x.scope "
                       "AND i.key_hash = x.key_hash",
-    /* The sweep's job due in $1 ms, leased $2 ms a claim. */
-    [ST_SWEEP_PLAN] =
-        "INSERT INTO jobs (game_id, kind, version, due_at, lease_ms) VALUES ('" STORE_SWEEP_GAME
-        "', 'retention', 0, now() + $1::integer * interval '1 millisecond', $2::integer) "
-        "ON CONFLICT (game_id, kind) DO UPDATE SET due_at = EXCLUDED.due_at, lease_ms = "
-        "EXCLUDED.lease_ms, claimed_until = NULL, attempts = 0",
+    /* Seeks (0027, store_seeks.c). The open seeks of person $1, its row locked. */
+    [ST_SEEKS_OPEN_OF] = "SELECT (SELECT count(*) FROM seeks s WHERE s.person_id = p.id AND "
+                         "s.status = 'waiting' AND NOT " SEEK_LAPSED ") FROM people p WHERE "
+                         "p.id = $1::uuid FOR UPDATE",
+    [ST_SEEK_INSERT] =
+        "INSERT INTO seeks (id, person_id, pool, players, live, rating, rating_min, rating_max, "
+        "bot_after_s, expires_at) VALUES ($1::uuid, $2::uuid, $3, $4::integer, $5::boolean, "
+        "coalesce((SELECT rating FROM ratings WHERE person_id = $2::uuid AND pool = $10), 1500), "
+        "$6::float8, $7::float8, $8::integer, now() + $9::integer * interval '1 second')",
+    /* Seek $1 read by its owner $2 (NULL: anyone else): a lapsed seek expires, a poll is
+     * remembered (always when $3, else when the last is STORE_SEEK_TOUCH_S old). */
+    [ST_SEEK_POLL] =
+        "WITH t AS (UPDATE seeks s SET status = CASE WHEN " SEEK_LAPSED " THEN 'expired' ELSE "
+        "s.status END, ended_at = CASE WHEN " SEEK_LAPSED " THEN now() END, polled_at = CASE "
+        "WHEN " SEEK_LAPSED " THEN s.polled_at ELSE now() END WHERE s.id = $1::uuid AND "
+        "s.person_id = $2::uuid AND s.status = 'waiting' AND (" SEEK_LAPSED " OR $3::boolean OR "
+        "s.polled_at < now() - interval '10 seconds') RETURNING s.*) "
+        "SELECT " SEEK_COLUMNS " FROM (SELECT * FROM t UNION ALL SELECT * FROM seeks WHERE id = "
+        "$1::uuid AND NOT EXISTS (SELECT 1 FROM t)) s JOIN people p ON p.id = s.person_id",
+    [ST_SEEK_GET] = "SELECT " SEEK_COLUMNS " FROM seeks s JOIN people p ON p.id = s.person_id "
+                    "WHERE s.id = $1::uuid",
+    [ST_SEEK_CANCEL] = "UPDATE seeks SET status = 'cancelled', ended_at = now() WHERE id = "
+                       "$1::uuid AND status = 'waiting'",
+    /* The lobby: open correspondence seeks (of ruleset $1, or all), oldest first. */
+    [ST_SEEKS_LOBBY] = "SELECT " SEEK_COLUMNS " FROM seeks s JOIN people p ON p.id = s.person_id "
+                       "WHERE s.status = 'waiting' AND NOT s.live AND s.expires_at > now() AND "
+                       "($1::text IS NULL OR s.pool::json->>'ruleset' = $1) ORDER BY "
+                       "s.created_at LIMIT $2::integer",
+    /* The matchmaker: the lapsed seeks expired, then the waiting ones by pool and age. */
+    [ST_SEEKS_EXPIRE] = "UPDATE seeks s SET status = 'expired', ended_at = now() WHERE s.status = "
+                        "'waiting' AND " SEEK_LAPSED,
+    /* Up to $1 seeks that ended more than a day ago (their answers are read at the end). */
+    [ST_SEEKS_PURGE] = "DELETE FROM seeks WHERE id IN (SELECT id FROM seeks WHERE ended_at < "
+                       "now() - interval '1 day' ORDER BY ended_at LIMIT $1::integer FOR UPDATE "
+                       "SKIP LOCKED)",
+    [ST_SEEKS_WAITING] = "SELECT " SEEK_COLUMNS " FROM seeks s JOIN people p ON p.id = "
+                         "s.person_id WHERE s.status = 'waiting' ORDER BY s.pool, s.created_at "
+                         "LIMIT $1::integer",
+    /* In the creation of game $1 (store_game_create): seeks $2 bound to seats $3, each only
+     * if it still waits (locked in the order of their ids); answers how many were bound. */
+    [ST_SEEKS_BIND] =
+        "WITH x AS (SELECT * FROM unnest($2::uuid[], $3::integer[]) AS x (id, seat)), "
+        "l AS (SELECT s.id FROM seeks s WHERE s.id IN (SELECT id FROM x) AND s.status = "
+        "'waiting' ORDER BY s.id FOR UPDATE), u AS (UPDATE seeks s SET status = 'matched', "
+        "game_id = $1::uuid, seat = x.seat, ended_at = now() FROM x WHERE s.id = x.id AND s.id "
+        "IN (SELECT id FROM l) AND s.status = 'waiting' RETURNING 1) SELECT count(*) FROM u",
     /* A shared secret (0022): the key of the cursors of a player's list. */
     [ST_SERVER_KEY] = "SELECT key FROM server_keys WHERE name = $1",
     /* Ratings (0023, store_ratings.c). The rows of pool $1's subjects rated for the first
@@ -614,7 +682,8 @@ static const char *const stmt_sql[ST_COUNT] = {
         "coalesce(suspended_at, now()) END WHERE id = $1::uuid RETURNING id), j AS (INSERT INTO "
         "jobs (game_id, kind, version, due_at, lease_ms) SELECT g.id, 'suspension', g.version, "
         "now(), 10000 FROM players s JOIN games g ON g.id = s.game_id WHERE $2::boolean AND "
-        "s.person_id IN (SELECT id FROM p) AND g.status = 'active' ON CONFLICT (game_id, kind) "
+        "s.person_id IN (SELECT id FROM p) AND g.status = 'active' ON CONFLICT (game_id, kind, "
+        "subject) "
         "DO UPDATE SET version = EXCLUDED.version, due_at = EXCLUDED.due_at, claimed_until = "
         "NULL, attempts = 0 RETURNING 1) SELECT (SELECT count(*) FROM p), (SELECT count(*) "
         "FROM j), (SELECT pg_notify('" STORE_JOBS_CHANNEL "', '') WHERE EXISTS (SELECT 1 FROM "

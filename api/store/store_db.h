@@ -66,7 +66,17 @@ enum stmt {
     ST_RETENTION_DELETE,
     ST_LOBBIES_EXPIRED,
     ST_IDEM_PURGE,
-    ST_SWEEP_PLAN,
+    ST_JOB_FREE_PLAN,
+    ST_SEEKS_OPEN_OF,
+    ST_SEEK_INSERT,
+    ST_SEEK_POLL,
+    ST_SEEK_GET,
+    ST_SEEK_CANCEL,
+    ST_SEEKS_LOBBY,
+    ST_SEEKS_EXPIRE,
+    ST_SEEKS_PURGE,
+    ST_SEEKS_WAITING,
+    ST_SEEKS_BIND,
     ST_SERVER_KEY, /* 0022: a shared secret of server_keys */
     /* Ratings (store_ratings.c, 0023). */
     ST_RATINGS_ENSURE,

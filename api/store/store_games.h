@@ -146,6 +146,12 @@ struct store_new_game {
      * version they bring the game to; NULL (and 0) for a game created as usual. */
     const char *replay_json;
     int replay_version;
+    /* The matchmaker's game (0027): the seeks it binds, as array literals of their ids
+     * ("{id,...}") and seats ("{1,0,...}"), nseeks of them; the creation is STORE_CONFLICT
+     * and writes nothing unless every one of them still waits (another pairing took it). */
+    int nseeks;
+    const char *seek_ids;
+    const char *seek_seats;
 };
 
 struct ratings_game;   /* store_ratings.h */

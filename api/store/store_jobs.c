@@ -1,6 +1,6 @@
-/* store_jobs.c: the background jobs of games (0010): claiming due rows with a lease, and
- * putting back those with nothing to do or to be tried again. The rows are written by the
- * commits themselves (STORE_JOBS_JSON in store.c). */
+/* store_jobs.c: the background jobs (0010): claiming due rows with a lease, and putting back
+ * those with nothing to do or to be tried again. A game's rows are written by its commits
+ * (STORE_JOBS_JSON in store.c); a job of no game (0027) by store_job_plan_free(). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,10 +62,12 @@ enum store_status store_job_claim(const char *const *kinds, int nkinds, int per_
     if (s != STORE_OK) return s;
     for (int r = 0; r < PQntuples(res) && *n < max; r++) {
         struct store_job *j = &out[*n];
-        snprintf(j->game, sizeof j->game, "%s", PQgetvalue(res, r, 0));
-        snprintf(j->kind, sizeof j->kind, "%s", PQgetvalue(res, r, 1));
-        j->version = (int)db_long(res, r, 2, -1);
-        j->attempts = (int)db_long(res, r, 3, 0);
+        j->id = (long long)db_long(res, r, 0, -1);
+        snprintf(j->game, sizeof j->game, "%s", PQgetvalue(res, r, 1));
+        snprintf(j->kind, sizeof j->kind, "%s", PQgetvalue(res, r, 2));
+        snprintf(j->subject, sizeof j->subject, "%s", PQgetvalue(res, r, 3));
+        j->version = (int)db_long(res, r, 4, -1);
+        j->attempts = (int)db_long(res, r, 5, 0);
         (*n)++;
     }
     PQclear(res);
@@ -77,11 +79,12 @@ static enum store_status job_update(enum stmt st, const struct store_job *j, int
 {
     PGconn *pg = db_conn();
     if (!pg) return STORE_UNAVAILABLE;
-    char version[16], delay[16];
+    char id[24], version[16], delay[16];
+    snprintf(id, sizeof id, "%lld", j->id);
     snprintf(version, sizeof version, "%d", j->version);
     snprintf(delay, sizeof delay, "%d", delay_ms);
-    const char *vals[4] = {j->game, j->kind, version, delay};
-    return db_run_cmd(&pg, st, st == ST_JOB_RETRY ? 4 : 3, vals, NULL, NULL);
+    const char *vals[3] = {id, version, delay};
+    return db_run_cmd(&pg, st, st == ST_JOB_RETRY ? 3 : 2, vals, NULL, NULL);
 }
 
 enum store_status store_job_drop(const struct store_job *j)
@@ -92,4 +95,17 @@ enum store_status store_job_drop(const struct store_job *j)
 enum store_status store_job_retry(const struct store_job *j, int delay_ms)
 {
     return job_update(ST_JOB_RETRY, j, delay_ms);
+}
+
+enum store_status store_job_plan_free(const char *kind, const char *subject, int due_ms,
+                                      int lease_ms, const struct store_job *claimed)
+{
+    PGconn *pg = db_conn();
+    if (!pg) return STORE_UNAVAILABLE;
+    char due[16], lease[16], version[16];
+    snprintf(due, sizeof due, "%d", due_ms);
+    snprintf(lease, sizeof lease, "%d", lease_ms);
+    snprintf(version, sizeof version, "%d", claimed ? claimed->version : 0);
+    const char *vals[5] = {kind, subject ? subject : "", due, lease, claimed ? version : NULL};
+    return db_run_cmd(&pg, ST_JOB_FREE_PLAN, 5, vals, NULL, NULL);
 }

@@ -5,12 +5,16 @@
 
 #include "store.h"
 
+#define STORE_JOB_SUBJECT_MAX 63 /* bytes of a job's subject (0027) */
+
 /* A claimed background job (0010, store_jobs.c). */
 struct store_job {
-    char game[AUTH_UUID_LEN + 1]; /* the game's id */
-    char kind[24];                /* its kind (jobs.h) */
-    int version;                  /* the game's version it was written for */
-    int attempts;                 /* claims so far, this one included */
+    long long id;                            /* its row (0027) */
+    char game[AUTH_UUID_LEN + 1];            /* the game's id, or "": a job of no game (0027) */
+    char kind[24];                           /* its kind (jobs.h) */
+    char subject[STORE_JOB_SUBJECT_MAX + 1]; /* what a job of no game is about, or "" */
+    int version;  /* the game's version it was written for (a job of no game: its writes) */
+    int attempts; /* claims so far, this one included */
 };
 
 /* `fn` is called after each commit that wrote a job (to wake the job workers). */
@@ -32,5 +36,17 @@ enum store_status store_job_drop(const struct store_job *j) NODISCARD;
 
 /* Makes job `j`, if still the one claimed, due again in `delay_ms`, its lease released. */
 enum store_status store_job_retry(const struct store_job *j, int delay_ms) NODISCARD;
+
+/*
+ * Jobs of no game (0027): the one job of kind `kind` about `subject` ("" for a kind with
+ * one job, such as the retention sweep) due in `due_ms`, leased `lease_ms` a claim, written
+ * if missing; every server's workers are woken. `claimed` is the job as a run of it claimed
+ * it (that run plans its own next time: the due time is set as asked), or NULL for any
+ * other writer (a POST that needs the job soon), which only brings the job forward. Either
+ * way the job's version moves on, so that a run that began before this write neither drops
+ * nor retries it: the job runs again.
+ */
+enum store_status store_job_plan_free(const char *kind, const char *subject, int due_ms,
+                                      int lease_ms, const struct store_job *claimed) NODISCARD;
 
 #endif

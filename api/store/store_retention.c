@@ -47,11 +47,6 @@ enum store_status store_idem_purge(int batch, long *purged)
     return run_ints(ST_IDEM_PURGE, 1, batch, 0, purged, NULL);
 }
 
-enum store_status store_sweep_plan(int due_ms, int lease_ms)
-{
-    return run_ints(ST_SWEEP_PLAN, 2, due_ms, lease_ms, NULL, NULL);
-}
-
 enum store_status store_lobbies_expired(int hours, int max, char (*ids)[AUTH_UUID_LEN + 1], int *n)
 {
     *n = 0;

@@ -4,9 +4,6 @@
 
 #include "store.h"
 
-/* Retention (0017, store_retention.c, api/retention.c). */
-#define STORE_SWEEP_GAME "00000000-0000-0000-0000-000000000000" /* the sweep job's game id */
-
 /*
  * Deletes up to `batch` games that ended (finished or aborted) more than `days` days ago,
  * oldest first, with every row of theirs (seats, actions, events, webhooks and their
@@ -24,9 +21,5 @@ enum store_status store_lobbies_expired(int hours, int max, char (*ids)[AUTH_UUI
 
 /* Deletes up to `batch` idempotent answers older than 24 hours; *purged gets how many. */
 enum store_status store_idem_purge(int batch, long *purged) NODISCARD;
-
-/* Makes the sweep's job (STORE_SWEEP_GAME, kind "retention") due in `due_ms`, writing it
- * if it is missing, its lease (`lease_ms` a claim) released. */
-enum store_status store_sweep_plan(int due_ms, int lease_ms) NODISCARD;
 
 #endif

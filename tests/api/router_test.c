@@ -87,6 +87,10 @@ STUB(routes_admin_reports)
 STUB(routes_admin_hide)
 STUB(routes_admin_suspend)
 STUB(routes_admin_reinstate)
+STUB(routes_seek_create)
+STUB(routes_seeks_lobby)
+STUB(routes_seek_get)
+STUB(routes_seek_delete)
 
 static char problem[40]; /* the code of the last problem answered */
 
@@ -179,6 +183,11 @@ static const struct route_case cases[] = {
      "/v1/players/me/blocks/{player_id}"},
     {"DELETE", "/v1/players/me/blocks/" GID, NULL, NULL, RAN_STATUS, "routes_block_delete", GID,
      "/v1/players/me/blocks/{player_id}"},
+    {"POST", "/v1/seeks", JS, "{}", RAN_STATUS, "routes_seek_create", "(null)", "/v1/seeks"},
+    {"GET", "/v1/seeks", NULL, NULL, RAN_STATUS, "routes_seeks_lobby", "(null)", "/v1/seeks"},
+    {"GET", "/v1/seeks/" GID, NULL, NULL, RAN_STATUS, "routes_seek_get", GID, "/v1/seeks/{id}"},
+    {"DELETE", "/v1/seeks/" GID, NULL, NULL, RAN_STATUS, "routes_seek_delete", GID,
+     "/v1/seeks/{id}"},
     {"GET", "/v1/admin/reports", NULL, NULL, RAN_STATUS, "routes_admin_reports", "(null)",
      "/v1/admin/reports"},
     {"POST", "/v1/admin/games/" GID "/chat/3/hide", NULL, NULL, RAN_STATUS, "routes_admin_hide",

@@ -37,10 +37,11 @@
 #define E10                                                                                        \
     "\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9" /* 10 x é  \
                                                                                         */
-#define E20   E10 E10
-#define TWO   "\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}]"
-#define AUTH  "@auth"  /* replaced by the Authorization of the seat to move */
-#define OTHER "@other" /* replaced by the Authorization of the other seat */
+#define E20    E10 E10
+#define TWO    "\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}]"
+#define AUTH   "@auth"   /* replaced by the Authorization of the seat to move */
+#define OTHER  "@other"  /* replaced by the Authorization of the other seat */
+#define PLAYER "@player" /* replaced by the Authorization of a player (POST /v1/players) */
 
 /* One bad request and the answer it must get. */
 struct bad {
@@ -50,7 +51,7 @@ struct bad {
     const char *path;   /* path; "%s" is the game's id */
     const char *body;   /* body, or NULL; see len */
     size_t len;         /* bytes of body (0: strlen) */
-    const char *hdr[4]; /* extra header lines (AUTH, OTHER placeholders) */
+    const char *hdr[4]; /* extra header lines (AUTH, OTHER, PLAYER placeholders) */
     long status;        /* the status it must get */
     const char *code;   /* and the problem code (NULL: libmicrohttpd's own answer) */
 };
@@ -1209,6 +1210,123 @@ static const struct bad table[] = {
      {AUTH},
      401,
      "unknown_token"},
+    {"seeks: no token",
+     VIA_PROXY,
+     "POST",
+     "/v1/seeks",
+     "{\"clock\":{\"turn_seconds\":60}}",
+     0,
+     {J},
+     401,
+     "missing_token"},
+    {"seeks: a seat's token is no player's",
+     VIA_PROXY,
+     "POST",
+     "/v1/seeks",
+     "{\"clock\":{\"turn_seconds\":60}}",
+     0,
+     {J, AUTH},
+     401,
+     "unknown_token"},
+    {"seeks: no clock",
+     VIA_PROXY,
+     "POST",
+     "/v1/seeks",
+     "{\"players\":2}",
+     0,
+     {J, PLAYER},
+     400,
+     "invalid_clock"},
+    {"seeks: seven players",
+     VIA_PROXY,
+     "POST",
+     "/v1/seeks",
+     "{\"players\":7,\"clock\":{\"turn_seconds\":60}}",
+     0,
+     {J, PLAYER},
+     400,
+     "invalid_body"},
+    {"seeks: an unknown field",
+     VIA_PROXY,
+     "POST",
+     "/v1/seeks",
+     "{\"seats\":2,\"clock\":{\"turn_seconds\":60}}",
+     0,
+     {J, PLAYER},
+     400,
+     "unknown_field"},
+    {"seeks: an unknown option value",
+     VIA_PROXY,
+     "POST",
+     "/v1/seeks",
+     "{\"options\":{\"river\":1},\"clock\":{\"turn_seconds\":60}}",
+     0,
+     {J, PLAYER},
+     400,
+     "bad_option"},
+    {"seeks: a rating range upside down",
+     VIA_PROXY,
+     "POST",
+     "/v1/seeks",
+     "{\"rating_range\":[1600,1400],\"clock\":{\"turn_seconds\":60}}",
+     0,
+     {J, PLAYER},
+     400,
+     "invalid_rating_range"},
+    {"seeks: a rating range of one number",
+     VIA_PROXY,
+     "POST",
+     "/v1/seeks",
+     "{\"rating_range\":[1600],\"clock\":{\"turn_seconds\":60}}",
+     0,
+     {J, PLAYER},
+     400,
+     "invalid_rating_range"},
+    {"seeks: computer players after 4 s",
+     VIA_PROXY,
+     "POST",
+     "/v1/seeks",
+     "{\"bot_after_seconds\":4,\"clock\":{\"turn_seconds\":60}}",
+     0,
+     {J, PLAYER},
+     400,
+     "invalid_bot_after_seconds"},
+    {"seeks: computer players after 601 s",
+     VIA_PROXY,
+     "POST",
+     "/v1/seeks",
+     "{\"bot_after_seconds\":601,\"clock\":{\"turn_seconds\":60}}",
+     0,
+     {J, PLAYER},
+     400,
+     "invalid_bot_after_seconds"},
+    {"seeks: a seek that is no uuid",
+     VIA_PROXY,
+     "GET",
+     "/v1/seeks/x",
+     NULL,
+     0,
+     {PLAYER},
+     404,
+     "not_found"},
+    {"seeks: no such seek to cancel",
+     VIA_PROXY,
+     "DELETE",
+     "/v1/seeks/00000000-0000-4000-8000-000000000000",
+     NULL,
+     0,
+     {PLAYER},
+     404,
+     "not_found"},
+    {"seeks: wait over 30",
+     VIA_PROXY,
+     "GET",
+     "/v1/seeks/00000000-0000-4000-8000-000000000000?wait=31",
+     NULL,
+     0,
+     {PLAYER},
+     400,
+     "invalid_parameter"},
     {"operator: no operator on this server",
      VIA_PROXY,
      "GET",
@@ -1685,6 +1803,8 @@ ITEST(test_bad_input, "bad input of every kind: 4xx problems, the game unchanged
             snprintf(why, sizeof why, "draw: %ld %s", r.status, r.body), failed = 1;
         resp_free(&r);
     }
+    struct person player;
+    if (!failed && person_new(&t, "Bad", &player, why, sizeof why) != 0) failed = 1;
     if (!failed && make_bodies() != 0) snprintf(why, sizeof why, "out of memory"), failed = 1;
     struct db_game before = {0}, after;
     long games_before = db_scalar("SELECT count(*) FROM games");
@@ -1694,9 +1814,10 @@ ITEST(test_bad_input, "bad input of every kind: 4xx problems, the game unchanged
         const struct bad *b = &table[i];
         const char *hdr[5] = {NULL};
         for (int k = 0; k < 4 && b->hdr[k]; k++)
-            hdr[k] = strcmp(b->hdr[k], AUTH) == 0    ? g.auth[0]
-                     : strcmp(b->hdr[k], OTHER) == 0 ? g.auth[1]
-                                                     : b->hdr[k];
+            hdr[k] = strcmp(b->hdr[k], AUTH) == 0     ? g.auth[0]
+                     : strcmp(b->hdr[k], OTHER) == 0  ? g.auth[1]
+                     : strcmp(b->hdr[k], PLAYER) == 0 ? player.auth
+                                                      : b->hdr[k];
         if (b->path && strstr(b->path, "%s"))
             snprintf(path, sizeof path, b->path, g.id);
         else if (b->path)

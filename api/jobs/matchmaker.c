@@ -1,0 +1,374 @@
+/* matchmaker.c: pairs compatible seeks into games -- see matchmaker.h. */
+#include "matchmaker.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "auth.h"
+#include "bots.h"
+#include "game/service.h"
+#include "jobs.h"
+#include "json_game.h"
+#include "json_in.h"
+#include "json_out.h"
+#include "json_seek.h"
+#include "log.h"
+#include "ratings.h"
+#include "store_chat.h"
+#include "store_jobs.h"
+#include "store_ratings.h"
+#include "store_seeks.h"
+
+#define READ_MAX      2000 /* waiting seeks one run reads at most */
+#define BOT_THINK_MS  250
+#define SEAT_JSON_MAX (STORE_NAME_MAX * 6 + 64)
+
+/* A seek's rating range after `age_ms` of waiting: [*lo, *hi] (infinite without a range). */
+static void range_of(const struct store_seek *s, double *lo, double *hi)
+{
+    if (!s->has_range) {
+        *lo = -INFINITY;
+        *hi = INFINITY;
+        return;
+    }
+    double widen = MATCHMAKER_WIDEN * (double)(s->age_ms / MATCHMAKER_WIDEN_MS);
+    *lo = s->rating_min - widen;
+    *hi = s->rating_max + widen;
+}
+
+/* 1 when seek `a`'s range (widened) holds `b`'s owner's rating. */
+static int accepts(const struct store_seek *a, const struct store_seek *b)
+{
+    double lo, hi;
+    range_of(a, &lo, &hi);
+    return b->rating >= lo && b->rating <= hi;
+}
+
+/* 1 when `a` and `b` may sit at one table: other players, each in the other's range, and
+ * neither blocked the other. -1 when the blocks could not be read. */
+static int pair_ok(const struct store_seek *a, const struct store_seek *b)
+{
+    if (strcmp(a->person_id, b->person_id) == 0) return 0; /* never with themself */
+    if (!accepts(a, b) || !accepts(b, a)) return 0;
+    int blocked = 0;
+    if (store_blocks_between(a->person_id, b->person_id, &blocked) != STORE_OK) return -1;
+    return !blocked;
+}
+
+/* A computer player to seat: its level and time a move. */
+struct bot_pick {
+    char level[RATINGS_SUBJECT_MAX];
+    int think_ms;
+};
+
+/* Computer players when too few are rated in the pool: each of another level or think
+ * class, so that each has a rating of its own at a rated table (routes_games.c). */
+static const struct bot_pick fallback[] = {{"greedy", 250}, {"random", 250}, {"greedy", 50},
+                                           {"random", 50},  {"mcts", 250},   {"mcts", 1000}};
+
+/* 1 when `b` is one of out[0..n) (the same level and think class: one rating). */
+static int picked(const struct bot_pick *out, int n, const char *level, int think_ms)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(out[i].level, level) == 0 &&
+            strcmp(ratings_think_class(out[i].think_ms), ratings_think_class(think_ms)) == 0)
+            return 1;
+    return 0;
+}
+
+/* The `n` computer players for a table of mean rating `rating` in pool `ruleset`: the rated
+ * levels and think classes nearest to it (GET /v1/bots), each once, then the fallback's. */
+static void bots_for(const char *ruleset, double rating, int n, struct bot_pick *out)
+{
+    int got = 0;
+    struct store_rating_list l = {0};
+    if (store_bot_ratings(&l) == STORE_OK) {
+        while (got < n) {
+            int best = -1;
+            double bd = INFINITY;
+            for (int i = 0; i < l.n; i++) {
+                const struct store_rating *r = &l.rows[i];
+                int ms = strcmp(r->think_class, "fast") == 0   ? 50
+                         : strcmp(r->think_class, "slow") == 0 ? 1000
+                                                               : BOT_THINK_MS;
+                double d = fabs(r->rating.rating - rating);
+                if (strcmp(r->pool, ruleset) != 0 || d >= bd || picked(out, got, r->bot, ms))
+                    continue;
+                best = i;
+                bd = d;
+            }
+            if (best < 0) break;
+            const struct store_rating *r = &l.rows[best];
+            snprintf(out[got].level, sizeof out[got].level, "%s", r->bot);
+            out[got].think_ms = strcmp(r->think_class, "fast") == 0   ? 50
+                                : strcmp(r->think_class, "slow") == 0 ? 1000
+                                                                      : BOT_THINK_MS;
+            got++;
+        }
+        store_ratings_free(&l);
+    }
+    for (size_t k = 0; got < n && k < sizeof fallback / sizeof fallback[0]; k++)
+        if (!picked(out, got, fallback[k].level, fallback[k].think_ms)) out[got++] = fallback[k];
+}
+
+/* What a table's creation needs besides the seeks. */
+struct table {
+    struct json_new_game in;
+    struct cc_game g;
+    struct cc_events ev;
+    struct store_player players[CC_MAX_PLAYERS];
+    char tokens[CC_MAX_PLAYERS][AUTH_TOKEN_LEN + 1];
+    struct game_new n;
+};
+
+/* A random permutation of 0..n-1 into order[] (Fisher-Yates). Returns 0 or -1. */
+static int shuffle(int *order, int n)
+{
+    for (int i = 0; i < n; i++) order[i] = i;
+    for (int i = n - 1; i > 0; i--) {
+        uint64_t r;
+        if (auth_random_u64(&r)) return -1;
+        int k = (int)(r % (uint64_t)(i + 1));
+        int t = order[i];
+        order[i] = order[k];
+        order[k] = t;
+    }
+    return 0;
+}
+
+/*
+ * Creates the game of the seeks `group` (ngroup of them, one pool) with `nbots` computer
+ * players (`bots`, one rating each) in the missing seats, seats in random order. Returns the
+ * outcome (GAME_SEEKS_TAKEN: another pairing, a cancel or a lapse took one of them first).
+ */
+static enum game_outcome table_create(struct store_seek *const *group, int ngroup, int nbots,
+                                      const struct bot_pick *bots)
+{
+    int nseats = ngroup + nbots, order[CC_MAX_PLAYERS];
+    char seat_txt[CC_MAX_PLAYERS][SEAT_JSON_MAX];
+    const char *seats[CC_MAX_PLAYERS];
+    if (nseats > CC_MAX_PLAYERS || shuffle(order, nseats)) return GAME_NO_MEMORY;
+    /* order[s]: who sits at seat s (below ngroup a seek, else a computer player). */
+    for (int s = 0; s < nseats; s++) {
+        int who = order[s];
+        if (who < ngroup) {
+            cJSON *o = cJSON_CreateObject();
+            char *t = o && cJSON_AddStringToObject(o, "name", group[who]->person_name)
+                          ? cJSON_PrintUnformatted(o)
+                          : NULL;
+            cJSON_Delete(o);
+            if (!t) return GAME_NO_MEMORY;
+            snprintf(seat_txt[s], sizeof seat_txt[s], "%s", t);
+            free(t);
+        } else {
+            snprintf(seat_txt[s], sizeof seat_txt[s], "{\"bot\":\"%s\",\"think_ms\":%d}",
+                     bots[who - ngroup].level, bots[who - ngroup].think_ms);
+        }
+        seats[s] = seat_txt[s];
+    }
+    char *body = json_seek_game_body(group[0]->pool, seats, nseats);
+    struct table *t = calloc(1, sizeof *t);
+    char *events = NULL;
+    enum game_outcome rc = GAME_NO_MEMORY;
+    struct json_err err;
+    if (!body || !t) goto out;
+    rc = GAME_CORRUPT; /* a pool that no longer decodes (it was checked when posted) */
+    if (json_in_new_game(body, strlen(body), &t->in, &err)) {
+        log_kv(LOG_ERROR, "seek pool refused", "code", err.code, "detail", err.detail, NULL);
+        goto out;
+    }
+    if (auth_random_u64(&t->in.setup.seed) || cc_game_new(&t->g, &t->in.setup, &t->ev) != CC_OK)
+        goto out;
+    const char *tokens[CC_MAX_PLAYERS];
+    for (int s = 0; s < nseats; s++) {
+        snprintf(t->players[s].name, sizeof t->players[s].name, "%s", t->in.names[s]);
+        /* Every seat's token is thrown away unseen: a seeker plays with its player token,
+         * a computer player needs none (0008). */
+        if (auth_token_new(t->tokens[s]) ||
+            auth_sha256(t->tokens[s], AUTH_TOKEN_LEN, t->players[s].token_hash))
+            goto out;
+        memset(t->tokens[s], 0, sizeof t->tokens[s]);
+        tokens[s] = NULL;
+        if (order[s] < ngroup)
+            snprintf(t->players[s].person_id, sizeof t->players[s].person_id, "%s",
+                     group[order[s]]->person_id);
+    }
+    bots_seats_new(&t->in, nseats, t->players, t->tokens, tokens);
+    const char *names[CC_MAX_PLAYERS] = {0};
+    for (int s = 0; s < nseats; s++) names[s] = t->in.names[s];
+    struct json_out w;
+    json_out_init(&w);
+    json_out_begin_array(&w);
+    json_created_event(&w, &t->g, names);
+    int nev = 1 + json_events(&w, &t->g, &t->ev, 0, 2);
+    json_out_end_array(&w);
+    events = json_out_take(&w, NULL);
+    json_out_free(&w);
+    char ids[CC_MAX_PLAYERS * (AUTH_UUID_LEN + 1) + 3], seat_of[CC_MAX_PLAYERS * 3 + 3];
+    size_t io = 0, so = 0;
+    ids[io++] = '{';
+    seat_of[so++] = '{';
+    for (int s = 0, k = 0; s < nseats; s++) {
+        if (order[s] >= ngroup) continue;
+        io +=
+            (size_t)snprintf(ids + io, sizeof ids - io, "%s%s", k ? "," : "", group[order[s]]->id);
+        so += (size_t)snprintf(seat_of + so, sizeof seat_of - so, "%s%d", k ? "," : "", s);
+        k++;
+    }
+    snprintf(ids + io, sizeof ids - io, "}");
+    snprintf(seat_of + so, sizeof seat_of - so, "}");
+    rc = GAME_NO_MEMORY;
+    if (!events) goto out;
+    struct game_new *n = &t->n;
+    n->setup = &t->in.setup;
+    n->g = &t->g;
+    n->players = t->players;
+    n->clock = t->in.clock;
+    n->hints_off = t->in.hints_off;
+    n->rated = t->in.rated;
+    n->events_json = events;
+    n->last_seq = nev;
+    n->version = 1;
+    n->nseeks = ngroup;
+    n->seek_ids = ids;
+    n->seek_seats = seat_of;
+    /* The seekers' POSTs were counted against the creation limit (routes_seeks.c). */
+    rc = game_create_begin(n);
+    enum store_status ss = STORE_OK;
+    if (rc == GAME_COMMITTED) rc = game_create(n, NULL, &ss);
+    if (rc == GAME_COMMITTED) {
+        char seated[16];
+        snprintf(seated, sizeof seated, "%d", nseats);
+        log_kv(LOG_INFO, "seeks paired", "game", n->id, "seats", seated, NULL);
+    }
+    game_new_free(n);
+out:
+    free(events);
+    free(body);
+    free(t);
+    return rc;
+}
+
+/* The next run's delay while `s` waits: its computer players' time, else the idle look. */
+static long long next_for(const struct store_seek *s, long long next)
+{
+    if (s->bot_after_s) {
+        long long due = (long long)s->bot_after_s * 1000 - s->age_ms;
+        if (due < next) next = due;
+    }
+    return next;
+}
+
+/* Pairs the seeks of one pool, seeks[from..to) (oldest first). *next gets the next run's
+ * delay for the seeks left waiting. Returns -1 when the store failed, else 0. */
+static int pool_run(struct store_seek *seeks, int from, int to, char *used, long long *next)
+{
+    struct store_seek *group[CC_MAX_PLAYERS];
+    for (int i = from; i < to; i++) {
+        if (used[i]) continue;
+        struct store_seek *a = &seeks[i];
+        int need = a->players, n = 1,
+            bot_due = a->bot_after_s && a->age_ms >= a->bot_after_s * 1000LL;
+        group[0] = a;
+        int member[CC_MAX_PLAYERS] = {i};
+        for (int j = i + 1; j < to && n < need; j++) {
+            if (used[j]) continue;
+            /* A table filled by computer players takes only seeks that accept them. */
+            int ok = 1;
+            for (int k = 0; k < n && ok; k++) {
+                int r = pair_ok(group[k], &seeks[j]);
+                if (r < 0) return -1;
+                ok = r;
+            }
+            if (!ok) continue;
+            member[n] = j;
+            group[n++] = &seeks[j];
+        }
+        int nbots = 0;
+        if (n < need) {
+            if (!bot_due) {
+                *next = next_for(a, *next);
+                continue;
+            }
+            /* Only the seeks that accept computer players sit with them. */
+            int m = 1;
+            for (int k = 1; k < n; k++)
+                if (group[k]->bot_after_s) {
+                    member[m] = member[k];
+                    group[m++] = group[k];
+                }
+            n = m;
+            nbots = need - n;
+        }
+        struct bot_pick bots[CC_MAX_PLAYERS];
+        if (nbots) {
+            double sum = 0;
+            for (int k = 0; k < n; k++) sum += group[k]->rating;
+            bots_for(seeks[i].ruleset, sum / n, nbots, bots);
+        }
+        enum game_outcome rc = table_create(group, n, nbots, bots);
+        if (rc == GAME_COMMITTED || rc == GAME_SEEKS_TAKEN) {
+            for (int k = 0; k < n; k++) used[member[k]] = 1; /* taken, or to be read again */
+        } else if (game_outcome_failed(rc)) {
+            log_kv(LOG_WARN, "seeks not paired", "outcome", game_outcome_name(rc), NULL);
+            return -1;
+        } else {
+            log_kv(LOG_WARN, "seeks not paired", "outcome", game_outcome_name(rc), NULL);
+        }
+    }
+    return 0;
+}
+
+/* jobs_kind.run: one look at every waiting seek. */
+static enum jobs_result matchmaker_run(const struct store_job *j)
+{
+    if (j->game[0]) return JOBS_DROP; /* a job of no game (0027) */
+    struct store_seek *seeks = NULL;
+    int n = 0;
+    long expired = 0;
+    if (store_seeks_open(READ_MAX, &expired, &seeks, &n) != STORE_OK) return JOBS_RETRY;
+    char *used = calloc((size_t)n + 1, 1);
+    if (!used) {
+        store_seeks_free(seeks, n);
+        return JOBS_RETRY;
+    }
+    long long next = MATCHMAKER_IDLE_MS;
+    int failed = 0;
+    for (int from = 0; from < n && !failed;) {
+        int to = from + 1;
+        while (to < n && strcmp(seeks[to].pool, seeks[from].pool) == 0) to++;
+        failed = pool_run(seeks, from, to, used, &next) != 0;
+        from = to;
+    }
+    int left = 0;
+    for (int i = 0; i < n; i++) left += !used[i];
+    free(used);
+    store_seeks_free(seeks, n);
+    if (failed) return JOBS_RETRY;
+    /* A full read may have left more: look again at once. */
+    if (n == READ_MAX) next = 0;
+    if (!left && n < READ_MAX) return JOBS_DROP; /* a POST since moved the job on: kept */
+    if (next < 50) next = 50;
+    if (store_job_plan_free(MATCHMAKER_KIND, "", (int)next, MATCHMAKER_LEASE_MS, j) != STORE_OK)
+        return JOBS_RETRY;
+    return JOBS_DONE;
+}
+
+/* The slow lane: a run creates games, which takes more than a deadline's moment. */
+static const struct jobs_kind matchmaker_kind = {MATCHMAKER_KIND, NULL, matchmaker_run,
+                                                 JOBS_LANE_SLOW};
+
+int matchmaker_init(void)
+{
+    return jobs_register(&matchmaker_kind);
+}
+
+int matchmaker_kick(void)
+{
+    return store_job_plan_free(MATCHMAKER_KIND, "", 0, MATCHMAKER_LEASE_MS, NULL) == STORE_OK ? 0
+                                                                                              : -1;
+}

@@ -1,0 +1,214 @@
+/* routes_seeks.c: play now (issue 26): POST /v1/seeks, GET /v1/seeks/{id}?wait= (a long
+ * poll until the matchmaker's game), DELETE /v1/seeks/{id}, and GET /v1/seeks?ruleset= (the
+ * lobby of open correspondence seeks, no token). The pairing is api/jobs/matchmaker.c. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "auth.h"
+#include "json_seek.h"
+#include "log.h"
+#include "matchmaker.h"
+#include "problem.h"
+#include "query_args.h"
+#include "routes.h"
+#include "store_seeks.h"
+
+#define SEEK_WAIT_MAX 30  /* ?wait= at most (seconds) */
+#define LOBBY_MAX     100 /* seeks the lobby lists at most */
+
+/* The seek `s` as JSON (cJSON, the caller deletes), or NULL out of memory. */
+static cJSON *seek_json(const struct store_seek *s)
+{
+    cJSON *o = cJSON_Parse(s->pool); /* ruleset, players, options, clock, rated */
+    if (!o) return NULL;
+    cJSON_AddStringToObject(o, "id", s->id);
+    cJSON_AddStringToObject(o, "status", s->status);
+    cJSON *p = cJSON_AddObjectToObject(o, "player");
+    if (p) {
+        cJSON_AddStringToObject(p, "id", s->person_id);
+        cJSON_AddStringToObject(p, "name", s->person_name);
+    }
+    if (s->has_range) {
+        double r[2] = {s->rating_min, s->rating_max};
+        cJSON_AddItemToObject(o, "rating_range", cJSON_CreateDoubleArray(r, 2));
+    } else {
+        cJSON_AddNullToObject(o, "rating_range");
+    }
+    if (s->bot_after_s)
+        cJSON_AddNumberToObject(o, "bot_after_seconds", s->bot_after_s);
+    else
+        cJSON_AddNullToObject(o, "bot_after_seconds");
+    cJSON_AddStringToObject(o, "created_at", s->created_at);
+    cJSON_AddStringToObject(o, "expires_at", s->expires_at);
+    if (s->game_id[0]) {
+        cJSON_AddStringToObject(o, "game_id", s->game_id);
+        cJSON_AddNumberToObject(o, "seat", s->seat);
+    }
+    return o;
+}
+
+/* Answers `o` (deleted) with `status`. */
+static void reply_json(struct api_response *resp, int status, cJSON *o)
+{
+    char *text = o ? cJSON_PrintUnformatted(o) : NULL;
+    cJSON_Delete(o);
+    if (!text) {
+        problem_reply(resp, 500, "internal_error", "Out of memory.");
+        return;
+    }
+    api_reply_take(resp, status, "application/json", text);
+}
+
+void routes_seek_create(const struct api_request *req, struct api_response *resp, const char *arg)
+{
+    (void)arg;
+    struct store_person me;
+    if (routes_player_auth(req, resp, &me)) return;
+    struct json_seek in;
+    struct json_err err;
+    if (json_in_seek(req->body, req->body_len, &in, &err)) {
+        problem_reply(resp, 400, err.code, err.detail);
+        return;
+    }
+    /* A seek becomes a game: it counts against the creation limit as one. */
+    if (routes_creation_limited(req, resp)) goto out;
+    struct store_seek_new n = {.person_id = me.id,
+                               .ruleset = in.ruleset,
+                               .pool = in.pool,
+                               .players = in.players,
+                               .live = in.live,
+                               .has_range = in.has_range,
+                               .rating_min = in.rating_min,
+                               .rating_max = in.rating_max,
+                               .bot_after_s = in.bot_after_s};
+    if (auth_uuid_new(n.id)) {
+        problem_reply(resp, 500, "internal_error", "No id could be drawn.");
+        goto out;
+    }
+    enum store_status s = store_seek_create(&n);
+    if (s == STORE_DUPLICATE) {
+        problem_reply(resp, 429, "too_many_seeks",
+                      "A player has at most 10 open seeks; cancel one or wait for a game.");
+        goto out;
+    }
+    if (s != STORE_OK) {
+        problem_store(resp, s);
+        goto out;
+    }
+    /* Due at once on whichever server claims it; if this fails the next run pairs it. */
+    if (matchmaker_kick()) log_kv(LOG_WARN, "matchmaker not woken", "seek", n.id, NULL);
+    struct store_seek got;
+    s = store_seek_poll(n.id, me.id, 0, &got);
+    if (s != STORE_OK) {
+        problem_store(resp, s);
+        goto out;
+    }
+    snprintf(resp->location, sizeof resp->location, "/v1/seeks/%s", n.id);
+    reply_json(resp, 201, seek_json(&got));
+    free(got.pool);
+out:
+    free(in.pool);
+}
+
+/* Reads seek `id` for `me` into `out`: 0, or 1 after answering (404, 403, the store). */
+static int seek_of(struct api_response *resp, const char *id, const struct store_person *me,
+                   int touch, struct store_seek *out)
+{
+    if (!id || !auth_uuid_valid(id)) {
+        problem_reply(resp, 404, "not_found", "There is no seek with this id.");
+        return 1;
+    }
+    enum store_status s = store_seek_poll(id, me->id, touch, out);
+    if (s == STORE_NOT_FOUND) {
+        problem_reply(resp, 404, "not_found", "There is no seek with this id.");
+        return 1;
+    }
+    if (s != STORE_OK) {
+        problem_store(resp, s);
+        return 1;
+    }
+    if (strcmp(out->person_id, me->id) != 0) {
+        free(out->pool);
+        problem_reply(resp, 403, "not_seek_owner", "Only the seek's owner may do this.");
+        return 1;
+    }
+    return 0;
+}
+
+void routes_seek_get(const struct api_request *req, struct api_response *resp, const char *id)
+{
+    struct store_person me;
+    if (routes_player_auth(req, resp, &me)) return;
+    long wait = 0;
+    if (query_uint(req, "wait", SEEK_WAIT_MAX, &wait)) {
+        problem_reply(resp, 400, "invalid_parameter", "wait must be an integer from 0 to 30.");
+        return;
+    }
+    int first = !req->async || !req->async->by_design;
+    struct store_seek s;
+    if (seek_of(resp, id, &me, first, &s)) return;
+    /* A long poll: looked at again every tick (API_SUSPEND_TICK) until the seek is no longer
+     * waiting or the wait is over. */
+    long long waited = api_now_ms() - req->started_ms;
+    if (strcmp(s.status, "waiting") == 0 && wait > 0 && waited < wait * 1000 && req->async &&
+        !req->stopping) {
+        req->async->by_design = 1;
+        resp->suspend = API_SUSPEND_TICK;
+        free(s.pool);
+        return;
+    }
+    reply_json(resp, 200, seek_json(&s));
+    free(s.pool);
+}
+
+void routes_seek_delete(const struct api_request *req, struct api_response *resp, const char *id)
+{
+    struct store_person me;
+    if (routes_player_auth(req, resp, &me)) return;
+    struct store_seek s;
+    if (seek_of(resp, id, &me, 0, &s)) return;
+    free(s.pool);
+    s.pool = NULL;
+    enum store_status st = store_seek_cancel(id, &s);
+    if (st == STORE_CONFLICT) {
+        char detail[96];
+        snprintf(detail, sizeof detail, "The seek is %s already.", s.status);
+        free(s.pool);
+        problem_reply(resp, 409, "seek_not_waiting", detail);
+        return;
+    }
+    if (st != STORE_OK) {
+        problem_store(resp, st);
+        return;
+    }
+    reply_json(resp, 200, seek_json(&s));
+    free(s.pool);
+}
+
+void routes_seeks_lobby(const struct api_request *req, struct api_response *resp, const char *arg)
+{
+    (void)arg;
+    const char *ruleset = api_query_get(req, "ruleset");
+    if (ruleset && (!ruleset[0] || strlen(ruleset) > 23)) {
+        problem_reply(resp, 400, "invalid_parameter", "ruleset must be a ruleset's name.");
+        return;
+    }
+    struct store_seek *seeks = NULL;
+    int n = 0;
+    enum store_status s = store_seeks_lobby(ruleset, LOBBY_MAX, &seeks, &n);
+    if (s != STORE_OK) {
+        problem_store(resp, s);
+        return;
+    }
+    cJSON *o = cJSON_CreateObject();
+    cJSON *arr = o ? cJSON_AddArrayToObject(o, "seeks") : NULL;
+    for (int i = 0; arr && i < n; i++) {
+        cJSON *one = seek_json(&seeks[i]);
+        if (one) cJSON_AddItemToArray(arr, one);
+    }
+    store_seeks_free(seeks, n);
+    reply_json(resp, 200, arr ? o : (cJSON_Delete(o), NULL));
+}
