@@ -48,8 +48,9 @@ static unsigned owner_seats(const char *owner, const struct api_game *ag)
 {
     int n = ag->g.nplayers;
     if (strncmp(owner, "seat:", 5) == 0) {
-        int s = atoi(owner + 5);
-        return s >= 0 && s < n ? 1u << s : 0;
+        char *end;
+        long s = strtol(owner + 5, &end, 10);
+        return *end == '\0' && s >= 0 && s < n ? 1u << s : 0;
     }
     if (strncmp(owner, "person:", 7) == 0) {
         unsigned mask = 0;
