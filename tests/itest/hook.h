@@ -21,7 +21,7 @@ struct hook_req {
     char wid[128];     /* webhook-id (Standard Webhooks) */
     char wts[24];      /* webhook-timestamp */
     char wsig[80];     /* webhook-signature */
-    char ctype[64];    /* Content-Type */
+    char ctype[128];   /* Content-Type (a multipart boundary too) */
     int answered;      /* the status it was answered */
     char *body;        /* malloc'd (NUL after its last byte) */
     long body_len;     /* its bytes (a multipart body may hold NULs: a PNG) */
