@@ -454,3 +454,75 @@ ITEST(test_chat_idempotency, "chat: an Idempotency-Key posts once, a repeat gets
     resp_free(&c);
     resp_free(&d);
 }
+
+/* POST `path` with `body` as `auth` (a header line); the status, the answer into `r`. */
+static long post_as(const struct server *srv, const char *path, const char *body, const char *auth,
+                    struct resp *r)
+{
+    const char *h[] = {auth, NULL};
+    return post(srv, path, body, h, r);
+}
+
+ITEST(test_chat_webhooks_blocks, "chat: players' webhooks get the other players' messages, "
+                                 "never those of a player they blocked")
+{
+    struct listener *la = listener_start(), *lb = listener_start();
+    CHECK(la && lb, "no listeners");
+    struct person ann, bob;
+    char why[300] = "", body[300], path[200], invite[200] = "", id[64] = "";
+    int ok = person_new(srv, "Ann", &ann, why, sizeof why) == 0 &&
+             person_new(srv, "Bob", &bob, why, sizeof why) == 0;
+    struct resp r = {0};
+    for (int i = 0; ok && i < 2; i++) {
+        snprintf(body, sizeof body, "{\"url\":\"http://127.0.0.1:%d/p\"}", (i ? lb : la)->port);
+        ok = post_as(srv, "/v1/players/me/webhook", body, i ? bob.auth : ann.auth, &r) == 200;
+        resp_free(&r);
+    }
+    if (ok) {
+        ok = post_as(srv, "/v1/games", "{\"players\":[{\"player\":\"me\"},{\"open\":true}]}",
+                     ann.auth, &r) == 201;
+        snprintf(id, sizeof id, "%s", jstr(r.json, "id"));
+        snprintf(invite, sizeof invite, "%s",
+                 jstr(cJSON_GetArrayItem(jget(r.json, "players"), 1), "invite"));
+        resp_free(&r);
+    }
+    if (ok) {
+        snprintf(path, sizeof path, "/v1/games/%s/join", id);
+        snprintf(body, sizeof body, "{\"invite\":\"%s\"}", invite);
+        ok = post_as(srv, path, body, bob.auth, &r) == 200;
+        resp_free(&r);
+    }
+    if (ok) {
+        snprintf(path, sizeof path, "/v1/players/me/blocks/%s", bob.id);
+        long st = post_as(srv, path, NULL, ann.auth, &r);
+        ok = st == 200 || st == 201 || st == 204;
+        resp_free(&r);
+    }
+    snprintf(path, sizeof path, "/v1/games/%s/chat", id);
+    long s1 = ok ? post_as(srv, path, "{\"text\":\"from Bob\"}", bob.auth, &r) : 0;
+    resp_free(&r);
+    long s2 = ok ? post_as(srv, path, "{\"text\":\"from Ann\"}", ann.auth, &r) : 0;
+    resp_free(&r);
+    int got = ok && s1 == 201 && s2 == 201 && wait_ok(lb, 1, 5000);
+    usleep(500000); /* Bob's message to Ann's webhook would come now */
+    int ca = count_event(la, "chat"), cb = count_event(lb, "chat");
+    struct hook_req m = {0};
+    pthread_mutex_lock(&lb->lock);
+    for (int i = 0; i < lb->n; i++)
+        if (!strcmp(lb->req[i].event, "chat")) {
+            m = lb->req[i];
+            m.body = strdup(lb->req[i].body ? lb->req[i].body : "");
+        }
+    pthread_mutex_unlock(&lb->lock);
+    cJSON *b = m.body ? cJSON_Parse(m.body) : NULL;
+    listener_stop(la);
+    listener_stop(lb);
+    CHECK(ok, "set-up: %s", why);
+    CHECK(got, "posts %ld %ld; Bob's webhook got %d chat messages", s1, s2, cb);
+    EXPECT(ca == 0, "Ann's webhook got %d chat messages (Bob is blocked, hers are her own)", ca);
+    EXPECT(cb == 1 && !strcmp(jstr(b, "chat.text"), "from Ann") && !strcmp(jstr(b, "game"), id) &&
+               !strcmp(jstr(b, "chat.player"), ann.id),
+           "Bob's webhook: %d chat messages, %.200s", cb, m.body ? m.body : "");
+    cJSON_Delete(b);
+    free(m.body);
+}
