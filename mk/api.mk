@@ -76,6 +76,8 @@ ITEST_ENV += MAX_CONNECTIONS_PER_IP=0
 # Live updates and webhooks, quick for the tests: heartbeats every second, retries after
 # 100 ms, and webhooks may reach the test's listener on 127.0.0.1.
 ITEST_ENV += SSE_HEARTBEAT=1 WEBHOOK_ALLOW_PRIVATE=1 WEBHOOK_BACKOFF_MS=100 WEBHOOK_POLL_MS=100
+# Chat apps' messages link the board under PUBLIC_URL (api/jobs/webhook_apps.c, t_chatapps.c).
+ITEST_ENV += PUBLIC_URL=http://tiles.test
 # The plain run sends every request through the spec's validating proxy (mk/spec.mk), so
 # any answer that breaks openapi.yaml fails its test; the sanitizer runs go direct.
 ITEST_PROXY := $(if $(SANITIZE),,1)

@@ -4,7 +4,9 @@
 # every ruleset, a two-person game through an invite link in two browser contexts (one on
 # another origin, phone-sized), the files' types, ETag and traversal; and the ratings'
 # views (tests/web/ratings-*.test.mjs, databases tilehall_webratings*: profile,
-# leaderboard, computer players, seat ratings, a rated game refused; axe-core on each).
+# leaderboard, computer players, seat ratings, a rated game refused; axe-core on each), and
+# the game's chat panel (tests/web/chat.test.mjs, database tilehall_webchat: live, post,
+# markup as text, long text, report, block; axe-core on the panel).
 # Screenshots go to build/web-artifacts/. About two minutes; a test gives up after 150 s.
 #
 #   make test-web   CHROMIUM=/path/to/chromium to use another build

@@ -11,6 +11,7 @@
 import { API, API_DEFAULT, ApiError, apiRefused, call, get, post, randomKey } from './api.js';
 import { drawBoard, rotLoc, SEAT_COLORS, tileSvg } from './board.js';
 import { botsView } from './bots.js';
+import { chatPanel } from './chat.js';
 import { $, clearError, dot, h, showError } from './dom.js';
 import { getLang, LANGS, setLang, t } from './i18n.js';
 import { leaderboardView } from './leaderboard.js';
@@ -425,12 +426,13 @@ function gameView(id) {
         hist: h('ol', { id: 'history', class: 'history', reversed: true }),
         err: h('p', { id: 'err', class: 'err', role: 'alert', hidden: true }),
     };
+    const chat = chatPanel(id, () => tokenFor(id), () => (mine() ? mine().seat : null), player);
     main().replaceChildren(h('div', { class: 'game' },
         h('div', { class: 'gamehead' }, h('a', { href: '#/' }, '← ' + t('back')), ' ',
             h('h1', { id: 'game-title' }, ''), el.live, el.clock),
         el.status, el.err, el.announce,
         h('div', { class: 'gamebody' }, el.board,
-            h('div', { class: 'side' }, el.turn, el.scores, el.actions,
+            h('div', { class: 'side' }, el.turn, el.scores, el.actions, chat.el,
                 h('section', { class: 'card', 'aria-labelledby': 'hist-h' },
                     h('h2', { id: 'hist-h' }, t('history')), el.hist)))));
 
@@ -924,6 +926,7 @@ function gameView(id) {
     return {
         stop() {
             gs.stopped = true;
+            chat.stop();
             closeStream();
             clearInterval(gs.timer);
             document.removeEventListener('keydown', onKey);

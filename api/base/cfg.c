@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cors.h"
 #include "log.h"
@@ -120,6 +121,19 @@ int cfg_load(struct cfg *c, char *err, int errlen)
     c->cors_origins = env_str("CORS_ORIGINS", "*");
     c->web_dir = env_str("WEB_DIR", "web");
     c->admin_token = env_str("ADMIN_TOKEN", NULL);
+    const char *pub = env_str("PUBLIC_URL", "");
+    size_t plen = strlen(pub);
+    while (plen && pub[plen - 1] == '/') plen--;
+    if (plen >= sizeof c->public_url ||
+        (plen && strncmp(pub, "http://", 7) != 0 && strncmp(pub, "https://", 8) != 0) ||
+        strpbrk(pub, " \"<>\\?#")) {
+        snprintf(err, (size_t)errlen,
+                 "PUBLIC_URL must be an http:// or https:// URL of at most %d bytes, without "
+                 "spaces, quotes, query or fragment, not \"%.200s\"",
+                 (int)sizeof c->public_url - 1, pub);
+        return -1;
+    }
+    snprintf(c->public_url, sizeof c->public_url, "%.*s", (int)plen, pub);
     struct cors_config cors;
     if (cors_parse(c->cors_origins, &cors, err, (size_t)errlen)) return -1;
     /* The page's API origins: a list of exact origins as CORS_ORIGINS, never "*" (the page

@@ -72,6 +72,9 @@ struct cfg {
                                  memory this long after it was read, 0 never (1000) */
     /* The operator (docs/operations.md "The operator"; api/routes_admin.c). */
     const char *admin_token; /* ADMIN_TOKEN: the operator's bearer token, NULL: no operator */
+    /* Where the server is reached from outside, for links in chat apps' messages
+     * (api/jobs/webhook_apps.c): scheme and authority, maybe a path, no trailing '/'. */
+    char public_url[512]; /* PUBLIC_URL: "https://tiles.example", "" for none */
 };
 
 /*

@@ -21,7 +21,7 @@ static const char *const SERVICE_CODES[] = {
     "rate_limited", "too_many_streams", "render_busy", "database_unavailable", "draining",
     "internal_error",
     /* webhooks */
-    "invalid_webhook_url",
+    "invalid_webhook_url", "invalid_webhook_format",
     /* computer players and hints (issue 13) */
     "unknown_bot_level", "invalid_think_ms", "hints_disabled", "hints_busy",
     /* open seats, joins, abort (issue 11) */

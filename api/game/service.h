@@ -201,6 +201,7 @@ struct game_new {
     const char *rematch_of;             /* the game it is the rematch of, or NULL */
     const char *webhook_url;            /* the creator's callback URL, or NULL */
     const char *webhook_secret;         /* its signing secret (with webhook_url) */
+    const char *webhook_format;         /* its format (store_webhooks.h), NULL: "tilehall" */
     const char *replay_json;            /* a replay's actions (store_new_game), or NULL */
     const struct sockaddr *creator;     /* the creating client's address, counted against the
                                            creation limit (game_limit_take), or NULL: not

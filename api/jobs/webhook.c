@@ -57,6 +57,7 @@
 #include "req.h"
 #include "store.h"
 #include "store_webhooks.h"
+#include "webhook_apps.h"
 
 #define MAX_WORKERS 8
 #define CLAIM_MAX   64    /* deliveries one claim takes at most */
@@ -120,7 +121,8 @@ struct xfer {
 struct unrecorded {
     char hook[24];       /* store_delivery.hook */
     char game[48];       /* store_delivery.game, for the log */
-    int seq;             /* the event */
+    int chat;            /* store_delivery.chat */
+    int seq;             /* the event or chat message */
     int ok;              /* the arguments of store_webhook_done() ... */
     int status;          /* ... */
     char err[ERROR_MAX]; /* ... ("" for none) */
@@ -388,7 +390,7 @@ static int host_blocked(const struct host *h, long long now)
 static void put_back(struct store_delivery *d, long long delay_ms)
 {
     if (delay_ms > 86400000) delay_ms = 86400000;
-    if (store_webhook_defer(d->hook, d->seq, (int)delay_ms) != STORE_OK) {
+    if (store_webhook_defer(d->hook, d->chat, d->seq, (int)delay_ms) != STORE_OK) {
         char seq[16];
         snprintf(seq, sizeof seq, "%d", d->seq);
         log_kv(LOG_WARN, "webhook delivery not put back (the lease runs out)", "game", d->game,
@@ -406,45 +408,64 @@ static void xfer_free(struct xfer *x)
     free(x);
 }
 
-/* Builds the signed request of `x->d` on a new handle. Returns 0 or -1. */
-static int xfer_build(struct xfer *x)
+/*
+ * The tilehall body of `x->d` into x->body: {"game", "timestamp", "event": <the event>}, or
+ * for a chat message {"game", "timestamp", "chat": <the message as GET .../chat shows it>};
+ * its length into *n, the event's type (or "chat") into `type`. Returns 0 or -1.
+ */
+static int tilehall_body(struct xfer *x, long long ts, size_t *n, char type[64])
 {
     const struct store_delivery *d = &x->d;
     cJSON *ev = cJSON_Parse(d->payload);
-    const cJSON *type = cJSON_GetObjectItemCaseSensitive(ev, "type");
-    char type_h[96];
-    snprintf(type_h, sizeof type_h, "X-Tilehall-Event: %s",
-             cJSON_IsString(type) ? type->valuestring : "unknown");
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(ev, "type");
+    snprintf(type, 64, "%s", d->chat ? "chat" : cJSON_IsString(t) ? t->valuestring : "unknown");
     cJSON_Delete(ev);
-    long long ts = (long long)time(NULL);
     size_t blen = strlen(d->payload) + 96;
     x->body = malloc(blen);
     if (!x->body) return -1;
-    int n = snprintf(x->body, blen, "{\"game\":\"%s\",\"timestamp\":%lld,\"event\":%s}", d->game,
-                     ts, d->payload);
-    char sig[72], sig_h[96], delivery_h[400], ts_h[64], attempt_h[64];
-    char msg_id[96], std_sig[WEBHOOK_STD_SIG_LEN + 1], id_h[128], std_ts_h[64], std_sig_h[80];
-    if (n < 0 || (size_t)n >= blen || webhook_sign(d->secret, x->body, (size_t)n, sig)) return -1;
+    int len = snprintf(x->body, blen, "{\"game\":\"%s\",\"timestamp\":%lld,\"%s\":%s}", d->game, ts,
+                       d->chat ? "chat" : "event", d->payload);
+    if (len < 0 || (size_t)len >= blen) return -1;
+    *n = (size_t)len;
+    return 0;
+}
+
+/* Builds the signed request of `x->d` on a new handle, its body `app` when the webhook is a
+ * chat app's (taken), else tilehall_body(). Returns 0 or -1. */
+static int xfer_build(struct xfer *x, struct webhook_app_request *app)
+{
+    const struct store_delivery *d = &x->d;
+    long long ts = (long long)time(NULL);
+    size_t n = 0;
+    char type[64], type_h[96], ctype_h[128];
+    if (app && app->body) {
+        x->body = app->body;
+        n = app->len;
+        app->body = NULL;
+        snprintf(type, sizeof type, "%s", d->chat ? "chat" : "message");
+        snprintf(ctype_h, sizeof ctype_h, "Content-Type: %s", app->content_type);
+    } else {
+        if (tilehall_body(x, ts, &n, type)) return -1;
+        snprintf(ctype_h, sizeof ctype_h, "Content-Type: application/json");
+    }
+    snprintf(type_h, sizeof type_h, "X-Tilehall-Event: %s", type);
+    char sig[72], sig_h[96], delivery_h[400], ts_h[64], attempt_h[64], what[16];
+    char msg_id[112], std_sig[WEBHOOK_STD_SIG_LEN + 1], id_h[144], std_ts_h[64], std_sig_h[80];
+    if (webhook_sign(d->secret, x->body, n, sig)) return -1;
+    /* A chat message's numbers are its own: "chat:<seq>" keeps them apart from events'. */
+    snprintf(what, sizeof what, "%s%d", d->chat ? "chat:" : "", d->seq);
     /* Standard Webhooks: the message's id is the same in every attempt of it. */
-    snprintf(msg_id, sizeof msg_id, "%s:%s:%d", d->game, d->hook, d->seq);
-    if (webhook_sign_std(d->secret, msg_id, ts, x->body, (size_t)n, std_sig)) return -1;
+    snprintf(msg_id, sizeof msg_id, "%s:%s:%s", d->game, d->hook, what);
+    if (webhook_sign_std(d->secret, msg_id, ts, x->body, n, std_sig)) return -1;
     snprintf(sig_h, sizeof sig_h, "X-Tilehall-Signature: %s", sig);
-    snprintf(delivery_h, sizeof delivery_h, "X-Tilehall-Delivery: %s:%d", d->game, d->seq);
+    snprintf(delivery_h, sizeof delivery_h, "X-Tilehall-Delivery: %s:%s", d->game, what);
     snprintf(ts_h, sizeof ts_h, "X-Tilehall-Timestamp: %lld", ts);
     snprintf(attempt_h, sizeof attempt_h, "X-Tilehall-Attempt: %d", d->attempt);
     snprintf(id_h, sizeof id_h, "webhook-id: %s", msg_id);
     snprintf(std_ts_h, sizeof std_ts_h, "webhook-timestamp: %lld", ts);
     snprintf(std_sig_h, sizeof std_sig_h, "webhook-signature: %s", std_sig);
-    const char *lines[] = {"Content-Type: application/json",
-                           "Expect:",
-                           sig_h,
-                           type_h,
-                           delivery_h,
-                           ts_h,
-                           attempt_h,
-                           id_h,
-                           std_ts_h,
-                           std_sig_h};
+    const char *lines[] = {ctype_h, "Expect:", sig_h, type_h,   delivery_h,
+                           ts_h,    attempt_h, id_h,  std_ts_h, std_sig_h};
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
         struct curl_slist *nh = curl_slist_append(x->hdrs, lines[i]);
         if (!nh) return -1;
@@ -456,7 +477,7 @@ static int xfer_build(struct xfer *x)
     curl_easy_setopt(c, CURLOPT_URL, d->url);
     curl_easy_setopt(c, CURLOPT_POST, 1L);
     curl_easy_setopt(c, CURLOPT_POSTFIELDS, x->body);
-    curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, (long)n);
+    curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)n);
     curl_easy_setopt(c, CURLOPT_HTTPHEADER, x->hdrs);
     curl_easy_setopt(c, CURLOPT_USERAGENT, "tilehall-webhook/1");
     curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, (long)timeout_ms);
@@ -474,6 +495,50 @@ static int xfer_build(struct xfer *x)
     return 0;
 }
 
+/* Records the outcome of claimed `d` that was not sent (no transfer): `ok` (nothing to send
+ * for it), else a failed attempt with the public error `err`; frees it. */
+static void unsent(struct worker *w, struct store_delivery *d, int ok, const char *err)
+{
+    int last = !ok && d->attempt >= max_attempts;
+    int delay = ok ? 0 : retry_delay(d->attempt, &w->rng);
+    if (store_webhook_done(d->hook, d->chat, d->seq, ok, 0, ok ? NULL : err, delay, last) !=
+        STORE_OK) {
+        char seq[16];
+        snprintf(seq, sizeof seq, "%d", d->seq);
+        log_kv(LOG_WARN, "webhook outcome not recorded (the lease runs out)", "game", d->game,
+               "seq", seq, NULL);
+    }
+    store_delivery_free(d);
+}
+
+/*
+ * A chat app's request for claimed `d` into `app` (empty for a tilehall webhook). Returns 0
+ * when it is to be sent; else 1 after dealing with `d` (recorded as delivered when there is
+ * nothing to send, put back when the game cannot be read now, a failed attempt when the
+ * request cannot be built).
+ */
+static int app_request(struct worker *w, struct store_delivery *d, struct webhook_app_request *app)
+{
+    memset(app, 0, sizeof *app);
+    if (!strcmp(d->format, "tilehall") || !d->format[0]) return 0;
+    int rc = webhook_app_request(d, app);
+    if (rc == 0) return 0;
+    if (rc == WEBHOOK_APP_NOTHING) {
+        metrics_delivery(METRICS_DELIVERED);
+        unsent(w, d, 1, NULL);
+    } else if (rc == WEBHOOK_APP_UNAVAILABLE) {
+        put_back(d, 1000);
+    } else {
+        char seq[16];
+        snprintf(seq, sizeof seq, "%d", d->seq);
+        log_kv(LOG_ERROR, "webhook message cannot be built", "game", d->game, "seq", seq, "format",
+               d->format, NULL);
+        metrics_delivery(d->attempt >= max_attempts ? METRICS_GAVE_UP : METRICS_RETRY);
+        unsent(w, d, 0, "message not built");
+    }
+    return 1;
+}
+
 /* Starts delivering claimed `d` (taken over), unless its host is blocked: then it goes back. */
 static void xfer_start(struct worker *w, struct store_delivery *d, long long now)
 {
@@ -486,8 +551,11 @@ static void xfer_start(struct worker *w, struct store_delivery *d, long long now
         put_back(d, h->open_until > now ? h->open_until - now : 0);
         return;
     }
+    struct webhook_app_request app;
+    if (app_request(w, d, &app)) return;
     struct xfer *x = calloc(1, sizeof *x);
     if (!x) {
+        webhook_app_request_free(&app);
         put_back(d, 1000);
         return;
     }
@@ -495,7 +563,9 @@ static void xfer_start(struct worker *w, struct store_delivery *d, long long now
     memset(d, 0, sizeof *d);
     x->w = w;
     x->h = h;
-    if (xfer_build(x) || curl_multi_add_handle(w->multi, x->easy) != CURLM_OK) {
+    int built = xfer_build(x, &app);
+    webhook_app_request_free(&app);
+    if (built || curl_multi_add_handle(w->multi, x->easy) != CURLM_OK) {
         char seq[16];
         snprintf(seq, sizeof seq, "%d", x->d.seq);
         log_kv(LOG_ERROR, "webhook delivery cannot start", "game", x->d.game, "seq", seq, NULL);
@@ -630,12 +700,13 @@ static void xfer_done(struct xfer *x, CURLcode rc, long long now)
         log_kv(LOG_DEBUG, "webhook delivered", "game", d->game, "seq", seq, "webhook", d->hook,
                NULL);
     }
-    if (store_webhook_done(d->hook, d->seq, ok, answered ? (int)code : 0, ok ? NULL : err,
+    if (store_webhook_done(d->hook, d->chat, d->seq, ok, answered ? (int)code : 0, ok ? NULL : err,
                            (int)delay, last) != STORE_OK) {
         if (w->nunrec < UNRECORDED_MAX) {
             struct unrecorded *u = &w->unrec[w->nunrec++];
             snprintf(u->hook, sizeof u->hook, "%s", d->hook);
             snprintf(u->game, sizeof u->game, "%s", d->game);
+            u->chat = d->chat;
             u->seq = d->seq;
             u->ok = ok;
             u->status = answered ? (int)code : 0;
@@ -662,8 +733,8 @@ static void unrecorded_retry(struct worker *w, long long now)
     int kept = 0;
     for (int i = 0; i < w->nunrec; i++) {
         struct unrecorded *u = &w->unrec[i];
-        if (store_webhook_done(u->hook, u->seq, u->ok, u->status, u->ok ? NULL : u->err, u->delay,
-                               u->last) == STORE_OK)
+        if (store_webhook_done(u->hook, u->chat, u->seq, u->ok, u->status, u->ok ? NULL : u->err,
+                               u->delay, u->last) == STORE_OK)
             continue;
         if (now >= u->until) {
             char seq[16];
@@ -749,7 +820,7 @@ static void *worker_main(void *arg)
     /* Stopping: what is in flight is cut short and put back for any server, unattempted. */
     while (w->xfers) {
         struct xfer *x = w->xfers;
-        if (store_webhook_defer(x->d.hook, x->d.seq, 0) != STORE_OK)
+        if (store_webhook_defer(x->d.hook, x->d.chat, x->d.seq, 0) != STORE_OK)
             log_kv(LOG_WARN, "webhook delivery not put back (the lease runs out)", "game",
                    x->d.game, NULL);
         xfer_end(x);
@@ -771,6 +842,7 @@ int webhook_start(const struct cfg *cfg)
     per_host = cfg->webhook_per_host;
     breaker_failures = cfg->webhook_breaker_failures;
     breaker_ms = cfg->webhook_breaker_ms;
+    webhook_apps_set_public_url(cfg->public_url);
     atomic_store(&stop_flag, 0);
     atomic_store(&drain_flag, 0);
     int want = cfg->webhook_workers < MAX_WORKERS ? cfg->webhook_workers : MAX_WORKERS;

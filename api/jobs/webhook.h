@@ -24,6 +24,10 @@
  * webhook.c). Deliveries
  * happen on worker threads from the outbox the commits fill, never during a request. What
  * a seat reads of a failed attempt of its webhook is generic (no host, address or port).
+ * Chat messages are deliveries too (migrations/0028, written with the message): the body
+ * {"game", "timestamp", "chat": {...}}, X-Tilehall-Event "chat", X-Tilehall-Delivery
+ * "<game id>:chat:<seq>", webhook-id "<game id>:<webhook id>:chat:<seq>". A webhook whose
+ * format is "discord" or "slack" gets that app's message instead (webhook_apps.h).
  */
 #ifndef API_WEBHOOK_H
 #define API_WEBHOOK_H

@@ -453,6 +453,27 @@ static int webhook_url(const cJSON *obj, char url[STORE_URL_MAX + 1], struct jso
     return 0;
 }
 
+/* Reads the optional member "format" of `obj` (a webhook) into `format`: one of
+ * STORE_HOOK_FORMATS, "tilehall" when absent. Returns 0 or -1. */
+static int webhook_format(const cJSON *obj, char format[STORE_HOOK_FORMAT_MAX],
+                          struct json_err *err)
+{
+    static const char *const formats[] = STORE_HOOK_FORMATS;
+    int bad = 0;
+    const char *f = get_str(obj, "format", &bad, err);
+    if (bad) return -1;
+    if (!f) f = formats[0];
+    for (int i = 0; formats[i]; i++) {
+        if (strcmp(f, formats[i]) == 0) {
+            snprintf(format, STORE_HOOK_FORMAT_MAX, "%s", f);
+            return 0;
+        }
+    }
+    return json_fail(err, "invalid_webhook_format",
+                     "\"format\" must be \"tilehall\" (the signed JSON), \"discord\" or "
+                     "\"slack\" (that app's incoming webhook).");
+}
+
 /*
  * Decodes the open seat players[seat] (`p`, its member "open" `open`): {"open": true} with
  * an optional "name", the placeholder shown until the seat is taken (else "Seat <n>",
@@ -657,14 +678,15 @@ int json_in_new_game(const char *body, size_t len, struct json_new_game *out, st
 
     const cJSON *hook = cJSON_GetObjectItemCaseSensitive(root, "webhook");
     if (hook) {
-        static const char *const wallowed[] = {"url", NULL};
+        static const char *const wallowed[] = {"url", "format", NULL};
         if (!cJSON_IsObject(hook)) {
             json_fail(err, "invalid_body",
                       "\"webhook\" must be an object: {\"url\": \"https://...\"}.");
             goto out;
         }
         if (json_check_fields(hook, wallowed, "webhook.", err) ||
-            webhook_url(hook, out->webhook_url, err))
+            webhook_url(hook, out->webhook_url, err) ||
+            webhook_format(hook, out->webhook_format, err))
             goto out;
     }
     rc = 0;
@@ -673,12 +695,16 @@ out:
     return rc;
 }
 
-int json_in_webhook(const char *body, size_t len, char url[STORE_URL_MAX + 1], struct json_err *err)
+int json_in_webhook(const char *body, size_t len, char url[STORE_URL_MAX + 1],
+                    char format[STORE_HOOK_FORMAT_MAX], struct json_err *err)
 {
     cJSON *root = parse_object(body, len, err);
     if (!root) return -1;
-    static const char *const allowed[] = {"url", NULL};
-    int rc = json_check_fields(root, allowed, "", err) || webhook_url(root, url, err) ? -1 : 0;
+    static const char *const allowed[] = {"url", "format", NULL};
+    int rc = json_check_fields(root, allowed, "", err) || webhook_url(root, url, err) ||
+                     webhook_format(root, format, err)
+                 ? -1
+                 : 0;
     cJSON_Delete(root);
     return rc;
 }

@@ -12,6 +12,7 @@
 #include "nodiscard.h"
 #include "store.h"
 #include "store_games.h"
+#include "store_webhooks.h"
 
 struct cJSON;
 struct cc_option_def;
@@ -50,6 +51,7 @@ struct json_new_game {
     int me_seat;                                    /* the seat {"player": "me"}, or -1 */
     unsigned open_seats;                            /* bit s: seat s is {"open": true} */
     char webhook_url[STORE_URL_MAX + 1];            /* "webhook": {"url"}, or "" (unchecked) */
+    char webhook_format[STORE_HOOK_FORMAT_MAX];     /* "webhook": {"format"} ("tilehall") */
     char bots[CC_MAX_PLAYERS][8]; /* a computer player's level by seat ("random" ...), or "" */
     int think_ms[CC_MAX_PLAYERS]; /* with bots[seat]: its time a move (ms) */
     int hints_off;                /* 1: "hints": false */
@@ -80,11 +82,13 @@ int json_in_placement(const char *body, size_t len, enum cc_ruleset ruleset, str
                       struct json_err *err) NODISCARD;
 
 /*
- * Decodes a POST /v1/games/{id}/webhook body {"url": "..."} into `url` (not checked
- * beyond its length: see webhook_url_check()). Returns 0 or -1.
+ * Decodes a POST /v1/games/{id}/webhook body {"url": "...", "format": "..."} into `url`
+ * (not checked beyond its length: see webhook_url_check()) and `format` (one of
+ * STORE_HOOK_FORMATS, "tilehall" when absent; else 400 invalid_webhook_format). Returns 0
+ * or -1.
  */
 int json_in_webhook(const char *body, size_t len, char url[STORE_URL_MAX + 1],
-                    struct json_err *err) NODISCARD;
+                    char format[STORE_HOOK_FORMAT_MAX], struct json_err *err) NODISCARD;
 
 /*
  * Decodes a POST /v1/players body {"name": "..."} into `name`, which follows the rules of

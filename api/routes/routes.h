@@ -159,9 +159,10 @@ void routes_webhook_state_json(struct json_out *w, const struct store_webhook_st
 /*
  * A webhook's POST body read and its URL checked (json_in_webhook, webhook_url_check), for
  * the seat's and the player's webhook alike: the URL into *url (malloc'd, the caller frees
- * it even on failure). 0, or -1 after answering 400 (or 500).
+ * it even on failure), its format into `format`. 0, or -1 after answering 400 (or 500).
  */
-int routes_webhook_url_read(const struct api_request *req, struct api_response *resp, char **url);
+int routes_webhook_url_read(const struct api_request *req, struct api_response *resp, char **url,
+                            char format[STORE_HOOK_FORMAT_MAX]);
 /*
  * Draws a webhook's new secrets into `secret` (WEBHOOK_SECRET_LEN + 1 bytes) and
  * `std_secret` (WEBHOOK_STD_SECRET_LEN + 1) and answers 200

@@ -17,6 +17,7 @@
 
 #include "auth.h"
 #include "game_answers.h"
+#include "idem.h"
 #include "json_in.h"
 #include "json_out.h"
 #include "live.h"
@@ -29,6 +30,7 @@
 #include "store_chat.h"
 #include "store_games.h"
 #include "store_people.h"
+#include "webhook.h"
 
 #define CHAT_RATE_MAX       5     /* messages of one seat ... */
 #define CHAT_RATE_WINDOW_MS 10000 /* ... within this window at most */
@@ -50,6 +52,46 @@ void routes_chat_message_json(struct json_out *w, const struct store_chat_messag
     json_out_end_object(w);
 }
 
+/* A message being posted: what its answer is made of (post_answer()). */
+struct post_ctx {
+    const struct api_request *req;
+    struct api_response *resp;
+    struct idem *idem;
+    int seat;
+    const struct store_player *p;
+    const char *text;
+};
+
+/* Answers 201 with the message just numbered `seq` into x->resp; 0, or -1 without memory. */
+static int post_reply(struct post_ctx *x, int seq, const char *at)
+{
+    struct store_chat_message *m = calloc(1, sizeof *m);
+    if (!m) return -1;
+    m->seq = seq;
+    m->seat = x->seat;
+    snprintf(m->person, sizeof m->person, "%s", x->p->person_id);
+    snprintf(m->name, sizeof m->name, "%s", x->p->name);
+    snprintf(m->text, sizeof m->text, "%s", x->text);
+    snprintf(m->at, sizeof m->at, "%s", at);
+    struct json_out w;
+    json_out_init(&w);
+    routes_chat_message_json(&w, m);
+    free(m);
+    free(x->resp->body);
+    memset(x->resp, 0, sizeof *x->resp);
+    api_reply_out(x->resp, 201, &w);
+    return x->resp->status == 201 ? 0 : -1;
+}
+
+/* store_chat_answer: the answer of a keyed post, kept with the message. */
+static const struct store_idem *post_answer(void *arg, int seq, const char *at)
+{
+    struct post_ctx *x = arg;
+    if (post_reply(x, seq, at)) return NULL;
+    idem_remember(x->idem, x->req, x->resp, x->resp->body);
+    return &x->idem->rec;
+}
+
 void routes_chat_post(const struct api_request *req, struct api_response *resp, const char *id)
 {
     int seat;
@@ -65,7 +107,14 @@ void routes_chat_post(const struct api_request *req, struct api_response *resp, 
         problem_reply(resp, 400, err.code, err.detail);
         goto out;
     }
+    /* An Idempotency-Key (the seat's own, as for its actions): a repeat gets the first
+     * answer and posts nothing; the answer is kept in the post's transaction. */
+    char scope[IDEM_SCOPE_MAX];
+    snprintf(scope, sizeof scope, "%s/%d", ag->id, seat);
+    struct idem idem;
+    if (idem_begin(req, scope, &idem, resp)) goto out;
     const struct store_player *p = &ag->row.players[seat];
+    struct post_ctx x = {req, resp, &idem, seat, p, text};
     struct store_chat_post post = {.game = ag->id,
                                    .seat = seat,
                                    .person = p->person_id[0] ? p->person_id : NULL,
@@ -75,8 +124,16 @@ void routes_chat_post(const struct api_request *req, struct api_response *resp, 
                                    .window_ms = CHAT_RATE_WINDOW_MS};
     int seq = 0, retry_ms = 0;
     char at[32];
-    enum store_status s = store_chat_post(&post, &seq, &retry_ms, at);
+    enum store_status s =
+        store_chat_post(&post, idem.active ? post_answer : NULL, &x, &seq, &retry_ms, at);
+    if (s == STORE_DUPLICATE && idem.active) {
+        /* The same key raced this request and won: answer as a repeat would. */
+        if (idem_lost_race(req, scope, &idem, resp)) goto out;
+        s = STORE_ERROR;
+    }
     if (s != STORE_OK) {
+        free(resp->body);
+        memset(resp, 0, sizeof *resp);
         problem_store(resp, s);
         goto out;
     }
@@ -86,22 +143,13 @@ void routes_chat_post(const struct api_request *req, struct api_response *resp, 
         resp->retry_after = (retry_ms + 999) / 1000;
         goto out;
     }
-    struct store_chat_message *m = calloc(1, sizeof *m);
-    if (!m) {
+    if (!idem.active && post_reply(&x, seq, at)) {
         problem_reply(resp, 500, "internal_error", "Out of memory.");
         goto out;
     }
-    m->seq = seq;
-    m->seat = seat;
-    snprintf(m->person, sizeof m->person, "%s", p->person_id);
-    snprintf(m->name, sizeof m->name, "%s", p->name);
-    snprintf(m->text, sizeof m->text, "%s", text);
-    snprintf(m->at, sizeof m->at, "%s", at);
-    struct json_out w;
-    json_out_init(&w);
-    routes_chat_message_json(&w, m);
-    free(m);
-    api_reply_out(resp, 201, &w);
+    /* Its deliveries (0028) were written with it: this server's workers look at once (other
+     * servers' are woken by its notification). */
+    webhook_kick();
     char seq_s[12], seat_s[12];
     snprintf(seq_s, sizeof seq_s, "%d", seq);
     snprintf(seat_s, sizeof seat_s, "%d", seat);

@@ -226,6 +226,7 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
     n->version = 1;
     n->webhook_url = secret[0] ? c->in.webhook_url : NULL;
     n->webhook_secret = secret[0] ? secret : NULL;
+    n->webhook_format = secret[0] ? c->in.webhook_format : NULL;
     enum game_outcome rc = game_create_begin(n);
     if (rc != GAME_COMMITTED) {
         routes_game_outcome(resp, rc, &(struct game_result){.retry_after = n->retry_after});

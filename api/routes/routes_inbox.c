@@ -500,11 +500,11 @@ void routes_player_webhook_set(const struct api_request *req, struct api_respons
     (void)arg;
     struct store_person p;
     if (routes_player_auth(req, resp, &p)) return;
-    char *url = NULL, *stored = NULL;
+    char *url = NULL, *stored = NULL, format[STORE_HOOK_FORMAT_MAX];
     char scope[IDEM_SCOPE_MAX];
     struct idem idem;
     hook_scope(p.id, scope);
-    if (routes_webhook_url_read(req, resp, &url)) goto out;
+    if (routes_webhook_url_read(req, resp, &url, format)) goto out;
     if (idem_begin(req, scope, &idem, resp)) goto out;
     /* What an idempotent repeat gets: the answer without the secret, shown only once. */
     struct json_out w;
@@ -519,7 +519,8 @@ void routes_player_webhook_set(const struct api_request *req, struct api_respons
     char secret[WEBHOOK_SECRET_LEN + 1], std_secret[WEBHOOK_STD_SECRET_LEN + 1];
     if (routes_webhook_secrets_reply(resp, url, secret, std_secret)) goto out;
     if (idem.active) idem_remember(&idem, req, resp, stored);
-    enum store_status s = store_person_hook_set(p.id, url, secret, idem.active ? &idem.rec : NULL);
+    enum store_status s =
+        store_person_hook_set(p.id, url, secret, format, idem.active ? &idem.rec : NULL);
     if (s == STORE_DUPLICATE && idem.active) {
         /* The same key raced us and won: answer as a repeat would. */
         free(resp->body);

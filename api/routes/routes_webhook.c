@@ -38,7 +38,8 @@ static void secrets_json(struct json_out *w, const char *url, const char *secret
     json_out_end_object(w);
 }
 
-int routes_webhook_url_read(const struct api_request *req, struct api_response *resp, char **url)
+int routes_webhook_url_read(const struct api_request *req, struct api_response *resp, char **url,
+                            char format[STORE_HOOK_FORMAT_MAX])
 {
     char why[160];
     struct json_err err;
@@ -46,7 +47,7 @@ int routes_webhook_url_read(const struct api_request *req, struct api_response *
         problem_reply(resp, 500, "internal_error", "Out of memory.");
         return -1;
     }
-    if (json_in_webhook(req->body, req->body_len, *url, &err)) {
+    if (json_in_webhook(req->body, req->body_len, *url, format, &err)) {
         problem_reply(resp, 400, err.code, err.detail);
         return -1;
     }
@@ -75,11 +76,11 @@ void routes_webhook_set(const struct api_request *req, struct api_response *resp
     int seat;
     struct api_game *ag = games_load_seat(req, resp, id, &seat);
     if (!ag) return;
-    char *url = NULL;
+    char *url = NULL, format[STORE_HOOK_FORMAT_MAX];
     struct idem idem;
     char scope[IDEM_SCOPE_MAX];
     snprintf(scope, sizeof scope, "%s/%d", ag->id, seat);
-    if (routes_webhook_url_read(req, resp, &url)) goto out;
+    if (routes_webhook_url_read(req, resp, &url, format)) goto out;
     if (idem_if_match(req, ag->row.version, resp)) goto out;
     if (idem_begin(req, scope, &idem, resp)) goto out;
     /* An idempotent repeat (the seat's own key) gets this answer again, secrets included:
@@ -88,7 +89,7 @@ void routes_webhook_set(const struct api_request *req, struct api_response *resp
     if (routes_webhook_secrets_reply(resp, url, secret, std_secret)) goto out;
     if (idem.active) idem_remember(&idem, req, resp, resp->body);
     enum store_status s =
-        store_webhook_set(ag->id, seat, url, secret, idem.active ? &idem.rec : NULL);
+        store_webhook_set(ag->id, seat, url, secret, format, idem.active ? &idem.rec : NULL);
     if (s == STORE_DUPLICATE && idem.active) {
         if (idem_lost_race(req, scope, &idem, resp)) goto out;
         s = STORE_ERROR;
@@ -108,6 +109,7 @@ void routes_webhook_state_json(struct json_out *w, const struct store_webhook_st
 {
     json_out_begin_object(w);
     json_out_kstring(w, "url", h->url);
+    json_out_kstring(w, "format", h->format[0] ? h->format : "tilehall");
     json_out_kstring(w, "since", h->since);
     if (games >= 0) json_out_kint(w, "games", games);
     json_out_kint(w, "delivered", h->delivered);
@@ -120,7 +122,8 @@ void routes_webhook_state_json(struct json_out *w, const struct store_webhook_st
     if (h->has_error) {
         json_out_begin_object(w);
         if (games >= 0) json_out_kstring(w, "game", error_game);
-        json_out_kint(w, "seq", h->last_error_seq);
+        /* null: a chat message's delivery (its numbers are no event's) */
+        json_out_kint_or_null(w, "seq", h->last_error_seq >= 0, h->last_error_seq);
         json_out_kint_or_null(w, "status", h->last_error_status > 0, h->last_error_status);
         json_out_kstring(w, "error", h->last_error);
         json_out_kstring(w, "at", h->last_error_at);

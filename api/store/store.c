@@ -216,8 +216,9 @@ enum store_status store_game_create(const struct store_new_game *g)
     if (s == STORE_OK && g->jobs) s = jobs_set(&pg, g->id, 1, g->jobs, &jobs);
     if (s == STORE_OK && g->webhook_url) {
         /* The creator's (0006): no seat's token reaches it. */
-        const char *vals[4] = {g->id, g->webhook_url, g->webhook_secret, "creator"};
-        s = db_run_cmd(&pg, ST_WEBHOOK_PUT, 4, vals, NULL, NULL);
+        const char *vals[5] = {g->id, g->webhook_url, g->webhook_secret, "creator",
+                               g->webhook_format ? g->webhook_format : "tilehall"};
+        s = db_run_cmd(&pg, ST_WEBHOOK_PUT, 5, vals, NULL, NULL);
     }
     /* A seat bound to a person with a webhook got its webhook row with the seat (0012). */
     int bound = 0;

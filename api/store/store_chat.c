@@ -10,8 +10,8 @@
 
 #include "store_db.h"
 
-enum store_status store_chat_post(const struct store_chat_post *p, int *seq, int *retry_ms,
-                                  char at[32])
+enum store_status store_chat_post(const struct store_chat_post *p, store_chat_answer answer,
+                                  void *arg, int *seq, int *retry_ms, char at[32])
 {
     at[0] = '\0';
     *seq = 0;
@@ -21,14 +21,36 @@ enum store_status store_chat_post(const struct store_chat_post *p, int *seq, int
     snprintf(max, sizeof max, "%d", p->max);
     snprintf(window, sizeof window, "%d", p->window_ms);
     const char *vals[7] = {p->game, seat, p->person, p->name, p->text, max, window};
-    PGresult *res;
-    enum store_status s = db_run_row(ST_CHAT_POST, 7, vals, 0, &res);
-    if (s != STORE_OK) return s == STORE_NOT_FOUND ? STORE_ERROR : s;
-    *seq = (int)db_long(res, 0, 0, 0);
-    *retry_ms = (int)db_long(res, 0, 1, 0);
-    if (db_take_text(res, 0, 2, at, 32)) s = STORE_ERROR;
+    PGresult *res = NULL;
+    PGconn *pg = NULL;
+    enum store_status s;
+    if (answer) {
+        if (!(pg = db_conn())) return STORE_UNAVAILABLE;
+        s = db_begin(&pg);
+        if (s == STORE_OK) s = db_run(&pg, ST_CHAT_POST, 7, vals, NULL, &res);
+        if (s == STORE_OK && PQntuples(res) != 1) s = STORE_ERROR;
+    } else {
+        s = db_run_row(ST_CHAT_POST, 7, vals, 0, &res);
+        if (s == STORE_NOT_FOUND) s = STORE_ERROR;
+    }
+    if (s == STORE_OK) {
+        *seq = (int)db_long(res, 0, 0, 0);
+        *retry_ms = (int)db_long(res, 0, 1, 0);
+        if (*seq > 0 && db_take_text(res, 0, 2, at, 32)) s = STORE_ERROR;
+    }
     PQclear(res);
-    if (s != STORE_OK) return s;
+    if (answer && s == STORE_OK && *seq > 0) {
+        /* The answer goes with the message: a repeat finds both or neither. */
+        const struct store_idem *idem = answer(arg, *seq, at);
+        s = idem ? db_idem_put(pg, idem) : STORE_ERROR;
+    }
+    if (answer && s == STORE_OK) s = db_exec(pg, "COMMIT", "commit");
+    if (answer && s != STORE_OK && pg) db_rollback(pg);
+    if (s != STORE_OK) {
+        *seq = 0;
+        *retry_ms = 0;
+        return s;
+    }
     if (*seq == 0 && *retry_ms <= 0) *retry_ms = 1; /* refused: never a zero wait */
     return STORE_OK;
 }

@@ -20,15 +20,24 @@ struct store_chat_post {
 };
 
 /*
- * Posts `p` in one statement (chat_post() of 0026: numbered under a lock of the game's
- * chat, so that the limit holds across servers; a posted message notifies the live hubs,
- * "<game>:chat:<seq>"). STORE_OK with *seq the new message's number, *retry_ms 0 and `at`
- * when it was sent (RFC 3339, UTC, ms), or
+ * The idempotent answer to keep with a message just numbered `seq` and sent at `at`
+ * (store_chat_post()), built by the caller inside the post's transaction; NULL when it
+ * cannot be built (the post is then undone).
+ */
+typedef const struct store_idem *(*store_chat_answer)(void *arg, int seq, const char *at);
+
+/*
+ * Posts `p` in one statement (chat_post() of 0026 and 0028: numbered under a lock of the
+ * game's chat, so that the limit holds across servers; its webhook deliveries written with
+ * it; a posted message notifies the live hubs, "<game>:chat:<seq>"). STORE_OK with *seq the
+ * new message's number, *retry_ms 0 and `at` when it was sent (RFC 3339, UTC, ms), or
  * with *seq 0 and *retry_ms > 0 when the seat sent `max` messages within the window
  * (nothing written: *retry_ms is when the oldest of them leaves it). The game must exist.
+ * With `answer` (an Idempotency-Key), the answer it gives is kept in the same transaction:
+ * STORE_DUPLICATE (nothing posted) when a request with the same key stored its answer first.
  */
-enum store_status store_chat_post(const struct store_chat_post *p, int *seq, int *retry_ms,
-                                  char at[32]) NODISCARD;
+enum store_status store_chat_post(const struct store_chat_post *p, store_chat_answer answer,
+                                  void *arg, int *seq, int *retry_ms, char at[32]) NODISCARD;
 
 /* A message as read. */
 struct store_chat_message {

@@ -285,10 +285,12 @@ static const char *const stmt_sql[ST_COUNT] = {
                         "$1::uuid AND watched_until > now())",
     [ST_EVENTS_EACH] = "SELECT seq, type, payload::text FROM events WHERE game_id = $1::uuid "
                        "AND seq > $2::integer ORDER BY seq LIMIT $3::integer",
-    /* The webhooks of a game, one per owner $4: 'creator' or 'seat:<n>' (0006). */
-    [ST_WEBHOOK_PUT] = "INSERT INTO webhooks (game_id, owner, url, secret) VALUES ($1::uuid, $4, "
-                       "$2, $3) ON CONFLICT (game_id, owner) DO UPDATE SET url = EXCLUDED.url, "
-                       "secret = EXCLUDED.secret, updated_at = now()",
+    /* The webhooks of a game, one per owner $4: 'creator' or 'seat:<n>' (0006), in format
+     * $5 (0028). */
+    [ST_WEBHOOK_PUT] = "INSERT INTO webhooks (game_id, owner, url, secret, format) VALUES "
+                       "($1::uuid, $4, $2, $3, $5) ON CONFLICT (game_id, owner) DO UPDATE SET "
+                       "url = EXCLUDED.url, secret = EXCLUDED.secret, format = EXCLUDED.format, "
+                       "updated_at = now()",
     [ST_WEBHOOK_DELETE] = "DELETE FROM webhooks WHERE game_id = $1::uuid AND owner = $2",
     [ST_WEBHOOK_STATE] =
         "SELECT w.url, to_char(w.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), "
@@ -296,46 +298,63 @@ static const char *const stmt_sql[ST_COUNT] = {
         "to_char(w.last_error_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), "
         "d.delivered, d.pending, d.gave_up, "
         "(SELECT max(seq) FROM webhook_deliveries x WHERE x.webhook_id = w.id AND "
-        "(x.delivered_at IS NOT NULL OR x.gave_up) AND x.seq < coalesce(d.first_pending, "
-        "2147483647)) "
+        "x.kind = 'event' AND (x.delivered_at IS NOT NULL OR x.gave_up) AND "
+        "x.seq < coalesce(d.first_pending, 2147483647)), w.format "
         "FROM webhooks w, LATERAL (SELECT count(*) FILTER (WHERE delivered_at IS NOT NULL) "
         "AS delivered, count(*) FILTER (WHERE delivered_at IS NULL AND NOT gave_up) AS "
         "pending, count(*) FILTER (WHERE gave_up) AS gave_up, min(seq) FILTER (WHERE "
-        "delivered_at IS NULL AND NOT gave_up) AS first_pending FROM webhook_deliveries "
-        "WHERE webhook_id = w.id) d WHERE w.game_id = $1::uuid AND w.owner = $2",
+        "kind = 'event' AND delivered_at IS NULL AND NOT gave_up) AS first_pending FROM "
+        "webhook_deliveries WHERE webhook_id = w.id) d WHERE w.game_id = $1::uuid AND "
+        "w.owner = $2",
     /* Claims (leases for $1 ms) up to $2 due deliveries, each the first undelivered of its
-     * webhook (so each webhook gets its game's events in order), skipping rows other
-     * servers hold, hosts in $3 and more than $4 of one host (of the 4 x $2 oldest due). */
+     * webhook and kind (so each webhook gets its game's events in order, and its chat
+     * messages in order), skipping rows other servers hold, hosts in $3 and more than $4
+     * of one host (of the 4 x $2 oldest due). An event comes with its version and whether
+     * it is the last of it; a chat message (0028) as GET .../chat shows it. */
     [ST_WEBHOOK_CLAIM] =
-        "WITH c AS (SELECT d.webhook_id, d.seq, d.next_attempt_at, coalesce(w.host, '') AS host "
+        "WITH c AS (SELECT d.webhook_id, d.kind, d.seq, d.next_attempt_at, "
+        "coalesce(w.host, '') AS host "
         "FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE "
         "d.delivered_at IS NULL AND NOT d.gave_up AND d.next_attempt_at <= now() AND NOT "
         "(coalesce(w.host, '') = ANY($3::text[])) AND NOT EXISTS (SELECT 1 FROM "
-        "webhook_deliveries p WHERE p.webhook_id = d.webhook_id AND p.seq < d.seq AND "
-        "p.delivered_at IS NULL AND NOT p.gave_up) ORDER BY d.next_attempt_at "
-        "LIMIT 4 * $2::integer FOR UPDATE OF d SKIP LOCKED), "
-        "p AS (SELECT webhook_id, seq FROM (SELECT c.*, row_number() OVER (PARTITION BY host "
-        "ORDER BY next_attempt_at, seq) AS k FROM c) r WHERE k <= $4::integer ORDER BY "
+        "webhook_deliveries p WHERE p.webhook_id = d.webhook_id AND p.kind = d.kind AND "
+        "p.seq < d.seq AND p.delivered_at IS NULL AND NOT p.gave_up) ORDER BY "
+        "d.next_attempt_at LIMIT 4 * $2::integer FOR UPDATE OF d SKIP LOCKED), "
+        "p AS (SELECT webhook_id, kind, seq FROM (SELECT c.*, row_number() OVER (PARTITION BY "
+        "host ORDER BY next_attempt_at, seq) AS k FROM c) r WHERE k <= $4::integer ORDER BY "
         "next_attempt_at LIMIT $2::integer) "
         "UPDATE webhook_deliveries d SET attempts = d.attempts + 1, next_attempt_at = now() + "
-        "$1::integer * interval '1 millisecond' FROM p, webhooks w, events e WHERE "
-        "d.webhook_id = p.webhook_id AND d.seq = p.seq AND w.id = d.webhook_id AND "
-        "e.game_id = w.game_id AND e.seq = d.seq RETURNING w.game_id::text, d.seq, "
-        "d.attempts, w.url, w.secret, e.payload::text, coalesce(w.host, ''), w.id::text",
-    /* The outcome of an attempt of event $2 to webhook $1: delivered ($3), or due again in
-     * $6 ms, or given up ($7). */
+        "$1::integer * interval '1 millisecond' FROM p JOIN webhooks w ON w.id = p.webhook_id "
+        "LEFT JOIN events e ON p.kind = 'event' AND e.game_id = w.game_id AND e.seq = p.seq "
+        "LEFT JOIN chat_messages m ON p.kind = 'chat' AND m.game_id = w.game_id AND "
+        "m.seq = p.seq WHERE d.webhook_id = p.webhook_id AND d.kind = p.kind AND "
+        "d.seq = p.seq AND (e.seq IS NOT NULL OR m.seq IS NOT NULL) "
+        "RETURNING w.game_id::text, d.seq, d.attempts, w.url, w.secret, "
+        "coalesce(e.payload::text, json_build_object('seq', m.seq, 'seat', m.seat, 'player', "
+        "m.person_id, 'name', m.name, 'text', CASE WHEN m.hidden THEN NULL ELSE m.body END, "
+        "'hidden', m.hidden, 'at', to_char(m.created_at AT TIME ZONE 'UTC', "
+        "'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'))::text), coalesce(w.host, ''), w.id::text, "
+        "d.kind = 'chat', w.format, w.owner, coalesce(e.version, 0), e.seq IS NOT NULL AND "
+        "NOT EXISTS (SELECT 1 FROM events x WHERE x.game_id = e.game_id AND "
+        "x.seq = e.seq + 1 AND x.version = e.version)",
+    /* The outcome of an attempt of event (or, $8 true, chat message) $2 to webhook $1:
+     * delivered ($3), or due again in $6 ms, or given up ($7). */
     [ST_WEBHOOK_DONE] =
         "WITH d AS (UPDATE webhook_deliveries SET last_status = $4::integer, delivered_at = "
         "CASE WHEN $3::boolean THEN now() END, gave_up = NOT $3::boolean AND $7::boolean, "
         "next_attempt_at = now() + $6::integer * interval '1 millisecond' WHERE webhook_id = "
-        "$1::bigint AND seq = $2::integer RETURNING webhook_id) "
+        "$1::bigint AND kind = CASE WHEN $8::boolean THEN 'chat' ELSE 'event' END AND "
+        "seq = $2::integer RETURNING webhook_id) "
         "UPDATE webhooks w SET failed_attempts = w.failed_attempts + 1, last_error = $5, "
-        "last_error_seq = $2::integer, last_error_status = $4::integer, last_error_at = now() "
+        "last_error_seq = CASE WHEN $8::boolean THEN NULL ELSE $2::integer END, "
+        "last_error_status = $4::integer, last_error_at = now() "
         "FROM d WHERE w.id = d.webhook_id AND NOT $3::boolean",
-    /* A claimed delivery (webhook $1, event $2) put back unattempted, due in $3 ms. */
+    /* A claimed delivery (webhook $1, event or, $4 true, chat message $2) put back
+     * unattempted, due in $3 ms. */
     [ST_WEBHOOK_DEFER] = "UPDATE webhook_deliveries SET attempts = greatest(attempts - 1, 0), "
                          "next_attempt_at = now() + $3::integer * interval '1 millisecond' "
-                         "WHERE webhook_id = $1::bigint AND seq = $2::integer",
+                         "WHERE webhook_id = $1::bigint AND kind = CASE WHEN $4::boolean THEN "
+                         "'chat' ELSE 'event' END AND seq = $2::integer",
     /* Host $1's waiting deliveries due in $2 ms at the earliest (a circuit breaker). */
     [ST_WEBHOOK_HOST_DEFER] =
         "UPDATE webhook_deliveries d SET next_attempt_at = greatest(d.next_attempt_at, now() + "
@@ -408,12 +427,12 @@ static const char *const stmt_sql[ST_COUNT] = {
      * bound meanwhile shows in this second statement's snapshot, or its trigger waited for
      * the first and copied the new URL). */
     [ST_PERSON_HOOK_PUT] = "UPDATE people SET webhook_url = $2, webhook_secret = $3, "
-                           "webhook_since = now() WHERE id = $1::uuid",
+                           "webhook_format = $4, webhook_since = now() WHERE id = $1::uuid",
     [ST_PERSON_HOOK_ROWS] =
-        "INSERT INTO webhooks (game_id, owner, url, secret) SELECT game_id, "
-        "'person:' || $1::uuid::text, $2, $3 FROM players WHERE person_id = $1::uuid "
+        "INSERT INTO webhooks (game_id, owner, url, secret, format) SELECT game_id, "
+        "'person:' || $1::uuid::text, $2, $3, $4 FROM players WHERE person_id = $1::uuid "
         "ON CONFLICT (game_id, owner) DO UPDATE SET url = EXCLUDED.url, secret = "
-        "EXCLUDED.secret, updated_at = now()",
+        "EXCLUDED.secret, format = EXCLUDED.format, updated_at = now()",
     /* Removal: the person's URL first (0 rows: there was none), then its webhooks rows
      * with their deliveries. */
     [ST_PERSON_HOOK_CLEAR] = "UPDATE people SET webhook_url = NULL, webhook_secret = NULL, "
@@ -424,7 +443,8 @@ static const char *const stmt_sql[ST_COUNT] = {
         "SELECT p.webhook_url, to_char(p.webhook_since AT TIME ZONE 'UTC', "
         "'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'), f.games, f.failed, d.delivered, d.pending, "
         "d.gave_up, e.game_id::text, e.last_error, e.last_error_seq, e.last_error_status, "
-        "to_char(e.last_error_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"') "
+        "to_char(e.last_error_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'), "
+        "p.webhook_format "
         "FROM (SELECT *, 'person:' || id::text AS owner FROM people) p "
         "CROSS JOIN LATERAL (SELECT count(*) AS games, "
         "coalesce(sum(failed_attempts), 0) AS failed FROM webhooks WHERE owner = p.owner) f "

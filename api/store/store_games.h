@@ -130,6 +130,7 @@ struct store_new_game {
     const struct store_idem *idem;      /* the answer to remember, or NULL */
     const char *webhook_url;            /* the creator's callback URL, or NULL */
     const char *webhook_secret;         /* its signing secret (with webhook_url) */
+    const char *webhook_format;         /* its format (store_webhooks.h), NULL: "tilehall" */
     const char *result;            /* "completed" ... when created finished, else NULL (0009) */
     const char *rematch_of;        /* the game this one is the rematch of, or NULL (0009) */
     int hints_off;                 /* 1: "hints": false (0010) */

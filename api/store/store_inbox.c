@@ -237,16 +237,16 @@ void store_inbox_free(struct store_inbox_page *p)
 }
 
 enum store_status store_person_hook_set(const char *person, const char *url, const char *secret,
-                                        const struct store_idem *idem)
+                                        const char *format, const struct store_idem *idem)
 {
     PGconn *pg = db_conn();
     if (!pg) return STORE_UNAVAILABLE;
-    const char *vals[3] = {person, url, secret};
+    const char *vals[4] = {person, url, secret, format};
     long n = 0;
     enum store_status s = db_begin(&pg);
-    if (s == STORE_OK) s = db_run_cmd(&pg, ST_PERSON_HOOK_PUT, 3, vals, NULL, &n);
+    if (s == STORE_OK) s = db_run_cmd(&pg, ST_PERSON_HOOK_PUT, 4, vals, NULL, &n);
     if (s == STORE_OK && n != 1) s = STORE_NOT_FOUND;
-    if (s == STORE_OK) s = db_run_cmd(&pg, ST_PERSON_HOOK_ROWS, 3, vals, NULL, NULL);
+    if (s == STORE_OK) s = db_run_cmd(&pg, ST_PERSON_HOOK_ROWS, 4, vals, NULL, NULL);
     if (s == STORE_OK && idem) s = db_idem_put(pg, idem);
     if (s == STORE_OK) s = db_exec(pg, "COMMIT", "commit");
     if (s != STORE_OK) db_rollback(pg);
@@ -291,6 +291,7 @@ enum store_status store_person_hook_get(const char *person, struct store_person_
     w->last_error_seq = (int)db_long(res, 0, 9, -1);
     w->last_error_status = (int)db_long(res, 0, 10, -1);
     db_copy_text(res, 11, w->last_error_at, sizeof w->last_error_at);
+    db_copy_text(res, 12, w->format, sizeof w->format);
     PQclear(res);
     return STORE_OK;
 }

@@ -121,6 +121,7 @@ void store_inbox_free(struct store_inbox_page *p);
  * (URL and secret) with the idempotent answer `idem` (NULL for none) in one transaction.
  */
 enum store_status store_person_hook_set(const char *person, const char *url, const char *secret,
+                                        const char *format,
                                         const struct store_idem *idem) NODISCARD;
 
 /* Removes person `person`'s webhook and its deliveries; *deleted says whether there was one. */

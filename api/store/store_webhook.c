@@ -23,16 +23,16 @@ static void seat_owner(int seat, char out[24])
 }
 
 enum store_status store_webhook_set(const char *id, int seat, const char *url, const char *secret,
-                                    const struct store_idem *idem)
+                                    const char *format, const struct store_idem *idem)
 {
     PGconn *pg = db_conn();
     if (!pg) return STORE_UNAVAILABLE;
     char owner[24];
     seat_owner(seat, owner);
-    const char *vals[4] = {id, url, secret, owner};
-    if (!idem) return db_run_cmd(&pg, ST_WEBHOOK_PUT, 4, vals, NULL, NULL);
+    const char *vals[5] = {id, url, secret, owner, format};
+    if (!idem) return db_run_cmd(&pg, ST_WEBHOOK_PUT, 5, vals, NULL, NULL);
     enum store_status s = db_begin(&pg);
-    if (s == STORE_OK) s = db_run_cmd(&pg, ST_WEBHOOK_PUT, 4, vals, NULL, NULL);
+    if (s == STORE_OK) s = db_run_cmd(&pg, ST_WEBHOOK_PUT, 5, vals, NULL, NULL);
     if (s == STORE_OK) s = db_idem_put(pg, idem);
     if (s == STORE_OK) s = db_exec(pg, "COMMIT", "commit");
     if (s != STORE_OK) db_rollback(pg);
@@ -74,6 +74,7 @@ enum store_status store_webhook_get(const char *id, int seat, struct store_webho
     out->pending = db_long(res, 0, 8, 0);
     out->gave_up = db_long(res, 0, 9, 0);
     out->delivered_up_to = (int)db_long(res, 0, 10, -1);
+    db_copy_text(res, 11, out->format, sizeof out->format);
     PQclear(res);
     return STORE_OK;
 }
@@ -129,6 +130,11 @@ enum store_status store_webhook_claim(int lease_ms, const char *const *skip, int
         d->payload = strdup(PQgetvalue(res, i, 5));
         d->host = strdup(PQgetvalue(res, i, 6));
         snprintf(d->hook, sizeof d->hook, "%s", PQgetvalue(res, i, 7));
+        d->chat = PQgetvalue(res, i, 8)[0] == 't';
+        snprintf(d->format, sizeof d->format, "%s", PQgetvalue(res, i, 9));
+        snprintf(d->owner, sizeof d->owner, "%s", PQgetvalue(res, i, 10));
+        d->version = (int)db_long(res, i, 11, 0);
+        d->last_of_version = PQgetvalue(res, i, 12)[0] == 't';
         if (!d->url || !d->secret || !d->payload || !d->host) {
             /* Left leased: another attempt comes once the lease runs out. */
             store_delivery_free(d);
@@ -148,13 +154,13 @@ static enum store_status run_cmd(enum stmt st, int n, const char *const *vals)
     return db_run_cmd(&pg, st, n, vals, NULL, NULL);
 }
 
-enum store_status store_webhook_defer(const char *hook, int seq, int delay_ms)
+enum store_status store_webhook_defer(const char *hook, int chat, int seq, int delay_ms)
 {
     char sq[16], delay[16];
     snprintf(sq, sizeof sq, "%d", seq);
     snprintf(delay, sizeof delay, "%d", delay_ms);
-    const char *vals[3] = {hook, sq, delay};
-    return run_cmd(ST_WEBHOOK_DEFER, 3, vals);
+    const char *vals[4] = {hook, sq, delay, chat ? "true" : "false"};
+    return run_cmd(ST_WEBHOOK_DEFER, 4, vals);
 }
 
 enum store_status store_webhook_host_defer(const char *host, int delay_ms)
@@ -175,14 +181,14 @@ void store_delivery_free(struct store_delivery *d)
     d->url = d->secret = d->payload = d->host = NULL;
 }
 
-enum store_status store_webhook_done(const char *hook, int seq, int ok, int http_status,
+enum store_status store_webhook_done(const char *hook, int chat, int seq, int ok, int http_status,
                                      const char *error, int retry_ms, int gave_up)
 {
     char sq[16], st[16], retry[16];
     snprintf(sq, sizeof sq, "%d", seq);
     snprintf(st, sizeof st, "%d", http_status);
     snprintf(retry, sizeof retry, "%d", retry_ms);
-    const char *vals[7] = {hook,  sq,    ok ? "true" : "false",     http_status > 0 ? st : NULL,
-                           error, retry, gave_up ? "true" : "false"};
-    return run_cmd(ST_WEBHOOK_DONE, 7, vals);
+    const char *vals[8] = {hook,  sq,    ok ? "true" : "false",      http_status > 0 ? st : NULL,
+                           error, retry, gave_up ? "true" : "false", chat ? "true" : "false"};
+    return run_cmd(ST_WEBHOOK_DONE, 8, vals);
 }

@@ -14,30 +14,40 @@
 
 /*
  * Sets (or replaces) the webhook of seat `seat` of game `id` (which exists): its URL and
- * signing secret, with the idempotent answer `idem` (NULL for none) in the same
- * transaction. That webhook's deliveries still due go to the new URL.
+ * signing secret and its format (STORE_HOOK_FORMATS), with the idempotent answer `idem` (NULL for
+ * none) in the same transaction. That webhook's deliveries still due go to the new URL.
  */
 enum store_status store_webhook_set(const char *id, int seat, const char *url, const char *secret,
-                                    const struct store_idem *idem) NODISCARD;
+                                    const char *format, const struct store_idem *idem) NODISCARD;
 
 /* Removes the webhook of seat `seat` of game `id` and its deliveries; *deleted says whether
  * there was one. */
 enum store_status store_webhook_delete(const char *id, int seat, int *deleted) NODISCARD;
 
+/* What a webhook's deliveries are (webhooks.format, 0028): "tilehall" (the signed JSON of
+ * docs/clients.md), or a chat app's incoming webhook, "discord" or "slack"
+ * (api/jobs/webhook_apps.c). */
+#define STORE_HOOK_FORMATS                                                                         \
+    {                                                                                              \
+        "tilehall", "discord", "slack", NULL                                                       \
+    }
+#define STORE_HOOK_FORMAT_MAX 16 /* bytes of a format's name, its NUL included */
+
 /* A webhook and how its deliveries stand (never its secret). */
 struct store_webhook_state {
-    char url[STORE_URL_MAX + 1]; /* the callback URL */
-    char since[32];              /* when it was set (RFC 3339, UTC) */
-    long delivered;              /* events answered 2xx */
-    long pending;                /* events still to deliver (due or waiting to be retried) */
-    long gave_up;                /* events given up after the last attempt */
-    int delivered_up_to;         /* the seq up to which every event is done, or -1 */
-    long failed_attempts;        /* attempts that got no 2xx answer */
-    int has_error;               /* 1 when some attempt failed: the last_error fields hold */
-    char last_error[256];        /* what the last failed attempt got */
-    int last_error_seq;          /* the event it was delivering */
-    int last_error_status;       /* its HTTP status, or -1 when there was no answer */
-    char last_error_at[32];      /* when (RFC 3339, UTC) */
+    char url[STORE_URL_MAX + 1];        /* the callback URL */
+    char format[STORE_HOOK_FORMAT_MAX]; /* its format (STORE_HOOK_FORMATS) */
+    char since[32];                     /* when it was set (RFC 3339, UTC) */
+    long delivered;                     /* deliveries answered 2xx (events and chat messages) */
+    long pending;           /* deliveries still to make (due or waiting to be retried) */
+    long gave_up;           /* deliveries given up after the last attempt */
+    int delivered_up_to;    /* the seq up to which every event is done, or -1 */
+    long failed_attempts;   /* attempts that got no 2xx answer */
+    int has_error;          /* 1 when some attempt failed: the last_error fields hold */
+    char last_error[256];   /* what the last failed attempt got */
+    int last_error_seq;     /* the event it was delivering, -1: a chat message */
+    int last_error_status;  /* its HTTP status, or -1 when there was no answer */
+    char last_error_at[32]; /* when (RFC 3339, UTC) */
 };
 
 /* The webhook of seat `seat` of game `id` into `out`: STORE_OK, STORE_NOT_FOUND when the
@@ -45,17 +55,23 @@ struct store_webhook_state {
 enum store_status store_webhook_get(const char *id, int seat,
                                     struct store_webhook_state *out) NODISCARD;
 
-/* A claimed delivery: one event to POST to one webhook. Strings are malloc'd
- * (store_delivery_free). */
+/* A claimed delivery: one event or chat message to POST to one webhook. Strings are
+ * malloc'd (store_delivery_free). */
 struct store_delivery {
-    char hook[24];                /* the webhook's id (webhooks.id, decimal) */
-    char game[AUTH_UUID_LEN + 1]; /* the game's id */
-    int seq;                      /* the event's seq */
-    int attempt;                  /* 1 for the first attempt */
-    char *url;                    /* where to */
-    char *secret;                 /* the signing key */
-    char *payload;                /* the event (JSON) */
-    char *host;                   /* the URL's host, lower-case (webhooks.host): a key */
+    char hook[24];                      /* the webhook's id (webhooks.id, decimal) */
+    char game[AUTH_UUID_LEN + 1];       /* the game's id */
+    int chat;                           /* 1: a chat message (kind 'chat', 0028), 0: an event */
+    int seq;                            /* the event's seq, or the chat message's */
+    int attempt;                        /* 1 for the first attempt */
+    char *url;                          /* where to */
+    char *secret;                       /* the signing key */
+    char *payload;                      /* the event (JSON), or the message as GET .../chat
+                                           shows it */
+    char *host;                         /* the URL's host, lower-case (webhooks.host): a key */
+    char format[STORE_HOOK_FORMAT_MAX]; /* the webhook's format (STORE_HOOK_FORMATS) */
+    char owner[48];                     /* "creator", "seat:<n>" or "person:<id>" */
+    int version;                        /* an event's game version (0 for a message) */
+    int last_of_version;                /* 1: the last event of its version */
 };
 
 /*
@@ -69,10 +85,11 @@ enum store_status store_webhook_claim(int lease_ms, const char *const *skip, int
                                       int *n) NODISCARD;
 
 /*
- * Puts a claimed delivery (webhook `hook`, event `seq`) back unattempted: its attempt is
- * not counted, and it is due again in `delay_ms` (for any server).
+ * Puts a claimed delivery (webhook `hook`, event or, when `chat`, chat message `seq`) back
+ * unattempted: its attempt is not counted, and it is due again in `delay_ms` (for any
+ * server).
  */
-enum store_status store_webhook_defer(const char *hook, int seq, int delay_ms) NODISCARD;
+enum store_status store_webhook_defer(const char *hook, int chat, int seq, int delay_ms) NODISCARD;
 
 /*
  * Reschedules every waiting delivery to `host` to `delay_ms` from now at the earliest (a
@@ -84,11 +101,12 @@ enum store_status store_webhook_host_defer(const char *host, int delay_ms) NODIS
 void store_delivery_free(struct store_delivery *d);
 
 /*
- * Records an attempt of delivery (webhook `hook`, event `seq`): `ok` (answered 2xx), else
- * its HTTP status (0: no answer) and `error`, due again in `retry_ms`, or given up for good
- * (`gave_up`).
+ * Records an attempt of delivery (webhook `hook`, event or, when `chat`, chat message
+ * `seq`): `ok` (answered 2xx, or nothing to send: a chat app's webhook and an event nobody
+ * reads), else its HTTP status (0: no answer) and `error`, due again in `retry_ms`, or
+ * given up for good (`gave_up`).
  */
-enum store_status store_webhook_done(const char *hook, int seq, int ok, int http_status,
+enum store_status store_webhook_done(const char *hook, int chat, int seq, int ok, int http_status,
                                      const char *error, int retry_ms, int gave_up) NODISCARD;
 
 #endif

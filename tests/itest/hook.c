@@ -56,9 +56,12 @@ long hook_read_request(int c, char *buf, size_t cap, int ms, char **body)
 /* Serves one connection. */
 static void serve(struct listener *l, int c)
 {
-    char buf[65536], *body;
-    long body_len = hook_read_request(c, buf, sizeof buf, 5000, &body);
-    if (body_len < 0) return;
+    char *buf = malloc(HOOK_BODY_MAX), *body;
+    long body_len = buf ? hook_read_request(c, buf, HOOK_BODY_MAX, 5000, &body) : -1;
+    if (body_len < 0) {
+        free(buf);
+        return;
+    }
     char *end = body - 4;
     *end = '\0';
     int status;
@@ -86,7 +89,12 @@ static void serve(struct listener *l, int c)
         header_of(buf, "X-Tilehall-Attempt", at, sizeof at);
         r->attempt = (int)strtol(at, NULL, 10);
         r->answered = status;
-        r->body = strndup(end + 4, (size_t)body_len);
+        r->body = malloc((size_t)body_len + 1);
+        if (r->body) {
+            memcpy(r->body, end + 4, (size_t)body_len);
+            r->body[body_len] = '\0';
+            r->body_len = body_len;
+        }
         l->n++;
     }
     pthread_mutex_unlock(&l->lock);
@@ -96,6 +104,7 @@ static void serve(struct listener *l, int c)
                      "HTTP/1.1 %d X\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", status);
     ssize_t w = write(c, answer, (size_t)n);
     (void)w;
+    free(buf);
 }
 
 static void *listener_main(void *p)

@@ -7,7 +7,8 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
-#define HOOK_MAX 512 /* requests a listener keeps */
+#define HOOK_MAX      512       /* requests a listener keeps */
+#define HOOK_BODY_MAX (4 << 20) /* bytes of one request at most (a chat app's board PNG) */
 
 /* One request the listener got. */
 struct hook_req {
@@ -20,9 +21,10 @@ struct hook_req {
     char wid[128];     /* webhook-id (Standard Webhooks) */
     char wts[24];      /* webhook-timestamp */
     char wsig[80];     /* webhook-signature */
-    char ctype[64];    /* Content-Type */
+    char ctype[128];   /* Content-Type (a multipart boundary too) */
     int answered;      /* the status it was answered */
-    char *body;        /* malloc'd */
+    char *body;        /* malloc'd (NUL after its last byte) */
+    long body_len;     /* its bytes (a multipart body may hold NULs: a PNG) */
 };
 
 /* A webhook receiver on 127.0.0.1 (one connection at a time, each closed after its answer). */
