@@ -37,6 +37,8 @@ static const char *const SERVICE_CODES[] = {
     "unrated_setup",
     /* talk, blocks and the operator (issue 28) */
     "invalid_chat_text", "chat_rate_limited", "cannot_block_self", "player_suspended",
+    /* the expansions of classic (issue 24): the contract's words for engine refusals */
+    "unknown_figure", "figure_not_allowed",
     /* END service codes */
 };
 
