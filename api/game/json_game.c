@@ -174,6 +174,23 @@ void json_options(struct json_out *o, const struct cc_game *g)
     json_out_end_object(o);
 }
 
+void json_supply(struct json_out *o, const struct cc_game *g, unsigned seat)
+{
+    const struct cc_player *p = &g->players[seat];
+    for (unsigned k = 0; k < CC_PIECE_KIND_COUNT; k++)
+        if (expansion_figure(k) && cc_figure_in_game(g, k))
+            json_out_kint(o, api_figure_info((enum cc_piece_kind)k)->supply,
+                          cc_supply_count(p, (enum cc_piece_kind)k));
+    if (has_goods(g)) add_goods(o, "goods", p->goods);
+}
+
+void json_extra_turn(struct json_out *o, const struct cc_game *g)
+{
+    if (!cc_figure_in_game(g, CC_PIECE_BUILDER)) return;
+    json_out_key(o, "extra");
+    json_out_bool(o, g->extra_turn != 0 && g->phase != CC_PHASE_FINISHED);
+}
+
 /* The player objects of GET /v1/games/{id} (with `tokens`, if not NULL, as "token"). */
 static void add_players(struct json_out *o, const struct cc_game *g,
                         const struct json_game_meta *meta)
@@ -191,12 +208,7 @@ static void add_players(struct json_out *o, const struct cc_game *g,
         json_out_kint(o, "followers", p->followers);
         if (info->stables) json_out_kint(o, "stables", p->stables);
         if (info->harvest) add_crops(o, "harvest", p->harvest);
-        /* The expansions' figures the game has (0 or 1 left of each), and goods. */
-        for (unsigned k = 0; k < CC_PIECE_KIND_COUNT; k++)
-            if (expansion_figure(k) && cc_figure_in_game(g, k))
-                json_out_kint(o, api_figure_info((enum cc_piece_kind)k)->supply,
-                              cc_supply_count(p, (enum cc_piece_kind)k));
-        if (has_goods(g)) add_goods(o, "goods", p->goods);
+        json_supply(o, g, s);
         if (cc_game_uses_hand(g)) {
             json_out_key(o, "hand");
             json_out_begin_array(o);
@@ -896,10 +908,7 @@ void json_turn(struct json_out *o, const struct cc_game *g)
                      : g->phase == CC_PHASE_PLACE ? "place"
                                                   : "draw");
     add_tile(o, "tile", g, drawn_tile(g));
-    if (cc_figure_in_game(g, CC_PIECE_BUILDER)) { /* traders: a builder's extra turn */
-        json_out_key(o, "extra");
-        json_out_bool(o, g->extra_turn != 0 && !finished);
-    }
+    json_extra_turn(o, g);
     json_out_end_object(o);
 }
 
