@@ -80,6 +80,9 @@ int problem_http_status(enum cc_status s)
     case CC_ERR_BAD_LOCATION:
     case CC_ERR_FOLLOWUP_NOT_IN_RULESET:
     case CC_ERR_TILE_REQUIRED:
+    case CC_ERR_INCOMPATIBLE_OPTIONS:
+    case CC_ERR_TILE_NOT_IN_GAME:
+    case CC_ERR_FIGURE_NOT_IN_GAME:
         return 400;
     case CC_ERR_NOT_YOUR_TURN:
         return 403;

@@ -22,7 +22,7 @@ int game_new(const struct server *srv, const char *body, struct game *g, char *w
     snprintf(g->id, sizeof g->id, "%s", jstr(r.json, "id"));
     const cJSON *players = jget(r.json, "players");
     g->nplayers = cJSON_GetArraySize(players);
-    for (int s = 0; s < g->nplayers && s < 5; s++) {
+    for (int s = 0; s < g->nplayers && s < 6; s++) {
         snprintf(g->token[s], sizeof g->token[s], "%s",
                  jstr(cJSON_GetArrayItem(players, s), "token"));
         snprintf(g->auth[s], sizeof g->auth[s], "Authorization: Bearer %s", g->token[s]);
