@@ -274,7 +274,7 @@ static enum cc_status apply_place(struct cc_game *g, const struct cc_action *a,
         return CC_OK;
     }
     /* A builder's extra turn (traders.c): the same seat again, unless the pile is empty. */
-    bool again = cc_modules_turn_again(g);
+    bool again = cc_modules_turn_again(g, ev);
     if (g->deck_pos >= g->deck_len) {
         finish(g, ev);
         return CC_OK;
@@ -387,7 +387,8 @@ static const char *const event_names[CC_EV_COUNT] = {
     "tile_drawn",   "tile_discarded", "tile_placed",        "follower_deployed",
     "stable_built", "hiker_moved",    "follower_withdrawn", "feature_scored",
     "final_scored", "game_finished",  "follower_returned",  "tiles_removed",
-    "hand_dealt",   "seat_resigned",  "piece_removed",      "goods_taken"};
+    "hand_dealt",   "seat_resigned",  "piece_removed",      "goods_taken",
+    "extra_turn"};
 
 static const char *const column_names[CC_COL_COUNT] = {
     "road",   "city",    "monastery", "farm",     "trail", "farmland", "hike",

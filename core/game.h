@@ -141,7 +141,8 @@ struct cc_game {
     uint8_t river_tile;        /* board index of the tile holding the river's open end */
     uint8_t resigned;          /* bit mask of the seats that resigned (core/resign.c) */
     uint8_t extra_turn;        /* traders (traders.c): 1 while the turn is a builder's extra turn */
-    uint8_t builder_due;       /* traders: within a placement, the builder's feature was extended */
+    uint8_t builder_due;       /* traders: within a placement, 1 + the placed tile's feature that
+                                  extended the builder's road or city; 0 otherwise */
     uint8_t modules_on;  /* bit per module on (core/modules.h), from the options: not stored */
     uint16_t turn;       /* turns started, from 1 */
     uint64_t seed;       /* as created */
@@ -224,6 +225,7 @@ enum cc_event_type {
     CC_EV_SEAT_RESIGNED,     /* a seat is out (core/resign.c); tile: a drawn tile put back */
     CC_EV_PIECE_REMOVED,     /* a resigned seat's piece leaves the board; kind: cc_piece_kind */
     CC_EV_GOODS_TAKEN,       /* traders: the placing seat takes a completed city's goods */
+    CC_EV_EXTRA_TURN,        /* traders: the seat's builder gives it the next turn too */
     CC_EV_COUNT
 };
 
@@ -393,6 +395,10 @@ unsigned cc_game_columns(const struct cc_game *g);
 /* The most players a game with options `o` may have: CC_BASE_MAX_PLAYERS, or
  * CC_MAX_PLAYERS with an expansion of classic. */
 unsigned cc_max_players(const struct cc_options *o);
+
+/* Whether figures of `kind` may be deployed in `g`: followers always, others when an
+ * expansion the game has on brings them (core/modules.h). */
+bool cc_figure_in_game(const struct cc_game *g, unsigned kind);
 
 /* Figures of `kind` in the supply of player `p`. */
 unsigned cc_supply_count(const struct cc_player *p, enum cc_piece_kind kind);

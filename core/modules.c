@@ -121,10 +121,10 @@ void cc_modules_completed(struct cc_game *g, uint16_t root, enum cc_kind kind, s
     EACH_ON(g, completed) m->completed(g, root, kind, ev);
 }
 
-bool cc_modules_turn_again(struct cc_game *g)
+bool cc_modules_turn_again(struct cc_game *g, struct cc_events *ev)
 {
     bool again = false;
-    EACH_ON(g, turn_again) again |= m->turn_again(g);
+    EACH_ON(g, turn_again) again |= m->turn_again(g, ev);
     return again;
 }
 

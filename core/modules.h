@@ -76,8 +76,9 @@ struct cc_module {
     enum cc_status (*check_figure)(const struct cc_game *g, const struct cc_action *a);
     /* A road or city `root` completed during play was just scored (its pieces still on it). */
     void (*completed)(struct cc_game *g, uint16_t root, enum cc_kind kind, struct cc_events *ev);
-    /* After a placement was scored: whether the seat to move takes another turn. */
-    bool (*turn_again)(struct cc_game *g);
+    /* After a placement was scored: whether the seat to move takes another turn (and its
+     * event, if ev). */
+    bool (*turn_again)(struct cc_game *g, struct cc_events *ev);
     /* Standard farms: the seats among `winners` of farm `field` that score one point more
      * per city (a pig). */
     unsigned (*farm_boost)(const struct cc_game *g, uint16_t field, unsigned winners);
@@ -158,15 +159,11 @@ void cc_modules_final_scoring(const struct cc_game *g, struct cc_player *players
                               struct cc_events *ev);
 void cc_modules_completed(struct cc_game *g, uint16_t root, enum cc_kind kind,
                           struct cc_events *ev);
-bool cc_modules_turn_again(struct cc_game *g);
+bool cc_modules_turn_again(struct cc_game *g, struct cc_events *ev);
 unsigned cc_modules_farm_boost(const struct cc_game *g, uint16_t field, unsigned winners);
 
 /* The module on in `g` that brings figures of `kind`, or NULL. */
 const struct cc_module *cc_module_of_figure(const struct cc_game *g, unsigned kind);
-
-/* Whether figures of `kind` may be deployed in `g`: followers always, others when a module
- * on brings them. */
-bool cc_figure_in_game(const struct cc_game *g, unsigned kind);
 
 /* Figures of `kind` each player has at the start of a game with options `o` of ruleset
  * `rules_followers` followers and `rules_stables` stables. */

@@ -108,18 +108,29 @@ static void traders_placed(struct cc_game *g, unsigned tile, const struct cc_til
         const struct cc_piece *pc = &g->pieces[i];
         if (!pc->used || pc->kind != CC_PIECE_BUILDER || pc->seat != g->seat) continue;
         uint16_t r = g->root[cc_node(pc->tile, pc->feature)];
-        for (unsigned f = 0; f < t->nfeatures; f++)
-            if (g->root[cc_node(tile, f)] == r) g->builder_due = 1;
+        for (unsigned f = 0; f < t->nfeatures && !g->builder_due; f++)
+            if (g->root[cc_node(tile, f)] == r) g->builder_due = (uint8_t)(1 + f);
         return;
     }
 }
 
-/* The extra turn: due, not itself an extra turn, and a tile left to draw. */
-static bool traders_turn_again(struct cc_game *g)
+/* The extra turn: due, not itself an extra turn, and a tile left to draw. Its event names
+ * the builder's road or city by the placed tile's segment that extended it (the builder
+ * may have gone back already, when the placement completed the feature). */
+static bool traders_turn_again(struct cc_game *g, struct cc_events *ev)
 {
     bool again = g->builder_due && !g->extra_turn && g->deck_pos < g->deck_len;
+    unsigned f = g->builder_due - 1u, tile = g->nboard - 1u;
     g->builder_due = 0;
     g->extra_turn = again;
+    struct cc_event *e = again ? cc_emit(ev, CC_EV_EXTRA_TURN) : NULL;
+    if (e) {
+        e->seat = g->seat;
+        e->x = g->board[tile].x;
+        e->y = g->board[tile].y;
+        e->loc = cc_node_location(g, cc_node(tile, f));
+        e->kind = cc_placed_type(g, tile)->features[f].kind;
+    }
     return again;
 }
 

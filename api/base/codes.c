@@ -40,6 +40,8 @@ static const char *const SERVICE_CODES[] = {
     /* play now: seeks (issue 26) */
     "too_many_seeks", "not_seek_owner", "seek_not_waiting", "invalid_rating_range",
     "invalid_bot_after_seconds",
+    /* the expansions of classic (issue 24): the contract's words for engine refusals */
+    "unknown_figure", "figure_not_allowed",
     /* END service codes */
 };
 

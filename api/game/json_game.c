@@ -113,6 +113,36 @@ static void add_seats(struct json_out *o, const char *name, const struct cc_game
     json_out_end_array(o);
 }
 
+/* Member `name`: {kind: count} for every kind of goods. */
+static void add_goods(struct json_out *o, const char *name, const uint8_t counts[CC_GOODS_COUNT])
+{
+    json_out_key(o, name);
+    json_out_begin_object(o);
+    for (int k = 0; k < CC_GOODS_COUNT; k++)
+        json_out_kint(o, cc_goods_name((enum cc_goods)k), counts[k]);
+    json_out_end_object(o);
+}
+
+/* Whether `g`'s scoreboard has the goods column (Traders & Builders): its seats hold goods. */
+static int has_goods(const struct cc_game *g)
+{
+    return (cc_game_columns(g) >> CC_COL_GOODS) & 1u;
+}
+
+/* Member "figure": the API's name of figure `kind`. */
+static void add_figure(struct json_out *o, unsigned kind)
+{
+    const struct api_figure_info *f = api_figure_info((enum cc_piece_kind)kind);
+    json_out_kstring(o, "figure", f ? f->name : "?");
+}
+
+/* The figures a deployment may name beyond the plain follower (and the hills' stable, its
+ * own follow-up): those of the expansions. */
+static int expansion_figure(unsigned kind)
+{
+    return kind != CC_PIECE_FOLLOWER && kind != CC_PIECE_STABLE;
+}
+
 /* Member "seat": a seat number, or null for CC_NO_SEAT. */
 static void add_seat(struct json_out *o, unsigned seat)
 {
@@ -162,6 +192,23 @@ static void add_seat_rating(struct json_out *o, const struct store_seat_rating *
     json_out_end_object(o);
 }
 
+void json_supply(struct json_out *o, const struct cc_game *g, unsigned seat)
+{
+    const struct cc_player *p = &g->players[seat];
+    for (unsigned k = 0; k < CC_PIECE_KIND_COUNT; k++)
+        if (expansion_figure(k) && cc_figure_in_game(g, k))
+            json_out_kint(o, api_figure_info((enum cc_piece_kind)k)->supply,
+                          cc_supply_count(p, (enum cc_piece_kind)k));
+    if (has_goods(g)) add_goods(o, "goods", p->goods);
+}
+
+void json_extra_turn(struct json_out *o, const struct cc_game *g)
+{
+    if (!cc_figure_in_game(g, CC_PIECE_BUILDER)) return;
+    json_out_key(o, "extra");
+    json_out_bool(o, g->extra_turn != 0 && g->phase != CC_PHASE_FINISHED);
+}
+
 /* The player objects of GET /v1/games/{id} (with `tokens`, if not NULL, as "token"), each
  * seat's player and rating (meta->seat_ratings) beside its computer player. */
 static void add_players(struct json_out *o, const struct cc_game *g,
@@ -180,6 +227,7 @@ static void add_players(struct json_out *o, const struct cc_game *g,
         json_out_kint(o, "followers", p->followers);
         if (info->stables) json_out_kint(o, "stables", p->stables);
         if (info->harvest) add_crops(o, "harvest", p->harvest);
+        json_supply(o, g, s);
         if (cc_game_uses_hand(g)) {
             json_out_key(o, "hand");
             json_out_begin_array(o);
@@ -263,6 +311,7 @@ static void add_board(struct json_out *o, const struct cc_game *g)
             json_out_begin_object(o);
             json_out_kint(o, "seat", p->seat);
             json_out_kstring(o, "kind", p->kind == CC_PIECE_STABLE ? "stable" : "follower");
+            add_figure(o, p->kind);
             json_out_kstring(o, "location", cc_location_name((enum cc_location)p->loc));
             add_piece_feature(o, g, p);
             json_out_end_object(o);
@@ -345,14 +394,20 @@ static void scored_fields(struct json_out *o, const struct cc_game *g, const str
                           size_t *i)
 {
     const struct cc_event *e = &ev->ev[*i];
-    const char *kind = e->kind < CC_KIND_COUNT
+    /* A goods majority (traders, final) is a scoring of no feature: its kind is the column,
+     * "goods_kind" says which goods. */
+    int goods = e->column == CC_COL_GOODS;
+    const char *kind = goods ? cc_column_name(CC_COL_GOODS)
+                       : e->kind < CC_KIND_COUNT
                            ? cc_kind_name((enum cc_kind)e->kind)
                            : cc_column_name((enum cc_column)(e->kind - CC_KIND_COUNT));
     if (kind) json_out_kstring(o, "kind", kind);
     const char *col = cc_column_name((enum cc_column)e->column);
     if (col) json_out_kstring(o, "column", col);
-    /* A scoring of no one feature (the hills harvest) has no place on the board. */
-    if (e->kind < CC_KIND_COUNT && e->column != CC_COL_HARVEST) piece_fields(o, e);
+    for (int k = 0; goods && k < CC_GOODS_COUNT; k++)
+        if (e->goods[k]) json_out_kstring(o, "goods_kind", cc_goods_name((enum cc_goods)k));
+    /* A scoring of no one feature (the hills harvest, goods) has no place on the board. */
+    if (e->kind < CC_KIND_COUNT && e->column != CC_COL_HARVEST && !goods) piece_fields(o, e);
     json_out_kint(o, "tiles", e->tiles);
     json_out_kint(o, "count", e->count);
     add_seats(o, "seats", g, e->seats);
@@ -387,6 +442,7 @@ static void scored_fields(struct json_out *o, const struct cc_game *g, const str
         json_out_begin_object(o);
         json_out_kint(o, "seat", r->seat);
         piece_fields(o, r);
+        add_figure(o, r->figure);
         json_out_end_object(o);
     }
     json_out_end_array(o);
@@ -468,6 +524,7 @@ int json_events_ended(struct json_out *o, const struct cc_game *g, const struct 
                                    ? cc_kind_name((enum cc_kind)e->kind)
                                    : kind_at(g, e->x, e->y, e->loc);
             if (kind) json_out_kstring(o, "kind", kind);
+            if (e->type == CC_EV_FOLLOWER_DEPLOYED) add_figure(o, e->figure);
             if (e->type == CC_EV_FOLLOWER_WITHDRAWN) {
                 /* What the withdrawal scored, for its owner alone. */
                 const char *col = cc_column_name((enum cc_column)e->column);
@@ -479,9 +536,13 @@ int json_events_ended(struct json_out *o, const struct cc_game *g, const struct 
             break;
         }
         case CC_EV_STABLE_BUILT:
+            add_seat(o, e->seat);
+            piece_fields(o, e);
+            break;
         case CC_EV_FOLLOWER_RETURNED: /* one that follows no scoring */
             add_seat(o, e->seat);
             piece_fields(o, e);
+            add_figure(o, e->figure);
             break;
         case CC_EV_HIKER_MOVED:
             add_seat(o, e->seat);
@@ -506,11 +567,18 @@ int json_events_ended(struct json_out *o, const struct cc_game *g, const struct 
             add_seat(o, e->seat);
             piece_fields(o, e);
             json_out_kstring(o, "piece", e->kind == CC_PIECE_STABLE ? "stable" : "follower");
+            add_figure(o, e->kind);
             break;
-        case CC_EV_GOODS_TAKEN: /* traders, which the API does not offer yet */
+        case CC_EV_GOODS_TAKEN: /* traders: the completed city (a square and location of it) */
             add_seat(o, e->seat);
-            for (int k = 0; k < CC_GOODS_COUNT; k++)
-                json_out_kint(o, cc_goods_name((enum cc_goods)k), e->goods[k]);
+            piece_fields(o, e);
+            add_goods(o, "goods", e->goods);
+            break;
+        case CC_EV_EXTRA_TURN: /* traders: the builder's road or city, where the tile joined it */
+            add_seat(o, e->seat);
+            piece_fields(o, e);
+            if (e->kind < CC_KIND_COUNT)
+                json_out_kstring(o, "kind", cc_kind_name((enum cc_kind)e->kind));
             break;
         case CC_EV_COUNT:
             break;
@@ -606,23 +674,49 @@ static void add_withdrawals(struct json_out *o, const struct cc_game *g,
     }
 }
 
-/* Member "spots": each feature of placement `p` a follower may go to once, at the first of
- * its locations in "follower", with its kind. */
+/* The locations of placement `p` where a figure of `kind` may go (the follower's masks). */
+static unsigned figure_locations(const struct cc_placement *p, unsigned kind)
+{
+    switch (kind) {
+    case CC_PIECE_FOLLOWER:
+        return p->follower;
+    case CC_PIECE_LARGE:
+        return p->large;
+    case CC_PIECE_BUILDER:
+        return p->builder;
+    case CC_PIECE_PIG:
+        return p->pig;
+    default:
+        return 0;
+    }
+}
+
+/* Member "spots": each feature of placement `p` some figure may go to, once, at the first
+ * of its locations, with its kind and "figures": those that may go there (a plain follower
+ * first, then the expansions', the game's only). */
 static void add_spots(struct json_out *o, const struct cc_game *g, const struct cc_placement *p)
 {
     const struct cc_tileset *ts = cc_tileset_get((enum cc_ruleset)g->ruleset);
     const struct cc_tile_type *t = ts && p->tile < ts->ntypes ? &ts->types[p->tile] : NULL;
+    unsigned any = 0;
+    for (unsigned k = 0; k < CC_PIECE_KIND_COUNT; k++) any |= figure_locations(p, k);
     uint32_t seen = 0;
     json_out_key(o, "spots");
     json_out_begin_array(o);
     for (int l = 0; t && l < CC_LOC_COUNT; l++) {
-        if (!(p->follower & (1u << l))) continue;
+        if (!(any & (1u << l))) continue;
         unsigned f = t->slot_feature[p->rot & 3][l];
         if (f >= t->nfeatures || f >= 32 || (seen & (1u << f))) continue;
         seen |= 1u << f;
         json_out_begin_object(o);
         json_out_kstring(o, "location", cc_location_name((enum cc_location)l));
         json_out_kstring(o, "kind", cc_kind_name((enum cc_kind)t->features[f].kind));
+        json_out_key(o, "figures");
+        json_out_begin_array(o);
+        for (unsigned k = 0; k < CC_PIECE_KIND_COUNT; k++)
+            if (figure_locations(p, k) & (1u << l))
+                json_out_string(o, api_figure_info((enum cc_piece_kind)k)->name);
+        json_out_end_array(o);
         json_out_end_object(o);
     }
     json_out_end_array(o);
@@ -706,7 +800,7 @@ static void score_fields(struct json_out *o, const struct cc_game *g, const stru
     json_out_kint(o, "score", p->score);
     json_out_key(o, "breakdown");
     json_out_begin_object(o);
-    unsigned cols = cc_ruleset_columns((enum cc_ruleset)g->ruleset);
+    unsigned cols = cc_game_columns(g);
     for (int c = 0; c < CC_COL_COUNT; c++)
         if (cols & (1u << c)) json_out_kint(o, cc_column_name((enum cc_column)c), p->columns[c]);
     json_out_end_object(o);
@@ -803,6 +897,7 @@ static void placement_fields(struct json_out *o, const struct cc_game *g, const 
             break;
         case CC_FOLLOW_FOLLOWER:
             json_out_kstring(o, "follower", loc ? loc : "?");
+            if (a->figure != CC_PIECE_FOLLOWER) add_figure(o, a->figure);
             break;
         case CC_FOLLOW_STABLE:
             json_out_kstring(o, "stable", loc ? loc : "?");
@@ -836,6 +931,7 @@ void json_turn(struct json_out *o, const struct cc_game *g)
                      : g->phase == CC_PHASE_PLACE ? "place"
                                                   : "draw");
     add_tile(o, "tile", g, drawn_tile(g));
+    json_extra_turn(o, g);
     json_out_end_object(o);
 }
 

@@ -122,6 +122,15 @@ const char *json_status(const struct cc_game *g);
 
 /* How a finished game ended: "completed" or "resignation"; NULL while it runs. */
 const char *json_result(const struct cc_game *g);
+/* Writes the members of seat `seat`'s state that the expansions of classic add: how many of
+ * each of their figures the game has are left ("large", "builder", "pig": the names of
+ * api/game/rulesets.c) and, with Traders & Builders, its "goods" by kind. */
+void json_supply(struct json_out *o, const struct cc_game *g, unsigned seat);
+
+/* Writes member "extra" (whether the turn is a builder's extra turn) in a game with
+ * Traders & Builders; nothing in other games. */
+void json_extra_turn(struct json_out *o, const struct cc_game *g);
+
 /* Writes the turn object of `g` as GET /v1/games/{id} has it ("turn": number, seat, phase,
  * tile): what a placement's answer says comes next. */
 void json_turn(struct json_out *o, const struct cc_game *g);

@@ -164,6 +164,7 @@ static enum game_outcome try_play(struct api_game *ag, const struct game_play *p
             rc = GAME_NOT_ACTIVE;
         } else {
             out->refusal = st;
+            out->figure = a.figure;
             rc = GAME_REFUSED;
         }
         goto refused;

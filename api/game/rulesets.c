@@ -18,6 +18,16 @@ static const struct api_option_info option_infos[CC_OPT_COUNT] = {
                       .key_label = "river"},
     [CC_OPT_DRAW] = {.description = "pile: draw a tile each turn; hand: the hand-of-two variant.",
                      .phrase = {", draw pile", ", hand of two"}},
+    [CC_OPT_EXPANSIONS] = {.description = "Expansions of classic, any of them: inns (Inns & "
+                                          "Cathedrals: inns, cathedrals, the large follower), "
+                                          "traders (Traders & Builders: goods, the builder, the "
+                                          "pig; not with the original edition). With any, 2 to "
+                                          "6 players.",
+                           .phrase = {", Inns & Cathedrals", ", Traders & Builders"}},
+    [CC_OPT_INN_FINAL] = {.description = "With inns: what an inn road or a cathedral city not "
+                                         "completed scores at the end. zero: nothing; ignore: "
+                                         "as a plain road or city (1 per tile and pennant).",
+                          .phrase = {NULL, ", unfinished inns and cathedrals as plain"}},
 };
 
 static const struct api_ruleset_info ruleset_infos[CC_RULESET_COUNT] = {
@@ -52,6 +62,28 @@ static const struct api_ruleset_info ruleset_infos[CC_RULESET_COUNT] = {
                               .withdrawals = 1},
 };
 
+/* The figures: a follower (every ruleset), a stable (hills), and those the expansions of
+ * classic bring (a game shows and takes only those it has: cc_figure_in_game()). */
+static const struct api_figure_info figure_infos[CC_PIECE_KIND_COUNT] = {
+    [CC_PIECE_FOLLOWER] = {.name = "follower", .supply = "followers"},
+    [CC_PIECE_STABLE] = {.name = "stable", .supply = "stables"},
+    [CC_PIECE_LARGE] = {.name = "large", .supply = "large"},
+    [CC_PIECE_BUILDER] = {.name = "builder", .supply = "builder"},
+    [CC_PIECE_PIG] = {.name = "pig", .supply = "pig"},
+};
+
+const struct api_figure_info *api_figure_info(enum cc_piece_kind kind)
+{
+    return (unsigned)kind < CC_PIECE_KIND_COUNT ? &figure_infos[kind] : NULL;
+}
+
+int api_figure_parse(const char *name)
+{
+    for (int k = 0; name && k < CC_PIECE_KIND_COUNT; k++)
+        if (strcmp(name, figure_infos[k].name) == 0) return k;
+    return -1;
+}
+
 const struct api_ruleset_info *api_ruleset_info(enum cc_ruleset r)
 {
     return (unsigned)r < CC_RULESET_COUNT ? &ruleset_infos[r] : NULL;
@@ -69,7 +101,7 @@ bool api_option_offered(enum cc_option_id id, enum cc_ruleset r)
 
 bool api_set_offered(enum cc_set s)
 {
-    return s == CC_SET_BASE || s == CC_SET_RIVER;
+    return (unsigned)s < CC_SET_COUNT;
 }
 
 void api_options_describe(cJSON *arr, enum cc_ruleset r)

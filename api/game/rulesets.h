@@ -36,6 +36,19 @@ struct api_ruleset_info {
     const char *pieces;                    /* the key's words for the pieces */
 };
 
+/* The API's words for one kind of figure (enum cc_piece_kind). */
+struct api_figure_info {
+    const char *name;   /* "figure" of a placement body, a spot's "figures", a piece's
+                           "figure" and follower_deployed's */
+    const char *supply; /* the member of each player in the state: how many are left */
+};
+
+/* The words for figure `kind`, or NULL out of range. */
+const struct api_figure_info *api_figure_info(enum cc_piece_kind kind);
+
+/* The figure named `name` ("large" ...), or -1. */
+int api_figure_parse(const char *name);
+
 /* The description of ruleset `r`, or NULL out of range. */
 const struct api_ruleset_info *api_ruleset_info(enum cc_ruleset r);
 
@@ -43,13 +56,12 @@ const struct api_ruleset_info *api_ruleset_info(enum cc_ruleset r);
 const struct api_option_info *api_option_info(enum cc_option_id id);
 
 /* Whether the API offers option `id` in games of ruleset `r`: an option of the ruleset that
- * has its words here. The engine's options for the expansions of classic (expansions,
- * inn_cathedral_final) have none yet: the API refuses them as unknown fields and never
- * shows them. */
+ * has its words here (an option without them is refused as an unknown field and never
+ * shown). */
 bool api_option_offered(enum cc_option_id id, enum cc_ruleset r);
 
-/* Whether the API offers the tiles of set `s` (not yet those of the expansions of classic:
- * GET /v1/rulesets and its tiles list leave them out). */
+/* Whether the API offers the tiles of set `s` (GET /v1/rulesets and its tiles list): every
+ * set the engine has, the expansions' for games with them. */
 bool api_set_offered(enum cc_set s);
 
 /* The "options" array of GET /v1/rulesets for ruleset `r`, added to `arr`. */

@@ -72,6 +72,7 @@ struct game_result {
     char *answer;                /* GAME_COMMITTED: the action's answer (JSON), malloc'd */
     size_t answer_len;           /* its bytes */
     enum cc_status refusal;      /* GAME_REFUSED: the engine's reason */
+    unsigned figure;             /* GAME_REFUSED: the figure the action named (cc_action) */
     enum store_game_state state; /* GAME_NOT_ACTIVE: waiting or aborted; playing: finished */
     enum store_status store;     /* GAME_STORE_FAILED: the store's answer */
     enum games_fail load;        /* GAME_LOAD_FAILED: why the game could not be read */

@@ -1,12 +1,14 @@
 /* problem.c: JSON and problem+json answers; engine and storage statuses as HTTP. */
 #include "problem.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
 
+#include "game.h"
 #include "json_out.h"
 
 #define PROBLEM_TYPE_BASE "https://tilehall.dev/problems/"
@@ -78,6 +80,9 @@ int problem_http_status(enum cc_status s)
     case CC_ERR_BAD_LOCATION:
     case CC_ERR_FOLLOWUP_NOT_IN_RULESET:
     case CC_ERR_TILE_REQUIRED:
+    case CC_ERR_INCOMPATIBLE_OPTIONS:
+    case CC_ERR_TILE_NOT_IN_GAME:
+    case CC_ERR_FIGURE_NOT_IN_GAME:
         return 400;
     case CC_ERR_NOT_YOUR_TURN:
         return 403;
@@ -91,7 +96,39 @@ int problem_http_status(enum cc_status s)
 
 void problem_engine(struct api_response *resp, enum cc_status s)
 {
-    problem_reply(resp, problem_http_status(s), cc_status_name(s), cc_status_text(s));
+    problem_engine_figure(resp, s, CC_PIECE_FOLLOWER);
+}
+
+void problem_engine_figure(struct api_response *resp, enum cc_status s, unsigned figure)
+{
+    /* The expansions' refusals under the contract's codes (api.md, "Expansions of
+     * classic"), with the engine's words for the detail. */
+    int status = problem_http_status(s);
+    const char *code = cc_status_name(s);
+    bool own_rule = figure == CC_PIECE_BUILDER || figure == CC_PIECE_PIG;
+    switch (s) {
+    case CC_ERR_TILE_NOT_IN_GAME:
+        status = 400;
+        code = cc_status_name(CC_ERR_UNKNOWN_TILE);
+        break;
+    case CC_ERR_FIGURE_NOT_IN_GAME:
+        status = 400;
+        code = "unknown_figure";
+        break;
+    case CC_ERR_NO_FIGURE_LEFT:
+        code = cc_status_name(CC_ERR_NO_FOLLOWERS_LEFT);
+        break;
+    case CC_ERR_NO_OWN_FOLLOWER:
+    case CC_ERR_FEATURE_COMPLETED:
+        code = "figure_not_allowed";
+        break;
+    case CC_ERR_NOT_ALLOWED_HERE: /* a builder off roads and cities, a pig off fields */
+        if (own_rule) code = "figure_not_allowed";
+        break;
+    default:
+        break;
+    }
+    problem_reply(resp, status, code, cc_status_text(s));
 }
 
 void problem_unavailable(struct api_response *resp)

@@ -20,6 +20,11 @@ int problem_http_status(enum cc_status s);
 /* Answers the engine status `s` (not CC_OK) as a problem, code cc_status_name(s). */
 void problem_engine(struct api_response *resp, enum cc_status s);
 
+/* problem_engine() of a refused deployment of `figure` (enum cc_piece_kind): the
+ * expansions' refusals answer with the contract's codes (unknown_tile, unknown_figure,
+ * no_followers_left, figure_not_allowed). */
+void problem_engine_figure(struct api_response *resp, enum cc_status s, unsigned figure);
+
 /* Answers 503 database_unavailable with Retry-After. */
 void problem_unavailable(struct api_response *resp);
 

@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "clocks.h"
+#include "rulesets.h"
 #include "utf8.h"
 #include "store_games.h"
 
@@ -586,9 +587,11 @@ int json_in_new_game(const char *body, size_t len, struct json_new_game *out, st
     const cJSON *players = json_need(root, "players", cJSON_IsArray, "an array", err);
     if (!players) goto out;
     int np = cJSON_GetArraySize(players);
-    if (np < CC_MIN_PLAYERS || np > CC_BASE_MAX_PLAYERS) { /* 6: expansions, not offered yet */
+    /* Up to 6 with an expansion: the options (decoded below) tell. */
+    if (np < CC_MIN_PLAYERS || np > CC_MAX_PLAYERS) {
         json_fail(err, cc_status_name(CC_ERR_BAD_PLAYER_COUNT),
-                  "A game has 2 to 5 players, not %d.", np);
+                  "A game has 2 to %d players (%d with an expansion of classic), not %d.",
+                  CC_BASE_MAX_PLAYERS, CC_MAX_PLAYERS, np);
         goto out;
     }
     out->setup.nplayers = (uint8_t)np;
@@ -600,6 +603,13 @@ int json_in_new_game(const char *body, size_t len, struct json_new_game *out, st
     if (decode_options(cJSON_GetObjectItemCaseSensitive(root, "options"), (enum cc_ruleset)ruleset,
                        &out->setup.options, err))
         goto out;
+    if ((unsigned)np > cc_max_players(&out->setup.options)) {
+        json_fail(err, cc_status_name(CC_ERR_BAD_PLAYER_COUNT),
+                  "A game has 2 to %u players with these options, not %d (6 need an expansion of "
+                  "classic).",
+                  cc_max_players(&out->setup.options), np);
+        goto out;
+    }
 
     const cJSON *hints = cJSON_GetObjectItemCaseSensitive(root, "hints");
     if (hints && !cJSON_IsBool(hints)) {
@@ -750,6 +760,28 @@ static int decode_at(const cJSON *v, const char *name, const char *locname, int 
     return 0;
 }
 
+/* The "figure" of a placement body (`v`, NULL or null: a plain follower) into a->figure:
+ * a figure a follower's deployment may name (not a stable: "stable" is its own follow-up);
+ * it goes with "follower" (`with_follower`). Whether the game has it is the engine's
+ * question (figure_not_in_game, answered as unknown_figure). */
+static int decode_figure(const cJSON *v, int with_follower, struct cc_action *a,
+                         struct json_err *err)
+{
+    if (!v || cJSON_IsNull(v)) return 0;
+    if (!cJSON_IsString(v))
+        return json_fail(err, "invalid_body", "\"figure\" must be the name of a figure.");
+    int k = api_figure_parse(v->valuestring);
+    if (k < 0 || k == CC_PIECE_STABLE)
+        return json_fail(err, "unknown_figure",
+                         "\"figure\": \"%.*s\" is not a figure (follower, large, builder, pig).",
+                         utf8_fit(v->valuestring, 12), v->valuestring);
+    if (!with_follower)
+        return json_fail(err, "invalid_body",
+                         "\"figure\" names what goes to the \"follower\" location: give both.");
+    a->figure = (uint8_t)k;
+    return 0;
+}
+
 int json_in_placement(const char *body, size_t len, enum cc_ruleset ruleset, struct cc_action *a,
                       struct json_err *err)
 {
@@ -760,8 +792,8 @@ int json_in_placement(const char *body, size_t len, enum cc_ruleset ruleset, str
     cJSON *root = parse_object(body, len, err);
     if (!root) return -1;
     int rc = -1, bad = 0;
-    static const char *const allowed[] = {"x",    "y",        "rotation", "follower", "stable",
-                                          "hike", "withdraw", "tile",     NULL};
+    static const char *const allowed[] = {"x",      "y",    "rotation", "follower", "figure",
+                                          "stable", "hike", "withdraw", "tile",     NULL};
     if (json_check_fields(root, allowed, "", err)) goto out;
     long long x, y, rot;
     if (need_int(root, "x", -32768, 32767, &x, err) || need_int(root, "y", -32768, 32767, &y, err))
@@ -813,6 +845,8 @@ int json_in_placement(const char *body, size_t len, enum cc_ruleset ruleset, str
         a->follow = fol ? CC_FOLLOW_FOLLOWER : CC_FOLLOW_STABLE;
         a->loc = (uint8_t)l;
     }
+    if (decode_figure(cJSON_GetObjectItemCaseSensitive(root, "figure"), fol != NULL, a, err))
+        goto out;
     if (hike) {
         if (decode_at(hike, "hike", "toward", 1, a, err)) goto out;
         a->follow = CC_FOLLOW_HIKE;

@@ -11,7 +11,7 @@ void routes_game_outcome(struct api_response *resp, int outcome, const struct ga
     case GAME_PRECONDITION_FAILED:
         break;
     case GAME_REFUSED:
-        problem_engine(resp, r->refusal);
+        problem_engine_figure(resp, r->refusal, r->figure);
         break;
     case GAME_NOT_ACTIVE:
         games_not_active_answer(resp, r->state);

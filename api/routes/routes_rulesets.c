@@ -4,6 +4,7 @@
 #include <cjson/cJSON.h>
 
 #include "game.h"
+#include "options.h"
 #include "problem.h"
 #include "routes.h"
 #include "rulesets.h"
@@ -26,6 +27,21 @@ static unsigned total_tiles(const struct cc_tileset *ts)
     return n;
 }
 
+/* The most players a game of ruleset `r` may have with its options at their largest (every
+ * member of each set option): 6 with an expansion of classic. */
+static unsigned most_players(enum cc_ruleset r)
+{
+    struct cc_options o;
+    memset(&o, 0, sizeof o);
+    cc_options_default(&o);
+    for (unsigned i = 0; i < CC_OPT_COUNT; i++) {
+        const struct cc_option_def *d = cc_option_def((enum cc_option_id)i);
+        if (d->kind == CC_OPTION_SET && api_option_offered((enum cc_option_id)i, r))
+            cc_option_set(&o, (enum cc_option_id)i, cc_option_limit(d) - 1);
+    }
+    return cc_max_players(&o);
+}
+
 static cJSON *ruleset_json(enum cc_ruleset r, const struct cc_tileset *ts)
 {
     const struct api_ruleset_info *info = api_ruleset_info(r);
@@ -34,7 +50,10 @@ static cJSON *ruleset_json(enum cc_ruleset r, const struct cc_tileset *ts)
     cJSON_AddStringToObject(o, "title", info->title);
     cJSON *p = cJSON_AddObjectToObject(o, "players");
     cJSON_AddNumberToObject(p, "min", CC_MIN_PLAYERS);
-    cJSON_AddNumberToObject(p, "max", CC_BASE_MAX_PLAYERS); /* 6: expansions, not offered yet */
+    cJSON_AddNumberToObject(p, "max", CC_BASE_MAX_PLAYERS);
+    /* 6 with any expansion of classic. */
+    unsigned most = most_players(r);
+    if (most > CC_BASE_MAX_PLAYERS) cJSON_AddNumberToObject(p, "max_with_expansions", most);
     cJSON_AddNumberToObject(o, "followers", cc_ruleset_followers(r));
     if (info->stables) cJSON_AddNumberToObject(o, "stables", info->stables);
     api_options_describe(cJSON_AddArrayToObject(o, "options"), r);
@@ -70,6 +89,11 @@ static const char *crop_name(int c)
     return cc_crop_name((enum cc_crop)c);
 }
 
+static const char *goods_name(int k)
+{
+    return cc_goods_name((enum cc_goods)k);
+}
+
 static const char *animal_name(int a)
 {
     return cc_animal_name((enum cc_animal)a);
@@ -97,6 +121,9 @@ static cJSON *feature_json(const struct cc_feature_type *f)
         if (f->slots & (1u << l))
             cJSON_AddItemToArray(locs, cJSON_CreateString(cc_location_name((enum cc_location)l)));
     if (f->pennants) cJSON_AddNumberToObject(o, "pennants", f->pennants);
+    if (f->inn) cJSON_AddTrueToObject(o, "inn");
+    if (f->cathedral) cJSON_AddTrueToObject(o, "cathedral");
+    add_counts(o, "goods", f->goods, CC_GOODS_COUNT, goods_name);
     add_counts(o, "harvest", f->harvest, CC_CROP_COUNT, crop_name);
     if (f->touches && (f->kind == CC_KIND_FIELD || f->kind == CC_KIND_MEADOW)) {
         cJSON *t = cJSON_AddArrayToObject(o, f->kind == CC_KIND_FIELD ? "cities" : "farmlands");

@@ -60,6 +60,16 @@ void routes_turn_view(const struct api_request *req, struct api_response *resp, 
         json_out_end_array(&w);
     }
     json_out_kint(&w, "deck_remaining", cc_tiles_remaining(g));
+    json_extra_turn(&w, g);
+    if (!finished &&
+        (cc_figure_in_game(g, CC_PIECE_LARGE) || cc_figure_in_game(g, CC_PIECE_BUILDER))) {
+        /* The expansions: what the seat to move has to deploy, and its goods. */
+        json_out_key(&w, "supply");
+        json_out_begin_object(&w);
+        json_out_kint(&w, "followers", g->players[g->seat].followers);
+        json_supply(&w, g, g->seat);
+        json_out_end_object(&w);
+    }
     if (ag->row.clock.kind) {
         /* The clock (0011): the deadline and, with a bank, each seat's time as of now. */
         clocks_json(&w, &ag->row.clock, g);

@@ -17,12 +17,10 @@ Test(rulesets, every_option_and_ruleset_is_described)
         const struct api_option_info *oi = api_option_info((enum cc_option_id)i);
         const struct cc_option_def *d = cc_option_def((enum cc_option_id)i);
         cr_assert_not_null(oi);
-        /* The expansions of classic are not offered by the API yet (issue 24, item 2). */
-        bool offered = i != CC_OPT_EXPANSIONS && i != CC_OPT_INN_FINAL;
-        cr_expect_eq(oi->description != NULL, offered, "%s", d->name);
+        /* Every option of the engine is offered, the expansions of classic included. */
+        cr_expect_not_null(oi->description, "%s", d->name);
         cr_expect_eq(api_option_offered((enum cc_option_id)i, CC_RULESET_CLASSIC),
-                     offered && cc_option_in_ruleset((enum cc_option_id)i, CC_RULESET_CLASSIC),
-                     "%s", d->name);
+                     cc_option_in_ruleset((enum cc_option_id)i, CC_RULESET_CLASSIC), "%s", d->name);
         if (oi->key_sample) cr_expect_not_null(oi->key_label, "%s", d->name);
     }
     cr_expect_null(api_option_info(CC_OPT_COUNT));
@@ -65,10 +63,21 @@ Test(rulesets, options_decode_from_the_table)
     cr_expect_str_eq(err.detail, "options.edition must be \"standard\" or \"original\".");
     cr_expect_eq(decode("{\"river\": true}", CC_RULESET_HILLS, &o, &err), -1);
     cr_expect_str_eq(err.code, "unknown_field");
-    /* Not offered yet: refused as unknown fields, whatever the engine can do. */
-    cr_expect_eq(decode("{\"expansions\": [\"inns\"]}", CC_RULESET_CLASSIC, &o, &err), -1);
-    cr_expect_str_eq(err.code, "unknown_field");
-    cr_expect_eq(decode("{\"inn_cathedral_final\": \"zero\"}", CC_RULESET_CLASSIC, &o, &err), -1);
+    /* The expansions of classic: a set, and their refused combinations naming both. */
+    cr_assert_eq(decode("{\"expansions\": [\"traders\", \"inns\"], \"inn_cathedral_final\": "
+                        "\"ignore\"}",
+                        CC_RULESET_CLASSIC, &o, &err),
+                 0);
+    cr_expect_eq(o.expansions, CC_EXP_INNS | CC_EXP_TRADERS);
+    cr_expect_eq(o.inn_final, CC_INN_FINAL_IGNORE);
+    cr_expect_eq(decode("{\"expansions\": [\"traders\"], \"edition\": \"original\"}",
+                        CC_RULESET_CLASSIC, &o, &err),
+                 -1);
+    cr_expect_str_eq(err.code, "incompatible_options");
+    cr_expect_str_eq(err.detail, "options.expansions and options.edition cannot go together.");
+    cr_expect_eq(decode("{\"inn_cathedral_final\": \"ignore\"}", CC_RULESET_CLASSIC, &o, &err), -1);
+    cr_expect_str_eq(err.code, "incompatible_options");
+    cr_expect_eq(decode("{\"expansions\": [\"inns\"]}", CC_RULESET_HILLS, &o, &err), -1);
     cr_expect_str_eq(err.code, "unknown_field");
     cr_expect_eq(decode("[]", CC_RULESET_CLASSIC, &o, &err), -1);
     cr_expect_str_eq(err.code, "invalid_body");
@@ -81,8 +90,15 @@ Test(rulesets, options_described_from_the_table)
 {
     cJSON *arr = cJSON_CreateArray();
     api_options_describe(arr, CC_RULESET_CLASSIC);
-    cr_assert_eq(cJSON_GetArraySize(arr), 2);
+    cr_assert_eq(cJSON_GetArraySize(arr), 4);
     const cJSON *ed = cJSON_GetArrayItem(arr, 0), *river = cJSON_GetArrayItem(arr, 1);
+    const cJSON *exp = cJSON_GetArrayItem(arr, 2), *inn = cJSON_GetArrayItem(arr, 3);
+    cr_expect_str_eq(cJSON_GetObjectItem(exp, "name")->valuestring, "expansions");
+    cr_expect_str_eq(cJSON_GetObjectItem(exp, "type")->valuestring, "array");
+    cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItem(exp, "default")), 0);
+    cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItem(exp, "values")), 2);
+    cr_expect_str_eq(cJSON_GetObjectItem(inn, "name")->valuestring, "inn_cathedral_final");
+    cr_expect_str_eq(cJSON_GetObjectItem(inn, "default")->valuestring, "zero");
     cr_expect_str_eq(cJSON_GetObjectItem(ed, "name")->valuestring, "edition");
     cr_expect_str_eq(cJSON_GetObjectItem(ed, "default")->valuestring, "standard");
     cr_expect_str_eq(cJSON_GetObjectItem(river, "type")->valuestring, "boolean");

@@ -140,6 +140,19 @@ static int decode_action(const cJSON *j, const struct cc_tileset *ts, struct cc_
         if (l < 0) return -1;
         a->follow = fol ? CC_FOLLOW_FOLLOWER : CC_FOLLOW_STABLE;
         a->loc = (uint8_t)l;
+        /* The expansions' figures by the API's names (the test's own list). */
+        static const char *const figures[CC_PIECE_KIND_COUNT] = {[CC_PIECE_FOLLOWER] = "follower",
+                                                                 [CC_PIECE_LARGE] = "large",
+                                                                 [CC_PIECE_BUILDER] = "builder",
+                                                                 [CC_PIECE_PIG] = "pig"};
+        const cJSON *fig = cJSON_GetObjectItemCaseSensitive(j, "figure");
+        if (fig) {
+            int k = -1;
+            for (int i = 0; i < CC_PIECE_KIND_COUNT && cJSON_IsString(fig); i++)
+                if (figures[i] && strcmp(fig->valuestring, figures[i]) == 0) k = i;
+            if (k < 0) return -1;
+            a->figure = (uint8_t)k;
+        }
     } else if (hike || wd) {
         const cJSON *v = hike ? hike : wd;
         const cJSON *fx = cJSON_GetObjectItemCaseSensitive(v, "x");
@@ -180,6 +193,17 @@ static int decode_setup(PGresult *r, struct cc_setup *s, char *why, size_t cap)
     if (cJSON_IsTrue(river)) s->options.river = 1;
     if (cJSON_IsString(draw) && strcmp(draw->valuestring, "hand") == 0)
         s->options.draw = CC_DRAW_HAND;
+    const cJSON *exp = cJSON_GetObjectItemCaseSensitive(opt, "expansions"), *e;
+    cJSON_ArrayForEach(e, exp)
+    {
+        if (cJSON_IsString(e) && strcmp(e->valuestring, "inns") == 0)
+            s->options.expansions |= CC_EXP_INNS;
+        if (cJSON_IsString(e) && strcmp(e->valuestring, "traders") == 0)
+            s->options.expansions |= CC_EXP_TRADERS;
+    }
+    const cJSON *inn = cJSON_GetObjectItemCaseSensitive(opt, "inn_cathedral_final");
+    if (cJSON_IsString(inn) && strcmp(inn->valuestring, "ignore") == 0)
+        s->options.inn_final = CC_INN_FINAL_IGNORE;
     cJSON_Delete(opt);
     s->seed = strtoull(PQgetvalue(r, 0, 2), NULL, 10);
     s->start = -1;

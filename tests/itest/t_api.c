@@ -22,7 +22,7 @@ int game_new(const struct server *srv, const char *body, struct game *g, char *w
     snprintf(g->id, sizeof g->id, "%s", jstr(r.json, "id"));
     const cJSON *players = jget(r.json, "players");
     g->nplayers = cJSON_GetArraySize(players);
-    for (int s = 0; s < g->nplayers && s < 5; s++) {
+    for (int s = 0; s < g->nplayers && s < 6; s++) {
         snprintf(g->token[s], sizeof g->token[s], "%s",
                  jstr(cJSON_GetArrayItem(players, s), "token"));
         snprintf(g->auth[s], sizeof g->auth[s], "Authorization: Bearer %s", g->token[s]);
@@ -194,7 +194,8 @@ ITEST(test_rulesets, "rulesets and tiles")
     const cJSON *list = jget(r.json, "rulesets");
     CHECK(cJSON_GetArraySize(list) >= 1, "no rulesets");
     CHECK(strcmp(jstr(list, "0.name"), "classic") == 0 && jnum(list, "0.players.min") == 2 &&
-              jnum(list, "0.players.max") == 5 && jnum(list, "0.followers") == 7 &&
+              jnum(list, "0.players.max") == 5 &&
+              jnum(list, "0.players.max_with_expansions") == 6 && jnum(list, "0.followers") == 7 &&
               jnum(list, "0.tiles.deck") == 72 && strcmp(jstr(list, "0.tiles.start"), "D") == 0,
           "classic: %.300s", r.body);
     resp_free(&r);
@@ -210,7 +211,8 @@ ITEST(test_rulesets, "rulesets and tiles")
         CHECK(strlen(jstr(t, "edges.N")) && cJSON_GetArraySize(jget(t, "features")) > 0,
               "tile %s incomplete", jstr(t, "id"));
     }
-    CHECK(total == (int)jnum(r.json, "total") && total == 84, "total %d vs %g", total,
+    /* 72 land tiles, 12 of the River, 18 of Inns & Cathedrals, 24 of Traders & Builders. */
+    CHECK(total == (int)jnum(r.json, "total") && total == 126, "total %d vs %g", total,
           jnum(r.json, "total"));
     /* openapi.yaml's example of this answer shows tiles A and D as they come, and its start. */
     static const char *const example[] = {

@@ -69,19 +69,8 @@ static int same_but(const cJSON *a, const cJSON *b, const char *drop)
     return same;
 }
 
-/* What the replays played, over all games: actions by kind and follow-up. */
-struct tally {
-    int games, actions, resigns, joins, followers, stables, hikes, withdrawals, hand_tiles;
-    size_t bytes_max;        /* the largest export */
-    long long replay_ms_max; /* the slowest replay (POST to its answer) */
-};
-
-/*
- * Exports finished game `id`, replays it, and compares (see the file's comment). Returns 0,
- * or -1 with `why`.
- */
-static int export_replay_same(const struct server *srv, const char *id, struct tally *t, char *why,
-                              size_t cap)
+int export_replay_same(const struct server *srv, const char *id, struct export_tally *t, char *why,
+                       size_t cap)
 {
     int rc = -1;
     struct resp r = {0};
@@ -121,6 +110,7 @@ static int export_replay_same(const struct server *srv, const char *id, struct t
         t->stables += jget(a, "stable") != NULL;
         t->hikes += jget(a, "hike") != NULL;
         t->withdrawals += jget(a, "withdraw") != NULL;
+        t->figures += jget(a, "figure") != NULL;
         t->hand_tiles += jget(a, "tile") != NULL;
     }
     t->games++;
@@ -229,7 +219,7 @@ ITEST(test_export_replay_rulesets, "export: bot games of every ruleset and optio
         char why[300];
         CHECK(game_new(srv, bot_games[i], &g[i], why, sizeof why) == 0, "game %zu: %s", i, why);
     }
-    struct tally t = {0};
+    struct export_tally t = {0};
     long long t0 = hard_now_ms();
     for (size_t i = 0; i < N; i++) {
         CHECK(wait_finished(srv, g[i].id, 120000), "bot game %zu did not finish", i);
@@ -256,7 +246,7 @@ ITEST(test_export_replay_people,
         "{\"ruleset\":\"discovery\",\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"},{\"name\":"
         "\"Cy\"}],\"seed\":33}",
     };
-    struct tally t = {0};
+    struct export_tally t = {0};
     for (size_t i = 0; i < sizeof bodies / sizeof *bodies; i++) {
         struct game g;
         NEW_GAME(&g, bodies[i]);
@@ -493,7 +483,7 @@ ITEST(test_export_refusals, "export: refusals (unfinished, illegal or malformed 
     long actions2 = db_scalar("SELECT count(*) FROM actions");
     long events2 = db_scalar("SELECT count(*) FROM events");
     /* The export as it is still replays (the refusals above were the changes). */
-    struct tally t = {0};
+    struct export_tally t = {0};
     int again = failed ? 0 : export_replay_same(srv, g.id, &t, why, sizeof why);
     cJSON_Delete(x);
     CHECK(!failed, "%s", why);
@@ -617,7 +607,7 @@ ITEST(test_export_replay_lobby_clock_idem,
                 !strstr(r.body, person) && !strstr(r.body, "token");
     resp_free(&r);
     CHECK(named, "the bound seat's export: not its name alone");
-    struct tally bt = {0};
+    struct export_tally bt = {0};
     CHECK(export_replay_same(srv, bg.id, &bt, why, sizeof why) == 0, "bound game: %s", why);
 
     /* An Idempotency-Key: the repeat gets the first answer (the same game, its tokens), one

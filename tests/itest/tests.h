@@ -36,9 +36,24 @@ extern const size_t itest_ntests;        /* how many */
 struct game {
     char id[64];        /* its id */
     int nplayers;       /* seats */
-    char token[5][128]; /* the tokens by seat */
-    char auth[5][160];  /* "Authorization: Bearer <token>" by seat */
+    char token[6][128]; /* the tokens by seat */
+    char auth[6][160];  /* "Authorization: Bearer <token>" by seat */
 };
+
+/* What the replays of export_replay_same() played, over all games: actions by kind and
+ * follow-up. */
+struct export_tally {
+    int games, actions, resigns, joins, followers, stables, hikes, withdrawals, hand_tiles;
+    int figures;             /* placements that named a figure (the expansions') */
+    size_t bytes_max;        /* the largest export */
+    long long replay_ms_max; /* the slowest replay (POST to its answer) */
+};
+
+/* Exports finished game `id`, replays it (POST /v1/games {"replay"}), and compares: the new
+ * game's state, scores, events, a past version and export equal the original's but for the
+ * game's id (t_export.c). Counts into *t; 0, or -1 with `why`. */
+int export_replay_same(const struct server *srv, const char *id, struct export_tally *t, char *why,
+                       size_t cap);
 
 /* Creates a game from `body`; returns 0 or -1 (then `why` says what went wrong). */
 int game_new(const struct server *srv, const char *body, struct game *g, char *why, size_t cap);
