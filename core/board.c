@@ -307,9 +307,19 @@ unsigned cc_feature_ports(const struct cc_game *g, uint16_t root)
 
 void cc_side_tiles(const struct cc_game *g, int x, int y, int nb[4])
 {
+    /* On a frontier square (where placements are weighed) its constraint says which sides
+     * have a tile: only those are looked up. */
+    unsigned sides = 0xF;
+    int v = cc_cell_get(g, x, y);
+    if (v >= 0 && (v & CC_CELL_FRONTIER)) {
+        unsigned m = g->frontier_mask[(unsigned)v & ~CC_CELL_FRONTIER];
+        sides = (m & 1u) | (m >> 3 & 2u) | (m >> 6 & 4u) | (m >> 9 & 8u);
+    }
     for (int s = 0; s < 4; s++) {
         unsigned t;
-        nb[s] = cc_square_tile(g, x + cc_side_dx[s], y + cc_side_dy[s], &t) ? (int)t : -1;
+        nb[s] = (sides >> s & 1u) && cc_square_tile(g, x + cc_side_dx[s], y + cc_side_dy[s], &t)
+                    ? (int)t
+                    : -1;
     }
 }
 

@@ -2,23 +2,16 @@
 #include "board.h"
 #include "modules.h"
 
-static const struct cc_module *const modules[CC_MODULE_COUNT] = {
+const struct cc_module *const cc_modules[CC_MODULE_COUNT] = {
     [CC_MODULE_RIVER] = &cc_river_module,
     [CC_MODULE_INNS] = &cc_inns_module,
     [CC_MODULE_TRADERS] = &cc_traders_module,
 };
+#define modules cc_modules
 
 const struct cc_module *cc_module_get(enum cc_module_id id)
 {
     return (unsigned)id < CC_MODULE_COUNT ? modules[id] : NULL;
-}
-
-const struct cc_module *cc_module_of_set(unsigned set)
-{
-    if (set == CC_SET_BASE) return NULL;
-    for (unsigned i = 0; i < CC_MODULE_COUNT; i++)
-        if (modules[i]->set == set) return modules[i];
-    return NULL;
 }
 
 enum cc_status cc_module_tile_allowed(const struct cc_tile_type *t, const struct cc_options *o)
@@ -38,17 +31,7 @@ unsigned cc_modules_on_mask(const struct cc_options *o)
     return bits;
 }
 
-/* Loops over the modules on in `g` that have hook `hook`, as `m`, in module order (the bits
- * of g->modules_on: a game without any costs one test). */
-#define EACH_ON(g, hook)                                                                           \
-    for (unsigned b_ = (g)->modules_on; b_; b_ &= b_ - 1)                                          \
-        for (const struct cc_module *m = modules[__builtin_ctz(b_)]; m; m = NULL)                  \
-            if (m->hook)
-
-void cc_modules_placed(struct cc_game *g, unsigned tile)
-{
-    EACH_ON(g, placed) m->placed(g, tile, cc_placed_type(g, tile));
-}
+#define EACH_ON CC_EACH_ON
 
 enum cc_status cc_modules_check_deploy(const struct cc_game *g, unsigned kind)
 {
@@ -58,20 +41,6 @@ enum cc_status cc_modules_check_deploy(const struct cc_game *g, unsigned kind)
         if (st != CC_OK) return st;
     }
     return CC_OK;
-}
-
-void cc_modules_placement_followups(const struct cc_game *g, struct cc_placement *p)
-{
-    EACH_ON(g, placement_followups) m->placement_followups(g, p);
-}
-
-bool cc_modules_want_own(const struct cc_game *g)
-{
-    EACH_ON(g, want_own)
-    {
-        if (m->want_own(g)) return true;
-    }
-    return false;
 }
 
 void cc_modules_own_features(const struct cc_game *g, struct cc_placement *p, uint16_t own,
@@ -119,13 +88,6 @@ unsigned cc_figure_weight(const struct cc_game *g, const struct cc_piece *pc)
 void cc_modules_completed(struct cc_game *g, uint16_t root, enum cc_kind kind, struct cc_events *ev)
 {
     EACH_ON(g, completed) m->completed(g, root, kind, ev);
-}
-
-bool cc_modules_turn_again(struct cc_game *g)
-{
-    bool again = false;
-    EACH_ON(g, turn_again) again |= m->turn_again(g);
-    return again;
 }
 
 unsigned cc_modules_farm_boost(const struct cc_game *g, uint16_t field, unsigned winners)
