@@ -1,4 +1,6 @@
 /* modules.c: the table of modules, and the calls of the hooks of those a game has on. */
+#include <string.h>
+
 #include "board.h"
 #include "modules.h"
 
@@ -32,6 +34,47 @@ unsigned cc_modules_on_mask(const struct cc_options *o)
 }
 
 #define EACH_ON CC_EACH_ON
+
+/* Whether module `m` has hot hook `which`. */
+static bool has_hot(const struct cc_module *m, enum cc_hot_hook which)
+{
+    switch (which) {
+    case CC_HOT_PLACED:
+        return m->placed != NULL;
+    case CC_HOT_PLACEMENT_FOLLOWUPS:
+        return m->placement_followups != NULL;
+    case CC_HOT_WANT_OWN:
+        return m->want_own != NULL;
+    case CC_HOT_TURN_AGAIN:
+        return m->turn_again != NULL;
+    }
+    return false;
+}
+
+/* The hooked_on[] of the modules on in mask `on`, into out[]. */
+static void hooked(unsigned on, uint8_t out[CC_HOT_HOOK_COUNT])
+{
+    for (unsigned h = 0; h < CC_HOT_HOOK_COUNT; h++) {
+        out[h] = 0;
+        for (unsigned i = 0; i < CC_MODULE_COUNT; i++)
+            if ((on >> i & 1u) && has_hot(modules[i], (enum cc_hot_hook)h))
+                out[h] |= (uint8_t)(1u << i);
+    }
+}
+
+void cc_modules_switch_on(struct cc_game *g)
+{
+    g->modules_on = (uint8_t)cc_modules_on_mask(&g->options);
+    hooked(g->modules_on, g->hooked_on);
+}
+
+bool cc_modules_switched_on(const struct cc_game *g)
+{
+    uint8_t want[CC_HOT_HOOK_COUNT];
+    unsigned on = cc_modules_on_mask(&g->options);
+    hooked(on, want);
+    return g->modules_on == on && memcmp(want, g->hooked_on, sizeof want) == 0;
+}
 
 enum cc_status cc_modules_check_deploy(const struct cc_game *g, unsigned kind)
 {

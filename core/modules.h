@@ -131,6 +131,28 @@ static inline const struct cc_module *cc_module_of_set(unsigned set)
     return NULL;
 }
 
+/* The hooks called on every placement: struct cc_game's hooked_on[] has, for each, the
+ * modules on that have it (cc_modules_switch_on()). */
+enum cc_hot_hook {
+    CC_HOT_PLACED = 0,
+    CC_HOT_PLACEMENT_FOLLOWUPS,
+    CC_HOT_WANT_OWN,
+    CC_HOT_TURN_AGAIN,
+};
+_Static_assert(CC_HOT_TURN_AGAIN + 1 == CC_HOT_HOOK_COUNT, "game.h counts the hot hooks");
+
+/* Sets g->modules_on and g->hooked_on[] from g->options (game creation, decoding). */
+void cc_modules_switch_on(struct cc_game *g);
+
+/* Whether g->modules_on and g->hooked_on[] are what g->options make them (check.c). */
+bool cc_modules_switched_on(const struct cc_game *g);
+
+/* Loops over the modules on in `g` that have hot hook `which` (enum cc_hot_hook), as `m`, in
+ * module order. */
+#define CC_EACH_HOOKED(g, which)                                                                   \
+    for (unsigned b_ = (g)->hooked_on[which]; b_; b_ &= b_ - 1)                                    \
+        for (const struct cc_module *m = cc_modules[__builtin_ctz(b_)]; m; m = NULL)
+
 /* Loops over the modules on in `g` that have hook `hook`, as `m`, in module order (the bits
  * of g->modules_on: a game without any costs one test). */
 #define CC_EACH_ON(g, hook)                                                                        \
@@ -166,15 +188,15 @@ unsigned cc_modules_on_mask(const struct cc_options *o);
  * placement are inline (a call each saved on the engine's hottest path). */
 static inline void cc_modules_placed(struct cc_game *g, unsigned tile)
 {
-    CC_EACH_ON(g, placed) m->placed(g, tile, cc_placed_type(g, tile));
+    CC_EACH_HOOKED(g, CC_HOT_PLACED) m->placed(g, tile, cc_placed_type(g, tile));
 }
 static inline void cc_modules_placement_followups(const struct cc_game *g, struct cc_placement *p)
 {
-    CC_EACH_ON(g, placement_followups) m->placement_followups(g, p);
+    CC_EACH_HOOKED(g, CC_HOT_PLACEMENT_FOLLOWUPS) m->placement_followups(g, p);
 }
 static inline bool cc_modules_want_own(const struct cc_game *g)
 {
-    CC_EACH_ON(g, want_own)
+    CC_EACH_HOOKED(g, CC_HOT_WANT_OWN)
     {
         if (m->want_own(g)) return true;
     }
@@ -183,7 +205,7 @@ static inline bool cc_modules_want_own(const struct cc_game *g)
 static inline bool cc_modules_turn_again(struct cc_game *g)
 {
     bool again = false;
-    CC_EACH_ON(g, turn_again) again |= m->turn_again(g);
+    CC_EACH_HOOKED(g, CC_HOT_TURN_AGAIN) again |= m->turn_again(g);
     return again;
 }
 enum cc_status cc_modules_check_deploy(const struct cc_game *g, unsigned kind);

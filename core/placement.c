@@ -83,9 +83,9 @@ void cc_placement_followups(const struct cc_game *g, struct cc_placement *p)
     uint16_t held = 0, mine = 0;
     for (int i = 0; i < g->pieces_end; i++) {
         const struct cc_piece *pc = &g->pieces[i];
-        if (!pc->used || !cc_piece_is_follower(pc->kind)) continue;
         bool own = pc->seat == g->seat;
         if (!deploy && !own) continue; /* only the seat's own matter then */
+        if (!pc->used || !cc_piece_is_follower(pc->kind)) continue;
         uint16_t r = g->root[cc_node(pc->tile, pc->feature)];
         if (!(filter >> (r & 63) & 1u)) continue;
         for (unsigned slots = reached; slots; slots &= slots - 1) {
