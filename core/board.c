@@ -8,9 +8,12 @@ _Static_assert(CC_MAX_BOARD + CC_MAX_FRONTIER < CC_CELL_TABLE, "square table too
 _Static_assert(CC_MAX_NODES < 0xFFFF, "nodes must fit 16 bits");
 _Static_assert(CC_MAX_BOARD <= 256, "tile indices are stored in one byte");
 
-/* Squares farther out than this cannot be next to a tile (the board has at most
- * CC_MAX_BOARD tiles around (0, 0)), so they are never stored. */
-#define FAR (CC_MAX_BOARD + 2)
+/* The squares' hash (FAR, in_reach, cell_key, cell_slot) is inline in board.h: looking a
+ * square up is on the engine's hottest paths. */
+#define FAR               CC_FAR
+#define in_reach(x, y)    cc_in_reach(x, y)
+#define cell_key(x, y)    cc_cell_key(x, y)
+#define cell_slot(g, key) cc_cell_slot(g, key)
 
 /* Set bits of a 16-bit mask (without relying on a popcount instruction being enabled). */
 static unsigned bits16(unsigned m)
@@ -19,50 +22,6 @@ static unsigned bits16(unsigned m)
     m = (m & 0x3333u) + ((m >> 2) & 0x3333u);
     m = (m + (m >> 4)) & 0x0F0Fu;
     return (m + (m >> 8)) & 0x1Fu;
-}
-
-static bool in_reach(int x, int y)
-{
-    return x >= -FAR && x <= FAR && y >= -FAR && y <= FAR;
-}
-
-/* A nonzero key per square in reach; 0 marks an empty hash slot. */
-static uint32_t cell_key(int x, int y)
-{
-    return (uint32_t)(x + FAR) * (2 * FAR + 1) + (uint32_t)(y + FAR) + 1u;
-}
-
-#define CELL_BITS 10
-_Static_assert(CC_CELL_TABLE == 1u << CELL_BITS, "CELL_BITS must match CC_CELL_TABLE");
-
-/* Fibonacci hashing: the top bits of the product mix both coordinates. */
-static unsigned cell_hash(uint32_t key)
-{
-    return (key * 0x9E3779B1u) >> (32 - CELL_BITS);
-}
-
-/* The slot holding (x, y), or the empty slot where it would go. */
-static unsigned cell_slot(const struct cc_game *g, uint32_t key)
-{
-    unsigned i = cell_hash(key);
-    while (g->cell_key[i] != 0 && g->cell_key[i] != key) i = (i + 1) & (CC_CELL_TABLE - 1);
-    return i;
-}
-
-int cc_cell_get(const struct cc_game *g, int x, int y)
-{
-    if (!in_reach(x, y)) return -1;
-    uint32_t key = cell_key(x, y);
-    unsigned i = cell_slot(g, key);
-    return g->cell_key[i] == key ? g->cell_val[i] : -1;
-}
-
-bool cc_square_tile(const struct cc_game *g, int x, int y, unsigned *tile)
-{
-    int v = cc_cell_get(g, x, y);
-    if (v < 0 || (v & CC_CELL_FRONTIER)) return false;
-    if (tile) *tile = (unsigned)v;
-    return true;
 }
 
 int cc_board_at(const struct cc_game *g, int x, int y)
@@ -307,9 +266,19 @@ unsigned cc_feature_ports(const struct cc_game *g, uint16_t root)
 
 void cc_side_tiles(const struct cc_game *g, int x, int y, int nb[4])
 {
+    /* On a frontier square (where placements are weighed) its constraint says which sides
+     * have a tile: only those are looked up. */
+    unsigned sides = 0xF;
+    int v = cc_cell_get(g, x, y);
+    if (v >= 0 && (v & CC_CELL_FRONTIER)) {
+        unsigned m = g->frontier_mask[(unsigned)v & ~CC_CELL_FRONTIER];
+        sides = (m & 1u) | (m >> 3 & 2u) | (m >> 6 & 4u) | (m >> 9 & 8u);
+    }
     for (int s = 0; s < 4; s++) {
         unsigned t;
-        nb[s] = cc_square_tile(g, x + cc_side_dx[s], y + cc_side_dy[s], &t) ? (int)t : -1;
+        nb[s] = (sides >> s & 1u) && cc_square_tile(g, x + cc_side_dx[s], y + cc_side_dy[s], &t)
+                    ? (int)t
+                    : -1;
     }
 }
 

@@ -41,12 +41,51 @@ static inline const struct cc_tile_type *cc_placed_type(const struct cc_game *g,
     return &cc_types(g)[g->board[i].type];
 }
 
+/* Squares farther out than this cannot be next to a tile (the board has at most
+ * CC_MAX_BOARD tiles around (0, 0)), so they are never stored. */
+#define CC_FAR (CC_MAX_BOARD + 2)
+
+static inline bool cc_in_reach(int x, int y)
+{
+    return x >= -CC_FAR && x <= CC_FAR && y >= -CC_FAR && y <= CC_FAR;
+}
+
+/* A nonzero key per square in reach; 0 marks an empty hash slot. */
+static inline uint32_t cc_cell_key(int x, int y)
+{
+    return (uint32_t)(x + CC_FAR) * (2 * CC_FAR + 1) + (uint32_t)(y + CC_FAR) + 1u;
+}
+
+#define CC_CELL_BITS 10
+_Static_assert(CC_CELL_TABLE == 1u << CC_CELL_BITS, "CC_CELL_BITS must match CC_CELL_TABLE");
+
+/* The slot holding the square of `key`, or the empty slot where it would go (Fibonacci
+ * hashing: the top bits of the product mix both coordinates; then linear probing). */
+static inline unsigned cc_cell_slot(const struct cc_game *g, uint32_t key)
+{
+    unsigned i = (key * 0x9E3779B1u) >> (32 - CC_CELL_BITS);
+    while (g->cell_key[i] != 0 && g->cell_key[i] != key) i = (i + 1) & (CC_CELL_TABLE - 1);
+    return i;
+}
+
 /* Hash slot lookup: the cell_val of (x, y), or -1 when the square is unknown (not placed,
- * not next to a placed tile). */
-int cc_cell_get(const struct cc_game *g, int x, int y);
+ * not next to a placed tile). Inline: it is on the engine's hottest paths. */
+static inline int cc_cell_get(const struct cc_game *g, int x, int y)
+{
+    if (!cc_in_reach(x, y)) return -1;
+    uint32_t key = cc_cell_key(x, y);
+    unsigned i = cc_cell_slot(g, key);
+    return g->cell_key[i] == key ? g->cell_val[i] : -1;
+}
 
 /* Whether the square holds a placed tile; its index in *tile if so. */
-bool cc_square_tile(const struct cc_game *g, int x, int y, unsigned *tile);
+static inline bool cc_square_tile(const struct cc_game *g, int x, int y, unsigned *tile)
+{
+    int v = cc_cell_get(g, x, y);
+    if (v < 0 || (v & CC_CELL_FRONTIER)) return false;
+    if (tile) *tile = (unsigned)v;
+    return true;
+}
 
 /*
  * The edge constraint of an empty square from its placed neighbours: sides with a

@@ -10,8 +10,11 @@
 struct followup {
     uint8_t follow; /* enum cc_followup */
     uint8_t loc;    /* as in struct cc_action */
+    uint8_t figure; /* follower: enum cc_piece_kind deployed */
     int16_t fx, fy; /* hike/withdraw: the square of the piece */
 };
+
+_Static_assert(CC_BOT_MAX_FOLLOWUPS <= UINT8_MAX, "nfollow[] counts them in a byte");
 
 /* Sorts the pile's tiles deck[a..b) by type (a counting sort). */
 static void sort_pile(uint8_t *deck, unsigned a, unsigned b)
@@ -82,10 +85,10 @@ static void canonicalize(struct cc_game *r)
         for (int n = 0; n < pool[t]; n++) r->deck[i++] = (uint8_t)t;
 }
 
-/* Adds to `out` one choice of `follow` per distinct feature among the locations in `mask`
- * (its first location) of tile type `t` turned `rot`; returns the new count. */
+/* Adds to `out` one choice of `follow` with `figure` per distinct feature among the locations
+ * in `mask` (its first location) of tile type `t` turned `rot`; returns the new count. */
 static unsigned per_feature(const struct cc_tile_type *t, unsigned rot, unsigned mask,
-                            uint8_t follow, struct followup *out, unsigned n)
+                            uint8_t follow, uint8_t figure, struct followup *out, unsigned n)
 {
     unsigned seen = 0; /* features already listed */
     for (unsigned loc = 0; loc < CC_LOC_COUNT; loc++) {
@@ -93,7 +96,7 @@ static unsigned per_feature(const struct cc_tile_type *t, unsigned rot, unsigned
         unsigned f = t->slot_feature[rot][loc];
         if (f == CC_NO_FEATURE || (seen & (1u << f))) continue;
         seen |= 1u << f;
-        out[n++] = (struct followup){.follow = follow, .loc = (uint8_t)loc};
+        out[n++] = (struct followup){.follow = follow, .loc = (uint8_t)loc, .figure = figure};
     }
     return n;
 }
@@ -106,8 +109,12 @@ static unsigned followups(const struct cc_game *g, const struct cc_placement *p,
     const struct cc_tile_type *t = &cc_tileset_get((enum cc_ruleset)g->ruleset)->types[p->tile];
     unsigned n = 0;
     out[n++] = (struct followup){.follow = CC_FOLLOW_NONE};
-    n = per_feature(t, p->rot, p->follower, CC_FOLLOW_FOLLOWER, out, n);
-    n = per_feature(t, p->rot, p->stable, CC_FOLLOW_STABLE, out, n);
+    n = per_feature(t, p->rot, p->follower, CC_FOLLOW_FOLLOWER, CC_PIECE_FOLLOWER, out, n);
+    n = per_feature(t, p->rot, p->stable, CC_FOLLOW_STABLE, CC_PIECE_FOLLOWER, out, n);
+    /* The figures of the expansions of classic, each deployed as the turn's follow-up. */
+    n = per_feature(t, p->rot, p->large, CC_FOLLOW_FOLLOWER, CC_PIECE_LARGE, out, n);
+    n = per_feature(t, p->rot, p->builder, CC_FOLLOW_FOLLOWER, CC_PIECE_BUILDER, out, n);
+    n = per_feature(t, p->rot, p->pig, CC_FOLLOW_FOLLOWER, CC_PIECE_PIG, out, n);
     for (unsigned k = 0; p->hike >> (4 * k); k++) {
         int16_t x, y;
         if (!cc_hike_origin(g, k, &x, &y)) break;
@@ -141,6 +148,7 @@ static void make_action(const struct cc_game *g, const struct cc_placement *p,
     a->tile = cc_hand_mode(g) ? p->tile : CC_NO_TILE;
     a->follow = f->follow;
     a->loc = f->loc;
+    a->figure = f->figure;
     a->fx = f->fx;
     a->fy = f->fy;
 }
@@ -189,6 +197,23 @@ static int margin(const struct cc_game *g, unsigned seat)
     return pl[seat].score - best;
 }
 
+/* What greedy adds to the margin for the builder (traders), whose worth is turns, not points:
+ * an extra turn the move has earned (the mover draws again) is worth about what a tile
+ * brings; the builder out on the board, a chance of such a turn later. */
+#define BOT_EXTRA_TURN_POINTS  4
+#define BOT_BUILDER_OUT_POINTS 1
+
+/* Greedy's value of the position `g` after a move of `seat`: the margin, and the builder's
+ * turns as above. */
+static int value(const struct cc_game *g, unsigned seat)
+{
+    int v = margin(g, seat);
+    if (!cc_figure_in_game(g, CC_PIECE_BUILDER)) return v;
+    if (g->extra_turn && g->seat == seat && g->phase == CC_PHASE_DRAW) v += BOT_EXTRA_TURN_POINTS;
+    if (g->players[seat].builders == 0) v += BOT_BUILDER_OUT_POINTS;
+    return v;
+}
+
 /* Greedy: every move applied to a copy of root; the best margin, ties by `rng`. */
 static enum cc_status greedy(struct cc_bot_scratch *s, struct cc_rng *rng, struct cc_action *out)
 {
@@ -204,7 +229,7 @@ static enum cc_status greedy(struct cc_bot_scratch *s, struct cc_rng *rng, struc
             struct cc_action a;
             make_action(r, &s->list[k], &fu[j], &a);
             if (cc_game_apply(&s->work, &a, NULL) != CC_OK) return CC_ERR_CORRUPT;
-            int m = margin(&s->work, seat);
+            int m = value(&s->work, seat);
             cc_game_reset(&s->work, r);
             if (ties == 0 || m > best) {
                 best = m;
@@ -268,7 +293,7 @@ static enum cc_status rank_moves(struct cc_bot_scratch *s, struct cc_rng *rng)
             struct cc_bot_child c = {0};
             make_action(r, &s->list[k], &fu[j], &c.action);
             if (cc_game_apply(&s->work, &c.action, NULL) != CC_OK) return CC_ERR_CORRUPT;
-            c.prior = margin(&s->work, r->seat);
+            c.prior = value(&s->work, r->seat);
             c.key = (uint32_t)cc_rng_next(rng);
             cc_game_reset(&s->work, r);
             if (s->nchildren < CC_BOT_MCTS_CHILDREN) {

@@ -14,20 +14,23 @@
  * cc_legal_placements() (both hand tiles in the hand-of-two variant), each with each of its
  * follow-up choices: none; a follower on each distinct feature the placement allows one on
  * (named by its first location in the order of enum cc_location); a stable on each distinct
- * meadow feature allowed (hills, named the same way); each hike of the mask (hills: own
+ * meadow feature allowed (hills, named the same way); with the expansions of classic, the
+ * large follower, the builder and the pig on each distinct feature each may go on (named the
+ * same way, in that order, the action's `figure` saying which); each hike of the mask (hills: own
  * hiker k, side); the withdrawal of each own follower on the board (discovery, named by its
  * square and its own location). In the draw phase the only move is the draw.
  */
 enum cc_bot_level {
     CC_BOT_RANDOM = 0, /* uniform among the moves above (every pair equally likely) */
-    CC_BOT_GREEDY = 1, /* best projected own score minus the best other seat's after the move */
+    CC_BOT_GREEDY = 1, /* best projected own score minus the best other seat's after the move
+                          (with the builder: plus 4 for an extra turn earned, 1 while it is out) */
     CC_BOT_MCTS = 2,   /* determinized Monte Carlo search over greedy's best moves (cc_bot_think) */
     CC_BOT_LEVEL_COUNT
 };
 
-/* The most follow-up choices of one placement: none, followers and stables per feature,
- * 16 hikes, a withdrawal per piece. */
-#define CC_BOT_MAX_FOLLOWUPS (1 + 2 * CC_MAX_TILE_FEATURES + 16 + CC_MAX_PIECES)
+/* The most follow-up choices of one placement: none, followers, stables, large followers,
+ * builders and pigs per feature, 16 hikes, a withdrawal per piece. */
+#define CC_BOT_MAX_FOLLOWUPS (1 + 5 * CC_MAX_TILE_FEATURES + 16 + CC_MAX_PIECES)
 
 /* Root moves the mcts level keeps (the best by greedy's margin when there are more). */
 #define CC_BOT_MCTS_CHILDREN 1024
@@ -81,11 +84,13 @@ struct cc_bot_budget {
  * thinks for CC_BOT_MCTS_DEFAULT_ITERATIONS iterations (cc_bot_think() takes a budget).
  * Greedy applies every move to a copy of the game and keeps the one with the highest
  * projected final score (cc_projected_scores()) of the mover minus the highest of the other
- * seats; ties are broken uniformly by a generator seeded with `seed`; it never simulates a
- * draw. The service should derive `seed` from the game and the turn (not from the clock), so
- * that a turn thought again after a crash gives the same move. Fails with CC_ERR_GAME_FINISHED for
- * a finished game, CC_ERR_BAD_OPTION for an unknown level, CC_ERR_CORRUPT if the engine lists no
- * legal move or refuses a listed one (a bug).
+ * seats (in a game with the builder, plus 4 when the move earns an extra turn and 1 when the
+ * mover's builder is on the board after it: points do not show what turns are worth); ties are
+ * broken uniformly by a generator seeded with `seed`; it never simulates a draw. The service should
+ * derive `seed` from the game and the turn (not from the clock), so that a turn thought again after
+ * a crash gives the same move. Fails with CC_ERR_GAME_FINISHED for a finished game,
+ * CC_ERR_BAD_OPTION for an unknown level, CC_ERR_CORRUPT if the engine lists no legal move or
+ * refuses a listed one (a bug).
  */
 enum cc_status cc_bot_choose(const struct cc_game *g, enum cc_bot_level level, uint64_t seed,
                              struct cc_bot_scratch *scratch, struct cc_action *out) NODISCARD;

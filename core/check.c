@@ -185,7 +185,7 @@ enum cc_status cc_game_check_where(const struct cc_game *g, int *where)
     const struct cc_tileset *ts = cc_tileset_get((enum cc_ruleset)g->ruleset);
     CHECK(g->nplayers >= CC_MIN_PLAYERS && g->nplayers <= cc_max_players(&g->options));
     CHECK(cc_options_in_range(&g->options));
-    CHECK(g->modules_on == cc_modules_on_mask(&g->options));
+    CHECK(cc_modules_switched_on(g));
     CHECK(g->options.draw <= CC_DRAW_HAND);
     CHECK(g->seat < g->nplayers && g->turn >= 1);
     /* Resignations (resign.c): seats of the game; while it runs two or more are in and the

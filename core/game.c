@@ -105,7 +105,7 @@ enum cc_status cc_game_new(struct cc_game *g, const struct cc_setup *setup, stru
     g->ruleset = setup->ruleset;
     g->nplayers = setup->nplayers;
     g->options = *o;
-    g->modules_on = (uint8_t)cc_modules_on_mask(o);
+    cc_modules_switch_on(g);
     g->seed = setup->seed;
     g->start = setup->start;
     g->drawn = CC_NO_TILE;

@@ -21,6 +21,7 @@
 #define CC_MAX_FRONTIER     (2 * CC_MAX_BOARD + 2)    /* empty squares next to placed tiles */
 #define CC_MAX_PLACEMENTS   (CC_MAX_FRONTIER * 4 * 2) /* 4 rotations, 2 hand tiles */
 #define CC_HAND_SIZE        2
+#define CC_HOT_HOOK_COUNT   4 /* enum cc_hot_hook (core/modules.h) */
 #define CC_NO_TILE          0xFF
 #define CC_NO_SEAT          0xFF
 
@@ -143,13 +144,16 @@ struct cc_game {
     uint8_t extra_turn;        /* traders (traders.c): 1 while the turn is a builder's extra turn */
     uint8_t builder_due;       /* traders: within a placement, 1 + the placed tile's feature that
                                   extended the builder's road or city; 0 otherwise */
-    uint8_t modules_on;  /* bit per module on (core/modules.h), from the options: not stored */
-    uint16_t turn;       /* turns started, from 1 */
-    uint64_t seed;       /* as created */
-    int16_t start;       /* start tile type as created, -1 default */
-    int16_t custom_deck; /* 1 when the deck was given at creation */
-    uint16_t deck_len;   /* tiles in deck[] */
-    uint16_t deck_pos;   /* next tile to draw */
+    uint8_t modules_on; /* bit per module on (core/modules.h), from the options: not stored */
+    /* Per hook called on every placement (enum cc_hot_hook, core/modules.h): the bits of
+     * modules_on whose module has it, so that the others cost nothing; not stored. */
+    uint8_t hooked_on[CC_HOT_HOOK_COUNT];
+    uint16_t turn;                  /* turns started, from 1 */
+    uint64_t seed;                  /* as created */
+    int16_t start;                  /* start tile type as created, -1 default */
+    int16_t custom_deck;            /* 1 when the deck was given at creation */
+    uint16_t deck_len;              /* tiles in deck[] */
+    uint16_t deck_pos;              /* next tile to draw */
     uint8_t deck[CC_MAX_DECK];      /* the draw pile in draw order */
     uint16_t nremoved;              /* hand variant: tiles removed face up at the start */
     uint8_t removed[CC_MAX_DECK];   /* their types */

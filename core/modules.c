@@ -1,24 +1,19 @@
 /* modules.c: the table of modules, and the calls of the hooks of those a game has on. */
+#include <string.h>
+
 #include "board.h"
 #include "modules.h"
 
-static const struct cc_module *const modules[CC_MODULE_COUNT] = {
+const struct cc_module *const cc_modules[CC_MODULE_COUNT] = {
     [CC_MODULE_RIVER] = &cc_river_module,
     [CC_MODULE_INNS] = &cc_inns_module,
     [CC_MODULE_TRADERS] = &cc_traders_module,
 };
+#define modules cc_modules
 
 const struct cc_module *cc_module_get(enum cc_module_id id)
 {
     return (unsigned)id < CC_MODULE_COUNT ? modules[id] : NULL;
-}
-
-const struct cc_module *cc_module_of_set(unsigned set)
-{
-    if (set == CC_SET_BASE) return NULL;
-    for (unsigned i = 0; i < CC_MODULE_COUNT; i++)
-        if (modules[i]->set == set) return modules[i];
-    return NULL;
 }
 
 enum cc_status cc_module_tile_allowed(const struct cc_tile_type *t, const struct cc_options *o)
@@ -38,16 +33,47 @@ unsigned cc_modules_on_mask(const struct cc_options *o)
     return bits;
 }
 
-/* Loops over the modules on in `g` that have hook `hook`, as `m`, in module order (the bits
- * of g->modules_on: a game without any costs one test). */
-#define EACH_ON(g, hook)                                                                           \
-    for (unsigned b_ = (g)->modules_on; b_; b_ &= b_ - 1)                                          \
-        for (const struct cc_module *m = modules[__builtin_ctz(b_)]; m; m = NULL)                  \
-            if (m->hook)
+#define EACH_ON CC_EACH_ON
 
-void cc_modules_placed(struct cc_game *g, unsigned tile)
+/* Whether module `m` has hot hook `which`. */
+static bool has_hot(const struct cc_module *m, enum cc_hot_hook which)
 {
-    EACH_ON(g, placed) m->placed(g, tile, cc_placed_type(g, tile));
+    switch (which) {
+    case CC_HOT_PLACED:
+        return m->placed != NULL;
+    case CC_HOT_PLACEMENT_FOLLOWUPS:
+        return m->placement_followups != NULL;
+    case CC_HOT_WANT_OWN:
+        return m->want_own != NULL;
+    case CC_HOT_TURN_AGAIN:
+        return m->turn_again != NULL;
+    }
+    return false;
+}
+
+/* The hooked_on[] of the modules on in mask `on`, into out[]. */
+static void hooked(unsigned on, uint8_t out[CC_HOT_HOOK_COUNT])
+{
+    for (unsigned h = 0; h < CC_HOT_HOOK_COUNT; h++) {
+        out[h] = 0;
+        for (unsigned i = 0; i < CC_MODULE_COUNT; i++)
+            if ((on >> i & 1u) && has_hot(modules[i], (enum cc_hot_hook)h))
+                out[h] |= (uint8_t)(1u << i);
+    }
+}
+
+void cc_modules_switch_on(struct cc_game *g)
+{
+    g->modules_on = (uint8_t)cc_modules_on_mask(&g->options);
+    hooked(g->modules_on, g->hooked_on);
+}
+
+bool cc_modules_switched_on(const struct cc_game *g)
+{
+    uint8_t want[CC_HOT_HOOK_COUNT];
+    unsigned on = cc_modules_on_mask(&g->options);
+    hooked(on, want);
+    return g->modules_on == on && memcmp(want, g->hooked_on, sizeof want) == 0;
 }
 
 enum cc_status cc_modules_check_deploy(const struct cc_game *g, unsigned kind)
@@ -58,20 +84,6 @@ enum cc_status cc_modules_check_deploy(const struct cc_game *g, unsigned kind)
         if (st != CC_OK) return st;
     }
     return CC_OK;
-}
-
-void cc_modules_placement_followups(const struct cc_game *g, struct cc_placement *p)
-{
-    EACH_ON(g, placement_followups) m->placement_followups(g, p);
-}
-
-bool cc_modules_want_own(const struct cc_game *g)
-{
-    EACH_ON(g, want_own)
-    {
-        if (m->want_own(g)) return true;
-    }
-    return false;
 }
 
 void cc_modules_own_features(const struct cc_game *g, struct cc_placement *p, uint16_t own,
@@ -119,13 +131,6 @@ unsigned cc_figure_weight(const struct cc_game *g, const struct cc_piece *pc)
 void cc_modules_completed(struct cc_game *g, uint16_t root, enum cc_kind kind, struct cc_events *ev)
 {
     EACH_ON(g, completed) m->completed(g, root, kind, ev);
-}
-
-bool cc_modules_turn_again(struct cc_game *g, struct cc_events *ev)
-{
-    bool again = false;
-    EACH_ON(g, turn_again) again |= m->turn_again(g, ev);
-    return again;
 }
 
 unsigned cc_modules_farm_boost(const struct cc_game *g, uint16_t field, unsigned winners)

@@ -28,6 +28,7 @@
 
 #include <stdbool.h>
 
+#include "board.h"
 #include "game.h"
 #include "options.h"
 
@@ -119,8 +120,46 @@ struct cc_module {
 /* Module `id`, or NULL out of range. */
 const struct cc_module *cc_module_get(enum cc_module_id id);
 
+/* The table of the modules (modules.c), constant; indexed by enum cc_module_id. */
+extern const struct cc_module *const cc_modules[CC_MODULE_COUNT];
+
 /* The module that brings tile set `set`, or NULL (the base set, or out of range). */
-const struct cc_module *cc_module_of_set(unsigned set);
+static inline const struct cc_module *cc_module_of_set(unsigned set)
+{
+    if (set == CC_SET_BASE) return NULL;
+    for (unsigned i = 0; i < CC_MODULE_COUNT; i++)
+        if (cc_modules[i]->set == set) return cc_modules[i];
+    return NULL;
+}
+
+/* The hooks called on every placement: struct cc_game's hooked_on[] has, for each, the
+ * modules on that have it (cc_modules_switch_on()). */
+enum cc_hot_hook {
+    CC_HOT_PLACED = 0,
+    CC_HOT_PLACEMENT_FOLLOWUPS,
+    CC_HOT_WANT_OWN,
+    CC_HOT_TURN_AGAIN,
+};
+_Static_assert(CC_HOT_TURN_AGAIN + 1 == CC_HOT_HOOK_COUNT, "game.h counts the hot hooks");
+
+/* Sets g->modules_on and g->hooked_on[] from g->options (game creation, decoding). */
+void cc_modules_switch_on(struct cc_game *g);
+
+/* Whether g->modules_on and g->hooked_on[] are what g->options make them (check.c). */
+bool cc_modules_switched_on(const struct cc_game *g);
+
+/* Loops over the modules on in `g` that have hot hook `which` (enum cc_hot_hook), as `m`, in
+ * module order. */
+#define CC_EACH_HOOKED(g, which)                                                                   \
+    for (unsigned b_ = (g)->hooked_on[which]; b_; b_ &= b_ - 1)                                    \
+        for (const struct cc_module *m = cc_modules[__builtin_ctz(b_)]; m; m = NULL)
+
+/* Loops over the modules on in `g` that have hook `hook`, as `m`, in module order (the bits
+ * of g->modules_on: a game without any costs one test). */
+#define CC_EACH_ON(g, hook)                                                                        \
+    for (unsigned b_ = (g)->modules_on; b_; b_ &= b_ - 1)                                          \
+        for (const struct cc_module *m = cc_modules[__builtin_ctz(b_)]; m; m = NULL)               \
+            if (m->hook)
 
 /* Whether module `m` is on in a game with options `o`. */
 static inline bool cc_module_on(const struct cc_module *m, const struct cc_options *o)
@@ -146,11 +185,31 @@ void cc_pile_remove(uint8_t *pile, unsigned *len, uint8_t type);
 /* The bits of the modules on in a game with options `o` (struct cc_game's modules_on). */
 unsigned cc_modules_on_mask(const struct cc_options *o);
 
-/* The hooks of the modules that are on in `g`, in module order. */
-void cc_modules_placed(struct cc_game *g, unsigned tile);
+/* The hooks of the modules that are on in `g`, in module order. Those called on every
+ * placement are inline (a call each saved on the engine's hottest path). */
+static inline void cc_modules_placed(struct cc_game *g, unsigned tile)
+{
+    CC_EACH_HOOKED(g, CC_HOT_PLACED) m->placed(g, tile, cc_placed_type(g, tile));
+}
+static inline void cc_modules_placement_followups(const struct cc_game *g, struct cc_placement *p)
+{
+    CC_EACH_HOOKED(g, CC_HOT_PLACEMENT_FOLLOWUPS) m->placement_followups(g, p);
+}
+static inline bool cc_modules_want_own(const struct cc_game *g)
+{
+    CC_EACH_HOOKED(g, CC_HOT_WANT_OWN)
+    {
+        if (m->want_own(g)) return true;
+    }
+    return false;
+}
+static inline bool cc_modules_turn_again(struct cc_game *g, struct cc_events *ev)
+{
+    bool again = false;
+    CC_EACH_HOOKED(g, CC_HOT_TURN_AGAIN) again |= m->turn_again(g, ev);
+    return again;
+}
 enum cc_status cc_modules_check_deploy(const struct cc_game *g, unsigned kind);
-void cc_modules_placement_followups(const struct cc_game *g, struct cc_placement *p);
-bool cc_modules_want_own(const struct cc_game *g);
 void cc_modules_own_features(const struct cc_game *g, struct cc_placement *p, uint16_t own,
                              const int nb[4]);
 int cc_modules_feature_value(const struct cc_game *g, uint16_t root, enum cc_kind kind, bool final,
@@ -159,7 +218,6 @@ void cc_modules_final_scoring(const struct cc_game *g, struct cc_player *players
                               struct cc_events *ev);
 void cc_modules_completed(struct cc_game *g, uint16_t root, enum cc_kind kind,
                           struct cc_events *ev);
-bool cc_modules_turn_again(struct cc_game *g, struct cc_events *ev);
 unsigned cc_modules_farm_boost(const struct cc_game *g, uint16_t field, unsigned winners);
 
 /* The module on in `g` that brings figures of `kind`, or NULL. */

@@ -58,58 +58,54 @@ void cc_placement_followups(const struct cc_game *g, struct cc_placement *p)
      * would hold one of the seat's: both come from one pass over the pieces. */
     const struct cc_player *me = &g->players[g->seat];
     bool deploy = me->followers > 0 || me->large > 0;
-    bool figures = cc_modules_want_own(g);
-    if (!deploy && !figures) return;
-    /* The features that hold a follower, and whose, gathered once for all the tile's. */
-    uint16_t held[CC_MAX_PIECES];
-    bool mine[CC_MAX_PIECES];
-    unsigned nheld = 0, nmine = 0;
+    if (!deploy && !cc_modules_want_own(g)) return;
+    /* The feature beyond each edge slot of the square that has a tile beyond it, looked up
+     * once for all the tile's features, with a one-word filter of those roots (bit r % 64)
+     * that lets most pieces be passed over with one test. */
+    int nb[4];
+    cc_side_tiles(g, p->x, p->y, nb);
+    uint16_t beyond[12], reached = 0;
+    uint64_t filter = 0;
+    for (unsigned side = 0; side < 4; side++) {
+        if (nb[side] < 0) continue;
+        const struct cc_placed *q = &g->board[nb[side]];
+        const uint8_t *qf = cc_placed_type(g, (unsigned)nb[side])->slot_feature[q->rot];
+        unsigned facing = (side + 2) & 3;
+        for (unsigned k = 0; k < 3; k++) {
+            uint16_t r = g->root[cc_node((unsigned)nb[side], qf[3 * facing + 2 - k])];
+            beyond[3 * side + k] = r;
+            filter |= 1ull << (r & 63);
+        }
+        reached |= (uint16_t)(7u << (3 * side));
+    }
+    /* The edge slots whose feature beyond holds a follower (held), and one of the seat's
+     * (mine): one pass over the pieces. */
+    uint16_t held = 0, mine = 0;
     for (int i = 0; i < g->pieces_end; i++) {
         const struct cc_piece *pc = &g->pieces[i];
+        bool own = pc->seat == g->seat;
+        if (!deploy && !own) continue; /* only the seat's own matter then */
         if (!pc->used || !cc_piece_is_follower(pc->kind)) continue;
-        if (!deploy && pc->seat != g->seat) continue; /* only the seat's own matter then */
-        mine[nheld] = pc->seat == g->seat;
-        nmine += mine[nheld];
-        held[nheld++] = g->root[cc_node(pc->tile, pc->feature)];
-    }
-    if (!deploy && nmine == 0) return;
-    int nb[4];
-    uint16_t unheld = 0, own = 0; /* own: bits of the tile's features */
-    /* The feature beyond each edge slot of the square that has a tile beyond it, looked up
-     * once for all the tile's features. */
-    uint16_t beyond[12], reached = 0;
-    if (nheld > 0) {
-        cc_side_tiles(g, p->x, p->y, nb);
-        for (unsigned side = 0; side < 4; side++) {
-            if (nb[side] < 0) continue;
-            const struct cc_placed *q = &g->board[nb[side]];
-            const uint8_t *qf = cc_placed_type(g, (unsigned)nb[side])->slot_feature[q->rot];
-            unsigned facing = (side + 2) & 3;
-            for (unsigned k = 0; k < 3; k++)
-                beyond[3 * side + k] = g->root[cc_node((unsigned)nb[side], qf[3 * facing + 2 - k])];
-            reached |= (uint16_t)(7u << (3 * side));
+        uint16_t r = g->root[cc_node(pc->tile, pc->feature)];
+        if (!(filter >> (r & 63) & 1u)) continue;
+        for (unsigned slots = reached; slots; slots &= slots - 1) {
+            unsigned k = (unsigned)__builtin_ctz(slots);
+            if (beyond[k] != r) continue;
+            held |= (uint16_t)(1u << k);
+            if (own) mine |= (uint16_t)(1u << k);
         }
     }
+    if (!deploy && !mine) return;
+    uint16_t unheld = 0, own = 0; /* own: bits of the tile's features */
     for (unsigned f = 0; f < t->nfeatures; f++) {
         if (!(rules->follower_kinds & (1u << t->features[f].kind))) continue;
-        bool occupied = false, ours = false;
-        /* Until the answer is known: occupied, and (when asked) whether by the seat. */
-        unsigned slots = cc_rotate_slots(t->features[f].slots, p->rot) & reached;
-        for (; slots && !(occupied && (ours || !figures)); slots &= slots - 1) {
-            uint16_t r = beyond[__builtin_ctz(slots)];
-            for (unsigned k = 0; k < nheld; k++)
-                if (r == held[k]) {
-                    occupied = true;
-                    ours |= mine[k];
-                    if (ours || !figures) break;
-                }
-        }
-        if (!occupied) unheld |= cc_rotate_slots(t->features[f].slots, p->rot);
-        if (ours) own |= (uint16_t)(1u << f);
+        uint16_t locs = cc_rotate_slots(t->features[f].slots, p->rot);
+        if (!(locs & held)) unheld |= locs;
+        if (locs & mine) own |= (uint16_t)(1u << f);
     }
     if (me->followers) p->follower = unheld;
     if (me->large) p->large = unheld;
-    if (figures && own) cc_modules_own_features(g, p, own, nb);
+    if (own && (!deploy || cc_modules_want_own(g))) cc_modules_own_features(g, p, own, nb);
 }
 
 /* Whether `type` fits at frontier square (x, y) turned `rot`, given the square's

@@ -189,7 +189,7 @@ enum cc_status cc_game_decode(struct cc_game *g, const uint8_t *buf, size_t len)
         /* A game without an expansion is written in version 1: one encoding per game. */
         if (g->options.expansions == 0) return CC_ERR_CORRUPT;
     }
-    g->modules_on = (uint8_t)cc_modules_on_mask(&g->options);
+    cc_modules_switch_on(g);
     g->phase = (uint8_t)get8(&r);
     g->seat = (uint8_t)get8(&r);
     g->drawn = (uint8_t)get8(&r);

@@ -3,10 +3,11 @@
 # against greedy (tests/bench/ai_bench.c). A benchmark, not a test. Variables:
 #   AI_PAIRS     pairs per ruleset and match (200: 400 games)
 #   AI_THINK_MS  mcts's thinking time a move (100); AI_ITERS an iteration bound (0: none)
-#   AI_RULESET   only rulesets whose label contains it ("hills", "classic standard (farms)")
+#   AI_RULESET   only rulesets whose label contains it ("hills", "classic standard (farms)",
+#                "inns + traders": classic with both expansions)
 #   AI_JOBS      worker processes (1; 2 uses both cores, each game on one)
 #   AI_MATCH     gr, mg or both; AI_CLOCK cpu (thread CPU time, the default) or wall
-# The full run (200 pairs, 100 ms, six rulesets) thinks about 12 min of mcts time per
+# The full run (200 pairs, 100 ms, seven rulesets) thinks about 12 min of mcts time per
 # ruleset: `make bench-ai AI_PAIRS=20 AI_RULESET=hills` is a quick form.
 
 AI_PAIRS    ?= 200

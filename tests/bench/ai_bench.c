@@ -253,6 +253,10 @@ int main(int argc, char **argv)
         {"classic standard (farms)", CC_RULESET_CLASSIC, {0}},
         {"classic original", CC_RULESET_CLASSIC, {.edition = CC_EDITION_ORIGINAL}},
         {"classic standard + river", CC_RULESET_CLASSIC, {.river = 1}},
+        /* Inns & Cathedrals and Traders & Builders (issue 24): every figure, extra turns. */
+        {"classic + inns + traders",
+         CC_RULESET_CLASSIC,
+         {.expansions = CC_EXP_INNS | CC_EXP_TRADERS}},
         {"hills", CC_RULESET_HILLS, {0}},
         {"discovery", CC_RULESET_DISCOVERY, {0}},
         {"discovery hand of two", CC_RULESET_DISCOVERY, {.draw = CC_DRAW_HAND}},

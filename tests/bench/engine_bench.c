@@ -24,6 +24,10 @@ static double cpu_now(void)
     return clock_of(CLOCK_PROCESS_CPUTIME_ID);
 }
 
+/* Placements per CPU second of the first classic row (the base game): the expansions' rows
+ * are compared with it per tile placed (issue 24: within 10 %). */
+static double base_rate;
+
 static void bench(const char *label, uint8_t ruleset, struct cc_options o, double seconds)
 {
     static struct cc_game g;
@@ -46,6 +50,12 @@ static void bench(const char *label, uint8_t ruleset, struct cc_options o, doubl
            "placements per CPU second)\n",
            label, (double)st.games / dt, (double)st.placements / dt, (unsigned long long)st.games,
            dt, dc > 0 ? (double)st.games / dc : 0.0, dc > 0 ? (double)st.placements / dc : 0.0);
+    double rate = dc > 0 ? (double)st.placements / dc : 0.0;
+    if (base_rate == 0 && ruleset == CC_RULESET_CLASSIC) base_rate = rate;
+    if (o.expansions && base_rate > 0)
+        printf("%-28s %+8.1f %% time per tile placed against classic standard (target: at most "
+               "+10 %%)\n",
+               "", 100.0 * (base_rate / rate - 1));
 }
 
 int main(int argc, char **argv)
@@ -61,6 +71,10 @@ int main(int argc, char **argv)
     bench("classic standard + river", CC_RULESET_CLASSIC, (struct cc_options){.river = 1}, seconds);
     /* Inns & Cathedrals and Traders & Builders (issue 24): 42 more tiles a game, so compare
      * placements per second with the base game's. */
+    bench("classic + inns", CC_RULESET_CLASSIC, (struct cc_options){.expansions = CC_EXP_INNS},
+          seconds);
+    bench("classic + traders", CC_RULESET_CLASSIC,
+          (struct cc_options){.expansions = CC_EXP_TRADERS}, seconds);
     bench("classic + inns + traders", CC_RULESET_CLASSIC,
           (struct cc_options){.expansions = CC_EXP_INNS | CC_EXP_TRADERS}, seconds);
     if (cc_tileset_get(CC_RULESET_HILLS))
