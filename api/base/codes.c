@@ -37,6 +37,8 @@ static const char *const SERVICE_CODES[] = {
     "unrated_setup",
     /* talk, blocks and the operator (issue 28) */
     "invalid_chat_text", "chat_rate_limited", "cannot_block_self", "player_suspended",
+    /* tournaments (issue 27) */
+    "tournament_not_open", "tournament_full",
     /* END service codes */
 };
 
