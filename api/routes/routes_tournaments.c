@@ -42,6 +42,7 @@ void routes_tournament_create(const struct api_request *req, struct api_response
     (void)arg;
     struct store_person me;
     if (routes_player_auth(req, resp, &me)) return;
+    if (routes_creation_limited(req, resp)) return; /* a creation, as a game's or a player's */
     struct json_tournament t;
     struct json_err err;
     if (json_in_tournament(req->body, req->body_len, &t, &err)) {
@@ -87,6 +88,7 @@ static void entry(const struct api_request *req, struct api_response *resp, cons
 {
     struct store_person me;
     if (routes_player_auth(req, resp, &me)) return;
+    if (join && routes_creation_limited(req, resp)) return; /* as a game's join */
     struct json_err err;
     if (json_in_empty(req->body, req->body_len, &err)) {
         problem_reply(resp, 400, err.code, err.detail);
