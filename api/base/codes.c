@@ -42,6 +42,8 @@ static const char *const SERVICE_CODES[] = {
     "invalid_bot_after_seconds",
     /* the expansions of classic (issue 24): the contract's words for engine refusals */
     "unknown_figure", "figure_not_allowed",
+    /* tournaments (issue 27) */
+    "tournament_not_open", "tournament_full",
     /* END service codes */
 };
 

@@ -873,6 +873,17 @@ out:
     return rc;
 }
 
+int json_in_name(const struct cJSON *obj, const char *label, char out[STORE_NAME_MAX + 1],
+                 struct json_err *err)
+{
+    return decode_name(obj, label, out, err);
+}
+
+int json_in_clock(const struct cJSON *c, struct store_clock *out, struct json_err *err)
+{
+    return decode_clock(c, out, err);
+}
+
 int json_in_player(const char *body, size_t len, char name[STORE_NAME_MAX + 1],
                    struct json_err *err)
 {

@@ -138,6 +138,16 @@ struct cJSON *json_in_parse(const char *body, size_t len, size_t max_values,
 /* Accepts an empty body or an empty JSON object (POST .../draw). Returns 0 or -1. */
 int json_in_empty(const char *body, size_t len, struct json_err *err) NODISCARD;
 
+/* Member "name" of `obj` as a name (PlayerName's rules: 1 to 40 characters, visible first,
+ * no space last, no control or invisible characters) into `out`; `label` names it in the
+ * details. Returns 0, or -1 (invalid_body). */
+int json_in_name(const struct cJSON *obj, const char *label, char out[STORE_NAME_MAX + 1],
+                 struct json_err *err) NODISCARD;
+
+/* Decodes a "clock" member `c` (NULL: no clock, kind 0) as POST /v1/games does into `out`.
+ * Returns 0, or -1 (invalid_clock, invalid_turn_seconds, invalid_bank_seconds). */
+int json_in_clock(const struct cJSON *c, struct store_clock *out, struct json_err *err) NODISCARD;
+
 /* Options of a new game (json_options.c): each option as a row of core/options.c. */
 /*
  * Decodes the "options" member `v` (NULL: absent) of a new game of ruleset `r` into `o`,

@@ -2,6 +2,7 @@
 #include "board_svg.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -805,7 +806,7 @@ static void put_ruleset_line(struct buf *b, const struct cc_game *g)
     const char *rs = cc_ruleset_name((enum cc_ruleset)g->ruleset);
     put(b, rs ? rs : "?");
     /* Each option of the ruleset says its value in its own words (api/rulesets.c); a set
-     * each member it has. */
+     * each member it has. The words are plain text ("Inns & Cathedrals"): escaped. */
     for (unsigned i = 0; i < CC_OPT_COUNT; i++) {
         if (!api_option_offered((enum cc_option_id)i, (enum cc_ruleset)g->ruleset)) continue;
         const struct cc_option_def *d = cc_option_def((enum cc_option_id)i);
@@ -813,7 +814,7 @@ static void put_ruleset_line(struct buf *b, const struct cc_game *g)
         unsigned v = cc_option_get(&g->options, (enum cc_option_id)i);
         for (unsigned k = 0; k < CC_MAX_OPTION_VALUES; k++) {
             bool says = d->kind == CC_OPTION_SET ? (v >> k & 1u) != 0 : k == v;
-            if (says && phrase[k]) put(b, phrase[k]);
+            if (says && phrase[k]) put_text(b, phrase[k], SIZE_MAX);
         }
     }
     buf_putf(b, " \xC2\xB7 turn %u \xC2\xB7 %u tiles to come", g->turn, cc_tiles_remaining(g));

@@ -72,6 +72,12 @@ static const struct api_route routes[] = {
     {"POST", "/v1/admin/games/{id}/chat/{seq}/hide", routes_admin_hide},
     {"POST", "/v1/admin/players/{id}/suspend", routes_admin_suspend},
     {"POST", "/v1/admin/players/{id}/reinstate", routes_admin_reinstate},
+    /* Tournaments (issue 27, routes_tournaments.c). */
+    {"POST", "/v1/tournaments", routes_tournament_create},
+    {"GET", "/v1/tournaments", routes_tournaments_list},
+    {"GET", "/v1/tournaments/{id}", routes_tournament_get},
+    {"POST", "/v1/tournaments/{id}/join", routes_tournament_join},
+    {"POST", "/v1/tournaments/{id}/leave", routes_tournament_leave},
     /* The reference web client (routes_web.c): its page and its files. */
     {"GET", "/", routes_web_index},
     {"GET", "/web/{file}", routes_web_file},

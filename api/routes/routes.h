@@ -291,4 +291,20 @@ void routes_web_index(const struct api_request *req, struct api_response *resp, 
 /* GET /web/{file}: one file of the web client, by its name in WEB_DIR. */
 void routes_web_file(const struct api_request *req, struct api_response *resp, const char *file);
 
+/* Tournaments (routes_tournaments.c). POST /v1/tournaments */
+void routes_tournament_create(const struct api_request *req, struct api_response *resp,
+                              const char *arg);
+/* GET /v1/tournaments?status=&limit= */
+void routes_tournaments_list(const struct api_request *req, struct api_response *resp,
+                             const char *arg);
+/* GET /v1/tournaments/{id} */
+void routes_tournament_get(const struct api_request *req, struct api_response *resp,
+                           const char *id);
+/* POST /v1/tournaments/{id}/join */
+void routes_tournament_join(const struct api_request *req, struct api_response *resp,
+                            const char *id);
+/* POST /v1/tournaments/{id}/leave */
+void routes_tournament_leave(const struct api_request *req, struct api_response *resp,
+                             const char *id);
+
 #endif

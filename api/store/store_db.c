@@ -154,6 +154,20 @@
     "SELECT (SELECT count(*) FROM w), (SELECT pg_notify('" STORE_EVENTS_CHANNEL "', g.id::text "   \
     "|| ':' || $4::integer) WHERE g.watched_until > now()), " jobs_out " FROM g"
 
+/* A time as the API writes it (UTC, milliseconds, Z). */
+#define TOURNEY_TIME_SQL(col)                                                                      \
+    "to_char(" col " AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"
+/* A tournament t (organiser o) as TournamentSummary (openapi.yaml). */
+#define TOURNEY_SUMMARY_SQL                                                                        \
+    "json_build_object('id', t.id, 'name', t.name, 'organiser', json_build_object('id', o.id, "    \
+    "'name', o.name), 'format', t.format, 'ruleset', t.ruleset, 'options', t.options, "            \
+    "'players_per_game', t.players_per_game, 'rounds', t.rounds, 'clock', t.clock, 'rated', "      \
+    "t.rated, 'max_players', t.max_players, 'starts_at', " TOURNEY_TIME_SQL(                       \
+        "t.starts_at") ", 'status', t.status, 'entrant_count', (SELECT count(*) FROM "             \
+                       "tournament_entrants c "                                                    \
+                       "WHERE c.tournament_id = t.id), 'created_at', " TOURNEY_TIME_SQL(           \
+                           "t.created_at") ")"
+
 static const char *const stmt_sql[ST_COUNT] = {
     [ST_PING] = "SELECT 1",
     /* One row per seat; the snapshot only in the first (results in binary); the person a
@@ -710,6 +724,41 @@ static const char *const stmt_sql[ST_COUNT] = {
         "j))",
     [ST_GAME_SUSPENDED] = "SELECT p.seat FROM players p JOIN people pe ON pe.id = p.person_id "
                           "WHERE p.game_id = $1::uuid AND pe.suspended_at IS NOT NULL",
+    [ST_TOURNEY_INSERT] =
+        "INSERT INTO tournaments (id, name, organiser, format, ruleset, options, "
+        "players_per_game, rounds, clock, rated, max_players, starts_at) VALUES ($1::uuid, $2, "
+        "$3::uuid, $4, $5, $6::jsonb, $7::integer, $8::integer, $9::jsonb, $10::boolean, "
+        "$11::integer, $12::timestamptz)",
+    /* The tournament's row held for a join or a leave: its status and room. The entrants
+     * are counted by the next statement, whose snapshot (READ COMMITTED) is taken after the
+     * lock was granted and so sees every join committed meanwhile. */
+    [ST_TOURNEY_LOCK] =
+        "SELECT status, max_players FROM tournaments WHERE id = $1::uuid FOR UPDATE",
+    /* Person $2 joins tournament $1 unless in already or $3 entrants are in: (joined now,
+     * was in already). */
+    [ST_TOURNEY_JOIN] =
+        "WITH was AS (SELECT 1 FROM tournament_entrants WHERE tournament_id = $1::uuid AND "
+        "person_id = $2::uuid), i AS (INSERT INTO tournament_entrants (tournament_id, "
+        "person_id) SELECT $1::uuid, $2::uuid WHERE NOT EXISTS (SELECT 1 FROM was) AND (SELECT "
+        "count(*) FROM tournament_entrants WHERE tournament_id = $1::uuid) < $3::integer "
+        "RETURNING 1) SELECT (SELECT count(*) FROM i), (SELECT count(*) FROM was)",
+    [ST_TOURNEY_LEAVE] = "DELETE FROM tournament_entrants WHERE tournament_id = $1::uuid AND "
+                         "person_id = $2::uuid",
+    [ST_TOURNEY_JSON] =
+        "SELECT (" TOURNEY_SUMMARY_SQL "::jsonb || jsonb_build_object('entrants', (SELECT "
+        "coalesce(jsonb_agg(jsonb_build_object('player', e.person_id, 'name', p.name, "
+        "'joined_at', " TOURNEY_TIME_SQL(
+            "e.joined_at") ") ORDER BY e.joined_at, e.person_id), "
+                           "'[]') FROM tournament_entrants e JOIN people p ON p.id = e.person_id "
+                           "WHERE "
+                           "e.tournament_id = t.id)))::text FROM tournaments t JOIN people o ON "
+                           "o.id = t.organiser "
+                           "WHERE t.id = $1::uuid",
+    [ST_TOURNEY_LIST] =
+        "SELECT coalesce(json_agg(x.j ORDER BY x.created_at DESC, x.id), '[]')::text FROM "
+        "(SELECT " TOURNEY_SUMMARY_SQL " AS j, t.created_at, t.id FROM tournaments t JOIN "
+        "people o ON o.id = t.organiser WHERE $1::text IS NULL OR t.status = $1::text ORDER BY "
+        "t.created_at DESC, t.id LIMIT $2::integer) x",
 };
 
 /*
@@ -728,7 +777,7 @@ static const unsigned char stmt_repeatable[ST_COUNT] = {
     [ST_RATINGS_PERSON] = 1, [ST_RATINGS_HISTORY] = 1, [ST_RATINGS_BOARD] = 1,
     [ST_RATINGS_BOTS] = 1,   [ST_CHAT_EACH] = 1,       [ST_CHAT_REPORTS] = 1,
     [ST_BLOCKS_LIST] = 1,    [ST_BLOCKS_BETWEEN] = 1,  [ST_GAME_SUSPENDED] = 1,
-    [ST_CHAT_HIDE] = 1,
+    [ST_CHAT_HIDE] = 1,      [ST_TOURNEY_JSON] = 1,    [ST_TOURNEY_LIST] = 1,
 };
 
 /* A thread's connection. */

@@ -98,6 +98,13 @@ enum stmt {
     ST_BLOCKS_BETWEEN,
     ST_PERSON_SUSPEND,
     ST_GAME_SUSPENDED,
+    /* Tournaments (store_tournaments.c, 0031). */
+    ST_TOURNEY_INSERT,
+    ST_TOURNEY_LOCK,
+    ST_TOURNEY_JOIN,
+    ST_TOURNEY_LEAVE,
+    ST_TOURNEY_JSON,
+    ST_TOURNEY_LIST,
     ST_COUNT
 };
 

@@ -301,6 +301,10 @@ static const struct refusal refusals[] = {
     {WEBHOOK, "{\"url\":\"https://a.example/\",\"events\":[]}", 0, "unknown_field"},
     {WEBHOOK, "{\"url\":\"https://a.example/\",\"url\":\"https://b.example/\"}", 0, "invalid_body"},
     {WEBHOOK, url_2049, 0, "invalid_webhook_url"},
+    {WEBHOOK, "{\"url\":\"https://a.example/\",\"format\":\"teams\"}", 0, "invalid_webhook_format"},
+    {WEBHOOK, "{\"url\":\"https://a.example/\",\"format\":\"Discord\"}", 0,
+     "invalid_webhook_format"},
+    {WEBHOOK, "{\"url\":\"https://a.example/\",\"format\":null}", 0, "invalid_body"},
     /* The empty body of a draw: nothing, or an empty object. */
     {EMPTY, "{\"x\":1}", 0, "unknown_field"},
     {EMPTY, "[]", 0, "invalid_json"},
@@ -314,7 +318,7 @@ static const struct refusal refusals[] = {
 static int decode(enum decoder d, const char *body, size_t len, struct json_err *err)
 {
     static struct json_new_game ng;
-    static char url[STORE_URL_MAX + 1], name[STORE_NAME_MAX + 1];
+    static char url[STORE_URL_MAX + 1], name[STORE_NAME_MAX + 1], format[STORE_HOOK_FORMAT_MAX];
     char copy[4096];
     cr_assert_lt(len, sizeof copy);
     memcpy(copy, body, len);
@@ -330,7 +334,7 @@ static int decode(enum decoder d, const char *body, size_t len, struct json_err 
     case PLACE_DISCOVERY:
         return json_in_placement(copy, len, CC_RULESET_DISCOVERY, &a, err);
     case WEBHOOK:
-        return json_in_webhook(copy, len, url, err);
+        return json_in_webhook(copy, len, url, format, err);
     case EMPTY:
         return json_in_empty(copy, len, err);
     case PLAYER:
@@ -815,15 +819,25 @@ Test(json_in, webhooks_and_empty_bodies_taken)
         {"{\"url\":\"\"}", ""}, /* checked further by webhook_url_check() */
     };
     for (size_t i = 0; i < sizeof hooks / sizeof hooks[0]; i++) {
-        static char url[STORE_URL_MAX + 1];
+        static char url[STORE_URL_MAX + 1], format[STORE_HOOK_FORMAT_MAX];
         struct json_err err;
-        int rc = json_in_webhook(hooks[i].body, strlen(hooks[i].body), url, &err);
+        int rc = json_in_webhook(hooks[i].body, strlen(hooks[i].body), url, format, &err);
         cr_expect_eq(rc, 0, "%s: %s", hooks[i].body, rc ? err.code : "");
         if (rc == 0) cr_expect_str_eq(url, hooks[i].url);
+        if (rc == 0) cr_expect_str_eq(format, "tilehall", "%s: the default format", hooks[i].body);
     }
-    static char url[STORE_URL_MAX + 1];
+    static const char *const formats[] = {"tilehall", "discord", "slack"};
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+        char body[96], url[STORE_URL_MAX + 1], format[STORE_HOOK_FORMAT_MAX];
+        struct json_err err;
+        snprintf(body, sizeof body, "{\"url\":\"https://a.example/\",\"format\":\"%s\"}",
+                 formats[i]);
+        cr_expect_eq(json_in_webhook(body, strlen(body), url, format, &err), 0, "%s", body);
+        cr_expect_str_eq(format, formats[i]);
+    }
+    static char url[STORE_URL_MAX + 1], format[STORE_HOOK_FORMAT_MAX];
     struct json_err err;
-    cr_expect_eq(json_in_webhook(url_2048, strlen(url_2048), url, &err), 0);
+    cr_expect_eq(json_in_webhook(url_2048, strlen(url_2048), url, format, &err), 0);
     cr_expect_eq(strlen(url), 2048);
 
     static const char *const empty[] = {"", " ", "\r\n\t ", "{}", " { } ", "{\n}\n"};

@@ -91,6 +91,11 @@ STUB(routes_seek_create)
 STUB(routes_seeks_lobby)
 STUB(routes_seek_get)
 STUB(routes_seek_delete)
+STUB(routes_tournament_create)
+STUB(routes_tournaments_list)
+STUB(routes_tournament_get)
+STUB(routes_tournament_join)
+STUB(routes_tournament_leave)
 
 static char problem[40]; /* the code of the last problem answered */
 
@@ -198,6 +203,17 @@ static const struct route_case cases[] = {
      "routes_admin_reinstate", GID, "/v1/admin/players/{id}/reinstate"},
     {"POST", "/v1/admin/players/" GID "/reinstate", "text/plain", "x", 415, NULL, NULL,
      "/v1/admin/players/{id}/reinstate"},
+    /* Tournaments (issue 27). */
+    {"POST", "/v1/tournaments", NULL, NULL, RAN_STATUS, "routes_tournament_create", "(null)",
+     "/v1/tournaments"},
+    {"GET", "/v1/tournaments", NULL, NULL, RAN_STATUS, "routes_tournaments_list", "(null)",
+     "/v1/tournaments"},
+    {"GET", "/v1/tournaments/" GID, NULL, NULL, RAN_STATUS, "routes_tournament_get", GID,
+     "/v1/tournaments/{id}"},
+    {"POST", "/v1/tournaments/" GID "/join", NULL, NULL, RAN_STATUS, "routes_tournament_join", GID,
+     "/v1/tournaments/{id}/join"},
+    {"POST", "/v1/tournaments/" GID "/leave", NULL, NULL, RAN_STATUS, "routes_tournament_leave",
+     GID, "/v1/tournaments/{id}/leave"},
     {"GET", G "/board.svg", NULL, NULL, RAN_STATUS, "routes_board_svg", GID,
      "/v1/games/{id}/board.svg"},
     {"GET", G "/board.png", NULL, NULL, RAN_STATUS, "routes_board_png", GID,

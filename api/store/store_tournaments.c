@@ -1,0 +1,97 @@
+/* store_tournaments.c: tournaments' rows (migrations/0031; store_tournaments.h). */
+#include "store_tournaments.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libpq-fe.h>
+
+#include "store_db.h"
+
+enum store_status store_tournament_create(const struct store_tournament_new *t)
+{
+    PGconn *pg = db_conn();
+    if (!pg) return STORE_UNAVAILABLE;
+    char ppg[12], rounds[12], max[12];
+    snprintf(ppg, sizeof ppg, "%d", t->players_per_game);
+    snprintf(rounds, sizeof rounds, "%d", t->rounds);
+    snprintf(max, sizeof max, "%d", t->max_players);
+    const char *vals[12] = {t->id,         t->name,
+                            t->organiser,  t->format,
+                            t->ruleset,    t->options_json,
+                            ppg,           t->rounds > 0 ? rounds : NULL,
+                            t->clock_json, t->rated ? "true" : "false",
+                            max,           t->starts_at};
+    return db_run_cmd(&pg, ST_TOURNEY_INSERT, 12, vals, NULL, NULL);
+}
+
+enum store_status store_tournament_entry(const char *id, const char *person, int join,
+                                         enum store_entry *entry)
+{
+    *entry = STORE_ENTRY_NOT_OPEN;
+    PGconn *pg = db_conn();
+    if (!pg) return STORE_UNAVAILABLE;
+    enum store_status s = db_begin(&pg);
+    if (s != STORE_OK) return s;
+    PGresult *res = NULL;
+    s = db_run(&pg, ST_TOURNEY_LOCK, 1, &id, NULL, &res);
+    if (s == STORE_OK && PQntuples(res) != 1) s = STORE_NOT_FOUND;
+    int open = 0;
+    char max[16] = "0";
+    if (s == STORE_OK) {
+        open = strcmp(PQgetvalue(res, 0, 0), "open") == 0;
+        snprintf(max, sizeof max, "%s", PQgetvalue(res, 0, 1));
+    }
+    PQclear(res);
+    res = NULL;
+    const char *vals[3] = {id, person, max};
+    if (s == STORE_OK && open && join) {
+        s = db_run(&pg, ST_TOURNEY_JOIN, 3, vals, NULL, &res);
+        if (s == STORE_OK && PQntuples(res) != 1) s = STORE_ERROR;
+        if (s == STORE_OK)
+            *entry = db_long(res, 0, 0, 0)   ? STORE_ENTRY_DONE
+                     : db_long(res, 0, 1, 0) ? STORE_ENTRY_ALREADY
+                                             : STORE_ENTRY_FULL;
+        PQclear(res);
+    } else if (s == STORE_OK && open) {
+        long gone = 0;
+        s = db_run_cmd(&pg, ST_TOURNEY_LEAVE, 2, vals, NULL, &gone);
+        if (s == STORE_OK) *entry = gone ? STORE_ENTRY_DONE : STORE_ENTRY_ALREADY;
+    }
+    if (s == STORE_OK) s = db_exec(pg, "COMMIT", "commit");
+    if (s != STORE_OK) db_rollback(pg);
+    return s;
+}
+
+/* The one text value of statement st's one row into *json (malloc'd). */
+static enum store_status json_value(enum stmt st, int n, const char *const *vals, char **json)
+{
+    *json = NULL;
+    PGresult *res;
+    enum store_status s = db_run_row(st, n, vals, 0, &res);
+    if (s != STORE_OK) return s;
+    size_t len = (size_t)PQgetlength(res, 0, 0);
+    *json = malloc(len + 1);
+    if (*json) {
+        memcpy(*json, PQgetvalue(res, 0, 0), len);
+        (*json)[len] = '\0';
+    }
+    PQclear(res);
+    return *json ? STORE_OK : STORE_ERROR;
+}
+
+enum store_status store_tournament_json(const char *id, char **json)
+{
+    const char *vals[1] = {id};
+    return json_value(ST_TOURNEY_JSON, 1, vals, json);
+}
+
+enum store_status store_tournaments_list(const char *status, int limit, char **json)
+{
+    char l[12];
+    snprintf(l, sizeof l, "%d", limit);
+    const char *vals[2] = {status, l};
+    enum store_status s = json_value(ST_TOURNEY_LIST, 2, vals, json);
+    return s == STORE_NOT_FOUND ? STORE_ERROR : s;
+}

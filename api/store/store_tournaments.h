@@ -1,0 +1,55 @@
+/* store_tournaments.h: tournaments' rows (migrations/0031): a tournament as its organiser
+ * created it, its entrants joining and leaving while it is open, and its JSON for the
+ * routes (built by PostgreSQL, as GET /v1/tournaments answers it). */
+#ifndef API_STORE_TOURNAMENTS_H
+#define API_STORE_TOURNAMENTS_H
+
+#include "nodiscard.h"
+#include "store.h"
+
+/* A new tournament (json_tournament.h's fields, checked). */
+struct store_tournament_new {
+    const char *id;           /* UUID */
+    const char *name;         /* its name */
+    const char *organiser;    /* the creating player's id */
+    const char *format;       /* "swiss", "round_robin", "knockout" */
+    const char *ruleset;      /* the ruleset's name */
+    const char *options_json; /* JSON object */
+    int players_per_game;     /* 2..4 */
+    int rounds;               /* swiss: its rounds; else 0 (stored NULL) */
+    const char *clock_json;   /* JSON object, or NULL */
+    int rated;                /* 1: rated games */
+    int max_players;          /* entrants at most */
+    const char *starts_at;    /* RFC 3339, or NULL */
+};
+
+/* Writes tournament `t` (status open, no entrants). STORE_OK or a failure. */
+enum store_status store_tournament_create(const struct store_tournament_new *t) NODISCARD;
+
+/* What a join or a leave found. */
+enum store_entry {
+    STORE_ENTRY_DONE = 0, /* joined (left) now */
+    STORE_ENTRY_ALREADY,  /* was an entrant already (was none) */
+    STORE_ENTRY_NOT_OPEN, /* the tournament is no longer open: nothing changed */
+    STORE_ENTRY_FULL      /* a join: max_players entrants already */
+};
+
+/*
+ * Player `person` joins (`join` 1) or leaves (0) tournament `id` while it is open, in one
+ * transaction holding the tournament's row (so max_players holds with any number of
+ * servers): *entry says what happened. STORE_OK, STORE_NOT_FOUND (no such tournament), or
+ * a failure.
+ */
+enum store_status store_tournament_entry(const char *id, const char *person, int join,
+                                         enum store_entry *entry) NODISCARD;
+
+/* Tournament `id` as JSON (Tournament in openapi.yaml: its settings, status, organiser and
+ * entrants) into *json (malloc'd; the caller frees). STORE_OK, STORE_NOT_FOUND, or a
+ * failure. */
+enum store_status store_tournament_json(const char *id, char **json) NODISCARD;
+
+/* The newest `limit` tournaments (of `status`, or any when NULL) as a JSON array of
+ * TournamentSummary into *json (malloc'd). STORE_OK or a failure. */
+enum store_status store_tournaments_list(const char *status, int limit, char **json) NODISCARD;
+
+#endif

@@ -1,0 +1,242 @@
+/* t_tournaments.c: tournaments while they are open (issue 27): creation by a player (the
+ * settings answered back, the organiser no entrant), joins and leaves (again: no change),
+ * the lists by status, max_players held under concurrent joins, no join or leave once the
+ * tournament is no longer open, and the refusals of bad bodies and parameters. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db.h"
+#include "tests.h"
+
+#define SWISS_BODY                                                                                 \
+    "{\"name\":\"Winter Swiss\",\"format\":\"swiss\",\"rounds\":3,\"players_per_game\":2,"         \
+    "\"clock\":{\"turn_seconds\":60},\"rated\":true,\"max_players\":16,"                           \
+    "\"starts_at\":\"2031-01-05T18:00:00Z\"}"
+
+/* `method` `path` with `body` as the header line `auth` (or none) into r; the status. */
+static long call(const struct server *srv, const char *method, const char *path, const char *body,
+                 const char *auth, struct resp *r)
+{
+    const char *h[] = {auth, NULL};
+    http(srv, method, path, body, auth ? h : NULL, r);
+    return r->status;
+}
+
+/* The status and problem code of one request (code "" unless a problem). */
+static long call_code(const struct server *srv, const char *method, const char *path,
+                      const char *body, const char *auth, char code[64])
+{
+    struct resp r;
+    long st = call(srv, method, path, body, auth, &r);
+    snprintf(code, 64, "%s", st >= 400 ? problem_code(&r) : "");
+    resp_free(&r);
+    return st;
+}
+
+/* Creates a tournament of `body` as `auth`: its id into id[64]; 0 or -1. */
+static int create(const struct server *srv, const char *body, const char *auth, char id[64])
+{
+    struct resp r;
+    long st = call(srv, "POST", "/v1/tournaments", body, auth, &r);
+    int ok = st == 201 && strlen(jstr(r.json, "id")) == 36;
+    if (ok) snprintf(id, 64, "%s", jstr(r.json, "id"));
+    resp_free(&r);
+    return ok ? 0 : -1;
+}
+
+ITEST(tourney_create_join_leave, "tournaments: create, join, leave, get and list while open")
+{
+    char why[256], code[64];
+    struct person org, ann, bob;
+    CHECK(person_new(srv, "Org", &org, why, sizeof why) == 0, "%s", why);
+    CHECK(person_new(srv, "Ann", &ann, why, sizeof why) == 0, "%s", why);
+    CHECK(person_new(srv, "Bob", &bob, why, sizeof why) == 0, "%s", why);
+
+    struct resp r;
+    long st = call(srv, "POST", "/v1/tournaments", SWISS_BODY, org.auth, &r);
+    CHECK(st == 201, "create: %ld %.200s", st, r.body);
+    char id[64], path[160];
+    snprintf(id, sizeof id, "%s", jstr(r.json, "id"));
+    snprintf(path, sizeof path, "/v1/tournaments/%s", id);
+    CHECK(strcmp(r.location, path) == 0, "Location %s", r.location);
+    CHECK(strcmp(jstr(r.json, "status"), "open") == 0, "status %s", jstr(r.json, "status"));
+    CHECK(strcmp(jstr(r.json, "format"), "swiss") == 0 && jnum(r.json, "rounds") == 3 &&
+              jnum(r.json, "players_per_game") == 2 && jnum(r.json, "max_players") == 16 &&
+              jnum(r.json, "clock.turn_seconds") == 60 &&
+              strcmp(jstr(r.json, "ruleset"), "classic") == 0,
+          "settings: %.300s", r.body);
+    CHECK(cJSON_IsTrue(jget(r.json, "rated")), "rated");
+    CHECK(strcmp(jstr(r.json, "starts_at"), "2031-01-05T18:00:00.000Z") == 0, "starts_at %s",
+          jstr(r.json, "starts_at"));
+    CHECK(strcmp(jstr(r.json, "organiser.id"), org.id) == 0, "organiser");
+    CHECK(jnum(r.json, "entrant_count") == 0 && cJSON_GetArraySize(jget(r.json, "entrants")) == 0,
+          "the organiser is no entrant: %.300s", r.body);
+    resp_free(&r);
+
+    char join[200], leave[200];
+    snprintf(join, sizeof join, "%s/join", path);
+    snprintf(leave, sizeof leave, "%s/leave", path);
+    CHECK(call(srv, "POST", join, NULL, ann.auth, &r) == 201, "ann joins: %ld", r.status);
+    resp_free(&r);
+    CHECK(call(srv, "POST", join, "{}", bob.auth, &r) == 201, "bob joins: %ld", r.status);
+    CHECK(jnum(r.json, "entrant_count") == 2, "two entrants: %.300s", r.body);
+    resp_free(&r);
+    CHECK(call(srv, "POST", join, NULL, ann.auth, &r) == 200, "ann again: %ld", r.status);
+    CHECK(jnum(r.json, "entrant_count") == 2, "still two");
+    resp_free(&r);
+
+    cJSON *t = get_json(srv, path);
+    CHECK(t, "GET %s", path);
+    int in_order = strcmp(jstr(t, "entrants.0.player"), ann.id) == 0 &&
+                   strcmp(jstr(t, "entrants.0.name"), "Ann") == 0 &&
+                   strcmp(jstr(t, "entrants.1.player"), bob.id) == 0;
+    cJSON_Delete(t);
+    CHECK(in_order, "entrants in joining order");
+
+    CHECK(call_code(srv, "POST", leave, NULL, ann.auth, code) == 204, "ann leaves");
+    CHECK(call_code(srv, "POST", leave, NULL, ann.auth, code) == 204, "ann leaves again");
+    t = get_json(srv, path);
+    CHECK(t, "GET %s", path);
+    int only_bob = cJSON_GetArraySize(jget(t, "entrants")) == 1 &&
+                   strcmp(jstr(t, "entrants.0.player"), bob.id) == 0;
+    cJSON_Delete(t);
+    CHECK(only_bob, "bob alone after ann left");
+
+    /* The lists: by status, newest first. */
+    cJSON *list = get_json(srv, "/v1/tournaments?status=open&limit=100");
+    CHECK(list, "the open list");
+    int found = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, jget(list, "tournaments")) found |= strcmp(jstr(e, "id"), id) == 0;
+    cJSON_Delete(list);
+    CHECK(found, "listed as open");
+    list = get_json(srv, "/v1/tournaments?status=finished");
+    CHECK(list, "the finished list");
+    found = 0;
+    cJSON_ArrayForEach(e, jget(list, "tournaments")) found |= strcmp(jstr(e, "id"), id) == 0;
+    cJSON_Delete(list);
+    CHECK(!found, "not listed as finished");
+
+    /* No longer open: neither a join nor a leave changes it. */
+    CHECK(db_scalar_id("WITH u AS (UPDATE tournaments SET status = 'running' WHERE id = "
+                       "$1::uuid RETURNING 1) SELECT count(*) FROM u",
+                       id) == 1,
+          "set running");
+    CHECK(call_code(srv, "POST", join, NULL, ann.auth, code) == 409 &&
+              strcmp(code, "tournament_not_open") == 0,
+          "join a running one: %s", code);
+    CHECK(call_code(srv, "POST", leave, NULL, bob.auth, code) == 409 &&
+              strcmp(code, "tournament_not_open") == 0,
+          "leave a running one: %s", code);
+    CHECK(db_scalar_id("SELECT count(*) FROM tournament_entrants WHERE tournament_id = $1::uuid",
+                       id) == 1,
+          "entrants unchanged");
+}
+
+/* One player's join, for the concurrent joins. */
+struct joiner {
+    const struct server *srv; /* the server */
+    const char *path;         /* the join path */
+    struct person p;          /* the player */
+    long status;              /* the answer's status */
+};
+
+static void *join_thread(void *arg)
+{
+    struct joiner *j = arg;
+    struct resp r;
+    j->status = call(j->srv, "POST", j->path, NULL, j->p.auth, &r);
+    resp_free(&r);
+    return NULL;
+}
+
+ITEST(tourney_full, "tournaments: max_players holds under concurrent joins")
+{
+    char why[256], id[64], code[64];
+    struct person org;
+    CHECK(person_new(srv, "Org", &org, why, sizeof why) == 0, "%s", why);
+    CHECK(create(srv,
+                 "{\"name\":\"Small knockout\",\"format\":\"knockout\",\"max_players\":3,"
+                 "\"players_per_game\":2}",
+                 org.auth, id) == 0,
+          "create");
+    char path[200];
+    snprintf(path, sizeof path, "/v1/tournaments/%s/join", id);
+    enum { N = 8 };
+    struct joiner js[N];
+    pthread_t th[N];
+    for (int i = 0; i < N; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "P%d", i);
+        js[i] = (struct joiner){.srv = srv, .path = path};
+        CHECK(person_new(srv, name, &js[i].p, why, sizeof why) == 0, "%s", why);
+    }
+    for (int i = 0; i < N; i++) CHECK(pthread_create(&th[i], NULL, join_thread, &js[i]) == 0, "t");
+    int joined = 0, full = 0;
+    for (int i = 0; i < N; i++) {
+        pthread_join(th[i], NULL);
+        joined += js[i].status == 201;
+        full += js[i].status == 409;
+    }
+    CHECK(joined == 3 && full == N - 3, "%d joined, %d refused", joined, full);
+    CHECK(db_scalar_id("SELECT count(*) FROM tournament_entrants WHERE tournament_id = $1::uuid",
+                       id) == 3,
+          "three entrants stored");
+    struct person late;
+    CHECK(person_new(srv, "Late", &late, why, sizeof why) == 0, "%s", why);
+    CHECK(call_code(srv, "POST", path, NULL, late.auth, code) == 409 &&
+              strcmp(code, "tournament_full") == 0,
+          "a fourth: %s", code);
+}
+
+ITEST(tourney_refusals, "tournaments: bad bodies, tokens and parameters change nothing")
+{
+    char why[256], code[64];
+    struct person org;
+    CHECK(person_new(srv, "Org", &org, why, sizeof why) == 0, "%s", why);
+    long before = db_scalar("SELECT count(*) FROM tournaments");
+    static const struct {
+        const char *body; /* the body */
+        const char *code; /* the code expected (400) */
+    } bad[] = {
+        {"{\"name\":\"x\",\"format\":\"swiss\"}", "invalid_body"},
+        {"{\"name\":\"x\",\"format\":\"knockout\",\"rounds\":2}", "invalid_body"},
+        {"{\"name\":\"x\",\"format\":\"league\"}", "invalid_body"},
+        {"{\"format\":\"knockout\"}", "invalid_body"},
+        {"{\"name\":\"x\",\"format\":\"knockout\",\"players_per_game\":5}", "invalid_body"},
+        {"{\"name\":\"x\",\"format\":\"knockout\",\"max_players\":1}", "invalid_body"},
+        {"{\"name\":\"x\",\"format\":\"round_robin\",\"max_players\":25}", "invalid_body"},
+        {"{\"name\":\"x\",\"format\":\"knockout\",\"rated\":true}", "unrated_setup"},
+        {"{\"name\":\"x\",\"format\":\"knockout\",\"starts_at\":\"tomorrow\"}", "invalid_body"},
+        {"{\"name\":\"x\",\"format\":\"knockout\",\"starts_at\":\"2031-02-30T10:00:00Z\"}",
+         "invalid_body"},
+        {"{\"name\":\"x\",\"format\":\"knockout\",\"clock\":{\"turn_seconds\":0}}",
+         "invalid_turn_seconds"},
+        {"{\"name\":\"x\",\"format\":\"knockout\",\"ruleset\":\"chess\"}", "unknown_ruleset"},
+        {"{\"name\":\"x\",\"format\":\"knockout\",\"seats\":2}", "unknown_field"},
+        {"[1]", "invalid_json"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        long st = call_code(srv, "POST", "/v1/tournaments", bad[i].body, org.auth, code);
+        CHECK(st == 400 && strcmp(code, bad[i].code) == 0, "%s: %ld %s, want %s", bad[i].body, st,
+              code, bad[i].code);
+    }
+    CHECK(call_code(srv, "POST", "/v1/tournaments", "{\"name\":\"x\",\"format\":\"knockout\"}",
+                    NULL, code) == 401,
+          "no token");
+    CHECK(db_scalar("SELECT count(*) FROM tournaments") == before, "nothing stored");
+    CHECK(call_code(srv, "GET", "/v1/tournaments?status=done", NULL, NULL, code) == 400 &&
+              strcmp(code, "invalid_parameter") == 0,
+          "status=done: %s", code);
+    CHECK(call_code(srv, "GET", "/v1/tournaments?limit=0", NULL, NULL, code) == 400, "limit=0");
+    CHECK(call_code(srv, "GET", "/v1/tournaments/00000000-0000-4000-8000-000000000000", NULL, NULL,
+                    code) == 404,
+          "unknown id");
+    CHECK(call_code(srv, "POST", "/v1/tournaments/00000000-0000-4000-8000-000000000000/join", NULL,
+                    org.auth, code) == 404,
+          "join an unknown id");
+    CHECK(call_code(srv, "POST", "/v1/tournaments/nope/join", NULL, org.auth, code) == 404,
+          "join a bad id");
+}
