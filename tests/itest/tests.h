@@ -7,6 +7,7 @@
 struct itest {
     const char *name;               /* printed with its result */
     void (*fn)(struct server *srv); /* records a failure through CHECK */
+    int solo;                       /* 1: ITEST_SOLO, runs with no other test beside it */
 };
 
 /*
@@ -23,6 +24,13 @@ struct itest {
  * holds the word. The title is one string literal on the ITEST line.
  */
 #define ITEST(fn, title) void fn(struct server *srv)
+
+/*
+ * A test that touches what every test shares (it stops or restarts the test PostgreSQL) is
+ * defined with ITEST_SOLO instead: the runner runs the solo tests one by one before the
+ * others, which it may run in parallel workers (ITEST_JOBS, see itest.c).
+ */
+#define ITEST_SOLO(fn, title) void fn(struct server *srv)
 
 /* A webhook URL that must never be answered points at 127.0.9.9:9 (nothing listens there),
  * never at 127.0.0.1, where the tests' receivers listen: the server's circuit breaker and
