@@ -50,6 +50,10 @@ struct game {
 
 /* Creates a game from `body`; returns 0 or -1 (then `why` says what went wrong). */
 int game_new(const struct server *srv, const char *body, struct game *g, char *why, size_t cap);
+/* game_new with the NULL-terminated header lines `headers` (a player's token: the seats
+ * bound to the player have no token of their own in `g`). */
+int game_new_as(const struct server *srv, const char *body, const char *const *headers,
+                struct game *g, char *why, size_t cap);
 
 /* The create bodies of the picture tests (board.svg, board.png) after their first game:
  * hills with three seats, discovery with a name that must be escaped, classic with the River. */
