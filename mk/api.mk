@@ -100,7 +100,7 @@ test-itest: $(API_BIN) $(ITEST_BIN) $(if $(ITEST_PROXY),spec-deps)
 	$(ITEST_ENV) $(SAN_ENV) $(if $(SANITIZE),TILEHALL_SAN=$(SANITIZE)) ITEST_JOBS=$(ITEST_JOBS) \
 		$(if $(ITEST_PROXY),ITEST_SPEC_PROXY=1 ITEST_PROXY_LOG=$(BUILD)/spec-proxy-itest.log) \
 		ITEST_SERVER_LOG=$(BUILD)/itest-server.log \
-		TILEHALL_BIN=$(API_BIN) DATABASE_URL="$$url" $(SAN_RUN) $(ITEST_BIN) $(ITEST_FILTER) || status=$$?; \
+		TILEHALL_BIN=$(API_BIN) DATABASE_URL="$$url" $(SAN_RUN) $(ITEST_BIN) $(if $(ITEST_FILTER),"$(ITEST_FILTER)") || status=$$?; \
 	$(if $(TSAN_LOG),if ls $(TSAN_LOG).* >/dev/null 2>&1; then cat $(TSAN_LOG).*; \
 		echo "FAIL ThreadSanitizer reports: $$(ls $(TSAN_LOG).* | tr '\n' ' ')"; status=1; \
 	else echo "ok   no ThreadSanitizer report"; fi;) exit $$status
