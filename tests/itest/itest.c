@@ -457,7 +457,14 @@ int main(int argc, char **argv)
     atomic_init(&sh->passed, 0);
     atomic_init(&sh->failed, 0);
     int status = 0;
-    if (nsolo && worker(solo, nsolo, sh)) status = 2;
+    if (nsolo) { /* a spec proxy log of its own, apart from the first worker's */
+        char saved[512], solo_log[528];
+        snprintf(saved, sizeof saved, "%s", proxy_log());
+        snprintf(solo_log, sizeof solo_log, "%s.solo", saved);
+        setenv("ITEST_PROXY_LOG", solo_log, 1);
+        if (worker(solo, nsolo, sh)) status = 2;
+        setenv("ITEST_PROXY_LOG", saved, 1);
+    }
     if (jobs == 1) {
         atomic_store(&sh->next, 0);
         if (worker(rest, nrest, sh)) status = 2;
