@@ -26,9 +26,10 @@ struct itest {
 #define ITEST(fn, title) void fn(struct server *srv)
 
 /*
- * A test that touches what every test shares (it stops or restarts the test PostgreSQL) is
- * defined with ITEST_SOLO instead: the runner runs the solo tests one by one before the
- * others, which it may run in parallel workers (ITEST_JOBS, see itest.c).
+ * A test that touches what every test shares (it stops or restarts the test PostgreSQL),
+ * or whose bounds are latencies under a load it makes itself (which another test beside it
+ * would stretch), is defined with ITEST_SOLO instead: the runner runs the solo tests one by one
+ * before the others, which it may run in parallel workers (ITEST_JOBS, see itest.c).
  */
 #define ITEST_SOLO(fn, title) void fn(struct server *srv)
 
