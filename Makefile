@@ -101,7 +101,13 @@ TEST_STAGE_LIST = lint-c test-spec test-fuzz test-api-unit test-api-unit@address
                   test-webhook-std test-browser test-web test-soak test-failover test-ha test-bot
 stage_target  = $(firstword $(subst @, ,$(1)))
 stage_variant = $(word 2,$(subst @, ,$(1)))
-stage_make    = $(if $(filter address,$(1)),$(MAKE_ADDRESS),$(if $(filter thread,$(1)),$(MAKE_THREAD),$(MAKE_PLAIN)))
+# Each stage's make builds what it needs with TEST_JOBS (2) compilers at once (CI runs a
+# plain `make test`, which would otherwise compile the three variants, the fuzzers and the
+# tests one file at a time), unless this make was given -j itself (its job slots then go
+# to the stages).
+TEST_JOBS    ?= 2
+stage_jobs    = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(TEST_JOBS))
+stage_make    = $(if $(filter address,$(1)),$(MAKE_ADDRESS),$(if $(filter thread,$(1)),$(MAKE_THREAD),$(MAKE_PLAIN))) $(stage_jobs)
 # One stage (scripts/stage.sh run), stopping `make test` when it fails.
 test_stage    = scripts/stage.sh run $(TEST_STAGES) "$(call stage_target,$(1))$(if \
                 $(call stage_variant,$(1)), ($(call stage_variant,$(1))))" \

@@ -85,13 +85,24 @@ ITEST_PROXY := $(if $(SANITIZE),,1)
 # build/address/itest-server.log, build/thread/itest-server.log. The ThreadSanitizer run
 # fails on any report file a server left (see TSAN_LOG in the Makefile), whatever the
 # tests said.
-ITEST_DB := tilehall_itest$(if $(SANITIZE),_$(SANITIZE))
+# The tests run in ITEST_JOBS (2) workers, each with a server and a database of its own
+# (ITEST_DB, then ITEST_DB_2 ...: ITEST_DATABASE_URL_2 ...), the next test going to the
+# first worker free; the tests that stop or restart PostgreSQL (ITEST_SOLO) run before,
+# alone. Worker N's logs end in .wN (build/itest-server.log.w2 ...). ITEST_JOBS=1: one
+# server, the tests in file order.
+ITEST_DB   := tilehall_itest$(if $(SANITIZE),_$(SANITIZE))
+ITEST_JOBS ?= 2
 test-itest: $(API_BIN) $(ITEST_BIN) $(if $(ITEST_PROXY),spec-deps)
-	@rm -f $(BUILD)/itest-server.log $(BUILD)/spec-proxy-itest.log $(if $(TSAN_LOG),$(TSAN_LOG).*)
+	@rm -f $(BUILD)/itest-server.log* $(BUILD)/spec-proxy-itest.log* $(if $(TSAN_LOG),$(TSAN_LOG).*)
 	@url=$$(scripts/pg-start.sh --fast --fresh $(ITEST_DB)) || exit 1; status=0; \
-	$(ITEST_ENV) $(SAN_ENV) $(if $(SANITIZE),TILEHALL_SAN=$(SANITIZE)) \
-		$(if $(ITEST_PROXY),ITEST_SPEC_PROXY=1) ITEST_SERVER_LOG=$(BUILD)/itest-server.log \
-		TILEHALL_BIN=$(API_BIN) DATABASE_URL="$$url" $(SAN_RUN) $(ITEST_BIN) $(ITEST_FILTER) || status=$$?; \
+	for k in $$(seq 2 $(ITEST_JOBS)); do \
+		u=$$(scripts/pg-start.sh --fast --fresh $(ITEST_DB)_$$k) || exit 1; \
+		export ITEST_DATABASE_URL_$$k="$$u"; \
+	done; \
+	$(ITEST_ENV) $(SAN_ENV) $(if $(SANITIZE),TILEHALL_SAN=$(SANITIZE)) ITEST_JOBS=$(ITEST_JOBS) \
+		$(if $(ITEST_PROXY),ITEST_SPEC_PROXY=1 ITEST_PROXY_LOG=$(BUILD)/spec-proxy-itest.log) \
+		ITEST_SERVER_LOG=$(BUILD)/itest-server.log \
+		TILEHALL_BIN=$(API_BIN) DATABASE_URL="$$url" $(SAN_RUN) $(ITEST_BIN) $(if $(ITEST_FILTER),"$(ITEST_FILTER)") || status=$$?; \
 	$(if $(TSAN_LOG),if ls $(TSAN_LOG).* >/dev/null 2>&1; then cat $(TSAN_LOG).*; \
 		echo "FAIL ThreadSanitizer reports: $$(ls $(TSAN_LOG).* | tr '\n' ' ')"; status=1; \
 	else echo "ok   no ThreadSanitizer report"; fi;) exit $$status
@@ -123,6 +134,14 @@ API_SCRIPTS := bench-http bench-inbox bench-retention backup-check
 .PHONY: $(API_SCRIPTS)
 $(API_SCRIPTS): $(API_BIN)
 	scripts/$@.sh
+
+# make test-reconnect: the long form of the reconnect test (tests/itest/t_reconnect.c; not in
+# make test, which restarts PostgreSQL 5 times in each of its three integration runs):
+# 20 restarts under load, the plain server on its own (about 70 s).
+.PHONY: test-reconnect
+test-reconnect:
+	RECONNECT_RESTARTS=$${RECONNECT_RESTARTS:-20} $(MAKE_PLAIN) test-itest ITEST_PROXY= \
+		ITEST_FILTER="PostgreSQL restarted"
 
 # make bench-clocks: the long-form measurement of clocks (issue 12; not in make test): 50
 # games nobody plays, 250 timeouts, how late after each deadline the server acted (p50/p99),

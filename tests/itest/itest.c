@@ -1,4 +1,5 @@
-/* itest.c: the runner: starts the server, runs every test, prints "N passed, M failed". */
+/* itest.c: the runner: starts the server (a server per worker), runs every test, prints "N passed,
+ * M failed". */
 #include "itest.h"
 
 #include <arpa/inet.h>
@@ -6,10 +7,12 @@
 #include <dirent.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -20,6 +23,8 @@
 #include "tests.h"
 
 char itest_failure[512];
+
+static const char *proxy_log(void);
 
 /* Waits up to `ms` for the port in `path` (written whole by the server once it listens);
  * the port, 0 when `pid` exited first or the time ran out. */
@@ -97,7 +102,7 @@ int server_start(struct server *s)
 static int proxy_start(struct server *s)
 {
     char cmd[512], line[64] = "";
-    snprintf(cmd, sizeof cmd, "scripts/spec-proxy.sh 0 %s build/spec-proxy-itest.log", s->direct);
+    snprintf(cmd, sizeof cmd, "scripts/spec-proxy.sh 0 %s %s", s->direct, proxy_log());
     FILE *p = popen(cmd, "r");
     if (!p) return -1;
     if (!fgets(line, sizeof line, p)) line[0] = '\0';
@@ -301,45 +306,51 @@ static int reap_strays(const struct server *keep)
     return killed;
 }
 
-int main(int argc, char **argv)
+/* Where the spec proxies of this worker log (ITEST_PROXY_LOG, set per worker by main). */
+static const char *proxy_log(void)
 {
-    setvbuf(stdout, NULL, _IOLBF, 0);
-    if (!getenv("DATABASE_URL")) {
-        fprintf(stderr, "itest: DATABASE_URL is not set (use make test-itest)\n");
-        return 2;
+    const char *log = getenv("ITEST_PROXY_LOG");
+    return log && *log ? log : "build/spec-proxy-itest.log";
+}
+
+/* What the workers share (mapped before the fork): the next test of the queue and the
+ * counts of results. */
+struct itest_shared {
+    atomic_size_t next; /* the next place in the queue to take */
+    atomic_int passed;  /* results so far, of every worker */
+    atomic_int failed;
+};
+
+/* Runs one test on `srv` and counts its result; 0, or -1 when the server is gone and
+ * could not be started again. */
+static int run_one(const struct itest *t, struct server *srv, struct itest_shared *sh)
+{
+    itest_failure[0] = '\0';
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    t->fn(srv);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    long ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
+    if (itest_failure[0]) {
+        atomic_fetch_add(&sh->failed, 1);
+        printf("FAIL %s (%ld ms): %s\n", t->name, ms, itest_failure);
+    } else {
+        atomic_fetch_add(&sh->passed, 1);
+        printf("ok   %s (%ld ms)\n", t->name, ms);
     }
-    curl_global_init(CURL_GLOBAL_ALL);
-    signal(SIGPIPE, SIG_IGN);
-    struct server srv = {0};
-    if (server_start_proxied(&srv, 1)) {
-        fprintf(stderr, "itest: the server did not start (see build/itest-server.log)\n");
-        return 2;
-    }
-    int passed = 0, failed = 0;
-    for (size_t i = 0; i < itest_ntests; i++) {
-        if (argc > 1 && !strstr(itest_tests[i].name, argv[1])) continue;
-        itest_failure[0] = '\0';
-        struct timespec t0, t1;
-        clock_gettime(CLOCK_MONOTONIC, &t0);
-        itest_tests[i].fn(&srv);
-        clock_gettime(CLOCK_MONOTONIC, &t1);
-        long ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
-        if (itest_failure[0]) {
-            failed++;
-            printf("FAIL %s (%ld ms): %s\n", itest_tests[i].name, ms, itest_failure);
-        } else {
-            passed++;
-            printf("ok   %s (%ld ms)\n", itest_tests[i].name, ms);
-        }
-        (void)reap_strays(&srv);
-        if (srv.pid == 0) { /* a test stopped it and failed to bring it back */
-            if (server_start_proxied(&srv, 1)) break;
-        }
-    }
-    if (srv.proxy_pid[0]) {
-        proxy_stop(&srv);
-        /* A violation fails the run even where a test did not look at the status. */
-        FILE *f = fopen("build/spec-proxy-itest.log", "r");
+    (void)reap_strays(srv);
+    if (srv->pid == 0) /* a test stopped it and failed to bring it back */
+        return server_start_proxied(srv, 1);
+    return 0;
+}
+
+/* Stops the server of a worker: a spec violation in its proxy's log or a nonzero exit
+ * status (a sanitizer report) fails the run even where no test looked. */
+static void worker_stop(struct server *srv, struct itest_shared *sh)
+{
+    if (srv->proxy_pid[0]) {
+        proxy_stop(srv);
+        FILE *f = fopen(proxy_log(), "r");
         char line[1024];
         int violations = 0;
         while (f && fgets(line, sizeof line, f)) {
@@ -348,23 +359,133 @@ int main(int argc, char **argv)
         }
         if (f) fclose(f);
         if (violations) {
-            failed++;
-            printf("FAIL %d answers broke openapi.yaml (build/spec-proxy-itest.log)\n", violations);
+            atomic_fetch_add(&sh->failed, 1);
+            printf("FAIL %d answers broke openapi.yaml (%s)\n", violations, proxy_log());
         } else {
-            passed++;
-            printf("ok   every answer conformed to openapi.yaml (spec proxy)\n");
+            atomic_fetch_add(&sh->passed, 1);
+            printf("ok   every answer conformed to openapi.yaml (spec proxy, %s)\n", proxy_log());
         }
     }
-    int code = server_stop(&srv);
+    int code = server_stop(srv);
     if (code != 0) {
-        failed++;
-        printf("FAIL server exit status %d at the end (sanitizer report in the server log?)\n",
-               code);
+        atomic_fetch_add(&sh->failed, 1);
+        printf("FAIL server exit status %d at the end (sanitizer report in %s?)\n", code,
+               getenv("ITEST_SERVER_LOG"));
     } else {
-        passed++;
+        atomic_fetch_add(&sh->passed, 1);
         printf("ok   server stopped cleanly\n");
     }
+}
+
+/* A worker: a server of its own, then the tests of `queue` (`n` indices of itest_tests)
+ * taken one by one from the shared place `sh->next` until none is left, then its stop. */
+static int worker(const size_t *queue, size_t n, struct itest_shared *sh)
+{
+    struct server srv = {0};
+    if (server_start_proxied(&srv, 1)) {
+        fprintf(stderr, "itest: the server did not start (see %s)\n", getenv("ITEST_SERVER_LOG"));
+        atomic_fetch_add(&sh->failed, 1);
+        return -1;
+    }
+    for (;;) {
+        size_t at = atomic_fetch_add(&sh->next, 1);
+        if (at >= n || run_one(&itest_tests[queue[at]], &srv, sh)) break;
+    }
+    worker_stop(&srv, sh);
+    return 0;
+}
+
+/* Gives this process worker `k`'s database (DATABASE_URL, ITEST_DATABASE_URL_<k+1> for
+ * k > 0), server log and spec proxy log (".w<k+1>" added for k > 0); 0, or -1 when its
+ * database is not given. */
+static int worker_env(int k)
+{
+    if (k == 0) return 0;
+    char name[64], value[1024];
+    snprintf(name, sizeof name, "ITEST_DATABASE_URL_%d", k + 1);
+    const char *url = getenv(name);
+    if (!url || !*url) {
+        fprintf(stderr, "itest: %s is not set (ITEST_JOBS > 1; use make test-itest)\n", name);
+        return -1;
+    }
+    setenv("DATABASE_URL", url, 1);
+    const char *log = getenv("ITEST_SERVER_LOG");
+    snprintf(value, sizeof value, "%s.w%d", log ? log : "build/itest-server.log", k + 1);
+    setenv("ITEST_SERVER_LOG", value, 1);
+    snprintf(value, sizeof value, "%s.w%d", proxy_log(), k + 1);
+    setenv("ITEST_PROXY_LOG", value, 1);
+    return 0;
+}
+
+/*
+ * itest [WORD]: the tests whose title holds WORD (all without it). With ITEST_JOBS=N (1 by
+ * default) the tests run in N worker processes, each with a server and a database of its
+ * own (DATABASE_URL, ITEST_DATABASE_URL_2 ...), each taking the next test not yet taken;
+ * the ITEST_SOLO tests run first, one by one, with no other test beside them.
+ */
+int main(int argc, char **argv)
+{
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    if (!getenv("DATABASE_URL")) {
+        fprintf(stderr, "itest: DATABASE_URL is not set (use make test-itest)\n");
+        return 2;
+    }
+    long jobs = strtol(getenv("ITEST_JOBS") ? getenv("ITEST_JOBS") : "1", NULL, 10);
+    if (jobs < 1 || jobs > 8) jobs = 1;
+    curl_global_init(CURL_GLOBAL_ALL);
+    signal(SIGPIPE, SIG_IGN);
+    struct itest_shared *sh =
+        mmap(NULL, sizeof *sh, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    size_t *solo = calloc(itest_ntests + 1, sizeof *solo),
+           *rest = calloc(itest_ntests + 1, sizeof *rest);
+    if (sh == MAP_FAILED || !solo || !rest) return 2;
+    size_t nsolo = 0, nrest = 0;
+    for (size_t i = 0; i < itest_ntests; i++) {
+        if (argc > 1 && !strstr(itest_tests[i].name, argv[1])) continue;
+        if (jobs > 1 && itest_tests[i].solo)
+            solo[nsolo++] = i;
+        else
+            rest[nrest++] = i;
+    }
+    if (jobs > 1 && (long)nrest < jobs) jobs = nrest > 1 ? (long)nrest : 1;
+    if (jobs == 1) { /* no worker beside another: every test in file order */
+        nsolo = nrest = 0;
+        for (size_t i = 0; i < itest_ntests; i++)
+            if (argc <= 1 || strstr(itest_tests[i].name, argv[1])) rest[nrest++] = i;
+    }
+    atomic_init(&sh->next, 0);
+    atomic_init(&sh->passed, 0);
+    atomic_init(&sh->failed, 0);
+    int status = 0;
+    if (nsolo) { /* a spec proxy log of its own, apart from the first worker's */
+        char saved[512], solo_log[528];
+        snprintf(saved, sizeof saved, "%s", proxy_log());
+        snprintf(solo_log, sizeof solo_log, "%s.solo", saved);
+        setenv("ITEST_PROXY_LOG", solo_log, 1);
+        if (worker(solo, nsolo, sh)) status = 2;
+        setenv("ITEST_PROXY_LOG", saved, 1);
+    }
+    if (jobs == 1) {
+        atomic_store(&sh->next, 0);
+        if (worker(rest, nrest, sh)) status = 2;
+    } else if (nrest) {
+        atomic_store(&sh->next, 0);
+        pid_t kids[8];
+        int nkids = 0;
+        for (int k = 0; k < jobs; k++) {
+            pid_t pid = fork();
+            if (pid == 0) _exit(worker_env(k) || worker(rest, nrest, sh) ? 2 : 0);
+            if (pid > 0) kids[nkids++] = pid;
+        }
+        for (int k = 0; k < nkids; k++) {
+            int st = 0;
+            if (waitpid(kids[k], &st, 0) != kids[k] || !WIFEXITED(st) || WEXITSTATUS(st))
+                status = 2;
+        }
+        if (nkids < jobs) status = 2;
+    }
     curl_global_cleanup();
+    int passed = atomic_load(&sh->passed), failed = atomic_load(&sh->failed);
     printf("%d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return failed || status ? 1 : 0;
 }

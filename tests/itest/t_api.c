@@ -11,8 +11,14 @@ static const char *const no_headers[] = {NULL};
 
 int game_new(const struct server *srv, const char *body, struct game *g, char *why, size_t cap)
 {
+    return game_new_as(srv, body, no_headers, g, why, cap);
+}
+
+int game_new_as(const struct server *srv, const char *body, const char *const *headers,
+                struct game *g, char *why, size_t cap)
+{
     struct resp r;
-    http(srv, "POST", "/v1/games", body, no_headers, &r);
+    http(srv, "POST", "/v1/games", body, headers, &r);
     memset(g, 0, sizeof *g);
     int rc = -1;
     if (r.status != 201) {

@@ -610,10 +610,16 @@ ITEST(test_drain, "drain: two servers restarted in turn under load (SIGTERM), no
                 start_ms[k] = hard_now_ms() - t0;
                 if (!restarted[k] || strtol(in_jobs[k], NULL, 10) > 0) break;
             }
-            usleep(2500000);
-            /* Every game of a computer player moved on across the restart. */
-            for (int i = 0; i < NBOT; i++)
-                if (stored_version(persons[i].g.id) <= before[i]) advanced[k] = 0;
+            /* Every game of a computer player moved on across the restart: looked at until
+             * each has (the load going on meanwhile, half a second at the least), for up to
+             * 10 s. */
+            usleep(500000);
+            long long until = hard_now_ms() + 10000;
+            do {
+                advanced[k] = 1;
+                for (int i = 0; i < NBOT; i++)
+                    if (stored_version(persons[i].g.id) <= before[i]) advanced[k] = 0;
+            } while (!advanced[k] && hard_now_ms() < until && (usleep(100000), 1));
         }
         atomic_store(&running, 0);
     }

@@ -178,7 +178,7 @@ ITEST(test_crash, "kill -9 under load: every 2xx action survives the restart")
     CHECK(code == 0, "the restarted server exited with status %d", code);
 }
 
-ITEST(test_outage, "PostgreSQL stopped under load: 503 with Retry-After, then recovery")
+ITEST_SOLO(test_outage, "PostgreSQL stopped under load: 503 with Retry-After, then recovery")
 {
     (void)srv;
     const char *stop, *start;

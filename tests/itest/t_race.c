@@ -156,7 +156,7 @@ ITEST(test_restart, "restart mid-game")
     CHECK(ok, "events after the restart: %d then %d", nev, n);
 }
 
-ITEST(test_db_loss, "database connection lost: 503, then reconnect")
+ITEST_SOLO(test_db_loss, "database connection lost: 503, then reconnect")
 {
     struct game g;
     NEW_GAME(&g, RACE_GAME);

@@ -36,7 +36,7 @@ static long ro_draw(const struct server *srv, const struct game *g, char *code, 
     return st;
 }
 
-ITEST(test_read_only, "database turned read-only (demoted primary): 503, never 2xx, then back")
+ITEST_SOLO(test_read_only, "database turned read-only (demoted primary): 503, never 2xx, then back")
 {
     struct game g;
     NEW_GAME(&g, "{\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}],\"seed\":77}");

@@ -1,7 +1,7 @@
 /* t_reconnect.c: PostgreSQL restarted again and again under a load of reads and whole
  * turns: once /readyz answers 200 after a restart, every request must succeed.
  *
- *   RECONNECT_RESTARTS (20)   restarts of PostgreSQL
+ *   RECONNECT_RESTARTS (5)    restarts of PostgreSQL (`make test-reconnect`: 20, alone)
  *   RECONNECT_CLIENTS (4)     client threads, each playing games of its own
  *   RECONNECT_UP_MS (400)     load between /readyz's 200 and the next stop
  *
@@ -151,12 +151,12 @@ static void *rc_client_main(void *p)
     return NULL;
 }
 
-ITEST(test_reconnect, "PostgreSQL restarted 20 times under load: no failure after /readyz 200")
+ITEST_SOLO(test_reconnect, "PostgreSQL restarted under load: no failure after /readyz 200")
 {
     (void)srv;
     const char *stop, *start;
     if (hard_pg_commands("reconnect", &stop, &start)) return;
-    int restarts = (int)hard_knob("RECONNECT_RESTARTS", 20);
+    int restarts = (int)hard_knob("RECONNECT_RESTARTS", 5);
     int nclients = (int)hard_knob("RECONNECT_CLIENTS", 4);
     long up_ms = hard_knob("RECONNECT_UP_MS", 400);
     if (nclients < 1) nclients = 1;

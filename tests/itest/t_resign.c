@@ -334,21 +334,14 @@ ITEST(test_rematch,
     CHECK(person(srv, "Ann", ann, sizeof ann) == 0, "no player");
     /* Seat 0 bound to Ann (her player token), seats 1 and 2 named, with a custom deck. */
     const char *hc[] = {ann, NULL};
-    struct resp r;
-    http(srv, "POST", "/v1/games",
-         "{\"ruleset\":\"hills\",\"players\":[{\"player\":\"me\"},{\"name\":\"Bob\"},{\"name\":"
-         "\"Cy\"}],\"start\":\"D\",\"deck\":[\"K\",\"D\",\"E\",\"U\",\"V\"]}",
-         hc, &r);
-    CHECK(r.status == 201, "create: %ld %.200s", r.status, r.body);
     struct game g;
-    memset(&g, 0, sizeof g);
-    snprintf(g.id, sizeof g.id, "%s", jstr(r.json, "id"));
-    g.nplayers = 3;
-    snprintf(g.auth[0], sizeof g.auth[0], "%s", ann);
-    for (int s = 1; s < 3; s++)
-        snprintf(g.auth[s], sizeof g.auth[s], "Authorization: Bearer %s",
-                 jstr(cJSON_GetArrayItem(jget(r.json, "players"), s), "token"));
-    resp_free(&r);
+    CHECK(game_new_as(srv,
+                      "{\"ruleset\":\"hills\",\"players\":[{\"player\":\"me\"},{\"name\":\"Bob\"},{"
+                      "\"name\":\"Cy\"}],\"start\":\"D\",\"deck\":[\"K\",\"D\",\"E\",\"U\",\"V\"]}",
+                      hc, &g, why, sizeof why) == 0,
+          "%s", why);
+    snprintf(g.auth[0], sizeof g.auth[0], "%s", ann); /* the bound seat acts by her token */
+    struct resp r;
     /* Not finished: 409 game_not_finished, no game made. */
     post(srv, g.id, "rematch", g.auth[1], NULL, &r);
     long st = r.status;

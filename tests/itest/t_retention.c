@@ -398,24 +398,35 @@ static void run_killed(struct server *a, struct server *b)
            gone, KILL_GAMES, waited);
 }
 
-/* Runs `body` with DATABASE_URL naming a database of the test's own, made for it. */
-static void with_own_db(void (*body)(struct server *, struct server *))
+/* Drops the database `name` (a constant of this file) if it is there, then creates it
+ * unless `create` is 0. */
+static void own_db_reset(const char *name, int create)
+{
+    char sql[128];
+    snprintf(sql, sizeof sql, "DROP DATABASE IF EXISTS %s", name);
+    db_scalar(sql);
+    if (!create) return;
+    snprintf(sql, sizeof sql, "CREATE DATABASE %s", name);
+    db_scalar(sql);
+}
+
+/* Runs `body` with DATABASE_URL naming `name`, a database of the test's own, made for it
+ * (each test its own: the runner's workers may run the two tests at once). */
+static void with_own_db(const char *name, void (*body)(struct server *, struct server *))
 {
     const char *url = getenv("DATABASE_URL");
     char saved[1024], mine[1024];
     CHECK(url && strlen(url) < sizeof saved, "DATABASE_URL is not set");
     snprintf(saved, sizeof saved, "%s", url);
-    CHECK(url_with_db(saved, RET_DB, mine, sizeof mine) == 0, "DATABASE_URL is not a URI: %s",
-          saved);
-    db_scalar("DROP DATABASE IF EXISTS " RET_DB);
-    db_scalar("CREATE DATABASE " RET_DB);
+    CHECK(url_with_db(saved, name, mine, sizeof mine) == 0, "DATABASE_URL is not a URI: %s", saved);
+    own_db_reset(name, 1);
     setenv("DATABASE_URL", mine, 1);
     struct server a = {0}, b = {0};
     body(&a, &b);
     if (a.pid) (void)hard_server_stop(&a);
     if (b.pid) (void)hard_server_stop(&b);
     setenv("DATABASE_URL", saved, 1);
-    db_scalar("DROP DATABASE IF EXISTS " RET_DB);
+    own_db_reset(name, 0);
 }
 
 ITEST(
@@ -423,12 +434,12 @@ ITEST(
     "retention: old ended games deleted with every row, lobbies expired, two servers' counts exact")
 {
     (void)srv;
-    with_own_db(run);
+    with_own_db(RET_DB, run);
 }
 
 ITEST(test_retention_killed, "retention: a server killed with a batch in flight; each game whole "
                              "or gone, the sweep taken up once its lease ran out")
 {
     (void)srv;
-    with_own_db(run_killed);
+    with_own_db(RET_DB "_killed", run_killed);
 }

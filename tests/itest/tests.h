@@ -7,6 +7,7 @@
 struct itest {
     const char *name;               /* printed with its result */
     void (*fn)(struct server *srv); /* records a failure through CHECK */
+    int solo;                       /* 1: ITEST_SOLO, runs with no other test beside it */
 };
 
 /*
@@ -23,6 +24,14 @@ struct itest {
  * holds the word. The title is one string literal on the ITEST line.
  */
 #define ITEST(fn, title) void fn(struct server *srv)
+
+/*
+ * A test that touches what every test shares (it stops or restarts the test PostgreSQL),
+ * or whose bounds are latencies under a load it makes itself (which another test beside it
+ * would stretch), is defined with ITEST_SOLO instead: the runner runs the solo tests one by one
+ * before the others, which it may run in parallel workers (ITEST_JOBS, see itest.c).
+ */
+#define ITEST_SOLO(fn, title) void fn(struct server *srv)
 
 /* A webhook URL that must never be answered points at 127.0.9.9:9 (nothing listens there),
  * never at 127.0.0.1, where the tests' receivers listen: the server's circuit breaker and
@@ -57,6 +66,10 @@ int export_replay_same(const struct server *srv, const char *id, struct export_t
 
 /* Creates a game from `body`; returns 0 or -1 (then `why` says what went wrong). */
 int game_new(const struct server *srv, const char *body, struct game *g, char *why, size_t cap);
+/* game_new with the NULL-terminated header lines `headers` (a player's token: the seats
+ * bound to the player have no token of their own in `g`). */
+int game_new_as(const struct server *srv, const char *body, const char *const *headers,
+                struct game *g, char *why, size_t cap);
 
 /* The create bodies of the picture tests (board.svg, board.png) after their first game:
  * hills with three seats, discovery with a name that must be escaped, classic with the River. */

@@ -517,12 +517,7 @@ Test(discovery, random_games_keep_every_invariant, .timeout = 120)
             cr_expect_eq(g.players[s].hand[1], CC_NO_TILE);
         }
         /* replaying the log gives the same state, byte for byte */
-        struct cc_setup s = {.ruleset = CC_RULESET_DISCOVERY,
-                             .nplayers = players,
-                             .options = o,
-                             .seed = seed,
-                             .start = -1,
-                             .deck_len = -1};
+        struct cc_setup s = tu_setup(CC_RULESET_DISCOVERY, players, o, seed);
         tu_assert_replays(&g, &s, r.log, r.n, &again);
     }
     cr_expect_gt(withdrawals, 100, "the random player withdraws");

@@ -70,12 +70,7 @@ Test(expansions, random_games_keep_every_invariant_and_replay, .timeout = 240)
                          (o.expansions & CC_EXP_TRADERS ? 24 : 0);
         cr_expect_eq(g.deck_len, tiles);
         cr_expect_eq(g.nboard - 1 + g.ndiscarded, g.deck_len);
-        struct cc_setup s = {.ruleset = CC_RULESET_CLASSIC,
-                             .nplayers = players,
-                             .options = o,
-                             .seed = seed,
-                             .start = -1,
-                             .deck_len = -1};
+        struct cc_setup s = tu_setup(CC_RULESET_CLASSIC, players, o, seed);
         tu_assert_replays(&g, &s, r.log, r.n, &again);
         for (int k = 0; k < CC_PIECE_KIND_COUNT; k++) figures[k] += r.figures[k];
         extra += r.extra_turns;
@@ -116,12 +111,7 @@ Test(expansions, signatures_of_seeded_games, .timeout = 240)
 
 static enum cc_status create(struct cc_game *g, uint8_t players, struct cc_options o)
 {
-    struct cc_setup s = {.ruleset = CC_RULESET_CLASSIC,
-                         .nplayers = players,
-                         .options = o,
-                         .seed = 5,
-                         .start = -1,
-                         .deck_len = -1};
+    struct cc_setup s = tu_setup(CC_RULESET_CLASSIC, players, o, 5);
     return cc_game_new(g, &s, NULL);
 }
 
@@ -152,12 +142,7 @@ Test(expansions, options_and_player_counts)
     struct cc_options unknown = {.expansions = 4};
     cr_expect_eq(create(&g, 2, unknown), CC_ERR_BAD_OPTION);
     /* Only classic has them. */
-    struct cc_setup s = {.ruleset = CC_RULESET_HILLS,
-                         .nplayers = 2,
-                         .options = inns,
-                         .seed = 1,
-                         .start = -1,
-                         .deck_len = -1};
+    struct cc_setup s = tu_setup(CC_RULESET_HILLS, 2, inns, 1);
     cr_expect_eq(cc_game_new(&g, &s, NULL), CC_ERR_BAD_OPTION);
 }
 

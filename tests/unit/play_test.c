@@ -62,12 +62,7 @@ Test(play, replay_gives_the_same_state)
     for (uint64_t seed = 100; seed < 110; seed++) {
         struct cc_options o = {.edition = 0, .river = (uint8_t)(seed & 1)};
         play(&g, &r, 3, o, seed);
-        struct cc_setup s = {.ruleset = CC_RULESET_CLASSIC,
-                             .nplayers = 3,
-                             .options = o,
-                             .seed = seed,
-                             .start = -1,
-                             .deck_len = -1};
+        struct cc_setup s = tu_setup(CC_RULESET_CLASSIC, 3, o, seed);
         tu_assert_replays(&g, &s, r.log, r.n, &again);
     }
 }

@@ -50,6 +50,17 @@ void tu_check_snapshot(const struct cc_game *g)
     cr_assert_eq(memcmp(&back, g, sizeof back), 0, "decoded snapshot differs");
 }
 
+struct cc_setup tu_setup(int ruleset, unsigned nplayers, struct cc_options options, uint64_t seed)
+{
+    struct cc_setup s = {.ruleset = (uint8_t)ruleset,
+                         .nplayers = (uint8_t)nplayers,
+                         .options = options,
+                         .seed = seed,
+                         .start = -1,
+                         .deck_len = -1};
+    return s;
+}
+
 void tu_assert_replays(const struct cc_game *g, const struct cc_setup *s,
                        const struct cc_action *log, size_t n, struct cc_game *again)
 {

@@ -31,6 +31,10 @@ void tu_check_snapshot(const struct cc_game *g);
 void tu_assert_replays(const struct cc_game *g, const struct cc_setup *s,
                        const struct cc_action *log, size_t n, struct cc_game *again);
 
+/* The setup of a game the engine deals: `ruleset` (enum cc_ruleset), `nplayers` seats,
+ * `options`, the shuffle of `seed`, the default start tile and the standard deck. */
+struct cc_setup tu_setup(int ruleset, unsigned nplayers, struct cc_options options, uint64_t seed);
+
 /* A placement at (x, y) with `rot` quarter turns of `tile` (CC_NO_TILE: the drawn one). */
 struct cc_action tu_place(int x, int y, int rot, uint8_t tile);
 

@@ -11,16 +11,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { artifacts, axe, makePlayer, noSideways, ratingsServer, seedAnn, watch } from './ratings-harness.mjs';
+import { artifacts, axe, DESKTOP, makePlayer, noSideways, PHONE, ratingsServer, seedAnn, watchedPage } from './ratings-harness.mjs';
 
 const env = ratingsServer('tilehall_webratings');
 
 test('a leaderboard and the computer players, on a desktop', { timeout: 120000 }, async () => {
-    const { api, browser } = env;
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB' });
-    const page = await ctx.newPage();
-    const lines = [];
-    watch(page, lines);
+    const { api } = env;
+    const { ctx, page, lines } = await watchedPage(env, DESKTOP);
     const ann = await makePlayer(page, api, 'Ann');
     seedAnn(env.sql, ann);
     // The leaderboard: Ann first, 25 a page, paged forward and back by keyboard.
@@ -74,12 +71,8 @@ test('a leaderboard and the computer players, on a desktop', { timeout: 120000 }
 });
 
 test('a leaderboard and the computer players on a phone, in Traditional Chinese', { timeout: 60000 }, async () => {
-    const { api, browser } = env;
-    const ctx = await browser.newContext({ viewport: { width: 360, height: 740 }, locale: 'zh-TW', isMobile: true,
-        hasTouch: true });
-    const page = await ctx.newPage();
-    const lines = [];
-    watch(page, lines);
+    const { api } = env;
+    const { ctx, page, lines } = await watchedPage(env, PHONE);
     await page.goto(api + '/#/leaderboard/classic');
     await page.waitForSelector('#board tbody tr');
     assert.equal(await page.textContent('#board-title'), '排行榜：卡卡頌');

@@ -13,16 +13,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { artifacts, axe, makePlayer, ratingsServer, seedAnn, watch } from './ratings-harness.mjs';
+import { artifacts, axe, DESKTOP, makePlayer, ratingsServer, seedAnn, watchedPage } from './ratings-harness.mjs';
 
 const env = ratingsServer('tilehall_webratings_game');
 
 test('ratings beside the seats of a game', { timeout: 140000 }, async () => {
-    const { api, browser } = env;
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB' });
-    const page = await ctx.newPage();
-    const lines = [];
-    watch(page, lines);
+    const { api } = env;
+    const { ctx, page, lines } = await watchedPage(env, DESKTOP);
     const ann = await makePlayer(page, api, 'Ann');
 
     // A game against greedy thinking 10 ms (fast): its classic rating beside its seat, none

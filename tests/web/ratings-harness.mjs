@@ -86,6 +86,22 @@ export function watch(page, lines) {
     page.on('pageerror', (e) => lines.push(`pageerror: ${e.message}`));
 }
 
+// The two screens the tests use: a desktop in British English, a phone in Traditional
+// Chinese.
+export const DESKTOP = { viewport: { width: 1280, height: 900 }, locale: 'en-GB' };
+export const PHONE = { viewport: { width: 360, height: 740 }, locale: 'zh-TW', isMobile: true, hasTouch: true };
+
+// A new browser context of the server `env` (ratingsServer) on the screen `screen` (DESKTOP
+// or PHONE) and a page in it whose console errors and failed requests go to `lines`
+// (watch): { ctx, page, lines }.
+export async function watchedPage(env, screen) {
+    const ctx = await env.browser.newContext(screen);
+    const page = await ctx.newPage();
+    const lines = [];
+    watch(page, lines);
+    return { ctx, page, lines };
+}
+
 // Fails with axe-core's violations on the page as it is now (WCAG 2.x A and AA, best
 // practices), if any.
 export async function axe(page, what) {

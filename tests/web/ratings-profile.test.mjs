@@ -11,17 +11,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { artifacts, axe, makePlayer, noSideways, ratingsServer, seedAnn, watch } from './ratings-harness.mjs';
+import { artifacts, axe, DESKTOP, makePlayer, noSideways, PHONE, ratingsServer, seedAnn, watchedPage } from './ratings-harness.mjs';
 
 const env = ratingsServer('tilehall_webratings_profile');
 let annId = null; // the player the first test makes and gives ratings
 
 test('a profile on a desktop', { timeout: 120000 }, async () => {
-    const { api, browser } = env;
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB' });
-    const page = await ctx.newPage();
-    const lines = [];
-    watch(page, lines);
+    const { api } = env;
+    const { ctx, page, lines } = await watchedPage(env, DESKTOP);
     const ann = await makePlayer(page, api, 'Ann');
     annId = ann;
     seedAnn(env.sql, ann);
@@ -72,12 +69,8 @@ test('a profile on a desktop', { timeout: 120000 }, async () => {
 
 test('a profile on a phone, in Traditional Chinese', { timeout: 60000 }, async () => {
     assert.ok(annId, 'the test before made no player');
-    const { api, browser } = env;
-    const ctx = await browser.newContext({ viewport: { width: 360, height: 740 }, locale: 'zh-TW', isMobile: true,
-        hasTouch: true });
-    const page = await ctx.newPage();
-    const lines = [];
-    watch(page, lines);
+    const { api } = env;
+    const { ctx, page, lines } = await watchedPage(env, PHONE);
     await page.goto(api + '/#/leaderboard/classic');
     await page.goto(`${api}/#/player/${annId}`);
     await page.waitForSelector('#history-table');

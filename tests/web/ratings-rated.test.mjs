@@ -12,16 +12,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { artifacts, axe, makePlayer, ratingsServer, seedAnn, watch } from './ratings-harness.mjs';
+import { artifacts, axe, DESKTOP, makePlayer, ratingsServer, seedAnn, watchedPage } from './ratings-harness.mjs';
 
 const env = ratingsServer('tilehall_webratings_rated');
 
 test('a rated game refused without a clock; one made, resigned and shown with its changes', { timeout: 120000 }, async () => {
-    const { api, browser } = env;
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB' });
-    const page = await ctx.newPage();
-    const lines = [];
-    watch(page, lines);
+    const { api } = env;
+    const { ctx, page, lines } = await watchedPage(env, DESKTOP);
     page.on('dialog', (d) => d.accept());
     const ann = await makePlayer(page, api, 'Ann');
     seedAnn(env.sql, ann);
