@@ -105,10 +105,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         else if (!memchr(j.invite, '\0', sizeof j.invite) || !memchr(j.name, '\0', sizeof j.name))
             abort();
     } else {
-        static char url[STORE_URL_MAX + 1];
-        if (json_in_webhook(body, len, url, &err))
+        static char url[STORE_URL_MAX + 1], format[STORE_HOOK_FORMAT_MAX];
+        if (json_in_webhook(body, len, url, format, &err))
             check_err(&err);
-        else if (!memchr(url, '\0', sizeof url)) /* checked further by webhook_url_check() */
+        else if (!memchr(url, '\0', sizeof url) || /* checked further by webhook_url_check() */
+                 !memchr(format, '\0', sizeof format))
             abort();
     }
     free(body);
