@@ -710,10 +710,17 @@ static const char *const stmt_sql[ST_COUNT] = {
                           "blocked = $2::uuid) OR (blocker = $2::uuid AND blocked = $1::uuid))"
                           "::integer",
     /* Person $1 suspended ($2 true) or reinstated; a suspension makes the "suspension" job
-     * of each active game of the person's due at once (api/suspension.c). */
+     * of each active game of the person's due at once (api/suspension.c), cancels the
+     * person's waiting seeks and withdraws them from tournaments still open (issue 28: "their
+     * open seeks and tournament entries are withdrawn"); a reinstatement gives neither back. */
     [ST_PERSON_SUSPEND] =
         "WITH p AS (UPDATE people SET suspended_at = CASE WHEN $2::boolean THEN "
-        "coalesce(suspended_at, now()) END WHERE id = $1::uuid RETURNING id), j AS (INSERT INTO "
+        "coalesce(suspended_at, now()) END WHERE id = $1::uuid RETURNING id), sk AS (UPDATE "
+        "seeks SET status = 'cancelled', ended_at = now() WHERE $2::boolean AND status = "
+        "'waiting' AND person_id IN (SELECT id FROM p) RETURNING 1), te AS (DELETE FROM "
+        "tournament_entrants e USING tournaments t WHERE $2::boolean AND t.id = "
+        "e.tournament_id AND t.status = 'open' AND e.person_id IN (SELECT id FROM p) RETURNING "
+        "1), j AS (INSERT INTO "
         "jobs (game_id, kind, version, due_at, lease_ms) SELECT g.id, 'suspension', g.version, "
         "now(), 10000 FROM players s JOIN games g ON g.id = s.game_id WHERE $2::boolean AND "
         "s.person_id IN (SELECT id FROM p) AND g.status = 'active' ON CONFLICT (game_id, kind, "

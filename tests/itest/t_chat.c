@@ -597,6 +597,26 @@ ITEST(test_chat_operator, "operator: reports, hide, suspend and reinstate; 401 w
     int open_after = cJSON_GetArraySize(jget(r.json, "reports"));
     resp_free(&r);
 
+    /* Bob waits in a seek (a correspondence clock no other test seeks: nobody pairs it) and
+     * has joined Ann's open tournament: the suspension withdraws both. */
+    char seek[64] = "", cup[64] = "";
+    long seek_st = req(&s, "POST", "/v1/seeks",
+                       "{\"players\":2,\"clock\":{\"turn_seconds\":86417}}", bob.auth, &r);
+    snprintf(seek, sizeof seek, "%s", jstr(r.json, "id"));
+    resp_free(&r);
+    long cup_st =
+        req(&s, "POST", "/v1/tournaments",
+            "{\"name\":\"Cup\",\"format\":\"knockout\",\"players_per_game\":2}", ann.auth, &r);
+    snprintf(cup, sizeof cup, "%s", jstr(r.json, "id"));
+    resp_free(&r);
+    snprintf(path, sizeof path, "/v1/tournaments/%s/join", cup);
+    long join_st = req(&s, "POST", path, NULL, bob.auth, &r);
+    resp_free(&r);
+    const char *bob_cup[] = {cup, bob.id};
+    long entered = db_scalar_params("SELECT count(*) FROM tournament_entrants WHERE "
+                                    "tournament_id = $1::uuid AND person_id = $2::uuid",
+                                    2, bob_cup);
+
     /* Suspend Bob: his token is refused everywhere, then accepted once reinstated. */
     snprintf(path, sizeof path, "/v1/admin/players/%s/suspend", bob.id);
     long sus_wrong = req(&s, "POST", path, NULL, "Authorization: Bearer " ADMIN_TOKEN "x", &r);
@@ -605,6 +625,12 @@ ITEST(test_chat_operator, "operator: reports, hide, suspend and reinstate; 401 w
     http(&s, "POST", path, NULL, sus_h, &r);
     long sus_st = r.status;
     resp_free(&r);
+    long seek_left = db_scalar_id("SELECT count(*) FROM seeks WHERE id = $1::uuid AND status = "
+                                  "'cancelled' AND ended_at IS NOT NULL",
+                                  seek);
+    long still_entered = db_scalar_params("SELECT count(*) FROM tournament_entrants WHERE "
+                                          "tournament_id = $1::uuid AND person_id = $2::uuid",
+                                          2, bob_cup);
     long me_sus = req(&s, "GET", "/v1/players/me", NULL, bob.auth, &r);
     char me_code[64];
     snprintf(me_code, sizeof me_code, "%s", problem_code(&r));
@@ -645,6 +671,12 @@ ITEST(test_chat_operator, "operator: reports, hide, suspend and reinstate; 401 w
     CHECK(open_after == 0, "%d reports still open after the hide", open_after);
     CHECK(sus_wrong == 401 && sus_st == 200, "suspend with a wrong token %ld, suspend %ld",
           sus_wrong, sus_st);
+    CHECK(seek_st == 201 && cup_st == 201 && join_st == 201 && entered == 1,
+          "Bob's seek %ld, Ann's tournament %ld, Bob joins %ld (%ld entries)", seek_st, cup_st,
+          join_st, entered);
+    CHECK(seek_left == 1 && still_entered == 0,
+          "the suspension left Bob's seek waiting (%ld cancelled) or his entry (%ld)", seek_left,
+          still_entered);
     CHECK(me_sus == 403 && strcmp(me_code, "player_suspended") == 0, "suspended me: %ld %s", me_sus,
           me_code);
     CHECK(chat_sus == 403 && strcmp(chat_code, "player_suspended") == 0,
