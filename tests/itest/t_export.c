@@ -63,6 +63,14 @@ static int same_but(const cJSON *a, const cJSON *b, const char *drop)
         cJSON_DeleteItemFromObjectCaseSensitive(x, "seed_chosen");
         cJSON_DeleteItemFromObjectCaseSensitive(y, "seed_chosen");
     }
+    /* A bound seat is exported by its name alone and replayed as a named seat: its player's
+     * id and rating are the original's only. */
+    cJSON *seat;
+    cJSON_ArrayForEach(seat, cJSON_GetObjectItemCaseSensitive(x, "players"))
+    {
+        cJSON_DeleteItemFromObjectCaseSensitive(seat, "player_id");
+        cJSON_DeleteItemFromObjectCaseSensitive(seat, "rating");
+    }
     int same = x && y && cJSON_Compare(x, y, 1);
     cJSON_Delete(x);
     cJSON_Delete(y);

@@ -178,6 +178,14 @@ static char *state_without_id(const struct server *srv, const struct game *g)
     cJSON *j = game_get(srv, g);
     if (!j) return strdup("");
     cJSON_DeleteItemFromObjectCaseSensitive(j, "id");
+    /* The bound game's seat 0 names its player (and rating, once rated); the named game's
+     * does not: the rest must be the same. */
+    cJSON *seat;
+    cJSON_ArrayForEach(seat, cJSON_GetObjectItemCaseSensitive(j, "players"))
+    {
+        cJSON_DeleteItemFromObjectCaseSensitive(seat, "player_id");
+        cJSON_DeleteItemFromObjectCaseSensitive(seat, "rating");
+    }
     char *text = cJSON_PrintUnformatted(j);
     cJSON_Delete(j);
     return text ? text : strdup("");
