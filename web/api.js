@@ -69,6 +69,7 @@ export async function call(method, path, opts = {}) {
     if (method === 'POST') headers['Idempotency-Key'] = opts.key || randomKey();
     const res = await fetch(API + path, {
         method, headers, body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
+        signal: opts.signal, // a long poll the page no longer wants is cut (its connection freed)
     });
     let body = null;
     const text = await res.text();

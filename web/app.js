@@ -146,9 +146,16 @@ function youSection() {
         err);
 }
 
+// Options the page does not offer yet: it cannot play the expansions of classic (no figure
+// choice, goods or extra turn on the page: issue 24, item 5), so their games are made with
+// the defaults (no expansion). An option of several values at once (type "array") has no
+// control here either.
+const OPTIONS_NOT_OFFERED = new Set(['expansions', 'inn_cathedral_final']);
+
 function optionControls(rs, box) {
     box.replaceChildren();
-    for (const o of rs.options || []) {
+    const offered = (rs.options || []).filter((o) => o.type !== 'array' && !OPTIONS_NOT_OFFERED.has(o.name));
+    for (const o of offered) {
         const id = 'opt-' + o.name;
         let ctl;
         if (o.type === 'boolean') {
@@ -159,7 +166,7 @@ function optionControls(rs, box) {
         }
         box.append(h('div', { class: 'row' }, h('label', { for: id }, t('opt_' + o.name)), ctl));
     }
-    if (!(rs.options || []).length) box.append(h('p', { class: 'muted' }, '—'));
+    if (!offered.length) box.append(h('p', { class: 'muted' }, '—'));
 }
 
 function seatRow(kind = 'bot') {

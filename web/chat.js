@@ -103,7 +103,9 @@ export function chatPanel(id, token, seat, me) {
     // One page after st.after (waiting up to `wait` s for one); true when more are there.
     async function poll(wait) {
         const tok = token();
-        const r = await get(`/v1/games/${id}/chat?after=${st.after}&wait=${wait}`, tok ? { token: tok } : {});
+        st.ctl = new AbortController();
+        const r = await get(`/v1/games/${id}/chat?after=${st.after}&wait=${wait}`,
+            tok ? { token: tok, signal: st.ctl.signal } : { signal: st.ctl.signal });
         if (st.stopped) return false;
         add(r.messages || []);
         st.after = Math.max(st.after, r.last_seq || 0); // messages of blocked players count too
@@ -141,6 +143,8 @@ export function chatPanel(id, token, seat, me) {
     loop();
     return {
         el,
-        stop() { st.stopped = true; clearTimeout(st.timer); },
+        // The waiting long poll is aborted too: left to run out its 25 s, those of the games a
+        // player just left took the browser's six connections per host, and a move waited.
+        stop() { st.stopped = true; clearTimeout(st.timer); if (st.ctl) st.ctl.abort(); },
     };
 }
