@@ -161,6 +161,19 @@ void listener_stop(struct listener *l)
     free(l);
 }
 
+int listener_wait_ok(struct listener *l, int n, long ms)
+{
+    for (long t = 0; t <= ms; t += 20) {
+        pthread_mutex_lock(&l->lock);
+        int ok = 0;
+        for (int i = 0; i < l->n; i++) ok += l->req[i].answered / 100 == 2;
+        pthread_mutex_unlock(&l->lock);
+        if (ok >= n) return 1;
+        usleep(20000);
+    }
+    return 0;
+}
+
 int listener_count(struct listener *l)
 {
     pthread_mutex_lock(&l->lock);

@@ -59,6 +59,9 @@ struct listener *listener_start(void);
 /* Stops `l` (may be NULL) and frees it with the requests it kept. */
 void listener_stop(struct listener *l);
 
+/* Waits up to `ms` until `l` got `n` requests answered 2xx; 1 if so. */
+int listener_wait_ok(struct listener *l, int n, long ms);
+
 /* Requests the listener got so far. */
 int listener_count(struct listener *l);
 

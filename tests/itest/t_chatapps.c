@@ -40,20 +40,6 @@
     "{\"ruleset\":\"classic\",\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"start\":"      \
     "\"D\",\"deck\":[\"K\",\"D\",\"E\",\"U\",\"V\",\"B\",\"A\",\"L\",\"K\",\"D\",\"E\",\"U\"]%s}"
 
-/* Waits up to `ms` until `l` got `n` requests answered 2xx; 1 if so. */
-static int wait_ok(struct listener *l, int n, long ms)
-{
-    for (long t = 0; t <= ms; t += 20) {
-        pthread_mutex_lock(&l->lock);
-        int ok = 0;
-        for (int i = 0; i < l->n; i++) ok += l->req[i].answered / 100 == 2;
-        pthread_mutex_unlock(&l->lock);
-        if (ok >= n) return 1;
-        usleep(20000);
-    }
-    return 0;
-}
-
 /* A copy of request `i` of `l` (body malloc'd: free it), or an empty one. */
 static struct hook_req request(struct listener *l, int i)
 {
@@ -144,7 +130,7 @@ ITEST(test_chat_webhooks, "chat: delivered to the other seats' webhooks, each on
          seat_hook(srv, &g, 1, url1, "tilehall", s1) == 0;
     l1->fail_first = 1; /* the first attempt fails: the message comes again */
     long st = ok ? say(srv, &g, 0, "hello\\nBob") : 0;
-    int got = ok && wait_ok(l1, 1, 5000);
+    int got = ok && listener_wait_ok(l1, 1, 5000);
     usleep(400000); /* a duplicate, or a delivery to the sender or the creator, would come now */
     struct hook_req r1 = request(l1, 0), r2 = request(l1, 1);
     int n1 = listener_count(l1), n0 = listener_count(l0), chats_c = count_event(lc, "chat");
@@ -303,12 +289,12 @@ ITEST(test_webhook_discord, "webhooks: Discord's format: the start, a turn, chat
     snprintf(body, sizeof body, APP_GAME, extra);
     struct game g;
     int ok = game_new(srv, body, &g, why, sizeof why) == 0;
-    int started = ok && wait_ok(l, 1, 5000);
+    int started = ok && listener_wait_ok(l, 1, 5000);
     /* Ann's turn (a draw, a placement): one message, "Bob, it is your turn". */
     ok = ok && started && play_turn(srv, &g, 0, why, sizeof why) >= 0;
-    int turned = ok && wait_ok(l, 2, 5000);
+    int turned = ok && listener_wait_ok(l, 2, 5000);
     long st = ok ? say(srv, &g, 1, "**hi** @everyone <b>") : 0;
-    int chatted = ok && wait_ok(l, 3, 5000);
+    int chatted = ok && listener_wait_ok(l, 3, 5000);
     usleep(400000); /* any other event's message would come now */
     int n = listener_count(l);
     struct hook_req r[3] = {request(l, 0), request(l, 1), request(l, 2)};
@@ -368,12 +354,12 @@ ITEST(test_webhook_slack, "webhooks: Slack's format: blocks with the text and th
     snprintf(body, sizeof body, APP_GAME, extra);
     struct game g;
     int ok = game_new(srv, body, &g, why, sizeof why) == 0;
-    int started = ok && wait_ok(lc, 1, 5000);
+    int started = ok && listener_wait_ok(lc, 1, 5000);
     ok = ok && started && seat_hook(srv, &g, 1, urlb, "slack", sb) == 0;
     long st = ok ? say(srv, &g, 0, "<b>&amp; hi") : 0; /* private: not to the creator's */
-    int chatted = ok && wait_ok(lb, 1, 5000);
+    int chatted = ok && listener_wait_ok(lb, 1, 5000);
     ok = ok && chatted && play_turn(srv, &g, 0, why, sizeof why) >= 0;
-    int turned = ok && wait_ok(lc, 2, 5000) && wait_ok(lb, 2, 5000);
+    int turned = ok && listener_wait_ok(lc, 2, 5000) && listener_wait_ok(lb, 2, 5000);
     usleep(400000);
     int nc = listener_count(lc), nb = listener_count(lb);
     struct hook_req c0 = request(lc, 0), c1 = request(lc, 1), b0 = request(lb, 0),
@@ -503,7 +489,7 @@ ITEST(test_chat_webhooks_blocks, "chat: players' webhooks get the other players'
     resp_free(&r);
     long s2 = ok ? post_as(srv, path, "{\"text\":\"from Ann\"}", ann.auth, &r) : 0;
     resp_free(&r);
-    int got = ok && s1 == 201 && s2 == 201 && wait_ok(lb, 1, 5000);
+    int got = ok && s1 == 201 && s2 == 201 && listener_wait_ok(lb, 1, 5000);
     usleep(500000); /* Bob's message to Ann's webhook would come now */
     int ca = count_event(la, "chat"), cb = count_event(lb, "chat");
     struct hook_req m = {0};

@@ -24,20 +24,6 @@
 #include "hook.h"
 #include "tests.h"
 
-/* Waits up to `ms` until the listener has `n` requests answered 2xx; 1 if so. */
-static int wait_delivered(struct listener *l, int n, long ms)
-{
-    for (long t = 0; t <= ms; t += 20) {
-        pthread_mutex_lock(&l->lock);
-        int ok = 0;
-        for (int i = 0; i < l->n; i++) ok += l->req[i].answered / 100 == 2;
-        pthread_mutex_unlock(&l->lock);
-        if (ok >= n) return 1;
-        usleep(20000);
-    }
-    return 0;
-}
-
 /* 1 when `sig` is "sha256=" + the hex HMAC-SHA256 of `body` under `secret`. */
 static int signature_ok(const char *secret, const char *body, const char *sig)
 {
@@ -308,7 +294,7 @@ ITEST(test_webhooks, "webhooks: signed deliveries in order, state, replace, remo
     if (ok) {
         evs = game_events(srv, g.id);
         n = cJSON_GetArraySize(evs);
-        int all = wait_delivered(l, n, 5000);
+        int all = listener_wait_ok(l, n, 5000);
         EXPECT(all, "%d of %d events delivered", listener_count(l), n);
     }
     if (ok) {
@@ -374,8 +360,8 @@ ITEST(test_webhooks, "webhooks: signed deliveries in order, state, replace, remo
         cJSON_Delete(evs);
         evs = game_events(srv, g.id);
         n2 = cJSON_GetArraySize(evs);
-        int all = wait_delivered(l, n2, 5000) && wait_delivered(l0, n2 - n, 5000) &&
-                  wait_delivered(l1, n2 - n, 5000);
+        int all = listener_wait_ok(l, n2, 5000) && listener_wait_ok(l0, n2 - n, 5000) &&
+                  listener_wait_ok(l1, n2 - n, 5000);
         EXPECT(all, "after the seats set theirs: %d, %d, %d of %d events", listener_count(l),
                listener_count(l0), listener_count(l1), n2);
     }
@@ -473,7 +459,7 @@ ITEST(test_webhooks, "webhooks: signed deliveries in order, state, replace, remo
         cJSON_Delete(evs);
         evs = game_events(srv, g.id);
         n3 = cJSON_GetArraySize(evs);
-        int all = wait_delivered(l, n3, 5000) && wait_delivered(l0, n3 - n, 5000);
+        int all = listener_wait_ok(l, n3, 5000) && listener_wait_ok(l0, n3 - n, 5000);
         usleep(300000); /* one for seat 1 would come now */
         EXPECT(all && listener_count(l1) == b1,
                "after seat 1's DELETE: the creator's %d of %d, seat 0's %d, seat 1's %d more",
@@ -497,7 +483,7 @@ ITEST(test_webhooks, "webhooks: signed deliveries in order, state, replace, remo
         cJSON_Delete(evs);
         evs = game_events(srv, g.id);
         int n4 = cJSON_GetArraySize(evs);
-        int all = wait_delivered(l, n4, 5000);
+        int all = listener_wait_ok(l, n4, 5000);
         usleep(300000);
         int c =
             all ? check_deliveries(l, b, g.id, evs, n3 + 1, secret, "/hook", tmp, sizeof tmp) : -1;
@@ -558,7 +544,7 @@ ITEST(test_webhook_retries, "webhooks: retries with backoff, giving up, never de
         snprintf(url, sizeof url, "http://127.0.0.1:%d/h", l->port);
         rc = hook_game(&s, url, &g, secret, why, sizeof why);
     }
-    int first = rc == 0 && wait_delivered(l, 1, 5000);
+    int first = rc == 0 && listener_wait_ok(l, 1, 5000);
     int attempts_ok = 0;
     if (first) {
         pthread_mutex_lock(&l->lock);
@@ -649,7 +635,7 @@ ITEST(test_webhook_servers, "webhooks: two servers share the deliveries, each on
         if (play_turn(i % 2 ? srv : &two, &g, 1, why, sizeof why) < 0) rc = -1;
     cJSON *evs = rc == 0 ? game_events(srv, g.id) : NULL;
     int n = cJSON_GetArraySize(evs);
-    int all = rc == 0 && wait_delivered(l, n, 8000);
+    int all = rc == 0 && listener_wait_ok(l, n, 8000);
     usleep(300000); /* a duplicate would come now */
     int checked = all ? check_deliveries(l, 0, g.id, evs, 1, secret, "/x", why, sizeof why) : -1;
     int total = l ? listener_count(l) : 0;
@@ -941,7 +927,7 @@ static long long healthy_delay(const struct server *s, struct listener *l, long 
     long long t0;
     if (hook_game_patient(s, url, &g, secret, &t0, why, cap)) return -1;
     for (;;) {
-        if (wait_delivered(l, before + 1, 0)) return hard_now_ms() - t0;
+        if (listener_wait_ok(l, before + 1, 0)) return hard_now_ms() - t0;
         if (hard_now_ms() - t0 > wait_ms) return -1;
         usleep(5000);
     }
@@ -1053,7 +1039,7 @@ ITEST(test_webhook_breaker,
         early = l->accepted;
         l->close_all = 0;
         pthread_mutex_unlock(&l->lock);
-        arrived = wait_delivered(l, 6, 10000);
+        arrived = listener_wait_ok(l, 6, 10000);
         pthread_mutex_lock(&l->lock);
         n = l->n;
         for (int i = 0; i < l->n; i++) firsts += l->req[i].attempt == 1;
@@ -1118,7 +1104,7 @@ ITEST(test_webhook_migration,
     if (rc == 0 && play_turn(&s, &g, 0, why, sizeof why) < 0) rc = -1;
     cJSON *evs = rc == 0 ? game_events(&s, g.id) : NULL;
     n = cJSON_GetArraySize(evs);
-    if (rc == 0 && !wait_delivered(l, n, 5000)) {
+    if (rc == 0 && !listener_wait_ok(l, n, 5000)) {
         snprintf(why, sizeof why, "%d of %d events delivered before", listener_count(l), n);
         rc = -1;
     }
@@ -1151,7 +1137,7 @@ ITEST(test_webhook_migration,
         rc = -1;
     } else if (rc == 0) {
         /* Migrated: the event still due arrives again, with the secret of before. */
-        again = wait_delivered(l, n + 1, 5000);
+        again = listener_wait_ok(l, n + 1, 5000);
         cJSON *st = wait_state(&s, &g, -1, db, "delivered", n, 3000);
         delivered = st ? (long)jnum(st, "delivered") : -1;
         cJSON_Delete(st);
@@ -1161,7 +1147,7 @@ ITEST(test_webhook_migration,
         cJSON_Delete(evs);
         evs = rc == 0 ? game_events(&s, g.id) : NULL;
         int n2 = cJSON_GetArraySize(evs);
-        later = rc == 0 && wait_delivered(l, n2 + 1, 5000);
+        later = rc == 0 && listener_wait_ok(l, n2 + 1, 5000);
         checked = later ? check_deliveries(l, before + 1, g.id, evs, n + 1, secret, "/old", why,
                                            sizeof why)
                         : -1;
