@@ -6,6 +6,9 @@
 -- Prints wrk's summary as one line (as report.lua):
 --   RESULT requests=N seconds=S rps=R p50_ms=A p99_ms=B non2xx=C errors=E
 
+-- The shared part (tests/bench/bench_lib.lua), found beside this script.
+local lib = dofile(debug.getinfo(1, "S").source:match("^@(.*/)") .. "bench_lib.lua")
+
 local pace = 20
 
 function init(args)
@@ -16,11 +19,4 @@ function delay()
     return pace
 end
 
-function done(summary, latency, requests)
-    local s = summary.duration / 1e6
-    local e = summary.errors
-    io.write(string.format(
-        "RESULT requests=%d seconds=%.2f rps=%.0f p50_ms=%.3f p99_ms=%.3f non2xx=%d errors=%d\n",
-        summary.requests, s, summary.requests / s, latency:percentile(50) / 1000,
-        latency:percentile(99) / 1000, e.status, e.connect + e.read + e.write + e.timeout))
-end
+done = lib.done

@@ -14,12 +14,10 @@
 -- Prints: RESULT requests=... rps=... p50_ms=... p99_ms=... non2xx=... errors=...
 --         turns=T turns_per_s=X ended=E created=C failed=F
 
-local threads = {}
+-- The shared part (tests/bench/bench_lib.lua), found beside this script.
+local lib = dofile(debug.getinfo(1, "S").source:match("^@(.*/)") .. "bench_lib.lua")
 
-function setup(thread)
-    thread:set("index", #threads)
-    table.insert(threads, thread)
-end
+setup = lib.setup
 
 -- Per thread (each has its own Lua state) from here on.
 local g = {phase = "create", seat = 0}
@@ -53,52 +51,34 @@ function request()
             "application/json", Authorization = "Bearer " .. tokens[2]},
             '{"invite":"' .. g.invite .. '"}')
     end
-    local auth = {Authorization = "Bearer " .. tokens[g.seat + 1]}
-    if g.phase == "draw" then
-        return wrk.format("POST", "/v1/games/" .. g.id .. "/draw", auth, nil)
-    end
-    auth["Content-Type"] = "application/json"
-    return wrk.format("POST", "/v1/games/" .. g.id .. "/placements", auth, g.body)
+    return lib.turn_request(g, tokens[g.seat + 1])
 end
 
+-- The answer each phase expects; any other counts as failed, and a new game follows (a
+-- failed creation is tried again).
+local expected = {create = 201, join = 200, draw = 200, place = 201}
+
 function response(status, headers, body)
+    if status ~= expected[g.phase] then
+        failed = failed + 1
+        g.phase = "create"
+        return
+    end
     if g.phase == "create" then
-        if status ~= 201 then
-            failed = failed + 1
-            return
-        end
         g.id = body:match('"id":"([%x%-]+)"')
         g.invite = body:match('"invite":"([%w_%-]+)"')
         g.seat, g.phase = 0, "join"
         created = created + 1
     elseif g.phase == "join" then
-        if status ~= 200 then
-            failed = failed + 1
-            g.phase = "create"
-            return
-        end
         g.phase = "draw"
     elseif g.phase == "draw" then
-        if status ~= 200 then
-            failed = failed + 1
-            g.phase = "create"
-            return
-        end
-        local at = body:find('"placements":[{', 1, true)
-        if not at then
+        g.body = lib.first_placement(body)
+        g.phase = "place"
+        if not g.body then
             failed = failed + 1 -- a game ends with its last placement's game_finished
             g.phase = "create"
-            return
         end
-        local x, y, r = body:match('^"placements":%[{"x":(%-?%d+),"y":(%-?%d+),"rotation":(%d+)', at)
-        g.body = string.format('{"x":%s,"y":%s,"rotation":%s}', x, y, r)
-        g.phase = "place"
     else
-        if status ~= 201 then
-            failed = failed + 1
-            g.phase = "create"
-            return
-        end
         turns = turns + 1
         g.seat = (g.seat + 1) % 2
         g.phase = "draw"
@@ -110,19 +90,8 @@ function response(status, headers, body)
 end
 
 function done(summary, latency, requests)
-    local t, e, c, f = 0, 0, 0, 0
-    for _, thread in ipairs(threads) do
-        t = t + thread:get("turns")
-        e = e + thread:get("ended")
-        c = c + thread:get("created")
-        f = f + thread:get("failed")
-    end
-    local s = summary.duration / 1e6
-    local er = summary.errors
-    io.write(string.format(
-        "RESULT requests=%d seconds=%.2f rps=%.0f p50_ms=%.3f p99_ms=%.3f non2xx=%d errors=%d " ..
-        "turns=%d turns_per_s=%.1f ended=%d created=%d failed=%d\n",
-        summary.requests, s, summary.requests / s, latency:percentile(50) / 1000,
-        latency:percentile(99) / 1000, er.status, er.connect + er.read + er.write + er.timeout,
-        t, t / s, e, c, f))
+    local n = lib.sums({"turns", "ended", "created", "failed"})
+    local line, s = lib.result(summary, latency)
+    io.write(string.format("%s turns=%d turns_per_s=%.1f ended=%d created=%d failed=%d\n",
+        line, n.turns, n.turns / s, n.ended, n.created, n.failed))
 end

@@ -11,12 +11,10 @@
 -- Prints: RESULT requests=... rps=... p50_ms=... p99_ms=... non2xx=... errors=...
 --         turns=T turns_per_s=X created=C failed=F
 
-local threads = {}
+-- The shared part (tests/bench/bench_lib.lua), found beside this script.
+local lib = dofile(debug.getinfo(1, "S").source:match("^@(.*/)") .. "bench_lib.lua")
 
-function setup(thread)
-    thread:set("index", #threads)
-    table.insert(threads, thread)
-end
+setup = lib.setup
 
 -- Per thread (each has its own Lua state) from here on.
 local games = {}   -- {id, tokens = {...}, seat, phase = "draw" | "place" | "create", body}
@@ -50,12 +48,7 @@ function request()
     if g.phase == "create" then
         return wrk.format("POST", "/v1/games", {["Content-Type"] = "application/json"}, NEW_GAME)
     end
-    local auth = {Authorization = "Bearer " .. g.tokens[g.seat + 1]}
-    if g.phase == "draw" then
-        return wrk.format("POST", "/v1/games/" .. g.id .. "/draw", auth, nil)
-    end
-    auth["Content-Type"] = "application/json"
-    return wrk.format("POST", "/v1/games/" .. g.id .. "/placements", auth, g.body)
+    return lib.turn_request(g, g.tokens[g.seat + 1])
 end
 
 local function next_game()
@@ -80,13 +73,11 @@ function response(status, headers, body)
             next_game()
             return
         end
-        local at = body:find('"placements":[{', 1, true)
-        if not at then
+        g.body = lib.first_placement(body)
+        if not g.body then
             g.phase = "create" -- the pile ran out: the game is over
             return
         end
-        local x, y, r = body:match('^"placements":%[{"x":(%-?%d+),"y":(%-?%d+),"rotation":(%d+)', at)
-        g.body = string.format('{"x":%s,"y":%s,"rotation":%s}', x, y, r)
         g.phase = "place"
     else
         if status ~= 201 then
@@ -103,18 +94,8 @@ function response(status, headers, body)
 end
 
 function done(summary, latency, requests)
-    local t, c, f = 0, 0, 0
-    for _, thread in ipairs(threads) do
-        t = t + thread:get("turns")
-        c = c + thread:get("created")
-        f = f + thread:get("failed")
-    end
-    local s = summary.duration / 1e6
-    local e = summary.errors
-    io.write(string.format(
-        "RESULT requests=%d seconds=%.2f rps=%.0f p50_ms=%.3f p99_ms=%.3f non2xx=%d errors=%d " ..
-        "turns=%d turns_per_s=%.0f created=%d failed=%d\n",
-        summary.requests, s, summary.requests / s, latency:percentile(50) / 1000,
-        latency:percentile(99) / 1000, e.status, e.connect + e.read + e.write + e.timeout,
-        t, t / s, c, f))
+    local n = lib.sums({"turns", "created", "failed"})
+    local line, s = lib.result(summary, latency)
+    io.write(string.format("%s turns=%d turns_per_s=%.0f created=%d failed=%d\n", line,
+        n.turns, n.turns / s, n.created, n.failed))
 end
