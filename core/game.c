@@ -72,8 +72,6 @@ static uint8_t default_start(const struct cc_tileset *ts, const struct cc_option
     return ts->start_type;
 }
 
-static void finish(struct cc_game *g, struct cc_events *ev);
-
 enum cc_status cc_game_new(struct cc_game *g, const struct cc_setup *setup, struct cc_events *ev)
 {
     (void)ev;
@@ -134,12 +132,12 @@ enum cc_status cc_game_new(struct cc_game *g, const struct cc_setup *setup, stru
     g->seat = 0;
     g->phase = g->deck_len > 0 ? CC_PHASE_DRAW : CC_PHASE_FINISHED;
     /* The hand variant has no draw step: the hands are dealt now and the first turn begins. */
-    if (cc_hand_mode(g) && g->phase != CC_PHASE_FINISHED && !cc_hand_setup(g, ev)) finish(g, ev);
+    if (cc_hand_mode(g) && g->phase != CC_PHASE_FINISHED && !cc_hand_setup(g, ev))
+        cc_finish_game(g, ev);
     return CC_OK;
 }
 
-/* Ends the game: final scoring into the players, events, phase finished. */
-static void finish(struct cc_game *g, struct cc_events *ev)
+void cc_finish_game(struct cc_game *g, struct cc_events *ev)
 {
     cc_rules_of((enum cc_ruleset)g->ruleset)->final_scoring(g, g->players, ev);
     cc_modules_final_scoring(g, g->players, ev);
@@ -171,7 +169,7 @@ static enum cc_status apply_draw(struct cc_game *g, struct cc_events *ev)
         }
     }
     /* The pile ran out with tiles set aside: the game ends. */
-    finish(g, ev);
+    cc_finish_game(g, ev);
     return CC_OK;
 }
 
@@ -270,13 +268,13 @@ static enum cc_status apply_place(struct cc_game *g, const struct cc_action *a,
     g->drawn = CC_NO_TILE;
     if (cc_hand_mode(g)) {
         /* A replacement, then the next seat with a tile; the game ends when none holds one. */
-        if (!cc_hand_end_turn(g, type, ev)) finish(g, ev);
+        if (!cc_hand_end_turn(g, type, ev)) cc_finish_game(g, ev);
         return CC_OK;
     }
     /* A builder's extra turn (traders.c): the same seat again, unless the pile is empty. */
     bool again = cc_modules_turn_again(g, ev);
     if (g->deck_pos >= g->deck_len) {
-        finish(g, ev);
+        cc_finish_game(g, ev);
         return CC_OK;
     }
     if (!again) g->seat = cc_next_seat(g, g->seat); /* resigned seats are skipped (resign.c) */

@@ -292,6 +292,10 @@ enum cc_status cc_game_new(struct cc_game *g, const struct cc_setup *setup,
 enum cc_status cc_game_apply(struct cc_game *g, const struct cc_action *a,
                              struct cc_events *ev) NODISCARD;
 
+/* The locations of placement `p` where a piece of `kind` (enum cc_piece_kind) may go: its
+ * mask of that kind, 0 for a kind out of range. */
+unsigned cc_placement_locations(const struct cc_placement *p, unsigned kind);
+
 /*
  * Writes every legal placement of the tile(s) the seat to move may place into `out`
  * (at most `cap`) and returns how many there are (which may exceed `cap`). With

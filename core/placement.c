@@ -360,3 +360,21 @@ size_t cc_random_placement(const struct cc_game *g, struct cc_rng *rng, struct c
     }
     return n;
 }
+
+unsigned cc_placement_locations(const struct cc_placement *p, unsigned kind)
+{
+    switch (kind) {
+    case CC_PIECE_FOLLOWER:
+        return p->follower;
+    case CC_PIECE_STABLE:
+        return p->stable;
+    case CC_PIECE_LARGE:
+        return p->large;
+    case CC_PIECE_BUILDER:
+        return p->builder;
+    case CC_PIECE_PIG:
+        return p->pig;
+    default:
+        return 0;
+    }
+}

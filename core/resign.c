@@ -102,17 +102,6 @@ static void set_aside_hand(struct cc_game *g, unsigned seat, struct cc_events *e
     }
 }
 
-/* The end of the game: as game.c's, the final scoring, then the winners. */
-static void finish(struct cc_game *g, struct cc_events *ev)
-{
-    cc_rules_of((enum cc_ruleset)g->ruleset)->final_scoring(g, g->players, ev);
-    cc_modules_final_scoring(g, g->players, ev);
-    g->phase = CC_PHASE_FINISHED;
-    g->drawn = CC_NO_TILE;
-    struct cc_event *e = cc_emit(ev, CC_EV_GAME_FINISHED);
-    if (e) e->seats = (uint8_t)cc_winners(g);
-}
-
 enum cc_status cc_game_resign(struct cc_game *g, uint8_t seat, struct cc_events *ev)
 {
     if (g->phase == CC_PHASE_FINISHED) return CC_ERR_GAME_FINISHED;
@@ -144,7 +133,7 @@ enum cc_status cc_game_resign(struct cc_game *g, uint8_t seat, struct cc_events 
             g->deck_pos--;
             g->drawn = CC_NO_TILE;
         }
-        finish(g, ev);
+        cc_finish_game(g, ev);
         return CC_OK;
     }
     if (!to_move) return CC_OK;
@@ -156,7 +145,7 @@ enum cc_status cc_game_resign(struct cc_game *g, uint8_t seat, struct cc_events 
     /* Hand variant: the next seat's turn starts; none holding a tile ends the game. */
     if (!cc_hand_next_turn(g, cc_next_seat(g, seat), ev)) {
         g->seat = seat;
-        finish(g, ev);
+        cc_finish_game(g, ev);
     }
     return CC_OK;
 }

@@ -36,6 +36,10 @@ const struct cc_rules *cc_rules_of(enum cc_ruleset r);
 
 /* Appends a zeroed event of `type` and returns it, or NULL when ev is NULL. */
 struct cc_event *cc_emit(struct cc_events *ev, enum cc_event_type type);
+/* Ends the game (game.c): final scoring into the players, CC_EV_GAME_FINISHED with the
+ * winners, phase finished. A completed game and a resignation that leaves one seat in end
+ * alike. */
+void cc_finish_game(struct cc_game *g, struct cc_events *ev);
 
 /* Appends an event of `type` about the piece that action `a` puts on a feature of `kind`
  * (its seat, square and location) and returns it, or NULL when ev is NULL. */

@@ -24,33 +24,19 @@
 # to compare reads and turns with computer players busy against BENCH_BOTS=0.
 #
 # The cluster is its own (PGDATA_DIR=.pgdata-bench), started --fast (no fsync, asynchronous
-# commits, no full-page writes) with BENCH_PG_OPTS (see the default below), and deleted
+# commits, no full-page writes) with BENCH_PG_OPTS (the default: scripts/bench-lib.sh's
+# with synchronous_commit=on), and deleted
 # at the end: it is throwaway, and a benchmark of the server should not measure the disk.
-set -euo pipefail
-top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top"
+# shellcheck source=scripts/bench-lib.sh
+. "$(dirname "$0")/bench-lib.sh"
 seconds=${BENCH_SECONDS:-10}
 conns=${BENCH_CONNS:-64}
 turn_conns=${BENCH_TURN_CONNS:-32}
 ngames=${BENCH_GAMES:-200}
-port=${BENCH_PORT:-18090}
-threads=${THREADS:-$(nproc)}
-bin=${TILEHALL_BIN:-build/tilehall}
-out=build/bench
-base=http://127.0.0.1:$port
-export PGDATA_DIR=$top/.pgdata-bench
-pg_opts=${BENCH_PG_OPTS:--c shared_buffers=256MB -c max_wal_size=4GB -c checkpoint_timeout=30min -c synchronous_commit=on}
-
-# shellcheck source=scripts/bench-lib.sh
-. "$top/scripts/bench-lib.sh"
-bench_check bench-http wrk curl jq pgbench
-trap bench_cleanup EXIT
-
-url=$(PG_SERVER_OPTS="$pg_opts" scripts/pg-start.sh --fast --fresh tilehall_bench 2>"$out/pg-start.log")
-PORT=$port THREADS=$threads LOG_LEVEL=${LOG_LEVEL:-info} DATABASE_URL="$url" CREATE_LIMIT_PER_MINUTE=${CREATE_LIMIT_PER_MINUTE:-0} \
-    MAX_CONNECTIONS_PER_IP=${MAX_CONNECTIONS_PER_IP:-0} "$bin" 2>"$out/server.log" &
-server=$!
-bench_wait_server "$out/server.log"
+bench_init bench-http 18090 bench wrk curl jq pgbench
+bench_pg_start tilehall_bench pg-start.log -c synchronous_commit=on
+bench_server server.log LOG_LEVEL="${LOG_LEVEL:-info}" CREATE_LIMIT_PER_MINUTE="${CREATE_LIMIT_PER_MINUTE:-0}" \
+    MAX_CONNECTIONS_PER_IP="${MAX_CONNECTIONS_PER_IP:-0}"
 
 # The games: one for (b), played 15 turns in; BENCH_GAMES fresh ones for (c).
 create() {
@@ -108,19 +94,10 @@ done
 bots_v0=$(bot_versions)
 bots_t0=$(date +%s.%N)
 
-# Runs wrk; prints its RESULT line's fields as shell assignments, e.g. rps=123.
-run() {
-    local name=$1
-    shift
-    wrk --latency "$@" >"$out/$name.txt" 2>&1 || { cat "$out/$name.txt" >&2; exit 1; }
-    grep '^RESULT' "$out/$name.txt" | sed 's/^RESULT //'
-}
-eval "$(run healthz -t2 -c"$conns" -d"${seconds}s" -s tests/bench/report.lua "$base/healthz" |
-    sed 's/\([a-z0-9_]*\)=/h_\1=/g')"
-eval "$(run game -t2 -c"$conns" -d"${seconds}s" -s tests/bench/report.lua "$base/v1/games/$id" |
-    sed 's/\([a-z0-9_]*\)=/g_\1=/g')"
-eval "$(run turns -t"$turn_conns" -c"$turn_conns" -d"${seconds}s" -s tests/bench/turns.lua \
-    "$base" -- "$out/games.txt" "$turn_conns" | sed 's/\([a-z0-9_]*\)=/t_\1=/g')"
+eval "$(bench_wrk healthz h_ -t2 -c"$conns" -d"${seconds}s" -s tests/bench/report.lua "$base/healthz")"
+eval "$(bench_wrk game g_ -t2 -c"$conns" -d"${seconds}s" -s tests/bench/report.lua "$base/v1/games/$id")"
+eval "$(bench_wrk turns t_ -t"$turn_conns" -c"$turn_conns" -d"${seconds}s" -s tests/bench/turns.lua \
+    "$base" -- "$out/games.txt" "$turn_conns")"
 
 bots_t1=$(date +%s.%N)
 bots_v1=$(bot_versions)

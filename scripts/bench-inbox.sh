@@ -16,31 +16,15 @@
 # Environment (defaults): BENCH_SECONDS (5), BENCH_CONNS (4), BENCH_INBOX_GAMES (100000),
 # BENCH_INBOX_PEOPLE (100), BENCH_PORT (18091), THREADS (the number of cores), TILEHALL_BIN
 # (build/tilehall), BENCH_KEEP=1 keeps the cluster (in .pgdata-bench-inbox).
-set -euo pipefail
-top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top"
+# shellcheck source=scripts/bench-lib.sh
+. "$(dirname "$0")/bench-lib.sh"
 seconds=${BENCH_SECONDS:-5}
 conns=${BENCH_CONNS:-4}
 ngames=${BENCH_INBOX_GAMES:-100000}
 npeople=${BENCH_INBOX_PEOPLE:-100}
-port=${BENCH_PORT:-18091}
-threads=${THREADS:-$(nproc)}
-bin=${TILEHALL_BIN:-build/tilehall}
-out=build/bench
-base=http://127.0.0.1:$port
-export PGDATA_DIR=$top/.pgdata-bench-inbox
-pg_opts=${BENCH_PG_OPTS:--c shared_buffers=256MB -c max_wal_size=4GB -c checkpoint_timeout=30min}
-
-# shellcheck source=scripts/bench-lib.sh
-. "$top/scripts/bench-lib.sh"
-bench_check bench-inbox wrk curl jq psql
-trap bench_cleanup EXIT
-
-url=$(PG_SERVER_OPTS="$pg_opts" scripts/pg-start.sh --fast --fresh tilehall_bench_inbox 2>"$out/pg-start-inbox.log")
-PORT=$port THREADS=$threads LOG_LEVEL=${LOG_LEVEL:-warn} DATABASE_URL="$url" CREATE_LIMIT_PER_MINUTE=0 \
-    MAX_CONNECTIONS_PER_IP=0 "$bin" 2>"$out/server-inbox.log" &
-server=$!
-bench_wait_server "$out/server-inbox.log"
+bench_init bench-inbox 18091 bench-inbox wrk curl jq psql
+bench_pg_start tilehall_bench_inbox pg-start-inbox.log
+bench_server server-inbox.log
 
 # The player whose list is asked for, through the API (its token); the others and the
 # games through SQL. Player k (0: Ann) holds seat 0 of games k, k + npeople, ...
@@ -103,29 +87,25 @@ pg_ticks() {
     echo "$t"
 }
 hz=$(getconf CLK_TCK)
-# Runs wrk; prints its RESULT line's fields as shell assignments, e.g. rps=123, and the
-# server's and PostgreSQL's CPU per request in microseconds (srv_us=, pg_us=).
+# Runs wrk as bench_wrk NAME PREFIX ARG... does; prints its RESULT line's fields as shell
+# assignments after PREFIX, e.g. a_rps=123, and the server's and PostgreSQL's CPU per
+# request in microseconds (a_srv_us=, a_pg_us=).
 run() {
-    local name=$1
-    shift
-    local s0 p0
+    local prefix=$2 s0 p0 fields s1 p1 n
     s0=$(ticks "$server")
     p0=$(pg_ticks)
-    wrk --latency "$@" >"$out/$name.txt" 2>&1 || { cat "$out/$name.txt" >&2; exit 1; }
-    local s1 p1 n
+    fields=$(bench_wrk "$@") || exit 1
     s1=$(ticks "$server")
     p1=$(pg_ticks)
-    grep '^RESULT' "$out/$name.txt" | sed 's/^RESULT //'
-    n=$(grep '^RESULT' "$out/$name.txt" | sed 's/.*requests=\([0-9]*\).*/\1/')
-    awk -v s=$((s1 - s0)) -v p=$((p1 - p0)) -v n="$n" -v hz="$hz" \
-        'BEGIN { printf "srv_us=%.0f pg_us=%.0f\n", s * 1e6 / hz / (n > 0 ? n : 1), p * 1e6 / hz / (n > 0 ? n : 1) }'
+    echo "$fields"
+    n=$(sed 's/.*requests=\([0-9]*\).*/\1/' <<<"$fields")
+    awk -v s=$((s1 - s0)) -v p=$((p1 - p0)) -v n="$n" -v hz="$hz" -v k="$prefix" \
+        'BEGIN { printf "%ssrv_us=%.0f %spg_us=%.0f\n", k, s * 1e6 / hz / (n > 0 ? n : 1), k, p * 1e6 / hz / (n > 0 ? n : 1) }'
 }
 common=(-t"$(( conns < 2 ? conns : 2 ))" -c"$conns" -d"${seconds}s" -s tests/bench/report.lua -H "$auth")
-eval "$(run inbox-first "${common[@]}" "$base/v1/players/me/games" | sed 's/\([a-z0-9_]*\)=/a_\1=/g')"
-eval "$(run inbox-turn "${common[@]}" "$base/v1/players/me/games?status=active&my_turn=true&limit=20" |
-    sed 's/\([a-z0-9_]*\)=/b_\1=/g')"
-eval "$(run inbox-mid "${common[@]}" "$base/v1/players/me/games?cursor=$cursor" |
-    sed 's/\([a-z0-9_]*\)=/c_\1=/g')"
+eval "$(run inbox-first a_ "${common[@]}" "$base/v1/players/me/games")"
+eval "$(run inbox-turn b_ "${common[@]}" "$base/v1/players/me/games?status=active&my_turn=true&limit=20")"
+eval "$(run inbox-mid c_ "${common[@]}" "$base/v1/players/me/games?cursor=$cursor")"
 
 echo "bench-inbox: $(nproc) cores, THREADS=$threads, $ngames games ($filled s to fill), one player" \
     "holding $mine of them ($turns its turn), ${seconds} s per load, $conns conns"

@@ -24,36 +24,20 @@
 # BENCH_BOARD_ROWS (1000000),
 # BENCH_PORT (18093), THREADS (the number of cores), TILEHALL_BIN (build/tilehall),
 # BENCH_KEEP=1 keeps the cluster (in .pgdata-bench-board).
-set -euo pipefail
-top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top"
+# shellcheck source=scripts/bench-lib.sh
+. "$(dirname "$0")/bench-lib.sh"
 seconds=${BENCH_SECONDS:-5}
 conns=${BENCH_CONNS:-4}
 pace=${BENCH_PACE_MS:-20}
 nrows=${BENCH_BOARD_ROWS:-1000000}
-port=${BENCH_PORT:-18093}
-threads=${THREADS:-$(nproc)}
-bin=${TILEHALL_BIN:-build/tilehall}
-out=build/bench
-base=http://127.0.0.1:$port
-export PGDATA_DIR=$top/.pgdata-bench-board
-pg_opts=${BENCH_PG_OPTS:--c shared_buffers=256MB -c max_wal_size=4GB -c checkpoint_timeout=30min}
-
-# shellcheck source=scripts/bench-lib.sh
-. "$top/scripts/bench-lib.sh"
-bench_check bench-leaderboard wrk curl jq psql
-trap bench_cleanup EXIT
-
-url=$(PG_SERVER_OPTS="$pg_opts" scripts/pg-start.sh --fast --fresh tilehall_bench_board 2>"$out/pg-start-board.log")
-# Starts the server with LEADERBOARD_CACHE_MS=$1 (stopping the one before).
+bench_init bench-leaderboard 18093 bench-board wrk curl jq psql
+bench_pg_start tilehall_bench_board pg-start-board.log
+# Starts the server with LEADERBOARD_CACHE_MS=$1 (stopping the one before), its log
+# server-board-$1.log.
 start_server() {
-    if [ -n "$server" ]; then kill "$server" && wait "$server" 2>/dev/null || true; fi
-    PORT=$port THREADS=$threads LOG_LEVEL=${LOG_LEVEL:-warn} DATABASE_URL="$url" \
-        LEADERBOARD_CACHE_MS=$1 MAX_CONNECTIONS_PER_IP=0 "$bin" 2>>"$out/server-board.log" &
-    server=$!
-    bench_wait_server "$out/server-board.log"
+    bench_stop_servers
+    bench_server "server-board-$1.log" LEADERBOARD_CACHE_MS="$1"
 }
-: >"$out/server-board.log"
 start_server 1000
 
 # The server migrated the database; the rows go in with SQL (people, then their ratings in
@@ -91,25 +75,15 @@ if [ "$(jq '.entries | length' <<<"$first")" != 50 ] || [ "$cursor" = null ]; th
     exit 1
 fi
 
-run() {
-    local name=$1
-    shift
-    wrk --latency "$@" >"$out/$name.txt" 2>&1 || { cat "$out/$name.txt" >&2; exit 1; }
-    grep '^RESULT' "$out/$name.txt" | sed 's/^RESULT //'
-}
 common=(-t"$((conns < 2 ? conns : 2))" -c"$conns" -d"${seconds}s" -s tests/bench/report.lua)
 # The three loads into a_*, b_*, c_* (file names with suffix $1), then their lines; 1 when
 # an answer was not 2xx.
 loads() {
-    eval "$(run "board-first$1" "${common[@]}" "$base/v1/leaderboards/classic" |
-        sed 's/\([a-z0-9_]*\)=/a_\1=/g')"
-    eval "$(run "board-deep$1" "${common[@]}" "$base/v1/leaderboards/classic?cursor=$cursor" |
-        sed 's/\([a-z0-9_]*\)=/b_\1=/g')"
-    eval "$(run "board-bots$1" "${common[@]}" "$base/v1/leaderboards/classic?bots=true&limit=100" |
-        sed 's/\([a-z0-9_]*\)=/c_\1=/g')"
-    eval "$(run "board-paced$1" -t"$((conns < 2 ? conns : 2))" -c"$conns" -d"${seconds}s" \
-        -s tests/bench/paced.lua "$base/v1/leaderboards/classic" -- "$pace" |
-        sed 's/\([a-z0-9_]*\)=/d_\1=/g')"
+    eval "$(bench_wrk "board-first$1" a_ "${common[@]}" "$base/v1/leaderboards/classic")"
+    eval "$(bench_wrk "board-deep$1" b_ "${common[@]}" "$base/v1/leaderboards/classic?cursor=$cursor")"
+    eval "$(bench_wrk "board-bots$1" c_ "${common[@]}" "$base/v1/leaderboards/classic?bots=true&limit=100")"
+    eval "$(bench_wrk "board-paced$1" d_ -t"$((conns < 2 ? conns : 2))" -c"$conns" -d"${seconds}s" \
+        -s tests/bench/paced.lua "$base/v1/leaderboards/classic" -- "$pace")"
     printf '  %-44s %6s req/s  p50 %7s ms  p99 %7s ms  non-2xx %s\n' \
         "(a) GET /v1/leaderboards/classic (50)" "$a_rps" "$a_p50_ms" "$a_p99_ms" "$a_non2xx" \
         "(b) ...?cursor= (from rank $rank on)" "$b_rps" "$b_p50_ms" "$b_p99_ms" "$b_non2xx" \
@@ -138,7 +112,7 @@ echo "every page a query (LEADERBOARD_CACHE_MS=0):"
 loads "-nocache" || ok=0
 echo "  (target: p99 under 20 ms, judged on (d) as shipped: $paced_p99 ms)"
 if [ "$ok" != 1 ]; then
-    echo "bench-leaderboard: unexpected answers (see $out/board-*.txt and $out/server-board.log)" >&2
+    echo "bench-leaderboard: unexpected answers (see $out/board-*.txt and $out/server-board-*.log)" >&2
     exit 1
 fi
 if awk -v p="$paced_p99" 'BEGIN { exit !(p >= 20) }'; then

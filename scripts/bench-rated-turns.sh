@@ -16,30 +16,14 @@
 # Environment (defaults): BENCH_SECONDS (10), BENCH_TURN_CONNS (4), BENCH_ROUNDS (3),
 # BENCH_PORT (18094), THREADS (the number of cores), TILEHALL_BIN (build/tilehall),
 # BENCH_KEEP=1 keeps the cluster (in .pgdata-bench-rated).
-set -euo pipefail
-top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top"
+# shellcheck source=scripts/bench-lib.sh
+. "$(dirname "$0")/bench-lib.sh"
 seconds=${BENCH_SECONDS:-10}
 conns=${BENCH_TURN_CONNS:-4}
 rounds=${BENCH_ROUNDS:-3}
-port=${BENCH_PORT:-18094}
-threads=${THREADS:-$(nproc)}
-bin=${TILEHALL_BIN:-build/tilehall}
-out=build/bench
-base=http://127.0.0.1:$port
-export PGDATA_DIR=$top/.pgdata-bench-rated
-pg_opts=${BENCH_PG_OPTS:--c shared_buffers=256MB -c max_wal_size=4GB -c checkpoint_timeout=30min -c synchronous_commit=on}
-
-# shellcheck source=scripts/bench-lib.sh
-. "$top/scripts/bench-lib.sh"
-bench_check bench-rated-turns wrk curl jq psql
-trap bench_cleanup EXIT
-
-url=$(PG_SERVER_OPTS="$pg_opts" scripts/pg-start.sh --fast --fresh tilehall_bench_rated 2>"$out/pg-start-rated.log")
-PORT=$port THREADS=$threads LOG_LEVEL=${LOG_LEVEL:-warn} DATABASE_URL="$url" \
-    CREATE_LIMIT_PER_MINUTE=0 MAX_CONNECTIONS_PER_IP=0 "$bin" 2>"$out/server-rated.log" &
-server=$!
-bench_wait_server "$out/server-rated.log"
+bench_init bench-rated-turns 18094 bench-rated wrk curl jq psql
+bench_pg_start tilehall_bench_rated pg-start-rated.log -c synchronous_commit=on
+bench_server server-rated.log
 
 # A pair of players per connection (two games ending at once never wait for each other's
 # rating rows).
@@ -56,10 +40,9 @@ turns[false]=0 turns[true]=0 ended[false]=0 ended[true]=0 secs[false]=0 secs[tru
 failed=0
 one_run() {
     local kind=$1 name="rated-turns-$1-$2"
-    wrk --latency -t"$conns" -c"$conns" -d"${seconds}s" -s tests/bench/rated_turns.lua "$base" -- \
-        "$out/pairs.txt" "$conns" "$kind" >"$out/$name.txt" 2>&1 || { cat "$out/$name.txt" >&2; exit 1; }
     local r
-    r=$(grep '^RESULT' "$out/$name.txt" | sed 's/^RESULT //')
+    r=$(bench_wrk "$name" "" -t"$conns" -c"$conns" -d"${seconds}s" -s tests/bench/rated_turns.lua "$base" -- \
+        "$out/pairs.txt" "$conns" "$kind") || exit 1
     local rps p50_ms p99_ms non2xx errors seconds_run=0 requests turns_n=0 turns_per_s ended_n=0 created f=0
     eval "$(sed 's/seconds=/seconds_run=/; s/turns=/turns_n=/; s/ended=/ended_n=/; s/failed=/f=/' <<<"$r")"
     turns[$kind]=$((turns[$kind] + turns_n))

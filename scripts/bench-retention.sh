@@ -19,65 +19,21 @@
 # BENCH_SECONDS (10), BENCH_TURN_CONNS (16), BENCH_GAMES (200), BENCH_PORT (18095, and the
 # next port), THREADS (the number of cores), RETENTION_BATCH (500), TILEHALL_BIN,
 # BENCH_KEEP=1 keeps the cluster.
-set -euo pipefail
-top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top"
+# shellcheck source=scripts/bench-lib.sh
+. "$(dirname "$0")/bench-lib.sh"
 nold=${BENCH_RETENTION_GAMES:-100000}
 nsize=${BENCH_SIZE_GAMES:-3}
 ncopies=${BENCH_SIZE_COPIES:-2000}
 seconds=${BENCH_SECONDS:-10}
 turn_conns=${BENCH_TURN_CONNS:-16}
 ngames=${BENCH_GAMES:-200}
-port=${BENCH_PORT:-18095}
-port2=$((port + 1))
-threads=${THREADS:-$(nproc)}
 batch=${RETENTION_BATCH:-500}
-bin=${TILEHALL_BIN:-build/tilehall}
 out=build/bench-retention
-base=http://127.0.0.1:$port
-export PGDATA_DIR=$top/.pgdata-bench-retention
-pg_opts=${BENCH_PG_OPTS:--c shared_buffers=256MB -c max_wal_size=4GB -c checkpoint_timeout=30min -c synchronous_commit=on}
-
-for tool in wrk curl jq psql; do
-    command -v "$tool" >/dev/null || { echo "bench-retention: $tool is missing (make deps)" >&2; exit 1; }
-done
-mkdir -p "$out"
-for p in "$port" "$port2"; do
-    if curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$p/healthz"; then
-        echo "bench-retention: port $p is taken (set BENCH_PORT)" >&2
-        exit 1
-    fi
-done
-
-servers=()
-cleanup() {
-    for s in "${servers[@]}"; do kill "$s" 2>/dev/null && wait "$s" 2>/dev/null || true; done
-    scripts/pg-stop.sh >/dev/null 2>&1 || true
-    if [ "${BENCH_KEEP:-0}" != 1 ]; then rm -rf "$PGDATA_DIR"; fi
-}
-trap cleanup EXIT
-
-url=$(PG_SERVER_OPTS="$pg_opts" scripts/pg-start.sh --fast --fresh tilehall_bench 2>"$out/pg-start.log")
+bench_init bench-retention 18095 bench-retention wrk curl jq psql
+port2=$((port + 1))
+bench_port_free "$port2"
+bench_pg_start tilehall_bench pg-start.log -c synchronous_commit=on
 sql() { psql "$url" -X -q -At -v ON_ERROR_STOP=1 "$@"; }
-
-# start NAME PORT VAR=value...: a server in the background; waits for /healthz.
-start() {
-    local name=$1 p=$2
-    shift 2
-    env PORT="$p" THREADS="$threads" DATABASE_URL="$url" CREATE_LIMIT_PER_MINUTE=0 \
-        MAX_CONNECTIONS_PER_IP=0 "$@" "$bin" 2>"$out/$name.log" &
-    servers+=($!)
-    for _ in $(seq 1 100); do
-        curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$p/healthz" && return 0
-        sleep 0.1
-    done
-    tail -n 5 "$out/$name.log" >&2
-    exit 1
-}
-stop_all() {
-    for s in "${servers[@]}"; do kill "$s" 2>/dev/null && wait "$s" 2>/dev/null || true; done
-    servers=()
-}
 
 # copies SRC N: N copies of finished game SRC with all its rows (seats, actions, events),
 # ended 30 days ago (and a second apart), written in chunks of 10,000 games.
@@ -128,7 +84,7 @@ sizes() {
         echo "$t $(sql -c "SELECT count(*), pg_total_relation_size('$t') FROM $t" | tr '|' ' ')"
     done
 }
-start sizes "$port" BOT_WORKERS=2 JOBS_POLL_MS=20 LOG_LEVEL=warn
+bench_server sizes.log BOT_WORKERS=2 JOBS_POLL_MS=20 LOG_LEVEL=warn
 setups=(
     'classic|"ruleset":"classic"'
     'classic+river|"ruleset":"classic","options":{"river":true}'
@@ -148,7 +104,7 @@ for _ in $(seq 1 2400); do
     [ "$(sql -c "SELECT count(*) FROM games WHERE status <> 'finished'")" = 0 ] && break
     sleep 0.5
 done
-stop_all
+bench_stop_servers
 sql -c "VACUUM FULL" >/dev/null
 : >"$out/sizes.txt"
 for setup in "${setups[@]}"; do
@@ -183,7 +139,7 @@ db_size=$(sql -c "SELECT pg_size_pretty(pg_database_size(current_database()))")
 echo "bench-retention: $old_count old finished games written in $fill_s s (database $db_size)"
 
 # ---- 3. Turns without and while deleting.
-start turns "$port" BOT_WORKERS=0 LOG_LEVEL=warn
+bench_server turns.log BOT_WORKERS=0 LOG_LEVEL=warn
 # new_game: one classic game as a line of games.txt ("<id> <token> <token>").
 new_game() {
     curl -s -X POST "$base/v1/games" -H 'Content-Type: application/json' \
@@ -196,10 +152,9 @@ export base
 # from their first turn; made 4 at a time); prints "turns seconds p99_ms".
 turns() {
     seq 1 "$ngames" | xargs -P 4 -I{} bash -c new_game >"$out/games.txt"
-    wrk --latency -t"$turn_conns" -c"$turn_conns" -d"${seconds}s" -s tests/bench/turns.lua \
-        "$base" -- "$out/games.txt" "$turn_conns" >"$out/$1.txt" 2>&1 || { cat "$out/$1.txt" >&2; exit 1; }
     local line
-    line=$(grep '^RESULT' "$out/$1.txt")
+    line=$(bench_wrk "$1" "" -t"$turn_conns" -c"$turn_conns" -d"${seconds}s" -s tests/bench/turns.lua \
+        "$base" -- "$out/games.txt" "$turn_conns") || exit 1
     local t p
     t=$(sed 's/.* turns=\([0-9]*\).*/\1/' <<<"$line")
     p=$(sed 's/.* p99_ms=\([0-9.]*\).*/\1/' <<<"$line")
@@ -207,7 +162,7 @@ turns() {
 }
 read -r b1_turns b1_s b1_p99 < <(turns before)
 
-start sweeper "$port2" BOT_WORKERS=1 RETENTION_DAYS=1 RETENTION_INTERVAL=1 RETENTION_BATCH="$batch" \
+bench_server sweeper.log PORT="$port2" BOT_WORKERS=1 RETENTION_DAYS=1 RETENTION_INTERVAL=1 RETENTION_BATCH="$batch" \
     LOG_LEVEL=warn
 sql -c "UPDATE jobs SET due_at = now(), claimed_until = NULL WHERE kind = 'retention'" >/dev/null
 d0=$(date +%s.%N)

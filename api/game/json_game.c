@@ -180,16 +180,22 @@ void json_options(struct json_out *o, const struct cc_game *g)
  * it was read, as a profile shows it), "provisional", "games"}. */
 static void add_seat_rating(struct json_out *o, const struct store_seat_rating *r)
 {
-    double periods = r->last_rated_ms ? glicko2_periods(r->read_ms - r->last_rated_ms) : 0;
-    struct glicko2_rating now = glicko2_aged(&r->rating, periods);
     json_out_key(o, "rating");
     json_out_begin_object(o);
+    json_rating_members(o, &r->rating, r->last_rated_ms, r->read_ms, r->games);
+    json_out_end_object(o);
+}
+
+void json_rating_members(struct json_out *o, const struct glicko2_rating *stored,
+                         long long last_rated_ms, long long now_ms, int games)
+{
+    double periods = last_rated_ms ? glicko2_periods(now_ms - last_rated_ms) : 0;
+    struct glicko2_rating now = glicko2_aged(stored, periods);
     json_out_kint(o, "rating", llround(now.rating));
     json_out_kint(o, "deviation", llround(now.deviation));
     json_out_key(o, "provisional");
     json_out_bool(o, glicko2_provisional(&now));
-    json_out_kint(o, "games", r->games);
-    json_out_end_object(o);
+    json_out_kint(o, "games", games);
 }
 
 void json_supply(struct json_out *o, const struct cc_game *g, unsigned seat)
@@ -674,21 +680,11 @@ static void add_withdrawals(struct json_out *o, const struct cc_game *g,
     }
 }
 
-/* The locations of placement `p` where a figure of `kind` may go (the follower's masks). */
+/* The locations of placement `p` where a figure of `kind` may go (the follower's masks: a
+ * stable is no figure). */
 static unsigned figure_locations(const struct cc_placement *p, unsigned kind)
 {
-    switch (kind) {
-    case CC_PIECE_FOLLOWER:
-        return p->follower;
-    case CC_PIECE_LARGE:
-        return p->large;
-    case CC_PIECE_BUILDER:
-        return p->builder;
-    case CC_PIECE_PIG:
-        return p->pig;
-    default:
-        return 0;
-    }
+    return kind == CC_PIECE_STABLE ? 0 : cc_placement_locations(p, kind);
 }
 
 /* Member "spots": each feature of placement `p` some figure may go to, once, at the first

@@ -135,4 +135,10 @@ void json_extra_turn(struct json_out *o, const struct cc_game *g);
  * tile): what a placement's answer says comes next. */
 void json_turn(struct json_out *o, const struct cc_game *g);
 
+/* Members "rating", "deviation" (aged from `last_rated_ms` to `now_ms`, 0: never rated, as
+ * a profile shows it; both rounded), "provisional" and "games" of a rating `stored` after
+ * its last rated game, into the open object `o`. */
+void json_rating_members(struct json_out *o, const struct glicko2_rating *stored,
+                         long long last_rated_ms, long long now_ms, int games);
+
 #endif

@@ -68,17 +68,11 @@ static enum game_outcome encode_action(const struct api_game *ag, const struct g
     json_action(&w, &ag->g, &p->action);
     e->action = json_out_take(&w, NULL);
     if (!p->place) {
-        /* The draw's answer holds the game as GET shows it: kept for the cache too. */
-        struct json_game_meta meta = {.id = ag->id,
-                                      .version = version,
-                                      .names = ag->names,
-                                      .seats = ag->row.players,
-                                      .hints_off = ag->row.hints_off,
-                                      .chat_public = ag->row.chat_public,
-                                      .seed_chosen = ag->row.seed_chosen,
-                                      .rated = ag->row.rated,
-                                      .seat_ratings = 1,
-                                      .clock = &ag->row.clock};
+        /* The draw's answer holds the game as GET shows it (at its new version): kept for
+         * the cache too. */
+        struct json_game_meta meta;
+        games_meta(ag, &meta);
+        meta.version = version;
         json_game(&w, &ag->g, &meta);
         e->game = json_out_take(&w, &e->game_len);
     }

@@ -116,6 +116,27 @@ int idem_lost_race(const struct api_request *req, const char *scope, struct idem
     return idem_begin(req, scope, out, resp);
 }
 
+int idem_begin_seat(const struct api_request *req, const char *game, int seat,
+                    char scope[IDEM_SCOPE_MAX], struct idem *out, struct api_response *resp)
+{
+    snprintf(scope, IDEM_SCOPE_MAX, "%s/%d", game, seat);
+    return idem_begin(req, scope, out, resp);
+}
+
+int idem_finish(const struct api_request *req, const char *scope, struct idem *idem,
+                struct api_response *resp, enum store_status s)
+{
+    if (s == STORE_DUPLICATE && idem->active) {
+        if (idem_lost_race(req, scope, idem, resp)) return 1;
+        s = STORE_ERROR;
+    }
+    if (s == STORE_OK) return 0;
+    free(resp->body);
+    memset(resp, 0, sizeof *resp);
+    problem_store(resp, s);
+    return 1;
+}
+
 int idem_begin_anonymous(const struct api_request *req, const char *scope, struct idem *out,
                          struct api_response *resp)
 {

@@ -40,6 +40,22 @@ int idem_begin(const struct api_request *req, const char *scope, struct idem *ou
 int idem_lost_race(const struct api_request *req, const char *scope, struct idem *out,
                    struct api_response *resp) NODISCARD;
 
+/* idem_begin() in the scope of a seat's own keys (those of its actions, chat and webhook):
+ * game `game`'s seat `seat`, written into scope[IDEM_SCOPE_MAX]. */
+int idem_begin_seat(const struct api_request *req, const char *game, int seat,
+                    char scope[IDEM_SCOPE_MAX], struct idem *out,
+                    struct api_response *resp) NODISCARD;
+
+/*
+ * The end of a write whose answer is already in `resp` (kept for repeats) when its store
+ * call returned `s`: STORE_OK keeps the answer (returns 0); a lost race (STORE_DUPLICATE
+ * with the key active) answers as a repeat would (idem_lost_race); any other status (or a
+ * race with no answer to repeat) replaces the answer with problem_store's. Returns 1 when
+ * the answer was replaced.
+ */
+int idem_finish(const struct api_request *req, const char *scope, struct idem *idem,
+                struct api_response *resp, enum store_status s) NODISCARD;
+
 /*
  * idem_begin() for a scope nobody owns ("create", "players": anybody may send the key),
  * where the key alone unlocks the answer's tokens: it must be IDEM_ANON_MIN characters

@@ -110,9 +110,8 @@ void routes_chat_post(const struct api_request *req, struct api_response *resp, 
     /* An Idempotency-Key (the seat's own, as for its actions): a repeat gets the first
      * answer and posts nothing; the answer is kept in the post's transaction. */
     char scope[IDEM_SCOPE_MAX];
-    snprintf(scope, sizeof scope, "%s/%d", ag->id, seat);
     struct idem idem;
-    if (idem_begin(req, scope, &idem, resp)) goto out;
+    if (idem_begin_seat(req, ag->id, seat, scope, &idem, resp)) goto out;
     const struct store_player *p = &ag->row.players[seat];
     struct post_ctx x = {req, resp, &idem, seat, p, text};
     struct store_chat_post post = {.game = ag->id,
@@ -126,17 +125,8 @@ void routes_chat_post(const struct api_request *req, struct api_response *resp, 
     char at[32];
     enum store_status s =
         store_chat_post(&post, idem.active ? post_answer : NULL, &x, &seq, &retry_ms, at);
-    if (s == STORE_DUPLICATE && idem.active) {
-        /* The same key raced this request and won: answer as a repeat would. */
-        if (idem_lost_race(req, scope, &idem, resp)) goto out;
-        s = STORE_ERROR;
-    }
-    if (s != STORE_OK) {
-        free(resp->body);
-        memset(resp, 0, sizeof *resp);
-        problem_store(resp, s);
-        goto out;
-    }
+    /* The same key may have raced this request and won: answered as a repeat would be. */
+    if (idem_finish(req, scope, &idem, resp, s)) goto out;
     if (seq == 0) {
         problem_reply(resp, 429, "chat_rate_limited",
                       "A seat sends at most 5 messages within 10 seconds: wait for Retry-After.");

@@ -354,18 +354,11 @@ static void game_get_past(const struct api_request *req, struct api_response *re
     }
     /* The state as it was, the lobby's too (replay_load: waiting with its open seats open
      * and their placeholder names, or aborted); the seats' computer players as they are. */
-    struct json_game_meta meta = {.id = ag->id,
-                                  .version = want,
-                                  .names = ag->names,
-                                  .seats = ag->row.players,
-                                  .hints_off = ag->row.hints_off,
-                                  .chat_public = ag->row.chat_public,
-                                  .seed_chosen = ag->row.seed_chosen,
-                                  .rated = ag->row.rated,
-                                  .status =
-                                      ag->row.state == STORE_PLAYING ? NULL : games_status(ag)};
-    for (int s = 0; s < ag->row.nplayers; s++)
-        if (ag->row.players[s].open) meta.open |= 1u << s;
+    struct json_game_meta meta;
+    games_meta(ag, &meta);
+    meta.version = want;
+    meta.seat_ratings = 0; /* as it was: neither the ratings of now nor the clock */
+    meta.clock = NULL;
     struct json_out w;
     json_out_init(&w);
     json_game(&w, &ag->g, &meta);

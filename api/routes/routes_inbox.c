@@ -521,19 +521,8 @@ void routes_player_webhook_set(const struct api_request *req, struct api_respons
     if (idem.active) idem_remember(&idem, req, resp, stored);
     enum store_status s =
         store_person_hook_set(p.id, url, secret, format, idem.active ? &idem.rec : NULL);
-    if (s == STORE_DUPLICATE && idem.active) {
-        /* The same key raced us and won: answer as a repeat would. */
-        free(resp->body);
-        memset(resp, 0, sizeof *resp);
-        if (idem_begin(req, scope, &idem, resp)) goto out;
-        s = STORE_ERROR;
-    }
-    if (s != STORE_OK) {
-        free(resp->body);
-        memset(resp, 0, sizeof *resp);
-        problem_store(resp, s);
-        goto out;
-    }
+    /* The same key may have raced us and won: answered as a repeat would be. */
+    if (idem_finish(req, scope, &idem, resp, s)) goto out;
     log_kv(LOG_INFO, "player webhook set", "player", p.id, NULL);
 out:
     free(url);

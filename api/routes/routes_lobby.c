@@ -439,9 +439,8 @@ void routes_game_abort(const struct api_request *req, struct api_response *resp,
         goto out;
     }
     char scope[IDEM_SCOPE_MAX];
-    snprintf(scope, sizeof scope, "%s/%d", ag->id, seat);
     struct idem idem;
-    if (idem_begin(req, scope, &idem, resp)) goto out;
+    if (idem_begin_seat(req, ag->id, seat, scope, &idem, resp)) goto out;
     for (int tries = 0; abort_try(req, resp, ag, seat, &idem, scope); tries++) {
         games_free(ag);
         ag = NULL;

@@ -12,6 +12,7 @@
 #include "auth.h"
 #include "board_cache.h"
 #include "clocks.h"
+#include "json_game.h"
 #include "json_out.h"
 #include "params.h"
 #include "problem.h"
@@ -33,15 +34,9 @@ static const char *const think_classes[] = {"fast", "normal", "slow"};
  * of `r` as of `now_ms` (the deviation aged; rating and deviation rounded). */
 static void rating_json(struct json_out *w, const struct store_rating *r, long long now_ms)
 {
-    double periods = r->last_rated_ms ? glicko2_periods(now_ms - r->last_rated_ms) : 0;
-    struct glicko2_rating now = glicko2_aged(&r->rating, periods);
     char when[32];
     json_out_begin_object(w);
-    json_out_kint(w, "rating", llround(now.rating));
-    json_out_kint(w, "deviation", llround(now.deviation));
-    json_out_key(w, "provisional");
-    json_out_bool(w, glicko2_provisional(&now));
-    json_out_kint(w, "games", r->games);
+    json_rating_members(w, &r->rating, r->last_rated_ms, now_ms, r->games);
     json_out_kint(w, "won", r->won);
     json_out_kint(w, "drawn", r->drawn);
     json_out_kint(w, "lost", r->lost);

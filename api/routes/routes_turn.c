@@ -78,9 +78,8 @@ static void act(const struct api_request *req, struct api_response *resp, const 
     }
     a.seat = (uint8_t)seat;
     char scope[IDEM_SCOPE_MAX];
-    snprintf(scope, sizeof scope, "%s/%d", ag->id, seat);
     struct idem idem;
-    if (idem_begin(req, scope, &idem, resp)) goto out;
+    if (idem_begin_seat(req, ag->id, seat, scope, &idem, resp)) goto out;
     struct act_ctx x = {.req = req, .idem = &idem};
     x.answer.status = place && a.kind == CC_ACTION_PLACE ? 201 : 200;
     struct game_play p = {.action = a,

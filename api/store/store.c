@@ -338,9 +338,8 @@ out:
 
 enum store_status store_rematch_find(const char *id, char *next)
 {
-    const char *vals[1] = {id};
     PGresult *res;
-    enum store_status s = db_run_row(ST_REMATCH_FIND, 1, vals, 0, &res);
+    enum store_status s = db_row_of(ST_REMATCH_FIND, id, 0, &res);
     if (s != STORE_OK) return s;
     if (PQgetlength(res, 0, 0) != AUTH_UUID_LEN) {
         s = STORE_ERROR;
@@ -368,9 +367,8 @@ enum store_status store_seat_claim(const char *id, int seat, const uint8_t hash[
 
 enum store_status store_game_version(const char *id, int *version)
 {
-    const char *vals[1] = {id};
     PGresult *res;
-    enum store_status s = db_run_row(ST_GAME_VERSION, 1, vals, 1, &res);
+    enum store_status s = db_row_of(ST_GAME_VERSION, id, 1, &res);
     if (s != STORE_OK) return s;
     if ((*version = get_int4(res, 0, 0)) < 0) s = STORE_ERROR;
     PQclear(res);

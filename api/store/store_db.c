@@ -1235,6 +1235,12 @@ enum store_status db_run_row(enum stmt st, int n, const char *const *vals, int b
     return STORE_OK;
 }
 
+enum store_status db_row_of(enum stmt st, const char *param, int binary, PGresult **out)
+{
+    const char *vals[1] = {param};
+    return db_run_row(st, 1, vals, binary, out);
+}
+
 /* Runs `st` and discards the result; *affected (if not NULL) gets the rows changed. */
 enum store_status db_run_cmd(PGconn **pgp, enum stmt st, int n, const char *const *vals,
                              const int *lens, long *affected)

@@ -150,6 +150,9 @@ enum store_status db_run(PGconn **pgp, enum stmt st, int n, const char *const *v
 enum store_status db_run_row(enum stmt st, int n, const char *const *vals, int binary,
                              PGresult **out);
 
+/* db_run_row() of a statement with one parameter, `param` (an id, mostly). */
+enum store_status db_row_of(enum stmt st, const char *param, int binary, PGresult **out);
+
 /* Runs `st` and discards the result; *affected (if not NULL) gets the rows changed. */
 enum store_status db_run_cmd(PGconn **pgp, enum stmt st, int n, const char *const *vals,
                              const int *lens, long *affected);

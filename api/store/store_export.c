@@ -14,9 +14,8 @@
 enum store_status store_game_export(const char *id, struct store_export *out)
 {
     memset(out, 0, sizeof *out);
-    const char *vals[1] = {id};
     PGresult *res;
-    enum store_status s = db_run_row(ST_GAME_EXPORT, 1, vals, 0, &res);
+    enum store_status s = db_row_of(ST_GAME_EXPORT, id, 0, &res);
     if (s != STORE_OK) return s;
     out->setup = strdup(PQgetvalue(res, 0, 0));
     snprintf(out->status, sizeof out->status, "%s", PQgetvalue(res, 0, 1));

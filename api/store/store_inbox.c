@@ -217,9 +217,8 @@ enum store_status store_player_games_page(const char *person_id, const struct st
 
 enum store_status store_server_key(const char *name, uint8_t out[STORE_SERVER_KEY_LEN])
 {
-    const char *vals[1] = {name};
     PGresult *res;
-    enum store_status s = db_run_row(ST_SERVER_KEY, 1, vals, 1, &res);
+    enum store_status s = db_row_of(ST_SERVER_KEY, name, 1, &res);
     if (s != STORE_OK) return s;
     if (PQgetlength(res, 0, 0) == STORE_SERVER_KEY_LEN)
         memcpy(out, PQgetvalue(res, 0, 0), STORE_SERVER_KEY_LEN);
@@ -272,9 +271,8 @@ enum store_status store_person_hook_delete(const char *person, int *deleted)
 enum store_status store_person_hook_get(const char *person, struct store_person_hook_state *out)
 {
     memset(out, 0, sizeof *out);
-    const char *vals[1] = {person};
     PGresult *res;
-    enum store_status s = db_run_row(ST_PERSON_HOOK_STATE, 1, vals, 0, &res);
+    enum store_status s = db_row_of(ST_PERSON_HOOK_STATE, person, 0, &res);
     if (s != STORE_OK) return s;
     struct store_webhook_state *w = &out->w;
     db_copy_text(res, 0, w->url, sizeof w->url);

@@ -499,6 +499,52 @@ static size_t worst_size(uint8_t ruleset, uint8_t type)
     return n;
 }
 
+/* Chooses the placement of action `a` (its kind, place, figure) from the `n` legal ones of
+ * `list` at action number `step`. */
+typedef void choose_fn(const struct cc_placement *list, size_t n, unsigned step,
+                       struct cc_action *a);
+/* Called after each action of play_to_end with the number of actions so far. */
+typedef void after_fn(const struct cc_game *g, unsigned step, void *ctx);
+
+/* Plays `g` to its end: each seat draws, then places as choose() says; after() (if any)
+ * sees every state. */
+static void play_to_end(struct cc_game *g, choose_fn *choose, after_fn *after, void *ctx)
+{
+    static struct cc_placement list[CC_MAX_PLACEMENTS];
+    unsigned step = 0;
+    while (g->phase != CC_PHASE_FINISHED) {
+        struct cc_action a = {.seat = g->seat, .tile = CC_NO_TILE};
+        if (g->phase == CC_PHASE_DRAW) {
+            a.kind = CC_ACTION_DRAW;
+        } else {
+            size_t n = cc_legal_placements(g, list, CC_MAX_PLACEMENTS, true);
+            cr_assert(n > 0 && n <= CC_MAX_PLACEMENTS);
+            choose(list, n, step, &a);
+        }
+        step++;
+        cr_assert_eq(cc_game_apply(g, &a, NULL), CC_OK, "step %u", step);
+        if (after) after(g, step, ctx);
+    }
+}
+
+/* A placement by a fixed stride through the list, and a farmer (NW is a field of X)
+ * whenever one may go: farmers stay. */
+static void choose_farmer(const struct cc_placement *list, size_t n, unsigned step,
+                          struct cc_action *a)
+{
+    const struct cc_placement *p = &list[(step * 7919u) % n];
+    a->kind = CC_ACTION_PLACE;
+    a->x = p->x;
+    a->y = p->y;
+    a->rot = p->rot;
+    for (unsigned loc = 0; loc < CC_LOC_COUNT; loc++)
+        if (p->follower & (1u << loc)) {
+            a->follow = CC_FOLLOW_FOLLOWER;
+            a->loc = (uint8_t)loc;
+            break;
+        }
+}
+
 Test(board_svg, size_is_bounded, .timeout = 60)
 {
     /* A real game on the largest board: 200 crossroads drawn after the start tile. */
@@ -508,31 +554,7 @@ Test(board_svg, size_is_bounded, .timeout = 60)
     setup.deck_len = CC_MAX_DECK;
     memset(setup.deck, cc_tileset_find(ts, "X"), sizeof setup.deck);
     cr_assert_eq(cc_game_new(&g, &setup, NULL), CC_OK);
-    static struct cc_placement list[CC_MAX_PLACEMENTS];
-    unsigned step = 0;
-    while (g.phase != CC_PHASE_FINISHED) {
-        struct cc_action a = {.seat = g.seat, .tile = CC_NO_TILE};
-        if (g.phase == CC_PHASE_DRAW) {
-            a.kind = CC_ACTION_DRAW;
-        } else {
-            size_t n = cc_legal_placements(&g, list, CC_MAX_PLACEMENTS, true);
-            cr_assert(n > 0 && n <= CC_MAX_PLACEMENTS);
-            struct cc_placement *p = &list[(step * 7919u) % n];
-            a.kind = CC_ACTION_PLACE;
-            a.x = p->x;
-            a.y = p->y;
-            a.rot = p->rot;
-            /* A farmer (NW is a field of X) whenever one may go: farmers stay. */
-            for (unsigned loc = 0; loc < CC_LOC_COUNT; loc++)
-                if (p->follower & (1u << loc)) {
-                    a.follow = CC_FOLLOW_FOLLOWER;
-                    a.loc = (uint8_t)loc;
-                    break;
-                }
-        }
-        step++;
-        cr_assert_eq(cc_game_apply(&g, &a, NULL), CC_OK);
-    }
+    play_to_end(&g, choose_farmer, NULL, NULL);
     cr_assert_eq(g.nboard, CC_MAX_BOARD);
     cr_assert_eq(pieces_on_board(&g), 5 * cc_ruleset_followers(CC_RULESET_CLASSIC));
     char *svg = render_checked(&g, plain_names, "201 tiles");
@@ -678,6 +700,44 @@ static void check_marks(const struct cc_game *g, const char *svg, const char *wh
     cr_assert_eq(count(svg, "(the builder's extra turn)"), g->extra_turn ? 1 : 0, "%s", what);
 }
 
+/* A placement by a fixed stride through the list (a pig's when the stride's is not, every
+ * third turn: pigs are rare), with a figure of a kind that changes from turn to turn (a
+ * pig first whenever one may go: it needs an own farmer first), none every fifth turn. */
+static void choose_figures(const struct cc_placement *list, size_t n, unsigned step,
+                           struct cc_action *a)
+{
+    static const uint8_t order[4] = {CC_PIECE_LARGE, CC_PIECE_BUILDER, CC_PIECE_FOLLOWER,
+                                     CC_PIECE_FOLLOWER};
+    const struct cc_placement *p = &list[(step * 7919u) % n];
+    for (size_t q = 0; q < n && step % 3 == 0 && !p->pig; q++)
+        if (list[q].pig) p = &list[q];
+    a->kind = CC_ACTION_PLACE;
+    a->x = p->x;
+    a->y = p->y;
+    a->rot = p->rot;
+    for (unsigned k = 0; k < 5 && step % 5 != 4 && a->follow == CC_FOLLOW_NONE; k++) {
+        uint8_t kind = k == 0 ? CC_PIECE_PIG : order[(step + k) % 4];
+        unsigned mask = cc_placement_locations(p, kind);
+        for (unsigned loc = 0; loc < CC_LOC_COUNT && a->follow == CC_FOLLOW_NONE; loc++)
+            if (mask & (1u << loc)) {
+                a->follow = CC_FOLLOW_FOLLOWER;
+                a->figure = kind;
+                a->loc = (uint8_t)loc;
+            }
+    }
+}
+
+/* Renders and checks the state after action `step`; the figures drawn add up in ctx (an
+ * unsigned [CC_PIECE_KIND_COUNT]). */
+static void check_expansion_state(const struct cc_game *g, unsigned step, void *ctx)
+{
+    char what[64];
+    snprintf(what, sizeof what, "expansion tiles, step %u", step);
+    char *svg = render_checked(g, plain_names, what);
+    check_marks(g, svg, what, ctx);
+    free(svg);
+}
+
 /* A game of the expansions' tiles only (every copy of every type of both, in catalogue
  * order), played to its end: placements chosen by a fixed stride through the legal list,
  * each turn deploying the figure of a kind that changes from turn to turn (or none) where
@@ -696,48 +756,8 @@ Test(board_svg, expansion_marks_and_figures_are_drawn, .timeout = 120)
         for (unsigned c = 0; c < tt->count; c++) setup.deck[setup.deck_len++] = (uint8_t)t;
     }
     cr_assert_eq(cc_game_new(&g, &setup, NULL), CC_OK);
-    static struct cc_placement list[CC_MAX_PLACEMENTS];
-    static const uint8_t order[4] = {CC_PIECE_LARGE, CC_PIECE_BUILDER, CC_PIECE_FOLLOWER,
-                                     CC_PIECE_FOLLOWER};
-    unsigned seen[CC_PIECE_KIND_COUNT] = {0}, step = 0;
-    while (g.phase != CC_PHASE_FINISHED) {
-        struct cc_action a = {.seat = g.seat, .tile = CC_NO_TILE};
-        if (g.phase == CC_PHASE_DRAW) {
-            a.kind = CC_ACTION_DRAW;
-        } else {
-            size_t n = cc_legal_placements(&g, list, CC_MAX_PLACEMENTS, true);
-            cr_assert(n > 0 && n <= CC_MAX_PLACEMENTS);
-            const struct cc_placement *p = &list[(step * 7919u) % n];
-            for (size_t q = 0; q < n && step % 3 == 0 && !p->pig; q++)
-                if (list[q].pig) p = &list[q]; /* pigs are rare: take the chance */
-            a.kind = CC_ACTION_PLACE;
-            a.x = p->x;
-            a.y = p->y;
-            a.rot = p->rot;
-            /* A pig whenever one may go (it needs an own farmer first: rare), else the
-             * kinds in turn. */
-            for (unsigned k = 0; k < 5 && step % 5 != 4 && a.follow == CC_FOLLOW_NONE; k++) {
-                uint8_t kind = k == 0 ? CC_PIECE_PIG : order[(step + k) % 4];
-                uint16_t mask = kind == CC_PIECE_LARGE     ? p->large
-                                : kind == CC_PIECE_BUILDER ? p->builder
-                                : kind == CC_PIECE_PIG     ? p->pig
-                                                           : p->follower;
-                for (unsigned loc = 0; loc < CC_LOC_COUNT && a.follow == CC_FOLLOW_NONE; loc++)
-                    if (mask & (1u << loc)) {
-                        a.follow = CC_FOLLOW_FOLLOWER;
-                        a.figure = kind;
-                        a.loc = (uint8_t)loc;
-                    }
-            }
-        }
-        step++;
-        cr_assert_eq(cc_game_apply(&g, &a, NULL), CC_OK, "step %u", step);
-        char what[64];
-        snprintf(what, sizeof what, "expansion tiles, step %u", step);
-        char *svg = render_checked(&g, plain_names, what);
-        check_marks(&g, svg, what, seen);
-        free(svg);
-    }
+    unsigned seen[CC_PIECE_KIND_COUNT] = {0};
+    play_to_end(&g, choose_figures, check_expansion_state, seen);
     /* The final board: every symbol of the catalogues that was placed. */
     for (unsigned i = 0; i < g.nboard; i++) {
         const struct cc_tile_type *tt = &ts->types[g.board[i].type];

@@ -49,39 +49,56 @@ static void play(unsigned expansions)
     }
 }
 
+/* The board picture of `game`, its length in *len and the time it took in *ms. */
+static char *timed_svg(size_t *len, double *ms)
+{
+    static const char *const names[CC_MAX_PLAYERS] = {"Ada", "Brendan"};
+    double t0 = now_ms();
+    char *svg = board_svg_new(&game, names);
+    *ms = now_ms() - t0;
+    if (!svg) {
+        fprintf(stderr, "bench-png: no SVG\n");
+        exit(1);
+    }
+    *len = strlen(svg);
+    return svg;
+}
+
+/* Renders `svg` at `width` `runs` times and prints the median and the longest; the last
+ * picture stays in *png (freed by the caller). */
+static void time_renders(const char *svg, size_t svg_len, int width, long runs,
+                         struct board_png *png)
+{
+    static double t[MAX_RUNS];
+    for (long r = 0; r < runs; r++) {
+        board_png_free(png);
+        double t0 = now_ms();
+        if (board_png_render(svg, svg_len, width, png)) {
+            fprintf(stderr, "bench-png: render at %d failed\n", width);
+            exit(1);
+        }
+        t[r] = now_ms() - t0;
+    }
+    qsort(t, (size_t)runs, sizeof t[0], cmp_double);
+    printf("  width %4d: %4d x %4d px, %7zu bytes: render %7.1f ms median, %7.1f ms max "
+           "(%ld runs)\n",
+           width, png->width, png->height, png->len, t[runs / 2], t[runs - 1], runs);
+}
+
 int main(int argc, char **argv)
 {
     long runs = argc > 1 ? strtol(argv[1], NULL, 10) : 10;
     if (runs < 1 || runs > MAX_RUNS) runs = 10;
     play(0);
-    static const char *const names[CC_MAX_PLAYERS] = {"Ada", "Brendan"};
-    double t0 = now_ms();
-    char *svg = board_svg_new(&game, names);
-    double svg_ms = now_ms() - t0;
-    if (!svg) {
-        fprintf(stderr, "bench-png: no SVG\n");
-        return 1;
-    }
-    size_t svg_len = strlen(svg);
+    size_t svg_len;
+    double svg_ms, t0;
+    char *svg = timed_svg(&svg_len, &svg_ms);
     printf("bench-png: a classic game finished after %d turns; its SVG %zu bytes in %.2f ms\n",
            game.turn, svg_len, svg_ms);
     static const int widths[] = {600, 1200, 2400};
-    static double t[MAX_RUNS];
     for (size_t i = 0; i < sizeof widths / sizeof widths[0]; i++) {
         struct board_png png = {0};
-        for (long r = 0; r < runs; r++) {
-            board_png_free(&png);
-            t0 = now_ms();
-            if (board_png_render(svg, svg_len, widths[i], &png)) {
-                fprintf(stderr, "bench-png: render at %d failed\n", widths[i]);
-                return 1;
-            }
-            t[r] = now_ms() - t0;
-        }
-        qsort(t, (size_t)runs, sizeof t[0], cmp_double);
-        printf("  width %4d: %4d x %4d px, %7zu bytes: render %7.1f ms median, %7.1f ms max "
-               "(%ld runs)\n",
-               widths[i], png.width, png.height, png.len, t[runs / 2], t[runs - 1], runs);
+        time_renders(svg, svg_len, widths[i], runs, &png);
         if (widths[i] == 1200) {
             if (argc > 2) {
                 FILE *f = fopen(argv[2], "wb");
@@ -115,32 +132,13 @@ int main(int argc, char **argv)
     free(svg);
     /* The same with both expansions of classic: more tiles, their marks and figures. */
     play(CC_EXP_INNS | CC_EXP_TRADERS);
-    t0 = now_ms();
-    svg = board_svg_new(&game, names);
-    svg_ms = now_ms() - t0;
-    if (!svg) {
-        fprintf(stderr, "bench-png: no SVG of the expansions\n");
-        return 1;
-    }
-    svg_len = strlen(svg);
+    svg = timed_svg(&svg_len, &svg_ms);
     printf("bench-png: with inns and traders, finished after %d turns; its SVG %zu bytes in "
            "%.2f ms\n",
            game.turn, svg_len, svg_ms);
     for (size_t i = 0; i < 2; i++) {
         struct board_png png = {0};
-        for (long r = 0; r < runs; r++) {
-            board_png_free(&png);
-            t0 = now_ms();
-            if (board_png_render(svg, svg_len, widths[i], &png)) {
-                fprintf(stderr, "bench-png: render at %d failed\n", widths[i]);
-                return 1;
-            }
-            t[r] = now_ms() - t0;
-        }
-        qsort(t, (size_t)runs, sizeof t[0], cmp_double);
-        printf("  width %4d: %4d x %4d px, %7zu bytes: render %7.1f ms median, %7.1f ms max "
-               "(%ld runs)\n",
-               widths[i], png.width, png.height, png.len, t[runs / 2], t[runs - 1], runs);
+        time_renders(svg, svg_len, widths[i], runs, &png);
         board_png_free(&png);
     }
     board_png_shutdown();

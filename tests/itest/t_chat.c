@@ -517,6 +517,22 @@ static int log_lines_with(const char *const *needles)
     return n;
 }
 
+/* A server of its own (settings `env`, behind the proxy) with Ann and Bob, players; on
+ * failure (why says it) nothing left running. */
+static int server_with_ann_and_bob(struct server *s, const char *const *env, struct person *ann,
+                                   struct person *bob, char *why, size_t cap)
+{
+    if (hard_server_start(s, env, 1) != 0) {
+        snprintf(why, cap, "the server did not start");
+        return -1;
+    }
+    if (person_new(s, "Ann", ann, why, cap) || person_new(s, "Bob", bob, why, cap)) {
+        hard_server_stop(s);
+        return -1;
+    }
+    return 0;
+}
+
 ITEST(test_chat_operator, "operator: reports, hide, suspend and reinstate; 401 without its token")
 {
     const char *env[] = {"ADMIN_TOKEN=" ADMIN_TOKEN, "LOG_LEVEL=info", NULL};
@@ -526,14 +542,11 @@ ITEST(test_chat_operator, "operator: reports, hide, suspend and reinstate; 401 w
     resp_free(&r);
     CHECK(st == 404, "a server without ADMIN_TOKEN answered %ld", st);
     struct server s;
-    CHECK(hard_server_start(&s, env, 1) == 0, "the server did not start");
     char why[300], id[64], code[64], path[200], got[256];
     struct person ann, bob;
-    int rc = person_new(&s, "Ann", &ann, why, sizeof why) ||
-             person_new(&s, "Bob", &bob, why, sizeof why);
+    CHECK(server_with_ann_and_bob(&s, env, &ann, &bob, why, sizeof why) == 0, "%s", why);
     const struct person *joiners[] = {&bob};
-    if (!rc) rc = bound_game(&s, &ann, joiners, 2, "", id, why, sizeof why);
-    if (rc) {
+    if (bound_game(&s, &ann, joiners, 2, "", id, why, sizeof why)) {
         hard_server_stop(&s);
         CHECK(0, "%s", why);
     }
@@ -733,15 +746,12 @@ ITEST(test_chat_suspension_seats,
     (void)srv;
     const char *env[] = {"ADMIN_TOKEN=" ADMIN_TOKEN, NULL};
     struct server s;
-    CHECK(hard_server_start(&s, env, 1) == 0, "the server did not start");
     char why[300], clocked[64], plain[64], code[64], path[200];
     struct person ann, bob;
-    int rc = person_new(&s, "Ann", &ann, why, sizeof why) ||
-             person_new(&s, "Bob", &bob, why, sizeof why);
+    CHECK(server_with_ann_and_bob(&s, env, &ann, &bob, why, sizeof why) == 0, "%s", why);
     const struct person *joiners[] = {&bob};
     /* A day a turn: without the suspension nothing would time out during the test. */
-    if (!rc)
-        rc = bound_game(&s, &ann, joiners, 2, ",\"clock\":{\"turn_seconds\":86400}", clocked, why,
+    int rc = bound_game(&s, &ann, joiners, 2, ",\"clock\":{\"turn_seconds\":86400}", clocked, why,
                         sizeof why);
     if (!rc) rc = bound_game(&s, &ann, joiners, 2, "", plain, why, sizeof why);
     if (rc) {

@@ -323,16 +323,31 @@ static void report(const char *what, const struct seen *s, const struct export_t
            s->extra_shown, s->majorities, t->games, t->bytes_max);
 }
 
+/* Plays every setup of the expansions `inns` and `traders` (2-6 players, River off/on; with
+ * `editions` 2 in both editions, else the standard one: play_all), each to its end,
+ * exported and replayed; prints the tallies as `what`; checks that all were played and
+ * replayed. 0, or -1 with `why`. */
+static int play_expansions(const struct server *srv, const char *what, int inns, int traders,
+                           int editions, struct seen *seen, struct export_tally *t, char *why,
+                           size_t cap)
+{
+    for (int first = 0; first < editions; first++)
+        if (play_all(srv, inns, traders, first, seen, t, why, cap)) return -1;
+    report(what, seen, t);
+    if (seen->games != 10 * editions || t->games != 10 * editions) {
+        snprintf(why, cap, "%d games, %d replays", seen->games, t->games);
+        return -1;
+    }
+    return 0;
+}
+
 ITEST(test_expansions_inns, "expansions: inns games (2-6 players, River off/on, both editions) "
                             "played to the end, exported and replayed equal")
 {
     struct seen seen = {0};
     struct export_tally t = {0};
     char why[500];
-    CHECK(play_all(srv, 1, 0, 0, &seen, &t, why, sizeof why) == 0, "%.400s", why);
-    CHECK(play_all(srv, 1, 0, 1, &seen, &t, why, sizeof why) == 0, "%.400s", why);
-    report("inns", &seen, &t);
-    CHECK(seen.games == 20 && t.games == 20, "%d games, %d replays", seen.games, t.games);
+    CHECK(play_expansions(srv, "inns", 1, 0, 2, &seen, &t, why, sizeof why) == 0, "%.400s", why);
     CHECK(seen.deployed[FIG_LARGE] > 0 && seen.deployed[FIG_FOLLOWER] > 0 &&
               seen.deployed[FIG_BUILDER] + seen.deployed[FIG_PIG] + seen.goods_taken == 0,
           "figures: %d large, %d followers (and no traders' things)", seen.deployed[FIG_LARGE],
@@ -345,9 +360,7 @@ ITEST(test_expansions_traders, "expansions: traders games (2-6 players, River of
     struct seen seen = {0};
     struct export_tally t = {0};
     char why[500];
-    CHECK(play_all(srv, 0, 1, 0, &seen, &t, why, sizeof why) == 0, "%.400s", why);
-    report("traders", &seen, &t);
-    CHECK(seen.games == 10 && t.games == 10, "%d games, %d replays", seen.games, t.games);
+    CHECK(play_expansions(srv, "traders", 0, 1, 1, &seen, &t, why, sizeof why) == 0, "%.400s", why);
     CHECK(seen.deployed[FIG_BUILDER] > 0 && seen.deployed[FIG_PIG] > 0 && seen.goods_taken > 0 &&
               seen.majorities > 0 && seen.deployed[FIG_LARGE] == 0,
           "builders %d, pigs %d, goods %d, majorities %d, large %d", seen.deployed[FIG_BUILDER],
@@ -362,9 +375,8 @@ ITEST(test_expansions_both, "expansions: inns and traders together (2-6 players,
     struct seen seen = {0};
     struct export_tally t = {0};
     char why[500];
-    CHECK(play_all(srv, 1, 1, 0, &seen, &t, why, sizeof why) == 0, "%.400s", why);
-    report("inns and traders", &seen, &t);
-    CHECK(seen.games == 10 && t.games == 10, "%d games, %d replays", seen.games, t.games);
+    CHECK(play_expansions(srv, "inns and traders", 1, 1, 1, &seen, &t, why, sizeof why) == 0,
+          "%.400s", why);
     CHECK(seen.deployed[FIG_BUILDER] > 0 && seen.deployed[FIG_PIG] > 0 &&
               seen.deployed[FIG_LARGE] > 0 && seen.goods_taken > 0 && seen.extra_turns > 0,
           "builders %d, pigs %d, large %d, goods %d, extra turns %d", seen.deployed[FIG_BUILDER],

@@ -68,16 +68,9 @@ static const struct cc_options combos[] = {
 };
 #define NCOMBOS (sizeof combos / sizeof combos[0])
 
-static void free_params(struct criterion_test_params *crp)
-{
-    cr_free(crp->params);
-}
-
 ParameterizedTestParameters(bot_expansions, every_move_legal)
 {
-    size_t *index = cr_malloc(sizeof *index * NCOMBOS);
-    for (size_t i = 0; i < NCOMBOS; i++) index[i] = i;
-    return cr_make_param_array(size_t, index, NCOMBOS, free_params);
+    return tu_index_params(NCOMBOS);
 }
 
 /* Per combination: 2 to 6 players, four games each, the three levels at every seat in turn

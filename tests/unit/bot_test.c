@@ -196,18 +196,11 @@ static void play_checked(const struct config *c, unsigned games, unsigned full)
                 c->label, moves, kinds[0], kinds[1], kinds[2], kinds[3], kinds[4]);
 }
 
-static void free_params(struct criterion_test_params *crp)
-{
-    cr_free(crp->params);
-}
-
 /* One test for each config: its index in `configs` (Criterion's shared memory holds the
  * parameters, where a test process finds them at the same address). */
 ParameterizedTestParameters(bot, legal)
 {
-    size_t *index = cr_malloc(sizeof *index * NCONFIGS);
-    for (size_t i = 0; i < NCONFIGS; i++) index[i] = i;
-    return cr_make_param_array(size_t, index, NCONFIGS, free_params);
+    return tu_index_params(NCONFIGS);
 }
 ParameterizedTest(size_t *index, bot, legal)
 {

@@ -24,11 +24,6 @@ static int by_path(const void *a, const void *b)
     return strcmp(((const struct golden_param *)a)->path, ((const struct golden_param *)b)->path);
 }
 
-static void free_params(struct criterion_test_params *crp)
-{
-    cr_free(crp->params);
-}
-
 ParameterizedTestParameters(golden, cases)
 {
     static const char *const dirs[] = {"tests/golden/classic", "tests/golden/hills",
@@ -48,7 +43,7 @@ ParameterizedTestParameters(golden, cases)
         closedir(dir);
     }
     qsort(params, n, sizeof *params, by_path);
-    return cr_make_param_array(struct golden_param, params, n, free_params);
+    return cr_make_param_array(struct golden_param, params, n, tu_free_params);
 }
 
 /* One case being run. */
@@ -241,23 +236,6 @@ static void check_score(struct golden *gd, const struct cc_player *players, char
     }
 }
 
-/* The locations of placement `p` where figure `kind` may go. */
-static unsigned figure_mask(const struct cc_placement *p, int kind)
-{
-    switch (kind) {
-    case CC_PIECE_LARGE:
-        return p->large;
-    case CC_PIECE_BUILDER:
-        return p->builder;
-    case CC_PIECE_PIG:
-        return p->pig;
-    case CC_PIECE_STABLE:
-        return p->stable;
-    default:
-        return p->follower;
-    }
-}
-
 /* "followers X Y ROT LOC..." (kind: follower) or "can FIGURE X Y ROT LOC...". */
 static void check_followers(struct golden *gd, char **tok, int n, int kind)
 {
@@ -271,9 +249,10 @@ static void check_followers(struct golden *gd, char **tok, int n, int kind)
         unsigned want = 0;
         for (int k = 3; k < n; k++)
             if (strcmp(tok[k], "-") != 0) want |= 1u << parse_loc(gd, tok[k]);
-        if (figure_mask(&list[i], kind) != want)
+        if (cc_placement_locations(&list[i], (unsigned)kind) != want)
             FAIL(gd, "%s locations %s, expected %s", figure_names[kind],
-                 tu_locations(figure_mask(&list[i], kind)), tu_locations(want));
+                 tu_locations(cc_placement_locations(&list[i], (unsigned)kind)),
+                 tu_locations(want));
         return;
     }
     FAIL(gd, "placement %s %s %s is not legal", tok[0], tok[1], tok[2]);

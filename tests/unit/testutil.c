@@ -10,6 +10,18 @@
 #include "placement.h"
 #include "randplay.h"
 
+void tu_free_params(struct criterion_test_params *crp)
+{
+    cr_free(crp->params);
+}
+
+struct criterion_test_params tu_index_params(size_t n)
+{
+    size_t *index = cr_malloc(sizeof *index * n);
+    for (size_t i = 0; i < n; i++) index[i] = i;
+    return cr_make_param_array(size_t, index, n, tu_free_params);
+}
+
 const char *tu_format(const char *fmt, ...)
 {
     static char bufs[4][1024];

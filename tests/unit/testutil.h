@@ -4,6 +4,7 @@
 #ifndef TESTUTIL_H
 #define TESTUTIL_H
 
+#include <criterion/parameterized.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -11,6 +12,13 @@
 
 /* The FNV-1a offset basis: the hash of nothing. */
 #define TU_FNV_INIT 0xcbf29ce484222325ull
+
+/* Frees parameters cr_malloc'd for a parameterized test. */
+void tu_free_params(struct criterion_test_params *crp);
+
+/* The parameters 0 .. n-1 (size_t, in Criterion's shared memory, where a test process finds
+ * them at the same address): one test for each row of a table of n. */
+struct criterion_test_params tu_index_params(size_t n);
 
 /* printf into one of a few rotating static buffers (tests run one per process). */
 const char *tu_format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
