@@ -34,6 +34,15 @@ static unsigned pile_class(const struct cc_tile_type *t)
     return m && m->pile_class ? m->pile_class(t) : 0xFFu;
 }
 
+/* The end of the run of tiles of one pile_class() that starts at deck[a] of `g` (a below
+ * deck_len): a player knows the runs' order, not the order within each. */
+static unsigned pile_run_end(const struct cc_game *g, const struct cc_tile_type *types, unsigned a)
+{
+    unsigned cls = pile_class(&types[g->deck[a]]), b = a + 1;
+    while (b < g->deck_len && pile_class(&types[g->deck[b]]) == cls) b++;
+    return b;
+}
+
 /*
  * Puts every tile the seat to move cannot see in a canonical order, so that any two
  * positions differing only in hidden information become alike. Without hands: each run of
@@ -48,12 +57,9 @@ static void canonicalize(struct cc_game *r)
     r->seed = 0;
     if (!cc_hand_mode(r)) {
         const struct cc_tile_type *types = cc_tileset_get((enum cc_ruleset)r->ruleset)->types;
-        unsigned a = r->deck_pos;
-        while (a < r->deck_len) {
-            unsigned cls = pile_class(&types[r->deck[a]]), b = a + 1;
-            while (b < r->deck_len && pile_class(&types[r->deck[b]]) == cls) b++;
+        for (unsigned a = r->deck_pos, b; a < r->deck_len; a = b) {
+            b = pile_run_end(r, types, a);
             sort_pile(r->deck, a, b);
-            a = b;
         }
         return;
     }
@@ -329,12 +335,9 @@ static void determinize(struct cc_game *g, struct cc_rng *rng)
 {
     if (!cc_hand_mode(g)) {
         const struct cc_tile_type *types = cc_tileset_get((enum cc_ruleset)g->ruleset)->types;
-        unsigned a = g->deck_pos;
-        while (a < g->deck_len) {
-            unsigned cls = pile_class(&types[g->deck[a]]), b = a + 1;
-            while (b < g->deck_len && pile_class(&types[g->deck[b]]) == cls) b++;
+        for (unsigned a = g->deck_pos, b; a < g->deck_len; a = b) {
+            b = pile_run_end(g, types, a);
             cc_rng_shuffle(rng, g->deck + a, b - a);
-            a = b;
         }
         return;
     }

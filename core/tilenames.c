@@ -30,72 +30,82 @@ static const char *const edge_names[CC_EDGE_COUNT] = {"field",     "road",     "
                                                       "trail",     "farmland", "meadow", "mountain",
                                                       "grassland", "sea"};
 
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* names[i] of a table of n names, NULL when i is out of range. */
+static const char *name_at(const char *const *names, size_t n, unsigned i)
+{
+    return i < n ? names[i] : NULL;
+}
+
+/* The index of `name` in a table of n names, -1 when it is none of them. */
+static int index_of(const char *const *names, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(name, names[i]) == 0) return (int)i;
+    return -1;
+}
+
 const char *cc_ruleset_name(enum cc_ruleset r)
 {
-    return (unsigned)r < CC_RULESET_COUNT ? ruleset_names[r] : NULL;
+    return name_at(ruleset_names, COUNT(ruleset_names), (unsigned)r);
 }
 
 const char *cc_kind_name(enum cc_kind k)
 {
-    return (unsigned)k < CC_KIND_COUNT ? kind_names[k] : NULL;
+    return name_at(kind_names, COUNT(kind_names), (unsigned)k);
 }
 
 const char *cc_location_name(enum cc_location loc)
 {
-    return (unsigned)loc < CC_LOC_COUNT ? location_names[loc] : NULL;
+    return name_at(location_names, COUNT(location_names), (unsigned)loc);
 }
 
 const char *cc_crop_name(enum cc_crop c)
 {
-    return (unsigned)c < CC_CROP_COUNT ? crop_names[c] : NULL;
+    return name_at(crop_names, COUNT(crop_names), (unsigned)c);
 }
 
 const char *cc_animal_name(enum cc_animal a)
 {
-    return (unsigned)a < CC_ANIMAL_COUNT ? animal_names[a] : NULL;
+    return name_at(animal_names, COUNT(animal_names), (unsigned)a);
 }
 
 const char *cc_end_name(enum cc_end e)
 {
-    return (unsigned)e < sizeof end_names / sizeof end_names[0] ? end_names[e] : NULL;
+    return name_at(end_names, COUNT(end_names), (unsigned)e);
 }
 
 static const char *const goods_names[CC_GOODS_COUNT] = {"wine", "grain", "cloth"};
 
 const char *cc_goods_name(enum cc_goods g)
 {
-    return (unsigned)g < CC_GOODS_COUNT ? goods_names[g] : NULL;
+    return name_at(goods_names, COUNT(goods_names), (unsigned)g);
 }
 
 const char *cc_edge_name(enum cc_edge e)
 {
-    return (unsigned)e < CC_EDGE_COUNT ? edge_names[e] : NULL;
+    return name_at(edge_names, COUNT(edge_names), (unsigned)e);
 }
 
 int cc_location_parse(const char *name)
 {
-    for (int i = 0; i < CC_LOC_COUNT; i++)
-        if (strcmp(name, location_names[i]) == 0) return i;
-    return -1;
+    return index_of(location_names, COUNT(location_names), name);
 }
 
 int cc_ruleset_parse(const char *name)
 {
-    for (int i = 0; i < CC_RULESET_COUNT; i++)
-        if (strcmp(name, ruleset_names[i]) == 0) return i;
-    return -1;
+    return index_of(ruleset_names, COUNT(ruleset_names), name);
 }
 
 const char *cc_set_name(enum cc_set s)
 {
-    return (unsigned)s < CC_SET_COUNT ? set_names[s] : NULL;
+    return name_at(set_names, COUNT(set_names), (unsigned)s);
 }
 
 int cc_set_parse(const char *name)
 {
-    for (int i = 0; i < CC_SET_COUNT; i++)
-        if (strcmp(name, set_names[i]) == 0) return i;
-    return -1;
+    return index_of(set_names, COUNT(set_names), name);
 }
 
 int cc_set_ruleset(enum cc_set s)

@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <string.h>
 
+#include "auth.h"
 #include "params.h"
 #include "problem.h"
 
@@ -14,6 +15,13 @@ int query_uint(const struct api_request *req, const char *name, long max, long *
     for (size_t i = 0; i < req->nquery; i++) seen += strcmp(req->query[i].name, name) == 0;
     if (req->query_overflow || seen > 1) return -1;
     return params_uint(api_query_get(req, name), max, out);
+}
+
+int query_game_id(struct api_response *resp, const char *id)
+{
+    if (auth_uuid_valid(id)) return 0;
+    problem_reply(resp, 404, "not_found", "There is no game with this id.");
+    return 1;
 }
 
 int query_after_wait(const struct api_request *req, struct api_response *resp, long *after,

@@ -17,4 +17,8 @@ int query_uint(const struct api_request *req, const char *name, long max, long *
 int query_after_wait(const struct api_request *req, struct api_response *resp, long *after,
                      long *wait, long max_wait) NODISCARD;
 
+/* Answers 404 not_found, as for a game that is not there, unless the path's game id `id` is
+ * a UUID (the form of every game id): returns 1 then, else 0. */
+int query_game_id(struct api_response *resp, const char *id) NODISCARD;
+
 #endif

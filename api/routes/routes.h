@@ -247,6 +247,21 @@ void routes_admin_reinstate(const struct api_request *req, struct api_response *
 /* 1 when the request asks for server-sent events (Accept names text/event-stream). */
 int routes_wants_event_stream(const struct api_request *req);
 
+/* The watch of a long poll (live.h): live_wait_arm or live_wait_arm_chat. */
+typedef int routes_wait_arm_fn(struct api_async *a, const char *game, int after,
+                               long long deadline_ms);
+
+/*
+ * Starts the long poll of game `id` after `after` for `wait` seconds from the request's
+ * start: arms `arm_watch` before the caller's query, so that what is committed meanwhile,
+ * on any server, still wakes it; without a wait (or when it cannot be armed) none is left
+ * pending.
+ * Returns what to answer when the query finds nothing: resp->suspend = API_SUSPEND_WAKE
+ * (armed) or API_SUSPEND_TICK (run again at the next tick), or 0 when it must not wait.
+ */
+int routes_long_poll_arm(const struct api_request *req, const char *id, int after, long wait,
+                         routes_wait_arm_fn *arm_watch);
+
 /* GET /v1/games/{id}/export: a finished game's setup, draw order and actions
  * (routes_export.c). */
 void routes_game_export(const struct api_request *req, struct api_response *resp, const char *id);

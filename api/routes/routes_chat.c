@@ -193,10 +193,7 @@ void routes_chat_get(const struct api_request *req, struct api_response *resp, c
 {
     long after, wait;
     if (query_after_wait(req, resp, &after, &wait, CHAT_MAX_WAIT)) return;
-    if (!auth_uuid_valid(id)) {
-        problem_reply(resp, 404, "not_found", "There is no game with this id.");
-        return;
-    }
+    if (query_game_id(resp, id)) return;
     struct api_game *ag = games_load(id, GAMES_CURRENT, resp);
     if (!ag) {
         live_wait_end(req->async);
@@ -214,13 +211,8 @@ void routes_chat_get(const struct api_request *req, struct api_response *resp, c
         routes_chat_stream_open(req, resp, id, (int)after, viewer[0] ? viewer : NULL);
         return;
     }
-    /* As the events' long poll: armed before the query, so that a message posted meanwhile,
-     * on any server, still wakes it (live.h; a message always notifies). */
-    long long deadline = req->started_ms + wait * 1000;
-    int waits = wait > 0 && !req->stopping && api_now_ms() < deadline;
-    int armed = waits && live_wait_arm_chat(req->async, id, (int)after, deadline) == 0;
-    if (waits && req->async) req->async->by_design = 1;
-    if (!armed) live_wait_end(req->async);
+    /* As the events' long poll (a message always notifies). */
+    int suspend = routes_long_poll_arm(req, id, (int)after, wait, live_wait_arm_chat);
     struct json_out w;
     json_out_init(&w);
     json_out_begin_object(&w);
@@ -235,9 +227,9 @@ void routes_chat_get(const struct api_request *req, struct api_response *resp, c
         problem_store(resp, s);
         return;
     }
-    if (count == 0 && waits) {
+    if (count == 0 && suspend) {
         json_out_free(&w);
-        resp->suspend = armed ? API_SUSPEND_WAKE : API_SUSPEND_TICK;
+        resp->suspend = suspend;
         return;
     }
     live_wait_end(req->async);
@@ -255,10 +247,7 @@ void routes_chat_stream(const struct api_request *req, struct api_response *resp
 {
     long after;
     if (query_after_wait(req, resp, &after, NULL, 0)) return;
-    if (!auth_uuid_valid(id)) {
-        problem_reply(resp, 404, "not_found", "There is no game with this id.");
-        return;
-    }
+    if (query_game_id(resp, id)) return;
     struct api_game *ag = games_load(id, GAMES_CURRENT, resp);
     if (!ag) return;
     char viewer[AUTH_UUID_LEN + 1];

@@ -18,6 +18,7 @@
 #include "json_in.h"
 #include "log.h"
 #include "problem.h"
+#include "query_args.h"
 #include "replay.h"
 #include "routes.h"
 #include "store.h"
@@ -30,10 +31,7 @@
 void routes_game_export(const struct api_request *req, struct api_response *resp, const char *id)
 {
     (void)req;
-    if (!auth_uuid_valid(id)) {
-        problem_reply(resp, 404, "not_found", "There is no game with this id.");
-        return;
-    }
+    if (query_game_id(resp, id)) return;
     struct store_export x;
     struct json_new_game *in = malloc(sizeof *in);
     struct cc_game *created = malloc(sizeof *created);

@@ -398,10 +398,7 @@ void routes_events_stream(const struct api_request *req, struct api_response *re
 {
     long after;
     if (query_after_wait(req, resp, &after, NULL, 0)) return;
-    if (!auth_uuid_valid(id)) {
-        problem_reply(resp, 404, "not_found", "There is no game with this id.");
-        return;
-    }
+    if (query_game_id(resp, id)) return;
     routes_event_stream(req, resp, id, (int)after);
 }
 
@@ -416,21 +413,13 @@ void routes_events(const struct api_request *req, struct api_response *resp, con
         return;
     }
     if (!api_query_get(req, "limit")) limit = EVENTS_PAGE;
-    if (!auth_uuid_valid(id)) {
-        problem_reply(resp, 404, "not_found", "There is no game with this id.");
-        return;
-    }
+    if (query_game_id(resp, id)) return;
     if (routes_wants_event_stream(req)) {
         routes_event_stream(req, resp, id, (int)after);
         return;
     }
-    /* A long poll waits on the live hub (live.h), armed before the query so that an event
-     * committed meanwhile, on any server, still wakes it. */
-    long long deadline = req->started_ms + wait * 1000;
-    int waits = wait > 0 && !req->stopping && api_now_ms() < deadline;
-    int armed = waits && live_wait_arm(req->async, id, (int)after, deadline) == 0;
-    if (waits && req->async) req->async->by_design = 1;
-    if (!armed) live_wait_end(req->async);
+    /* A long poll waits on the live hub (live.h). */
+    int suspend = routes_long_poll_arm(req, id, (int)after, wait, live_wait_arm);
     struct store_events_page page;
     enum store_status s = store_events_page(id, (int)after, (int)limit, &page);
     if (s != STORE_OK) {
@@ -439,10 +428,10 @@ void routes_events(const struct api_request *req, struct api_response *resp, con
         return;
     }
     /* A finished game has no event to wait for: its long poll answers at once. */
-    if (page.count == 0 && waits && !page.finished) {
+    if (page.count == 0 && suspend && !page.finished) {
         free(page.json);
         /* Woken by the hub; without it, run again at the HTTP layer's next tick. */
-        resp->suspend = armed ? API_SUSPEND_WAKE : API_SUSPEND_TICK;
+        resp->suspend = suspend;
         return;
     }
     live_wait_end(req->async);

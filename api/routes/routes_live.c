@@ -411,6 +411,17 @@ void routes_chat_stream_open(const struct api_request *req, struct api_response 
     open_stream(req, resp, id, after, 1, viewer);
 }
 
+int routes_long_poll_arm(const struct api_request *req, const char *id, int after, long wait,
+                         routes_wait_arm_fn *arm_watch)
+{
+    long long deadline = req->started_ms + wait * 1000;
+    int waits = wait > 0 && !req->stopping && api_now_ms() < deadline;
+    int armed = waits && arm_watch(req->async, id, after, deadline) == 0;
+    if (waits && req->async) req->async->by_design = 1;
+    if (!armed) live_wait_end(req->async);
+    return !waits ? 0 : armed ? API_SUSPEND_WAKE : API_SUSPEND_TICK;
+}
+
 int routes_wants_event_stream(const struct api_request *req)
 {
     static const char want[] = "text/event-stream";

@@ -24,6 +24,7 @@
 #include "json_out.h"
 #include "log.h"
 #include "problem.h"
+#include "query_args.h"
 #include "routes.h"
 #include "store.h"
 #include "store_games.h"
@@ -295,10 +296,7 @@ void routes_game_join(const struct api_request *req, struct api_response *resp, 
     }
     char invite[JSON_INVITE_MAX + 1];
     if (join_invite(req, &in, invite, resp)) return;
-    if (!auth_uuid_valid(id)) {
-        problem_reply(resp, 404, "not_found", "There is no game with this id.");
-        return;
-    }
+    if (query_game_id(resp, id)) return;
     /* With a name the seat is a named one with a token of its own; without, it is bound to
      * the player whose token the request carries. Both at once is a mistake to point out,
      * not a guess to make. */

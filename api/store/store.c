@@ -77,6 +77,24 @@ void store_set_job_hook(void (*fn)(void))
     job_hook = fn;
 }
 
+/* After a commit: wakes the webhook deliveries and the job workers when it gave them work. */
+static void wake(long deliveries, long jobs)
+{
+    if (deliveries > 0 && delivery_hook) delivery_hook();
+    if (jobs > 0 && job_hook) job_hook();
+}
+
+/* Ends the transaction on `pg` that has come to `s`: commits it if all went well (then
+ * wakes whoever the commit gave work: wake()), else rolls it back. The outcome. */
+static enum store_status commit_and_wake(PGconn *pg, enum store_status s, long deliveries,
+                                         long jobs)
+{
+    if (s == STORE_OK) s = db_exec(pg, "COMMIT", "commit");
+    if (s != STORE_OK) db_rollback(pg);
+    if (s == STORE_OK) wake(deliveries, jobs);
+    return s;
+}
+
 /* ST_AFTER_COMMIT with vals {id, last seq, events}: the webhook deliveries it wrote (one
  * per event and webhook of the game) into *deliveries. */
 static enum store_status after_commit(PGconn **pgp, const char *const *vals, long *deliveries)
@@ -227,11 +245,7 @@ enum store_status store_game_create(const struct store_new_game *g)
         const char *after[3] = {g->id, last_seq, g->events_json};
         s = after_commit(&pg, after, &deliveries);
     }
-    if (s == STORE_OK) s = db_exec(pg, "COMMIT", "commit");
-    if (s != STORE_OK) db_rollback(pg);
-    if (s == STORE_OK && deliveries > 0 && delivery_hook) delivery_hook();
-    if (s == STORE_OK && jobs > 0 && job_hook) job_hook();
-    return s;
+    return commit_and_wake(pg, s, deliveries, jobs);
 }
 
 /* A 4-byte integer of a binary result (network byte order). */
@@ -577,8 +591,7 @@ enum store_status store_game_commit(const struct store_commit *c)
     }
     /* A version that moved on shows as a duplicate action or event key too. */
     if (s == STORE_DUPLICATE && !c->idem) s = STORE_CONFLICT;
-    if (s == STORE_OK && deliveries > 0 && delivery_hook) delivery_hook();
-    if (s == STORE_OK && jobs > 0 && job_hook) job_hook();
+    if (s == STORE_OK) wake(deliveries, jobs);
     return s;
 }
 
@@ -790,9 +803,5 @@ enum store_status store_game_join(struct store_join *j)
         const char *vals[3] = {j->id, last_seq, j->events_json};
         s = after_commit(&pg, vals, &deliveries);
     }
-    if (s == STORE_OK) s = db_exec(pg, "COMMIT", "commit");
-    if (s != STORE_OK) db_rollback(pg);
-    if (s == STORE_OK && deliveries > 0 && delivery_hook) delivery_hook();
-    if (s == STORE_OK && jobs > 0 && job_hook) job_hook();
-    return s;
+    return commit_and_wake(pg, s, deliveries, jobs);
 }

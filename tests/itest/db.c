@@ -404,6 +404,22 @@ long db_scalar_id(const char *sql, const char *id)
     return db_scalar_params(sql, 1, vals);
 }
 
+long db_events_of(const char *id, const char *type)
+{
+    const char *vals[2] = {id, type};
+    return db_scalar_params("SELECT count(*) FROM events WHERE game_id = $1::uuid AND type = $2", 2,
+                            vals);
+}
+
+long db_seat_webhooks(const char *id, int seat)
+{
+    char owner[16];
+    snprintf(owner, sizeof owner, "seat:%d", seat);
+    const char *vals[2] = {id, owner};
+    return db_scalar_params("SELECT count(*) FROM webhooks WHERE game_id = $1::uuid AND owner = $2",
+                            2, vals);
+}
+
 long db_scalar(const char *sql)
 {
     return db_scalar_params(sql, 0, NULL);

@@ -60,6 +60,12 @@ long db_scalar_params(const char *sql, int n, const char *const *vals);
 /* db_scalar() with the one text parameter $1 = `id` (a game's, a player's, a key ...). */
 long db_scalar_id(const char *sql, const char *id);
 
+/* The events of game `id` of type `type` ("game_started" ...), or -1. */
+long db_events_of(const char *id, const char *type);
+
+/* The webhooks of game `id` owned by seat `seat` (owner "seat:N"), or -1. */
+long db_seat_webhooks(const char *id, int seat);
+
 /* SQL: the idempotency row's key, in its own scope, is the parameter `p` ("$1"): its
  * key_hash is seal_lookup() of them (api/base/seal.c, migrations/0009). */
 #define IDEM_KEY_IS(p)                                                                             \

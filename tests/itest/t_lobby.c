@@ -452,9 +452,7 @@ ITEST(test_lobby_race,
              strcmp(jstr(j, "players.1.name"), rs[winner].name) == 0;
     cJSON_Delete(j);
     CHECK(ok, "the game is not active with the winner's name at seat 1");
-    CHECK(db_scalar_id("SELECT count(*) FROM events WHERE game_id = $1::uuid AND type = "
-                       "'game_started'",
-                       l.g.id) == 1 &&
+    CHECK(db_events_of(l.g.id, "game_started") == 1 &&
               db_scalar_id("SELECT version FROM games WHERE id = $1::uuid", l.g.id) == 2,
           "not one game_started, or not one join stored");
 
@@ -473,9 +471,7 @@ ITEST(test_lobby_race,
     pthread_barrier_destroy(&go);
     CHECK(rs[0].status == 200 && rs[1].status == 200, "two invites at once: %ld %s, %ld %s",
           rs[0].status, rs[0].code, rs[1].status, rs[1].code);
-    CHECK(db_scalar_id("SELECT count(*) FROM events WHERE game_id = $1::uuid AND type = "
-                       "'game_started'",
-                       two.g.id) == 1 &&
+    CHECK(db_events_of(two.g.id, "game_started") == 1 &&
               db_scalar_id("SELECT count(*) FROM games WHERE id = $1::uuid AND status = "
                            "'active' AND version = 3",
                            two.g.id) == 1,
@@ -641,10 +637,7 @@ static void after_abort(struct server *srv, const struct lobby *l, const char *a
                   "%s: a join changed it", rs);
         CHECK(st == 409 && strcmp(code, "game_not_active") == 0, "%s: join: %ld %s", rs, st, code);
     }
-    CHECK(db_scalar_id("SELECT count(*) FROM events WHERE game_id = $1::uuid AND type = "
-                       "'game_aborted'",
-                       l->g.id) == 1,
-          "%s: not one game_aborted event", rs);
+    CHECK(db_events_of(l->g.id, "game_aborted") == 1, "%s: not one game_aborted event", rs);
 }
 
 ITEST(test_lobby_abort,

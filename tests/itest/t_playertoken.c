@@ -336,10 +336,7 @@ ITEST(test_playertoken_limits,
     st = r.status;
     resp_free(&r);
     CHECK(st == 200, "Ann sets seat 1's webhook: %ld", st);
-    CHECK(db_scalar_id("SELECT count(*) FROM webhooks WHERE game_id = $1::uuid AND owner = "
-                       "'seat:1'",
-                       seat1.id) == 1,
-          "Ann's webhook is not seat 1's");
+    CHECK(db_seat_webhooks(seat1.id, 1) == 1, "Ann's webhook is not seat 1's");
     game_send(srv, &seat1, "GET", "webhook", NULL, seat1.auth[0], NULL, &r);
     st = r.status;
     resp_free(&r);

@@ -120,10 +120,7 @@ ITEST(test_seatme_play,
     st = r.status;
     resp_free(&r);
     CHECK(st == 404, "Cy's seat token read Ann's webhook: %ld", st);
-    CHECK(db_scalar_id("SELECT count(*) FROM webhooks WHERE game_id = $1::uuid AND owner = "
-                       "'seat:0'",
-                       g.id) == 1,
-          "the webhook is not stored once, as seat 0's");
+    CHECK(db_seat_webhooks(g.id, 0) == 1, "the webhook is not stored once, as seat 0's");
     http(srv, "DELETE", path, NULL, ha, &r);
     st = r.status;
     resp_free(&r);

@@ -755,11 +755,20 @@ ITEST(test_webhook_private, "webhooks: private addresses refused unless allowed"
     CHECK(code == 0, "the server exited with %d", code);
 }
 
-/* The servers of the tarpit tests: a delivery given up after 10 s, at most 4 of one host's
- * at once, and a host skipped for 20 s after 3 failures in a row. */
-#define TARPIT_SETTINGS                                                                            \
-    "WEBHOOK_TIMEOUT_MS=10000", "WEBHOOK_PER_HOST=4", "WEBHOOK_BREAKER_FAILURES=3",                \
-        "WEBHOOK_BREAKER_MS=20000"
+/* A server of the tarpit tests, on a fresh database `name` of its own (its URL into `db`,
+ * `cap` bytes): a delivery given up after 10 s, at most 4 of one host's at once, a host
+ * skipped for 20 s after 3 failures in a row, and the setting `extra`. 0 or -1. */
+static int tarpit_server(struct server *s, const char *name, const char *extra, char *db,
+                         size_t cap)
+{
+    const char *env[] = {"WEBHOOK_TIMEOUT_MS=10000",
+                         "WEBHOOK_PER_HOST=4",
+                         "WEBHOOK_BREAKER_FAILURES=3",
+                         "WEBHOOK_BREAKER_MS=20000",
+                         extra,
+                         NULL};
+    return hard_server_own_db(s, name, env, 1, db, cap);
+}
 
 #define TARPIT_MAX   128  /* listeners of a tarpit */
 #define TARPIT_CONNS 1024 /* connections it holds at most (more are closed at once) */
@@ -949,9 +958,8 @@ ITEST(test_webhook_tarpits, "webhooks: receivers that never answer delay no othe
     int ntar = (int)hard_knob("ITEST_TARPITS", 100);
     long wait_ms = hard_knob("ITEST_TARPIT_WAIT_MS", 20000);
     char db[512];
-    const char *env[] = {TARPIT_SETTINGS, "WEBHOOK_MAX_ATTEMPTS=8", NULL};
     struct server s;
-    CHECK(hard_server_own_db(&s, "tilehall_itest_tarpits", env, 1, db, sizeof db) == 0,
+    CHECK(tarpit_server(&s, "tilehall_itest_tarpits", "WEBHOOK_MAX_ATTEMPTS=8", db, sizeof db) == 0,
           "the server on a database of its own did not start");
     struct tarpit *many = tarpit_start(1, ntar, 1);
     struct tarpit *one = tarpit_start(2, 1, 1);
@@ -1197,9 +1205,8 @@ ITEST(test_webhook_one_address,
     (void)srv;
     long wait_ms = hard_knob("ITEST_TARPIT_WAIT_MS", 20000);
     char db[512];
-    const char *env[] = {TARPIT_SETTINGS, "WEBHOOK_IN_FLIGHT=16", NULL};
     struct server s;
-    CHECK(hard_server_own_db(&s, "tilehall_itest_spellings", env, 1, db, sizeof db) == 0,
+    CHECK(tarpit_server(&s, "tilehall_itest_spellings", "WEBHOOK_IN_FLIGHT=16", db, sizeof db) == 0,
           "the server on a database of its own did not start");
     struct tarpit *t = tarpit_start(4, 1, 1);
     struct listener *l = listener_start();
