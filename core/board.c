@@ -210,15 +210,17 @@ unsigned cc_pieces_on(const struct cc_game *g, uint16_t root, uint8_t per_seat[C
 {
     unsigned total = 0;
     if (per_seat) memset(per_seat, 0, CC_MAX_PLAYERS);
-    bool weigh = per_seat && cc_modules_weigh(g); /* a module's figures count more than 1 */
     for (int i = 0; i < g->pieces_end; i++) {
         const struct cc_piece *pc = &g->pieces[i];
         if (!pc->used || !cc_piece_is_follower(pc->kind)) continue;
         if (g->root[cc_node(pc->tile, pc->feature)] != root) continue;
         total++;
+        /* A plain follower weighs 1 whatever the modules (struct cc_module's figure_weight):
+         * only the others ask them. */
         if (per_seat)
             per_seat[pc->seat] =
-                (uint8_t)(per_seat[pc->seat] + (weigh ? cc_figure_weight(g, pc) : 1));
+                (uint8_t)(per_seat[pc->seat] +
+                          (pc->kind == CC_PIECE_FOLLOWER ? 1u : cc_figure_weight(g, pc)));
     }
     return total;
 }

@@ -107,7 +107,8 @@ struct cc_module {
      * (completed during play, or at the end when `final`), and what the module makes of it. */
     int (*feature_value)(const struct cc_game *g, uint16_t root, enum cc_kind kind, bool final,
                          int points);
-    /* A figure's weight in majorities (1 for a plain follower). */
+    /* A figure's weight in majorities. A plain follower weighs 1 in every game: it is
+     * never asked (cc_pieces_on()). */
     unsigned (*figure_weight)(const struct cc_game *g, const struct cc_piece *pc);
     /* What a player knows of where a tile of its set comes in the pile: tiles of one class
      * are in an unknown order, classes in a known one (computer players, bot.c). NULL: the

@@ -81,13 +81,13 @@ void cc_placement_followups(const struct cc_game *g, struct cc_placement *p)
     /* The edge slots whose feature beyond holds a follower (held), and one of the seat's
      * (mine): one pass over the pieces. */
     uint16_t held = 0, mine = 0;
+    unsigned seats = deploy ? ~0u : 1u << g->seat; /* only the seat's own matter without deploy */
     for (int i = 0; i < g->pieces_end; i++) {
         const struct cc_piece *pc = &g->pieces[i];
-        bool own = pc->seat == g->seat;
-        if (!deploy && !own) continue; /* only the seat's own matter then */
-        if (!pc->used || !cc_piece_is_follower(pc->kind)) continue;
+        if (!(seats >> pc->seat & 1u) || !pc->used || !cc_piece_is_follower(pc->kind)) continue;
         uint16_t r = g->root[cc_node(pc->tile, pc->feature)];
         if (!(filter >> (r & 63) & 1u)) continue;
+        bool own = pc->seat == g->seat;
         for (unsigned slots = reached; slots; slots &= slots - 1) {
             unsigned k = (unsigned)__builtin_ctz(slots);
             if (beyond[k] != r) continue;

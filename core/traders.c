@@ -106,7 +106,8 @@ static void traders_placed(struct cc_game *g, unsigned tile, const struct cc_til
     if (g->players[g->seat].builders > 0) return; /* its one builder is in its supply */
     for (int i = 0; i < g->pieces_end; i++) {
         const struct cc_piece *pc = &g->pieces[i];
-        if (!pc->used || pc->kind != CC_PIECE_BUILDER || pc->seat != g->seat) continue;
+        /* The kind first: it rules out nearly every piece with one test. */
+        if (pc->kind != CC_PIECE_BUILDER || pc->seat != g->seat || !pc->used) continue;
         uint16_t r = g->root[cc_node(pc->tile, pc->feature)];
         for (unsigned f = 0; f < t->nfeatures && !g->builder_due; f++)
             if (g->root[cc_node(tile, f)] == r) g->builder_due = (uint8_t)(1 + f);
@@ -119,6 +120,10 @@ static void traders_placed(struct cc_game *g, unsigned tile, const struct cc_til
  * may have gone back already, when the placement completed the feature). */
 static bool traders_turn_again(struct cc_game *g, struct cc_events *ev)
 {
+    if (!g->builder_due) { /* the common case, after nearly every placement */
+        g->extra_turn = 0;
+        return false;
+    }
     bool again = g->builder_due && !g->extra_turn && g->deck_pos < g->deck_len;
     unsigned f = g->builder_due - 1u, tile = g->nboard - 1u;
     g->builder_due = 0;

@@ -92,6 +92,24 @@ Test(modules, options_table)
     }
 }
 
+Test(modules, each_set_has_its_module)
+{
+    for (unsigned set = 0; set < CC_SET_COUNT; set++) {
+        const struct cc_module *m = cc_module_of_set(set);
+        if (set == CC_SET_BASE) {
+            cr_expect_null(m);
+            continue;
+        }
+        cr_assert_not_null(m, "set %u", set);
+        cr_expect_eq(m->set, set);
+    }
+    for (unsigned i = 0; i < CC_MODULE_COUNT; i++) {
+        const struct cc_module *m = cc_module_get((enum cc_module_id)i);
+        if (m->set != CC_SET_BASE) cr_expect_eq(cc_module_of_set(m->set), m, "%s", m->name);
+    }
+    cr_expect_null(cc_module_of_set(CC_SET_COUNT));
+}
+
 Test(modules, the_river_is_a_module)
 {
     const struct cc_module *m = cc_module_of_set(CC_SET_RIVER);
