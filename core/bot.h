@@ -25,6 +25,8 @@ enum cc_bot_level {
     CC_BOT_GREEDY = 1, /* best projected own score minus the best other seat's after the move
                           (with the builder: plus 4 for an extra turn earned, 1 while it is out) */
     CC_BOT_MCTS = 2,   /* determinized Monte Carlo search over greedy's best moves (cc_bot_think) */
+    CC_BOT_HARD = 3,   /* determinized search of placements then follow-ups with greedy replies, a
+                          heuristic leaf value and an exact search of the last tiles (bot_hard.c) */
     CC_BOT_LEVEL_COUNT
 };
 
@@ -38,6 +40,25 @@ enum cc_bot_level {
 /* Iterations of mcts when neither bound is given (and in cc_bot_choose()). */
 #define CC_BOT_MCTS_DEFAULT_ITERATIONS 1000
 
+/* Iterations of hard when neither bound is given (and in cc_bot_choose()). */
+#define CC_BOT_HARD_DEFAULT_ITERATIONS 200
+
+/* Follow-ups hard keeps of one placement (the best by its leaf value), and so the placements
+ * it keeps: children[] holds CC_BOT_HARD_GROUPS groups of CC_BOT_HARD_FOLLOWUPS slots. */
+#define CC_BOT_HARD_FOLLOWUPS 8
+#define CC_BOT_HARD_GROUPS    (CC_BOT_MCTS_CHILDREN / CC_BOT_HARD_FOLLOWUPS)
+
+/* One placement of the hard search (the first level of its two-level action): its
+ * follow-ups are children[slot * CC_BOT_HARD_FOLLOWUPS ...][0, count), best first. */
+struct cc_bot_group {
+    uint16_t slot;   /* which slots of children[] */
+    uint8_t count;   /* follow-ups kept */
+    uint8_t pad;     /* zero */
+    double prior;    /* the leaf value of its best follow-up */
+    uint32_t visits; /* simulations through it */
+    double reward;   /* sum of their rewards, each in [0, 1] */
+};
+
 /* One root move of the mcts search and what the search learnt of it. */
 struct cc_bot_child {
     struct cc_action action; /* the move */
@@ -48,11 +69,14 @@ struct cc_bot_child {
 };
 
 /*
- * A bot's working memory, owned by the caller (about 200 KB, sizeof says exactly: calloc
+ * A bot's working memory, owned by the caller (about 330 KB, sizeof says exactly: calloc
  * one per thread, never on a small stack). Nothing in it outlives a call except what
  * cc_bot_moves() documents. The mcts level's whole tree is children[] (a fixed arena of
- * CC_BOT_MCTS_CHILDREN root moves) and one simulated game (sim): it never allocates.
+ * CC_BOT_MCTS_CHILDREN root moves) and one simulated game (sim): it never allocates. Hard
+ * uses the same arena in groups (groups[]), sim, and deep[] for its replies and its exact
+ * search of the last tiles (one game a ply: CC_BOT_HARD_DEPTH plies at most).
  */
+#define CC_BOT_HARD_DEPTH 4
 struct cc_bot_scratch {
     struct cc_game root;                          /* the position as the mover knows it */
     struct cc_game work;                          /* a candidate move applied to root */
@@ -64,6 +88,10 @@ struct cc_bot_scratch {
     struct cc_bot_child children[CC_BOT_MCTS_CHILDREN]; /* mcts: the root moves searched */
     uint32_t nchildren;                                 /* entries in children[] */
     uint32_t iterations;                                /* mcts: simulations of the last call */
+    struct cc_bot_group groups[CC_BOT_HARD_GROUPS];     /* hard: the placements searched */
+    uint32_t ngroups;                                   /* entries in groups[], best first */
+    uint32_t exact_nodes;                   /* hard: positions its exact search tried, or 0 */
+    struct cc_game deep[CC_BOT_HARD_DEPTH]; /* hard: replies and the exact search, a ply each */
 };
 
 /* What bounds the mcts level's thinking (the other levels ignore it). */
@@ -125,7 +153,7 @@ size_t cc_bot_moves(const struct cc_game *g, struct cc_bot_scratch *scratch);
  * false when `i` is out of range. */
 bool cc_bot_move(const struct cc_bot_scratch *scratch, size_t i, struct cc_action *out);
 
-/* The level's stable name ("random", "greedy", "mcts"), or NULL out of range. */
+/* The level's stable name ("random", "greedy", "mcts", "hard"), or NULL out of range. */
 const char *cc_bot_level_name(enum cc_bot_level level);
 
 /* The level named `name` into *out; false when there is none of that name. */
