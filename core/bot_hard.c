@@ -345,6 +345,7 @@ static enum cc_status solve_root(struct cc_bot_scratch *s, const struct cc_bot_b
         for (unsigned j = 0; j < g->count && !x.stopped; j++) {
             const struct cc_bot_child *c = &s->children[g->slot * CC_BOT_HARD_FOLLOWUPS + j];
             double v[CC_MAX_PLAYERS];
+            x.nodes++;
             if (cc_game_apply(&s->work, &c->action, NULL) != CC_OK) return CC_ERR_CORRUPT;
             enum cc_status st = solve(s, &s->work, 0, top, seat, &x, v);
             cc_game_reset(&s->work, &s->root);
