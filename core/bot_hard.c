@@ -164,29 +164,58 @@ static enum cc_status rank_groups(struct cc_bot_scratch *s, struct cc_rng *rng)
         }                                                                                          \
     } while (0)
 
-/* Applies to `g` (place phase) the best move of its seat to move by the leaf value, trying
- * each on `trial`; the placements are listed into scratch->plist. */
+/* A walk over every move of a position in the place phase: its placements (listed into the
+ * caller's array), each with each of its follow-ups. */
+struct move_walk {
+    const struct cc_game *g;
+    const struct cc_placement *list;
+    size_t n, k;    /* placements listed; the next to start */
+    unsigned nf, j; /* follow-ups of placement k - 1; the next of them */
+    struct followup fu[CC_BOT_MAX_FOLLOWUPS];
+};
+
+static enum cc_status walk_start(struct move_walk *w, const struct cc_game *g,
+                                 struct cc_placement list[CC_MAX_PLACEMENTS])
+{
+    w->g = g;
+    w->list = list;
+    w->n = cc_legal_placements(g, list, CC_MAX_PLACEMENTS, true);
+    w->k = 0;
+    w->nf = w->j = 0;
+    return w->n == 0 || w->n > CC_MAX_PLACEMENTS ? CC_ERR_CORRUPT : CC_OK;
+}
+
+/* The next move into *a; false after the last. */
+static bool walk_next(struct move_walk *w, struct cc_action *a)
+{
+    while (w->j >= w->nf) {
+        if (w->k >= w->n) return false;
+        w->nf = cc_bot_followups(w->g, &w->list[w->k++], w->fu);
+        w->j = 0;
+    }
+    cc_bot_action(w->g, &w->list[w->k - 1], &w->fu[w->j++], a);
+    return true;
+}
+
+/* Applies to `g` (place phase) the best move of its seat to move by the leaf value (a win
+ * first when it ends the game), trying each on `trial`; placements listed in s->plist. */
 static enum cc_status reply(struct cc_bot_scratch *s, struct cc_game *g, struct cc_game *trial)
 {
-    size_t n = cc_legal_placements(g, s->plist, CC_MAX_PLACEMENTS, true);
-    if (n == 0 || n > CC_MAX_PLACEMENTS) return CC_ERR_CORRUPT;
-    struct followup fu[CC_BOT_MAX_FOLLOWUPS];
+    struct move_walk w;
+    enum cc_status st = walk_start(&w, g, s->plist);
+    if (st != CC_OK) return st;
     struct cc_action best = {0}, a;
     double top = -1e18;
     memcpy(trial, g, sizeof *trial);
-    for (size_t k = 0; k < n; k++) {
-        unsigned nf = cc_bot_followups(g, &s->plist[k], fu);
-        for (unsigned j = 0; j < nf; j++) {
-            struct cc_bot_eval e;
-            cc_bot_action(g, &s->plist[k], &fu[j], &a);
-            if (cc_game_apply(trial, &a, NULL) != CC_OK) return CC_ERR_CORRUPT;
-            cc_bot_evaluate(trial, g->seat, &e);
-            cc_game_reset(trial, g);
-            double v = e.margin + HARD_EXACT_WIN * e.win * (trial->phase == CC_PHASE_FINISHED);
-            if (v > top) {
-                top = v;
-                best = a;
-            }
+    while (walk_next(&w, &a)) {
+        struct cc_bot_eval e;
+        if (cc_game_apply(trial, &a, NULL) != CC_OK) return CC_ERR_CORRUPT;
+        cc_bot_evaluate(trial, g->seat, &e);
+        double v = e.margin + HARD_EXACT_WIN * e.win * (trial->phase == CC_PHASE_FINISHED);
+        cc_game_reset(trial, g);
+        if (v > top) {
+            top = v;
+            best = a;
         }
     }
     return cc_game_apply(g, &best, NULL);
@@ -294,32 +323,27 @@ static enum cc_status solve(struct cc_bot_scratch *s, const struct cc_game *g, u
         return CC_OK;
     }
     x->plist_busy = true;
-    size_t n = cc_legal_placements(g, s->plist, CC_MAX_PLACEMENTS, true);
-    if (n == 0 || n > CC_MAX_PLACEMENTS) return CC_ERR_CORRUPT;
+    struct move_walk w;
+    enum cc_status st = walk_start(&w, g, s->plist);
+    if (st != CC_OK) return st;
     struct cc_game *c = &s->deep[d];
-    struct followup fu[CC_BOT_MAX_FOLLOWUPS];
+    struct cc_action a;
     unsigned mover = g->seat;
     bool cut = g->nplayers == 2 && mover != root_seat;
     double top = -1e18;
     memcpy(c, g, sizeof *c);
-    for (size_t k = 0; k < n; k++) {
-        unsigned nf = cc_bot_followups(g, &s->plist[k], fu);
-        for (unsigned j = 0; j < nf; j++) {
-            struct cc_action a;
-            double v[CC_MAX_PLAYERS];
-            cc_bot_action(g, &s->plist[k], &fu[j], &a);
-            if (cc_game_apply(c, &a, NULL) != CC_OK) return CC_ERR_CORRUPT;
-            enum cc_status st = solve(s, c, d + 1, -1e18, root_seat, x, v);
-            cc_game_reset(c, g);
-            if (st != CC_OK || x->stopped) return st;
-            if (v[mover] > top) {
-                top = v[mover];
-                memcpy(u, v, CC_MAX_PLAYERS * sizeof *u);
-            }
-            if (cut && u[root_seat] <= alpha) goto done;
+    while (walk_next(&w, &a)) {
+        double v[CC_MAX_PLAYERS];
+        if (cc_game_apply(c, &a, NULL) != CC_OK) return CC_ERR_CORRUPT;
+        st = solve(s, c, d + 1, -1e18, root_seat, x, v);
+        cc_game_reset(c, g);
+        if (st != CC_OK || x->stopped) return st;
+        if (v[mover] > top) {
+            top = v[mover];
+            memcpy(u, v, CC_MAX_PLAYERS * sizeof *u);
         }
+        if (cut && u[root_seat] <= alpha) break;
     }
-done:
     x->plist_busy = false;
     return CC_OK;
 }
