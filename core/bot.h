@@ -48,6 +48,9 @@ enum cc_bot_level {
 #define CC_BOT_HARD_FOLLOWUPS 8
 #define CC_BOT_HARD_GROUPS    (CC_BOT_MCTS_CHILDREN / CC_BOT_HARD_FOLLOWUPS)
 
+/* Plies of hard's replies and exact search below the root (a game in the scratch each). */
+#define CC_BOT_HARD_DEPTH 4
+
 /* One placement of the hard search (the first level of its two-level action): its
  * follow-ups are children[slot * CC_BOT_HARD_FOLLOWUPS ...][0, count), best first. */
 struct cc_bot_group {
@@ -59,24 +62,23 @@ struct cc_bot_group {
     double reward;   /* sum of their rewards, each in [0, 1] */
 };
 
-/* One root move of the mcts search and what the search learnt of it. */
+/* One root move of the mcts search (or of hard's) and what the search learnt of it. */
 struct cc_bot_child {
     struct cc_action action; /* the move */
-    int32_t prior;           /* greedy's margin after it */
+    int32_t prior;           /* greedy's margin after it (hard: its leaf margin, truncated) */
     uint32_t key;            /* seeded tie-break among equal priors */
     uint32_t visits;         /* simulations through it */
     double reward;           /* sum of their rewards, each in [0, 1] */
 };
 
 /*
- * A bot's working memory, owned by the caller (about 330 KB, sizeof says exactly: calloc
+ * A bot's working memory, owned by the caller (about 360 KB, sizeof says exactly: calloc
  * one per thread, never on a small stack). Nothing in it outlives a call except what
  * cc_bot_moves() documents. The mcts level's whole tree is children[] (a fixed arena of
  * CC_BOT_MCTS_CHILDREN root moves) and one simulated game (sim): it never allocates. Hard
  * uses the same arena in groups (groups[]), sim, and deep[] for its replies and its exact
  * search of the last tiles (one game a ply: CC_BOT_HARD_DEPTH plies at most).
  */
-#define CC_BOT_HARD_DEPTH 4
 struct cc_bot_scratch {
     struct cc_game root;                          /* the position as the mover knows it */
     struct cc_game work;                          /* a candidate move applied to root */
@@ -94,7 +96,7 @@ struct cc_bot_scratch {
     struct cc_game deep[CC_BOT_HARD_DEPTH]; /* hard: replies and the exact search, a ply each */
 };
 
-/* What bounds the mcts level's thinking (the other levels ignore it). */
+/* What bounds the thinking of mcts and hard (the other levels ignore it). */
 struct cc_bot_budget {
     uint32_t iterations;           /* simulations at most; 0: no bound but time */
     uint32_t think_us;             /* microseconds at most; 0: no time bound */
@@ -137,6 +139,11 @@ enum cc_status cc_bot_choose(const struct cc_game *g, enum cc_bot_level level, u
  * CC_BOT_MCTS_DEFAULT_ITERATIONS. With an iteration bound only, a pure function of (g as
  * the mover sees it, level, seed, iterations); with a time bound it is as repeatable as the
  * clock. scratch->iterations tells how many were run. Errors as cc_bot_choose().
+ * Hard (core/bot_hard.c has it in full): the same budget (CC_BOT_HARD_DEFAULT_ITERATIONS
+ * without a bound), a search of placements then follow-ups over new deals with every seat
+ * replying by its best move, valued by the leaf value of core/bot_eval.c; with at most one
+ * tile left after the mover's and no hidden hand, an exact search instead
+ * (scratch->exact_nodes tells how many positions it tried; 0 when it did not run).
  */
 enum cc_status cc_bot_think(const struct cc_game *g, enum cc_bot_level level, uint64_t seed,
                             const struct cc_bot_budget *budget, struct cc_bot_scratch *scratch,

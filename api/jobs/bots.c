@@ -30,7 +30,7 @@ static void scratch_key_make(void)
     scratch_key_ok = pthread_key_create(&scratch_key, free) == 0;
 }
 
-/* The calling thread's search memory (about 200 KB), allocated and touched once and kept
+/* The calling thread's search memory (about 360 KB), allocated and touched once and kept
  * until the thread ends (NULL when out of memory). Why not one per move: allocating and
  * freeing that much maps and unmaps memory and faults pages in, each under the process's
  * memory-map lock, which the search at idle priority should never be preempted holding. */
