@@ -1,18 +1,10 @@
 /* bot.c: computer players: random, greedy and mcts moves over what the seat to move knows. */
 #include <string.h>
 
-#include "bot.h"
+#include "bot_internal.h"
 #include "hand.h"
 #include "modules.h"
 #include "rng.h"
-
-/* One follow-up choice of a placement: the fields of struct cc_action it sets. */
-struct followup {
-    uint8_t follow; /* enum cc_followup */
-    uint8_t loc;    /* as in struct cc_action */
-    uint8_t figure; /* follower: enum cc_piece_kind deployed */
-    int16_t fx, fy; /* hike/withdraw: the square of the piece */
-};
 
 _Static_assert(CC_BOT_MAX_FOLLOWUPS <= UINT8_MAX, "nfollow[] counts them in a byte");
 
@@ -536,6 +528,7 @@ enum cc_status cc_bot_think(const struct cc_game *g, enum cc_bot_level level, ui
         return cc_bot_move(s, i, out) ? CC_OK : CC_ERR_CORRUPT;
     }
     if (level == CC_BOT_GREEDY) return greedy(s, &rng, out);
+    if (level == CC_BOT_HARD) return cc_bot_hard(s, budget, t0, &rng, out);
     enum cc_status st = rank_moves(s, &rng);
     if (st != CC_OK) return st;
     return mcts(s, budget, t0, &rng, out);
@@ -547,7 +540,7 @@ enum cc_status cc_bot_choose(const struct cc_game *g, enum cc_bot_level level, u
     return cc_bot_think(g, level, seed, NULL, s, out);
 }
 
-static const char *const level_names[CC_BOT_LEVEL_COUNT] = {"random", "greedy", "mcts"};
+static const char *const level_names[CC_BOT_LEVEL_COUNT] = {"random", "greedy", "mcts", "hard"};
 
 const char *cc_bot_level_name(enum cc_bot_level level)
 {
@@ -562,4 +555,37 @@ bool cc_bot_level_parse(const char *name, enum cc_bot_level *out)
         return true;
     }
     return false;
+}
+
+/* What bot_hard.c shares (bot_internal.h). */
+unsigned cc_bot_followups(const struct cc_game *g, const struct cc_placement *p,
+                          struct followup out[CC_BOT_MAX_FOLLOWUPS])
+{
+    return followups(g, p, out);
+}
+
+void cc_bot_action(const struct cc_game *g, const struct cc_placement *p, const struct followup *f,
+                   struct cc_action *a)
+{
+    make_action(g, p, f, a);
+}
+
+int cc_bot_value(const struct cc_game *g, unsigned seat)
+{
+    return value(g, seat);
+}
+
+void cc_bot_determinize(struct cc_game *g, struct cc_rng *rng)
+{
+    determinize(g, rng);
+}
+
+double cc_bot_sqrt(double x)
+{
+    return root2(x);
+}
+
+double cc_bot_ln(double x)
+{
+    return log_e(x);
 }

@@ -25,6 +25,8 @@ enum cc_bot_level {
     CC_BOT_GREEDY = 1, /* best projected own score minus the best other seat's after the move
                           (with the builder: plus 4 for an extra turn earned, 1 while it is out) */
     CC_BOT_MCTS = 2,   /* determinized Monte Carlo search over greedy's best moves (cc_bot_think) */
+    CC_BOT_HARD = 3,   /* determinized search of placements then follow-ups with greedy replies, a
+                          heuristic leaf value and an exact search of the last tiles (bot_hard.c) */
     CC_BOT_LEVEL_COUNT
 };
 
@@ -38,20 +40,44 @@ enum cc_bot_level {
 /* Iterations of mcts when neither bound is given (and in cc_bot_choose()). */
 #define CC_BOT_MCTS_DEFAULT_ITERATIONS 1000
 
-/* One root move of the mcts search and what the search learnt of it. */
+/* Iterations of hard when neither bound is given (and in cc_bot_choose()). */
+#define CC_BOT_HARD_DEFAULT_ITERATIONS 200
+
+/* Follow-ups hard keeps of one placement (the best by its leaf value), and so the placements
+ * it keeps: children[] holds CC_BOT_HARD_GROUPS groups of CC_BOT_HARD_FOLLOWUPS slots. */
+#define CC_BOT_HARD_FOLLOWUPS 8
+#define CC_BOT_HARD_GROUPS    (CC_BOT_MCTS_CHILDREN / CC_BOT_HARD_FOLLOWUPS)
+
+/* Plies of hard's replies and exact search below the root (a game in the scratch each). */
+#define CC_BOT_HARD_DEPTH 4
+
+/* One placement of the hard search (the first level of its two-level action): its
+ * follow-ups are children[slot * CC_BOT_HARD_FOLLOWUPS ...][0, count), best first. */
+struct cc_bot_group {
+    uint16_t slot;   /* which slots of children[] */
+    uint8_t count;   /* follow-ups kept */
+    uint8_t pad;     /* zero */
+    double prior;    /* the leaf value of its best follow-up */
+    uint32_t visits; /* simulations through it */
+    double reward;   /* sum of their rewards, each in [0, 1] */
+};
+
+/* One root move of the mcts search (or of hard's) and what the search learnt of it. */
 struct cc_bot_child {
     struct cc_action action; /* the move */
-    int32_t prior;           /* greedy's margin after it */
+    int32_t prior;           /* greedy's margin after it (hard: its leaf margin, truncated) */
     uint32_t key;            /* seeded tie-break among equal priors */
     uint32_t visits;         /* simulations through it */
     double reward;           /* sum of their rewards, each in [0, 1] */
 };
 
 /*
- * A bot's working memory, owned by the caller (about 200 KB, sizeof says exactly: calloc
+ * A bot's working memory, owned by the caller (about 360 KB, sizeof says exactly: calloc
  * one per thread, never on a small stack). Nothing in it outlives a call except what
  * cc_bot_moves() documents. The mcts level's whole tree is children[] (a fixed arena of
- * CC_BOT_MCTS_CHILDREN root moves) and one simulated game (sim): it never allocates.
+ * CC_BOT_MCTS_CHILDREN root moves) and one simulated game (sim): it never allocates. Hard
+ * uses the same arena in groups (groups[]), sim, and deep[] for its replies and its exact
+ * search of the last tiles (one game a ply: CC_BOT_HARD_DEPTH plies at most).
  */
 struct cc_bot_scratch {
     struct cc_game root;                          /* the position as the mover knows it */
@@ -64,9 +90,13 @@ struct cc_bot_scratch {
     struct cc_bot_child children[CC_BOT_MCTS_CHILDREN]; /* mcts: the root moves searched */
     uint32_t nchildren;                                 /* entries in children[] */
     uint32_t iterations;                                /* mcts: simulations of the last call */
+    struct cc_bot_group groups[CC_BOT_HARD_GROUPS];     /* hard: the placements searched */
+    uint32_t ngroups;                                   /* entries in groups[], best first */
+    uint32_t exact_nodes;                   /* hard: positions its exact search tried, or 0 */
+    struct cc_game deep[CC_BOT_HARD_DEPTH]; /* hard: replies and the exact search, a ply each */
 };
 
-/* What bounds the mcts level's thinking (the other levels ignore it). */
+/* What bounds the thinking of mcts and hard (the other levels ignore it). */
 struct cc_bot_budget {
     uint32_t iterations;           /* simulations at most; 0: no bound but time */
     uint32_t think_us;             /* microseconds at most; 0: no time bound */
@@ -109,6 +139,11 @@ enum cc_status cc_bot_choose(const struct cc_game *g, enum cc_bot_level level, u
  * CC_BOT_MCTS_DEFAULT_ITERATIONS. With an iteration bound only, a pure function of (g as
  * the mover sees it, level, seed, iterations); with a time bound it is as repeatable as the
  * clock. scratch->iterations tells how many were run. Errors as cc_bot_choose().
+ * Hard (core/bot_hard.c has it in full): the same budget (CC_BOT_HARD_DEFAULT_ITERATIONS
+ * without a bound), a search of placements then follow-ups over new deals with every seat
+ * replying by its best move, valued by the leaf value of core/bot_eval.c; with at most one
+ * tile left after the mover's and no hidden hand, an exact search instead
+ * (scratch->exact_nodes tells how many positions it tried; 0 when it did not run).
  */
 enum cc_status cc_bot_think(const struct cc_game *g, enum cc_bot_level level, uint64_t seed,
                             const struct cc_bot_budget *budget, struct cc_bot_scratch *scratch,
@@ -125,7 +160,7 @@ size_t cc_bot_moves(const struct cc_game *g, struct cc_bot_scratch *scratch);
  * false when `i` is out of range. */
 bool cc_bot_move(const struct cc_bot_scratch *scratch, size_t i, struct cc_action *out);
 
-/* The level's stable name ("random", "greedy", "mcts"), or NULL out of range. */
+/* The level's stable name ("random", "greedy", "mcts", "hard"), or NULL out of range. */
 const char *cc_bot_level_name(enum cc_bot_level level);
 
 /* The level named `name` into *out; false when there is none of that name. */

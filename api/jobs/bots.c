@@ -30,7 +30,7 @@ static void scratch_key_make(void)
     scratch_key_ok = pthread_key_create(&scratch_key, free) == 0;
 }
 
-/* The calling thread's search memory (about 200 KB), allocated and touched once and kept
+/* The calling thread's search memory (about 360 KB), allocated and touched once and kept
  * until the thread ends (NULL when out of memory). Why not one per move: allocating and
  * freeing that much maps and unmaps memory and faults pages in, each under the process's
  * memory-map lock, which the search at idle priority should never be preempted holding. */
@@ -100,18 +100,21 @@ enum cc_status bots_think_stoppable(const struct cc_game *g, const char *level, 
     enum cc_bot_level lv;
     *used = NULL;
     if (!cc_bot_level_parse(level, &lv)) return CC_ERR_BAD_OPTION;
-    /* Random and greedy answer at once; mcts thinks for think_ms of wall time (the engine
-     * reads the clock every few iterations, so it stops within a fraction of a ms). */
-    struct think_clock clock = {.load_fd = -1}; /* opened for mcts only */
+    /* Random and greedy answer at once; mcts and hard think for think_ms of wall time (the
+     * engine reads the clock every few iterations, so they stop within a fraction of a ms). */
+    bool searches = lv == CC_BOT_MCTS || lv == CC_BOT_HARD;
+    struct think_clock clock = {.load_fd = -1}; /* opened for mcts and hard only */
     struct stoppable stoppable = {&clock, stop, 0};
     struct cc_bot_budget budget = {.think_us = think_ms > 0 ? (uint32_t)think_ms * 1000u : 0,
                                    .now_us = stop ? stoppable_now : think_clock_now,
                                    .now_ctx = stop ? (void *)&stoppable : (void *)&clock};
-    if (!budget.think_us) budget.iterations = CC_BOT_MCTS_DEFAULT_ITERATIONS;
+    if (!budget.think_us)
+        budget.iterations =
+            lv == CC_BOT_HARD ? CC_BOT_HARD_DEFAULT_ITERATIONS : CC_BOT_MCTS_DEFAULT_ITERATIONS;
     struct cc_bot_scratch *scratch = thread_scratch();
     if (!scratch) return CC_ERR_CORRUPT;
     struct bot_think t = {g, lv, seed, &budget, scratch, out, CC_ERR_CORRUPT};
-    if (lv != CC_BOT_MCTS) {
+    if (!searches) {
         bot_think_run(&t);
     } else {
         /* The search takes all the CPU it is given for think_ms: at idle priority, and
@@ -174,11 +177,12 @@ static int people_left(const struct cc_game *g, const struct store_player *seats
 }
 
 /* 1 when the next action of the seat to move of `g`, a computer player, takes thought (an
- * mcts placement): a job of the slow lane, "bot_think"; every other (a draw, random and
- * greedy, a resignation) is one of the fast lane, "bot". */
+ * mcts or hard placement): a job of the slow lane, "bot_think"; every other (a draw, random
+ * and greedy, a resignation) is one of the fast lane, "bot". */
 static int takes_thought(const struct cc_game *g, const struct store_player *seats)
 {
-    return g->phase == CC_PHASE_PLACE && strcmp(seats[g->seat].bot, "mcts") == 0 &&
+    const char *bot = seats[g->seat].bot;
+    return g->phase == CC_PHASE_PLACE && (strcmp(bot, "mcts") == 0 || strcmp(bot, "hard") == 0) &&
            !people_left(g, seats);
 }
 
@@ -206,7 +210,7 @@ static enum jobs_plan bot_plan(const struct cc_game *g, const struct store_playe
     return plan_of(0, g, seats, due_ms, lease_ms);
 }
 
-/* jobs_kind.plan of "bot_think": its mcts placements. */
+/* jobs_kind.plan of "bot_think": its mcts and hard placements. */
 static enum jobs_plan think_plan(const struct cc_game *g, const struct store_player *seats,
                                  int *due_ms, int *lease_ms)
 {

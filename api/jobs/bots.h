@@ -16,7 +16,7 @@
 int bots_init(void) NODISCARD;
 
 /*
- * The move a computer player of `level` ("random", "greedy", "mcts") makes for the seat to
+ * The move a computer player of `level` ("random", "greedy", "mcts", "hard") makes for the
  * move of `g` within about `think_ms`, into `out` (the draw in the draw phase, else a
  * placement); the level that chose it into *used (static). A pure function of (g as that
  * seat sees it, level, seed): a turn thought again after a crash gives the same move. Every

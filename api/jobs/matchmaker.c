@@ -68,7 +68,8 @@ struct bot_pick {
 /* Computer players when too few are rated in the pool: each of another level or think
  * class, so that each has a rating of its own at a rated table (routes_games.c). */
 static const struct bot_pick fallback[] = {{"greedy", 250}, {"random", 250}, {"greedy", 50},
-                                           {"random", 50},  {"mcts", 250},   {"mcts", 1000}};
+                                           {"random", 50},  {"mcts", 250},   {"mcts", 1000},
+                                           {"hard", 250},   {"hard", 1000}};
 
 /* 1 when `b` is one of out[0..n) (the same level and think class: one rating). */
 static int picked(const struct bot_pick *out, int n, const char *level, int think_ms)

@@ -523,13 +523,15 @@ static int decode_seat(const cJSON *p, int seat, struct json_new_game *out, stru
         return json_fail(err, "invalid_body", "players[%d].think_ms goes only with \"bot\".", seat);
     if (bot) {
         /* A computer player (0010): its level and time a move; its name is its level's. */
-        static const char *const levels[] = {"random", "greedy", "mcts"};
+        static const char *const levels[] = {"random", "greedy", "mcts", "hard"};
         int known = -1;
-        for (int i = 0; i < 3 && cJSON_IsString(bot); i++)
+        for (int i = 0; i < 4 && cJSON_IsString(bot); i++)
             if (strcmp(bot->valuestring, levels[i]) == 0) known = i;
         if (known < 0)
             return json_fail(err, "unknown_bot_level",
-                             "players[%d].bot must be \"random\", \"greedy\" or \"mcts\".", seat);
+                             "players[%d].bot must be \"random\", \"greedy\", \"mcts\" or "
+                             "\"hard\".",
+                             seat);
         long long ms = JSON_THINK_MS_DEFAULT;
         if (think && (!cJSON_IsNumber(think) || think->valuedouble != floor(think->valuedouble) ||
                       think->valuedouble < 10 || think->valuedouble > 10000))

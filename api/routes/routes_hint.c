@@ -1,6 +1,6 @@
-/* routes_hint.c: GET /v1/games/{id}/hint: the move the mcts computer player would make for
- * the seat to move, thought on the task worker (jobs.h) while the request waits suspended,
- * so that no HTTP thread thinks.
+/* routes_hint.c: GET /v1/games/{id}/hint: the move the mcts computer player (or the one
+ * ?level names) would make for the seat to move, thought on the task worker (jobs.h) while the
+ * request waits suspended, so that no HTTP thread thinks.
  *
  * Bounded (issue 29, finding 2): a hint is pending from its request until it is thought;
  * at most HINT_QUEUE are pending on a server and HINT_PER_ADDRESS of them asked from one
@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "auth.h"
+#include "bot.h"
 #include "bots.h"
 #include "game_answers.h"
 #include "jobs.h"
@@ -26,10 +27,10 @@
 #include "problem.h"
 #include "routes.h"
 
-#define HINT_LEVEL        "mcts" /* the level a hint asks */
-#define HINT_INLINE_MS    50     /* think_ms at most when no worker runs (thought inline) */
-#define HINT_THINK_MAX_MS 10000  /* think_ms at most */
-#define HINT_RETRY_AFTER  2      /* Retry-After (seconds) of 503 hints_busy */
+#define HINT_LEVEL        CC_BOT_MCTS /* the level a hint asks without ?level */
+#define HINT_INLINE_MS    50          /* think_ms at most when no worker runs (thought inline) */
+#define HINT_THINK_MAX_MS 10000       /* think_ms at most */
+#define HINT_RETRY_AFTER  2           /* Retry-After (seconds) of 503 hints_busy */
 
 struct hint;
 
@@ -47,7 +48,8 @@ struct hint {
     struct jobs_task task;        /* first: the worker's view */
     char game[AUTH_UUID_LEN + 1]; /* the game, */
     int seat;                     /* the seat to move */
-    int version;                  /* and the version: a repeat of all three joins it */
+    int version;                  /* the version, */
+    const char *level;            /* and the level (static): a repeat of all four joins it */
     char addr[NETADDR_KEY_MAX];   /* the first asker's address ("" when unknown) */
     struct cc_game g;             /* the position (the bot takes the seat's view) */
     uint64_t seed;                /* bots_seed() */
@@ -122,7 +124,7 @@ static void hint_run(struct jobs_task *t)
     const char *used = NULL;
     enum cc_status st = CC_ERR_CORRUPT;
     if (!atomic_load(&h->stop))
-        st = bots_think_stoppable(&h->g, HINT_LEVEL, h->think_ms, h->seed, &h->stop, &move, &used);
+        st = bots_think_stoppable(&h->g, h->level, h->think_ms, h->seed, &h->stop, &move, &used);
     pthread_mutex_lock(&hlock);
     unlist(h);
     h->st = st;
@@ -225,11 +227,11 @@ static void hint_resume(const struct api_request *req, struct api_response *resp
 
 /*
  * Queues the hint of seat `seat` of game `ag` (its position `g`) for request `req`, or joins
- * the pending hint of the same seat and version. Returns 1 (the request waits: suspend), 0
+ * the pending hint of the same seat, version and level. Returns 1 (the request waits: suspend), 0
  * when no worker takes hints (think it inline), -1 when refused (answered 503 or 500).
  */
 static int hint_queue(const struct api_request *req, struct api_response *resp,
-                      const struct api_game *ag, int seat, int think_ms)
+                      const struct api_game *ag, int seat, int think_ms, const char *level)
 {
     struct hint_wait *w = calloc(1, sizeof *w);
     if (!w) {
@@ -242,7 +244,8 @@ static int hint_queue(const struct api_request *req, struct api_response *resp,
     pthread_mutex_lock(&hlock);
     int mine = 0;
     for (struct hint *h = pending; h; h = h->next) {
-        if (strcmp(h->game, ag->id) == 0 && h->seat == seat && h->version == ag->row.version) {
+        if (strcmp(h->game, ag->id) == 0 && h->seat == seat && h->version == ag->row.version &&
+            h->level == level) {
             w->h = h; /* a repeat: it waits for the same hint */
             w->next = h->waiters;
             h->waiters = w;
@@ -273,6 +276,7 @@ static int hint_queue(const struct api_request *req, struct api_response *resp,
     snprintf(h->game, sizeof h->game, "%s", ag->id);
     h->seat = seat;
     h->version = ag->row.version;
+    h->level = level;
     snprintf(h->addr, sizeof h->addr, "%s", addr);
     memcpy(&h->g, &ag->g, sizeof h->g);
     h->seed = bots_seed(ag->id, &ag->g);
@@ -314,6 +318,15 @@ void routes_hint(const struct api_request *req, struct api_response *resp, const
                       "think_ms must be an integer from 10 to 10000.");
         return;
     }
+    /* ?level: the computer player asked (its stable name, static: pointers compare). */
+    const char *lq = api_query_get(req, "level");
+    enum cc_bot_level lv = HINT_LEVEL;
+    if (lq && !cc_bot_level_parse(lq, &lv)) {
+        problem_reply(resp, 400, "unknown_bot_level",
+                      "level must be \"random\", \"greedy\", \"mcts\" or \"hard\".");
+        return;
+    }
+    const char *level = cc_bot_level_name(lv);
     struct api_game *ag = games_load(id, GAMES_CURRENT, resp);
     if (!ag) return;
     int seat = games_seat(req, ag, resp);
@@ -338,7 +351,7 @@ void routes_hint(const struct api_request *req, struct api_response *resp, const
         goto out;
     }
     if (req->async && !req->stopping) {
-        int queued = hint_queue(req, resp, ag, seat, (int)think);
+        int queued = hint_queue(req, resp, ag, seat, (int)think, level);
         if (queued > 0) resp->suspend = API_SUSPEND_WAKE;
         if (queued != 0) goto out;
     }
@@ -346,8 +359,7 @@ void routes_hint(const struct api_request *req, struct api_response *resp, const
     struct cc_action move;
     const char *used = NULL;
     int inline_ms = think > HINT_INLINE_MS ? HINT_INLINE_MS : (int)think;
-    enum cc_status st =
-        bots_play_turn(g, HINT_LEVEL, inline_ms, bots_seed(ag->id, g), &move, &used);
+    enum cc_status st = bots_play_turn(g, level, inline_ms, bots_seed(ag->id, g), &move, &used);
     answer(resp, g, st, &move, used, inline_ms);
 out:
     games_free(ag);

@@ -27,7 +27,7 @@
 #define BOARD_CURSOR_MAX      128  /* bytes of a leaderboard cursor */
 
 /* The computer players' levels and think classes that GET /v1/bots lists. */
-static const char *const bot_levels[] = {"random", "greedy", "mcts"};
+static const char *const bot_levels[] = {"random", "greedy", "mcts", "hard"};
 static const char *const think_classes[] = {"fast", "normal", "slow"};
 
 /* {"rating", "deviation", "provisional", "games", "won", "drawn", "lost", "last_rated_at"}

@@ -668,8 +668,10 @@ Test(json_in, bot_seats_and_hints_taken)
     struct json_new_game g;
     struct json_err err;
     const char *body = "{\"players\":[{\"name\":\"Ann\"},{\"bot\":\"mcts\",\"think_ms\":10},"
-                       "{\"bot\":\"random\"}],\"hints\":false}";
+                       "{\"bot\":\"random\"},{\"bot\":\"hard\",\"think_ms\":250}],\"hints\":false}";
     cr_assert_eq(json_in_new_game(body, strlen(body), &g, &err), 0, "%s", err.detail);
+    cr_expect_str_eq(g.bots[3], "hard");
+    cr_expect_str_eq(g.names[3], "Bot (hard)");
     cr_expect_str_eq(g.bots[0], "");
     cr_expect_str_eq(g.bots[1], "mcts");
     cr_expect_eq(g.think_ms[1], 10);

@@ -1,14 +1,18 @@
 /* ai_bench.c: the strength of the computer players: seat-swapped pairs of 2-player games on
- * the same shuffled decks, per ruleset, greedy against random and mcts against greedy: win
- * rate (a tie counts half) with its 95 % Wilson interval, mean score margin, and the mean
- * time a move of each side.
+ * the same shuffled decks, per ruleset, greedy against random, mcts against greedy, hard
+ * against greedy and against mcts, and hard in one seat of 3 and 4 against mcts in the
+ * others (the seat rotated over the same deck): win rate (a tie counts half; with 3 or 4
+ * players the hard seat's win share, ties shared) with its 95 % Wilson interval, mean score
+ * margin (over the best other seat), and the mean time a move of each side.
  * Usage: bench-ai [-p pairs] [-t think_ms] [-i iterations] [-r ruleset] [-j jobs] [-m which]
- *   -p  seat-swapped pairs per ruleset and match (default 200)
- *   -t  mcts's thinking time a move in ms (default 100); -i  an iteration bound instead
- *       (0: none); with both, whichever ends first
+ *   -p  decks per ruleset and match (default 200: 400 2-player games, 600 of 3, 800 of 4)
+ *   -t  mcts's and hard's thinking time a move in ms (default 100); -i  an iteration bound
+ *       instead (0: none); with both, whichever ends first
  *   -r  only the rulesets whose label contains this text (e.g. "hills", "classic standard")
  *   -j  worker processes (default 1): each plays every j-th pair, each game on one core
- *   -m  gr (greedy vs random), mg (mcts vs greedy) or both (default)
+ *   -m  a comma-separated list of gr (greedy vs random), mg (mcts vs greedy), hg (hard vs
+ *       greedy), hm (hard vs mcts), hm3, hm4 (hard vs 2 or 3 mcts); both (default): gr,mg;
+ *       hard: hg,hm,hm3,hm4
  *   -v  a line on stderr for each game (its margin), to follow a long run
  *   -c  cpu (default: the thinking time is the thread's CPU time, so that a loaded machine
  *       measures what one core buys) or wall (the monotonic clock, as the service uses) */
@@ -48,17 +52,17 @@ struct result {
     unsigned ties;       /* games tied */
     double seconds[2];   /* time choosing place moves, per side (0: first level) */
     uint64_t moves[2];   /* place moves chosen, per side */
-    uint64_t iterations; /* mcts iterations, over all its moves */
+    uint64_t iterations; /* the first level's search iterations, over all its moves */
 };
 
 static struct cc_bot_scratch scratch;
 static struct cc_game game;
 static struct cc_bot_budget budget = {.now_us = now_us};
 
-/* Plays one game of `setup` with the levels of seat 0 and seat 1; scores into score[]; the
- * time and moves of seat s go to r->seconds[side[s]]. */
-static void play(const struct cc_setup *setup, const enum cc_bot_level level[2],
-                 const unsigned side[2], uint64_t seed, int score[2], struct result *r)
+/* Plays one game of `setup` with the level of each seat; scores into score[]; the time and
+ * moves of seat s go to r->seconds[side[s]]. */
+static void play(const struct cc_setup *setup, const enum cc_bot_level *level, const unsigned *side,
+                 uint64_t seed, int *score, struct result *r)
 {
     if (cc_game_new(&game, setup, NULL) != CC_OK) {
         fprintf(stderr, "bench-ai: cannot create a game\n");
@@ -74,46 +78,60 @@ static void play(const struct cc_setup *setup, const enum cc_bot_level level[2],
         if (place) {
             r->seconds[side[seat]] += now() - t0;
             r->moves[side[seat]]++;
-            if (level[seat] == CC_BOT_MCTS) r->iterations += scratch.iterations;
+            if (side[seat] == 0) r->iterations += scratch.iterations;
         }
         if (st != CC_OK || cc_game_apply(&game, &a, NULL) != CC_OK) {
             fprintf(stderr, "bench-ai: a bot's move was refused (%s)\n", cc_status_name(st));
             exit(1);
         }
     }
-    score[0] = game.players[0].score;
-    score[1] = game.players[1].score;
+    for (unsigned s = 0; s < setup->nplayers; s++) score[s] = game.players[s].score;
 }
 
-/* The pairs i < pairs with i % jobs == job of `first` against `second`. */
-static void run(uint8_t ruleset, struct cc_options o, enum cc_bot_level first,
-                enum cc_bot_level second, unsigned pairs, unsigned job, unsigned jobs,
-                struct result *r)
+/* One match: `first` in one seat against `second` in the others, of `nplayers`. */
+struct match {
+    const char *name; /* for -m */
+    const char *label;
+    enum cc_bot_level first, second;
+    unsigned nplayers;
+};
+
+/* The decks i < pairs with i % jobs == job of the match, `first` in each seat in turn. */
+static void run(uint8_t ruleset, struct cc_options o, const struct match *mt, unsigned pairs,
+                unsigned job, unsigned jobs, struct result *r)
 {
     memset(r, 0, sizeof *r);
     for (unsigned i = job; i < pairs; i += jobs) {
         struct cc_setup setup;
         memset(&setup, 0, sizeof setup);
         setup.ruleset = ruleset;
-        setup.nplayers = 2;
+        setup.nplayers = (uint8_t)mt->nplayers;
         setup.options = o;
         setup.seed = 1000 + i; /* the same deck for both games of the pair */
         setup.start = -1;
         setup.deck_len = -1;
-        for (unsigned first_seat = 0; first_seat < 2; first_seat++) {
-            enum cc_bot_level level[2];
-            unsigned side[2];
-            level[first_seat] = first;
-            level[1 - first_seat] = second;
-            side[first_seat] = 0;
-            side[1 - first_seat] = 1;
-            int score[2];
+        for (unsigned first_seat = 0; first_seat < mt->nplayers; first_seat++) {
+            enum cc_bot_level level[CC_MAX_PLAYERS];
+            unsigned side[CC_MAX_PLAYERS];
+            int score[CC_MAX_PLAYERS], best = -100000, level_with = 0;
+            for (unsigned s = 0; s < mt->nplayers; s++) {
+                level[s] = s == first_seat ? mt->first : mt->second;
+                side[s] = s != first_seat;
+            }
             play(&setup, level, side, setup.seed * 2 + first_seat, score, r);
-            int m = score[first_seat] - score[1 - first_seat];
+            for (unsigned s = 0; s < mt->nplayers; s++) {
+                if (s == first_seat) continue;
+                if (score[s] > best) level_with = 0;
+                if (score[s] >= best) {
+                    best = score[s];
+                    level_with++;
+                }
+            }
+            int m = score[first_seat] - best;
             if (verbose)
                 fprintf(stderr, "pair %u game %u: margin %+d of %s against %s\n", i, first_seat, m,
-                        cc_bot_level_name(first), cc_bot_level_name(second));
-            r->wins += m > 0 ? 1 : m == 0 ? 0.5 : 0;
+                        cc_bot_level_name(mt->first), cc_bot_level_name(mt->second));
+            r->wins += m > 0 ? 1 : m == 0 ? 1.0 / (1 + level_with) : 0;
             r->ties += m == 0;
             r->margin += m;
             r->games++;
@@ -122,11 +140,11 @@ static void run(uint8_t ruleset, struct cc_options o, enum cc_bot_level first,
 }
 
 /* The same, split over `jobs` forked workers, summed. */
-static void run_jobs(uint8_t ruleset, struct cc_options o, enum cc_bot_level first,
-                     enum cc_bot_level second, unsigned pairs, unsigned jobs, struct result *sum)
+static void run_jobs(uint8_t ruleset, struct cc_options o, const struct match *mt, unsigned pairs,
+                     unsigned jobs, struct result *sum)
 {
     if (jobs <= 1) {
-        run(ruleset, o, first, second, pairs, 0, 1, sum);
+        run(ruleset, o, mt, pairs, 0, 1, sum);
         return;
     }
     int fd[16];
@@ -140,7 +158,7 @@ static void run_jobs(uint8_t ruleset, struct cc_options o, enum cc_bot_level fir
         if (pid[j] == 0) {
             struct result r;
             close(p[0]);
-            run(ruleset, o, first, second, pairs, j, jobs, &r);
+            run(ruleset, o, mt, pairs, j, jobs, &r);
             if (write(p[1], &r, sizeof r) != (ssize_t)sizeof r) _exit(1);
             _exit(0);
         }
@@ -227,7 +245,8 @@ int main(int argc, char **argv)
             break;
         default:
             fprintf(stderr, "usage: bench-ai [-p pairs] [-t think_ms] [-i iterations] "
-                            "[-r ruleset] [-j jobs] [-m gr|mg|both] [-c cpu|wall] [-v]\n");
+                            "[-r ruleset] [-j jobs] [-m gr,mg,hg,hm,hm3,hm4|both|hard] "
+                            "[-c cpu|wall] [-v]\n");
             return 2;
         }
     }
@@ -237,12 +256,35 @@ int main(int argc, char **argv)
     if (jobs < 1 || jobs > 16) jobs = 1;
     budget.think_us = (uint32_t)(think_ms * 1000);
     budget.iterations = (uint32_t)iterations;
-    bool gr = strcmp(which, "mg") != 0, mg = strcmp(which, "gr") != 0;
-    printf("bench-ai: 2 players, %ld seat-swapped pairs of games on the same decks per ruleset "
-           "and match; mcts thinks %ld ms (%s clock)",
+    if (strcmp(which, "both") == 0) which = "gr,mg";
+    if (strcmp(which, "hard") == 0) which = "hg,hm,hm3,hm4";
+    printf("bench-ai: %ld decks per ruleset and match, each played with the first level in "
+           "every seat in turn; mcts and hard think %ld ms (%s clock)",
            pairs, think_ms, think_clock == CLOCK_MONOTONIC ? "wall" : "thread CPU");
     if (iterations) printf(" or %ld iterations", iterations);
     printf(" a move; %ld worker process(es), each game on one core\n", jobs);
+    static const struct match matches[] = {
+        {"gr", "greedy-random", CC_BOT_GREEDY, CC_BOT_RANDOM, 2},
+        {"mg", "mcts-greedy", CC_BOT_MCTS, CC_BOT_GREEDY, 2},
+        {"hg", "hard-greedy", CC_BOT_HARD, CC_BOT_GREEDY, 2},
+        {"hm", "hard-mcts", CC_BOT_HARD, CC_BOT_MCTS, 2},
+        {"hm3", "hard-2 mcts", CC_BOT_HARD, CC_BOT_MCTS, 3},
+        {"hm4", "hard-3 mcts", CC_BOT_HARD, CC_BOT_MCTS, 4},
+    };
+    enum { NMATCHES = sizeof matches / sizeof matches[0] };
+    bool on[NMATCHES] = {false};
+    for (const char *w = which; *w;) {
+        size_t len = strcspn(w, ",");
+        bool known = false;
+        for (unsigned k = 0; k < NMATCHES; k++)
+            if (strlen(matches[k].name) == len && strncmp(w, matches[k].name, len) == 0)
+                known = on[k] = true;
+        if (!known) {
+            fprintf(stderr, "bench-ai: unknown match in -m %s\n", which);
+            return 2;
+        }
+        w += len + (w[len] == ',');
+    }
     printf("%-26s %-16s %5s %8s %14s %4s %7s %9s %9s %8s\n", "ruleset", "match", "games", "wins",
            "95% Wilson", "ties", "margin", "us/move", "other us", "iters");
     static const struct {
@@ -264,20 +306,16 @@ int main(int argc, char **argv)
     unsigned p = (unsigned)pairs;
     for (unsigned i = 0; i < sizeof rulesets / sizeof rulesets[0]; i++) {
         if (!strstr(rulesets[i].label, only)) continue;
-        struct result r;
-        if (gr) {
-            run_jobs(rulesets[i].ruleset, rulesets[i].o, CC_BOT_GREEDY, CC_BOT_RANDOM, p,
-                     (unsigned)jobs, &r);
-            report(rulesets[i].label, "greedy-random", &r);
-        }
-        if (mg) {
-            run_jobs(rulesets[i].ruleset, rulesets[i].o, CC_BOT_MCTS, CC_BOT_GREEDY, p,
-                     (unsigned)jobs, &r);
-            report(rulesets[i].label, "mcts-greedy", &r);
+        for (unsigned k = 0; k < NMATCHES; k++) {
+            if (!on[k]) continue;
+            struct result r;
+            run_jobs(rulesets[i].ruleset, rulesets[i].o, &matches[k], p, (unsigned)jobs, &r);
+            report(rulesets[i].label, matches[k].label, &r);
         }
     }
-    printf("wins: the first level's wins plus half its ties, with the 95 %% Wilson interval; "
-           "margin: its score minus the other's a game; us/move: microseconds a place move of "
-           "the first level, other us: of the second; iters: mcts iterations a move\n");
+    printf(
+        "wins: the first level's wins plus half its ties, with the 95 %% Wilson interval; "
+        "margin: its score minus the other's a game; us/move: microseconds a place move of "
+        "the first level, other us: of the others; iters: the first level's iterations a move\n");
     return 0;
 }

@@ -1,5 +1,6 @@
 /* t_bots.c: computer players' seats (issue 13): against a person, on their own, a server
- * killed while they play, the lease of a claimed turn, refused specs, and hints. */
+ * killed while they play, the lease of a claimed turn, refused specs, hints, and the hard
+ * level. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -238,6 +239,19 @@ static void get_hint(const struct server *srv, const struct game *g, const char 
     http(srv, "GET", path, NULL, h, r);
 }
 
+/* Seat 0 of game `g` draws; returns the answer's status. */
+static long draw_seat0(const struct server *srv, const struct game *g)
+{
+    char path[160];
+    snprintf(path, sizeof path, "/v1/games/%s/draw", g->id);
+    const char *h0[2] = {g->auth[0], NULL};
+    struct resp r;
+    http(srv, "POST", path, NULL, h0, &r);
+    long status = r.status;
+    resp_free(&r);
+    return status;
+}
+
 /* Expects `r` to be `status` with `code`; records a failure (returns) otherwise. */
 #define EXPECT(r, st, c, what)                                                                     \
     do {                                                                                           \
@@ -258,13 +272,10 @@ ITEST(test_hints, "bots: hints for the seat to move, off with hints: false")
     EXPECT(r, 409, "wrong_phase", "before the draw");
     get_hint(srv, &g, NULL, "", &r);
     EXPECT(r, 401, "missing_token", "no token");
-    char path[160];
-    snprintf(path, sizeof path, "/v1/games/%s/draw", g.id);
-    const char *h0[2] = {g.auth[0], NULL};
-    http(srv, "POST", path, NULL, h0, &r);
-    long drew = r.status;
-    resp_free(&r);
+    long drew = draw_seat0(srv, &g);
     CHECK(drew == 200, "draw: %ld", drew);
+    char path[160];
+    const char *h0[2] = {g.auth[0], NULL};
     get_hint(srv, &g, g.auth[1], "", &r);
     EXPECT(r, 403, "not_your_turn", "the other seat");
     get_hint(srv, &g, g.auth[0], "?think_ms=5", &r);
@@ -297,12 +308,40 @@ ITEST(test_hints, "bots: hints for the seat to move, off with hints: false")
     int shown = j && cJSON_IsFalse(jget(j, "hints"));
     cJSON_Delete(j);
     CHECK(shown, "the state does not say hints: false");
-    snprintf(path, sizeof path, "/v1/games/%s/draw", off.id);
-    const char *o0[2] = {off.auth[0], NULL};
-    http(srv, "POST", path, NULL, o0, &r);
-    resp_free(&r);
+    draw_seat0(srv, &off);
     get_hint(srv, &off, off.auth[0], "", &r);
     EXPECT(r, 403, "hints_disabled", "hints: false");
+}
+
+/* The hard level (issue 31): a game of it against greedy played to its end by the server,
+ * and a hint asked of it (?level=hard), an unknown level refused. */
+ITEST(test_bots_hard, "bots: a hard computer player plays a game to its end; hints of level hard")
+{
+    struct game g;
+    NEW_GAME(&g, "{\"players\":[{\"bot\":\"hard\",\"think_ms\":50},{\"bot\":\"greedy\"}],"
+                 "\"seed\":12," SHORT_DECK "}");
+    cJSON *j = NULL;
+    int st = wait_turn(srv, &g, -1, 30000, &j);
+    int hard = j && strcmp(jstr(j, "players.0.bot"), "hard") == 0;
+    cJSON_Delete(j);
+    CHECK(st == 'f', "the hard player's game did not finish in 30 s");
+    CHECK(hard, "seat 0 is not the hard player");
+    char why[400];
+    CHECK(log_sound(g.id, why, sizeof why) == 0, "%s", why);
+
+    struct game h;
+    NEW_GAME(&h, "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"seed\":22}");
+    long drew = draw_seat0(srv, &h);
+    CHECK(drew == 200, "draw: %ld", drew);
+    struct resp r;
+    get_hint(srv, &h, h.auth[0], "?level=clever", &r);
+    EXPECT(r, 400, "unknown_bot_level", "level=clever");
+    get_hint(srv, &h, h.auth[0], "?level=hard&think_ms=50", &r);
+    int ok = r.status == 200 && jget(r.json, "placement.x") &&
+             strcmp(jstr(r.json, "level"), "hard") == 0 && jnum(r.json, "think_ms") == 50;
+    long got = r.status;
+    resp_free(&r);
+    CHECK(ok, "hint of level hard: %ld", got);
 }
 
 /*

@@ -159,7 +159,7 @@ ITEST(test_ratings_read, "ratings: profiles, histories, leaderboards, bots")
 
     /* The computer players: every level and think class, mcts slow rated in classic. */
     j = get_json(srv, "/v1/bots");
-    CHECK(j && cJSON_GetArraySize(jget(j, "bots")) == 9, "bots");
+    CHECK(j && cJSON_GetArraySize(jget(j, "bots")) == 12, "bots");
     ok = 0;
     const cJSON *e;
     cJSON_ArrayForEach(e, jget(j, "bots"))

@@ -73,8 +73,9 @@ ParameterizedTestParameters(bot_expansions, every_move_legal)
     return tu_index_params(NCOMBOS);
 }
 
-/* Per combination: 2 to 6 players, four games each, the three levels at every seat in turn
- * (a short mcts search: what is checked is that its moves are legal). */
+/* Per combination: 2 to 6 players, four games each, the first three levels at every seat in
+ * turn (a short mcts search: what is checked is that its moves are legal; hard's are in
+ * bot_hard_test.c and below). */
 ParameterizedTest(size_t *index, bot_expansions, every_move_legal, .timeout = 600)
 {
     const struct cc_options *o = &combos[*index];
@@ -84,7 +85,7 @@ ParameterizedTest(size_t *index, bot_expansions, every_move_legal, .timeout = 60
         for (unsigned k = 0; k < 4; k++)
             play(o, players, 100 * *index + 10 * players + k, levels, 3, players + k, 4, 16, &t);
     unsigned long figures = 0;
-    for (unsigned lv = 0; lv < CC_BOT_LEVEL_COUNT; lv++) {
+    for (unsigned lv = 0; lv < sizeof levels / sizeof levels[0]; lv++) {
         cr_assert_gt(t.moves[lv], 100, "%s: %lu moves", cc_bot_level_name(lv), t.moves[lv]);
         for (unsigned k = CC_PIECE_LARGE; k <= CC_PIECE_PIG; k++) figures += t.figures[lv][k];
     }
@@ -129,4 +130,9 @@ Test(bot_expansions, greedy_deploys_every_figure_and_takes_extra_turns)
 Test(bot_expansions, mcts_deploys_every_figure_and_takes_extra_turns, .timeout = 600)
 {
     check_level(CC_BOT_MCTS, 2, 24);
+}
+
+Test(bot_expansions, hard_deploys_every_figure_and_takes_extra_turns, .timeout = 600)
+{
+    check_level(CC_BOT_HARD, 2, 8);
 }
