@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# bench-seeks.sh: play now under load (issue 26, `make bench-seeks`; not in make test): a
+# throwaway PostgreSQL and two servers on it, BENCH_SEEKERS (1,000) players.
+#   1. Seeks alone: every player seeks at once, half on each server, in groups of 2 to 4
+#      (scripts/bench-seeks.js): p50 / p95 of the time from a game's last seek's creation to
+#      its game reaching its seekers (target: p95 under 2 s), and the CPU (both servers and
+#      the cluster's processes, from /proc) per game made.
+#   2. Turns alone: wrk playing other games on the first server (tests/bench/turns.lua, as
+#      bench-http's), BENCH_SECONDS.
+#   3. Turns and seeks: the same wrk run with a seek round of every player started 2 s in.
+# Prints each round's figures, the committed turns/s of 2 and 3 and their ratio, beside the
+# load average (a shared machine: read the ratio with it). Exits 1 when a seek is not
+# matched, a game has the wrong seats, or a turn answer was unexpected.
+#
+# Environment (defaults): BENCH_SEEKERS (1000), BENCH_SECONDS (20), BENCH_TURN_CONNS (8),
+# BENCH_GAMES (64), BENCH_PORT (18096; the second server the next port), THREADS (the number
+# of cores), TILEHALL_BIN (build/tilehall), BENCH_KEEP=1 keeps the cluster
+# (.pgdata-bench-seeks).
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+seekers=${BENCH_SEEKERS:-1000}
+seconds=${BENCH_SECONDS:-20}
+conns=${BENCH_TURN_CONNS:-8}
+ngames=${BENCH_GAMES:-64}
+port=${BENCH_PORT:-18096}
+port2=$((port + 1))
+threads=${THREADS:-$(nproc)}
+bin=${TILEHALL_BIN:-build/tilehall}
+out=build/bench
+base=http://127.0.0.1:$port
+base2=http://127.0.0.1:$port2
+export PGDATA_DIR=$top/.pgdata-bench-seeks
+
+# shellcheck source=scripts/bench-lib.sh
+. "$top/scripts/bench-lib.sh"
+bench_check bench-seeks wrk curl jq node
+server2=
+cleanup() {
+    if [ -n "$server2" ]; then kill "$server2" 2>/dev/null && wait "$server2" 2>/dev/null || true; fi
+    bench_cleanup
+}
+trap cleanup EXIT
+
+url=$(scripts/pg-start.sh --fast --fresh tilehall_bench_seeks 2>"$out/pg-start-seeks.log")
+settings=(THREADS="$threads" LOG_LEVEL=${LOG_LEVEL:-warn} DATABASE_URL="$url"
+    CREATE_LIMIT_PER_MINUTE=0 MAX_CONNECTIONS_PER_IP=0 MAX_CONNECTIONS=4000)
+env PORT="$port" "${settings[@]}" "$bin" 2>"$out/server-seeks-1.log" &
+server=$!
+bench_wait_server "$out/server-seeks-1.log"
+env PORT="$port2" "${settings[@]}" "$bin" 2>"$out/server-seeks-2.log" &
+server2=$!
+for _ in $(seq 1 100); do
+    curl -s -o /dev/null --max-time 1 "$base2/healthz" && break
+    sleep 0.1
+done
+
+# cpu_ticks: the CPU time (clock ticks) used so far by both servers and the cluster's
+# processes (the postmaster's children; those that ended are not counted).
+cpu_ticks() {
+    local pm pids
+    pm=$(head -n 1 "$PGDATA_DIR/data/postmaster.pid")
+    pids="$server $server2 $pm $(ps -o pid= --ppid "$pm" | tr '\n' ' ')"
+    for p in $pids; do
+        awk '{ print $14 + $15 }' "/proc/$p/stat" 2>/dev/null || true
+    done | awk '{ s += $1 } END { print s + 0 }'
+}
+hz=$(getconf CLK_TCK)
+
+node scripts/bench-seeks.js players "$seekers" "$base" "$base2" "$out/seekers.txt"
+
+# seek_round ROUND: a round of every player; prints its JSON line with "cpu_ms_per_game".
+failed=0
+seek_round() {
+    local c0 c1 line
+    c0=$(cpu_ticks)
+    line=$(node scripts/bench-seeks.js seek "$out/seekers.txt" "$base" "$base2" "$1" 2>"$out/seeks-$1.err") ||
+        { cat "$out/seeks-$1.err" >&2; exit 1; }
+    c1=$(cpu_ticks)
+    jq -c --argjson cpu "$(( (c1 - c0) * 1000 / hz ))" \
+        '. + {cpu_ms: $cpu, cpu_ms_per_game: (if .games > 0 then ($cpu / .games * 10 | round) / 10 else null end)}' <<<"$line"
+    if [ "$(jq '.matched == .seeks and .wrong_tables == 0 and .failed == 0' <<<"$line")" != true ]; then
+        failed=1
+    fi
+}
+
+# new_game: one classic game as a line of games.txt ("<id> <token> <token>").
+new_game() {
+    curl -s -X POST "$base/v1/games" -H 'Content-Type: application/json' \
+        -d '{"ruleset":"classic","players":[{"name":"Ann"},{"name":"Bob"}]}' |
+        jq -r '[.id] + [.players[].token] | join(" ")'
+}
+export -f new_game
+export base
+# turns NAME: one wrk run of BENCH_SECONDS on BENCH_GAMES new games; prints "turns/s p99_ms".
+turns() {
+    seq 1 "$ngames" | xargs -P 4 -I{} bash -c new_game >"$out/games-$1.txt"
+    wrk --latency -t"$conns" -c"$conns" -d"${seconds}s" -s tests/bench/turns.lua \
+        "$base" -- "$out/games-$1.txt" "$conns" >"$out/$1.txt" 2>&1 || { cat "$out/$1.txt" >&2; exit 1; }
+    local line
+    line=$(grep '^RESULT' "$out/$1.txt")
+    if [ "$(sed 's/.* failed=\([0-9]*\).*/\1/' <<<"$line")" != 0 ]; then failed=1; fi
+    echo "$(sed 's/.* turns_per_s=\([0-9]*\).*/\1/' <<<"$line") $(sed 's/.* p99_ms=\([0-9.]*\).*/\1/' <<<"$line")"
+}
+
+echo "bench-seeks: $(nproc) cores, THREADS=$threads, two servers, $seekers players," \
+    "$conns turn connections, ${seconds} s turn runs"
+echo "  1. seeks alone:     $(seek_round 1)  load $(cut -d' ' -f1-3 /proc/loadavg)"
+read -r t_alone p_alone < <(turns turns-alone)
+echo "  2. turns alone:     $t_alone committed turns/s, p99 $p_alone ms  load $(cut -d' ' -f1-3 /proc/loadavg)"
+turns turns-seeking >"$out/turns-seeking.result" &
+wrk_job=$!
+sleep 2
+during=$(seek_round 2)
+wait "$wrk_job"
+read -r t_during p_during <"$out/turns-seeking.result"
+echo "  3. seeks (turns on): $during"
+echo "     turns meanwhile: $t_during committed turns/s, p99 $p_during ms  load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "  turns with seeks / alone: $(awk -v a="$t_during" -v b="$t_alone" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }')" \
+    "(the seek round lasted $(jq .round_ms <<<"$during") ms of the ${seconds} s run)"
+if [ "$failed" != 0 ]; then
+    echo "bench-seeks: a seek was not matched, a table was wrong, or a turn failed (see $out/)" >&2
+    exit 1
+fi
