@@ -69,18 +69,24 @@ async function seek(file, a, b, round) {
     const seeks = tokens.map((token, i) => ({token, base: i % 2 ? b : a, body: bodies[i]}));
     const t0 = now();
     let failed = 0;
+    const refusals = {}; // "POST 503": how many
+    const refused = (what, r) => {
+        failed++;
+        const k = `${what} ${r.status} ${(r.body && r.body.code) || ''}`.trim();
+        refusals[k] = (refusals[k] || 0) + 1;
+    };
     await Promise.all(seeks.map(async (s) => {
         const r = await json(s.base, 'POST', '/v1/seeks', s.token, s.body);
         s.created = now();
         if (r.status !== 201) {
-            failed++;
+            refused('POST', r);
             return;
         }
         s.id = r.body.id;
         while (now() - t0 < GIVE_UP_MS) {
             const p = await json(s.base, 'GET', `/v1/seeks/${s.id}?wait=30`, s.token);
             if (p.status !== 200) {
-                failed++;
+                refused('GET', p);
                 return;
             }
             if (p.body.status !== 'waiting') {
@@ -107,6 +113,7 @@ async function seek(file, a, b, round) {
         seeks: seeks.length,
         matched: seeks.filter((s) => s.status === 'matched').length,
         failed,
+        refusals,
         games: games.size,
         wrong_tables: wrong,
         p50_ms: r1(percentile(times, 50)),

@@ -19,15 +19,10 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
-seekers=${BENCH_SEEKERS:-1000}
-seconds=${BENCH_SECONDS:-20}
-conns=${BENCH_TURN_CONNS:-8}
-ngames=${BENCH_GAMES:-64}
+seekers=${BENCH_SEEKERS:-1000} seconds=${BENCH_SECONDS:-20} conns=${BENCH_TURN_CONNS:-8}
+ngames=${BENCH_GAMES:-64} threads=${THREADS:-$(nproc)} bin=${TILEHALL_BIN:-build/tilehall}
 port=${BENCH_PORT:-18096}
-port2=$((port + 1))
-threads=${THREADS:-$(nproc)}
-bin=${TILEHALL_BIN:-build/tilehall}
-out=build/bench
+port2=$((port + 1)) out=build/bench
 base=http://127.0.0.1:$port
 base2=http://127.0.0.1:$port2
 export PGDATA_DIR=$top/.pgdata-bench-seeks
@@ -70,7 +65,6 @@ hz=$(getconf CLK_TCK)
 node scripts/bench-seeks.js players "$seekers" "$base" "$base2" "$out/seekers.txt"
 
 # seek_round ROUND: a round of every player; prints its JSON line with "cpu_ms_per_game".
-failed=0
 seek_round() {
     local c0 c1 line
     c0=$(cpu_ticks)
@@ -79,33 +73,20 @@ seek_round() {
     c1=$(cpu_ticks)
     jq -c --argjson cpu "$(( (c1 - c0) * 1000 / hz ))" \
         '. + {cpu_ms: $cpu, cpu_ms_per_game: (if .games > 0 then ($cpu / .games * 10 | round) / 10 else null end)}' <<<"$line"
-    if [ "$(jq '.matched == .seeks and .wrong_tables == 0 and .failed == 0' <<<"$line")" != true ]; then
-        failed=1
-    fi
 }
 
-# new_game: one classic game as a line of games.txt ("<id> <token> <token>").
-new_game() {
-    curl -s -X POST "$base/v1/games" -H 'Content-Type: application/json' \
-        -d '{"ruleset":"classic","players":[{"name":"Ann"},{"name":"Bob"}]}' |
-        jq -r '[.id] + [.players[].token] | join(" ")'
-}
-export -f new_game
-export base
-# turns NAME: one wrk run of BENCH_SECONDS on BENCH_GAMES new games; prints "turns/s p99_ms".
+# turns NAME: one wrk run of BENCH_SECONDS on BENCH_GAMES new games (bench-lib.sh);
+# prints "turns/s p99_ms".
 turns() {
-    seq 1 "$ngames" | xargs -P 4 -I{} bash -c new_game >"$out/games-$1.txt"
-    wrk --latency -t"$conns" -c"$conns" -d"${seconds}s" -s tests/bench/turns.lua \
-        "$base" -- "$out/games-$1.txt" "$conns" >"$out/$1.txt" 2>&1 || { cat "$out/$1.txt" >&2; exit 1; }
-    local line
-    line=$(grep '^RESULT' "$out/$1.txt")
-    if [ "$(sed 's/.* failed=\([0-9]*\).*/\1/' <<<"$line")" != 0 ]; then failed=1; fi
-    echo "$(sed 's/.* turns_per_s=\([0-9]*\).*/\1/' <<<"$line") $(sed 's/.* p99_ms=\([0-9.]*\).*/\1/' <<<"$line")"
+    local t s p
+    read -r t s p < <(bench_turns "$1" "$conns")
+    echo "$(awk -v t="$t" -v s="$s" 'BEGIN { printf "%.0f", t / s }') $p"
 }
 
 echo "bench-seeks: $(nproc) cores, THREADS=$threads, two servers, $seekers players," \
     "$conns turn connections, ${seconds} s turn runs"
-echo "  1. seeks alone:     $(seek_round 1)  load $(cut -d' ' -f1-3 /proc/loadavg)"
+alone=$(seek_round 1)
+echo "  1. seeks alone:     $alone  load $(cut -d' ' -f1-3 /proc/loadavg)"
 read -r t_alone p_alone < <(turns turns-alone)
 echo "  2. turns alone:     $t_alone committed turns/s, p99 $p_alone ms  load $(cut -d' ' -f1-3 /proc/loadavg)"
 turns turns-seeking >"$out/turns-seeking.result" &
@@ -118,6 +99,13 @@ echo "  3. seeks (turns on): $during"
 echo "     turns meanwhile: $t_during committed turns/s, p99 $p_during ms  load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "  turns with seeks / alone: $(awk -v a="$t_during" -v b="$t_alone" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }')" \
     "(the seek round lasted $(jq .round_ms <<<"$during") ms of the ${seconds} s run)"
+failed=0
+for round in "$alone" "$during"; do
+    jq -e '.matched == .seeks and .wrong_tables == 0 and .failed == 0' <<<"$round" >/dev/null || failed=1
+done
+for run in turns-alone turns-seeking; do
+    grep -q '^RESULT.* failed=0$' "$out/$run.txt" || failed=1
+done
 if [ "$failed" != 0 ]; then
     echo "bench-seeks: a seek was not matched, a table was wrong, or a turn failed (see $out/)" >&2
     exit 1
