@@ -129,8 +129,12 @@ test-webhook-std: $(API_BIN) spec-deps
 # make backup-check: a pg_dump restored into a new database is the whole service's state
 # (scripts/backup-check.sh: the same game and ETag, tokens, an idempotent answer, a player's
 # list and a webhook after the restore; docs/operations.md).
-# Each of the four runs its script, scripts/NAME.sh, once the server is built.
-API_SCRIPTS := bench-http bench-inbox bench-retention backup-check
+# make bench-seeks: play now under load (scripts/bench-seeks.sh; not in make test, about two
+# minutes): 1,000 players seeking at once on two servers in groups of 2 to 4, p50/p95 from a
+# game's last seek to its game reaching the seekers, CPU per game made, and the committed
+# turns/s of other games during a seek round against a run without one.
+# Each of the five runs its script, scripts/NAME.sh, once the server is built.
+API_SCRIPTS := bench-http bench-inbox bench-retention backup-check bench-seeks
 .PHONY: $(API_SCRIPTS)
 $(API_SCRIPTS): $(API_BIN)
 	scripts/$@.sh

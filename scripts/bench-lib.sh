@@ -102,3 +102,26 @@ bench_wrk() {
     wrk --latency "$@" >"$out/$name.txt" 2>&1 || { cat "$out/$name.txt" >&2; exit 1; }
     grep '^RESULT' "$out/$name.txt" | sed "s/^RESULT //; s/\([a-z0-9_]*\)=/$prefix\1=/g"
 }
+
+# bench_new_game: one classic game of $base as a line of a games file ("<id> <token> <token>").
+bench_new_game() {
+    curl -s -X POST "$base/v1/games" -H 'Content-Type: application/json' \
+        -d '{"ruleset":"classic","players":[{"name":"Ann"},{"name":"Bob"}]}' |
+        jq -r '[.id] + [.players[].token] | join(" ")'
+}
+
+# bench_turns NAME CONNS: one wrk run of $seconds with CONNS connections on $ngames new games
+# of $base (each run plays its own from their first turn; made 4 at a time;
+# tests/bench/turns.lua), wrk's output in $out/NAME.txt; prints "turns seconds p99_ms".
+bench_turns() {
+    export -f bench_new_game
+    export base
+    seq 1 "$ngames" | xargs -P 4 -I{} bash -c bench_new_game >"$out/games-$1.txt"
+    wrk --latency -t"$2" -c"$2" -d"${seconds}s" -s tests/bench/turns.lua \
+        "$base" -- "$out/games-$1.txt" "$2" >"$out/$1.txt" 2>&1 || { cat "$out/$1.txt" >&2; exit 1; }
+    local line t p
+    line=$(grep '^RESULT' "$out/$1.txt")
+    t=$(sed 's/.* turns=\([0-9]*\).*/\1/' <<<"$line")
+    p=$(sed 's/.* p99_ms=\([0-9.]*\).*/\1/' <<<"$line")
+    echo "$t $seconds $p"
+}

@@ -140,25 +140,10 @@ echo "bench-retention: $old_count old finished games written in $fill_s s (datab
 
 # ---- 3. Turns without and while deleting.
 bench_server turns.log BOT_WORKERS=0 LOG_LEVEL=warn
-# new_game: one classic game as a line of games.txt ("<id> <token> <token>").
-new_game() {
-    curl -s -X POST "$base/v1/games" -H 'Content-Type: application/json' \
-        -d '{"ruleset":"classic","players":[{"name":"Ann"},{"name":"Bob"}]}' |
-        jq -r '[.id] + [.players[].token] | join(" ")'
-}
-export -f new_game
-export base
-# turns NAME: one wrk run of BENCH_SECONDS on BENCH_GAMES new games (each run plays its own
-# from their first turn; made 4 at a time); prints "turns seconds p99_ms".
+# turns NAME: one wrk run of BENCH_SECONDS on BENCH_GAMES new games (bench-lib.sh);
+# prints "turns seconds p99_ms".
 turns() {
-    seq 1 "$ngames" | xargs -P 4 -I{} bash -c new_game >"$out/games.txt"
-    local line
-    line=$(bench_wrk "$1" "" -t"$turn_conns" -c"$turn_conns" -d"${seconds}s" -s tests/bench/turns.lua \
-        "$base" -- "$out/games.txt" "$turn_conns") || exit 1
-    local t p
-    t=$(sed 's/.* turns=\([0-9]*\).*/\1/' <<<"$line")
-    p=$(sed 's/.* p99_ms=\([0-9.]*\).*/\1/' <<<"$line")
-    echo "$t $seconds $p"
+    bench_turns "$1" "$turn_conns"
 }
 read -r b1_turns b1_s b1_p99 < <(turns before)
 

@@ -155,8 +155,9 @@ static void lease_for(const struct live_watch *w, unsigned b)
 void live_watch_add(struct live_watch *w)
 {
     for (char *p = w->game; *p; p++) *p = (char)tolower((unsigned char)*p);
-    /* Chat messages notify whether anybody watches (few, and rate-limited): no lease. */
-    if (!w->chat) lease_for(w, bucket_of(w->game));
+    /* Chat messages (few, and rate-limited) and seeks' ends notify whether anybody watches:
+     * no lease. */
+    if (w->kind == LIVE_KIND_EVENTS) lease_for(w, bucket_of(w->game));
     pthread_mutex_lock(&lock);
     w->bucket = bucket_of(w->game);
     w->prev = NULL;
@@ -222,7 +223,8 @@ static void fire_every(int reasons)
     fire_all(fired);
 }
 
-/* A notification "<game id>:<seq>": fires the game's watches that it passes. */
+/* A notification "<game id>:<seq>" (or of a chat message, or a seek's end): fires the
+ * watches of that id and kind that it passes. */
 static void on_notify(const char *payload, void *arg)
 {
     (void)arg;
@@ -231,15 +233,24 @@ static void on_notify(const char *payload, void *arg)
     char game[AUTH_UUID_LEN + 1];
     for (int i = 0; i < AUTH_UUID_LEN; i++) game[i] = (char)tolower((unsigned char)payload[i]);
     game[AUTH_UUID_LEN] = '\0';
-    /* "<game>:chat:<seq>" for a chat message (0026), else "<game>:<seq>" for events. */
-    int chat = strncmp(colon + 1, "chat:", 5) == 0;
-    long seq = strtol(colon + 1 + (chat ? 5 : 0), NULL, 10);
+    /* "<game>:chat:<seq>" for a chat message (0026), "<seek>:seek:1" for a seek's end
+     * (0029), else "<game>:<seq>" for events. */
+    enum live_kind kind = LIVE_KIND_EVENTS;
+    const char *rest = colon + 1;
+    if (strncmp(rest, "chat:", 5) == 0) {
+        kind = LIVE_KIND_CHAT;
+        rest += 5;
+    } else if (strncmp(rest, "seek:", 5) == 0) {
+        kind = LIVE_KIND_SEEK;
+        rest += 5;
+    }
+    long seq = strtol(rest, NULL, 10);
     struct live_watch *fired = NULL;
     pthread_mutex_lock(&lock);
     struct live_watch *w = buckets[bucket_of(game)];
     while (w) {
         struct live_watch *next = w->next;
-        if (seq > w->after && !w->chat == !chat && strcmp(w->game, game) == 0)
+        if (seq > w->after && w->kind == kind && strcmp(w->game, game) == 0)
             take(w, LIVE_EVENT, &fired);
         w = next;
     }
@@ -413,9 +424,9 @@ static void wait_cancel(struct api_async *a)
     metrics_gauge_add(METRICS_LONG_POLLS, -1);
 }
 
-/* live_wait_arm() and live_wait_arm_chat(): `chat` 1 for chat messages. */
+/* live_wait_arm(), live_wait_arm_chat() and live_wait_arm_seek(): a wait of `kind`. */
 static int wait_arm(struct api_async *a, const char *game, int after, long long deadline_ms,
-                    int chat)
+                    enum live_kind kind)
 {
     if (!a || !a->wake || !atomic_load(&running)) return -1;
     struct live_wait *lw = a->pending;
@@ -432,7 +443,7 @@ static int wait_arm(struct api_async *a, const char *game, int after, long long 
     }
     snprintf(lw->watch.game, sizeof lw->watch.game, "%s", game);
     lw->watch.after = after;
-    lw->watch.chat = chat;
+    lw->watch.kind = kind;
     lw->watch.deadline_ms = deadline_ms;
     live_watch_add(&lw->watch);
     return 0;
@@ -440,12 +451,17 @@ static int wait_arm(struct api_async *a, const char *game, int after, long long 
 
 int live_wait_arm(struct api_async *a, const char *game, int after, long long deadline_ms)
 {
-    return wait_arm(a, game, after, deadline_ms, 0);
+    return wait_arm(a, game, after, deadline_ms, LIVE_KIND_EVENTS);
 }
 
 int live_wait_arm_chat(struct api_async *a, const char *game, int after, long long deadline_ms)
 {
-    return wait_arm(a, game, after, deadline_ms, 1);
+    return wait_arm(a, game, after, deadline_ms, LIVE_KIND_CHAT);
+}
+
+int live_wait_arm_seek(struct api_async *a, const char *seek, long long deadline_ms)
+{
+    return wait_arm(a, seek, 0, deadline_ms, LIVE_KIND_SEEK);
 }
 
 void live_wait_end(struct api_async *a)

@@ -3,7 +3,9 @@
  * A commit of an action notifies channel STORE_EVENTS_CHANNEL with "<game id>:<seq>"
  * (PostgreSQL NOTIFY, sent at commit only) while some server watches the game (a lease
  * that adding a watch takes, see live.c); a chat message always notifies, with
- * "<game id>:chat:<seq>" (migrations/0026), and fires the watches with `chat` set. Each server
+ * "<game id>:chat:<seq>" (migrations/0026), and fires the watches of kind LIVE_KIND_CHAT; a seek
+ * that stops waiting (matched, cancelled, expired) notifies "<seek id>:seek:1" (migrations/0029)
+ * and fires the watches of kind LIVE_KIND_SEEK. Each server
  * keeps one listening connection on a thread of its own (reconnecting when it is lost); each
  * notification, from any server, fires the watches of that game whose `after` it passes. Watches
  * also fire at their deadline, all of them now and then (a slow fallback, in case a notification
@@ -25,15 +27,22 @@ enum live_reason {
     LIVE_STOP = 8      /* the server stops */
 };
 
+/* What a watch waits for. */
+enum live_kind {
+    LIVE_KIND_EVENTS = 0, /* a game's events (notified while the game is leased) */
+    LIVE_KIND_CHAT,       /* a game's chat messages (always notified) */
+    LIVE_KIND_SEEK        /* the end of a seek's wait (always notified; `game` is its id) */
+};
+
 /*
  * A wait for a game's events. The owner fills the first fields, then live_watch_add();
  * the watch fires once (it is removed from the hub then) and must be added again to wait
  * again. Owned by the caller; live_watch_remove() before freeing it.
  */
 struct live_watch {
-    char game[AUTH_UUID_LEN + 1]; /* the game (any case) */
+    char game[AUTH_UUID_LEN + 1]; /* the game (any case); the seek's id for LIVE_KIND_SEEK */
     int after;                    /* fires on a committed event with seq > after */
-    int chat;                     /* 1: fires on chat messages (their seq) instead of events */
+    enum live_kind kind;          /* what it waits for */
     long long deadline_ms;        /* fires at this api_now_ms() time; 0: no deadline */
     /* Called on the hub's thread with the reasons (bits of live_reason), outside its
      * lock: must be quick, and must not call live_watch_add() or _remove(). */
@@ -86,6 +95,9 @@ int live_wait_arm(struct api_async *a, const char *game, int after,
 /* live_wait_arm() for the game's chat messages (seq > `after`) instead of its events. */
 int live_wait_arm_chat(struct api_async *a, const char *game, int after,
                        long long deadline_ms) NODISCARD;
+
+/* live_wait_arm() for the end of seek `seek`'s wait (matched, cancelled, expired). */
+int live_wait_arm_seek(struct api_async *a, const char *seek, long long deadline_ms) NODISCARD;
 
 /* Ends the long poll's wait of `a`, if it has one (call before answering). */
 void live_wait_end(struct api_async *a);

@@ -229,7 +229,7 @@ static void arm(struct sse *s)
 {
     live_watch_remove(&s->watch);
     s->watch.after = s->last;
-    s->watch.chat = s->chat;
+    s->watch.kind = s->chat ? LIVE_KIND_CHAT : LIVE_KIND_EVENTS;
     s->watch.deadline_ms = s->next_beat;
     if (s->query && s->next_query && s->next_query < s->next_beat)
         s->watch.deadline_ms = s->next_query;

@@ -8,7 +8,9 @@
 #include <cjson/cJSON.h>
 
 #include "auth.h"
+#include "idem.h"
 #include "json_seek.h"
+#include "live.h"
 #include "log.h"
 #include "matchmaker.h"
 #include "problem.h"
@@ -16,8 +18,9 @@
 #include "routes.h"
 #include "store_seeks.h"
 
-#define SEEK_WAIT_MAX 30  /* ?wait= at most (seconds) */
-#define LOBBY_MAX     100 /* seeks the lobby lists at most */
+#define SEEK_WAIT_MAX   30   /* ?wait= at most (seconds) */
+#define LOBBY_MAX       100  /* seeks the lobby lists at most */
+#define SEEK_RECHECK_MS 5000 /* a waiting long poll reads its seek again at least this often */
 
 /* The seek `s` as JSON (cJSON, the caller deletes), or NULL out of memory. */
 static cJSON *seek_json(const struct store_seek *s)
@@ -62,6 +65,33 @@ static void reply_json(struct api_response *resp, int status, cJSON *o)
     api_reply_take(resp, status, "application/json", text);
 }
 
+/* A seek being created: what its answer is made of (created_reply(), seek_answer()). */
+struct create_ctx {
+    const struct api_request *req;
+    struct api_response *resp;
+    struct idem *idem;
+};
+
+/* Answers 201 with seek `s` just created into resp (replacing what it held); 0, or -1 out of
+ * memory. */
+static int created_reply(struct api_response *resp, const struct store_seek *s)
+{
+    free(resp->body);
+    memset(resp, 0, sizeof *resp);
+    snprintf(resp->location, sizeof resp->location, "/v1/seeks/%s", s->id);
+    reply_json(resp, 201, seek_json(s));
+    return resp->status == 201 ? 0 : -1;
+}
+
+/* store_seek_answer: the answer of a keyed request, kept with the seek. */
+static const struct store_idem *seek_answer(void *arg, const struct store_seek *s)
+{
+    struct create_ctx *x = arg;
+    if (created_reply(x->resp, s)) return NULL;
+    idem_remember(x->idem, x->req, x->resp, x->resp->body);
+    return &x->idem->rec;
+}
+
 void routes_seek_create(const struct api_request *req, struct api_response *resp, const char *arg)
 {
     (void)arg;
@@ -75,6 +105,12 @@ void routes_seek_create(const struct api_request *req, struct api_response *resp
     }
     /* A seek becomes a game: it counts against the creation limit as one. */
     if (routes_creation_limited(req, resp)) goto out;
+    /* An Idempotency-Key (the player's own): a repeat gets the first answer and seeks
+     * nothing more; the answer is kept in the seek's transaction. */
+    char scope[IDEM_SCOPE_MAX];
+    snprintf(scope, sizeof scope, "seek/%s", me.id);
+    struct idem idem;
+    if (idem_begin(req, scope, &idem, resp)) goto out;
     struct store_seek_new n = {.person_id = me.id,
                                .ruleset = in.ruleset,
                                .pool = in.pool,
@@ -88,26 +124,30 @@ void routes_seek_create(const struct api_request *req, struct api_response *resp
         problem_reply(resp, 500, "internal_error", "No id could be drawn.");
         goto out;
     }
-    enum store_status s = store_seek_create(&n);
-    if (s == STORE_DUPLICATE) {
+    struct create_ctx x = {req, resp, &idem};
+    struct store_seek got;
+    int full = 0;
+    enum store_status s = store_seek_create(&n, idem.active ? seek_answer : NULL, &x, &got, &full);
+    if (s == STORE_DUPLICATE && idem.active) {
+        /* The same key raced this request and won: answer as a repeat would. */
+        if (idem_lost_race(req, scope, &idem, resp)) goto out;
+        s = STORE_ERROR;
+    }
+    if (s != STORE_OK) {
+        free(resp->body);
+        memset(resp, 0, sizeof *resp);
+        problem_store(resp, s);
+        goto out;
+    }
+    if (full) {
         problem_reply(resp, 429, "too_many_seeks",
                       "A player has at most 10 open seeks; cancel one or wait for a game.");
         goto out;
     }
-    if (s != STORE_OK) {
-        problem_store(resp, s);
-        goto out;
-    }
     /* Due at once on whichever server claims it; if this fails the next run pairs it. */
     if (matchmaker_kick()) log_kv(LOG_WARN, "matchmaker not woken", "seek", n.id, NULL);
-    struct store_seek got;
-    s = store_seek_poll(n.id, me.id, 0, &got);
-    if (s != STORE_OK) {
-        problem_store(resp, s);
-        goto out;
-    }
-    snprintf(resp->location, sizeof resp->location, "/v1/seeks/%s", n.id);
-    reply_json(resp, 201, seek_json(&got));
+    /* A keyed request's answer was made in the transaction; out of memory it is a 500. */
+    if (!idem.active) (void)created_reply(resp, &got);
     free(got.pool);
 out:
     free(in.pool);
@@ -147,19 +187,33 @@ void routes_seek_get(const struct api_request *req, struct api_response *resp, c
         problem_reply(resp, 400, "invalid_parameter", "wait must be an integer from 0 to 30.");
         return;
     }
-    int first = !req->async || !req->async->by_design;
-    struct store_seek s;
-    if (seek_of(resp, id, &me, first, &s)) return;
-    /* A long poll: looked at again every tick (API_SUSPEND_TICK) until the seek is no longer
-     * waiting or the wait is over. */
-    long long waited = api_now_ms() - req->started_ms;
-    if (strcmp(s.status, "waiting") == 0 && wait > 0 && waited < wait * 1000 && req->async &&
-        !req->stopping) {
-        req->async->by_design = 1;
-        resp->suspend = API_SUSPEND_TICK;
-        free(s.pool);
+    if (!id || !auth_uuid_valid(id)) {
+        problem_reply(resp, 404, "not_found", "There is no seek with this id.");
         return;
     }
+    /* A long poll waits on the live hub (live.h): the seek's end (matched, cancelled,
+     * expired) notifies from any server (migrations/0029). Armed before the read, so that an
+     * end committed meanwhile still wakes it; read again at least every SEEK_RECHECK_MS in
+     * case a notification was lost (which also keeps a live seek's last poll fresh). */
+    int first = !req->async || !req->async->by_design; /* the request's first read */
+    long long now = api_now_ms(), deadline = req->started_ms + wait * 1000;
+    int waits = wait > 0 && !req->stopping && now < deadline;
+    long long recheck = now + SEEK_RECHECK_MS < deadline ? now + SEEK_RECHECK_MS : deadline;
+    int armed = waits && live_wait_arm_seek(req->async, id, recheck) == 0;
+    if (waits && req->async) req->async->by_design = 1;
+    if (!armed) live_wait_end(req->async);
+    struct store_seek s;
+    if (seek_of(resp, id, &me, first, &s)) {
+        live_wait_end(req->async);
+        return;
+    }
+    if (strcmp(s.status, "waiting") == 0 && waits) {
+        free(s.pool);
+        /* Woken by the hub; without it, read again at the HTTP layer's next tick. */
+        resp->suspend = armed ? API_SUSPEND_WAKE : API_SUSPEND_TICK;
+        return;
+    }
+    live_wait_end(req->async);
     reply_json(resp, 200, seek_json(&s));
     free(s.pool);
 }

@@ -421,14 +421,17 @@ static const char *const stmt_sql[ST_COUNT] = {
      * claim, written if missing; its version moves on, so that a run that claimed it before
      * neither drops nor retries it. $5: the version a run of it claimed (NULL: none): that
      * run plans its next time as it likes; any other writer only brings it forward (a run
-     * of before must not put off what a writer meanwhile asked for at once). */
+     * of before must not put off what a writer meanwhile asked for at once). A writer that
+     * asks for no earlier time than an unclaimed job is due at already changes nothing and
+     * notifies nobody: a burst of new seeks kicks the matchmaker once, not once each. */
     [ST_JOB_FREE_PLAN] =
         "WITH w AS (INSERT INTO jobs AS j (game_id, kind, subject, version, due_at, lease_ms) "
         "VALUES (NULL, $1, $2, 0, now() + $3::integer * interval '1 millisecond', $4::integer) "
         "ON CONFLICT (game_id, kind, subject) DO UPDATE SET version = j.version + 1, due_at = "
         "CASE WHEN j.version = $5::integer THEN EXCLUDED.due_at ELSE least(CASE WHEN "
         "j.claimed_until IS NULL THEN j.due_at ELSE EXCLUDED.due_at END, EXCLUDED.due_at) END, "
-        "lease_ms = EXCLUDED.lease_ms, claimed_until = NULL, attempts = 0 RETURNING 1) "
+        "lease_ms = EXCLUDED.lease_ms, claimed_until = NULL, attempts = 0 WHERE $5::integer IS "
+        "NOT NULL OR j.claimed_until IS NOT NULL OR j.due_at > EXCLUDED.due_at RETURNING 1) "
         "SELECT pg_notify('" STORE_JOBS_CHANNEL "', '') FROM w",
     /* A person's games (GET /v1/players/me/games, 0012), all or of status $9. */
     [ST_INBOX_PAGE] = INBOX_PAGE(""),

@@ -81,16 +81,18 @@ static enum store_status one_seek(PGconn **pgp, enum stmt st, int nvals, const c
     return bad ? STORE_ERROR : STORE_OK;
 }
 
-enum store_status store_seek_create(const struct store_seek_new *n)
+enum store_status store_seek_create(const struct store_seek_new *n, store_seek_answer answer,
+                                    void *arg, struct store_seek *out, int *full)
 {
+    memset(out, 0, sizeof *out);
+    *full = 0;
     PGconn *pg = db_conn();
     if (!pg) return STORE_UNAVAILABLE;
-    char players[16], lo[32], hi[32], bot[16], max[16], corr[16];
+    char players[16], lo[32], hi[32], bot[16], corr[16];
     snprintf(players, sizeof players, "%d", n->players);
     snprintf(lo, sizeof lo, "%.3f", n->rating_min);
     snprintf(hi, sizeof hi, "%.3f", n->rating_max);
     snprintf(bot, sizeof bot, "%d", n->bot_after_s);
-    snprintf(max, sizeof max, "%d", STORE_SEEKS_OPEN_MAX);
     snprintf(corr, sizeof corr, "%d", STORE_SEEK_CORR_S);
     enum store_status s = db_begin(&pg);
     long open = 0;
@@ -106,9 +108,13 @@ enum store_status store_seek_create(const struct store_seek_new *n)
             PQclear(res);
         }
     }
-    if (s == STORE_OK && open >= STORE_SEEKS_OPEN_MAX) s = STORE_DUPLICATE;
+    if (s == STORE_OK && open >= STORE_SEEKS_OPEN_MAX) {
+        *full = 1;
+        db_rollback(pg);
+        return STORE_OK;
+    }
     if (s == STORE_OK) {
-        const char *vals[11] = {n->id,
+        const char *vals[10] = {n->id,
                                 n->person_id,
                                 n->pool,
                                 players,
@@ -117,12 +123,25 @@ enum store_status store_seek_create(const struct store_seek_new *n)
                                 n->has_range ? hi : NULL,
                                 n->bot_after_s ? bot : NULL,
                                 corr,
-                                n->ruleset,
-                                NULL};
+                                n->ruleset};
         s = db_run_cmd(&pg, ST_SEEK_INSERT, 10, vals, NULL, NULL);
     }
+    if (s == STORE_OK) {
+        const char *vals[1] = {n->id};
+        s = one_seek(&pg, ST_SEEK_GET, 1, vals, out);
+        if (s == STORE_NOT_FOUND) s = STORE_ERROR;
+    }
+    if (s == STORE_OK && answer) {
+        /* The answer goes with the seek: a repeat finds both or neither. */
+        const struct store_idem *idem = answer(arg, out);
+        s = idem ? db_idem_put(pg, idem) : STORE_ERROR;
+    }
     if (s == STORE_OK) s = db_exec(pg, "COMMIT", "commit");
-    if (s != STORE_OK) db_rollback(pg);
+    if (s != STORE_OK) {
+        db_rollback(pg);
+        free(out->pool);
+        out->pool = NULL;
+    }
     return s;
 }
 

@@ -46,12 +46,23 @@ struct store_seek {
 void store_seeks_free(struct store_seek *seeks, int n);
 
 /*
- * Writes seek `s` (status "waiting", the owner's rating in the pool read from ratings, 1500
- * when it has none) unless its owner has STORE_SEEKS_OPEN_MAX open already: then
- * STORE_DUPLICATE and nothing is written. The owner's seeks are counted under a lock of the
- * owner's row, so that two requests at once cannot both take the last place.
+ * The idempotent answer to keep with seek `s` just written (store_seek_create()), built by
+ * the caller inside the creation's transaction; NULL when it cannot be built (the seek is
+ * then not written).
  */
-enum store_status store_seek_create(const struct store_seek_new *s) NODISCARD;
+typedef const struct store_idem *(*store_seek_answer)(void *arg, const struct store_seek *s);
+
+/*
+ * Writes seek `s` (status "waiting", the owner's rating in the pool read from ratings, 1500
+ * when it has none) and reads it back into `out` (free out->pool) unless its owner has
+ * STORE_SEEKS_OPEN_MAX open already: then *full is 1, STORE_OK, and nothing is written. The
+ * owner's seeks are counted under a lock of the owner's row, so that two requests at once
+ * cannot both take the last place (nor two repeats of one Idempotency-Key both write a seek).
+ * With `answer` (a keyed request), its answer is stored in the same transaction
+ * (db_idem_put): STORE_DUPLICATE, and nothing written, when the key has an answer already.
+ */
+enum store_status store_seek_create(const struct store_seek_new *s, store_seek_answer answer,
+                                    void *arg, struct store_seek *out, int *full) NODISCARD;
 
 /*
  * Seek `id` into `out` (free out->pool). When `owner` is its owner's id and the seek waits:

@@ -3,8 +3,9 @@
  * (options compared after defaults), tables of 3 and 4, computer players after
  * bot_after_seconds, cancel (owner only), lapse (the test moves the last poll back: no
  * setting shortens the 30 s), the limit of open seeks, the lobby, never a player with themself
- * or with a player they blocked, and 40 players seeking at once on two servers: every seek in
- * exactly one game, every game with the right seats.
+ * or with a player they blocked, 40 players seeking at once on two servers: every seek in
+ * exactly one game, every game with the right seats; an Idempotency-Key (raced on two servers
+ * too), and the long poll woken across servers by the seek's notification (migrations/0029).
  *
  * The matchmaker serves every waiting seek of the database: each test seeks with a clock of
  * its own (turn_seconds) so that no two tests' seeks are compatible. */
@@ -471,4 +472,154 @@ ITEST(test_seeks_killed, "seeks: the server that took the seeks killed (-9) at o
     CHECK(db_scalar_id("SELECT count(*) FROM seeks WHERE game_id = $1::uuid", ga) == 2 &&
               seats_bound(ga) == 2,
           "the game's seats are not the two seeks'");
+}
+
+ITEST(test_seeks_idempotency, "seeks: an Idempotency-Key seeks once (also raced on two servers), "
+                              "a repeat gets the first answer, the key with another body is 409")
+{
+    struct person a, b;
+    struct server y = {0};
+    char why[300], body[256], other[256], raced[256];
+    CHECK(person_new(srv, "Keyed", &a, why, sizeof why) == 0, "%s", why);
+    CHECK(person_new(srv, "Keyed2", &b, why, sizeof why) == 0, "%s", why);
+    seek_body(body, sizeof body, 2, 86411, "");
+    seek_body(other, sizeof other, 2, 86412, "");
+    seek_body(raced, sizeof raced, 2, 86414, "");
+    const char *h[3] = {a.auth, "Idempotency-Key: seek-key-1", NULL};
+    struct resp r1, r2, r3, r4;
+    http(srv, "POST", "/v1/seeks", body, h, &r1);
+    http(srv, "POST", "/v1/seeks", body, h, &r2);
+    http(srv, "POST", "/v1/seeks", other, h, &r3);
+    const char *hb[3] = {b.auth, "Idempotency-Key: seek-key-1", NULL};
+    http(srv, "POST", "/v1/seeks", other, hb, &r4); /* another player's key: its own */
+    int first = r1.status == 201 && r1.body && r1.location[0];
+    int same = r2.status == 201 && r1.body && r2.body && strcmp(r1.body, r2.body) == 0 &&
+               strcmp(r1.location, r2.location) == 0;
+    int reused = r3.status == 409 && strcmp(problem_code(&r3), "idempotency_key_reused") == 0;
+    int own = r4.status == 201;
+    char id[64], idb[64];
+    snprintf(id, sizeof id, "%s", first && r1.json ? jstr(r1.json, "id") : "");
+    snprintf(idb, sizeof idb, "%s", own && r4.json ? jstr(r4.json, "id") : "");
+    long r3st = r3.status;
+    resp_free(&r1);
+    resp_free(&r2);
+    resp_free(&r3);
+    resp_free(&r4);
+    CHECK(first, "first: no 201 with a Location");
+    CHECK(same, "the repeat's answer is not the first one");
+    CHECK(reused, "the key with another body: %ld", r3st);
+    CHECK(own && strcmp(id, idb) != 0, "another player's seek with the same key");
+    CHECK(db_scalar_id("SELECT count(*) FROM seeks WHERE person_id = $1::uuid", a.id) == 1,
+          "the repeat sought again");
+    /* The same key sent 6 times at once to two servers: one seek, one answer for all. */
+    static struct hard_racer racers[6];
+    CHECK(hard_server_start(&y, NULL, 0) == 0, "the second server did not start");
+    for (int i = 0; i < 6; i++) {
+        memset(&racers[i], 0, sizeof racers[i]);
+        racers[i].srv = i % 2 ? &y : srv;
+        snprintf(racers[i].path, sizeof racers[i].path, "/v1/seeks");
+        racers[i].body = raced;
+        racers[i].h[0] = a.auth;
+        racers[i].h[1] = "Idempotency-Key: seek-key-2";
+    }
+    hard_together(racers, 6);
+    (void)hard_server_stop(&y);
+    int agree = 1;
+    char differs[200] = "";
+    for (int i = 0; i < 6; i++) {
+        int same_answer = racers[i].r.status == 201 && racers[i].r.body && racers[0].r.body &&
+                          strcmp(racers[i].r.body, racers[0].r.body) == 0;
+        if (!same_answer && agree)
+            snprintf(differs, sizeof differs, "%d: %ld %.150s", i, racers[i].r.status,
+                     racers[i].r.body ? racers[i].r.body : "");
+        agree &= same_answer;
+    }
+    for (int i = 0; i < 6; i++) resp_free(&racers[i].r);
+    CHECK(agree, "the raced repeats' answers differ (%s)", differs);
+    CHECK(db_scalar_id("SELECT count(*) FROM seeks WHERE person_id = $1::uuid", a.id) == 2,
+          "the raced key sought more than once");
+    char code[64];
+    CHECK(seek_delete(srv, &a, id, code) == 200, "cancel: %s", code);
+    CHECK(db_scalar_id("WITH u AS (UPDATE seeks SET status = 'cancelled', ended_at = now() WHERE "
+                       "person_id = $1::uuid AND status = 'waiting' RETURNING 1) SELECT count(*) "
+                       "FROM u",
+                       a.id) == 1,
+          "the raced seek was not waiting");
+    CHECK(seek_delete(srv, &b, idb, code) == 200, "cancel: %s", code);
+}
+
+/* A long poll of a seek on a thread of its own: when it was answered, and with what. */
+struct poller {
+    const struct server *srv;
+    const struct person *p;
+    const char *id;
+    char status[16];
+    long long answered_ms; /* hard_now_ms() when the answer came */
+};
+
+static void *poll_thread(void *arg)
+{
+    struct poller *x = arg;
+    seek_status(x->srv, x->p, x->id, 30, x->status, NULL);
+    x->answered_ms = hard_now_ms();
+    return NULL;
+}
+
+/* Starts a 30 s long poll of seek `id` on `srv` as `p` in `x`, and lets it settle in. */
+static int poll_start(struct poller *x, pthread_t *t, const struct server *srv,
+                      const struct person *p, const char *id)
+{
+    memset(x, 0, sizeof *x);
+    x->srv = srv;
+    x->p = p;
+    x->id = id;
+    if (pthread_create(t, NULL, poll_thread, x) != 0) return -1;
+    usleep(700000); /* the poll waits on its server by now */
+    return 0;
+}
+
+ITEST(test_seeks_wake, "seeks: a long poll on one server is woken at once when the seek is "
+                       "cancelled or matched on another (notified, not re-read)")
+{
+    struct person a, b;
+    struct server y = {0};
+    char why[300], ia[64], ib[64], code[64], body[256];
+    CHECK(person_new(srv, "Waker", &a, why, sizeof why) == 0, "%s", why);
+    CHECK(person_new(srv, "Woken", &b, why, sizeof why) == 0, "%s", why);
+    seek_body(body, sizeof body, 2, 86413, "");
+    CHECK(seek_post(srv, &a, body, ia, code) == 201, "seek: %s", code);
+    CHECK(hard_server_start(&y, NULL, 0) == 0, "the second server did not start");
+    /* Cancelled on the first server while its owner polls on the second: the poll reads it
+     * again without the notification only after SEEK_RECHECK_MS (5 s). */
+    struct poller x;
+    pthread_t t;
+    if (poll_start(&x, &t, &y, &a, ia)) (void)hard_server_stop(&y);
+    CHECK(x.srv, "no poll thread");
+    long long t0 = hard_now_ms();
+    long st = seek_delete(srv, &a, ia, code);
+    pthread_join(t, NULL);
+    long long cancel_ms = x.answered_ms - t0;
+    /* Matched: the second seek on the first server, the poll of the first on the second. */
+    CHECK(seek_post(srv, &a, body, ia, code) == 201, "seek: %s", code);
+    int started = poll_start(&x, &t, &y, &a, ia) == 0;
+    long long t1 = hard_now_ms();
+    long st2 = started ? seek_post(srv, &b, body, ib, code) : 0;
+    if (started) pthread_join(t, NULL);
+    long long match_ms = x.answered_ms - t1;
+    /* How long after the binding (the database's ended_at) the poll was answered. */
+    long long answer_age_ms = hard_now_ms() - x.answered_ms;
+    long long bind_age_ms =
+        started ? db_scalar_id("SELECT (extract(epoch FROM clock_timestamp() - ended_at) * 1000)"
+                               "::bigint FROM seeks WHERE id = $1::uuid",
+                               ia)
+                : 0;
+    long long after_bind_ms = bind_age_ms - answer_age_ms;
+    (void)hard_server_stop(&y);
+    CHECK(st == 200, "cancel: %s", code);
+    CHECK(cancel_ms < 2000, "the poll answered %lld ms after the cancel", cancel_ms);
+    CHECK(started && st2 == 201, "the second seek: %s", code);
+    CHECK(strcmp(x.status, "matched") == 0, "the poll answered %s", x.status);
+    CHECK(match_ms < 4000 && after_bind_ms < 2000,
+          "the poll answered %lld ms after the second seek, %lld ms after the binding", match_ms,
+          after_bind_ms);
 }
