@@ -306,5 +306,11 @@ void routes_tournament_join(const struct api_request *req, struct api_response *
 /* POST /v1/tournaments/{id}/leave */
 void routes_tournament_leave(const struct api_request *req, struct api_response *resp,
                              const char *id);
+/* POST /v1/tournaments/{id}/start */
+void routes_tournament_start(const struct api_request *req, struct api_response *resp,
+                             const char *id);
+/* GET /v1/tournaments/{id}/events?after= */
+void routes_tournament_events(const struct api_request *req, struct api_response *resp,
+                              const char *id);
 
 #endif

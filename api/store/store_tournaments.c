@@ -95,3 +95,12 @@ enum store_status store_tournaments_list(const char *status, int limit, char **j
     enum store_status s = json_value(ST_TOURNEY_LIST, 2, vals, json);
     return s == STORE_NOT_FOUND ? STORE_ERROR : s;
 }
+
+enum store_status store_tourney_events(const char *id, int after, char **json)
+{
+    char a[12];
+    snprintf(a, sizeof a, "%d", after);
+    const char *vals[2] = {id, a};
+    enum store_status s = json_value(ST_TOURNEY_EVENTS, 2, vals, json);
+    return s == STORE_NOT_FOUND ? STORE_ERROR : s;
+}
