@@ -63,7 +63,7 @@ BEGIN
      WHERE e.tournament_id = t AND e.person_id = o.person_id;
     UPDATE tournaments SET status = 'running', started_at = now() WHERE id = t;
     INSERT INTO jobs (game_id, kind, subject, version, due_at, lease_ms)
-        VALUES (NULL, 'tournament_round', t::text || ':1', 0, now(), 30000)
+        VALUES (NULL, 'tournament_round', t::text || ':1', 0, now(), 10000)
         ON CONFLICT (game_id, kind, subject) DO UPDATE SET due_at = now(), claimed_until = NULL;
     PERFORM pg_notify('tilehall_jobs', '');
     RETURN 'started';
@@ -87,7 +87,7 @@ BEGIN
         RETURN;
     END IF;
     INSERT INTO jobs (game_id, kind, subject, version, due_at, lease_ms)
-        VALUES (NULL, 'tournament_round', t::text || ':' || (r + 1), 0, now(), 30000)
+        VALUES (NULL, 'tournament_round', t::text || ':' || (r + 1), 0, now(), 10000)
         ON CONFLICT (game_id, kind, subject) DO NOTHING;
     PERFORM pg_notify('tilehall_jobs', '');
 END $$;

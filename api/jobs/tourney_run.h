@@ -21,7 +21,7 @@
 #include "nodiscard.h"
 
 #define TOURNEY_RUN_KIND     "tournament_round"
-#define TOURNEY_RUN_LEASE_MS 30000 /* one run's lease (as 0032's plans write it) */
+#define TOURNEY_RUN_LEASE_MS 10000 /* one run's lease (as 0032's plans write it) */
 
 /* Registers the kind. Returns 0, or -1 when the registry is full. */
 int tourney_run_init(void) NODISCARD;

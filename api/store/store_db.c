@@ -738,7 +738,7 @@ static const char *const stmt_sql[ST_COUNT] = {
         "$11::integer, $12::timestamptz) RETURNING id, starts_at) "
         /* An announced start: round 1's job (tourney_run.h) due then (0032). */
         "INSERT INTO jobs (game_id, kind, subject, version, due_at, lease_ms) SELECT NULL, "
-        "'tournament_round', t.id::text || ':1', 0, t.starts_at, 30000 FROM t WHERE "
+        "'tournament_round', t.id::text || ':1', 0, t.starts_at, 10000 FROM t WHERE "
         "t.starts_at IS NOT NULL",
     /* The tournament's row held for a join or a leave: its status and room. The entrants
      * are counted by the next statement, whose snapshot (READ COMMITTED) is taken after the
@@ -767,7 +767,7 @@ static const char *const stmt_sql[ST_COUNT] = {
                                                 "ORDER BY e.seed NULLS LAST, e.joined_at, "
                                                 "e.person_id), '[]') FROM tournament_entrants e "
                                                 "JOIN people p ON p.id = e.person_id WHERE "
-                                                "e.tournament_id = t.id), 'rounds', (SELECT "
+                                                "e.tournament_id = t.id), 'pairings', (SELECT "
         "coalesce(jsonb_agg(jsonb_build_object('round', r.round, 'tables', r.tables) ORDER BY "
         "r.round), '[]') FROM (SELECT x.round, jsonb_agg(jsonb_build_object('table', "
         "x.table_no, 'players', x.seats, 'game', x.game_id, 'bye', cardinality(x.seats) = 1, "
@@ -843,7 +843,7 @@ static const char *const stmt_sql[ST_COUNT] = {
      * that round still being played and its seat there (the table's seat order is the
      * game's), or NULLs. No row: not an entrant still in, or the tournament is not running. */
     [ST_TOURNEY_WITHDRAW] =
-        "UPDATE tournament_entrants e SET left_round = t.round FROM tournaments t WHERE t.id = "
+        "UPDATE tournament_entrants e SET left_round = greatest(t.round, 1) FROM tournaments t WHERE t.id = "
         "e.tournament_id AND e.tournament_id = $1::uuid AND e.person_id = $2::uuid AND "
         "e.left_round IS NULL AND t.status = 'running' RETURNING (SELECT x.game_id FROM "
         "tournament_tables x JOIN games g ON g.id = x.game_id WHERE x.tournament_id = t.id AND "
