@@ -44,12 +44,14 @@ int tourney_pair(const struct store_tourney *t, int round, struct tourney_round 
     int nh = tourney_history(t, round, hist), rc = -1;
     memset(out, 0, sizeof *out);
     if (strcmp(t->format, "swiss") == 0) {
-        rc = round > t->rounds ? 1 : pairing_swiss(t->n, active, hist, nh, t->players_per_game, out);
+        rc =
+            round > t->rounds ? 1 : pairing_swiss(t->n, active, hist, nh, t->players_per_game, out);
     } else if (strcmp(t->format, "round_robin") == 0) {
         int total = pairing_round_robin_rounds(t->n, t->players_per_game);
-        rc = total < 0      ? -1
-             : round > total ? 1
-                             : pairing_round_robin(t->n, active, t->players_per_game, round - 1, out);
+        rc = total < 0 ? -1
+             : round > total
+                 ? 1
+                 : pairing_round_robin(t->n, active, t->players_per_game, round - 1, out);
     } else if (strcmp(t->format, "knockout") == 0) {
         int champion = -1;
         rc = pairing_knockout(t->n, active, hist, nh, t->players_per_game, out, &champion);

@@ -37,8 +37,10 @@ static char *table_body(const struct store_tourney *t, const int *seat, int nsea
     if (t->rated) cJSON_AddBoolToObject(o, "rated", 1);
     body = cJSON_PrintUnformatted(o);
 out:
-    if (players) cJSON_Delete(players);
-    else cJSON_Delete(o);
+    if (players)
+        cJSON_Delete(players);
+    else
+        cJSON_Delete(o);
     return body;
 }
 
@@ -212,8 +214,7 @@ static enum jobs_result tourney_run(const struct store_job *j)
 }
 
 /* The slow lane: a run creates games. */
-static const struct jobs_kind tourney_kind = {TOURNEY_RUN_KIND, NULL, tourney_run,
-                                              JOBS_LANE_SLOW};
+static const struct jobs_kind tourney_kind = {TOURNEY_RUN_KIND, NULL, tourney_run, JOBS_LANE_SLOW};
 
 int tourney_run_init(void)
 {

@@ -37,12 +37,12 @@ static enum store_status tournament_with_standings(const char *id, char **json)
     char *standings = s == STORE_OK && t.n > 0 ? tourney_standings_json(&t) : NULL;
     if (s == STORE_OK && t.n > 0 && !standings) s = STORE_ERROR;
     store_tourney_free(&t);
-    size_t len = strlen(*json);
-    char *both = s == STORE_OK ? malloc(len + (standings ? strlen(standings) : 2) + 16) : NULL;
+    size_t len = strlen(*json), cap = len + (standings ? strlen(standings) : 2) + 16;
+    char *both = s == STORE_OK ? malloc(cap) : NULL;
     if (s == STORE_OK && (!both || len < 2 || (*json)[len - 1] != '}')) s = STORE_ERROR;
     if (s == STORE_OK) /* the object's closing brace replaced by one more member */
-        sprintf(both, "%.*s,\"standings\":%s}", (int)(len - 1), *json,
-                standings ? standings : "[]");
+        snprintf(both, cap, "%.*s,\"standings\":%s}", (int)(len - 1), *json,
+                 standings ? standings : "[]");
     free(standings);
     free(*json);
     *json = s == STORE_OK ? both : NULL;
@@ -75,32 +75,20 @@ void routes_tournament_create(const struct api_request *req, struct api_response
     if (routes_creation_limited(req, resp)) return; /* a creation, as a game's or a player's */
     struct json_tournament t;
     struct json_err err;
-    if (json_in_tournament(req->body, req->body_len, &t, &err)) {
-        if (strcmp(err.code, "internal_error") == 0)
-            problem_reply(resp, 500, err.code, err.detail);
-        else
-            problem_reply(resp, 400, err.code, err.detail);
-        json_tournament_free(&t);
-        return;
-    }
     char id[AUTH_UUID_LEN + 1];
-    if (auth_uuid_new(id)) {
+    if (json_in_tournament(req->body, req->body_len, &t, &err)) {
+        routes_body_refused(resp, &err);
         json_tournament_free(&t);
-        problem_reply(resp, 500, "internal_error", "No id could be drawn.");
         return;
     }
-    struct store_tournament_new row = {.id = id,
-                                       .name = t.name,
-                                       .organiser = me.id,
-                                       .format = t.format,
-                                       .ruleset = t.ruleset,
-                                       .options_json = t.options_json,
-                                       .players_per_game = t.players_per_game,
-                                       .rounds = t.rounds,
-                                       .clock_json = t.clock_json,
-                                       .rated = t.rated,
-                                       .max_players = t.max_players,
-                                       .starts_at = t.starts_at[0] ? t.starts_at : NULL};
+    if (routes_new_id(resp, id)) {
+        json_tournament_free(&t);
+        return;
+    }
+    struct store_tournament_new row;
+    json_tournament_row(&t, &row);
+    row.id = id;
+    row.organiser = me.id;
     enum store_status s = store_tournament_create(&row);
     json_tournament_free(&t);
     if (s != STORE_OK) {

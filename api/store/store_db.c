@@ -762,19 +762,26 @@ static const char *const stmt_sql[ST_COUNT] = {
         "SELECT (" TOURNEY_SUMMARY_SQL "::jsonb || jsonb_build_object('round', t.round, "
         "'started_at', " TOURNEY_TIME_SQL("t.started_at") ", 'finished_at', " TOURNEY_TIME_SQL(
             "t.finished_at") ", 'entrants', (SELECT coalesce(jsonb_agg(jsonb_build_object("
-                             "'player', e.person_id, 'name', p.name, 'joined_at', " TOURNEY_TIME_SQL(
+                             "'player', e.person_id, 'name', p.name, "
+                             "'joined_at', " TOURNEY_TIME_SQL(
                                  "e.joined_at") ", 'seed', e.seed, 'left_round', e.left_round) "
                                                 "ORDER BY e.seed NULLS LAST, e.joined_at, "
                                                 "e.person_id), '[]') FROM tournament_entrants e "
                                                 "JOIN people p ON p.id = e.person_id WHERE "
                                                 "e.tournament_id = t.id), 'pairings', (SELECT "
-        "coalesce(jsonb_agg(jsonb_build_object('round', r.round, 'tables', r.tables) ORDER BY "
-        "r.round), '[]') FROM (SELECT x.round, jsonb_agg(jsonb_build_object('table', "
-        "x.table_no, 'players', x.seats, 'game', x.game_id, 'bye', cardinality(x.seats) = 1, "
-        "'status', g.status, 'scores', g.scores) ORDER BY x.table_no) AS tables FROM "
-        "tournament_tables x LEFT JOIN games g ON g.id = x.game_id WHERE x.tournament_id = t.id "
-        "GROUP BY x.round) r)))::text FROM tournaments t JOIN people o ON o.id = t.organiser "
-        "WHERE t.id = $1::uuid",
+                                                "coalesce(jsonb_agg(jsonb_build_object('round', "
+                                                "r.round, 'tables', r.tables) ORDER BY "
+                                                "r.round), '[]') FROM (SELECT x.round, "
+                                                "jsonb_agg(jsonb_build_object('table', "
+                                                "x.table_no, 'players', x.seats, 'game', "
+                                                "x.game_id, 'bye', cardinality(x.seats) = 1, "
+                                                "'status', g.status, 'scores', g.scores) ORDER BY "
+                                                "x.table_no) AS tables FROM "
+                                                "tournament_tables x LEFT JOIN games g ON g.id = "
+                                                "x.game_id WHERE x.tournament_id = t.id "
+                                                "GROUP BY x.round) r)))::text FROM tournaments t "
+                                                "JOIN people o ON o.id = t.organiser "
+                                                "WHERE t.id = $1::uuid",
     [ST_TOURNEY_LIST] =
         "SELECT coalesce(json_agg(x.j ORDER BY x.created_at DESC, x.id), '[]')::text FROM "
         "(SELECT " TOURNEY_SUMMARY_SQL " AS j, t.created_at, t.id FROM tournaments t JOIN "
@@ -836,14 +843,17 @@ static const char *const stmt_sql[ST_COUNT] = {
     /* Tournament $1's events after seq $2, at most 100, oldest first. */
     [ST_TOURNEY_EVENTS] =
         "SELECT coalesce(json_agg(json_build_object('seq', e.seq, 'type', e.type, 'data', "
-        "e.data, 'at', " TOURNEY_TIME_SQL("e.created_at") ") ORDER BY e.seq), '[]')::text FROM "
-        "(SELECT * FROM tournament_events WHERE tournament_id = $1::uuid AND seq > $2::integer "
-        "ORDER BY seq LIMIT 100) e",
+        "e.data, 'at', " TOURNEY_TIME_SQL(
+            "e.created_at") ") ORDER BY e.seq), '[]')::text FROM "
+                            "(SELECT * FROM tournament_events WHERE tournament_id = $1::uuid AND "
+                            "seq > $2::integer "
+                            "ORDER BY seq LIMIT 100) e",
     /* Person $2 leaves running tournament $1: out from the round running on; its game of
      * that round still being played and its seat there (the table's seat order is the
      * game's), or NULLs. No row: not an entrant still in, or the tournament is not running. */
     [ST_TOURNEY_WITHDRAW] =
-        "UPDATE tournament_entrants e SET left_round = greatest(t.round, 1) FROM tournaments t WHERE t.id = "
+        "UPDATE tournament_entrants e SET left_round = greatest(t.round, 1) FROM tournaments t "
+        "WHERE t.id = "
         "e.tournament_id AND e.tournament_id = $1::uuid AND e.person_id = $2::uuid AND "
         "e.left_round IS NULL AND t.status = 'running' RETURNING (SELECT x.game_id FROM "
         "tournament_tables x JOIN games g ON g.id = x.game_id WHERE x.tournament_id = t.id AND "

@@ -38,10 +38,13 @@ static int table_of(const struct store_tourney *t, const PGresult *res, int r,
     x->table_no = (int)db_long(res, r, 1, 0);
     char seats[STORE_TOURNEY_SEATS * (AUTH_UUID_LEN + 1) + 1];
     if (db_take_text(res, r, 2, seats, sizeof seats)) return -1;
-    for (char *save = NULL, *p = strtok_r(seats, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+    for (char *p = seats; *p;) { /* "id,id,..." */
+        char *comma = strchr(p, ',');
+        if (comma) *comma = '\0';
         int e = entrant_of(t, p);
         if (e < 0 || x->nseats >= STORE_TOURNEY_SEATS) return -1;
         x->seat[x->nseats++] = e;
+        p = comma ? comma + 1 : p + strlen(p);
     }
     if (!PQgetisnull(res, r, 3)) db_take_text(res, r, 3, x->game, sizeof x->game);
     x->ended = db_long(res, r, 4, 0) == 1;

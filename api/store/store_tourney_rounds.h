@@ -21,14 +21,14 @@ struct store_tourney_entrant {
 
 /* A table of a round (one seat: a bye) and its game's end. */
 struct store_tourney_table {
-    int round;                          /* 1 first */
-    int table_no;                       /* 0 first */
-    int nseats;                         /* 1..STORE_TOURNEY_SEATS */
-    int seat[STORE_TOURNEY_SEATS];      /* the entrant (index in entrants) at each seat */
-    char game[AUTH_UUID_LEN + 1];       /* its game, or "" (a bye, or not created yet) */
-    int ended;                          /* 1: the game finished or was aborted */
-    int score[STORE_TOURNEY_SEATS];     /* with ended: the final scores */
-    int out_at[STORE_TOURNEY_SEATS];    /* with ended: 0, or the version it resigned at */
+    int round;                       /* 1 first */
+    int table_no;                    /* 0 first */
+    int nseats;                      /* 1..STORE_TOURNEY_SEATS */
+    int seat[STORE_TOURNEY_SEATS];   /* the entrant (index in entrants) at each seat */
+    char game[AUTH_UUID_LEN + 1];    /* its game, or "" (a bye, or not created yet) */
+    int ended;                       /* 1: the game finished or was aborted */
+    int score[STORE_TOURNEY_SEATS];  /* with ended: the final scores */
+    int out_at[STORE_TOURNEY_SEATS]; /* with ended: 0, or the version it resigned at */
 };
 
 /* A tournament as pairing and standings need it. */
@@ -43,7 +43,7 @@ struct store_tourney {
     char status[16];
     int round; /* the round running (0: not started) */
     char organiser[AUTH_UUID_LEN + 1];
-    int n;     /* entrants */
+    int n; /* entrants */
     struct store_tourney_entrant *entrants;
     int ntables;
     struct store_tourney_table *tables; /* by round, then table */

@@ -49,8 +49,8 @@ static int who(const struct field *f, const char *id)
 }
 
 /* Creates tournament `body` with n entrants who all join; 0 or -1 (why). */
-static int field_new(const struct server *srv, const char *body, int n, struct field *f,
-                     char *why, size_t cap)
+static int field_new(const struct server *srv, const char *body, int n, struct field *f, char *why,
+                     size_t cap)
 {
     memset(f, 0, sizeof *f);
     f->n = n;
@@ -372,8 +372,8 @@ ITEST(tourney_knockout6, "tournaments: a knockout of 6: byes to the top seeds, o
                    jnum(t, "standings.1.rank") == 2;
     cJSON_Delete(t);
     CHECK(rc == 0, "%s", why);
-    CHECK(n == 3 && byes == 2 && seeds_ok, "%d rounds, %d byes in round 1 (top seeds: %d)", n,
-          byes, seeds_ok);
+    CHECK(n == 3 && byes == 2 && seeds_ok, "%d rounds, %d byes in round 1 (top seeds: %d)", n, byes,
+          seeds_ok);
     CHECK(champion, "one champion with 3 rounds won");
 }
 
