@@ -10,6 +10,7 @@
 #include "jobs.h"
 #include "json_out.h"
 #include "log.h"
+#include "mono.h"
 #include "seated_game.h"
 #include "store_jobs.h"
 #include "tourney.h"
@@ -143,6 +144,7 @@ static enum jobs_result run_round(const char *id, int round, const struct store_
     struct tourney_round *r = NULL;
     char *json = NULL;
     enum jobs_result res = JOBS_RETRY;
+    long long began = mono_ms(), paired_at = began;
     enum store_status s = store_tourney_load(id, &t);
     if (s == STORE_NOT_FOUND) res = JOBS_DROP;
     if (s != STORE_OK) goto out;
@@ -179,6 +181,7 @@ static enum jobs_result run_round(const char *id, int round, const struct store_
         store_tourney_free(&t);
         if (store_tourney_load(id, &t) != STORE_OK) goto out;
     }
+    paired_at = mono_ms();
     if (create_games(id, &t, round)) goto out;
     store_tourney_free(&t);
     if (store_tourney_load(id, &t) != STORE_OK) goto out;
@@ -186,10 +189,13 @@ static enum jobs_result run_round(const char *id, int round, const struct store_
     int done = 0;
     if (!json || store_tourney_advance(id, round, "round_started", json, j->id, &done) != STORE_OK)
         goto out;
-    if (done) {
-        char rs[12];
+    if (done) { /* how long the pairing and the games' creation took */
+        char rs[12], pms[24], cms[24];
         snprintf(rs, sizeof rs, "%d", round);
-        log_kv(LOG_INFO, "tournament round started", "tournament", id, "round", rs, NULL);
+        snprintf(pms, sizeof pms, "%lld", paired_at - began);
+        snprintf(cms, sizeof cms, "%lld", mono_ms() - paired_at);
+        log_kv(LOG_INFO, "tournament round started", "tournament", id, "round", rs, "pairing_ms",
+               pms, "games_ms", cms, NULL);
     }
     res = JOBS_DONE;
 out:
