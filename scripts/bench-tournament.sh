@@ -18,17 +18,11 @@
 # BENCH_PORT (18095; the second server BENCH_PORT + 1), TILEHALL_BIN (build/tilehall),
 # BENCH_KEEP=1 keeps the cluster (in .pgdata-bench-tourney).
 set -euo pipefail
-top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top"
-entrants=${BENCH_ENTRANTS:-128}
-rounds=${BENCH_ROUNDS:-7}
-par=${BENCH_PAR:-8}
-port=${BENCH_PORT:-18095}
-port2=$((port + 1))
-bin=${TILEHALL_BIN:-build/tilehall}
-out=build/bench
-base=http://127.0.0.1:$port
-base2=http://127.0.0.1:$port2
+top=$(cd "$(dirname "$0")/.." && pwd) && cd "$top"
+: "${BENCH_ENTRANTS:=128}" "${BENCH_ROUNDS:=7}" "${BENCH_PAR:=8}" "${BENCH_PORT:=18095}"
+entrants=$BENCH_ENTRANTS rounds=$BENCH_ROUNDS par=$BENCH_PAR port=$BENCH_PORT
+port2=$((port + 1)) bin=${TILEHALL_BIN:-build/tilehall} out=build/bench
+base=http://127.0.0.1:$port base2=http://127.0.0.1:$port2
 export PGDATA_DIR=$top/.pgdata-bench-tourney
 
 # shellcheck source=scripts/bench-lib.sh

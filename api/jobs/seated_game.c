@@ -62,21 +62,21 @@ enum game_outcome seated_game_create(struct seated_game *sg)
     rc = GAME_NO_MEMORY;
     if (!events) goto out;
     struct game_new *n = &t->n;
-    n->setup = &t->in.setup;
-    n->g = &t->g;
-    n->players = t->players;
-    n->clock = t->in.clock;
-    n->hints_off = t->in.hints_off;
-    n->rated = t->in.rated;
-    n->events_json = events;
-    n->last_seq = nev;
-    n->version = 1;
-    n->nseeks = sg->nseeks;
-    n->seek_ids = sg->seek_ids;
-    n->seek_seats = sg->seek_seats;
-    n->tourney_id = sg->tourney_id;
-    n->tourney_round = sg->tourney_round;
-    n->tourney_table = sg->tourney_table;
+    *n = (struct game_new){.setup = &t->in.setup,
+                           .g = &t->g,
+                           .players = t->players,
+                           .clock = t->in.clock,
+                           .hints_off = t->in.hints_off,
+                           .rated = t->in.rated,
+                           .events_json = events,
+                           .last_seq = nev,
+                           .version = 1,
+                           .nseeks = sg->nseeks,
+                           .seek_ids = sg->seek_ids,
+                           .seek_seats = sg->seek_seats,
+                           .tourney_id = sg->tourney_id,
+                           .tourney_round = sg->tourney_round,
+                           .tourney_table = sg->tourney_table};
     rc = game_create_begin(n);
     enum store_status ss = STORE_OK;
     if (rc == GAME_COMMITTED) rc = game_create(n, NULL, &ss);

@@ -50,19 +50,23 @@ static enum store_status tournament_with_standings(const char *id, char **json)
     return s;
 }
 
+/* Answers the store's failure `s` (404 for no such tournament). Returns 0 for STORE_OK
+ * (nothing answered), else 1. */
+static int store_refused(struct api_response *resp, enum store_status s)
+{
+    if (s == STORE_OK) return 0;
+    if (s == STORE_NOT_FOUND)
+        problem_reply(resp, 404, "not_found", "There is no tournament with this id.");
+    else
+        problem_store(resp, s);
+    return 1;
+}
+
 /* Answers tournament `id` with its standings, with `status`. */
 static void reply_tournament(struct api_response *resp, const char *id, int status)
 {
     char *json = NULL;
-    enum store_status s = tournament_with_standings(id, &json);
-    if (s == STORE_NOT_FOUND) {
-        problem_reply(resp, 404, "not_found", "There is no tournament with this id.");
-        return;
-    }
-    if (s != STORE_OK) {
-        problem_store(resp, s);
-        return;
-    }
+    if (store_refused(resp, tournament_with_standings(id, &json))) return;
     api_reply_take(resp, status, "application/json", json);
 }
 
@@ -162,15 +166,7 @@ static void entry(const struct api_request *req, struct api_response *resp, cons
         return;
     }
     enum store_entry e;
-    enum store_status s = store_tournament_entry(id, me.id, join, &e);
-    if (s == STORE_NOT_FOUND) {
-        problem_reply(resp, 404, "not_found", "There is no tournament with this id.");
-        return;
-    }
-    if (s != STORE_OK) {
-        problem_store(resp, s);
-        return;
-    }
+    if (store_refused(resp, store_tournament_entry(id, me.id, join, &e))) return;
     if (e == STORE_ENTRY_NOT_OPEN && !join) {
         withdraw(resp, id, me.id);
         return;
@@ -262,24 +258,13 @@ void routes_tournament_start(const struct api_request *req, struct api_response 
     enum store_status s = id && auth_uuid_valid(id) ? store_tourney_load(id, &t) : STORE_NOT_FOUND;
     int mine = s == STORE_OK && strcmp(t.organiser, me.id) == 0;
     if (s == STORE_OK) store_tourney_free(&t);
-    if (s == STORE_NOT_FOUND) {
-        problem_reply(resp, 404, "not_found", "There is no tournament with this id.");
-        return;
-    }
-    if (s != STORE_OK) {
-        problem_store(resp, s);
-        return;
-    }
+    if (store_refused(resp, s)) return;
     if (!mine) {
         problem_reply(resp, 403, "not_organiser", "Only the tournament's organiser starts it.");
         return;
     }
     char found[16];
-    s = store_tourney_start(id, found, sizeof found);
-    if (s != STORE_OK) {
-        problem_store(resp, s);
-        return;
-    }
+    if (store_refused(resp, store_tourney_start(id, found, sizeof found))) return;
     if (strcmp(found, "too_few") == 0) {
         problem_reply(resp, 409, "tournament_too_few",
                       "A tournament starts with two entrants at least.");
@@ -312,7 +297,8 @@ void routes_tournament_events(const struct api_request *req, struct api_response
     json = NULL;
     if (s == STORE_OK) s = store_tourney_events(id, (int)a, &json);
     if (s == STORE_NOT_FOUND) {
-        problem_reply(resp, 404, "not_found", "There is no tournament with this id.");
+        free(json);
+        (void)store_refused(resp, s);
         return;
     }
     (void)api_reply_raw_member(resp, s, "events", json);

@@ -69,12 +69,12 @@ static int table_of(const struct store_tourney *t, const PGresult *res, int r,
 
 enum store_status store_tourney_load(const char *id, struct store_tourney *t)
 {
-    memset(t, 0, sizeof *t);
     const char *vals[1] = {id};
     PGresult *res;
+    int bad = 0;
+    memset(t, 0, sizeof *t);
     enum store_status s = db_run_row(ST_TOURNEY_ROW, 1, vals, 0, &res);
     if (s != STORE_OK) return s;
-    int bad = 0;
     db_copy_text(res, 0, t->format, sizeof t->format);
     db_copy_text(res, 1, t->ruleset, sizeof t->ruleset);
     t->options_json = dup_col(res, 0, 2, &bad);
@@ -123,15 +123,14 @@ void store_tourney_free(struct store_tourney *t)
 enum store_status store_tourney_start(const char *id, char *found, size_t cap)
 {
     found[0] = '\0';
-    PGconn *pg = db_conn();
-    if (!pg) return STORE_UNAVAILABLE;
     const char *vals[1] = {id};
-    PGresult *res;
-    enum store_status s = db_run(&pg, ST_TOURNEY_START, 1, vals, NULL, &res);
-    if (s != STORE_OK) return s;
-    if (PQntuples(res) == 1) db_copy_text(res, 0, found, cap);
-    PQclear(res);
-    return STORE_OK;
+    PGresult *res; /* tournament_start() answers one row, NULL for no tournament */
+    enum store_status s = db_run_row(ST_TOURNEY_START, 1, vals, 0, &res);
+    if (s == STORE_OK) {
+        db_copy_text(res, 0, found, cap);
+        PQclear(res);
+    }
+    return s;
 }
 
 enum store_status store_tourney_cancel(const char *id)
