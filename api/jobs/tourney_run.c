@@ -226,13 +226,3 @@ int tourney_run_init(void)
 {
     return jobs_register(&tourney_kind);
 }
-
-int tourney_run_plan_start(const char *id, int due_ms)
-{
-    char subject[AUTH_UUID_LEN + 8];
-    snprintf(subject, sizeof subject, "%s:1", id);
-    return store_job_plan_free(TOURNEY_RUN_KIND, subject, due_ms, TOURNEY_RUN_LEASE_MS, NULL) ==
-                   STORE_OK
-               ? 0
-               : -1;
-}

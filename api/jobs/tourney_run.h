@@ -26,7 +26,4 @@
 /* Registers the kind. Returns 0, or -1 when the registry is full. */
 int tourney_run_init(void) NODISCARD;
 
-/* Plans the start of tournament `id` at `starts_at` (RFC 3339), due in `due_ms`. */
-int tourney_run_plan_start(const char *id, int due_ms) NODISCARD;
-
 #endif
