@@ -175,6 +175,14 @@ bench-ratings: $(BENCH_RATINGS_BIN) $(API_BIN)
 	scripts/bench-leaderboard.sh
 	scripts/bench-rated-turns.sh
 
+# make bench-tournament (scripts/bench-tournament.sh; not in make test): a swiss of 128
+# players over 7 rounds through the HTTP API on two servers, then a knockout of its top 8;
+# the wall times, each round change's time from the last game to the next pairing (target:
+# under 1 s), and the invariants.
+.PHONY: bench-tournament
+bench-tournament: $(API_BIN)
+	scripts/bench-tournament.sh
+
 bench: deps
 	$(MAKE_PLAIN) bench-engine
 	$(MAKE_PLAIN) bench-json

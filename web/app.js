@@ -8,6 +8,7 @@
 //   #/player/<id>           a player's profile: ratings, their history (profile.js)
 //   #/leaderboard/<pool>    a pool's leaderboard (leaderboard.js)
 //   #/bots                  the computer players' ratings (bots.js)
+//   #/tournaments[/<status>] tournaments, #/tournament/<id> one (tournaments.js)
 import { API, API_DEFAULT, ApiError, apiRefused, call, get, post, randomKey } from './api.js';
 import { drawBoard, rotLoc, SEAT_COLORS, tileSvg } from './board.js';
 import { botsView } from './bots.js';
@@ -16,6 +17,7 @@ import { $, clearError, dot, h, showError } from './dom.js';
 import { getLang, LANGS, setLang, t } from './i18n.js';
 import { leaderboardView } from './leaderboard.js';
 import { profileView } from './profile.js';
+import { tournamentsView, tournamentView } from './tournaments.js';
 import { botRatings, changeOf, ratedPlayers, seatRating } from './ratings.js';
 
 const main = () => $('#main');
@@ -97,6 +99,7 @@ function header() {
         h('nav', { class: 'topnav', 'aria-label': t('site') },
             h('a', { href: '#/leaderboard/classic', id: 'nav-board' }, t('leaderboard')),
             h('a', { href: '#/bots', id: 'nav-bots' }, t('bots')),
+            h('a', { href: '#/tournaments', id: 'nav-tournaments' }, t('tournaments')),
             player() ? h('a', { href: '#/player/' + player().id, id: 'nav-me' }, t('my_profile')) : null),
         h('label', { class: 'langpick' }, h('span', { class: 'sr-only' }, t('language')), sel),
         // A link that named an API this page may not use: said, not followed.
@@ -110,12 +113,15 @@ function route() {
     view = null;
     document.documentElement.lang = getLang();
     header();
+    let tm;
     const m = location.hash.match(/^#\/(game|join|player|leaderboard)\/([0-9a-zA-Z-]+)(?:\/([^/?#]+))?/);
     if (m && m[1] === 'game') view = gameView(m[2]);
     else if (m && m[1] === 'join') view = joinView(m[2], decodeURIComponent(m[3] || ''));
     else if (m && m[1] === 'player') view = profileView(main(), m[2], player());
     else if (m && m[1] === 'leaderboard') view = leaderboardView(main(), m[2], player());
     else if (/^#\/bots\/?$/.test(location.hash)) view = botsView(main());
+    else if ((tm = location.hash.match(/^#\/tournaments(?:\/(\w+))?\/?$/))) view = tournamentsView(main(), tm[1], player());
+    else if ((tm = location.hash.match(/^#\/tournament\/([0-9a-f-]+)$/))) view = tournamentView(main(), tm[1], player());
     else view = homeView();
 }
 window.addEventListener('hashchange', route);

@@ -43,7 +43,7 @@ static const char *const SERVICE_CODES[] = {
     /* the expansions of classic (issue 24): the contract's words for engine refusals */
     "unknown_figure", "figure_not_allowed",
     /* tournaments (issue 27) */
-    "tournament_not_open", "tournament_full",
+    "tournament_not_open", "tournament_full", "not_organiser", "tournament_too_few",
     /* END service codes */
 };
 

@@ -83,6 +83,9 @@ enum game_outcome game_create(struct game_new *n, const struct store_idem *idem,
         .nseeks = n->nseeks,
         .seek_ids = n->seek_ids,
         .seek_seats = n->seek_seats,
+        .tourney_id = n->tourney_id,
+        .tourney_round = n->tourney_round,
+        .tourney_table = n->tourney_table,
     };
     games_turn(g, &ng.turn); /* for the players' lists (0012) */
     enum store_status s = store_game_create(&ng);
@@ -93,7 +96,7 @@ enum game_outcome game_create(struct game_new *n, const struct store_idem *idem,
     case STORE_DUPLICATE:
         return GAME_DUPLICATE;
     case STORE_CONFLICT:
-        return n->nseeks ? GAME_SEEKS_TAKEN : GAME_STORE_FAILED;
+        return n->nseeks || n->tourney_id ? GAME_SEEKS_TAKEN : GAME_STORE_FAILED;
     default:
         return GAME_STORE_FAILED;
     }

@@ -57,7 +57,8 @@ enum game_outcome {
     GAME_DUPLICATE,           /* a unique key exists: the answer's idempotency key, stored by a
                                  racing request, or (game_create) the rematch of the same game */
     GAME_SEEKS_TAKEN,         /* game_create: a seek to bind no longer waits (another pairing,
-                                 a cancel, a lapse): nothing was written */
+                                 a cancel, a lapse), or a tournament's table has its game
+                                 already (another run paired it): nothing was written */
     GAME_LOAD_FAILED,         /* the game could not be read again: game_result.load says why */
     GAME_STORE_FAILED,        /* the database failed: game_result.store says why */
     GAME_RATE_LIMITED,        /* the creator's address made too many creations:
@@ -211,6 +212,9 @@ struct game_new {
     int nseeks;                         /* the matchmaker's: the seeks bound (store_new_game) */
     const char *seek_ids;               /* with nseeks: their ids ("{id,...}") */
     const char *seek_seats;             /* with nseeks: their seats ("{0,1,...}") */
+    const char *tourney_id;             /* a tournament's game: its table (store_new_game) */
+    int tourney_round;                  /* with tourney_id: the round (1 first) */
+    int tourney_table;                  /* with tourney_id: the table (0 first) */
     /* Filled by game_create_begin: */
     char id[AUTH_UUID_LEN + 1]; /* the new game's id */
     uint8_t *snapshot;          /* the encoded state, malloc'd */

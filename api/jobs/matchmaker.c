@@ -18,6 +18,7 @@
 #include "json_seek.h"
 #include "log.h"
 #include "ratings.h"
+#include "seated_game.h"
 #include "store_chat.h"
 #include "store_jobs.h"
 #include "store_ratings.h"
@@ -116,16 +117,6 @@ static void bots_for(const char *ruleset, double rating, int n, struct bot_pick 
         if (!picked(out, got, fallback[k].level, fallback[k].think_ms)) out[got++] = fallback[k];
 }
 
-/* What a table's creation needs besides the seeks. */
-struct table {
-    struct json_new_game in;
-    struct cc_game g;
-    struct cc_events ev;
-    struct store_player players[CC_MAX_PLAYERS];
-    char tokens[CC_MAX_PLAYERS][AUTH_TOKEN_LEN + 1];
-    struct game_new n;
-};
-
 /* A random permutation of 0..n-1 into order[] (Fisher-Yates). Returns 0 or -1. */
 static int shuffle(int *order, int n)
 {
@@ -171,50 +162,14 @@ static enum game_outcome table_create(struct store_seek *const *group, int ngrou
         }
         seats[s] = seat_txt[s];
     }
-    char *body = json_seek_game_body(group[0]->pool, seats, nseats);
-    struct table *t = calloc(1, sizeof *t);
-    char *events = NULL;
-    enum game_outcome rc = GAME_NO_MEMORY;
-    struct json_err err;
-    if (!body || !t) goto out;
-    rc = GAME_CORRUPT; /* a pool that no longer decodes (it was checked when posted) */
-    if (json_in_new_game(body, strlen(body), &t->in, &err)) {
-        log_kv(LOG_ERROR, "seek pool refused", "code", err.code, "detail", err.detail, NULL);
-        goto out;
-    }
-    if (auth_random_u64(&t->in.setup.seed) || cc_game_new(&t->g, &t->in.setup, &t->ev) != CC_OK)
-        goto out;
-    const char *tokens[CC_MAX_PLAYERS];
-    for (int s = 0; s < nseats; s++) {
-        snprintf(t->players[s].name, sizeof t->players[s].name, "%s", t->in.names[s]);
-        /* Every seat's token is thrown away unseen: a seeker plays with its player token,
-         * a computer player needs none (0008). */
-        if (auth_token_new(t->tokens[s]) ||
-            auth_sha256(t->tokens[s], AUTH_TOKEN_LEN, t->players[s].token_hash))
-            goto out;
-        memset(t->tokens[s], 0, sizeof t->tokens[s]);
-        tokens[s] = NULL;
-        if (order[s] < ngroup)
-            snprintf(t->players[s].person_id, sizeof t->players[s].person_id, "%s",
-                     group[order[s]]->person_id);
-    }
-    bots_seats_new(&t->in, nseats, t->players, t->tokens, tokens);
-    const char *names[CC_MAX_PLAYERS] = {0};
-    for (int s = 0; s < nseats; s++) names[s] = t->in.names[s];
-    struct json_out w;
-    json_out_init(&w);
-    json_out_begin_array(&w);
-    json_created_event(&w, &t->g, names);
-    int nev = 1 + json_events(&w, &t->g, &t->ev, 0, 2);
-    json_out_end_array(&w);
-    events = json_out_take(&w, NULL);
-    json_out_free(&w);
     char ids[CC_MAX_PLAYERS * (AUTH_UUID_LEN + 1) + 3], seat_of[CC_MAX_PLAYERS * 3 + 3];
+    const char *persons[CC_MAX_PLAYERS] = {0};
     size_t io = 0, so = 0;
     ids[io++] = '{';
     seat_of[so++] = '{';
     for (int s = 0, k = 0; s < nseats; s++) {
         if (order[s] >= ngroup) continue;
+        persons[s] = group[order[s]]->person_id;
         io +=
             (size_t)snprintf(ids + io, sizeof ids - io, "%s%s", k ? "," : "", group[order[s]]->id);
         so += (size_t)snprintf(seat_of + so, sizeof seat_of - so, "%s%d", k ? "," : "", s);
@@ -222,35 +177,21 @@ static enum game_outcome table_create(struct store_seek *const *group, int ngrou
     }
     snprintf(ids + io, sizeof ids - io, "}");
     snprintf(seat_of + so, sizeof seat_of - so, "}");
-    rc = GAME_NO_MEMORY;
-    if (!events) goto out;
-    struct game_new *n = &t->n;
-    n->setup = &t->in.setup;
-    n->g = &t->g;
-    n->players = t->players;
-    n->clock = t->in.clock;
-    n->hints_off = t->in.hints_off;
-    n->rated = t->in.rated;
-    n->events_json = events;
-    n->last_seq = nev;
-    n->version = 1;
-    n->nseeks = ngroup;
-    n->seek_ids = ids;
-    n->seek_seats = seat_of;
+    char *body = json_seek_game_body(group[0]->pool, seats, nseats);
+    if (!body) return GAME_NO_MEMORY;
     /* The seekers' POSTs were counted against the creation limit (routes_seeks.c). */
-    rc = game_create_begin(n);
-    enum store_status ss = STORE_OK;
-    if (rc == GAME_COMMITTED) rc = game_create(n, NULL, &ss);
+    struct seated_game sg = {.body = body,
+                             .person_ids = persons,
+                             .nseeks = ngroup,
+                             .seek_ids = ids,
+                             .seek_seats = seat_of};
+    enum game_outcome rc = seated_game_create(&sg);
     if (rc == GAME_COMMITTED) {
         char seated[16];
         snprintf(seated, sizeof seated, "%d", nseats);
-        log_kv(LOG_INFO, "seeks paired", "game", n->id, "seats", seated, NULL);
+        log_kv(LOG_INFO, "seeks paired", "game", sg.id, "seats", seated, NULL);
     }
-    game_new_free(n);
-out:
-    free(events);
     free(body);
-    free(t);
     return rc;
 }
 

@@ -160,3 +160,18 @@ void json_tournament_free(struct json_tournament *t)
     free(t->clock_json);
     t->options_json = t->clock_json = NULL;
 }
+
+void json_tournament_row(const struct json_tournament *t, struct store_tournament_new *row)
+{
+    memset(row, 0, sizeof *row);
+    row->name = t->name;
+    row->format = t->format;
+    row->ruleset = t->ruleset;
+    row->options_json = t->options_json;
+    row->players_per_game = t->players_per_game;
+    row->rounds = t->rounds;
+    row->clock_json = t->clock_json;
+    row->rated = t->rated;
+    row->max_players = t->max_players;
+    row->starts_at = t->starts_at[0] ? t->starts_at : NULL;
+}

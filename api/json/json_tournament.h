@@ -8,6 +8,7 @@
 #include "json_in.h"
 #include "nodiscard.h"
 #include "store.h"
+#include "store_tournaments.h"
 
 #define JSON_TOURNEY_MAX_PLAYERS 256 /* max_players at most (pairing.h's limit) */
 #define JSON_TOURNEY_RR_MAX_PLAYERS                                                                \
@@ -38,6 +39,10 @@ struct json_tournament {
  */
 int json_in_tournament(const char *body, size_t len, struct json_tournament *out,
                        struct json_err *err) NODISCARD;
+
+/* The row of decoded tournament `t` (its strings borrowed from `t`) into *row, but its id
+ * and organiser (left NULL for the caller). */
+void json_tournament_row(const struct json_tournament *t, struct store_tournament_new *row);
 
 /* Frees what json_in_tournament() allocated in `t` (and zeroes it). */
 void json_tournament_free(struct json_tournament *t);

@@ -78,6 +78,8 @@ static const struct api_route routes[] = {
     {"GET", "/v1/tournaments/{id}", routes_tournament_get},
     {"POST", "/v1/tournaments/{id}/join", routes_tournament_join},
     {"POST", "/v1/tournaments/{id}/leave", routes_tournament_leave},
+    {"POST", "/v1/tournaments/{id}/start", routes_tournament_start},
+    {"GET", "/v1/tournaments/{id}/events", routes_tournament_events},
     /* The reference web client (routes_web.c): its page and its files. */
     {"GET", "/", routes_web_index},
     {"GET", "/web/{file}", routes_web_file},

@@ -39,6 +39,15 @@ void routes_ops_free(void);
  */
 int routes_creation_limited(const struct api_request *req, struct api_response *resp);
 
+struct json_err; /* json_in.h */
+
+/* A request's body refused by its decoder (`err`): answers 400 with its code, or 500 when
+ * the decoder ran out of memory (internal_error). (creation.c) */
+void routes_body_refused(struct api_response *resp, const struct json_err *err);
+
+/* Draws a new row's id into id[]. Returns 0, or 1 after answering 500. (creation.c) */
+int routes_new_id(struct api_response *resp, char id[AUTH_UUID_LEN + 1]) NODISCARD;
+
 /* Play now (routes_seeks.c, issue 26): POST /v1/seeks, GET /v1/seeks (the lobby),
  * GET /v1/seeks/{id}?wait= (a long poll), DELETE /v1/seeks/{id}. */
 void routes_seek_create(const struct api_request *req, struct api_response *resp, const char *arg);
@@ -321,5 +330,11 @@ void routes_tournament_join(const struct api_request *req, struct api_response *
 /* POST /v1/tournaments/{id}/leave */
 void routes_tournament_leave(const struct api_request *req, struct api_response *resp,
                              const char *id);
+/* POST /v1/tournaments/{id}/start */
+void routes_tournament_start(const struct api_request *req, struct api_response *resp,
+                             const char *id);
+/* GET /v1/tournaments/{id}/events?after= */
+void routes_tournament_events(const struct api_request *req, struct api_response *resp,
+                              const char *id);
 
 #endif

@@ -100,7 +100,7 @@ void routes_seek_create(const struct api_request *req, struct api_response *resp
     struct json_seek in;
     struct json_err err;
     if (json_in_seek(req->body, req->body_len, &in, &err)) {
-        problem_reply(resp, 400, err.code, err.detail);
+        routes_body_refused(resp, &err);
         return;
     }
     /* A seek becomes a game: it counts against the creation limit as one. */
@@ -120,10 +120,7 @@ void routes_seek_create(const struct api_request *req, struct api_response *resp
                                .rating_min = in.rating_min,
                                .rating_max = in.rating_max,
                                .bot_after_s = in.bot_after_s};
-    if (auth_uuid_new(n.id)) {
-        problem_reply(resp, 500, "internal_error", "No id could be drawn.");
-        goto out;
-    }
+    if (routes_new_id(resp, n.id)) goto out;
     struct create_ctx x = {req, resp, &idem};
     struct store_seek got;
     int full = 0;

@@ -1,14 +1,18 @@
-/* routes_tournaments.c: tournaments while they are open (issue 27; api.md, "Tournaments"):
- * POST /v1/tournaments (a player's token; the creator organises, and is an entrant only by
- * joining), POST /v1/tournaments/{id}/join and /leave (a player's token, while it is open),
- * GET /v1/tournaments?status=&limit= and GET /v1/tournaments/{id} (no token). The pairing
- * of rounds (api/game/pairing.h) is not served yet: a tournament stays open. */
+/* routes_tournaments.c: tournaments (issue 27; api.md, "Tournaments"): POST
+ * /v1/tournaments (a player's token; the creator organises, and is an entrant only by
+ * joining), POST /v1/tournaments/{id}/join (while it is open) and /leave (while it is open;
+ * after the start: the running game resigned, the rest forfeited), POST .../start (the
+ * organiser), GET /v1/tournaments?status=&limit=, GET /v1/tournaments/{id} (with its
+ * rounds and standings) and GET .../events?after= (no token). The rounds are paired by a
+ * job (api/jobs/tourney_run.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "auth.h"
 #include "json_tournament.h"
+#include "game/service.h"
+#include "games.h"
 #include "log.h"
 #include "params.h"
 #include "problem.h"
@@ -16,23 +20,53 @@
 #include "store.h"
 #include "store_people.h"
 #include "store_tournaments.h"
+#include "store_tourney_rounds.h"
+#include "tourney.h"
 
 #define TOURNEY_LIST_DEFAULT 20  /* ?limit= when not given */
 #define TOURNEY_LIST_MAX     100 /* ?limit= at most */
 
-/* Answers tournament `id` as the database builds it, with `status`. */
+/* Tournament `id`'s JSON as the database builds it (json, malloc'd) with its standings
+ * (computed from its tables: tourney.h) added. */
+static enum store_status tournament_with_standings(const char *id, char **json)
+{
+    enum store_status s = store_tournament_json(id, json);
+    if (s != STORE_OK) return s;
+    struct store_tourney t;
+    s = store_tourney_load(id, &t);
+    char *standings = s == STORE_OK && t.n > 0 ? tourney_standings_json(&t) : NULL;
+    if (s == STORE_OK && t.n > 0 && !standings) s = STORE_ERROR;
+    store_tourney_free(&t);
+    size_t len = strlen(*json), cap = len + (standings ? strlen(standings) : 2) + 16;
+    char *both = s == STORE_OK ? malloc(cap) : NULL;
+    if (s == STORE_OK && (!both || len < 2 || (*json)[len - 1] != '}')) s = STORE_ERROR;
+    if (s == STORE_OK) /* the object's closing brace replaced by one more member */
+        snprintf(both, cap, "%.*s,\"standings\":%s}", (int)(len - 1), *json,
+                 standings ? standings : "[]");
+    free(standings);
+    free(*json);
+    *json = s == STORE_OK ? both : NULL;
+    if (s != STORE_OK) free(both);
+    return s;
+}
+
+/* Answers the store's failure `s` (404 for no such tournament). Returns 0 for STORE_OK
+ * (nothing answered), else 1. */
+static int store_refused(struct api_response *resp, enum store_status s)
+{
+    if (s == STORE_OK) return 0;
+    if (s == STORE_NOT_FOUND)
+        problem_reply(resp, 404, "not_found", "There is no tournament with this id.");
+    else
+        problem_store(resp, s);
+    return 1;
+}
+
+/* Answers tournament `id` with its standings, with `status`. */
 static void reply_tournament(struct api_response *resp, const char *id, int status)
 {
     char *json = NULL;
-    enum store_status s = store_tournament_json(id, &json);
-    if (s == STORE_NOT_FOUND) {
-        problem_reply(resp, 404, "not_found", "There is no tournament with this id.");
-        return;
-    }
-    if (s != STORE_OK) {
-        problem_store(resp, s);
-        return;
-    }
+    if (store_refused(resp, tournament_with_standings(id, &json))) return;
     api_reply_take(resp, status, "application/json", json);
 }
 
@@ -45,32 +79,20 @@ void routes_tournament_create(const struct api_request *req, struct api_response
     if (routes_creation_limited(req, resp)) return; /* a creation, as a game's or a player's */
     struct json_tournament t;
     struct json_err err;
-    if (json_in_tournament(req->body, req->body_len, &t, &err)) {
-        if (strcmp(err.code, "internal_error") == 0)
-            problem_reply(resp, 500, err.code, err.detail);
-        else
-            problem_reply(resp, 400, err.code, err.detail);
-        json_tournament_free(&t);
-        return;
-    }
     char id[AUTH_UUID_LEN + 1];
-    if (auth_uuid_new(id)) {
+    if (json_in_tournament(req->body, req->body_len, &t, &err)) {
+        routes_body_refused(resp, &err);
         json_tournament_free(&t);
-        problem_reply(resp, 500, "internal_error", "No id could be drawn.");
         return;
     }
-    struct store_tournament_new row = {.id = id,
-                                       .name = t.name,
-                                       .organiser = me.id,
-                                       .format = t.format,
-                                       .ruleset = t.ruleset,
-                                       .options_json = t.options_json,
-                                       .players_per_game = t.players_per_game,
-                                       .rounds = t.rounds,
-                                       .clock_json = t.clock_json,
-                                       .rated = t.rated,
-                                       .max_players = t.max_players,
-                                       .starts_at = t.starts_at[0] ? t.starts_at : NULL};
+    if (routes_new_id(resp, id)) {
+        json_tournament_free(&t);
+        return;
+    }
+    struct store_tournament_new row;
+    json_tournament_row(&t, &row);
+    row.id = id;
+    row.organiser = me.id;
     enum store_status s = store_tournament_create(&row);
     json_tournament_free(&t);
     if (s != STORE_OK) {
@@ -80,6 +102,51 @@ void routes_tournament_create(const struct api_request *req, struct api_response
     log_kv(LOG_INFO, "tournament created", "tournament", id, "by", me.id, NULL);
     snprintf(resp->location, sizeof resp->location, "/v1/tournaments/%s", id);
     reply_tournament(resp, id, 201);
+}
+
+/* Resigns seat `seat` of game `game` (a withdrawal's running game). Returns 0, or -1 when
+ * the server failed (the game may still be running: its clock ends it). */
+static int resign_seat(const char *game, int seat)
+{
+    enum games_fail why;
+    struct api_game *ag = games_fetch(game, GAMES_DB, -1, &why);
+    if (!ag) return why == GAMES_NOT_FOUND ? 0 : -1;
+    int rc = 0;
+    if (ag->row.state == STORE_PLAYING && seat >= 0 && seat < ag->g.nplayers &&
+        !cc_seat_resigned(&ag->g, (unsigned)seat)) {
+        struct game_play p = {.by = GAME_BY_SEAT, .place = 1};
+        p.action.kind = CC_ACTION_RESIGN;
+        p.action.tile = CC_NO_TILE;
+        p.action.seat = (uint8_t)seat;
+        struct game_result res;
+        enum game_outcome out = game_play(&ag, &p, &res);
+        game_result_free(&res);
+        rc = game_outcome_failed(out) ? -1 : 0;
+    }
+    games_free(ag);
+    return rc;
+}
+
+/* A leave of running tournament `id` by `person`: out from now on, its running game resigned
+ * (api.md, Additions II). 204, or 409 when it is no entrant still in a running tournament. */
+static void withdraw(struct api_response *resp, const char *id, const char *person)
+{
+    int was_in = 0, seat = -1;
+    char game[AUTH_UUID_LEN + 1];
+    enum store_status s = store_tourney_withdraw(id, person, &was_in, game, &seat);
+    if (s != STORE_OK) {
+        problem_store(resp, s);
+        return;
+    }
+    if (!was_in) {
+        problem_reply(resp, 409, "tournament_not_open",
+                      "The tournament is not running with this player in it.");
+        return;
+    }
+    log_kv(LOG_INFO, "tournament left after the start", "tournament", id, "player", person, NULL);
+    if (game[0] && resign_seat(game, seat))
+        log_kv(LOG_WARN, "a leaving entrant's game not resigned", "game", game, NULL);
+    resp->status = 204;
 }
 
 /* A join (`join` 1) or a leave of tournament `id` by the request's player. */
@@ -99,13 +166,9 @@ static void entry(const struct api_request *req, struct api_response *resp, cons
         return;
     }
     enum store_entry e;
-    enum store_status s = store_tournament_entry(id, me.id, join, &e);
-    if (s == STORE_NOT_FOUND) {
-        problem_reply(resp, 404, "not_found", "There is no tournament with this id.");
-        return;
-    }
-    if (s != STORE_OK) {
-        problem_store(resp, s);
+    if (store_refused(resp, store_tournament_entry(id, me.id, join, &e))) return;
+    if (e == STORE_ENTRY_NOT_OPEN && !join) {
+        withdraw(resp, id, me.id);
         return;
     }
     switch (e) {
@@ -179,4 +242,64 @@ void routes_tournaments_list(const struct api_request *req, struct api_response 
     char *json = NULL;
     enum store_status s = store_tournaments_list(which, (int)l, &json);
     (void)api_reply_raw_member(resp, s, "tournaments", json);
+}
+
+void routes_tournament_start(const struct api_request *req, struct api_response *resp,
+                             const char *id)
+{
+    struct store_person me;
+    if (routes_player_auth(req, resp, &me)) return;
+    struct json_err err;
+    if (json_in_empty(req->body, req->body_len, &err)) {
+        problem_reply(resp, 400, err.code, err.detail);
+        return;
+    }
+    struct store_tourney t;
+    enum store_status s = id && auth_uuid_valid(id) ? store_tourney_load(id, &t) : STORE_NOT_FOUND;
+    int mine = s == STORE_OK && strcmp(t.organiser, me.id) == 0;
+    if (s == STORE_OK) store_tourney_free(&t);
+    if (store_refused(resp, s)) return;
+    if (!mine) {
+        problem_reply(resp, 403, "not_organiser", "Only the tournament's organiser starts it.");
+        return;
+    }
+    char found[16];
+    if (store_refused(resp, store_tourney_start(id, found, sizeof found))) return;
+    if (strcmp(found, "too_few") == 0) {
+        problem_reply(resp, 409, "tournament_too_few",
+                      "A tournament starts with two entrants at least.");
+        return;
+    }
+    if (strcmp(found, "started") != 0) {
+        problem_reply(resp, 409, "tournament_not_open", "The tournament has started already.");
+        return;
+    }
+    log_kv(LOG_INFO, "tournament started", "tournament", id, "by", me.id, NULL);
+    reply_tournament(resp, id, 200);
+}
+
+void routes_tournament_events(const struct api_request *req, struct api_response *resp,
+                              const char *id)
+{
+    const char *after = api_query_get(req, "after");
+    long a = 0;
+    if (after && params_uint(after, 1000000000, &a)) {
+        problem_reply(resp, 400, "invalid_parameter", "after must be a whole number.");
+        return;
+    }
+    if (!id || !auth_uuid_valid(id)) {
+        problem_reply(resp, 404, "not_found", "There is no tournament with this id.");
+        return;
+    }
+    char *json = NULL;
+    enum store_status s = store_tournament_json(id, &json); /* 404 for no tournament */
+    free(json);
+    json = NULL;
+    if (s == STORE_OK) s = store_tourney_events(id, (int)a, &json);
+    if (s == STORE_NOT_FOUND) {
+        free(json);
+        (void)store_refused(resp, s);
+        return;
+    }
+    (void)api_reply_raw_member(resp, s, "events", json);
 }

@@ -225,6 +225,15 @@ enum store_status store_game_create(const struct store_new_game *g)
         int lens[9] = {0, 0, 0, AUTH_HASH_LEN, 0, 0, 0, 0, invite ? AUTH_HASH_LEN : 0};
         s = db_run_cmd(&pg, ST_PLAYER_INSERT, 9, vals, lens, NULL);
     }
+    if (s == STORE_OK && g->tourney_id) { /* a table takes one game (0032) */
+        char round[16], table[16];
+        snprintf(round, sizeof round, "%d", g->tourney_round);
+        snprintf(table, sizeof table, "%d", g->tourney_table);
+        const char *vals[4] = {g->id, g->tourney_id, round, table};
+        long bound = 0;
+        s = db_run_cmd(&pg, ST_TOURNEY_TABLE_BIND, 4, vals, NULL, &bound);
+        if (s == STORE_OK && bound != 1) s = STORE_CONFLICT;
+    }
     if (s == STORE_OK) {
         const char *vals[3] = {g->id, "1", g->events_json};
         s = db_run_cmd(&pg, ST_EVENTS_INSERT, 3, vals, NULL, NULL);

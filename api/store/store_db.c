@@ -735,10 +735,14 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_GAME_SUSPENDED] = "SELECT p.seat FROM players p JOIN people pe ON pe.id = p.person_id "
                           "WHERE p.game_id = $1::uuid AND pe.suspended_at IS NOT NULL",
     [ST_TOURNEY_INSERT] =
-        "INSERT INTO tournaments (id, name, organiser, format, ruleset, options, "
+        "WITH t AS (INSERT INTO tournaments (id, name, organiser, format, ruleset, options, "
         "players_per_game, rounds, clock, rated, max_players, starts_at) VALUES ($1::uuid, $2, "
         "$3::uuid, $4, $5, $6::jsonb, $7::integer, $8::integer, $9::jsonb, $10::boolean, "
-        "$11::integer, $12::timestamptz)",
+        "$11::integer, $12::timestamptz) RETURNING id, starts_at) "
+        /* An announced start: round 1's job (tourney_run.h) due then (0032). */
+        "INSERT INTO jobs (game_id, kind, subject, version, due_at, lease_ms) SELECT NULL, "
+        "'tournament_round', t.id::text || ':1', 0, t.starts_at, 10000 FROM t WHERE "
+        "t.starts_at IS NOT NULL",
     /* The tournament's row held for a join or a leave: its status and room. The entrants
      * are counted by the next statement, whose snapshot (READ COMMITTED) is taken after the
      * lock was granted and so sees every join committed meanwhile. */
@@ -754,21 +758,112 @@ static const char *const stmt_sql[ST_COUNT] = {
         "RETURNING 1) SELECT (SELECT count(*) FROM i), (SELECT count(*) FROM was)",
     [ST_TOURNEY_LEAVE] = "DELETE FROM tournament_entrants WHERE tournament_id = $1::uuid AND "
                          "person_id = $2::uuid",
+    /* Tournament $1 as Tournament (openapi.yaml) but its standings (computed in C from the
+     * tables: store_tourney_rounds.c): the summary, the round running, the entrants (seed
+     * order once started) and every round's tables with their games. */
     [ST_TOURNEY_JSON] =
-        "SELECT (" TOURNEY_SUMMARY_SQL "::jsonb || jsonb_build_object('entrants', (SELECT "
-        "coalesce(jsonb_agg(jsonb_build_object('player', e.person_id, 'name', p.name, "
-        "'joined_at', " TOURNEY_TIME_SQL(
-            "e.joined_at") ") ORDER BY e.joined_at, e.person_id), "
-                           "'[]') FROM tournament_entrants e JOIN people p ON p.id = e.person_id "
-                           "WHERE "
-                           "e.tournament_id = t.id)))::text FROM tournaments t JOIN people o ON "
-                           "o.id = t.organiser "
-                           "WHERE t.id = $1::uuid",
+        "SELECT (" TOURNEY_SUMMARY_SQL "::jsonb || jsonb_build_object('round', t.round, "
+        "'started_at', " TOURNEY_TIME_SQL("t.started_at") ", 'finished_at', " TOURNEY_TIME_SQL(
+            "t.finished_at") ", 'entrants', (SELECT coalesce(jsonb_agg(jsonb_build_object("
+                             "'player', e.person_id, 'name', p.name, "
+                             "'joined_at', " TOURNEY_TIME_SQL(
+                                 "e.joined_at") ", 'seed', e.seed, 'left_round', e.left_round) "
+                                                "ORDER BY e.seed NULLS LAST, e.joined_at, "
+                                                "e.person_id), '[]') FROM tournament_entrants e "
+                                                "JOIN people p ON p.id = e.person_id WHERE "
+                                                "e.tournament_id = t.id), 'pairings', (SELECT "
+                                                "coalesce(jsonb_agg(jsonb_build_object('round', "
+                                                "r.round, 'tables', r.tables) ORDER BY "
+                                                "r.round), '[]') FROM (SELECT x.round, "
+                                                "jsonb_agg(jsonb_build_object('table', "
+                                                "x.table_no, 'players', x.seats, 'game', "
+                                                "x.game_id, 'bye', cardinality(x.seats) = 1, "
+                                                "'status', g.status, 'scores', g.scores) ORDER BY "
+                                                "x.table_no) AS tables FROM "
+                                                "tournament_tables x LEFT JOIN games g ON g.id = "
+                                                "x.game_id WHERE x.tournament_id = t.id "
+                                                "GROUP BY x.round) r)))::text FROM tournaments t "
+                                                "JOIN people o ON o.id = t.organiser "
+                                                "WHERE t.id = $1::uuid",
     [ST_TOURNEY_LIST] =
         "SELECT coalesce(json_agg(x.j ORDER BY x.created_at DESC, x.id), '[]')::text FROM "
         "(SELECT " TOURNEY_SUMMARY_SQL " AS j, t.created_at, t.id FROM tournaments t JOIN "
         "people o ON o.id = t.organiser WHERE $1::text IS NULL OR t.status = $1::text ORDER BY "
         "t.created_at DESC, t.id LIMIT $2::integer) x",
+    /* Tournament $1 started if open (0032's tournament_start): what it found. */
+    [ST_TOURNEY_START] = "SELECT tournament_start($1::uuid)",
+    /* An announced start with fewer than two entrants: called off. */
+    [ST_TOURNEY_CANCEL] = "UPDATE tournaments SET status = 'cancelled', finished_at = now() "
+                          "WHERE id = $1::uuid AND status = 'open'",
+    /* What pairing a round of tournament $1 needs of its row. */
+    [ST_TOURNEY_ROW] = "SELECT format, ruleset, options::text, players_per_game, "
+                       "coalesce(rounds, 0), clock::text, rated::integer, status, round, "
+                       "organiser "
+                       "FROM tournaments WHERE id = $1::uuid",
+    /* Its entrants in seed order (joining order before the start), and the round each left
+     * in (NULL: still in). */
+    [ST_TOURNEY_SEEDED] = "SELECT e.person_id, p.name, e.left_round FROM tournament_entrants e "
+                          "JOIN people p ON p.id = e.person_id WHERE e.tournament_id = $1::uuid "
+                          "ORDER BY e.seed NULLS LAST, e.joined_at, e.person_id",
+    /* Its tables, each with its game's end: ended (finished or aborted), the scores by
+     * seat, and each seat's resignation (its version: a later one ranks above), as
+     * "seat:version,...". */
+    [ST_TOURNEY_TABLES] =
+        "SELECT x.round, x.table_no, array_to_string(x.seats, ','), x.game_id, "
+        "(g.status IN ('finished', 'aborted'))::integer, array_to_string(g.scores, ','), "
+        "(SELECT string_agg(a.seat || ':' || a.v, ',') FROM (SELECT seat, max(version) AS v "
+        "FROM actions WHERE game_id = x.game_id AND kind = 'resign' GROUP BY seat) a) FROM "
+        "tournament_tables x LEFT JOIN games g ON g.id = x.game_id WHERE x.tournament_id = "
+        "$1::uuid ORDER BY x.round, x.table_no",
+    /* Round $2 of tournament $1 paired as $3 (a JSON array of tables, each an array of
+     * entrant ids by seat), unless it is paired already: the first pairing stays. */
+    [ST_TOURNEY_PAIRING_PUT] =
+        "INSERT INTO tournament_tables (tournament_id, round, table_no, seats) SELECT $1::uuid, "
+        "$2::integer, (a.ord - 1)::integer, ARRAY(SELECT jsonb_array_elements_text(a.e))::uuid[] "
+        "FROM jsonb_array_elements($3::jsonb) WITH ORDINALITY AS a (e, ord) WHERE NOT EXISTS "
+        "(SELECT 1 FROM tournament_tables WHERE tournament_id = $1::uuid AND round = "
+        "$2::integer) ON CONFLICT DO NOTHING",
+    /* In the creation of game $1 (store_game_create): table $4 of round $3 of tournament $2
+     * takes it, only while it has none. */
+    [ST_TOURNEY_TABLE_BIND] = "UPDATE tournament_tables SET game_id = $1::uuid WHERE "
+                              "tournament_id = $2::uuid AND round = $3::integer AND table_no = "
+                              "$4::integer AND game_id IS NULL",
+    /* Round $2 of running tournament $1 begins (once: the round before it ran). */
+    [ST_TOURNEY_ROUND_BEGIN] = "UPDATE tournaments SET round = $2::integer WHERE id = $1::uuid "
+                               "AND status = 'running' AND round = $2::integer - 1",
+    [ST_TOURNEY_FINISH] = "UPDATE tournaments SET status = 'finished', finished_at = now() "
+                          "WHERE id = $1::uuid AND status = 'running'",
+    /* Event $2 (data $3) of tournament $1, numbered after the last (the tournament's row is
+     * held by the transaction). */
+    [ST_TOURNEY_EVENT_PUT] =
+        "INSERT INTO tournament_events (tournament_id, seq, type, data) SELECT $1::uuid, "
+        "coalesce(max(seq), 0) + 1, $2, $3::jsonb FROM tournament_events WHERE tournament_id = "
+        "$1::uuid",
+    /* The pairing's job done, in the pairing's transaction (whatever its version: no other
+     * writer moves a round's job on once its round is paired). */
+    [ST_TOURNEY_JOB_DONE] = "DELETE FROM jobs WHERE id = $1::bigint",
+    [ST_TOURNEY_CHECK] = "SELECT tournament_round_check($1::uuid)",
+    /* Tournament $1's events after seq $2, at most 100, oldest first. */
+    [ST_TOURNEY_EVENTS] =
+        "SELECT coalesce(json_agg(json_build_object('seq', e.seq, 'type', e.type, 'data', "
+        "e.data, 'at', " TOURNEY_TIME_SQL(
+            "e.created_at") ") ORDER BY e.seq), '[]')::text FROM "
+                            "(SELECT * FROM tournament_events WHERE tournament_id = $1::uuid AND "
+                            "seq > $2::integer "
+                            "ORDER BY seq LIMIT 100) e",
+    /* Person $2 leaves running tournament $1: out from the round running on; its game of
+     * that round still being played and its seat there (the table's seat order is the
+     * game's), or NULLs. No row: not an entrant still in, or the tournament is not running. */
+    [ST_TOURNEY_WITHDRAW] =
+        "UPDATE tournament_entrants e SET left_round = greatest(t.round, 1) FROM tournaments t "
+        "WHERE t.id = "
+        "e.tournament_id AND e.tournament_id = $1::uuid AND e.person_id = $2::uuid AND "
+        "e.left_round IS NULL AND t.status = 'running' RETURNING (SELECT x.game_id FROM "
+        "tournament_tables x JOIN games g ON g.id = x.game_id WHERE x.tournament_id = t.id AND "
+        "x.round = t.round AND g.status = 'active' AND $2::uuid = ANY (x.seats)), (SELECT "
+        "array_position(x.seats, $2::uuid) - 1 FROM tournament_tables x JOIN games g ON g.id = "
+        "x.game_id WHERE x.tournament_id = t.id AND x.round = t.round AND g.status = 'active' "
+        "AND $2::uuid = ANY (x.seats))",
 };
 
 /*
@@ -788,6 +883,8 @@ static const unsigned char stmt_repeatable[ST_COUNT] = {
     [ST_RATINGS_BOTS] = 1,   [ST_CHAT_EACH] = 1,       [ST_CHAT_REPORTS] = 1,
     [ST_BLOCKS_LIST] = 1,    [ST_BLOCKS_BETWEEN] = 1,  [ST_GAME_SUSPENDED] = 1,
     [ST_CHAT_HIDE] = 1,      [ST_TOURNEY_JSON] = 1,    [ST_TOURNEY_LIST] = 1,
+    [ST_TOURNEY_ROW] = 1,    [ST_TOURNEY_SEEDED] = 1,  [ST_TOURNEY_TABLES] = 1,
+    [ST_TOURNEY_EVENTS] = 1,
 };
 
 /* A thread's connection. */

@@ -153,6 +153,11 @@ struct store_new_game {
     int nseeks;
     const char *seek_ids;
     const char *seek_seats;
+    /* A tournament's game (0032): its table (tournament, round, table number), bound in the
+     * creation's transaction; STORE_CONFLICT, nothing written, when the table has a game. */
+    const char *tourney_id; /* or NULL */
+    int tourney_round;
+    int tourney_table;
 };
 
 struct ratings_game;   /* store_ratings.h */

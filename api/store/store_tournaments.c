@@ -87,11 +87,22 @@ enum store_status store_tournament_json(const char *id, char **json)
     return json_value(ST_TOURNEY_JSON, 1, vals, json);
 }
 
+/* The JSON list of statement st with text parameter `a` and number `n` into *json. */
+static enum store_status json_list(enum stmt st, const char *a, int n, char **json)
+{
+    char num[12];
+    snprintf(num, sizeof num, "%d", n);
+    const char *vals[2] = {a, num};
+    enum store_status s = json_value(st, 2, vals, json);
+    return s == STORE_NOT_FOUND ? STORE_ERROR : s;
+}
+
 enum store_status store_tournaments_list(const char *status, int limit, char **json)
 {
-    char l[12];
-    snprintf(l, sizeof l, "%d", limit);
-    const char *vals[2] = {status, l};
-    enum store_status s = json_value(ST_TOURNEY_LIST, 2, vals, json);
-    return s == STORE_NOT_FOUND ? STORE_ERROR : s;
+    return json_list(ST_TOURNEY_LIST, status, limit, json);
+}
+
+enum store_status store_tourney_events(const char *id, int after, char **json)
+{
+    return json_list(ST_TOURNEY_EVENTS, id, after, json);
 }

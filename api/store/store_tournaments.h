@@ -52,4 +52,8 @@ enum store_status store_tournament_json(const char *id, char **json) NODISCARD;
  * TournamentSummary into *json (malloc'd). STORE_OK or a failure. */
 enum store_status store_tournaments_list(const char *status, int limit, char **json) NODISCARD;
 
+/* Tournament `id`'s events after `after` (at most 100) as a JSON array into *json
+ * (malloc'd). */
+enum store_status store_tourney_events(const char *id, int after, char **json) NODISCARD;
+
 #endif

@@ -1,7 +1,8 @@
 /* t_tournaments.c: tournaments while they are open (issue 27): creation by a player (the
  * settings answered back, the organiser no entrant), joins and leaves (again: no change),
- * the lists by status, max_players held under concurrent joins, no join or leave once the
- * tournament is no longer open, and the refusals of bad bodies and parameters. */
+ * the lists by status, max_players held under concurrent joins, no join once the tournament
+ * is no longer open (a leave then withdraws an entrant: t_tourney_play.c), and the refusals
+ * of bad bodies and parameters. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,12 +128,15 @@ ITEST(tourney_create_join_leave, "tournaments: create, join, leave, get and list
     CHECK(call_code(srv, "POST", join, NULL, ann.auth, code) == 409 &&
               strcmp(code, "tournament_not_open") == 0,
           "join a running one: %s", code);
-    CHECK(call_code(srv, "POST", leave, NULL, bob.auth, code) == 409 &&
+    CHECK(call_code(srv, "POST", leave, NULL, ann.auth, code) == 409 &&
               strcmp(code, "tournament_not_open") == 0,
-          "leave a running one: %s", code);
-    CHECK(db_scalar_id("SELECT count(*) FROM tournament_entrants WHERE tournament_id = $1::uuid",
+          "a non-entrant leaves a running one: %s", code);
+    /* An entrant leaving after the start stays listed, out from the round running on. */
+    CHECK(call_code(srv, "POST", leave, NULL, bob.auth, code) == 204, "bob leaves: %s", code);
+    CHECK(db_scalar_id("SELECT count(*) FROM tournament_entrants WHERE tournament_id = $1::uuid "
+                       "AND left_round = 1",
                        id) == 1,
-          "entrants unchanged");
+          "bob out from round 1");
 }
 
 /* One player's join, for the concurrent joins. */

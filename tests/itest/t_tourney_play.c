@@ -1,0 +1,477 @@
+/* t_tourney_play.c: tournaments played to the end (issue 27): a swiss of 8 over 3 rounds
+ * (with an entrant leaving after the start), a round robin of 4, a knockout of 6 (byes to
+ * the top seeds), a swiss at 3 players per game, the start at `starts_at` and the start's
+ * refusals, and a swiss on two servers with one of them killed (-9) at every round change.
+ * The games are driven by the test: every seat but the last resigns, in seat order. After
+ * each tournament the invariants: every entrant still in sits once a round, no pair meets
+ * twice while avoidable, no second bye, the points add up, one round_started a round and one
+ * tournament_finished, and every game of the entrants belongs to one table. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "db.h"
+#include "hard.h"
+#include "tests.h"
+
+#define MAXP 16
+
+/* A tournament and its entrants. */
+struct field {
+    char id[64];
+    struct person org;
+    struct person p[MAXP];
+    int n;
+    int leaver;      /* the entrant who leaves after the start (-1: none) */
+    int leave_round; /* the round in which it leaves */
+};
+
+/* `method` `path` as `auth` on `srv`; the status (code[64] the problem's, or ""). */
+static long req(const struct server *srv, const char *method, const char *path, const char *body,
+                const char *auth, char code[64])
+{
+    const char *h[2] = {auth, NULL};
+    struct resp r;
+    http(srv, method, path, body, auth ? h : NULL, &r);
+    long st = r.status;
+    snprintf(code, 64, "%s", r.json && st >= 400 ? jstr(r.json, "code") : "");
+    resp_free(&r);
+    return st;
+}
+
+/* The entrant of f with id `id`, or -1. */
+static int who(const struct field *f, const char *id)
+{
+    for (int i = 0; i < f->n; i++)
+        if (strcmp(f->p[i].id, id) == 0) return i;
+    return -1;
+}
+
+/* Creates tournament `body` with n entrants who all join; 0 or -1 (why). */
+static int field_new(const struct server *srv, const char *body, int n, struct field *f, char *why,
+                     size_t cap)
+{
+    memset(f, 0, sizeof *f);
+    f->n = n;
+    f->leaver = -1;
+    if (person_new(srv, "Organiser", &f->org, why, cap)) return -1;
+    const char *h[2] = {f->org.auth, NULL};
+    struct resp r;
+    http(srv, "POST", "/v1/tournaments", body, h, &r);
+    if (r.status != 201) {
+        snprintf(why, cap, "create: %ld %.200s", r.status, r.body);
+        resp_free(&r);
+        return -1;
+    }
+    snprintf(f->id, sizeof f->id, "%s", jstr(r.json, "id"));
+    resp_free(&r);
+    char path[160], code[64];
+    snprintf(path, sizeof path, "/v1/tournaments/%s/join", f->id);
+    for (int i = 0; i < n; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "E%02d", i);
+        if (person_new(srv, name, &f->p[i], why, cap)) return -1;
+        long st = req(srv, "POST", path, NULL, f->p[i].auth, code);
+        if (st != 201) {
+            snprintf(why, cap, "join %d: %ld %s", i, st, code);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* GET the tournament of f (caller deletes), NULL unless 200. */
+static cJSON *tget(const struct server *srv, const struct field *f)
+{
+    char path[160];
+    snprintf(path, sizeof path, "/v1/tournaments/%s", f->id);
+    return get_json(srv, path);
+}
+
+/* Waits up to `ms` until f's round passed `round` or it ended (finished, cancelled); the
+ * tournament then (the caller deletes), or NULL. */
+static cJSON *wait_past(const struct server *srv, const struct field *f, int round, int ms)
+{
+    for (int waited = 0; waited <= ms; waited += 50) {
+        cJSON *t = tget(srv, f);
+        if (t && (jnum(t, "round") > round || strcmp(jstr(t, "status"), "finished") == 0 ||
+                  strcmp(jstr(t, "status"), "cancelled") == 0))
+            return t;
+        cJSON_Delete(t);
+        struct timespec ts = {0, 50 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    return NULL;
+}
+
+/* Plays round `round` of `t`: in every game still active, every seat but the last resigns,
+ * in seat order (the leaver of this round leaves first). Returns 0, or -1 (why). */
+static int play_round(const struct server *srv, struct field *f, const cJSON *t, int round,
+                      char *why, size_t cap)
+{
+    char path[200], code[64];
+    const cJSON *r = cJSON_GetArrayItem(jget(t, "pairings"), round - 1);
+    if (!r || jnum(r, "round") != round) {
+        snprintf(why, cap, "round %d missing", round);
+        return -1;
+    }
+    if (f->leaver >= 0 && f->leave_round == round) {
+        snprintf(path, sizeof path, "/v1/tournaments/%s/leave", f->id);
+        long st = req(srv, "POST", path, NULL, f->p[f->leaver].auth, code);
+        if (st != 204) {
+            snprintf(why, cap, "leave after the start: %ld %s", st, code);
+            return -1;
+        }
+    }
+    const cJSON *x;
+    cJSON_ArrayForEach(x, jget(r, "tables"))
+    {
+        const cJSON *players = jget(x, "players");
+        int n = cJSON_GetArraySize(players);
+        if (n < 2) continue;
+        snprintf(path, sizeof path, "/v1/games/%s/resign", jstr(x, "game"));
+        for (int s = 0; s < n - 1; s++) {
+            int e = who(f, cJSON_GetArrayItem(players, s)->valuestring);
+            if (e < 0) {
+                snprintf(why, cap, "a seat of no entrant");
+                return -1;
+            }
+            if (e == f->leaver && f->leave_round <= round) continue; /* resigned by leaving */
+            long st = req(srv, "POST", path, NULL, f->p[e].auth, code);
+            /* 409 game_not_active: the leaver's resignation ended it already. */
+            if (st != 200 && !(st == 409 && strcmp(code, "game_not_active") == 0)) {
+                snprintf(why, cap, "resign in round %d: %ld %s", round, st, code);
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Plays f to its end on srv (and, with y, every other round's resignations there, y killed
+ * at once after each round's last one and started again). *rounds gets the rounds played.
+ * The finished tournament (caller deletes), or NULL (why). */
+static cJSON *play_out(const struct server *srv, struct server *y, struct field *f, int *rounds,
+                       char *why, size_t cap)
+{
+    char path[160], code[64];
+    snprintf(path, sizeof path, "/v1/tournaments/%s/start", f->id);
+    long st = req(srv, "POST", path, NULL, f->org.auth, code);
+    if (st != 200) {
+        snprintf(why, cap, "start: %ld %s", st, code);
+        return NULL;
+    }
+    *rounds = 0;
+    cJSON *t = wait_past(srv, f, 0, 15000);
+    while (t && strcmp(jstr(t, "status"), "running") == 0) {
+        int round = (int)jnum(t, "round");
+        *rounds = round;
+        const struct server *at = y && round % 2 ? y : srv;
+        int rc = play_round(at, f, t, round, why, cap);
+        cJSON_Delete(t);
+        if (rc) return NULL;
+        if (y && at == y) { /* killed in the round change: maybe in the middle of the pairing */
+            hard_server_kill(y);
+            if (hard_server_start(y, NULL, 0)) {
+                snprintf(why, cap, "the second server did not start again");
+                return NULL;
+            }
+        }
+        /* A pairing claimed by a killed server waits for its lease (TOURNEY_RUN_LEASE_MS). */
+        t = wait_past(srv, f, round, 20000);
+    }
+    if (!t) snprintf(why, cap, "round %d never ended", *rounds);
+    if (t && strcmp(jstr(t, "status"), "finished") != 0) {
+        snprintf(why, cap, "status %s", jstr(t, "status"));
+        cJSON_Delete(t);
+        t = NULL;
+    }
+    return t;
+}
+
+/* The invariants of finished tournament t of f at `per` a table: see the top. `repeats_ok`:
+ * pairs may meet again (small fields at 3 a table). Returns 0, or -1 (why). */
+static int invariants(const struct field *f, const cJSON *t, int per, int repeats_ok, char *why,
+                      size_t cap)
+{
+    static unsigned char met[MAXP][MAXP];
+    int byes[MAXP] = {0};
+    double expect_points = 0;
+    memset(met, 0, sizeof met);
+    const cJSON *r;
+    cJSON_ArrayForEach(r, jget(t, "pairings"))
+    {
+        int round = (int)jnum(r, "round"), seen[MAXP] = {0};
+        const cJSON *x;
+        cJSON_ArrayForEach(x, jget(r, "tables"))
+        {
+            const cJSON *players = jget(x, "players");
+            int n = cJSON_GetArraySize(players), e[4];
+            if (n < 1 || n > per) {
+                snprintf(why, cap, "a table of %d in round %d", n, round);
+                return -1;
+            }
+            for (int s = 0; s < n; s++) {
+                e[s] = who(f, cJSON_GetArrayItem(players, s)->valuestring);
+                if (e[s] < 0 || seen[e[s]]++) {
+                    snprintf(why, cap, "an entrant twice (or unknown) in round %d", round);
+                    return -1;
+                }
+            }
+            if (n == 1) {
+                expect_points += 1;
+                if (++byes[e[0]] > 1 && strcmp(jstr(t, "format"), "swiss") == 0) {
+                    snprintf(why, cap, "a second bye in round %d", round);
+                    return -1;
+                }
+                continue;
+            }
+            if (!jget(x, "game") || !cJSON_IsString(jget(x, "game"))) {
+                snprintf(why, cap, "a table without its game in round %d", round);
+                return -1;
+            }
+            expect_points += n / 2.0;
+            for (int a = 0; a < n; a++)
+                for (int b = a + 1; b < n; b++) {
+                    if (met[e[a]][e[b]]++ && !repeats_ok) {
+                        snprintf(why, cap, "a pair met again in round %d", round);
+                        return -1;
+                    }
+                    met[e[b]][e[a]]++;
+                }
+        }
+        /* Every entrant still in sits once (a knockout: only those not out). */
+        if (strcmp(jstr(t, "format"), "knockout") != 0)
+            for (int i = 0; i < f->n; i++) {
+                int in = !(i == f->leaver && round > f->leave_round);
+                if (in != seen[i]) {
+                    snprintf(why, cap, "entrant %d %s round %d", i, in ? "missing from" : "in",
+                             round);
+                    return -1;
+                }
+            }
+    }
+    double points = 0;
+    const cJSON *s;
+    cJSON_ArrayForEach(s, jget(t, "standings")) points += jnum(s, "points");
+    if (cJSON_GetArraySize(jget(t, "standings")) != f->n || points < expect_points - 0.01 ||
+        points > expect_points + 0.01) {
+        snprintf(why, cap, "standings: %d lines, %.2f points, want %.2f",
+                 cJSON_GetArraySize(jget(t, "standings")), points, expect_points);
+        return -1;
+    }
+    /* Ranks in order, points never rising down the list. */
+    for (int i = 1; i < f->n; i++) {
+        const cJSON *a = cJSON_GetArrayItem(jget(t, "standings"), i - 1),
+                    *b = cJSON_GetArrayItem(jget(t, "standings"), i);
+        if (jnum(a, "rank") > jnum(b, "rank") ||
+            (strcmp(jstr(t, "format"), "knockout") != 0 && jnum(a, "points") < jnum(b, "points"))) {
+            snprintf(why, cap, "standings out of order at %d", i);
+            return -1;
+        }
+    }
+    /* The events: one round_started a round, then one tournament_finished. */
+    const char *v[1] = {f->id};
+    long started = db_scalar_params("SELECT count(*) FROM tournament_events WHERE tournament_id "
+                                    "= $1::uuid AND type = 'round_started'",
+                                    1, v),
+         finished = db_scalar_params("SELECT count(*) FROM tournament_events WHERE "
+                                     "tournament_id = $1::uuid AND type = 'tournament_finished'",
+                                     1, v);
+    if (started != cJSON_GetArraySize(jget(t, "pairings")) || finished != 1) {
+        snprintf(why, cap, "events: %ld round_started, %ld tournament_finished", started, finished);
+        return -1;
+    }
+    /* Every game of the entrants belongs to one table, every table of two or more has one. */
+    long games = db_scalar_params(
+             "SELECT count(DISTINCT p.game_id) FROM players p JOIN tournament_entrants e ON "
+             "e.person_id = p.person_id WHERE e.tournament_id = $1::uuid",
+             1, v),
+         tables = db_scalar_params("SELECT count(*) FROM tournament_tables WHERE tournament_id "
+                                   "= $1::uuid AND cardinality(seats) > 1 AND game_id IS NOT NULL",
+                                   1, v),
+         all = db_scalar_params("SELECT count(*) FROM tournament_tables WHERE tournament_id = "
+                                "$1::uuid AND cardinality(seats) > 1",
+                                1, v);
+    if (games != tables || tables != all) {
+        snprintf(why, cap, "%ld games of the entrants, %ld tables with a game, %ld tables", games,
+                 tables, all);
+        return -1;
+    }
+    return 0;
+}
+
+/* Tournament `body` of n entrants (entrant `leaver`, unless -1, leaving in `leave_round`)
+ * played to its end on srv (and y: see play_out) and its invariants checked at `per` a
+ * table: the finished tournament (caller deletes), or NULL (why). */
+static cJSON *played(const struct server *srv, struct server *y, const char *body, int n,
+                     int leaver, int leave_round, int per, int repeats_ok, char *why, size_t cap)
+{
+    static struct field f;
+    int rounds = 0;
+    if (field_new(srv, body, n, &f, why, cap)) return NULL;
+    f.leaver = leaver;
+    f.leave_round = leave_round;
+    cJSON *t = play_out(srv, y, &f, &rounds, why, cap);
+    if (t && invariants(&f, t, per, repeats_ok, why, cap)) {
+        cJSON_Delete(t);
+        t = NULL;
+    }
+    return t;
+}
+
+/* The seat-0 entrant of table `table` of round `round` (0 first) of t: its place in joining
+ * order, read from its name (E00, E01 ...), or -1. */
+static int entrant_at(const cJSON *t, int round, int table)
+{
+    char path[64];
+    snprintf(path, sizeof path, "pairings.%d.tables.%d.players.0", round, table);
+    const char *id = jstr(t, path);
+    const cJSON *e;
+    cJSON_ArrayForEach(e, jget(t, "entrants"))
+    {
+        if (strcmp(jstr(e, "player"), id) == 0) return (int)strtol(jstr(e, "name") + 1, NULL, 10);
+    }
+    return -1;
+}
+
+ITEST(tourney_swiss8, "tournaments: a swiss of 8 over 3 rounds, one entrant leaving in round 2")
+{
+    char why[300];
+    cJSON *t = played(srv, NULL,
+                      "{\"name\":\"Swiss 8\",\"format\":\"swiss\",\"rounds\":3,"
+                      "\"players_per_game\":2,\"max_players\":8}",
+                      8, 5, 2, 2, 0, why, sizeof why);
+    CHECK(t, "%s", why);
+    int three = cJSON_GetArraySize(jget(t, "pairings")) == 3;
+    /* The leaver: out of round 3 (7 left: one bye), its round 2 game lost. */
+    int bye3 = 0;
+    const cJSON *x;
+    cJSON_ArrayForEach(x, jget(t, "pairings.2.tables")) bye3 += cJSON_IsTrue(jget(x, "bye"));
+    cJSON_Delete(t);
+    CHECK(three, "3 rounds");
+    CHECK(bye3 == 1, "round 3 of 7 has one bye: %d", bye3);
+}
+
+ITEST(tourney_round_robin4, "tournaments: a round robin of 4: everyone meets everyone once")
+{
+    char why[300];
+    cJSON *t =
+        played(srv, NULL, "{\"name\":\"RR 4\",\"format\":\"round_robin\",\"players_per_game\":2}",
+               4, -1, 0, 2, 0, why, sizeof why);
+    CHECK(t, "%s", why);
+    int n = cJSON_GetArraySize(jget(t, "pairings")), games = 0;
+    const cJSON *r;
+    cJSON_ArrayForEach(r, jget(t, "pairings")) games += cJSON_GetArraySize(jget(r, "tables"));
+    cJSON_Delete(t);
+    CHECK(n == 3 && games == 6, "%d rounds, %d games: every pair once", n, games);
+}
+
+ITEST(tourney_knockout6, "tournaments: a knockout of 6: byes to the top seeds, one champion")
+{
+    char why[300];
+    cJSON *t =
+        played(srv, NULL, "{\"name\":\"KO 6\",\"format\":\"knockout\",\"players_per_game\":2}", 6,
+               -1, 0, 2, 0, why, sizeof why);
+    CHECK(t, "%s", why);
+    int n = cJSON_GetArraySize(jget(t, "pairings")), byes = 0, seeds_ok = 1;
+    const cJSON *x;
+    int table = 0;
+    cJSON_ArrayForEach(x, jget(t, "pairings.0.tables"))
+    {
+        /* A bye goes to seed 1 or 2 (joining order: no ratings). */
+        if (cJSON_IsTrue(jget(x, "bye"))) {
+            int e = entrant_at(t, 0, table);
+            byes++;
+            seeds_ok &= e == 0 || e == 1;
+        }
+        table++;
+    }
+    int champion = jnum(t, "standings.0.rank") == 1 && jnum(t, "standings.0.rounds_won") == 3 &&
+                   jnum(t, "standings.1.rank") == 2;
+    cJSON_Delete(t);
+    CHECK(n == 3 && byes == 2 && seeds_ok, "%d rounds, %d byes in round 1 (top seeds: %d)", n, byes,
+          seeds_ok);
+    CHECK(champion, "one champion with 3 rounds won");
+}
+
+ITEST(tourney_three_a_table, "tournaments: a swiss of 7 at 3 players per game")
+{
+    char why[300];
+    cJSON *t = played(srv, NULL,
+                      "{\"name\":\"Swiss 3s\",\"format\":\"swiss\",\"rounds\":2,"
+                      "\"players_per_game\":3}",
+                      7, -1, 0, 3, 1, why, sizeof why);
+    CHECK(t, "%s", why);
+    /* 7 at 3 a table: 3, 2, 2. */
+    int sizes = cJSON_GetArraySize(jget(t, "pairings.0.tables.0.players")) * 100 +
+                cJSON_GetArraySize(jget(t, "pairings.0.tables.1.players")) * 10 +
+                cJSON_GetArraySize(jget(t, "pairings.0.tables.2.players"));
+    cJSON_Delete(t);
+    CHECK(sizes == 322, "round 1's tables: %d", sizes);
+}
+
+ITEST(tourney_start_rules, "tournaments: the start by the organiser only, with two entrants, "
+                           "or at starts_at")
+{
+    char why[300], code[64], path[160];
+    struct field f;
+    CHECK(field_new(srv, "{\"name\":\"Solo\",\"format\":\"knockout\"}", 1, &f, why, sizeof why) ==
+              0,
+          "%s", why);
+    snprintf(path, sizeof path, "/v1/tournaments/%s/start", f.id);
+    CHECK(req(srv, "POST", path, NULL, f.p[0].auth, code) == 403 &&
+              strcmp(code, "not_organiser") == 0,
+          "an entrant starts it: %s", code);
+    CHECK(req(srv, "POST", path, NULL, f.org.auth, code) == 409 &&
+              strcmp(code, "tournament_too_few") == 0,
+          "one entrant: %s", code);
+    CHECK(req(srv, "POST", path, NULL, NULL, code) == 401, "no token");
+    CHECK(db_scalar_id("SELECT count(*) FROM tournaments WHERE id = $1::uuid AND status = 'open'",
+                       f.id) == 1,
+          "still open");
+
+    /* An announced start two seconds from now: started by the job planned at creation. */
+    char body[256], at[32];
+    time_t soon = time(NULL) + 2;
+    struct tm tm;
+    gmtime_r(&soon, &tm);
+    strftime(at, sizeof at, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    snprintf(body, sizeof body, "{\"name\":\"At\",\"format\":\"knockout\",\"starts_at\":\"%s\"}",
+             at);
+    struct field g;
+    CHECK(field_new(srv, body, 2, &g, why, sizeof why) == 0, "%s", why);
+    cJSON *t = wait_past(srv, &g, 0, 8000);
+    int ok = t && strcmp(jstr(t, "status"), "running") == 0 && jnum(t, "round") == 1 &&
+             cJSON_IsString(jget(t, "pairings.0.tables.0.game"));
+    cJSON_Delete(t);
+    CHECK(ok, "started at starts_at with round 1's game");
+    snprintf(path, sizeof path, "/v1/tournaments/%s/start", g.id);
+    CHECK(req(srv, "POST", path, NULL, g.org.auth, code) == 409 &&
+              strcmp(code, "tournament_not_open") == 0,
+          "started twice: %s", code);
+    snprintf(path, sizeof path, "/v1/tournaments/%s/events?after=0", g.id);
+    cJSON *ev = get_json(srv, path);
+    ok = ev && strcmp(jstr(ev, "events.0.type"), "round_started") == 0 &&
+         jnum(ev, "events.0.data.round") == 1;
+    cJSON_Delete(ev);
+    CHECK(ok, "round_started in the events");
+}
+
+ITEST(tourney_killed, "tournaments: a swiss on two servers, one killed (-9) at each round change: "
+                      "every round paired once")
+{
+    char why[300];
+    struct server y = {0};
+    CHECK(hard_server_start(&y, NULL, 0) == 0, "the second server did not start");
+    cJSON *t = played(srv, &y,
+                      "{\"name\":\"Killed\",\"format\":\"swiss\",\"rounds\":3,"
+                      "\"players_per_game\":2}",
+                      8, -1, 0, 2, 0, why, sizeof why);
+    (void)hard_server_stop(&y);
+    CHECK(t, "%s", why);
+    int n = cJSON_GetArraySize(jget(t, "pairings"));
+    cJSON_Delete(t);
+    CHECK(n == 3, "%d rounds", n);
+}
