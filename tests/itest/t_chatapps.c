@@ -64,6 +64,12 @@ static long post(const struct server *srv, const char *path, const char *body, c
     return r->status;
 }
 
+/* The URL of `path` on listener `l` into `url`. */
+static void listener_url(const struct listener *l, const char *path, char url[128])
+{
+    snprintf(url, 128, "http://127.0.0.1:%d%s", l->port, path);
+}
+
 /* Sets seat `seat`'s webhook of `g` to `url` in `format`; its secret into `secret`. */
 static int seat_hook(const struct server *srv, const struct game *g, int seat, const char *url,
                      const char *format, char secret[64])
@@ -350,8 +356,8 @@ ITEST(test_webhook_slack, "webhooks: Slack's format: blocks with the text and th
     struct listener *lc = listener_start(), *lb = listener_start();
     CHECK(lc && lb, "no listeners");
     char body[1024], url[128], urlb[128], extra[200], why[300] = "", sb[64];
-    snprintf(url, sizeof url, "http://127.0.0.1:%d/services/T0/B0/x", lc->port);
-    snprintf(urlb, sizeof urlb, "http://127.0.0.1:%d/services/T0/B1/y", lb->port);
+    listener_url(lc, "/services/T0/B0/x", url);
+    listener_url(lb, "/services/T0/B1/y", urlb);
     snprintf(extra, sizeof extra, ",\"webhook\":{\"url\":\"%s\",\"format\":\"slack\"}", url);
     snprintf(body, sizeof body, APP_GAME, extra);
     struct game g;
@@ -443,9 +449,10 @@ ITEST(test_webhook_apps_deadline_over,
      * Slack's. */
     struct listener *ld = listener_start(), *ls = listener_start();
     CHECK(ld && ls, "no listeners");
-    char body[1024], url[128], urls[128], extra[300], why[300] = "", secret[64];
-    snprintf(url, sizeof url, "http://127.0.0.1:%d/api/webhooks/2/z", ld->port);
-    snprintf(urls, sizeof urls, "http://127.0.0.1:%d/services/T0/B2/z", ls->port);
+    char url[128], urls[128];
+    listener_url(ld, "/api/webhooks/2/z", url);
+    listener_url(ls, "/services/T0/B2/z", urls);
+    char body[1024], extra[300], why[300] = "", secret[64];
     snprintf(extra, sizeof extra,
              ",\"clock\":{\"initial_seconds\":2,\"on_timeout\":\"resign\"},"
              "\"webhook\":{\"url\":\"%s\",\"format\":\"discord\"}",

@@ -478,7 +478,7 @@ test('two people through an invite link, live, the guest on another origin and a
 // unlisted one nothing at all, the listed one no token. The page is framed by no page, and
 // runs under its CSP without a violation (every securitypolicyviolation event of the page
 // is kept) while it creates a game and plays a move (issue 30 item 9).
-test('tokens go only to their API, whatever a link names; the CSP; no framing', { timeout: 60000 }, async () => {
+test('tokens go only to their API, whatever a link names; the CSP; no framing', { timeout: 120000 }, async () => {
     const pageCsp = `default-src 'self'; connect-src 'self' ${listed.origin}; img-src 'self' data:; ` +
         "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
     const ctx = await browser.newContext({ locale: 'en-GB' });
