@@ -444,8 +444,8 @@ ITEST(test_webhook_apps_deadline_over,
       "webhooks: Discord's and Slack's formats of a deadline near and the game over, as each "
       "app reads them; Discord's picture drawn in board.png's render slots and kept")
 {
-    /* Nobody plays: Ann's bank of 2 s runs out (resign at the timeout), deadline_near at
-     * 0.5 s left, then the game over. The creator's webhook is Discord's, Ann's seat's
+    /* Nobody plays: Ann's bank of 4 s runs out (resign at the timeout), deadline_near at
+     * 1 s left (a quarter of the bank: time enough on a busy machine), then the game over. The creator's webhook is Discord's, Ann's seat's
      * Slack's. */
     struct listener *ld = listener_start(), *ls = listener_start();
     CHECK(ld && ls, "no listeners");
@@ -454,7 +454,7 @@ ITEST(test_webhook_apps_deadline_over,
     listener_url(ls, "/services/T0/B2/z", urls);
     char body[1024], extra[300], why[300] = "", secret[64];
     snprintf(extra, sizeof extra,
-             ",\"clock\":{\"initial_seconds\":2,\"on_timeout\":\"resign\"},"
+             ",\"clock\":{\"initial_seconds\":4,\"on_timeout\":\"resign\"},"
              "\"webhook\":{\"url\":\"%s\",\"format\":\"discord\"}",
              url);
     snprintf(body, sizeof body, APP_GAME, extra);
@@ -464,7 +464,7 @@ ITEST(test_webhook_apps_deadline_over,
     /* The start's picture drawn: the counters from now on are the game over's. */
     int started = ok && wait_request_with(ld, "The game has started", 5000);
     long r0 = metric_count(srv, METRIC_PNG_RENDERED);
-    int over = started && wait_request_with(ld, "The game is over", 8000) &&
+    int over = started && wait_request_with(ld, "The game is over", 12000) &&
                wait_request_with(ls, "The game is over", 3000);
     long r1 = metric_count(srv, METRIC_PNG_RENDERED), c1 = metric_count(srv, METRIC_PNG_CACHED);
     struct hook_req dn = request_with(ld, "runs out in"),
