@@ -91,10 +91,13 @@ buildah "${store[@]}" bud --pull=never --layers=false -t "$image" -f "$top/Docke
 step "image (buildah bud)"
 
 # 3. The cluster and the container.
+# As root, scripts/pg-start.sh runs the cluster as `postgres`: it writes its socket's lock
+# file in the folder; the image's user (neither) reaches the socket through it.
 mkdir -p "$sock"
+chown postgres "$sock"
+chmod 755 "$sock"
 PGDATA_DIR=$pgdir PG_SERVER_OPTS="-c unix_socket_directories=$pgdir,$sock" \
     "$top/scripts/pg-start.sh" --fast tilehall_image >/dev/null
-chmod 755 "$sock" # the image's user (not the cluster's owner) reaches the socket
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 mapfile -t cmd < <(buildah "${store[@]}" inspect --format '{{range .OCIv1.Config.Cmd}}{{println .}}{{end}}' "$image" | sed '/^$/d')
 [ "${#cmd[@]}" -gt 0 ] || die "the image has no CMD"
