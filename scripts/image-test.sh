@@ -120,7 +120,8 @@ fail() {
     die "$*"
 }
 got=$(curl -sS -o "$work/body" -w '%{http_code}' "$url/healthz")
-[ "$got" = 200 ] && jq -e '.status == "ok"' "$work/body" >/dev/null || fail "/healthz answered $got"
+[ "$got" = 200 ] || fail "/healthz answered $got"
+jq -e '.status == "ok"' "$work/body" >/dev/null || fail "/healthz said $(head -c 200 "$work/body")"
 got=$(curl -sS -D "$work/head" -o "$work/body" -w '%{http_code} %{content_type}' "$url/")
 [ "$got" = "200 text/html; charset=utf-8" ] || fail "/ answered $got"
 grep -q '<script type="module" src="web/app.js">' "$work/body" || fail "/ is not the web client's page"
