@@ -76,6 +76,7 @@ include mk/apitest.mk
 include mk/bot.mk
 include mk/browser.mk
 include mk/web.mk
+include mk/image.mk
 include mk/soak.mk
 include mk/failover.mk
 include mk/benchjson.mk

@@ -38,7 +38,7 @@
 //   Keep-Alive, Transfer-Encoding) and, on the CORS paths (/v1/..., /openapi.yaml), the
 //   CORS headers that the introduction declares for every answer (Access-Control-*, Vary),
 //   and the security headers it declares for every answer (X-Content-Type-Options,
-//   Referrer-Policy, Content-Security-Policy);
+//   Referrer-Policy, X-Frame-Options, Content-Security-Policy);
 //   answers that belong to no operation (404/405 above, preflights) may carry
 //   X-Request-Id, Cache-Control and Allow, as the introduction says (Prism checks only
 //   that the required headers are there and match their schemas).
@@ -228,7 +228,8 @@ const CORS_PREFLIGHT_HEADERS = new Set(['access-control-allow-methods', 'access-
     'access-control-max-age']);
 // The browser security headers, declared once in the introduction ("Browsers (CORS)") for
 // every answer (and with the page and the picture, where their values are checked).
-const SECURITY_HEADERS = new Set(['x-content-type-options', 'referrer-policy', 'content-security-policy']);
+const SECURITY_HEADERS = new Set(['x-content-type-options', 'referrer-policy', 'x-frame-options',
+    'content-security-policy']);
 // The headers of an answer that belongs to no operation (404 for a path the document does
 // not have, 405 for a method a path does not have), declared in the introduction too.
 const UNROUTED_HEADERS = new Set(['x-request-id', 'cache-control', 'allow']);

@@ -22,10 +22,12 @@ struct http_header {
 
 /* The browser security headers of every answer (README "Limits and security"): no type
  * sniffing (a body is only ever what its Content-Type says), no Referer sent from a page of
- * this server to anyone; plus the answer's Content-Security-Policy (security_headers()). */
+ * this server to anyone, framed by no page (X-Frame-Options for browsers that do not know
+ * the CSP's frame-ancestors); plus the answer's Content-Security-Policy (security_headers()). */
 static const struct http_header security_fixed[] = {
     {"X-Content-Type-Options", "nosniff"},
     {"Referrer-Policy", "no-referrer"},
+    {"X-Frame-Options", "DENY"},
 };
 
 /* Adds the security headers to `r`: the fixed ones and `resp`'s CSP (API_CSP_NONE unless

@@ -1,8 +1,8 @@
 /* webhook_apps.c: deliveries as Discord's and Slack's incoming webhooks read them (see
  * webhook_apps.h for what is sent when, and each app's payload). The game is read as it
  * stands now (games_fetch: the cache, or the database), and Discord's picture drawn on the
- * delivery worker's thread (board_png_cached() first, else board_png_render()): a few tens
- * of milliseconds, once a turn, that the worker's other transfers wait. */
+ * delivery worker's thread under board.png's render slots (board_picture()): a few tens of
+ * milliseconds, once a turn, that the worker's other transfers wait. */
 #include "webhook_apps.h"
 
 #include <stdint.h>
@@ -18,6 +18,7 @@
 #include "buf.h"
 #include "games.h"
 #include "json_out.h"
+#include "peer.h"
 #include "utf8.h"
 
 #define BODY_MAX (BOARD_PNG_MAX + 65536) /* bytes of a request at most */
@@ -222,17 +223,33 @@ static char *discord_json(const struct notice *n, int attach)
     return json_out_take(&w, NULL);
 }
 
-/* The board of `ag` as a PNG into `png` (cached, else drawn here). Returns 0 or -1. */
+/* The client address key of every delivery's picture: ff..ff, a multicast address that no
+ * client has. board_png_begin() lets one address render BOARD_PNG_RENDERS_PER_ADDRESS
+ * pictures at once, so all the delivery workers together take one render slot at most and
+ * leave the others to board.png's clients. */
+static const uint8_t deliveries_peer[PEER_KEY_LEN] = {
+    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+};
+
+/* The board of `ag` as a PNG into `png`: from board.png's cache, else drawn here in one of
+ * its render slots and kept in the cache (a GET of the picture then draws it no more).
+ * Returns 0, WEBHOOK_APP_UNAVAILABLE when no slot is free now (the delivery waits, put back,
+ * instead of the worker), or -1. */
 static int board_picture(const struct api_game *ag, struct board_png *png)
 {
-    if (board_png_cached(ag->id, ag->row.version, WEBHOOK_APP_PNG_WIDTH, png)) return 0;
+    int version = ag->row.version, width = WEBHOOK_APP_PNG_WIDTH;
+    int begun = board_png_begin(ag->id, version, width, deliveries_peer, png);
+    if (begun == 1) return 0;
+    if (begun != 0) return WEBHOOK_APP_UNAVAILABLE;
     char *svg = board_svg_new(&ag->g, ag->names);
-    int rc = svg ? board_png_render(svg, strlen(svg), WEBHOOK_APP_PNG_WIDTH, png) : -1;
+    int rc = svg ? board_png_render(svg, strlen(svg), width, png) : -1;
     free(svg);
+    board_png_end(ag->id, version, width, rc == 0 ? png : NULL);
     return rc;
 }
 
-/* Discord's request for `n` (with the picture of `ag` when n->picture). */
+/* Discord's request for `n` (with the picture of `ag` when n->picture): 0, -1, or
+ * WEBHOOK_APP_UNAVAILABLE when the picture cannot be drawn now (board_picture()). */
 static int discord_request(const struct notice *n, const struct api_game *ag,
                            struct webhook_app_request *out)
 {
@@ -246,9 +263,10 @@ static int discord_request(const struct notice *n, const struct api_game *ag,
         return 0;
     }
     struct board_png png = {0};
-    if (board_picture(ag, &png)) {
+    int drawn = board_picture(ag, &png);
+    if (drawn) {
         free(json);
-        return -1;
+        return drawn;
     }
     uint64_t r1, r2;
     char boundary[48];

@@ -53,8 +53,9 @@ void webhook_apps_set_public_url(const char *url);
 /*
  * The request of delivery `d` (format "discord" or "slack") into `out`: 0, or
  * WEBHOOK_APP_NOTHING when there is nothing to send for it, WEBHOOK_APP_UNAVAILABLE when the
- * game cannot be read now (no database), -1 when it cannot be built (no memory, a picture
- * not drawn). Thread-safe.
+ * game cannot be read now (no database) or Discord's picture finds every render slot of
+ * board.png taken (board_png_begin(); the deliveries take one slot at most), -1 when it
+ * cannot be built (no memory, a picture not drawn). Thread-safe.
  */
 int webhook_app_request(const struct store_delivery *d, struct webhook_app_request *out) NODISCARD;
 

@@ -74,6 +74,17 @@ cJSON *get_json(const struct server *srv, const char *path)
     return get_json_as(srv, path, NULL, NULL);
 }
 
+long metric_count(const struct server *srv, const char *name)
+{
+    struct resp r;
+    http(srv, "GET", "/metrics", NULL, NULL, &r);
+    long v = -1;
+    const char *at = r.status == 200 && r.body ? strstr(r.body, name) : NULL;
+    if (at) v = strtol(at + strlen(name), NULL, 10);
+    resp_free(&r);
+    return v;
+}
+
 cJSON *game_get(const struct server *srv, const struct game *g)
 {
     char path[128];

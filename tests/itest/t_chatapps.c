@@ -2,8 +2,10 @@
  * the creator's of a private chat; their own numbering, signed, retried), webhooks in
  * Discord's and Slack's formats (each payload's documented shape: Discord's multipart
  * "payload_json" and "files[0]" with the board PNG, Slack's blocks with the picture's URL
- * under PUBLIC_URL; only the events a person reads; markup and mentions made harmless),
- * and the Idempotency-Key of a chat post (issue 28, items 1 and 5). */
+ * under PUBLIC_URL; only the events a person reads: the start, a turn, chat, a deadline near
+ * and the game over; markup and mentions made harmless; Discord's picture drawn in
+ * board.png's render slots and kept in its cache), and the Idempotency-Key of a chat post
+ * (issue 28, items 1 and 5). */
 #define _GNU_SOURCE /* memmem */
 #include <pthread.h>
 #include <stdio.h>
@@ -60,6 +62,12 @@ static long post(const struct server *srv, const char *path, const char *body, c
 {
     http(srv, "POST", path, body, h, r);
     return r->status;
+}
+
+/* The URL of `path` on listener `l` into `url`. */
+static void listener_url(const struct listener *l, const char *path, char url[128])
+{
+    snprintf(url, 128, "http://127.0.0.1:%d%s", l->port, path);
 }
 
 /* Sets seat `seat`'s webhook of `g` to `url` in `format`; its secret into `secret`. */
@@ -348,8 +356,8 @@ ITEST(test_webhook_slack, "webhooks: Slack's format: blocks with the text and th
     struct listener *lc = listener_start(), *lb = listener_start();
     CHECK(lc && lb, "no listeners");
     char body[1024], url[128], urlb[128], extra[200], why[300] = "", sb[64];
-    snprintf(url, sizeof url, "http://127.0.0.1:%d/services/T0/B0/x", lc->port);
-    snprintf(urlb, sizeof urlb, "http://127.0.0.1:%d/services/T0/B1/y", lb->port);
+    listener_url(lc, "/services/T0/B0/x", url);
+    listener_url(lb, "/services/T0/B1/y", urlb);
     snprintf(extra, sizeof extra, ",\"webhook\":{\"url\":\"%s\",\"format\":\"slack\"}", url);
     snprintf(body, sizeof body, APP_GAME, extra);
     struct game g;
@@ -406,6 +414,109 @@ ITEST(test_webhook_slack, "webhooks: Slack's format: blocks with the text and th
     free(c1.body);
     free(b0.body);
     free(b1.body);
+}
+
+/* A copy of the first request of `l` whose body holds `needle` (body malloc'd: free it), or
+ * an empty one. */
+static struct hook_req request_with(struct listener *l, const char *needle)
+{
+    int i = 0, n = listener_count(l);
+    for (; i < n; i++) {
+        struct hook_req r = request(l, i);
+        if (r.body && memmem(r.body, (size_t)r.body_len, needle, strlen(needle))) return r;
+        free(r.body);
+    }
+    return (struct hook_req){0};
+}
+
+/* Waits up to `ms` until a request of `l` holds `needle`; 1 if so. */
+static int wait_request_with(struct listener *l, const char *needle, long ms)
+{
+    for (long t = 0;; t += 50) {
+        struct hook_req r = request_with(l, needle);
+        free(r.body);
+        if (r.body || t >= ms) return r.body != NULL;
+        usleep(50000);
+    }
+}
+
+ITEST(test_webhook_apps_deadline_over,
+      "webhooks: Discord's and Slack's formats of a deadline near and the game over, as each "
+      "app reads them; Discord's picture drawn in board.png's render slots and kept")
+{
+    /* Nobody plays: Ann's bank of 4 s runs out (resign at the timeout), deadline_near at
+     * 1 s left (a quarter of the bank: time enough on a busy machine), then the game over. The creator's webhook is Discord's, Ann's seat's
+     * Slack's. */
+    struct listener *ld = listener_start(), *ls = listener_start();
+    CHECK(ld && ls, "no listeners");
+    char url[128], urls[128];
+    listener_url(ld, "/api/webhooks/2/z", url);
+    listener_url(ls, "/services/T0/B2/z", urls);
+    char body[1024], extra[300], why[300] = "", secret[64];
+    snprintf(extra, sizeof extra,
+             ",\"clock\":{\"initial_seconds\":4,\"on_timeout\":\"resign\"},"
+             "\"webhook\":{\"url\":\"%s\",\"format\":\"discord\"}",
+             url);
+    snprintf(body, sizeof body, APP_GAME, extra);
+    struct game g;
+    int ok = game_new(srv, body, &g, why, sizeof why) == 0 &&
+             seat_hook(srv, &g, 0, urls, "slack", secret) == 0;
+    /* The start's picture drawn: the counters from now on are the game over's. */
+    int started = ok && wait_request_with(ld, "The game has started", 5000);
+    long r0 = metric_count(srv, METRIC_PNG_RENDERED);
+    int over = started && wait_request_with(ld, "The game is over", 12000) &&
+               wait_request_with(ls, "The game is over", 3000);
+    long r1 = metric_count(srv, METRIC_PNG_RENDERED), c1 = metric_count(srv, METRIC_PNG_CACHED);
+    struct hook_req dn = request_with(ld, "runs out in"),
+                    dov = request_with(ld, "The game is over"),
+                    sn = request_with(ls, "runs out in"),
+                    sov = request_with(ls, "The game is over");
+    listener_stop(ld);
+    listener_stop(ls);
+    CHECK(ok, "set-up: %s", why);
+    CHECK(started && over, "no start (%d) or no game over (%d) delivered", started, over);
+    int version = game_version(srv, &g);
+    char c[2][2100], w[300];
+    EXPECT(dn.body && discord_ok(&dn, 0, c[0], sizeof c[0], w, sizeof w) == 0,
+           "Discord's deadline near: %s", dn.body ? w : "none");
+    EXPECT(strstr(c[0], "Ann, your time for turn ") && strstr(c[0], " runs out in 1 minute."),
+           "Discord's deadline near says %s", c[0]);
+    EXPECT(dov.body && discord_ok(&dov, 1, c[1], sizeof c[1], w, sizeof w) == 0,
+           "Discord's game over: %s", dov.body ? w : "none");
+    EXPECT(!strcmp(c[1], "The game is over\\: Ann 0, Bob 0."), "Discord's game over says %s", c[1]);
+    EXPECT(!strcmp(dn.event, "message") && !strcmp(dov.event, "message"), "events %s, %s", dn.event,
+           dov.event);
+    cJSON *j[2] = {cJSON_Parse(sn.body ? sn.body : ""), cJSON_Parse(sov.body ? sov.body : "")};
+    char t[2][2000], img[2][800], want[300];
+    for (int i = 0; i < 2; i++)
+        EXPECT(slack_ok(j[i], t[i], sizeof t[i], img[i], sizeof img[i]) == 0,
+               "Slack's %s is no Slack message: %.300s", i ? "game over" : "deadline near",
+               i ? sov.body : sn.body);
+    EXPECT(strstr(t[0], "Ann, your time for turn ") && strstr(t[0], " runs out in 1 minute.") &&
+               !strcmp(jstr(j[0], "text"), t[0]) && !img[0][0],
+           "Slack's deadline near: %s, fallback %s, image %s", t[0], jstr(j[0], "text"), img[0]);
+    snprintf(want, sizeof want, PUBLIC_URL "/v1/games/%s/board.png?version=%d&width=800", g.id,
+             version);
+    EXPECT(!strcmp(t[1], "The game is over: Ann 0, Bob 0.") && !strcmp(jstr(j[1], "text"), t[1]) &&
+               !strcmp(img[1], want),
+           "Slack's game over: %s, fallback %s, image %s (want %s)", t[1], jstr(j[1], "text"),
+           img[1], want);
+    /* The game over's picture was drawn once, through board.png's slots, and kept: the
+     * picture Slack links is that one, from the cache. */
+    struct resp r = {0};
+    if (!strncmp(img[1], PUBLIC_URL, strlen(PUBLIC_URL)))
+        http(srv, "GET", img[1] + strlen(PUBLIC_URL), NULL, NULL, &r);
+    long r2 = metric_count(srv, METRIC_PNG_RENDERED), c2 = metric_count(srv, METRIC_PNG_CACHED);
+    EXPECT(r0 >= 0 && r1 == r0 + 1, "pictures drawn for the game over's message: %ld (1)", r1 - r0);
+    EXPECT(r.status == 200 && !strcmp(r.ctype, "image/png") && r2 == r1 && c2 == c1 + 1,
+           "GET of the game over's picture: %ld %s, drawn again %ld times, from the cache %ld",
+           r.status, r.ctype, r2 - r1, c2 - c1);
+    resp_free(&r);
+    for (int i = 0; i < 2; i++) cJSON_Delete(j[i]);
+    free(dn.body);
+    free(dov.body);
+    free(sn.body);
+    free(sov.body);
 }
 
 ITEST(test_chat_idempotency, "chat: an Idempotency-Key posts once, a repeat gets the first "

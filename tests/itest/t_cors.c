@@ -5,9 +5,9 @@
  * listed origin echoed with Vary: Origin, an unlisted one gets nothing) and preflights
  * that a rate limit does not refuse, while the 429 after them is readable by the page.
  * And the browser security headers (README "Limits and security"): every answer carries
- * X-Content-Type-Options: nosniff, Referrer-Policy: no-referrer and a Content-Security-
- * Policy that loads nothing and forbids framing, but the web client's page, whose policy
- * allows its own files and requests to its own origin and WEB_API_ORIGINS's only. */
+ * X-Content-Type-Options: nosniff, Referrer-Policy: no-referrer, X-Frame-Options: DENY and a
+ * Content-Security-Policy that loads nothing and forbids framing, but the web client's page, whose
+ * policy allows its own files and requests to its own origin and WEB_API_ORIGINS's only. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -413,7 +413,7 @@ ITEST(test_cors_timeout,
           "no exposed headers: %.400s", a);
     CHECK(strstr(a, "\"code\":\"request_timeout\""), "not request_timeout: %.400s", a);
     CHECK(has_line(a, "X-Content-Type-Options: nosniff") &&
-              has_line(a, "Referrer-Policy: no-referrer") &&
+              has_line(a, "Referrer-Policy: no-referrer") && has_line(a, "X-Frame-Options: DENY") &&
               has_line(a, "Content-Security-Policy: " CSP_NONE),
           "the 408 without the security headers: %.400s", a);
     CHECK(st == 0, "server exit %d", st);
@@ -437,6 +437,8 @@ static const char *secure(const struct cresp *r, const char *csp, char *why, siz
         return snprintf(why, cap, "X-Content-Type-Options \"%s\"", v), why;
     if (strcmp(hget(r, "Referrer-Policy", v, sizeof v), "no-referrer") != 0)
         return snprintf(why, cap, "Referrer-Policy \"%s\"", v), why;
+    if (strcmp(hget(r, "X-Frame-Options", v, sizeof v), "DENY") != 0)
+        return snprintf(why, cap, "X-Frame-Options \"%s\"", v), why;
     if (strcmp(hget(r, "Content-Security-Policy", v, sizeof v), csp) != 0)
         return snprintf(why, cap, "Content-Security-Policy \"%s\", not \"%s\"", v, csp), why;
     return NULL;
@@ -446,7 +448,7 @@ static const char *secure(const struct cresp *r, const char *csp, char *why, siz
  * operators' paths, the spec, the web client's files, the pictures) carries the security
  * headers; the page its own CSP, every other answer CSP_NONE (board.svg included). */
 ITEST(test_security_headers,
-      "security headers: nosniff, no-referrer and a CSP on every answer, the page's own")
+      "security headers: nosniff, no-referrer, DENY and a CSP on every answer, the page's own")
 {
     struct game g;
     NEW_GAME(&g, GAME2);

@@ -19,21 +19,6 @@ static int png_size(const struct resp *r, unsigned long *w, unsigned long *h)
     return 1;
 }
 
-/* The value of counter line `name` in the server's /metrics, or -1. */
-static long metric(const struct server *srv, const char *name)
-{
-    struct resp r;
-    http(srv, "GET", "/metrics", NULL, NULL, &r);
-    long v = -1;
-    const char *at = r.status == 200 && r.body ? strstr(r.body, name) : NULL;
-    if (at) v = strtol(at + strlen(name), NULL, 10);
-    resp_free(&r);
-    return v;
-}
-
-#define RENDERED "tilehall_board_png_total{source=\"rendered\"} "
-#define CACHED   "tilehall_board_png_total{source=\"cache\"} "
-
 /* One board.png of every ruleset (classic played to its end), the size asked; 304. */
 ITEST(test_board_png, "board.png: every ruleset, the width asked, ETag and 304")
 {
@@ -156,13 +141,13 @@ ITEST(test_board_png_cache, "board.png: one render per version and width, viewer
     CHECK(play_turn(srv, &g, 1, why, sizeof why) >= 0, "%s", why);
     char path[160];
     snprintf(path, sizeof path, "/v1/games/%s/board.png?width=700", g.id);
-    long r0 = metric(srv, RENDERED), c0 = metric(srv, CACHED);
+    long r0 = metric_count(srv, METRIC_PNG_RENDERED), c0 = metric_count(srv, METRIC_PNG_CACHED);
     CHECK(r0 >= 0 && c0 >= 0, "no board.png counters in /metrics");
     struct resp a, b;
     http(srv, "GET", path, NULL, NULL, &a);
-    long r1 = metric(srv, RENDERED);
+    long r1 = metric_count(srv, METRIC_PNG_RENDERED);
     http(srv, "GET", path, NULL, NULL, &b);
-    long r2 = metric(srv, RENDERED), c2 = metric(srv, CACHED);
+    long r2 = metric_count(srv, METRIC_PNG_RENDERED), c2 = metric_count(srv, METRIC_PNG_CACHED);
     int same = a.status == 200 && b.status == 200 && a.len == b.len && a.len > 0 &&
                memcmp(a.body, b.body, a.len) == 0 && strcmp(a.etag, b.etag) == 0;
     resp_free(&a);
@@ -178,17 +163,17 @@ ITEST(test_board_png_cache, "board.png: one render per version and width, viewer
     CHECK(a.status == 200 && png_size(&a, &w, &h) && w == 800, "width 701: %ld, %lu wide", a.status,
           w);
     resp_free(&a);
-    CHECK(metric(srv, RENDERED) == r2, "width 701 was rendered again");
+    CHECK(metric_count(srv, METRIC_PNG_RENDERED) == r2, "width 701 was rendered again");
     snprintf(path, sizeof path, "/v1/games/%s/board.png?width=801", g.id);
     http(srv, "GET", path, NULL, NULL, &a);
     CHECK(a.status == 200 && png_size(&a, &w, &h) && w == 1200, "width 801: %ld, %lu wide",
           a.status, w);
     resp_free(&a);
-    CHECK(metric(srv, RENDERED) == r2 + 1, "width 801 was not rendered");
+    CHECK(metric_count(srv, METRIC_PNG_RENDERED) == r2 + 1, "width 801 was not rendered");
     /* A move later: eight viewers at once of the new version, one render. */
     CHECK(play_turn(srv, &g, 0, why, sizeof why) >= 0, "%s", why);
     snprintf(path, sizeof path, "/v1/games/%s/board.png?width=900", g.id);
-    long r3 = metric(srv, RENDERED);
+    long r3 = metric_count(srv, METRIC_PNG_RENDERED);
     struct viewer v[8];
     for (int i = 0; i < 8; i++) {
         v[i] = (struct viewer){.srv = srv, .path = path};
@@ -200,7 +185,7 @@ ITEST(test_board_png_cache, "board.png: one render per version and width, viewer
         ok &= v[i].status == 200 && v[i].w == 1200;
     }
     CHECK(ok, "a viewer got no picture of 1200 pixels (900 rounded up)");
-    long r4 = metric(srv, RENDERED);
+    long r4 = metric_count(srv, METRIC_PNG_RENDERED);
     CHECK(r4 == r3 + 1, "eight viewers at once: %ld renders", r4 - r3);
 }
 

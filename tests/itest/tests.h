@@ -111,6 +111,14 @@ cJSON *get_json(const struct server *srv, const char *path);
 cJSON *get_json_as(const struct server *srv, const char *path, const char *const *headers,
                    long *status);
 
+/* The value of the counter line `name` (with its labels and the space after them) in the
+ * server's /metrics, or -1. */
+long metric_count(const struct server *srv, const char *name);
+
+/* board.png's counters in /metrics: pictures drawn, and answers from the cache. */
+#define METRIC_PNG_RENDERED "tilehall_board_png_total{source=\"rendered\"} "
+#define METRIC_PNG_CACHED   "tilehall_board_png_total{source=\"cache\"} "
+
 /* The game's current JSON (caller deletes), or NULL. */
 cJSON *game_get(const struct server *srv, const struct game *g);
 

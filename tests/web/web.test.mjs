@@ -476,11 +476,17 @@ test('two people through an invite link, live, the guest on another origin and a
 // there, and its Content-Security-Policy lets no request reach anywhere else. Two
 // recorders on loopback ports of their own, welcoming any origin, see what arrives: the
 // unlisted one nothing at all, the listed one no token. The page is framed by no page, and
-// runs under its CSP without a violation.
-test('tokens go only to their API, whatever a link names; the CSP; no framing', { timeout: 60000 }, async () => {
+// runs under its CSP without a violation (every securitypolicyviolation event of the page
+// is kept) while it creates a game and plays a move (issue 30 item 9).
+test('tokens go only to their API, whatever a link names; the CSP; no framing', { timeout: 120000 }, async () => {
     const pageCsp = `default-src 'self'; connect-src 'self' ${listed.origin}; img-src 'self' data:; ` +
         "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
     const ctx = await browser.newContext({ locale: 'en-GB' });
+    await ctx.addInitScript(() => {
+        window.cspViolations = [];
+        document.addEventListener('securitypolicyviolation', (e) =>
+            window.cspViolations.push(`${e.effectiveDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
+    });
     const page = await ctx.newPage();
     const lines = [];
     watch(page, lines);
@@ -488,13 +494,21 @@ test('tokens go only to their API, whatever a link names; the CSP; no framing', 
     assert.equal(first.headers()['content-security-policy'], pageCsp);
     assert.equal(first.headers()['x-content-type-options'], 'nosniff');
     assert.equal(first.headers()['referrer-policy'], 'no-referrer');
+    assert.equal(first.headers()['x-frame-options'], 'DENY');
     await saveName(page, 'Eve');
-    // A game against a computer player: the browser holds a seat of it too.
+    // A game against a computer player: the browser holds a seat of it too, and plays a move.
     await page.waitForSelector('#ruleset option', { state: 'attached' });
     await (await (await page.$$('.seat'))[1].$('.seat-think')).fill('10');
     await page.click('#create');
     await page.waitForSelector('#turn-line');
     const gid = await page.evaluate(() => location.hash.split('/')[2]);
+    const moveBy = Date.now() + 20000;
+    for (let n = 0; (await playStep(page, n)) !== 'placed'; n++) {
+        assert.ok(Date.now() < moveBy, 'no move played in 20 s');
+        await page.waitForTimeout(100);
+    }
+    assert.deepEqual(await page.evaluate(() => window.cspViolations), [], 'the page broke its CSP');
+    assert.deepEqual(lines, [], 'console errors while creating and playing');
     const kept = await page.evaluate(() => ({ ...localStorage }));
     const token = JSON.parse(kept[`tilehall.player@${api}`]).token;
     assert.match(token, /^[A-Za-z0-9_-]{43}$/, `the player under its API: ${JSON.stringify(kept)}`);
