@@ -381,7 +381,7 @@ function joinView(id, invite) {
     const watchOffer = h('p', { id: 'join-watch', hidden: true }, t('invite_used'), ' ',
         h('a', { href: '#/game/' + id, class: 'primary-link' }, t('watch_this')));
     main().replaceChildren(h('section', { class: 'card join' },
-        h('h2', {}, t('join')),
+        h('h1', { class: 'cardtitle' }, t('join')),
         h('label', {}, t('your_name') + ' ', name),
         h('div', { class: 'row' },
             h('button', { id: 'join-me', class: 'primary', onclick: () => join(true) }, t('join_as_me')),
