@@ -13,7 +13,7 @@ import { API, API_DEFAULT, ApiError, apiRefused, call, get, post, randomKey } fr
 import { drawBoard, rotLoc, SEAT_COLORS, tileSvg } from './board.js';
 import { botsView } from './bots.js';
 import { chatPanel } from './chat.js';
-import { $, clearError, dot, errBox, h, showError } from './dom.js';
+import { $, clearError, dot, errBox, field, h, showError } from './dom.js';
 import { getLang, LANGS, setLang, t } from './i18n.js';
 import { leaderboardView } from './leaderboard.js';
 import { optionControls, readOptions } from './options.js';
@@ -248,18 +248,16 @@ function newGameSection() {
     }
     return h('section', { class: 'card', 'aria-labelledby': 'new-h' },
         h('h2', { id: 'new-h' }, t('new_game')),
-        h('div', { class: 'row' }, h('label', { for: 'ruleset' }, t('ruleset')), rsSel),
+        field('ruleset', t('ruleset'), rsSel),
         h('fieldset', {}, h('legend', {}, t('options')), opts),
         h('fieldset', {}, h('legend', {}, t('seats')), seats,
             h('button', { type: 'button', class: 'small', id: 'add-seat', onclick: () => {
                 if (seats.children.length < 6) seats.append(seatRow('open'));
             } }, '+ ' + t('add_seat'))),
         h('fieldset', {}, h('legend', {}, t('clock')), clockKind, ' ', clockBits),
-        h('div', { class: 'row' }, h('label', { for: 'rated' }, t('rated_game')), rated,
-            h('span', { id: 'rated-help', class: 'muted help' }, t('rated_help'))),
-        h('div', { class: 'row' }, h('label', { for: 'hints' }, t('hints')), hints),
-        h('div', { class: 'row' }, h('label', { for: 'deck' }, t('deck')), deck,
-            h('span', { id: 'deck-help', class: 'muted help' }, t('deck_help'))),
+        field('rated', t('rated_game'), rated, t('rated_help')),
+        field('hints', t('hints'), hints),
+        field('deck', t('deck'), deck, t('deck_help')),
         h('button', { id: 'create', class: 'primary', onclick: create }, t('create')),
         err);
 }

@@ -4,7 +4,7 @@
 // per member, sent as a list. Options that depend on another are kept consistent in the
 // form (the server would refuse the mix anyway): `inn_cathedral_final` only with Inns &
 // Cathedrals, Traders & Builders not with the original edition.
-import { h } from './dom.js';
+import { field, h } from './dom.js';
 import { t } from './i18n.js';
 
 // A short explanation under a control, tied to it by aria-describedby.
@@ -32,8 +32,7 @@ export function optionControls(rs, box, prefix = 'opt') {
             ? h('input', { type: 'checkbox', id, 'data-opt': o.name, checked: !!o.default, 'aria-describedby': helpId })
             : h('select', { id, 'data-opt': o.name, 'aria-describedby': helpId },
                 (o.values || []).map((v) => h('option', { value: v, selected: v === o.default }, t('val_' + v))));
-        box.append(h('div', { class: 'row' }, h('label', { for: id }, t('opt_' + o.name)), ctl,
-            help(helpId, t('opt_' + o.name + '_help'))));
+        box.append(field(id, t('opt_' + o.name), ctl, t('opt_' + o.name + '_help')));
     }
     if (!options.length) box.append(h('p', { class: 'muted' }, t('no_options')));
     const sync = () => syncOptions(box);

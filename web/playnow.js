@@ -6,7 +6,7 @@
 // What the page keeps and the player come from app.js (`ctx`): {player(), ensurePlayer(name),
 // keepSeat(game, seat, token), rulesets(), rulesetName(r)}.
 import { ApiError, get, call, post, randomKey } from './api.js';
-import { $, clearError, errBox, h, showError } from './dom.js';
+import { $, clearError, errBox, field, h, showError } from './dom.js';
 import { t } from './i18n.js';
 import { optionControls, readOptions } from './options.js';
 
@@ -61,14 +61,12 @@ export function playNowSection(ctx) {
     return h('section', { class: 'card', id: 'play-now', 'aria-labelledby': 'playnow-h' },
         h('h2', { id: 'playnow-h' }, t('play_now')),
         h('p', { class: 'muted' }, t('play_now_help')),
-        h('div', { class: 'row' }, h('label', { for: 'seek-ruleset' }, t('ruleset')), rsSel),
+        field('seek-ruleset', t('ruleset'), rsSel),
         h('fieldset', {}, h('legend', {}, t('options')), opts),
-        h('div', { class: 'row' }, h('label', { for: 'seek-players' }, t('players_n')), count),
-        h('div', { class: 'row' }, h('label', { for: 'seek-clock' }, t('clock')), clock,
-            h('span', { id: 'seek-clock-help', class: 'muted help' }, t('seek_clock_help'))),
-        h('div', { class: 'row' }, h('label', { for: 'seek-rated' }, t('rated_game')), rated),
-        h('div', { class: 'row' }, h('label', { for: 'seek-bots' }, t('seek_bots')), bots,
-            h('span', { id: 'seek-bots-help', class: 'muted help' }, t('seek_bots_help'))),
+        field('seek-players', t('players_n'), count),
+        field('seek-clock', t('clock'), clock, t('seek_clock_help')),
+        field('seek-rated', t('rated_game'), rated),
+        field('seek-bots', t('seek_bots'), bots, t('seek_bots_help')),
         h('button', { id: 'seek-go', class: 'primary', onclick: seek }, t('play_now')),
         err);
 }
