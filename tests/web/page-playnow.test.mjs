@@ -1,9 +1,8 @@
-// page-playnow.test.mjs: play now and watching in the page (issue 26 item 5, issue 30
-// item 6): two people press "Play now" with the same choices in two browsers and both land
+// page-playnow.test.mjs: play now in the page (issue 26 item 5): two people press "Play now" with the same choices in two browsers and both land
 // in the same game; a seek is cancelled from its waiting view; a correspondence seek posted
-// by one is listed on the other's home page and accepted there, which makes a game; a used
-// invite link offers to watch; a game's link opens its spectator view; axe-core on the
-// views. The real server through the spec proxy (ratings-harness.mjs), its own database.
+// by one is listed on the other's home page and accepted there, which makes a game;
+// axe-core on the views. Watching is page-watch.test.mjs's. The real server through the
+// spec proxy (ratings-harness.mjs), its own database.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -77,37 +76,8 @@ test('play now: a cancelled seek, two people matched, a correspondence seek acce
     assert.equal(gc, gd);
     assert.notEqual(gc, ga);
 
-    watched.game = ga;
-    watched.ann = await a.page.evaluate((x) => JSON.parse(localStorage.getItem(`tilehall.player@${x}`)), env.api);
     for (const p of [a, b]) {
         assert.deepEqual(unexpected(p.lines), []);
         await p.ctx.close();
     }
-});
-
-const watched = { game: null, ann: null }; // a game of the test before, and its player Ann
-
-test('watching: a used invite offers it, a pasted link opens the spectator view', { timeout: 150000 }, async () => {
-    assert.ok(watched.game, 'the test before made a game');
-    const { ann, game: ga } = watched;
-    const made = await (await fetch(`${env.api}/v1/games`, { method: 'POST', headers: { 'Content-Type': 'application/json',
-        Authorization: 'Bearer ' + ann.token }, body: JSON.stringify({ players: [{ player: 'me' }, { open: true }] }) })).json();
-    const invite = made.players.find((x) => x.invite).invite;
-    const taken = await fetch(`${env.api}/v1/games/${made.id}/join`, { method: 'POST', headers: { 'Content-Type': 'application/json',
-        'Idempotency-Key': 'x'.repeat(32) }, body: JSON.stringify({ invite, name: 'Carl' }) });
-    assert.equal(taken.status, 200);
-    const c = await watchedPage(env, DESKTOP);
-    await c.page.goto(`${env.api}/#/join/${made.id}/${invite}`);
-    await c.page.fill('#join-name', 'Dora');
-    await c.page.click('#join-name-btn');
-    await c.page.waitForSelector('#join-watch:not([hidden])');
-    await axe(c.page, 'a used invite');
-    await c.page.click('#join-watch a');
-    await c.page.waitForFunction(() => /watching/.test(document.querySelector('#turn-line').textContent));
-    await c.page.goto(env.api + '/#/');
-    await c.page.fill('#watch-link', `${env.api}/#/game/${ga}`);
-    await c.page.click('#watch-go');
-    assert.equal(await gameOf(c.page), ga);
-    assert.deepEqual(unexpected(c.lines), []);
-    await c.ctx.close();
 });
