@@ -86,8 +86,8 @@ async function phoneChecks(env, lang) {
     await ctx.close();
 }
 
-// The phone checks of `langs`, one test each, on a server of database `db`. (Two files
-// share the languages so that each stays within make test-web's 150 s a file.)
+// The phone checks of `langs`, one test each, on a server of database `db` (a file a
+// language: each file stays within make test-web's 150 s).
 export function phoneSuite(db, langs) {
     const env = ratingsServer(db);
     for (const lang of langs) {

@@ -1,7 +1,0 @@
-// page-phones-2.test.mjs: the game view on phones (issue 30 item 5) in [sv, de]
-// with long names, at 360×640 and 390×844 (page-harness.mjs phoneSuite: the action bar on
-// the screen, nothing to scroll sideways, the followers column not cut, axe-core, Confirm
-// from the bar; the home page). Screenshots build/web-artifacts/lang-*.png.
-import { phoneSuite } from './page-harness.mjs';
-
-phoneSuite('tilehall_webphones2', ['sv', 'de']);
