@@ -4,7 +4,8 @@
 // the game followed live over server-sent events. Routes are in the address's #fragment:
 //   #/                      home: you, a new game, my games, join by link
 //   #/game/<id>             a game (played when this browser holds a seat, else watched)
-//   #/join/<id>/<invite>    an invite link: take the open seat
+//   #/join/<id>/<invite>    an invite link: take the open seat (or watch, once it is taken)
+//   #/seek/<id>             play now: waiting for a seek to be matched (playnow.js)
 //   #/player/<id>           a player's profile: ratings, their history (profile.js)
 //   #/leaderboard/<pool>    a pool's leaderboard (leaderboard.js)
 //   #/bots                  the computer players' ratings (bots.js)
@@ -13,9 +14,11 @@ import { API, API_DEFAULT, ApiError, apiRefused, call, get, post, randomKey } fr
 import { drawBoard, rotLoc, SEAT_COLORS, tileSvg } from './board.js';
 import { botsView } from './bots.js';
 import { chatPanel } from './chat.js';
-import { $, clearError, dot, h, showError } from './dom.js';
+import { $, clearError, dot, errBox, field, h, showError } from './dom.js';
 import { getLang, LANGS, setLang, t } from './i18n.js';
 import { leaderboardView } from './leaderboard.js';
+import { optionControls, readOptions } from './options.js';
+import { openSeeksSection, playNowSection, seekView } from './playnow.js';
 import { profileView } from './profile.js';
 import { tournamentsView, tournamentView } from './tournaments.js';
 import { botRatings, changeOf, ratedPlayers, seatRating } from './ratings.js';
@@ -91,7 +94,7 @@ let view = null; // the current view's {stop()} (the game view closes its stream
 
 function header() {
     const sel = h('select', { id: 'lang', 'aria-label': t('language'),
-        onchange: (e) => { setLang(e.target.value); route(); } },
+        onchange: (e) => { setLang(e.target.value).then(route); } },
     Object.entries(LANGS).map(([k, v]) => h('option', { value: k, selected: k === getLang() }, v)));
     $('#top').replaceChildren(
         h('a', { href: '#/', class: 'brand' }, 'tilehall'),
@@ -114,8 +117,9 @@ function route() {
     document.documentElement.lang = getLang();
     header();
     let tm;
-    const m = location.hash.match(/^#\/(game|join|player|leaderboard)\/([0-9a-zA-Z-]+)(?:\/([^/?#]+))?/);
+    const m = location.hash.match(/^#\/(game|join|player|leaderboard|seek)\/([0-9a-zA-Z-]+)(?:\/([^/?#]+))?/);
     if (m && m[1] === 'game') view = gameView(m[2]);
+    else if (m && m[1] === 'seek') view = seekView(main(), m[2], seekCtx);
     else if (m && m[1] === 'join') view = joinView(m[2], decodeURIComponent(m[3] || ''));
     else if (m && m[1] === 'player') view = profileView(main(), m[2], player());
     else if (m && m[1] === 'leaderboard') view = leaderboardView(main(), m[2], player());
@@ -152,29 +156,6 @@ function youSection() {
         err);
 }
 
-// Options the page does not offer yet: it cannot play the expansions of classic (no figure
-// choice, goods or extra turn on the page: issue 24, item 5), so their games are made with
-// the defaults (no expansion). An option of several values at once (type "array") has no
-// control here either.
-const OPTIONS_NOT_OFFERED = new Set(['expansions', 'inn_cathedral_final']);
-
-function optionControls(rs, box) {
-    box.replaceChildren();
-    const offered = (rs.options || []).filter((o) => o.type !== 'array' && !OPTIONS_NOT_OFFERED.has(o.name));
-    for (const o of offered) {
-        const id = 'opt-' + o.name;
-        let ctl;
-        if (o.type === 'boolean') {
-            ctl = h('input', { type: 'checkbox', id, 'data-opt': o.name, checked: !!o.default });
-        } else {
-            ctl = h('select', { id, 'data-opt': o.name },
-                (o.values || []).map((v) => h('option', { value: v, selected: v === o.default }, t('val_' + v))));
-        }
-        box.append(h('div', { class: 'row' }, h('label', { for: id }, t('opt_' + o.name)), ctl));
-    }
-    if (!offered.length) box.append(h('p', { class: 'muted' }, '—'));
-}
-
 function seatRow(kind = 'bot') {
     const row = h('div', { class: 'seat row' });
     const sel = h('select', { class: 'seat-kind', 'aria-label': t('seats') },
@@ -185,7 +166,7 @@ function seatRow(kind = 'bot') {
         ['random', 'greedy', 'mcts'].map((l) => h('option', { value: l, selected: l === 'greedy' }, t('bot_' + l))));
     const think = h('input', { class: 'seat-think', type: 'number', min: 10, max: 10000, value: 250,
         'aria-label': t('think_ms') });
-    const botBits = h('span', { class: 'botbits' }, level, think);
+    const botBits = h('span', { class: 'botbits' }, level, ' ', think, ' ', h('span', { class: 'unit' }, t('unit_ms')));
     const sync = () => { botBits.hidden = sel.value !== 'bot'; };
     sel.addEventListener('change', sync);
     sync();
@@ -218,7 +199,7 @@ function newGameSection() {
     clockKind.addEventListener('change', syncClock);
     syncClock();
     const hints = h('input', { type: 'checkbox', id: 'hints', checked: true });
-    const deck = h('input', { id: 'deck', placeholder: 'D U V …', autocomplete: 'off' });
+    const deck = h('input', { id: 'deck', autocomplete: 'off', 'aria-describedby': 'deck-help' });
     // A rated game (api.md "Ratings and leaderboards"): the server deals and hints are off,
     // so those two are set aside while it is ticked; what else it needs (a clock, every
     // seat someone's) the server says when it refuses.
@@ -239,10 +220,7 @@ function newGameSection() {
     async function create() {
         clearError(err);
         try {
-            const body = { ruleset: rsSel.value, players: [], options: {} };
-            for (const c of opts.querySelectorAll('[data-opt]')) {
-                body.options[c.dataset.opt] = c.type === 'checkbox' ? c.checked : c.value;
-            }
+            const body = { ruleset: rsSel.value, players: [], options: readOptions(opts) };
             let meSeat = -1;
             [...seats.querySelectorAll('.seat')].forEach((row, i) => {
                 const k = $('.seat-kind', row).value;
@@ -276,17 +254,16 @@ function newGameSection() {
     }
     return h('section', { class: 'card', 'aria-labelledby': 'new-h' },
         h('h2', { id: 'new-h' }, t('new_game')),
-        h('div', { class: 'row' }, h('label', { for: 'ruleset' }, t('ruleset')), rsSel),
+        field('ruleset', t('ruleset'), rsSel),
         h('fieldset', {}, h('legend', {}, t('options')), opts),
         h('fieldset', {}, h('legend', {}, t('seats')), seats,
             h('button', { type: 'button', class: 'small', id: 'add-seat', onclick: () => {
-                if (seats.children.length < 5) seats.append(seatRow('open'));
+                if (seats.children.length < 6) seats.append(seatRow('open'));
             } }, '+ ' + t('add_seat'))),
         h('fieldset', {}, h('legend', {}, t('clock')), clockKind, ' ', clockBits),
-        h('div', { class: 'row' }, h('label', { for: 'rated' }, t('rated_game')), rated,
-            h('span', { id: 'rated-help', class: 'muted help' }, t('rated_help'))),
-        h('div', { class: 'row' }, h('label', { for: 'hints' }, t('hints')), hints),
-        h('div', { class: 'row' }, h('label', { for: 'deck' }, t('deck')), deck),
+        field('rated', t('rated_game'), rated, t('rated_help')),
+        field('hints', t('hints'), hints),
+        field('deck', t('deck'), deck, t('deck_help')),
         h('button', { id: 'create', class: 'primary', onclick: create }, t('create')),
         err);
 }
@@ -354,10 +331,31 @@ function joinBySection() {
         } }, t('join_btn')), err);
 }
 
+// What playnow.js needs of this page.
+const seekCtx = { player, ensurePlayer, keepSeat, rulesets, rulesetName };
+
+// Watching: a game's link or id opens its spectator view. (The server lists no public
+// games to pick from: GET /v1/games does not exist.)
+function watchSection() {
+    const input = h('input', { id: 'watch-link', autocomplete: 'off', 'aria-describedby': 'watch-help' });
+    const err = errBox('watch-err');
+    return h('section', { class: 'card', 'aria-labelledby': 'watch-h' },
+        h('h2', { id: 'watch-h' }, t('watch')),
+        h('label', { for: 'watch-link' }, t('watch_link')), ' ', input,
+        h('p', { id: 'watch-help', class: 'muted help' }, t('watch_help')),
+        h('button', { id: 'watch-go', onclick: () => {
+            const m = input.value.trim().match(/([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})/);
+            if (!m) { showError(err, new Error(t('watch_bad'))); return; }
+            location.hash = '#/game/' + m[1].toLowerCase();
+        } }, t('watch_btn')), err);
+}
+
 function homeView() {
     const mine = myGamesSection();
-    main().replaceChildren(h('h1', { class: 'sr-only' }, t('title')), h('div', { class: 'home' }, youSection(), newGameSection(), mine, joinBySection()));
-    return { stop: () => mine.stop() };
+    const seeks = openSeeksSection(seekCtx);
+    main().replaceChildren(h('h1', { class: 'sr-only' }, t('title')), h('div', { class: 'home' }, youSection(),
+        playNowSection(seekCtx), seeks, newGameSection(), mine, joinBySection(), watchSection()));
+    return { stop: () => { mine.stop(); seeks.stop(); } };
 }
 
 // ---- Join by an invite link --------------------------------------------------------------
@@ -378,15 +376,22 @@ function joinView(id, invite) {
             }
             keepSeat(id, res.seat, res.token || null);
             location.hash = '#/game/' + id;
-        } catch (e) { showError(err, e); }
+        } catch (e) {
+            showError(err, e);
+            // A used (or wrong) invite: the game may still be watched.
+            if (e instanceof ApiError && (e.status === 404 || e.status === 409)) watchOffer.hidden = false;
+        }
     }
+    const watchOffer = h('p', { id: 'join-watch', hidden: true }, t('invite_used'), ' ',
+        h('a', { href: '#/game/' + id, class: 'primary-link' }, t('watch_this')));
     main().replaceChildren(h('section', { class: 'card join' },
-        h('h2', {}, t('join')),
+        h('h1', { class: 'cardtitle' }, t('join')),
         h('label', {}, t('your_name') + ' ', name),
         h('div', { class: 'row' },
             h('button', { id: 'join-me', class: 'primary', onclick: () => join(true) }, t('join_as_me')),
             p ? null : h('button', { id: 'join-name-btn', onclick: () => join(false) }, t('join_btn'))),
-        err));
+        err, watchOffer,
+        h('p', {}, h('a', { href: '#/game/' + id, id: 'join-watch-only' }, t('watch_only')))));
     return null;
 }
 
@@ -394,8 +399,14 @@ function joinView(id, invite) {
 
 const EVENT_TYPES = ['game_created', 'tile_drawn', 'tile_discarded', 'tile_placed', 'follower_deployed',
     'stable_built', 'hiker_moved', 'follower_withdrawn', 'feature_scored', 'final_scored', 'game_finished',
-    'tiles_removed', 'hand_dealt', 'seat_resigned', 'piece_removed', 'seat_joined', 'game_started',
-    'game_aborted', 'turn_timed_out', 'deadline_near', 'message'];
+    'tiles_removed', 'hand_dealt', 'seat_resigned', 'piece_removed', 'goods_taken', 'extra_turn', 'seat_joined',
+    'game_started', 'game_aborted', 'turn_timed_out', 'deadline_near', 'game_expired', 'message'];
+
+// The figures of the expansions a seat may hold besides its followers, and the goods.
+const FIGURES = ['large', 'builder', 'pig'];
+const GOODS = ['wine', 'grain', 'cloth'];
+// A seat's goods in words ("wine 2 · cloth 1"), the kinds it has none of left out.
+const goodsWords = (goods) => GOODS.filter((k) => goods && goods[k]).map((k) => `${t('goods_' + k)} ${goods[k]}`).join(' · ');
 
 // An event in words, its first letter capitalised (a kind's name may begin the sentence).
 function describe(ev, game) {
@@ -413,6 +424,10 @@ function describeRaw(ev, game) {
             : t('ev_feature_scored_none', v);
     case 'game_finished': return t('ev_game_finished', { names: names(ev.winners) });
     case 'seat_joined': return t('ev_seat_joined', { name: ev.name || name(ev.seat) });
+    case 'goods_taken': return t('ev_goods_taken', { ...v, goods: goodsWords(ev.goods) || '—' });
+    case 'follower_deployed':
+        return ev.figure && ev.figure !== 'follower' ? t('ev_figure_deployed', { ...v, figure: t('figure_' + ev.figure) })
+            : t('ev_follower_deployed', v);
     default: {
         const s = t('ev_' + ev.type, v);
         return s === 'ev_' + ev.type ? ev.type : s;
@@ -438,6 +453,10 @@ function gameView(id) {
         actions: h('section', { id: 'actions', class: 'card' }),
         hist: h('ol', { id: 'history', class: 'history', reversed: true }),
         err: h('p', { id: 'err', class: 'err', role: 'alert', hidden: true }),
+        // The action bar: on a phone it stays at the bottom of the screen (draw, rotate, the
+        // follow-up, confirm) while the board is scrolled; on a wide screen the turn panel
+        // beside the board has the same and the bar is not shown (style.css).
+        bar: h('div', { id: 'actionbar', class: 'actionbar', role: 'toolbar', 'aria-label': t('actions_bar'), hidden: true }),
     };
     const chat = chatPanel(id, () => tokenFor(id), () => (mine() ? mine().seat : null), player);
     main().replaceChildren(h('div', { class: 'game' },
@@ -447,7 +466,7 @@ function gameView(id) {
         h('div', { class: 'gamebody' }, el.board,
             h('div', { class: 'side' }, el.turn, el.scores, el.actions, chat.el,
                 h('section', { class: 'card', 'aria-labelledby': 'hist-h' },
-                    h('h2', { id: 'hist-h' }, t('history')), el.hist)))));
+                    h('h2', { id: 'hist-h' }, t('history')), el.hist))), el.bar));
 
     const myTurn = () => {
         const g = gs.game, s = mine();
@@ -557,6 +576,7 @@ function gameView(id) {
             line = myTurn() ? t('it_is_your_turn') + ' ' : '';
             line += t('turn_of', { n: g.turn.number, name: nameOf(g.turn.seat),
                 phase: t(g.turn.phase === 'draw' ? 'phase_draw' : 'phase_place') });
+            if (g.turn.extra) line += ' · ' + t('extra_turn', { name: nameOf(g.turn.seat) });
             line += ' · ' + t('tiles_left', { n: g.deck_remaining });
         } else if (g.status === 'finished') {
             const w = (gs.scores && gs.scores.winners) || [];
@@ -608,8 +628,15 @@ function gameView(id) {
             const f = featOf[sp.location] ?? sp.location;
             if (seenF.has(f)) continue;
             seenF.add(f);
-            out.push({ label: t('fu_follower', { kind: kindName(sp.kind || 'field'), loc: sp.location }),
-                body: { follower: sp.location }, piece: { seat: mine().seat, kind: 'follower', location: sp.location } });
+            // A spot lists the figures that may go there (the expansions': large follower,
+            // builder, pig); a plain follower is sent without `figure`.
+            for (const fig of sp.figures || ['follower']) {
+                const plain = fig === 'follower';
+                out.push({ label: t(plain ? 'fu_follower' : 'fu_figure', { kind: kindName(sp.kind || 'field'), loc: sp.location,
+                    figure: t('figure_' + fig) }),
+                body: plain ? { follower: sp.location } : { follower: sp.location, figure: fig },
+                figure: fig, piece: { seat: mine().seat, kind: 'follower', figure: fig, location: sp.location } });
+            }
         }
         const seenS = new Set();
         for (const l of p.stable || []) {
@@ -736,7 +763,9 @@ function gameView(id) {
             const tileType = gs.cat[gs.selTile];
             const featOf = {};
             (tileType ? tileType.features : []).forEach((f, i) => f.locations.forEach((l) => { featOf[rotLoc(l, entry.rotation)] = i; }));
-            let i = fus.findIndex((f) => same(f.body[want], hp[want]));
+            const fig = (f) => f.figure || 'follower';
+            let i = fus.findIndex((f) => same(f.body[want], hp[want]) && (want !== 'follower' || fig(f) === (hp.figure || 'follower')));
+            if (i < 0) i = fus.findIndex((f) => same(f.body[want], hp[want]));
             if (i < 0 && typeof hp[want] === 'string') {
                 i = fus.findIndex((f) => typeof f.body[want] === 'string' && featOf[f.body[want]] === featOf[hp[want]]);
             }
@@ -754,6 +783,9 @@ function gameView(id) {
         if (key === gs.turnKey) return;
         gs.turnKey = key;
         const kids = [h('h2', {}, myTurn() ? t('it_is_your_turn') : t('your_tile'))];
+        if (g.turn && g.turn.extra && g.status === 'active') {
+            kids.push(h('p', { id: 'extra-turn', class: 'extra' }, t('extra_turn', { name: nameOf(g.turn.seat) })));
+        }
         if (!myTurn()) {
             const s = mine();
             kids[0].textContent = g.status === 'active' ? t('waiting_for', { name: nameOf(g.turn.seat) }) : t('status_' + g.status);
@@ -797,6 +829,30 @@ function gameView(id) {
         }
         el.turn.hidden = g.status !== 'active' && kids.length === 1;
         el.turn.replaceChildren(...kids);
+        renderBar();
+    }
+
+    // The phone's action bar (see el.bar): what the turn panel offers, in one line.
+    function renderBar() {
+        const g = gs.game, kids = [];
+        const p = myTurn() && gs.pl ? current() : null;
+        if (myTurn() && g.turn.phase === 'draw') {
+            kids.push(h('button', { class: 'primary', id: 'bar-draw', onclick: draw }, t('draw')));
+        } else if (p) {
+            const fus = followups(p);
+            const fuSel = h('select', { id: 'bar-fu', 'aria-label': t('followup'),
+                onchange: (e) => { gs.fu = Number(e.target.value); renderBoard(); renderTurn(); } },
+            fus.map((f, i) => h('option', { value: i, selected: i === gs.fu }, f.label)));
+            kids.push(h('button', { id: 'bar-rotate', onclick: () => rotate(1) }, '⟳ ' + t('rotate')), fuSel,
+                h('button', { id: 'bar-confirm', class: 'primary', onclick: confirmMove }, t('confirm')),
+                h('button', { id: 'bar-cancel', 'aria-label': t('cancel'),
+                    onclick: () => { gs.sel = null; renderBoard(); renderTurn(); } }, '✕'));
+        } else if (myTurn() && gs.pl) {
+            kids.push(h('p', { class: 'muted' }, t('choose_square')));
+        }
+        el.bar.hidden = !kids.length;
+        document.body.classList.toggle('has-bar', kids.length > 0);
+        el.bar.replaceChildren(...kids);
     }
 
     function renderScores() {
@@ -822,7 +878,8 @@ function gameView(id) {
                 gp.resigned ? ` (${t('resigned')})` : '',
                 winners.has(p.seat) ? ' ★' : '', bank ? h('span', { class: 'muted bank' }, ` · ${bank}`) : null,
                 rating ? h('div', { class: 'seat-rating', 'data-seat': p.seat }, rating) : null,
-                h('div', { class: 'breakdown' }, parts)),
+                h('div', { class: 'breakdown' }, parts),
+                supplyLine(gp, p.seat)),
             h('td', { class: 'num total' }, String(p.score)),
             active ? h('td', { class: 'num muted' }, proj[p.seat] !== undefined ? String(proj[p.seat]) : '') : null,
             h('td', { class: 'num' }, gp.followers !== undefined ? String(gp.followers) : ''));
@@ -833,6 +890,16 @@ function gameView(id) {
                     active ? h('th', { scope: 'col', class: 'num' }, t('projected')) : null,
                     h('th', { scope: 'col', class: 'num' }, t('followers')))),
                 h('tbody', {}, rows))));
+    }
+
+    // What a seat holds besides its followers (the expansions' figures left in its supply,
+    // its goods, a hills seat's stables), or null when the game has none of them.
+    function supplyLine(gp, seat) {
+        const bits = [];
+        if (gp.stables !== undefined) bits.push(`${t('sup_stables')} ${gp.stables}`);
+        for (const f of FIGURES) if (gp[f] !== undefined) bits.push(`${t('figure_' + f)} ${gp[f]}`);
+        if (gp.goods) bits.push(t('sup_goods', { goods: goodsWords(gp.goods) || '0' }));
+        return bits.length ? h('div', { class: 'supply', 'data-seat': seat }, bits.join(' · ')) : null;
     }
 
     function renderActions() {
@@ -941,6 +1008,7 @@ function gameView(id) {
             gs.stopped = true;
             chat.stop();
             closeStream();
+            document.body.classList.remove('has-bar');
             clearInterval(gs.timer);
             document.removeEventListener('keydown', onKey);
         },

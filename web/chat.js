@@ -4,20 +4,14 @@
 // for a message of a player while this browser has a player, a block. A blocked player's
 // messages are hidden at once (the server leaves them out from then on); a message the
 // operator hid shows as hidden. Names and texts go into the page as text only, never as
-// markup, and long ones wrap. Nothing of the operator's is here. The strings are English
-// (the chat's words are the players' own).
+// markup, and long ones wrap. Nothing of the operator's is here. The panel's own words
+// are in the language tables (chat_*); the messages are the players' own.
 import { ApiError, get, post } from './api.js';
 import { h } from './dom.js';
+import { t } from './i18n.js';
 
 const WAIT = 25;       // seconds a long poll waits
 const RETRY_MS = 3000; // after a failed poll
-
-const words = {
-    chat: 'Chat', say: 'Message', send: 'Send', report: 'Report', reported: 'Reported',
-    block: 'Block', blocked: 'Blocked: their messages are hidden.', hidden: '(hidden by the operator)',
-    none: 'No messages yet.', private: 'The chat of this game is for its players.',
-    report_of: (n) => `Report the message of ${n}`, block_of: (n) => `Block ${n}`,
-};
 
 // The panel for game `id`: `token()` the token that speaks for this browser's seat (or
 // null), `seat()` that seat (or null), `me()` this browser's player ({id, token}, or null).
@@ -29,13 +23,13 @@ export function chatPanel(id, token, seat, me) {
     const log = h('ol', { id: 'chat-log', class: 'chat-list' });
     const box = h('div', { class: 'chat-log', role: 'log', 'aria-live': 'polite', 'aria-labelledby': 'chat-h',
         tabindex: 0 }, log);
-    const empty = h('p', { id: 'chat-empty', class: 'muted' }, words.none);
+    const empty = h('p', { id: 'chat-empty', class: 'muted' }, t('chat_none'));
     const err = h('p', { id: 'chat-err', class: 'err', role: 'alert', hidden: true });
     const text = h('textarea', { id: 'chat-text', name: 'text', rows: 2, maxlength: 500, required: true });
     const form = h('form', { id: 'chat-form', class: 'chat-form', onsubmit: (e) => { e.preventDefault(); send(); } },
-        h('label', { for: 'chat-text' }, words.say), text, h('button', { type: 'submit' }, words.send));
+        h('label', { for: 'chat-text' }, t('chat_say')), text, h('button', { type: 'submit' }, t('chat_send')));
     const el = h('section', { id: 'chat', class: 'card chat', 'aria-labelledby': 'chat-h' },
-        h('h2', { id: 'chat-h' }, words.chat), empty, box, err, form);
+        h('h2', { id: 'chat-h' }, t('chat_chat')), empty, box, err, form);
     form.hidden = !token();
 
     function showErr(e) {
@@ -48,7 +42,7 @@ export function chatPanel(id, token, seat, me) {
         who.textContent = m.name; // text, never markup
         const body = h('span', { class: 'chat-text' });
         if (m.hidden || m.text === null) {
-            body.textContent = words.hidden;
+            body.textContent = t('chat_hidden');
             body.classList.add('muted');
         } else {
             body.textContent = m.text;
@@ -58,26 +52,26 @@ export function chatPanel(id, token, seat, me) {
         const meNow = me();
         const own = (m.player && meNow && m.player === meNow.id) || m.seat === seat();
         if (token() && !own && !m.hidden) {
-            const rep = h('button', { type: 'button', class: 'link chat-report', 'aria-label': words.report_of(m.name),
+            const rep = h('button', { type: 'button', class: 'link chat-report', 'aria-label': t('chat_report_of', { name: m.name }),
                 onclick: async () => {
                     try {
                         await post(`/v1/games/${id}/chat/${m.seq}/report`, undefined, { token: token() });
-                        rep.textContent = words.reported;
+                        rep.textContent = t('chat_reported');
                         rep.disabled = true;
                     } catch (e) { showErr(e); }
-                } }, words.report);
+                } }, t('chat_report'));
             li.append(' ', rep);
         }
         if (m.player && meNow && meNow.token && !own) {
-            const blk = h('button', { type: 'button', class: 'link chat-block', 'aria-label': words.block_of(m.name),
+            const blk = h('button', { type: 'button', class: 'link chat-block', 'aria-label': t('chat_block_of', { name: m.name }),
                 onclick: async () => {
                     try {
                         await post(`/v1/players/me/blocks/${m.player}`, undefined, { token: meNow.token });
                         hidePlayer(m.player);
-                        err.textContent = words.blocked;
+                        err.textContent = t('chat_blocked');
                         err.hidden = false;
                     } catch (e) { showErr(e); }
-                } }, words.block);
+                } }, t('chat_block'));
             li.append(' ', blk);
         }
         return li;
@@ -120,7 +114,7 @@ export function chatPanel(id, token, seat, me) {
             } catch (e) {
                 if (st.stopped) return;
                 if (e instanceof ApiError && (e.status === 401 || e.status === 403)) {
-                    empty.textContent = words.private;
+                    empty.textContent = t('chat_private');
                     empty.hidden = false;
                     return;
                 }

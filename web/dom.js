@@ -42,3 +42,9 @@ export function clearError(where) {
     const box = where || $('#err');
     if (box) { box.textContent = ''; box.hidden = true; }
 }
+
+// A form's row: the label of control `ctl` (whose id is `id`), the control, and when given
+// a sentence under it saying what it does (`<id>-help`; the control should name it in
+// aria-describedby).
+export const field = (id, label, ctl, helpText) => h('div', { class: 'row' }, h('label', { for: id }, label), ctl,
+    helpText ? h('span', { id: id + '-help', class: 'muted help' }, helpText) : null);

@@ -1,291 +1,45 @@
-// i18n.js: the web client's words in English, Traditional Chinese and Swedish (each
-// language the same keys). The language comes from localStorage (a choice made on the
-// page), else navigator.languages.
+// i18n.js: the web client's words. The tables are data files, one per language
+// (web/i18n/<lang>.json, each the same keys); this module loads English (the fallback of a
+// key a table lacks) and the chosen language before any view is drawn (a top-level await:
+// every module that imports t() waits for it). The language comes from localStorage (a
+// choice made on the page), else navigator.languages.
 
-export const LANGS = { en: 'English', 'zh-Hant': '繁體中文', sv: 'Svenska' };
+// Each language's name in itself (the language menu shows these).
+export const LANGS = { en: 'English', 'zh-Hant': '繁體中文', sv: 'Svenska', de: 'Deutsch' };
 
-const S = {
-    en: {
-        col_road: 'road', col_city: 'city', col_monastery: 'monastery', col_farm: 'farm', col_trail: 'trail', col_farmland: 'farmland', col_hike: 'hikes', col_stable: 'stables', col_harvest: 'harvest', col_grassland: 'grassland', col_mountain: 'mountain', col_sea: 'sea',
-        title: 'tilehall', tagline: 'Carcassonne-family games in the browser',
-        ruleset_classic: 'Carcassonne', ruleset_hills: 'Carcassonne: Over Hill and Dale',
-        ruleset_discovery: 'Carcassonne: The Discovery',
-        you: 'You', your_name: 'Your name', save: 'Save', language: 'Language',
-        new_game: 'New game', ruleset: 'Ruleset', options: 'Options', seats: 'Seats',
-        seat_me: 'Me', seat_open: 'Open seat (invite)', seat_bot: 'Computer player',
-        level: 'Level', think_ms: 'Thinking time (ms)', add_seat: 'Add a seat', remove: 'Remove',
-        clock: 'Clock', clock_none: 'No clock', clock_turn: 'Time per turn', clock_bank: 'Time bank',
-        seconds: 'seconds', increment: 'increment (s)', on_timeout: 'At timeout',
-        autoplay: 'the server plays the turn', resign_at_timeout: 'the seat resigns',
-        hints: 'Hints allowed', deck: 'Deck (tile ids, optional)', create: 'Create game',
-        my_games: 'My games', no_games: 'No games yet.', refresh: 'Refresh', open: 'Open',
-        your_turn: 'your turn', my_turn_count: '{n} game(s) where it is your turn',
-        join: 'Join a game', invite_link: 'Invite link', join_as_me: 'Join as me', join_btn: 'Join',
-        joined: 'You took seat {seat}.',
-        status_waiting: 'waiting for players', status_active: 'in play', status_finished: 'finished',
-        status_aborted: 'aborted',
-        turn_of: 'Turn {n}: {name} to {phase}', phase_draw: 'draw', phase_place: 'place a tile',
-        it_is_your_turn: 'It is your turn.', waiting_for: 'Waiting for {name}.',
-        draw: 'Draw a tile', rotate: 'Rotate', confirm: 'Confirm', cancel: 'Cancel',
-        your_tile: 'Your tile', your_hand: 'Your hand: choose a tile', tiles_left: '{n} tiles left',
-        choose_square: 'Choose a highlighted square on the board (or Tab to it and press Enter).',
-        followup: 'After placing (at most one)', fu_none: 'Nothing more',
-        fu_follower: 'Follower on the {kind} ({loc})', fu_stable: 'Stable on the meadow ({loc})',
-        fu_hike: 'Hike from ({x}, {y}) toward {toward} ({pts})',
-        fu_withdraw: 'Withdraw the follower from the {kind} at ({x}, {y}) ({pts})',
-        scores: 'Scores', score: 'Score', player: 'Player', followers: 'Followers',
-        projected: 'if it ended now', winner: 'Winner', winners: 'Winners: {names}',
-        history: 'History', resign: 'Resign', abort: 'Abort', rematch: 'Rematch',
-        confirm_resign: 'Really resign this game?', invites: 'Invite links',
-        copy: 'Copy', copied: 'Copied.', deadline: 'Time left: {t}', bank: 'bank',
-        live_on: 'live', live_off: 'reconnecting…', back: 'All games',
-        spectating: 'You are watching this game.', seat_you: '(you)', resigned: 'resigned',
-        error: 'Refused: {detail}', offline: 'The server cannot be reached.',
-        api_refused: 'This link names a server this page does not use ({api}); it uses {here}.',
-        result_completed: 'the last tile was played', result_resignation: 'by resignation',
-        result_timeout: 'on time', game_over: 'Game over ({result}).', rematch_open: 'Open the rematch',
-        kind_city: 'city', kind_road: 'road', kind_field: 'field', kind_monastery: 'monastery',
-        kind_river: 'river', kind_trail: 'trail', kind_farmland: 'farmland', kind_meadow: 'meadow',
-        kind_mountain: 'mountain', kind_grassland: 'grassland', kind_sea: 'sea',
-        opt_edition: 'Edition', opt_river: 'With the River', opt_draw: 'Drawing',
-        val_standard: 'standard', val_original: 'original (first edition)', val_pile: 'from the pile',
-        val_hand: 'hand of two',
-        ev_game_created: 'The game was created.', ev_tile_drawn: '{name} drew tile {tile}.',
-        ev_tile_discarded: 'Tile {tile} fits nowhere and was set aside.',
-        ev_tile_placed: '{name} placed tile {tile} at ({x}, {y}).',
-        ev_follower_deployed: '{name} put a follower on the {kind}.',
-        ev_stable_built: '{name} built a stable.', ev_hiker_moved: '{name} hiked ({pts}).',
-        ev_follower_withdrawn: '{name} withdrew a follower ({pts}).',
-        ev_feature_scored: 'A {kind} scored {pts} for {names}.',
-        ev_feature_scored_none: 'A {kind} was completed.',
-        ev_final_scored: 'Final scoring.', ev_game_finished: 'The game is over: {names} won.',
-        ev_tiles_removed: 'Tiles were removed face up.', ev_hand_dealt: '{name} got a hand.',
-        ev_seat_resigned: '{name} resigned.', ev_piece_removed: 'A piece of {name} left the board.',
-        ev_seat_joined: '{name} joined.', ev_game_started: 'The game started.',
-        ev_game_aborted: 'The game was aborted.', ev_turn_timed_out: '{name} ran out of time.',
-        ev_deadline_near: '{name}, your time is running out.', ev_other: '{type}',
-        need_name: 'Enter your name first (it is kept in this browser).',
-        bot_random: 'random', bot_greedy: 'greedy', bot_mcts: 'mcts (strongest)',
-        pts_one: '1 point', pts_many: '{n} points', hint: 'Suggest a move', deadline_at: 'deadline',
-        site: 'Site', leaderboard: 'Leaderboards', bots: 'Computer players', my_profile: 'My profile',
-        my_profile_long: 'Your profile and ratings', ratings: 'Ratings', rating: 'Rating', deviation: 'Deviation',
-        rating_title: 'Rating {r} ± {d}', provisional: 'provisional', pool: 'Pool', pools: 'Pools', games: 'Games',
-        games_n: '({n} games)', record: 'Won · drawn · lost', record_wdl: '{w} · {d} · {l}', last_rated: 'Last rated game',
-        no_ratings: 'No rated games yet.', rating_history: 'Rating history', no_history: 'No rated games in this pool yet.',
-        history_caption: 'The newest rated games in {pool}', date: 'Date', place: 'Place', place_of: '{place} of {seats}',
-        finished_games: 'Finished games', no_such_player: 'No such player',
-        chart_summary: 'Rating in {pool} over {n} rated games: from {from} to {to} (lowest {lo}, highest {hi}).',
-        chart_first: 'first', chart_last: 'latest', chart_provisional: 'provisional',
-        leaderboard_of: 'Leaderboard: {pool}', leaderboard_note: 'Ratings no longer provisional, of players who played a rated game in the last 90 days. A rating marked ? is still provisional.',
-        include_bots: 'Include computer players', rank: 'Rank', ranks_shown: 'Ranks {from} to {to}.',
-        leaderboard_empty: 'Nobody is on this leaderboard yet.', previous: 'Previous', next: 'Next',
-        think_fast: 'fast (under 100 ms)', think_normal: 'normal (100–999 ms)', think_slow: 'slow (1 s or more)',
-        bots_note: 'Each level and thinking time has its own rating in each pool, from its rated games against people and other computer players.',
-        rated_game: 'Rated game', rated: 'rated',
-        rated_help: 'Counts for ratings: needs a clock; the server deals; no hints.',
-        rated_refused: 'This game cannot be rated: {detail}',
-        tournaments: 'Tournaments',
-        tourney_statuses: 'Tournament status',
-        tourney_open: 'open',
-        tourney_running: 'running',
-        tourney_finished: 'finished',
-        tourney_cancelled: 'cancelled',
-        tourney_new: 'Organise a tournament',
-        tourney_name: 'Name',
-        tourney_format: 'Format',
-        tourney_rounds: 'Rounds (swiss)',
-        tourney_per_game: 'Players per game',
-        tourney_create: 'Create',
-        format_swiss: 'Swiss',
-        format_round_robin: 'Round robin',
-        format_knockout: 'Knockout',
-        tourney_entrants: '{n} entrants',
-        tourney_none: 'No tournaments here yet.',
-        tourney_round: 'Round {n}',
-        tourney_bye: 'bye',
-        tourney_game: 'game ({status})',
-        tourney_join: 'Join',
-        tourney_leave: 'Leave',
-        tourney_start: 'Start now',
-        tourney_standings: 'Standings',
-        tourney_points: 'Points',
-        tourney_buchholz: 'Buchholz',
-        tourney_scores: 'Score sum',
-    },
-    'zh-Hant': {
-        col_road: '道路', col_city: '城市', col_monastery: '修道院', col_farm: '草原', col_trail: '小徑', col_farmland: '農地', col_hike: '健行', col_stable: '馬廄', col_harvest: '收成', col_grassland: '草地', col_mountain: '山脈', col_sea: '海洋',
-        title: 'tilehall', tagline: '在瀏覽器裡玩卡卡頌系列遊戲',
-        ruleset_classic: '卡卡頌', ruleset_hills: '翻山越嶺', ruleset_discovery: '發現新大陸',
-        you: '你', your_name: '你的名字', save: '儲存', language: '語言',
-        new_game: '開新遊戲', ruleset: '規則', options: '選項', seats: '座位',
-        seat_me: '我', seat_open: '空位（邀請）', seat_bot: '電腦玩家',
-        level: '等級', think_ms: '思考時間（毫秒）', add_seat: '增加座位', remove: '移除',
-        clock: '計時', clock_none: '不計時', clock_turn: '每回合時間', clock_bank: '總時間',
-        seconds: '秒', increment: '每回合加秒', on_timeout: '超時時',
-        autoplay: '由伺服器代下', resign_at_timeout: '該座位認輸',
-        hints: '允許提示', deck: '牌堆（板塊代號，可不填）', create: '建立遊戲',
-        my_games: '我的遊戲', no_games: '還沒有遊戲。', refresh: '重新整理', open: '打開',
-        your_turn: '輪到你', my_turn_count: '有 {n} 局輪到你',
-        join: '加入遊戲', invite_link: '邀請連結', join_as_me: '以我的身分加入', join_btn: '加入',
-        joined: '你坐上了座位 {seat}。',
-        status_waiting: '等待玩家', status_active: '進行中', status_finished: '已結束', status_aborted: '已取消',
-        turn_of: '第 {n} 回合：{name}{phase}', phase_draw: '抽板塊', phase_place: '放板塊',
-        it_is_your_turn: '輪到你了。', waiting_for: '等待 {name}。',
-        draw: '抽板塊', rotate: '旋轉', confirm: '確定', cancel: '取消',
-        your_tile: '你的板塊', your_hand: '你的手牌：選一塊', tiles_left: '剩 {n} 塊',
-        choose_square: '在棋盤上選一個標示的格子（或用 Tab 移過去按 Enter）。',
-        followup: '放下之後（最多一項）', fu_none: '不做別的',
-        fu_follower: '在{kind}放一個米寶（{loc}）', fu_stable: '在草地蓋馬廄（{loc}）',
-        fu_hike: '從 ({x}, {y}) 往 {toward} 健行（{points} 分）',
-        fu_withdraw: '從 ({x}, {y}) 的{kind}收回米寶（{points} 分）',
-        scores: '分數', score: '分數', player: '玩家', followers: '米寶',
-        projected: '若現在結束', winner: '勝利者', winners: '勝利者：{names}',
-        history: '紀錄', resign: '認輸', abort: '取消遊戲', rematch: '再來一局',
-        confirm_resign: '確定要認輸嗎？', invites: '邀請連結',
-        copy: '複製', copied: '已複製。', deadline: '剩餘時間：{t}', bank: '總時間',
-        live_on: '即時', live_off: '重新連線中…', back: '所有遊戲',
-        spectating: '你正在觀戰。', seat_you: '（你）', resigned: '已認輸',
-        error: '被拒絕：{detail}', offline: '連不上伺服器。',
-        api_refused: '此連結指定的伺服器（{api}）不是本頁使用的；本頁使用 {here}。',
-        result_completed: '最後一塊已放下', result_resignation: '因認輸', result_timeout: '因超時',
-        game_over: '遊戲結束（{result}）。', rematch_open: '打開新的一局',
-        kind_city: '城市', kind_road: '道路', kind_field: '草原', kind_monastery: '修道院',
-        kind_river: '河流', kind_trail: '小徑', kind_farmland: '農地', kind_meadow: '牧場',
-        kind_mountain: '山脈', kind_grassland: '草地', kind_sea: '海洋',
-        opt_edition: '版本', opt_river: '加上河流', opt_draw: '抽牌方式',
-        val_standard: '標準版', val_original: '初版', val_pile: '從牌堆抽', val_hand: '手牌兩張',
-        ev_game_created: '遊戲已建立。', ev_tile_drawn: '{name} 抽到板塊 {tile}。',
-        ev_tile_discarded: '板塊 {tile} 無處可放，放到一旁。',
-        ev_tile_placed: '{name} 把板塊 {tile} 放在 ({x}, {y})。',
-        ev_follower_deployed: '{name} 在{kind}放了一個米寶。',
-        ev_stable_built: '{name} 蓋了馬廄。', ev_hiker_moved: '{name} 健行了（{points} 分）。',
-        ev_follower_withdrawn: '{name} 收回一個米寶（{points} 分）。',
-        ev_feature_scored: '{kind}計分：{names} 得 {points} 分。', ev_feature_scored_none: '一個{kind}完成了。',
-        ev_final_scored: '終局計分。', ev_game_finished: '遊戲結束：{names} 獲勝。',
-        ev_tiles_removed: '有板塊被翻開移除。', ev_hand_dealt: '{name} 拿到手牌。',
-        ev_seat_resigned: '{name} 認輸了。', ev_piece_removed: '{name} 的一個棋子離開棋盤。',
-        ev_seat_joined: '{name} 加入了。', ev_game_started: '遊戲開始了。',
-        ev_game_aborted: '遊戲已取消。', ev_turn_timed_out: '{name} 超時了。',
-        ev_deadline_near: '{name}，時間快到了。', ev_other: '{type}',
-        need_name: '請先輸入你的名字（會存在這個瀏覽器裡）。',
-        pts_one: '1 分', pts_many: '{n} 分', hint: '建議一步', deadline_at: '期限',
-        bot_random: '隨機', bot_greedy: '貪心', bot_mcts: '蒙地卡羅（最強）',
-        site: '網站', leaderboard: '排行榜', bots: '電腦玩家', my_profile: '我的檔案',
-        my_profile_long: '你的檔案與等級分', ratings: '等級分', rating: '等級分', deviation: '偏差',
-        rating_title: '等級分 {r} ± {d}', provisional: '暫定', pool: '分組', pools: '分組', games: '局數',
-        games_n: '（{n} 局）', record: '勝 · 和 · 負', record_wdl: '{w} · {d} · {l}', last_rated: '最近一局計分賽',
-        no_ratings: '還沒有計分賽。', rating_history: '等級分紀錄', no_history: '這個分組還沒有計分賽。',
-        history_caption: '{pool}最近的計分賽', date: '日期', place: '名次', place_of: '{seats} 人中第 {place}',
-        finished_games: '已結束的遊戲', no_such_player: '沒有這位玩家',
-        chart_summary: '{pool}的等級分，共 {n} 局計分賽：從 {from} 到 {to}（最低 {lo}，最高 {hi}）。',
-        chart_first: '最早', chart_last: '最近', chart_provisional: '暫定',
-        leaderboard_of: '排行榜：{pool}', leaderboard_note: '列出已不是暫定、且在最近 90 天內下過計分賽的玩家。標示 ? 的等級分仍是暫定。',
-        include_bots: '包含電腦玩家', rank: '名次', ranks_shown: '第 {from} 到 {to} 名。',
-        leaderboard_empty: '排行榜上還沒有人。', previous: '上一頁', next: '下一頁',
-        think_fast: '快（100 毫秒以下）', think_normal: '一般（100–999 毫秒）', think_slow: '慢（1 秒以上）',
-        bots_note: '每個等級與思考時間在每個分組都有自己的等級分，來自它與人和其他電腦玩家的計分賽。',
-        rated_game: '計分賽', rated: '計分',
-        rated_help: '會計入等級分：需要計時；由伺服器發牌；不能用提示。',
-        rated_refused: '這局不能計分：{detail}',
-    },
-    sv: {
-        col_road: 'vägar', col_city: 'städer', col_monastery: 'kloster', col_farm: 'fält', col_trail: 'stigar', col_farmland: 'åkrar', col_hike: 'vandringar', col_stable: 'stall', col_harvest: 'skörd', col_grassland: 'gräsmark', col_mountain: 'berg', col_sea: 'hav',
-        title: 'tilehall', tagline: 'Carcassonnespel i webbläsaren',
-        ruleset_classic: 'Carcassonne', ruleset_hills: 'Carcassonne: Över berg och dal',
-        ruleset_discovery: 'Carcassonne: Upptäcktsfärden',
-        you: 'Du', your_name: 'Ditt namn', save: 'Spara', language: 'Språk',
-        new_game: 'Nytt spel', ruleset: 'Regler', options: 'Val', seats: 'Platser',
-        seat_me: 'Jag', seat_open: 'Ledig plats (inbjudan)', seat_bot: 'Datorspelare',
-        level: 'Nivå', think_ms: 'Betänketid (ms)', add_seat: 'Lägg till plats', remove: 'Ta bort',
-        clock: 'Klocka', clock_none: 'Ingen klocka', clock_turn: 'Tid per drag', clock_bank: 'Tidsbank',
-        seconds: 'sekunder', increment: 'tillägg (s)', on_timeout: 'När tiden är slut',
-        autoplay: 'servern spelar draget', resign_at_timeout: 'platsen ger upp',
-        hints: 'Tips tillåtna', deck: 'Hög (brickor, valfritt)', create: 'Skapa spel',
-        my_games: 'Mina spel', no_games: 'Inga spel än.', refresh: 'Uppdatera', open: 'Öppna',
-        your_turn: 'din tur', my_turn_count: '{n} spel där det är din tur',
-        join: 'Gå med i ett spel', invite_link: 'Inbjudningslänk', join_as_me: 'Gå med som jag', join_btn: 'Gå med',
-        joined: 'Du tog plats {seat}.',
-        status_waiting: 'väntar på spelare', status_active: 'pågår', status_finished: 'slut', status_aborted: 'avbrutet',
-        turn_of: 'Drag {n}: {name} ska {phase}', phase_draw: 'dra', phase_place: 'lägga en bricka',
-        it_is_your_turn: 'Det är din tur.', waiting_for: 'Väntar på {name}.',
-        draw: 'Dra en bricka', rotate: 'Vrid', confirm: 'Bekräfta', cancel: 'Ångra',
-        your_tile: 'Din bricka', your_hand: 'Din hand: välj en bricka', tiles_left: '{n} brickor kvar',
-        choose_square: 'Välj en markerad ruta på brädet (eller Tab dit och tryck Enter).',
-        followup: 'Efter läggningen (högst en sak)', fu_none: 'Inget mer',
-        fu_follower: 'Följeslagare på {kind} ({loc})', fu_stable: 'Stall på ängen ({loc})',
-        fu_hike: 'Vandra från ({x}, {y}) mot {toward} ({points} poäng)',
-        fu_withdraw: 'Ta tillbaka följeslagaren från {kind} vid ({x}, {y}) ({points} poäng)',
-        scores: 'Poäng', score: 'Poäng', player: 'Spelare', followers: 'Följeslagare',
-        projected: 'om det slutade nu', winner: 'Vinnare', winners: 'Vinnare: {names}',
-        history: 'Händelser', resign: 'Ge upp', abort: 'Avbryt', rematch: 'Returmatch',
-        confirm_resign: 'Vill du verkligen ge upp?', invites: 'Inbjudningslänkar',
-        copy: 'Kopiera', copied: 'Kopierat.', deadline: 'Tid kvar: {t}', bank: 'bank',
-        live_on: 'live', live_off: 'återansluter…', back: 'Alla spel',
-        spectating: 'Du tittar på spelet.', seat_you: '(du)', resigned: 'gav upp',
-        error: 'Nekat: {detail}', offline: 'Servern svarar inte.',
-        api_refused: 'Länken pekar på en server som sidan inte använder ({api}); den använder {here}.',
-        result_completed: 'sista brickan lades', result_resignation: 'genom uppgivelse', result_timeout: 'på tid',
-        game_over: 'Spelet är slut ({result}).', rematch_open: 'Öppna returmatchen',
-        kind_city: 'staden', kind_road: 'vägen', kind_field: 'fältet', kind_monastery: 'klostret',
-        kind_river: 'floden', kind_trail: 'stigen', kind_farmland: 'åkern', kind_meadow: 'ängen',
-        kind_mountain: 'berget', kind_grassland: 'gräsmarken', kind_sea: 'havet',
-        opt_edition: 'Utgåva', opt_river: 'Med floden', opt_draw: 'Dragning',
-        val_standard: 'standard', val_original: 'original (första utgåvan)', val_pile: 'från högen',
-        val_hand: 'hand med två',
-        ev_game_created: 'Spelet skapades.', ev_tile_drawn: '{name} drog bricka {tile}.',
-        ev_tile_discarded: 'Bricka {tile} passar ingenstans och lades åt sidan.',
-        ev_tile_placed: '{name} lade bricka {tile} på ({x}, {y}).',
-        ev_follower_deployed: '{name} satte en följeslagare på {kind}.',
-        ev_stable_built: '{name} byggde ett stall.', ev_hiker_moved: '{name} vandrade ({points} poäng).',
-        ev_follower_withdrawn: '{name} tog tillbaka en följeslagare ({points} poäng).',
-        ev_feature_scored: '{kind} gav {points} poäng till {names}.', ev_feature_scored_none: '{kind} blev klar.',
-        ev_final_scored: 'Slutpoängräkning.', ev_game_finished: 'Spelet är slut: {names} vann.',
-        ev_tiles_removed: 'Brickor togs bort med framsidan upp.', ev_hand_dealt: '{name} fick en hand.',
-        ev_seat_resigned: '{name} gav upp.', ev_piece_removed: 'En pjäs av {name} lämnade brädet.',
-        ev_seat_joined: '{name} gick med.', ev_game_started: 'Spelet började.',
-        ev_game_aborted: 'Spelet avbröts.', ev_turn_timed_out: '{name} fick slut på tid.',
-        ev_deadline_near: '{name}, tiden håller på att ta slut.', ev_other: '{type}',
-        need_name: 'Skriv ditt namn först (det sparas i den här webbläsaren).',
-        pts_one: '1 poäng', pts_many: '{n} poäng', hint: 'Föreslå ett drag', deadline_at: 'tidsgräns',
-        bot_random: 'slump', bot_greedy: 'girig', bot_mcts: 'mcts (starkast)',
-        site: 'Webbplats', leaderboard: 'Topplistor', bots: 'Datorspelare', my_profile: 'Min profil',
-        my_profile_long: 'Din profil och rating', ratings: 'Rating', rating: 'Rating', deviation: 'Avvikelse',
-        rating_title: 'Rating {r} ± {d}', provisional: 'preliminär', pool: 'Pool', pools: 'Pooler', games: 'Partier',
-        games_n: '({n} partier)', record: 'Vinster · oavgjorda · förluster', record_wdl: '{w} · {d} · {l}',
-        last_rated: 'Senaste ratade parti',
-        no_ratings: 'Inga ratade partier än.', rating_history: 'Ratinghistorik', no_history: 'Inga ratade partier i den här poolen än.',
-        history_caption: 'De senaste ratade partierna i {pool}', date: 'Datum', place: 'Placering', place_of: '{place} av {seats}',
-        finished_games: 'Avslutade spel', no_such_player: 'Ingen sådan spelare',
-        chart_summary: 'Rating i {pool} över {n} ratade partier: från {from} till {to} (lägst {lo}, högst {hi}).',
-        chart_first: 'första', chart_last: 'senaste', chart_provisional: 'preliminär',
-        leaderboard_of: 'Topplista: {pool}', leaderboard_note: 'Ratingar som inte längre är preliminära, för spelare som spelat ett ratat parti de senaste 90 dagarna. En rating märkt ? är preliminär.',
-        include_bots: 'Visa datorspelare', rank: 'Plats', ranks_shown: 'Plats {from} till {to}.',
-        leaderboard_empty: 'Ingen finns på topplistan än.', previous: 'Föregående', next: 'Nästa',
-        think_fast: 'snabb (under 100 ms)', think_normal: 'normal (100–999 ms)', think_slow: 'långsam (1 s eller mer)',
-        bots_note: 'Varje nivå och betänketid har en egen rating i varje pool, från ratade partier mot människor och andra datorspelare.',
-        rated_game: 'Ratat parti', rated: 'ratat',
-        rated_help: 'Räknas för rating: kräver klocka; servern delar ut brickorna; inga tips.',
-        rated_refused: 'Partiet kan inte ratas: {detail}',
-    },
-};
+const tables = {};
+
+// Loads the table of `l` once (web/i18n/<l>.json, beside this module).
+async function load(l) {
+    if (!tables[l]) {
+        const res = await fetch(new URL(`./i18n/${l}.json`, import.meta.url));
+        if (!res.ok) throw new Error(`the ${l} words are missing (HTTP ${res.status})`);
+        tables[l] = await res.json();
+    }
+    return tables[l];
+}
 
 // The language: a saved choice, else the first of navigator.languages that we speak.
 export function pickLang() {
     const saved = localStorage.getItem('tilehall.lang');
-    if (saved && S[saved]) return saved;
+    if (saved && LANGS[saved]) return saved;
     for (const l of navigator.languages || [navigator.language || 'en']) {
         const x = l.toLowerCase();
-        if (x.startsWith('zh')) return 'zh-Hant';
-        if (x.startsWith('sv')) return 'sv';
-        if (x.startsWith('en')) return 'en';
+        const hit = Object.keys(LANGS).find((k) => x.startsWith(k.split('-')[0].toLowerCase()));
+        if (hit) return hit;
     }
     return 'en';
 }
 
 let lang = pickLang();
+await load('en');
+try { await load(lang); } catch { lang = 'en'; }
+
 export const getLang = () => lang;
-export function setLang(l) {
-    if (!S[l]) return;
+// Switches to `l` once its table is loaded (resolves when it is).
+export async function setLang(l) {
+    if (!LANGS[l]) return;
+    await load(l);
     lang = l;
     localStorage.setItem('tilehall.lang', l);
     document.documentElement.lang = l;
@@ -293,7 +47,7 @@ export function setLang(l) {
 
 // The word for `key` in the current language with {name} replaced from `vars`.
 export function t(key, vars = {}) {
-    const s = S[lang][key] ?? S.en[key] ?? key;
+    const s = tables[lang][key] ?? tables.en[key] ?? key;
     if (vars.points !== undefined && vars.pts === undefined && /\{pts\}/.test(s)) {
         vars = { ...vars, pts: t(Number(vars.points) === 1 ? 'pts_one' : 'pts_many', { n: vars.points }) };
     }

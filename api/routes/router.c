@@ -83,6 +83,7 @@ static const struct api_route routes[] = {
     /* The reference web client (routes_web.c): its page and its files. */
     {"GET", "/", routes_web_index},
     {"GET", "/web/{file}", routes_web_file},
+    {"GET", "/web/i18n/{file}", routes_web_words},
 };
 
 /*

@@ -314,6 +314,8 @@ void routes_web_free(void);
 void routes_web_index(const struct api_request *req, struct api_response *resp, const char *arg);
 /* GET /web/{file}: one file of the web client, by its name in WEB_DIR. */
 void routes_web_file(const struct api_request *req, struct api_response *resp, const char *file);
+/* GET /web/i18n/{file}: a word table of the web client (WEB_DIR/i18n), as routes_web_file. */
+void routes_web_words(const struct api_request *req, struct api_response *resp, const char *file);
 
 /* Tournaments (routes_tournaments.c). POST /v1/tournaments */
 void routes_tournament_create(const struct api_request *req, struct api_response *resp,

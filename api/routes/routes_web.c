@@ -5,7 +5,9 @@
  * name, so no path of a request ever reaches the file system (no traversal: "..", "%2F",
  * hidden files and names of other shapes are simply not in the table). Each file has an
  * ETag (a hash of its bytes); If-None-Match with it answers 304, and Cache-Control
- * no-cache has browsers ask again each time.
+ * no-cache has browsers ask again each time. One subfolder is read too, WEB_DIR/i18n (the
+ * page's word tables, GET /web/i18n/{file}): its files are in the table as "i18n/<name>",
+ * a name no request to /web/{file} can give (a segment holds no '/').
  *
  * The page (index.html) talks to its own origin's API, or to one of the origins the
  * operator lists in WEB_API_ORIGINS, never to one a link names (docs/clients.md "The web client"):
@@ -27,13 +29,15 @@
 #define WEB_MAX_FILES 64                /* files served at most */
 #define WEB_MAX_BYTES (2 * 1024 * 1024) /* bytes of one file at most */
 #define WEB_NAME_MAX  64                /* a file's name, with its NUL */
+#define WEB_SUBDIR    "i18n"            /* the one subfolder served (the word tables) */
 
 struct web_file {
-    char name[WEB_NAME_MAX]; /* its name in WEB_DIR */
-    const char *type;        /* its Content-Type (static) */
-    char *data;              /* its bytes (malloc) */
-    size_t len;              /* bytes in data */
-    char etag[24];           /* a quoted hash of its bytes */
+    char name[WEB_NAME_MAX +
+              sizeof WEB_SUBDIR]; /* its name in WEB_DIR ("i18n/x" in the subfolder) */
+    const char *type;             /* its Content-Type (static) */
+    char *data;                   /* its bytes (malloc) */
+    size_t len;                   /* bytes in data */
+    char etag[24];                /* a quoted hash of its bytes */
 };
 
 static struct web_file files[WEB_MAX_FILES]; /* read at start-up, never changed after */
@@ -100,9 +104,9 @@ static void web_etag(struct web_file *f)
     snprintf(f->etag, sizeof f->etag, "\"%016llx\"", (unsigned long long)h);
 }
 
-/* Reads the file `name` of `dir` into `f`. Returns 0, 1 to skip it (not a regular file,
- * too large), or -1 when out of memory. */
-static int web_read(const char *dir, const char *name, struct web_file *f)
+/* Reads the file `name` of `dir` into `f`, named `prefix` `name` in the table. Returns 0, 1 to skip
+ * it (not a regular file, too large), or -1 when out of memory. */
+static int web_read(const char *dir, const char *name, const char *prefix, struct web_file *f)
 {
     char path[4096];
     int w = snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -121,7 +125,7 @@ static int web_read(const char *dir, const char *name, struct web_file *f)
                NULL);
         goto out;
     }
-    snprintf(f->name, sizeof f->name, "%s", name);
+    snprintf(f->name, sizeof f->name, "%s%s", prefix, name);
     f->type = web_type_of(name);
     f->data = data;
     f->len = len;
@@ -184,16 +188,14 @@ static int web_fill_origins(struct web_file *f)
     return 0;
 }
 
-int routes_web_init(const struct cfg *cfg)
+/* Reads the servable files of `dir` into the table, each named `prefix` and its name.
+ * Returns 0 (also when the folder cannot be opened: `missing` is then logged), or -1 when
+ * out of memory. */
+static int web_read_dir(const char *dir, const char *prefix, const char *missing)
 {
-    if (web_policy(cfg->web_api_origins)) {
-        log_kv(LOG_ERROR, "WEB_API_ORIGINS is not a list of origins", NULL);
-        return -1;
-    }
-    DIR *d = opendir(cfg->web_dir);
+    DIR *d = opendir(dir);
     if (!d) {
-        log_kv(LOG_WARN, "cannot open the web client's folder; / answers 404", "dir", cfg->web_dir,
-               NULL);
+        log_kv(LOG_WARN, missing, "dir", dir, NULL);
         return 0;
     }
     int rc = 0;
@@ -202,22 +204,38 @@ int routes_web_init(const struct cfg *cfg)
         if (!web_name_ok(e->d_name) || !web_type_of(e->d_name)) continue;
         if (nfiles == WEB_MAX_FILES) {
             log_kv(LOG_WARN, "the web client's folder has too many files; some are not served",
-                   "dir", cfg->web_dir, NULL);
+                   "dir", dir, NULL);
             break;
         }
-        int r = web_read(cfg->web_dir, e->d_name, &files[nfiles]);
-        if (r == 0 && strcmp(e->d_name, "index.html") == 0 && web_fill_origins(&files[nfiles])) {
+        int r = web_read(dir, e->d_name, prefix, &files[nfiles]);
+        if (r == 0 && !*prefix && strcmp(e->d_name, "index.html") == 0 &&
+            web_fill_origins(&files[nfiles])) {
             free(files[nfiles].data);
             r = -1;
         }
         if (r < 0) {
-            log_kv(LOG_ERROR, "out of memory reading the web client", "dir", cfg->web_dir, NULL);
+            log_kv(LOG_ERROR, "out of memory reading the web client", "dir", dir, NULL);
             rc = -1;
             break;
         }
         if (r == 0) nfiles++;
     }
     closedir(d);
+    return rc;
+}
+
+int routes_web_init(const struct cfg *cfg)
+{
+    if (web_policy(cfg->web_api_origins)) {
+        log_kv(LOG_ERROR, "WEB_API_ORIGINS is not a list of origins", NULL);
+        return -1;
+    }
+    char sub[4096];
+    int w = snprintf(sub, sizeof sub, "%s/" WEB_SUBDIR, cfg->web_dir);
+    int rc = web_read_dir(cfg->web_dir, "", "cannot open the web client's folder; / answers 404");
+    if (!rc && nfiles && w > 0 && (size_t)w < sizeof sub)
+        rc = web_read_dir(sub, WEB_SUBDIR "/",
+                          "the web client has no word tables (i18n); the page cannot start");
     if (rc) routes_web_free();
     return rc;
 }
@@ -266,4 +284,11 @@ void routes_web_index(const struct api_request *req, struct api_response *resp, 
 void routes_web_file(const struct api_request *req, struct api_response *resp, const char *file)
 {
     web_serve(req, resp, file);
+}
+
+void routes_web_words(const struct api_request *req, struct api_response *resp, const char *file)
+{
+    char name[WEB_NAME_MAX + sizeof WEB_SUBDIR];
+    int w = file ? snprintf(name, sizeof name, WEB_SUBDIR "/%s", file) : -1;
+    web_serve(req, resp, w > 0 && (size_t)w < sizeof name ? name : NULL);
 }

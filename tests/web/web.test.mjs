@@ -135,9 +135,11 @@ test.before(async () => {
             return;
         }
         const name = u.pathname === '/' ? 'index.html' : u.pathname.replace(/^\/web\//, '');
-        const file = path.join(webDir, path.basename(name));
-        if (!/^[a-z0-9][a-z0-9._-]*$/i.test(name) || !fs.existsSync(file)) { res.writeHead(404); res.end(); return; }
-        const type = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' }[path.extname(file)] || 'text/plain';
+        // The page's files and its word tables (web/i18n/<lang>.json), nothing else.
+        const words = /^i18n\/[a-z0-9][a-z0-9._-]*$/i.test(name);
+        const file = path.join(webDir, words ? 'i18n' : '', path.basename(name));
+        if (!(words || /^[a-z0-9][a-z0-9._-]*$/i.test(name)) || !fs.existsSync(file)) { res.writeHead(404); res.end(); return; }
+        const type = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json' }[path.extname(file)] || 'text/plain';
         res.writeHead(200, { 'Content-Type': type + '; charset=utf-8', 'Cache-Control': 'no-store' });
         let data = fs.readFileSync(file);
         if (name === 'index.html') {
