@@ -9,10 +9,11 @@
 //   #/leaderboard/<pool>    a pool's leaderboard (leaderboard.js)
 //   #/bots                  the computer players' ratings (bots.js)
 import { API, API_DEFAULT, ApiError, apiRefused, call, get, post, randomKey } from './api.js';
-import { drawBoard, rotLoc, SEAT_COLORS, tileSvg } from './board.js';
+import { drawBoard, flashScore, rotLoc, showPlace, tileSvg } from './board.js';
+import { seatBadge } from './seats.js';
 import { botsView } from './bots.js';
 import { chatPanel } from './chat.js';
-import { $, clearError, dot, h, showError } from './dom.js';
+import { $, clearError, h, showError } from './dom.js';
 import { getLang, LANGS, setLang, t } from './i18n.js';
 import { leaderboardView } from './leaderboard.js';
 import { profileView } from './profile.js';
@@ -513,6 +514,7 @@ function gameView(id) {
             let ev;
             try { ev = JSON.parse(e.data); } catch { return; }
             if (addEvent(ev)) {
+                flashScore(el.board, ev);
                 renderHistory();
                 refresh();
             }
@@ -662,20 +664,15 @@ function gameView(id) {
             }
         }
         // Drawn again only when something it shows changed (keeps focus and the DOM).
-        const key = JSON.stringify([g.version, cands.length, preview, gs.selTile]);
+        const key = JSON.stringify([g.version, cands.length, preview, gs.selTile, gs.fu, getLang()]);
         if (key === gs.boardKey && el.board.firstChild) return;
         gs.boardKey = key;
-        const scroll = [el.board.scrollLeft, el.board.scrollTop];
-        const first = !el.board.firstChild;
-        const b = drawBoard(el.board, g, gs.cat, cands, preview, pick, t('title'));
-        if (first) {
-            // Centre the start tile.
-            const [x0, y0] = b.at(0, 0);
-            el.board.scrollLeft = x0 - el.board.clientWidth / 2 + b.C / 2;
-            el.board.scrollTop = y0 - el.board.clientHeight / 2 + b.C / 2;
-        } else {
-            [el.board.scrollLeft, el.board.scrollTop] = scroll;
-        }
+        // The follow-ups' spots on the board choose as the list does.
+        const cur = current();
+        drawBoard(el.board, g, gs.cat, cands, preview, pick, t('board_label'), {
+            followups: cur ? followups(cur) : [], fu: gs.fu,
+            onFollowup: (i) => { gs.fu = i; renderBoard(); renderTurn(); },
+        });
     }
 
     async function act(fn) {
@@ -810,7 +807,7 @@ function gameView(id) {
             const pid = gp.player_id || rated[p.seat];
             return h('tr', { class: (active && g.turn && g.turn.seat === p.seat ? 'moving ' : '') +
                 (winners.has(p.seat) ? 'winner' : ''), 'data-seat': p.seat },
-            h('th', { scope: 'row' }, dot(SEAT_COLORS[p.seat % 5]), ' ',
+            h('th', { scope: 'row' }, seatBadge(p.seat), ' ',
                 pid ? h('a', { href: '#/player/' + pid }, p.name) : p.name,
                 s && s.seat === p.seat ? ' ' + t('seat_you') : '',
                 gp.resigned ? ` (${t('resigned')})` : '',
@@ -874,7 +871,12 @@ function gameView(id) {
     function renderHistory() {
         const g = gs.game;
         const last = gs.history.slice(-150).reverse();
-        el.hist.replaceChildren(...last.map((ev) => h('li', { 'data-type': ev.type }, describe(ev, g))));
+        // A line that names a place shows it on the board while pointed at or focused.
+        const mark = (ev) => (ev.x === undefined ? {} : {
+            tabindex: 0, 'data-x': ev.x, 'data-y': ev.y,
+            onmouseenter: () => showPlace(el.board, { x: ev.x, y: ev.y }), onmouseleave: () => showPlace(el.board, null),
+            onfocus: () => showPlace(el.board, { x: ev.x, y: ev.y }), onblur: () => showPlace(el.board, null) });
+        el.hist.replaceChildren(...last.map((ev) => h('li', { 'data-type': ev.type, ...mark(ev) }, describe(ev, g))));
     }
 
     function tick() {
