@@ -403,9 +403,14 @@ function describeRaw(ev, game) {
     const names = (ss) => (ss && ss.length ? ss.map(name).join(', ') : '—');
     const v = { ...ev, name: name(ev.seat), kind: ev.kind ? kindName(ev.kind) : '' };
     switch (ev.type) {
-    case 'feature_scored':
-        return ev.seats && ev.seats.length ? t('ev_feature_scored', { ...v, names: names(ev.seats) })
-            : t('ev_feature_scored_none', v);
+    case 'feature_scored': {
+        // A feature names its kind and size; another scoring (a farm's stables, the
+        // harvest, goods) its column.
+        if (ev.x === undefined) return t('ev_scored_other', { ...v, what: t('col_' + ev.column), names: names(ev.seats) });
+        const size = { ...v, size: t(ev.tiles === 1 ? 'tiles_one' : 'tiles_many', { n: ev.tiles }) };
+        return ev.seats && ev.seats.length ? t('ev_feature_scored', { ...size, names: names(ev.seats) })
+            : t('ev_feature_scored_none', size);
+    }
     case 'game_finished': return t('ev_game_finished', { names: names(ev.winners) });
     case 'seat_joined': return t('ev_seat_joined', { name: ev.name || name(ev.seat) });
     default: {

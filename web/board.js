@@ -142,7 +142,14 @@ function listen(s) {
         const [cx, cy] = toPicture(s, e.clientX, e.clientY);
         zoomBy(s, Math.exp(Math.max(-1, Math.min(1, e.deltaY * 0.002))), cx, cy);
     }, { passive: false });
+    // Moves and releases are followed on the window while a pointer is down (a drag may
+    // leave the board; capturing the pointer instead would take the click from a square).
     svg.addEventListener('pointerdown', (e) => {
+        if (!s.pointers.size) {
+            window.addEventListener('pointermove', move);
+            window.addEventListener('pointerup', up);
+            window.addEventListener('pointercancel', up);
+        }
         s.pointers.set(e.pointerId, [e.clientX, e.clientY]);
         s.drag = { x: e.clientX, y: e.clientY, box: { ...s.box }, moved: false, pinch: null };
     });
@@ -173,11 +180,12 @@ function listen(s) {
             s.dragged = s.drag.moved; // the click that ends a drag chooses nothing
             s.drag = null;
         }
+        if (!s.pointers.size) {
+            window.removeEventListener('pointermove', move);
+            window.removeEventListener('pointerup', up);
+            window.removeEventListener('pointercancel', up);
+        }
     };
-    svg.addEventListener('pointermove', move);
-    window.addEventListener('pointermove', move);
-    window.addEventListener('pointerup', up);
-    window.addEventListener('pointercancel', up);
     svg.addEventListener('click', (e) => {
         if (s.dragged) { e.stopPropagation(); e.preventDefault(); }
         s.dragged = false;
@@ -217,19 +225,23 @@ function badge(layer, seat, x, y) {
         .textContent = seatMarkOf(seat);
 }
 
-// The server's pieces with a seat number beside each (read from their titles).
+// The server's pieces with a seat number at each one's upper right (the seat read from
+// its title; its box taken through its own transform: a follower is drawn about (0, 0)).
 function drawPieces(layer, art, dx, dy) {
     if (!art.pieces) return;
     const g = document.importNode(art.pieces, true);
     g.setAttribute('transform', `translate(${dx},${dy})`);
     layer.appendChild(g);
+    const toLayer = layer.getScreenCTM();
     for (const p of g.children) {
         const m = /of seat (\d+)/.exec((p.querySelector('title') || {}).textContent || '');
-        if (!m) continue;
-        let box;
-        try { box = p.getBBox(); } catch { continue; }
-        if (!box.width) continue;
-        badge(layer, Number(m[1]), box.x + box.width + dx, box.y + dy);
+        const own = p.getScreenCTM && p.getScreenCTM();
+        if (!m || !own || !toLayer) continue;
+        const box = p.getBBox();
+        const k = toLayer.inverse().multiply(own);
+        const corners = [[box.x, box.y], [box.x + box.width, box.y], [box.x, box.y + box.height],
+            [box.x + box.width, box.y + box.height]].map(([x, y]) => new DOMPoint(x, y).matrixTransform(k));
+        badge(layer, Number(m[1]), Math.max(...corners.map((c) => c.x)), Math.min(...corners.map((c) => c.y)));
     }
 }
 

@@ -6,7 +6,7 @@ export const LANGS = { en: 'English', 'zh-Hant': '繁體中文', sv: 'Svenska' }
 
 const S = {
     en: {
-        col_road: 'road', col_city: 'city', col_monastery: 'monastery', col_farm: 'farm', col_trail: 'trail', col_farmland: 'farmland', col_hike: 'hikes', col_stable: 'stables', col_harvest: 'harvest', col_grassland: 'grassland', col_mountain: 'mountain', col_sea: 'sea',
+        col_road: 'road', col_city: 'city', col_monastery: 'monastery', col_farm: 'farm', col_trail: 'trail', col_farmland: 'farmland', col_hike: 'hikes', col_stable: 'stables', col_harvest: 'harvest', col_grassland: 'grassland', col_mountain: 'mountain', col_sea: 'sea', col_goods: 'goods',
         title: 'tilehall', tagline: 'Carcassonne-family games in the browser',
         ruleset_classic: 'Carcassonne', ruleset_hills: 'Carcassonne: Over Hill and Dale',
         ruleset_discovery: 'Carcassonne: The Discovery',
@@ -56,8 +56,9 @@ const S = {
         ev_follower_deployed: '{name} put a follower on the {kind}.',
         ev_stable_built: '{name} built a stable.', ev_hiker_moved: '{name} hiked ({pts}).',
         ev_follower_withdrawn: '{name} withdrew a follower ({pts}).',
-        ev_feature_scored: 'A {kind} of {tiles} tiles scored: +{points} for {names}.',
-        ev_feature_scored_none: 'A {kind} of {tiles} tiles was completed.',
+        ev_feature_scored: 'A {kind} of {size} scored: +{points} for {names}.',
+        ev_scored_other: '{what}: +{points} for {names}.', tiles_one: '1 tile', tiles_many: '{n} tiles',
+        ev_feature_scored_none: 'A {kind} of {size} was completed.',
         ev_final_scored: 'Final scoring.', ev_game_finished: 'The game is over: {names} won.',
         ev_tiles_removed: 'Tiles were removed face up.', ev_hand_dealt: '{name} got a hand.',
         ev_seat_resigned: '{name} resigned.', ev_piece_removed: 'A piece of {name} left the board.',
@@ -95,7 +96,7 @@ const S = {
         figure_builder: 'builder', figure_pig: 'pig',
     },
     'zh-Hant': {
-        col_road: '道路', col_city: '城市', col_monastery: '修道院', col_farm: '草原', col_trail: '小徑', col_farmland: '農地', col_hike: '健行', col_stable: '馬廄', col_harvest: '收成', col_grassland: '草地', col_mountain: '山脈', col_sea: '海洋',
+        col_road: '道路', col_city: '城市', col_monastery: '修道院', col_farm: '草原', col_trail: '小徑', col_farmland: '農地', col_hike: '健行', col_stable: '馬廄', col_harvest: '收成', col_grassland: '草地', col_mountain: '山脈', col_sea: '海洋', col_goods: '貨物',
         title: 'tilehall', tagline: '在瀏覽器裡玩卡卡頌系列遊戲',
         ruleset_classic: '卡卡頌', ruleset_hills: '翻山越嶺', ruleset_discovery: '發現新大陸',
         you: '你', your_name: '你的名字', save: '儲存', language: '語言',
@@ -142,7 +143,8 @@ const S = {
         ev_follower_deployed: '{name} 在{kind}放了一個米寶。',
         ev_stable_built: '{name} 蓋了馬廄。', ev_hiker_moved: '{name} 健行了（{points} 分）。',
         ev_follower_withdrawn: '{name} 收回一個米寶（{points} 分）。',
-        ev_feature_scored: '{tiles} 塊板塊的{kind}計分：{names} 各得 +{points} 分。', ev_feature_scored_none: '一個 {tiles} 塊板塊的{kind}完成了。',
+        ev_feature_scored: '{size}的{kind}計分：{names} 各得 +{points} 分。',
+        ev_scored_other: '{what}：{names} 各得 +{points} 分。', tiles_one: '1 塊板塊', tiles_many: '{n} 塊板塊', ev_feature_scored_none: '一個{size}的{kind}完成了。',
         ev_final_scored: '終局計分。', ev_game_finished: '遊戲結束：{names} 獲勝。',
         ev_tiles_removed: '有板塊被翻開移除。', ev_hand_dealt: '{name} 拿到手牌。',
         ev_seat_resigned: '{name} 認輸了。', ev_piece_removed: '{name} 的一個棋子離開棋盤。',
@@ -179,7 +181,7 @@ const S = {
         figure_builder: '建築師', figure_pig: '豬',
     },
     sv: {
-        col_road: 'vägar', col_city: 'städer', col_monastery: 'kloster', col_farm: 'fält', col_trail: 'stigar', col_farmland: 'åkrar', col_hike: 'vandringar', col_stable: 'stall', col_harvest: 'skörd', col_grassland: 'gräsmark', col_mountain: 'berg', col_sea: 'hav',
+        col_road: 'vägar', col_city: 'städer', col_monastery: 'kloster', col_farm: 'fält', col_trail: 'stigar', col_farmland: 'åkrar', col_hike: 'vandringar', col_stable: 'stall', col_harvest: 'skörd', col_grassland: 'gräsmark', col_mountain: 'berg', col_sea: 'hav', col_goods: 'varor',
         title: 'tilehall', tagline: 'Carcassonnespel i webbläsaren',
         ruleset_classic: 'Carcassonne', ruleset_hills: 'Carcassonne: Över berg och dal',
         ruleset_discovery: 'Carcassonne: Upptäcktsfärden',
@@ -228,7 +230,8 @@ const S = {
         ev_follower_deployed: '{name} satte en följeslagare på {kind}.',
         ev_stable_built: '{name} byggde ett stall.', ev_hiker_moved: '{name} vandrade ({points} poäng).',
         ev_follower_withdrawn: '{name} tog tillbaka en följeslagare ({points} poäng).',
-        ev_feature_scored: '{kind} med {tiles} brickor gav +{points} poäng till {names}.', ev_feature_scored_none: '{kind} med {tiles} brickor blev klar.',
+        ev_feature_scored: '{kind} med {size} gav +{points} poäng till {names}.',
+        ev_scored_other: '{what}: +{points} poäng till {names}.', tiles_one: '1 bricka', tiles_many: '{n} brickor', ev_feature_scored_none: '{kind} med {size} blev klar.',
         ev_final_scored: 'Slutpoängräkning.', ev_game_finished: 'Spelet är slut: {names} vann.',
         ev_tiles_removed: 'Brickor togs bort med framsidan upp.', ev_hand_dealt: '{name} fick en hand.',
         ev_seat_resigned: '{name} gav upp.', ev_piece_removed: 'En pjäs av {name} lämnade brädet.',
