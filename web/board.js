@@ -382,9 +382,11 @@ function drawPreview(s, svg, preview, cat, game, onPick, more) {
     fus.forEach((f, i) => {
         if (!f.piece || i === (more.fu || 0)) return;
         const [px, py] = spotAt(f.piece);
-        const spot = el('circle', { cx: px, cy: py, r: 7, class: 'fu-spot', role: 'button', 'data-fu': i,
-            'aria-label': f.label }, svg);
+        // A small mark in a larger ring that takes the touch (a finger is wider than the mark).
+        const spot = el('g', { class: 'fu-spot', role: 'button', 'data-fu': i, 'aria-label': f.label }, svg);
         el('title', {}, spot).textContent = f.label;
+        el('circle', { cx: px, cy: py, r: 11, class: 'fu-ring' }, spot);
+        el('circle', { cx: px, cy: py, r: 6, class: 'fu-mark' }, spot);
         spot.addEventListener('click', (e) => { e.stopPropagation(); if (more.onFollowup) more.onFollowup(i); });
     });
     if (chosen && chosen.piece) {

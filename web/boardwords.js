@@ -10,7 +10,7 @@ const kinds = (type) => [...new Set(((type && type.features) || []).map((f) => t
 function pieceWords(game, p) {
     const pl = game.players[p.seat];
     return t('words_piece', { name: pl ? pl.name : `#${p.seat}`, seat: seatMarkOf(p.seat),
-        figure: t('figure_' + (p.figure || p.kind)), kind: p.feature_kind ? t('kind_' + p.feature_kind) : '',
+        figure: t('figure_' + (p.figure || p.kind)), kind: p.feature ? t('kind_' + p.feature) : '',
         loc: p.location });
 }
 
