@@ -80,6 +80,7 @@ test('a whole game with the keyboard alone; the board in words; the history show
     }));
     assert.equal(words.tiles, words.board);
     assert.match(words.text, /Last tile: Tile [A-Z]+\d* at \(-?\d+, -?\d+\)/);
+    assert.match(words.text, /(Ann|Bot \(greedy\)) \(seat [12]\) has a follower on the [a-z]+ at [NESWC]+\./);
     // A history line with a place: focused (by Tab) it marks the place, and leaves it after.
     await page.waitForSelector('#history li[data-x]');
     assert.ok(await tabTo(page, '#history li[data-x]', 800), 'a history line reached by Tab');
