@@ -9,7 +9,7 @@ export const PHONE_390 = { viewport: { width: 390, height: 844 }, locale: 'en-GB
 export async function openGame(page, api, ruleset, deck, bots = ['greedy'], me = true, options = {}) {
     const id = await page.evaluate(async ({ api, ruleset, deck, bots, me, options }) => {
         const who = JSON.parse(localStorage.getItem(`tilehall.player@${api}`));
-        const r = await fetch(`${api}/v1/games`, { method: 'POST', headers: { Authorization: `Bearer ${who.token}`,
+        const r = await fetch(`${api}/v1/games`, { method: 'POST', headers: { ...(who ? { Authorization: `Bearer ${who.token}` } : {}),
             'Content-Type': 'application/json', 'Idempotency-Key': crypto.randomUUID().replace(/-/g, '') },
         body: JSON.stringify({ ruleset, deck, options, players: [...(me ? [{ player: 'me' }] : []), ...bots.map((b) => ({ bot: b, think_ms: 10 }))] }) });
         const g = await r.json();

@@ -2,7 +2,7 @@
 // in headless Chromium, on a fresh database (tilehall_webboardtouch; ratings-harness.mjs
 // starts the server behind the spec's validating proxy): a square tapped, the tile turned
 // by tapping it, a follow-up chosen by touching its spot (the list follows), the preview
-// undone; zoom by the buttons and the wheel, a drag pans, fit shows every tile; axe-core;
+// undone; zoom by the buttons, the wheel and a pinch, a drag pans, fit shows every tile; axe-core;
 // under prefers-reduced-motion a scoring's frame does not blink; nothing wider than the
 // screen. Screenshot: build/web-artifacts/board-phone-preview.png (WEB_ARTIFACTS).
 //
@@ -68,6 +68,19 @@ test('on a phone by touch: turn, follow-up spots, undo, zoom, pan, fit; reduced 
     await page.mouse.up();
     const after = await box();
     assert.ok(after[0] < before[0] && after[1] > before[1], `dragged: ${before} -> ${after}`);
+    // Two fingers spread apart (pointer events as a touch screen sends them): closer.
+    const spread = await box();
+    await page.evaluate(({ x, y }) => {
+        const svg = document.querySelector('#board .board-svg');
+        const send = (type, id, px) => svg.dispatchEvent(new PointerEvent(type, { pointerId: id, pointerType: 'touch',
+            clientX: px, clientY: y, bubbles: true, isPrimary: id === 1 }));
+        send('pointerdown', 1, x - 20);
+        send('pointerdown', 2, x + 20);
+        for (let i = 1; i <= 5; i++) { send('pointermove', 1, x - 20 - 12 * i); send('pointermove', 2, x + 20 + 12 * i); }
+        send('pointerup', 1, x - 80);
+        send('pointerup', 2, x + 80);
+    }, { x: r.x + r.w / 2, y: r.y + r.h / 2 });
+    assert.ok((await box())[2] < spread[2] * 0.7, 'pinched closer');
     await page.tap('#fit');
     const all = await box();
     const edges = await page.evaluate(() => {
