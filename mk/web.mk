@@ -6,7 +6,9 @@
 # views (tests/web/ratings-*.test.mjs, databases tilehall_webratings*: profile,
 # leaderboard, computer players, seat ratings, a rated game refused; axe-core on each), and
 # the game's chat panel (tests/web/chat.test.mjs, database tilehall_webchat: live, post,
-# markup as text, long text, report, block; axe-core on the panel).
+# markup as text, long text, report, block; axe-core on the panel), and the board
+# (tests/web/board-*.test.mjs, databases tilehall_webboard*: the server's art in every
+# ruleset, a keyboard-only game, touch, zoom and pan on a phone; axe-core on each).
 # Screenshots go to build/web-artifacts/. About two minutes; a test gives up after 150 s.
 #
 #   make test-web   CHROMIUM=/path/to/chromium to use another build
