@@ -11,10 +11,11 @@
 //   #/bots                  the computer players' ratings (bots.js)
 //   #/tournaments[/<status>] tournaments, #/tournament/<id> one (tournaments.js)
 import { API, API_DEFAULT, ApiError, apiRefused, call, get, post, randomKey } from './api.js';
-import { drawBoard, rotLoc, SEAT_COLORS, tileSvg } from './board.js';
+import { drawBoard, flashScore, rotLoc, showPlace, tileSvg } from './board.js';
+import { seatBadge } from './seats.js';
 import { botsView } from './bots.js';
 import { chatPanel } from './chat.js';
-import { $, clearError, dot, errBox, field, h, showError } from './dom.js';
+import { $, clearError, errBox, field, h, showError } from './dom.js';
 import { getLang, LANGS, setLang, t } from './i18n.js';
 import { leaderboardView } from './leaderboard.js';
 import { optionControls, readOptions } from './options.js';
@@ -419,9 +420,14 @@ function describeRaw(ev, game) {
     const names = (ss) => (ss && ss.length ? ss.map(name).join(', ') : '—');
     const v = { ...ev, name: name(ev.seat), kind: ev.kind ? kindName(ev.kind) : '' };
     switch (ev.type) {
-    case 'feature_scored':
-        return ev.seats && ev.seats.length ? t('ev_feature_scored', { ...v, names: names(ev.seats) })
-            : t('ev_feature_scored_none', v);
+    case 'feature_scored': {
+        // A feature names its kind and size; another scoring (a farm's stables, the
+        // harvest, goods) its column.
+        if (ev.x === undefined) return t('ev_scored_other', { ...v, what: t('col_' + ev.column), names: names(ev.seats) });
+        const size = { ...v, size: t(ev.tiles === 1 ? 'tiles_one' : 'tiles_many', { n: ev.tiles }) };
+        return ev.seats && ev.seats.length ? t('ev_feature_scored', { ...size, names: names(ev.seats) })
+            : t('ev_feature_scored_none', size);
+    }
     case 'game_finished': return t('ev_game_finished', { names: names(ev.winners) });
     case 'seat_joined': return t('ev_seat_joined', { name: ev.name || name(ev.seat) });
     case 'goods_taken': return t('ev_goods_taken', { ...v, goods: goodsWords(ev.goods) || '—' });
@@ -538,6 +544,7 @@ function gameView(id) {
             let ev;
             try { ev = JSON.parse(e.data); } catch { return; }
             if (addEvent(ev)) {
+                flashScore(el.board, ev);
                 renderHistory();
                 refresh();
             }
@@ -695,20 +702,15 @@ function gameView(id) {
             }
         }
         // Drawn again only when something it shows changed (keeps focus and the DOM).
-        const key = JSON.stringify([g.version, cands.length, preview, gs.selTile]);
+        const key = JSON.stringify([g.version, cands.length, preview, gs.selTile, gs.fu, getLang()]);
         if (key === gs.boardKey && el.board.firstChild) return;
         gs.boardKey = key;
-        const scroll = [el.board.scrollLeft, el.board.scrollTop];
-        const first = !el.board.firstChild;
-        const b = drawBoard(el.board, g, gs.cat, cands, preview, pick, t('title'));
-        if (first) {
-            // Centre the start tile.
-            const [x0, y0] = b.at(0, 0);
-            el.board.scrollLeft = x0 - el.board.clientWidth / 2 + b.C / 2;
-            el.board.scrollTop = y0 - el.board.clientHeight / 2 + b.C / 2;
-        } else {
-            [el.board.scrollLeft, el.board.scrollTop] = scroll;
-        }
+        // The follow-ups' spots on the board choose as the list does.
+        const cur = current();
+        drawBoard(el.board, g, gs.cat, cands, preview, pick, t('board_label'), {
+            followups: cur ? followups(cur) : [], fu: gs.fu,
+            onFollowup: (i) => { gs.fu = i; renderBoard(); renderTurn(); },
+        });
     }
 
     async function act(fn) {
@@ -872,7 +874,7 @@ function gameView(id) {
             const pid = gp.player_id || rated[p.seat];
             return h('tr', { class: (active && g.turn && g.turn.seat === p.seat ? 'moving ' : '') +
                 (winners.has(p.seat) ? 'winner' : ''), 'data-seat': p.seat },
-            h('th', { scope: 'row' }, dot(SEAT_COLORS[p.seat % 5]), ' ',
+            h('th', { scope: 'row' }, seatBadge(p.seat), ' ',
                 pid ? h('a', { href: '#/player/' + pid }, p.name) : p.name,
                 s && s.seat === p.seat ? ' ' + t('seat_you') : '',
                 gp.resigned ? ` (${t('resigned')})` : '',
@@ -947,7 +949,12 @@ function gameView(id) {
     function renderHistory() {
         const g = gs.game;
         const last = gs.history.slice(-150).reverse();
-        el.hist.replaceChildren(...last.map((ev) => h('li', { 'data-type': ev.type }, describe(ev, g))));
+        // A line that names a place shows it on the board while pointed at or focused.
+        const mark = (ev) => (ev.x === undefined ? {} : {
+            tabindex: 0, 'data-x': ev.x, 'data-y': ev.y,
+            onmouseenter: () => showPlace(el.board, { x: ev.x, y: ev.y }), onmouseleave: () => showPlace(el.board, null),
+            onfocus: () => showPlace(el.board, { x: ev.x, y: ev.y }), onblur: () => showPlace(el.board, null) });
+        el.hist.replaceChildren(...last.map((ev) => h('li', { 'data-type': ev.type, ...mark(ev) }, describe(ev, g))));
     }
 
     function tick() {
