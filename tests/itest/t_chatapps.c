@@ -445,8 +445,8 @@ ITEST(test_webhook_apps_deadline_over,
       "app reads them; Discord's picture drawn in board.png's render slots and kept")
 {
     /* Nobody plays: Ann's bank of 4 s runs out (resign at the timeout), deadline_near at
-     * 1 s left (a quarter of the bank: time enough on a busy machine), then the game over. The creator's webhook is Discord's, Ann's seat's
-     * Slack's. */
+     * 1 s left (a quarter of the bank: time enough on a busy machine), then the game over. The
+     * creator's webhook is Discord's, Ann's seat's Slack's. */
     struct listener *ld = listener_start(), *ls = listener_start();
     CHECK(ld && ls, "no listeners");
     char url[128], urls[128];
