@@ -96,6 +96,9 @@ STUB(routes_tournaments_list)
 STUB(routes_tournament_get)
 STUB(routes_tournament_join)
 STUB(routes_tournament_leave)
+STUB(routes_tournament_start)
+STUB(routes_tournament_events)
+STUB(routes_web_words)
 
 static char problem[40]; /* the code of the last problem answered */
 
@@ -133,6 +136,8 @@ static const struct route_case cases[] = {
     {"GET", "/", NULL, NULL, RAN_STATUS, "routes_web_index", "(null)", "/"},
     {"GET", "/web/app.js", NULL, NULL, RAN_STATUS, "routes_web_file", "app.js", "/web/{file}"},
     {"GET", "/web/..", NULL, NULL, RAN_STATUS, "routes_web_file", "..", "/web/{file}"},
+    {"GET", "/web/i18n/de.json", NULL, NULL, RAN_STATUS, "routes_web_words", "de.json",
+     "/web/i18n/{file}"},
     {"GET", "/web/../openapi.yaml", NULL, NULL, 404, NULL, NULL, "other"},
     {"GET", "/web", NULL, NULL, 404, NULL, NULL, "other"},
     {"GET", "/v1/rulesets", NULL, NULL, RAN_STATUS, "routes_rulesets", "(null)", "/v1/rulesets"},
@@ -214,6 +219,10 @@ static const struct route_case cases[] = {
      "/v1/tournaments/{id}/join"},
     {"POST", "/v1/tournaments/" GID "/leave", NULL, NULL, RAN_STATUS, "routes_tournament_leave",
      GID, "/v1/tournaments/{id}/leave"},
+    {"POST", "/v1/tournaments/" GID "/start", NULL, NULL, RAN_STATUS, "routes_tournament_start",
+     GID, "/v1/tournaments/{id}/start"},
+    {"GET", "/v1/tournaments/" GID "/events", NULL, NULL, RAN_STATUS, "routes_tournament_events",
+     GID, "/v1/tournaments/{id}/events"},
     {"GET", G "/board.svg", NULL, NULL, RAN_STATUS, "routes_board_svg", GID,
      "/v1/games/{id}/board.svg"},
     {"GET", G "/board.png", NULL, NULL, RAN_STATUS, "routes_board_png", GID,
