@@ -39,12 +39,17 @@ static struct cc_game work;
 
 /* Iterations the tests give mcts: enough to search, few enough for `make test`. */
 #define TEST_ITERATIONS 24
+/* And hard, whose iteration plays greedy replies (each a whole move search): a few are
+ * enough to exercise the search here (bot_hard_test.c tests its budgets and choices); 24 made
+ * this file take minutes. */
+#define TEST_HARD_ITERATIONS 3
 
 /* cc_bot_think() with the tests' small iteration budget (random and greedy ignore it). */
 static enum cc_status think(const struct cc_game *g, enum cc_bot_level lv, uint64_t seed,
                             struct cc_bot_scratch *s, struct cc_action *a)
 {
-    const struct cc_bot_budget b = {.iterations = TEST_ITERATIONS};
+    const struct cc_bot_budget b = {.iterations =
+                                        lv == CC_BOT_HARD ? TEST_HARD_ITERATIONS : TEST_ITERATIONS};
     return cc_bot_think(g, lv, seed, &b, s, a);
 }
 
