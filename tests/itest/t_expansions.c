@@ -182,20 +182,14 @@ static int count_events(const cJSON *evs, int seat, struct seen *seen, int *extr
     return 0;
 }
 
-/* The events of finished game `g` must give each seat its score, and the scoreboard must
- * have the goods column exactly with traders. 0, or -1 with `why`. */
-static int check_scores(const struct server *srv, const struct game *g, const struct setup *s,
+/* The events `evs` of a finished game must give each seat its score in the game `j`, and the
+ * scoreboard `sc` must have the goods column exactly with traders (NULL where a read
+ * failed). 0, or -1 with `why`. */
+static int scores_agree(const cJSON *evs, const cJSON *j, const cJSON *sc, const struct setup *s,
                         char *why, size_t cap)
 {
-    int rc = -1, from_events[6] = {0};
-    cJSON *evs = game_events(srv, g->id), *j = game_get(srv, g);
-    char path[160];
-    snprintf(path, sizeof path, "/v1/games/%s/scores", g->id);
-    cJSON *sc = get_json(srv, path);
-    if (!evs || !j || !sc) {
-        snprintf(why, cap, "reads of the finished game failed");
-        goto out;
-    }
+    if (!evs || !j || !sc) return snprintf(why, cap, "reads of the finished game failed"), -1;
+    int from_events[6] = {0};
     const cJSON *e, *seat;
     cJSON_ArrayForEach(e, evs)
     {
@@ -206,19 +200,27 @@ static int check_scores(const struct server *srv, const struct game *g, const st
     for (int i = 0; i < s->players; i++) {
         const cJSON *p = cJSON_GetArrayItem(jget(j, "players"), i);
         const cJSON *b = jget(cJSON_GetArrayItem(jget(sc, "players"), i), "breakdown");
-        if (jnum(p, "score") != from_events[i]) {
-            snprintf(why, cap, "seat %d: score %g, the events give %d", i, jnum(p, "score"),
-                     from_events[i]);
-            goto out;
-        }
-        if (!!jget(b, "goods") != s->traders) {
-            snprintf(why, cap, "seat %d: the goods column %s", i,
-                     s->traders ? "missing" : "without traders");
-            goto out;
-        }
+        if (jnum(p, "score") != from_events[i])
+            return snprintf(why, cap, "seat %d: score %g, the events give %d", i, jnum(p, "score"),
+                            from_events[i]),
+                   -1;
+        if (!!jget(b, "goods") != s->traders)
+            return snprintf(why, cap, "seat %d: the goods column %s", i,
+                            s->traders ? "missing" : "without traders"),
+                   -1;
     }
-    rc = 0;
-out:
+    return 0;
+}
+
+/* scores_agree on finished game `g` as the server shows it. */
+static int check_scores(const struct server *srv, const struct game *g, const struct setup *s,
+                        char *why, size_t cap)
+{
+    cJSON *evs = game_events(srv, g->id), *j = game_get(srv, g);
+    char path[160];
+    snprintf(path, sizeof path, "/v1/games/%s/scores", g->id);
+    cJSON *sc = get_json(srv, path);
+    int rc = scores_agree(evs, j, sc, s, why, cap);
     cJSON_Delete(evs);
     cJSON_Delete(j);
     cJSON_Delete(sc);

@@ -410,9 +410,7 @@ static void *poll_main(void *p)
 ITEST(test_live_across_servers, "long poll woken by a commit on another server (NOTIFY)")
 {
     /* REQUEST_TIMEOUT=1: a long poll woken after that is still answered (not 408). */
-    const char *env[] = {"LIVE_FALLBACK_MS=60000", "REQUEST_TIMEOUT=1", NULL};
-    struct server two;
-    CHECK(hard_server_start(&two, env, 0) == 0, "the second server did not start");
+    HARD_SERVER(two, 0, "LIVE_FALLBACK_MS=60000", "REQUEST_TIMEOUT=1");
     char why[400];
     struct game g;
     int rc = game_new(srv, LIVE_GAME, &g, why, sizeof why);
@@ -502,9 +500,7 @@ ITEST(test_live_lease, "commits notify only while the game is watched (a lease)"
 /* Streams across servers with a real resume point. */
 ITEST(test_stream_across_servers, "event stream fed by a commit on another server (NOTIFY)")
 {
-    const char *env[] = {"LIVE_FALLBACK_MS=60000", "SSE_HEARTBEAT=5", NULL};
-    struct server two;
-    CHECK(hard_server_start(&two, env, 0) == 0, "the second server did not start");
+    HARD_SERVER(two, 0, "LIVE_FALLBACK_MS=60000", "SSE_HEARTBEAT=5");
     char why[400], path[160];
     struct game g;
     struct sse *c =
@@ -548,10 +544,7 @@ static double metric(const struct server *srv, const char *name)
 /* The stream cap, a client that goes away, and a server that stops with streams open. */
 ITEST(test_stream_limits, "event streams: the cap, a client gone, shutdown with streams open")
 {
-    (void)srv;
-    const char *env[] = {"MAX_STREAMS=2", "SSE_HEARTBEAT=1", NULL};
-    struct server s;
-    CHECK(hard_server_start(&s, env, 1) == 0, "the server did not start");
+    HARD_SERVER(s, 1, "MAX_STREAMS=2", "SSE_HEARTBEAT=1");
     char why[400];
     struct game g;
     int rc = game_new(&s, LIVE_GAME, &g, why, sizeof why);
@@ -718,10 +711,7 @@ ITEST(test_board_svg, "board.svg: every ruleset, ETag and 304")
 ITEST(test_metrics_and_request_ids,
       "/metrics by route and status; X-Request-Id in answers and logs")
 {
-    (void)srv;
-    const char *env[] = {"LOG_LEVEL=info", NULL};
-    struct server s;
-    CHECK(hard_server_start(&s, env, 1) == 0, "the server did not start");
+    HARD_SERVER(s, 1, "LOG_LEVEL=info");
     char why[400];
     struct game g;
     int rc = game_new(&s, LIVE_GAME, &g, why, sizeof why);
@@ -786,10 +776,7 @@ ITEST(test_metrics_and_request_ids,
  */
 ITEST(test_slow_request_log, "slow requests logged as warnings (SLOW_REQUEST_MS), long polls not")
 {
-    (void)srv;
-    const char *env[] = {"LOG_LEVEL=warn", "SLOW_REQUEST_MS=150", NULL};
-    struct server s;
-    CHECK(hard_server_start(&s, env, 0) == 0, "the server did not start");
+    HARD_SERVER(s, 0, "LOG_LEVEL=warn", "SLOW_REQUEST_MS=150");
     char why[400] = "";
     struct game g;
     int rc = game_new(&s, LIVE_GAME, &g, why, sizeof why);

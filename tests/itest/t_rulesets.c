@@ -415,6 +415,23 @@ static int same_json(const cJSON *a, const cJSON *b, size_t *at, char *ta, char 
     return same;
 }
 
+/* The events `a`, `b` and the states `ja`, `jb` (their ids removed) of a game and of its
+ * replay (NULL where a read failed) must be equal. 0, or -1 with `why`. */
+static int replay_equal(cJSON *a, cJSON *b, cJSON *ja, cJSON *jb, char *why, size_t cap)
+{
+    if (!a || !b || !ja || !jb) return snprintf(why, cap, "replay: reads failed"), -1;
+    size_t at = 0;
+    char ta[96], tb[96];
+    cJSON_DeleteItemFromObject(ja, "id");
+    cJSON_DeleteItemFromObject(jb, "id");
+    if (!same_json(a, b, &at, ta, tb, sizeof ta))
+        return snprintf(why, cap, "replayed events differ at byte %zu: %.80s / %.80s", at, ta, tb),
+               -1;
+    if (!same_json(ja, jb, &at, ta, tb, sizeof ta))
+        return snprintf(why, cap, "the replayed game ends in another state"), -1;
+    return 0;
+}
+
 /*
  * Creates a game from `create` (the first game's setup, with its seed or deck) and replays
  * the actions of `pl` on it: its events and its final state must equal those of `orig`
@@ -438,27 +455,9 @@ static int replay(const struct server *srv, const struct game *orig, const char 
         }
         resp_free(&r);
     }
-    int rc = -1;
     cJSON *a = game_events(srv, orig->id), *b = game_events(srv, g.id);
     cJSON *ja = game_get(srv, orig), *jb = game_get(srv, &g);
-    size_t at = 0;
-    char ta[96], tb[96];
-    if (!a || !b || !ja || !jb) {
-        snprintf(why, cap, "replay: reads failed");
-        goto out;
-    }
-    cJSON_DeleteItemFromObject(ja, "id");
-    cJSON_DeleteItemFromObject(jb, "id");
-    if (!same_json(a, b, &at, ta, tb, sizeof ta)) {
-        snprintf(why, cap, "replayed events differ at byte %zu: %.80s / %.80s", at, ta, tb);
-        goto out;
-    }
-    if (!same_json(ja, jb, &at, ta, tb, sizeof ta)) {
-        snprintf(why, cap, "the replayed game ends in another state");
-        goto out;
-    }
-    rc = 0;
-out:
+    int rc = replay_equal(a, b, ja, jb, why, cap);
     cJSON_Delete(a);
     cJSON_Delete(b);
     cJSON_Delete(ja);
