@@ -248,6 +248,16 @@ static struct sse *new_game_stream(const struct server *srv, const char *base, c
     return c;
 }
 
+/* In a test: declares `c`, the stream of the events of a new game from `body` at the
+ * runner's server (new_game_stream into `g` and `path`), or fails the test. */
+#define NEW_GAME_STREAM(c, body, g, path)                                                          \
+    struct sse *c;                                                                                 \
+    do {                                                                                           \
+        char why_[400];                                                                            \
+        c = new_game_stream(srv, srv->base, body, g, path, sizeof path, why_, sizeof why_);        \
+        CHECK(c, "%s", why_);                                                                      \
+    } while (0)
+
 /*
  * Plays up to `turns` turns of `g` on `srv`, after each waiting until its events (a draw
  * and a placement at least) came on stream `c`; the slowest first arrival (ms) raises
@@ -300,9 +310,7 @@ ITEST(test_event_stream, "event stream: events as committed, Last-Event-ID, hear
 {
     char why[400], path[160];
     struct game g;
-    struct sse *c =
-        new_game_stream(srv, srv->base, LIVE_GAME, &g, path, sizeof path, why, sizeof why);
-    CHECK(c, "%s", why);
+    NEW_GAME_STREAM(c, LIVE_GAME, &g, path);
     int ok = sse_wait(c, 1, 1000, 5000);
     long st = c->status;
     char ctype[64];
@@ -364,9 +372,7 @@ ITEST(test_event_stream_end, "event stream: ends after game_finished")
 {
     char why[400], path[160];
     struct game g;
-    struct sse *c =
-        new_game_stream(srv, srv->base, SHORT_GAME, &g, path, sizeof path, why, sizeof why);
-    CHECK(c, "%s", why);
+    NEW_GAME_STREAM(c, SHORT_GAME, &g, path);
     int p = 0;
     for (int i = 0; i < 10 && p == 0; i++) p = play_turn(srv, &g, 0, why, sizeof why);
     for (int i = 0; i < 10 && p == 0; i++) p = play_turn(srv, &g, 0, why, sizeof why);
