@@ -38,6 +38,13 @@ static const char *name_at(const char *const *names, size_t n, unsigned i)
     return i < n ? names[i] : NULL;
 }
 
+/* Defines `const char *fn(type v)`: the name of v in `table`, NULL when it has none. */
+#define NAME_OF(fn, type, table)                                                                   \
+    const char *fn(type v)                                                                         \
+    {                                                                                              \
+        return name_at(table, COUNT(table), (unsigned)v);                                          \
+    }
+
 /* The index of `name` in a table of n names, -1 when it is none of them. */
 static int index_of(const char *const *names, size_t n, const char *name)
 {
@@ -46,47 +53,17 @@ static int index_of(const char *const *names, size_t n, const char *name)
     return -1;
 }
 
-const char *cc_ruleset_name(enum cc_ruleset r)
-{
-    return name_at(ruleset_names, COUNT(ruleset_names), (unsigned)r);
-}
-
-const char *cc_kind_name(enum cc_kind k)
-{
-    return name_at(kind_names, COUNT(kind_names), (unsigned)k);
-}
-
-const char *cc_location_name(enum cc_location loc)
-{
-    return name_at(location_names, COUNT(location_names), (unsigned)loc);
-}
-
-const char *cc_crop_name(enum cc_crop c)
-{
-    return name_at(crop_names, COUNT(crop_names), (unsigned)c);
-}
-
-const char *cc_animal_name(enum cc_animal a)
-{
-    return name_at(animal_names, COUNT(animal_names), (unsigned)a);
-}
-
-const char *cc_end_name(enum cc_end e)
-{
-    return name_at(end_names, COUNT(end_names), (unsigned)e);
-}
+NAME_OF(cc_ruleset_name, enum cc_ruleset, ruleset_names)
+NAME_OF(cc_kind_name, enum cc_kind, kind_names)
+NAME_OF(cc_location_name, enum cc_location, location_names)
+NAME_OF(cc_crop_name, enum cc_crop, crop_names)
+NAME_OF(cc_animal_name, enum cc_animal, animal_names)
+NAME_OF(cc_end_name, enum cc_end, end_names)
 
 static const char *const goods_names[CC_GOODS_COUNT] = {"wine", "grain", "cloth"};
 
-const char *cc_goods_name(enum cc_goods g)
-{
-    return name_at(goods_names, COUNT(goods_names), (unsigned)g);
-}
-
-const char *cc_edge_name(enum cc_edge e)
-{
-    return name_at(edge_names, COUNT(edge_names), (unsigned)e);
-}
+NAME_OF(cc_goods_name, enum cc_goods, goods_names)
+NAME_OF(cc_edge_name, enum cc_edge, edge_names)
 
 int cc_location_parse(const char *name)
 {
@@ -98,10 +75,7 @@ int cc_ruleset_parse(const char *name)
     return index_of(ruleset_names, COUNT(ruleset_names), name);
 }
 
-const char *cc_set_name(enum cc_set s)
-{
-    return name_at(set_names, COUNT(set_names), (unsigned)s);
-}
+NAME_OF(cc_set_name, enum cc_set, set_names)
 
 int cc_set_parse(const char *name)
 {

@@ -18,10 +18,8 @@
 # (build/tilehall), BENCH_KEEP=1 keeps the cluster (in .pgdata-bench-inbox).
 # shellcheck source=scripts/bench-lib.sh
 . "$(dirname "$0")/bench-lib.sh"
-seconds=${BENCH_SECONDS:-5}
-conns=${BENCH_CONNS:-4}
-ngames=${BENCH_INBOX_GAMES:-100000}
-npeople=${BENCH_INBOX_PEOPLE:-100}
+knobs BENCH seconds=5 conns=4
+knobs BENCH_INBOX games=100000 people=100
 bench_init bench-inbox 18091 bench-inbox wrk curl jq psql
 bench_pg_start tilehall_bench_inbox pg-start-inbox.log
 bench_server server-inbox.log
@@ -32,7 +30,7 @@ ann=$(curl -s -X POST "$base/v1/players" -H 'Content-Type: application/json' -d 
 ann_id=$(jq -r .id <<<"$ann")
 token=$(jq -r .token <<<"$ann")
 start=$(date +%s.%N)
-psql "$url" -X -q -v ON_ERROR_STOP=1 -v ann="$ann_id" -v games="$ngames" -v people="$npeople" <<'SQL'
+psql "$url" -X -q -v ON_ERROR_STOP=1 -v ann="$ann_id" -v games="$games" -v people="$people" <<'SQL'
 CREATE TEMP TABLE who AS
     SELECT 0 AS k, :'ann'::uuid AS id
     UNION ALL SELECT k, gen_random_uuid() FROM generate_series(1, :people - 1) AS k;
@@ -72,7 +70,7 @@ done
 cursor=$(jq -r .next_cursor <<<"$mid")
 n_first=$(jq '.games | length' <<<"$first")
 turns=$(jq .my_turn_count <<<"$first")
-if [ "$n_first" != 50 ] || [ "$mine" != 1000 ] && [ "$ngames" = 100000 ] || [ "$cursor" = null ]; then
+if [ "$n_first" != 50 ] || [ "$mine" != 1000 ] && [ "$games" = 100000 ] || [ "$cursor" = null ]; then
     echo "bench-inbox: unexpected list (first page $n_first games, $mine games, cursor $cursor)" >&2
     exit 1
 fi
@@ -107,7 +105,7 @@ eval "$(run inbox-first a_ "${common[@]}" "$base/v1/players/me/games")"
 eval "$(run inbox-turn b_ "${common[@]}" "$base/v1/players/me/games?status=active&my_turn=true&limit=20")"
 eval "$(run inbox-mid c_ "${common[@]}" "$base/v1/players/me/games?cursor=$cursor")"
 
-echo "bench-inbox: $(nproc) cores, THREADS=$threads, $ngames games ($filled s to fill), one player" \
+echo "bench-inbox: $(nproc) cores, THREADS=$threads, $games games ($filled s to fill), one player" \
     "holding $mine of them ($turns its turn), ${seconds} s per load, $conns conns"
 printf '  %-40s %6s req/s  p50 %7s ms  p99 %7s ms  CPU/request: server %4s us, PostgreSQL %4s us  non-2xx %s\n' \
     "(a) first page (50)" "$a_rps" "$a_p50_ms" "$a_p99_ms" "$a_srv_us" "$a_pg_us" "$a_non2xx" \

@@ -26,10 +26,8 @@
 # BENCH_KEEP=1 keeps the cluster (in .pgdata-bench-board).
 # shellcheck source=scripts/bench-lib.sh
 . "$(dirname "$0")/bench-lib.sh"
-seconds=${BENCH_SECONDS:-5}
-conns=${BENCH_CONNS:-4}
-pace=${BENCH_PACE_MS:-20}
-nrows=${BENCH_BOARD_ROWS:-1000000}
+knobs BENCH seconds=5 conns=4 pace_ms=20
+knobs BENCH_BOARD rows=1000000
 bench_init bench-leaderboard 18093 bench-board wrk curl jq psql
 bench_pg_start tilehall_bench_board pg-start-board.log
 # Starts the server with LEADERBOARD_CACHE_MS=$1 (stopping the one before), its log
@@ -43,7 +41,7 @@ start_server 1000
 # The server migrated the database; the rows go in with SQL (people, then their ratings in
 # the three pools), as ratings_apply_game would have left them.
 start=$(date +%s.%N)
-psql "$url" -X -q -v ON_ERROR_STOP=1 -v people="$(((nrows + 2) / 3))" <<'SQL'
+psql "$url" -X -q -v ON_ERROR_STOP=1 -v people="$(((rows + 2) / 3))" <<'SQL'
 CREATE TEMP TABLE who AS SELECT k, gen_random_uuid() AS id FROM generate_series(1, :people) AS k;
 INSERT INTO people (id, name, token_hash) SELECT id, 'P' || k, sha256(id::text::bytea) FROM who;
 INSERT INTO ratings (subject, pool, person_id, rating, deviation, volatility, games, won, drawn,
@@ -59,7 +57,7 @@ INSERT INTO ratings (subject, pool, bot, think_class, rating, deviation, volatil
 VACUUM ANALYZE ratings;
 SQL
 filled=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
-rows=$(psql "$url" -X -At -c "SELECT count(*) FROM ratings")
+stored=$(psql "$url" -X -At -c "SELECT count(*) FROM ratings")
 listed=$(psql "$url" -X -At -c "SELECT count(*) FROM ratings WHERE pool = 'classic' AND \
     deviation <= 110 AND last_rated_at > now() - interval '90 days' AND person_id IS NOT NULL")
 first=$(curl -s "$base/v1/leaderboards/classic")
@@ -83,12 +81,12 @@ loads() {
     eval "$(bench_wrk "board-deep$1" b_ "${common[@]}" "$base/v1/leaderboards/classic?cursor=$cursor")"
     eval "$(bench_wrk "board-bots$1" c_ "${common[@]}" "$base/v1/leaderboards/classic?bots=true&limit=100")"
     eval "$(bench_wrk "board-paced$1" d_ -t"$((conns < 2 ? conns : 2))" -c"$conns" -d"${seconds}s" \
-        -s tests/bench/paced.lua "$base/v1/leaderboards/classic" -- "$pace")"
+        -s tests/bench/paced.lua "$base/v1/leaderboards/classic" -- "$pace_ms")"
     printf '  %-44s %6s req/s  p50 %7s ms  p99 %7s ms  non-2xx %s\n' \
         "(a) GET /v1/leaderboards/classic (50)" "$a_rps" "$a_p50_ms" "$a_p99_ms" "$a_non2xx" \
         "(b) ...?cursor= (from rank $rank on)" "$b_rps" "$b_p50_ms" "$b_p99_ms" "$b_non2xx" \
         "(c) ...?bots=true&limit=100" "$c_rps" "$c_p50_ms" "$c_p99_ms" "$c_non2xx" \
-        "(d) as (a), paced: ${pace} ms between requests" "$d_rps" "$d_p50_ms" "$d_p99_ms" "$d_non2xx"
+        "(d) as (a), paced: ${pace_ms} ms between requests" "$d_rps" "$d_p50_ms" "$d_p99_ms" "$d_non2xx"
     # The server's own clock (GET /metrics: from a request's arrival to its answer, without
     # wrk's side of the wait): the share of the leaderboard's answers within each bound.
     curl -s "$base/metrics" | awk '
@@ -101,7 +99,7 @@ loads() {
     [ "$a_non2xx" = 0 ] && [ "$b_non2xx" = 0 ] && [ "$c_non2xx" = 0 ] && [ "$d_non2xx" = 0 ]
 }
 
-echo "bench-leaderboard: $(nproc) cores, THREADS=$threads, $rows rating rows ($filled s to load)," \
+echo "bench-leaderboard: $(nproc) cores, THREADS=$threads, $stored rating rows ($filled s to load)," \
     "$listed people listed in classic, ${seconds} s per load, $conns conns"
 echo "as shipped (LEADERBOARD_CACHE_MS=1000: a page asked again within 1 s is answered from memory):"
 ok=1

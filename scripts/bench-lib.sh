@@ -1,11 +1,13 @@
 # bench-lib.sh: what the benchmarks that start servers on a throwaway PostgreSQL share
 # (sourced first, not run). It stops at the first error, makes the checkout the working
-# folder and sets top (the checkout), threads (THREADS, else the number of cores), bin
+# folder, defines knobs (scripts/knobs.sh) and sets top (the checkout), threads (THREADS, else the number of cores), bin
 # (TILEHALL_BIN, else build/tilehall) and out (build/bench; the caller may change it before
 # bench_init).
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$top"
+# shellcheck source=scripts/knobs.sh
+. "$top/scripts/knobs.sh"
 threads=${THREADS:-$(nproc)}
 bin=${TILEHALL_BIN:-build/tilehall}
 out=build/bench

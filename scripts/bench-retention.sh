@@ -24,8 +24,7 @@
 nold=${BENCH_RETENTION_GAMES:-100000}
 nsize=${BENCH_SIZE_GAMES:-3}
 ncopies=${BENCH_SIZE_COPIES:-2000}
-seconds=${BENCH_SECONDS:-10}
-turn_conns=${BENCH_TURN_CONNS:-16}
+knobs BENCH seconds=10 turn_conns=16
 ngames=${BENCH_GAMES:-200}
 batch=${RETENTION_BATCH:-500}
 out=build/bench-retention

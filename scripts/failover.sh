@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2154 # the settings are set by knobs (scripts/knobs.sh)
 # failover.sh: failover to a PostgreSQL standby with nothing acknowledged lost, proven on
 # this machine. Two throwaway clusters (slots a and b, Unix sockets in build/failover): a
 # primary and a standby made by pg_basebackup -R; two tilehall servers whose DATABASE_URL
@@ -34,15 +35,10 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 bin=${TILEHALL_BIN:-build/tilehall}
-rounds=${FAILOVER_ROUNDS:-1}
-control=${FAILOVER_CONTROL:-1}
-fence=${FAILOVER_FENCE:-1}
-before=${FAILOVER_BEFORE:-4}
-after=${FAILOVER_AFTER:-4}
-clients=${FAILOVER_CLIENTS:-12}
-followers=${FAILOVER_FOLLOWERS:-4}
-bound=${FAILOVER_BOUND_MS:-3000}
-dir=${FAILOVER_DIR:-$top/build/failover}
+# shellcheck source=scripts/knobs.sh
+. "$top/scripts/knobs.sh"
+knobs FAILOVER rounds=1 control=1 fence=1 before=4 after=4 clients=12 followers=4 bound_ms=3000 \
+    dir="$top/build/failover"
 [ -x "$bin" ] || { echo "failover: $bin is missing (make $bin)" >&2; exit 1; }
 
 # shellcheck source=scripts/pg-lib.sh
@@ -149,14 +145,8 @@ log "primary in $dir/a, standby in $dir/b; DATABASE_URL='$url'"
 # shellcheck source=scripts/start-server.sh
 . scripts/start-server.sh
 : >"$dir/server.log"
-bases=()
-for _n in 1 2; do
-    start_server "$bin" "$dir/server.log" DATABASE_URL="$url" LOG_LEVEL="${LOG_LEVEL:-warn}" \
-        CREATE_LIMIT_PER_MINUTE=0 WEBHOOK_ALLOW_PRIVATE=1 ||
-        { echo "failover: a server did not start (see $dir/server.log)" >&2; exit 1; }
-    servers+=("$server_pid")
-    bases+=("http://127.0.0.1:$server_port")
-done
+start_servers failover 2 "$bin" "$dir/server.log" DATABASE_URL="$url" \
+    LOG_LEVEL="${LOG_LEVEL:-warn}" CREATE_LIMIT_PER_MINUTE=0 WEBHOOK_ALLOW_PRIVATE=1
 
 status=0
 times=()
@@ -172,9 +162,7 @@ for round in $(seq 1 "$total"); do
     ro_before=$(grep -c '"database is read-only"' "$dir/server.log" || true)
     doubt_before=$(grep -c '"msg":"database connection lost".*"op":"commit"' "$dir/server.log" || true)
     log "round $round ($mode): primary $primary, standby $standby; load ${before}s before the kill"
-    node tests/failover/load.js --out "$run" --clients "$clients" --followers "$followers" \
-        "${bases[@]}" >"$run/load.out" 2>&1 &
-    load_pid=$!
+    failover_load_start "$run"
     sleep "$before"
     if [ "$mode" = async ]; then
         # The negative control: the standby stops receiving WAL 1.5 s before the kill,
@@ -206,16 +194,13 @@ for round in $(seq 1 "$total"); do
     fi
     echo "$t_kill $t_promoted" >"$run/times"
     sleep "$after"
-    kill -INT "$load_pid"
-    wait "$load_pid" || { echo "failover: the load failed (see $run/load.out)" >&2; cat "$run/load.out" >&2; status=1; }
-    load_pid=
-    sed 's/^/  /' "$run/load.out"
+    failover_load_stop failover "$run" || status=1
     # The new primary's tables, as the checker reads them.
     PSQL_DB=tilehall failover_tables "$run" psql_at "$standby"
     doubt=$(($(grep -c '"msg":"database connection lost".*"op":"commit"' "$dir/server.log" || true) - doubt_before))
     log "round $round: $doubt COMMITs lost their answer with the primary (in doubt: answered 503, then retried with their key)"
     rc=0
-    node tests/failover/check.js --run "$run" --mode "$mode" --bound "$bound" | tee "$run/check.out" || rc=$?
+    node tests/failover/check.js --run "$run" --mode "$mode" --bound "$bound_ms" | tee "$run/check.out" || rc=$?
     t=$(sed -n 's/^check: kill to first 2xx on the new primary: \([0-9]*\) ms.*/\1/p' "$run/check.out")
     if [ "$mode" = sync ]; then
         [ "$rc" -eq 0 ] || status=1
@@ -238,16 +223,7 @@ for round in $(seq 1 "$total"); do
 done
 
 # Every server must still be ready and stop cleanly.
-for i in "${!servers[@]}"; do
-    curl -sf -o /dev/null "${bases[$i]}/readyz" ||
-        { echo "failover: server ${bases[$i]} is not ready at the end" >&2; status=1; }
-    kill "${servers[$i]}"
-    rc=0
-    wait "${servers[$i]}" || rc=$?
-    [ "$rc" -eq 0 ] ||
-        { echo "failover: server ${bases[$i]} exited with status $rc on SIGTERM" >&2; status=1; }
-done
-servers=()
+stop_servers failover /readyz || status=1
 if [ "${#times[@]}" -gt 0 ]; then
     sorted=$(printf '%s\n' "${times[@]}" | sort -n)
     n=${#times[@]}

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2154 # the settings are set by knobs (scripts/knobs.sh)
 # ha-failover.sh: failover by a failover manager, pg_auto_failover (Debian's
 # postgresql-15-auto-failover), with nothing acknowledged lost, proven on this machine.
 # A monitor and two nodes (a primary and its synchronous standby, as pg_auto_failover sets
@@ -39,15 +40,10 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 bin=${TILEHALL_BIN:-build/tilehall}
-rounds=${HA_ROUNDS:-1}
-before=${HA_BEFORE:-4}
-after=${HA_AFTER:-4}
-clients=${HA_CLIENTS:-8}
-followers=${HA_FOLLOWERS:-2}
-bound=${HA_BOUND_MS:-3000}
-first_bound=${HA_FIRST_2XX_MS:-20000}
-after_bound=${HA_AFTER_PROMOTION_MS:-3000}
-logs=${HA_LOGS:-$top/build/ha}
+# shellcheck source=scripts/knobs.sh
+. "$top/scripts/knobs.sh"
+knobs HA rounds=1 before=4 after=4 clients=8 followers=2 bound_ms=3000 first_2xx_ms=20000 \
+    after_promotion_ms=3000 logs="$top/build/ha"
 [ -x "$bin" ] || { echo "ha: $bin is missing (make $bin)" >&2; exit 1; }
 command -v pg_autoctl >/dev/null ||
     { echo "ha: pg_autoctl is missing (apt-get install postgresql-15-auto-failover; make deps)" >&2; exit 1; }
@@ -205,14 +201,8 @@ as_ac pg_autoctl show settings --pgdata "$data/monitor" 2>/dev/null | sed 's/^/ 
 # Two servers on the multi-host URL (scripts/start-server.sh).
 # shellcheck source=scripts/start-server.sh
 . scripts/start-server.sh
-bases=()
-for _n in 1 2; do
-    start_server "$bin" "$logs/server.log" DATABASE_URL="$url" LOG_LEVEL="${LOG_LEVEL:-warn}" \
-        CREATE_LIMIT_PER_MINUTE=0 WEBHOOK_ALLOW_PRIVATE=1 ||
-        { echo "ha: a server did not start (see $logs/server.log)" >&2; exit 1; }
-    servers+=("$server_pid")
-    bases+=("http://127.0.0.1:$server_port")
-done
+start_servers ha 2 "$bin" "$logs/server.log" DATABASE_URL="$url" LOG_LEVEL="${LOG_LEVEL:-warn}" \
+    CREATE_LIMIT_PER_MINUTE=0 WEBHOOK_ALLOW_PRIVATE=1
 
 status=0
 times=()
@@ -223,9 +213,7 @@ for round in $(seq 1 "$rounds"); do
     primary=$(monitor_sql "SELECT nodename FROM pgautofailover.node WHERE reportedstate = 'primary'")
     standby=$(monitor_sql "SELECT nodename FROM pgautofailover.node WHERE reportedstate = 'secondary'")
     log "round $round: primary $primary, standby $standby; load ${before}s before the kill"
-    node tests/failover/load.js --out "$run" --clients "$clients" --followers "$followers" \
-        "${bases[@]}" >"$run/load.out" 2>&1 &
-    load_pid=$!
+    failover_load_start "$run"
     sleep "$before"
     kill_node "$primary"
     t_kill=$(ms)
@@ -239,14 +227,11 @@ for round in $(seq 1 "$rounds"); do
     log "round $round: killed $primary at $t_kill, $standby promoted by the monitor $((t_promoted - t_kill)) ms later"
     echo "$t_kill $t_promoted" >"$run/times"
     sleep "$after"
-    kill -INT "$load_pid"
-    wait "$load_pid" || { echo "ha: the load failed (see $run/load.out)" >&2; cat "$run/load.out" >&2; status=1; }
-    load_pid=
-    sed 's/^/  /' "$run/load.out"
+    failover_load_stop ha "$run" || status=1
     port=${node_port[$standby]}
     failover_tables "$run" psql_at "$port" tilehall
     rc=0
-    node tests/failover/check.js --run "$run" --mode sync --bound "$bound" | tee "$run/check.out" || rc=$?
+    node tests/failover/check.js --run "$run" --mode sync --bound "$bound_ms" | tee "$run/check.out" || rc=$?
     [ "$rc" -eq 0 ] || status=1
     t=$(sed -n 's/^check: kill to first 2xx on the new primary: \([0-9]*\) ms.*/\1/p' "$run/check.out")
     if [ -z "$t" ]; then
@@ -254,15 +239,15 @@ for round in $(seq 1 "$rounds"); do
         status=1
     else
         times+=("$t")
-        if [ "$t" -gt "$first_bound" ]; then
-            echo "ha: round $round: the first 2xx came $t ms after the kill (bound $first_bound ms)" >&2
+        if [ "$t" -gt "$first_2xx_ms" ]; then
+            echo "ha: round $round: the first 2xx came $t ms after the kill (bound $first_2xx_ms ms)" >&2
             status=1
         fi
         # The servers' own part: the first 2xx at most HA_AFTER_PROMOTION_MS after the
         # monitor's promotion (the promotion itself is pg_auto_failover's timing).
         late=$((t - promotions[${#promotions[@]} - 1]))
-        if [ "$late" -gt "$after_bound" ]; then
-            echo "ha: round $round: the first 2xx came $late ms after the promotion (bound $after_bound ms)" >&2
+        if [ "$late" -gt "$after_promotion_ms" ]; then
+            echo "ha: round $round: the first 2xx came $late ms after the promotion (bound $after_promotion_ms ms)" >&2
             status=1
         fi
     fi
@@ -275,15 +260,7 @@ for round in $(seq 1 "$rounds"); do
 done
 
 # Every server must still be ready and stop cleanly.
-for i in "${!servers[@]}"; do
-    curl -sf -o /dev/null "${bases[$i]}/readyz" ||
-        { echo "ha: server ${bases[$i]} is not ready at the end" >&2; status=1; }
-    kill "${servers[$i]}"
-    rc=0
-    wait "${servers[$i]}" || rc=$?
-    [ "$rc" -eq 0 ] || { echo "ha: server ${bases[$i]} exited with status $rc on SIGTERM" >&2; status=1; }
-done
-servers=()
+stop_servers ha /readyz || status=1
 summary() { # summary NAME VALUES...: n, p50 and max
     local name=$1 sorted n
     shift
@@ -292,7 +269,7 @@ summary() { # summary NAME VALUES...: n, p50 and max
     log "$name over $n failovers: p50 $(echo "$sorted" | sed -n "$(((n + 1) / 2))p") ms, max $(echo "$sorted" | tail -n 1) ms"
 }
 [ "${#promotions[@]}" -gt 0 ] && summary "kill -> promoted by the monitor" "${promotions[@]}"
-[ "${#times[@]}" -gt 0 ] && summary "kill -> first 2xx on the new primary (bound $first_bound ms)" "${times[@]}"
+[ "${#times[@]}" -gt 0 ] && summary "kill -> first 2xx on the new primary (bound $first_2xx_ms ms)" "${times[@]}"
 log "$(($(ms) - t0)) ms in all"
 if [ "$status" -eq 0 ]; then log "passed"; else echo "ha: FAILED (logs in $logs)" >&2; fi
 exit "$status"

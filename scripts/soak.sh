@@ -37,29 +37,11 @@ trap cleanup EXIT
 # Each server on a free port (scripts/start-server.sh).
 # shellcheck source=scripts/start-server.sh
 . scripts/start-server.sh
-for _n in $(seq 1 "$nservers"); do
-    start_server "$bin" "$log" DATABASE_URL="$url" LOG_LEVEL="${LOG_LEVEL:-warn}" \
-        CREATE_LIMIT_PER_MINUTE="${CREATE_LIMIT_PER_MINUTE:-0}" ||
-        { echo "soak: a server did not start (see $log)" >&2; exit 1; }
-    servers+=("$server_pid")
-    bases+=("http://127.0.0.1:$server_port")
-done
+start_servers soak "$nservers" "$bin" "$log" DATABASE_URL="$url" LOG_LEVEL="${LOG_LEVEL:-warn}" \
+    CREATE_LIMIT_PER_MINUTE="${CREATE_LIMIT_PER_MINUTE:-0}"
 status=0
 "$soak" "$seconds" "$clients" "${bases[@]}" || status=$?
 # Every server must still be healthy and stop cleanly.
-for i in "${!servers[@]}"; do
-    if ! curl -sf -o /dev/null "${bases[$i]}/healthz"; then
-        echo "soak: server ${bases[$i]} is not healthy after the load (see $log)" >&2
-        status=1
-    fi
-    kill "${servers[$i]}"
-    rc=0
-    wait "${servers[$i]}" || rc=$?
-    if [ "$rc" -ne 0 ]; then
-        echo "soak: server ${bases[$i]} exited with status $rc on SIGTERM (see $log)" >&2
-        status=1
-    fi
-done
-servers=()
+stop_servers soak /healthz || { echo "soak: see $log" >&2; status=1; }
 if [ "$status" -eq 0 ]; then echo "soak: passed"; else echo "soak: FAILED" >&2; fi
 exit "$status"

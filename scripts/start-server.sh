@@ -8,7 +8,7 @@
 #   to take first) and the settings NAME=VALUE added to its environment, its output appended
 #   to LOG; waits until /healthz answers (30 s in all). Sets server_pid and server_port;
 #   returns 1 when no server started (nothing left running).
-# shellcheck shell=bash disable=SC2034 # server_pid and server_port are for the caller
+# shellcheck shell=bash disable=SC2034 # server_pid, server_port and bases are for the caller
 
 start_server() {
     local bin=$1 log=$2 port_file _wait
@@ -35,4 +35,39 @@ start_server() {
     server_pid=
     server_port=
     return 1
+}
+
+# start_servers WHO N BIN LOG [NAME=VALUE ...]
+#   N servers by start_server: sets bases (their base URLs) and adds their pids to the
+#   caller's array servers; exits the script with "WHO: a server did not start (see LOG)"
+#   when one does not (the ones started are in servers, for the caller's trap).
+start_servers() {
+    local who=$1 n=$2 bin=$3 log=$4 _k
+    shift 4
+    bases=()
+    for _k in $(seq 1 "$n"); do
+        start_server "$bin" "$log" "$@" ||
+            { echo "$who: a server did not start (see $log)" >&2; exit 1; }
+        servers+=("$server_pid")
+        bases+=("http://127.0.0.1:$server_port")
+    done
+}
+
+# stop_servers WHO PATH
+#   Checks that each of the caller's servers (pids in servers, base URLs in bases) answers
+#   PATH (/healthz, /readyz), stops it with SIGTERM and checks that it exits with status 0;
+#   empties servers. Returns 1 when one did not, having said so as WHO.
+stop_servers() {
+    local who=$1 path=$2 i rc failed=0
+    for i in "${!servers[@]}"; do
+        curl -sf -o /dev/null "${bases[$i]}$path" ||
+            { echo "$who: server ${bases[$i]} does not answer $path at the end" >&2; failed=1; }
+        kill "${servers[$i]}"
+        rc=0
+        wait "${servers[$i]}" || rc=$?
+        [ "$rc" -eq 0 ] ||
+            { echo "$who: server ${bases[$i]} exited with status $rc on SIGTERM" >&2; failed=1; }
+    done
+    servers=()
+    return "$failed"
 }

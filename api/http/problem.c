@@ -157,6 +157,16 @@ void problem_store(struct api_response *resp, enum store_status s)
     }
 }
 
+int problem_store_missing(struct api_response *resp, enum store_status s, const char *missing)
+{
+    if (s == STORE_OK) return 0;
+    if (s == STORE_NOT_FOUND)
+        problem_reply(resp, 404, "not_found", missing);
+    else
+        problem_store(resp, s);
+    return 1;
+}
+
 void api_reply_json(struct api_response *resp, int status, cJSON *o)
 {
     char *body = o ? cJSON_PrintUnformatted(o) : NULL;

@@ -35,6 +35,13 @@ void problem_unavailable(struct api_response *resp);
  */
 void problem_store(struct api_response *resp, enum store_status s);
 
+/*
+ * Answers the storage status `s` of a request on something other than a game: nothing for
+ * STORE_OK (returns 0); else 404 not_found with the detail `missing` for STORE_NOT_FOUND, or
+ * as problem_store, and returns 1.
+ */
+int problem_store_missing(struct api_response *resp, enum store_status s, const char *missing);
+
 struct cJSON;
 
 /*

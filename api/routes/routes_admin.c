@@ -78,14 +78,7 @@ void routes_admin_hide(const struct api_request *req, struct api_response *resp,
         return;
     }
     enum store_status s = store_chat_hide(id, seq);
-    if (s == STORE_NOT_FOUND) {
-        problem_reply(resp, 404, "not_found", "The game's chat has no message with this seq.");
-        return;
-    }
-    if (s != STORE_OK) {
-        problem_store(resp, s);
-        return;
-    }
+    if (problem_store_missing(resp, s, "The game's chat has no message with this seq.")) return;
     char seq_s[12];
     snprintf(seq_s, sizeof seq_s, "%d", seq);
     struct json_out w;

@@ -48,14 +48,7 @@ static void block_set(const struct api_request *req, struct api_response *resp, 
     }
     int changed = 0;
     enum store_status s = store_block_set(me.id, id, on, &changed);
-    if (s == STORE_NOT_FOUND) {
-        problem_reply(resp, 404, "not_found", "There is no player with this id.");
-        return;
-    }
-    if (s != STORE_OK) {
-        problem_store(resp, s);
-        return;
-    }
+    if (problem_store_missing(resp, s, "There is no player with this id.")) return;
     if (changed) log_kv(LOG_INFO, on ? "player blocked" : "player unblocked", "by", me.id, NULL);
     if (!on) { /* removed, or there was none: either way it is gone */
         resp->status = 204;

@@ -134,19 +134,6 @@ void routes_webhook_state_json(struct json_out *w, const struct store_webhook_st
     json_out_end_object(w);
 }
 
-/* 0 when the store did what was asked (`s` is STORE_OK); else 1 after answering: 404
- * not_found saying `none` when the seat has no webhook (STORE_NOT_FOUND), else the store's
- * problem. */
-static int store_refused(struct api_response *resp, enum store_status s, const char *none)
-{
-    if (s == STORE_OK) return 0;
-    if (s == STORE_NOT_FOUND)
-        problem_reply(resp, 404, "not_found", none);
-    else
-        problem_store(resp, s);
-    return 1;
-}
-
 void routes_webhook_get(const struct api_request *req, struct api_response *resp, const char *id)
 {
     int seat;
@@ -154,7 +141,8 @@ void routes_webhook_get(const struct api_request *req, struct api_response *resp
     if (!ag) return;
     struct store_webhook_state *st = malloc(sizeof *st);
     enum store_status s = st ? store_webhook_get(ag->id, seat, st) : STORE_ERROR;
-    if (!store_refused(resp, s, "This seat has no webhook (a seat sees only the one it set).")) {
+    if (!problem_store_missing(resp, s,
+                               "This seat has no webhook (a seat sees only the one it set).")) {
         struct json_out w;
         json_out_init(&w);
         routes_webhook_state_json(&w, st, -1, NULL);
@@ -172,7 +160,8 @@ void routes_webhook_delete(const struct api_request *req, struct api_response *r
     int deleted = 0;
     enum store_status s = store_webhook_delete(ag->id, seat, &deleted);
     if (s == STORE_OK && !deleted) s = STORE_NOT_FOUND;
-    if (!store_refused(resp, s, "This seat has no webhook (a seat removes only the one it set).")) {
+    if (!problem_store_missing(resp, s,
+                               "This seat has no webhook (a seat removes only the one it set).")) {
         resp->status = 204;
         log_seat("webhook removed", ag->id, seat);
     }

@@ -35,9 +35,7 @@ void store_export_free(struct store_export *x)
     free(x->setup);
     free(x->actions);
     free(x->chat);
-    x->setup = NULL;
-    x->actions = NULL;
-    x->chat = NULL;
+    *x = (struct store_export){0};
 }
 
 enum store_status db_replay_rows(PGconn **pgp, const struct store_new_game *g)

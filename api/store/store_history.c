@@ -34,6 +34,5 @@ void store_history_free(struct store_history *h)
 {
     free(h->setup);
     free(h->actions);
-    h->setup = NULL;
-    h->actions = NULL;
+    *h = (struct store_history){0};
 }

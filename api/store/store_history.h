@@ -19,7 +19,7 @@ struct store_history {
  */
 enum store_status store_game_history(const char *id, int upto, struct store_history *out) NODISCARD;
 
-/* Frees the strings of `h`. */
+/* Frees the strings of `h` and leaves it empty (all zero). */
 void store_history_free(struct store_history *h);
 
 /* What an export of a game is made of (store_export.c). Strings malloc'd. */
@@ -37,7 +37,7 @@ struct store_export {
  */
 enum store_status store_game_export(const char *id, struct store_export *out) NODISCARD;
 
-/* Frees the strings of `x`. */
+/* Frees the strings of `x` and leaves it empty (all zero). */
 void store_export_free(struct store_export *x);
 
 #endif

@@ -210,9 +210,7 @@ void store_ratings_free(struct store_rating_list *l)
 {
     free(l->rows);
     free(l->points);
-    l->rows = NULL;
-    l->points = NULL;
-    l->n = 0;
+    *l = (struct store_rating_list){0};
 }
 
 /* Reads rows of RATING_COLUMNS (from column 1 on) of `res` into out->rows; rows whose

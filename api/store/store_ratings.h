@@ -130,7 +130,8 @@ struct store_board_after {
     char subject[RATINGS_SUBJECT_MAX]; /* its subject ("" with INFINITY) */
 };
 
-/* Frees what a reader filled (the list itself is the caller's); takes a zeroed list. */
+/* Frees what a reader filled (the list itself is the caller's) and leaves the list empty
+ * (all zero); takes a zeroed list. */
 void store_ratings_free(struct store_rating_list *l);
 
 /*

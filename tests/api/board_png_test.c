@@ -13,41 +13,39 @@
 
 Test(board_png, width)
 {
+    /* Taken: the width asked (NULL: absent) and the one drawn. */
     static const struct {
-        const char *v; /* NULL: absent */
-        int rc;
+        const char *v;
         int out;
-    } cases[] = {
-        {NULL, 0, BOARD_PNG_WIDTH_DEFAULT},
-        {"64", 0, 64},
-        {"1200", 0, 1200},
-        {"4096", 0, 4096},
-        {"0600", 0, 800},
-        {"600", 0, 800},
-        {"65", 0, 128},
-        {"1199", 0, 1200},
-        {"1201", 0, 1600},
-        {"4095", 0, 4096},
-        {"63", -1, 7},
-        {"0", -1, 7},
-        {"4097", -1, 7},
-        {"99999999999999999999999", -1, 7},
-        {"", -1, 7},
-        {"-600", -1, 7},
-        {"+600", -1, 7},
-        {" 600", -1, 7},
-        {"600 ", -1, 7},
-        {"600.0", -1, 7},
-        {"600px", -1, 7},
-        {"1e3", -1, 7},
-        {"0x400", -1, 7},
+    } taken[] = {
+        {NULL, BOARD_PNG_WIDTH_DEFAULT},
+        {"64", 64},
+        {"1200", 1200},
+        {"4096", 4096},
+        {"0600", 800},
+        {"600", 800},
+        {"65", 128},
+        {"1199", 1200},
+        {"1201", 1600},
+        {"4095", 4096},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    for (size_t i = 0; i < sizeof taken / sizeof taken[0]; i++) {
         int out = 7;
-        int rc = board_png_width(cases[i].v, &out);
-        const char *v = cases[i].v ? cases[i].v : "(absent)";
-        cr_expect_eq(rc, cases[i].rc, "\"%s\": %d", v, rc);
-        cr_expect_eq(out, cases[i].out, "\"%s\": %d", v, out);
+        int rc = board_png_width(taken[i].v, &out);
+        const char *v = taken[i].v ? taken[i].v : "(absent)";
+        cr_expect_eq(rc, 0, "\"%s\": %d", v, rc);
+        cr_expect_eq(out, taken[i].out, "\"%s\": %d", v, out);
+    }
+    /* Refused (-1), the width left as it was. */
+    static const char *const refused[] = {"63",   "0",     "4097",  "99999999999999999999999",
+                                          "",     "-600",  "+600",  " 600",
+                                          "600 ", "600.0", "600px", "1e3",
+                                          "0x400"};
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        int out = 7;
+        int rc = board_png_width(refused[i], &out);
+        cr_expect_eq(rc, -1, "\"%s\": %d", refused[i], rc);
+        cr_expect_eq(out, 7, "\"%s\": %d", refused[i], out);
     }
 }
 

@@ -233,6 +233,29 @@ static int decode_setup(PGresult *r, struct cc_setup *s, char *why, size_t cap)
     return 0;
 }
 
+/* The events `evs` of game `id` (seq, version, payload) must be numbered 1 to its last_seq,
+ * each payload carrying its own seq, at versions the game has reached. 0, or -1 with `why`. */
+static int events_numbered(const PGresult *evs, const char *id, const struct db_game *row,
+                           char *why, size_t cap)
+{
+    int ne = PQntuples(evs);
+    if (ne != row->last_seq)
+        return snprintf(why, cap, "game %s: last_seq %d but %d events", id, row->last_seq, ne), -1;
+    for (int i = 0; i < ne; i++) {
+        int seq = (int)strtol(PQgetvalue(evs, i, 0), NULL, 10);
+        int v = (int)strtol(PQgetvalue(evs, i, 1), NULL, 10);
+        cJSON *p = cJSON_Parse(PQgetvalue(evs, i, 2));
+        const cJSON *ps = cJSON_GetObjectItemCaseSensitive(p, "seq");
+        int payload_seq = cJSON_IsNumber(ps) ? ps->valueint : -1;
+        cJSON_Delete(p);
+        if (seq != i + 1 || payload_seq != seq || v < 1 || v > row->version)
+            return snprintf(why, cap, "game %s: event %d has seq %d (payload %d), version %d of %d",
+                            id, i + 1, seq, payload_seq, v, row->version),
+                   -1;
+    }
+    return 0;
+}
+
 int db_replay_check(const char *id, char *why, size_t cap)
 {
     PGconn *pg = connect_db(why, cap);
@@ -304,26 +327,7 @@ int db_replay_check(const char *id, char *why, size_t cap)
     evs = query(
         pg, "SELECT seq, version, payload::text FROM events WHERE game_id = $1::uuid ORDER BY seq",
         1, vals, 0, why, cap);
-    if (!evs) goto out;
-    int ne = PQntuples(evs);
-    if (ne != row.last_seq) {
-        snprintf(why, cap, "game %s: last_seq %d but %d events", id, row.last_seq, ne);
-        goto out;
-    }
-    for (int i = 0; i < ne; i++) {
-        int seq = (int)strtol(PQgetvalue(evs, i, 0), NULL, 10);
-        int v = (int)strtol(PQgetvalue(evs, i, 1), NULL, 10);
-        cJSON *p = cJSON_Parse(PQgetvalue(evs, i, 2));
-        const cJSON *ps = cJSON_GetObjectItemCaseSensitive(p, "seq");
-        int payload_seq = cJSON_IsNumber(ps) ? ps->valueint : -1;
-        cJSON_Delete(p);
-        if (seq != i + 1 || payload_seq != seq || v < 1 || v > row.version) {
-            snprintf(why, cap, "game %s: event %d has seq %d (payload %d), version %d of %d", id,
-                     i + 1, seq, payload_seq, v, row.version);
-            goto out;
-        }
-    }
-    rc = 0;
+    if (evs) rc = events_numbered(evs, id, &row, why, cap);
 out:
     PQclear(setup);
     PQclear(acts);

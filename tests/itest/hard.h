@@ -56,6 +56,21 @@ int hard_connect(const struct server *srv);
  */
 int hard_server_start(struct server *s, const char *const *env, int proxied);
 
+/*
+ * In a test: declares `struct server name` and starts it with hard_server_start, the
+ * settings being the strings after `proxied` (at least one); the test fails (CHECK) when it
+ * does not start, naming the first setting. The preamble of every test on a server of its own
+ * (the runner's server `srv` may then go unused).
+ */
+#define HARD_SERVER(name, proxied, ...)                                                            \
+    struct server name;                                                                            \
+    (void)srv;                                                                                     \
+    do {                                                                                           \
+        const char *const env_[] = {__VA_ARGS__, NULL};                                            \
+        CHECK(hard_server_start(&name, env_, proxied) == 0,                                        \
+              "the server " #name " with %s did not start", env_[0]);                              \
+    } while (0)
+
 /* hard_server_start on the database `db` (a DATABASE_URL): at most 14 settings in `env`. */
 int hard_server_on_db(struct server *s, const char *db, const char *const *env, int proxied);
 

@@ -255,10 +255,7 @@ static void raw_exchange(const struct server *s, const char *req, int *status, i
  * request's state leaked); request smuggling and hidden paths: 400 and closed. */
 ITEST(test_attack_framing, "attack: oversized queries, smuggling, hidden paths")
 {
-    (void)srv;
-    struct server z;
-    const char *env[] = {"MAX_CONNECTIONS_PER_IP=", NULL}; /* the default */
-    CHECK(hard_server_start(&z, env, 0) == 0, "the server did not start");
+    HARD_SERVER(z, 0, "MAX_CONNECTIONS_PER_IP="); /* the default */
     char path[128];
     CHECK(game_path(&z, path, sizeof path) == 0, "no game");
     warm_up(&z, path);
@@ -478,10 +475,7 @@ static void *png_ask_run(void *arg)
 ITEST_SOLO(test_attack_png_renders,
            "attack: board.png renders from one address hold no HTTP thread")
 {
-    (void)srv;
-    struct server z;
-    const char *env[] = {"THREADS=4", "MAX_CONNECTIONS_PER_IP=", NULL};
-    CHECK(hard_server_start(&z, env, 0) == 0, "the server did not start");
+    HARD_SERVER(z, 0, "THREADS=4", "MAX_CONNECTIONS_PER_IP=");
     struct game g;
     char why[300];
     if (game_new(&z, "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"seed\":11}", &g, why,

@@ -170,9 +170,7 @@ ITEST(test_bots_lease, "bots: a turn leased by a dead server is played once the 
      * once. A dead server's claim is simulated: the job leased for 1.5 s. The running server
      * (srv) must wait for the lease to run out, then play the turn, once. (With the spec
      * proxy srv->pid is still the server's.) */
-    struct server x = {0};
-    static const char *const env[] = {"BOT_WORKERS=0", NULL};
-    CHECK(hard_server_start(&x, env, 0) == 0, "the server without workers did not start");
+    HARD_SERVER(x, 0, "BOT_WORKERS=0");
     struct game g;
     char why[400] = "";
     int rc = -1, tries = 0;

@@ -823,10 +823,7 @@ ITEST(test_chat_suspension_seats,
 
 ITEST(test_chat_retention, "chat: retention deletes a game's messages and reports with it")
 {
-    (void)srv;
-    const char *env[] = {"RETENTION_DAYS=1", "RETENTION_INTERVAL=1", "JOBS_POLL_MS=50", NULL};
-    struct server s;
-    CHECK(hard_server_start(&s, env, 1) == 0, "the server did not start");
+    HARD_SERVER(s, 1, "RETENTION_DAYS=1", "RETENTION_INTERVAL=1", "JOBS_POLL_MS=50");
     char why[300], code[64], path[200];
     struct game g;
     int rc = game_new(&s, CHAT_GAME, &g, why, sizeof why);

@@ -68,12 +68,9 @@ static void *cl_flood_main(void *p)
 
 ITEST(test_create_limit, "creation limit: 429 with Retry-After per address, on by default")
 {
-    (void)srv;
     char why[400] = "";
     /* On by default (CREATE_BURST 30): a server without the variables refuses soon. */
-    struct server d;
-    const char *env_default[] = {"CREATE_LIMIT_PER_MINUTE=", "CREATE_BURST=", NULL};
-    CHECK(hard_server_start(&d, env_default, 0) == 0, "the server with the defaults did not start");
+    HARD_SERVER(d, 0, "CREATE_LIMIT_PER_MINUTE=", "CREATE_BURST=");
     struct resp r;
     int made_default = cl_until_refused(&d, &r, why, sizeof why);
     long default_retry = strtol(r.retry_after, NULL, 10);
@@ -87,9 +84,7 @@ ITEST(test_create_limit, "creation limit: 429 with Retry-After per address, on b
 
     /* A low limit of its own: 5 at once, 1 a second; behind the spec proxy, so that the
      * 429 of POST /v1/games is checked against openapi.yaml. */
-    struct server z;
-    const char *env[] = {"CREATE_LIMIT_PER_MINUTE=60", "CREATE_BURST=5", NULL};
-    CHECK(hard_server_start(&z, env, 1) == 0, "the server with CREATE_BURST=5 did not start");
+    HARD_SERVER(z, 1, "CREATE_LIMIT_PER_MINUTE=60", "CREATE_BURST=5");
     struct game g;
     int have_game = game_new(&z, CL_GAME, &g, why, sizeof why) == 0;
     long long t0 = hard_now_ms();
@@ -184,12 +179,9 @@ static void cl_post(const struct server *srv, const char *id, const char *what, 
 ITEST(test_create_limit_rematch,
       "creation limit: every rematch created counts (a resign + rematch chain gets 429)")
 {
-    (void)srv;
     char why[400] = "";
-    struct server z;
     /* 5 at once, then one every 10 s: none comes back during the test. */
-    const char *env[] = {"CREATE_LIMIT_PER_MINUTE=6", "CREATE_BURST=5", NULL};
-    CHECK(hard_server_start(&z, env, 1) == 0, "the server with CREATE_BURST=5 did not start");
+    HARD_SERVER(z, 1, "CREATE_LIMIT_PER_MINUTE=6", "CREATE_BURST=5");
     struct game g;
     int have_game = game_new(&z, CL_GAME, &g, why, sizeof why) == 0;
     char id[64], auth[200];
@@ -251,12 +243,9 @@ ITEST(test_create_limit_rematch,
  * one) for one creation; it weighs one creation per GAME_LIMIT_BYTES (4 KB) it stores. */
 ITEST(test_create_limit_replay, "creation limit: a replay weighs what it stores")
 {
-    (void)srv;
     char why[400] = "";
-    struct server z;
     /* 100 at once, then one every 10 s: none comes back during the test. */
-    const char *env[] = {"CREATE_LIMIT_PER_MINUTE=6", "CREATE_BURST=100", NULL};
-    CHECK(hard_server_start(&z, env, 1) == 0, "the server with CREATE_BURST=100 did not start");
+    HARD_SERVER(z, 1, "CREATE_LIMIT_PER_MINUTE=6", "CREATE_BURST=100");
     struct game g;
     int have_game =
         game_new(&z,

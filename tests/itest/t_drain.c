@@ -799,10 +799,7 @@ static int try_connect(int port)
 ITEST(test_drain_steps,
       "drain: step by step (refused, readyz 503, long poll, stream end, DRAIN_TIMEOUT)")
 {
-    (void)srv;
-    const char *env[] = {"DRAIN_TIMEOUT=10", "LOG_LEVEL=info", NULL};
-    struct server s;
-    CHECK(hard_server_start(&s, env, 0) == 0, "the server did not start");
+    HARD_SERVER(s, 0, "DRAIN_TIMEOUT=10", "LOG_LEVEL=info");
     char why[300] = "";
     struct game g;
     int rc = game_new(&s, PAIR_GAME, &g, why, sizeof why);

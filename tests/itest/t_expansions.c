@@ -182,20 +182,14 @@ static int count_events(const cJSON *evs, int seat, struct seen *seen, int *extr
     return 0;
 }
 
-/* The events of finished game `g` must give each seat its score, and the scoreboard must
- * have the goods column exactly with traders. 0, or -1 with `why`. */
-static int check_scores(const struct server *srv, const struct game *g, const struct setup *s,
+/* The events `evs` of a finished game must give each seat its score in the game `j`, and the
+ * scoreboard `sc` must have the goods column exactly with traders (NULL where a read
+ * failed). 0, or -1 with `why`. */
+static int scores_agree(const cJSON *evs, const cJSON *j, const cJSON *sc, const struct setup *s,
                         char *why, size_t cap)
 {
-    int rc = -1, from_events[6] = {0};
-    cJSON *evs = game_events(srv, g->id), *j = game_get(srv, g);
-    char path[160];
-    snprintf(path, sizeof path, "/v1/games/%s/scores", g->id);
-    cJSON *sc = get_json(srv, path);
-    if (!evs || !j || !sc) {
-        snprintf(why, cap, "reads of the finished game failed");
-        goto out;
-    }
+    if (!evs || !j || !sc) return snprintf(why, cap, "reads of the finished game failed"), -1;
+    int from_events[6] = {0};
     const cJSON *e, *seat;
     cJSON_ArrayForEach(e, evs)
     {
@@ -206,19 +200,27 @@ static int check_scores(const struct server *srv, const struct game *g, const st
     for (int i = 0; i < s->players; i++) {
         const cJSON *p = cJSON_GetArrayItem(jget(j, "players"), i);
         const cJSON *b = jget(cJSON_GetArrayItem(jget(sc, "players"), i), "breakdown");
-        if (jnum(p, "score") != from_events[i]) {
-            snprintf(why, cap, "seat %d: score %g, the events give %d", i, jnum(p, "score"),
-                     from_events[i]);
-            goto out;
-        }
-        if (!!jget(b, "goods") != s->traders) {
-            snprintf(why, cap, "seat %d: the goods column %s", i,
-                     s->traders ? "missing" : "without traders");
-            goto out;
-        }
+        if (jnum(p, "score") != from_events[i])
+            return snprintf(why, cap, "seat %d: score %g, the events give %d", i, jnum(p, "score"),
+                            from_events[i]),
+                   -1;
+        if (!!jget(b, "goods") != s->traders)
+            return snprintf(why, cap, "seat %d: the goods column %s", i,
+                            s->traders ? "missing" : "without traders"),
+                   -1;
     }
-    rc = 0;
-out:
+    return 0;
+}
+
+/* scores_agree on finished game `g` as the server shows it. */
+static int check_scores(const struct server *srv, const struct game *g, const struct setup *s,
+                        char *why, size_t cap)
+{
+    cJSON *evs = game_events(srv, g->id), *j = game_get(srv, g);
+    char path[160];
+    snprintf(path, sizeof path, "/v1/games/%s/scores", g->id);
+    cJSON *sc = get_json(srv, path);
+    int rc = scores_agree(evs, j, sc, s, why, cap);
     cJSON_Delete(evs);
     cJSON_Delete(j);
     cJSON_Delete(sc);
@@ -341,13 +343,22 @@ static int play_expansions(const struct server *srv, const char *what, int inns,
     return 0;
 }
 
+/* In a test: plays the games of play_expansions(`what`, `inns`, `traders`, `editions`) into
+ * `s_` and `t_`, declared here, or fails the test with the reason. */
+#define PLAY_EXPANSIONS(s_, t_, what, inns, traders, editions)                                     \
+    struct seen s_ = {0};                                                                          \
+    struct export_tally t_ = {0};                                                                  \
+    do {                                                                                           \
+        char why_[500];                                                                            \
+        int rc_ =                                                                                  \
+            play_expansions(srv, what, inns, traders, editions, &s_, &t_, why_, sizeof why_);      \
+        CHECK(rc_ == 0, "%.400s", why_);                                                           \
+    } while (0)
+
 ITEST(test_expansions_inns, "expansions: inns games (2-6 players, River off/on, both editions) "
                             "played to the end, exported and replayed equal")
 {
-    struct seen seen = {0};
-    struct export_tally t = {0};
-    char why[500];
-    CHECK(play_expansions(srv, "inns", 1, 0, 2, &seen, &t, why, sizeof why) == 0, "%.400s", why);
+    PLAY_EXPANSIONS(seen, t, "inns", 1, 0, 2);
     CHECK(seen.deployed[FIG_LARGE] > 0 && seen.deployed[FIG_FOLLOWER] > 0 &&
               seen.deployed[FIG_BUILDER] + seen.deployed[FIG_PIG] + seen.goods_taken == 0,
           "figures: %d large, %d followers (and no traders' things)", seen.deployed[FIG_LARGE],
@@ -357,10 +368,7 @@ ITEST(test_expansions_inns, "expansions: inns games (2-6 players, River off/on, 
 ITEST(test_expansions_traders, "expansions: traders games (2-6 players, River off/on) played to "
                                "the end, exported and replayed equal")
 {
-    struct seen seen = {0};
-    struct export_tally t = {0};
-    char why[500];
-    CHECK(play_expansions(srv, "traders", 0, 1, 1, &seen, &t, why, sizeof why) == 0, "%.400s", why);
+    PLAY_EXPANSIONS(seen, t, "traders", 0, 1, 1);
     CHECK(seen.deployed[FIG_BUILDER] > 0 && seen.deployed[FIG_PIG] > 0 && seen.goods_taken > 0 &&
               seen.majorities > 0 && seen.deployed[FIG_LARGE] == 0,
           "builders %d, pigs %d, goods %d, majorities %d, large %d", seen.deployed[FIG_BUILDER],
@@ -372,11 +380,7 @@ ITEST(test_expansions_traders, "expansions: traders games (2-6 players, River of
 ITEST(test_expansions_both, "expansions: inns and traders together (2-6 players, River off/on) "
                             "played to the end, exported and replayed equal")
 {
-    struct seen seen = {0};
-    struct export_tally t = {0};
-    char why[500];
-    CHECK(play_expansions(srv, "inns and traders", 1, 1, 1, &seen, &t, why, sizeof why) == 0,
-          "%.400s", why);
+    PLAY_EXPANSIONS(seen, t, "inns and traders", 1, 1, 1);
     CHECK(seen.deployed[FIG_BUILDER] > 0 && seen.deployed[FIG_PIG] > 0 &&
               seen.deployed[FIG_LARGE] > 0 && seen.goods_taken > 0 && seen.extra_turns > 0,
           "builders %d, pigs %d, large %d, goods %d, extra turns %d", seen.deployed[FIG_BUILDER],
@@ -412,6 +416,25 @@ ITEST(test_expansions_both, "expansions: inns and traders together (2-6 players,
         game_post(srv, g_, seat_, what_, body_, r_);                                               \
         CHECK((r_)->status == (st_), "%s %s: %ld %.300s", what_, body_ ? body_ : "", (r_)->status, \
               (r_)->body);                                                                         \
+    } while (0)
+
+/* Seat `seat_` of game `g_` draws (200), or the test fails. */
+#define DRAW(g_, seat_)                                                                            \
+    do {                                                                                           \
+        struct resp d_;                                                                            \
+        ACT(g_, seat_, "draw", NULL, 200, &d_);                                                    \
+        resp_free(&d_);                                                                            \
+    } while (0)
+
+/* Seat `seat_` of game `g_` places `body_` (201), deploying the figure `figure_`, or the test
+ * fails. */
+#define DEPLOY(g_, seat_, body_, figure_)                                                          \
+    do {                                                                                           \
+        struct resp p_;                                                                            \
+        ACT(g_, seat_, "placements", body_, 201, &p_);                                             \
+        CHECK(has_event(p_.json, "follower_deployed", figure_), "%s deployed: %.300s", figure_,    \
+              p_.body);                                                                            \
+        resp_free(&p_);                                                                            \
     } while (0)
 
 /* The number at `path` of seat `seat`'s player object in state `j`. */
@@ -516,8 +539,7 @@ ITEST(
     struct game g;
     NEW_GAME(&g, "{\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}],\"options\":{\"expansions\":["
                  "\"inns\",\"traders\"]},\"deck\":[\"U\",\"U\",\"U\",\"U\",\"U\",\"U\"]}");
-    ACT(&g, 0, "draw", NULL, 200, &r);
-    resp_free(&r);
+    DRAW(&g, 0);
     /* Seat 0 has no follower anywhere yet: its builder and pig may go nowhere. */
     REFUSED(&g, 0, "{\"x\":1,\"y\":0,\"rotation\":0,\"follower\":\"E\",\"figure\":\"builder\"}",
             409, "figure_not_allowed");
@@ -553,26 +575,17 @@ ITEST(
             409, "figure_not_allowed");
     REFUSED(&g, 1, "{\"x\":2,\"y\":0,\"rotation\":0,\"follower\":\"N\",\"figure\":\"pig\"}", 409,
             "figure_not_allowed");
-    ACT(&g, 1, "placements",
-        "{\"x\":2,\"y\":0,\"rotation\":0,\"follower\":\"N\",\"figure\":\"large\"}", 201, &r);
-    CHECK(has_event(r.json, "follower_deployed", "large"), "large deployed: %.300s", r.body);
-    resp_free(&r);
+    DEPLOY(&g, 1, "{\"x\":2,\"y\":0,\"rotation\":0,\"follower\":\"N\",\"figure\":\"large\"}",
+           "large");
 
-    ACT(&g, 0, "draw", NULL, 200, &r);
-    resp_free(&r);
-    ACT(&g, 0, "placements",
-        "{\"x\":3,\"y\":0,\"rotation\":0,\"follower\":\"E\",\"figure\":\"builder\"}", 201, &r);
-    CHECK(has_event(r.json, "follower_deployed", "builder"), "builder deployed: %.300s", r.body);
-    resp_free(&r);
+    DRAW(&g, 0);
+    DEPLOY(&g, 0, "{\"x\":3,\"y\":0,\"rotation\":0,\"follower\":\"E\",\"figure\":\"builder\"}",
+           "builder");
 
-    ACT(&g, 1, "draw", NULL, 200, &r);
-    resp_free(&r);
+    DRAW(&g, 1);
     REFUSED(&g, 1, "{\"x\":-1,\"y\":0,\"rotation\":0,\"follower\":\"N\",\"figure\":\"large\"}", 409,
             "no_followers_left");
-    ACT(&g, 1, "placements",
-        "{\"x\":-1,\"y\":0,\"rotation\":0,\"follower\":\"N\",\"figure\":\"pig\"}", 201, &r);
-    CHECK(has_event(r.json, "follower_deployed", "pig"), "pig deployed: %.300s", r.body);
-    resp_free(&r);
+    DEPLOY(&g, 1, "{\"x\":-1,\"y\":0,\"rotation\":0,\"follower\":\"N\",\"figure\":\"pig\"}", "pig");
     j = game_get(srv, &g);
     int pieces_ok = j && seat_num(j, 0, "builder") == 0 && seat_num(j, 0, "large") == 1 &&
                     seat_num(j, 1, "large") == 0 && seat_num(j, 1, "pig") == 0 &&
@@ -587,8 +600,7 @@ ITEST(
     CHECK(pieces_ok && figures == 0xF, "supplies or pieces' figures wrong (figures 0x%x)", figures);
 
     /* Seat 0 extends its builder's road: an extra turn, and never a third. */
-    ACT(&g, 0, "draw", NULL, 200, &r);
-    resp_free(&r);
+    DRAW(&g, 0);
     ACT(&g, 0, "placements", "{\"x\":4,\"y\":0,\"rotation\":0}", 201, &r);
     int extra = has_event(r.json, "extra_turn", NULL) && jnum(r.json, "turn.seat") == 0 &&
                 cJSON_IsTrue(jget(r.json, "turn.extra"));

@@ -258,9 +258,7 @@ ITEST(test_rate_limit, "rate limit: 429 with Retry-After, off by default")
         resp_free(&r);
     }
     CHECK(refused == 0, "%d answers 429 with the limit off", refused);
-    struct server z;
-    const char *env[] = {"RATE_LIMIT=5", "RATE_BURST=10", NULL};
-    CHECK(hard_server_start(&z, env, 1) == 0, "the server with RATE_LIMIT=5 did not start");
+    HARD_SERVER(z, 1, "RATE_LIMIT=5", "RATE_BURST=10");
     int ok = 0, limited = 0, good_problem = 1, retry = 0;
     long long t0 = hard_now_ms();
     for (int i = 0; i < 30; i++) {

@@ -186,9 +186,7 @@ static int two_drawn_games(const struct server *x, int seed, struct game *a, str
 ITEST(test_hints_bounded,
       "bots: hints bounded (503 hints_busy), a repeat joins, computer players not behind them")
 {
-    struct server x = {0};
-    static const char *const env[] = {"HINT_QUEUE=1", NULL};
-    CHECK(hard_server_start(&x, env, 0) == 0, "the server did not start");
+    HARD_SERVER(x, 0, "HINT_QUEUE=1");
     struct game a, b, c;
     char why[300] = "";
     int drew = two_drawn_games(&x, 33, &a, &b, why, sizeof why) &&
@@ -250,10 +248,7 @@ ITEST(test_hints_bounded,
  */
 ITEST(test_hints_per_address, "bots: hints pending per address bounded, another address served")
 {
-    (void)srv;
-    struct server x = {0};
-    static const char *const env[] = {"HINT_PER_ADDRESS=1", NULL};
-    CHECK(hard_server_start(&x, env, 0) == 0, "the server did not start");
+    HARD_SERVER(x, 0, "HINT_PER_ADDRESS=1");
     struct game a, b;
     char why[300] = "";
     int drew = two_drawn_games(&x, 36, &a, &b, why, sizeof why);

@@ -248,6 +248,16 @@ static struct sse *new_game_stream(const struct server *srv, const char *base, c
     return c;
 }
 
+/* In a test: declares `c`, the stream of the events of a new game from `body` at the
+ * runner's server (new_game_stream into `g` and `path`), or fails the test. */
+#define NEW_GAME_STREAM(c, body, g, path)                                                          \
+    struct sse *c;                                                                                 \
+    do {                                                                                           \
+        char why_[400];                                                                            \
+        c = new_game_stream(srv, srv->base, body, g, path, sizeof path, why_, sizeof why_);        \
+        CHECK(c, "%s", why_);                                                                      \
+    } while (0)
+
 /*
  * Plays up to `turns` turns of `g` on `srv`, after each waiting until its events (a draw
  * and a placement at least) came on stream `c`; the slowest first arrival (ms) raises
@@ -300,9 +310,7 @@ ITEST(test_event_stream, "event stream: events as committed, Last-Event-ID, hear
 {
     char why[400], path[160];
     struct game g;
-    struct sse *c =
-        new_game_stream(srv, srv->base, LIVE_GAME, &g, path, sizeof path, why, sizeof why);
-    CHECK(c, "%s", why);
+    NEW_GAME_STREAM(c, LIVE_GAME, &g, path);
     int ok = sse_wait(c, 1, 1000, 5000);
     long st = c->status;
     char ctype[64];
@@ -364,9 +372,7 @@ ITEST(test_event_stream_end, "event stream: ends after game_finished")
 {
     char why[400], path[160];
     struct game g;
-    struct sse *c =
-        new_game_stream(srv, srv->base, SHORT_GAME, &g, path, sizeof path, why, sizeof why);
-    CHECK(c, "%s", why);
+    NEW_GAME_STREAM(c, SHORT_GAME, &g, path);
     int p = 0;
     for (int i = 0; i < 10 && p == 0; i++) p = play_turn(srv, &g, 0, why, sizeof why);
     for (int i = 0; i < 10 && p == 0; i++) p = play_turn(srv, &g, 0, why, sizeof why);
@@ -410,9 +416,7 @@ static void *poll_main(void *p)
 ITEST(test_live_across_servers, "long poll woken by a commit on another server (NOTIFY)")
 {
     /* REQUEST_TIMEOUT=1: a long poll woken after that is still answered (not 408). */
-    const char *env[] = {"LIVE_FALLBACK_MS=60000", "REQUEST_TIMEOUT=1", NULL};
-    struct server two;
-    CHECK(hard_server_start(&two, env, 0) == 0, "the second server did not start");
+    HARD_SERVER(two, 0, "LIVE_FALLBACK_MS=60000", "REQUEST_TIMEOUT=1");
     char why[400];
     struct game g;
     int rc = game_new(srv, LIVE_GAME, &g, why, sizeof why);
@@ -502,9 +506,7 @@ ITEST(test_live_lease, "commits notify only while the game is watched (a lease)"
 /* Streams across servers with a real resume point. */
 ITEST(test_stream_across_servers, "event stream fed by a commit on another server (NOTIFY)")
 {
-    const char *env[] = {"LIVE_FALLBACK_MS=60000", "SSE_HEARTBEAT=5", NULL};
-    struct server two;
-    CHECK(hard_server_start(&two, env, 0) == 0, "the second server did not start");
+    HARD_SERVER(two, 0, "LIVE_FALLBACK_MS=60000", "SSE_HEARTBEAT=5");
     char why[400], path[160];
     struct game g;
     struct sse *c =
@@ -548,10 +550,7 @@ static double metric(const struct server *srv, const char *name)
 /* The stream cap, a client that goes away, and a server that stops with streams open. */
 ITEST(test_stream_limits, "event streams: the cap, a client gone, shutdown with streams open")
 {
-    (void)srv;
-    const char *env[] = {"MAX_STREAMS=2", "SSE_HEARTBEAT=1", NULL};
-    struct server s;
-    CHECK(hard_server_start(&s, env, 1) == 0, "the server did not start");
+    HARD_SERVER(s, 1, "MAX_STREAMS=2", "SSE_HEARTBEAT=1");
     char why[400];
     struct game g;
     int rc = game_new(&s, LIVE_GAME, &g, why, sizeof why);
@@ -718,10 +717,7 @@ ITEST(test_board_svg, "board.svg: every ruleset, ETag and 304")
 ITEST(test_metrics_and_request_ids,
       "/metrics by route and status; X-Request-Id in answers and logs")
 {
-    (void)srv;
-    const char *env[] = {"LOG_LEVEL=info", NULL};
-    struct server s;
-    CHECK(hard_server_start(&s, env, 1) == 0, "the server did not start");
+    HARD_SERVER(s, 1, "LOG_LEVEL=info");
     char why[400];
     struct game g;
     int rc = game_new(&s, LIVE_GAME, &g, why, sizeof why);
@@ -786,10 +782,7 @@ ITEST(test_metrics_and_request_ids,
  */
 ITEST(test_slow_request_log, "slow requests logged as warnings (SLOW_REQUEST_MS), long polls not")
 {
-    (void)srv;
-    const char *env[] = {"LOG_LEVEL=warn", "SLOW_REQUEST_MS=150", NULL};
-    struct server s;
-    CHECK(hard_server_start(&s, env, 0) == 0, "the server did not start");
+    HARD_SERVER(s, 0, "LOG_LEVEL=warn", "SLOW_REQUEST_MS=150");
     char why[400] = "";
     struct game g;
     int rc = game_new(&s, LIVE_GAME, &g, why, sizeof why);

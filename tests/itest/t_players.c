@@ -450,10 +450,7 @@ ITEST(test_players_token_race,
 /* The creation limit counts players with games: a server of its own with a burst of 4. */
 ITEST(test_players_create_limit, "players: the creation limit counts players with games")
 {
-    (void)srv;
-    struct server z;
-    const char *env[] = {"CREATE_LIMIT_PER_MINUTE=6", "CREATE_BURST=4", NULL};
-    CHECK(hard_server_start(&z, env, 1) == 0, "the server with CREATE_BURST=4 did not start");
+    HARD_SERVER(z, 1, "CREATE_LIMIT_PER_MINUTE=6", "CREATE_BURST=4");
     char why[300] = "";
     struct game g;
     struct player p[3];

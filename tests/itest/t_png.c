@@ -197,10 +197,7 @@ ITEST(test_board_png_cache, "board.png: one render per version and width, viewer
 ITEST(test_board_png_busy,
       "board.png: no render slot within BOARD_PNG_WAIT_MS: 503 render_busy, Retry-After")
 {
-    (void)srv;
-    struct server z;
-    const char *env[] = {"BOARD_PNG_WAIT_MS=0", "THREADS=8", NULL};
-    CHECK(hard_server_start(&z, env, 1) == 0, "the server did not start");
+    HARD_SERVER(z, 1, "BOARD_PNG_WAIT_MS=0", "THREADS=8");
     struct server *zs = &z;
     struct game g;
     char why[400];

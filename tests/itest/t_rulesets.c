@@ -415,6 +415,23 @@ static int same_json(const cJSON *a, const cJSON *b, size_t *at, char *ta, char 
     return same;
 }
 
+/* The events `a`, `b` and the states `ja`, `jb` (their ids removed) of a game and of its
+ * replay (NULL where a read failed) must be equal. 0, or -1 with `why`. */
+static int replay_equal(cJSON *a, cJSON *b, cJSON *ja, cJSON *jb, char *why, size_t cap)
+{
+    if (!a || !b || !ja || !jb) return snprintf(why, cap, "replay: reads failed"), -1;
+    size_t at = 0;
+    char ta[96], tb[96];
+    cJSON_DeleteItemFromObject(ja, "id");
+    cJSON_DeleteItemFromObject(jb, "id");
+    if (!same_json(a, b, &at, ta, tb, sizeof ta))
+        return snprintf(why, cap, "replayed events differ at byte %zu: %.80s / %.80s", at, ta, tb),
+               -1;
+    if (!same_json(ja, jb, &at, ta, tb, sizeof ta))
+        return snprintf(why, cap, "the replayed game ends in another state"), -1;
+    return 0;
+}
+
 /*
  * Creates a game from `create` (the first game's setup, with its seed or deck) and replays
  * the actions of `pl` on it: its events and its final state must equal those of `orig`
@@ -438,27 +455,9 @@ static int replay(const struct server *srv, const struct game *orig, const char 
         }
         resp_free(&r);
     }
-    int rc = -1;
     cJSON *a = game_events(srv, orig->id), *b = game_events(srv, g.id);
     cJSON *ja = game_get(srv, orig), *jb = game_get(srv, &g);
-    size_t at = 0;
-    char ta[96], tb[96];
-    if (!a || !b || !ja || !jb) {
-        snprintf(why, cap, "replay: reads failed");
-        goto out;
-    }
-    cJSON_DeleteItemFromObject(ja, "id");
-    cJSON_DeleteItemFromObject(jb, "id");
-    if (!same_json(a, b, &at, ta, tb, sizeof ta)) {
-        snprintf(why, cap, "replayed events differ at byte %zu: %.80s / %.80s", at, ta, tb);
-        goto out;
-    }
-    if (!same_json(ja, jb, &at, ta, tb, sizeof ta)) {
-        snprintf(why, cap, "the replayed game ends in another state");
-        goto out;
-    }
-    rc = 0;
-out:
+    int rc = replay_equal(a, b, ja, jb, why, cap);
     cJSON_Delete(a);
     cJSON_Delete(b);
     cJSON_Delete(ja);
@@ -488,6 +487,18 @@ static int play_through(const struct server *srv, const struct game *g, const ch
     return rc;
 }
 
+/* The games of the whole-game tests below: hills with three seats, discovery drawing from
+ * the pile, discovery with hands of two. */
+#define HILLS_GAME                                                                                 \
+    "{\"ruleset\":\"hills\",\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"},"                   \
+    "{\"name\":\"Cy\"}],\"seed\":3}"
+#define DISCOVERY_PILE_GAME                                                                        \
+    "{\"ruleset\":\"discovery\",\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],"              \
+    "\"seed\":11}"
+#define DISCOVERY_HAND_GAME                                                                        \
+    "{\"ruleset\":\"discovery\",\"options\":{\"draw\":\"hand\"},\"players\":[{\"name\":"           \
+    "\"Ann\"},{\"name\":\"Bob\"},{\"name\":\"Cy\"}],\"seed\":12}"
+
 /* play_through() of `g`, or the test fails with the reason. */
 #define PLAY_THROUGH(g, create, pol, hand, seen)                                                   \
     do {                                                                                           \
@@ -497,11 +508,8 @@ static int play_through(const struct server *srv, const struct game *g, const ch
 
 ITEST(test_hills_game, "hills: a whole game with stables, hikes and harvest tokens, replayed")
 {
-    static const char create[] =
-        "{\"ruleset\":\"hills\",\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"},"
-        "{\"name\":\"Cy\"}],\"seed\":3}";
     struct game g;
-    NEW_GAME(&g, create);
+    NEW_GAME(&g, HILLS_GAME);
     cJSON *j = game_get(srv, &g);
     int fresh = j && jnum(player(j, 0), "stables") == 2 &&
                 sum_of(jget(j, "harvest_supply")) == HILLS_TOKENS &&
@@ -509,7 +517,7 @@ ITEST(test_hills_game, "hills: a whole game with stables, hikes and harvest toke
     cJSON_Delete(j);
     CHECK(fresh, "a new hills game shows no stables or harvest supply");
     struct seen seen;
-    PLAY_THROUGH(&g, create, POLICY_HILLS, 0, &seen);
+    PLAY_THROUGH(&g, HILLS_GAME, POLICY_HILLS, 0, &seen);
     CHECK(seen.turns > 60, "only %d turns", seen.turns);
     CHECK(seen.hikes > 0 && seen.stables > 0 && seen.tokens > 0 && seen.deployed > 0,
           "hikes %d, stables %d, tokens %d, followers %d: the game should show each", seen.hikes,
@@ -532,24 +540,18 @@ ITEST(test_hills_game, "hills: a whole game with stables, hikes and harvest toke
 
 ITEST(test_discovery_pile_game, "discovery (pile): a whole game with withdrawals, replayed")
 {
-    static const char create[] =
-        "{\"ruleset\":\"discovery\",\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],"
-        "\"seed\":11}";
     struct game g;
-    NEW_GAME(&g, create);
+    NEW_GAME(&g, DISCOVERY_PILE_GAME);
     struct seen seen;
-    PLAY_THROUGH(&g, create, POLICY_DISCOVERY, 0, &seen);
+    PLAY_THROUGH(&g, DISCOVERY_PILE_GAME, POLICY_DISCOVERY, 0, &seen);
     CHECK(seen.turns > 60 && seen.withdrawals > 2 && seen.deployed > seen.withdrawals,
           "%d turns, %d withdrawals, %d followers", seen.turns, seen.withdrawals, seen.deployed);
 }
 
 ITEST(test_discovery_hand_game, "discovery (hand of two): a whole game, replayed")
 {
-    static const char create[] =
-        "{\"ruleset\":\"discovery\",\"options\":{\"draw\":\"hand\"},\"players\":[{\"name\":"
-        "\"Ann\"},{\"name\":\"Bob\"},{\"name\":\"Cy\"}],\"seed\":12}";
     struct game g;
-    NEW_GAME(&g, create);
+    NEW_GAME(&g, DISCOVERY_HAND_GAME);
     /* The setup: 2 tiles removed face up (3 players), two in each hand, no draw step. */
     cJSON *j = game_get(srv, &g);
     CHECK(j, "get");
@@ -580,7 +582,7 @@ ITEST(test_discovery_hand_game, "discovery (hand of two): a whole game, replayed
     resp_free(&r);
 
     struct seen seen;
-    PLAY_THROUGH(&g, create, POLICY_DISCOVERY, 1, &seen);
+    PLAY_THROUGH(&g, DISCOVERY_HAND_GAME, POLICY_DISCOVERY, 1, &seen);
     CHECK(seen.withdrawals > 2 && seen.dealt > 60, "%d withdrawals, %d tiles dealt",
           seen.withdrawals, seen.dealt);
     j = game_get(srv, &g);

@@ -13,11 +13,13 @@
 /* A short game: the start tile and eight tiles. */
 #define SEATME_DECK "\"start\":\"D\",\"deck\":[\"K\",\"D\",\"E\",\"U\",\"V\",\"B\",\"A\",\"L\"]"
 
-/* Ann and Bob, two new players, for the test whose server is `srv`, or fails the test. */
+/* Declares `ann` and `bob` (struct person), two new players Ann and Bob, for the test whose
+ * server is `srv`, or fails the test. */
 #define ANN_AND_BOB(ann, bob, why)                                                                 \
+    struct person ann, bob;                                                                        \
     do {                                                                                           \
-        CHECK(person_new(srv, "Ann", ann, why, sizeof why) == 0, "%s", why);                       \
-        CHECK(person_new(srv, "Bob", bob, why, sizeof why) == 0, "%s", why);                       \
+        CHECK(person_new(srv, "Ann", &ann, why, sizeof why) == 0, "%s", why);                      \
+        CHECK(person_new(srv, "Bob", &bob, why, sizeof why) == 0, "%s", why);                      \
     } while (0)
 
 /*
@@ -65,8 +67,7 @@ ITEST(test_seatme_play,
       "seatme: a \"me\" seat played by the player token to the end; not another seat or game")
 {
     char why[300], code[64];
-    struct person ann, bob;
-    ANN_AND_BOB(&ann, &bob, why);
+    ANN_AND_BOB(ann, bob, why);
     struct game g;
     long st = create(srv, "{\"players\":[{\"player\":\"me\"},{\"name\":\"Cy\"}]," SEATME_DECK "}",
                      ann.auth, NULL, &g, code, sizeof code);
@@ -178,8 +179,7 @@ ITEST(test_seatme_refusals,
       "seatme: every refusal of a create with seats, its code, nothing stored")
 {
     char why[300], code[64];
-    struct person ann, bob;
-    ANN_AND_BOB(&ann, &bob, why);
+    ANN_AND_BOB(ann, bob, why);
     struct game named;
     NEW_GAME(&named, "{\"players\":[{\"name\":\"Eve\"},{\"name\":\"Fay\"}]," SEATME_DECK "}");
     char other[300];
@@ -232,8 +232,7 @@ ITEST(test_seatme_refusals,
 ITEST(test_seatme_idempotency, "seatme: Idempotency-Key of a create scoped to the player")
 {
     char why[300], code[64];
-    struct person ann, bob;
-    ANN_AND_BOB(&ann, &bob, why);
+    ANN_AND_BOB(ann, bob, why);
     char key[96];
     snprintf(key, sizeof key, "Idempotency-Key: seatme-%s", ann.id);
     static const char body[] = "{\"players\":[{\"player\":\"me\"},{\"name\":\"Cy\"}]}";
