@@ -54,7 +54,9 @@ static int accepts(const struct store_seek *a, const struct store_seek *b)
 struct run {
     const struct store_block *blocks;
     int nblocks;
-    int games, taken; /* tables made, tables lost to another pairing (the run's log) */
+    int games, taken;     /* tables made, tables lost to another pairing (the run's log) */
+    long long started_ms; /* mono_ms() at the run's start */
+    int cut;              /* 1: tables were left for the next run (MATCHMAKER_RUN_MS) */
 };
 
 /* 1 when one of persons `a` and `b` blocked the other. */
@@ -292,6 +294,14 @@ static int tables_create(struct run *r, const struct store_seek *seeks, struct t
     qsort(tables, (size_t)n, sizeof *tables, ready_first);
     for (int i = 0; i < n; i++) {
         const struct table *t = &tables[i];
+        if (mono_ms() - r->started_ms > MATCHMAKER_RUN_MS) {
+            /* Within the lease, or another run would make the same tables: the rest wait
+             * for the next run, at once. */
+            for (; i < n; i++)
+                for (int k = 0; k < tables[i].n; k++) used[tables[i].member[k]] = 0;
+            r->cut = 1;
+            break;
+        }
         const struct store_seek *group[CC_MAX_PLAYERS];
         double sum = 0;
         for (int k = 0; k < t->n; k++) {
@@ -332,12 +342,11 @@ static int blocks_read(struct run *r, const struct store_seek *seeks, int n)
 static enum jobs_result matchmaker_run(const struct store_job *j)
 {
     if (j->game[0]) return JOBS_DROP; /* a job of no game (0027) */
-    long long started = mono_ms();
     struct store_seek *seeks = NULL;
     int n = 0;
     long expired = 0;
     if (store_seeks_open(READ_MAX, &expired, &seeks, &n) != STORE_OK) return JOBS_RETRY;
-    struct run r = {0};
+    struct run r = {.started_ms = mono_ms()};
     char *used = calloc((size_t)n + 1, 1);
     struct table *tables = calloc((size_t)n + 1, sizeof *tables);
     if (!used || !tables || blocks_read(&r, seeks, n)) {
@@ -368,13 +377,13 @@ static enum jobs_result matchmaker_run(const struct store_job *j)
     snprintf(nread, sizeof nread, "%d", n);
     snprintf(games, sizeof games, "%d", r.games);
     snprintf(taken, sizeof taken, "%d", r.taken);
-    snprintf(ms, sizeof ms, "%lld", mono_ms() - started);
+    snprintf(ms, sizeof ms, "%lld", mono_ms() - r.started_ms);
     if (n)
         log_kv(LOG_INFO, "matchmaker run", "seeks", nread, "games", games, "taken", taken, "ms", ms,
                NULL);
     if (failed) return JOBS_RETRY;
-    /* A full read may have left more: look again at once. */
-    if (n == READ_MAX) next = 0;
+    /* A full read, or a run cut short, may have left more: look again at once. */
+    if (n == READ_MAX || r.cut) next = 0;
     if (!left && n < READ_MAX) {
         /* Nothing waits: the job ends, unless a seek was posted during the run. */
         return store_job_drop_free(j) == STORE_OK ? JOBS_DONE : JOBS_RETRY;

@@ -27,7 +27,8 @@
 #include "nodiscard.h"
 
 #define MATCHMAKER_KIND     "matchmaker"
-#define MATCHMAKER_LEASE_MS 30000 /* one run's lease */
+#define MATCHMAKER_LEASE_MS 30000 /* one run's lease ... */
+#define MATCHMAKER_RUN_MS   10000 /* ... of which it makes tables this long at most */
 #define MATCHMAKER_IDLE_MS  2500  /* the next run at the latest while seeks wait */
 #define MATCHMAKER_WIDEN    50.0  /* a rating range widens this much a side ... */
 #define MATCHMAKER_WIDEN_MS 5000  /* ... for every this long a seek waited */
