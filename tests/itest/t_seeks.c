@@ -1,7 +1,7 @@
 /* t_seeks.c: play now (issue 26): seeks paired by the matchmaker (api/jobs/matchmaker.c, a job
  * of no game) into games whose seats are bound to the seekers: each field's compatibility
  * (options compared after defaults), tables of 3 and 4, computer players after
- * bot_after_seconds, cancel (owner only), lapse (SEEK_LAPSE_SECONDS=3 on a second server; a
+ * bot_after_seconds, cancel (owner only), lapse (SEEK_LAPSE_SECONDS=4 on a second server; a
  * long poll keeps a seek), the limit of open seeks, the lobby, never a player with themself or
  * with a player they blocked, 40 players seeking at once on two servers: every seek in
  * exactly one game, every game with the right seats; an Idempotency-Key (raced on two servers
@@ -299,17 +299,17 @@ ITEST(test_seeks_bots, "seeks: computer players fill the missing seats after bot
     CHECK(seats_bound(game) == 1, "the seeker's seat is not bound");
 }
 
-ITEST(test_seeks_lapse, "seeks: a live seek lapses unpolled (SEEK_LAPSE_SECONDS=3 on a second "
+ITEST(test_seeks_lapse, "seeks: a live seek lapses unpolled (SEEK_LAPSE_SECONDS=4 on a second "
                         "server) while a long-polled one stays, a correspondence seek at its "
                         "expiry")
 {
     /* The short lapse on a second server: its matchmaker expires the lapsed live seeks of
      * the whole database, which holds only this test's while it runs. The owner long-polls
-     * one seek for 4 s (read again every second, a third of the lapse), and leaves the
+     * one seek for 5 s (read again every third of the lapse), and leaves the
      * other alone: only that one lapses. */
     char why[300], code[64], st[16] = "", polled[64], alone[64];
     struct server z;
-    const char *env[] = {"SEEK_LAPSE_SECONDS=3", NULL};
+    const char *env[] = {"SEEK_LAPSE_SECONDS=4", NULL};
     CHECK(hard_server_start(&z, env, 0) == 0, "the server with the short lapse did not start");
     struct person w;
     int made = person_new(&z, "Brief", &w, why, sizeof why) == 0;
@@ -318,9 +318,9 @@ ITEST(test_seeks_lapse, "seeks: a live seek lapses unpolled (SEEK_LAPSE_SECONDS=
     long p2 = made ? seek_post(&z, &w, live_body, alone, code) : 0;
     char st_polled[16] = "", st_alone[16] = "";
     if (p1 == 201 && p2 == 201) {
-        seek_status(&z, &w, polled, 4, st, NULL); /* 4 s: past the lapse of the other */
-        seek_status(&z, &w, alone, 0, st_alone, NULL);
+        seek_status(&z, &w, polled, 5, st, NULL); /* 5 s: past the lapse of the other */
         seek_status(&z, &w, polled, 0, st_polled, NULL);
+        seek_status(&z, &w, alone, 0, st_alone, NULL);
     }
     /* Cancelled, so that no later seek of the same pool meets it. */
     long gone = p1 == 201 ? seek_delete(&z, &w, polled, code) : 0;
@@ -328,7 +328,7 @@ ITEST(test_seeks_lapse, "seeks: a live seek lapses unpolled (SEEK_LAPSE_SECONDS=
     CHECK(made, "%s", why);
     CHECK(p1 == 201 && p2 == 201, "live seeks: %ld %ld %s", p1, p2, code);
     CHECK(strcmp(st, "waiting") == 0, "the long-polled seek %s after its poll", st);
-    CHECK(strcmp(st_alone, "expired") == 0, "the unpolled seek %s after 4 s of a 3 s lapse",
+    CHECK(strcmp(st_alone, "expired") == 0, "the unpolled seek %s after 5 s of a 4 s lapse",
           st_alone);
     CHECK(strcmp(st_polled, "waiting") == 0, "the long-polled seek %s", st_polled);
     CHECK(gone == 200, "cancel: %ld %s", gone, code);
