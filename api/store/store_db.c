@@ -67,6 +67,9 @@
 #define SEEK_LAPSED(p)                                                                             \
     "(s.expires_at <= now() OR (s.live AND s.polled_at < now() - " p "::integer * interval "       \
     "'1 second'))"
+#define SEEK_LAPSED_1 SEEK_LAPSED("$1")
+#define SEEK_LAPSED_2 SEEK_LAPSED("$2")
+#define SEEK_LAPSED_4 SEEK_LAPSED("$4")
 
 /* A seek's columns as store_seeks.c reads them (seeks s, people p). */
 #define SEEK_COLUMNS                                                                               \
@@ -568,10 +571,9 @@ static const char *const stmt_sql[ST_COUNT] = {
                       "SKIP LOCKED) DELETE FROM idempotency i USING x WHERE i.scope = x.scope "
                       "AND i.key_hash = x.key_hash",
     /* Seeks (0027, store_seeks.c). The open seeks of person $1, its row locked. */
-    [ST_SEEKS_OPEN_OF] =
-        "SELECT (SELECT count(*) FROM seeks s WHERE s.person_id = p.id AND "
-        "s.status = 'waiting' AND NOT " SEEK_LAPSED("$2") ") FROM people p WHERE "
-                                                          "p.id = $1::uuid FOR UPDATE",
+    [ST_SEEKS_OPEN_OF] = "SELECT (SELECT count(*) FROM seeks s WHERE s.person_id = p.id AND "
+                         "s.status = 'waiting' AND NOT " SEEK_LAPSED_2 ") FROM people p WHERE "
+                         "p.id = $1::uuid FOR UPDATE",
     [ST_SEEK_INSERT] =
         "INSERT INTO seeks (id, person_id, pool, players, live, rating, rating_min, rating_max, "
         "bot_after_s, expires_at) VALUES ($1::uuid, $2::uuid, $3, $4::integer, $5::boolean, "
@@ -579,22 +581,14 @@ static const char *const stmt_sql[ST_COUNT] = {
         "$6::float8, $7::float8, $8::integer, now() + $9::integer * interval '1 second')",
     /* Seek $1 read by its owner $2 (NULL: anyone else): a lapsed seek (unpolled for $4 s)
      * expires, a poll is remembered (always when $3, else when the last is $5 s old). */
-    [ST_SEEK_POLL] = "WITH t AS (UPDATE seeks s SET status = CASE WHEN " SEEK_LAPSED(
-        "$4") " THEN 'expired' "
-              "ELSE s.status END, ended_at = CASE WHEN " SEEK_LAPSED(
-                  "$4") " THEN now() END, "
-                        "polled_at = CASE WHEN " SEEK_LAPSED(
-                            "$4") " THEN s.polled_at ELSE now() END WHERE "
-                                  "s.id = $1::uuid AND s.person_id = $2::uuid AND s.status = "
-                                  "'waiting' AND (" SEEK_LAPSED(
-                                      "$4") " OR $3::boolean OR s.polled_at < now() - $5::integer "
-                                            "* interval "
-                                            "'1 second') RETURNING s.*) "
-                                            "SELECT " SEEK_COLUMNS
-                                            " FROM (SELECT * FROM t UNION ALL SELECT * FROM seeks "
-                                            "WHERE id = "
-                                            "$1::uuid AND NOT EXISTS (SELECT 1 FROM t)) s JOIN "
-                                            "people p ON p.id = s.person_id",
+    [ST_SEEK_POLL] =
+        "WITH t AS (UPDATE seeks s SET status = CASE WHEN " SEEK_LAPSED_4 " THEN 'expired' ELSE "
+        "s.status END, ended_at = CASE WHEN " SEEK_LAPSED_4 " THEN now() END, polled_at = CASE "
+        "WHEN " SEEK_LAPSED_4 " THEN s.polled_at ELSE now() END WHERE s.id = $1::uuid AND "
+        "s.person_id = $2::uuid AND s.status = 'waiting' AND (" SEEK_LAPSED_4 " OR $3::boolean "
+        "OR s.polled_at < now() - $5::integer * interval '1 second') RETURNING s.*) "
+        "SELECT " SEEK_COLUMNS " FROM (SELECT * FROM t UNION ALL SELECT * FROM seeks WHERE id = "
+        "$1::uuid AND NOT EXISTS (SELECT 1 FROM t)) s JOIN people p ON p.id = s.person_id",
     [ST_SEEK_GET] = "SELECT " SEEK_COLUMNS " FROM seeks s JOIN people p ON p.id = s.person_id "
                     "WHERE s.id = $1::uuid",
     [ST_SEEK_CANCEL] = "UPDATE seeks SET status = 'cancelled', ended_at = now() WHERE id = "
@@ -607,7 +601,7 @@ static const char *const stmt_sql[ST_COUNT] = {
     /* The matchmaker: the seeks lapsed (unpolled for $1 s) expired, then the waiting ones by
      * pool and age. */
     [ST_SEEKS_EXPIRE] = "UPDATE seeks s SET status = 'expired', ended_at = now() WHERE s.status = "
-                        "'waiting' AND " SEEK_LAPSED("$1"),
+                        "'waiting' AND " SEEK_LAPSED_1,
     /* Up to $1 seeks that ended more than a day ago (their answers are read at the end). */
     [ST_SEEKS_PURGE] = "DELETE FROM seeks WHERE id IN (SELECT id FROM seeks WHERE ended_at < "
                        "now() - interval '1 day' ORDER BY ended_at LIMIT $1::integer FOR UPDATE "
