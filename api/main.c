@@ -30,6 +30,7 @@
 #include "webhook.h"
 #include "store_games.h"
 #include "store_jobs.h"
+#include "store_seeks.h"
 
 #include <curl/curl.h>
 
@@ -116,6 +117,7 @@ int main(void)
     if (migrate_run(cfg.migrations_dir)) goto out_store;
     if (games_init(cfg.game_cache)) goto out_store;
     board_cache_init(cfg.leaderboard_cache_ms);
+    store_seeks_set_lapse(cfg.seek_lapse_s);
     if (routes_ops_init(&cfg)) goto out_games;
     if (routes_web_init(&cfg)) goto out_ops;
     routes_live_config(&cfg);

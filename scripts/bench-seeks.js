@@ -7,19 +7,25 @@
 // seeking in one of six pools (2, 3 or 4 seats, two clocks of this round's own), so that
 // every pool holds whole tables; all the seeks are posted at once, half to each server, and
 // each player then long-polls its seek (wait=30) on the server it posted to until it is no
-// longer waiting. A game's time is from the creation of its last seek (the POST's answer)
-// until the last of its seekers has its answer. Prints one line of JSON: seeks, games,
-// matched, p50/p95/max of the games' times (ms), and how long the whole round took.
+// longer waiting. A POST carries an Idempotency-Key and is sent again, as docs/clients.md
+// tells clients, when it is answered 408 (the server could not read it in time) or 503, or
+// its connection fails (at most POST_TRIES times); a long poll so answered is sent again
+// ("retried" counts both). A game's time is
+// from the creation of its last seek (the POST's answer) until the last of its seekers has
+// its answer. Prints one line of JSON: seeks, games, matched, p50/p95/max of the games'
+// times (ms), and how long the whole round took.
 'use strict';
 const fs = require('fs');
 
 const [cmd, ...args] = process.argv.slice(2);
 const now = () => performance.now();
 const GIVE_UP_MS = 90000; // a seek still waiting after this long counts as not matched
+const POST_TRIES = 5; // a seek's POST is sent at most this many times (408, 503, no answer)
 
-async function json(base, method, path, token, body) {
+async function json(base, method, path, token, body, key) {
     const headers = {'Content-Type': 'application/json'};
     if (token) headers.Authorization = `Bearer ${token}`;
+    if (key) headers['Idempotency-Key'] = key;
     const r = await fetch(base + path, {method, headers, body: body && JSON.stringify(body)});
     const text = await r.text();
     return {status: r.status, body: text ? JSON.parse(text) : null};
@@ -75,8 +81,17 @@ async function seek(file, a, b, round) {
         const k = `${what} ${r.status} ${(r.body && r.body.code) || ''}`.trim();
         refusals[k] = (refusals[k] || 0) + 1;
     };
-    await Promise.all(seeks.map(async (s) => {
-        const r = await json(s.base, 'POST', '/v1/seeks', s.token, s.body);
+    let retried = 0;
+    const key = `bench-${round}-${Date.now()}-`;
+    await Promise.all(seeks.map(async (s, i) => {
+        let r;
+        for (let t = 1; ; t++) {
+            r = await json(s.base, 'POST', '/v1/seeks', s.token, s.body, key + i).catch(
+                (e) => ({status: 0, body: {code: e.message}}));
+            if (![0, 408, 503].includes(r.status) || t === POST_TRIES) break;
+            retried++;
+            await new Promise((ok) => setTimeout(ok, 250 * t));
+        }
         s.created = now();
         if (r.status !== 201) {
             refused('POST', r);
@@ -84,7 +99,13 @@ async function seek(file, a, b, round) {
         }
         s.id = r.body.id;
         while (now() - t0 < GIVE_UP_MS) {
-            const p = await json(s.base, 'GET', `/v1/seeks/${s.id}?wait=30`, s.token);
+            const p = await json(s.base, 'GET', `/v1/seeks/${s.id}?wait=30`, s.token).catch(
+                (e) => ({status: 0, body: {code: e.message}}));
+            if ([0, 408, 503].includes(p.status)) { // as a POST's: poll again
+                retried++;
+                await new Promise((ok) => setTimeout(ok, 250));
+                continue;
+            }
             if (p.status !== 200) {
                 refused('GET', p);
                 return;
@@ -113,6 +134,7 @@ async function seek(file, a, b, round) {
         seeks: seeks.length,
         matched: seeks.filter((s) => s.status === 'matched').length,
         failed,
+        retried,
         refusals,
         games: games.size,
         wrong_tables: wrong,

@@ -98,6 +98,8 @@ int cfg_load(struct cfg *c, char *err, int errlen)
     /* The leaderboard's answers kept a moment (routes/board_cache.c). */
     if (env_int("LEADERBOARD_CACHE_MS", 1000, 0, 60000, &c->leaderboard_cache_ms, err, errlen))
         return -1;
+    /* A live seek's lapse unpolled (store_seeks.h): short only for tests. */
+    if (env_int("SEEK_LAPSE_SECONDS", 30, 3, 300, &c->seek_lapse_s, err, errlen)) return -1;
     /* Retention (api/retention.c). */
     if (env_int("RETENTION_DAYS", 0, 0, 36500, &c->retention_days, err, errlen) ||
         env_int("LOBBY_EXPIRY_HOURS", 72, 0, 876000, &c->lobby_expiry_hours, err, errlen) ||

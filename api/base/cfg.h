@@ -70,6 +70,7 @@ struct cfg {
     /* Ratings (docs/operations.md "Configuration"; api/routes/board_cache.h). */
     int leaderboard_cache_ms; /* LEADERBOARD_CACHE_MS: a leaderboard page is answered from
                                  memory this long after it was read, 0 never (1000) */
+    int seek_lapse_s;         /* SEEK_LAPSE_SECONDS: a live seek lapses this long unpolled (30) */
     /* The operator (docs/operations.md "The operator"; api/routes_admin.c). */
     const char *admin_token; /* ADMIN_TOKEN: the operator's bearer token, NULL: no operator */
     /* Where the server is reached from outside, for links in chat apps' messages

@@ -17,6 +17,7 @@
 #include "json_out.h"
 #include "json_seek.h"
 #include "log.h"
+#include "mono.h"
 #include "ratings.h"
 #include "seated_game.h"
 #include "store_chat.h"
@@ -49,15 +50,34 @@ static int accepts(const struct store_seek *a, const struct store_seek *b)
     return b->rating >= lo && b->rating <= hi;
 }
 
+/* What one run knows: the blocks among the waiting seekers (read once a run). */
+struct run {
+    const struct store_block *blocks;
+    int nblocks;
+    int games, taken;     /* tables made, tables lost to another pairing (the run's log) */
+    long long started_ms; /* mono_ms() at the run's start */
+    int cut;              /* 1: tables were left for the next run (MATCHMAKER_RUN_MS) */
+};
+
+/* 1 when one of persons `a` and `b` blocked the other. */
+static int blocked(const struct run *r, const char *a, const char *b)
+{
+    for (int i = 0; i < r->nblocks; i++) {
+        const struct store_block *k = &r->blocks[i];
+        if ((strcmp(k->blocker, a) == 0 && strcmp(k->blocked, b) == 0) ||
+            (strcmp(k->blocker, b) == 0 && strcmp(k->blocked, a) == 0))
+            return 1;
+    }
+    return 0;
+}
+
 /* 1 when `a` and `b` may sit at one table: other players, each in the other's range, and
- * neither blocked the other. -1 when the blocks could not be read. */
-static int pair_ok(const struct store_seek *a, const struct store_seek *b)
+ * neither blocked the other. */
+static int pair_ok(const struct run *r, const struct store_seek *a, const struct store_seek *b)
 {
     if (strcmp(a->person_id, b->person_id) == 0) return 0; /* never with themself */
     if (!accepts(a, b) || !accepts(b, a)) return 0;
-    int blocked = 0;
-    if (store_blocks_between(a->person_id, b->person_id, &blocked) != STORE_OK) return -1;
-    return !blocked;
+    return !blocked(r, a->person_id, b->person_id);
 }
 
 /* A computer player to seat: its level and time a move. */
@@ -137,7 +157,7 @@ static int shuffle(int *order, int n)
  * players (`bots`, one rating each) in the missing seats, seats in random order. Returns the
  * outcome (GAME_SEEKS_TAKEN: another pairing, a cancel or a lapse took one of them first).
  */
-static enum game_outcome table_create(struct store_seek *const *group, int ngroup, int nbots,
+static enum game_outcome table_create(const struct store_seek *const *group, int ngroup, int nbots,
                                       const struct bot_pick *bots)
 {
     int nseats = ngroup + nbots, order[CC_MAX_PLAYERS];
@@ -205,32 +225,37 @@ static long long next_for(const struct store_seek *s, long long next)
     return next;
 }
 
-/* Pairs the seeks of one pool, seeks[from..to) (oldest first). *next gets the next run's
- * delay for the seeks left waiting. Returns -1 when the store failed, else 0. */
-static int pool_run(struct store_seek *seeks, int from, int to, char *used, long long *next)
+/* A table a run makes: its seeks (indexes into the run's array), its computer players. */
+struct table {
+    int member[CC_MAX_PLAYERS];
+    int n, nbots;
+    long long ready_ms; /* how long its youngest seek has waited */
+};
+
+/* Gathers the tables of one pool, seeks[from..to) (oldest first), into tables[*ntables...],
+ * their seeks marked in used[]. *next gets the next run's delay for the seeks left waiting. */
+static void pool_plan(const struct run *r, const struct store_seek *seeks, int from, int to,
+                      char *used, long long *next, struct table *tables, int *ntables)
 {
-    struct store_seek *group[CC_MAX_PLAYERS];
+    const struct store_seek *group[CC_MAX_PLAYERS];
     for (int i = from; i < to; i++) {
         if (used[i]) continue;
-        struct store_seek *a = &seeks[i];
+        const struct store_seek *a = &seeks[i];
         int need = a->players, n = 1,
             bot_due = a->bot_after_s && a->age_ms >= a->bot_after_s * 1000LL;
         group[0] = a;
-        int member[CC_MAX_PLAYERS] = {i};
+        struct table *t = &tables[*ntables];
+        t->member[0] = i;
         for (int j = i + 1; j < to && n < need; j++) {
             if (used[j]) continue;
             /* A table filled by computer players takes only seeks that accept them. */
             int ok = 1;
-            for (int k = 0; k < n && ok; k++) {
-                int r = pair_ok(group[k], &seeks[j]);
-                if (r < 0) return -1;
-                ok = r;
-            }
+            for (int k = 0; k < n && ok; k++) ok = pair_ok(r, group[k], &seeks[j]);
             if (!ok) continue;
-            member[n] = j;
+            t->member[n] = j;
             group[n++] = &seeks[j];
         }
-        int nbots = 0;
+        t->nbots = 0;
         if (n < need) {
             if (!bot_due) {
                 *next = next_for(a, *next);
@@ -239,30 +264,78 @@ static int pool_run(struct store_seek *seeks, int from, int to, char *used, long
             /* Only the seeks that accept computer players sit with them. */
             int m = 1;
             for (int k = 1; k < n; k++)
-                if (group[k]->bot_after_s) {
-                    member[m] = member[k];
-                    group[m++] = group[k];
-                }
+                if (group[k]->bot_after_s) t->member[m++] = t->member[k];
             n = m;
-            nbots = need - n;
+            t->nbots = need - n;
+        }
+        t->n = n;
+        t->ready_ms = a->age_ms;
+        for (int k = 0; k < n; k++) {
+            used[t->member[k]] = 1;
+            if (seeks[t->member[k]].age_ms < t->ready_ms) t->ready_ms = seeks[t->member[k]].age_ms;
+        }
+        (*ntables)++;
+    }
+}
+
+/* qsort: the table whose last seek came first goes first (it has waited longest whole). */
+static int ready_first(const void *x, const void *y)
+{
+    const struct table *a = x, *b = y;
+    return a->ready_ms > b->ready_ms ? -1 : a->ready_ms < b->ready_ms;
+}
+
+/* Creates the tables[0..n) of a run, the longest ready first; a table that could not be
+ * made for another reason than the store leaves its seeks waiting (used[] cleared). Returns
+ * -1 when the store failed, else 0. */
+static int tables_create(struct run *r, const struct store_seek *seeks, struct table *tables, int n,
+                         char *used)
+{
+    qsort(tables, (size_t)n, sizeof *tables, ready_first);
+    for (int i = 0; i < n; i++) {
+        const struct table *t = &tables[i];
+        if (mono_ms() - r->started_ms > MATCHMAKER_RUN_MS) {
+            /* Within the lease, or another run would make the same tables: the rest wait
+             * for the next run, at once. */
+            for (; i < n; i++)
+                for (int k = 0; k < tables[i].n; k++) used[tables[i].member[k]] = 0;
+            r->cut = 1;
+            break;
+        }
+        const struct store_seek *group[CC_MAX_PLAYERS];
+        double sum = 0;
+        for (int k = 0; k < t->n; k++) {
+            group[k] = &seeks[t->member[k]];
+            sum += group[k]->rating;
         }
         struct bot_pick bots[CC_MAX_PLAYERS];
-        if (nbots) {
-            double sum = 0;
-            for (int k = 0; k < n; k++) sum += group[k]->rating;
-            bots_for(seeks[i].ruleset, sum / n, nbots, bots);
-        }
-        enum game_outcome rc = table_create(group, n, nbots, bots);
-        if (rc == GAME_COMMITTED || rc == GAME_SEEKS_TAKEN) {
-            for (int k = 0; k < n; k++) used[member[k]] = 1; /* taken, or to be read again */
-        } else if (game_outcome_failed(rc)) {
-            log_kv(LOG_WARN, "seeks not paired", "outcome", game_outcome_name(rc), NULL);
-            return -1;
-        } else {
-            log_kv(LOG_WARN, "seeks not paired", "outcome", game_outcome_name(rc), NULL);
-        }
+        if (t->nbots) bots_for(group[0]->ruleset, sum / t->n, t->nbots, bots);
+        enum game_outcome rc = table_create(group, t->n, t->nbots, bots);
+        r->games += rc == GAME_COMMITTED;
+        r->taken += rc == GAME_SEEKS_TAKEN; /* its seeks are read again next run */
+        if (rc == GAME_COMMITTED || rc == GAME_SEEKS_TAKEN) continue;
+        log_kv(LOG_WARN, "seeks not paired", "outcome", game_outcome_name(rc), NULL);
+        if (game_outcome_failed(rc)) return -1;
+        for (int k = 0; k < t->n; k++) used[t->member[k]] = 0;
     }
     return 0;
+}
+
+/* The blocks among the owners of seeks[0..n) into r (free r->blocks). Returns 0 or -1. */
+static int blocks_read(struct run *r, const struct store_seek *seeks, int n)
+{
+    struct store_block *blocks = NULL;
+    size_t cap = (size_t)n * (AUTH_UUID_LEN + 1) + 3, o = 0;
+    char *persons = malloc(cap);
+    if (!persons) return -1;
+    persons[o++] = '{';
+    for (int i = 0; i < n; i++)
+        o += (size_t)snprintf(persons + o, cap - o, "%s%s", i ? "," : "", seeks[i].person_id);
+    snprintf(persons + o, cap - o, "}");
+    enum store_status s = store_blocks_among(persons, &blocks, &r->nblocks);
+    free(persons);
+    r->blocks = blocks;
+    return s == STORE_OK ? 0 : -1;
 }
 
 /* jobs_kind.run: one look at every waiting seek. */
@@ -273,27 +346,48 @@ static enum jobs_result matchmaker_run(const struct store_job *j)
     int n = 0;
     long expired = 0;
     if (store_seeks_open(READ_MAX, &expired, &seeks, &n) != STORE_OK) return JOBS_RETRY;
+    struct run r = {.started_ms = mono_ms()};
     char *used = calloc((size_t)n + 1, 1);
-    if (!used) {
+    struct table *tables = calloc((size_t)n + 1, sizeof *tables);
+    if (!used || !tables || blocks_read(&r, seeks, n)) {
+        free(used);
+        free(tables);
+        free((void *)r.blocks);
         store_seeks_free(seeks, n);
         return JOBS_RETRY;
     }
     long long next = MATCHMAKER_IDLE_MS;
-    int failed = 0;
-    for (int from = 0; from < n && !failed;) {
+    /* Every pool paired in memory first; then the tables are made, whichever pool they are
+     * of, in the order their seekers have been waiting for them. */
+    int ntables = 0;
+    for (int from = 0; from < n;) {
         int to = from + 1;
         while (to < n && strcmp(seeks[to].pool, seeks[from].pool) == 0) to++;
-        failed = pool_run(seeks, from, to, used, &next) != 0;
+        pool_plan(&r, seeks, from, to, used, &next, tables, &ntables);
         from = to;
     }
+    int failed = tables_create(&r, seeks, tables, ntables, used) != 0;
+    free(tables);
     int left = 0;
     for (int i = 0; i < n; i++) left += !used[i];
     free(used);
+    free((void *)r.blocks);
     store_seeks_free(seeks, n);
+    char nread[16], games[16], taken[16], ms[24];
+    snprintf(nread, sizeof nread, "%d", n);
+    snprintf(games, sizeof games, "%d", r.games);
+    snprintf(taken, sizeof taken, "%d", r.taken);
+    snprintf(ms, sizeof ms, "%lld", mono_ms() - r.started_ms);
+    if (n)
+        log_kv(LOG_INFO, "matchmaker run", "seeks", nread, "games", games, "taken", taken, "ms", ms,
+               NULL);
     if (failed) return JOBS_RETRY;
-    /* A full read may have left more: look again at once. */
-    if (n == READ_MAX) next = 0;
-    if (!left && n < READ_MAX) return JOBS_DROP; /* a POST since moved the job on: kept */
+    /* A full read, or a run cut short, may have left more: look again at once. */
+    if (n == READ_MAX || r.cut) next = 0;
+    if (!left && n < READ_MAX) {
+        /* Nothing waits: the job ends, unless a seek was posted during the run. */
+        return store_job_drop_free(j) == STORE_OK ? JOBS_DONE : JOBS_RETRY;
+    }
     if (next < 50) next = 50;
     if (store_job_plan_free(MATCHMAKER_KIND, "", (int)next, MATCHMAKER_LEASE_MS, j) != STORE_OK)
         return JOBS_RETRY;

@@ -2,12 +2,15 @@
  * compatible seeks into new games.
  *
  * One job for all seeks: any server's POST /v1/seeks makes it due at once (matchmaker_kick,
- * which wakes every server's workers), and a run plans the next while seeks wait (at most
+ * which wakes every server's workers; during a run, due when that run ends: one run at a
+ * time), and a run plans the next while seeks wait (at most
  * MATCHMAKER_IDLE_MS later: rating ranges widen, computer players become due, live seeks
- * lapse). A run expires the lapsed seeks, reads the waiting ones and, pool by pool (the
- * canonical game: json_seek.h), oldest first, gathers seeks that accept each other: never
- * the same player twice, never two players of whom one blocked the other, each rating inside
- * the other's range widened by MATCHMAKER_WIDEN a side for every MATCHMAKER_WIDEN_MS waited.
+ * lapse). A run expires the lapsed seeks, reads the waiting ones and the blocks among their
+ * owners (one read each) and, pool by pool (the canonical game: json_seek.h), oldest first,
+ * gathers in memory seeks that accept each other: never the same player twice, never two
+ * players of whom one blocked the other, each rating inside the other's range widened by
+ * MATCHMAKER_WIDEN a side for every MATCHMAKER_WIDEN_MS waited. Then, across pools, the
+ * tables whose last seek came first are made first.
  * A full table becomes a game through the game service (game_create: seats bound to the
  * seekers in random order, the pool's clock and rated flag); a seek whose bot_after_seconds
  * have passed gets the missing seats filled by computer players of the nearest rating in
@@ -15,7 +18,7 @@
  *
  * Exactly once with any number of servers: the game's creation binds its seeks in its own
  * transaction, only if each one still waits (store_game_create, ST_SEEKS_BIND), so a seek
- * joins one game even when two runs meet (a lease ran out, a POST moved the job on) or a
+ * joins one game even when two runs meet (a lease ran out) or a
  * server dies mid-run (kill -9: the job's lease runs out and another server runs it).
  */
 #ifndef API_MATCHMAKER_H
@@ -24,7 +27,8 @@
 #include "nodiscard.h"
 
 #define MATCHMAKER_KIND     "matchmaker"
-#define MATCHMAKER_LEASE_MS 30000 /* one run's lease */
+#define MATCHMAKER_LEASE_MS 30000 /* one run's lease ... */
+#define MATCHMAKER_RUN_MS   10000 /* ... of which it makes tables this long at most */
 #define MATCHMAKER_IDLE_MS  2500  /* the next run at the latest while seeks wait */
 #define MATCHMAKER_WIDEN    50.0  /* a rating range widens this much a side ... */
 #define MATCHMAKER_WIDEN_MS 5000  /* ... for every this long a seek waited */

@@ -1,7 +1,7 @@
 /* routes_blocks.c: a player's blocks (issue 28): POST|DELETE /v1/players/me/blocks/{player_id}
  * and GET /v1/players/me/blocks, with the player's token. A blocked player's chat messages
  * are not shown to the blocker (others still see them: routes_chat.c), and the matchmaker
- * never pairs the two (store_blocks_between). Blocks are between players: a named seat has
+ * never pairs the two (store_blocks_among). Blocks are between players: a named seat has
  * no player id to block. */
 #include <stdio.h>
 #include <stdlib.h>

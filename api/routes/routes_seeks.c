@@ -18,9 +18,11 @@
 #include "routes.h"
 #include "store_seeks.h"
 
-#define SEEK_WAIT_MAX   30   /* ?wait= at most (seconds) */
-#define LOBBY_MAX       100  /* seeks the lobby lists at most */
-#define SEEK_RECHECK_MS 5000 /* a waiting long poll reads its seek again at least this often */
+#define SEEK_WAIT_MAX 30  /* ?wait= at most (seconds) */
+#define LOBBY_MAX     100 /* seeks the lobby lists at most */
+#define SEEK_RECHECK_MS                                                                            \
+    5000 /* a waiting long poll reads its seek again at least this often                           \
+          * (more often when a third of the lapse is shorter) */
 
 /* The seek `s` as JSON (cJSON, the caller deletes), or NULL out of memory. */
 static cJSON *seek_json(const struct store_seek *s)
@@ -195,7 +197,9 @@ void routes_seek_get(const struct api_request *req, struct api_response *resp, c
     int first = !req->async || !req->async->by_design; /* the request's first read */
     long long now = api_now_ms(), deadline = req->started_ms + wait * 1000;
     int waits = wait > 0 && !req->stopping && now < deadline;
-    long long recheck = now + SEEK_RECHECK_MS < deadline ? now + SEEK_RECHECK_MS : deadline;
+    long long every = store_seeks_lapse() * 1000LL / 3;
+    if (every > SEEK_RECHECK_MS) every = SEEK_RECHECK_MS;
+    long long recheck = now + every < deadline ? now + every : deadline;
     int armed = waits && live_wait_arm_seek(req->async, id, recheck) == 0;
     if (waits && req->async) req->async->by_design = 1;
     if (!armed) live_wait_end(req->async);

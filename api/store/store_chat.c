@@ -191,14 +191,26 @@ enum store_status store_blocks_list(const char *blocker, char **json)
     return json_row(ST_BLOCKS_LIST, 1, vals, json);
 }
 
-enum store_status store_blocks_between(const char *a, const char *b, int *blocked)
+enum store_status store_blocks_among(const char *persons, struct store_block **out, int *n)
 {
-    *blocked = 0;
-    const char *vals[2] = {a, b};
+    *out = NULL;
+    *n = 0;
+    PGconn *pg = db_conn();
+    if (!pg) return STORE_UNAVAILABLE;
+    const char *vals[1] = {persons};
     PGresult *res;
-    enum store_status s = db_run_row(ST_BLOCKS_BETWEEN, 2, vals, 0, &res);
-    if (s != STORE_OK) return s == STORE_NOT_FOUND ? STORE_ERROR : s;
-    *blocked = db_long(res, 0, 0, 0) != 0;
+    enum store_status s = db_run(&pg, ST_BLOCKS_AMONG, 1, vals, NULL, &res);
+    if (s != STORE_OK) return s;
+    int rows = PQntuples(res);
+    if (rows > 0 && !(*out = calloc((size_t)rows, sizeof **out))) {
+        PQclear(res);
+        return STORE_ERROR;
+    }
+    for (int r = 0; r < rows; r++) {
+        snprintf((*out)[r].blocker, sizeof(*out)[r].blocker, "%s", PQgetvalue(res, r, 0));
+        snprintf((*out)[r].blocked, sizeof(*out)[r].blocked, "%s", PQgetvalue(res, r, 1));
+    }
+    *n = rows;
     PQclear(res);
     return STORE_OK;
 }

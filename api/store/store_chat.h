@@ -92,11 +92,20 @@ enum store_status store_block_set(const char *blocker, const char *blocked, int 
  * name, since}, oldest first. */
 enum store_status store_blocks_list(const char *blocker, char **json) NODISCARD;
 
+/* One block: `blocker` blocked `blocked` (person ids). */
+struct store_block {
+    char blocker[AUTH_UUID_LEN + 1];
+    char blocked[AUTH_UUID_LEN + 1];
+};
+
 /*
- * *blocked = 1 when either of persons `a` and `b` blocked the other, else 0: the
- * matchmaker never pairs such two (api.md, "Play now").
+ * The blocks among the persons of `persons` (a PostgreSQL array text of their ids,
+ * "{id,id,...}"), either way, into *out (*n of them, free() the array): the matchmaker never
+ * pairs two persons of whom one blocked the other (api.md, "Play now"), and reads them once
+ * a run rather than once a pair.
  */
-enum store_status store_blocks_between(const char *a, const char *b, int *blocked) NODISCARD;
+enum store_status store_blocks_among(const char *persons, struct store_block **out,
+                                     int *n) NODISCARD;
 
 /*
  * Suspends (`on`) or reinstates person `id`: STORE_OK, STORE_NOT_FOUND when there is no

@@ -62,10 +62,14 @@
     "EXCLUDED.due_at, lease_ms = EXCLUDED.lease_ms, claimed_until = NULL, attempts = 0 "           \
     "RETURNING 1)"
 
-/* A waiting seek that has lapsed (0027): past its expiry, or live and not polled for
- * STORE_SEEK_LAPSE_S seconds. */
-#define SEEK_LAPSED                                                                                \
-    "(s.expires_at <= now() OR (s.live AND s.polled_at < now() - interval '30 seconds'))"
+/* A waiting seek that has lapsed (0027): past its expiry, or live and not polled for the
+ * seconds of parameter `p` (store_seeks_set_lapse). */
+#define SEEK_LAPSED(p)                                                                             \
+    "(s.expires_at <= now() OR (s.live AND s.polled_at < now() - " p "::integer * interval "       \
+    "'1 second'))"
+#define SEEK_LAPSED_1 SEEK_LAPSED("$1")
+#define SEEK_LAPSED_2 SEEK_LAPSED("$2")
+#define SEEK_LAPSED_4 SEEK_LAPSED("$4")
 
 /* A seek's columns as store_seeks.c reads them (seeks s, people p). */
 #define SEEK_COLUMNS                                                                               \
@@ -401,7 +405,8 @@ static const char *const stmt_sql[ST_COUNT] = {
         "HAVING count(*) >= $3::integer), "
         "c AS (SELECT j.id, " JOB_OWNER " AS owner FROM jobs j LEFT JOIN games g ON g.id = "
         "j.game_id LEFT JOIN job_owners o ON o.owner = " JOB_OWNER " WHERE j.due_at <= now() "
-        "AND j.kind = ANY($2::text[]) AND NOT EXISTS (SELECT 1 FROM r WHERE r.owner = " JOB_OWNER
+        "AND (j.claimed_until IS NULL OR j.claimed_until <= now()) AND j.kind = ANY($2::text[]) "
+        "AND NOT EXISTS (SELECT 1 FROM r WHERE r.owner = " JOB_OWNER
         ") ORDER BY o.served_at NULLS FIRST, j.due_at LIMIT $1::integer "
         "FOR UPDATE OF j SKIP LOCKED), "
         "u AS (UPDATE jobs j SET due_at = now() + j.lease_ms * interval '1 millisecond', "
@@ -419,20 +424,33 @@ static const char *const stmt_sql[ST_COUNT] = {
                      "claimed_until = NULL WHERE id = $1::bigint AND version = $2::integer",
     /* The job of no game (0027) of kind $1 and subject $2 due in $3 ms, leased $4 ms a
      * claim, written if missing; its version moves on, so that a run that claimed it before
-     * neither drops nor retries it. $5: the version a run of it claimed (NULL: none): that
-     * run plans its next time as it likes; any other writer only brings it forward (a run
-     * of before must not put off what a writer meanwhile asked for at once). A writer that
-     * asks for no earlier time than an unclaimed job is due at already changes nothing and
-     * notifies nobody: a burst of new seeks kicks the matchmaker once, not once each. */
+     * does not drop it (ST_JOB_DROP_FREE). $5: the version a run of it claimed (NULL: none):
+     * that run plans its next time as it likes; any other writer only brings it forward (a
+     * run of before must not put off what a writer meanwhile asked for at once). A writer
+     * that asks for no earlier time than the job is due at already changes nothing and
+     * notifies nobody: a burst of new seeks kicks the matchmaker once, not once each. While
+     * a run holds the job (claimed_until ahead), another writer leaves the claim alone: the
+     * job is due again when that run ends, not run twice at once (every new seek would start
+     * another run that makes the same tables and loses them); nobody is woken then. */
     [ST_JOB_FREE_PLAN] =
         "WITH w AS (INSERT INTO jobs AS j (game_id, kind, subject, version, due_at, lease_ms) "
         "VALUES (NULL, $1, $2, 0, now() + $3::integer * interval '1 millisecond', $4::integer) "
         "ON CONFLICT (game_id, kind, subject) DO UPDATE SET version = j.version + 1, due_at = "
-        "CASE WHEN j.version = $5::integer THEN EXCLUDED.due_at ELSE least(CASE WHEN "
-        "j.claimed_until IS NULL THEN j.due_at ELSE EXCLUDED.due_at END, EXCLUDED.due_at) END, "
-        "lease_ms = EXCLUDED.lease_ms, claimed_until = NULL, attempts = 0 WHERE $5::integer IS "
-        "NOT NULL OR j.claimed_until IS NOT NULL OR j.due_at > EXCLUDED.due_at RETURNING 1) "
-        "SELECT pg_notify('" STORE_JOBS_CHANNEL "', '') FROM w",
+        "CASE WHEN j.version = $5::integer THEN EXCLUDED.due_at ELSE least(j.due_at, "
+        "EXCLUDED.due_at) END, lease_ms = EXCLUDED.lease_ms, claimed_until = CASE WHEN "
+        "$5::integer IS NULL AND j.claimed_until > now() THEN j.claimed_until END, attempts = "
+        "CASE WHEN $5::integer IS NULL AND j.claimed_until > now() THEN j.attempts ELSE 0 END "
+        "WHERE $5::integer IS NOT NULL OR j.due_at > EXCLUDED.due_at "
+        "RETURNING j.claimed_until IS NULL AS free) "
+        "SELECT pg_notify('" STORE_JOBS_CHANNEL "', '') FROM w WHERE free",
+    /* A run of job $1 (version $2 when claimed) of no game that found nothing to do: the
+     * job is removed, unless a writer moved it on meanwhile (ST_JOB_FREE_PLAN during the
+     * run): then its claim is released for the time that writer asked for. */
+    [ST_JOB_DROP_FREE] =
+        "WITH d AS (DELETE FROM jobs WHERE id = $1::bigint AND version = $2::integer RETURNING "
+        "1), u AS (UPDATE jobs SET claimed_until = NULL, attempts = 0 WHERE id = $1::bigint AND "
+        "version <> $2::integer RETURNING 1) SELECT pg_notify('" STORE_JOBS_CHANNEL "', '') "
+        "FROM u",
     /* A person's games (GET /v1/players/me/games, 0012), all or of status $9. */
     [ST_INBOX_PAGE] = INBOX_PAGE(""),
     [ST_INBOX_PAGE_STATUS] = INBOX_PAGE(" AND p.game_status = $9"),
@@ -554,21 +572,21 @@ static const char *const stmt_sql[ST_COUNT] = {
                       "AND i.key_hash = x.key_hash",
     /* Seeks (0027, store_seeks.c). The open seeks of person $1, its row locked. */
     [ST_SEEKS_OPEN_OF] = "SELECT (SELECT count(*) FROM seeks s WHERE s.person_id = p.id AND "
-                         "s.status = 'waiting' AND NOT " SEEK_LAPSED ") FROM people p WHERE "
+                         "s.status = 'waiting' AND NOT " SEEK_LAPSED_2 ") FROM people p WHERE "
                          "p.id = $1::uuid FOR UPDATE",
     [ST_SEEK_INSERT] =
         "INSERT INTO seeks (id, person_id, pool, players, live, rating, rating_min, rating_max, "
         "bot_after_s, expires_at) VALUES ($1::uuid, $2::uuid, $3, $4::integer, $5::boolean, "
         "coalesce((SELECT rating FROM ratings WHERE person_id = $2::uuid AND pool = $10), 1500), "
         "$6::float8, $7::float8, $8::integer, now() + $9::integer * interval '1 second')",
-    /* Seek $1 read by its owner $2 (NULL: anyone else): a lapsed seek expires, a poll is
-     * remembered (always when $3, else when the last is STORE_SEEK_TOUCH_S old). */
+    /* Seek $1 read by its owner $2 (NULL: anyone else): a lapsed seek (unpolled for $4 s)
+     * expires, a poll is remembered (always when $3, else when the last is $5 s old). */
     [ST_SEEK_POLL] =
-        "WITH t AS (UPDATE seeks s SET status = CASE WHEN " SEEK_LAPSED " THEN 'expired' ELSE "
-        "s.status END, ended_at = CASE WHEN " SEEK_LAPSED " THEN now() END, polled_at = CASE "
-        "WHEN " SEEK_LAPSED " THEN s.polled_at ELSE now() END WHERE s.id = $1::uuid AND "
-        "s.person_id = $2::uuid AND s.status = 'waiting' AND (" SEEK_LAPSED " OR $3::boolean OR "
-        "s.polled_at < now() - interval '10 seconds') RETURNING s.*) "
+        "WITH t AS (UPDATE seeks s SET status = CASE WHEN " SEEK_LAPSED_4 " THEN 'expired' ELSE "
+        "s.status END, ended_at = CASE WHEN " SEEK_LAPSED_4 " THEN now() END, polled_at = CASE "
+        "WHEN " SEEK_LAPSED_4 " THEN s.polled_at ELSE now() END WHERE s.id = $1::uuid AND "
+        "s.person_id = $2::uuid AND s.status = 'waiting' AND (" SEEK_LAPSED_4 " OR $3::boolean "
+        "OR s.polled_at < now() - $5::integer * interval '1 second') RETURNING s.*) "
         "SELECT " SEEK_COLUMNS " FROM (SELECT * FROM t UNION ALL SELECT * FROM seeks WHERE id = "
         "$1::uuid AND NOT EXISTS (SELECT 1 FROM t)) s JOIN people p ON p.id = s.person_id",
     [ST_SEEK_GET] = "SELECT " SEEK_COLUMNS " FROM seeks s JOIN people p ON p.id = s.person_id "
@@ -580,9 +598,10 @@ static const char *const stmt_sql[ST_COUNT] = {
                        "WHERE s.status = 'waiting' AND NOT s.live AND s.expires_at > now() AND "
                        "($1::text IS NULL OR s.pool::json->>'ruleset' = $1) ORDER BY "
                        "s.created_at LIMIT $2::integer",
-    /* The matchmaker: the lapsed seeks expired, then the waiting ones by pool and age. */
+    /* The matchmaker: the seeks lapsed (unpolled for $1 s) expired, then the waiting ones by
+     * pool and age. */
     [ST_SEEKS_EXPIRE] = "UPDATE seeks s SET status = 'expired', ended_at = now() WHERE s.status = "
-                        "'waiting' AND " SEEK_LAPSED,
+                        "'waiting' AND " SEEK_LAPSED_1,
     /* Up to $1 seeks that ended more than a day ago (their answers are read at the end). */
     [ST_SEEKS_PURGE] = "DELETE FROM seeks WHERE id IN (SELECT id FROM seeks WHERE ended_at < "
                        "now() - interval '1 day' ORDER BY ended_at LIMIT $1::integer FOR UPDATE "
@@ -709,9 +728,9 @@ static const char *const stmt_sql[ST_COUNT] = {
         "'since', to_char(b.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')) "
         "ORDER BY b.created_at, b.blocked), '[]')::text FROM blocks b JOIN people p ON p.id = "
         "b.blocked WHERE b.blocker = $1::uuid",
-    [ST_BLOCKS_BETWEEN] = "SELECT EXISTS (SELECT 1 FROM blocks WHERE (blocker = $1::uuid AND "
-                          "blocked = $2::uuid) OR (blocker = $2::uuid AND blocked = $1::uuid))"
-                          "::integer",
+    /* The blocks among persons $1 (an array): the matchmaker's one read a run. */
+    [ST_BLOCKS_AMONG] = "SELECT blocker::text, blocked::text FROM blocks WHERE blocker = "
+                        "ANY($1::uuid[]) AND blocked = ANY($1::uuid[])",
     /* Person $1 suspended ($2 true) or reinstated; a suspension makes the "suspension" job
      * of each active game of the person's due at once (api/suspension.c), cancels the
      * person's waiting seeks and withdraws them from tournaments still open (issue 28: "their
@@ -881,7 +900,7 @@ static const unsigned char stmt_repeatable[ST_COUNT] = {
     [ST_GAME_HISTORY] = 1,   [ST_GAME_EXPORT] = 1,     [ST_SERVER_KEY] = 1,
     [ST_RATINGS_PERSON] = 1, [ST_RATINGS_HISTORY] = 1, [ST_RATINGS_BOARD] = 1,
     [ST_RATINGS_BOTS] = 1,   [ST_CHAT_EACH] = 1,       [ST_CHAT_REPORTS] = 1,
-    [ST_BLOCKS_LIST] = 1,    [ST_BLOCKS_BETWEEN] = 1,  [ST_GAME_SUSPENDED] = 1,
+    [ST_BLOCKS_LIST] = 1,    [ST_BLOCKS_AMONG] = 1,    [ST_GAME_SUSPENDED] = 1,
     [ST_CHAT_HIDE] = 1,      [ST_TOURNEY_JSON] = 1,    [ST_TOURNEY_LIST] = 1,
     [ST_TOURNEY_ROW] = 1,    [ST_TOURNEY_SEEDED] = 1,  [ST_TOURNEY_TABLES] = 1,
     [ST_TOURNEY_EVENTS] = 1,

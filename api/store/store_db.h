@@ -67,6 +67,7 @@ enum stmt {
     ST_LOBBIES_EXPIRED,
     ST_IDEM_PURGE,
     ST_JOB_FREE_PLAN,
+    ST_JOB_DROP_FREE,
     ST_SEEKS_OPEN_OF,
     ST_SEEK_INSERT,
     ST_SEEK_POLL,
@@ -95,7 +96,7 @@ enum stmt {
     ST_BLOCK_ADD,
     ST_BLOCK_DELETE,
     ST_BLOCKS_LIST,
-    ST_BLOCKS_BETWEEN,
+    ST_BLOCKS_AMONG,
     ST_PERSON_SUSPEND,
     ST_GAME_SUSPENDED,
     /* Tournaments (store_tournaments.c, 0031). */

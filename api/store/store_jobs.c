@@ -74,7 +74,7 @@ enum store_status store_job_claim(const char *const *kinds, int nkinds, int per_
     return STORE_OK;
 }
 
-/* Runs `st` (ST_JOB_DROP, or ST_JOB_RETRY with `delay_ms`) on job `j`. */
+/* Runs `st` (ST_JOB_DROP, ST_JOB_DROP_FREE, or ST_JOB_RETRY with `delay_ms`) on job `j`. */
 static enum store_status job_update(enum stmt st, const struct store_job *j, int delay_ms)
 {
     PGconn *pg = db_conn();
@@ -95,6 +95,11 @@ enum store_status store_job_drop(const struct store_job *j)
 enum store_status store_job_retry(const struct store_job *j, int delay_ms)
 {
     return job_update(ST_JOB_RETRY, j, delay_ms);
+}
+
+enum store_status store_job_drop_free(const struct store_job *j)
+{
+    return job_update(ST_JOB_DROP_FREE, j, 0);
 }
 
 enum store_status store_job_plan_free(const char *kind, const char *subject, int due_ms,

@@ -42,11 +42,17 @@ enum store_status store_job_retry(const struct store_job *j, int delay_ms) NODIS
  * one job, such as the retention sweep) due in `due_ms`, leased `lease_ms` a claim, written
  * if missing; every server's workers are woken. `claimed` is the job as a run of it claimed
  * it (that run plans its own next time: the due time is set as asked), or NULL for any
- * other writer (a POST that needs the job soon), which only brings the job forward. Either
- * way the job's version moves on, so that a run that began before this write neither drops
- * nor retries it: the job runs again.
+ * other writer (a POST that needs the job soon), which only brings the job forward and,
+ * while a run holds the job, leaves its claim alone: the job runs again when that run
+ * ends, never twice at once. Either way the job's version moves on, so that a run that
+ * began before this write neither drops nor retries it: the job runs again.
  */
 enum store_status store_job_plan_free(const char *kind, const char *subject, int due_ms,
                                       int lease_ms, const struct store_job *claimed) NODISCARD;
+
+/* A run of job `j` of no game found nothing to do: removes the job, unless another writer
+ * (store_job_plan_free without `claimed`) moved it on during the run: then the job is
+ * released to run when that writer asked. */
+enum store_status store_job_drop_free(const struct store_job *j) NODISCARD;
 
 #endif

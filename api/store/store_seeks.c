@@ -10,6 +10,19 @@
 #include "store_db.h"
 #include "store_seeks.h"
 
+/* SEEK_LAPSE_SECONDS: written once before the threads start, read by all. */
+static int lapse_s = STORE_SEEK_LAPSE_S;
+
+void store_seeks_set_lapse(int seconds)
+{
+    lapse_s = seconds < STORE_SEEK_LAPSE_MIN_S ? STORE_SEEK_LAPSE_MIN_S : seconds;
+}
+
+int store_seeks_lapse(void)
+{
+    return lapse_s;
+}
+
 void store_seeks_free(struct store_seek *seeks, int n)
 {
     for (int i = 0; seeks && i < n; i++) free(seeks[i].pool);
@@ -96,10 +109,12 @@ enum store_status store_seek_create(const struct store_seek_new *n, store_seek_a
     snprintf(corr, sizeof corr, "%d", STORE_SEEK_CORR_S);
     enum store_status s = db_begin(&pg);
     long open = 0;
+    char lapse[16];
+    snprintf(lapse, sizeof lapse, "%d", lapse_s);
     if (s == STORE_OK) { /* the owner's row locked: its seeks are counted one at a time */
-        const char *vals[1] = {n->person_id};
+        const char *vals[2] = {n->person_id, lapse};
         PGresult *res;
-        s = db_run(&pg, ST_SEEKS_OPEN_OF, 1, vals, NULL, &res);
+        s = db_run(&pg, ST_SEEKS_OPEN_OF, 2, vals, NULL, &res);
         if (s == STORE_OK) {
             if (PQntuples(res) != 1)
                 s = STORE_NOT_FOUND;
@@ -150,8 +165,11 @@ enum store_status store_seek_poll(const char *id, const char *owner, int touch,
 {
     PGconn *pg = db_conn();
     if (!pg) return STORE_UNAVAILABLE;
-    const char *vals[3] = {id, owner ? owner : NULL, touch ? "true" : "false"};
-    return one_seek(&pg, ST_SEEK_POLL, 3, vals, out);
+    char lapse[16], touched[16];
+    snprintf(lapse, sizeof lapse, "%d", lapse_s);
+    snprintf(touched, sizeof touched, "%d", lapse_s / 3);
+    const char *vals[5] = {id, owner ? owner : NULL, touch ? "true" : "false", lapse, touched};
+    return one_seek(&pg, ST_SEEK_POLL, 5, vals, out);
 }
 
 enum store_status store_seek_cancel(const char *id, struct store_seek *out)
@@ -189,7 +207,10 @@ enum store_status store_seeks_open(int max, long *expired, struct store_seek **o
     *expired = 0;
     PGconn *pg = db_conn();
     if (!pg) return STORE_UNAVAILABLE;
-    enum store_status s = db_run_cmd(&pg, ST_SEEKS_EXPIRE, 0, NULL, NULL, expired);
+    char lapse[16];
+    snprintf(lapse, sizeof lapse, "%d", lapse_s);
+    const char *evals[1] = {lapse};
+    enum store_status s = db_run_cmd(&pg, ST_SEEKS_EXPIRE, 1, evals, NULL, expired);
     if (s != STORE_OK) return s;
     char lim[16], purge[16];
     snprintf(purge, sizeof purge, "%d", STORE_SEEKS_PURGE_BATCH);

@@ -7,8 +7,8 @@
 #include "store.h"
 
 #define STORE_SEEKS_OPEN_MAX    10 /* open seeks per player (an 11th: STORE_DUPLICATE) */
-#define STORE_SEEK_LAPSE_S      30 /* a live seek lapses this long after its last poll */
-#define STORE_SEEK_TOUCH_S      10 /* a poll refreshes polled_at when it is older than this */
+#define STORE_SEEK_LAPSE_S      30 /* a live seek lapses this long after its last poll ... */
+#define STORE_SEEK_LAPSE_MIN_S  3  /* ... unless SEEK_LAPSE_SECONDS says otherwise (3 to 300) */
 #define STORE_SEEK_CORR_S       (7 * 24 * 3600) /* a correspondence seek waits this long */
 #define STORE_SEEKS_PURGE_BATCH 500             /* ended seeks a matchmaker run deletes at most */
 
@@ -42,6 +42,15 @@ struct store_seek {
     char expires_at[40]; /* RFC 3339: when a correspondence seek ends at the latest */
 };
 
+/* Sets how long a live seek lapses after its last poll (SEEK_LAPSE_SECONDS, before any
+ * thread starts; STORE_SEEK_LAPSE_S when never set). A poll is remembered when the last one
+ * is a third of that old (10 s of 30). */
+void store_seeks_set_lapse(int seconds);
+
+/* That time in seconds: a long poll reads its seek again at least every third of it, so that
+ * a seek whose owner waits on it never lapses (routes_seeks.c). */
+int store_seeks_lapse(void);
+
 /* Frees seeks[0..n) (their pool texts) and the array. */
 void store_seeks_free(struct store_seek *seeks, int n);
 
@@ -66,8 +75,8 @@ enum store_status store_seek_create(const struct store_seek_new *s, store_seek_a
 
 /*
  * Seek `id` into `out` (free out->pool). When `owner` is its owner's id and the seek waits:
- * a live seek not polled for STORE_SEEK_LAPSE_S seconds, or any seek past its expiry, is
- * expired now; else the poll is remembered (polled_at, at most every STORE_SEEK_TOUCH_S
+ * a live seek not polled for store_seeks_lapse() seconds, or any seek past its expiry, is
+ * expired now; else the poll is remembered (polled_at, at most every third of that time
  * unless `touch`). STORE_NOT_FOUND when there is none.
  */
 enum store_status store_seek_poll(const char *id, const char *owner, int touch,

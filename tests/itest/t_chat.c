@@ -456,7 +456,7 @@ ITEST(test_chat_blocks, "blocks: a blocked player's messages hidden for the bloc
     int last = (int)jnum(r.json, "last_seq");
     resp_free(&r);
     CHECK(last == 2, "last_seq %d", last);
-    /* Blocked either way for the matchmaker (store_blocks_between reads the same rows). */
+    /* Blocked either way for the matchmaker (store_blocks_among reads the same rows). */
     const char *pair[] = {ann.id, bob.id};
     CHECK(db_scalar_params("SELECT count(*) FROM blocks WHERE blocker = $1::uuid AND blocked = "
                            "$2::uuid",

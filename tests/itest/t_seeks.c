@@ -1,9 +1,9 @@
 /* t_seeks.c: play now (issue 26): seeks paired by the matchmaker (api/jobs/matchmaker.c, a job
  * of no game) into games whose seats are bound to the seekers: each field's compatibility
  * (options compared after defaults), tables of 3 and 4, computer players after
- * bot_after_seconds, cancel (owner only), lapse (the test moves the last poll back: no
- * setting shortens the 30 s), the limit of open seeks, the lobby, never a player with themself
- * or with a player they blocked, 40 players seeking at once on two servers: every seek in
+ * bot_after_seconds, cancel (owner only), lapse (SEEK_LAPSE_SECONDS=4 on a second server; a
+ * long poll keeps a seek), the limit of open seeks, the lobby, never a player with themself or
+ * with a player they blocked, 40 players seeking at once on two servers: every seek in
  * exactly one game, every game with the right seats; an Idempotency-Key (raced on two servers
  * too), and the long poll woken across servers by the seek's notification (migrations/0029).
  *
@@ -299,32 +299,54 @@ ITEST(test_seeks_bots, "seeks: computer players fill the missing seats after bot
     CHECK(seats_bound(game) == 1, "the seeker's seat is not bound");
 }
 
-ITEST(test_seeks_lapse, "seeks: a live seek lapses unpolled (the test moves its poll back), a "
-                        "correspondence seek at its expiry")
+ITEST(test_seeks_lapse, "seeks: a live seek lapses unpolled (SEEK_LAPSE_SECONDS=4 on a second "
+                        "server) while a long-polled one stays, a correspondence seek at its "
+                        "expiry")
 {
+    /* The short lapse on a second server: its matchmaker expires the lapsed live seeks of
+     * the whole database, which holds only this test's while it runs. The owner long-polls
+     * one seek for 5 s (read again every third of the lapse), and leaves the
+     * other alone: only that one lapses. */
+    char why[300], code[64], st[16] = "", polled[64], alone[64];
+    struct server z;
+    const char *env[] = {"SEEK_LAPSE_SECONDS=4", NULL};
+    CHECK(hard_server_start(&z, env, 0) == 0, "the server with the short lapse did not start");
+    struct person w;
+    int made = person_new(&z, "Brief", &w, why, sizeof why) == 0;
+    static const char live_body[] = "{\"clock\":{\"initial_seconds\":301,\"increment_seconds\":5}}";
+    long p1 = made ? seek_post(&z, &w, live_body, polled, code) : 0;
+    long p2 = made ? seek_post(&z, &w, live_body, alone, code) : 0;
+    char st_polled[16] = "", st_alone[16] = "";
+    if (p1 == 201 && p2 == 201) {
+        seek_status(&z, &w, polled, 5, st, NULL); /* 5 s: past the lapse of the other */
+        seek_status(&z, &w, polled, 0, st_polled, NULL);
+        seek_status(&z, &w, alone, 0, st_alone, NULL);
+    }
+    /* Cancelled, so that no later seek of the same pool meets it. */
+    long gone = p1 == 201 ? seek_delete(&z, &w, polled, code) : 0;
+    int stopped = hard_server_stop(&z);
+    CHECK(made, "%s", why);
+    CHECK(p1 == 201 && p2 == 201, "live seeks: %ld %ld %s", p1, p2, code);
+    CHECK(strcmp(st, "waiting") == 0, "the long-polled seek %s after its poll", st);
+    CHECK(strcmp(st_alone, "expired") == 0, "the unpolled seek %s after 5 s of a 4 s lapse",
+          st_alone);
+    CHECK(strcmp(st_polled, "waiting") == 0, "the long-polled seek %s", st_polled);
+    CHECK(gone == 200, "cancel: %ld %s", gone, code);
+    CHECK(stopped == 0, "the server exited with %d", stopped);
+
+    /* A correspondence seek past its 7 days (nothing shortens them: moved back here). */
     struct person a;
-    char why[300], live[64], corr[64], code[64], st[16];
+    char corr[64], live[64];
     CHECK(person_new(srv, "Gone", &a, why, sizeof why) == 0, "%s", why);
-    CHECK(seek_post(srv, &a, "{\"clock\":{\"initial_seconds\":301,\"increment_seconds\":5}}", live,
-                    code) == 201,
-          "live seek: %s", code);
+    CHECK(seek_post(srv, &a, live_body, live, code) == 201, "live seek: %s", code);
     char body[256];
     seek_body(body, sizeof body, 2, 86406, "");
     CHECK(seek_post(srv, &a, body, corr, code) == 201, "correspondence seek: %s", code);
-    seek_status(srv, &a, live, 0, st, NULL);
-    CHECK(strcmp(st, "waiting") == 0, "live seek %s at once", st);
-    /* 31 s without a poll, and a correspondence seek past its 7 days: nothing in the server
-     * shortens either time. */
-    CHECK(db_scalar_id("WITH u AS (UPDATE seeks SET polled_at = now() - interval '31 seconds' "
-                       "WHERE id = $1::uuid RETURNING 1) SELECT count(*) FROM u",
-                       live) == 1,
-          "live seek not moved back");
     CHECK(db_scalar_id("WITH u AS (UPDATE seeks SET expires_at = now() WHERE id = $1::uuid "
                        "RETURNING 1) SELECT count(*) FROM u",
                        corr) == 1,
           "correspondence seek not moved back");
-    seek_status(srv, &a, live, 0, st, NULL);
-    CHECK(strcmp(st, "expired") == 0, "live seek %s after 31 s unpolled", st);
+    CHECK(seek_delete(srv, &a, live, code) == 200, "cancel: %s", code);
     /* An ended seek is kept a day (its answer stays readable), then deleted by a run. */
     CHECK(db_scalar_id("WITH u AS (UPDATE seeks SET ended_at = now() - interval '2 days' WHERE "
                        "id = $1::uuid RETURNING 1) SELECT count(*) FROM u",
