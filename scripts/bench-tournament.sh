@@ -27,7 +27,7 @@ export PGDATA_DIR=$top/.pgdata-bench-tourney
 
 # shellcheck source=scripts/bench-lib.sh
 . "$top/scripts/bench-lib.sh"
-bench_check bench-tournament curl jq psql xargs
+bench_init bench-tournament "$port" bench-tourney curl jq psql xargs
 server2=
 cleanup() {
     if [ -n "$server2" ]; then kill "$server2" 2>/dev/null && wait "$server2" 2>/dev/null || true; fi
@@ -43,6 +43,7 @@ run_server() { # port: a server on it (the creation limit off: 128 players from 
 }
 run_server "$port"
 server=$!
+servers+=("$server") # stopped by bench_cleanup
 bench_wait_server "$out/server-tourney.log"
 run_server "$port2"
 server2=$!

@@ -12,7 +12,9 @@
 # gap or repeat, every key replays its first answer byte for byte, no answer took longer
 # than the outage plus BOUND_MS, every follower saw every event exactly once, every rated
 # game that ended (two clients, one on each server, end rated games of the same two
-# players) had its ratings changed exactly once. The old
+# players) had its ratings changed exactly once, and (the first round) a tournament whose
+# round 1 ended just before the kill has its round 2 paired once on the new primary
+# (tests/failover/tourney.sh). The old
 # primary's slot then gets a new standby of the new primary for the next round.
 #
 # Rounds: FAILOVER_ROUNDS (1) with synchronous replication (synchronous_standby_names='*',
@@ -44,6 +46,8 @@ knobs FAILOVER rounds=1 control=1 fence=1 before=4 after=4 clients=12 followers=
 # shellcheck source=scripts/pg-lib.sh
 . "$top/scripts/pg-lib.sh"
 . "$top/tests/failover/tables.sh"
+# shellcheck source=tests/failover/tourney.sh
+. "$top/tests/failover/tourney.sh"
 pg_find_bindir failover
 pg_owner_and_dir tilehall-failover
 
@@ -147,6 +151,9 @@ log "primary in $dir/a, standby in $dir/b; DATABASE_URL='$url'"
 : >"$dir/server.log"
 start_servers failover 2 "$bin" "$dir/server.log" DATABASE_URL="$url" \
     LOG_LEVEL="${LOG_LEVEL:-warn}" CREATE_LIMIT_PER_MINUTE=0 WEBHOOK_ALLOW_PRIVATE=1
+# A tournament whose round 1 ends just before the first kill (tests/failover/tourney.sh).
+tourney_setup "${bases[0]}" || exit 1
+psql_tilehall() { PSQL_DB=tilehall psql_at "$@"; }
 
 status=0
 times=()
@@ -183,6 +190,8 @@ for round in $(seq 1 "$total"); do
         pg_ctl_slot "$primary" -m fast -w -t 60 stop >/dev/null
         log "round $round: fenced the primary at $t_kill, the standby promoted $((t_promoted - t_kill)) ms later"
     else
+        # Round 1's games end (one server pairs round 2 at once) just before the kill.
+        [ "$round" = 1 ] && tourney_end_round "${bases[1]}"
         pids=$(slot_pids "$primary")
         # shellcheck disable=SC2086
         kill -9 $pids
@@ -202,6 +211,9 @@ for round in $(seq 1 "$total"); do
     rc=0
     node tests/failover/check.js --run "$run" --mode "$mode" --bound "$bound_ms" | tee "$run/check.out" || rc=$?
     t=$(sed -n 's/^check: kill to first 2xx on the new primary: \([0-9]*\) ms.*/\1/p' "$run/check.out")
+    if [ "$round" = 1 ] && [ "$mode" = sync ]; then
+        tourney_check "${bases[0]}" psql_tilehall "$standby" || status=1
+    fi
     if [ "$mode" = sync ]; then
         [ "$rc" -eq 0 ] || status=1
         [ -n "$t" ] && times+=("$t")

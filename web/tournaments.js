@@ -58,7 +58,7 @@ export function tournamentsView(root, status, me) {
 // One round's tables: the players by seat (seat 0 moves first), the game linked.
 function roundSection(r, names) {
     return h('section', { class: 'card', 'data-round': r.round },
-        h('h3', {}, t('tourney_round', { n: r.round })),
+        h('h2', {}, t('tourney_round', { n: r.round })),
         h('ul', {}, r.tables.map((x) => h('li', {},
             x.players.map((p) => names[p] || p).join(' – '), ' ',
             x.bye ? h('span', { class: 'badge' }, t('tourney_bye'))

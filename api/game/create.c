@@ -39,18 +39,26 @@ enum game_outcome game_create_begin(struct game_new *n)
     return GAME_COMMITTED;
 }
 
-enum game_outcome game_create(struct game_new *n, const struct store_idem *idem,
-                              enum store_status *failure)
+/* A new game's row for the store and what it points to (besides the game_new's). */
+struct new_row {
+    char clock_txt[STORE_CLOCK_JSON_MAX];
+    char deadline[32];
+    struct game_start st;
+    struct store_new_game ng;
+};
+
+/* The row of new game `n` (game_create_begin'd) with `idem` into *r. */
+static void new_row(const struct game_new *n, const struct store_idem *idem, struct new_row *r)
 {
     const struct cc_game *g = n->g;
     int finished = g->phase == CC_PHASE_FINISHED;
-    char clock_txt[STORE_CLOCK_JSON_MAX], deadline[32] = "";
-    struct game_start st = {.clock_json = clock_txt, .deadline = deadline};
+    r->deadline[0] = '\0';
+    r->st = (struct game_start){.clock_json = r->clock_txt, .deadline = r->deadline};
     /* No jobs while seats are open (the last join plans them), nor in a game created over
      * (a replay). */
     const struct store_jobs *plan =
-        game_start(g, n->players, &n->clock, n->now_ms, !n->open_seats && !finished, &st);
-    struct store_new_game ng = {
+        game_start(g, n->players, &n->clock, n->now_ms, !n->open_seats && !finished, &r->st);
+    r->ng = (struct store_new_game){
         .id = n->id,
         .ruleset = cc_ruleset_name((enum cc_ruleset)g->ruleset),
         .options_json = n->options_json,
@@ -76,8 +84,8 @@ enum game_outcome game_create(struct game_new *n, const struct store_idem *idem,
         .chat_public = n->chat_public,
         .owner = n->owner,
         .jobs = plan,
-        .clock_json = st.clock_json,
-        .deadline = st.deadline,
+        .clock_json = r->st.clock_json,
+        .deadline = r->st.deadline,
         .replay_json = n->replay_json,
         .replay_version = n->replay_json ? n->version : 0,
         .nseeks = n->nseeks,
@@ -87,19 +95,54 @@ enum game_outcome game_create(struct game_new *n, const struct store_idem *idem,
         .tourney_round = n->tourney_round,
         .tourney_table = n->tourney_table,
     };
-    games_turn(g, &ng.turn); /* for the players' lists (0012) */
-    enum store_status s = store_game_create(&ng);
-    *failure = s;
+    games_turn(g, &r->ng.turn); /* for the players' lists (0012) */
+}
+
+/* The outcome of storing new games bound (`bound`: seeks, a tournament's table) or not. */
+static enum game_outcome stored(enum store_status s, int bound)
+{
     switch (s) {
     case STORE_OK:
         return GAME_COMMITTED;
     case STORE_DUPLICATE:
         return GAME_DUPLICATE;
     case STORE_CONFLICT:
-        return n->nseeks || n->tourney_id ? GAME_SEEKS_TAKEN : GAME_STORE_FAILED;
+        return bound ? GAME_SEEKS_TAKEN : GAME_STORE_FAILED;
     default:
         return GAME_STORE_FAILED;
     }
+}
+
+enum game_outcome game_create(struct game_new *n, const struct store_idem *idem,
+                              enum store_status *failure)
+{
+    struct new_row r;
+    new_row(n, idem, &r);
+    *failure = store_game_create(&r.ng);
+    return stored(*failure, n->nseeks || n->tourney_id);
+}
+
+enum game_outcome game_create_many(struct game_new *const *ns, int count,
+                                   enum store_status *failure)
+{
+    struct new_row *rows = calloc((size_t)count + 1, sizeof *rows);
+    const struct store_new_game **ngs = calloc((size_t)count + 1, sizeof *ngs);
+    int bound = 0;
+    *failure = STORE_ERROR;
+    if (!rows || !ngs) {
+        free(rows);
+        free(ngs);
+        return GAME_NO_MEMORY;
+    }
+    for (int i = 0; i < count; i++) {
+        new_row(ns[i], NULL, &rows[i]);
+        ngs[i] = &rows[i].ng;
+        bound |= ns[i]->nseeks || ns[i]->tourney_id;
+    }
+    *failure = store_games_create(ngs, count);
+    free(ngs);
+    free(rows);
+    return stored(*failure, bound);
 }
 
 const struct store_jobs *game_start(const struct cc_game *g, const struct store_player *players,

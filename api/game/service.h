@@ -245,6 +245,16 @@ enum game_outcome game_create_begin(struct game_new *n) NODISCARD;
 enum game_outcome game_create(struct game_new *n, const struct store_idem *idem,
                               enum store_status *failure) NODISCARD;
 
+/*
+ * Stores the new games ns[0..count) (each game_create_begin'd, none with an idempotent
+ * answer) as game_create() each, all in one transaction: one commit for a whole tournament
+ * round. All or none: GAME_COMMITTED, GAME_SEEKS_TAKEN (a binding was taken first: nothing
+ * written), GAME_DUPLICATE, GAME_STORE_FAILED or GAME_NO_MEMORY; *failure is the store's
+ * answer.
+ */
+enum game_outcome game_create_many(struct game_new *const *ns, int count,
+                                   enum store_status *failure) NODISCARD;
+
 /* What game_start() writes (the caller's). */
 struct game_start {
     char *clock_json;       /* STORE_CLOCK_JSON_MAX bytes: the clock's stored text; NULL: none */

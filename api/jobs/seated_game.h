@@ -29,4 +29,8 @@ struct seated_game {
  * nothing written), GAME_CORRUPT (a body that does not decode), or a failure. */
 enum game_outcome seated_game_create(struct seated_game *sg);
 
+/* Creates the games sgs[0..count) as seated_game_create() each, all in one transaction
+ * (game_create_many): all of them, or none (GAME_SEEKS_TAKEN: a binding was taken first). */
+enum game_outcome seated_games_create(struct seated_game *sgs, int count);
+
 #endif

@@ -91,32 +91,70 @@ static int paired(const struct store_tourney *t, int round)
     return 0;
 }
 
+/* A game to create: table x's, its body and its persons by seat. */
+struct pending {
+    struct seated_game sg;
+    char *body;
+    const char *persons[STORE_TOURNEY_SEATS];
+};
+
+/* The games of round `round`'s tables that have none into p[] (room for t->ntables): how
+ * many, or -1 (no memory; the bodies made so far are in p[] up to the first NULL). */
+static int pending_games(const char *id, const struct store_tourney *t, int round,
+                         struct pending *p)
+{
+    int n = 0;
+    for (int i = 0; i < t->ntables; i++) {
+        const struct store_tourney_table *x = &t->tables[i];
+        if (x->round != round || x->nseats < 2 || x->game[0]) continue;
+        struct pending *g = &p[n++];
+        g->body = table_body(t, x->seat, x->nseats);
+        if (!g->body) return -1;
+        for (int s = 0; s < x->nseats; s++) g->persons[s] = t->entrants[x->seat[s]].id;
+        g->sg = (struct seated_game){.body = g->body,
+                                     .person_ids = g->persons,
+                                     .tourney_id = id,
+                                     .tourney_round = round,
+                                     .tourney_table = x->table_no};
+    }
+    return n;
+}
+
+/* Creates the games p[0..n): all in one transaction (a round's change is one commit, not
+ * one a game); when that finds a table taken (a run before this one created some of them
+ * and died), one at a time, a taken table skipped. Returns -1 when one failed for a reason
+ * worth a retry, else 0. */
+static int create_all(const char *id, struct pending *p, int n)
+{
+    struct seated_game *sgs = calloc((size_t)n + 1, sizeof *sgs);
+    if (!sgs) return -1;
+    for (int i = 0; i < n; i++) sgs[i] = p[i].sg;
+    enum game_outcome rc = n ? seated_games_create(sgs, n) : GAME_COMMITTED;
+    free(sgs);
+    for (int i = 0; rc == GAME_SEEKS_TAKEN && i < n; i++) {
+        enum game_outcome one = seated_game_create(&p[i].sg);
+        /* GAME_SEEKS_TAKEN: another run created this table's game first. */
+        if (one != GAME_COMMITTED && one != GAME_SEEKS_TAKEN) rc = one;
+    }
+    if (rc != GAME_COMMITTED && rc != GAME_SEEKS_TAKEN) {
+        log_kv(LOG_WARN, "tournament game not created", "tournament", id, "outcome",
+               game_outcome_name(rc), NULL);
+        return -1;
+    }
+    return 0;
+}
+
 /* Creates the games of round `round`'s tables that have none. Returns -1 when one failed
  * for a reason worth a retry, else 0. */
 static int create_games(const char *id, const struct store_tourney *t, int round)
 {
-    for (int i = 0; i < t->ntables; i++) {
-        const struct store_tourney_table *x = &t->tables[i];
-        if (x->round != round || x->nseats < 2 || x->game[0]) continue;
-        char *body = table_body(t, x->seat, x->nseats);
-        if (!body) return -1;
-        const char *persons[STORE_TOURNEY_SEATS];
-        for (int s = 0; s < x->nseats; s++) persons[s] = t->entrants[x->seat[s]].id;
-        struct seated_game sg = {.body = body,
-                                 .person_ids = persons,
-                                 .tourney_id = id,
-                                 .tourney_round = round,
-                                 .tourney_table = x->table_no};
-        enum game_outcome rc = seated_game_create(&sg);
-        free(body);
-        /* GAME_SEEKS_TAKEN: another run created this table's game first. */
-        if (rc != GAME_COMMITTED && rc != GAME_SEEKS_TAKEN) {
-            log_kv(LOG_WARN, "tournament game not created", "tournament", id, "outcome",
-                   game_outcome_name(rc), NULL);
-            return -1;
-        }
-    }
-    return 0;
+    struct pending *p = calloc((size_t)t->ntables + 1, sizeof *p);
+    if (!p) return -1;
+    int n = pending_games(id, t, round, p);
+    int rc = n < 0 ? -1 : create_all(id, p, n);
+    for (int i = 0; i < t->ntables; i++) free(p[i].body);
+    free(p);
+    return rc;
 }
 
 /* Finishes `t`: tournament_finished with the final standings, the job removed. */

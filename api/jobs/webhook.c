@@ -121,8 +121,8 @@ struct xfer {
 struct unrecorded {
     char hook[24];       /* store_delivery.hook */
     char game[48];       /* store_delivery.game, for the log */
-    int chat;            /* store_delivery.chat */
-    int seq;             /* the event or chat message */
+    char kind[12];       /* store_delivery.kind */
+    int seq;             /* the event, chat message or tournament's event */
     int ok;              /* the arguments of store_webhook_done() ... */
     int status;          /* ... */
     char err[ERROR_MAX]; /* ... ("" for none) */
@@ -390,7 +390,7 @@ static int host_blocked(const struct host *h, long long now)
 static void put_back(struct store_delivery *d, long long delay_ms)
 {
     if (delay_ms > 86400000) delay_ms = 86400000;
-    if (store_webhook_defer(d->hook, d->chat, d->seq, (int)delay_ms) != STORE_OK) {
+    if (store_webhook_defer(d->hook, d->kind, d->seq, (int)delay_ms) != STORE_OK) {
         char seq[16];
         snprintf(seq, sizeof seq, "%d", d->seq);
         log_kv(LOG_WARN, "webhook delivery not put back (the lease runs out)", "game", d->game,
@@ -409,22 +409,27 @@ static void xfer_free(struct xfer *x)
 }
 
 /*
- * The tilehall body of `x->d` into x->body: {"game", "timestamp", "event": <the event>}, or
- * for a chat message {"game", "timestamp", "chat": <the message as GET .../chat shows it>};
- * its length into *n, the event's type (or "chat") into `type`. Returns 0 or -1.
+ * The tilehall body of `x->d` into x->body: {"game", "timestamp", "event": <the event>}, for
+ * a chat message {"game", "timestamp", "chat": <the message as GET .../chat shows it>}, for a
+ * tournament's event {"tournament", "timestamp", "event": <the event as GET
+ * /v1/tournaments/{id}/events shows it>}; its length into *n, the event's type (or "chat")
+ * into `type`. Returns 0 or -1.
  */
 static int tilehall_body(struct xfer *x, long long ts, size_t *n, char type[64])
 {
     const struct store_delivery *d = &x->d;
+    int chat = strcmp(d->kind, STORE_DELIVERY_CHAT) == 0;
+    int tourney = strcmp(d->kind, STORE_DELIVERY_TOURNAMENT) == 0;
     cJSON *ev = cJSON_Parse(d->payload);
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(ev, "type");
-    snprintf(type, 64, "%s", d->chat ? "chat" : cJSON_IsString(t) ? t->valuestring : "unknown");
+    snprintf(type, 64, "%s", chat ? "chat" : cJSON_IsString(t) ? t->valuestring : "unknown");
     cJSON_Delete(ev);
     size_t blen = strlen(d->payload) + 96;
     x->body = malloc(blen);
     if (!x->body) return -1;
-    int len = snprintf(x->body, blen, "{\"game\":\"%s\",\"timestamp\":%lld,\"%s\":%s}", d->game, ts,
-                       d->chat ? "chat" : "event", d->payload);
+    int len =
+        snprintf(x->body, blen, "{\"%s\":\"%s\",\"timestamp\":%lld,\"%s\":%s}",
+                 tourney ? "tournament" : "game", d->game, ts, chat ? "chat" : "event", d->payload);
     if (len < 0 || (size_t)len >= blen) return -1;
     *n = (size_t)len;
     return 0;
@@ -442,18 +447,21 @@ static int xfer_build(struct xfer *x, struct webhook_app_request *app)
         x->body = app->body;
         n = app->len;
         app->body = NULL;
-        snprintf(type, sizeof type, "%s", d->chat ? "chat" : "message");
+        snprintf(type, sizeof type, "%s",
+                 strcmp(d->kind, STORE_DELIVERY_CHAT) == 0 ? "chat" : "message");
         snprintf(ctype_h, sizeof ctype_h, "Content-Type: %s", app->content_type);
     } else {
         if (tilehall_body(x, ts, &n, type)) return -1;
         snprintf(ctype_h, sizeof ctype_h, "Content-Type: application/json");
     }
     snprintf(type_h, sizeof type_h, "X-Tilehall-Event: %s", type);
-    char sig[72], sig_h[96], delivery_h[400], ts_h[64], attempt_h[64], what[16];
-    char msg_id[112], std_sig[WEBHOOK_STD_SIG_LEN + 1], id_h[144], std_ts_h[64], std_sig_h[80];
+    char sig[72], sig_h[96], delivery_h[400], ts_h[64], attempt_h[64], what[32];
+    char msg_id[128], std_sig[WEBHOOK_STD_SIG_LEN + 1], id_h[160], std_ts_h[64], std_sig_h[80];
     if (webhook_sign(d->secret, x->body, n, sig)) return -1;
-    /* A chat message's numbers are its own: "chat:<seq>" keeps them apart from events'. */
-    snprintf(what, sizeof what, "%s%d", d->chat ? "chat:" : "", d->seq);
+    /* A chat message's numbers are their own, as a tournament's events are: "chat:<seq>"
+     * and "tournament:<seq>" keep them apart from a game's events. */
+    snprintf(what, sizeof what, "%s%s%d", strcmp(d->kind, STORE_DELIVERY_EVENT) ? d->kind : "",
+             strcmp(d->kind, STORE_DELIVERY_EVENT) ? ":" : "", d->seq);
     /* Standard Webhooks: the message's id is the same in every attempt of it. */
     snprintf(msg_id, sizeof msg_id, "%s:%s:%s", d->game, d->hook, what);
     if (webhook_sign_std(d->secret, msg_id, ts, x->body, n, std_sig)) return -1;
@@ -501,7 +509,7 @@ static void unsent(struct worker *w, struct store_delivery *d, int ok, const cha
 {
     int last = !ok && d->attempt >= max_attempts;
     int delay = ok ? 0 : retry_delay(d->attempt, &w->rng);
-    if (store_webhook_done(d->hook, d->chat, d->seq, ok, 0, ok ? NULL : err, delay, last) !=
+    if (store_webhook_done(d->hook, d->kind, d->seq, ok, 0, ok ? NULL : err, delay, last) !=
         STORE_OK) {
         char seq[16];
         snprintf(seq, sizeof seq, "%d", d->seq);
@@ -700,13 +708,13 @@ static void xfer_done(struct xfer *x, CURLcode rc, long long now)
         log_kv(LOG_DEBUG, "webhook delivered", "game", d->game, "seq", seq, "webhook", d->hook,
                NULL);
     }
-    if (store_webhook_done(d->hook, d->chat, d->seq, ok, answered ? (int)code : 0, ok ? NULL : err,
+    if (store_webhook_done(d->hook, d->kind, d->seq, ok, answered ? (int)code : 0, ok ? NULL : err,
                            (int)delay, last) != STORE_OK) {
         if (w->nunrec < UNRECORDED_MAX) {
             struct unrecorded *u = &w->unrec[w->nunrec++];
             snprintf(u->hook, sizeof u->hook, "%s", d->hook);
             snprintf(u->game, sizeof u->game, "%s", d->game);
-            u->chat = d->chat;
+            snprintf(u->kind, sizeof u->kind, "%s", d->kind);
             u->seq = d->seq;
             u->ok = ok;
             u->status = answered ? (int)code : 0;
@@ -733,7 +741,7 @@ static void unrecorded_retry(struct worker *w, long long now)
     int kept = 0;
     for (int i = 0; i < w->nunrec; i++) {
         struct unrecorded *u = &w->unrec[i];
-        if (store_webhook_done(u->hook, u->chat, u->seq, u->ok, u->status, u->ok ? NULL : u->err,
+        if (store_webhook_done(u->hook, u->kind, u->seq, u->ok, u->status, u->ok ? NULL : u->err,
                                u->delay, u->last) == STORE_OK)
             continue;
         if (now >= u->until) {
@@ -820,7 +828,7 @@ static void *worker_main(void *arg)
     /* Stopping: what is in flight is cut short and put back for any server, unattempted. */
     while (w->xfers) {
         struct xfer *x = w->xfers;
-        if (store_webhook_defer(x->d.hook, x->d.chat, x->d.seq, 0) != STORE_OK)
+        if (store_webhook_defer(x->d.hook, x->d.kind, x->d.seq, 0) != STORE_OK)
             log_kv(LOG_WARN, "webhook delivery not put back (the lease runs out)", "game",
                    x->d.game, NULL);
         xfer_end(x);

@@ -161,6 +161,69 @@ static int chat_notice(const cJSON *m, struct notice *n)
     return 1;
 }
 
+/* The person a webhook owner "person:<id>" names, or "" (a game's seat or creator). */
+static const char *owner_person(const char *owner)
+{
+    return strncmp(owner, "person:", 7) == 0 ? owner + 7 : "";
+}
+
+/* The table of round_started's data `data` at which `person` sits, or NULL. */
+static const cJSON *table_of(const cJSON *data, const char *person)
+{
+    const cJSON *x, *p;
+    cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(data, "tables"))
+    {
+        cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(x, "players"))
+        {
+            if (cJSON_IsString(p) && strcmp(p->valuestring, person) == 0) return x;
+        }
+    }
+    return NULL;
+}
+
+/* The notice of tournament event `ev` (as GET /v1/tournaments/{id}/events shows it) of
+ * delivery `d` into `n`: 1, or 0 for a type nobody reads. */
+static int tourney_notice(const struct store_delivery *d, const cJSON *ev, struct notice *n)
+{
+    const cJSON *type = cJSON_GetObjectItemCaseSensitive(ev, "type");
+    const cJSON *data = cJSON_GetObjectItemCaseSensitive(ev, "data");
+    if (!cJSON_IsString(type)) return 0;
+    struct buf b;
+    buf_init(&b, sizeof n->text);
+    if (strcmp(type->valuestring, "round_started") == 0) {
+        const cJSON *round = cJSON_GetObjectItemCaseSensitive(data, "round");
+        buf_putf(&b, "Round %d of %s has started.", cJSON_IsNumber(round) ? round->valueint : 0,
+                 d->title);
+        const cJSON *x = table_of(data, owner_person(d->owner));
+        const cJSON *game = cJSON_GetObjectItemCaseSensitive(x, "game");
+        if (x && !cJSON_IsString(game))
+            buf_putf(&b, " You have a bye.");
+        else if (x && public_url[0])
+            buf_putf(&b, " Your game: %s/#/game/%s", public_url, game->valuestring);
+    } else if (strcmp(type->valuestring, "tournament_finished") == 0) {
+        buf_putf(&b, "%s is over:", d->title);
+        const cJSON *s;
+        int shown = 0;
+        cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(data, "standings"))
+        {
+            const cJSON *rank = cJSON_GetObjectItemCaseSensitive(s, "rank");
+            const cJSON *name = cJSON_GetObjectItemCaseSensitive(s, "name");
+            const cJSON *points = cJSON_GetObjectItemCaseSensitive(s, "points");
+            if (shown++ == 3 || !cJSON_IsString(name)) break;
+            buf_putf(&b, "%s %d. %s (%g)", shown > 1 ? "," : "",
+                     cJSON_IsNumber(rank) ? rank->valueint : shown, name->valuestring,
+                     cJSON_IsNumber(points) ? points->valuedouble : 0.0);
+        }
+        buf_putf(&b, ".");
+    }
+    int ok = buf_err(&b) == BUF_OK || buf_err(&b) == BUF_TOO_BIG;
+    snprintf(n->text, sizeof n->text, "%.*s", utf8_fit(buf_ptr(&b), sizeof n->text - 1),
+             buf_ptr(&b));
+    buf_free(&b);
+    n->picture = 0;
+    return ok && n->text[0];
+}
+
 /* Appends `s` to `b` with Discord's markdown (and line-start marks) escaped by '\'. */
 static void discord_escape(struct buf *b, const char *s)
 {
@@ -353,8 +416,10 @@ int webhook_app_request(const struct store_delivery *d, struct webhook_app_reque
         rc = -1;
         goto out;
     }
-    if (d->chat) {
+    if (strcmp(d->kind, STORE_DELIVERY_CHAT) == 0) {
         if (!chat_notice(p, n)) goto out;
+    } else if (strcmp(d->kind, STORE_DELIVERY_TOURNAMENT) == 0) {
+        if (!tourney_notice(d, p, n)) goto out;
     } else {
         enum games_fail why;
         ag = games_fetch(d->game, GAMES_CURRENT, -1, &why);

@@ -12,6 +12,11 @@
  *   - the game over (game_finished): "The game is over: Ann 34, Bob 27."
  *   - a chat message: "Ann: <text>" (a message hidden by the operator before its delivery
  *     sends nothing).
+ *   - a tournament's round started (round_started, to a player's webhook: 0034):
+ *     "Round 2 of Spring Swiss has started. Your game: <PUBLIC_URL>/#/game/<id>" (the link
+ *     only when PUBLIC_URL is set), or "... You have a bye."
+ *   - a tournament over (tournament_finished): "Spring Swiss is over: 1. Ann (3), 2. Bob
+ *     (2.5), 3. Cid (2)." (the first three of the standings, their points).
  * A seat's webhook gets the turns and deadlines of its seat only, a player's webhook those
  * of the player's seats, the creator's webhook every one; the rest goes to all of them.
  * Every other event is delivered with nothing sent (webhook.c records it as delivered).

@@ -164,16 +164,18 @@ enum store_status db_idem_put(PGconn *pg, const struct store_idem *idem)
     return s;
 }
 
-enum store_status store_game_create(const struct store_new_game *g)
+/* The rows of new game `g` written in the transaction open on *pgp; the deliveries and
+ * jobs they gave work added to *deliveries and *jobs. */
+static enum store_status game_rows(PGconn **pgp, const struct store_new_game *g, long *deliveries,
+                                   long *jobs)
 {
-    PGconn *pg = db_conn();
-    if (!pg) return STORE_UNAVAILABLE;
     char seed[24], last_seq[16];
-    long deliveries = 0, jobs = 0;
+    long written = 0;
     snprintf(seed, sizeof seed, "%" PRIu64, g->seed);
     snprintf(last_seq, sizeof last_seq, "%d", g->last_seq);
-    enum store_status s = db_begin(&pg);
-    if (s == STORE_OK && g->nseeks > 0) { /* the seeks first: a lost pairing writes nothing */
+    enum store_status s = STORE_OK;
+    PGconn *pg = *pgp;
+    if (g->nseeks > 0) { /* the seeks first: a lost pairing writes nothing */
         const char *vals[3] = {g->id, g->seek_ids, g->seek_seats};
         PGresult *res;
         s = db_run(&pg, ST_SEEKS_BIND, 3, vals, NULL, &res);
@@ -240,7 +242,8 @@ enum store_status store_game_create(const struct store_new_game *g)
     }
     if (s == STORE_OK && g->replay_json) s = db_replay_rows(&pg, g); /* store_export.c */
     if (s == STORE_OK && g->idem) s = db_idem_put(pg, g->idem);
-    if (s == STORE_OK && g->jobs) s = jobs_set(&pg, g->id, 1, g->jobs, &jobs);
+    if (s == STORE_OK && g->jobs) s = jobs_set(&pg, g->id, 1, g->jobs, &written);
+    *jobs += written;
     if (s == STORE_OK && g->webhook_url) {
         /* The creator's (0006): no seat's token reaches it. */
         const char *vals[5] = {g->id, g->webhook_url, g->webhook_secret, "creator",
@@ -252,8 +255,26 @@ enum store_status store_game_create(const struct store_new_game *g)
     for (int i = 0; i < g->nplayers; i++) bound |= g->players[i].person_id[0] != '\0';
     if (s == STORE_OK && (g->webhook_url || bound)) {
         const char *after[3] = {g->id, last_seq, g->events_json};
-        s = after_commit(&pg, after, &deliveries);
+        written = 0;
+        s = after_commit(&pg, after, &written);
+        *deliveries += written;
     }
+    *pgp = pg;
+    return s;
+}
+
+enum store_status store_game_create(const struct store_new_game *g)
+{
+    return store_games_create(&g, 1);
+}
+
+enum store_status store_games_create(const struct store_new_game *const *gs, int n)
+{
+    PGconn *pg = db_conn();
+    if (!pg) return STORE_UNAVAILABLE;
+    long deliveries = 0, jobs = 0;
+    enum store_status s = db_begin(&pg);
+    for (int i = 0; s == STORE_OK && i < n; i++) s = game_rows(&pg, gs[i], &deliveries, &jobs);
     return commit_and_wake(pg, s, deliveries, jobs);
 }
 

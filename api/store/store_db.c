@@ -345,34 +345,40 @@ static const char *const stmt_sql[ST_COUNT] = {
         "$1::integer * interval '1 millisecond' FROM p JOIN webhooks w ON w.id = p.webhook_id "
         "LEFT JOIN events e ON p.kind = 'event' AND e.game_id = w.game_id AND e.seq = p.seq "
         "LEFT JOIN chat_messages m ON p.kind = 'chat' AND m.game_id = w.game_id AND "
-        "m.seq = p.seq WHERE d.webhook_id = p.webhook_id AND d.kind = p.kind AND "
-        "d.seq = p.seq AND (e.seq IS NOT NULL OR m.seq IS NOT NULL) "
-        "RETURNING w.game_id::text, d.seq, d.attempts, w.url, w.secret, "
-        "coalesce(e.payload::text, json_build_object('seq', m.seq, 'seat', m.seat, 'player', "
+        "m.seq = p.seq LEFT JOIN tournament_events te ON p.kind = 'tournament' AND "
+        "te.tournament_id = w.tournament_id AND te.seq = p.seq LEFT JOIN tournaments t ON "
+        "t.id = te.tournament_id WHERE d.webhook_id = p.webhook_id AND d.kind = p.kind AND "
+        "d.seq = p.seq AND (e.seq IS NOT NULL OR m.seq IS NOT NULL OR te.seq IS NOT NULL) "
+        "RETURNING coalesce(w.game_id, w.tournament_id)::text, d.seq, d.attempts, w.url, "
+        "w.secret, coalesce(e.payload::text, CASE WHEN m.seq IS NOT NULL THEN "
+        "json_build_object('seq', m.seq, 'seat', m.seat, 'player', "
         "m.person_id, 'name', m.name, 'text', CASE WHEN m.hidden THEN NULL ELSE m.body END, "
         "'hidden', m.hidden, 'at', to_char(m.created_at AT TIME ZONE 'UTC', "
-        "'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'))::text), coalesce(w.host, ''), w.id::text, "
-        "d.kind = 'chat', w.format, w.owner, coalesce(e.version, 0), e.seq IS NOT NULL AND "
-        "NOT EXISTS (SELECT 1 FROM events x WHERE x.game_id = e.game_id AND "
-        "x.seq = e.seq + 1 AND x.version = e.version)",
-    /* The outcome of an attempt of event (or, $8 true, chat message) $2 to webhook $1:
-     * delivered ($3), or due again in $6 ms, or given up ($7). */
+        "'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'))::text END, json_build_object('seq', te.seq, "
+        "'type', te.type, 'data', te.data, 'at', " TOURNEY_TIME_SQL(
+            "te.created_at") ")::text), "
+                             "coalesce(w.host, ''), w.id::text, d.kind, w.format, w.owner, "
+                             "coalesce(e.version, 0), "
+                             "e.seq IS NOT NULL AND NOT EXISTS (SELECT 1 FROM events x WHERE "
+                             "x.game_id = e.game_id "
+                             "AND x.seq = e.seq + 1 AND x.version = e.version), coalesce(t.name, "
+                             "'')",
+    /* The outcome of an attempt of delivery $2 of kind $8 ('event', 'chat', 'tournament')
+     * to webhook $1: delivered ($3), or due again in $6 ms, or given up ($7). */
     [ST_WEBHOOK_DONE] =
         "WITH d AS (UPDATE webhook_deliveries SET last_status = $4::integer, delivered_at = "
         "CASE WHEN $3::boolean THEN now() END, gave_up = NOT $3::boolean AND $7::boolean, "
         "next_attempt_at = now() + $6::integer * interval '1 millisecond' WHERE webhook_id = "
-        "$1::bigint AND kind = CASE WHEN $8::boolean THEN 'chat' ELSE 'event' END AND "
-        "seq = $2::integer RETURNING webhook_id) "
+        "$1::bigint AND kind = $8 AND seq = $2::integer RETURNING webhook_id) "
         "UPDATE webhooks w SET failed_attempts = w.failed_attempts + 1, last_error = $5, "
-        "last_error_seq = CASE WHEN $8::boolean THEN NULL ELSE $2::integer END, "
+        "last_error_seq = CASE WHEN $8 = 'event' THEN $2::integer END, "
         "last_error_status = $4::integer, last_error_at = now() "
         "FROM d WHERE w.id = d.webhook_id AND NOT $3::boolean",
-    /* A claimed delivery (webhook $1, event or, $4 true, chat message $2) put back
-     * unattempted, due in $3 ms. */
+    /* A claimed delivery (webhook $1, seq $2 of kind $4) put back unattempted, due in $3
+     * ms. */
     [ST_WEBHOOK_DEFER] = "UPDATE webhook_deliveries SET attempts = greatest(attempts - 1, 0), "
                          "next_attempt_at = now() + $3::integer * interval '1 millisecond' "
-                         "WHERE webhook_id = $1::bigint AND kind = CASE WHEN $4::boolean THEN "
-                         "'chat' ELSE 'event' END AND seq = $2::integer",
+                         "WHERE webhook_id = $1::bigint AND kind = $4 AND seq = $2::integer",
     /* Host $1's waiting deliveries due in $2 ms at the earliest (a circuit breaker). */
     [ST_WEBHOOK_HOST_DEFER] =
         "UPDATE webhook_deliveries d SET next_attempt_at = greatest(d.next_attempt_at, now() + "
@@ -460,10 +466,13 @@ static const char *const stmt_sql[ST_COUNT] = {
     /* A person's webhook (0012): the URL $2 and secret $3 on the person $1 first (its row
      * locked until the commit), then one webhooks row per game of the person (a seat
      * bound meanwhile shows in this second statement's snapshot, or its trigger waited for
-     * the first and copied the new URL). */
+     * the first and copied the new URL), and the rows of its tournaments (0034) moved to the
+     * new URL. */
     [ST_PERSON_HOOK_PUT] = "UPDATE people SET webhook_url = $2, webhook_secret = $3, "
                            "webhook_format = $4, webhook_since = now() WHERE id = $1::uuid",
     [ST_PERSON_HOOK_ROWS] =
+        "WITH t AS (UPDATE webhooks SET url = $2, secret = $3, format = $4, updated_at = now() "
+        "WHERE owner = 'person:' || $1::uuid::text AND tournament_id IS NOT NULL) "
         "INSERT INTO webhooks (game_id, owner, url, secret, format) SELECT game_id, "
         "'person:' || $1::uuid::text, $2, $3, $4 FROM players WHERE person_id = $1::uuid "
         "ON CONFLICT (game_id, owner) DO UPDATE SET url = EXCLUDED.url, secret = "
@@ -482,13 +491,15 @@ static const char *const stmt_sql[ST_COUNT] = {
         "p.webhook_format "
         "FROM (SELECT *, 'person:' || id::text AS owner FROM people) p "
         "CROSS JOIN LATERAL (SELECT count(*) AS games, "
-        "coalesce(sum(failed_attempts), 0) AS failed FROM webhooks WHERE owner = p.owner) f "
+        "coalesce(sum(failed_attempts), 0) AS failed FROM webhooks WHERE owner = p.owner AND "
+        "game_id IS NOT NULL) f "
         "CROSS JOIN LATERAL (SELECT count(*) FILTER (WHERE x.delivered_at IS NOT NULL) AS "
         "delivered, count(*) FILTER (WHERE x.delivered_at IS NULL AND NOT x.gave_up) AS pending, "
         "count(*) FILTER (WHERE x.gave_up) AS gave_up FROM webhooks w JOIN webhook_deliveries x "
         "ON x.webhook_id = w.id WHERE w.owner = p.owner) d "
         "LEFT JOIN LATERAL (SELECT game_id, last_error, last_error_seq, last_error_status, "
-        "last_error_at FROM webhooks WHERE owner = p.owner AND last_error_at IS NOT NULL "
+        "last_error_at FROM webhooks WHERE owner = p.owner AND last_error_at IS NOT NULL AND "
+        "game_id IS NOT NULL "
         "ORDER BY last_error_at DESC LIMIT 1) e ON true "
         "WHERE p.id = $1::uuid AND p.webhook_url IS NOT NULL",
     /* A join (0013, store_lobby.c): the waiting game $1 moves on from version $2 (to
@@ -853,11 +864,9 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_TOURNEY_FINISH] = "UPDATE tournaments SET status = 'finished', finished_at = now() "
                           "WHERE id = $1::uuid AND status = 'running'",
     /* Event $2 (data $3) of tournament $1, numbered after the last (the tournament's row is
-     * held by the transaction). */
-    [ST_TOURNEY_EVENT_PUT] =
-        "INSERT INTO tournament_events (tournament_id, seq, type, data) SELECT $1::uuid, "
-        "coalesce(max(seq), 0) + 1, $2, $3::jsonb FROM tournament_events WHERE tournament_id = "
-        "$1::uuid",
+     * held by the transaction), with its deliveries to the entrants' player webhooks
+     * (0034). */
+    [ST_TOURNEY_EVENT_PUT] = "SELECT tournament_event_put($1::uuid, $2, $3::jsonb)",
     /* The pairing's job done, in the pairing's transaction (whatever its version: no other
      * writer moves a round's job on once its round is paired). */
     [ST_TOURNEY_JOB_DONE] = "DELETE FROM jobs WHERE id = $1::bigint",

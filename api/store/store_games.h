@@ -229,6 +229,11 @@ const char *store_jobs_json(const struct store_jobs *jobs, char *buf, size_t cap
 /* Writes a new game, its players, its events and the idempotent answer (if any). */
 enum store_status store_game_create(const struct store_new_game *g) NODISCARD;
 
+/* Writes the new games gs[0..n) as store_game_create() each, all in one transaction (a
+ * tournament's round: one commit instead of one a game): all of them, or none (the first
+ * failure's status: STORE_CONFLICT when a game's binding was taken). */
+enum store_status store_games_create(const struct store_new_game *const *gs, int n) NODISCARD;
+
 /*
  * Rematches (0009). store_game_create() with rematch_of set answers STORE_DUPLICATE (and
  * writes nothing) when that game has a rematch already; store_rematch_find() then gives

@@ -130,12 +130,13 @@ enum store_status store_webhook_claim(int lease_ms, const char *const *skip, int
         d->payload = strdup(PQgetvalue(res, i, 5));
         d->host = strdup(PQgetvalue(res, i, 6));
         snprintf(d->hook, sizeof d->hook, "%s", PQgetvalue(res, i, 7));
-        d->chat = PQgetvalue(res, i, 8)[0] == 't';
+        snprintf(d->kind, sizeof d->kind, "%s", PQgetvalue(res, i, 8));
         snprintf(d->format, sizeof d->format, "%s", PQgetvalue(res, i, 9));
         snprintf(d->owner, sizeof d->owner, "%s", PQgetvalue(res, i, 10));
         d->version = (int)db_long(res, i, 11, 0);
         d->last_of_version = PQgetvalue(res, i, 12)[0] == 't';
-        if (!d->url || !d->secret || !d->payload || !d->host) {
+        d->title = strdup(PQgetvalue(res, i, 13));
+        if (!d->url || !d->secret || !d->payload || !d->host || !d->title) {
             /* Left leased: another attempt comes once the lease runs out. */
             store_delivery_free(d);
             continue;
@@ -154,12 +155,12 @@ static enum store_status run_cmd(enum stmt st, int n, const char *const *vals)
     return db_run_cmd(&pg, st, n, vals, NULL, NULL);
 }
 
-enum store_status store_webhook_defer(const char *hook, int chat, int seq, int delay_ms)
+enum store_status store_webhook_defer(const char *hook, const char *kind, int seq, int delay_ms)
 {
     char sq[16], delay[16];
     snprintf(sq, sizeof sq, "%d", seq);
     snprintf(delay, sizeof delay, "%d", delay_ms);
-    const char *vals[4] = {hook, sq, delay, chat ? "true" : "false"};
+    const char *vals[4] = {hook, sq, delay, kind};
     return run_cmd(ST_WEBHOOK_DEFER, 4, vals);
 }
 
@@ -178,17 +179,18 @@ void store_delivery_free(struct store_delivery *d)
     free(d->secret);
     free(d->payload);
     free(d->host);
-    d->url = d->secret = d->payload = d->host = NULL;
+    free(d->title);
+    d->url = d->secret = d->payload = d->host = d->title = NULL;
 }
 
-enum store_status store_webhook_done(const char *hook, int chat, int seq, int ok, int http_status,
-                                     const char *error, int retry_ms, int gave_up)
+enum store_status store_webhook_done(const char *hook, const char *kind, int seq, int ok,
+                                     int http_status, const char *error, int retry_ms, int gave_up)
 {
     char sq[16], st[16], retry[16];
     snprintf(sq, sizeof sq, "%d", seq);
     snprintf(st, sizeof st, "%d", http_status);
     snprintf(retry, sizeof retry, "%d", retry_ms);
     const char *vals[8] = {hook,  sq,    ok ? "true" : "false",      http_status > 0 ? st : NULL,
-                           error, retry, gave_up ? "true" : "false", chat ? "true" : "false"};
+                           error, retry, gave_up ? "true" : "false", kind};
     return run_cmd(ST_WEBHOOK_DONE, 8, vals);
 }

@@ -55,23 +55,30 @@ struct store_webhook_state {
 enum store_status store_webhook_get(const char *id, int seat,
                                     struct store_webhook_state *out) NODISCARD;
 
+/* What a delivery is (webhook_deliveries.kind): a game's event, a message of its chat
+ * (0028), or a tournament's event (0034). */
+#define STORE_DELIVERY_EVENT      "event"
+#define STORE_DELIVERY_CHAT       "chat"
+#define STORE_DELIVERY_TOURNAMENT "tournament"
+
 /* A claimed delivery: one event or chat message to POST to one webhook. Strings are
  * malloc'd (store_delivery_free). */
 struct store_delivery {
-    char hook[24];                      /* the webhook's id (webhooks.id, decimal) */
-    char game[AUTH_UUID_LEN + 1];       /* the game's id */
-    int chat;                           /* 1: a chat message (kind 'chat', 0028), 0: an event */
-    int seq;                            /* the event's seq, or the chat message's */
-    int attempt;                        /* 1 for the first attempt */
-    char *url;                          /* where to */
-    char *secret;                       /* the signing key */
-    char *payload;                      /* the event (JSON), or the message as GET .../chat
-                                           shows it */
-    char *host;                         /* the URL's host, lower-case (webhooks.host): a key */
+    char hook[24];                /* the webhook's id (webhooks.id, decimal) */
+    char game[AUTH_UUID_LEN + 1]; /* the game's id (the tournament's for a tournament's event) */
+    char kind[12];                /* STORE_DELIVERY_EVENT, _CHAT or _TOURNAMENT */
+    int seq;                      /* the event's seq, or the chat message's */
+    int attempt;                  /* 1 for the first attempt */
+    char *url;                    /* where to */
+    char *secret;                 /* the signing key */
+    char *payload;                /* the event (JSON), or the message as GET .../chat
+                                     shows it */
+    char *host;                   /* the URL's host, lower-case (webhooks.host): a key */
     char format[STORE_HOOK_FORMAT_MAX]; /* the webhook's format (STORE_HOOK_FORMATS) */
     char owner[48];                     /* "creator", "seat:<n>" or "person:<id>" */
     int version;                        /* an event's game version (0 for a message) */
     int last_of_version;                /* 1: the last event of its version */
+    char *title;                        /* a tournament's name ("" for a game's delivery) */
 };
 
 /*
@@ -85,11 +92,12 @@ enum store_status store_webhook_claim(int lease_ms, const char *const *skip, int
                                       int *n) NODISCARD;
 
 /*
- * Puts a claimed delivery (webhook `hook`, event or, when `chat`, chat message `seq`) back
+ * Puts a claimed delivery (webhook `hook`, seq `seq` of kind `kind`, STORE_DELIVERY_*) back
  * unattempted: its attempt is not counted, and it is due again in `delay_ms` (for any
  * server).
  */
-enum store_status store_webhook_defer(const char *hook, int chat, int seq, int delay_ms) NODISCARD;
+enum store_status store_webhook_defer(const char *hook, const char *kind, int seq,
+                                      int delay_ms) NODISCARD;
 
 /*
  * Reschedules every waiting delivery to `host` to `delay_ms` from now at the earliest (a
@@ -101,12 +109,12 @@ enum store_status store_webhook_host_defer(const char *host, int delay_ms) NODIS
 void store_delivery_free(struct store_delivery *d);
 
 /*
- * Records an attempt of delivery (webhook `hook`, event or, when `chat`, chat message
- * `seq`): `ok` (answered 2xx, or nothing to send: a chat app's webhook and an event nobody
- * reads), else its HTTP status (0: no answer) and `error`, due again in `retry_ms`, or
- * given up for good (`gave_up`).
+ * Records an attempt of delivery (webhook `hook`, seq `seq` of kind `kind`, STORE_DELIVERY_*): `ok`
+ * (answered 2xx, or nothing to send: a chat app's webhook and an event nobody reads), else its HTTP
+ * status (0: no answer) and `error`, due again in `retry_ms`, or given up for good (`gave_up`).
  */
-enum store_status store_webhook_done(const char *hook, int chat, int seq, int ok, int http_status,
-                                     const char *error, int retry_ms, int gave_up) NODISCARD;
+enum store_status store_webhook_done(const char *hook, const char *kind, int seq, int ok,
+                                     int http_status, const char *error, int retry_ms,
+                                     int gave_up) NODISCARD;
 
 #endif

@@ -11,6 +11,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+
 #include "hard.h"
 
 void header_of(const char *h, const char *name, char *dst, size_t cap)
@@ -180,4 +183,16 @@ int listener_count(struct listener *l)
     int n = l->n;
     pthread_mutex_unlock(&l->lock);
     return n;
+}
+
+int hook_signature_ok(const char *secret, const struct hook_req *r)
+{
+    unsigned char mac[EVP_MAX_MD_SIZE];
+    unsigned int n = 0;
+    if (!HMAC(EVP_sha256(), secret, (int)strlen(secret), (const unsigned char *)r->body,
+              (size_t)r->body_len, mac, &n))
+        return 0;
+    char hex[2 * EVP_MAX_MD_SIZE + 8] = "sha256=";
+    for (unsigned i = 0; i < n; i++) snprintf(hex + 7 + 2 * i, 3, "%02x", mac[i]);
+    return strcmp(hex, r->sig) == 0;
 }

@@ -65,4 +65,8 @@ int listener_wait_ok(struct listener *l, int n, long ms);
 /* Requests the listener got so far. */
 int listener_count(struct listener *l);
 
+/* 1 when request `r`'s X-Tilehall-Signature is "sha256=" + the hex HMAC-SHA256 of its body
+ * under `secret`. */
+int hook_signature_ok(const char *secret, const struct hook_req *r);
+
 #endif

@@ -5,7 +5,8 @@
  * The games are driven by the test: every seat but the last resigns, in seat order. After
  * each tournament the invariants: every entrant still in sits once a round, no pair meets
  * twice while avoidable, no second bye, the points add up, one round_started a round and one
- * tournament_finished, and every game of the entrants belongs to one table. */
+ * tournament_finished, and every game of the entrants belongs to one table. And the events
+ * delivered to the entrants' player webhooks, each once. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 
 #include "db.h"
 #include "hard.h"
+#include "hook.h"
 #include "tests.h"
 
 #define MAXP 16
@@ -474,4 +476,96 @@ ITEST(tourney_killed, "tournaments: a swiss on two servers, one killed (-9) at e
     int n = cJSON_GetArraySize(jget(t, "pairings"));
     cJSON_Delete(t);
     CHECK(n == 3, "%d rounds", n);
+}
+
+/* The tournament events that listener `l` got on path `path` (X-Tilehall-Event round_started
+ * or tournament_finished): each signed with `secret`, naming tournament `id`, the seqs
+ * want[0..nwant) once each in order. Returns how many it got (it stops at one wrong: -1,
+ * why). */
+static int tourney_hooks(struct listener *l, const char *path, const char *id, const char *secret,
+                         const int *want, int nwant, char *why, size_t cap)
+{
+    int got = 0;
+    pthread_mutex_lock(&l->lock);
+    for (int i = 0; i < l->n && i < HOOK_MAX && got >= 0; i++) {
+        const struct hook_req *r = &l->req[i];
+        if (strcmp(r->path, path) != 0 || (strcmp(r->event, "round_started") != 0 &&
+                                           strcmp(r->event, "tournament_finished") != 0))
+            continue;
+        cJSON *b = cJSON_Parse(r->body);
+        char delivery[96];
+        int seq = got < nwant ? want[got] : -1;
+        snprintf(delivery, sizeof delivery, "%s:tournament:%d", id, seq);
+        if (seq < 0 || !hook_signature_ok(secret, r) || strcmp(jstr(b, "tournament"), id) != 0 ||
+            jnum(b, "event.seq") != seq || strcmp(jstr(b, "event.type"), r->event) != 0 ||
+            strcmp(r->delivery, delivery) != 0) {
+            snprintf(why, cap, "%s: delivery %s (want %s), signature %s, tournament %s", path,
+                     r->delivery, delivery, hook_signature_ok(secret, r) ? "ok" : "wrong",
+                     jstr(b, "tournament"));
+            got = -1;
+        } else {
+            got++;
+        }
+        cJSON_Delete(b);
+    }
+    pthread_mutex_unlock(&l->lock);
+    return got;
+}
+
+ITEST(tourney_webhooks, "tournaments: round_started and tournament_finished delivered once to "
+                        "each entrant's player webhook, signed (the leaver's: no later round)")
+{
+    enum { N = 5 };
+    char why[300] = "", secret[N][96], body[160], path[16];
+    static struct field f;
+    struct listener *l = listener_start();
+    CHECK(l, "no listener");
+    int ok = field_new(srv,
+                       "{\"name\":\"Hooked\",\"format\":\"swiss\",\"rounds\":2,"
+                       "\"players_per_game\":2}",
+                       N, &f, why, sizeof why) == 0;
+    for (int i = 0; ok && i < N; i++) {
+        const char *h[2] = {f.p[i].auth, NULL};
+        struct resp r;
+        snprintf(body, sizeof body, "{\"url\":\"http://127.0.0.1:%d/e%d\"}", l->port, i);
+        http(srv, "POST", "/v1/players/me/webhook", body, h, &r);
+        ok = r.status == 200;
+        snprintf(secret[i], sizeof secret[i], "%s", ok ? jstr(r.json, "secret") : "");
+        if (!ok) snprintf(why, sizeof why, "webhook of %d: %ld", i, r.status);
+        resp_free(&r);
+    }
+    f.leaver = N - 1; /* leaves in round 1: gets round 1's start and the end, not round 2's */
+    f.leave_round = 1;
+    int rounds = 0;
+    cJSON *t = ok ? play_out(srv, NULL, &f, &rounds, why, sizeof why) : NULL;
+    ok = t && invariants(&f, t, 2, 0, why, sizeof why) == 0;
+    cJSON_Delete(t);
+    const int all[3] = {1, 2, 3}, leaver[2] = {1, 3};
+    int done = 0;
+    for (int waited = 0; ok && !done && waited <= 15000; waited += 50) {
+        done = 1;
+        for (int i = 0; ok && i < N; i++) {
+            snprintf(path, sizeof path, "/e%d", i);
+            int want = i == f.leaver ? 2 : 3;
+            int got = tourney_hooks(l, path, f.id, secret[i], i == f.leaver ? leaver : all, want,
+                                    why, sizeof why);
+            ok = got >= 0 && got <= want;
+            done &= got == want;
+        }
+        struct timespec ts = {0, 50 * 1000 * 1000};
+        if (ok && !done) nanosleep(&ts, NULL);
+    }
+    /* Nothing more comes: a second delivery of an event would show here. */
+    struct timespec settle = {0, 300 * 1000 * 1000};
+    if (ok && done) nanosleep(&settle, NULL);
+    for (int i = 0; ok && done && i < N; i++) {
+        snprintf(path, sizeof path, "/e%d", i);
+        int want = i == f.leaver ? 2 : 3;
+        ok = tourney_hooks(l, path, f.id, secret[i], i == f.leaver ? leaver : all, want, why,
+                           sizeof why) == want;
+    }
+    listener_stop(l);
+    CHECK(ok, "%s", why);
+    CHECK(done, "the tournament's deliveries did not all come");
+    CHECK(rounds == 2, "%d rounds", rounds);
 }
