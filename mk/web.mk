@@ -7,8 +7,8 @@
 # leaderboard, computer players, seat ratings, a rated game refused; axe-core on each), and
 # the game's chat panel (tests/web/chat.test.mjs, database tilehall_webchat: live, post,
 # markup as text, long text, report, block; axe-core on the panel), the page around the
-# board (tests/web/page-*.test.mjs, databases tilehall_web{words,exp,playnow,watch,phone_*}: the
-# word tables, phones in every language, the expansions played, play now and watching), and
+# board (tests/web/page-*.test.mjs, databases tilehall_web{words,exp,playnow,watch,lobby,phone_*}: the
+# word tables, phones in every language, the expansions played, play now, watching and the lobby), and
 # the board (tests/web/board-*.test.mjs, databases tilehall_webboard*: the server's art in every
 # ruleset, a keyboard-only game, touch, zoom and pan on a phone; axe-core on each).
 # Screenshots go to build/web-artifacts/. About two minutes; a test gives up after 150 s.
