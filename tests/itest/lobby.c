@@ -52,30 +52,32 @@ long lobby_post(const struct server *srv, const char *path, const char *body, co
     return st;
 }
 
-/* POST /v1/games/{id}/join {"invite", "name"?} (name NULL: none) with header `h`. */
-long lobby_join(const struct server *srv, const struct lobby *l, const char *invite,
-                const char *name, const char *h, char *code, size_t cap, struct resp *keep)
+/* POST /v1/games/{id}/join {<field>, "name"?} (name NULL: none) with header `h`: `field`
+ * is the join's own member ("\"invite\":\"...\"" or "\"seat\":N"). */
+static long join_with(const struct server *srv, const struct lobby *l, const char *field,
+                      const char *name, const char *h, char *code, size_t cap, struct resp *keep)
 {
     char path[160], body[256];
     snprintf(path, sizeof path, "/v1/games/%s/join", l->g.id);
-    if (name)
-        snprintf(body, sizeof body, "{\"invite\":\"%s\",\"name\":\"%s\"}", invite, name);
-    else
-        snprintf(body, sizeof body, "{\"invite\":\"%s\"}", invite);
+    snprintf(body, sizeof body, "{%s%s%s%s}", field, name ? ",\"name\":\"" : "", name ? name : "",
+             name ? "\"" : "");
     return lobby_post(srv, path, body, h, NULL, code, cap, keep);
 }
 
-/* POST /v1/games/{id}/join {"seat", "name"?} (name NULL: none) with header `h`. */
+long lobby_join(const struct server *srv, const struct lobby *l, const char *invite,
+                const char *name, const char *h, char *code, size_t cap, struct resp *keep)
+{
+    char field[128];
+    snprintf(field, sizeof field, "\"invite\":\"%s\"", invite);
+    return join_with(srv, l, field, name, h, code, cap, keep);
+}
+
 long lobby_join_seat(const struct server *srv, const struct lobby *l, int seat, const char *name,
                      const char *h, char *code, size_t cap, struct resp *keep)
 {
-    char path[160], body[256];
-    snprintf(path, sizeof path, "/v1/games/%s/join", l->g.id);
-    if (name)
-        snprintf(body, sizeof body, "{\"seat\":%d,\"name\":\"%s\"}", seat, name);
-    else
-        snprintf(body, sizeof body, "{\"seat\":%d}", seat);
-    return lobby_post(srv, path, body, h, NULL, code, cap, keep);
+    char field[32];
+    snprintf(field, sizeof field, "\"seat\":%d", seat);
+    return join_with(srv, l, field, name, h, code, cap, keep);
 }
 
 /* The game's GET body (malloc'd) and, in the database, its version, events and seats as
@@ -114,4 +116,34 @@ void *lobby_racer_run(void *arg)
             ? lobby_join(r->srv, r->l, r->invite, name, r->auth, r->code, sizeof r->code, NULL)
             : lobby_join_seat(r->srv, r->l, r->seat, name, r->auth, r->code, sizeof r->code, NULL);
     return NULL;
+}
+
+int lobby_race(struct lobby_racer *rs, int n, long lost_status, const char *lost_code, int *lost)
+{
+    pthread_barrier_t go;
+    pthread_barrier_init(&go, NULL, (unsigned)n);
+    pthread_t th[LOBBY_RACERS_MAX];
+    for (int i = 0; i < n; i++) {
+        rs[i].go = &go;
+        pthread_create(&th[i], NULL, lobby_racer_run, &rs[i]);
+    }
+    for (int i = 0; i < n; i++) pthread_join(th[i], NULL);
+    pthread_barrier_destroy(&go);
+    int won = 0, winner = -1;
+    *lost = 0;
+    for (int i = 0; i < n; i++) {
+        if (rs[i].status == 200) won++, winner = i;
+        if (rs[i].status == lost_status && strcmp(rs[i].code, lost_code) == 0) ++*lost;
+    }
+    return won == 1 ? winner : -1;
+}
+
+int lobby_won_by(const struct server *srv, const struct lobby *l, const char *name)
+{
+    cJSON *j = game_get(srv, &l->g);
+    int ok = j && strcmp(jstr(j, "status"), "active") == 0 &&
+             strcmp(jstr(j, "players.1.name"), name) == 0;
+    cJSON_Delete(j);
+    return ok && db_events_of(l->g.id, "game_started") == 1 &&
+           db_scalar_id("SELECT version FROM games WHERE id = $1::uuid", l->g.id) == 2;
 }

@@ -66,4 +66,15 @@ struct lobby_racer {
 /* Runs the join of `arg` (a struct lobby_racer) once every racer is at the barrier. */
 void *lobby_racer_run(void *arg);
 
+#define LOBBY_RACERS_MAX 8 /* racers of one lobby_race at most */
+
+/* Races the joins of rs[0 .. n-1] (n <= LOBBY_RACERS_MAX; each filled but for `go`): all
+ * sent at once. Returns the index of the one that took the seat (200), or -1 when none or
+ * several did; *lost counts those refused with `lost_status` and `lost_code`. */
+int lobby_race(struct lobby_racer *rs, int n, long lost_status, const char *lost_code, int *lost);
+
+/* 1 when game `l` (of two seats) is active with `name` at seat 1, one game_started event
+ * and one join stored (version 2): the race for its open seat had one winner. */
+int lobby_won_by(const struct server *srv, const struct lobby *l, const char *name);
+
 #endif

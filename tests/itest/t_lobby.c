@@ -308,33 +308,19 @@ ITEST(test_lobby_race,
     CHECK(lobby_new(srv, "{\"players\":[{\"name\":\"Ann\"},{\"open\":true}]}", NULL, &l, NULL) ==
               201,
           "create");
-    pthread_barrier_t go;
-    pthread_barrier_init(&go, NULL, RACERS);
     struct lobby_racer rs[RACERS];
-    pthread_t th[RACERS];
     for (int i = 0; i < RACERS; i++) {
-        rs[i] = (struct lobby_racer){.srv = srv, .l = &l, .invite = l.invite[1], .go = &go};
+        rs[i] = (struct lobby_racer){.srv = srv, .l = &l, .invite = l.invite[1]};
         snprintf(rs[i].name, sizeof rs[i].name, "R%d", i);
-        pthread_create(&th[i], NULL, lobby_racer_run, &rs[i]);
     }
-    for (int i = 0; i < RACERS; i++) pthread_join(th[i], NULL);
-    pthread_barrier_destroy(&go);
-    int won = 0, lost = 0, winner = -1;
-    for (int i = 0; i < RACERS; i++) {
-        if (rs[i].status == 200) won++, winner = i;
-        if (rs[i].status == 404 && strcmp(rs[i].code, "invite_not_found") == 0) lost++;
-    }
-    CHECK(won == 1 && lost == RACERS - 1, "%d racers won, %d got invite_not_found", won, lost);
-    cJSON *j = game_get(srv, &l.g);
-    int ok = j && strcmp(jstr(j, "status"), "active") == 0 &&
-             strcmp(jstr(j, "players.1.name"), rs[winner].name) == 0;
-    cJSON_Delete(j);
-    CHECK(ok, "the game is not active with the winner's name at seat 1");
-    CHECK(db_events_of(l.g.id, "game_started") == 1 &&
-              db_scalar_id("SELECT version FROM games WHERE id = $1::uuid", l.g.id) == 2,
-          "not one game_started, or not one join stored");
+    int lost = 0, winner = lobby_race(rs, RACERS, 404, "invite_not_found", &lost);
+    CHECK(winner >= 0 && lost == RACERS - 1, "no one winner, %d got invite_not_found", lost);
+    CHECK(lobby_won_by(srv, &l, rs[winner].name),
+          "not active with the winner at seat 1, one game_started, one join stored");
 
     /* Two invites of one game taken at once: both seats, one game_started. */
+    pthread_barrier_t go;
+    pthread_t th[RACERS];
     struct lobby two;
     CHECK(lobby_new(srv, "{\"players\":[{\"name\":\"Ann\"},{\"open\":true},{\"open\":true}]}", NULL,
                     &two, NULL) == 201,

@@ -6,7 +6,6 @@
  * seat by number refused (invite_required), a taken seat refused (seat_taken), each
  * refusal leaving the game as it was; eight joiners racing for one seat: one takes it.
  * Other tests may list games meanwhile: the checks look for this test's games only. */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -227,29 +226,13 @@ ITEST(test_lobby_seat_race, "lobby: eight joiners racing for one seat by number,
 {
     struct lobby l;
     CHECK(lobby_new(srv, OPEN2(",\"listed\":true"), NULL, &l, NULL) == 201, "create");
-    pthread_barrier_t go;
-    pthread_barrier_init(&go, NULL, RACERS);
     struct lobby_racer rs[RACERS];
-    pthread_t th[RACERS];
     for (int i = 0; i < RACERS; i++) {
-        rs[i] = (struct lobby_racer){.srv = srv, .l = &l, .seat = 1, .go = &go};
+        rs[i] = (struct lobby_racer){.srv = srv, .l = &l, .seat = 1};
         snprintf(rs[i].name, sizeof rs[i].name, "S%d", i);
-        pthread_create(&th[i], NULL, lobby_racer_run, &rs[i]);
     }
-    for (int i = 0; i < RACERS; i++) pthread_join(th[i], NULL);
-    pthread_barrier_destroy(&go);
-    int won = 0, lost = 0, winner = -1;
-    for (int i = 0; i < RACERS; i++) {
-        if (rs[i].status == 200) won++, winner = i;
-        if (rs[i].status == 409 && strcmp(rs[i].code, "seat_taken") == 0) lost++;
-    }
-    CHECK(won == 1 && lost == RACERS - 1, "%d racers won, %d got seat_taken", won, lost);
-    cJSON *j = game_get(srv, &l.g);
-    int ok = j && strcmp(jstr(j, "status"), "active") == 0 &&
-             strcmp(jstr(j, "players.1.name"), rs[winner].name) == 0;
-    cJSON_Delete(j);
-    CHECK(ok, "the game is not active with the winner's name at seat 1");
-    CHECK(db_events_of(l.g.id, "game_started") == 1 &&
-              db_scalar_id("SELECT version FROM games WHERE id = $1::uuid", l.g.id) == 2,
-          "not one game_started, or not one join stored");
+    int lost = 0, winner = lobby_race(rs, RACERS, 409, "seat_taken", &lost);
+    CHECK(winner >= 0 && lost == RACERS - 1, "no one winner, %d got seat_taken", lost);
+    CHECK(lobby_won_by(srv, &l, rs[winner].name),
+          "not active with the winner at seat 1, one game_started, one join stored");
 }
