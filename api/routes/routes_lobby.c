@@ -228,8 +228,7 @@ static int join_seat(const struct api_game *ag, const uint8_t *invite, int wante
         if (ag->row.players[s].open && auth_hash_equal(invite, ag->row.players[s].invite_sha))
             seat = s;
     if (seat < 0) {
-        problem_reply(resp, 404, "invite_not_found",
-                      "No open seat of this game has this invite (it was used, or never was).");
+        join_lost(resp, invite, seat);
         return -1;
     }
     memcpy(ih, invite, AUTH_HASH_LEN);
