@@ -8,8 +8,9 @@
 # the game's chat panel (tests/web/chat.test.mjs, database tilehall_webchat: live, post,
 # markup as text, long text, report, block; axe-core on the panel), the page around the
 # board (tests/web/page-*.test.mjs, databases tilehall_web{words,exp,playnow,watch,tourney,
-# phone_*}: the word tables, phones in every language, the expansions played, play now,
-# watching, and a tournament created, joined and started with its pairing and standings), and
+# lobby,phone_*}: the word tables, phones in every language, the expansions played, play now,
+# watching, the lobby's open tables and games to watch, and a tournament created, joined and
+# started with its pairing and standings), and
 # the board (tests/web/board-*.test.mjs, databases tilehall_webboard*: the server's art in every
 # ruleset, a keyboard-only game, touch, zoom and pan on a phone; axe-core on each).
 # Screenshots go to build/web-artifacts/. About two minutes; a test gives up after 150 s.

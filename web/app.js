@@ -2,7 +2,7 @@
 // a player identity kept in localStorage, games created and joined, the board drawn from
 // the tile catalogue (board.js), turns played with the legal placements the server lists,
 // the game followed live over server-sent events. Routes are in the address's #fragment:
-//   #/                      home: you, a new game, my games, join by link
+//   #/                      home: you, the lobby, a new game, my games, join by link
 //   #/game/<id>             a game (played when this browser holds a seat, else watched)
 //   #/join/<id>/<invite>    an invite link: take the open seat (or watch, once it is taken)
 //   #/seek/<id>             play now: waiting for a seek to be matched (playnow.js)
@@ -18,6 +18,7 @@ import { chatPanel } from './chat.js';
 import { $, clearError, errBox, field, h, showError } from './dom.js';
 import { getLang, LANGS, setLang, t } from './i18n.js';
 import { leaderboardView } from './leaderboard.js';
+import { lobbySections } from './lobby.js';
 import { optionControls, readOptions } from './options.js';
 import { openSeeksSection, playNowSection, seekView } from './playnow.js';
 import { profileView } from './profile.js';
@@ -205,6 +206,8 @@ function newGameSection() {
     // so those two are set aside while it is ticked; what else it needs (a clock, every
     // seat someone's) the server says when it refuses.
     const rated = h('input', { type: 'checkbox', id: 'rated', 'aria-describedby': 'rated-help' });
+    // Listed: shown to everyone in the lobby (open seats as an open table, then to watch).
+    const listed = h('input', { type: 'checkbox', id: 'listed', 'aria-describedby': 'listed-help' });
     const syncRated = () => {
         hints.disabled = deck.disabled = rated.checked;
         if (rated.checked) hints.checked = false;
@@ -234,6 +237,7 @@ function newGameSection() {
                 body.clock = { initial_seconds: Number(clockSecs.value), increment_seconds: Number(clockInc.value),
                     on_timeout: onTimeout.value };
             }
+            if (listed.checked) body.listed = true;
             if (rated.checked) body.rated = true;
             else if (!hints.checked) body.hints = false;
             const d = deck.value.trim();
@@ -263,6 +267,7 @@ function newGameSection() {
             } }, '+ ' + t('add_seat'))),
         h('fieldset', {}, h('legend', {}, t('clock')), clockKind, ' ', clockBits),
         field('rated', t('rated_game'), rated, t('rated_help')),
+        field('listed', t('listed_game'), listed, t('listed_help')),
         field('hints', t('hints'), hints),
         field('deck', t('deck'), deck, t('deck_help')),
         h('button', { id: 'create', class: 'primary', onclick: create }, t('create')),
@@ -335,8 +340,8 @@ function joinBySection() {
 // What playnow.js needs of this page.
 const seekCtx = { player, ensurePlayer, keepSeat, rulesets, rulesetName };
 
-// Watching: a game's link or id opens its spectator view. (The server lists no public
-// games to pick from: GET /v1/games does not exist.)
+// Watching: a game's link or id opens its spectator view (the listed games to watch are
+// the lobby's, lobby.js).
 function watchSection() {
     const input = h('input', { id: 'watch-link', autocomplete: 'off', 'aria-describedby': 'watch-help' });
     const err = errBox('watch-err');
@@ -354,9 +359,10 @@ function watchSection() {
 function homeView() {
     const mine = myGamesSection();
     const seeks = openSeeksSection(seekCtx);
+    const [tables, toWatch] = lobbySections(seekCtx);
     main().replaceChildren(h('h1', { class: 'sr-only' }, t('title')), h('div', { class: 'home' }, youSection(),
-        playNowSection(seekCtx), seeks, newGameSection(), mine, joinBySection(), watchSection()));
-    return { stop: () => { mine.stop(); seeks.stop(); } };
+        playNowSection(seekCtx), seeks, tables, toWatch, newGameSection(), mine, joinBySection(), watchSection()));
+    return { stop: () => { mine.stop(); seeks.stop(); tables.stop(); } };
 }
 
 // ---- Join by an invite link --------------------------------------------------------------

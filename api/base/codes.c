@@ -44,6 +44,8 @@ static const char *const SERVICE_CODES[] = {
     "unknown_figure", "figure_not_allowed",
     /* tournaments (issue 27) */
     "tournament_not_open", "tournament_full", "not_organiser", "tournament_too_few",
+    /* the lobby (issue 30): a seat taken by its number */
+    "invite_required", "seat_taken",
     /* END service codes */
 };
 

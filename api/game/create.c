@@ -82,6 +82,7 @@ static void new_row(const struct game_new *n, const struct store_idem *idem, str
         .seed_chosen = n->seed_chosen,
         .rated = n->rated,
         .chat_public = n->chat_public,
+        .listed = n->listed,
         .owner = n->owner,
         .jobs = plan,
         .clock_json = r->st.clock_json,

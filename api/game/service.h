@@ -193,6 +193,7 @@ struct game_new {
     int rated;                          /* 1: "rated": true (0025; routes_rated_setup checked
                                            the setup) */
     int chat_public;                    /* 1: "chat": "public" (0026) */
+    int listed;                         /* 1: "listed": true, in the lobby's lists (0035) */
     int seed_chosen;                    /* 1: the creator chose the seed (a seed given, a
                                            replay's export), 0: drawn (a rematch) (0022) */
     const char *owner;                  /* the creating address (netaddr_key), whose games

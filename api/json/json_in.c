@@ -571,8 +571,9 @@ int json_in_new_game(const char *body, size_t len, struct json_new_game *out, st
     cJSON *root = parse_object(body, len, err);
     if (!root) return -1;
     int rc = -1, bad = 0;
-    static const char *const allowed[] = {"ruleset", "players", "options", "seed",  "start", "deck",
-                                          "webhook", "hints",   "clock",   "rated", "chat",  NULL};
+    static const char *const allowed[] = {"ruleset", "players", "options", "seed",  "start",
+                                          "deck",    "webhook", "hints",   "clock", "rated",
+                                          "chat",    "listed",  NULL};
     if (json_check_fields(root, allowed, "", err)) goto out;
 
     const char *rs = get_str(root, "ruleset", &bad, err);
@@ -627,6 +628,15 @@ int json_in_new_game(const char *body, size_t len, struct json_new_game *out, st
         goto out;
     }
     out->rated = rated && cJSON_IsTrue(rated);
+
+    /* In the lobby's lists (0035): open seats as open tables, the game played as one to
+     * watch. Unlisted (the default) keeps a game to those it is shown to. */
+    const cJSON *listed = cJSON_GetObjectItemCaseSensitive(root, "listed");
+    if (listed && !cJSON_IsBool(listed)) {
+        json_fail(err, "invalid_body", "\"listed\" must be true or false.");
+        goto out;
+    }
+    out->listed = listed && cJSON_IsTrue(listed);
 
     /* Who reads the chat (0026): the seats ("private", the default) or anyone. */
     const char *chat = get_str(root, "chat", &bad, err);
@@ -920,12 +930,16 @@ int json_in_empty(const char *body, size_t len, struct json_err *err)
 int json_in_join(const char *body, size_t len, struct json_join *out, struct json_err *err)
 {
     memset(out, 0, sizeof *out);
+    out->seat = -1;
     if (blank(body, len)) return 0;
     cJSON *root = parse_object(body, len, err);
     if (!root) return -1;
-    static const char *const allowed[] = {"invite", "name", NULL};
+    static const char *const allowed[] = {"invite", "seat", "name", NULL};
     int rc = -1, bad = 0;
     if (json_check_fields(root, allowed, "", err)) goto out;
+    long long seat = -1;
+    if (get_int(root, "seat", 0, CC_MAX_PLAYERS - 1, &seat, err) < 0) goto out;
+    out->seat = (int)seat;
     const char *invite = get_str(root, "invite", &bad, err);
     if (bad) goto out;
     if (invite && (invite[0] == '\0' || strlen(invite) > JSON_INVITE_MAX)) {
@@ -933,6 +947,12 @@ int json_in_join(const char *body, size_t len, struct json_join *out, struct jso
                   "\"invite\" must be the invite of an open seat (1 to %d "
                   "characters).",
                   JSON_INVITE_MAX);
+        goto out;
+    }
+    if (invite && out->seat >= 0) {
+        json_fail(err, "invalid_body",
+                  "Send \"invite\" (an invited seat) or \"seat\" (an open table's seat), not "
+                  "both.");
         goto out;
     }
     if (invite) snprintf(out->invite, sizeof out->invite, "%s", invite);

@@ -58,6 +58,7 @@ struct json_new_game {
     int hints_given;              /* 1: the body named "hints" (true or false) */
     int rated;                    /* 1: "rated": true (its setup: routes_rated_setup) */
     int chat_public;              /* 1: "chat": "public" (0026), 0: "private" or absent */
+    int listed;                   /* 1: "listed": true (0035), shown in the lobby's lists */
     struct store_clock clock;     /* "clock" (0011): its kind and settings; kind 0 for none */
 };
 
@@ -101,11 +102,13 @@ int json_in_player(const char *body, size_t len, char name[STORE_NAME_MAX + 1],
 struct json_join {
     char invite[JSON_INVITE_MAX + 1]; /* "invite", or "" (then the query's ?invite=) */
     char name[STORE_NAME_MAX + 1];    /* "name", or "" (then the seat is the player's) */
+    int seat;                         /* "seat" (a listed game's open seat, 0035), or -1 */
 };
 
 /*
- * Decodes a POST /v1/games/{id}/join body {"invite"?, "name"?} (either may be missing;
- * an empty body is {}) into `out`. Returns 0 or -1.
+ * Decodes a POST /v1/games/{id}/join body {"invite"?, "seat"?, "name"?} (any may be
+ * missing; an empty body is {}) into `out`: "seat" an integer 0 .. CC_MAX_PLAYERS - 1, not
+ * with "invite". Returns 0 or -1.
  */
 int json_in_join(const char *body, size_t len, struct json_join *out,
                  struct json_err *err) NODISCARD;

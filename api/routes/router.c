@@ -72,6 +72,9 @@ static const struct api_route routes[] = {
     {"POST", "/v1/admin/games/{id}/chat/{seq}/hide", routes_admin_hide},
     {"POST", "/v1/admin/players/{id}/suspend", routes_admin_suspend},
     {"POST", "/v1/admin/players/{id}/reinstate", routes_admin_reinstate},
+    /* The lobby: open tables and games to watch (issue 30, routes_lobby_list.c). */
+    {"GET", "/v1/lobby/tables", routes_lobby_tables},
+    {"GET", "/v1/lobby/games", routes_lobby_games},
     /* Tournaments (issue 27, routes_tournaments.c). */
     {"POST", "/v1/tournaments", routes_tournament_create},
     {"GET", "/v1/tournaments", routes_tournaments_list},

@@ -317,6 +317,11 @@ void routes_web_file(const struct api_request *req, struct api_response *resp, c
 /* GET /web/i18n/{file}: a word table of the web client (WEB_DIR/i18n), as routes_web_file. */
 void routes_web_words(const struct api_request *req, struct api_response *resp, const char *file);
 
+/* The lobby's lists (routes_lobby_list.c). GET /v1/lobby/tables?ruleset=&cursor=&limit= */
+void routes_lobby_tables(const struct api_request *req, struct api_response *resp, const char *arg);
+/* GET /v1/lobby/games?ruleset=&cursor=&limit= */
+void routes_lobby_games(const struct api_request *req, struct api_response *resp, const char *arg);
+
 /* Tournaments (routes_tournaments.c). POST /v1/tournaments */
 void routes_tournament_create(const struct api_request *req, struct api_response *resp,
                               const char *arg);

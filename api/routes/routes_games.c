@@ -220,6 +220,7 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
     n->hints_off = c->in.hints_off;
     n->rated = c->in.rated;
     n->chat_public = c->in.chat_public;
+    n->listed = c->in.listed;
     n->seed_chosen = c->in.seed_given; /* a seed given: chosen (0022) */
     n->events_json = events_txt;
     n->last_seq = nev;

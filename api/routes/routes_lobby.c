@@ -8,7 +8,12 @@
  * transaction guarded by the version read and by the invite still being unused
  * (store_game_join), so of two requests racing for one invite exactly one takes the seat
  * and the other finds it used (404 invite_not_found). The join that takes the last open
- * seat starts the game: status active, event game_started, seat 0 moves. */
+ * seat starts the game: status active, event game_started, seat 0 moves.
+ *
+ * A listed game's open seat (an open table of GET /v1/lobby/tables, 0035) may be taken by
+ * its number instead, {"seat": N}: the same join, guarded by that seat's invite as stored,
+ * so of two joiners of one seat one takes it and the other finds it taken (409
+ * seat_taken). An unlisted game's seats are taken by invite only (403 invite_required). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +63,20 @@ static int join_invite(const struct api_request *req, const struct json_join *in
         return -1;
     }
     snprintf(out, JSON_INVITE_MAX + 1, "%s", invite);
+    return 0;
+}
+
+/* A join by seat number names no invite in the query either. Returns 0, or -1 after
+ * answering 400. */
+static int join_by_seat_alone(const struct api_request *req, struct api_response *resp)
+{
+    for (size_t i = 0; i < req->nquery; i++)
+        if (strcmp(req->query[i].name, "invite") == 0) {
+            problem_reply(resp, 400, "invalid_body",
+                          "Send an invite (an invited seat) or \"seat\" (an open table's "
+                          "seat), not both.");
+            return -1;
+        }
     return 0;
 }
 
@@ -163,12 +182,66 @@ enum joined {
     JOIN_AGAIN /* another commit of the game won the race: load it again, decide again */
 };
 
+/* The refusal of a join whose seat was taken under it (its invite used meanwhile): by
+ * invite as a used invite, by seat number as a taken seat. */
+static void join_lost(struct api_response *resp, const uint8_t *invite, int seat)
+{
+    char detail[64];
+    snprintf(detail, sizeof detail, "Seat %d of this game is not open: someone took it.", seat);
+    if (invite)
+        problem_reply(resp, 404, "invite_not_found",
+                      "No open seat of this game has this invite (it was used, or never was).");
+    else
+        problem_reply(resp, 409, "seat_taken", detail);
+}
+
+/* The open seat of game `ag` that the join asks for, its invite's hash into `ih`: the seat
+ * whose invite hashes to `invite` (not NULL), else open seat `wanted` of a listed game.
+ * Returns the seat, or -1 after answering the refusal. */
+static int join_seat(const struct api_game *ag, const uint8_t *invite, int wanted,
+                     uint8_t ih[AUTH_HASH_LEN], struct api_response *resp)
+{
+    if (!invite && !ag->row.listed) {
+        problem_reply(resp, 403, "invite_required",
+                      "This game is not listed in the lobby: its seats are taken by invite "
+                      "only ({\"invite\": \"...\"}).");
+        return -1;
+    }
+    if (!invite) {
+        if (wanted >= ag->row.nplayers) {
+            char detail[64];
+            snprintf(detail, sizeof detail, "\"seat\": this game has %d seats (0 to %d).",
+                     ag->row.nplayers, ag->row.nplayers - 1);
+            problem_reply(resp, 400, "invalid_body", detail);
+            return -1;
+        }
+        if (!ag->row.players[wanted].open) {
+            join_lost(resp, NULL, wanted);
+            return -1;
+        }
+        memcpy(ih, ag->row.players[wanted].invite_sha, AUTH_HASH_LEN);
+        return wanted;
+    }
+    /* Every open seat's invite compared in constant time, without stopping early. */
+    int seat = -1;
+    for (int s = 0; s < ag->row.nplayers; s++)
+        if (ag->row.players[s].open && auth_hash_equal(invite, ag->row.players[s].invite_sha))
+            seat = s;
+    if (seat < 0) {
+        join_lost(resp, invite, seat);
+        return -1;
+    }
+    memcpy(ih, invite, AUTH_HASH_LEN);
+    return seat;
+}
+
 /*
- * Tries the join of the invite hashing to `ih` on game `ag` (as stored), for person `me`
- * (NULL: a named seat `name`): finds the open seat, draws its token, writes the join.
+ * Tries the join of the invite hashing to `invite` (NULL: of open seat `wanted` of a listed
+ * game) on game `ag` (as stored), for person `me` (NULL: a named seat `name`): finds the
+ * open seat, draws its token, writes the join.
  */
 static enum joined join_try(const struct api_request *req, struct api_response *resp,
-                            struct api_game *ag, const uint8_t ih[AUTH_HASH_LEN],
+                            struct api_game *ag, const uint8_t *invite, int wanted,
                             const struct store_person *me, const char *name, struct idem *idem)
 {
     if (ag->row.state == STORE_ABORTED && games_not_active(ag, resp)) return JOIN_DONE;
@@ -179,18 +252,11 @@ static enum joined join_try(const struct api_request *req, struct api_response *
                       "Bearer <player token>) instead of a name.");
         return JOIN_DONE;
     }
-    /* Every open seat's invite compared in constant time, without stopping early. */
-    int seat = -1, open = 0;
-    for (int s = 0; s < ag->row.nplayers; s++) {
-        if (!ag->row.players[s].open) continue;
-        open++;
-        if (auth_hash_equal(ih, ag->row.players[s].invite_sha)) seat = s;
-    }
-    if (seat < 0) {
-        problem_reply(resp, 404, "invite_not_found",
-                      "No open seat of this game has this invite (it was used, or never was).");
-        return JOIN_DONE;
-    }
+    uint8_t ih[AUTH_HASH_LEN];
+    int seat = join_seat(ag, invite, wanted, ih, resp);
+    if (seat < 0) return JOIN_DONE;
+    int open = 0;
+    for (int s = 0; s < ag->row.nplayers; s++) open += ag->row.players[s].open;
     for (int s = 0; me && s < ag->row.nplayers; s++)
         if (strcmp(ag->row.players[s].person_id, me->id) == 0) {
             problem_reply(resp, 409, "already_seated",
@@ -268,8 +334,7 @@ static enum joined join_try(const struct api_request *req, struct api_response *
         return JOIN_AGAIN;
     }
     if (ss == STORE_NOT_FOUND)
-        problem_reply(resp, 404, "invite_not_found",
-                      "No open seat of this game has this invite (it was used, or never was).");
+        join_lost(resp, invite, seat);
     else if (ss == STORE_DUPLICATE && j.already_seated)
         problem_reply(resp, 409, "already_seated",
                       "This player holds a seat of this game already (one seat per player).");
@@ -294,8 +359,8 @@ void routes_game_join(const struct api_request *req, struct api_response *resp, 
         problem_reply(resp, 400, err.code, err.detail);
         return;
     }
-    char invite[JSON_INVITE_MAX + 1];
-    if (join_invite(req, &in, invite, resp)) return;
+    char invite[JSON_INVITE_MAX + 1] = "";
+    if (in.seat >= 0 ? join_by_seat_alone(req, resp) : join_invite(req, &in, invite, resp)) return;
     if (query_game_id(resp, id)) return;
     /* With a name the seat is a named one with a token of its own; without, it is bound to
      * the player whose token the request carries. Both at once is a mistake to point out,
@@ -312,7 +377,7 @@ void routes_game_join(const struct api_request *req, struct api_response *resp, 
     if (routes_creation_limited(req, resp)) return;
     if (bound && routes_player_auth(req, resp, &me)) return;
     uint8_t ih[AUTH_HASH_LEN];
-    if (auth_sha256(invite, strlen(invite), ih)) {
+    if (invite[0] && auth_sha256(invite, strlen(invite), ih)) {
         problem_reply(resp, 500, "internal_error", "The invite could not be hashed.");
         return;
     }
@@ -330,7 +395,8 @@ void routes_game_join(const struct api_request *req, struct api_response *resp, 
     for (int tries = 0; tries < JOIN_TRIES; tries++) {
         struct api_game *ag = games_load(id, GAMES_DB, resp);
         if (!ag) return;
-        enum joined rc = join_try(req, resp, ag, ih, bound ? &me : NULL, in.name, &idem);
+        enum joined rc = join_try(req, resp, ag, invite[0] ? ih : NULL, in.seat, bound ? &me : NULL,
+                                  in.name, &idem);
         games_free(ag);
         if (rc == JOIN_DONE) goto done;
     }

@@ -186,7 +186,7 @@ static enum store_status game_rows(PGconn **pgp, const struct store_new_game *g,
     }
     if (s == STORE_OK) {
         struct turn_text tt;
-        const char *vals[22] = {g->id,
+        const char *vals[23] = {g->id,
                                 g->ruleset,
                                 g->options_json,
                                 seed,
@@ -207,11 +207,12 @@ static enum store_status game_rows(PGconn **pgp, const struct store_new_game *g,
                                 g->seed_chosen ? "true" : "false",
                                 g->owner,
                                 g->rated ? "true" : "false",
-                                g->chat_public ? "true" : "false"};
+                                g->chat_public ? "true" : "false",
+                                g->listed ? "true" : "false"};
         turn_vals(&g->turn, &tt, vals + 12);
-        int lens[22] = {0, 0, 0, 0, 0, 0, 0, 0, (int)g->snapshot_len, 0, 0, 0, 0, 0,
+        int lens[23] = {0, 0, 0, 0, 0, 0, 0, 0, (int)g->snapshot_len, 0, 0, 0, 0, 0, 0,
                         0, 0, 0, 0, 0, 0, 0, 0};
-        s = db_run_cmd(&pg, ST_GAME_INSERT, 22, vals, lens, NULL);
+        s = db_run_cmd(&pg, ST_GAME_INSERT, 23, vals, lens, NULL);
     }
     for (int i = 0; s == STORE_OK && i < g->nplayers; i++) {
         char seat[16], think[16];
@@ -332,6 +333,7 @@ enum store_status store_game_load(const char *id, struct store_game *out)
     out->seed_chosen = get_int4(res, 0, 14) != 0;
     out->rated = get_int4(res, 0, 15) == 1;
     out->chat_public = get_int4(res, 0, 16) == 1;
+    out->listed = get_int4(res, 0, 24) == 1;
     const char *status = PQgetvalue(res, 0, 11);
     out->state = strcmp(status, "waiting") == 0   ? STORE_WAITING
                  : strcmp(status, "aborted") == 0 ? STORE_ABORTED

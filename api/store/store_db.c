@@ -172,6 +172,29 @@
                        "WHERE c.tournament_id = t.id), 'created_at', " TOURNEY_TIME_SQL(           \
                            "t.created_at") ")"
 
+/* The rating subject (0023) of seat p (players p): a person's id, a computer player's level
+ * and think class, else NULL (a named or open seat has no rating). */
+#define SEAT_SUBJECT_SQL                                                                           \
+    "CASE WHEN p.person_id IS NOT NULL THEN p.person_id::text WHEN p.bot IS NOT NULL THEN "        \
+    "'bot:' || p.bot || ':' || CASE WHEN p.think_ms < 100 THEN 'fast' WHEN p.think_ms < 1000 "     \
+    "THEN 'normal' ELSE 'slow' END END"
+
+/* A listed game g (0035) as LobbyGame (openapi.yaml): its setup, the clock's settings (not
+ * where it stands), and its seats by number, an open one without a name, a taken one with
+ * its player or computer player and its rating in the game's pool (rounded), if any. */
+#define LOBBY_GAME_SQL                                                                             \
+    "json_build_object('id', g.id, 'ruleset', g.ruleset, 'options', g.options, 'clock', "          \
+    "CASE WHEN g.clock IS NOT NULL THEN jsonb_strip_nulls(jsonb_build_object('turn_seconds', "     \
+    "g.clock->'turn_seconds', 'initial_seconds', g.clock->'initial_seconds', "                     \
+    "'increment_seconds', g.clock->'increment_seconds', 'on_timeout', g.clock->'on_timeout')) "    \
+    "END, 'rated', g.rated, 'status', g.status, 'created_at', " TOURNEY_TIME_SQL(                  \
+        "g.created_at") ", 'seats', (SELECT json_agg(json_build_object('seat', p.seat, 'open', "   \
+                        "p.invite_hash IS NOT NULL, 'name', CASE WHEN p.invite_hash IS NULL "      \
+                        "THEN p.name END, 'player', p.person_id, 'bot', p.bot, 'rating', "         \
+                        "round(r.rating)::integer) ORDER BY p.seat) FROM players p LEFT JOIN "     \
+                        "ratings r ON r.pool = g.ruleset AND r.subject = " SEAT_SUBJECT_SQL        \
+                        " WHERE p.game_id = g.id))"
+
 static const char *const stmt_sql[ST_COUNT] = {
     [ST_PING] = "SELECT 1",
     /* One row per seat; the snapshot only in the first (results in binary); the person a
@@ -197,23 +220,22 @@ static const char *const stmt_sql[ST_COUNT] = {
                      "r.rating::text, r.deviation::text, r.volatility::text, r.games::text, "
                      "(extract(epoch FROM r.last_rated_at) * 1000)::bigint::text, "
                      "(extract(epoch FROM now()) * 1000)::bigint::text, "
-                     "(p.person_id IS NOT NULL OR p.bot IS NOT NULL)::integer "
+                     "(p.person_id IS NOT NULL OR p.bot IS NOT NULL)::integer, "
+                     /* Whether the game is in the lobby's lists (0035). */
+                     "g.listed::integer "
                      "FROM games g "
                      "JOIN players p ON p.game_id = g.id "
-                     "LEFT JOIN ratings r ON r.pool = g.ruleset AND r.subject = CASE WHEN "
-                     "p.person_id IS NOT NULL THEN p.person_id::text WHEN p.bot IS NOT NULL THEN "
-                     "'bot:' || p.bot || ':' || CASE WHEN p.think_ms < 100 THEN 'fast' WHEN "
-                     "p.think_ms < 1000 THEN 'normal' ELSE 'slow' END END "
-                     "WHERE g.id = $1::uuid ORDER BY p.seat",
+                     "LEFT JOIN ratings r ON r.pool = g.ruleset AND r.subject = " SEAT_SUBJECT_SQL
+                     " WHERE g.id = $1::uuid ORDER BY p.seat",
     [ST_GAME_INSERT] =
         "INSERT INTO games (id, ruleset, options, seed, start_tile, custom_deck, "
         "version, status, last_seq, snapshot, hints, result, rematch_of, "
         "turn_number, turn_seat, turn_phase, scores, clock, deadline, seed_chosen, owner, rated, "
-        "chat_public) VALUES ($1::uuid, $2, $3::jsonb, $4::numeric, $5, $6::jsonb, 1, $7, "
+        "chat_public, listed) VALUES ($1::uuid, $2, $3::jsonb, $4::numeric, $5, $6::jsonb, 1, $7, "
         "$8::integer, "
         "$9::bytea, NOT $10::boolean, $11, $12::uuid, $13::integer, $14::integer, "
         "$15, $16::integer[], $17::jsonb, $18::timestamptz, $19::boolean, $20, $21::boolean, "
-        "$22::boolean)",
+        "$22::boolean, $23::boolean)",
     [ST_PLAYER_INSERT] = "INSERT INTO players (game_id, seat, name, token_hash, person_id, bot, "
                          "think_ms, token_unclaimed, invite_hash) VALUES ($1::uuid, $2::integer, "
                          "$3, $4::bytea, $5::uuid, $6, $7::integer, coalesce($8::boolean, false), "
@@ -820,6 +842,18 @@ static const char *const stmt_sql[ST_COUNT] = {
         "(SELECT " TOURNEY_SUMMARY_SQL " AS j, t.created_at, t.id FROM tournaments t JOIN "
         "people o ON o.id = t.organiser WHERE $1::text IS NULL OR t.status = $1::text ORDER BY "
         "t.created_at DESC, t.id LIMIT $2::integer) x",
+    /* The lobby's lists (0035): listed games of status $1 (and of ruleset $2, unless NULL)
+     * after the cursor ($3: created_at in microseconds since 1970, $4: id; NULL: from the
+     * newest), newest first, $5 at most; each with its cursor. The cursor's bound is an
+     * index condition of games_listed whether given or not (NULL: infinity). */
+    [ST_LOBBY_PAGE] =
+        "SELECT " LOBBY_GAME_SQL "::text, (extract(epoch FROM g.created_at) * 1000000)::bigint"
+        "::text || '.' || g.id::text FROM games g WHERE g.listed AND g.status = $1::text AND "
+        "($2::text IS NULL OR g.ruleset = $2::text) AND (g.created_at, g.id) < (CASE WHEN "
+        "$3::bigint IS NULL THEN 'infinity'::timestamptz ELSE 'epoch'::timestamptz + "
+        "$3::bigint * interval '1 microsecond' END, coalesce($4::uuid, "
+        "'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid)) ORDER BY g.created_at DESC, g.id DESC "
+        "LIMIT $5::integer",
     /* Tournament $1 started if open (0032's tournament_start): what it found. */
     [ST_TOURNEY_START] = "SELECT tournament_start($1::uuid)",
     /* An announced start with fewer than two entrants: called off. */
@@ -912,7 +946,7 @@ static const unsigned char stmt_repeatable[ST_COUNT] = {
     [ST_BLOCKS_LIST] = 1,    [ST_BLOCKS_AMONG] = 1,    [ST_GAME_SUSPENDED] = 1,
     [ST_CHAT_HIDE] = 1,      [ST_TOURNEY_JSON] = 1,    [ST_TOURNEY_LIST] = 1,
     [ST_TOURNEY_ROW] = 1,    [ST_TOURNEY_SEEDED] = 1,  [ST_TOURNEY_TABLES] = 1,
-    [ST_TOURNEY_EVENTS] = 1,
+    [ST_TOURNEY_EVENTS] = 1, [ST_LOBBY_PAGE] = 1,
 };
 
 /* A thread's connection. */

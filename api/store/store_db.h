@@ -121,6 +121,8 @@ enum stmt {
     ST_TOURNEY_CHECK,
     ST_TOURNEY_EVENTS,
     ST_TOURNEY_WITHDRAW,
+    /* The lobby's lists (store_lobby.c, 0035). */
+    ST_LOBBY_PAGE,
     ST_COUNT
 };
 

@@ -81,6 +81,7 @@ struct store_game {
     int seed_chosen;                             /* 1: the creator chose the seed (0022) */
     int chat_public;                             /* 1: created with "chat": "public" (0026) */
     int rated;                                   /* 1: a rated game (0025) */
+    int listed;                                  /* 1: in the lobby's lists (0035) */
     enum store_game_state state;                 /* waiting, aborted, or as the engine says */
     struct store_clock clock;                    /* its clock (0011): kind 0 for none */
     size_t snapshot_len;                         /* bytes in snapshot */
@@ -137,6 +138,7 @@ struct store_new_game {
     int seed_chosen;               /* 1: the creator chose the seed (0022) */
     int chat_public;               /* 1: "chat": "public", anyone reads the chat (0026) */
     int rated;                     /* 1: a rated game (0025) */
+    int listed;                    /* 1: "listed": true, in the lobby's lists (0035) */
     const struct store_jobs *jobs; /* background jobs to write, or NULL: none */
     struct store_turn turn;        /* the turn and scores for the players' lists */
     const char *clock_json;        /* the clock (games.clock, 0011), or NULL: none */

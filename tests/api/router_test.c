@@ -99,6 +99,8 @@ STUB(routes_tournament_leave)
 STUB(routes_tournament_start)
 STUB(routes_tournament_events)
 STUB(routes_web_words)
+STUB(routes_lobby_tables)
+STUB(routes_lobby_games)
 
 static char problem[40]; /* the code of the last problem answered */
 
@@ -208,6 +210,12 @@ static const struct route_case cases[] = {
      "routes_admin_reinstate", GID, "/v1/admin/players/{id}/reinstate"},
     {"POST", "/v1/admin/players/" GID "/reinstate", "text/plain", "x", 415, NULL, NULL,
      "/v1/admin/players/{id}/reinstate"},
+    /* The lobby (issue 30). */
+    {"GET", "/v1/lobby/tables", NULL, NULL, RAN_STATUS, "routes_lobby_tables", "(null)",
+     "/v1/lobby/tables"},
+    {"GET", "/v1/lobby/games", NULL, NULL, RAN_STATUS, "routes_lobby_games", "(null)",
+     "/v1/lobby/games"},
+    {"POST", "/v1/lobby/games", NULL, NULL, 405, NULL, "GET", "/v1/lobby/games"},
     /* Tournaments (issue 27). */
     {"POST", "/v1/tournaments", NULL, NULL, RAN_STATUS, "routes_tournament_create", "(null)",
      "/v1/tournaments"},

@@ -14,16 +14,10 @@
 #include <time.h>
 
 #include "db.h"
+#include "lobby.h"
 #include "tests.h"
 
 #define LOBBY_DECK "\"start\":\"D\",\"deck\":[\"K\",\"D\",\"E\",\"U\",\"V\",\"B\",\"A\",\"L\"]"
-
-/* A game with open seats as created: its seats' tokens and invites. */
-struct lobby {
-    struct game g;           /* id, seat tokens ("" for open and bound seats) */
-    char invite[5][64];      /* the open seats' invites, "" for the others */
-    char invite_url[5][160]; /* and their invite_url */
-};
 
 /* Creates the player `name` into `w` (person_new); 0 or -1. */
 static int who_new(const struct server *srv, const char *name, struct person *w)
@@ -32,99 +26,13 @@ static int who_new(const struct server *srv, const char *name, struct person *w)
     return person_new(srv, name, w, why, sizeof why);
 }
 
-/* POST /v1/games `body` (with header `h`, may be NULL) into `l`: the status. */
-static long lobby_new(const struct server *srv, const char *body, const char *h, struct lobby *l,
-                      struct resp *keep)
-{
-    const char *hs[] = {h, NULL};
-    struct resp r;
-    http(srv, "POST", "/v1/games", body, h ? hs : NULL, &r);
-    memset(l, 0, sizeof *l);
-    long st = r.status;
-    if (st == 201) {
-        snprintf(l->g.id, sizeof l->g.id, "%s", jstr(r.json, "id"));
-        const cJSON *players = jget(r.json, "players");
-        l->g.nplayers = cJSON_GetArraySize(players);
-        for (int s = 0; s < l->g.nplayers && s < 5; s++) {
-            const cJSON *p = cJSON_GetArrayItem(players, s);
-            const char *tok = jstr(p, "token");
-            snprintf(l->g.token[s], sizeof l->g.token[s], "%s", tok);
-            if (tok[0])
-                snprintf(l->g.auth[s], sizeof l->g.auth[s], "Authorization: Bearer %s", tok);
-            snprintf(l->invite[s], sizeof l->invite[s], "%s", jstr(p, "invite"));
-            snprintf(l->invite_url[s], sizeof l->invite_url[s], "%s", jstr(p, "invite_url"));
-        }
-    }
-    if (keep)
-        *keep = r;
-    else
-        resp_free(&r);
-    return st;
-}
-
-/* POST `path` with `body` and header lines h1, h2 (NULL for none): status, code in `code`. */
-static long post(const struct server *srv, const char *path, const char *body, const char *h1,
-                 const char *h2, char *code, size_t cap, struct resp *keep)
-{
-    const char *h[3] = {h1, h2, NULL};
-    if (!h1) h[0] = h2, h[1] = NULL;
-    struct resp r;
-    http(srv, "POST", path, body, h, &r);
-    long st = r.status;
-    snprintf(code, cap, "%s", st < 300 ? "" : problem_code(&r));
-    if (keep)
-        *keep = r;
-    else
-        resp_free(&r);
-    return st;
-}
-
-/* POST /v1/games/{id}/join {"invite", "name"?} (name NULL: none) with header `h`. */
-static long join(const struct server *srv, const struct lobby *l, const char *invite,
-                 const char *name, const char *h, char *code, size_t cap, struct resp *keep)
-{
-    char path[160], body[256];
-    snprintf(path, sizeof path, "/v1/games/%s/join", l->g.id);
-    if (name)
-        snprintf(body, sizeof body, "{\"invite\":\"%s\",\"name\":\"%s\"}", invite, name);
-    else
-        snprintf(body, sizeof body, "{\"invite\":\"%s\"}", invite);
-    return post(srv, path, body, h, NULL, code, cap, keep);
-}
-
 /* POST /v1/games/{id}/<what> with header `h` and no body. */
 static long act_on(const struct server *srv, const struct lobby *l, const char *what,
                    const char *body, const char *h, char *code, size_t cap)
 {
     char path[160];
     snprintf(path, sizeof path, "/v1/games/%s/%s", l->g.id, what);
-    return post(srv, path, body, h, NULL, code, cap, NULL);
-}
-
-/* The game's GET body (malloc'd) and, in the database, its version, events and seats as
- * one text: what a refusal must leave as it was. */
-static char *snapshot_of(const struct server *srv, const struct lobby *l)
-{
-    char path[160];
-    snprintf(path, sizeof path, "/v1/games/%s", l->g.id);
-    struct resp r;
-    http(srv, "GET", path, NULL, NULL, &r);
-    const char *v[] = {l->g.id};
-    long version = db_scalar_params("SELECT version FROM games WHERE id = $1::uuid", 1, v);
-    long events = db_scalar_params("SELECT count(*) FROM events WHERE game_id = $1::uuid", 1, v);
-    long open = db_scalar_params(
-        "SELECT count(*) FROM players WHERE game_id = $1::uuid AND invite_hash IS NOT NULL", 1, v);
-    long seats = db_scalar_params(
-        "SELECT sum(hashtext(name || encode(token_hash, 'hex') || coalesce(person_id::text, '')))"
-        " FROM players WHERE game_id = $1::uuid",
-        1, v);
-    size_t n = r.len + 128;
-    char *out = malloc(n);
-    if (out)
-        snprintf(out, n, "%ld %s|v%ld e%ld o%ld s%ld", r.status, r.body ? r.body : "", version,
-                 events, open, seats);
-    resp_free(&r);
-    return out;
+    return lobby_post(srv, path, body, h, NULL, code, cap, NULL);
 }
 
 /* The status of the game as GET shows it, into `out`. */
@@ -134,19 +42,6 @@ static void status_of(const struct server *srv, const struct lobby *l, char *out
     snprintf(out, cap, "%s", j ? jstr(j, "status") : "?");
     cJSON_Delete(j);
 }
-
-/* Checks that `call` (a statement) leaves the game `l` as it was: GET body, version,
- * events, seats. */
-#define UNCHANGED(l, call, ...)                                                                    \
-    do {                                                                                           \
-        char *before_ = snapshot_of(srv, l);                                                       \
-        call;                                                                                      \
-        char *after_ = snapshot_of(srv, l);                                                        \
-        int same_ = before_ && after_ && strcmp(before_, after_) == 0;                             \
-        free(before_);                                                                             \
-        free(after_);                                                                              \
-        CHECK(same_, __VA_ARGS__);                                                                 \
-    } while (0)
 
 static const char *const rulesets[] = {"classic", "hills", "discovery"};
 
@@ -221,7 +116,7 @@ static void lobby_play(struct server *srv, const char *ruleset)
 
     /* Seat 1 by name, the invite in the body. */
     struct resp jr;
-    st = join(srv, &l, l.invite[1], "Bob", NULL, code, sizeof code, &jr);
+    st = lobby_join(srv, &l, l.invite[1], "Bob", NULL, code, sizeof code, &jr);
     int j1 = st == 200 && jnum(jr.json, "seat") == 1 && token_shape(jstr(jr.json, "token")) &&
              strcmp(jstr(jr.json, "status"), "waiting") == 0;
     snprintf(l.g.token[1], sizeof l.g.token[1], "%s", jstr(jr.json, "token"));
@@ -231,7 +126,7 @@ static void lobby_play(struct server *srv, const char *ruleset)
     status_of(srv, &l, st_, sizeof st_);
     CHECK(strcmp(st_, "waiting") == 0, "%s: one seat still open, yet %s", ruleset, st_);
     /* The used invite is gone. */
-    UNCHANGED(&l, st = join(srv, &l, l.invite[1], "Dee", NULL, code, sizeof code, NULL),
+    UNCHANGED(&l, st = lobby_join(srv, &l, l.invite[1], "Dee", NULL, code, sizeof code, NULL),
               "%s: a join with a used invite changed the game", ruleset);
     CHECK(st == 404 && strcmp(code, "invite_not_found") == 0, "%s: a used invite: %ld %s", ruleset,
           st, code);
@@ -239,11 +134,11 @@ static void lobby_play(struct server *srv, const char *ruleset)
           "%s: Bob acted while a seat is open", ruleset);
 
     /* Seat 2 by Cy's player token, through the invite_url (invite in the query). */
-    UNCHANGED(&l, st = post(srv, l.invite_url[2], NULL, NULL, NULL, code, sizeof code, NULL),
+    UNCHANGED(&l, st = lobby_post(srv, l.invite_url[2], NULL, NULL, NULL, code, sizeof code, NULL),
               "%s: a join without name or token changed the game", ruleset);
     CHECK(st == 401 && strcmp(code, "missing_token") == 0, "%s: no name, no token: %ld %s", ruleset,
           st, code);
-    st = post(srv, l.invite_url[2], NULL, cy.auth, NULL, code, sizeof code, &jr);
+    st = lobby_post(srv, l.invite_url[2], NULL, cy.auth, NULL, code, sizeof code, &jr);
     int j2 = st == 200 && jnum(jr.json, "seat") == 2 && !jget(jr.json, "token") &&
              strcmp(jstr(jr.json, "status"), "active") == 0;
     resp_free(&jr);
@@ -312,7 +207,7 @@ ITEST(test_lobby_refusals, "lobby: every refusal of a join, its code, the game u
     snprintf(path, sizeof path, "/v1/games/%s/join", l.g.id);
     static const char forged[] = "Zm9yZ2VkLWludml0ZS10aGF0LWlzLW5vdC1hLXJlYWwtb25lMTIz";
     struct {
-        const char *body; /* NULL: join(invite, name) */
+        const char *body; /* NULL: lobby_join(invite, name) */
         const char *invite;
         const char *name;
         const char *h;
@@ -325,20 +220,22 @@ ITEST(test_lobby_refusals, "lobby: every refusal of a join, its code, the game u
         {NULL, l.invite[1], NULL, "Authorization: Bearer nobodys-token", 401, "unknown_token"},
         {NULL, l.invite[1], NULL, NULL, 401, "missing_token"},
         {"{\"name\":\"Dee\"}", NULL, NULL, NULL, 400, "invalid_body"},
-        {"{\"invite\":\"x\",\"name\":\"Dee\",\"seat\":1}", NULL, NULL, NULL, 400, "unknown_field"},
+        {"{\"invite\":\"x\",\"name\":\"Dee\",\"chair\":1}", NULL, NULL, NULL, 400, "unknown_field"},
+        {"{\"invite\":\"x\",\"name\":\"Dee\",\"seat\":1}", NULL, NULL, NULL, 400, "invalid_body"},
         {"{\"invite\":\"\",\"name\":\"Dee\"}", NULL, NULL, NULL, 400, "invalid_body"},
         {"{\"invite\":\"x\",\"name\":\"\"}", NULL, NULL, NULL, 400, "invalid_body"},
         {"[", NULL, NULL, NULL, 400, "invalid_json"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         if (cases[i].body)
-            UNCHANGED(
-                &l, st = post(srv, path, cases[i].body, cases[i].h, NULL, code, sizeof code, NULL),
-                "case %zu changed the game", i);
+            UNCHANGED(&l,
+                      st = lobby_post(srv, path, cases[i].body, cases[i].h, NULL, code, sizeof code,
+                                      NULL),
+                      "case %zu changed the game", i);
         else
             UNCHANGED(&l,
-                      st = join(srv, &l, cases[i].invite, cases[i].name, cases[i].h, code,
-                                sizeof code, NULL),
+                      st = lobby_join(srv, &l, cases[i].invite, cases[i].name, cases[i].h, code,
+                                      sizeof code, NULL),
                       "case %zu changed the game", i);
         CHECK(st == cases[i].status && strcmp(code, cases[i].code) == 0,
               "case %zu: %ld %s, not %ld %s", i, st, code, cases[i].status, cases[i].code);
@@ -348,38 +245,40 @@ ITEST(test_lobby_refusals, "lobby: every refusal of a join, its code, the game u
     snprintf(q, sizeof q, "%s?invite=%s", path, l.invite[2]);
     char b[200];
     snprintf(b, sizeof b, "{\"invite\":\"%s\",\"name\":\"Dee\"}", l.invite[1]);
-    UNCHANGED(&l, st = post(srv, q, b, NULL, NULL, code, sizeof code, NULL),
+    UNCHANGED(&l, st = lobby_post(srv, q, b, NULL, NULL, code, sizeof code, NULL),
               "two invites changed the game");
     CHECK(st == 400 && strcmp(code, "invalid_body") == 0, "two invites: %ld %s", st, code);
     snprintf(q, sizeof q, "%s?invite=%s&invite=%s", path, l.invite[2], l.invite[2]);
-    UNCHANGED(&l, st = post(srv, q, "{\"name\":\"Dee\"}", NULL, NULL, code, sizeof code, NULL),
+    UNCHANGED(&l,
+              st = lobby_post(srv, q, "{\"name\":\"Dee\"}", NULL, NULL, code, sizeof code, NULL),
               "a repeated ?invite= changed the game");
     CHECK(st == 400 && strcmp(code, "invalid_parameter") == 0, "?invite= twice: %ld %s", st, code);
-    st = post(srv, "/v1/games/00000000-0000-4000-8000-000000000000/join", b, NULL, NULL, code,
-              sizeof code, NULL);
+    st = lobby_post(srv, "/v1/games/00000000-0000-4000-8000-000000000000/join", b, NULL, NULL, code,
+                    sizeof code, NULL);
     CHECK(st == 404 && strcmp(code, "not_found") == 0, "no such game: %ld %s", st, code);
-    st = post(srv, "/v1/games/nope/join", b, NULL, NULL, code, sizeof code, NULL);
+    st = lobby_post(srv, "/v1/games/nope/join", b, NULL, NULL, code, sizeof code, NULL);
     CHECK(st == 404 && strcmp(code, "not_found") == 0, "a bad game id: %ld %s", st, code);
     /* An invite of another game. */
     struct lobby other;
     CHECK(lobby_new(srv, "{\"players\":[{\"name\":\"Al\"},{\"open\":true}]}", NULL, &other, NULL) ==
               201,
           "another game");
-    UNCHANGED(&l, st = join(srv, &l, other.invite[1], "Dee", NULL, code, sizeof code, NULL),
+    UNCHANGED(&l, st = lobby_join(srv, &l, other.invite[1], "Dee", NULL, code, sizeof code, NULL),
               "another game's invite changed the game");
     CHECK(st == 404 && strcmp(code, "invite_not_found") == 0, "another game's invite: %ld %s", st,
           code);
     /* Bob (already holding seat 1) cannot take seat 2 as well: 409, from the stored seat. */
-    CHECK(join(srv, &l, l.invite[1], NULL, bob.auth, code, sizeof code, NULL) == 200,
+    CHECK(lobby_join(srv, &l, l.invite[1], NULL, bob.auth, code, sizeof code, NULL) == 200,
           "Bob's join: %s", code);
-    UNCHANGED(&l, st = join(srv, &l, l.invite[2], NULL, bob.auth, code, sizeof code, NULL),
+    UNCHANGED(&l, st = lobby_join(srv, &l, l.invite[2], NULL, bob.auth, code, sizeof code, NULL),
               "Bob's second join changed the game");
     CHECK(st == 409 && strcmp(code, "already_seated") == 0, "Bob's second seat: %ld %s", st, code);
     /* A bound seat acts by its player token once the game started, not before. */
     UNCHANGED(&l, st = act_on(srv, &l, "draw", NULL, ann.auth, code, sizeof code),
               "Ann's early draw changed the game");
     CHECK(st == 409 && strcmp(code, "game_not_active") == 0, "Ann's early draw: %ld %s", st, code);
-    CHECK(join(srv, &l, l.invite[2], "Dee", NULL, code, sizeof code, NULL) == 200, "Dee: %s", code);
+    CHECK(lobby_join(srv, &l, l.invite[2], "Dee", NULL, code, sizeof code, NULL) == 200, "Dee: %s",
+          code);
     CHECK(act_on(srv, &l, "draw", NULL, ann.auth, code, sizeof code) == 200, "Ann's draw: %s",
           code);
     /* A game without open seats starts as before: active, no game_started. */
@@ -394,31 +293,10 @@ ITEST(test_lobby_refusals, "lobby: every refusal of a join, its code, the game u
                            "'active'",
                            plain.g.id) == 1,
           "a game without open seats is not as before");
-    UNCHANGED(&plain, st = join(srv, &plain, forged, "Dee", NULL, code, sizeof code, NULL),
+    UNCHANGED(&plain, st = lobby_join(srv, &plain, forged, "Dee", NULL, code, sizeof code, NULL),
               "a join of a plain game changed it");
     CHECK(st == 404 && strcmp(code, "invite_not_found") == 0, "join a plain game: %ld %s", st,
           code);
-}
-
-/* A thread of the race: one join, its status. */
-struct racer {
-    const struct server *srv;
-    const struct lobby *l;
-    const char *invite;
-    char name[16];
-    pthread_barrier_t *go;
-    const char *auth; /* a player token's header: join as that player (no name) */
-    long status;
-    char code[64];
-};
-
-static void *racer_run(void *arg)
-{
-    struct racer *r = arg;
-    pthread_barrier_wait(r->go);
-    r->status = join(r->srv, r->l, r->invite, r->auth ? NULL : r->name, r->auth, r->code,
-                     sizeof r->code, NULL);
-    return NULL;
 }
 
 #define RACERS 8
@@ -430,42 +308,28 @@ ITEST(test_lobby_race,
     CHECK(lobby_new(srv, "{\"players\":[{\"name\":\"Ann\"},{\"open\":true}]}", NULL, &l, NULL) ==
               201,
           "create");
-    pthread_barrier_t go;
-    pthread_barrier_init(&go, NULL, RACERS);
-    struct racer rs[RACERS];
-    pthread_t th[RACERS];
+    struct lobby_racer rs[RACERS];
     for (int i = 0; i < RACERS; i++) {
-        rs[i] = (struct racer){.srv = srv, .l = &l, .invite = l.invite[1], .go = &go};
+        rs[i] = (struct lobby_racer){.srv = srv, .l = &l, .invite = l.invite[1]};
         snprintf(rs[i].name, sizeof rs[i].name, "R%d", i);
-        pthread_create(&th[i], NULL, racer_run, &rs[i]);
     }
-    for (int i = 0; i < RACERS; i++) pthread_join(th[i], NULL);
-    pthread_barrier_destroy(&go);
-    int won = 0, lost = 0, winner = -1;
-    for (int i = 0; i < RACERS; i++) {
-        if (rs[i].status == 200) won++, winner = i;
-        if (rs[i].status == 404 && strcmp(rs[i].code, "invite_not_found") == 0) lost++;
-    }
-    CHECK(won == 1 && lost == RACERS - 1, "%d racers won, %d got invite_not_found", won, lost);
-    cJSON *j = game_get(srv, &l.g);
-    int ok = j && strcmp(jstr(j, "status"), "active") == 0 &&
-             strcmp(jstr(j, "players.1.name"), rs[winner].name) == 0;
-    cJSON_Delete(j);
-    CHECK(ok, "the game is not active with the winner's name at seat 1");
-    CHECK(db_events_of(l.g.id, "game_started") == 1 &&
-              db_scalar_id("SELECT version FROM games WHERE id = $1::uuid", l.g.id) == 2,
-          "not one game_started, or not one join stored");
+    int lost = 0, winner = lobby_race(rs, RACERS, 404, "invite_not_found", &lost);
+    CHECK(winner >= 0 && lost == RACERS - 1, "no one winner, %d got invite_not_found", lost);
+    CHECK(lobby_won_by(srv, &l, rs[winner].name),
+          "not active with the winner at seat 1, one game_started, one join stored");
 
     /* Two invites of one game taken at once: both seats, one game_started. */
+    pthread_barrier_t go;
+    pthread_t th[RACERS];
     struct lobby two;
     CHECK(lobby_new(srv, "{\"players\":[{\"name\":\"Ann\"},{\"open\":true},{\"open\":true}]}", NULL,
                     &two, NULL) == 201,
           "create");
     pthread_barrier_init(&go, NULL, 2);
     for (int i = 0; i < 2; i++) {
-        rs[i] = (struct racer){.srv = srv, .l = &two, .invite = two.invite[1 + i], .go = &go};
+        rs[i] = (struct lobby_racer){.srv = srv, .l = &two, .invite = two.invite[1 + i], .go = &go};
         snprintf(rs[i].name, sizeof rs[i].name, "T%d", i);
-        pthread_create(&th[i], NULL, racer_run, &rs[i]);
+        pthread_create(&th[i], NULL, lobby_racer_run, &rs[i]);
     }
     for (int i = 0; i < 2; i++) pthread_join(th[i], NULL);
     pthread_barrier_destroy(&go);
@@ -489,9 +353,9 @@ ITEST(test_lobby_race,
           "create");
     pthread_barrier_init(&go, NULL, 2);
     for (int i = 0; i < 2; i++) {
-        rs[i] = (struct racer){
+        rs[i] = (struct lobby_racer){
             .srv = srv, .l = &three, .invite = three.invite[1 + i], .go = &go, .auth = dee.auth};
-        pthread_create(&th[i], NULL, racer_run, &rs[i]);
+        pthread_create(&th[i], NULL, lobby_racer_run, &rs[i]);
     }
     for (int i = 0; i < 2; i++) pthread_join(th[i], NULL);
     pthread_barrier_destroy(&go);
@@ -542,7 +406,7 @@ ITEST(test_lobby_start_events, "lobby: game_started wakes a long poll and goes t
     pthread_create(&th, NULL, poller_run, &p);
     struct timespec pause = {0, 300 * 1000 * 1000};
     nanosleep(&pause, NULL);
-    long st = join(srv, &l, l.invite[1], "Bob", NULL, code, sizeof code, NULL);
+    long st = lobby_join(srv, &l, l.invite[1], "Bob", NULL, code, sizeof code, NULL);
     pthread_join(th, NULL);
     int woke = p.r.status == 200 && strcmp(jstr(p.r.json, "events.0.type"), "seat_joined") == 0 &&
                strcmp(jstr(p.r.json, "events.1.type"), "game_started") == 0;
@@ -570,8 +434,8 @@ ITEST(test_lobby_idempotency, "lobby: Idempotency-Key of a join")
     snprintf(path, sizeof path, "/v1/games/%s/join", l.g.id);
     snprintf(body, sizeof body, "{\"invite\":\"%s\",\"name\":\"Bob\"}", l.invite[1]);
     struct resp a, b;
-    long st = post(srv, path, body, key, NULL, code, sizeof code, &a);
-    long st2 = post(srv, path, body, key, NULL, code, sizeof code, &b);
+    long st = lobby_post(srv, path, body, key, NULL, code, sizeof code, &a);
+    long st2 = lobby_post(srv, path, body, key, NULL, code, sizeof code, &b);
     /* The repeat is the first answer again, the seat token included (sealed, issue 11
      * item 7). */
     int same = st == 200 && st2 == 200 && jnum(a.json, "seat") == 1 && jnum(b.json, "seat") == 1 &&
@@ -582,15 +446,16 @@ ITEST(test_lobby_idempotency, "lobby: Idempotency-Key of a join")
     CHECK(same, "a join and its repeat (the same seat token): %ld, %ld", st, st2);
     /* An anonymous join's key unlocks a token: a short one is refused, nothing joined. */
     snprintf(body, sizeof body, "{\"invite\":\"%s\",\"name\":\"Cy\"}", l.invite[2]);
-    UNCHANGED(
-        &l, st = post(srv, path, body, "Idempotency-Key: short-key", NULL, code, sizeof code, NULL),
-        "a short anonymous key changed the game");
+    UNCHANGED(&l,
+              st = lobby_post(srv, path, body, "Idempotency-Key: short-key", NULL, code,
+                              sizeof code, NULL),
+              "a short anonymous key changed the game");
     CHECK(st == 400 && strcmp(code, "idempotency_key_too_short") == 0, "a short key: %ld %s", st,
           code);
     CHECK(db_scalar_id("SELECT version FROM games WHERE id = $1::uuid", l.g.id) == 2,
           "the repeat joined again");
     snprintf(body, sizeof body, "{\"invite\":\"%s\",\"name\":\"Cy\"}", l.invite[2]);
-    UNCHANGED(&l, st = post(srv, path, body, key, NULL, code, sizeof code, NULL),
+    UNCHANGED(&l, st = lobby_post(srv, path, body, key, NULL, code, sizeof code, NULL),
               "the key with another body changed the game");
     CHECK(st == 409 && strcmp(code, "idempotency_key_reused") == 0, "another body: %ld %s", st,
           code);
@@ -633,7 +498,7 @@ static void after_abort(struct server *srv, const struct lobby *l, const char *a
               "%s: a placement changed it", rs);
     CHECK(st == 409 && strcmp(code, "game_not_active") == 0, "%s: place: %ld %s", rs, st, code);
     for (int s = 1; s < 5 && l->invite[s][0]; s++) {
-        UNCHANGED(l, st = join(srv, l, l->invite[s], "Late", NULL, code, sizeof code, NULL),
+        UNCHANGED(l, st = lobby_join(srv, l, l->invite[s], "Late", NULL, code, sizeof code, NULL),
                   "%s: a join changed it", rs);
         CHECK(st == 409 && strcmp(code, "game_not_active") == 0, "%s: join: %ld %s", rs, st, code);
     }
@@ -689,11 +554,11 @@ ITEST(test_lobby_abort,
         CHECK(play_turn(srv, &b.g, 0, why, sizeof why) == 0, "%s: %s", rs, why);
         char stale[64];
         snprintf(stale, sizeof stale, "If-Match: \"%d\"", game_version(srv, &b.g) - 1);
-        char *before = snapshot_of(srv, &b);
+        char *before = lobby_snapshot(srv, &b);
         char tmp[160];
         snprintf(tmp, sizeof tmp, "/v1/games/%s/abort", b.g.id);
-        st = post(srv, tmp, NULL, b.g.auth[1], stale, code, sizeof code, NULL);
-        char *after = snapshot_of(srv, &b);
+        st = lobby_post(srv, tmp, NULL, b.g.auth[1], stale, code, sizeof code, NULL);
+        char *after = lobby_snapshot(srv, &b);
         int same = before && after && strcmp(before, after) == 0;
         free(before);
         free(after);
@@ -785,7 +650,7 @@ ITEST(test_lobby_clock_and_bot,
     CHECK(no_deadline, "a waiting game has a deadline");
     CHECK(db_scalar_id("SELECT count(*) FROM jobs WHERE game_id = $1::uuid", l.g.id) == 0,
           "a waiting game has background jobs");
-    CHECK(join(srv, &l, l.invite[1], "Bob", NULL, code, sizeof code, NULL) == 200, "join: %s",
+    CHECK(lobby_join(srv, &l, l.invite[1], "Bob", NULL, code, sizeof code, NULL) == 200, "join: %s",
           code);
     /* The join is version 2; the computer player's draw and placement follow. */
     cJSON *s = state_at_least(srv, l.g.id, 4);
@@ -827,10 +692,10 @@ ITEST(test_lobby_past_versions,
           "create");
     int v0 = (int)jnum(c.json, "version");
     resp_free(&c);
-    CHECK(join(srv, &l, l.invite[1], "Bea", NULL, code, sizeof code, NULL) == 200, "join 1: %s",
-          code);
-    CHECK(join(srv, &l, l.invite[2], "Cid", NULL, code, sizeof code, NULL) == 200, "join 2: %s",
-          code);
+    CHECK(lobby_join(srv, &l, l.invite[1], "Bea", NULL, code, sizeof code, NULL) == 200,
+          "join 1: %s", code);
+    CHECK(lobby_join(srv, &l, l.invite[2], "Cid", NULL, code, sizeof code, NULL) == 200,
+          "join 2: %s", code);
     int v2 = game_version(srv, &l.g);
     CHECK(v2 == v0 + 2, "versions %d then %d", v0, v2);
     /* As created: waiting, both seats open with their placeholders. */
@@ -910,7 +775,7 @@ ITEST(test_lobby_stacked_deck_shown,
         resp_free(&r);
         CHECK(state_ok, "%s: the waiting game's state does not show seed_chosen %d custom_deck %d",
               cases[i].setup, cases[i].seed_chosen, cases[i].custom_deck);
-        st = join(srv, &l, l.invite[1], "Bob", NULL, code, sizeof code, &r);
+        st = lobby_join(srv, &l, l.invite[1], "Bob", NULL, code, sizeof code, &r);
         int join_ok = st == 200 && cJSON_IsBool(jget(r.json, "seed_chosen")) &&
                       cJSON_IsBool(jget(r.json, "custom_deck")) &&
                       cJSON_IsTrue(jget(r.json, "seed_chosen")) == cases[i].seed_chosen &&

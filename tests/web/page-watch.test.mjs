@@ -1,8 +1,8 @@
 // page-watch.test.mjs: watching in the page (issue 30 item 6): an invite link whose seat
 // is taken offers to watch the game, and the spectator view opens; a game's link pasted on
-// the home page opens it too; axe-core on the refused invite. (The server lists no public
-// games, so there are no open tables or games to watch to pick from.) The real server
-// through the spec proxy (ratings-harness.mjs), its own database.
+// the home page opens it too; axe-core on the refused invite. (The lobby's open tables and
+// games to watch are page-lobby.test.mjs's.) The real server through the spec proxy
+// (ratings-harness.mjs), its own database.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { axe, DESKTOP, ratingsServer, watchedPage } from './ratings-harness.mjs';
