@@ -120,6 +120,10 @@ enum stmt {
     ST_TOURNEY_CHECK,
     ST_TOURNEY_EVENTS,
     ST_TOURNEY_WITHDRAW,
+    /* The analysis of a finished game (store_analysis.c, 0036). */
+    ST_ANALYSIS_GET,
+    ST_ANALYSIS_DONE,
+    ST_ANALYSIS_PUT,
     ST_COUNT
 };
 

@@ -27,14 +27,23 @@ static double loadavg(void)
     return l;
 }
 
+/* argv[i] as a whole number from 1 to 100000, or `dflt` when absent or not one. */
+static unsigned arg_or(int argc, char **argv, int i, unsigned dflt)
+{
+    if (argc <= i) return dflt;
+    char *end;
+    unsigned long v = strtoul(argv[i], &end, 10);
+    return *end || v < 1 || v > 100000 ? dflt : (unsigned)v;
+}
+
 int main(int argc, char **argv)
 {
     static struct cc_bot_scratch s;
     static struct cc_game g;
-    int games = argc > 1 ? atoi(argv[1]) : 3;
-    struct cc_analysis_budget b = {
-        .iterations = argc > 2 ? (uint32_t)atoi(argv[2]) : CC_ANALYSIS_DEFAULT_ITERATIONS,
-        .deals = argc > 3 ? (uint32_t)atoi(argv[3]) : CC_ANALYSIS_DEFAULT_DEALS};
+    int games = (int)arg_or(argc, argv, 1, 3);
+    struct cc_analysis_budget b = {.iterations =
+                                       arg_or(argc, argv, 2, CC_ANALYSIS_DEFAULT_ITERATIONS),
+                                   .deals = arg_or(argc, argv, 3, CC_ANALYSIS_DEFAULT_DEALS)};
     double worst = 0, total = 0;
     unsigned labels[CC_MOVE_LABEL_COUNT] = {0};
     printf("bench-analysis: %d 2-player classic games (greedy against mcts at 100 iterations), "
