@@ -6,10 +6,10 @@
 import { call } from './api.js';
 import { el, niceStep } from './chart.js';
 import { t } from './i18n.js';
+import { SEAT_COLORS } from './seats.js';
 
 const H = 170, PAD_L = 40, PAD_R = 10, PAD_T = 10, PAD_B = 24;
-const SEAT_COLOURS = ['#b03a2e', '#2c6fbb', '#1f8f4e', '#b7950b', '#7d3c98', '#555555'];
-const LOUD = { mistake: '#d35400', blunder: '#c0392b' }; // labels marked on the chart
+const LOUD = { mistake: '#f08c2e', blunder: '#7a1010' }; // labels marked on the chart
 
 // The analysis of game `id`, asked again after each 202's Retry-After (at most `tries`
 // times) until it is there: its body, or null (given up, or `stopped()` became true).
@@ -58,7 +58,7 @@ export function marginChart(a, nameOf, width) {
         el('text', { x: PAD_L - 6, y: y(v) + 4, 'text-anchor': 'end', 'font-size': 12, fill: '#5c554b' }, svg, String(v));
     }
     for (const seat of a.seats) {
-        const colour = SEAT_COLOURS[seat.seat % SEAT_COLOURS.length];
+        const colour = SEAT_COLORS[seat.seat % SEAT_COLORS.length]; // as the board's figures
         const mine = ps.map((p, i) => [p, i]).filter(([p]) => p.seat === seat.seat);
         el('polyline', { points: mine.map(([p, i]) => `${x(i)},${y(p.played_margin)}`).join(' '), fill: 'none',
             stroke: colour, 'stroke-width': 2, 'stroke-linejoin': 'round', class: 'seat-line',

@@ -970,8 +970,8 @@ function gameView(id) {
         const width = el.analysis.clientWidth ? el.analysis.clientWidth - 24 : 320;
         el.analysis.replaceChildren(h('h2', { id: 'analysis-h' }, t('analysis')),
             h('figure', { class: 'chartbox' }, marginChart(a, nameOf, width)),
-            h('ul', { class: 'analysis-seats' }, ...a.seats.map((s) => h('li', { 'data-seat': s.seat },
-                t('analysis_seat', { name: nameOf(s.seat), loss: s.average_loss.toFixed(2) })))));
+            h('ul', { class: 'analysis-seats' }, ...a.seats.map((s) => h('li', { 'data-seat': s.seat }, seatBadge(s.seat),
+                ' ', t('analysis_seat', { name: nameOf(s.seat), loss: s.average_loss.toFixed(2) })))));
     }
 
     function renderHistory() {
