@@ -13,11 +13,8 @@ enum store_status store_analysis_get(const char *id, int lease_ms, enum store_an
 {
     *body = NULL;
     *state = STORE_ANALYSIS_NOT_FINISHED;
-    char lease[16];
-    snprintf(lease, sizeof lease, "%d", lease_ms);
-    const char *vals[2] = {id, lease};
     PGresult *res;
-    enum store_status s = db_run_row(ST_ANALYSIS_GET, 2, vals, 0, &res);
+    enum store_status s = db_row_of_int(ST_ANALYSIS_GET, id, lease_ms, &res);
     if (s != STORE_OK) return s;
     if (!PQgetisnull(res, 0, 1)) {
         *body = strdup(PQgetvalue(res, 0, 1));

@@ -1361,6 +1361,14 @@ enum store_status db_row_of(enum stmt st, const char *param, int binary, PGresul
     return db_run_row(st, 1, vals, binary, out);
 }
 
+enum store_status db_row_of_int(enum stmt st, const char *param, long n, PGresult **out)
+{
+    char text[24];
+    snprintf(text, sizeof text, "%ld", n);
+    const char *vals[2] = {param, text};
+    return db_run_row(st, 2, vals, 0, out);
+}
+
 /* Runs `st` and discards the result; *affected (if not NULL) gets the rows changed. */
 enum store_status db_run_cmd(PGconn **pgp, enum stmt st, int n, const char *const *vals,
                              const int *lens, long *affected)

@@ -172,6 +172,9 @@ enum store_status db_run_row(enum stmt st, int n, const char *const *vals, int b
 /* db_run_row() of a statement with one parameter, `param` (an id, mostly). */
 enum store_status db_row_of(enum stmt st, const char *param, int binary, PGresult **out);
 
+/* db_run_row() of a statement with two parameters, `param` and the number `n`, in text. */
+enum store_status db_row_of_int(enum stmt st, const char *param, long n, PGresult **out);
+
 /* Runs `st` and discards the result; *affected (if not NULL) gets the rows changed. */
 enum store_status db_run_cmd(PGconn **pgp, enum stmt st, int n, const char *const *vals,
                              const int *lens, long *affected);

@@ -156,11 +156,7 @@ ITEST(test_analysis_servers, "analysis: two servers asked at once analyse once; 
     CHECK(hard_server_start(&x, env, 0) == 0, "the server without workers did not start");
     kill(srv->pid, SIGSTOP);
     get_analysis(&x, g.id, &r1);
-    long leased = db_scalar_id("WITH u AS (UPDATE jobs SET due_at = now() + interval '1500 ms', "
-                               "claimed_until = now() + interval '1500 ms', attempts = 1 WHERE "
-                               "game_id = $1::uuid AND kind = 'analysis' RETURNING 1) SELECT "
-                               "count(*) FROM u",
-                               g.id);
+    long leased = db_job_lease(g.id, "analysis", 1500);
     kill(srv->pid, SIGCONT);
     long long t0 = hard_now_ms();
     (void)hard_server_stop(&x);
