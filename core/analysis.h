@@ -40,7 +40,7 @@ enum cc_move_label {
 
 /* What bounds the review of one position (both fixed counts, never time: deterministic). */
 struct cc_analysis_budget {
-    uint32_t iterations; /* the hard level's search of the position (0: none; its ranking only) */
+    uint32_t iterations; /* the hard level's search of the position (0 is taken as 1) */
     uint32_t deals;      /* deals of the unseen tiles each candidate is valued over (>= 1) */
 };
 
