@@ -17,6 +17,7 @@
 #include "analysis.h"
 #include "bots.h"
 #include "job_kinds.h"
+#include "jobs.h"
 #include "json_analysis.h"
 #include "json_export.h"
 #include "log.h"
@@ -48,8 +49,11 @@ static double cpu_ms(void)
     return (double)ts.tv_sec * 1000 + (double)ts.tv_nsec / 1e6;
 }
 
+#define REVIEW_STOPPED (-2) /* review(): the server drains: the job goes back */
+
 /* Replays x's actions from its setup, reviewing each placement, into r->moves. Returns the
- * number reviewed, or -1 (logged) when the stored game does not replay. */
+ * number reviewed, -1 (logged) when the stored game does not replay, or REVIEW_STOPPED when
+ * the server began to drain or stop meanwhile (looked at before each placement). */
 static int review(const char *id, const struct store_export *x, struct run *r)
 {
     struct json_err err = {.code = "", .detail = "the engine refuses the setup"};
@@ -69,6 +73,10 @@ static int review(const char *id, const struct store_export *x, struct run *r)
         const struct cc_action *a = &r->actions[i].a;
         if (r->actions[i].join) continue;
         if (a->kind == CC_ACTION_PLACE && r->game.phase == CC_PHASE_PLACE) {
+            if (jobs_draining()) {
+                cJSON_Delete(stored);
+                return REVIEW_STOPPED;
+            }
             struct json_review *m = &r->moves[k];
             if (cc_analyse_move(&r->game, a, &budget, bots_seed(id, &r->game), &r->scratch,
                                 &m->r) != CC_OK)
@@ -108,7 +116,9 @@ static enum jobs_result analysis_run(const struct store_job *j)
     double t0 = cpu_ms();
     int n = review(j->game, &x, r);
     if (n < 0) {
-        res = JOBS_DROP; /* a game that does not replay will not replay next time either */
+        /* A game that does not replay will not replay next time either; a drain gives the
+         * job back, due again for any server. */
+        res = n == REVIEW_STOPPED ? JOBS_RETRY : JOBS_DROP;
         goto out;
     }
     struct json_out w;

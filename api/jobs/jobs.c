@@ -84,6 +84,14 @@ int jobs_stopping(void)
     return locked_read(&stopping);
 }
 
+int jobs_draining(void)
+{
+    pthread_mutex_lock(&lock);
+    int r = draining || stopping;
+    pthread_mutex_unlock(&lock);
+    return r;
+}
+
 void jobs_kick(void)
 {
     pthread_mutex_lock(&lock);

@@ -70,4 +70,8 @@ int jobs_busy(void);
 /* 1 once jobs_stop() was called. */
 int jobs_stopping(void);
 
+/* 1 once jobs_drain() or jobs_stop() was called: a long job (an analysis) gives its row
+ * back (JOBS_RETRY) rather than hold up the drain. Thread-safe. */
+int jobs_draining(void);
+
 #endif

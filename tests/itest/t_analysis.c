@@ -144,7 +144,8 @@ ITEST(test_analysis_servers, "analysis: two servers asked at once analyse once; 
     long s1 = r1.status, s2 = r2.status;
     resp_free(&r1);
     resp_free(&r2);
-    CHECK(s1 == 202 && s2 == 202, "the first requests answered %ld and %ld", s1, s2);
+    /* The second ask may find the analysis done already (a short game, a small budget). */
+    CHECK(s1 == 202 && (s2 == 202 || s2 == 200), "the first requests answered %ld and %ld", s1, s2);
     CHECK(same, "the two servers do not answer the same analysis");
     CHECK(runs_of(g.id) == 1, "analysed %ld times by two servers", runs_of(g.id));
 
