@@ -9,6 +9,7 @@
 
 #include "board_cache.h"
 #include "board_png.h"
+#include "analysis_run.h"
 #include "bots.h"
 #include "clocks.h"
 #include "cfg.h"
@@ -130,7 +131,7 @@ int main(void)
     if (webhook_start(&cfg)) goto out_live;
     store_set_job_hook(jobs_kick); /* this server's commit that made a job due */
     if (bots_init() || clocks_init() || suspension_init() || retention_init(&cfg) ||
-        matchmaker_init() || tourney_run_init() || jobs_start(&cfg))
+        matchmaker_init() || tourney_run_init() || analysis_run_init(&cfg) || jobs_start(&cfg))
         goto out_webhook;
     static const struct http_app app = {.handle = api_handle, .route_template = api_route_template};
     if (http_start(&cfg, &app)) goto out_jobs;

@@ -228,25 +228,32 @@ static enum cc_status draw(struct cc_game *g)
     return cc_game_apply(g, &d, NULL);
 }
 
-/* One iteration through child c: a new deal, the move, a round of replies; the reward. */
-static enum cc_status simulate(struct cc_bot_scratch *s, const struct cc_bot_child *c, double base,
-                               struct cc_rng *rng, double *reward)
+enum cc_status cc_bot_hard_playout(struct cc_bot_scratch *s, const struct cc_action *a,
+                                   struct cc_rng *rng, struct cc_bot_eval *out)
 {
     struct cc_game *g = &s->sim;
     unsigned seat = s->root.seat, plies = s->root.nplayers;
     if (plies > HARD_MAX_PLIES) plies = HARD_MAX_PLIES;
     memcpy(g, &s->root, sizeof *g);
     cc_bot_determinize(g, rng);
-    if (cc_game_apply(g, &c->action, NULL) != CC_OK) return CC_ERR_CORRUPT;
+    if (cc_game_apply(g, a, NULL) != CC_OK) return CC_ERR_CORRUPT;
     for (unsigned placed = 0; g->phase != CC_PHASE_FINISHED && placed < plies;) {
         enum cc_status st = g->phase == CC_PHASE_DRAW ? draw(g) : reply(s, g, &s->deep[0]);
         if (st != CC_OK) return st;
         placed += g->phase == CC_PHASE_DRAW || g->phase == CC_PHASE_FINISHED;
     }
-    struct cc_bot_eval e;
-    cc_bot_evaluate(g, seat, &e);
-    *reward = reward_of(&e, base, progress_of(&s->root));
+    cc_bot_evaluate(g, seat, out);
     return CC_OK;
+}
+
+/* One iteration through child c: its playout's leaf value as a reward. */
+static enum cc_status simulate(struct cc_bot_scratch *s, const struct cc_bot_child *c, double base,
+                               struct cc_rng *rng, double *reward)
+{
+    struct cc_bot_eval e;
+    enum cc_status st = cc_bot_hard_playout(s, &c->action, rng, &e);
+    if (st == CC_OK) *reward = reward_of(&e, base, progress_of(&s->root));
+    return st;
 }
 
 /* The exact search's state. */

@@ -1,6 +1,7 @@
 /* bot_internal.h: what the levels in other files (bot_hard.c) share of bot.c: the follow-ups
  * of a placement as the bots count them, the action they make, greedy's value of a position
- * and the deal of the tiles the mover cannot see. Only core/bot*.c include it. */
+ * and the deal of the tiles the mover cannot see; and what the analysis of a game
+ * (bot_analysis.c) shares of bot_hard.c: its playout. Only core/bot*.c include it. */
 #ifndef CC_BOT_INTERNAL_H
 #define CC_BOT_INTERNAL_H
 
@@ -48,5 +49,12 @@ void cc_bot_evaluate(const struct cc_game *g, unsigned seat, struct cc_bot_eval 
 /* The hard level's search of scratch->root (cc_bot_moves() done): see cc_bot_think(). */
 enum cc_status cc_bot_hard(struct cc_bot_scratch *s, const struct cc_bot_budget *b, uint64_t t0,
                            struct cc_rng *rng, struct cc_action *out) NODISCARD;
+
+/* One playout of the hard level from scratch->root (cc_bot_moves() done): the unseen tiles
+ * dealt anew from `rng`, move `a` applied, then a round of replies (each seat its best move
+ * by the leaf value, as hard's iterations play them); the leaf value reached for the mover
+ * into *out. Uses scratch->sim, plist and deep[0]. */
+enum cc_status cc_bot_hard_playout(struct cc_bot_scratch *s, const struct cc_action *a,
+                                   struct cc_rng *rng, struct cc_bot_eval *out) NODISCARD;
 
 #endif

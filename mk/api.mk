@@ -78,6 +78,9 @@ ITEST_ENV += MAX_CONNECTIONS_PER_IP=0
 ITEST_ENV += SSE_HEARTBEAT=1 WEBHOOK_ALLOW_PRIVATE=1 WEBHOOK_BACKOFF_MS=100 WEBHOOK_POLL_MS=100
 # Chat apps' messages link the board under PUBLIC_URL (api/jobs/webhook_apps.c, t_chatapps.c).
 ITEST_ENV += PUBLIC_URL=http://tiles.test
+# The analysis of finished games at a small budget (t_analysis.c): seconds, not minutes,
+# under the sanitizers too.
+ITEST_ENV += ANALYSIS_ITERATIONS=20 ANALYSIS_DEALS=4
 # The plain run sends every request through the spec's validating proxy (mk/spec.mk), so
 # any answer that breaks openapi.yaml fails its test; the sanitizer runs go direct.
 ITEST_PROXY := $(if $(SANITIZE),,1)

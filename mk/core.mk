@@ -43,7 +43,14 @@ BENCH_BIN := $(BUILD)/bench-engine
 $(BENCH_BIN): tests/bench/engine_bench.c $(RANDPLAY) $(CORE_LIB)
 	$(CC) $(ALL_CFLAGS) -O3 -Icore -Itests/unit tests/bench/engine_bench.c $(RANDPLAY) $(CORE_LIB) -o $@
 
-.PHONY: core test-unit bench-engine
+# make bench-analysis: whole 2-player classic games reviewed move by move (core/analysis.h),
+# CPU seconds a game against the target of 10 (issue 31, item 3), the load beside.
+BENCH_ANALYSIS_BIN := $(BUILD)/bench-analysis
+$(BENCH_ANALYSIS_BIN): tests/bench/analysis_bench.c $(RANDPLAY) $(CORE_LIB)
+	$(CC) $(ALL_CFLAGS) -O3 -Icore -Itests/unit tests/bench/analysis_bench.c $(RANDPLAY) \
+		$(CORE_LIB) -o $@
+
+.PHONY: core test-unit bench-engine bench-analysis
 all: $(CORE_LIB)
 core: $(CORE_LIB)
 
@@ -55,5 +62,8 @@ test-unit: $(UNIT_BIN)
 
 bench-engine: $(BENCH_BIN)
 	$(BENCH_BIN)
+
+bench-analysis: $(BENCH_ANALYSIS_BIN)
+	$(BENCH_ANALYSIS_BIN)
 
 -include $(CORE_OBJS:.o=.d)

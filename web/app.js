@@ -11,6 +11,7 @@
 //   #/bots                  the computer players' ratings (bots.js)
 //   #/tournaments[/<status>] tournaments, #/tournament/<id> one (tournaments.js)
 import { API, API_DEFAULT, ApiError, apiRefused, call, get, post, randomKey } from './api.js';
+import { labelWords, loadAnalysis, marginChart, placementsBySquare } from './analysis.js';
 import { drawBoard, flashScore, rotLoc, showPlace, tileSvg } from './board.js';
 import { seatBadge } from './seats.js';
 import { botsView } from './bots.js';
@@ -452,6 +453,7 @@ function gameView(id) {
         id, game: null, etag: null, scores: null, ruleset: null, cat: {}, pl: null, plVersion: -1,
         selTile: null, sel: null, fu: 0, lastSeq: 0, history: [], es: null, stopped: false,
         timer: null, refreshing: null, again: false, announced: '', busy: false,
+        analysis: null, analysisAsked: false, // a finished game's analysis (analysis.js)
     };
     const mine = () => seatOf(id);
     const el = {
@@ -463,6 +465,7 @@ function gameView(id) {
         turn: h('section', { id: 'turn-panel', class: 'card', 'aria-label': t('your_tile') }),
         scores: h('section', { id: 'scores', class: 'card', 'aria-labelledby': 'scores-h' }),
         actions: h('section', { id: 'actions', class: 'card' }),
+        analysis: h('section', { id: 'analysis', class: 'card', 'aria-labelledby': 'analysis-h', hidden: true }),
         hist: h('ol', { id: 'history', class: 'history', reversed: true }),
         err: h('p', { id: 'err', class: 'err', role: 'alert', hidden: true }),
         // The action bar: on a phone it stays at the bottom of the screen (draw, rotate, the
@@ -476,7 +479,7 @@ function gameView(id) {
             h('h1', { id: 'game-title' }, ''), el.live, el.clock),
         el.status, el.err, el.announce,
         h('div', { class: 'gamebody' }, el.board,
-            h('div', { class: 'side' }, el.turn, el.scores, el.actions, chat.el,
+            h('div', { class: 'side' }, el.turn, el.scores, el.analysis, el.actions, chat.el,
                 h('section', { class: 'card', 'aria-labelledby': 'hist-h' },
                     h('h2', { id: 'hist-h' }, t('history')), el.hist))), el.bar));
 
@@ -592,6 +595,7 @@ function gameView(id) {
             if (g.turn.extra) line += ' · ' + t('extra_turn', { name: nameOf(g.turn.seat) });
             line += ' · ' + t('tiles_left', { n: g.deck_remaining });
         } else if (g.status === 'finished') {
+            askAnalysis();
             const w = (gs.scores && gs.scores.winners) || [];
             line = t('game_over', { result: t('result_' + (g.result || 'completed')) }) + ' ' +
                 t('winners', { names: w.map(nameOf).join(', ') });
@@ -952,6 +956,30 @@ function gameView(id) {
         el.actions.replaceChildren(...kids);
     }
 
+    // A finished game's analysis, asked for once: its chart and each seat's average loss,
+    // and the labels on the history's placements (renderHistory).
+    function askAnalysis() {
+        if (gs.analysisAsked) return;
+        gs.analysisAsked = true;
+        el.analysis.hidden = false;
+        el.analysis.replaceChildren(h('h2', { id: 'analysis-h' }, t('analysis')),
+            h('p', { class: 'muted', 'aria-live': 'polite' }, t('analysis_pending')));
+        loadAnalysis(id, () => gs.stopped).then((a) => {
+            gs.analysis = a;
+            if (!a) { el.analysis.hidden = true; return; }
+            renderAnalysis();
+            renderHistory();
+        }).catch(() => { el.analysis.hidden = true; });
+    }
+    function renderAnalysis() {
+        const a = gs.analysis;
+        const width = el.analysis.clientWidth ? el.analysis.clientWidth - 24 : 320;
+        el.analysis.replaceChildren(h('h2', { id: 'analysis-h' }, t('analysis')),
+            h('figure', { class: 'chartbox' }, marginChart(a, nameOf, width)),
+            h('ul', { class: 'analysis-seats' }, ...a.seats.map((s) => h('li', { 'data-seat': s.seat }, seatBadge(s.seat),
+                ' ', t('analysis_seat', { name: nameOf(s.seat), loss: s.average_loss.toFixed(2) })))));
+    }
+
     function renderHistory() {
         const g = gs.game;
         const last = gs.history.slice(-150).reverse();
@@ -960,7 +988,14 @@ function gameView(id) {
             tabindex: 0, 'data-x': ev.x, 'data-y': ev.y,
             onmouseenter: () => showPlace(el.board, { x: ev.x, y: ev.y }), onmouseleave: () => showPlace(el.board, null),
             onfocus: () => showPlace(el.board, { x: ev.x, y: ev.y }), onblur: () => showPlace(el.board, null) });
-        el.hist.replaceChildren(...last.map((ev) => h('li', { 'data-type': ev.type, ...mark(ev) }, describe(ev, g))));
+        // A placement's label from the analysis, once there is one.
+        const by = gs.analysis ? placementsBySquare(gs.analysis) : null;
+        const label = (ev) => {
+            const p = by && ev.type === 'tile_placed' ? by.get(`${ev.x},${ev.y}`) : null;
+            return p ? [' ', h('span', { class: 'move-label ' + p.label, 'data-label': p.label }, labelWords(p))] : [];
+        };
+        el.hist.replaceChildren(...last.map((ev) => h('li', { 'data-type': ev.type, ...mark(ev) }, describe(ev, g),
+            ...label(ev))));
     }
 
     function tick() {

@@ -8,7 +8,7 @@ const NS = 'http://www.w3.org/2000/svg';
 const H = 200, PAD_L = 44, PAD_R = 10, PAD_T = 10, PAD_B = 22;
 const PROVISIONAL = 110; // a deviation above this is provisional (api.md)
 
-function el(name, attrs, parent, text) {
+export function el(name, attrs, parent, text) {
     const e = document.createElementNS(NS, name);
     for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
     if (text !== undefined) e.textContent = text;
@@ -17,7 +17,7 @@ function el(name, attrs, parent, text) {
 }
 
 // A step of 10, 25, 50, 100 ... that cuts `span` into at most about four parts.
-function niceStep(span) {
+export function niceStep(span) {
     for (const s of [10, 25, 50, 100, 200, 250, 500, 1000]) if (span / s <= 4) return s;
     return 2000;
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cors.h"
 #include "log.h"
@@ -86,6 +87,15 @@ int cfg_load(struct cfg *c, char *err, int errlen)
         env_int("JOBS_PER_ADDRESS", 1, 1, 64, &c->jobs_per_address, err, errlen) ||
         env_int("HINT_QUEUE", 32, 1, 4096, &c->hint_queue, err, errlen) ||
         env_int("HINT_PER_ADDRESS", 4, 1, 4096, &c->hint_per_address, err, errlen))
+        return -1;
+    /* The analysis of finished games (api/jobs/analysis_run.c): at most one running a CPU. */
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cpus < 1) cpus = 1;
+    if (cpus > 64) cpus = 64;
+    if (env_int("ANALYSIS_WORKERS", (int)cpus, 0, (int)cpus, &c->analysis_workers, err, errlen) ||
+        env_int("ANALYSIS_ITERATIONS", 200, 0, 100000, &c->analysis_iterations, err, errlen) ||
+        env_int("ANALYSIS_DEALS", 48, 1, 10000, &c->analysis_deals, err, errlen) ||
+        env_int("ANALYSIS_LEASE_MS", 120000, 1000, 3600000, &c->analysis_lease_ms, err, errlen))
         return -1;
     /* The drain at SIGTERM (main.c). */
     int drain_s = 0;

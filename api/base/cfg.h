@@ -55,6 +55,13 @@ struct cfg {
                              address created, at most, across the servers (1) */
     int hint_queue;       /* HINT_QUEUE: hints queued or being thought at most (32) */
     int hint_per_address; /* HINT_PER_ADDRESS: of them asked from one address (4) */
+    /* The analysis of finished games (docs/clients.md "Analysis of a game"). */
+    int analysis_workers;    /* ANALYSIS_WORKERS: threads running analyses, at most one per
+                                CPU (the CPUs online) */
+    int analysis_iterations; /* ANALYSIS_ITERATIONS: the hard search of each position (200) */
+    int analysis_deals;      /* ANALYSIS_DEALS: deals each candidate move is valued over (48) */
+    int analysis_lease_ms;   /* ANALYSIS_LEASE_MS: a claimed analysis is another server's to
+                                take after this (120000) */
     /* Rolling restarts (docs/operations.md "Rolling restarts"). */
     int drain_timeout_ms; /* DRAIN_TIMEOUT (seconds): after SIGTERM, how long requests, streams
                              and jobs in progress get to finish before the exit (20 s) */

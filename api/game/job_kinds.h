@@ -38,6 +38,8 @@ enum jobs_lane {
     JOBS_LANE_SLOW = 0, /* thinking and sweeps (an mcts turn, retention): BOT_WORKERS threads */
     JOBS_LANE_FAST,     /* what takes no thought (deadlines, draws, random and greedy moves,
                            resignations): one thread */
+    JOBS_LANE_ANALYSIS, /* the analysis of finished games (seconds of CPU each, asked by
+                           people): ANALYSIS_WORKERS threads, at most one per CPU */
     JOBS_NLANES         /* the number of lanes */
 };
 

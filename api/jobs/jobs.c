@@ -40,12 +40,13 @@ static int stopping;                                        /* 1 once jobs_stop(
 static int draining;                                        /* 1 once jobs_drain() began */
 static int busy;                                            /* workers claiming or running jobs */
 static int running;                                         /* threads started (all kinds) */
-static pthread_t threads[MAX_WORKERS + 2];                  /* the lanes' workers, the task one */
+static pthread_t threads[2 * MAX_WORKERS + 2];              /* the lanes' workers, the task one */
 static pthread_t listener;                                  /* LISTENs STORE_JOBS_CHANNEL */
 static int listening;                                       /* 1 when listener runs */
 static int poll_ms = 200;                                   /* JOBS_POLL_MS */
 static int per_owner = 1;                                   /* JOBS_PER_ADDRESS */
-static const enum jobs_lane lane_of_worker[JOBS_NLANES] = {JOBS_LANE_SLOW, JOBS_LANE_FAST};
+static const enum jobs_lane lane_of_worker[JOBS_NLANES] = {JOBS_LANE_SLOW, JOBS_LANE_FAST,
+                                                           JOBS_LANE_ANALYSIS};
 
 /* The value of `v` (one of the ints above), read under the lock. */
 static int locked_read(const int *v)
@@ -81,6 +82,14 @@ int jobs_running(void)
 int jobs_stopping(void)
 {
     return locked_read(&stopping);
+}
+
+int jobs_draining(void)
+{
+    pthread_mutex_lock(&lock);
+    int r = draining || stopping;
+    pthread_mutex_unlock(&lock);
+    return r;
 }
 
 void jobs_kick(void)
@@ -284,12 +293,15 @@ int jobs_start(const struct cfg *cfg)
     per_owner = cfg->jobs_per_address > 0 ? cfg->jobs_per_address : 1;
     int n = cfg->bot_workers < MAX_WORKERS ? cfg->bot_workers : MAX_WORKERS;
     if (n <= 0) return 0;
-    /* The slow lane's BOT_WORKERS, the fast lane's one, the task worker. */
-    for (int i = 0; i < n + 2; i++) {
-        void *arg = i < n    ? (void *)&lane_of_worker[JOBS_LANE_SLOW]
-                    : i == n ? (void *)&lane_of_worker[JOBS_LANE_FAST]
-                             : NULL;
-        if (start_thread(i, i <= n ? worker_main : task_main, arg)) {
+    /* The slow lane's BOT_WORKERS, the fast lane's one, the task worker, then the analysis
+     * lane's ANALYSIS_WORKERS (at most one a CPU: cfg.c). */
+    int na = cfg->analysis_workers < MAX_WORKERS ? cfg->analysis_workers : MAX_WORKERS;
+    for (int i = 0; i < n + 2 + na; i++) {
+        void *arg = i < n       ? (void *)&lane_of_worker[JOBS_LANE_SLOW]
+                    : i == n    ? (void *)&lane_of_worker[JOBS_LANE_FAST]
+                    : i > n + 1 ? (void *)&lane_of_worker[JOBS_LANE_ANALYSIS]
+                                : NULL;
+        if (start_thread(i, i == n + 1 ? task_main : worker_main, arg)) {
             jobs_stop();
             return -1;
         }

@@ -45,8 +45,9 @@ int jobs_submit(struct jobs_task *t) NODISCARD;
 /* 1 when workers run (jobs_submit() takes tasks). */
 int jobs_running(void);
 
-/* Starts the workers: cfg->bot_workers threads of the slow lane, one of the fast lane and
- * the task worker (none of them when bot_workers is 0). Returns 0 or -1 (logged). */
+/* Starts the workers: cfg->bot_workers threads of the slow lane, one of the fast lane, the
+ * task worker and cfg->analysis_workers threads of the analysis lane (none of them when
+ * bot_workers is 0). Returns 0 or -1 (logged). */
 int jobs_start(const struct cfg *cfg) NODISCARD;
 
 /* Wakes the workers to claim due jobs (after a commit that wrote one). Thread-safe, cheap. */
@@ -68,5 +69,9 @@ int jobs_busy(void);
 
 /* 1 once jobs_stop() was called. */
 int jobs_stopping(void);
+
+/* 1 once jobs_drain() or jobs_stop() was called: a long job (an analysis) gives its row
+ * back (JOBS_RETRY) rather than hold up the drain. Thread-safe. */
+int jobs_draining(void);
 
 #endif

@@ -55,6 +55,7 @@ static const struct api_route routes[] = {
     {"POST", "/v1/games/{id}/join", routes_game_join},
     {"POST", "/v1/games/{id}/abort", routes_game_abort},
     {"GET", "/v1/games/{id}/export", routes_game_export},
+    {"GET", "/v1/games/{id}/analysis", routes_game_analysis},
     /* Talk, blocks and the operator (issue 28). */
     {"POST", "/v1/games/{id}/chat", routes_chat_post},
     {"GET", "/v1/games/{id}/chat", routes_chat_get},

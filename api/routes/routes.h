@@ -271,6 +271,10 @@ typedef int routes_wait_arm_fn(struct api_async *a, const char *game, int after,
 int routes_long_poll_arm(const struct api_request *req, const char *id, int after, long wait,
                          routes_wait_arm_fn *arm_watch);
 
+/* GET /v1/games/{id}/analysis: a finished game's review of every placement, planned as a
+ * job by the first request (202 with Retry-After until it is stored) (routes_analysis.c). */
+void routes_game_analysis(const struct api_request *req, struct api_response *resp, const char *id);
+
 /* GET /v1/games/{id}/export: a finished game's setup, draw order and actions
  * (routes_export.c). */
 void routes_game_export(const struct api_request *req, struct api_response *resp, const char *id);

@@ -926,6 +926,26 @@ static const char *const stmt_sql[ST_COUNT] = {
         "array_position(x.seats, $2::uuid) - 1 FROM tournament_tables x JOIN games g ON g.id = "
         "x.game_id WHERE x.tournament_id = t.id AND x.round = t.round AND g.status = 'active' "
         "AND $2::uuid = ANY (x.seats))",
+    /* The analysis of finished game $1 (0036): the game's status, the stored body (NULL:
+     * none yet) and whether this read wrote its job (kind 'analysis', leased $2 ms a claim;
+     * written when the game is finished, has no analysis and no such job yet: every
+     * server's workers are notified). No row: no such game. */
+    [ST_ANALYSIS_GET] =
+        "WITH g AS (SELECT id, status FROM games WHERE id = $1::uuid), a AS (SELECT body::text "
+        "AS body FROM game_analysis WHERE game_id = $1::uuid), w AS (INSERT INTO jobs (game_id, "
+        "kind, version, due_at, lease_ms) SELECT id, 'analysis', 0, now(), $2::integer FROM g "
+        "WHERE status = 'finished' AND NOT EXISTS (SELECT 1 FROM a) ON CONFLICT (game_id, kind, "
+        "subject) DO NOTHING RETURNING 1) SELECT g.status, (SELECT body FROM a), (SELECT "
+        "count(*) FROM w), (SELECT pg_notify('" STORE_JOBS_CHANNEL "', '') WHERE EXISTS (SELECT "
+        "1 FROM w)) FROM g",
+    /* Whether game $1 has its analysis stored (a run claimed after another stored it). */
+    [ST_ANALYSIS_DONE] = "SELECT count(*) FROM game_analysis WHERE game_id = $1::uuid",
+    /* Stores the analysis $2 (CPU $3 ms) of game $1 and removes its job $4 of version $5, in
+     * one statement; a second run's body is not kept, only counted (runs). */
+    [ST_ANALYSIS_PUT] =
+        "WITH d AS (DELETE FROM jobs WHERE id = $4::bigint AND version = $5::integer RETURNING 1) "
+        "INSERT INTO game_analysis AS a (game_id, body, cpu_ms) SELECT id, $2::jsonb, $3::integer "
+        "FROM games WHERE id = $1::uuid ON CONFLICT (game_id) DO UPDATE SET runs = a.runs + 1",
 };
 
 /*
@@ -1401,6 +1421,14 @@ enum store_status db_row_of(enum stmt st, const char *param, int binary, PGresul
 {
     const char *vals[1] = {param};
     return db_run_row(st, 1, vals, binary, out);
+}
+
+enum store_status db_row_of_int(enum stmt st, const char *param, long n, PGresult **out)
+{
+    char text[24];
+    snprintf(text, sizeof text, "%ld", n);
+    const char *vals[2] = {param, text};
+    return db_run_row(st, 2, vals, 0, out);
 }
 
 /* Runs `st` and discards the result; *affected (if not NULL) gets the rows changed. */

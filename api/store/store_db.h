@@ -123,6 +123,10 @@ enum stmt {
     ST_TOURNEY_WITHDRAW,
     /* The lobby's lists (store_lobby.c, 0035). */
     ST_LOBBY_PAGE,
+    /* The analysis of a finished game (store_analysis.c, 0036). */
+    ST_ANALYSIS_GET,
+    ST_ANALYSIS_DONE,
+    ST_ANALYSIS_PUT,
     ST_COUNT
 };
 
@@ -170,6 +174,9 @@ enum store_status db_run_row(enum stmt st, int n, const char *const *vals, int b
 
 /* db_run_row() of a statement with one parameter, `param` (an id, mostly). */
 enum store_status db_row_of(enum stmt st, const char *param, int binary, PGresult **out);
+
+/* db_run_row() of a statement with two parameters, `param` and the number `n`, in text. */
+enum store_status db_row_of_int(enum stmt st, const char *param, long n, PGresult **out);
 
 /* Runs `st` and discards the result; *affected (if not NULL) gets the rows changed. */
 enum store_status db_run_cmd(PGconn **pgp, enum stmt st, int n, const char *const *vals,

@@ -13,11 +13,8 @@
 enum store_status store_game_history(const char *id, int upto, struct store_history *out)
 {
     memset(out, 0, sizeof *out);
-    char v[16];
-    snprintf(v, sizeof v, "%d", upto);
-    const char *vals[2] = {id, v};
     PGresult *res;
-    enum store_status s = db_run_row(ST_GAME_HISTORY, 2, vals, 0, &res);
+    enum store_status s = db_row_of_int(ST_GAME_HISTORY, id, upto, &res);
     if (s != STORE_OK) return s;
     out->setup = strdup(PQgetvalue(res, 0, 0));
     out->version = (int)db_long(res, 0, 1, -1);

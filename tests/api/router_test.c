@@ -69,6 +69,7 @@ STUB(routes_player_webhook_delete)
 STUB(routes_game_join)
 STUB(routes_game_abort)
 STUB(routes_game_export)
+STUB(routes_game_analysis)
 STUB(routes_web_index)
 STUB(routes_web_file)
 STUB(routes_player_public)
@@ -269,6 +270,9 @@ static const struct route_case cases[] = {
     {"GET", G "/export", NULL, NULL, RAN_STATUS, "routes_game_export", GID,
      "/v1/games/{id}/export"},
     {"POST", G "/export", NULL, NULL, 405, NULL, "GET", "/v1/games/{id}/export"},
+    {"GET", G "/analysis", NULL, NULL, RAN_STATUS, "routes_game_analysis", GID,
+     "/v1/games/{id}/analysis"},
+    {"DELETE", G "/analysis", NULL, NULL, 405, NULL, "GET", "/v1/games/{id}/analysis"},
     /* The methods a path does not have: 405, Allow in the table's order. */
     {"POST", "/healthz", NULL, NULL, 405, NULL, "GET", "/healthz"},
     {"HEAD", "/healthz", NULL, NULL, 405, NULL, "GET", "/healthz"},

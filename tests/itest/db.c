@@ -408,6 +408,18 @@ long db_scalar_id(const char *sql, const char *id)
     return db_scalar_params(sql, 1, vals);
 }
 
+long db_job_lease(const char *id, const char *kind, int ms)
+{
+    char lease[16];
+    snprintf(lease, sizeof lease, "%d", ms);
+    const char *vals[3] = {id, kind, lease};
+    return db_scalar_params("WITH u AS (UPDATE jobs SET due_at = now() + $3::integer * interval "
+                            "'1 ms', claimed_until = now() + $3::integer * interval '1 ms', "
+                            "attempts = 1 WHERE game_id = $1::uuid AND kind = $2 RETURNING 1) "
+                            "SELECT count(*) FROM u",
+                            3, vals);
+}
+
 long db_events_of(const char *id, const char *type)
 {
     const char *vals[2] = {id, type};

@@ -60,6 +60,10 @@ long db_scalar_params(const char *sql, int n, const char *const *vals);
 /* db_scalar() with the one text parameter $1 = `id` (a game's, a player's, a key ...). */
 long db_scalar_id(const char *sql, const char *id);
 
+/* Leases the job of kind `kind` of game `id` for `ms` milliseconds as a server's claim
+ * would (due and claimed until then, one attempt): a dead server's claim. The rows leased. */
+long db_job_lease(const char *id, const char *kind, int ms);
+
 /* The events of game `id` of type `type` ("game_started" ...), or -1. */
 long db_events_of(const char *id, const char *type);
 

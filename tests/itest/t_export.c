@@ -24,8 +24,7 @@ static cJSON *get_jsonf(const struct server *srv, const char *fmt, const char *i
     return get_json(srv, path);
 }
 
-/* Waits up to `limit_ms` for game `id` to be finished. 1 when it is. */
-static int wait_finished(const struct server *srv, const char *id, long limit_ms)
+int game_wait_finished(const struct server *srv, const char *id, long limit_ms)
 {
     long long end = hard_now_ms() + limit_ms;
     while (hard_now_ms() < end) {
@@ -230,7 +229,7 @@ ITEST(test_export_replay_rulesets, "export: bot games of every ruleset and optio
     struct export_tally t = {0};
     long long t0 = hard_now_ms();
     for (size_t i = 0; i < N; i++) {
-        CHECK(wait_finished(srv, g[i].id, 120000), "bot game %zu did not finish", i);
+        CHECK(game_wait_finished(srv, g[i].id, 120000), "bot game %zu did not finish", i);
         char why[400];
         CHECK(export_replay_same(srv, g[i].id, &t, why, sizeof why) == 0, "game %zu: %s", i, why);
     }
@@ -391,7 +390,7 @@ ITEST(test_export_refusals, "export: refusals (unfinished, illegal or malformed 
     expect_not_found(srv, "/v1/games/nope/export");
     if (itest_failure[0]) return;
 
-    CHECK(wait_finished(srv, g.id, 120000), "the bot game did not finish");
+    CHECK(game_wait_finished(srv, g.id, 120000), "the bot game did not finish");
     cJSON *x = get_jsonf(srv, "/v1/games/%s/export", g.id);
     CHECK(x, "no export");
     long games = db_scalar("SELECT count(*) FROM games");

@@ -64,6 +64,9 @@ struct export_tally {
 int export_replay_same(const struct server *srv, const char *id, struct export_tally *t, char *why,
                        size_t cap);
 
+/* Waits up to `limit_ms` for game `id` to be finished. 1 when it is (t_export.c). */
+int game_wait_finished(const struct server *srv, const char *id, long limit_ms);
+
 /* Creates a game from `body`; returns 0 or -1 (then `why` says what went wrong). */
 int game_new(const struct server *srv, const char *body, struct game *g, char *why, size_t cap);
 /* game_new with the NULL-terminated header lines `headers` (a player's token: the seats
