@@ -1117,14 +1117,15 @@ ITEST(test_webhook_migration,
         rc = -1;
     }
     int code1 = hard_server_stop(&s);
-    /* Back to the shape of before 0006, the last event due again (and before 0028, which
-     * builds on 0006's tables: run again after it). */
+    /* Back to the shape of before 0006, the last event due again (and before 0028 and 0034,
+     * which build on 0006's tables: run again after it). */
     static const char downgrade[] =
         "CREATE TEMP TABLE keep AS SELECT game_id, url, secret FROM webhooks;\n"
         "DROP TABLE webhook_deliveries;\n"
         "DROP TABLE webhooks;\n"
         "ALTER TABLE people DROP COLUMN webhook_format;\n"
-        "DELETE FROM schema_migrations WHERE version IN (6, 28);\n"
+        "DROP FUNCTION tournament_event_put(uuid, text, jsonb);\n"
+        "DELETE FROM schema_migrations WHERE version IN (6, 28, 34);\n"
         "\\i migrations/0003_webhooks.sql\n"
         "\\i migrations/0005_webhook_hosts.sql\n"
         "INSERT INTO webhooks (game_id, url, secret) SELECT game_id, url, secret FROM keep;\n"
