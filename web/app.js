@@ -1044,7 +1044,12 @@ function gameView(id) {
                     if (r) { gs.knownRatings[seat] = r; if (gs.scores) renderScores(); }
                 }).catch(() => {});
             }
+            // Events that came between the state and the history (computer players move
+            // fast: a whole game can end there) are in no state yet, and the stream opens
+            // after them: a game still going is read again, or the page could wait for one
+            // that is over (a finished game's stream ends at once and the page learns nothing).
             await loadHistory();
+            if (gs.game && gs.game.status === 'active') await refresh();
             renderHistory();
             if (gs.scores) renderScores(); // a game_finished in the history carries rating changes
             openStream();

@@ -9,6 +9,7 @@ import { t } from './i18n.js';
 
 const STATUSES = ['open', 'running', 'finished'];
 const REFRESH_MS = 5000; // a running tournament's page is read again this often
+const PENDING_MS = 1000; // and this often while a round's games are being made
 
 const fmtPoints = (p) => (Math.round(p * 100) / 100).toString();
 
@@ -62,7 +63,9 @@ function roundSection(r, names) {
         h('ul', {}, r.tables.map((x) => h('li', {},
             x.players.map((p) => names[p] || p).join(' – '), ' ',
             x.bye ? h('span', { class: 'badge' }, t('tourney_bye'))
-                : h('a', { href: '#/game/' + x.game }, t('tourney_game', { status: x.status || '' }))))));
+                // A round is paired before its games are made (by a job): no link until then.
+                : x.game ? h('a', { href: '#/game/' + x.game }, t('tourney_game', { status: x.status || '' }))
+                    : h('span', { class: 'muted' }, t('tourney_game_pending'))))));
 }
 
 // A tournament's page; with `me`, join, leave and (the organiser) start.
@@ -103,7 +106,10 @@ export function tournamentView(root, id, me) {
                 buttons, h('div', { class: 'tablewrap' }, standings),
                 ...x.pairings.slice().reverse().map((r) => roundSection(r, names)), err));
             document.title = `${x.name} · tilehall`;
-            if (x.status === 'running' || x.status === 'open') st.timer = setTimeout(load, REFRESH_MS);
+            // Read again while it runs; soon while a paired table waits for its game.
+            const pending = x.pairings.some((r) => r.tables.some((tb) => !tb.bye && !tb.game));
+            clearTimeout(st.timer);
+            if (x.status === 'running' || x.status === 'open') st.timer = setTimeout(load, pending ? PENDING_MS : REFRESH_MS);
         } catch (ex) { showError(err, ex); root.replaceChildren(err); }
     }
     load();

@@ -37,7 +37,10 @@ export function ratingsServer(db) {
         dbUrl = pg.stdout.trim();
         env.sql = (text) => sql(dbUrl, text);
         const senv = { ...process.env, DATABASE_URL: dbUrl, THREADS: '4', LOG_LEVEL: 'warn', CREATE_LIMIT_PER_MINUTE: '0',
-            MAX_CONNECTIONS_PER_IP: '0', BOT_WORKERS: '2', JOBS_POLL_MS: '50', WEB_DIR: path.join(top, 'web') };
+            MAX_CONNECTIONS_PER_IP: '0', BOT_WORKERS: '2', JOBS_POLL_MS: '50', WEB_DIR: path.join(top, 'web'),
+            // A game's analysis as make test-itest has it: the pages are under test, not its
+            // strength, and the defaults' seconds of CPU a game are many on a busy machine.
+            ANALYSIS_ITERATIONS: '20', ANALYSIS_DEALS: '4' };
         const log = fs.openSync(serverLog, 'w');
         let port;
         ({ child: server, port } = await spawnServer(bin, { cwd: top, stdio: ['ignore', log, log], env: senv }, 0));
