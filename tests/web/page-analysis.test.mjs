@@ -29,7 +29,11 @@ test('a finished game: the margin chart, each seat\'s loss, the labels on the hi
     const [placed, labelled] = await c.page.evaluate(() => [
         document.querySelectorAll('#history li[data-type="tile_placed"]').length,
         document.querySelectorAll('#history li[data-type="tile_placed"] .move-label').length]);
-    assert.equal(placed, DECK.length, 'every placement in the history');
+    // The random player's choices can leave a tile that fits nowhere (discarded): the
+    // game's own placements are the count.
+    const events = (await (await fetch(`${env.api}/v1/games/${id}/events?limit=1000`)).json()).events;
+    assert.equal(placed, events.filter((e) => e.type === 'tile_placed').length, 'every placement in the history');
+    assert.ok(placed >= DECK.length - 2, `${placed} placements of ${DECK.length} tiles`);
     assert.equal(labelled, placed, 'every placement labelled');
     assert.match(await c.page.textContent('#analysis .analysis-seats'), /points lost a placement on average/);
     await c.page.screenshot({ path: path.join(artifacts, 'analysis-desktop.png'), fullPage: true });
