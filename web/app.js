@@ -545,7 +545,13 @@ function gameView(id) {
     }
     function openStream() {
         if (gs.stopped || gs.es) return;
-        if (gs.game && (gs.game.status === 'finished' || gs.game.status === 'aborted')) { closeStream(); return; }
+        if (gs.game && (gs.game.status === 'finished' || gs.game.status === 'aborted')) {
+            // Over before a stream was open (a resign while the page was still loading): the
+            // history's end (a rated game's changes are in game_finished) is read instead.
+            closeStream();
+            loadHistory().then(() => { renderHistory(); if (gs.scores) renderScores(); }).catch(() => {});
+            return;
+        }
         const es = new EventSource(`${API}/v1/games/${id}/events/stream?after=${gs.lastSeq}`);
         gs.es = es;
         es.onopen = () => { el.live.textContent = t('live_on'); el.live.className = 'live on'; };
