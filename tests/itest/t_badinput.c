@@ -1993,11 +1993,12 @@ static void *flood_run(void *ud)
 
 /*
  * Floods `srv` with the costliest bodies from BADINPUT_FLOODERS threads (8) for
- * BADINPUT_FLOOD_MS (1500), each on one connection kept open, while /healthz and a read of
- * game `id` are asked every 20 ms. 0 when every flood request was answered with its 400
- * problem (or a 429 of a rate limit) for less than 2 ms of the server's CPU each (10 with
- * sanitizers), and every probe 200, 90% of them within 100 ms; else -1 with `why`. Before
- * the duplicate check was linear, one 64 KiB body of keys cost 0.2 s of CPU.
+ * BADINPUT_FLOOD_MS (1500; longer until 120 probes were made, 10 s more at most), each on
+ * one connection kept open, while /healthz and a read of game `id` are asked every 20 ms. 0 when
+ * every flood request was answered with its 400 problem (or a 429 of a rate limit) for less than 2
+ * ms of the server's CPU each (10 with sanitizers), and every probe 200, 90% of them within 100 ms;
+ * else -1 with `why`. Before the duplicate check was linear, one 64 KiB body of keys cost 0.2 s of
+ * CPU.
  */
 static int flood(const struct server *srv, const char *id, char *why, size_t cap)
 {
