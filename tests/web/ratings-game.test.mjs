@@ -47,7 +47,9 @@ test('ratings beside the seats of a game', { timeout: 140000 }, async () => {
     await page.reload();
     await page.waitForSelector('.seat-rating[data-seat="0"]', { timeout: 10000 });
     assert.equal(await page.textContent('.seat-rating[data-seat="0"] .rating'), '1650');
-    await page.unroute(`**/v1/games/${gid}`);
+    // Waiting for handlers still running: the page may still be reading (after its history
+    // it reads an active game's state again), and a handler cut off fails the file later.
+    await page.unrouteAll({ behavior: 'wait' });
     // Resigned, the game is over: its game_finished event given each seat's rating before
     // and after (`ratings`, openapi's SeatRatingChange) and the state `rated`, the changes
     // stand beside the seats, Ann's name leads to her profile, the title says rated.
@@ -79,7 +81,7 @@ test('ratings beside the seats of a game', { timeout: 140000 }, async () => {
     assert.equal(await page.getAttribute('#scores tr[data-seat="0"] th a', 'href'), '#/player/' + ann);
     await axe(page, 'a finished game');
     await page.screenshot({ path: path.join(artifacts, 'ratings-game-seats.png') });
-    await page.unrouteAll();
+    await page.unrouteAll({ behavior: 'wait' });
     assert.deepEqual(lines, []);
     await ctx.close();
 });
