@@ -5,12 +5,13 @@
 #   scripts/stage.sh run FILE NAME CMD...  runs CMD, then prints "stage NAME: 12.3 s" (or
 #                                        "stage NAME: FAILED after 12.3 s") and adds the
 #                                        line to FILE; exits with CMD's status
-#   scripts/stage.sh end FILE            prints every stage's time and the total
+#   scripts/stage.sh end FILE            prints every stage's time and the total; stops the
+#                                        throwaway PostgreSQL (scripts/pg-stop.sh)
 set -uo pipefail
 
 what=${1:-} file=${2:-}
 if [ -z "$what" ] || [ -z "$file" ]; then
-    sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 fi
 now() { date +%s.%N; }
@@ -43,6 +44,9 @@ end)
     # The plain closing line CI reads: the stages that passed and failed.
     awk -F '\t' '{ if ($2 == 0) ok++; else bad++ }
         END { printf "stages: %d passed, %d failed\n", ok, bad }' "$file"
+    # Nothing left running, pass or fail: the stages share the throwaway cluster that
+    # scripts/pg-start.sh starts (test-web's files start it and leave it to the next).
+    "$(dirname "$0")/pg-stop.sh" >/dev/null 2>&1 || true
     ;;
 *)
     echo "stage.sh: unknown step $what" >&2
