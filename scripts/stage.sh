@@ -11,7 +11,7 @@ set -uo pipefail
 
 what=${1:-} file=${2:-}
 if [ -z "$what" ] || [ -z "$file" ]; then
-    sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 fi
 now() { date +%s.%N; }
