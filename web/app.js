@@ -448,6 +448,9 @@ function describeRaw(ev, game) {
     }
 }
 
+// True for the event that ends a game.
+const endsGame = (ev) => ev.type === 'game_finished' || ev.type === 'game_aborted';
+
 function gameView(id) {
     const gs = {
         id, game: null, etag: null, scores: null, ruleset: null, cat: {}, pl: null, plVersion: -1,
@@ -547,9 +550,12 @@ function gameView(id) {
         if (gs.stopped || gs.es) return;
         if (gs.game && (gs.game.status === 'finished' || gs.game.status === 'aborted')) {
             // Over before a stream was open (a resign while the page was still loading): the
-            // history's end (a rated game's changes are in game_finished) is read instead.
+            // history's end (a rated game's changes are in game_finished) is read instead,
+            // unless the history has it already (a game opened once it was over).
             closeStream();
-            loadHistory().then(() => { renderHistory(); if (gs.scores) renderScores(); }).catch(() => {});
+            if (!gs.history.some(endsGame)) {
+                loadHistory().then(() => { renderHistory(); if (gs.scores) renderScores(); }).catch(() => {});
+            }
             return;
         }
         const es = new EventSource(`${API}/v1/games/${id}/events/stream?after=${gs.lastSeq}`);
@@ -563,7 +569,7 @@ function gameView(id) {
                 renderHistory();
                 refresh();
             }
-            if (ev.type === 'game_finished' || ev.type === 'game_aborted') closeStream();
+            if (endsGame(ev)) closeStream();
         };
         for (const ty of EVENT_TYPES) es.addEventListener(ty, onEvent);
         es.onmessage = onEvent;
