@@ -517,7 +517,9 @@ function gameView(id) {
                         gs.sel = null;
                         gs.selTile = null;
                         gs.fu = 0;
-                    } else if (!myTurn() || gs.game.turn.phase !== 'place') {
+                    } else if ((!myTurn() || gs.game.turn.phase !== 'place') && gs.plVersion <= gs.game.version) {
+                        // Not for placements of a newer version than this state (a draw
+                        // answered while this read was on its way): the next read has them.
                         gs.pl = null;
                         gs.sel = null;
                     }
