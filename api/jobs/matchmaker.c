@@ -152,17 +152,26 @@ static int shuffle(int *order, int n)
     return 0;
 }
 
+/* A table ready to be created: its game's body, persons and seeks (a seated_game's). */
+struct made_table {
+    char *body; /* malloc'd */
+    const char *persons[CC_MAX_PLAYERS];
+    char ids[CC_MAX_PLAYERS * (AUTH_UUID_LEN + 1) + 3], seat_of[CC_MAX_PLAYERS * 3 + 3];
+    struct seated_game sg;
+};
+
 /*
- * Creates the game of the seeks `group` (ngroup of them, one pool) with `nbots` computer
- * players (`bots`, one rating each) in the missing seats, seats in random order. Returns the
- * outcome (GAME_SEEKS_TAKEN: another pairing, a cancel or a lapse took one of them first).
+ * Prepares the game of the seeks `group` (ngroup of them, one pool) with `nbots` computer
+ * players (`bots`, one rating each) in the missing seats, seats in random order, into *m
+ * (free m->body). Returns GAME_COMMITTED (ready), or GAME_NO_MEMORY.
  */
-static enum game_outcome table_create(const struct store_seek *const *group, int ngroup, int nbots,
-                                      const struct bot_pick *bots)
+static enum game_outcome table_make(const struct store_seek *const *group, int ngroup, int nbots,
+                                    const struct bot_pick *bots, struct made_table *m)
 {
     int nseats = ngroup + nbots, order[CC_MAX_PLAYERS];
     char seat_txt[CC_MAX_PLAYERS][SEAT_JSON_MAX];
     const char *seats[CC_MAX_PLAYERS];
+    memset(m, 0, sizeof *m);
     if (nseats > CC_MAX_PLAYERS || shuffle(order, nseats)) return GAME_NO_MEMORY;
     /* order[s]: who sits at seat s (below ngroup a seek, else a computer player). */
     for (int s = 0; s < nseats; s++) {
@@ -182,37 +191,28 @@ static enum game_outcome table_create(const struct store_seek *const *group, int
         }
         seats[s] = seat_txt[s];
     }
-    char ids[CC_MAX_PLAYERS * (AUTH_UUID_LEN + 1) + 3], seat_of[CC_MAX_PLAYERS * 3 + 3];
-    const char *persons[CC_MAX_PLAYERS] = {0};
     size_t io = 0, so = 0;
-    ids[io++] = '{';
-    seat_of[so++] = '{';
+    m->ids[io++] = '{';
+    m->seat_of[so++] = '{';
     for (int s = 0, k = 0; s < nseats; s++) {
         if (order[s] >= ngroup) continue;
-        persons[s] = group[order[s]]->person_id;
-        io +=
-            (size_t)snprintf(ids + io, sizeof ids - io, "%s%s", k ? "," : "", group[order[s]]->id);
-        so += (size_t)snprintf(seat_of + so, sizeof seat_of - so, "%s%d", k ? "," : "", s);
+        m->persons[s] = group[order[s]]->person_id;
+        io += (size_t)snprintf(m->ids + io, sizeof m->ids - io, "%s%s", k ? "," : "",
+                               group[order[s]]->id);
+        so += (size_t)snprintf(m->seat_of + so, sizeof m->seat_of - so, "%s%d", k ? "," : "", s);
         k++;
     }
-    snprintf(ids + io, sizeof ids - io, "}");
-    snprintf(seat_of + so, sizeof seat_of - so, "}");
-    char *body = json_seek_game_body(group[0]->pool, seats, nseats);
-    if (!body) return GAME_NO_MEMORY;
+    snprintf(m->ids + io, sizeof m->ids - io, "}");
+    snprintf(m->seat_of + so, sizeof m->seat_of - so, "}");
+    m->body = json_seek_game_body(group[0]->pool, seats, nseats);
+    if (!m->body) return GAME_NO_MEMORY;
     /* The seekers' POSTs were counted against the creation limit (routes_seeks.c). */
-    struct seated_game sg = {.body = body,
-                             .person_ids = persons,
-                             .nseeks = ngroup,
-                             .seek_ids = ids,
-                             .seek_seats = seat_of};
-    enum game_outcome rc = seated_game_create(&sg);
-    if (rc == GAME_COMMITTED) {
-        char seated[16];
-        snprintf(seated, sizeof seated, "%d", nseats);
-        log_kv(LOG_INFO, "seeks paired", "game", sg.id, "seats", seated, NULL);
-    }
-    free(body);
-    return rc;
+    m->sg = (struct seated_game){.body = m->body,
+                                 .person_ids = m->persons,
+                                 .nseeks = ngroup,
+                                 .seek_ids = m->ids,
+                                 .seek_seats = m->seat_of};
+    return GAME_COMMITTED;
 }
 
 /* The next run's delay while `s` waits: its computer players' time, else the idle look. */
@@ -285,15 +285,42 @@ static int ready_first(const void *x, const void *y)
     return a->ready_ms > b->ready_ms ? -1 : a->ready_ms < b->ready_ms;
 }
 
-/* Creates the tables[0..n) of a run, the longest ready first; a table that could not be
- * made for another reason than the store leaves its seeks waiting (used[] cleared). Returns
- * -1 when the store failed, else 0. */
+/* What became of tables[0..n) (made into m[0..n)) created together, outcome `rc`: counted
+ * in r; a table not made for another reason than the store leaves its seeks waiting. When
+ * the batch found a seek taken (another pairing, a cancel or a lapse took it first), each
+ * table is created alone, so that the others are not lost with it. Returns -1 when the
+ * store failed, else 0. */
+static int batch_done(struct run *r, const struct table *tables, struct made_table *m, int n,
+                      enum game_outcome rc, char *used)
+{
+    for (int i = 0; i < n; i++) {
+        enum game_outcome one = rc == GAME_SEEKS_TAKEN ? seated_game_create(&m[i].sg) : rc;
+        r->games += one == GAME_COMMITTED;
+        r->taken += one == GAME_SEEKS_TAKEN; /* its seeks are read again next run */
+        if (one == GAME_COMMITTED) {
+            char seated[16];
+            snprintf(seated, sizeof seated, "%d", tables[i].n + tables[i].nbots);
+            log_kv(LOG_INFO, "seeks paired", "game", m[i].sg.id, "seats", seated, NULL);
+        }
+        if (one == GAME_COMMITTED || one == GAME_SEEKS_TAKEN) continue;
+        log_kv(LOG_WARN, "seeks not paired", "outcome", game_outcome_name(one), NULL);
+        if (game_outcome_failed(one)) return -1;
+        for (int k = 0; k < tables[i].n; k++) used[tables[i].member[k]] = 0;
+    }
+    return 0;
+}
+
+/* Creates the tables[0..n) of a run, the longest ready first, MATCHMAKER_BATCH in one
+ * transaction (one commit, its statements in one round trip: store_pipe.h). Returns -1
+ * when the store failed, else 0. */
 static int tables_create(struct run *r, const struct store_seek *seeks, struct table *tables, int n,
                          char *used)
 {
     qsort(tables, (size_t)n, sizeof *tables, ready_first);
-    for (int i = 0; i < n; i++) {
-        const struct table *t = &tables[i];
+    struct made_table *m = calloc(MATCHMAKER_BATCH, sizeof *m);
+    struct seated_game *sgs = calloc(MATCHMAKER_BATCH, sizeof *sgs);
+    int failed = !m || !sgs;
+    for (int i = 0; i < n && !failed;) {
         if (mono_ms() - r->started_ms > MATCHMAKER_RUN_MS) {
             /* Within the lease, or another run would make the same tables: the rest wait
              * for the next run, at once. */
@@ -302,23 +329,31 @@ static int tables_create(struct run *r, const struct store_seek *seeks, struct t
             r->cut = 1;
             break;
         }
-        const struct store_seek *group[CC_MAX_PLAYERS];
-        double sum = 0;
-        for (int k = 0; k < t->n; k++) {
-            group[k] = &seeks[t->member[k]];
-            sum += group[k]->rating;
+        int count = n - i < MATCHMAKER_BATCH ? n - i : MATCHMAKER_BATCH;
+        enum game_outcome rc = GAME_COMMITTED;
+        int made = 0;
+        for (; made < count && rc == GAME_COMMITTED; made++) {
+            const struct table *t = &tables[i + made];
+            const struct store_seek *group[CC_MAX_PLAYERS];
+            double sum = 0;
+            for (int k = 0; k < t->n; k++) {
+                group[k] = &seeks[t->member[k]];
+                sum += group[k]->rating;
+            }
+            struct bot_pick bots[CC_MAX_PLAYERS];
+            if (t->nbots) bots_for(group[0]->ruleset, sum / t->n, t->nbots, bots);
+            rc = table_make(group, t->n, t->nbots, bots, &m[made]);
+            sgs[made] = m[made].sg;
         }
-        struct bot_pick bots[CC_MAX_PLAYERS];
-        if (t->nbots) bots_for(group[0]->ruleset, sum / t->n, t->nbots, bots);
-        enum game_outcome rc = table_create(group, t->n, t->nbots, bots);
-        r->games += rc == GAME_COMMITTED;
-        r->taken += rc == GAME_SEEKS_TAKEN; /* its seeks are read again next run */
-        if (rc == GAME_COMMITTED || rc == GAME_SEEKS_TAKEN) continue;
-        log_kv(LOG_WARN, "seeks not paired", "outcome", game_outcome_name(rc), NULL);
-        if (game_outcome_failed(rc)) return -1;
-        for (int k = 0; k < t->n; k++) used[t->member[k]] = 0;
+        if (rc == GAME_COMMITTED) rc = seated_games_create(sgs, count);
+        for (int k = 0; k < made; k++) memcpy(m[k].sg.id, sgs[k].id, sizeof m[k].sg.id);
+        failed = batch_done(r, &tables[i], m, made, rc, used) != 0;
+        for (int k = 0; k < made; k++) free(m[k].body);
+        i += made;
     }
-    return 0;
+    free(m);
+    free(sgs);
+    return failed ? -1 : 0;
 }
 
 /* The blocks among the owners of seeks[0..n) into r (free r->blocks). Returns 0 or -1. */

@@ -11,8 +11,9 @@
  * players of whom one blocked the other, each rating inside the other's range widened by
  * MATCHMAKER_WIDEN a side for every MATCHMAKER_WIDEN_MS waited. Then, across pools, the
  * tables whose last seek came first are made first.
- * A full table becomes a game through the game service (game_create: seats bound to the
- * seekers in random order, the pool's clock and rated flag); a seek whose bot_after_seconds
+ * A full table becomes a game through the game service (game_create_many, MATCHMAKER_BATCH
+ * tables a transaction: seats bound to the seekers in random order, the pool's clock and
+ * rated flag); a seek whose bot_after_seconds
  * have passed gets the missing seats filled by computer players of the nearest rating in
  * its pool (GET /v1/bots), together with other waiting seeks that accept computer players.
  *
@@ -29,6 +30,7 @@
 #define MATCHMAKER_KIND     "matchmaker"
 #define MATCHMAKER_LEASE_MS 30000 /* one run's lease ... */
 #define MATCHMAKER_RUN_MS   10000 /* ... of which it makes tables this long at most */
+#define MATCHMAKER_BATCH    32    /* tables created in one transaction */
 #define MATCHMAKER_IDLE_MS  2500  /* the next run at the latest while seeks wait */
 #define MATCHMAKER_WIDEN    50.0  /* a rating range widens this much a side ... */
 #define MATCHMAKER_WIDEN_MS 5000  /* ... for every this long a seek waited */

@@ -14,6 +14,7 @@
 #include "store_db.h"
 #include "store_games.h"
 #include "store_jobs.h"
+#include "store_pipe.h"
 #include "store_ratings.h"
 
 static void (*delivery_hook)(void); /* called after a commit that wrote deliveries */
@@ -137,131 +138,159 @@ static void turn_vals(const struct store_turn *t, struct turn_text *buf, const c
     vals[3] = buf->scores;
 }
 
-/* Remembers an idempotent answer inside the current transaction: its body sealed (0011). */
-enum store_status db_idem_put(PGconn *pg, const struct store_idem *idem)
-{
+/* The row of an idempotent answer (ST_IDEM_PUT): its body sealed (0011). */
+struct idem_row {
     char status[16];
-    snprintf(status, sizeof status, "%d", idem->status);
-    uint8_t *sealed = NULL;
+    uint8_t *sealed; /* malloc'd */
+    const char *vals[7];
+    int lens[7];
+};
+
+/* `idem`'s row into *r (free r->sealed). 0, or -1 when it could not be sealed. */
+static int idem_row(const struct store_idem *idem, struct idem_row *r)
+{
+    snprintf(r->status, sizeof r->status, "%d", idem->status);
     size_t sealed_len = 0;
-    if (seal_close(idem->seal_key, idem->scope, idem->body, strlen(idem->body), &sealed,
+    r->sealed = NULL;
+    if (seal_close(idem->seal_key, idem->scope, idem->body, strlen(idem->body), &r->sealed,
                    &sealed_len)) {
         log_kv(LOG_ERROR, "an idempotent answer could not be sealed", NULL);
-        return STORE_ERROR;
+        return -1;
     }
     const char *vals[7] = {idem->scope,
                            (const char *)idem->key_hash,
                            (const char *)idem->request_hash,
-                           status,
+                           r->status,
                            idem->location,
                            idem->etag,
-                           (const char *)sealed};
+                           (const char *)r->sealed};
     int lens[7] = {0, SEAL_HASH_LEN, AUTH_HASH_LEN, 0, 0, 0, (int)sealed_len};
+    memcpy(r->vals, vals, sizeof vals);
+    memcpy(r->lens, lens, sizeof lens);
+    return 0;
+}
+
+/* Remembers an idempotent answer inside the current transaction. */
+enum store_status db_idem_put(PGconn *pg, const struct store_idem *idem)
+{
+    struct idem_row r;
+    if (idem_row(idem, &r)) return STORE_ERROR;
     long n = 0;
-    enum store_status s = db_run_cmd(&pg, ST_IDEM_PUT, 7, vals, lens, &n);
-    free(sealed);
+    enum store_status s = db_run_cmd(&pg, ST_IDEM_PUT, 7, r.vals, r.lens, &n);
+    free(r.sealed);
     if (s == STORE_OK && n != 1) s = STORE_DUPLICATE;
     return s;
 }
 
-/* The rows of new game `g` written in the transaction open on *pgp; the deliveries and
- * jobs they gave work added to *deliveries and *jobs. */
-static enum store_status game_rows(PGconn **pgp, const struct store_new_game *g, long *deliveries,
-                                   long *jobs)
+/* A statement's answer in a creation's pipeline: any; one row changed, else `miss`; the
+ * count its first column gives, added to *sum. */
+static const struct db_pipe_check ran = {PIPE_DONE, 0, NULL, STORE_OK};
+static struct db_pipe_check one_row(enum store_status miss)
+{
+    return (struct db_pipe_check){PIPE_CHANGED, 1, NULL, miss};
+}
+static struct db_pipe_check counted(long *sum)
+{
+    return (struct db_pipe_check){PIPE_FIRST_ADDS, 0, sum, STORE_OK};
+}
+
+/* The rows of new game `g` sent into pipeline `p` (in a transaction); the deliveries and
+ * jobs they gave work are added to *deliveries and *jobs once the pipeline is closed. */
+static void game_rows(struct db_pipe *p, const struct store_new_game *g, long *deliveries,
+                      long *jobs)
 {
     char seed[24], last_seq[16];
-    long written = 0;
     snprintf(seed, sizeof seed, "%" PRIu64, g->seed);
     snprintf(last_seq, sizeof last_seq, "%d", g->last_seq);
-    enum store_status s = STORE_OK;
-    PGconn *pg = *pgp;
-    if (g->nseeks > 0) { /* the seeks first: a lost pairing writes nothing */
+    if (g->nseeks > 0) { /* every seek still waiting, or nothing is kept */
         const char *vals[3] = {g->id, g->seek_ids, g->seek_seats};
-        PGresult *res;
-        s = db_run(&pg, ST_SEEKS_BIND, 3, vals, NULL, &res);
-        if (s == STORE_OK) {
-            if (PQntuples(res) != 1 || db_long(res, 0, 0, 0) != g->nseeks) s = STORE_CONFLICT;
-            PQclear(res);
-        }
+        db_pipe_send(p, ST_SEEKS_BIND, 3, vals, NULL,
+                     (struct db_pipe_check){PIPE_FIRST_IS, g->nseeks, NULL, STORE_CONFLICT});
     }
-    if (s == STORE_OK) {
-        struct turn_text tt;
-        const char *vals[23] = {g->id,
-                                g->ruleset,
-                                g->options_json,
-                                seed,
-                                g->start,
-                                g->deck_json,
-                                g->status,
-                                last_seq,
-                                (const char *)g->snapshot,
-                                g->hints_off ? "true" : "false",
-                                g->result,
-                                g->rematch_of,
-                                NULL,
-                                NULL,
-                                NULL,
-                                NULL, /* the turn: turn_vals() below */
-                                g->clock_json,
-                                g->clock_json ? g->deadline : NULL,
-                                g->seed_chosen ? "true" : "false",
-                                g->owner,
-                                g->rated ? "true" : "false",
-                                g->chat_public ? "true" : "false",
-                                g->listed ? "true" : "false"};
-        turn_vals(&g->turn, &tt, vals + 12);
-        int lens[23] = {0, 0, 0, 0, 0, 0, 0, 0, (int)g->snapshot_len, 0, 0, 0, 0, 0, 0,
-                        0, 0, 0, 0, 0, 0, 0, 0};
-        s = db_run_cmd(&pg, ST_GAME_INSERT, 23, vals, lens, NULL);
-    }
-    for (int i = 0; s == STORE_OK && i < g->nplayers; i++) {
+    struct turn_text tt;
+    const char *vals[23] = {g->id,
+                            g->ruleset,
+                            g->options_json,
+                            seed,
+                            g->start,
+                            g->deck_json,
+                            g->status,
+                            last_seq,
+                            (const char *)g->snapshot,
+                            g->hints_off ? "true" : "false",
+                            g->result,
+                            g->rematch_of,
+                            NULL,
+                            NULL,
+                            NULL,
+                            NULL, /* the turn: turn_vals() below */
+                            g->clock_json,
+                            g->clock_json ? g->deadline : NULL,
+                            g->seed_chosen ? "true" : "false",
+                            g->owner,
+                            g->rated ? "true" : "false",
+                            g->chat_public ? "true" : "false",
+                            g->listed ? "true" : "false"};
+    turn_vals(&g->turn, &tt, vals + 12);
+    int lens[23] = {[8] = (int)g->snapshot_len};
+    db_pipe_send(p, ST_GAME_INSERT, 23, vals, lens, ran);
+    for (int i = 0; i < g->nplayers; i++) {
         char seat[16], think[16];
         snprintf(seat, sizeof seat, "%d", i);
         snprintf(think, sizeof think, "%d", g->players[i].think_ms);
         const char *person = g->players[i].person_id[0] ? g->players[i].person_id : NULL;
         const char *bot = g->players[i].bot[0] ? g->players[i].bot : NULL;
         const char *invite = g->players[i].open ? (const char *)g->players[i].invite_sha : NULL;
-        const char *vals[9] = {
+        const char *pvals[9] = {
             g->id,  seat, g->players[i].name, (const char *)g->players[i].token_hash,
             person, bot,  bot ? think : NULL, g->players[i].unclaimed ? "true" : NULL,
             invite};
-        int lens[9] = {0, 0, 0, AUTH_HASH_LEN, 0, 0, 0, 0, invite ? AUTH_HASH_LEN : 0};
-        s = db_run_cmd(&pg, ST_PLAYER_INSERT, 9, vals, lens, NULL);
+        int plens[9] = {0, 0, 0, AUTH_HASH_LEN, 0, 0, 0, 0, invite ? AUTH_HASH_LEN : 0};
+        db_pipe_send(p, ST_PLAYER_INSERT, 9, pvals, plens, ran);
     }
-    if (s == STORE_OK && g->tourney_id) { /* a table takes one game (0032) */
+    if (g->tourney_id) { /* a table takes one game (0032) */
         char round[16], table[16];
         snprintf(round, sizeof round, "%d", g->tourney_round);
         snprintf(table, sizeof table, "%d", g->tourney_table);
-        const char *vals[4] = {g->id, g->tourney_id, round, table};
-        long bound = 0;
-        s = db_run_cmd(&pg, ST_TOURNEY_TABLE_BIND, 4, vals, NULL, &bound);
-        if (s == STORE_OK && bound != 1) s = STORE_CONFLICT;
+        const char *tvals[4] = {g->id, g->tourney_id, round, table};
+        db_pipe_send(p, ST_TOURNEY_TABLE_BIND, 4, tvals, NULL, one_row(STORE_CONFLICT));
     }
-    if (s == STORE_OK) {
-        const char *vals[3] = {g->id, "1", g->events_json};
-        s = db_run_cmd(&pg, ST_EVENTS_INSERT, 3, vals, NULL, NULL);
+    const char *evals[3] = {g->id, "1", g->events_json};
+    db_pipe_send(p, ST_EVENTS_INSERT, 3, evals, NULL, ran);
+    if (g->replay_json) { /* a replay's actions and events (store_export.c) */
+        char version[16];
+        snprintf(version, sizeof version, "%d", g->replay_version);
+        const char *rvals[3] = {g->id, g->replay_json, version};
+        db_pipe_send(p, ST_REPLAY_ROWS, 3, rvals, NULL, ran);
     }
-    if (s == STORE_OK && g->replay_json) s = db_replay_rows(&pg, g); /* store_export.c */
-    if (s == STORE_OK && g->idem) s = db_idem_put(pg, g->idem);
-    if (s == STORE_OK && g->jobs) s = jobs_set(&pg, g->id, 1, g->jobs, &written);
-    *jobs += written;
-    if (s == STORE_OK && g->webhook_url) {
+    if (g->idem) {
+        struct idem_row r;
+        if (idem_row(g->idem, &r)) {
+            p->failed = STORE_ERROR;
+        } else {
+            db_pipe_send(p, ST_IDEM_PUT, 7, r.vals, r.lens, one_row(STORE_DUPLICATE));
+            free(r.sealed);
+        }
+    }
+    char json_buf[STORE_JOBS_JSON_MAX];
+    const char *json = g->jobs ? store_jobs_json(g->jobs, json_buf, sizeof json_buf) : NULL;
+    if (json) {
+        const char *jvals[3] = {g->id, "1", json};
+        db_pipe_send(p, ST_JOBS_SET, 3, jvals, NULL, counted(jobs));
+    }
+    if (g->webhook_url) {
         /* The creator's (0006): no seat's token reaches it. */
-        const char *vals[5] = {g->id, g->webhook_url, g->webhook_secret, "creator",
-                               g->webhook_format ? g->webhook_format : "tilehall"};
-        s = db_run_cmd(&pg, ST_WEBHOOK_PUT, 5, vals, NULL, NULL);
+        const char *wvals[5] = {g->id, g->webhook_url, g->webhook_secret, "creator",
+                                g->webhook_format ? g->webhook_format : "tilehall"};
+        db_pipe_send(p, ST_WEBHOOK_PUT, 5, wvals, NULL, ran);
     }
     /* A seat bound to a person with a webhook got its webhook row with the seat (0012). */
     int bound = 0;
     for (int i = 0; i < g->nplayers; i++) bound |= g->players[i].person_id[0] != '\0';
-    if (s == STORE_OK && (g->webhook_url || bound)) {
+    if (g->webhook_url || bound) {
         const char *after[3] = {g->id, last_seq, g->events_json};
-        written = 0;
-        s = after_commit(&pg, after, &written);
-        *deliveries += written;
+        db_pipe_send(p, ST_AFTER_COMMIT, 3, after, NULL, counted(deliveries));
     }
-    *pgp = pg;
-    return s;
 }
 
 enum store_status store_game_create(const struct store_new_game *g)
@@ -274,8 +303,13 @@ enum store_status store_games_create(const struct store_new_game *const *gs, int
     PGconn *pg = db_conn();
     if (!pg) return STORE_UNAVAILABLE;
     long deliveries = 0, jobs = 0;
+    struct db_pipe p;
     enum store_status s = db_begin(&pg);
-    for (int i = 0; s == STORE_OK && i < n; i++) s = game_rows(&pg, gs[i], &deliveries, &jobs);
+    if (s == STORE_OK) s = db_pipe_open(&p, pg);
+    if (s == STORE_OK) {
+        for (int i = 0; i < n; i++) game_rows(&p, gs[i], &deliveries, &jobs);
+        s = db_pipe_close(&p);
+    }
     return commit_and_wake(pg, s, deliveries, jobs);
 }
 

@@ -43,7 +43,6 @@
 
 #define MIGRATION_LOCK_KEY "7596138466117266540" /* pg_advisory_lock key of migrations */
 #define RECONNECT_DELAY_MS 250                   /* between attempts of one thread */
-#define MAX_PARAMS         24                    /* parameters of one statement */
 #define STATE_READ_ONLY    "25006"               /* read_only_sql_transaction */
 
 /*
@@ -1301,6 +1300,17 @@ static enum store_status fail_status(PGconn *pg, const PGresult *res, const char
     return STORE_ERROR;
 }
 
+enum store_status db_failure(PGconn *pg, const PGresult *res, enum stmt st)
+{
+    return fail_status(pg, res, stmt_sql[st]);
+}
+
+void db_conn_discard(PGconn *pg)
+{
+    struct conn *c = pthread_getspecific(conn_key);
+    if (c && c->pg == pg) conn_drop();
+}
+
 /*
  * Before a statement outside a transaction on the thread's connection *pgp: makes *pgp
  * the connection to use now (db_conn() replaces one that is dead or stale). Returns
@@ -1360,8 +1370,8 @@ enum store_status db_run_fmt(PGconn **pgp, enum stmt st, int n, const char *cons
 {
     char name[16];
     snprintf(name, sizeof name, "s%d", (int)st);
-    int formats[MAX_PARAMS] = {0};
-    if (n > MAX_PARAMS) return STORE_ERROR;
+    int formats[DB_MAX_PARAMS] = {0};
+    if (n > DB_MAX_PARAMS) return STORE_ERROR;
     for (int i = 0; lens && i < n; i++) formats[i] = lens[i] ? 1 : 0;
     int idle = PQtransactionStatus(*pgp) == PQTRANS_IDLE;
     if (idle) {

@@ -9,6 +9,8 @@
 #include "store.h"
 #include "store_games.h"
 
+#define DB_MAX_PARAMS 24 /* parameters of one statement */
+
 /* The statements every connection prepares. */
 enum stmt {
     ST_PING,
@@ -200,11 +202,13 @@ enum store_status db_begin(PGconn **pgp);
 /* Ends a failed transaction if the connection is still there. */
 void db_rollback(PGconn *pg);
 
-/*
- * Writes the actions and events of a replayed game (store_new_game.replay_json) and its
- * version inside the current transaction of store_game_create() (store_export.c).
- */
-enum store_status db_replay_rows(PGconn **pgp, const struct store_new_game *g);
+/* The status of failed result `res` of statement `st` on `pg` (NULL: nothing came back), as
+ * db_run maps it: a lost connection is dropped (STORE_UNAVAILABLE), a duplicate key is
+ * STORE_DUPLICATE, a serialization failure STORE_CONFLICT, else STORE_ERROR (logged). */
+enum store_status db_failure(PGconn *pg, const PGresult *res, enum stmt st);
+
+/* Closes `pg` if it is the calling thread's connection (a new one is made on next use). */
+void db_conn_discard(PGconn *pg);
 
 /* Remembers an idempotent answer inside the current transaction (store.c). */
 enum store_status db_idem_put(PGconn *pg, const struct store_idem *idem);

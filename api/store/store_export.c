@@ -37,11 +37,3 @@ void store_export_free(struct store_export *x)
     free(x->chat);
     *x = (struct store_export){0};
 }
-
-enum store_status db_replay_rows(PGconn **pgp, const struct store_new_game *g)
-{
-    char version[16];
-    snprintf(version, sizeof version, "%d", g->replay_version);
-    const char *vals[3] = {g->id, g->replay_json, version};
-    return db_run_cmd(pgp, ST_REPLAY_ROWS, 3, vals, NULL, NULL);
-}
