@@ -10,9 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apidb.h"
 #include "auth.h"
-#include "log.h"
-#include "migrate.h"
 #include "store.h"
 #include "store_games.h"
 
@@ -20,23 +19,12 @@ static PGconn *check; /* the test's own connection, to read what the store wrote
 
 static void setup(void)
 {
-    const char *url = getenv("DATABASE_URL");
-    cr_assert(url, "DATABASE_URL must name the test database");
-    cr_assert_eq(log_set_level("error"), 0);
-    cr_assert_eq(store_init(url), 0);
-    cr_assert_eq(migrate_run("migrations"), 0);
-    check = PQconnectdb(url);
-    cr_assert_eq(PQstatus(check), CONNECTION_OK);
-    PQclear(PQexec(check, "SET client_min_messages = warning"));
-    PGresult *r = PQexec(check, "TRUNCATE games, events, actions, jobs CASCADE");
-    cr_assert_eq(PQresultStatus(r), PGRES_COMMAND_OK, "%s", PQerrorMessage(check));
-    PQclear(r);
+    check = apidb_open("TRUNCATE games, events, actions, jobs CASCADE");
 }
 
 static void teardown(void)
 {
-    PQfinish(check);
-    store_shutdown();
+    apidb_close(check);
 }
 
 TestSuite(games_create, .init = setup, .fini = teardown);
@@ -86,6 +74,21 @@ static void stored(long games, long players, long events)
     cr_expect_eq(count("SELECT count(*) FROM events"), events);
 }
 
+/* The batch of `a` then `b` is refused with `status`, and writes nothing; the thread's
+ * connection is out of the pipeline, its transaction ended: the next creation on it works. */
+static void refused_whole(const struct store_new_game *a, const struct store_new_game *b,
+                          enum store_status status)
+{
+    const struct store_new_game *batch[2] = {a, b};
+    cr_assert_eq(store_games_create(batch, 2), status);
+    stored(0, 0, 0);
+    struct store_new_game c;
+    struct store_player pc[2];
+    new_game(GAME_C, &c, pc);
+    cr_assert_eq(store_game_create(&c), STORE_OK);
+    stored(1, 2, 1);
+}
+
 Test(games_create, batch_writes_every_game)
 {
     struct store_new_game a, b;
@@ -102,32 +105,21 @@ Test(games_create, batch_writes_every_game)
 
 Test(games_create, a_missed_check_writes_nothing)
 {
-    struct store_new_game a, b, c;
-    struct store_player pa[2], pb[2], pc[2];
+    struct store_new_game a, b;
+    struct store_player pa[2], pb[2];
     new_game(GAME_A, &a, pa);
     new_game(GAME_B, &b, pb);
     b.nseeks = 1; /* a seek that does not wait (there is none): the bind finds 0 of 1 */
     b.seek_ids = "{" NO_SEEK "}";
     b.seek_seats = "{0}";
-    const struct store_new_game *batch[2] = {&a, &b};
-    cr_assert_eq(store_games_create(batch, 2), STORE_CONFLICT);
-    stored(0, 0, 0);
-    /* The thread's connection is out of the pipeline and its transaction ended. */
-    new_game(GAME_C, &c, pc);
-    cr_assert_eq(store_game_create(&c), STORE_OK);
-    stored(1, 2, 1);
+    refused_whole(&a, &b, STORE_CONFLICT);
 }
 
 Test(games_create, a_failed_statement_writes_nothing)
 {
-    struct store_new_game a, b, c;
-    struct store_player pa[2], pb[2], pc[2];
+    struct store_new_game a, b;
+    struct store_player pa[2], pb[2];
     new_game(GAME_A, &a, pa);
     new_game(GAME_A, &b, pb); /* the same id twice: the second insert fails */
-    const struct store_new_game *batch[2] = {&a, &b};
-    cr_assert_eq(store_games_create(batch, 2), STORE_DUPLICATE);
-    stored(0, 0, 0);
-    new_game(GAME_C, &c, pc);
-    cr_assert_eq(store_game_create(&c), STORE_OK);
-    stored(1, 2, 1);
+    refused_whole(&a, &b, STORE_DUPLICATE);
 }

@@ -12,9 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apidb.h"
 #include "auth.h"
-#include "log.h"
-#include "migrate.h"
 #include "store.h"
 #include "store_ratings.h"
 #include "store_people.h"
@@ -23,23 +22,12 @@ static PGconn *check; /* the test's own connection, to read what the store wrote
 
 static void setup(void)
 {
-    const char *url = getenv("DATABASE_URL");
-    cr_assert(url, "DATABASE_URL must name the test database");
-    cr_assert_eq(log_set_level("error"), 0);
-    cr_assert_eq(store_init(url), 0);
-    cr_assert_eq(migrate_run("migrations"), 0);
-    check = PQconnectdb(url);
-    cr_assert_eq(PQstatus(check), CONNECTION_OK);
-    PQclear(PQexec(check, "SET client_min_messages = warning"));
-    PGresult *r = PQexec(check, "TRUNCATE ratings, rating_history, people CASCADE");
-    cr_assert_eq(PQresultStatus(r), PGRES_COMMAND_OK, "%s", PQerrorMessage(check));
-    PQclear(r);
+    check = apidb_open("TRUNCATE ratings, rating_history, people CASCADE");
 }
 
 static void teardown(void)
 {
-    PQfinish(check);
-    store_shutdown();
+    apidb_close(check);
 }
 
 /* Makes a person with id `id` (a UUID) and name `name`. */
