@@ -179,8 +179,9 @@ bench-ratings: $(BENCH_RATINGS_BIN) $(API_BIN)
 	scripts/bench-rated-turns.sh
 
 # make bench-tournament (scripts/bench-tournament.sh; not in make test): a swiss of 128
-# players over 7 rounds through the HTTP API on two servers, then a knockout of its top 8;
-# the wall times, each round change's time from the last game to the next pairing (target:
+# players over 7 rounds through the HTTP API on two servers, then a knockout of its top 8,
+# every game played move by move by the server's computer player for the seat to move; the
+# wall times, each round change's time from the last game to the next pairing (target:
 # under 1 s), and the invariants.
 .PHONY: bench-tournament
 bench-tournament: $(API_BIN)

@@ -1,25 +1,22 @@
 #!/usr/bin/env bash
 # bench-tournament.sh: a tournament played to its end through the HTTP API on two servers
 # (issue 27; `make bench-tournament`, not in `make test`): BENCH_ENTRANTS (128) players join
-# a swiss of BENCH_ROUNDS (7) rounds; each round's games are ended by the test as soon as
-# they are paired (seat 0 resigns, through the two servers in turn, BENCH_PAR requests at
-# once), then the top 8 of the final standings play a knockout the same way. Prints the wall
-# time of each tournament, and for every round after the first the time from the end of
-# the round before's last game (games.ended_at) to the round's pairing (its round_started
-# event): the target is under 1 s. Then the invariants (every entrant once a round, no pair
-# twice, one round_started a round, every game bound to one table); exits 1 when one fails
-# or a round change took 1 s or more.
+# a swiss of BENCH_ROUNDS (7) rounds, then the top 8 of the final standings play a knockout.
+# Every game is played to its end move by move, by the server's computer player for the seat
+# to move (scripts/bench-tournament.js: draw, GET .../hint?level=greedy, the hint played as it
+# is with the entrant's own token; BENCH_PAR games at once, through the two servers in turn).
+# Prints the wall time of each tournament and the entrants' move counts, and for every round
+# after the first the time from the end of the round before's last game (games.ended_at) to
+# the round's pairing (its round_started event): the target is under 1 s. Then the
+# invariants (every entrant once a round, no pair twice, one round_started a round, every
+# game bound to one table); exits 1 when one fails or a round change took 1 s or more.
 #
-# The entrants are players (a tournament seats people), so their games are not played move
-# by move by computer players here: a resignation ends each one, which is what the round
-# change waits for; the pairing, the games' creation and the standings are the server's.
-#
-# Environment (defaults): BENCH_ENTRANTS (128), BENCH_ROUNDS (7), BENCH_PAR (8),
+# Environment (defaults): BENCH_ENTRANTS (128), BENCH_ROUNDS (7), BENCH_PAR (16),
 # BENCH_PORT (18095; the second server BENCH_PORT + 1), TILEHALL_BIN (build/tilehall),
 # BENCH_KEEP=1 keeps the cluster (in .pgdata-bench-tourney).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd) && cd "$top"
-: "${BENCH_ENTRANTS:=128}" "${BENCH_ROUNDS:=7}" "${BENCH_PAR:=8}" "${BENCH_PORT:=18095}"
+: "${BENCH_ENTRANTS:=128}" "${BENCH_ROUNDS:=7}" "${BENCH_PAR:=16}" "${BENCH_PORT:=18095}"
 entrants=$BENCH_ENTRANTS rounds=$BENCH_ROUNDS par=$BENCH_PAR port=$BENCH_PORT
 port2=$((port + 1)) bin=${TILEHALL_BIN:-build/tilehall} out=build/bench
 base=http://127.0.0.1:$port base2=http://127.0.0.1:$port2
@@ -27,7 +24,7 @@ export PGDATA_DIR=$top/.pgdata-bench-tourney
 
 # shellcheck source=scripts/bench-lib.sh
 . "$top/scripts/bench-lib.sh"
-bench_init bench-tournament "$port" bench-tourney curl jq psql xargs
+bench_init bench-tournament "$port" bench-tourney curl jq psql node
 server2=
 cleanup() {
     if [ -n "$server2" ]; then kill "$server2" 2>/dev/null && wait "$server2" 2>/dev/null || true; fi
@@ -39,7 +36,8 @@ url=$(scripts/pg-start.sh --fast --fresh tilehall_bench_tourney 2>"$out/pg-start
 : >"$out/server-tourney.log"
 run_server() { # port: a server on it (the creation limit off: 128 players from one address)
     PORT=$1 LOG_LEVEL=${LOG_LEVEL:-info} DATABASE_URL="$url" MAX_CONNECTIONS_PER_IP=0 \
-        CREATE_LIMIT_PER_MINUTE=0 "$bin" 2>>"$out/server-tourney.log" &
+        CREATE_LIMIT_PER_MINUTE=0 HINT_QUEUE=$((par * 4)) HINT_PER_ADDRESS=$((par * 2)) \
+        "$bin" 2>>"$out/server-tourney.log" &
 }
 run_server "$port"
 server=$!
@@ -66,28 +64,15 @@ new_players() { # n prefix: their ids into ids[], their tokens into token[]
         read -r id tok < <(player "$2$i")
         token[$id]=$tok
         ids+=("$id")
+        echo "$id $tok" >>"$out/tourney-tokens.txt"
     done
 }
 
-# Plays tournament $1 (organiser token $2) to its end: each round's games resigned by seat 0.
+# Plays tournament $1 (organiser token $2) to its end: each game played move by move by the
+# server's computer player for the seat to move (scripts/bench-tournament.js).
 play() {
-    local id=$1 org=$2 round=0 t st r
-    post "$base/v1/tournaments/$id/start" "$org" >/dev/null
-    while :; do
-        t=$(curl -s "$base/v1/tournaments/$id")
-        st=$(jq -r .status <<<"$t")
-        r=$(jq -r .round <<<"$t")
-        if [ "$st" = finished ]; then break; fi
-        if [ "$r" -le "$round" ]; then sleep 0.02; continue; fi
-        round=$r
-        jq -r --argjson r "$r" '.pairings[] | select(.round == $r) | .tables[]
-            | select(.game != null) | "\(.game) \(.players[0])"' <<<"$t" |
-            awk -v a="$base" -v b="$base2" '{ print (NR % 2 ? a : b), $1, $2 }' |
-            while read -r host game who; do
-                echo "$host/v1/games/$game/resign ${token[$who]}"
-            done |
-            xargs -P "$par" -n 2 sh -c 'curl -s -o /dev/null -X POST "$0" -H "Authorization: Bearer $1"'
-    done
+    post "$base/v1/tournaments/$1/start" "$2" >/dev/null
+    node scripts/bench-tournament.js play "$base" "$base2" "$1" "$out/tourney-tokens.txt" "$par"
 }
 
 # Prints the tournament's round changes and checks them and its invariants; returns 1 on a
@@ -131,6 +116,7 @@ SQL
     return $bad
 }
 
+: >"$out/tourney-tokens.txt"
 read -r org_id org < <(player Organiser)
 new_players "$entrants" P
 swiss=$(post "$base/v1/tournaments" "$org" "{\"name\":\"Bench swiss\",\"format\":\"swiss\",\
