@@ -2,6 +2,7 @@
 #include "cfg.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,85 +38,97 @@ static const char *env_str(const char *name, const char *def)
     return s && *s ? s : def;
 }
 
+/* An integer setting with a fixed default: its variable, default, range, and the member of
+ * struct cfg it goes to. */
+struct int_var {
+    const char *name;
+    int def, lo, hi;
+    size_t at; /* offsetof(struct cfg, ...) */
+};
+
+#define AT(member) offsetof(struct cfg, member)
+
+/* Every integer setting with a fixed default, in the order they are read: the first out of
+ * its range is the one reported. */
+static const struct int_var int_vars[] = {
+    {"PORT", 8080, 0, 65535, AT(port)},
+    {"THREADS", 4, 1, 256, AT(threads)},
+    {"MAX_CONNECTIONS", 1000, 4, 100000, AT(max_connections)},
+    {"CONN_TIMEOUT", 30, 5, 3600, AT(conn_timeout)},
+    {"GAME_CACHE", 1024, 0, 1000000, AT(game_cache)},
+    {"REQUEST_TIMEOUT", 10, 1, 3600, AT(request_timeout)},
+    {"SLOW_REQUEST_MS", 1000, 0, 3600000, AT(slow_request_ms)},
+    {"MAX_CONNECTIONS_PER_IP", 64, 0, 100000, AT(max_conn_per_ip)},
+    {"RATE_LIMIT", 0, 0, 1000000, AT(rate_limit)},
+    {"RATE_TABLE", 16384, 8, 10000000, AT(rate_table)},
+    {"SSE_HEARTBEAT", 15, 1, 300, AT(sse_heartbeat)},
+    {"MAX_STREAMS", 256, 0, 100000, AT(max_streams)},
+    {"LIVE_FALLBACK_MS", 10000, 100, 600000, AT(live_fallback_ms)},
+    {"WEBHOOK_WORKERS", 1, 0, 8, AT(webhook_workers)},
+    {"WEBHOOK_TIMEOUT_MS", 10000, 100, 120000, AT(webhook_timeout_ms)},
+    {"WEBHOOK_BACKOFF_MS", 2000, 10, 3600000, AT(webhook_backoff_ms)},
+    {"WEBHOOK_BACKOFF_MAX_MS", 600000, 10, 86400000, AT(webhook_backoff_max_ms)},
+    {"WEBHOOK_MAX_ATTEMPTS", 8, 1, 100, AT(webhook_max_attempts)},
+    {"WEBHOOK_POLL_MS", 1000, 10, 60000, AT(webhook_poll_ms)},
+    {"WEBHOOK_ALLOW_PRIVATE", 0, 0, 1, AT(webhook_allow_private)},
+    /* The creation limit: on by default (routes_ops.c says why these figures). */
+    {"CREATE_LIMIT_PER_MINUTE", 120, 0, 6000000, AT(create_per_minute)},
+    {"CREATE_BURST", 30, 1, 10000000, AT(create_burst)},
+    /* Webhook transfers at once (docs/clients.md "Webhooks"): in all, per receiver host, and
+     * the circuit breaker that skips a host after failures in a row. */
+    {"WEBHOOK_IN_FLIGHT", 256, 1, 4096, AT(webhook_in_flight)},
+    {"WEBHOOK_PER_HOST", 8, 1, 4096, AT(webhook_per_host)},
+    {"WEBHOOK_BREAKER_FAILURES", 5, 1, 1000, AT(webhook_breaker_failures)},
+    {"WEBHOOK_BREAKER_MS", 30000, 100, 86400000, AT(webhook_breaker_ms)},
+    /* Background jobs (jobs.h): computer players' turns and hints. */
+    {"BOT_WORKERS", 1, 0, 64, AT(bot_workers)},
+    {"JOBS_POLL_MS", 200, 10, 60000, AT(jobs_poll_ms)},
+    {"JOBS_PER_ADDRESS", 1, 1, 64, AT(jobs_per_address)},
+    {"HINT_QUEUE", 32, 1, 4096, AT(hint_queue)},
+    {"HINT_PER_ADDRESS", 4, 1, 4096, AT(hint_per_address)},
+    /* The analysis of finished games (api/jobs/analysis_run.c); ANALYSIS_WORKERS below. */
+    {"ANALYSIS_ITERATIONS", 200, 0, 100000, AT(analysis_iterations)},
+    {"ANALYSIS_DEALS", 48, 1, 10000, AT(analysis_deals)},
+    {"ANALYSIS_LEASE_MS", 120000, 1000, 3600000, AT(analysis_lease_ms)},
+    {"BOARD_PNG_WAIT_MS", 10000, 0, 600000, AT(png_wait_ms)},
+    /* Fair shares per client address: event streams (routes_live.c). */
+    {"MAX_STREAMS_PER_IP", 32, 0, 100000, AT(max_streams_per_ip)},
+    /* The leaderboard's answers kept a moment (routes/board_cache.c). */
+    {"LEADERBOARD_CACHE_MS", 1000, 0, 60000, AT(leaderboard_cache_ms)},
+    /* A live seek's lapse unpolled (store_seeks.h): short only for tests. */
+    {"SEEK_LAPSE_SECONDS", 30, 3, 300, AT(seek_lapse_s)},
+    /* Retention (api/retention.c). */
+    {"RETENTION_DAYS", 0, 0, 36500, AT(retention_days)},
+    {"LOBBY_EXPIRY_HOURS", 72, 0, 876000, AT(lobby_expiry_hours)},
+    {"RETENTION_BATCH", 500, 1, 10000, AT(retention_batch)},
+    {"RETENTION_INTERVAL", 60, 1, 86400, AT(retention_interval)},
+};
+
 int cfg_load(struct cfg *c, char *err, int errlen)
 {
-    if (env_int("PORT", 8080, 0, 65535, &c->port, err, errlen) ||
-        env_int("THREADS", 4, 1, 256, &c->threads, err, errlen) ||
-        env_int("MAX_CONNECTIONS", 1000, 4, 100000, &c->max_connections, err, errlen) ||
-        env_int("CONN_TIMEOUT", 30, 5, 3600, &c->conn_timeout, err, errlen) ||
-        env_int("GAME_CACHE", 1024, 0, 1000000, &c->game_cache, err, errlen) ||
-        env_int("REQUEST_TIMEOUT", 10, 1, 3600, &c->request_timeout, err, errlen) ||
-        env_int("SLOW_REQUEST_MS", 1000, 0, 3600000, &c->slow_request_ms, err, errlen) ||
-        env_int("MAX_CONNECTIONS_PER_IP", 64, 0, 100000, &c->max_conn_per_ip, err, errlen) ||
-        env_int("RATE_LIMIT", 0, 0, 1000000, &c->rate_limit, err, errlen) ||
-        env_int("RATE_BURST", 2 * c->rate_limit, 0, 10000000, &c->rate_burst, err, errlen) ||
-        env_int("RATE_TABLE", 16384, 8, 10000000, &c->rate_table, err, errlen))
+    for (size_t i = 0; i < sizeof int_vars / sizeof int_vars[0]; i++) {
+        const struct int_var *v = &int_vars[i];
+        if (env_int(v->name, v->def, v->lo, v->hi, (int *)((char *)c + v->at), err, errlen))
+            return -1;
+    }
+    /* Those whose default is another's (twice the rate) or the machine's (one analysis a
+     * CPU, at most), and one given in seconds and kept in ms (the drain at SIGTERM, main.c). */
+    if (env_int("RATE_BURST", 2 * c->rate_limit, 0, 10000000, &c->rate_burst, err, errlen))
         return -1;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cpus < 1) cpus = 1;
+    if (cpus > 64) cpus = 64;
+    if (env_int("ANALYSIS_WORKERS", (int)cpus, 0, (int)cpus, &c->analysis_workers, err, errlen))
+        return -1;
+    int drain_s = 0;
+    if (env_int("DRAIN_TIMEOUT", 20, 0, 3600, &drain_s, err, errlen)) return -1;
+    c->drain_timeout_ms = drain_s * 1000;
     /* libpq gives up connecting after PGCONNECT_TIMEOUT seconds (5 unless set), so that a
      * database that does not answer costs a request 503 after a while, not a hang. */
     if (setenv("PGCONNECT_TIMEOUT", env_str("PGCONNECT_TIMEOUT", "5"), 1) != 0) {
         snprintf(err, (size_t)errlen, "cannot set PGCONNECT_TIMEOUT");
         return -1;
     }
-    if (env_int("SSE_HEARTBEAT", 15, 1, 300, &c->sse_heartbeat, err, errlen) ||
-        env_int("MAX_STREAMS", 256, 0, 100000, &c->max_streams, err, errlen) ||
-        env_int("LIVE_FALLBACK_MS", 10000, 100, 600000, &c->live_fallback_ms, err, errlen) ||
-        env_int("WEBHOOK_WORKERS", 1, 0, 8, &c->webhook_workers, err, errlen) ||
-        env_int("WEBHOOK_TIMEOUT_MS", 10000, 100, 120000, &c->webhook_timeout_ms, err, errlen) ||
-        env_int("WEBHOOK_BACKOFF_MS", 2000, 10, 3600000, &c->webhook_backoff_ms, err, errlen) ||
-        env_int("WEBHOOK_BACKOFF_MAX_MS", 600000, 10, 86400000, &c->webhook_backoff_max_ms, err,
-                errlen) ||
-        env_int("WEBHOOK_MAX_ATTEMPTS", 8, 1, 100, &c->webhook_max_attempts, err, errlen) ||
-        env_int("WEBHOOK_POLL_MS", 1000, 10, 60000, &c->webhook_poll_ms, err, errlen) ||
-        env_int("WEBHOOK_ALLOW_PRIVATE", 0, 0, 1, &c->webhook_allow_private, err, errlen))
-        return -1;
-    /* The creation limit: on by default (routes_ops.c says why these figures). */
-    if (env_int("CREATE_LIMIT_PER_MINUTE", 120, 0, 6000000, &c->create_per_minute, err, errlen) ||
-        env_int("CREATE_BURST", 30, 1, 10000000, &c->create_burst, err, errlen))
-        return -1;
-    /* Webhook transfers at once (docs/clients.md "Webhooks"): in all, per receiver host, and the
-     * circuit breaker that skips a host after failures in a row. */
-    if (env_int("WEBHOOK_IN_FLIGHT", 256, 1, 4096, &c->webhook_in_flight, err, errlen) ||
-        env_int("WEBHOOK_PER_HOST", 8, 1, 4096, &c->webhook_per_host, err, errlen) ||
-        env_int("WEBHOOK_BREAKER_FAILURES", 5, 1, 1000, &c->webhook_breaker_failures, err,
-                errlen) ||
-        env_int("WEBHOOK_BREAKER_MS", 30000, 100, 86400000, &c->webhook_breaker_ms, err, errlen))
-        return -1;
-    /* Background jobs (jobs.h): computer players' turns and hints. */
-    if (env_int("BOT_WORKERS", 1, 0, 64, &c->bot_workers, err, errlen) ||
-        env_int("JOBS_POLL_MS", 200, 10, 60000, &c->jobs_poll_ms, err, errlen) ||
-        env_int("JOBS_PER_ADDRESS", 1, 1, 64, &c->jobs_per_address, err, errlen) ||
-        env_int("HINT_QUEUE", 32, 1, 4096, &c->hint_queue, err, errlen) ||
-        env_int("HINT_PER_ADDRESS", 4, 1, 4096, &c->hint_per_address, err, errlen))
-        return -1;
-    /* The analysis of finished games (api/jobs/analysis_run.c): at most one running a CPU. */
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    if (cpus < 1) cpus = 1;
-    if (cpus > 64) cpus = 64;
-    if (env_int("ANALYSIS_WORKERS", (int)cpus, 0, (int)cpus, &c->analysis_workers, err, errlen) ||
-        env_int("ANALYSIS_ITERATIONS", 200, 0, 100000, &c->analysis_iterations, err, errlen) ||
-        env_int("ANALYSIS_DEALS", 48, 1, 10000, &c->analysis_deals, err, errlen) ||
-        env_int("ANALYSIS_LEASE_MS", 120000, 1000, 3600000, &c->analysis_lease_ms, err, errlen))
-        return -1;
-    /* The drain at SIGTERM (main.c). */
-    int drain_s = 0;
-    if (env_int("DRAIN_TIMEOUT", 20, 0, 3600, &drain_s, err, errlen)) return -1;
-    c->drain_timeout_ms = drain_s * 1000;
-    if (env_int("BOARD_PNG_WAIT_MS", 10000, 0, 600000, &c->png_wait_ms, err, errlen)) return -1;
-    /* Fair shares per client address: event streams (routes_live.c). */
-    if (env_int("MAX_STREAMS_PER_IP", 32, 0, 100000, &c->max_streams_per_ip, err, errlen))
-        return -1;
-    /* The leaderboard's answers kept a moment (routes/board_cache.c). */
-    if (env_int("LEADERBOARD_CACHE_MS", 1000, 0, 60000, &c->leaderboard_cache_ms, err, errlen))
-        return -1;
-    /* A live seek's lapse unpolled (store_seeks.h): short only for tests. */
-    if (env_int("SEEK_LAPSE_SECONDS", 30, 3, 300, &c->seek_lapse_s, err, errlen)) return -1;
-    /* Retention (api/retention.c). */
-    if (env_int("RETENTION_DAYS", 0, 0, 36500, &c->retention_days, err, errlen) ||
-        env_int("LOBBY_EXPIRY_HOURS", 72, 0, 876000, &c->lobby_expiry_hours, err, errlen) ||
-        env_int("RETENTION_BATCH", 500, 1, 10000, &c->retention_batch, err, errlen) ||
-        env_int("RETENTION_INTERVAL", 60, 1, 86400, &c->retention_interval, err, errlen))
-        return -1;
     c->database_url = env_str("DATABASE_URL", NULL);
     if (!c->database_url) {
         snprintf(err, (size_t)errlen, "DATABASE_URL is not set (make run sets one up)");

@@ -38,3 +38,11 @@ long long api_now_ms(void)
 {
     return mono_ms();
 }
+
+void *api_async_take(struct api_async *a)
+{
+    void *pending = a->pending;
+    a->pending = NULL;
+    a->cancel = NULL;
+    return pending;
+}

@@ -121,4 +121,9 @@ void api_reply_copy(struct api_response *resp, int status, const char *content_t
 /* Monotonic milliseconds. */
 long long api_now_ms(void);
 
+/* Takes back the work `a` holds pending (NULL when none): afterwards nothing is pending and
+ * there is no cancel to call. For a cancel, a rerun that found its work done, and a submit
+ * that failed. */
+void *api_async_take(struct api_async *a);
+
 #endif

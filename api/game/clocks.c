@@ -155,10 +155,8 @@ int clocks_expired(const struct store_clock *c, const struct cc_game *g)
            clocks_now_ms() >= c->deadline_ms;
 }
 
-void clocks_json(struct json_out *o, const struct store_clock *c, const struct cc_game *g)
+void clocks_settings_json(struct json_out *o, const struct store_clock *c)
 {
-    if (!c || !c->kind) return;
-    json_out_key(o, "clock");
     json_out_begin_object(o);
     if (c->kind == STORE_CLOCK_TURN) {
         json_out_kint(o, "turn_seconds", c->turn_seconds);
@@ -168,6 +166,13 @@ void clocks_json(struct json_out *o, const struct store_clock *c, const struct c
     }
     json_out_kstring(o, "on_timeout", c->resign ? "resign" : "autoplay");
     json_out_end_object(o);
+}
+
+void clocks_json(struct json_out *o, const struct store_clock *c, const struct cc_game *g)
+{
+    if (!c || !c->kind) return;
+    json_out_key(o, "clock");
+    clocks_settings_json(o, c);
     json_out_key(o, "deadline");
     if (g->phase == CC_PHASE_FINISHED || !c->deadline_ms) {
         json_out_null(o);

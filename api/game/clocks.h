@@ -60,6 +60,10 @@ void clocks_jobs(const struct store_clock *c, const struct cc_game *g, int new_t
 void clocks_commit(struct store_clock *cl, const struct cc_game *g, struct store_commit *c,
                    int by_clock, char *clock_buf, char *deadline_buf, struct store_jobs *plan);
 
+/* Writes the settings of clock `c` (of a kind) as an object: turn_seconds, or
+ * initial_seconds and increment_seconds; on_timeout. A game's "clock" and a seek's pool. */
+void clocks_settings_json(struct json_out *o, const struct store_clock *c);
+
 /*
  * For the state's JSON: "clock" (the settings), "deadline" (RFC 3339, null once finished);
  * `c` of kind 0 writes nothing.

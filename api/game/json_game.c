@@ -93,13 +93,26 @@ static void add_locations(struct json_out *o, const char *name, unsigned slots)
     json_out_end_array(o);
 }
 
-/* Member `name`: {crop: count} for every crop. */
-static void add_crops(struct json_out *o, const char *name, const uint8_t counts[CC_CROP_COUNT])
+/* The API's name of kind `k` of a counted thing (a crop, a kind of goods). */
+typedef const char *kind_name_fn(int k);
+
+static const char *crop_name(int k)
+{
+    return cc_crop_name((enum cc_crop)k);
+}
+
+static const char *goods_name(int k)
+{
+    return cc_goods_name((enum cc_goods)k);
+}
+
+/* Member `name`: {kind: count} for each of the `n` kinds `counts` holds, named by `name_of`. */
+static void add_counts(struct json_out *o, const char *name, const uint8_t *counts, int n,
+                       kind_name_fn *name_of)
 {
     json_out_key(o, name);
     json_out_begin_object(o);
-    for (int c = 0; c < CC_CROP_COUNT; c++)
-        json_out_kint(o, cc_crop_name((enum cc_crop)c), counts[c]);
+    for (int k = 0; k < n; k++) json_out_kint(o, name_of(k), counts[k]);
     json_out_end_object(o);
 }
 
@@ -111,16 +124,6 @@ static void add_seats(struct json_out *o, const char *name, const struct cc_game
     for (unsigned s = 0; s < g->nplayers; s++)
         if (mask & (1u << s)) json_out_int(o, s);
     json_out_end_array(o);
-}
-
-/* Member `name`: {kind: count} for every kind of goods. */
-static void add_goods(struct json_out *o, const char *name, const uint8_t counts[CC_GOODS_COUNT])
-{
-    json_out_key(o, name);
-    json_out_begin_object(o);
-    for (int k = 0; k < CC_GOODS_COUNT; k++)
-        json_out_kint(o, cc_goods_name((enum cc_goods)k), counts[k]);
-    json_out_end_object(o);
 }
 
 /* Whether `g`'s scoreboard has the goods column (Traders & Builders): its seats hold goods. */
@@ -205,7 +208,7 @@ void json_supply(struct json_out *o, const struct cc_game *g, unsigned seat)
         if (expansion_figure(k) && cc_figure_in_game(g, k))
             json_out_kint(o, api_figure_info((enum cc_piece_kind)k)->supply,
                           cc_supply_count(p, (enum cc_piece_kind)k));
-    if (has_goods(g)) add_goods(o, "goods", p->goods);
+    if (has_goods(g)) add_counts(o, "goods", p->goods, CC_GOODS_COUNT, goods_name);
 }
 
 void json_extra_turn(struct json_out *o, const struct cc_game *g)
@@ -232,7 +235,7 @@ static void add_players(struct json_out *o, const struct cc_game *g,
         json_out_kint(o, "score", p->score);
         json_out_kint(o, "followers", p->followers);
         if (info->stables) json_out_kint(o, "stables", p->stables);
-        if (info->harvest) add_crops(o, "harvest", p->harvest);
+        if (info->harvest) add_counts(o, "harvest", p->harvest, CC_CROP_COUNT, crop_name);
         json_supply(o, g, s);
         if (cc_game_uses_hand(g)) {
             json_out_key(o, "hand");
@@ -361,7 +364,8 @@ void json_game(struct json_out *o, const struct cc_game *g, const struct json_ga
     add_board(o, g);
     add_tiles(o, "discarded", g, g->discarded, g->ndiscarded);
     if (cc_game_uses_hand(g)) add_tiles(o, "removed", g, g->removed, g->nremoved);
-    if (ruleset_info(g)->harvest) add_crops(o, "harvest_supply", g->harvest_supply);
+    if (ruleset_info(g)->harvest)
+        add_counts(o, "harvest_supply", g->harvest_supply, CC_CROP_COUNT, crop_name);
     if (finished) {
         char seed[24];
         snprintf(seed, sizeof seed, "%" PRIu64, g->seed);
@@ -578,7 +582,7 @@ int json_events_ended(struct json_out *o, const struct cc_game *g, const struct 
         case CC_EV_GOODS_TAKEN: /* traders: the completed city (a square and location of it) */
             add_seat(o, e->seat);
             piece_fields(o, e);
-            add_goods(o, "goods", e->goods);
+            add_counts(o, "goods", e->goods, CC_GOODS_COUNT, goods_name);
             break;
         case CC_EV_EXTRA_TURN: /* traders: the builder's road or city, where the tile joined it */
             add_seat(o, e->seat);

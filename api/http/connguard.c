@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "dlist.h"
 #include "mono.h"
 #include "peer.h"
 
@@ -188,9 +189,7 @@ struct connguard *connguard_open(int fd, const struct sockaddr *peer)
     atomic_store(&g->arriving, 1);
     atomic_store(&g->deadline_ms, now + atomic_load(&request_ms));
     pthread_mutex_lock(&lock);
-    g->next = entries;
-    if (entries) entries->prev = g;
-    entries = g;
+    DLIST_PUSH(entries, g, prev, next);
     open_count++;
     shed(); /* at once: the room a newcomer needs should not wait for the next sweep */
     pthread_mutex_unlock(&lock);
@@ -201,11 +200,7 @@ void connguard_close(struct connguard *g)
 {
     if (!g) return;
     pthread_mutex_lock(&lock);
-    if (g->prev)
-        g->prev->next = g->next;
-    else if (entries == g)
-        entries = g->next;
-    if (g->next) g->next->prev = g->prev;
+    DLIST_UNLINK(entries, g, prev, next);
     if (!g->shed) open_count--;
     pthread_mutex_unlock(&lock);
     free(g);

@@ -26,7 +26,8 @@ struct http_req {
     int too_big;                     /* 1 once the body went over API_MAX_BODY */
     long long started_ms;            /* when the request arrived */
     struct MHD_Connection *conn;     /* the connection (while suspended) */
-    struct http_req *next_suspended; /* list of suspended requests */
+    struct http_req *next_suspended; /* list of suspended requests (ticked), or a chain
+                                        being resumed (http_wait.c) */
     struct api_async async;          /* what a handler keeps while the request waits */
     atomic_int woken;                /* 1: its wait is over: run the handler again */
     int waiting;                     /* 1 while on the waiting list (suspended, not ticked) */

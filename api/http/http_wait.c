@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <sys/socket.h>
 
+#include "dlist.h"
 #include "log.h"
 #include "mono.h"
 
@@ -38,12 +39,7 @@ static atomic_int nstreams;         /* streamed answers not yet freed */
 /* Takes `hs` off the streams list (susp_lock held). */
 static void stream_unlink(struct http_stream *hs)
 {
-    if (hs->prev)
-        hs->prev->next = hs->next;
-    else
-        streams = hs->next;
-    if (hs->next) hs->next->prev = hs->prev;
-    hs->prev = hs->next = NULL;
+    DLIST_UNLINK(streams, hs, prev, next);
     hs->suspended = 0;
 }
 
@@ -87,10 +83,7 @@ static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
             break;
         }
         hs->suspended = 1;
-        hs->prev = NULL;
-        hs->next = streams;
-        if (streams) streams->prev = hs;
-        streams = hs;
+        DLIST_PUSH(streams, hs, prev, next);
         MHD_suspend_connection(hs->conn);
         pthread_mutex_unlock(&susp_lock);
         ret = 0; /* MHD calls again once resumed */
@@ -131,12 +124,7 @@ static void resume_streams(void)
 /* Takes `hr` off the waiting list (susp_lock held). */
 static void unlink_waiting(struct http_req *hr)
 {
-    if (hr->prev_waiting)
-        hr->prev_waiting->next_waiting = hr->next_waiting;
-    else
-        waiting = hr->next_waiting;
-    if (hr->next_waiting) hr->next_waiting->prev_waiting = hr->prev_waiting;
-    hr->prev_waiting = hr->next_waiting = NULL;
+    DLIST_UNLINK(waiting, hr, prev_waiting, next_waiting);
     hr->waiting = 0;
 }
 
@@ -165,6 +153,18 @@ static void resume_waiting(void)
     pthread_mutex_unlock(&susp_lock);
 }
 
+/* Resumes each request of `list`, a chain through next_suspended already off every list
+ * (so that no wake resumes one twice), with susp_lock not held. */
+static void resume_chain(struct http_req *list)
+{
+    while (list) {
+        struct http_req *r = list;
+        list = r->next_suspended;
+        r->next_suspended = NULL;
+        MHD_resume_connection(r->conn);
+    }
+}
+
 /* Resumes every suspended request (they run again and answer or suspend again). */
 static void resume_all(void)
 {
@@ -172,12 +172,7 @@ static void resume_all(void)
     struct http_req *list = suspended;
     suspended = NULL;
     pthread_mutex_unlock(&susp_lock);
-    while (list) {
-        struct http_req *r = list;
-        list = r->next_suspended;
-        r->next_suspended = NULL;
-        MHD_resume_connection(r->conn);
-    }
+    resume_chain(list);
 }
 
 /* 1 when the client of socket `fd` has closed its side or the connection failed (a byte
@@ -204,16 +199,11 @@ static void resume_gone(void)
         unlink_waiting(hr);
         atomic_store(&hr->async.gone, 1);
         atomic_store(&hr->woken, 1);
-        hr->next_waiting = gone; /* off the list: only this call resumes it */
+        hr->next_suspended = gone; /* off the list: only this call resumes it */
         gone = hr;
     }
     pthread_mutex_unlock(&susp_lock);
-    while (gone) {
-        struct http_req *hr = gone;
-        gone = hr->next_waiting;
-        hr->next_waiting = NULL;
-        MHD_resume_connection(hr->conn);
-    }
+    resume_chain(gone);
 }
 
 static void *ticker_main(void *arg)
@@ -250,10 +240,7 @@ enum http_suspension http_suspend(struct http_req *hr, struct MHD_Connection *co
                 MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
             hr->fd = fi ? fi->connect_fd : -1;
             hr->waiting = 1;
-            hr->prev_waiting = NULL;
-            hr->next_waiting = waiting;
-            if (waiting) waiting->prev_waiting = hr;
-            waiting = hr;
+            DLIST_PUSH(waiting, hr, prev_waiting, next_waiting);
         }
         what = HTTP_SUSPENDED;
     }

@@ -415,9 +415,7 @@ static void wait_fire(struct live_watch *w, int reasons)
 /* api_async.cancel of a long poll (also its end). */
 static void wait_cancel(struct api_async *a)
 {
-    struct live_wait *lw = a->pending;
-    a->pending = NULL;
-    a->cancel = NULL;
+    struct live_wait *lw = api_async_take(a);
     if (!lw) return;
     live_watch_remove(&lw->watch);
     free(lw);

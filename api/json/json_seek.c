@@ -8,48 +8,28 @@
 
 #include <cjson/cJSON.h>
 
+#include "clocks.h"
 #include "json_game.h"
 #include "json_out.h"
 #include "rulesets.h"
-
-/* The clock `c` as the pool writes it: only the settings (kind and values). */
-static cJSON *clock_json(const struct store_clock *c)
-{
-    cJSON *o = cJSON_CreateObject();
-    if (!o) return NULL;
-    if (c->kind == STORE_CLOCK_TURN) {
-        cJSON_AddNumberToObject(o, "turn_seconds", c->turn_seconds);
-    } else {
-        cJSON_AddNumberToObject(o, "initial_seconds", c->initial_seconds);
-        cJSON_AddNumberToObject(o, "increment_seconds", c->increment_seconds);
-    }
-    cJSON_AddStringToObject(o, "on_timeout", c->resign ? "resign" : "autoplay");
-    return o;
-}
 
 /* The pool of the checked game `g` with clock `c`, `rated`: canonical JSON, malloc'd. */
 static char *pool_text(const struct cc_game *g, const struct store_clock *c, int rated)
 {
     struct json_out w;
     json_out_init(&w);
+    json_out_begin_object(&w);
+    json_out_kstring(&w, "ruleset", cc_ruleset_name((enum cc_ruleset)g->ruleset));
+    json_out_kint(&w, "players", g->nplayers);
+    json_out_key(&w, "options");
     json_options(&w, g); /* every option, defaults applied, in the table's order */
-    char *opts = json_out_take(&w, NULL);
+    json_out_key(&w, "clock");
+    clocks_settings_json(&w, c); /* only the settings (kind and values) */
+    json_out_key(&w, "rated");
+    json_out_bool(&w, rated);
+    json_out_end_object(&w);
+    char *text = json_out_take(&w, NULL);
     json_out_free(&w);
-    cJSON *o = cJSON_CreateObject();
-    cJSON *parsed = opts ? cJSON_Parse(opts) : NULL;
-    free(opts);
-    char *text = NULL;
-    if (o && parsed) {
-        cJSON_AddStringToObject(o, "ruleset", cc_ruleset_name((enum cc_ruleset)g->ruleset));
-        cJSON_AddNumberToObject(o, "players", g->nplayers);
-        cJSON_AddItemToObject(o, "options", parsed);
-        parsed = NULL;
-        cJSON_AddItemToObject(o, "clock", clock_json(c));
-        cJSON_AddBoolToObject(o, "rated", rated);
-        text = cJSON_PrintUnformatted(o);
-    }
-    cJSON_Delete(parsed);
-    cJSON_Delete(o);
     return text;
 }
 

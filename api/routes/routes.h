@@ -45,6 +45,10 @@ struct json_err; /* json_in.h */
  * the decoder ran out of memory (internal_error). (creation.c) */
 void routes_body_refused(struct api_response *resp, const struct json_err *err);
 
+/* The body of an action that takes none: 0 when it is empty or {} (json_in_empty), else 1
+ * after answering 400 with the decoder's code. (creation.c) */
+int routes_body_not_empty(const struct api_request *req, struct api_response *resp) NODISCARD;
+
 /* Draws a new row's id into id[]. Returns 0, or 1 after answering 500. (creation.c) */
 int routes_new_id(struct api_response *resp, char id[AUTH_UUID_LEN + 1]) NODISCARD;
 

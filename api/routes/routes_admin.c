@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "auth.h"
-#include "json_in.h"
 #include "json_out.h"
 #include "log.h"
 #include "problem.h"
@@ -72,11 +71,7 @@ void routes_admin_hide(const struct api_request *req, struct api_response *resp,
     char id[AUTH_UUID_LEN + 1];
     int seq;
     if (routes_chat_message(req, resp, 3, seq_arg, id, &seq)) return;
-    struct json_err err;
-    if (json_in_empty(req->body, req->body_len, &err)) {
-        problem_reply(resp, 400, err.code, err.detail);
-        return;
-    }
+    if (routes_body_not_empty(req, resp)) return;
     enum store_status s = store_chat_hide(id, seq);
     if (problem_store_missing(resp, s, "The game's chat has no message with this seq.")) return;
     char seq_s[12];
@@ -98,11 +93,7 @@ static void suspend(const struct api_request *req, struct api_response *resp, co
                     int on)
 {
     if (admin_auth(req, resp)) return;
-    struct json_err err;
-    if (json_in_empty(req->body, req->body_len, &err)) {
-        problem_reply(resp, 400, err.code, err.detail);
-        return;
-    }
+    if (routes_body_not_empty(req, resp)) return;
     if (!id || !auth_uuid_valid(id)) {
         problem_reply(resp, 404, "not_found", "There is no player with this id.");
         return;

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "auth.h"
-#include "json_in.h"
 #include "json_out.h"
 #include "log.h"
 #include "problem.h"
@@ -33,11 +32,7 @@ static void block_set(const struct api_request *req, struct api_response *resp, 
 {
     struct store_person me;
     if (routes_player_auth(req, resp, &me)) return;
-    struct json_err err;
-    if (on && json_in_empty(req->body, req->body_len, &err)) {
-        problem_reply(resp, 400, err.code, err.detail);
-        return;
-    }
+    if (on && routes_body_not_empty(req, resp)) return;
     if (!id || !auth_uuid_valid(id)) {
         problem_reply(resp, 404, "not_found", "There is no player with this id.");
         return;

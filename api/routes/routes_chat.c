@@ -297,11 +297,7 @@ void routes_chat_report(const struct api_request *req, struct api_response *resp
     int seat;
     struct api_game *ag = games_load_seat(req, resp, id, &seat);
     if (!ag) return;
-    struct json_err err;
-    if (json_in_empty(req->body, req->body_len, &err)) {
-        problem_reply(resp, 400, err.code, err.detail);
-        goto out;
-    }
+    if (routes_body_not_empty(req, resp)) goto out;
     const char *person = ag->row.players[seat].person_id;
     int created = 0;
     enum store_status s = store_chat_report(ag->id, seq, seat, person[0] ? person : NULL, &created);

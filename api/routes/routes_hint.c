@@ -152,9 +152,7 @@ static void hint_run(struct jobs_task *t)
 /* api_async.cancel: the request ended before it took its hint. */
 static void hint_cancel(struct api_async *a)
 {
-    struct hint_wait *w = a->pending;
-    a->pending = NULL;
-    a->cancel = NULL;
+    struct hint_wait *w = api_async_take(a);
     pthread_mutex_lock(&hlock);
     while (w->waking) pthread_cond_wait(&hwoke, &hlock);
     if (w->h) detach(w);
@@ -202,8 +200,7 @@ static void hint_resume(const struct api_request *req, struct api_response *resp
         resp->suspend = API_SUSPEND_WAKE;
         return;
     }
-    a->pending = NULL;
-    a->cancel = NULL;
+    api_async_take(a);
     struct cc_game g;
     struct cc_action move;
     enum cc_status st = CC_ERR_CORRUPT;
@@ -296,8 +293,7 @@ static int hint_queue(const struct api_request *req, struct api_response *resp,
         pthread_mutex_unlock(&hlock);
         return 1;
     }
-    req->async->pending = NULL;
-    req->async->cancel = NULL;
+    api_async_take(req->async);
     unlist(h);
     pthread_mutex_unlock(&hlock);
     free(h);

@@ -26,6 +26,7 @@
 
 #include "auth.h"
 #include "buf.h"
+#include "dlist.h"
 #include "game_answers.h"
 #include "json_out.h"
 #include "live.h"
@@ -96,12 +97,7 @@ static int reg_count(const uint8_t *peer)
 static void reg_remove(struct sse *s)
 {
     pthread_mutex_lock(&reg_lock);
-    if (s->prev)
-        s->prev->next = s->next;
-    else if (reg == s)
-        reg = s->next;
-    if (s->next) s->next->prev = s->prev;
-    s->prev = s->next = NULL;
+    DLIST_UNLINK(reg, s, prev, next);
     while (s->waking) pthread_cond_wait(&reg_woke, &reg_lock);
     pthread_mutex_unlock(&reg_lock);
 }
@@ -138,9 +134,7 @@ static int reg_admit(struct sse *s)
     }
     if (!refused) {
         s->opened = ++reg_order;
-        s->next = reg;
-        if (reg) reg->prev = s;
-        reg = s;
+        DLIST_PUSH(reg, s, prev, next);
     }
     if (victim) {
         atomic_store(&victim->evicted, 1);

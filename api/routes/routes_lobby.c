@@ -493,15 +493,11 @@ out:
 
 void routes_game_abort(const struct api_request *req, struct api_response *resp, const char *id)
 {
-    struct json_err err;
     struct api_game *ag = games_load(id, GAMES_DB, resp);
     if (!ag) return;
     int seat = games_seat(req, ag, resp);
     if (seat < 0) goto out;
-    if (json_in_empty(req->body, req->body_len, &err)) {
-        problem_reply(resp, 400, err.code, err.detail);
-        goto out;
-    }
+    if (routes_body_not_empty(req, resp)) goto out;
     char scope[IDEM_SCOPE_MAX];
     struct idem idem;
     if (idem_begin_seat(req, ag->id, seat, scope, &idem, resp)) goto out;

@@ -156,12 +156,8 @@ void routes_player_token(const struct api_request *req, struct api_response *res
 {
     (void)arg;
     struct store_person p;
-    struct json_err err;
     if (routes_player_auth(req, resp, &p)) return;
-    if (json_in_empty(req->body, req->body_len, &err)) {
-        problem_reply(resp, 400, err.code, err.detail);
-        return;
-    }
+    if (routes_body_not_empty(req, resp)) return;
     if (req->idempotency_key) {
         /* A repeat could not give the new token back (only its hash is kept), and a second
          * replacement would end the first one's token: refused rather than ignored. */

@@ -19,7 +19,6 @@
 #include "game/service.h"
 #include "game_answers.h"
 #include "json_game.h"
-#include "json_in.h"
 #include "log.h"
 #include "netaddr.h"
 #include "problem.h"
@@ -133,11 +132,7 @@ void routes_rematch(const struct api_request *req, struct api_response *resp, co
     if (!ag) return;
     int seat = games_seat(req, ag, resp);
     if (seat < 0) goto out;
-    struct json_err err;
-    if (json_in_empty(req->body, req->body_len, &err)) {
-        problem_reply(resp, 400, err.code, err.detail);
-        goto out;
-    }
+    if (routes_body_not_empty(req, resp)) goto out;
     if (ag->g.phase != CC_PHASE_FINISHED) {
         problem_reply(resp, 409, "game_not_finished", "A rematch follows a finished game.");
         goto out;

@@ -156,11 +156,7 @@ static void entry(const struct api_request *req, struct api_response *resp, cons
     struct store_person me;
     if (routes_player_auth(req, resp, &me)) return;
     if (join && routes_creation_limited(req, resp)) return; /* as a game's join */
-    struct json_err err;
-    if (json_in_empty(req->body, req->body_len, &err)) {
-        problem_reply(resp, 400, err.code, err.detail);
-        return;
-    }
+    if (routes_body_not_empty(req, resp)) return;
     if (!id || !auth_uuid_valid(id)) {
         problem_reply(resp, 404, "not_found", "There is no tournament with this id.");
         return;
@@ -249,11 +245,7 @@ void routes_tournament_start(const struct api_request *req, struct api_response 
 {
     struct store_person me;
     if (routes_player_auth(req, resp, &me)) return;
-    struct json_err err;
-    if (json_in_empty(req->body, req->body_len, &err)) {
-        problem_reply(resp, 400, err.code, err.detail);
-        return;
-    }
+    if (routes_body_not_empty(req, resp)) return;
     struct store_tourney t;
     enum store_status s = id && auth_uuid_valid(id) ? store_tourney_load(id, &t) : STORE_NOT_FOUND;
     int mine = s == STORE_OK && strcmp(t.organiser, me.id) == 0;

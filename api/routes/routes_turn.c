@@ -68,10 +68,7 @@ static void act(const struct api_request *req, struct api_response *resp, const 
             goto out;
         }
     } else {
-        if (json_in_empty(req->body, req->body_len, &err)) {
-            problem_reply(resp, 400, err.code, err.detail);
-            goto out;
-        }
+        if (routes_body_not_empty(req, resp)) goto out;
         memset(&a, 0, sizeof a);
         a.kind = kind == ACT_RESIGN ? CC_ACTION_RESIGN : CC_ACTION_DRAW;
         a.tile = CC_NO_TILE;

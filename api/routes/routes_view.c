@@ -194,9 +194,7 @@ static void png_done(struct board_png_job *j)
 /* api_async.cancel: the request ended before it took its picture. */
 static void png_cancel(struct api_async *a)
 {
-    struct png_wait *w = a->pending;
-    a->pending = NULL;
-    a->cancel = NULL;
+    struct png_wait *w = api_async_take(a);
     pthread_mutex_lock(&plock);
     if (!w->done) {
         w->cancelled = 1; /* still drawing: the render thread frees it */
@@ -217,8 +215,7 @@ static void png_resume(const struct api_request *req, struct api_response *resp)
     pthread_mutex_lock(&plock);
     int done = w->done;
     if (done) {
-        a->pending = NULL;
-        a->cancel = NULL;
+        api_async_take(a);
         while (w->waking) pthread_cond_wait(&pwoke, &plock); /* the wake is short */
     }
     pthread_mutex_unlock(&plock);
@@ -260,8 +257,7 @@ static int png_render_off_thread(const struct api_request *req, struct api_respo
         resp->suspend = API_SUSPEND_WAKE;
         return 0;
     }
-    req->async->pending = NULL;
-    req->async->cancel = NULL;
+    api_async_take(req->async);
     png_wait_free(w);
     return -1;
 }

@@ -127,9 +127,7 @@ enum store_status batcher_version(const char *id, int *version)
 /* api_async.cancel: the request of a->pending ended (or asks directly) before using it. */
 static void vreq_cancel(struct api_async *a)
 {
-    struct vreq *r = a->pending;
-    a->pending = NULL;
-    a->cancel = NULL;
+    struct vreq *r = api_async_take(a);
     pthread_mutex_lock(&vlock);
     if (r->state == V_QUEUED) {
         struct vreq **p = &vhead;
@@ -167,8 +165,7 @@ int batcher_version_async(const char *id, struct api_async *a, int *version)
     enum store_status st = r->st;
     if (done) {
         *version = r->version;
-        a->pending = NULL;
-        a->cancel = NULL;
+        api_async_take(a);
         if (r->waking)
             r->consumed = 1; /* the batcher frees it */
         else

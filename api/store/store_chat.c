@@ -191,15 +191,22 @@ enum store_status store_blocks_list(const char *blocker, char **json)
     return json_row(ST_BLOCKS_LIST, 1, vals, json);
 }
 
+/* Runs `st` with its one parameter `param` on the thread's connection: its rows into *res
+ * (caller PQclears). */
+static enum store_status rows_of(enum stmt st, const char *param, PGresult **res)
+{
+    PGconn *pg = db_conn();
+    if (!pg) return STORE_UNAVAILABLE;
+    const char *vals[1] = {param};
+    return db_run(&pg, st, 1, vals, NULL, res);
+}
+
 enum store_status store_blocks_among(const char *persons, struct store_block **out, int *n)
 {
     *out = NULL;
     *n = 0;
-    PGconn *pg = db_conn();
-    if (!pg) return STORE_UNAVAILABLE;
-    const char *vals[1] = {persons};
     PGresult *res;
-    enum store_status s = db_run(&pg, ST_BLOCKS_AMONG, 1, vals, NULL, &res);
+    enum store_status s = rows_of(ST_BLOCKS_AMONG, persons, &res);
     if (s != STORE_OK) return s;
     int rows = PQntuples(res);
     if (rows > 0 && !(*out = calloc((size_t)rows, sizeof **out))) {
@@ -228,11 +235,8 @@ enum store_status store_person_suspend(const char *id, int on, int *games)
 enum store_status store_game_suspended_seats(const char *game, unsigned *mask)
 {
     *mask = 0;
-    PGconn *pg = db_conn();
-    if (!pg) return STORE_UNAVAILABLE;
-    const char *vals[1] = {game};
     PGresult *res;
-    enum store_status s = db_run(&pg, ST_GAME_SUSPENDED, 1, vals, NULL, &res);
+    enum store_status s = rows_of(ST_GAME_SUSPENDED, game, &res);
     if (s != STORE_OK) return s;
     for (int i = 0; i < PQntuples(res); i++) {
         long seat = db_long(res, i, 0, -1);
