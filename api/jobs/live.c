@@ -155,8 +155,8 @@ static void lease_for(const struct live_watch *w, unsigned b)
 void live_watch_add(struct live_watch *w)
 {
     for (char *p = w->game; *p; p++) *p = (char)tolower((unsigned char)*p);
-    /* Chat messages (few, and rate-limited) and seeks' ends notify whether anybody watches:
-     * no lease. */
+    /* Chat messages (few, and rate-limited), seeks' ends and tournaments' events (one a
+     * round) notify whether anybody watches: no lease. */
     if (w->kind == LIVE_KIND_EVENTS) lease_for(w, bucket_of(w->game));
     pthread_mutex_lock(&lock);
     w->bucket = bucket_of(w->game);
@@ -223,8 +223,8 @@ static void fire_every(int reasons)
     fire_all(fired);
 }
 
-/* A notification "<game id>:<seq>" (or of a chat message, or a seek's end): fires the
- * watches of that id and kind that it passes. */
+/* A notification "<game id>:<seq>" (or of a chat message, a seek's end, a tournament's
+ * event): fires the watches of that id and kind that it passes. */
 static void on_notify(const char *payload, void *arg)
 {
     (void)arg;
@@ -234,7 +234,9 @@ static void on_notify(const char *payload, void *arg)
     for (int i = 0; i < AUTH_UUID_LEN; i++) game[i] = (char)tolower((unsigned char)payload[i]);
     game[AUTH_UUID_LEN] = '\0';
     /* "<game>:chat:<seq>" for a chat message (0026), "<seek>:seek:1" for a seek's end
-     * (0029), else "<game>:<seq>" for events. */
+     * (0029), "<tournament>:tourney:<seq>" for a tournament's event (0037), else
+     * "<game>:<seq>" for events. (0034's "<tournament>:tournament:<seq>" reads as seq 0 of
+     * no game's: it fires no watch, only the event hook below.) */
     enum live_kind kind = LIVE_KIND_EVENTS;
     const char *rest = colon + 1;
     if (strncmp(rest, "chat:", 5) == 0) {
@@ -243,6 +245,9 @@ static void on_notify(const char *payload, void *arg)
     } else if (strncmp(rest, "seek:", 5) == 0) {
         kind = LIVE_KIND_SEEK;
         rest += 5;
+    } else if (strncmp(rest, "tourney:", 8) == 0) {
+        kind = LIVE_KIND_TOURNEY;
+        rest += 8;
     }
     long seq = strtol(rest, NULL, 10);
     struct live_watch *fired = NULL;
@@ -422,7 +427,7 @@ static void wait_cancel(struct api_async *a)
     metrics_gauge_add(METRICS_LONG_POLLS, -1);
 }
 
-/* live_wait_arm(), live_wait_arm_chat() and live_wait_arm_seek(): a wait of `kind`. */
+/* live_wait_arm() and its kin of the other kinds: a wait of `kind`. */
 static int wait_arm(struct api_async *a, const char *game, int after, long long deadline_ms,
                     enum live_kind kind)
 {
@@ -460,6 +465,12 @@ int live_wait_arm_chat(struct api_async *a, const char *game, int after, long lo
 int live_wait_arm_seek(struct api_async *a, const char *seek, long long deadline_ms)
 {
     return wait_arm(a, seek, 0, deadline_ms, LIVE_KIND_SEEK);
+}
+
+int live_wait_arm_tourney(struct api_async *a, const char *tournament, int after,
+                          long long deadline_ms)
+{
+    return wait_arm(a, tournament, after, deadline_ms, LIVE_KIND_TOURNEY);
 }
 
 void live_wait_end(struct api_async *a)

@@ -5,11 +5,12 @@
  * that adding a watch takes, see live.c); a chat message always notifies, with
  * "<game id>:chat:<seq>" (migrations/0026), and fires the watches of kind LIVE_KIND_CHAT; a seek
  * that stops waiting (matched, cancelled, expired) notifies "<seek id>:seek:1" (migrations/0029)
- * and fires the watches of kind LIVE_KIND_SEEK. Each server
- * keeps one listening connection on a thread of its own (reconnecting when it is lost); each
- * notification, from any server, fires the watches of that game whose `after` it passes. Watches
- * also fire at their deadline, all of them now and then (a slow fallback, in case a notification
- * was missed, and after the listening connection came back), and at shutdown.
+ * and fires the watches of kind LIVE_KIND_SEEK; a tournament's event always notifies
+ * "<tournament id>:tourney:<seq>" (migrations/0037) and fires those of LIVE_KIND_TOURNEY.
+ * Each server keeps one listening connection on a thread of its own (reconnecting when it is
+ * lost); each notification, from any server, fires the watches of that game whose `after` it
+ * passes. Watches also fire at their deadline, all of them now and then (a slow fallback, in case a
+ * notification was missed, and after the listening connection came back), and at shutdown.
  */
 #ifndef API_LIVE_H
 #define API_LIVE_H
@@ -31,7 +32,8 @@ enum live_reason {
 enum live_kind {
     LIVE_KIND_EVENTS = 0, /* a game's events (notified while the game is leased) */
     LIVE_KIND_CHAT,       /* a game's chat messages (always notified) */
-    LIVE_KIND_SEEK        /* the end of a seek's wait (always notified; `game` is its id) */
+    LIVE_KIND_SEEK,       /* the end of a seek's wait (always notified; `game` is its id) */
+    LIVE_KIND_TOURNEY     /* a tournament's events (always notified; `game` is its id) */
 };
 
 /*
@@ -40,7 +42,7 @@ enum live_kind {
  * again. Owned by the caller; live_watch_remove() before freeing it.
  */
 struct live_watch {
-    char game[AUTH_UUID_LEN + 1]; /* the game (any case); the seek's id for LIVE_KIND_SEEK */
+    char game[AUTH_UUID_LEN + 1]; /* the game (any case); the seek's or tournament's id */
     int after;                    /* fires on a committed event with seq > after */
     enum live_kind kind;          /* what it waits for */
     long long deadline_ms;        /* fires at this api_now_ms() time; 0: no deadline */
@@ -98,6 +100,10 @@ int live_wait_arm_chat(struct api_async *a, const char *game, int after,
 
 /* live_wait_arm() for the end of seek `seek`'s wait (matched, cancelled, expired). */
 int live_wait_arm_seek(struct api_async *a, const char *seek, long long deadline_ms) NODISCARD;
+
+/* live_wait_arm() for tournament `tournament`'s events (seq > `after`). */
+int live_wait_arm_tourney(struct api_async *a, const char *tournament, int after,
+                          long long deadline_ms) NODISCARD;
 
 /* Ends the long poll's wait of `a`, if it has one (call before answering). */
 void live_wait_end(struct api_async *a);

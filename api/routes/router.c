@@ -84,6 +84,7 @@ static const struct api_route routes[] = {
     {"POST", "/v1/tournaments/{id}/leave", routes_tournament_leave},
     {"POST", "/v1/tournaments/{id}/start", routes_tournament_start},
     {"GET", "/v1/tournaments/{id}/events", routes_tournament_events},
+    {"GET", "/v1/tournaments/{id}/events/stream", routes_tournament_events_stream},
     /* The reference web client (routes_web.c): its page and its files. */
     {"GET", "/", routes_web_index},
     {"GET", "/web/{file}", routes_web_file},

@@ -213,6 +213,14 @@ void routes_event_stream(const struct api_request *req, struct api_response *res
 void routes_chat_stream_open(const struct api_request *req, struct api_response *resp,
                              const char *id, int after, const char *viewer);
 
+/*
+ * Tournament `id`'s events (round_started, tournament_finished) as a stream of server-sent
+ * events after seq `after` (or Last-Event-ID), ending after tournament_finished
+ * (routes_live.c); 404 when there is no such tournament.
+ */
+void routes_tourney_stream_open(const struct api_request *req, struct api_response *resp,
+                                const char *id, int after);
+
 struct store_chat_message;
 /* Writes chat message `m` as the API shows it (routes_chat.c): seq, seat, player, name, text
  * (null when hidden), hidden, at. */
@@ -260,7 +268,8 @@ void routes_admin_reinstate(const struct api_request *req, struct api_response *
 /* 1 when the request asks for server-sent events (Accept names text/event-stream). */
 int routes_wants_event_stream(const struct api_request *req);
 
-/* The watch of a long poll (live.h): live_wait_arm or live_wait_arm_chat. */
+/* The watch of a long poll (live.h): live_wait_arm, live_wait_arm_chat or
+ * live_wait_arm_tourney. */
 typedef int routes_wait_arm_fn(struct api_async *a, const char *game, int after,
                                long long deadline_ms);
 
@@ -348,8 +357,11 @@ void routes_tournament_leave(const struct api_request *req, struct api_response 
 /* POST /v1/tournaments/{id}/start */
 void routes_tournament_start(const struct api_request *req, struct api_response *resp,
                              const char *id);
-/* GET /v1/tournaments/{id}/events?after= */
+/* GET /v1/tournaments/{id}/events?after=&wait=: the events (long poll; SSE with Accept). */
 void routes_tournament_events(const struct api_request *req, struct api_response *resp,
                               const char *id);
+/* GET /v1/tournaments/{id}/events/stream: the events as server-sent events. */
+void routes_tournament_events_stream(const struct api_request *req, struct api_response *resp,
+                                     const char *id);
 
 #endif

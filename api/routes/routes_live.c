@@ -1,4 +1,6 @@
-/* routes_live.c: a game's events as server-sent events (GET .../events, text/event-stream).
+/* routes_live.c: a game's events, its chat, or a tournament's events as server-sent events
+ * (GET .../events, .../chat, /v1/tournaments/{id}/events with text/event-stream, and their
+ * /stream paths).
  *
  * A stream sends every event after the one the client saw last (Last-Event-ID, else the
  * query's `after`) as
@@ -6,7 +8,8 @@
  * then waits on a live watch (live.h) for the next commit of the game on any server, and
  * sends a comment line ": heartbeat" when SSE_HEARTBEAT seconds passed without anything
  * (so that proxies keep it open and a client that went away is noticed at the next write).
- * It ends after the game_finished event, and at shutdown (after what it holds, with a
+ * It ends after the game_finished event (a tournament's: tournament_finished, or once it
+ * is found cancelled; a chat's never), and at shutdown (after what it holds, with a
  * short `retry:`, so that the client reconnects to another server at once). While it waits it holds
  * no thread: the HTTP layer suspends its connection until the watch wakes it.
  *
@@ -38,6 +41,7 @@
 #include "store.h"
 #include "store_chat.h"
 #include "store_games.h"
+#include "store_tournaments.h"
 
 #define STREAM_PAGE    100   /* events read from the database at once */
 #define RETRY_MS       2000  /* the reconnection delay the stream asks EventSource for */
@@ -52,17 +56,24 @@ static int heartbeat_ms = 15000; /* SSE_HEARTBEAT */
 static int max_streams = 256;    /* MAX_STREAMS */
 static int max_per_ip = 32;      /* MAX_STREAMS_PER_IP (0: MAX_STREAMS) */
 
+/* What a stream follows. */
+enum sse_kind {
+    SSE_EVENTS = 0, /* a game's events */
+    SSE_CHAT,       /* a game's chat messages (0026) */
+    SSE_TOURNEY     /* a tournament's events (0032, woken by 0037's notifications) */
+};
+
 /* An event stream. */
 struct sse {
     struct api_stream base;         /* first: what the HTTP layer sees */
     struct live_watch watch;        /* wakes it (new events, heartbeat, recheck, stop) */
     atomic_int reasons;             /* live_reason bits since the last read */
-    char game[AUTH_UUID_LEN + 1];   /* the game */
+    char game[AUTH_UUID_LEN + 1];   /* the game (SSE_TOURNEY: the tournament) */
     int last;                       /* seq of the last event sent (or seen by the client) */
-    int chat;                       /* 1: the game's chat messages, not its events (0026) */
-    char viewer[AUTH_UUID_LEN + 1]; /* with chat: the reader's person (blocks), or "" */
+    enum sse_kind kind;             /* what it follows */
+    char viewer[AUTH_UUID_LEN + 1]; /* SSE_CHAT: the reader's person (blocks), or "" */
     int query;                      /* 1: read the events at the next read() */
-    int finished;                   /* 1 once game_finished is buffered: end after it */
+    int finished;                   /* 1 once the last event is buffered: end after it */
     long long next_beat;            /* api_now_ms() of the next heartbeat */
     long long next_query;           /* after a failed read: not before this */
     struct buf out;                 /* bytes to send (at most STREAM_OUT_MAX) */
@@ -183,7 +194,8 @@ static int put_event(void *arg, int seq, const char *type, const char *payload, 
     } while (p < end);
     if (out_put(s, "\n", 1)) goto fail;
     s->last = seq;
-    if (strcmp(type, "game_finished") == 0) s->finished = 1;
+    if (strcmp(type, s->kind == SSE_TOURNEY ? "tournament_finished" : "game_finished") == 0)
+        s->finished = 1;
     return 0;
 fail:
     buf_truncate(&s->out, mark); /* never a part of an event */
@@ -223,7 +235,9 @@ static void arm(struct sse *s)
 {
     live_watch_remove(&s->watch);
     s->watch.after = s->last;
-    s->watch.kind = s->chat ? LIVE_KIND_CHAT : LIVE_KIND_EVENTS;
+    s->watch.kind = s->kind == SSE_CHAT      ? LIVE_KIND_CHAT
+                    : s->kind == SSE_TOURNEY ? LIVE_KIND_TOURNEY
+                                             : LIVE_KIND_EVENTS;
     s->watch.deadline_ms = s->next_beat;
     if (s->query && s->next_query && s->next_query < s->next_beat)
         s->watch.deadline_ms = s->next_query;
@@ -242,6 +256,40 @@ static long flush(struct sse *s, char *buf, size_t max)
         buf_reset(&s->out); /* and forget a failure: the next page starts after s->last */
     }
     return (long)n;
+}
+
+/* 1 when tournament `p` will write no event after seq `last`: it finished (its last event
+ * tournament_finished) or was called off (it writes none), and `last` is its newest. */
+static int tourney_over(const struct store_tourney_progress *p, int last)
+{
+    return (strcmp(p->status, "finished") == 0 || strcmp(p->status, "cancelled") == 0) &&
+           last >= p->last_seq;
+}
+
+/* Reads the next page of the stream's events, chat messages or tournament events after
+ * s->last into its output. */
+static enum store_status read_page(struct sse *s, int *count)
+{
+    int seen = 0;
+    switch (s->kind) {
+    case SSE_CHAT:
+        return store_chat_each(s->game, s->last, STREAM_PAGE, s->viewer[0] ? s->viewer : NULL,
+                               put_chat, s, count, &seen);
+    case SSE_TOURNEY: {
+        struct store_tourney_progress p;
+        enum store_status st =
+            store_tourney_events_each(s->game, s->last, STREAM_PAGE, put_event, s, count, &p);
+        /* Called off (no tournament_finished comes), or gone: nothing more will come. */
+        if ((st == STORE_OK && tourney_over(&p, s->last)) || st == STORE_NOT_FOUND) {
+            s->finished = 1;
+            st = STORE_OK;
+        }
+        return st;
+    }
+    case SSE_EVENTS:
+        break;
+    }
+    return store_events_each(s->game, s->last, STREAM_PAGE, put_event, s, count);
 }
 
 /* api_stream.read */
@@ -278,11 +326,8 @@ static long sse_read(struct api_stream *base, char *buf, size_t max, int stoppin
     if (s->query && now >= s->next_query) {
         /* Armed before the read: an event committed meanwhile still wakes the stream. */
         arm(s);
-        int count = 0, seen = 0;
-        enum store_status st =
-            s->chat ? store_chat_each(s->game, s->last, STREAM_PAGE,
-                                      s->viewer[0] ? s->viewer : NULL, put_chat, s, &count, &seen)
-                    : store_events_each(s->game, s->last, STREAM_PAGE, put_event, s, &count);
+        int count = 0;
+        enum store_status st = read_page(s, &count);
         if (st == STORE_OK) {
             s->query = count == STREAM_PAGE; /* a full page: more may follow at once */
             s->next_query = 0;
@@ -299,6 +344,7 @@ static long sse_read(struct api_stream *base, char *buf, size_t max, int stoppin
             s->next_beat = now + heartbeat_ms;
             return flush(s, buf, max);
         }
+        if (s->finished) return -1; /* a tournament over with nothing left to send */
     }
     if (now >= s->next_beat) {
         s->next_beat = now + heartbeat_ms;
@@ -335,10 +381,53 @@ static int resume_after(const struct api_request *req, int after)
     return (int)v;
 }
 
-/* Opens the stream of game `id` after `after`: its events, or with `chat` its chat messages
- * as `viewer` (a person, or NULL) may read them. */
+/* store_tourney_events_each() callback of the look before a stream opens (it reads none). */
+static int no_event(void *arg, int seq, const char *type, const char *json, size_t len)
+{
+    (void)arg, (void)seq, (void)type, (void)json, (void)len;
+    return 0;
+}
+
+/*
+ * Looks up what stream `s` (its kind set) follows, `id`, before it opens: the game (the
+ * chat's too), or the tournament. Sets s->game to its id and s->finished when nothing will
+ * come after s->last. Returns 0, or 1 after answering (404 when there is no such game or
+ * tournament, 503 ...).
+ */
+static int subject_look(struct sse *s, struct api_response *resp, const char *id)
+{
+    if (s->kind == SSE_TOURNEY) {
+        struct store_tourney_progress p;
+        int none = 0;
+        enum store_status st = store_tourney_events_each(id, 0, 0, no_event, NULL, &none, &p);
+        if (st == STORE_NOT_FOUND) {
+            problem_reply(resp, 404, "not_found", "There is no tournament with this id.");
+            return 1;
+        }
+        if (st != STORE_OK) {
+            problem_store(resp, st);
+            return 1;
+        }
+        snprintf(s->game, sizeof s->game, "%s", id);
+        /* Finished (or called off) and every event seen: the stream ends at once. */
+        s->finished = tourney_over(&p, s->last);
+        return 0;
+    }
+    struct api_game *ag = games_load(id, GAMES_CURRENT, resp);
+    if (!ag) return 1;
+    snprintf(s->game, sizeof s->game, "%s", ag->id);
+    /* A finished game whose events were all seen: nothing will come, the stream ends. (Its
+     * chat goes on: people talk after a game.) */
+    if (s->kind == SSE_EVENTS && ag->g.phase == CC_PHASE_FINISHED && s->last >= ag->row.last_seq)
+        s->finished = 1;
+    games_free(ag);
+    return 0;
+}
+
+/* Opens the stream of `kind` of `id` (a game, or with SSE_TOURNEY a tournament) after
+ * `after`; a chat's as `viewer` (a person, or NULL) may read it. */
 static void open_stream(const struct api_request *req, struct api_response *resp, const char *id,
-                        int after, int chat, const char *viewer)
+                        int after, enum sse_kind kind, const char *viewer)
 {
     if (!live_running()) {
         problem_reply(resp, 503, "too_many_streams", "Event streams are not available now.");
@@ -359,8 +448,9 @@ static void open_stream(const struct api_request *req, struct api_response *resp
         resp->retry_after = 10;
         return;
     }
-    struct api_game *ag = games_load(id, GAMES_CURRENT, resp);
-    if (!ag) {
+    s->kind = kind;
+    s->last = resume_after(req, after);
+    if (subject_look(s, resp, id)) {
         reg_remove(s);
         free(s);
         return;
@@ -369,19 +459,12 @@ static void open_stream(const struct api_request *req, struct api_response *resp
     s->base.read = sse_read;
     s->base.free = sse_free;
     buf_init(&s->out, STREAM_OUT_MAX);
-    snprintf(s->game, sizeof s->game, "%s", ag->id);
-    snprintf(s->watch.game, sizeof s->watch.game, "%s", ag->id);
+    snprintf(s->watch.game, sizeof s->watch.game, "%s", s->game);
     s->watch.fire = sse_fire;
     s->watch.arg = s;
-    s->last = resume_after(req, after);
-    s->chat = chat;
     snprintf(s->viewer, sizeof s->viewer, "%s", viewer ? viewer : "");
     s->query = 1;
     s->next_beat = api_now_ms() + heartbeat_ms;
-    /* A finished game whose events were all seen: nothing will come, the stream ends. (Its
-     * chat goes on: people talk after a game.) */
-    if (!chat && ag->g.phase == CC_PHASE_FINISHED && s->last >= ag->row.last_seq) s->finished = 1;
-    games_free(ag);
     if (buf_addf(&s->out, "retry: %d\n\n", RETRY_MS)) {
         sse_free(&s->base);
         problem_reply(resp, 500, "internal_error", "Out of memory.");
@@ -390,19 +473,25 @@ static void open_stream(const struct api_request *req, struct api_response *resp
     resp->status = 200;
     resp->content_type = "text/event-stream";
     resp->stream = &s->base;
-    log_kv(LOG_DEBUG, "event stream", "game", s->game, NULL);
+    log_kv(LOG_DEBUG, "event stream", kind == SSE_TOURNEY ? "tournament" : "game", s->game, NULL);
 }
 
 void routes_event_stream(const struct api_request *req, struct api_response *resp, const char *id,
                          int after)
 {
-    open_stream(req, resp, id, after, 0, NULL);
+    open_stream(req, resp, id, after, SSE_EVENTS, NULL);
 }
 
 void routes_chat_stream_open(const struct api_request *req, struct api_response *resp,
                              const char *id, int after, const char *viewer)
 {
-    open_stream(req, resp, id, after, 1, viewer);
+    open_stream(req, resp, id, after, SSE_CHAT, viewer);
+}
+
+void routes_tourney_stream_open(const struct api_request *req, struct api_response *resp,
+                                const char *id, int after)
+{
+    open_stream(req, resp, id, after, SSE_TOURNEY, NULL);
 }
 
 int routes_long_poll_arm(const struct api_request *req, const char *id, int after, long wait,

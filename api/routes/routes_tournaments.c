@@ -3,19 +3,23 @@
  * joining), POST /v1/tournaments/{id}/join (while it is open) and /leave (while it is open;
  * after the start: the running game resigned, the rest forfeited), POST .../start (the
  * organiser), GET /v1/tournaments?status=&limit=, GET /v1/tournaments/{id} (with its
- * rounds and standings) and GET .../events?after= (no token). The rounds are paired by a
- * job (api/jobs/tourney_run.h). */
+ * rounds and standings) and GET .../events?after=&wait= (no token; a long poll woken across
+ * servers as the chat's is, SSE at .../events/stream). The rounds are paired by a job
+ * (api/jobs/tourney_run.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "auth.h"
+#include "json_out.h"
 #include "json_tournament.h"
 #include "game/service.h"
 #include "games.h"
+#include "live.h"
 #include "log.h"
 #include "params.h"
 #include "problem.h"
+#include "query_args.h"
 #include "routes.h"
 #include "store.h"
 #include "store_people.h"
@@ -25,6 +29,8 @@
 
 #define TOURNEY_LIST_DEFAULT 20  /* ?limit= when not given */
 #define TOURNEY_LIST_MAX     100 /* ?limit= at most */
+#define TOURNEY_EVENTS_PAGE  100 /* events per answer at most */
+#define TOURNEY_MAX_WAIT     60  /* seconds a long poll may wait, as the game's and chat's */
 
 /* Tournament `id`'s JSON as the database builds it (json, malloc'd) with its standings
  * (computed from its tables: tourney.h) added. */
@@ -270,28 +276,70 @@ void routes_tournament_start(const struct api_request *req, struct api_response 
     reply_tournament(resp, id, 200);
 }
 
+/* The path's tournament id `id`: 0, or 1 after answering 404 (not a UUID: no tournament). */
+static int tournament_id(struct api_response *resp, const char *id)
+{
+    if (id && auth_uuid_valid(id)) return 0;
+    problem_reply(resp, 404, "not_found", "There is no tournament with this id.");
+    return 1;
+}
+
+/* store_tourney_events_each() callback of a GET: one event into the answer's array. */
+static int event_put(void *arg, int seq, const char *type, const char *json, size_t len)
+{
+    (void)seq, (void)type;
+    json_out_raw(arg, json, len);
+    return 0;
+}
+
 void routes_tournament_events(const struct api_request *req, struct api_response *resp,
                               const char *id)
 {
-    const char *after = api_query_get(req, "after");
-    long a = 0;
-    if (after && params_uint(after, 1000000000, &a)) {
-        problem_reply(resp, 400, "invalid_parameter", "after must be a whole number.");
+    long after, wait;
+    if (query_after_wait(req, resp, &after, &wait, TOURNEY_MAX_WAIT)) return;
+    if (tournament_id(resp, id)) return;
+    if (routes_wants_event_stream(req)) {
+        routes_tourney_stream_open(req, resp, id, (int)after);
         return;
     }
-    if (!id || !auth_uuid_valid(id)) {
-        problem_reply(resp, 404, "not_found", "There is no tournament with this id.");
+    /* As the game's events' long poll: armed before the read, so that an event committed
+     * meanwhile on any server still wakes it (0037 notifies every one). */
+    int suspend = routes_long_poll_arm(req, id, (int)after, wait, live_wait_arm_tourney);
+    struct json_out w;
+    json_out_init(&w);
+    json_out_begin_object(&w);
+    json_out_key(&w, "events");
+    json_out_begin_array(&w);
+    int count = 0;
+    struct store_tourney_progress p;
+    enum store_status s =
+        store_tourney_events_each(id, (int)after, TOURNEY_EVENTS_PAGE, event_put, &w, &count, &p);
+    if (s != STORE_OK) {
+        json_out_free(&w);
+        live_wait_end(req->async);
+        (void)store_refused(resp, s); /* 404 for no such tournament */
         return;
     }
-    char *json = NULL;
-    enum store_status s = store_tournament_json(id, &json); /* 404 for no tournament */
-    free(json);
-    json = NULL;
-    if (s == STORE_OK) s = store_tourney_events(id, (int)a, &json);
-    if (s == STORE_NOT_FOUND) {
-        free(json);
-        (void)store_refused(resp, s);
+    /* A finished or called-off tournament writes no more events: with none after `after`,
+     * its long poll answers at once, as a finished game's does. */
+    int over = strcmp(p.status, "finished") == 0 || strcmp(p.status, "cancelled") == 0;
+    if (count == 0 && suspend && !over) {
+        json_out_free(&w);
+        /* Woken by the hub; without it, run again at the HTTP layer's next tick. */
+        resp->suspend = suspend;
         return;
     }
-    (void)api_reply_raw_member(resp, s, "events", json);
+    live_wait_end(req->async);
+    json_out_end_array(&w);
+    json_out_end_object(&w);
+    api_reply_out(resp, 200, &w);
+}
+
+void routes_tournament_events_stream(const struct api_request *req, struct api_response *resp,
+                                     const char *id)
+{
+    long after;
+    if (query_after_wait(req, resp, &after, NULL, 0)) return;
+    if (tournament_id(resp, id)) return;
+    routes_tourney_stream_open(req, resp, id, (int)after);
 }

@@ -904,14 +904,18 @@ static const char *const stmt_sql[ST_COUNT] = {
      * writer moves a round's job on once its round is paired). */
     [ST_TOURNEY_JOB_DONE] = "DELETE FROM jobs WHERE id = $1::bigint",
     [ST_TOURNEY_CHECK] = "SELECT tournament_round_check($1::uuid)",
-    /* Tournament $1's events after seq $2, at most 100, oldest first. */
+    /* Tournament $1's status and newest event's seq, with its events after seq $2 (at most
+     * $3, oldest first) as TournamentEvent: one row an event, or one row of NULL events
+     * when none follows $2; no row for no tournament. One statement, so that a long poll's
+     * and a stream's every look is one round trip. */
     [ST_TOURNEY_EVENTS] =
-        "SELECT coalesce(json_agg(json_build_object('seq', e.seq, 'type', e.type, 'data', "
-        "e.data, 'at', " TOURNEY_TIME_SQL(
-            "e.created_at") ") ORDER BY e.seq), '[]')::text FROM "
-                            "(SELECT * FROM tournament_events WHERE tournament_id = $1::uuid AND "
-                            "seq > $2::integer "
-                            "ORDER BY seq LIMIT 100) e",
+        "SELECT t.status, (SELECT coalesce(max(x.seq), 0) FROM tournament_events x WHERE "
+        "x.tournament_id = t.id), e.seq, e.type, json_build_object('seq', e.seq, 'type', "
+        "e.type, 'data', e.data, 'at', " TOURNEY_TIME_SQL(
+            "e.created_at") ")::text FROM tournaments t LEFT JOIN LATERAL (SELECT * FROM "
+                            "tournament_events y WHERE y.tournament_id = t.id AND y.seq > "
+                            "$2::integer ORDER BY y.seq LIMIT $3::integer) e ON true WHERE t.id = "
+                            "$1::uuid ORDER BY e.seq",
     /* Person $2 leaves running tournament $1: out from the round running on; its game of
      * that round still being played and its seat there (the table's seat order is the
      * game's), or NULLs. No row: not an entrant still in, or the tournament is not running. */

@@ -102,7 +102,37 @@ enum store_status store_tournaments_list(const char *status, int limit, char **j
     return json_list(ST_TOURNEY_LIST, status, limit, json);
 }
 
-enum store_status store_tourney_events(const char *id, int after, char **json)
+enum store_status store_tourney_events_each(const char *id, int after, int limit,
+                                            int (*fn)(void *arg, int seq, const char *type,
+                                                      const char *json, size_t len),
+                                            void *arg, int *count,
+                                            struct store_tourney_progress *progress)
 {
-    return json_list(ST_TOURNEY_EVENTS, id, after, json);
+    *count = 0;
+    memset(progress, 0, sizeof *progress);
+    PGconn *pg = db_conn();
+    if (!pg) return STORE_UNAVAILABLE;
+    char a[12], l[12];
+    snprintf(a, sizeof a, "%d", after);
+    snprintf(l, sizeof l, "%d", limit);
+    const char *vals[3] = {id, a, l};
+    PGresult *res;
+    enum store_status s = db_run(&pg, ST_TOURNEY_EVENTS, 3, vals, NULL, &res);
+    if (s != STORE_OK) return s;
+    int rows = PQntuples(res);
+    if (rows == 0) s = STORE_NOT_FOUND;
+    if (s == STORE_OK && db_take_text(res, 0, 0, progress->status, sizeof progress->status))
+        s = STORE_ERROR;
+    if (s == STORE_OK) progress->last_seq = (int)db_long(res, 0, 1, 0);
+    /* A row without an event: none follows `after`. */
+    for (int i = 0; s == STORE_OK && i < rows && !PQgetisnull(res, i, 2); i++) {
+        if (fn(arg, (int)db_long(res, i, 2, 0), PQgetvalue(res, i, 3), PQgetvalue(res, i, 4),
+               (size_t)PQgetlength(res, i, 4))) {
+            s = STORE_ERROR;
+            break;
+        }
+        (*count)++;
+    }
+    PQclear(res);
+    return s;
 }

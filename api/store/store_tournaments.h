@@ -52,8 +52,23 @@ enum store_status store_tournament_json(const char *id, char **json) NODISCARD;
  * TournamentSummary into *json (malloc'd). STORE_OK or a failure. */
 enum store_status store_tournaments_list(const char *status, int limit, char **json) NODISCARD;
 
-/* Tournament `id`'s events after `after` (at most 100) as a JSON array into *json
- * (malloc'd). */
-enum store_status store_tourney_events(const char *id, int after, char **json) NODISCARD;
+/* Where a tournament's events stand (store_tourney_events_each). */
+struct store_tourney_progress {
+    char status[16]; /* "open", "running", "finished", "cancelled" */
+    int last_seq;    /* its newest event's seq (0: none yet) */
+};
+
+/*
+ * Calls fn() for each event of tournament `id` after seq `after`, oldest first, at most
+ * `limit` (0: none, only *progress): its seq, type and the event as JSON (TournamentEvent in
+ * openapi.yaml, `len` bytes); a nonzero return stops there (STORE_ERROR). *count gets the
+ * events passed, *progress the tournament's status and newest seq. STORE_OK, STORE_NOT_FOUND
+ * (no such tournament), or a failure.
+ */
+enum store_status store_tourney_events_each(const char *id, int after, int limit,
+                                            int (*fn)(void *arg, int seq, const char *type,
+                                                      const char *json, size_t len),
+                                            void *arg, int *count,
+                                            struct store_tourney_progress *progress) NODISCARD;
 
 #endif

@@ -99,6 +99,7 @@ STUB(routes_tournament_join)
 STUB(routes_tournament_leave)
 STUB(routes_tournament_start)
 STUB(routes_tournament_events)
+STUB(routes_tournament_events_stream)
 STUB(routes_web_words)
 STUB(routes_lobby_tables)
 STUB(routes_lobby_games)
@@ -232,6 +233,10 @@ static const struct route_case cases[] = {
      GID, "/v1/tournaments/{id}/start"},
     {"GET", "/v1/tournaments/" GID "/events", NULL, NULL, RAN_STATUS, "routes_tournament_events",
      GID, "/v1/tournaments/{id}/events"},
+    {"GET", "/v1/tournaments/" GID "/events/stream", NULL, NULL, RAN_STATUS,
+     "routes_tournament_events_stream", GID, "/v1/tournaments/{id}/events/stream"},
+    {"POST", "/v1/tournaments/" GID "/events/stream", NULL, NULL, 405, NULL, "GET",
+     "/v1/tournaments/{id}/events/stream"},
     {"GET", G "/board.svg", NULL, NULL, RAN_STATUS, "routes_board_svg", GID,
      "/v1/games/{id}/board.svg"},
     {"GET", G "/board.png", NULL, NULL, RAN_STATUS, "routes_board_png", GID,

@@ -2,13 +2,14 @@
  * settings answered back, the organiser no entrant), joins and leaves (again: no change),
  * the lists by status, max_players held under concurrent joins, no join once the tournament
  * is no longer open (a leave then withdraws an entrant: t_tourney_play.c), and the refusals
- * of bad bodies and parameters. */
+ * of bad bodies and parameters (the events' long poll and stream included). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "db.h"
+#include "hard.h"
 #include "tests.h"
 
 #define SWISS_BODY                                                                                 \
@@ -243,4 +244,66 @@ ITEST(tourney_refusals, "tournaments: bad bodies, tokens and parameters change n
           "join an unknown id");
     CHECK(call_code(srv, "POST", "/v1/tournaments/nope/join", NULL, org.auth, code) == 404,
           "join a bad id");
+}
+
+ITEST(tourney_events_refusals, "tournaments: the events' long poll and stream: 404 for no such "
+                               "tournament, 400 for bad parameters, an open one's wait ends empty")
+{
+    char why[256], code[64], id[64], path[200];
+    struct person org;
+    CHECK(person_new(srv, "Org", &org, why, sizeof why) == 0, "%s", why);
+    CHECK(create(srv, "{\"name\":\"Quiet\",\"format\":\"knockout\"}", org.auth, id) == 0, "create");
+    const char *sse[] = {"Accept: text/event-stream", NULL};
+    static const char *const unknown[] = {
+        "/v1/tournaments/00000000-0000-4000-8000-000000000000/events?wait=5",
+        "/v1/tournaments/00000000-0000-4000-8000-000000000000/events/stream",
+        "/v1/tournaments/nope/events?wait=5",
+        "/v1/tournaments/nope/events/stream",
+    };
+    for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++) {
+        for (int as_sse = 0; as_sse < 2; as_sse++) {
+            struct resp r;
+            http(srv, "GET", unknown[i], NULL, as_sse ? sse : NULL, &r);
+            int ok = r.status == 404 && strcmp(problem_code(&r), "not_found") == 0 &&
+                     strncmp(r.ctype, "application/problem+json", 24) == 0;
+            long st = r.status;
+            resp_free(&r);
+            CHECK(ok, "%s%s: %ld", unknown[i], as_sse ? " (Accept: text/event-stream)" : "", st);
+        }
+    }
+    static const char *const bad[] = {
+        "/events?wait=61",
+        "/events?wait=-1",
+        "/events?wait=x",
+        "/events?after=-1",
+        "/events?after=x",
+        "/events?after=1&after=2",
+        "/events?wait=1&wait=2",
+        "/events?after=2147483648",
+        "/events/stream?after=-1",
+        "/events/stream?after=x",
+        "/events/stream?after=1&after=2",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        for (int as_sse = 0; as_sse < 2; as_sse++) {
+            snprintf(path, sizeof path, "/v1/tournaments/%s%s", id, bad[i]);
+            struct resp r;
+            http(srv, "GET", path, NULL, as_sse ? sse : NULL, &r);
+            snprintf(code, sizeof code, "%s", r.status >= 400 ? problem_code(&r) : "");
+            long st = r.status;
+            resp_free(&r);
+            CHECK(st == 400 && strcmp(code, "invalid_parameter") == 0, "%s%s: %ld %s", bad[i],
+                  as_sse ? " (Accept: text/event-stream)" : "", st, code);
+        }
+    }
+    /* An open tournament has no event yet: a wait of 1 s ends with an empty list. */
+    snprintf(path, sizeof path, "/v1/tournaments/%s/events?wait=1", id);
+    struct resp r;
+    long long t0 = hard_now_ms();
+    long st = call(srv, "GET", path, NULL, NULL, &r);
+    long long ms = hard_now_ms() - t0;
+    int empty = cJSON_GetArraySize(jget(r.json, "events")) == 0 && jget(r.json, "events");
+    resp_free(&r);
+    CHECK(st == 200 && empty && ms >= 900 && ms < 5000,
+          "wait=1 on an open tournament: %ld after %lld ms", st, ms);
 }

@@ -6,11 +6,16 @@
  * each tournament the invariants: every entrant still in sits once a round, no pair meets
  * twice while avoidable, no second bye, the points add up, one round_started a round and one
  * tournament_finished, and every game of the entrants belongs to one table. And the events
- * delivered to the entrants' player webhooks, each once. */
+ * delivered to the entrants' player webhooks, each once; the events' long poll woken by a
+ * round started through another server, and their stream (SSE) to its end. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+
+#include <curl/curl.h>
 
 #include "db.h"
 #include "hard.h"
@@ -568,4 +573,301 @@ ITEST(tourney_webhooks, "tournaments: round_started and tournament_finished deli
     CHECK(ok, "%s", why);
     CHECK(done, "the tournament's deliveries did not all come");
     CHECK(rounds == 2, "%d rounds", rounds);
+}
+
+/* A tournament's event stream read on a thread of its own (tstream_start, tstream_join) for
+ * at most `ms` (then cut): what came, and whether the server ended it. */
+struct tstream {
+    char url[512];    /* what it reads */
+    char last_id[16]; /* Last-Event-ID to send, or "" */
+    long ms;          /* the transfer is cut after this long */
+    struct resp r;    /* the answer: status, Content-Type, the stream's bytes */
+    int ended;        /* 1: the server ended it before the cut */
+    long long took;   /* ms from the request to the end (or the cut) */
+    pthread_t thread;
+    int started;
+};
+
+static void *tstream_main(void *p)
+{
+    struct tstream *s = p;
+    long long t0 = hard_now_ms();
+    CURL *h = curl_easy_init();
+    if (!h) return NULL;
+    char lei[48];
+    snprintf(lei, sizeof lei, "Last-Event-ID: %s", s->last_id);
+    const char *lines[] = {"Accept: text/event-stream", s->last_id[0] ? lei : NULL, NULL};
+    struct curl_slist *hl = resp_headers(lines, 0);
+    resp_request(h, s->url, "GET", NULL, hl);
+    resp_capture(h, resp_on_body, resp_on_header, &s->r, s->ms);
+    s->ended = resp_perform(h, &s->r) == CURLE_OK;
+    /* A stream cut at the end of its window has its status too. */
+    curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &s->r.status);
+    curl_slist_free_all(hl);
+    curl_easy_cleanup(h);
+    s->took = hard_now_ms() - t0;
+    return NULL;
+}
+
+/* Starts reading stream `path` at `base` (a server's base or direct URL) with Last-Event-ID
+ * `last_id` (NULL: none) for at most `ms`. */
+static void tstream_start(struct tstream *s, const char *base, const char *path,
+                          const char *last_id, long ms)
+{
+    memset(s, 0, sizeof *s);
+    snprintf(s->url, sizeof s->url, "%s%s", base, path);
+    snprintf(s->last_id, sizeof s->last_id, "%s", last_id ? last_id : "");
+    s->ms = ms;
+    s->started = pthread_create(&s->thread, NULL, tstream_main, s) == 0;
+}
+
+/* Waits for the stream's end (or cut); 1 when it was read at all. */
+static int tstream_join(struct tstream *s)
+{
+    if (s->started) pthread_join(s->thread, NULL);
+    if (!s->r.body) s->r.body = calloc(1, 1);
+    return s->started && s->r.body;
+}
+
+/* The tstream_start() and tstream_join() of a stream that should end by itself. */
+static int tstream_read(struct tstream *s, const char *base, const char *path, const char *last_id,
+                        long ms)
+{
+    tstream_start(s, base, path, last_id, ms);
+    return tstream_join(s);
+}
+
+/* The ids of the events of stream body `b`, "1,2" (in order), into out[cap]. */
+static void stream_ids(const char *b, char *out, size_t cap)
+{
+    size_t o = 0;
+    out[0] = '\0';
+    for (const char *p = b; p && (p = strstr(p, "id: ")); p += 4)
+        if (p == b || p[-1] == '\n')
+            o += (size_t)snprintf(out + o, o < cap ? cap - o : 0, "%s%ld", o ? "," : "",
+                                  strtol(p + 4, NULL, 10));
+}
+
+/* Unix milliseconds of an event's `at` ("2031-01-05T19:02:11.407Z"), or -1. */
+static long long at_ms(const char *at)
+{
+    struct tm tm;
+    memset(&tm, 0, sizeof tm);
+    int msec = 0;
+    if (sscanf(at, "%4d-%2d-%2dT%2d:%2d:%2d.%3d", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
+               &tm.tm_min, &tm.tm_sec, &msec) != 7)
+        return -1;
+    tm.tm_year -= 1900;
+    tm.tm_mon -= 1;
+    return (long long)timegm(&tm) * 1000 + msec;
+}
+
+/* Unix milliseconds now. */
+static long long wall_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* A long poll sent on a thread of its own. */
+struct tpoll {
+    const struct server *srv; /* where */
+    char path[256];           /* what */
+    struct resp r;            /* the answer */
+    long long ms;             /* when it came (hard_now_ms) */
+    long long wall;           /* ... and in Unix milliseconds */
+};
+
+static void *tpoll_main(void *p)
+{
+    struct tpoll *a = p;
+    http(a->srv, "GET", a->path, NULL, NULL, &a->r);
+    a->ms = hard_now_ms();
+    a->wall = wall_ms();
+    return NULL;
+}
+
+/* GET `path` of srv: the status, the events' count into *n (-1 without a list) and the
+ * milliseconds it took into *ms. */
+static long timed_events(const struct server *srv, const char *path, int *n, long long *ms)
+{
+    struct resp r;
+    long long t0 = hard_now_ms();
+    http(srv, "GET", path, NULL, NULL, &r);
+    *ms = hard_now_ms() - t0;
+    const cJSON *ev = jget(r.json, "events");
+    *n = cJSON_IsArray(ev) ? cJSON_GetArraySize(ev) : -1;
+    long st = r.status;
+    resp_free(&r);
+    return st;
+}
+
+/* A swiss of 4 over 2 rounds, for the events' tests. */
+#define EVENTS_SWISS "{\"name\":\"Live\",\"format\":\"swiss\",\"rounds\":2,\"players_per_game\":2}"
+
+ITEST(tourney_events_long_poll,
+      "tournaments: the events' long poll (wait=) woken by a round started through another "
+      "server, after honoured, an empty answer at its end, at once when finished")
+{
+    char why[300] = "", path[200];
+    static struct field f;
+    CHECK(field_new(srv, EVENTS_SWISS, 4, &f, why, sizeof why) == 0, "%s", why);
+    char code[64];
+    snprintf(path, sizeof path, "/v1/tournaments/%s/start", f.id);
+    CHECK(req(srv, "POST", path, NULL, f.org.auth, code) == 200, "start: %s", code);
+    cJSON *t = wait_past(srv, &f, 0, 15000);
+    CHECK(t, "round 1 did not start");
+
+    /* Events after `after` answer at once; none after it: the wait's end, an empty list. */
+    int n = 0;
+    long long ms = 0;
+    snprintf(path, sizeof path, "/v1/tournaments/%s/events?after=0&wait=30", f.id);
+    long st = timed_events(srv, path, &n, &ms);
+    CHECK(st == 200 && n == 1 && ms < 5000, "after=0&wait=30: %ld, %d events, %lld ms", st, n, ms);
+    snprintf(path, sizeof path, "/v1/tournaments/%s/events?after=1&wait=1", f.id);
+    st = timed_events(srv, path, &n, &ms);
+    CHECK(st == 200 && n == 0 && ms >= 900 && ms < 5000, "after=1&wait=1: %ld, %d events, %lld ms",
+          st, n, ms);
+
+    /* The second server runs no jobs (round 2 is paired by the first) and rechecks only every
+     * minute: only the notification of the event can wake its long poll in time.
+     * REQUEST_TIMEOUT=1: a long poll woken after that is still answered (not 408). */
+    const char *env[] = {"LIVE_FALLBACK_MS=60000", "REQUEST_TIMEOUT=1", "BOT_WORKERS=0",
+                         "SSE_HEARTBEAT=1", NULL};
+    struct server two;
+    int up = hard_server_start(&two, env, 0) == 0;
+    struct tpoll a = {.srv = &two};
+    snprintf(a.path, sizeof a.path, "/v1/tournaments/%s/events?after=1&wait=30", f.id);
+    pthread_t th;
+    int started = up && pthread_create(&th, NULL, tpoll_main, &a) == 0;
+    /* Its stream too, from Last-Event-ID 1: round 2's start, and heartbeats meanwhile. */
+    struct tstream sx;
+    char spath[200];
+    snprintf(spath, sizeof spath, "/v1/tournaments/%s/events/stream", f.id);
+    if (up) tstream_start(&sx, two.direct, spath, "1", 5000);
+    usleep(1500000); /* both wait now, the poll longer than REQUEST_TIMEOUT */
+    long long t0 = hard_now_ms();
+    int played = up ? play_round(srv, &f, t, 1, why, sizeof why) : -1; /* on the first server */
+    cJSON_Delete(t);
+    if (started) pthread_join(th, NULL);
+    int streamed = up && tstream_join(&sx);
+    int stopped = up ? hard_server_stop(&two) : -1;
+    long long poll_ms = a.ms - t0;
+    long long wake_ms = a.wall - at_ms(jstr(a.r.json, "events.0.at"));
+    int ok = a.r.status == 200 && cJSON_GetArraySize(jget(a.r.json, "events")) == 1 &&
+             jnum(a.r.json, "events.0.seq") == 2 &&
+             strcmp(jstr(a.r.json, "events.0.type"), "round_started") == 0 &&
+             jnum(a.r.json, "events.0.data.round") == 2;
+    char got[300], ids[64] = "";
+    snprintf(got, sizeof got, "%ld %.260s", a.r.status, a.r.body ? a.r.body : "");
+    resp_free(&a.r);
+    int beats = 0, stream_ok = 0;
+    char sgot[300] = "not read";
+    if (streamed) {
+        stream_ids(sx.r.body, ids, sizeof ids);
+        snprintf(sgot, sizeof sgot, "%ld ended %d events %s: %.200s", sx.r.status, sx.ended, ids,
+                 sx.r.body);
+        beats = strstr(sx.r.body, ": heartbeat\n") != NULL;
+        stream_ok = sx.r.status == 200 && strcmp(ids, "2") == 0 &&
+                    strstr(sx.r.body, "id: 2\nevent: round_started\ndata: {") && !sx.ended;
+        resp_free(&sx.r);
+    }
+    CHECK(up, "the second server did not start");
+    CHECK(played == 0, "round 1: %s", why);
+    CHECK(started && ok, "long poll on the second server: %s", got);
+    /* Unwoken, it would answer at its deadline, 30 s on (the recheck is a minute away); the
+     * time from the last resignation includes the pairing of round 2 and its games. */
+    CHECK(poll_ms < 10000, "the long poll on the other server answered %lld ms after round 1 ended",
+          poll_ms);
+    CHECK(wake_ms < 5000, "the long poll answered %lld ms after the event", wake_ms);
+    printf("     tournament long poll woken on the other server %lld ms after round 1's end, "
+           "%lld ms after round_started's commit\n",
+           poll_ms, wake_ms);
+    CHECK(stream_ok, "the second server's stream from Last-Event-ID 1: %s", sgot);
+    CHECK(beats, "no heartbeat on the second server's stream");
+    CHECK(stopped == 0, "the second server exited with %d", stopped);
+
+    /* Played to its end: a finished tournament's long poll answers at once. */
+    t = wait_past(srv, &f, 1, 15000);
+    CHECK(t && jnum(t, "round") == 2, "round 2 did not start");
+    played = play_round(srv, &f, t, 2, why, sizeof why);
+    cJSON_Delete(t);
+    CHECK(played == 0, "round 2: %s", why);
+    t = wait_past(srv, &f, 2, 15000);
+    ok = t && strcmp(jstr(t, "status"), "finished") == 0;
+    cJSON_Delete(t);
+    CHECK(ok, "not finished");
+    snprintf(path, sizeof path, "/v1/tournaments/%s/events?after=3&wait=30", f.id);
+    st = timed_events(srv, path, &n, &ms);
+    CHECK(st == 200 && n == 0 && ms < 5000, "finished, after=3&wait=30: %ld, %d events, %lld ms",
+          st, n, ms);
+    snprintf(path, sizeof path, "/v1/tournaments/%s/events?after=1&wait=30", f.id);
+    st = timed_events(srv, path, &n, &ms);
+    CHECK(st == 200 && n == 2 && ms < 5000, "finished, after=1: %ld, %d events, %lld ms", st, n,
+          ms);
+}
+
+ITEST(tourney_events_stream, "tournaments: the events' stream (SSE): round_started as it starts, "
+                             "the end after tournament_finished, Last-Event-ID resuming")
+{
+    char why[300] = "", path[200], spath[200], code[64], ids[64];
+    static struct field f;
+    CHECK(field_new(srv, "{\"name\":\"Streamed\",\"format\":\"knockout\"}", 2, &f, why,
+                    sizeof why) == 0,
+          "%s", why);
+    /* Open before the start, through the spec proxy: it hears round 1's start and the end. */
+    snprintf(spath, sizeof spath, "/v1/tournaments/%s/events/stream", f.id);
+    struct tstream s;
+    tstream_start(&s, srv->base, spath, NULL, 30000);
+    usleep(300000);
+    snprintf(path, sizeof path, "/v1/tournaments/%s/start", f.id);
+    long st = req(srv, "POST", path, NULL, f.org.auth, code);
+    cJSON *t = st == 200 ? wait_past(srv, &f, 0, 15000) : NULL;
+    int played = t ? play_round(srv, &f, t, 1, why, sizeof why) : -1;
+    cJSON_Delete(t);
+    int read = tstream_join(&s);
+    stream_ids(s.r.body, ids, sizeof ids);
+    int ok = read && s.r.status == 200 && strncmp(s.r.ctype, "text/event-stream", 17) == 0 &&
+             strncmp(s.r.body, "retry: 2000\n\n", 13) == 0 && strcmp(ids, "1,2") == 0 &&
+             strstr(s.r.body, "id: 1\nevent: round_started\ndata: {\"seq\"") &&
+             strstr(s.r.body, "id: 2\nevent: tournament_finished\ndata: {\"seq\"");
+    char got[400];
+    snprintf(got, sizeof got, "%ld %s ended %d after %lld ms: %.300s", s.r.status, s.r.ctype,
+             s.ended, s.took, s.r.body ? s.r.body : "");
+    int ended = s.ended;
+    resp_free(&s.r);
+    CHECK(st == 200, "start: %ld %s", st, code);
+    CHECK(played == 0, "round 1: %s", why);
+    CHECK(ok, "the stream: %s", got);
+    CHECK(ended, "the stream did not end after tournament_finished: %s", got);
+
+    /* Finished: Last-Event-ID resumes after it (over `after`), `after` without it; with
+     * every event seen the stream ends at once, with none. */
+    static const struct {
+        const char *query, *last_id, *want;
+    } resume[] = {
+        {"", "1", "2"}, {"?after=0", "1", "2"}, {"?after=1", NULL, "2"},
+        {"", "2", ""},  {"?after=2", NULL, ""}, {"", "x7", "1,2"},
+    };
+    for (size_t i = 0; i < sizeof resume / sizeof resume[0]; i++) {
+        char p[240];
+        snprintf(p, sizeof p, "%s%s", spath, resume[i].query);
+        read = tstream_read(&s, srv->base, p, resume[i].last_id, 5000);
+        stream_ids(s.r.body, ids, sizeof ids);
+        ok = read && s.r.status == 200 && s.ended && strcmp(ids, resume[i].want) == 0;
+        snprintf(got, sizeof got, "%ld ended %d events %s", s.r.status, s.ended, ids);
+        resp_free(&s.r);
+        CHECK(ok, "stream%s with Last-Event-ID %s: %s, want %s", resume[i].query,
+              resume[i].last_id ? resume[i].last_id : "(none)", got, resume[i].want);
+    }
+    /* The events path with Accept: text/event-stream answers the same stream. */
+    snprintf(path, sizeof path, "/v1/tournaments/%s/events", f.id);
+    read = tstream_read(&s, srv->base, path, "1", 5000);
+    stream_ids(s.r.body, ids, sizeof ids);
+    ok = read && s.r.status == 200 && s.ended && strcmp(ids, "2") == 0 &&
+         strncmp(s.r.ctype, "text/event-stream", 17) == 0;
+    snprintf(got, sizeof got, "%ld %s ended %d events %s", s.r.status, s.r.ctype, s.ended, ids);
+    resp_free(&s.r);
+    CHECK(ok, "the events path with Accept: text/event-stream: %s", got);
 }
