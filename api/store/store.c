@@ -661,26 +661,12 @@ enum store_status store_game_commit(const struct store_commit *c)
     return s;
 }
 
-/* Runs `st` (ST_EVENTS_LIST or ST_EVENTS_EACH) for the events of game `id` after seq
- * `after`, at most `limit`; the result as db_run(). */
-static enum store_status events_page(enum stmt st, const char *id, int after, int limit,
-                                     PGresult **res)
-{
-    PGconn *pg = db_conn();
-    if (!pg) return STORE_UNAVAILABLE;
-    char a[16], l[16];
-    snprintf(a, sizeof a, "%d", after);
-    snprintf(l, sizeof l, "%d", limit);
-    const char *vals[3] = {id, a, l};
-    return db_run(&pg, st, 3, vals, NULL, res);
-}
-
 enum store_status store_events_page(const char *id, int after, int limit,
                                     struct store_events_page *out)
 {
     memset(out, 0, sizeof *out);
     PGresult *res;
-    enum store_status s = events_page(ST_EVENTS_LIST, id, after, limit, &res);
+    enum store_status s = db_run_page(ST_EVENTS_LIST, id, after, limit, &res);
     if (s != STORE_OK) return s;
     int rows = PQntuples(res);
     if (rows == 0) {
@@ -731,18 +717,9 @@ enum store_status store_events_each(const char *id, int after, int limit,
 {
     *count = 0;
     PGresult *res;
-    enum store_status s = events_page(ST_EVENTS_EACH, id, after, limit, &res);
+    enum store_status s = db_run_page(ST_EVENTS_EACH, id, after, limit, &res);
     if (s != STORE_OK) return s;
-    int rows = PQntuples(res);
-    for (int i = 0; i < rows; i++) {
-        int seq = (int)strtol(PQgetvalue(res, i, 0), NULL, 10);
-        if (fn(arg, seq, PQgetvalue(res, i, 1), PQgetvalue(res, i, 2),
-               (size_t)PQgetlength(res, i, 2))) {
-            s = STORE_ERROR;
-            break;
-        }
-        (*count)++;
-    }
+    s = db_events_each(res, 0, fn, arg, count); /* seq is never NULL here */
     PQclear(res);
     return s;
 }

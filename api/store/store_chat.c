@@ -142,21 +142,11 @@ enum store_status store_chat_hide(const char *game, int seq)
     return n > 0 ? STORE_OK : STORE_NOT_FOUND;
 }
 
-/* Runs `st` (one row, one text column) and copies its text into *json (malloc'd). */
+/* db_row_text() of `st`, whose aggregate always has its one row: none is a fault. */
 static enum store_status json_row(enum stmt st, int n, const char *const *vals, char **json)
 {
-    *json = NULL;
-    PGresult *res;
-    enum store_status s = db_run_row(st, n, vals, 0, &res);
-    if (s != STORE_OK) return s == STORE_NOT_FOUND ? STORE_ERROR : s;
-    size_t len = (size_t)PQgetlength(res, 0, 0);
-    *json = malloc(len + 1);
-    if (*json) {
-        memcpy(*json, PQgetvalue(res, 0, 0), len);
-        (*json)[len] = '\0';
-    }
-    PQclear(res);
-    return *json ? STORE_OK : STORE_ERROR;
+    enum store_status s = db_row_text(st, n, vals, json);
+    return s == STORE_NOT_FOUND ? STORE_ERROR : s;
 }
 
 enum store_status store_chat_reports(int limit, char **json)

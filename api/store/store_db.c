@@ -1445,6 +1445,49 @@ enum store_status db_row_of_int(enum stmt st, const char *param, long n, PGresul
     return db_run_row(st, 2, vals, 0, out);
 }
 
+enum store_status db_row_text(enum stmt st, int n, const char *const *vals, char **text)
+{
+    *text = NULL;
+    PGresult *res;
+    enum store_status s = db_run_row(st, n, vals, 0, &res);
+    if (s != STORE_OK) return s;
+    size_t len = (size_t)PQgetlength(res, 0, 0);
+    *text = malloc(len + 1);
+    if (*text) {
+        memcpy(*text, PQgetvalue(res, 0, 0), len);
+        (*text)[len] = '\0';
+    }
+    PQclear(res);
+    return *text ? STORE_OK : STORE_ERROR;
+}
+
+enum store_status db_run_page(enum stmt st, const char *id, int after, int limit, PGresult **out)
+{
+    PGconn *pg = db_conn();
+    if (!pg) return STORE_UNAVAILABLE;
+    char a[16], l[16];
+    snprintf(a, sizeof a, "%d", after);
+    snprintf(l, sizeof l, "%d", limit);
+    const char *vals[3] = {id, a, l};
+    return db_run(&pg, st, 3, vals, NULL, out);
+}
+
+enum store_status db_events_each(const PGresult *res, int col,
+                                 int (*fn)(void *arg, int seq, const char *type, const char *text,
+                                           size_t len),
+                                 void *arg, int *count)
+{
+    *count = 0;
+    int rows = PQntuples(res);
+    for (int i = 0; i < rows && !PQgetisnull(res, i, col); i++) {
+        if (fn(arg, (int)db_long(res, i, col, 0), PQgetvalue(res, i, col + 1),
+               PQgetvalue(res, i, col + 2), (size_t)PQgetlength(res, i, col + 2)))
+            return STORE_ERROR;
+        (*count)++;
+    }
+    return STORE_OK;
+}
+
 /* Runs `st` and discards the result; *affected (if not NULL) gets the rows changed. */
 enum store_status db_run_cmd(PGconn **pgp, enum stmt st, int n, const char *const *vals,
                              const int *lens, long *affected)

@@ -180,6 +180,25 @@ enum store_status db_row_of(enum stmt st, const char *param, int binary, PGresul
 /* db_run_row() of a statement with two parameters, `param` and the number `n`, in text. */
 enum store_status db_row_of_int(enum stmt st, const char *param, long n, PGresult **out);
 
+/* db_run_row() of a statement whose one column is text: a copy of it into *text
+ * (malloc'd, NUL-terminated; NULL unless STORE_OK), STORE_ERROR when out of memory.
+ * STORE_NOT_FOUND (no row, or more than one) is passed on for the caller to map. */
+enum store_status db_row_text(enum stmt st, int n, const char *const *vals, char **text);
+
+/* Runs a page's statement `st` ($1 the text `id`, $2 the number `after`, $3 the number
+ * `limit`, in text) as db_run on the calling thread's connection (STORE_UNAVAILABLE
+ * without one); *out as db_run's. */
+enum store_status db_run_page(enum stmt st, const char *id, int after, int limit, PGresult **out);
+
+/* Calls fn(arg, seq, type, text, len) for the rows of `res` in order, with the event's seq
+ * in column `col` and its type and text in the two columns after it, up to the first row
+ * whose seq is NULL (a row with no event); *count gets the calls that returned 0. Returns
+ * STORE_ERROR as soon as fn returns nonzero, else STORE_OK. */
+enum store_status db_events_each(const PGresult *res, int col,
+                                 int (*fn)(void *arg, int seq, const char *type, const char *text,
+                                           size_t len),
+                                 void *arg, int *count);
+
 /* Runs `st` and discards the result; *affected (if not NULL) gets the rows changed. */
 enum store_status db_run_cmd(PGconn **pgp, enum stmt st, int n, const char *const *vals,
                              const int *lens, long *affected);

@@ -64,27 +64,10 @@ enum store_status store_tournament_entry(const char *id, const char *person, int
     return s;
 }
 
-/* The one text value of statement st's one row into *json (malloc'd). */
-static enum store_status json_value(enum stmt st, int n, const char *const *vals, char **json)
-{
-    *json = NULL;
-    PGresult *res;
-    enum store_status s = db_run_row(st, n, vals, 0, &res);
-    if (s != STORE_OK) return s;
-    size_t len = (size_t)PQgetlength(res, 0, 0);
-    *json = malloc(len + 1);
-    if (*json) {
-        memcpy(*json, PQgetvalue(res, 0, 0), len);
-        (*json)[len] = '\0';
-    }
-    PQclear(res);
-    return *json ? STORE_OK : STORE_ERROR;
-}
-
 enum store_status store_tournament_json(const char *id, char **json)
 {
     const char *vals[1] = {id};
-    return json_value(ST_TOURNEY_JSON, 1, vals, json);
+    return db_row_text(ST_TOURNEY_JSON, 1, vals, json); /* STORE_NOT_FOUND: no such id */
 }
 
 /* The JSON list of statement st with text parameter `a` and number `n` into *json. */
@@ -93,7 +76,7 @@ static enum store_status json_list(enum stmt st, const char *a, int n, char **js
     char num[12];
     snprintf(num, sizeof num, "%d", n);
     const char *vals[2] = {a, num};
-    enum store_status s = json_value(st, 2, vals, json);
+    enum store_status s = db_row_text(st, 2, vals, json);
     return s == STORE_NOT_FOUND ? STORE_ERROR : s;
 }
 
@@ -110,29 +93,15 @@ enum store_status store_tourney_events_each(const char *id, int after, int limit
 {
     *count = 0;
     memset(progress, 0, sizeof *progress);
-    PGconn *pg = db_conn();
-    if (!pg) return STORE_UNAVAILABLE;
-    char a[12], l[12];
-    snprintf(a, sizeof a, "%d", after);
-    snprintf(l, sizeof l, "%d", limit);
-    const char *vals[3] = {id, a, l};
     PGresult *res;
-    enum store_status s = db_run(&pg, ST_TOURNEY_EVENTS, 3, vals, NULL, &res);
+    enum store_status s = db_run_page(ST_TOURNEY_EVENTS, id, after, limit, &res);
     if (s != STORE_OK) return s;
-    int rows = PQntuples(res);
-    if (rows == 0) s = STORE_NOT_FOUND;
+    if (PQntuples(res) == 0) s = STORE_NOT_FOUND;
     if (s == STORE_OK && db_take_text(res, 0, 0, progress->status, sizeof progress->status))
         s = STORE_ERROR;
     if (s == STORE_OK) progress->last_seq = (int)db_long(res, 0, 1, 0);
     /* A row without an event: none follows `after`. */
-    for (int i = 0; s == STORE_OK && i < rows && !PQgetisnull(res, i, 2); i++) {
-        if (fn(arg, (int)db_long(res, i, 2, 0), PQgetvalue(res, i, 3), PQgetvalue(res, i, 4),
-               (size_t)PQgetlength(res, i, 4))) {
-            s = STORE_ERROR;
-            break;
-        }
-        (*count)++;
-    }
+    if (s == STORE_OK) s = db_events_each(res, 2, fn, arg, count);
     PQclear(res);
     return s;
 }
