@@ -284,6 +284,22 @@ typedef int routes_wait_arm_fn(struct api_async *a, const char *game, int after,
 int routes_long_poll_arm(const struct api_request *req, const char *id, int after, long wait,
                          routes_wait_arm_fn *arm_watch);
 
+/* Starts the answer `w` of a long poll's page (json_out_init'd here) as {"<key>": [, the
+ * page's items to follow; routes_long_poll_page_end() settles it. */
+void routes_long_poll_page_begin(struct json_out *w, const char *key);
+
+/*
+ * Settles a long poll's page `w` once the query that wrote its items returned `s`: a
+ * failure is answered (404 not_found with the detail `missing` for STORE_NOT_FOUND, else as
+ * problem_store); a page with nothing to answer yet (`empty`) waits when the poll does
+ * (resp->suspend = `suspend`, what routes_long_poll_arm returned). Both free `w` and return
+ * 1. Else the poll's wait is ended and the page's array closed: returns 0, and the caller
+ * finishes the object `w` and answers it.
+ */
+int routes_long_poll_page_end(const struct api_request *req, struct api_response *resp,
+                              struct json_out *w, enum store_status s, const char *missing,
+                              int empty, int suspend);
+
 /* GET /v1/games/{id}/analysis: a finished game's review of every placement, planned as a
  * job by the first request (202 with Retry-After until it is stored) (routes_analysis.c). */
 void routes_game_analysis(const struct api_request *req, struct api_response *resp, const char *id);

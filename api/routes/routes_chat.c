@@ -214,26 +214,13 @@ void routes_chat_get(const struct api_request *req, struct api_response *resp, c
     /* As the events' long poll (a message always notifies). */
     int suspend = routes_long_poll_arm(req, id, (int)after, wait, live_wait_arm_chat);
     struct json_out w;
-    json_out_init(&w);
-    json_out_begin_object(&w);
-    json_out_key(&w, "messages");
-    json_out_begin_array(&w);
+    routes_long_poll_page_begin(&w, "messages");
     int count = 0, last = (int)after;
     enum store_status s = store_chat_each(id, (int)after, CHAT_PAGE, viewer[0] ? viewer : NULL,
                                           chat_page_put, &w, &count, &last);
-    if (s != STORE_OK) {
-        json_out_free(&w);
-        live_wait_end(req->async);
-        problem_store(resp, s);
+    if (routes_long_poll_page_end(req, resp, &w, s, "There is no game with this id.", count == 0,
+                                  suspend))
         return;
-    }
-    if (count == 0 && suspend) {
-        json_out_free(&w);
-        resp->suspend = suspend;
-        return;
-    }
-    live_wait_end(req->async);
-    json_out_end_array(&w);
     /* The seq to ask after next: past the messages of blocked senders too. */
     json_out_kint(&w, "last_seq", last);
     json_out_key(&w, "has_more");

@@ -400,14 +400,7 @@ static int subject_look(struct sse *s, struct api_response *resp, const char *id
         struct store_tourney_progress p;
         int none = 0;
         enum store_status st = store_tourney_events_each(id, 0, 0, no_event, NULL, &none, &p);
-        if (st == STORE_NOT_FOUND) {
-            problem_reply(resp, 404, "not_found", "There is no tournament with this id.");
-            return 1;
-        }
-        if (st != STORE_OK) {
-            problem_store(resp, st);
-            return 1;
-        }
+        if (problem_store_missing(resp, st, "There is no tournament with this id.")) return 1;
         snprintf(s->game, sizeof s->game, "%s", id);
         /* Finished (or called off) and every event seen: the stream ends at once. */
         s->finished = tourney_over(&p, s->last);
@@ -503,6 +496,35 @@ int routes_long_poll_arm(const struct api_request *req, const char *id, int afte
     if (waits && req->async) req->async->by_design = 1;
     if (!armed) live_wait_end(req->async);
     return !waits ? 0 : armed ? API_SUSPEND_WAKE : API_SUSPEND_TICK;
+}
+
+void routes_long_poll_page_begin(struct json_out *w, const char *key)
+{
+    json_out_init(w);
+    json_out_begin_object(w);
+    json_out_key(w, key);
+    json_out_begin_array(w);
+}
+
+int routes_long_poll_page_end(const struct api_request *req, struct api_response *resp,
+                              struct json_out *w, enum store_status s, const char *missing,
+                              int empty, int suspend)
+{
+    if (s != STORE_OK) {
+        json_out_free(w);
+        live_wait_end(req->async);
+        (void)problem_store_missing(resp, s, missing);
+        return 1;
+    }
+    if (empty && suspend) {
+        json_out_free(w);
+        /* Woken by the hub; without it, run again at the HTTP layer's next tick. */
+        resp->suspend = suspend;
+        return 1;
+    }
+    live_wait_end(req->async);
+    json_out_end_array(w);
+    return 0;
 }
 
 int routes_wants_event_stream(const struct api_request *req)

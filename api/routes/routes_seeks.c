@@ -160,15 +160,9 @@ static int seek_of(struct api_response *resp, const char *id, const struct store
         problem_reply(resp, 404, "not_found", "There is no seek with this id.");
         return 1;
     }
-    enum store_status s = store_seek_poll(id, me->id, touch, out);
-    if (s == STORE_NOT_FOUND) {
-        problem_reply(resp, 404, "not_found", "There is no seek with this id.");
+    if (problem_store_missing(resp, store_seek_poll(id, me->id, touch, out),
+                              "There is no seek with this id."))
         return 1;
-    }
-    if (s != STORE_OK) {
-        problem_store(resp, s);
-        return 1;
-    }
     if (strcmp(out->person_id, me->id) != 0) {
         free(out->pool);
         problem_reply(resp, 403, "not_seek_owner", "Only the seek's owner may do this.");

@@ -60,12 +60,7 @@ static enum store_status tournament_with_standings(const char *id, char **json)
  * (nothing answered), else 1. */
 static int store_refused(struct api_response *resp, enum store_status s)
 {
-    if (s == STORE_OK) return 0;
-    if (s == STORE_NOT_FOUND)
-        problem_reply(resp, 404, "not_found", "There is no tournament with this id.");
-    else
-        problem_store(resp, s);
-    return 1;
+    return problem_store_missing(resp, s, "There is no tournament with this id.");
 }
 
 /* Answers tournament `id` with its standings, with `status`. */
@@ -306,31 +301,17 @@ void routes_tournament_events(const struct api_request *req, struct api_response
      * meanwhile on any server still wakes it (0037 notifies every one). */
     int suspend = routes_long_poll_arm(req, id, (int)after, wait, live_wait_arm_tourney);
     struct json_out w;
-    json_out_init(&w);
-    json_out_begin_object(&w);
-    json_out_key(&w, "events");
-    json_out_begin_array(&w);
+    routes_long_poll_page_begin(&w, "events");
     int count = 0;
     struct store_tourney_progress p;
     enum store_status s =
         store_tourney_events_each(id, (int)after, TOURNEY_EVENTS_PAGE, event_put, &w, &count, &p);
-    if (s != STORE_OK) {
-        json_out_free(&w);
-        live_wait_end(req->async);
-        (void)store_refused(resp, s); /* 404 for no such tournament */
-        return;
-    }
     /* A finished or called-off tournament writes no more events: with none after `after`,
-     * its long poll answers at once, as a finished game's does. */
+     * its long poll answers at once, as a finished game's does (p is zeroed on a failure). */
     int over = strcmp(p.status, "finished") == 0 || strcmp(p.status, "cancelled") == 0;
-    if (count == 0 && suspend && !over) {
-        json_out_free(&w);
-        /* Woken by the hub; without it, run again at the HTTP layer's next tick. */
-        resp->suspend = suspend;
+    if (routes_long_poll_page_end(req, resp, &w, s, "There is no tournament with this id.",
+                                  count == 0 && !over, suspend))
         return;
-    }
-    live_wait_end(req->async);
-    json_out_end_array(&w);
     json_out_end_object(&w);
     api_reply_out(resp, 200, &w);
 }
