@@ -7,33 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "db.h"
 #include "hard.h"
 #include "tests.h"
-
-static long long wall_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* RFC 3339 UTC "YYYY-MM-DDTHH:MM:SS.mmmZ" as ms since 1970, or -1. */
-static long long parse_time(const char *s)
-{
-    struct tm tm;
-    memset(&tm, 0, sizeof tm);
-    int ms = 0;
-    if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d.%3dZ", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
-               &tm.tm_min, &tm.tm_sec, &ms) != 7)
-        return -1;
-    tm.tm_year -= 1900;
-    tm.tm_mon -= 1;
-    return (long long)timegm(&tm) * 1000 + ms;
-}
 
 /* Events of `id` of type `type` (and seat `seat` unless -1) in `ev`. */
 static int count_events(const cJSON *ev, const char *type, int seat)
@@ -97,7 +75,7 @@ ITEST(test_clocks_met, "clocks: a deadline met, the next turn's deadline")
                  "\"clock\":{\"turn_seconds\":5}," SHORT_DECK "}");
     cJSON *j = game_get(srv, &g);
     CHECK(j, "no game");
-    long long d0 = parse_time(jstr(j, "deadline"));
+    long long d0 = rfc3339_ms(jstr(j, "deadline"));
     int shown = jnum(j, "clock.turn_seconds") == 5 &&
                 strcmp(jstr(j, "clock.on_timeout"), "autoplay") == 0 &&
                 jget(j, "players.0.clock_ms") == NULL;
@@ -111,7 +89,7 @@ ITEST(test_clocks_met, "clocks: a deadline met, the next turn's deadline")
     char path[160];
     snprintf(path, sizeof path, "/v1/games/%s/turn", g.id);
     http(srv, "GET", path, NULL, NULL, &r);
-    long long d1 = parse_time(jstr(r.json, "deadline"));
+    long long d1 = rfc3339_ms(jstr(r.json, "deadline"));
     int seat = (int)jnum(r.json, "seat");
     resp_free(&r);
     CHECK(seat == 1 && d1 > d0 - 5000 && d1 >= d0 && d1 <= wall_ms() + 5500,
@@ -222,7 +200,7 @@ ITEST(test_clocks_resign, "clocks: on_timeout resign at once; a rematch keeps th
     http(srv, "GET", path, NULL, NULL, &r);
     int kept = jnum(r.json, "clock.initial_seconds") == 1 &&
                strcmp(jstr(r.json, "clock.on_timeout"), "resign") == 0 &&
-               parse_time(jstr(r.json, "deadline")) > 0;
+               rfc3339_ms(jstr(r.json, "deadline")) > 0;
     resp_free(&r);
     CHECK(kept, "the rematch has not the same clock");
 }
@@ -243,7 +221,7 @@ ITEST(test_clocks_bank, "clocks: a bank running down with increments")
     http(srv, "GET", path, NULL, NULL, &r);
     long long ann = (long long)jnum(r.json, "clock_ms.0"),
               bob = (long long)jnum(r.json, "clock_ms.1");
-    long long dl = parse_time(jstr(r.json, "deadline")) - wall_ms();
+    long long dl = rfc3339_ms(jstr(r.json, "deadline")) - wall_ms();
     resp_free(&r);
     CHECK(ann > 3500 && ann < 4700, "Ann's bank after her turn: %lld ms", ann);
     CHECK(bob > 1500 && bob < 2800, "Bob's bank running: %lld ms", bob);
@@ -511,7 +489,7 @@ ITEST(test_clocks_in_my_games, "clocks: the player's list of games shows the dea
     snprintf(deadline, sizeof deadline, "%s", jstr(r.json, "deadline"));
     long created = r.status;
     resp_free(&r);
-    CHECK(created == 201 && parse_time(deadline) > wall_ms(), "create: %ld, deadline %s", created,
+    CHECK(created == 201 && rfc3339_ms(deadline) > wall_ms(), "create: %ld, deadline %s", created,
           deadline);
     http(srv, "GET", "/v1/players/me/games", NULL, h, &r);
     const cJSON *e = cJSON_GetArrayItem(jget(r.json, "games"), 0);
@@ -521,6 +499,6 @@ ITEST(test_clocks_in_my_games, "clocks: the player's list of games shows the dea
     long st = r.status;
     resp_free(&r);
     CHECK(st == 200 && mine, "my games: %ld", st);
-    CHECK(parse_time(listed) == parse_time(deadline), "listed deadline %s, the game's %s", listed,
+    CHECK(rfc3339_ms(listed) == rfc3339_ms(deadline), "listed deadline %s, the game's %s", listed,
           deadline);
 }

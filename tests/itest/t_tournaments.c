@@ -37,6 +37,26 @@ static long call_code(const struct server *srv, const char *method, const char *
     return st;
 }
 
+/* Checks that GET `path`, plainly and with Accept: text/event-stream, answers `status` as
+ * the problem `code` (application/problem+json); `label` names it in a failure. */
+static void expect_problem_get(const struct server *srv, const char *path, long status,
+                               const char *code, const char *label)
+{
+    static const char *const sse[] = {"Accept: text/event-stream", NULL};
+    for (int as_sse = 0; as_sse < 2; as_sse++) {
+        struct resp r;
+        http(srv, "GET", path, NULL, as_sse ? sse : NULL, &r);
+        char got[64];
+        snprintf(got, sizeof got, "%s", r.status >= 400 ? problem_code(&r) : "");
+        int problem = strncmp(r.ctype, "application/problem+json", 24) == 0;
+        long st = r.status;
+        resp_free(&r);
+        CHECK(st == status && strcmp(got, code) == 0 && problem, "%s%s: %ld %s %s", label,
+              as_sse ? " (Accept: text/event-stream)" : "", st, got,
+              problem ? "" : "(not a problem+json)");
+    }
+}
+
 /* Creates a tournament of `body` as `auth`: its id into id[64]; 0 or -1. */
 static int create(const struct server *srv, const char *body, const char *auth, char id[64])
 {
@@ -249,11 +269,10 @@ ITEST(tourney_refusals, "tournaments: bad bodies, tokens and parameters change n
 ITEST(tourney_events_refusals, "tournaments: the events' long poll and stream: 404 for no such "
                                "tournament, 400 for bad parameters, an open one's wait ends empty")
 {
-    char why[256], code[64], id[64], path[200];
+    char why[256], id[64], path[200];
     struct person org;
     CHECK(person_new(srv, "Org", &org, why, sizeof why) == 0, "%s", why);
     CHECK(create(srv, "{\"name\":\"Quiet\",\"format\":\"knockout\"}", org.auth, id) == 0, "create");
-    const char *sse[] = {"Accept: text/event-stream", NULL};
     static const char *const unknown[] = {
         "/v1/tournaments/00000000-0000-4000-8000-000000000000/events?wait=5",
         "/v1/tournaments/00000000-0000-4000-8000-000000000000/events/stream",
@@ -261,15 +280,8 @@ ITEST(tourney_events_refusals, "tournaments: the events' long poll and stream: 4
         "/v1/tournaments/nope/events/stream",
     };
     for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++) {
-        for (int as_sse = 0; as_sse < 2; as_sse++) {
-            struct resp r;
-            http(srv, "GET", unknown[i], NULL, as_sse ? sse : NULL, &r);
-            int ok = r.status == 404 && strcmp(problem_code(&r), "not_found") == 0 &&
-                     strncmp(r.ctype, "application/problem+json", 24) == 0;
-            long st = r.status;
-            resp_free(&r);
-            CHECK(ok, "%s%s: %ld", unknown[i], as_sse ? " (Accept: text/event-stream)" : "", st);
-        }
+        expect_problem_get(srv, unknown[i], 404, "not_found", unknown[i]);
+        if (itest_failure[0]) return;
     }
     static const char *const bad[] = {
         "/events?wait=61",
@@ -285,16 +297,9 @@ ITEST(tourney_events_refusals, "tournaments: the events' long poll and stream: 4
         "/events/stream?after=1&after=2",
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        for (int as_sse = 0; as_sse < 2; as_sse++) {
-            snprintf(path, sizeof path, "/v1/tournaments/%s%s", id, bad[i]);
-            struct resp r;
-            http(srv, "GET", path, NULL, as_sse ? sse : NULL, &r);
-            snprintf(code, sizeof code, "%s", r.status >= 400 ? problem_code(&r) : "");
-            long st = r.status;
-            resp_free(&r);
-            CHECK(st == 400 && strcmp(code, "invalid_parameter") == 0, "%s%s: %ld %s", bad[i],
-                  as_sse ? " (Accept: text/event-stream)" : "", st, code);
-        }
+        snprintf(path, sizeof path, "/v1/tournaments/%s%s", id, bad[i]);
+        expect_problem_get(srv, path, 400, "invalid_parameter", bad[i]);
+        if (itest_failure[0]) return;
     }
     /* An open tournament has no event yet: a wait of 1 s ends with an empty list. */
     snprintf(path, sizeof path, "/v1/tournaments/%s/events?wait=1", id);

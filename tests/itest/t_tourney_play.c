@@ -648,28 +648,6 @@ static void stream_ids(const char *b, char *out, size_t cap)
                                   strtol(p + 4, NULL, 10));
 }
 
-/* Unix milliseconds of an event's `at` ("2031-01-05T19:02:11.407Z"), or -1. */
-static long long at_ms(const char *at)
-{
-    struct tm tm;
-    memset(&tm, 0, sizeof tm);
-    int msec = 0;
-    if (sscanf(at, "%4d-%2d-%2dT%2d:%2d:%2d.%3d", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
-               &tm.tm_min, &tm.tm_sec, &msec) != 7)
-        return -1;
-    tm.tm_year -= 1900;
-    tm.tm_mon -= 1;
-    return (long long)timegm(&tm) * 1000 + msec;
-}
-
-/* Unix milliseconds now. */
-static long long wall_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* A long poll sent on a thread of its own. */
 struct tpoll {
     const struct server *srv; /* where */
@@ -754,7 +732,7 @@ ITEST(tourney_events_long_poll,
     int streamed = up && tstream_join(&sx);
     int stopped = up ? hard_server_stop(&two) : -1;
     long long poll_ms = a.ms - t0;
-    long long wake_ms = a.wall - at_ms(jstr(a.r.json, "events.0.at"));
+    long long wake_ms = a.wall - rfc3339_ms(jstr(a.r.json, "events.0.at"));
     int ok = a.r.status == 200 && cJSON_GetArraySize(jget(a.r.json, "events")) == 1 &&
              jnum(a.r.json, "events.0.seq") == 2 &&
              strcmp(jstr(a.r.json, "events.0.type"), "round_started") == 0 &&

@@ -165,6 +165,13 @@ int play_move(const struct server *srv, const struct game *g, int follower, int 
 /* One whole turn: play_move(srv, g, follower, 0, why, cap). */
 int play_turn(const struct server *srv, const struct game *g, int follower, char *why, size_t cap);
 
+/* The wall clock now, in ms since 1970 (t_api.c). */
+long long wall_ms(void);
+
+/* RFC 3339 UTC "YYYY-MM-DDTHH:MM:SS.mmmZ" (a deadline, an event's `at`) as ms since 1970,
+ * or -1 (t_api.c). */
+long long rfc3339_ms(const char *s);
+
 /* 1 when `tok` is 43 characters of base64url (256 random bits): a seat's or a player's
  * token. */
 int token_shape(const char *tok);
