@@ -184,14 +184,14 @@ enum store_status db_idem_put(PGconn *pg, const struct store_idem *idem)
 
 /* A statement's answer in a creation's pipeline: any; one row changed, else `miss`; the
  * count its first column gives, added to *sum. */
-static const struct db_pipe_check ran = {PIPE_DONE, 0, NULL, STORE_OK};
+static const struct db_pipe_check ran = {.want = PIPE_DONE};
 static struct db_pipe_check one_row(enum store_status miss)
 {
-    return (struct db_pipe_check){PIPE_CHANGED, 1, NULL, miss};
+    return (struct db_pipe_check){.want = PIPE_CHANGED, .value = 1, .miss = miss};
 }
 static struct db_pipe_check counted(long *sum)
 {
-    return (struct db_pipe_check){PIPE_FIRST_ADDS, 0, sum, STORE_OK};
+    return (struct db_pipe_check){.want = PIPE_FIRST_ADDS, .sum = sum};
 }
 
 /* The rows of new game `g` sent into pipeline `p` (in a transaction); the deliveries and
@@ -205,7 +205,8 @@ static void game_rows(struct db_pipe *p, const struct store_new_game *g, long *d
     if (g->nseeks > 0) { /* every seek still waiting, or nothing is kept */
         const char *vals[3] = {g->id, g->seek_ids, g->seek_seats};
         db_pipe_send(p, ST_SEEKS_BIND, 3, vals, NULL,
-                     (struct db_pipe_check){PIPE_FIRST_IS, g->nseeks, NULL, STORE_CONFLICT});
+                     (struct db_pipe_check){
+                         .want = PIPE_FIRST_IS, .value = g->nseeks, .miss = STORE_CONFLICT});
     }
     struct turn_text tt;
     const char *vals[23] = {g->id,

@@ -51,6 +51,7 @@ void db_pipe_send(struct db_pipe *p, enum stmt st, int n, const char *const *val
         if (p->failed == STORE_UNAVAILABLE) p->pg = NULL; /* dropped with the connection */
         return;
     }
+    if (want.want == PIPE_KEEP) *want.keep = NULL;
     p->checks[p->n] = want;
     p->stmts[p->n++] = st;
 }
@@ -90,7 +91,10 @@ static enum store_status read_answers(struct db_pipe *p)
         PGresult *res = PQgetResult(p->pg);
         if (!res) return broken(p);
         ExecStatusType rs = PQresultStatus(res);
-        if (rs == PGRES_COMMAND_OK || rs == PGRES_TUPLES_OK) {
+        if ((rs == PGRES_COMMAND_OK || rs == PGRES_TUPLES_OK) && p->checks[i].want == PIPE_KEEP) {
+            *p->checks[i].keep = res;
+            res = NULL;
+        } else if (rs == PGRES_COMMAND_OK || rs == PGRES_TUPLES_OK) {
             enum store_status c = checked(res, &p->checks[i]);
             if (s == STORE_OK) s = c;
         } else if (rs != PGRES_PIPELINE_ABORTED) { /* aborted: an earlier one failed */

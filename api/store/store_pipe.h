@@ -22,6 +22,7 @@ enum db_pipe_want {
     PIPE_CHANGED,    /* changed exactly `value` rows */
     PIPE_FIRST_IS,   /* one row whose first column is `value` */
     PIPE_FIRST_ADDS, /* its first column (of one row; none: 0) added to *sum */
+    PIPE_KEEP,       /* its result handed to *keep (the caller PQclears it) */
 };
 
 struct db_pipe_check {
@@ -29,6 +30,7 @@ struct db_pipe_check {
     long value;
     long *sum;
     enum store_status miss;
+    PGresult **keep; /* PIPE_KEEP: where the result goes (NULL there until it came) */
 };
 
 /* A pipeline on a connection in a transaction. */

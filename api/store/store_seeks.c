@@ -8,6 +8,7 @@
 
 #include "log.h"
 #include "store_db.h"
+#include "store_pipe.h"
 #include "store_seeks.h"
 
 /* SEEK_LAPSE_SECONDS: written once before the threads start, read by all. */
@@ -107,28 +108,19 @@ enum store_status store_seek_create(const struct store_seek_new *n, store_seek_a
     snprintf(hi, sizeof hi, "%.3f", n->rating_max);
     snprintf(bot, sizeof bot, "%d", n->bot_after_s);
     snprintf(corr, sizeof corr, "%d", STORE_SEEK_CORR_S);
-    enum store_status s = db_begin(&pg);
-    long open = 0;
     char lapse[16];
     snprintf(lapse, sizeof lapse, "%d", lapse_s);
-    if (s == STORE_OK) { /* the owner's row locked: its seeks are counted one at a time */
-        const char *vals[2] = {n->person_id, lapse};
-        PGresult *res;
-        s = db_run(&pg, ST_SEEKS_OPEN_OF, 2, vals, NULL, &res);
-        if (s == STORE_OK) {
-            if (PQntuples(res) != 1)
-                s = STORE_NOT_FOUND;
-            else
-                open = db_long(res, 0, 0, 0);
-            PQclear(res);
-        }
-    }
-    if (s == STORE_OK && open >= STORE_SEEKS_OPEN_MAX) {
-        *full = 1;
-        db_rollback(pg);
-        return STORE_OK;
-    }
+    enum store_status s = db_begin(&pg);
+    /* One wait for three statements (store_pipe.h): the owner's row locked and its open seeks
+     * counted (one at a time, so the limit holds), the seek inserted and read back. With too
+     * many open, the insert is taken back with the rollback. */
+    PGresult *count = NULL, *row = NULL;
+    struct db_pipe p;
+    if (s == STORE_OK) s = db_pipe_open(&p, pg);
     if (s == STORE_OK) {
+        const char *ovals[2] = {n->person_id, lapse};
+        db_pipe_send(&p, ST_SEEKS_OPEN_OF, 2, ovals, NULL,
+                     (struct db_pipe_check){.want = PIPE_KEEP, .keep = &count});
         const char *vals[10] = {n->id,
                                 n->person_id,
                                 n->pool,
@@ -139,13 +131,23 @@ enum store_status store_seek_create(const struct store_seek_new *n, store_seek_a
                                 n->bot_after_s ? bot : NULL,
                                 corr,
                                 n->ruleset};
-        s = db_run_cmd(&pg, ST_SEEK_INSERT, 10, vals, NULL, NULL);
+        db_pipe_send(&p, ST_SEEK_INSERT, 10, vals, NULL, (struct db_pipe_check){.want = PIPE_DONE});
+        const char *gvals[1] = {n->id};
+        db_pipe_send(&p, ST_SEEK_GET, 1, gvals, NULL,
+                     (struct db_pipe_check){.want = PIPE_KEEP, .keep = &row});
+        s = db_pipe_close(&p);
     }
-    if (s == STORE_OK) {
-        const char *vals[1] = {n->id};
-        s = one_seek(&pg, ST_SEEK_GET, 1, vals, out);
-        if (s == STORE_NOT_FOUND) s = STORE_ERROR;
+    if (count && PQntuples(count) != 1) s = STORE_NOT_FOUND; /* no such person */
+    long open = count && s == STORE_OK ? db_long(count, 0, 0, 0) : 0;
+    PQclear(count);
+    if (s == STORE_OK && open >= STORE_SEEKS_OPEN_MAX) {
+        PQclear(row);
+        *full = 1;
+        db_rollback(pg);
+        return STORE_OK;
     }
+    if (s == STORE_OK && (!row || PQntuples(row) != 1 || seek_row(row, 0, out))) s = STORE_ERROR;
+    PQclear(row);
     if (s == STORE_OK && answer) {
         /* The answer goes with the seek: a repeat finds both or neither. */
         const struct store_idem *idem = answer(arg, out);
