@@ -308,11 +308,15 @@ ITEST(test_clocks_late, "clocks: a move after the deadline refused, nothing appl
 }
 
 /* Checks that game `g` has exactly one turn_timed_out of seat 0 at turn 1 and one draw and
- * one placement by seat 0. */
+ * one placement by seat 0. The timed-out turn is two commits (its draw with turn_timed_out,
+ * then its placement): the check waits for the placement's event, which comes last. */
 static int acted_once(const struct server *srv, const struct game *g, char *why, size_t cap)
 {
     cJSON *ev = NULL;
-    int got = wait_events(srv, g, "turn_timed_out", 1, 5000, &ev);
+    int got = wait_events(srv, g, "tile_placed", 1, 5000, &ev);
+    cJSON_Delete(ev);
+    ev = NULL;
+    got = got && wait_events(srv, g, "turn_timed_out", 1, 5000, &ev);
     int timed = 0;
     const cJSON *e;
     cJSON_ArrayForEach(e, ev)
