@@ -384,9 +384,12 @@ static void determinize(struct cc_game *g, struct cc_rng *rng)
 static enum cc_status playout_move(struct cc_bot_scratch *s, struct cc_rng *rng)
 {
     struct cc_game *g = &s->sim;
-    size_t n = cc_legal_placements(g, s->plist, CC_MAX_PLACEMENTS, false);
+    /* The same placement as plist[cc_rng_below(rng, n)] of cc_legal_placements(), without
+     * listing them all (the playout's hottest step). */
+    struct cc_placement chosen;
+    size_t n = cc_random_placement(g, rng, &chosen);
     if (n == 0 || n > CC_MAX_PLACEMENTS) return CC_ERR_CORRUPT;
-    struct cc_placement *p = &s->plist[cc_rng_below(rng, (uint32_t)n)];
+    struct cc_placement *p = &chosen;
     cc_placement_followups(g, p);
     struct followup fu[CC_BOT_MAX_FOLLOWUPS];
     unsigned nf = followups(g, p, fu), pick = 0;
@@ -422,12 +425,19 @@ static enum cc_status simulate(struct cc_bot_scratch *s, const struct cc_bot_chi
     return CC_OK;
 }
 
-/* sqrt without libm (Newton's method; x >= 0). */
+/* sqrt without libm (Newton's method; x >= 0). UCB1 asks it for every child searched in
+ * every iteration, so it starts close: halving the exponent's bits gives the root within 7 %,
+ * and Newton's steps square the error (7e-2, 2e-3, 2e-6, 2e-12, 2e-24): five steps reach the
+ * double's precision where the old start (x itself) took up to 30. */
 static double root2(double x)
 {
     if (x <= 0) return 0;
-    double r = x > 1 ? x : 1;
-    for (int i = 0; i < 30; i++) r = (r + x / r) / 2;
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    bits = (bits >> 1) + (UINT64_C(0x3FF0000000000000) >> 1);
+    double r;
+    memcpy(&r, &bits, sizeof r);
+    for (int i = 0; i < 5; i++) r = (r + x / r) / 2;
     return r;
 }
 
