@@ -69,6 +69,7 @@ void cc_board_clear(struct cc_game *g)
     memset(g->next, 0, sizeof g->next);
     memset(g->size, 0, sizeof g->size);
     memset(g->open, 0, sizeof g->open);
+    memset(g->holders, 0, sizeof g->holders);
 }
 
 /* Records that the empty square (x, y) has a placed neighbour on its side `side` whose
@@ -138,8 +139,10 @@ static uint16_t join(struct cc_game *g, uint16_t a, uint16_t b)
     g->next[rb] = t;
     g->size[ra] = (uint16_t)(g->size[ra] + g->size[rb]);
     g->open[ra] = (int16_t)(g->open[ra] + g->open[rb]);
+    g->holders[ra] |= g->holders[rb]; /* the joined feature holds what both held */
     g->size[rb] = 0;
     g->open[rb] = 0;
+    g->holders[rb] = 0;
     return ra;
 }
 
@@ -166,6 +169,7 @@ unsigned cc_board_place(struct cc_game *g, uint8_t type, int x, int y, uint8_t r
         g->next[n] = n;
         g->size[n] = 1;
         g->open[n] = (int16_t)bits16(t->features[f].slots & CC_EDGE_SLOTS_MASK);
+        g->holders[n] = 0;
     }
     /* Each square around looked up once: its slot, and the tile on it or -1. */
     unsigned slot[8];
@@ -206,10 +210,33 @@ unsigned cc_board_place(struct cc_game *g, uint8_t type, int x, int y, uint8_t r
     return ti;
 }
 
+void cc_holders_refresh(struct cc_game *g, uint16_t root)
+{
+    uint16_t bits = 0;
+    for (int i = 0; i < g->pieces_end; i++) {
+        const struct cc_piece *pc = &g->pieces[i];
+        if (pc->used && g->root[cc_node(pc->tile, pc->feature)] == root) bits |= cc_holder_bit(pc);
+    }
+    g->holders[root] = bits;
+}
+
+void cc_holders_rebuild(struct cc_game *g)
+{
+    memset(g->holders, 0, sizeof g->holders);
+    for (int i = 0; i < g->pieces_end; i++) {
+        const struct cc_piece *pc = &g->pieces[i];
+        /* A decoded game's pieces are checked after this (cc_game_check()): stay in bounds. */
+        if (!pc->used || pc->tile >= g->nboard || pc->feature >= CC_MAX_TILE_FEATURES) continue;
+        g->holders[g->root[cc_node(pc->tile, pc->feature)]] |= cc_holder_bit(pc);
+    }
+}
+
 unsigned cc_pieces_on(const struct cc_game *g, uint16_t root, uint8_t per_seat[CC_MAX_PLAYERS])
 {
     unsigned total = 0;
     if (per_seat) memset(per_seat, 0, CC_MAX_PLAYERS);
+    /* Most features hold no follower: the index says so without passing over the pieces. */
+    if (!(g->holders[root] & CC_HOLDER_FOLLOWERS)) return 0;
     for (int i = 0; i < g->pieces_end; i++) {
         const struct cc_piece *pc = &g->pieces[i];
         if (!pc->used || !cc_piece_is_follower(pc->kind)) continue;
@@ -338,5 +365,6 @@ bool cc_board_rebuild(struct cc_game *g)
         }
         cc_board_place(g, p->type, p->x, p->y, p->rot);
     }
+    cc_holders_rebuild(g); /* the pieces stand on the rebuilt graph's features */
     return true;
 }

@@ -334,6 +334,7 @@ void cc_game_reset(struct cc_game *dst, const struct cc_game *src)
         TAIL(next, nodes),
         TAIL(size, nodes),
         TAIL(open, nodes),
+        TAIL(holders, nodes),
         TAIL(frontier, squares),
         TAIL(frontier_mask, squares),
         TAIL(frontier_want, squares),
