@@ -65,6 +65,7 @@ void cc_board_clear(struct cc_game *g)
     memset(g->frontier, 0, sizeof g->frontier);
     memset(g->frontier_mask, 0, sizeof g->frontier_mask);
     memset(g->frontier_want, 0, sizeof g->frontier_want);
+    memset(g->frontier_nb, 0, sizeof g->frontier_nb);
     memset(g->root, 0, sizeof g->root);
     memset(g->next, 0, sizeof g->next);
     memset(g->size, 0, sizeof g->size);
@@ -72,11 +73,11 @@ void cc_board_clear(struct cc_game *g)
     memset(g->holders, 0, sizeof g->holders);
 }
 
-/* Records that the empty square (x, y) has a placed neighbour on its side `side` whose
+/* Records that the empty square (x, y) has placed tile `tile` on its side `side`, whose
  * facing edge is `edge`, making it a frontier square if it was not one. `hint` is a slot
  * looked up for the square earlier (still right if the square was stored then). */
 static void frontier_touch(struct cc_game *g, int x, int y, unsigned side, unsigned edge,
-                           unsigned hint)
+                           unsigned tile, unsigned hint)
 {
     uint32_t key = cell_key(x, y);
     unsigned i = g->cell_key[hint] == key ? hint : cell_slot(g, key);
@@ -89,9 +90,11 @@ static void frontier_touch(struct cc_game *g, int x, int y, unsigned side, unsig
         g->cell_val[i] = (uint16_t)(CC_CELL_FRONTIER | f);
         g->frontier[f][0] = (int16_t)x;
         g->frontier[f][1] = (int16_t)y;
+        memset(g->frontier_nb[f], CC_NO_SIDE_TILE, sizeof g->frontier_nb[f]);
     }
     g->frontier_mask[f] |= (uint16_t)(0xFu << (4 * side));
     g->frontier_want[f] |= (uint16_t)(edge << (4 * side));
+    g->frontier_nb[f][side] = (uint8_t)tile;
 }
 
 /* Marks (x, y) as holding `tile`, taking it off the frontier (swap with the last). */
@@ -108,10 +111,12 @@ static void square_fill(struct cc_game *g, int x, int y, unsigned tile)
             g->frontier[idx][1] = (int16_t)ly;
             g->frontier_mask[idx] = g->frontier_mask[last];
             g->frontier_want[idx] = g->frontier_want[last];
+            memcpy(g->frontier_nb[idx], g->frontier_nb[last], sizeof g->frontier_nb[idx]);
             g->cell_val[cell_slot(g, cell_key(lx, ly))] = (uint16_t)(CC_CELL_FRONTIER | idx);
         }
         g->frontier[last][0] = g->frontier[last][1] = 0;
         g->frontier_mask[last] = g->frontier_want[last] = 0;
+        memset(g->frontier_nb[last], 0, sizeof g->frontier_nb[last]);
         g->nfrontier--;
     }
     g->cell_key[i] = key;
@@ -188,7 +193,7 @@ unsigned cc_board_place(struct cc_game *g, uint8_t type, int x, int y, uint8_t r
         int nx = x + cc_side_dx[s], ny = y + cc_side_dy[s];
         if (tile_at[2 * s + 1] < 0) {
             unsigned edge = (t->edge_code[rot] >> (4 * s)) & 0xF;
-            frontier_touch(g, nx, ny, (unsigned)(s + 2) & 3, edge, slot[2 * s + 1]);
+            frontier_touch(g, nx, ny, (unsigned)(s + 2) & 3, edge, ti, slot[2 * s + 1]);
             continue;
         }
         unsigned nb = (unsigned)tile_at[2 * s + 1];
@@ -295,19 +300,16 @@ unsigned cc_feature_ports(const struct cc_game *g, uint16_t root)
 
 void cc_side_tiles(const struct cc_game *g, int x, int y, int nb[4])
 {
-    /* On a frontier square (where placements are weighed) its constraint says which sides
-     * have a tile: only those are looked up. */
-    unsigned sides = 0xF;
+    /* A frontier square (where placements are weighed) keeps its side tiles: one look-up. */
     int v = cc_cell_get(g, x, y);
     if (v >= 0 && (v & CC_CELL_FRONTIER)) {
-        unsigned m = g->frontier_mask[(unsigned)v & ~CC_CELL_FRONTIER];
-        sides = (m & 1u) | (m >> 3 & 2u) | (m >> 6 & 4u) | (m >> 9 & 8u);
+        const uint8_t *q = g->frontier_nb[(unsigned)v & ~CC_CELL_FRONTIER];
+        for (int s = 0; s < 4; s++) nb[s] = q[s] == CC_NO_SIDE_TILE ? -1 : (int)q[s];
+        return;
     }
     for (int s = 0; s < 4; s++) {
         unsigned t;
-        nb[s] = (sides >> s & 1u) && cc_square_tile(g, x + cc_side_dx[s], y + cc_side_dy[s], &t)
-                    ? (int)t
-                    : -1;
+        nb[s] = cc_square_tile(g, x + cc_side_dx[s], y + cc_side_dy[s], &t) ? (int)t : -1;
     }
 }
 

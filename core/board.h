@@ -41,6 +41,10 @@ static inline const struct cc_tile_type *cc_placed_type(const struct cc_game *g,
     return &cc_types(g)[g->board[i].type];
 }
 
+/* struct cc_game's frontier_nb[] where a side has no tile. */
+#define CC_NO_SIDE_TILE 0xFFu
+_Static_assert(CC_MAX_BOARD <= CC_NO_SIDE_TILE, "a tile index fits frontier_nb[] below it");
+
 /* Squares farther out than this cannot be next to a tile (the board has at most
  * CC_MAX_BOARD tiles around (0, 0)), so they are never stored. */
 #define CC_FAR (CC_MAX_BOARD + 2)

@@ -184,6 +184,9 @@ struct cc_game {
      * (N lowest) set in mask where a neighbour is, its facing edge kind in want. */
     uint16_t frontier_mask[CC_MAX_FRONTIER];
     uint16_t frontier_want[CC_MAX_FRONTIER];
+    /* Per frontier square, the board index of the tile on each side (N, E, S, W), or
+     * CC_NO_SIDE_TILE: what a placement there joins, without looking the sides up. */
+    uint8_t frontier_nb[CC_MAX_FRONTIER][4];
 };
 
 #define CC_CELL_FRONTIER 0x8000u
