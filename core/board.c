@@ -66,6 +66,7 @@ void cc_board_clear(struct cc_game *g)
     memset(g->frontier_mask, 0, sizeof g->frontier_mask);
     memset(g->frontier_want, 0, sizeof g->frontier_want);
     memset(g->frontier_nb, 0, sizeof g->frontier_nb);
+    memset(g->last_ring, 0, sizeof g->last_ring);
     memset(g->root, 0, sizeof g->root);
     memset(g->next, 0, sizeof g->next);
     memset(g->size, 0, sizeof g->size);
@@ -207,11 +208,13 @@ unsigned cc_board_place(struct cc_game *g, uint8_t type, int x, int y, uint8_t r
             g->open[r] = (int16_t)(g->open[r] - 2);
         }
     }
-    for (unsigned k = 0; k < 8; k++)
+    for (unsigned k = 0; k < 8; k++) {
         if (tile_at[k] >= 0) {
             g->board[tile_at[k]].neighbours++;
             p->neighbours++;
         }
+        g->last_ring[k] = tile_at[k] >= 0 ? (uint8_t)tile_at[k] : (uint8_t)CC_NO_SIDE_TILE;
+    }
     return ti;
 }
 

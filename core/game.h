@@ -187,6 +187,10 @@ struct cc_game {
     /* Per frontier square, the board index of the tile on each side (N, E, S, W), or
      * CC_NO_SIDE_TILE: what a placement there joins, without looking the sides up. */
     uint8_t frontier_nb[CC_MAX_FRONTIER][4];
+    /* The tiles on the 8 squares around the last tile placed, clockwise from NW (board
+     * indices, or CC_NO_SIDE_TILE): the placement's scoring finds the monasteries it
+     * surrounded there, without looking the squares up again. */
+    uint8_t last_ring[8];
 };
 
 #define CC_CELL_FRONTIER 0x8000u

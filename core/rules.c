@@ -114,6 +114,10 @@ void cc_award(struct cc_player *players, unsigned seats, int points, enum cc_col
 
 unsigned cc_majority(const struct cc_game *g, uint16_t root)
 {
+    /* Held by one seat alone (or by none): that seat has the majority, whatever the
+     * figures' weights, and no count is needed. */
+    unsigned only = g->holders[root] & CC_HOLDER_FOLLOWERS;
+    if ((only & (only - 1)) == 0) return only;
     uint8_t per_seat[CC_MAX_PLAYERS];
     if (cc_pieces_on(g, root, per_seat) == 0) return 0;
     unsigned best = 0, seats = 0;
