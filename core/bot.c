@@ -269,6 +269,14 @@ static enum cc_status greedy(struct cc_bot_scratch *s, struct cc_rng *rng, struc
  * of 54 without (bench-ai, 100 ms; not yet a significant difference). */
 #define MCTS_WIDEN_PER_SQRT_FIGURES 0.27
 #endif
+#ifndef MCTS_WIDEN_MAX_FIGURES
+/* The most root moves searched in games with the modules' figures: the 26 that 100 ms bought
+ * when MCTS_WIDEN_PER_SQRT_FIGURES was measured. Random playouts flatter some weak moves (a
+ * follower where a random opponent never contests it), and greedy's ranking keeps those out;
+ * without a bound, a faster search (more iterations in the same time) searched ever more
+ * moves and let them in: 42 at 100 ms once an iteration took 5 us instead of 8. */
+#define MCTS_WIDEN_MAX_FIGURES 26
+#endif
 #ifndef MCTS_WIN_PCT
 #define MCTS_WIN_PCT 0 /* percent of the reward that is the projected win (else the margin) */
 #endif
@@ -474,7 +482,9 @@ static enum cc_status mcts(struct cc_bot_scratch *s, const struct cc_bot_budget 
         s->children[i].visits = prior;
         s->children[i].reward = prior * (0.5 + 0.5 * d / ((d < 0 ? -d : d) + MCTS_SCALE));
     }
-    double widen = has_module_figures(&s->root) ? MCTS_WIDEN_PER_SQRT_FIGURES : MCTS_WIDEN_PER_SQRT;
+    bool figures = has_module_figures(&s->root);
+    double widen = figures ? MCTS_WIDEN_PER_SQRT_FIGURES : MCTS_WIDEN_PER_SQRT;
+    uint32_t widest = figures ? MCTS_WIDEN_MAX_FIGURES : CC_BOT_MCTS_CHILDREN;
     /* Common random numbers: the k-th simulation of every root move deals the unseen tiles
      * (and draws its playout) from the same seed, so that two moves are compared on the same
      * deals rather than each on its own luck. The tiles that come decide most of a short
@@ -488,6 +498,7 @@ static enum cc_status mcts(struct cc_bot_scratch *s, const struct cc_bot_budget 
             if (timed && it % MCTS_CLOCK_EVERY == 0 && b->now_us(b->now_ctx) - t0 >= b->think_us)
                 break;
             uint32_t active = MCTS_WIDEN_BASE + (uint32_t)(widen * root2(it));
+            if (active > widest) active = widest;
             if (active > s->nchildren) active = s->nchildren;
             struct cc_bot_child *pick = NULL;
             double best = -1, lg = log_e(it + 1.0);
