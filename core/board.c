@@ -65,17 +65,20 @@ void cc_board_clear(struct cc_game *g)
     memset(g->frontier, 0, sizeof g->frontier);
     memset(g->frontier_mask, 0, sizeof g->frontier_mask);
     memset(g->frontier_want, 0, sizeof g->frontier_want);
+    memset(g->frontier_nb, 0, sizeof g->frontier_nb);
+    memset(g->last_ring, 0, sizeof g->last_ring);
     memset(g->root, 0, sizeof g->root);
     memset(g->next, 0, sizeof g->next);
     memset(g->size, 0, sizeof g->size);
     memset(g->open, 0, sizeof g->open);
+    memset(g->holders, 0, sizeof g->holders);
 }
 
-/* Records that the empty square (x, y) has a placed neighbour on its side `side` whose
+/* Records that the empty square (x, y) has placed tile `tile` on its side `side`, whose
  * facing edge is `edge`, making it a frontier square if it was not one. `hint` is a slot
  * looked up for the square earlier (still right if the square was stored then). */
 static void frontier_touch(struct cc_game *g, int x, int y, unsigned side, unsigned edge,
-                           unsigned hint)
+                           unsigned tile, unsigned hint)
 {
     uint32_t key = cell_key(x, y);
     unsigned i = g->cell_key[hint] == key ? hint : cell_slot(g, key);
@@ -88,9 +91,11 @@ static void frontier_touch(struct cc_game *g, int x, int y, unsigned side, unsig
         g->cell_val[i] = (uint16_t)(CC_CELL_FRONTIER | f);
         g->frontier[f][0] = (int16_t)x;
         g->frontier[f][1] = (int16_t)y;
+        memset(g->frontier_nb[f], CC_NO_SIDE_TILE, sizeof g->frontier_nb[f]);
     }
     g->frontier_mask[f] |= (uint16_t)(0xFu << (4 * side));
     g->frontier_want[f] |= (uint16_t)(edge << (4 * side));
+    g->frontier_nb[f][side] = (uint8_t)tile;
 }
 
 /* Marks (x, y) as holding `tile`, taking it off the frontier (swap with the last). */
@@ -107,10 +112,12 @@ static void square_fill(struct cc_game *g, int x, int y, unsigned tile)
             g->frontier[idx][1] = (int16_t)ly;
             g->frontier_mask[idx] = g->frontier_mask[last];
             g->frontier_want[idx] = g->frontier_want[last];
+            memcpy(g->frontier_nb[idx], g->frontier_nb[last], sizeof g->frontier_nb[idx]);
             g->cell_val[cell_slot(g, cell_key(lx, ly))] = (uint16_t)(CC_CELL_FRONTIER | idx);
         }
         g->frontier[last][0] = g->frontier[last][1] = 0;
         g->frontier_mask[last] = g->frontier_want[last] = 0;
+        memset(g->frontier_nb[last], 0, sizeof g->frontier_nb[last]);
         g->nfrontier--;
     }
     g->cell_key[i] = key;
@@ -138,8 +145,10 @@ static uint16_t join(struct cc_game *g, uint16_t a, uint16_t b)
     g->next[rb] = t;
     g->size[ra] = (uint16_t)(g->size[ra] + g->size[rb]);
     g->open[ra] = (int16_t)(g->open[ra] + g->open[rb]);
+    g->holders[ra] |= g->holders[rb]; /* the joined feature holds what both held */
     g->size[rb] = 0;
     g->open[rb] = 0;
+    g->holders[rb] = 0;
     return ra;
 }
 
@@ -166,6 +175,7 @@ unsigned cc_board_place(struct cc_game *g, uint8_t type, int x, int y, uint8_t r
         g->next[n] = n;
         g->size[n] = 1;
         g->open[n] = (int16_t)bits16(t->features[f].slots & CC_EDGE_SLOTS_MASK);
+        g->holders[n] = 0;
     }
     /* Each square around looked up once: its slot, and the tile on it or -1. */
     unsigned slot[8];
@@ -184,7 +194,7 @@ unsigned cc_board_place(struct cc_game *g, uint8_t type, int x, int y, uint8_t r
         int nx = x + cc_side_dx[s], ny = y + cc_side_dy[s];
         if (tile_at[2 * s + 1] < 0) {
             unsigned edge = (t->edge_code[rot] >> (4 * s)) & 0xF;
-            frontier_touch(g, nx, ny, (unsigned)(s + 2) & 3, edge, slot[2 * s + 1]);
+            frontier_touch(g, nx, ny, (unsigned)(s + 2) & 3, edge, ti, slot[2 * s + 1]);
             continue;
         }
         unsigned nb = (unsigned)tile_at[2 * s + 1];
@@ -198,18 +208,43 @@ unsigned cc_board_place(struct cc_game *g, uint8_t type, int x, int y, uint8_t r
             g->open[r] = (int16_t)(g->open[r] - 2);
         }
     }
-    for (unsigned k = 0; k < 8; k++)
+    for (unsigned k = 0; k < 8; k++) {
         if (tile_at[k] >= 0) {
             g->board[tile_at[k]].neighbours++;
             p->neighbours++;
         }
+        g->last_ring[k] = tile_at[k] >= 0 ? (uint8_t)tile_at[k] : (uint8_t)CC_NO_SIDE_TILE;
+    }
     return ti;
+}
+
+void cc_holders_refresh(struct cc_game *g, uint16_t root)
+{
+    uint16_t bits = 0;
+    for (int i = 0; i < g->pieces_end; i++) {
+        const struct cc_piece *pc = &g->pieces[i];
+        if (pc->used && g->root[cc_node(pc->tile, pc->feature)] == root) bits |= cc_holder_bit(pc);
+    }
+    g->holders[root] = bits;
+}
+
+void cc_holders_rebuild(struct cc_game *g)
+{
+    memset(g->holders, 0, sizeof g->holders);
+    for (int i = 0; i < g->pieces_end; i++) {
+        const struct cc_piece *pc = &g->pieces[i];
+        /* A decoded game's pieces are checked after this (cc_game_check()): stay in bounds. */
+        if (!pc->used || pc->tile >= g->nboard || pc->feature >= CC_MAX_TILE_FEATURES) continue;
+        g->holders[g->root[cc_node(pc->tile, pc->feature)]] |= cc_holder_bit(pc);
+    }
 }
 
 unsigned cc_pieces_on(const struct cc_game *g, uint16_t root, uint8_t per_seat[CC_MAX_PLAYERS])
 {
     unsigned total = 0;
     if (per_seat) memset(per_seat, 0, CC_MAX_PLAYERS);
+    /* Most features hold no follower: the index says so without passing over the pieces. */
+    if (!(g->holders[root] & CC_HOLDER_FOLLOWERS)) return 0;
     for (int i = 0; i < g->pieces_end; i++) {
         const struct cc_piece *pc = &g->pieces[i];
         if (!pc->used || !cc_piece_is_follower(pc->kind)) continue;
@@ -268,19 +303,16 @@ unsigned cc_feature_ports(const struct cc_game *g, uint16_t root)
 
 void cc_side_tiles(const struct cc_game *g, int x, int y, int nb[4])
 {
-    /* On a frontier square (where placements are weighed) its constraint says which sides
-     * have a tile: only those are looked up. */
-    unsigned sides = 0xF;
+    /* A frontier square (where placements are weighed) keeps its side tiles: one look-up. */
     int v = cc_cell_get(g, x, y);
     if (v >= 0 && (v & CC_CELL_FRONTIER)) {
-        unsigned m = g->frontier_mask[(unsigned)v & ~CC_CELL_FRONTIER];
-        sides = (m & 1u) | (m >> 3 & 2u) | (m >> 6 & 4u) | (m >> 9 & 8u);
+        const uint8_t *q = g->frontier_nb[(unsigned)v & ~CC_CELL_FRONTIER];
+        for (int s = 0; s < 4; s++) nb[s] = q[s] == CC_NO_SIDE_TILE ? -1 : (int)q[s];
+        return;
     }
     for (int s = 0; s < 4; s++) {
         unsigned t;
-        nb[s] = (sides >> s & 1u) && cc_square_tile(g, x + cc_side_dx[s], y + cc_side_dy[s], &t)
-                    ? (int)t
-                    : -1;
+        nb[s] = cc_square_tile(g, x + cc_side_dx[s], y + cc_side_dy[s], &t) ? (int)t : -1;
     }
 }
 
@@ -338,5 +370,6 @@ bool cc_board_rebuild(struct cc_game *g)
         }
         cc_board_place(g, p->type, p->x, p->y, p->rot);
     }
+    cc_holders_rebuild(g); /* the pieces stand on the rebuilt graph's features */
     return true;
 }

@@ -41,6 +41,10 @@ static inline const struct cc_tile_type *cc_placed_type(const struct cc_game *g,
     return &cc_types(g)[g->board[i].type];
 }
 
+/* struct cc_game's frontier_nb[] where a side has no tile. */
+#define CC_NO_SIDE_TILE 0xFFu
+_Static_assert(CC_MAX_BOARD <= CC_NO_SIDE_TILE, "a tile index fits frontier_nb[] below it");
+
 /* Squares farther out than this cannot be next to a tile (the board has at most
  * CC_MAX_BOARD tiles around (0, 0)), so they are never stored. */
 #define CC_FAR (CC_MAX_BOARD + 2)
@@ -101,11 +105,27 @@ unsigned cc_board_place(struct cc_game *g, uint8_t type, int x, int y, uint8_t r
 
 /* Rebuilds squares, frontier and feature graph from board[0..nboard) in order, checking
  * that the first tile is at (0, 0) unturned and each other one lies next to earlier ones
- * with matching sides. Returns false (board unspecified) when they do not. */
+ * with matching sides, and holders[] from the pieces. Returns false (board unspecified) when
+ * they do not. */
 bool cc_board_rebuild(struct cc_game *g) NODISCARD;
 
 /* Resets the board to empty (no tiles, no frontier, empty graph). */
 void cc_board_clear(struct cc_game *g);
+
+/* A piece's bit in struct cc_game's holders[]: its seat's for a follower or the large
+ * follower, CC_HOLDER_BUILDER higher for a builder, none for the other figures. */
+static inline uint16_t cc_holder_bit(const struct cc_piece *pc)
+{
+    if (cc_piece_is_follower(pc->kind)) return (uint16_t)(1u << pc->seat);
+    if (pc->kind == CC_PIECE_BUILDER) return (uint16_t)(1u << (CC_HOLDER_BUILDER + pc->seat));
+    return 0;
+}
+
+/* holders[root] recomputed from the pieces (after a piece left or moved off that feature). */
+void cc_holders_refresh(struct cc_game *g, uint16_t root);
+
+/* Every root's holders[] recomputed from the pieces (a rebuilt or decoded game). */
+void cc_holders_rebuild(struct cc_game *g);
 
 /* The pieces standing on the feature with root `root`: count per seat into `per_seat`
  * (may be NULL); returns the total. */

@@ -269,6 +269,15 @@ static enum cc_status greedy(struct cc_bot_scratch *s, struct cc_rng *rng, struc
  * of 54 without (bench-ai, 100 ms; not yet a significant difference). */
 #define MCTS_WIDEN_PER_SQRT_FIGURES 0.27
 #endif
+#ifndef MCTS_WIDEN_MAX_FIGURES
+/* The most root moves searched in games with the modules' figures: the 26 that 100 ms bought
+ * when MCTS_WIDEN_PER_SQRT_FIGURES was measured. Random playouts flatter some weak moves (a
+ * follower where a random opponent never contests it), and greedy's ranking keeps those out;
+ * without a bound, a faster search (more iterations in the same time) searched ever more
+ * moves and let them in: about 39 at 100 ms once an iteration took 5 us instead of 8
+ * (17,000 iterations a move instead of 11,000). */
+#define MCTS_WIDEN_MAX_FIGURES 26
+#endif
 #ifndef MCTS_WIN_PCT
 #define MCTS_WIN_PCT 0 /* percent of the reward that is the projected win (else the margin) */
 #endif
@@ -384,9 +393,12 @@ static void determinize(struct cc_game *g, struct cc_rng *rng)
 static enum cc_status playout_move(struct cc_bot_scratch *s, struct cc_rng *rng)
 {
     struct cc_game *g = &s->sim;
-    size_t n = cc_legal_placements(g, s->plist, CC_MAX_PLACEMENTS, false);
+    /* The same placement as plist[cc_rng_below(rng, n)] of cc_legal_placements(), without
+     * listing them all (the playout's hottest step). */
+    struct cc_placement chosen;
+    size_t n = cc_random_placement(g, rng, &chosen);
     if (n == 0 || n > CC_MAX_PLACEMENTS) return CC_ERR_CORRUPT;
-    struct cc_placement *p = &s->plist[cc_rng_below(rng, (uint32_t)n)];
+    struct cc_placement *p = &chosen;
     cc_placement_followups(g, p);
     struct followup fu[CC_BOT_MAX_FOLLOWUPS];
     unsigned nf = followups(g, p, fu), pick = 0;
@@ -422,12 +434,19 @@ static enum cc_status simulate(struct cc_bot_scratch *s, const struct cc_bot_chi
     return CC_OK;
 }
 
-/* sqrt without libm (Newton's method; x >= 0). */
+/* sqrt without libm (Newton's method; x >= 0). UCB1 asks it for every child searched in
+ * every iteration, so it starts close: halving the exponent's bits gives the root within 7 %,
+ * and Newton's steps square the error (7e-2, 2e-3, 2e-6, 2e-12, 2e-24): five steps reach the
+ * double's precision where the old start (x itself) took up to 30. */
 static double root2(double x)
 {
     if (x <= 0) return 0;
-    double r = x > 1 ? x : 1;
-    for (int i = 0; i < 30; i++) r = (r + x / r) / 2;
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    bits = (bits >> 1) + (UINT64_C(0x3FF0000000000000) >> 1);
+    double r;
+    memcpy(&r, &bits, sizeof r);
+    for (int i = 0; i < 5; i++) r = (r + x / r) / 2;
     return r;
 }
 
@@ -461,13 +480,16 @@ static enum cc_status mcts(struct cc_bot_scratch *s, const struct cc_bot_budget 
         s->children[i].visits = prior;
         s->children[i].reward = prior * (0.5 + 0.5 * d / ((d < 0 ? -d : d) + MCTS_SCALE));
     }
-    double widen = has_module_figures(&s->root) ? MCTS_WIDEN_PER_SQRT_FIGURES : MCTS_WIDEN_PER_SQRT;
+    bool figures = has_module_figures(&s->root);
+    double widen = figures ? MCTS_WIDEN_PER_SQRT_FIGURES : MCTS_WIDEN_PER_SQRT;
+    uint32_t widest = figures ? MCTS_WIDEN_MAX_FIGURES : CC_BOT_MCTS_CHILDREN;
     uint32_t it = 0;
     if (s->nchildren > 1) {
         for (; !limit || it < limit; it++) {
             if (timed && it % MCTS_CLOCK_EVERY == 0 && b->now_us(b->now_ctx) - t0 >= b->think_us)
                 break;
             uint32_t active = MCTS_WIDEN_BASE + (uint32_t)(widen * root2(it));
+            if (active > widest) active = widest;
             if (active > s->nchildren) active = s->nchildren;
             struct cc_bot_child *pick = NULL;
             double best = -1, lg = log_e(it + 1.0);

@@ -16,7 +16,8 @@
         }                                                                                          \
     } while (0)
 
-/* The board's squares, frontier and graph equal a rebuild from the placement order. */
+/* The board's squares, frontier and graph equal a rebuild from the placement order, and the
+ * index of the features' holders one from the pieces. */
 static enum cc_status check_board(const struct cc_game *g, int *where)
 {
     struct cc_game fresh;
@@ -27,10 +28,13 @@ static enum cc_status check_board(const struct cc_game *g, int *where)
     CHECK(memcmp(fresh.next, g->next, sizeof g->next) == 0);
     CHECK(memcmp(fresh.size, g->size, sizeof g->size) == 0);
     CHECK(memcmp(fresh.open, g->open, sizeof g->open) == 0);
+    CHECK(memcmp(fresh.holders, g->holders, sizeof g->holders) == 0); /* from the pieces */
     CHECK(memcmp(fresh.cell_key, g->cell_key, sizeof g->cell_key) == 0);
     CHECK(memcmp(fresh.cell_val, g->cell_val, sizeof g->cell_val) == 0);
     CHECK(fresh.nfrontier == g->nfrontier);
     CHECK(memcmp(fresh.frontier, g->frontier, sizeof g->frontier) == 0);
+    CHECK(memcmp(fresh.frontier_nb, g->frontier_nb, sizeof g->frontier_nb) == 0);
+    CHECK(memcmp(fresh.last_ring, g->last_ring, sizeof g->last_ring) == 0);
     /* Open slots are never negative, and a root's size is its member count. */
     for (unsigned t = 0; t < g->nboard; t++) {
         const struct cc_tile_type *tt = cc_placed_type(g, t);

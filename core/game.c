@@ -334,9 +334,11 @@ void cc_game_reset(struct cc_game *dst, const struct cc_game *src)
         TAIL(next, nodes),
         TAIL(size, nodes),
         TAIL(open, nodes),
+        TAIL(holders, nodes),
         TAIL(frontier, squares),
         TAIL(frontier_mask, squares),
         TAIL(frontier_want, squares),
+        TAIL(frontier_nb, squares),
     };
 #undef TAIL
     unsigned n = sizeof skips / sizeof skips[0];

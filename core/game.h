@@ -170,6 +170,11 @@ struct cc_game {
     uint16_t next[CC_MAX_NODES]; /* circular list of the members of a feature */
     uint16_t size[CC_MAX_NODES]; /* at roots: members */
     int16_t open[CC_MAX_NODES];  /* at roots: edge slots with no tile beyond them */
+    /* At roots: bit s for a follower (or the large follower) of seat s on the feature, bit
+     * 8 + s for its builder (CC_HOLDER_BUILDER). Derived from pieces[] and the graph, not
+     * stored: it answers "who holds this feature" with one load where the engine would
+     * otherwise pass over every piece (placements' follow-ups, majorities, the builder). */
+    uint16_t holders[CC_MAX_NODES];
     /* Squares: hash of (x, y) -> placed tile or frontier square. */
     uint32_t cell_key[CC_CELL_TABLE]; /* the square's number + 1; 0 = empty slot */
     uint16_t cell_val[CC_CELL_TABLE]; /* tile index, or CC_CELL_FRONTIER | frontier index */
@@ -179,9 +184,20 @@ struct cc_game {
      * (N lowest) set in mask where a neighbour is, its facing edge kind in want. */
     uint16_t frontier_mask[CC_MAX_FRONTIER];
     uint16_t frontier_want[CC_MAX_FRONTIER];
+    /* Per frontier square, the board index of the tile on each side (N, E, S, W), or
+     * CC_NO_SIDE_TILE: what a placement there joins, without looking the sides up. */
+    uint8_t frontier_nb[CC_MAX_FRONTIER][4];
+    /* The tiles on the 8 squares around the last tile placed, clockwise from NW (board
+     * indices, or CC_NO_SIDE_TILE): the placement's scoring finds the monasteries it
+     * surrounded there, without looking the squares up again. */
+    uint8_t last_ring[8];
 };
 
 #define CC_CELL_FRONTIER 0x8000u
+
+/* struct cc_game's holders[]: the followers' seat bits, and the builders' shifted by this. */
+#define CC_HOLDER_BUILDER   8
+#define CC_HOLDER_FOLLOWERS 0xFFu
 
 /* Follow-up of a turn, after the placement: at most one. */
 enum cc_followup {

@@ -351,9 +351,13 @@ static void do_hike(struct cc_game *g, const struct cc_action *a, struct cc_even
     if (i < 0 || !walk(g, i, a->loc, &stop, &in, &entered)) return; /* checked before */
     struct cc_piece *pc = &g->pieces[i];
     const struct cc_tile_type *t = cc_placed_type(g, stop);
+    uint16_t from = g->root[cc_node(pc->tile, pc->feature)];
     pc->tile = (uint8_t)stop;
     pc->loc = (uint8_t)(3 * in + 1);
     pc->feature = t->slot_feature[g->board[stop].rot][pc->loc];
+    /* The hiker left one feature for another: the index of both follows. */
+    cc_holders_refresh(g, from);
+    g->holders[g->root[cc_node(stop, pc->feature)]] |= cc_holder_bit(pc);
     cc_award(g->players, 1u << a->seat, (int)entered, CC_COL_HIKE);
     struct cc_event *e = cc_emit(ev, CC_EV_HIKER_MOVED);
     if (e) {

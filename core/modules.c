@@ -11,6 +11,14 @@ const struct cc_module *const cc_modules[CC_MODULE_COUNT] = {
 };
 #define modules cc_modules
 
+const struct cc_module *const cc_set_modules[CC_SET_COUNT] = {
+    [CC_SET_RIVER] = &cc_river_module,
+    [CC_SET_INNS] = &cc_inns_module,
+    [CC_SET_TRADERS] = &cc_traders_module,
+};
+
+const uint32_t cc_position_rule_sets = 1u << CC_SET_RIVER;
+
 const struct cc_module *cc_module_get(enum cc_module_id id)
 {
     return (unsigned)id < CC_MODULE_COUNT ? modules[id] : NULL;

@@ -124,13 +124,15 @@ const struct cc_module *cc_module_get(enum cc_module_id id);
 /* The table of the modules (modules.c), constant; indexed by enum cc_module_id. */
 extern const struct cc_module *const cc_modules[CC_MODULE_COUNT];
 
+/* The module of each tile set (modules.c; NULL for the base set): one look-up, as the
+ * placement checks ask it for every tile (each module's `set` says the same:
+ * tests/unit/modules_test.c). */
+extern const struct cc_module *const cc_set_modules[CC_SET_COUNT];
+
 /* The module that brings tile set `set`, or NULL (the base set, or out of range). */
 static inline const struct cc_module *cc_module_of_set(unsigned set)
 {
-    if (set == CC_SET_BASE) return NULL;
-    for (unsigned i = 0; i < CC_MODULE_COUNT; i++)
-        if (cc_modules[i]->set == set) return cc_modules[i];
-    return NULL;
+    return set < CC_SET_COUNT ? cc_set_modules[set] : NULL;
 }
 
 /* The hooks called on every placement: struct cc_game's hooked_on[] has, for each, the
@@ -172,11 +174,16 @@ static inline bool cc_module_on(const struct cc_module *m, const struct cc_optio
  * base or a module that is on, else that module's tile_refused. */
 enum cc_status cc_module_tile_allowed(const struct cc_tile_type *t, const struct cc_options *o);
 
-/* Whether tiles of `t`'s set have a placement rule of their own (the slow path). */
+/* Bit `set` for each tile set whose module has a placement rule of its own (check_position:
+ * the River), modules.c; tests/unit/modules_test.c checks it against the modules. */
+extern const uint32_t cc_position_rule_sets;
+
+/* Whether tiles of `t`'s set have a placement rule of their own (the slow path). A bit of a
+ * constant and no test of the set: tiles of the base and of the expansions come mixed in
+ * the pile, and a test per set was a branch the processor mostly guessed wrong. */
 static inline bool cc_tile_has_position_rule(const struct cc_tile_type *t)
 {
-    const struct cc_module *m = t->set != CC_SET_BASE ? cc_module_of_set(t->set) : NULL;
-    return m && m->check_position;
+    return (cc_position_rule_sets >> (t->set & 31u)) & 1u;
 }
 
 /* Takes one tile of `type` out of pile[0..*len) if there is one (game.c; for the modules

@@ -30,14 +30,8 @@ bool cc_feature_would_be_occupied(const struct cc_game *g, const struct cc_tile_
 {
     uint16_t roots[16];
     unsigned n = cc_join_roots(g, t, f, x, y, rot, roots);
-    if (n == 0) return false;
-    for (int i = 0; i < g->pieces_end; i++) {
-        const struct cc_piece *pc = &g->pieces[i];
-        if (!pc->used || !cc_piece_is_follower(pc->kind)) continue;
-        uint16_t r = g->root[cc_node(pc->tile, pc->feature)];
-        for (unsigned j = 0; j < n; j++)
-            if (roots[j] == r) return true;
-    }
+    for (unsigned j = 0; j < n; j++)
+        if (g->holders[roots[j]] & CC_HOLDER_FOLLOWERS) return true;
     return false;
 }
 
@@ -59,13 +53,11 @@ void cc_placement_followups(const struct cc_game *g, struct cc_placement *p)
     const struct cc_player *me = &g->players[g->seat];
     bool deploy = me->followers > 0 || me->large > 0;
     if (!deploy && !cc_modules_want_own(g)) return;
-    /* The feature beyond each edge slot of the square that has a tile beyond it, looked up
-     * once for all the tile's features, with a one-word filter of those roots (bit r % 64)
-     * that lets most pieces be passed over with one test. */
+    /* The edge slots whose feature beyond (on the tile past that side) holds a follower
+     * (held), and one of the seat's (mine): the index of holders, one look-up a slot. */
     int nb[4];
     cc_side_tiles(g, p->x, p->y, nb);
-    uint16_t beyond[12], reached = 0;
-    uint64_t filter = 0;
+    uint16_t held = 0, mine = 0;
     for (unsigned side = 0; side < 4; side++) {
         if (nb[side] < 0) continue;
         const struct cc_placed *q = &g->board[nb[side]];
@@ -73,26 +65,9 @@ void cc_placement_followups(const struct cc_game *g, struct cc_placement *p)
         unsigned facing = (side + 2) & 3;
         for (unsigned k = 0; k < 3; k++) {
             uint16_t r = g->root[cc_node((unsigned)nb[side], qf[3 * facing + 2 - k])];
-            beyond[3 * side + k] = r;
-            filter |= 1ull << (r & 63);
-        }
-        reached |= (uint16_t)(7u << (3 * side));
-    }
-    /* The edge slots whose feature beyond holds a follower (held), and one of the seat's
-     * (mine): one pass over the pieces. */
-    uint16_t held = 0, mine = 0;
-    unsigned seats = deploy ? ~0u : 1u << g->seat; /* only the seat's own matter without deploy */
-    for (int i = 0; i < g->pieces_end; i++) {
-        const struct cc_piece *pc = &g->pieces[i];
-        if (!(seats >> pc->seat & 1u) || !pc->used || !cc_piece_is_follower(pc->kind)) continue;
-        uint16_t r = g->root[cc_node(pc->tile, pc->feature)];
-        if (!(filter >> (r & 63) & 1u)) continue;
-        bool own = pc->seat == g->seat;
-        for (unsigned slots = reached; slots; slots &= slots - 1) {
-            unsigned k = (unsigned)__builtin_ctz(slots);
-            if (beyond[k] != r) continue;
-            held |= (uint16_t)(1u << k);
-            if (own) mine |= (uint16_t)(1u << k);
+            unsigned h = g->holders[r];
+            held |= (uint16_t)((unsigned)((h & CC_HOLDER_FOLLOWERS) != 0) << (3 * side + k));
+            mine |= (uint16_t)((h >> g->seat & 1u) << (3 * side + k));
         }
     }
     if (!deploy && !mine) return;

@@ -114,6 +114,10 @@ void cc_award(struct cc_player *players, unsigned seats, int points, enum cc_col
 
 unsigned cc_majority(const struct cc_game *g, uint16_t root)
 {
+    /* Held by one seat alone (or by none): that seat has the majority, whatever the
+     * figures' weights, and no count is needed. */
+    unsigned only = g->holders[root] & CC_HOLDER_FOLLOWERS;
+    if ((only & (only - 1)) == 0) return only;
     uint8_t per_seat[CC_MAX_PLAYERS];
     if (cc_pieces_on(g, root, per_seat) == 0) return 0;
     unsigned best = 0, seats = 0;
@@ -201,13 +205,22 @@ struct cc_piece *cc_piece_add(struct cc_game *g, unsigned seat, enum cc_piece_ki
     pc->tile = (uint8_t)tile;
     pc->loc = (uint8_t)loc;
     pc->feature = cc_placed_type(g, tile)->slot_feature[g->board[tile].rot][loc];
+    g->holders[g->root[cc_node(tile, pc->feature)]] |= cc_holder_bit(pc);
     return pc;
+}
+
+/* Takes `pc` off the board, leaving holders[] to the caller. */
+static void piece_clear(struct cc_game *g, struct cc_piece *pc)
+{
+    memset(pc, 0, sizeof *pc);
+    while (g->pieces_end > 0 && !g->pieces[g->pieces_end - 1].used) g->pieces_end--;
 }
 
 void cc_piece_remove(struct cc_game *g, struct cc_piece *pc)
 {
-    memset(pc, 0, sizeof *pc);
-    while (g->pieces_end > 0 && !g->pieces[g->pieces_end - 1].used) g->pieces_end--;
+    uint16_t root = g->root[cc_node(pc->tile, pc->feature)];
+    piece_clear(g, pc);
+    cc_holders_refresh(g, root); /* another piece of the seat may still hold it */
 }
 
 void cc_score_completed(struct cc_game *g, uint16_t root, enum cc_kind kind, int points,
@@ -219,7 +232,9 @@ void cc_score_completed(struct cc_game *g, uint16_t root, enum cc_kind kind, int
         cc_emit_score(ev, CC_EV_FEATURE_SCORED, g, cc_node_tile(root), cc_node_location(g, root),
                       kind, column, seats, points, tiles, count);
     if (e) e->seat = g->seat;
-    /* Followers, large followers and builders (traders.c) go back; pigs stand on fields. */
+    /* Followers, large followers and builders (traders.c) go back; pigs stand on fields.
+     * Those are the figures holders[] has: without any there is nothing to give back. */
+    if (!g->holders[root]) return;
     for (int i = 0; i < g->pieces_end; i++) {
         struct cc_piece *pc = &g->pieces[i];
         if (!pc->used || (!cc_piece_is_follower(pc->kind) && pc->kind != CC_PIECE_BUILDER))
@@ -235,6 +250,7 @@ void cc_score_completed(struct cc_game *g, uint16_t root, enum cc_kind kind, int
             r->kind = (uint8_t)kind;
             r->figure = pc->kind;
         }
-        cc_piece_remove(g, pc);
+        piece_clear(g, pc);
     }
+    g->holders[root] = 0; /* every figure it has went back */
 }

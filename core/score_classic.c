@@ -41,14 +41,11 @@ void cc_classic_score_placement(struct cc_game *g, unsigned tile, struct cc_even
             cc_score_completed(g, r, CC_KIND_CITY, points, tiles, pennants, CC_COL_CITY, ev);
         }
     }
-    /* Monasteries: the placed tile's own, then its 8 neighbours clockwise from NW. */
-    static const int8_t around[9][2] = {{0, 0}, {-1, -1}, {0, -1}, {1, -1}, {1, 0},
-                                        {1, 1}, {0, 1},   {-1, 1}, {-1, 0}};
+    /* Monasteries: the placed tile's own, then its 8 neighbours clockwise from NW (the
+     * board kept them when it placed the tile: g->last_ring). */
     for (int i = 0; i < 9; i++) {
-        unsigned m, f;
-        if (!cc_square_tile(g, g->board[tile].x + around[i][0], g->board[tile].y + around[i][1],
-                            &m))
-            continue;
+        unsigned m = i == 0 ? tile : g->last_ring[i - 1], f;
+        if (m == CC_NO_SIDE_TILE) continue;
         if (g->board[m].neighbours != 8 || !monastery_of(g, m, &f)) continue;
         cc_score_completed(g, g->root[cc_node(m, f)], CC_KIND_MONASTERY, 9, 9, 0, CC_COL_MONASTERY,
                            ev);

@@ -16,28 +16,12 @@
 #include "modules.h"
 #include "rules.h"
 
-/* The roots of the features that hold a follower (or the large follower) of `seat`, each
- * once, into roots[]; returns how many. */
-static unsigned own_roots(const struct cc_game *g, unsigned seat, uint16_t roots[CC_MAX_PIECES])
-{
-    unsigned n = 0;
-    for (int i = 0; i < g->pieces_end; i++) {
-        const struct cc_piece *pc = &g->pieces[i];
-        if (!pc->used || pc->seat != seat || !cc_piece_is_follower(pc->kind)) continue;
-        uint16_t r = g->root[cc_node(pc->tile, pc->feature)];
-        unsigned j = 0;
-        while (j < n && roots[j] != r) j++;
-        if (j == n) roots[n++] = r;
-    }
-    return n;
-}
-
-/* Whether one of joined[0..n) is among own[0..nown). */
-static bool meets(const uint16_t *joined, unsigned n, const uint16_t *own, unsigned nown)
+/* Whether one of the features joined[0..n) holds a follower (or the large follower) of
+ * `seat` (struct cc_game's holders[]). */
+static bool meets(const struct cc_game *g, const uint16_t *joined, unsigned n, unsigned seat)
 {
     for (unsigned i = 0; i < n; i++)
-        for (unsigned j = 0; j < nown; j++)
-            if (joined[i] == own[j]) return true;
+        if (g->holders[joined[i]] >> seat & 1u) return true;
     return false;
 }
 
@@ -65,12 +49,11 @@ static enum cc_status traders_check_figure(const struct cc_game *g, const struct
         return CC_ERR_NOT_ALLOWED_HERE;
     if (cc_supply_count(&g->players[a->seat], (enum cc_piece_kind)a->figure) == 0)
         return CC_ERR_NO_FIGURE_LEFT;
-    uint16_t own[CC_MAX_PIECES], joined[16];
-    unsigned nown = own_roots(g, a->seat, own);
+    uint16_t joined[16];
     int nb[4];
     cc_side_tiles(g, a->x, a->y, nb);
     unsigned n = cc_join_roots_near(g, t, f, a->rot, nb, joined);
-    if (!meets(joined, n, own, nown)) return CC_ERR_NO_OWN_FOLLOWER;
+    if (!meets(g, joined, n, a->seat)) return CC_ERR_NO_OWN_FOLLOWER;
     if (builder && would_complete(g, t, f, a->rot, nb, joined, n)) return CC_ERR_FEATURE_COMPLETED;
     return CC_OK;
 }
@@ -104,27 +87,25 @@ static void traders_own_features(const struct cc_game *g, struct cc_placement *p
 static void traders_placed(struct cc_game *g, unsigned tile, const struct cc_tile_type *t)
 {
     if (g->players[g->seat].builders > 0) return; /* its one builder is in its supply */
-    for (int i = 0; i < g->pieces_end; i++) {
-        const struct cc_piece *pc = &g->pieces[i];
-        /* The kind first: it rules out nearly every piece with one test. */
-        if (pc->kind != CC_PIECE_BUILDER || pc->seat != g->seat || !pc->used) continue;
-        uint16_t r = g->root[cc_node(pc->tile, pc->feature)];
-        for (unsigned f = 0; f < t->nfeatures && !g->builder_due; f++)
-            if (g->root[cc_node(tile, f)] == r) g->builder_due = (uint8_t)(1 + f);
-        return;
+    /* The seat's one builder stands on the feature whose holders[] has its bit: the first of
+     * the tile's features joined to it. */
+    unsigned bit = 1u << (CC_HOLDER_BUILDER + g->seat);
+    for (unsigned f = 0; f < t->nfeatures; f++) {
+        if (g->holders[g->root[cc_node(tile, f)]] & bit) {
+            g->builder_due = (uint8_t)(1 + f);
+            return;
+        }
     }
 }
 
 /* The extra turn: due, not itself an extra turn, and a tile left to draw. Its event names
  * the builder's road or city by the placed tile's segment that extended it (the builder
- * may have gone back already, when the placement completed the feature). */
-static bool traders_turn_again(struct cc_game *g, struct cc_events *ev)
+ * may have gone back already, when the placement completed the feature). Apart from
+ * traders_turn_again(), which runs after every placement: there the common case costs a
+ * test, not this function's saved registers. */
+static bool __attribute__((noinline)) turn_again_due(struct cc_game *g, struct cc_events *ev)
 {
-    if (!g->builder_due) { /* the common case, after nearly every placement */
-        g->extra_turn = 0;
-        return false;
-    }
-    bool again = g->builder_due && !g->extra_turn && g->deck_pos < g->deck_len;
+    bool again = !g->extra_turn && g->deck_pos < g->deck_len;
     unsigned f = g->builder_due - 1u, tile = g->nboard - 1u;
     g->builder_due = 0;
     g->extra_turn = again;
@@ -137,6 +118,13 @@ static bool traders_turn_again(struct cc_game *g, struct cc_events *ev)
         e->kind = cc_placed_type(g, tile)->features[f].kind;
     }
     return again;
+}
+
+static bool traders_turn_again(struct cc_game *g, struct cc_events *ev)
+{
+    if (g->builder_due) return turn_again_due(g, ev);
+    g->extra_turn = 0; /* the common case, after nearly every placement */
+    return false;
 }
 
 /* A city completed during play: its goods go to the placing seat, whoever holds the city. */

@@ -108,6 +108,12 @@ Test(modules, each_set_has_its_module)
         if (m->set != CC_SET_BASE) cr_expect_eq(cc_module_of_set(m->set), m, "%s", m->name);
     }
     cr_expect_null(cc_module_of_set(CC_SET_COUNT));
+    /* The sets with a placement rule of their own are those whose module has one. */
+    for (unsigned set = 0; set < CC_SET_COUNT; set++) {
+        const struct cc_module *m = cc_module_of_set(set);
+        cr_expect_eq((cc_position_rule_sets >> set) & 1u, m && m->check_position ? 1u : 0u,
+                     "set %u", set);
+    }
 }
 
 Test(modules, the_river_is_a_module)

@@ -168,3 +168,32 @@ Test(play, signature_of_10000_games, .timeout = 120)
     uint64_t h = tu_signature(CC_RULESET_CLASSIC, signature_options, 10000);
     cr_expect_eq(h, SIGNATURE, "signature 0x%016llx", (unsigned long long)h);
 }
+
+/* What the engine keeps beside the board to answer quickly (who holds each feature, the
+ * side tiles of each frontier square, the squares around the last tile) is checked against
+ * a rebuild: a wrong entry is found. */
+Test(play, derived_indexes_are_checked)
+{
+    static struct cc_game g, bad;
+    static struct recorder r;
+    struct cc_options o = {.expansions = CC_EXP_INNS | CC_EXP_TRADERS};
+    play(&g, &r, 3, o, 7);
+    int where = 0;
+    cr_assert_eq(cc_game_check_where(&g, &where), CC_OK);
+    int follower = -1;
+    for (int i = 0; i < g.pieces_end && follower < 0; i++)
+        if (g.pieces[i].used && g.pieces[i].kind == CC_PIECE_FOLLOWER) follower = i;
+    cr_assert_geq(follower, 0, "a follower is left on the board at the end");
+    const struct cc_piece *pc = &g.pieces[follower];
+    uint16_t node = (uint16_t)(pc->tile * CC_MAX_TILE_FEATURES + pc->feature);
+    memcpy(&bad, &g, sizeof bad);
+    bad.holders[bad.root[node]] ^= (uint16_t)(1u << ((pc->seat + 1) % 3));
+    cr_expect_eq(cc_game_check(&bad), CC_ERR_CORRUPT, "a wrong holder");
+    memcpy(&bad, &g, sizeof bad);
+    cr_assert_gt(bad.nfrontier, 0);
+    bad.frontier_nb[0][0] ^= 1;
+    cr_expect_eq(cc_game_check(&bad), CC_ERR_CORRUPT, "a wrong side tile");
+    memcpy(&bad, &g, sizeof bad);
+    bad.last_ring[3] ^= 1;
+    cr_expect_eq(cc_game_check(&bad), CC_ERR_CORRUPT, "a wrong square around the last tile");
+}
