@@ -234,7 +234,9 @@ void cc_holders_rebuild(struct cc_game *g)
     for (int i = 0; i < g->pieces_end; i++) {
         const struct cc_piece *pc = &g->pieces[i];
         /* A decoded game's pieces are checked after this (cc_game_check()): stay in bounds. */
-        if (!pc->used || pc->tile >= g->nboard || pc->feature >= CC_MAX_TILE_FEATURES) continue;
+        if (!pc->used || pc->tile >= g->nboard || pc->feature >= CC_MAX_TILE_FEATURES ||
+            pc->seat >= CC_MAX_PLAYERS)
+            continue;
         g->holders[g->root[cc_node(pc->tile, pc->feature)]] |= cc_holder_bit(pc);
     }
 }
