@@ -182,18 +182,6 @@ enum store_status db_idem_put(PGconn *pg, const struct store_idem *idem)
     return s;
 }
 
-/* A statement's answer in a creation's pipeline: any; one row changed, else `miss`; the
- * count its first column gives, added to *sum. */
-static const struct db_pipe_check ran = {.want = PIPE_DONE};
-static struct db_pipe_check one_row(enum store_status miss)
-{
-    return (struct db_pipe_check){.want = PIPE_CHANGED, .value = 1, .miss = miss};
-}
-static struct db_pipe_check counted(long *sum)
-{
-    return (struct db_pipe_check){.want = PIPE_FIRST_ADDS, .sum = sum};
-}
-
 /* The rows of new game `g` sent into pipeline `p` (in a transaction); the deliveries and
  * jobs they gave work are added to *deliveries and *jobs once the pipeline is closed. */
 static void game_rows(struct db_pipe *p, const struct store_new_game *g, long *deliveries,
@@ -234,7 +222,7 @@ static void game_rows(struct db_pipe *p, const struct store_new_game *g, long *d
                             g->listed ? "true" : "false"};
     turn_vals(&g->turn, &tt, vals + 12);
     int lens[23] = {[8] = (int)g->snapshot_len};
-    db_pipe_send(p, ST_GAME_INSERT, 23, vals, lens, ran);
+    db_pipe_send(p, ST_GAME_INSERT, 23, vals, lens, db_pipe_ran());
     for (int i = 0; i < g->nplayers; i++) {
         char seat[16], think[16];
         snprintf(seat, sizeof seat, "%d", i);
@@ -247,29 +235,29 @@ static void game_rows(struct db_pipe *p, const struct store_new_game *g, long *d
             person, bot,  bot ? think : NULL, g->players[i].unclaimed ? "true" : NULL,
             invite};
         int plens[9] = {0, 0, 0, AUTH_HASH_LEN, 0, 0, 0, 0, invite ? AUTH_HASH_LEN : 0};
-        db_pipe_send(p, ST_PLAYER_INSERT, 9, pvals, plens, ran);
+        db_pipe_send(p, ST_PLAYER_INSERT, 9, pvals, plens, db_pipe_ran());
     }
     if (g->tourney_id) { /* a table takes one game (0032) */
         char round[16], table[16];
         snprintf(round, sizeof round, "%d", g->tourney_round);
         snprintf(table, sizeof table, "%d", g->tourney_table);
         const char *tvals[4] = {g->id, g->tourney_id, round, table};
-        db_pipe_send(p, ST_TOURNEY_TABLE_BIND, 4, tvals, NULL, one_row(STORE_CONFLICT));
+        db_pipe_send(p, ST_TOURNEY_TABLE_BIND, 4, tvals, NULL, db_pipe_one_row(STORE_CONFLICT));
     }
     const char *evals[3] = {g->id, "1", g->events_json};
-    db_pipe_send(p, ST_EVENTS_INSERT, 3, evals, NULL, ran);
+    db_pipe_send(p, ST_EVENTS_INSERT, 3, evals, NULL, db_pipe_ran());
     if (g->replay_json) { /* a replay's actions and events (store_export.c) */
         char version[16];
         snprintf(version, sizeof version, "%d", g->replay_version);
         const char *rvals[3] = {g->id, g->replay_json, version};
-        db_pipe_send(p, ST_REPLAY_ROWS, 3, rvals, NULL, ran);
+        db_pipe_send(p, ST_REPLAY_ROWS, 3, rvals, NULL, db_pipe_ran());
     }
     if (g->idem) {
         struct idem_row r;
         if (idem_row(g->idem, &r)) {
-            p->failed = STORE_ERROR;
+            db_pipe_fail(p, STORE_ERROR);
         } else {
-            db_pipe_send(p, ST_IDEM_PUT, 7, r.vals, r.lens, one_row(STORE_DUPLICATE));
+            db_pipe_send(p, ST_IDEM_PUT, 7, r.vals, r.lens, db_pipe_one_row(STORE_DUPLICATE));
             free(r.sealed);
         }
     }
@@ -277,20 +265,20 @@ static void game_rows(struct db_pipe *p, const struct store_new_game *g, long *d
     const char *json = g->jobs ? store_jobs_json(g->jobs, json_buf, sizeof json_buf) : NULL;
     if (json) {
         const char *jvals[3] = {g->id, "1", json};
-        db_pipe_send(p, ST_JOBS_SET, 3, jvals, NULL, counted(jobs));
+        db_pipe_send(p, ST_JOBS_SET, 3, jvals, NULL, db_pipe_counted(jobs));
     }
     if (g->webhook_url) {
         /* The creator's (0006): no seat's token reaches it. */
         const char *wvals[5] = {g->id, g->webhook_url, g->webhook_secret, "creator",
                                 g->webhook_format ? g->webhook_format : "tilehall"};
-        db_pipe_send(p, ST_WEBHOOK_PUT, 5, wvals, NULL, ran);
+        db_pipe_send(p, ST_WEBHOOK_PUT, 5, wvals, NULL, db_pipe_ran());
     }
     /* A seat bound to a person with a webhook got its webhook row with the seat (0012). */
     int bound = 0;
     for (int i = 0; i < g->nplayers; i++) bound |= g->players[i].person_id[0] != '\0';
     if (g->webhook_url || bound) {
         const char *after[3] = {g->id, last_seq, g->events_json};
-        db_pipe_send(p, ST_AFTER_COMMIT, 3, after, NULL, counted(deliveries));
+        db_pipe_send(p, ST_AFTER_COMMIT, 3, after, NULL, db_pipe_counted(deliveries));
     }
 }
 

@@ -19,6 +19,11 @@ enum store_status db_pipe_open(struct db_pipe *p, PGconn *pg)
     return STORE_OK;
 }
 
+void db_pipe_fail(struct db_pipe *p, enum store_status s)
+{
+    if (p->failed == STORE_OK) p->failed = s;
+}
+
 /* Room for one more statement's check. 0, or -1 without memory. */
 static int grow(struct db_pipe *p)
 {

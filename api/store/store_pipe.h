@@ -33,6 +33,25 @@ struct db_pipe_check {
     PGresult **keep; /* PIPE_KEEP: where the result goes (NULL there until it came) */
 };
 
+/* The checks in use: any answer; exactly one row changed, else `miss`; the count of its
+ * first column added to *sum; the result kept in *keep. */
+static inline struct db_pipe_check db_pipe_ran(void)
+{
+    return (struct db_pipe_check){.want = PIPE_DONE};
+}
+static inline struct db_pipe_check db_pipe_one_row(enum store_status miss)
+{
+    return (struct db_pipe_check){.want = PIPE_CHANGED, .value = 1, .miss = miss};
+}
+static inline struct db_pipe_check db_pipe_counted(long *sum)
+{
+    return (struct db_pipe_check){.want = PIPE_FIRST_ADDS, .sum = sum};
+}
+static inline struct db_pipe_check db_pipe_kept(PGresult **keep)
+{
+    return (struct db_pipe_check){.want = PIPE_KEEP, .keep = keep};
+}
+
 /* A pipeline on a connection in a transaction. */
 struct db_pipe {
     PGconn *pg;
@@ -49,6 +68,10 @@ enum store_status db_pipe_open(struct db_pipe *p, PGconn *pg) NODISCARD;
  * answer must be. A failure is kept for db_pipe_close(). */
 void db_pipe_send(struct db_pipe *p, enum stmt st, int n, const char *const *vals, const int *lens,
                   struct db_pipe_check want);
+
+/* Marks the pipeline failed with `s` (a failure outside it, such as an answer that could
+ * not be sealed): nothing more is sent, and db_pipe_close() answers `s`. */
+void db_pipe_fail(struct db_pipe *p, enum store_status s);
 
 /* Ends the pipeline: waits for every answer, checks each in order, leaves pipeline mode.
  * Returns STORE_OK, the first failing statement's mapped failure, or the first check's

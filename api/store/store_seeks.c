@@ -119,8 +119,7 @@ enum store_status store_seek_create(const struct store_seek_new *n, store_seek_a
     if (s == STORE_OK) s = db_pipe_open(&p, pg);
     if (s == STORE_OK) {
         const char *ovals[2] = {n->person_id, lapse};
-        db_pipe_send(&p, ST_SEEKS_OPEN_OF, 2, ovals, NULL,
-                     (struct db_pipe_check){.want = PIPE_KEEP, .keep = &count});
+        db_pipe_send(&p, ST_SEEKS_OPEN_OF, 2, ovals, NULL, db_pipe_kept(&count));
         const char *vals[10] = {n->id,
                                 n->person_id,
                                 n->pool,
@@ -131,10 +130,9 @@ enum store_status store_seek_create(const struct store_seek_new *n, store_seek_a
                                 n->bot_after_s ? bot : NULL,
                                 corr,
                                 n->ruleset};
-        db_pipe_send(&p, ST_SEEK_INSERT, 10, vals, NULL, (struct db_pipe_check){.want = PIPE_DONE});
+        db_pipe_send(&p, ST_SEEK_INSERT, 10, vals, NULL, db_pipe_ran());
         const char *gvals[1] = {n->id};
-        db_pipe_send(&p, ST_SEEK_GET, 1, gvals, NULL,
-                     (struct db_pipe_check){.want = PIPE_KEEP, .keep = &row});
+        db_pipe_send(&p, ST_SEEK_GET, 1, gvals, NULL, db_pipe_kept(&row));
         s = db_pipe_close(&p);
     }
     if (count && PQntuples(count) != 1) s = STORE_NOT_FOUND; /* no such person */
