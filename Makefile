@@ -26,7 +26,8 @@ SAN_ENV   :=
 else ifeq ($(SANITIZE),address)
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 # tests/lsan.supp: leaks kept on purpose inside libraries (fontconfig), each explained there.
-SAN_ENV   := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+# handle_abort: an abort() (an assertion, a library's panic) prints its stack to the log too.
+SAN_ENV   := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:handle_abort=1 UBSAN_OPTIONS=print_stacktrace=1 \
              LSAN_OPTIONS=suppressions=$(abspath tests/lsan.supp)
 else ifeq ($(SANITIZE),thread)
 # Every report goes to $(BUILD)/tsan.PID as well as making the process exit 66 at its end

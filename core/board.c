@@ -2,7 +2,6 @@
 #include <string.h>
 
 #include "board.h"
-#include "modules.h"
 
 _Static_assert(CC_MAX_BOARD + CC_MAX_FRONTIER < CC_CELL_TABLE, "square table too small");
 _Static_assert(CC_MAX_NODES < 0xFFFF, "nodes must fit 16 bits");
@@ -239,27 +238,6 @@ void cc_holders_rebuild(struct cc_game *g)
             continue;
         g->holders[g->root[cc_node(pc->tile, pc->feature)]] |= cc_holder_bit(pc);
     }
-}
-
-unsigned cc_pieces_on(const struct cc_game *g, uint16_t root, uint8_t per_seat[CC_MAX_PLAYERS])
-{
-    unsigned total = 0;
-    if (per_seat) memset(per_seat, 0, CC_MAX_PLAYERS);
-    /* Most features hold no follower: the index says so without passing over the pieces. */
-    if (!(g->holders[root] & CC_HOLDER_FOLLOWERS)) return 0;
-    for (int i = 0; i < g->pieces_end; i++) {
-        const struct cc_piece *pc = &g->pieces[i];
-        if (!pc->used || !cc_piece_is_follower(pc->kind)) continue;
-        if (g->root[cc_node(pc->tile, pc->feature)] != root) continue;
-        total++;
-        /* A plain follower weighs 1 whatever the modules (struct cc_module's figure_weight):
-         * only the others ask them. */
-        if (per_seat)
-            per_seat[pc->seat] =
-                (uint8_t)(per_seat[pc->seat] +
-                          (pc->kind == CC_PIECE_FOLLOWER ? 1u : cc_figure_weight(g, pc)));
-    }
-    return total;
 }
 
 unsigned cc_feature_tiles(const struct cc_game *g, uint16_t root)

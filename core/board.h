@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "game.h"
+#include "game_types.h"
 
 /* Square offsets of the four sides N, E, S, W. */
 static const int8_t cc_side_dx[4] = {0, 1, 0, -1};
@@ -127,10 +127,6 @@ void cc_holders_refresh(struct cc_game *g, uint16_t root);
 /* Every root's holders[] recomputed from the pieces (a rebuilt or decoded game). */
 void cc_holders_rebuild(struct cc_game *g);
 
-/* The pieces standing on the feature with root `root`: count per seat into `per_seat`
- * (may be NULL); returns the total. */
-unsigned cc_pieces_on(const struct cc_game *g, uint16_t root, uint8_t per_seat[CC_MAX_PLAYERS]);
-
 /* Distinct tiles of the feature with root `root`. */
 unsigned cc_feature_tiles(const struct cc_game *g, uint16_t root);
 
@@ -154,5 +150,10 @@ void cc_side_tiles(const struct cc_game *g, int x, int y, int nb[4]);
  * the features of a tile). */
 unsigned cc_join_roots_near(const struct cc_game *g, const struct cc_tile_type *type, unsigned f,
                             unsigned rot, const int nb[4], uint16_t out[16]);
+
+/* Of the engine's public interface (game.h includes this header): */
+
+/* The placed tile at (x, y): its board index, or -1. */
+int cc_board_at(const struct cc_game *g, int x, int y);
 
 #endif

@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "analysis.h"
+#include "bot_analysis.h"
 #include "bot_internal.h"
 
 /* Whether two actions are the same move (their fields, not their padding). */

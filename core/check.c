@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "board.h"
+#include "game.h"
 #include "hand.h"
 #include "modules.h"
 #include "options.h"

@@ -1,5 +1,6 @@
 /* hand.c: the hand-of-two variant of discovery: removed tiles, dealing, set-asides, turns. */
 #include "hand.h"
+#include "placement.h"
 #include "rules.h"
 
 unsigned cc_hand_removals(unsigned nplayers)

@@ -4,20 +4,7 @@
 
 #include <stdbool.h>
 
-#include "game.h"
-
-/* Whether `g` is played with hands of two instead of a draw step. */
-static inline bool cc_hand_mode(const struct cc_game *g)
-{
-    return g->options.draw == CC_DRAW_HAND;
-}
-
-/* The tile type action `a` places: the named hand tile in the hand variant, else the drawn
- * tile. Only meaningful once the placement's tile has been validated. */
-static inline uint8_t cc_turn_tile(const struct cc_game *g, const struct cc_action *a)
-{
-    return cc_hand_mode(g) ? a->tile : g->drawn;
-}
+#include "game_types.h"
 
 /* Tiles removed face up before play with `nplayers` and the standard pile: 1 for 2 players,
  * 2 for 3, 3 for 4 and 5. */

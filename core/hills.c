@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "board.h"
+#include "game.h"
 #include "rules.h"
 
 #define SUPPLY_CROP      5 /* tokens of each crop */

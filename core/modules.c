@@ -212,11 +212,3 @@ unsigned cc_max_players(const struct cc_options *o)
         if (modules[i]->max_players > n && cc_module_on(modules[i], o)) n = modules[i]->max_players;
     return n;
 }
-
-unsigned cc_game_columns(const struct cc_game *g)
-{
-    unsigned cols = cc_ruleset_columns((enum cc_ruleset)g->ruleset);
-    for (unsigned i = 0; i < CC_MODULE_COUNT; i++)
-        if (cc_module_on(modules[i], &g->options)) cols |= modules[i]->columns;
-    return cols;
-}

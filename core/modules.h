@@ -1,7 +1,7 @@
 /* modules.h: expansions and variants inside a ruleset as modules with hooks (engine-internal).
  *
  * The modules: the River (river.c), Inns & Cathedrals (inns.c), Traders & Builders
- * (traders.c). A module may bring figures (enum cc_piece_kind in game.h, one each per
+ * (traders.c). A module may bring figures (enum cc_piece_kind in game_types.h, one each per
  * player: `figures`), scoreboard columns and a sixth seat.
  *
  * A module is switched on by a bit of an option (core/options.c) and brings a set of tiles
@@ -14,7 +14,7 @@
  *     indices stored in snapshots never move);
  *   - core/tiles.h, core/tilenames.c: CC_SET_NAME at the end of enum cc_set, its name and
  *     ruleset (and CC_MAX_TILE_TYPES if the ruleset outgrows it);
- *   - core/options.h, core/options.c, a byte of struct cc_options (game.h): its option row
+ *   - core/options.h, core/options.c, a byte of struct cc_options (game_types.h): its option row
  *     (or a bit of a set option) and the combinations it refuses;
  *   - here and core/modules.c: its enum cc_module_id value and its row; core/NAME.c: it;
  *   - its state, if any: fields of struct cc_game, snapshot.c (a new CC_SNAPSHOT_VERSION:
@@ -29,7 +29,7 @@
 #include <stdbool.h>
 
 #include "board.h"
-#include "game.h"
+#include "game_types.h"
 #include "options.h"
 
 struct cc_rng;
@@ -143,7 +143,7 @@ enum cc_hot_hook {
     CC_HOT_WANT_OWN,
     CC_HOT_TURN_AGAIN,
 };
-_Static_assert(CC_HOT_TURN_AGAIN + 1 == CC_HOT_HOOK_COUNT, "game.h counts the hot hooks");
+_Static_assert(CC_HOT_TURN_AGAIN + 1 == CC_HOT_HOOK_COUNT, "game_types.h counts the hot hooks");
 
 /* Sets g->modules_on and g->hooked_on[] from g->options (game creation, decoding). */
 void cc_modules_switch_on(struct cc_game *g);
@@ -252,5 +252,18 @@ unsigned cc_figure_weight(const struct cc_game *g, const struct cc_piece *pc);
 extern const struct cc_module cc_river_module;
 extern const struct cc_module cc_inns_module;
 extern const struct cc_module cc_traders_module;
+
+/* Of the engine's public interface (game.h includes this header): */
+
+/* The most players a game with options `o` may have: CC_BASE_MAX_PLAYERS, or
+ * CC_MAX_PLAYERS with an expansion of classic. */
+unsigned cc_max_players(const struct cc_options *o);
+
+/* Whether figures of `kind` may be deployed in `g`: followers always, others when an
+ * expansion the game has on brings them (core/modules.h). */
+bool cc_figure_in_game(const struct cc_game *g, unsigned kind);
+
+/* Figures of `kind` in the supply of player `p`. */
+unsigned cc_supply_count(const struct cc_player *p, enum cc_piece_kind kind);
 
 #endif

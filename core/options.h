@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "game.h"
+#include "game_types.h"
 #include "nodiscard.h"
 
 #define CC_MAX_OPTION_VALUES 8 /* named values of one option (a set's members: one byte) */

@@ -2,7 +2,6 @@
 #include <string.h>
 
 #include "board.h"
-#include "hand.h"
 #include "modules.h"
 #include "placement.h"
 #include "rng.h"

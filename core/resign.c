@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "board.h"
+#include "game.h"
 #include "hand.h"
 #include "modules.h"
 #include "rules.h"

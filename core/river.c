@@ -7,6 +7,7 @@
  */
 
 #include "board.h"
+#include "game.h"
 #include "modules.h"
 #include "rng.h"
 

@@ -254,3 +254,34 @@ void cc_score_completed(struct cc_game *g, uint16_t root, enum cc_kind kind, int
     }
     g->holders[root] = 0; /* every figure it has went back */
 }
+
+unsigned cc_pieces_on(const struct cc_game *g, uint16_t root, uint8_t per_seat[CC_MAX_PLAYERS])
+{
+    unsigned total = 0;
+    if (per_seat) memset(per_seat, 0, CC_MAX_PLAYERS);
+    /* Most features hold no follower: the index says so without passing over the pieces. */
+    if (!(g->holders[root] & CC_HOLDER_FOLLOWERS)) return 0;
+    for (int i = 0; i < g->pieces_end; i++) {
+        const struct cc_piece *pc = &g->pieces[i];
+        if (!pc->used || !cc_piece_is_follower(pc->kind)) continue;
+        if (g->root[cc_node(pc->tile, pc->feature)] != root) continue;
+        total++;
+        /* A plain follower weighs 1 whatever the modules (struct cc_module's figure_weight):
+         * only the others ask them. */
+        if (per_seat)
+            per_seat[pc->seat] =
+                (uint8_t)(per_seat[pc->seat] +
+                          (pc->kind == CC_PIECE_FOLLOWER ? 1u : cc_figure_weight(g, pc)));
+    }
+    return total;
+}
+
+unsigned cc_game_columns(const struct cc_game *g)
+{
+    unsigned cols = cc_ruleset_columns((enum cc_ruleset)g->ruleset);
+    for (unsigned i = 0; i < CC_MODULE_COUNT; i++) {
+        const struct cc_module *m = cc_module_get((enum cc_module_id)i);
+        if (cc_module_on(m, &g->options)) cols |= m->columns;
+    }
+    return cols;
+}

@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 
-#include "game.h"
+#include "game_types.h"
 
 /* One ruleset's own parts; the shared machinery calls them. */
 struct cc_rules {
@@ -82,6 +82,10 @@ bool cc_root_set_add(struct cc_root_set *set, uint16_t root);
 /* Adds `points` in `column` to every seat in `seats`. */
 void cc_award(struct cc_player *players, unsigned seats, int points, enum cc_column column);
 
+/* The pieces standing on the feature with root `root`: count per seat into `per_seat`
+ * (may be NULL); returns the total. */
+unsigned cc_pieces_on(const struct cc_game *g, uint16_t root, uint8_t per_seat[CC_MAX_PLAYERS]);
+
 /* The seats with the most followers on the feature `root` (0 when it has none). */
 unsigned cc_majority(const struct cc_game *g, uint16_t root);
 
@@ -122,5 +126,16 @@ void cc_discovery_apply_followup(struct cc_game *g, unsigned tile, const struct 
                                  bool after_scoring, struct cc_events *ev);
 void cc_discovery_final_scoring(const struct cc_game *g, struct cc_player *players,
                                 struct cc_events *ev);
+
+/* Of the engine's public interface (game.h includes this header): */
+
+/* The columns a ruleset scores, as a bit mask over enum cc_column. */
+unsigned cc_ruleset_columns(enum cc_ruleset r);
+
+/* Followers per player in the supply at the start of a ruleset's game. */
+unsigned cc_ruleset_followers(enum cc_ruleset r);
+
+/* The columns of game `g`'s scoreboard: its ruleset's and its expansions' (bit mask). */
+unsigned cc_game_columns(const struct cc_game *g);
 
 #endif

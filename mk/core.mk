@@ -43,7 +43,7 @@ BENCH_BIN := $(BUILD)/bench-engine
 $(BENCH_BIN): tests/bench/engine_bench.c $(RANDPLAY) $(CORE_LIB)
 	$(CC) $(ALL_CFLAGS) -O3 -Icore -Itests/unit tests/bench/engine_bench.c $(RANDPLAY) $(CORE_LIB) -o $@
 
-# make bench-analysis: whole 2-player classic games reviewed move by move (core/analysis.h),
+# make bench-analysis: whole 2-player classic games reviewed move by move (core/bot_analysis.h),
 # CPU seconds a game against the target of 10 (issue 31, item 3), the load beside.
 BENCH_ANALYSIS_BIN := $(BUILD)/bench-analysis
 $(BENCH_ANALYSIS_BIN): tests/bench/analysis_bench.c $(RANDPLAY) $(CORE_LIB)

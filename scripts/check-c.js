@@ -22,11 +22,12 @@
 //      and cairo are behind api/render/board_png.c: no other file includes their headers.
 //   5. The attribute of results that must be checked is spelled once, as NODISCARD in
 //      core/nodiscard.h: nowhere else does warn_unused_result appear.
-//   6. No include cycle among api/'s modules: a module is a .c file with its .h (and a
-//      folder's files by name within it); the store's files (api/store/) are one module, and
-//      so are the files that share an internal header (api/http/http_internal.h).
-//      Module A depends on B when a file of A includes a header of B; a cycle (store ->
-//      clocks -> games -> store, as there was) means no layer is below another.
+//   6. No include cycle among api/'s modules, nor among core/'s: a module is a .c file with
+//      its .h (and a folder's files by name within it); the store's files (api/store/) are
+//      one module, and so are the files that share an internal header
+//      (api/http/http_internal.h, core/bot_internal.h). Module A depends on B when a file of
+//      A includes a header of B; a cycle (store -> clocks -> games -> store in api/, game ->
+//      board -> game in core/, as there were) means no layer is below another.
 //   7. The game service (api/game/) speaks in outcomes, never HTTP: none of its files
 //      includes a header of api/http/ or api/routes/ (the routes map its outcomes).
 //   8. api/ is in folders by layer, and a folder includes only headers of its own and of
@@ -154,53 +155,60 @@ for (const file of list) {
     }
 }
 
-// Rule 6: the api/ modules' include graph, without cycles.
+// Rule 6: the modules' include graphs of api/ and of core/, without cycles.
 // A module's files that share an internal header (NAME_internal.h: api/http/http.c,
-// http_wait.c, http_answer.c) are one module, NAME.
+// http_wait.c, http_answer.c; core/bot.c, bot_eval.c, bot_hard.c) are one module, NAME.
 const internalOf = f => {
-    const m = /^(api\/[a-z_]+\/)([a-z]+)/.exec(f);
+    const m = /^((?:api\/[a-z_]+|core)\/)([a-z]+)/.exec(f);
     return m && fs.existsSync(path.join(root, `${m[1]}${m[2]}_internal.h`)) ? `${m[1]}${m[2]}` : null;
 };
 const apiModule = f => (f.startsWith('api/store/') ? 'store'
     : (internalOf(f) || f).replace(/^api\//, '').replace(/\.[ch]$/, ''));
-const apiDeps = new Map();
-const apiFiles = list.filter(f => f.startsWith('api/'));
-const apiHeaders = new Set(apiFiles.filter(f => f.endsWith('.h')));
-// Headers are included by their bare name (every folder is on the include path: mk/api.mk).
-const headerByName = new Map([...apiHeaders].map(h => [path.basename(h), h]));
-for (const file of apiFiles) {
-    const code = blank(fs.readFileSync(path.join(root, file), 'utf8'));
+const coreModule = f => (internalOf(f) || f).replace(/^core\//, '').replace(/\.[ch]$/, '');
+// The quoted includes of `file` as [name, line]: its own headers, by path or by bare name.
+function quotedIncludes(file) {
     const raw = fs.readFileSync(path.join(root, file), 'utf8');
-    const from = apiModule(file);
-    if (!apiDeps.has(from)) apiDeps.set(from, new Set());
+    const code = blank(raw);
+    const out = [];
     for (const m of code.matchAll(/^[ \t]*#[ \t]*include[ \t]*"/gm)) {
         const at = m.index + m[0].length;
-        const name = raw.slice(at, raw.indexOf('"', at));
-        const near = path.normalize(path.join(path.dirname(file), name));
-        const target = apiHeaders.has(near) ? near : headerByName.get(path.basename(name)) || null;
-        if (!target) continue;
-        if (apiModule(target) !== from) apiDeps.get(from).add(apiModule(target));
-        const line = raw.slice(0, at).split('\n').length;
-        const [lf, lt] = [layerOf(file), layerOf(target)];
-        if (lf === '(top)' || !LAYERS.includes(lf))
-            failures.push(`${file}: api/ files live in a layer's folder (scripts/check-c.js, rule 8)`);
-        else if (lf === 'game' && (lt === 'http' || lt === 'routes'))
-            failures.push(`${file}:${line}: api/game/ includes "${name}": the game service answers no request`);
-        else if (LAYERS.indexOf(lt) > LAYERS.indexOf(lf))
-            failures.push(`${file}:${line}: layer ${lf} includes "${name}" of the higher layer ${lt} ` +
-                          '(scripts/check-c.js, rule 8)');
+        out.push([raw.slice(at, raw.indexOf('"', at)), raw.slice(0, at).split('\n').length]);
     }
+    return out;
 }
-{
+// The module graph of the files of `tree` (each file's module by `moduleOf`): for each
+// module, the modules whose headers its files include; `onInclude(file, line, name, target)`
+// sees every include of one of the tree's headers.
+function moduleGraph(tree, moduleOf, onInclude) {
+    const deps = new Map();
+    const own = list.filter(f => f.startsWith(`${tree}/`));
+    const headers = new Set(own.filter(f => f.endsWith('.h')));
+    // Headers are included by their bare name (every folder is on the include path: mk/api.mk).
+    const byName = new Map([...headers].map(h => [path.basename(h), h]));
+    for (const file of own) {
+        const from = moduleOf(file);
+        if (!deps.has(from)) deps.set(from, new Set());
+        for (const [name, line] of quotedIncludes(file)) {
+            const near = path.normalize(path.join(path.dirname(file), name));
+            const target = headers.has(near) ? near : byName.get(path.basename(name)) || null;
+            if (!target) continue;
+            if (moduleOf(target) !== from) deps.get(from).add(moduleOf(target));
+            onInclude(file, line, name, target);
+        }
+    }
+    return deps;
+}
+// Every cycle of `deps` that a depth-first walk meets, as a failure named after `tree`.
+function failCycles(tree, deps) {
     const state = new Map(); // 1: on the path, 2: done
     const stack = [];
     const visit = m => {
         state.set(m, 1);
         stack.push(m);
-        for (const d of apiDeps.get(m) || []) {
+        for (const d of [...(deps.get(m) || [])].sort()) {
             if (state.get(d) === 1) {
                 const cycle = stack.slice(stack.indexOf(d)).concat(d);
-                failures.push(`api/: include cycle ${cycle.join(' -> ')} (see scripts/check-c.js)`);
+                failures.push(`${tree}/: include cycle ${cycle.join(' -> ')} (see scripts/check-c.js)`);
             } else if (!state.has(d)) {
                 visit(d);
             }
@@ -208,8 +216,21 @@ for (const file of apiFiles) {
         stack.pop();
         state.set(m, 2);
     };
-    for (const m of [...apiDeps.keys()].sort()) if (!state.has(m)) visit(m);
+    for (const m of [...deps.keys()].sort()) if (!state.has(m)) visit(m);
 }
+// Rule 8 rides on api/'s walk: each include's layers.
+const apiDeps = moduleGraph('api', apiModule, (file, line, name, target) => {
+    const [lf, lt] = [layerOf(file), layerOf(target)];
+    if (lf === '(top)' || !LAYERS.includes(lf))
+        failures.push(`${file}: api/ files live in a layer's folder (scripts/check-c.js, rule 8)`);
+    else if (lf === 'game' && (lt === 'http' || lt === 'routes'))
+        failures.push(`${file}:${line}: api/game/ includes "${name}": the game service answers no request`);
+    else if (LAYERS.indexOf(lt) > LAYERS.indexOf(lf))
+        failures.push(`${file}:${line}: layer ${lf} includes "${name}" of the higher layer ${lt} ` +
+                      '(scripts/check-c.js, rule 8)');
+});
+failCycles('api', apiDeps);
+failCycles('core', moduleGraph('core', coreModule, () => {}));
 
 for (const f of failures) console.error(f);
 if (failures.length) {
@@ -217,5 +238,5 @@ if (failures.length) {
     process.exit(1);
 }
 console.log(`check-c: ${list.length} C files: no banned function, NODISCARD spelled once, core/ without I/O, ` +
-            'libpq in api/store/, libmicrohttpd in api/http/ and librsvg in board_png.c only, no include cycle in api/, ' +
+            'libpq in api/store/, libmicrohttpd in api/http/ and librsvg in board_png.c only, no include cycle in api/ or core/, ' +
             'no HTTP in api/game/, api/ layered by folder');

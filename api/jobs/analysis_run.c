@@ -14,7 +14,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "analysis.h"
+#include "bot_analysis.h"
 #include "bots.h"
 #include "job_kinds.h"
 #include "jobs.h"

@@ -1,5 +1,5 @@
 /* analysis_run.h: the job kind "analysis" (analysis_run.c): the review of every placement
- * of a finished game (core/analysis.h), planned by the first GET /v1/games/{id}/analysis,
+ * of a finished game (core/bot_analysis.h), planned by the first GET /v1/games/{id}/analysis,
  * run by the analysis lane's workers (at most one a CPU), stored once with the game. */
 #ifndef API_ANALYSIS_RUN_H
 #define API_ANALYSIS_RUN_H

@@ -3,7 +3,7 @@
 #ifndef API_JSON_ANALYSIS_H
 #define API_JSON_ANALYSIS_H
 
-#include "analysis.h"
+#include "bot_analysis.h"
 #include "json_out.h"
 
 /* One reviewed placement: the review and what names it in the game. */

@@ -1,5 +1,5 @@
 /* routes_analysis.c: GET /v1/games/{id}/analysis: the review of every placement of a
- * finished game (core/analysis.h). Never computed on an HTTP thread: the first request
+ * finished game (core/bot_analysis.h). Never computed on an HTTP thread: the first request
  * writes the game's job (kind "analysis", api/jobs/analysis_run.c) in the statement that
  * reads, and it and later requests answer 202 with Retry-After until a worker of any
  * server has stored the body; then 200 with it (it never changes: cacheable for good). */

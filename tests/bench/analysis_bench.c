@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "analysis.h"
+#include "bot_analysis.h"
 #include "randplay.h"
 
 static double cpu_now(void)

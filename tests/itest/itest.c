@@ -155,7 +155,8 @@ int server_start_proxied(struct server *s, int proxied)
         s->proxy_pid[0] = '\0';
     }
     const char *log = getenv("ITEST_SERVER_LOG");
-    s->pid = itest_spawn_server(&s->port, log ? log : "build/itest-server.log", NULL);
+    snprintf(s->log, sizeof s->log, "%s", log ? log : "build/itest-server.log");
+    s->pid = itest_spawn_server(&s->port, s->log, NULL);
     if (s->pid < 0) return -1;
     snprintf(s->direct, sizeof s->direct, "http://127.0.0.1:%d", s->port);
     if (!s->proxy_port) snprintf(s->base, sizeof s->base, "%s", s->direct);
@@ -185,11 +186,40 @@ int itest_terminate(pid_t pid, long limit_ms, long poll_us)
     return 255;
 }
 
+/* Prints the last `lines` lines of the file `path`, each after "  log| ". */
+static void print_tail(const char *path, int lines)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return;
+    /* The last 64 KiB hold far more than a sanitizer's or abort's report. */
+    long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : 0;
+    fseek(f, size > 65536 ? size - 65536 : 0, SEEK_SET);
+    static char text[65537];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    const char *from = text + n;
+    for (int seen = 0; from > text && seen < lines;)
+        if (*--from == '\n' && from + 1 < text + n) seen++;
+    if (*from == '\n') from++;
+    while (*from) {
+        size_t len = strcspn(from, "\n");
+        printf("  log| %.*s\n", (int)len, from);
+        from += len + (from[len] == '\n');
+    }
+}
+
 int server_stop(struct server *s)
 {
     if (s->pid <= 0) return -1;
     int status = itest_terminate(s->pid, 15000, 50000);
     s->pid = 0;
+    /* A server that did not exit cleanly (a sanitizer's report, an abort): its last words,
+     * so that a failure on CI, where the log is gone afterwards, shows its cause. */
+    if (status != 0 && s->log[0]) {
+        printf("  server %s exited with status %d; the end of %s:\n", s->direct, status, s->log);
+        print_tail(s->log, 40);
+    }
     return status;
 }
 

@@ -17,6 +17,7 @@ struct server {
     char direct[64];    /* "http://127.0.0.1:PORT" */
     int proxy_port;     /* the validating spec proxy in front of it, or 0 */
     char proxy_pid[16]; /* its pid, or "" */
+    char log[256];      /* the file its output goes to (shared with other servers) */
 };
 
 /*

@@ -4,7 +4,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "analysis.h"
+#include "bot_analysis.h"
 #include "randplay.h"
 #include "testutil.h"
 

@@ -1,4 +1,4 @@
-/* analysis.h: the review of a finished game's moves (GET /v1/games/{id}/analysis): for one
+/* bot_analysis.h: the review of a finished game's moves (GET /v1/games/{id}/analysis): for one
  * placement, the mover's expected final margin after the move played and after the best move
  * found, from what the mover knew then, and a label for the points lost. */
 #ifndef CC_ANALYSIS_H
