@@ -194,9 +194,10 @@ static void print_tail(const char *path, int lines)
     /* The last 64 KiB hold far more than a sanitizer's or abort's report. */
     long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : 0;
     fseek(f, size > 65536 ? size - 65536 : 0, SEEK_SET);
-    static char text[65537];
-    size_t n = fread(text, 1, sizeof text - 1, f);
+    char *text = malloc(65537); /* not static: servers may be stopped from several threads */
+    size_t n = text ? fread(text, 1, 65536, f) : 0;
     fclose(f);
+    if (!text) return;
     text[n] = '\0';
     const char *from = text + n;
     for (int seen = 0; from > text && seen < lines;)
@@ -207,6 +208,7 @@ static void print_tail(const char *path, int lines)
         printf("  log| %.*s\n", (int)len, from);
         from += len + (from[len] == '\n');
     }
+    free(text);
 }
 
 int server_stop(struct server *s)
