@@ -1996,9 +1996,9 @@ static void *flood_run(void *ud)
  * BADINPUT_FLOOD_MS (1500; longer until 120 probes were made, 10 s more at most), each on
  * one connection kept open, while /healthz and a read of game `id` are asked every 20 ms. 0 when
  * every flood request was answered with its 400 problem (or a 429 of a rate limit) for less than 2
- * ms of the server's CPU each (10 with sanitizers), and every probe 200, 90% of them within 100 ms;
- * else -1 with `why`. Before the duplicate check was linear, one 64 KiB body of keys cost 0.2 s of
- * CPU.
+ * ms of the server's CPU each (10 with sanitizers), and every probe 200, half of them within 50
+ * ms and 90% within 500 ms (150 and 1000 with sanitizers); else -1 with `why`. Before the duplicate
+ * check was linear, one 64 KiB body of keys cost 0.2 s of CPU.
  */
 static int flood(const struct server *srv, const char *id, char *why, size_t cap)
 {
@@ -2074,14 +2074,19 @@ static int flood(const struct server *srv, const char *id, char *why, size_t cap
         return snprintf(why, cap, "a costly body cost the server %.3f ms of CPU (at most %.0f)",
                         per, per_max),
                -1;
-    /* The 90th percentile: the machine may be loaded, a few stragglers are not the flood's;
-     * a sanitizer build answers several times slower. */
-    long long p90_max = getenv("TILEHALL_SAN") ? 300 : 100;
-    if (p90 >= p90_max)
+    /* Starved, a probe waits behind the costly bodies an HTTP thread is busy with (0.2 s
+     * each before the duplicate check was linear): most probes would, so the median says
+     * it. The 90th percentile is bounded loosely: the flood's 8 client threads, the server
+     * and PostgreSQL share 2 cores, and the scheduler alone once left 10 % of the probes
+     * 123 ms late (p50 1 ms) on a plain build. A sanitizer build answers several times
+     * slower. */
+    int san = getenv("TILEHALL_SAN") != NULL;
+    long long p50_max = san ? 150 : 50, p90_max = san ? 1000 : 500;
+    if (p50 >= p50_max || p90 >= p90_max)
         return snprintf(why, cap,
                         "probes (/healthz, a game read) during the flood: p50 %lld ms, p90 "
-                        "%lld ms, max %lld ms (p90 must be under %lld ms)",
-                        p50, p90, worst, p90_max),
+                        "%lld ms, max %lld ms (p50 must be under %lld ms, p90 under %lld ms)",
+                        p50, p90, worst, p50_max, p90_max),
                -1;
     return 0;
 }
