@@ -6,7 +6,7 @@
 #   AI_THINK_MS  mcts's and hard's thinking time a move (100; issue 31's hard lines: 250);
 #                AI_ITERS an iteration bound (0: none)
 #   AI_RULESET   only rulesets whose label contains it ("hills", "classic standard (farms)",
-#                "inns + traders": classic with both expansions)
+#                "inns + traders": classic with both expansions; "=discovery": that label alone)
 #   AI_JOBS      worker processes (1; 2 uses both cores, each game on one)
 #   AI_MATCH     comma-separated: gr, mg, hg, hm, hm3, hm4; both (gr,mg), hard (the hard
 #                ones); AI_CLOCK cpu (thread CPU time, the default) or wall

@@ -8,7 +8,8 @@
  *   -p  decks per ruleset and match (default 200: 400 2-player games, 600 of 3, 800 of 4)
  *   -t  mcts's and hard's thinking time a move in ms (default 100); -i  an iteration bound
  *       instead (0: none); with both, whichever ends first
- *   -r  only the rulesets whose label contains this text (e.g. "hills", "classic standard")
+ *   -r  only the rulesets whose label contains this text (e.g. "hills", "classic standard"),
+ *       or with a leading '=' the one whose label is the rest ("=discovery": not the hand)
  *   -j  worker processes (default 1): each plays every j-th pair, each game on one core
  *   -m  a comma-separated list of gr (greedy vs random), mg (mcts vs greedy), hg (hard vs
  *       greedy), hm (hard vs mcts), hm3, hm4 (hard vs 2 or 3 mcts); both (default): gr,mg;
@@ -305,7 +306,9 @@ int main(int argc, char **argv)
     };
     unsigned p = (unsigned)pairs;
     for (unsigned i = 0; i < sizeof rulesets / sizeof rulesets[0]; i++) {
-        if (!strstr(rulesets[i].label, only)) continue;
+        if (only[0] == '=' ? strcmp(rulesets[i].label, only + 1) != 0
+                           : !strstr(rulesets[i].label, only))
+            continue;
         for (unsigned k = 0; k < NMATCHES; k++) {
             if (!on[k]) continue;
             struct result r;

@@ -1,7 +1,9 @@
 /* engine_bench.c: random full games on one core: games/s, placements/s, state size.
- * Usage: bench-engine [seconds per ruleset, default 3] */
+ * Usage: bench-engine [seconds per ruleset, default 3] [only rows whose label holds this]
+ * (the base row, classic standard, always runs: the expansions' rows compare with it). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "randplay.h"
@@ -28,8 +30,12 @@ static double cpu_now(void)
  * are compared with it per tile placed (issue 24: within 10 %). */
 static double base_rate;
 
+/* The rows to run: those whose label holds it (NULL: all). */
+static const char *only;
+
 static void bench(const char *label, uint8_t ruleset, struct cc_options o, double seconds)
 {
+    if (only && base_rate > 0 && !strstr(label, only)) return;
     static struct cc_game g;
     static struct cc_events ev;
     struct randplay_stats st = {0};
@@ -62,6 +68,7 @@ int main(int argc, char **argv)
 {
     double seconds = argc > 1 ? strtod(argv[1], NULL) : 3.0;
     if (!(seconds > 0 && seconds < 3600)) seconds = 3.0;
+    if (argc > 2) only = argv[2];
     printf("engine: random 2-player games, uniform random legal placement and follower "
            "choice, farms scored, unbounded board, one core\n");
     printf("state size: %zu bytes (struct cc_game); snapshot at most %d bytes\n",
