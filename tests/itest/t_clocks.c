@@ -1,7 +1,7 @@
 /* t_clocks.c: clocks of games (issue 12): a deadline met, missed with autoplay (the third
  * timeout resigns the seat) and with resign, a bank running down with increments, a late
  * move refused, two servers and one deadline, a server killed with a deadline due, and
- * deadline_near once a turn. Short: banks of a second or two, nothing sleeps longer. The
+ * deadline_near once a turn. Short: banks of a few seconds at most. The
  * long-form lateness figures are test_clocks_bench (make bench-clocks, not make test). */
 #include <signal.h>
 #include <stdio.h>
@@ -407,13 +407,15 @@ ITEST(test_clocks_lease,
 
 ITEST(test_clocks_near, "clocks: deadline_near once a turn")
 {
-    /* A bank of 2 s, resign at the timeout: deadline_near at 0.5 s left, once; events as
-     * every event (history here; long polls, streams and webhooks read the same rows). */
+    /* A bank of 4 s, resign at the timeout: deadline_near at 1 s left, once; events as
+     * every event (history here; long polls, streams and webhooks read the same rows). The
+     * near's job must run in that second or it is dropped: it waits in the one fast lane
+     * behind the other tests' games (one owner, 127.0.0.1), slow under the sanitizers. */
     struct game g;
     NEW_GAME(&g, "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"seed\":10,"
-                 "\"clock\":{\"initial_seconds\":2,\"on_timeout\":\"resign\"}," SHORT_DECK "}");
+                 "\"clock\":{\"initial_seconds\":4,\"on_timeout\":\"resign\"}," SHORT_DECK "}");
     cJSON *ev = NULL;
-    int got = wait_events(srv, &g, "game_finished", 1, 6000, &ev);
+    int got = wait_events(srv, &g, "game_finished", 1, 9000, &ev);
     int near = count_events(ev, "deadline_near", 0);
     long long rem = -1;
     const cJSON *e;
@@ -424,7 +426,7 @@ ITEST(test_clocks_near, "clocks: deadline_near once a turn")
     cJSON_Delete(ev);
     CHECK(got, "the game did not end by the timeout");
     CHECK(near == 1, "%d deadline_near events", near);
-    CHECK(rem > 0 && rem <= 500, "deadline_near with %lld ms left", rem);
+    CHECK(rem > 0 && rem <= 1000, "deadline_near with %lld ms left", rem);
 }
 
 static int cmp_ll(const void *a, const void *b)
