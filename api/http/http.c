@@ -560,8 +560,17 @@ int http_start(const struct cfg *cfg, const struct http_app *with)
     }
     connguard_set_limit(cfg->max_connections); /* pressure: connguard.h */
     if (guard_start()) return -1;
+    /* poll(), not epoll: the drain quiesces the daemon (http_drain()), and libmicrohttpd's
+     * MHD_quiesce_daemon() with epoll and a thread pool races the pool's threads to take the
+     * listening socket out of their epoll sets; the loser's epoll_ctl() fails with ENOENT
+     * and libmicrohttpd aborts the process (MHD_PANIC "Failed to remove listen FD from
+     * epoll set", an open defect of 0.9.75 and later): a server that began to drain
+     * exited with SIGABRT, cutting the requests it served. With poll() the quiesce only
+     * flags the threads. The price: each thread polls its open connections at every turn
+     * of its loop (suspended ones, long polls and streams, are not polled), a few
+     * microseconds per hundred connections. */
     daemon_handle = MHD_start_daemon(
-        MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME |
+        MHD_USE_POLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME |
             MHD_USE_ITC, /* MHD_quiesce_daemon() needs it with threads */
         (uint16_t)cfg->port, NULL, NULL, on_request, NULL, MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log,
         NULL, MHD_OPTION_THREAD_POOL_SIZE, (unsigned)cfg->threads, MHD_OPTION_CONNECTION_LIMIT,

@@ -455,6 +455,23 @@ static int worker_env(int k)
  * own (DATABASE_URL, ITEST_DATABASE_URL_2 ...), each taking the next test not yet taken;
  * the ITEST_SOLO tests run first, one by one, with no other test beside them.
  */
+/* 1 when test name `name` holds one of the '|'-separated parts of `filter` (ITEST_FILTER). */
+static int name_matches(const char *name, const char *filter)
+{
+    for (const char *part = filter;;) {
+        const char *bar = strchr(part, '|');
+        size_t len = bar ? (size_t)(bar - part) : strlen(part);
+        char one[256];
+        if (len < sizeof one) {
+            memcpy(one, part, len);
+            one[len] = '\0';
+            if (strstr(name, one)) return 1;
+        }
+        if (!bar) return 0;
+        part = bar + 1;
+    }
+}
+
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -473,7 +490,7 @@ int main(int argc, char **argv)
     if (sh == MAP_FAILED || !solo || !rest) return 2;
     size_t nsolo = 0, nrest = 0;
     for (size_t i = 0; i < itest_ntests; i++) {
-        if (argc > 1 && !strstr(itest_tests[i].name, argv[1])) continue;
+        if (argc > 1 && !name_matches(itest_tests[i].name, argv[1])) continue;
         if (jobs > 1 && itest_tests[i].solo)
             solo[nsolo++] = i;
         else
@@ -483,7 +500,7 @@ int main(int argc, char **argv)
     if (jobs == 1) { /* no worker beside another: every test in file order */
         nsolo = nrest = 0;
         for (size_t i = 0; i < itest_ntests; i++)
-            if (argc <= 1 || strstr(itest_tests[i].name, argv[1])) rest[nrest++] = i;
+            if (argc <= 1 || name_matches(itest_tests[i].name, argv[1])) rest[nrest++] = i;
     }
     atomic_init(&sh->next, 0);
     atomic_init(&sh->passed, 0);
