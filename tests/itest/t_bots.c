@@ -79,10 +79,10 @@ ITEST(test_bots_against_person, "bots: a person against two computer players to 
         if (p == 1) break;
         long long t0 = hard_now_ms();
         cJSON *s = NULL;
-        int st = wait_turn(srv, &g, 0, 5000, &s);
+        int st = wait_turn(srv, &g, 0, 15000, &s);
         long long took = hard_now_ms() - t0;
         cJSON_Delete(s);
-        CHECK(st, "the bots did not play within 5 s (turn %d)", i);
+        CHECK(st, "the bots did not play within 15 s (turn %d)", i);
         finished = st == 'f';
         if (took > worst) worst = took;
         turns++;
@@ -94,8 +94,10 @@ ITEST(test_bots_against_person, "bots: a person against two computer players to 
     CHECK(log_sound(g.id, why, sizeof why) == 0, "%s", why);
     printf("  a person against two bots: %d rounds, two bots' turns took %lld ms at most\n", turns,
            worst);
-    /* Two bots' turns (250 + 50 ms of think time allowed each, plus 100 ms each). */
-    CHECK(worst < 2000, "the bots took %lld ms for a round", worst);
+    /* Two bots' turns (250 + 50 ms of think time allowed each, plus 100 ms each; several
+     * times that for a server under a sanitizer on a busy machine). */
+    long long bound = getenv("TILEHALL_SAN") ? 6000 : 2000;
+    CHECK(worst < bound, "the bots took %lld ms for a round", worst);
 }
 
 ITEST(test_bots_only, "bots: games of computer players only play to their end")
@@ -167,14 +169,17 @@ ITEST(test_bots_server_killed,
 ITEST(test_bots_lease, "bots: a turn leased by a dead server is played once the lease runs out")
 {
     /* A server with no workers creates a game whose seat 0 is a bot: the turn is due at
-     * once. A dead server's claim is simulated: the job leased for 1.5 s. The running server
-     * (srv) must wait for the lease to run out, then play the turn, once. (With the spec
-     * proxy srv->pid is still the server's.) */
+     * once. A dead server's claim is simulated: the job leased for 5 s. The running server
+     * (srv) must wait for the lease to run out, then play the turn, once. The look at 0.9 s
+     * is timed from the lease, not from x's stop (a drain, and under a sanitizer its leak
+     * check): a slow stop must not let the lease run out first. (With the spec proxy
+     * srv->pid is still the server's.) */
     HARD_SERVER(x, 0, "BOT_WORKERS=0");
     struct game g;
     char why[400] = "";
     int rc = -1, tries = 0;
     long set = -1;
+    long long t0 = 0;
     /* The running server would claim the new turn at once (its workers are woken by the
      * creation's NOTIFY): it is paused meanwhile, as if it were busy. */
     kill(srv->pid, SIGSTOP);
@@ -182,21 +187,24 @@ ITEST(test_bots_lease, "bots: a turn leased by a dead server is played once the 
         rc = game_new(&x, "{\"players\":[{\"bot\":\"greedy\"},{\"name\":\"Bob\"}],\"seed\":12}", &g,
                       why, sizeof why);
         if (rc) break;
-        set = db_scalar_id("WITH u AS (UPDATE jobs SET due_at = now() + interval '1500 ms', "
-                           "claimed_until = now() + interval '1500 ms', attempts = 1 WHERE "
+        set = db_scalar_id("WITH u AS (UPDATE jobs SET due_at = now() + interval '5 s', "
+                           "claimed_until = now() + interval '5 s', attempts = 1 WHERE "
                            "game_id = $1::uuid AND kind = 'bot' AND version = 1 RETURNING 1) "
                            "SELECT count(*) FROM u",
                            g.id);
+        t0 = hard_now_ms();
     }
     kill(srv->pid, SIGCONT);
-    long long t0 = hard_now_ms();
     (void)hard_server_stop(&x);
     CHECK(rc == 0, "%s", why);
     CHECK(set == 1, "no bot job at creation (%ld)", set);
-    usleep(900000);
+    long long waited = hard_now_ms() - t0;
+    if (waited < 900) usleep((useconds_t)(900 - waited) * 1000);
     int early = game_version(srv, &g);
+    waited = hard_now_ms() - t0;
+    CHECK(waited < 4500, "x took %lld ms to stop: the lease is nearly out, nothing to see", waited);
     cJSON *j = NULL;
-    int st = wait_turn(srv, &g, 1, 5000, &j);
+    int st = wait_turn(srv, &g, 1, 15000, &j);
     long long took = hard_now_ms() - t0;
     cJSON_Delete(j);
     CHECK(early == 1, "the turn was played while another server held it (version %d)", early);
@@ -204,7 +212,7 @@ ITEST(test_bots_lease, "bots: a turn leased by a dead server is played once the 
     CHECK(db_replay_check(g.id, why, sizeof why) == 0, "%s", why);
     CHECK(db_scalar_id("SELECT count(*) FROM actions WHERE game_id = $1::uuid", g.id) == 2,
           "the bot's turn is not one draw and one placement");
-    printf("  a leased bot turn: played %lld ms after a 1500 ms lease began\n", took);
+    printf("  a leased bot turn: played %lld ms after a 5000 ms lease began\n", took);
 }
 
 ITEST(test_bots_refused, "bots: bad computer player specs refused, nothing stored")

@@ -14,9 +14,10 @@
 #include "hard.h"
 #include "tests.h"
 
-#define CL_GAME     "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}]}"
-#define CL_TRIES    200 /* creations at most before a 429 must have come */
-#define CL_QUICK_MS 100 /* reads are answered this soon during a flood of creations */
+#define CL_GAME         "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}]}"
+#define CL_TRIES        200 /* creations at most before a 429 must have come */
+#define CL_QUICK_MS     100 /* reads are answered this soon during a flood of creations */
+#define CL_QUICK_SAN_MS 500 /* the same for a server under a sanitizer, several times slower */
 
 static const char *const cl_json[] = {"Content-Type: application/json", NULL};
 
@@ -72,12 +73,17 @@ ITEST(test_create_limit, "creation limit: 429 with Retry-After per address, on b
     /* On by default (CREATE_BURST 30): a server without the variables refuses soon. */
     HARD_SERVER(d, 0, "CREATE_LIMIT_PER_MINUTE=", "CREATE_BURST=");
     struct resp r;
+    long long t_default = hard_now_ms();
     int made_default = cl_until_refused(&d, &r, why, sizeof why);
     long default_retry = strtol(r.retry_after, NULL, 10);
     resp_free(&r);
     int code_default = hard_server_stop(&d);
-    CHECK(made_default >= 30 && made_default <= 40,
-          "with the defaults: %d created before the first 429 (30 expected) %s", made_default, why);
+    /* 30 at once, and the 2 a second that came back while they were made (a sanitizer's
+     * server on a busy machine makes them slowly). */
+    int most_default = 30 + 2 * (int)((hard_now_ms() - t_default) / 1000) + 2;
+    CHECK(made_default >= 30 && made_default <= most_default,
+          "with the defaults: %d created before the first 429 (30 to %d expected) %s", made_default,
+          most_default, why);
     CHECK(default_retry >= 1 && default_retry <= 2, "with the defaults: Retry-After %ld",
           default_retry);
     CHECK(code_default == 0, "the server with the defaults exited with status %d", code_default);
@@ -102,6 +108,7 @@ ITEST(test_create_limit, "creation limit: 429 with Retry-After per address, on b
     /* While one client floods creations, the others are served at once: each of 20 reads
      * (/healthz and the game, in turn) within CL_QUICK_MS, at one of 3 tries at most (a
      * server held up by the flood would miss all three; a busy machine now and then one). */
+    long long quick_ms = getenv("TILEHALL_SAN") ? CL_QUICK_SAN_MS : CL_QUICK_MS;
     static struct cl_flood flood;
     memset(&flood, 0, sizeof flood);
     flood.srv = &z;
@@ -114,7 +121,7 @@ ITEST(test_create_limit, "creation limit: 429 with Retry-After per address, on b
     for (int i = 0; have_game && i < 20; i++) {
         const char *what = i % 2 ? path : "/healthz";
         long long best = -1;
-        for (int k = 0; k < 3 && (best < 0 || best >= CL_QUICK_MS); k++) {
+        for (int k = 0; k < 3 && (best < 0 || best >= quick_ms); k++) {
             long long t = hard_now_ms();
             hard_send(&z, VIA_DIRECT, "GET", what, NULL, 0, NULL, &r);
             long long ms = hard_now_ms() - t;
@@ -125,7 +132,7 @@ ITEST(test_create_limit, "creation limit: 429 with Retry-After per address, on b
             if (r.status == 200 && (best < 0 || ms < best)) best = ms;
             resp_free(&r);
         }
-        if (best >= 0 && best < CL_QUICK_MS) quick++;
+        if (best >= 0 && best < quick_ms) quick++;
         if (best > fastest_slow) fastest_slow = best;
         usleep(20000);
     }
@@ -142,10 +149,10 @@ ITEST(test_create_limit, "creation limit: 429 with Retry-After per address, on b
     int code = hard_server_stop(&z);
     printf("  creation limit: defaults: %d created, then 429 (Retry-After %ld); CREATE_BURST=5: "
            "%d created, then 429 (Retry-After %d); a flood of %ld creations (%ld refused) "
-           "meanwhile; 20 reads (/healthz, the game) in %d tries, %d within %d ms, the slowest "
+           "meanwhile; 20 reads (/healthz, the game) in %d tries, %d within %lld ms, the slowest "
            "try %lld ms, the slowest best try %lld ms\n",
            made_default, default_retry, made, retry, flood.sent, flood.refused, tries, quick,
-           CL_QUICK_MS, slowest, fastest_slow);
+           quick_ms, slowest, fastest_slow);
     CHECK(have_game, "%s", why);
     CHECK(made >= 4 && made <= most, "%d created before the first 429 (4 to %d expected) %s", made,
           most, why);
@@ -155,8 +162,8 @@ ITEST(test_create_limit, "creation limit: 429 with Retry-After per address, on b
     CHECK(flooding && flood.refused > 0, "the flood was not refused (%ld of %ld)", flood.refused,
           flood.sent);
     CHECK(served == asked, "%d of %d reads answered 200 during the flood", served, asked);
-    CHECK(quick == 20, "%d of 20 reads answered within %d ms (in 3 tries) during the flood", quick,
-          CL_QUICK_MS);
+    CHECK(quick == 20, "%d of 20 reads answered within %lld ms (in 3 tries) during the flood",
+          quick, quick_ms);
     CHECK(made_after >= 0 && made_after <= 1 && retry_after >= 1,
           "after the flood: %d created, then Retry-After %d %s", made_after, retry_after, why);
     CHECK(after_wait == 201, "after Retry-After: %ld", after_wait);
