@@ -723,7 +723,7 @@ ITEST(tourney_events_long_poll,
     struct tstream sx;
     char spath[200];
     snprintf(spath, sizeof spath, "/v1/tournaments/%s/events/stream", f.id);
-    if (up) tstream_start(&sx, two.direct, spath, "1", 5000);
+    if (up) tstream_start(&sx, two.direct, spath, "1", 10000); /* time for a sanitizer's round */
     usleep(1500000); /* both wait now, the poll longer than REQUEST_TIMEOUT */
     long long t0 = hard_now_ms();
     int played = up ? play_round(srv, &f, t, 1, why, sizeof why) : -1; /* on the first server */
