@@ -347,7 +347,7 @@ ITEST(test_chat_stream, "chat: the stream (/chat/stream) sends each message as c
     char path[160];
     snprintf(path, sizeof path, "/v1/games/%s/chat/stream", g.id);
     struct resp r;
-    stream_for(srv, path, g.auth[1], 1500, &r);
+    stream_for(srv, path, g.auth[1], 4000, &r); /* read 4 s: a sanitizer's server is slow */
     int ok = r.status == 200 && r.body && strstr(r.body, "id: 1\nevent: chat_message\ndata: {") &&
              strstr(r.body, "id: 2\nevent: chat_message\n") && strstr(r.body, "\"two\\nlines\"");
     char got[300];
@@ -355,7 +355,7 @@ ITEST(test_chat_stream, "chat: the stream (/chat/stream) sends each message as c
     resp_free(&r);
     CHECK(ok, "the stream: %s", got);
     /* A private chat's stream is the seats'. */
-    stream_for(srv, path, NULL, 500, &r);
+    stream_for(srv, path, NULL, 5000, &r); /* a 401 ends it at once */
     long st = r.status;
     resp_free(&r);
     CHECK(st == 401, "a spectator's stream of a private chat: %ld", st);

@@ -368,7 +368,10 @@ ITEST(test_seeks_lapse, "seeks: a live seek lapses unpolled (SEEK_LAPSE_SECONDS=
     char other[64];
     seek_body(body, sizeof body, 2, 86407, "");
     CHECK(seek_post(srv, &a, body, other, code) == 201, "seek: %s", code);
-    sleep(2);
+    /* The run is the slow lane's: wait for it, up to 15 s (a busy sanitizer's server). */
+    for (int i = 0;
+         i < 150 && db_scalar_id("SELECT count(*) FROM seeks WHERE id = $1::uuid", live) != 0; i++)
+        usleep(100000);
     CHECK(db_scalar_id("SELECT count(*) FROM seeks WHERE id = $1::uuid AND status = 'expired'",
                        corr) == 1,
           "the correspondence seek did not expire");
@@ -647,10 +650,12 @@ ITEST(test_seeks_wake, "seeks: a long poll on one server is woken at once when t
     long long after_bind_ms = bind_age_ms - answer_age_ms;
     (void)hard_server_stop(&y);
     CHECK(st == 200, "cancel: %s", code);
-    CHECK(cancel_ms < 2000, "the poll answered %lld ms after the cancel", cancel_ms);
+    /* Unwoken, a poll answers at the 5 s recheck: 4 s tells the wake apart and leaves a
+     * sanitizer's server on a busy machine its time. */
+    CHECK(cancel_ms < 4000, "the poll answered %lld ms after the cancel", cancel_ms);
     CHECK(started && st2 == 201, "the second seek: %s", code);
     CHECK(strcmp(x.status, "matched") == 0, "the poll answered %s", x.status);
-    CHECK(match_ms < 4000 && after_bind_ms < 2000,
+    CHECK(match_ms < 15000 && after_bind_ms < 4000,
           "the poll answered %lld ms after the second seek, %lld ms after the binding", match_ms,
           after_bind_ms);
 }
