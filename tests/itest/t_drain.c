@@ -828,8 +828,14 @@ ITEST(test_drain_steps,
         usleep(300000);
     }
     kill(s.pid, SIGTERM);
+    /* Refused as soon as the signal is handled: 100 ms for a plain server, up to 2 s for a
+     * sanitizer's on a busy machine (a connect accepted before is served and closed). */
     usleep(100000);
     int refused = try_connect(s.port);
+    for (int i = 0; i < 19 && refused != ECONNREFUSED; i++) {
+        usleep(100000);
+        refused = try_connect(s.port);
+    }
     if (keep >= 0)
         raw_exchange(keep, "GET /readyz HTTP/1.1\r\nHost: t\r\n\r\n", ready2, sizeof ready2);
     if (bgs) {
@@ -846,7 +852,9 @@ ITEST(test_drain_steps,
     if (part >= 0) close(part);
     int sse_ok = sse.rc == CURLE_OK && sse.status == 200 && sse.r.body &&
                  strstr(sse.r.body, "retry: 250") && strstr(sse.r.body, "id: 1\n");
-    int poll_ok = poll_.rc == CURLE_OK && poll_.status == 200 && poll_.took < 5000;
+    /* Unanswered by the drain it would wait its 30 s (the time counts from before the
+     * wait for the gauges, up to 5 s). */
+    int poll_ok = poll_.rc == CURLE_OK && poll_.status == 200 && poll_.took < 12000;
     resp_free(&poll_.r);
     resp_free(&sse.r);
 
@@ -881,9 +889,12 @@ ITEST(test_drain_steps,
     CHECK(sse_ok, "the event stream: curl %d, %ld", (int)sse.rc, sse.status);
     CHECK(alive, "the server exited with a request still arriving");
     CHECK(strstr(late, " 200 "), "the request that arrived while draining: %.200s", late);
-    CHECK(code == 0 && exit_ms < 3000, "exit %d, %lld ms after the last answer", code, exit_ms);
+    /* A sanitizer's exit checks for leaks first: slower. */
+    int san = getenv("TILEHALL_SAN") != NULL;
+    CHECK(code == 0 && exit_ms < (san ? 8000 : 3000), "exit %d, %lld ms after the last answer",
+          code, exit_ms);
     CHECK(started2, "the second server did not start");
-    CHECK(code2 == 0 && bound_ms >= 1900 && bound_ms < 6000,
+    CHECK(code2 == 0 && bound_ms >= 1900 && bound_ms < (san ? 10000 : 6000),
           "with DRAIN_TIMEOUT=2: exit %d after %lld ms", code2, bound_ms);
 }
 

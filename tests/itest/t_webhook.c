@@ -589,12 +589,14 @@ ITEST(test_webhook_retries, "webhooks: retries with backoff, giving up, never de
         cJSON_Delete(st);
     }
 
-    /* A listener that takes 2 s to answer: moves are answered at once all the same. */
+    /* A listener that takes 2.5 s to answer (under WEBHOOK_TIMEOUT_MS): moves are answered
+     * at once all the same (a turn behind the delivery would take 2.5 s; a sanitizer's
+     * server on a busy machine may take most of a second anyway). */
     long long slowest = -1;
     if (l && gave_up) {
         pthread_mutex_lock(&l->lock);
         l->status = 0;
-        l->delay_ms = 2000;
+        l->delay_ms = 2500;
         pthread_mutex_unlock(&l->lock);
         slowest = 0;
         for (int i = 0; i < 2; i++) {
@@ -615,7 +617,8 @@ ITEST(test_webhook_retries, "webhooks: retries with backoff, giving up, never de
           first, attempts_ok);
     CHECK(state_ok, "the state after two failed attempts");
     CHECK(gave_up, "giving up: %s", why);
-    CHECK(slowest >= 0 && slowest < 1000, "a turn took %lld ms with a slow webhook", slowest);
+    long long bound = getenv("TILEHALL_SAN") ? 2000 : 1000;
+    CHECK(slowest >= 0 && slowest < bound, "a turn took %lld ms with a slow webhook", slowest);
     CHECK(code == 0, "the server exited with %d", code);
 }
 
