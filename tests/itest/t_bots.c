@@ -378,7 +378,7 @@ ITEST(test_bots_rematch, "bots: a rematch keeps the computer players, which move
     resp_free(&r);
     CHECK(st == 201 && next.id[0], "rematch: %ld", st);
     cJSON *j = NULL;
-    int turn = wait_turn(srv, &next, 1, 5000, &j);
+    int turn = wait_turn(srv, &next, 1, 15000, &j);
     int kept = j && strcmp(jstr(j, "players.0.bot"), "greedy") == 0 &&
                jnum(j, "players.0.think_ms") == 50 && jnum(j, "version") >= 3;
     cJSON_Delete(j);

@@ -767,9 +767,9 @@ ITEST(test_chat_suspension_seats,
     resp_free(&r);
     long timed = wait_count("SELECT count(*) FROM events WHERE game_id = $1::uuid AND type = "
                             "'turn_timed_out'",
-                            clocked, 1, 5000);
+                            clocked, 1, 15000);
     long bobs_turn = wait_count("SELECT count(*) FROM games WHERE id = $1::uuid AND turn_seat = 1",
-                                clocked, 1, 5000);
+                                clocked, 1, 15000);
     long placed1 = events_of(clocked, "tile_placed");
     /* Bob plays his turn; the turn comes back to Ann's seat and is played again at once. */
     struct game g = {.nplayers = 2};
@@ -779,11 +779,11 @@ ITEST(test_chat_suspension_seats,
     int played = play_turn(&s, &g, 0, why, sizeof why);
     long timed2 = wait_count("SELECT count(*) FROM events WHERE game_id = $1::uuid AND type = "
                              "'turn_timed_out'",
-                             clocked, 2, 5000);
+                             clocked, 2, 15000);
     /* Without a clock, the suspended player's seat resigns: two seats, Bob wins. */
     long resigned = wait_count("SELECT count(*) FROM games WHERE id = $1::uuid AND status = "
                                "'finished'",
-                               plain, 1, 5000);
+                               plain, 1, 15000);
     snprintf(path, sizeof path, "/v1/games/%s", plain);
     req(&s, "GET", path, NULL, NULL, &r);
     char result[32];

@@ -181,7 +181,7 @@ ITEST(test_clocks_resign, "clocks: on_timeout resign at once; a rematch keeps th
                  "\"clock\":{\"initial_seconds\":1,\"increment_seconds\":0,\"on_timeout\":"
                  "\"resign\"}," SHORT_DECK "}");
     cJSON *ev = NULL;
-    int got = wait_events(srv, &g, "game_finished", 1, 5000, &ev);
+    int got = wait_events(srv, &g, "game_finished", 1, 15000, &ev);
     int timed = count_events(ev, "turn_timed_out", 0), res = count_events(ev, "seat_resigned", 0);
     int places = count_events(ev, "tile_placed", -1);
     cJSON_Delete(ev);
@@ -321,7 +321,7 @@ ITEST(test_clocks_late, "clocks: a move after the deadline refused, nothing appl
     CHECK(st2 == 409 && strcmp(code, "turn_timed_out") == 0, "the late move: %ld %s", st2, code);
     CHECK(v == 2, "something was stored by the late move (version %d)", v);
     cJSON *ev = NULL;
-    int got = wait_events(srv, &g, "turn_timed_out", 1, 4000, &ev);
+    int got = wait_events(srv, &g, "turn_timed_out", 1, 15000, &ev);
     int placed = count_events(ev, "tile_placed", 0);
     cJSON_Delete(ev);
     CHECK(got && placed == 1, "the server did not play the timed-out turn (%d placed)", placed);

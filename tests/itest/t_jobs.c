@@ -160,7 +160,7 @@ ITEST(test_hints_client_gone,
     CHECK(st == 200, "the second hint answered %d", st);
     /* Before: 10 s, the first hint thought in full. The bound leaves room for a search at
      * idle priority on a machine busy with other work (it takes only what others leave). */
-    CHECK(took < 3000, "the second hint waited %lld ms behind a hint nobody waits for", took);
+    CHECK(took < 6000, "the second hint waited %lld ms behind a hint nobody waits for", took);
 }
 
 /* Two people's games on `x`, a (Ann and Bob, from `seed`) and b (Cy and Di, from seed + 1),
@@ -297,7 +297,7 @@ ITEST(test_bots_people_left, "bots: a game whose people all resigned is cut shor
     long long t0 = hard_now_ms();
     const char *st = "";
     cJSON *j = NULL;
-    while (hard_now_ms() - t0 < 4000) {
+    while (hard_now_ms() - t0 < 15000) {
         cJSON_Delete(j);
         j = game_get(srv, &g);
         st = j ? jstr(j, "status") : "";

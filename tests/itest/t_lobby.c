@@ -607,7 +607,7 @@ static cJSON *state_at_least(const struct server *srv, const char *id, int v)
 {
     char path[96];
     snprintf(path, sizeof path, "/v1/games/%s", id);
-    for (int i = 0; i < 100; i++) {
+    for (int i = 0; i < 300; i++) { /* 15 s: a sanitizer's slow lane */
         struct resp r;
         http(srv, "GET", path, NULL, NULL, &r);
         if (r.status == 200 && jnum(r.json, "version") >= v) {
