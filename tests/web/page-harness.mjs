@@ -55,7 +55,21 @@ async function phoneChecks(env, lang) {
     assert.ok(await onScreen(page, '#bar-draw'), `${lang}: Draw on the screen`);
     await page.tap('#bar-draw');
     await page.waitForSelector('.cand');
-    await page.locator('.cand').first().tap({ force: true });
+    // A square a finger can reach: the deck is random, and the first candidate may lie under
+    // the action bar fixed at the bottom of the screen (a tap there is the bar's, and once
+    // nothing was chosen in 30 s). Each candidate is scrolled to the middle and hit-tested.
+    const reachable = await page.evaluate(() => {
+        for (const c of document.querySelectorAll('.cand')) {
+            c.scrollIntoView({ block: 'center', inline: 'center' });
+            const r = c.getBoundingClientRect();
+            if (document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === c) {
+                return { x: c.dataset.x, y: c.dataset.y };
+            }
+        }
+        return null;
+    });
+    assert.ok(reachable, `${lang}: no candidate square a finger can reach`);
+    await page.locator(`.cand[data-x="${reachable.x}"][data-y="${reachable.y}"]`).tap();
     await page.waitForSelector('#bar-confirm');
     for (const [w, hgt] of [[360, 640], [390, 844]]) {
         await page.setViewportSize({ width: w, height: hgt });
