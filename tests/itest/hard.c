@@ -32,6 +32,17 @@ long long hard_now_ms(void)
     return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+void hard_sleep_until(long long at_ms)
+{
+    long long left = at_ms - hard_now_ms();
+    if (left > 0) usleep((useconds_t)left * 1000);
+}
+
+long long hard_san_ms(long long plain, long long sanitized)
+{
+    return getenv("TILEHALL_SAN") ? sanitized : plain;
+}
+
 long hard_knob(const char *name, long def)
 {
     const char *v = getenv(name);

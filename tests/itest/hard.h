@@ -109,4 +109,11 @@ int hard_pg_commands(const char *name, const char **stop, const char **start);
 /* Milliseconds on the monotonic clock. */
 long long hard_now_ms(void);
 
+/* Sleeps until hard_now_ms() reaches `at_ms` (at once when it has). */
+void hard_sleep_until(long long at_ms);
+
+/* A time bound: `sanitized` when the servers run under a sanitizer (TILEHALL_SAN: several
+ * times slower), else `plain`. */
+long long hard_san_ms(long long plain, long long sanitized);
+
 #endif

@@ -85,7 +85,7 @@ static void check_served(const struct server *s, const char *game_path, const ch
     int g = get_from(s, OTHER_CLIENT, game_path, &t2);
     if (t1 > *worst) *worst = t1;
     if (t2 > *worst) *worst = t2;
-    long long bound = getenv("TILEHALL_SAN") ? SERVED_SAN_MS : SERVED_MS;
+    long long bound = hard_san_ms(SERVED_MS, SERVED_SAN_MS);
     CHECK(h == 200 && t1 <= bound, "%s: /healthz from another address: %d in %lld ms", during, h,
           t1);
     CHECK(g == 200 && t2 <= bound, "%s: a game read from another address: %d in %lld ms", during, g,
@@ -227,7 +227,7 @@ ITEST(test_attack_slowloris, "attack: slow senders (slowloris)")
     CHECK(timed_out == SLOW, "%d of %d answered 408", timed_out, SLOW);
     /* A close is seen once a round of the loop (the reads of check_served(), then 500 ms):
      * under a sanitizer a round takes longer. */
-    long long close_bound = getenv("TILEHALL_SAN") ? 4500 : 3000;
+    long long close_bound = hard_san_ms(3000, 4500);
     CHECK(last_close <= close_bound, "the last slow sender was closed after %lld ms", last_close);
     CHECK(hard_server_stop(&z) == 0, "the server did not exit cleanly");
 }
@@ -504,7 +504,7 @@ ITEST_SOLO(test_attack_png_renders,
     }
     usleep(100000);
     /* Another address meanwhile: game reads, and a picture of its own. */
-    long long bound = getenv("TILEHALL_SAN") ? 1500 : 300;
+    long long bound = hard_san_ms(300, 1500);
     int reads_ok = 1;
     for (int i = 0; i < 10; i++) {
         int st = get_from(&z, OTHER_CLIENT, path, &ms);
@@ -691,7 +691,7 @@ ITEST(test_attack_connection_table,
     }
     usleep(300000);
     /* Another address, several times: each connects and is answered. */
-    long long worst = 0, bound = getenv("TILEHALL_SAN") ? SERVED_SAN_MS : SERVED_MS;
+    long long worst = 0, bound = hard_san_ms(SERVED_MS, SERVED_SAN_MS);
     int served = 0, tries = 6;
     for (int i = 0; i < tries; i++) {
         long long t1, t2;

@@ -96,7 +96,7 @@ ITEST(test_bots_against_person, "bots: a person against two computer players to 
            worst);
     /* Two bots' turns (250 + 50 ms of think time allowed each, plus 100 ms each; several
      * times that for a server under a sanitizer on a busy machine). */
-    long long bound = getenv("TILEHALL_SAN") ? 6000 : 2000;
+    long long bound = hard_san_ms(2000, 6000);
     CHECK(worst < bound, "the bots took %lld ms for a round", worst);
 }
 
@@ -198,10 +198,9 @@ ITEST(test_bots_lease, "bots: a turn leased by a dead server is played once the 
     (void)hard_server_stop(&x);
     CHECK(rc == 0, "%s", why);
     CHECK(set == 1, "no bot job at creation (%ld)", set);
-    long long waited = hard_now_ms() - t0;
-    if (waited < 900) usleep((useconds_t)(900 - waited) * 1000);
+    hard_sleep_until(t0 + 900);
     int early = game_version(srv, &g);
-    waited = hard_now_ms() - t0;
+    long long waited = hard_now_ms() - t0;
     CHECK(waited < 4500, "x took %lld ms to stop: the lease is nearly out, nothing to see", waited);
     cJSON *j = NULL;
     int st = wait_turn(srv, &g, 1, 15000, &j);

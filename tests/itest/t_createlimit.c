@@ -109,7 +109,7 @@ ITEST(test_create_limit, "creation limit: 429 with Retry-After per address, on b
     /* While one client floods creations, the others are served at once: each of 20 reads
      * (/healthz and the game, in turn) within CL_QUICK_MS, at one of 3 tries at most (a
      * server held up by the flood would miss all three; a busy machine now and then one). */
-    long long quick_ms = getenv("TILEHALL_SAN") ? CL_QUICK_SAN_MS : CL_QUICK_MS;
+    long long quick_ms = hard_san_ms(CL_QUICK_MS, CL_QUICK_SAN_MS);
     static struct cl_flood flood;
     memset(&flood, 0, sizeof flood);
     flood.srv = &z;

@@ -890,11 +890,10 @@ ITEST(test_drain_steps,
     CHECK(alive, "the server exited with a request still arriving");
     CHECK(strstr(late, " 200 "), "the request that arrived while draining: %.200s", late);
     /* A sanitizer's exit checks for leaks first: slower. */
-    int san = getenv("TILEHALL_SAN") != NULL;
-    CHECK(code == 0 && exit_ms < (san ? 8000 : 3000), "exit %d, %lld ms after the last answer",
+    CHECK(code == 0 && exit_ms < hard_san_ms(3000, 8000), "exit %d, %lld ms after the last answer",
           code, exit_ms);
     CHECK(started2, "the second server did not start");
-    CHECK(code2 == 0 && bound_ms >= 1900 && bound_ms < (san ? 10000 : 6000),
+    CHECK(code2 == 0 && bound_ms >= 1900 && bound_ms < hard_san_ms(6000, 10000),
           "with DRAIN_TIMEOUT=2: exit %d after %lld ms", code2, bound_ms);
 }
 

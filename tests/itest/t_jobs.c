@@ -240,7 +240,7 @@ ITEST(test_hints_bounded,
           "another hint with the queue full answered %d (wanted 503 hints_busy with "
           "Retry-After): %.200s",
           st3, third);
-    long long bound = getenv("TILEHALL_SAN") ? 3000 : 1000; /* behind the hint: over 5 s */
+    long long bound = hard_san_ms(1000, 3000); /* behind the hint: over 5 s */
     CHECK(bot_ms >= 0 && bot_ms < bound,
           "the computer player's turn took %lld ms while a hint was thought", bot_ms);
 }
@@ -337,8 +337,8 @@ ITEST(test_bots_fair_share,
      * there, so that the bounds can be wider and still tell a fair share (about one turn of
      * the load; 4.5 s once under TSan with a benchmark beside) from none (behind all six,
      * 18 s). */
-    int san = getenv("TILEHALL_SAN") != NULL, think = san ? 3000 : 1000;
-    long long bot_bound = san ? 2 * think + 1500 : 1800, late_bound = san ? 2000 : 700;
+    int think = (int)hard_san_ms(1000, 3000);
+    long long bot_bound = hard_san_ms(1800, 2 * think + 1500), late_bound = hard_san_ms(700, 2000);
     for (; made < LOAD; made++) {
         char body[200];
         snprintf(body, sizeof body,

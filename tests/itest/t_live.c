@@ -334,7 +334,7 @@ ITEST(test_event_stream, "event stream: events as committed, Last-Event-ID, hear
     CHECK(same == 0 && got == n_all, "%d of %d events: %s", got, n_all, why);
     CHECK(retry, "no retry: line");
     /* Timed from the start of the turn's requests; a sanitizer's server is slower. */
-    long long bound = getenv("TILEHALL_SAN") ? 3000 : 1000;
+    long long bound = hard_san_ms(1000, 3000);
     CHECK(slowest < bound, "an event took %lld ms to arrive", slowest);
     CHECK(beats, "no heartbeats while idle");
 
@@ -528,7 +528,7 @@ ITEST(test_stream_across_servers, "event stream fed by a commit on another serve
     CHECK(c, "%s", why);
     CHECK(turns == 3, "turn %d on the first server: %d events on the second's stream (%s)", turns,
           got, why);
-    long long bound = getenv("TILEHALL_SAN") ? 3000 : 1000; /* a sanitizer's servers: slower */
+    long long bound = hard_san_ms(1000, 3000); /* a sanitizer's servers: slower */
     CHECK(slowest >= 0 && slowest < bound, "an event took %lld ms to reach the other server",
           slowest);
     CHECK(code == 0, "the second server exited with %d", code);
