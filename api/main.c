@@ -53,6 +53,7 @@ static void drain(const struct cfg *cfg, const sigset_t *sigs, int sig)
     snprintf(hooks, sizeof hooks, "%d", webhook_in_flight());
     log_kv(LOG_INFO, "draining", "signal", sig == SIGINT ? "SIGINT" : "SIGTERM", "requests", reqs,
            "jobs", jobs, "webhooks", hooks, NULL);
+    http_stop_listening();
     const char *why = "done";
     for (;;) {
         int r = http_in_progress(), j = jobs_busy(), w = webhook_in_flight();

@@ -6,7 +6,9 @@
 #include "http_internal.h"
 
 #include <fcntl.h>
+#include <linux/filter.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +31,10 @@
 #include "uri.h"
 
 #define STREAMS_END_MS 2000 /* at stop: how long open streams get to end cleanly */
+/* At the drain: how long handshakes already under way get to complete once new ones are
+ * refused (a client's round trip), before the waiting connections are taken and the
+ * listening socket is shut. */
+#define DRAIN_HANDSHAKE_MS 200
 
 #define MAX_HEADERS      100         /* header fields of one request at most (else 431) */
 #define MAX_HEADER_BYTES (16 * 1024) /* bytes of their names and values at most (else 431) */
@@ -560,7 +566,7 @@ int http_start(const struct cfg *cfg, const struct http_app *with)
     }
     connguard_set_limit(cfg->max_connections); /* pressure: connguard.h */
     if (guard_start()) return -1;
-    /* poll(), not epoll: the drain quiesces the daemon (http_drain()), and libmicrohttpd's
+    /* poll(), not epoll: the drain quiesces the daemon (http_stop_listening()), and libmicrohttpd's
      * MHD_quiesce_daemon() with epoll and a thread pool races the pool's threads to take the
      * listening socket out of their epoll sets; the loser's epoll_ctl() fails with ENOENT
      * and libmicrohttpd aborts the process (MHD_PANIC "Failed to remove listen FD from
@@ -629,19 +635,61 @@ static void take_backlog(MHD_socket fd)
     }
 }
 
+/* Makes listening socket `fd` drop every TCP segment that opens a handshake (SYN without
+ * ACK): no new connection completes on it, while the handshakes under way do (their last
+ * ACK passes) and land in its backlog. A TCP socket's filter sees the segment from its TCP
+ * header on; the flags are its byte 13. Returns whether the filter is on. */
+static bool refuse_new_handshakes(MHD_socket fd)
+{
+    struct sock_filter code[] = {
+        BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 13),
+        BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0x12),       /* SYN | ACK */
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x02, 0, 1), /* SYN alone: */
+        BPF_STMT(BPF_RET | BPF_K, 0),                    /* dropped */
+        BPF_STMT(BPF_RET | BPF_K, 0xFFFFFFFFu),          /* anything else: kept whole */
+    };
+    struct sock_fprog prog = {.len = sizeof code / sizeof code[0], .filter = code};
+    return fd != MHD_INVALID_SOCKET &&
+           setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof prog) == 0;
+}
+
+/* When the drain began refusing new handshakes (mono_ms()), 0 if it could not; whether
+ * http_stop_listening() ran. Both only touched by the thread that drains and stops. */
+static long long handshakes_refused_at;
+static bool stopped_listening;
+
 void http_drain(void)
 {
     if (!daemon_handle || atomic_exchange(&http_server.draining, 1)) return;
-    /* The listening socket out of MHD's hands and shut: from now on a connect is refused,
-     * so clients go to another server. Connections the kernel had completed but MHD not yet
-     * accepted are taken first and served (shutting the socket would reset them
-     * unanswered), all but those completed in the microseconds between the two. It is closed after
-     * MHD_stop_daemon (microhttpd.h). */
+    /* The listening socket is shut by http_stop_listening(). Shutting it resets the
+     * connections that the kernel completed and nobody accepted yet, so first no new
+     * handshake may start (a SYN dropped: its client sends it again about 1 s later and is
+     * refused then), and the ones under way get a round trip to complete. */
+    const union MHD_DaemonInfo *listening =
+        MHD_get_daemon_info(daemon_handle, MHD_DAEMON_INFO_LISTEN_FD);
+    if (listening && refuse_new_handshakes(listening->listen_fd))
+        handshakes_refused_at = mono_ms();
+    else
+        log_kv(LOG_WARN, "draining: new handshakes could not be refused before the shut", NULL);
+    http_wait_stop();
+}
+
+void http_stop_listening(void)
+{
+    if (!daemon_handle || stopped_listening) return;
+    stopped_listening = true;
+    http_drain();
+    if (handshakes_refused_at) {
+        long long left = handshakes_refused_at + DRAIN_HANDSHAKE_MS - mono_ms();
+        if (left > 0) usleep((useconds_t)left * 1000);
+    }
+    /* The listening socket out of MHD's hands, its backlog taken and served, then shut:
+     * from then on a connect is refused, so clients go to another server. It is closed
+     * after MHD_stop_daemon (microhttpd.h). */
     quiesced_fd = MHD_quiesce_daemon(daemon_handle);
     if (quiesced_fd != MHD_INVALID_SOCKET) take_backlog(quiesced_fd);
     if (quiesced_fd == MHD_INVALID_SOCKET || shutdown(quiesced_fd, SHUT_RDWR) != 0)
         log_kv(LOG_WARN, "draining: the listening socket could not be shut", NULL);
-    http_wait_stop();
 }
 
 int http_draining(void)
@@ -657,7 +705,7 @@ int http_in_progress(void)
 void http_stop(void)
 {
     if (!daemon_handle) return;
-    http_drain();
+    http_stop_listening();
     /* Streams end with their last chunk (clients see a clean end) before connections close. */
     for (int waited = 0; http_streams_open() > 0 && waited < STREAMS_END_MS; waited += 10)
         usleep(10000);
@@ -666,6 +714,8 @@ void http_stop(void)
     bound_port = 0;
     if (quiesced_fd != MHD_INVALID_SOCKET) close(quiesced_fd);
     quiesced_fd = MHD_INVALID_SOCKET;
+    handshakes_refused_at = 0;
+    stopped_listening = false;
     connguard_stop(); /* after the daemon: every connection has unregistered itself */
     free(framing_answer);
     framing_answer = NULL;

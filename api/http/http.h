@@ -27,12 +27,20 @@ int http_start(const struct cfg *cfg, const struct http_app *app) NODISCARD;
 int http_port(void);
 
 /*
- * Begins the drain (SIGTERM): the listening socket is shut at once (a connect is refused,
- * so clients go to another server), every answer from now closes its connection, /readyz
- * answers 503, long polls answer now with what they have and event streams send what they
- * hold and end. Requests in progress go on. Idempotent; a no-op when not serving.
+ * Begins the drain (SIGTERM): the listening socket takes no new handshake (a SYN is
+ * dropped), every answer from now closes its connection, /readyz answers 503, long polls
+ * answer now with what they have and event streams send what they hold and end. Requests
+ * in progress go on. Idempotent; a no-op when not serving.
  */
 void http_drain(void);
+
+/*
+ * Drains (http_drain) if not yet, then, DRAIN_HANDSHAKE_MS (200) after the drain began
+ * (handshakes under way complete meanwhile), serves the connections waiting to be
+ * accepted and shuts the listening socket: from then on a connect is refused, so clients
+ * go to another server. Idempotent; a no-op when not serving.
+ */
+void http_stop_listening(void);
 
 /* 1 once http_drain() was called. */
 int http_draining(void);
@@ -41,8 +49,8 @@ int http_draining(void);
  * event streams included. */
 int http_in_progress(void);
 
-/* Drains (http_drain) if not yet, gives open streams a moment to end, stops serving and
- * frees the server: connections still open are closed. */
+/* Stops listening (http_stop_listening) if not yet, gives open streams a moment to end,
+ * stops serving and frees the server: connections still open are closed. */
 void http_stop(void);
 
 #endif

@@ -828,8 +828,10 @@ ITEST(test_drain_steps,
         usleep(300000);
     }
     kill(s.pid, SIGTERM);
-    /* Refused as soon as the signal is handled: 100 ms for a plain server, up to 2 s for a
-     * sanitizer's on a busy machine (a connect accepted before is served and closed). */
+    /* Refused once the signal is handled: a SYN that comes in the drain's first 200 ms
+     * (http.c: DRAIN_HANDSHAKE_MS) is dropped and refused on its retransmission about 1 s
+     * later; up to 2 s for a sanitizer's server on a busy machine (a connect accepted
+     * before is served and closed). */
     usleep(100000);
     int refused = try_connect(s.port);
     for (int i = 0; i < 19 && refused != ECONNREFUSED; i++) {
