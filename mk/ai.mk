@@ -10,6 +10,7 @@
 #   AI_JOBS      worker processes (1; 2 uses both cores, each game on one)
 #   AI_MATCH     comma-separated: gr, mg, hg, hm, hm3, hm4; both (gr,mg), hard (the hard
 #                ones); AI_CLOCK cpu (thread CPU time, the default) or wall
+#   AI_VERBOSE   1: a line on stderr for each game played (its margin), to follow a long run
 # The full run (200 pairs, 100 ms, seven rulesets) thinks about 12 min of mcts time per
 # ruleset: `make bench-ai AI_PAIRS=20 AI_RULESET=hills` is a quick form.
 
@@ -20,6 +21,7 @@ AI_RULESET  ?=
 AI_JOBS     ?= 1
 AI_MATCH    ?= both
 AI_CLOCK    ?= cpu
+AI_VERBOSE  ?=
 BENCH_AI_BIN := $(BUILD)/bench-ai
 $(BENCH_AI_BIN): tests/bench/ai_bench.c $(CORE_LIB)
 	@mkdir -p $(dir $@)
@@ -28,4 +30,4 @@ $(BENCH_AI_BIN): tests/bench/ai_bench.c $(CORE_LIB)
 .PHONY: bench-ai
 bench-ai: $(BENCH_AI_BIN)
 	$(BENCH_AI_BIN) -p $(AI_PAIRS) -t $(AI_THINK_MS) -i $(AI_ITERS) -r '$(AI_RULESET)' \
-	  -j $(AI_JOBS) -m $(AI_MATCH) -c $(AI_CLOCK)
+	  -j $(AI_JOBS) -m $(AI_MATCH) -c $(AI_CLOCK) $(if $(filter 1,$(AI_VERBOSE)),-v)
