@@ -296,25 +296,53 @@ void cc_side_tiles(const struct cc_game *g, int x, int y, int nb[4])
     }
 }
 
-unsigned cc_join_roots_near(const struct cc_game *g, const struct cc_tile_type *type, unsigned f,
-                            unsigned rot, const int nb[4], uint16_t out[16])
+void cc_slot_roots(const struct cc_game *g, const int nb[4], uint16_t roots[12])
 {
-    unsigned n = 0;
-    uint16_t slots = cc_rotate_slots(type->features[f].slots, rot) & CC_EDGE_SLOTS_MASK;
-    for (int s = 0; s < 4; s++) {
-        if (nb[s] < 0 || !(slots & (7u << (3 * s)))) continue;
-        const struct cc_placed *q = &g->board[nb[s]];
-        const struct cc_tile_type *qt = cc_placed_type(g, (unsigned)nb[s]);
-        unsigned facing = (unsigned)(s + 2) & 3;
-        for (unsigned k = 0; k < 3; k++) {
-            if (!(slots & (1u << (3 * s + k)))) continue;
-            uint16_t r =
-                g->root[cc_node((unsigned)nb[s], qt->slot_feature[q->rot][3 * facing + 2 - k])];
-            unsigned j = 0;
-            while (j < n && out[j] != r) j++;
-            if (j == n && n < 16) out[n++] = r;
+    for (unsigned side = 0; side < 4; side++) {
+        if (nb[side] < 0) {
+            roots[3 * side] = roots[3 * side + 1] = roots[3 * side + 2] = CC_NO_ROOT;
+            continue;
         }
+        const struct cc_placed *q = &g->board[nb[side]];
+        const uint8_t *qf = cc_placed_type(g, (unsigned)nb[side])->slot_feature[q->rot];
+        unsigned facing = (side + 2) & 3;
+        for (unsigned k = 0; k < 3; k++)
+            roots[3 * side + k] = g->root[cc_node((unsigned)nb[side], qf[3 * facing + 2 - k])];
     }
+}
+
+void cc_feature_groups(const struct cc_tile_type *type, unsigned rot, const uint16_t roots[12],
+                       uint16_t group[CC_MAX_TILE_FEATURES])
+{
+    const uint8_t *sf = type->slot_feature[rot];
+    for (unsigned f = 0; f < type->nfeatures; f++) group[f] = (uint16_t)(1u << f);
+    /* Each slot's feature joins the group of the first earlier slot with the same root
+     * beyond: that one is already in one group with every earlier slot of that root. */
+    for (unsigned i = 1; i < 12; i++) {
+        if (roots[i] == CC_NO_ROOT) continue;
+        unsigned j = 0;
+        while (j < i && roots[j] != roots[i]) j++;
+        if (j == i || (group[sf[i]] >> sf[j] & 1u)) continue;
+        uint16_t joined = (uint16_t)(group[sf[i]] | group[sf[j]]);
+        for (unsigned m = joined; m; m &= m - 1) group[__builtin_ctz(m)] = joined;
+    }
+}
+
+unsigned cc_join_roots_near(const struct cc_game *g, const struct cc_tile_type *type, unsigned f,
+                            unsigned rot, const int nb[4], uint16_t out[16], uint16_t *group)
+{
+    uint16_t roots[12], groups[CC_MAX_TILE_FEATURES];
+    cc_slot_roots(g, nb, roots);
+    cc_feature_groups(type, rot, roots, groups);
+    const uint8_t *sf = type->slot_feature[rot];
+    unsigned n = 0;
+    for (unsigned i = 0; i < 12; i++) {
+        if (roots[i] == CC_NO_ROOT || !(groups[f] >> sf[i] & 1u)) continue;
+        unsigned j = 0;
+        while (j < n && out[j] != roots[i]) j++;
+        if (j == n && n < 16) out[n++] = roots[i];
+    }
+    if (group) *group = groups[f];
     return n;
 }
 
@@ -323,7 +351,7 @@ unsigned cc_join_roots(const struct cc_game *g, const struct cc_tile_type *type,
 {
     int nb[4];
     cc_side_tiles(g, x, y, nb);
-    return cc_join_roots_near(g, type, f, rot, nb, out);
+    return cc_join_roots_near(g, type, f, rot, nb, out, NULL);
 }
 
 /* Rebuilds the board of `g` from board[0..nboard) in order: every tile but the first

@@ -139,7 +139,10 @@ unsigned cc_feature_pennants(const struct cc_game *g, uint16_t root);
 unsigned cc_feature_ports(const struct cc_game *g, uint16_t root);
 
 /* Roots of the neighbouring features that feature `f` of `type` turned `rot` at (x, y)
- * would join, written to out[] (distinct); returns how many. */
+ * would be one feature with once placed, written to out[] (distinct); returns how many.
+ * Those are the features its own sides join, and those that the tile's other segments
+ * of its group join (cc_feature_groups()): a field on one side of a road meets the field
+ * on the other side when both touch one field beyond the tile. */
 unsigned cc_join_roots(const struct cc_game *g, const struct cc_tile_type *type, unsigned f, int x,
                        int y, unsigned rot, uint16_t out[16]);
 
@@ -147,9 +150,25 @@ unsigned cc_join_roots(const struct cc_game *g, const struct cc_tile_type *type,
 void cc_side_tiles(const struct cc_game *g, int x, int y, int nb[4]);
 
 /* cc_join_roots() with the square's side tiles from cc_side_tiles() (one look-up for all
- * the features of a tile). */
+ * the features of a tile); *group (if not NULL) gets f's group. */
 unsigned cc_join_roots_near(const struct cc_game *g, const struct cc_tile_type *type, unsigned f,
-                            unsigned rot, const int nb[4], uint16_t out[16]);
+                            unsigned rot, const int nb[4], uint16_t out[16], uint16_t *group);
+
+/* No feature beyond an edge slot (cc_slot_roots()). */
+#define CC_NO_ROOT 0xFFFFu
+
+/* The root of the feature beyond each edge slot of a square whose side tiles are nb[]
+ * (cc_side_tiles()): roots[3 * side + k] faces location 3 * side + k of a tile placed
+ * there; CC_NO_ROOT where no tile is. */
+void cc_slot_roots(const struct cc_game *g, const int nb[4], uint16_t roots[12]);
+
+/* For each feature f of `type` turned `rot`, placed where roots[] were read (cc_slot_roots),
+ * the features of the tile that will be one feature with it: group[f], a bit per feature,
+ * f's own included. Two segments of the tile are one once both join one feature beyond
+ * its sides (a road ring closed from two sides, the fields on both sides of a road that
+ * meet the one field around a monastery), and so on through the others. */
+void cc_feature_groups(const struct cc_tile_type *type, unsigned rot, const uint16_t roots[12],
+                       uint16_t group[CC_MAX_TILE_FEATURES]);
 
 /* Of the engine's public interface (game.h includes this header): */
 

@@ -417,7 +417,7 @@ void cc_hills_placement_followups(const struct cc_game *g, struct cc_placement *
     for (unsigned f = 0; f < t->nfeatures && nown > 0 && !joins_own; f++) {
         if (t->features[f].kind != CC_KIND_TRAIL) continue;
         uint16_t roots[16];
-        unsigned n = cc_join_roots_near(g, t, f, p->rot, nb, roots);
+        unsigned n = cc_join_roots_near(g, t, f, p->rot, nb, roots, NULL);
         for (unsigned k = 0; k < nown; k++)
             for (unsigned j = 0; j < n; j++) joins_own |= roots[j] == own[k];
     }

@@ -56,26 +56,30 @@ void cc_placement_followups(const struct cc_game *g, struct cc_placement *p)
      * (held), and one of the seat's (mine): the index of holders, one look-up a slot. */
     int nb[4];
     cc_side_tiles(g, p->x, p->y, nb);
+    uint16_t roots[12];
+    cc_slot_roots(g, nb, roots);
     uint16_t held = 0, mine = 0;
-    for (unsigned side = 0; side < 4; side++) {
-        if (nb[side] < 0) continue;
-        const struct cc_placed *q = &g->board[nb[side]];
-        const uint8_t *qf = cc_placed_type(g, (unsigned)nb[side])->slot_feature[q->rot];
-        unsigned facing = (side + 2) & 3;
-        for (unsigned k = 0; k < 3; k++) {
-            uint16_t r = g->root[cc_node((unsigned)nb[side], qf[3 * facing + 2 - k])];
-            unsigned h = g->holders[r];
-            held |= (uint16_t)((unsigned)((h & CC_HOLDER_FOLLOWERS) != 0) << (3 * side + k));
-            mine |= (uint16_t)((h >> g->seat & 1u) << (3 * side + k));
-        }
+    for (unsigned i = 0; i < 12; i++) {
+        if (roots[i] == CC_NO_ROOT) continue;
+        unsigned h = g->holders[roots[i]];
+        held |= (uint16_t)((unsigned)((h & CC_HOLDER_FOLLOWERS) != 0) << i);
+        mine |= (uint16_t)((h >> g->seat & 1u) << i);
     }
     if (!deploy && !mine) return;
+    /* A feature of the tile is held when a segment of its group touches a held slot (the
+     * segments of a group are one feature once placed: cc_feature_groups()). */
+    uint16_t group[CC_MAX_TILE_FEATURES], locs[CC_MAX_TILE_FEATURES], heldf = 0, minef = 0;
+    cc_feature_groups(t, p->rot, roots, group);
+    for (unsigned f = 0; f < t->nfeatures; f++) {
+        locs[f] = cc_rotate_slots(t->features[f].slots, p->rot);
+        if (locs[f] & held) heldf |= (uint16_t)(1u << f);
+        if (locs[f] & mine) minef |= (uint16_t)(1u << f);
+    }
     uint16_t unheld = 0, own = 0; /* own: bits of the tile's features */
     for (unsigned f = 0; f < t->nfeatures; f++) {
         if (!(rules->follower_kinds & (1u << t->features[f].kind))) continue;
-        uint16_t locs = cc_rotate_slots(t->features[f].slots, p->rot);
-        if (!(locs & held)) unheld |= locs;
-        if (locs & mine) own |= (uint16_t)(1u << f);
+        if (!(group[f] & heldf)) unheld |= locs[f];
+        if (group[f] & minef) own |= (uint16_t)(1u << f);
     }
     if (me->followers) p->follower = unheld;
     if (me->large) p->large = unheld;

@@ -25,13 +25,18 @@ static bool meets(const struct cc_game *g, const uint16_t *joined, unsigned n, u
     return false;
 }
 
-/* Whether feature `f` of `t` turned `rot`, joining the features joined[0..n) through the
- * side tiles nb[], would leave no open side: the open sides of the features it joins and
- * its own, less two for each of its sides that meets a tile. */
-static bool would_complete(const struct cc_game *g, const struct cc_tile_type *t, unsigned f,
+/* Whether the feature that feature `f` of `t` turned `rot` becomes, joining the features
+ * joined[0..n) through the side tiles nb[] with the tile's features of its group `group`
+ * (cc_join_roots_near()), would have no open side: the open sides of the features it
+ * joins and of the group's segments, less two for each of the group's sides that meets a
+ * tile. */
+static bool would_complete(const struct cc_game *g, const struct cc_tile_type *t, uint16_t group,
                            unsigned rot, const int nb[4], const uint16_t *joined, unsigned n)
 {
-    uint16_t slots = cc_rotate_slots(t->features[f].slots, rot) & CC_EDGE_SLOTS_MASK;
+    uint16_t slots = 0;
+    for (unsigned m = group; m; m &= m - 1)
+        slots |= cc_rotate_slots(t->features[__builtin_ctz(m)].slots, rot);
+    slots &= CC_EDGE_SLOTS_MASK;
     int open = __builtin_popcount(slots);
     for (unsigned i = 0; i < n; i++) open += g->open[joined[i]];
     for (int s = 0; s < 4; s++)
@@ -52,9 +57,11 @@ static enum cc_status traders_check_figure(const struct cc_game *g, const struct
     uint16_t joined[16];
     int nb[4];
     cc_side_tiles(g, a->x, a->y, nb);
-    unsigned n = cc_join_roots_near(g, t, f, a->rot, nb, joined);
+    uint16_t group;
+    unsigned n = cc_join_roots_near(g, t, f, a->rot, nb, joined, &group);
     if (!meets(g, joined, n, a->seat)) return CC_ERR_NO_OWN_FOLLOWER;
-    if (builder && would_complete(g, t, f, a->rot, nb, joined, n)) return CC_ERR_FEATURE_COMPLETED;
+    if (builder && would_complete(g, t, group, a->rot, nb, joined, n))
+        return CC_ERR_FEATURE_COMPLETED;
     return CC_OK;
 }
 
@@ -77,8 +84,9 @@ static void traders_own_features(const struct cc_game *g, struct cc_placement *p
         if (me->pigs && kind == CC_KIND_FIELD) p->pig |= locs;
         if (!me->builders || (kind != CC_KIND_ROAD && kind != CC_KIND_CITY)) continue;
         uint16_t joined[16];
-        unsigned n = cc_join_roots_near(g, t, f, p->rot, nb, joined);
-        if (!would_complete(g, t, f, p->rot, nb, joined, n)) p->builder |= locs;
+        uint16_t group;
+        unsigned n = cc_join_roots_near(g, t, f, p->rot, nb, joined, &group);
+        if (!would_complete(g, t, group, p->rot, nb, joined, n)) p->builder |= locs;
     }
 }
 
