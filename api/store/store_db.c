@@ -602,10 +602,13 @@ static const char *const stmt_sql[ST_COUNT] = {
                       "- interval '24 hours' ORDER BY created_at LIMIT $1::integer FOR UPDATE "
                       "SKIP LOCKED) DELETE FROM idempotency i USING x WHERE i.scope = x.scope "
                       "AND i.key_hash = x.key_hash",
-    /* Seeks (0027, store_seeks.c). The open seeks of person $1, its row locked. */
-    [ST_SEEKS_OPEN_OF] = "SELECT (SELECT count(*) FROM seeks s WHERE s.person_id = p.id AND "
-                         "s.status = 'waiting' AND NOT " SEEK_LAPSED_2 ") FROM people p WHERE "
-                         "p.id = $1::uuid FOR UPDATE",
+    /* Seeks (0027, store_seeks.c). Person $1's row locked (no row: no such person), then in
+     * a statement of its own its open seeks counted: a statement's snapshot (READ COMMITTED)
+     * is taken when it starts, so only one that starts after the lock was granted sees the
+     * seeks that the holder of the lock inserted. */
+    [ST_PERSON_LOCK] = "SELECT 1 FROM people WHERE id = $1::uuid FOR UPDATE",
+    [ST_SEEKS_OPEN_OF] = "SELECT count(*) FROM seeks s WHERE s.person_id = $1::uuid AND "
+                         "s.status = 'waiting' AND NOT " SEEK_LAPSED_2,
     [ST_SEEK_INSERT] =
         "INSERT INTO seeks (id, person_id, pool, players, live, rating, rating_min, rating_max, "
         "bot_after_s, expires_at) VALUES ($1::uuid, $2::uuid, $3, $4::integer, $5::boolean, "

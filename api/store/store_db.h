@@ -70,6 +70,7 @@ enum stmt {
     ST_IDEM_PURGE,
     ST_JOB_FREE_PLAN,
     ST_JOB_DROP_FREE,
+    ST_PERSON_LOCK,
     ST_SEEKS_OPEN_OF,
     ST_SEEK_INSERT,
     ST_SEEK_POLL,

@@ -111,13 +111,17 @@ enum store_status store_seek_create(const struct store_seek_new *n, store_seek_a
     char lapse[16];
     snprintf(lapse, sizeof lapse, "%d", lapse_s);
     enum store_status s = db_begin(&pg);
-    /* One wait for three statements (store_pipe.h): the owner's row locked and its open seeks
-     * counted (one at a time, so the limit holds), the seek inserted and read back. With too
-     * many open, the insert is taken back with the rollback. */
-    PGresult *count = NULL, *row = NULL;
+    /* One wait for four statements (store_pipe.h): the owner's row locked, then its open
+     * seeks counted in a statement of its own (its snapshot taken after the lock, so two
+     * creations by one person count one after the other and the limit holds with any
+     * number of servers), the seek inserted and read back. With too many open, the insert
+     * is taken back with the rollback. */
+    PGresult *person = NULL, *count = NULL, *row = NULL;
     struct db_pipe p;
     if (s == STORE_OK) s = db_pipe_open(&p, pg);
     if (s == STORE_OK) {
+        const char *pvals[1] = {n->person_id};
+        db_pipe_send(&p, ST_PERSON_LOCK, 1, pvals, NULL, db_pipe_kept(&person));
         const char *ovals[2] = {n->person_id, lapse};
         db_pipe_send(&p, ST_SEEKS_OPEN_OF, 2, ovals, NULL, db_pipe_kept(&count));
         const char *vals[10] = {n->id,
@@ -135,7 +139,8 @@ enum store_status store_seek_create(const struct store_seek_new *n, store_seek_a
         db_pipe_send(&p, ST_SEEK_GET, 1, gvals, NULL, db_pipe_kept(&row));
         s = db_pipe_close(&p);
     }
-    if (count && PQntuples(count) != 1) s = STORE_NOT_FOUND; /* no such person */
+    if (person && PQntuples(person) != 1) s = STORE_NOT_FOUND; /* no such person */
+    PQclear(person);
     long open = count && s == STORE_OK ? db_long(count, 0, 0, 0) : 0;
     PQclear(count);
     if (s == STORE_OK && open >= STORE_SEEKS_OPEN_MAX) {

@@ -406,6 +406,46 @@ ITEST(test_seeks_limit_lobby, "seeks: 10 open per player (429 too_many_seeks), t
     CHECK(seek_delete(srv, &a, ids[0], code) == 200, "cancel");
 }
 
+ITEST(test_seeks_limit_race, "seeks: 8 creations at once with 9 open, 4 to each of two servers: "
+                             "exactly one 201, the others 429, 10 open")
+{
+    struct person a;
+    char why[300], code[64], body[256], bodies[8][256];
+    CHECK(person_new(srv, "Racing", &a, why, sizeof why) == 0, "%s", why);
+    for (int i = 0; i < 9; i++) {
+        seek_body(body, sizeof body, 2, 87000 + i, ",\"ruleset\":\"discovery\"");
+        CHECK(seek_post(srv, &a, body, NULL, code) == 201, "seek %d: %s", i, code);
+    }
+    struct server other;
+    CHECK(hard_server_start(&other, NULL, 0) == 0, "the second server did not start");
+    struct hard_racer racers[8];
+    memset(racers, 0, sizeof racers);
+    for (int i = 0; i < 8; i++) {
+        seek_body(bodies[i], sizeof bodies[i], 2, 87100 + i, ",\"ruleset\":\"discovery\"");
+        racers[i].srv = i % 2 ? &other : srv;
+        snprintf(racers[i].path, sizeof racers[i].path, "/v1/seeks");
+        racers[i].body = bodies[i];
+        racers[i].h[0] = a.auth;
+    }
+    hard_together(racers, 8);
+    int created = 0, refused = 0;
+    for (int i = 0; i < 8; i++) {
+        created += racers[i].r.status == 201;
+        refused += racers[i].r.status == 429;
+        resp_free(&racers[i].r);
+    }
+    hard_server_stop(&other);
+    long open = db_scalar_id("SELECT count(*) FROM seeks WHERE person_id = $1::uuid AND status = "
+                             "'waiting'",
+                             a.id);
+    /* Gone before the next test of this worker's database reads the lobby. */
+    db_scalar_id("WITH d AS (DELETE FROM seeks WHERE person_id = $1::uuid RETURNING 1) SELECT "
+                 "count(*) FROM d",
+                 a.id);
+    CHECK(created == 1 && refused == 7 && open == 10,
+          "%d created, %d refused (429) of 8; %ld open (10 at most)", created, refused, open);
+}
+
 ITEST(test_seeks_blocked, "seeks: never paired with a player one of them blocked")
 {
     struct person a, b;
