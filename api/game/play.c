@@ -228,3 +228,24 @@ void game_result_free(struct game_result *r)
     free(r->answer);
     memset(r, 0, sizeof *r);
 }
+
+int game_resign_seat(const char *game, int seat)
+{
+    enum games_fail why;
+    struct api_game *ag = games_fetch(game, GAMES_DB, -1, &why);
+    if (!ag) return why == GAMES_NOT_FOUND ? 0 : -1;
+    int rc = 0;
+    if (ag->row.state == STORE_PLAYING && seat >= 0 && seat < ag->g.nplayers &&
+        !cc_seat_resigned(&ag->g, (unsigned)seat)) {
+        struct game_play p = {.by = GAME_BY_SEAT, .place = 1};
+        p.action.kind = CC_ACTION_RESIGN;
+        p.action.tile = CC_NO_TILE;
+        p.action.seat = (uint8_t)seat;
+        struct game_result res;
+        enum game_outcome out = game_play(&ag, &p, &res);
+        game_result_free(&res);
+        rc = game_outcome_failed(out) ? -1 : 0;
+    }
+    games_free(ag);
+    return rc;
+}

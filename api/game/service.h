@@ -123,6 +123,12 @@ int game_outcome_failed(enum game_outcome rc);
 /* Frees what game_play() wrote into `r` (and zeroes it). */
 void game_result_free(struct game_result *r);
 
+/* Resigns seat `seat` of game `game` if it still plays there (an entrant who left a
+ * tournament): read from the database, then game_play(). 0 (also when the game is gone,
+ * over, or the seat resigned already), or -1 when the server failed (the game may still
+ * run: its clock, if any, ends it). */
+int game_resign_seat(const char *game, int seat);
+
 /* How a game ends (game_end). */
 enum game_ending {
     GAME_ENDS_PLAYED = 0, /* the engine finished it (completed, or a resignation) */

@@ -105,29 +105,6 @@ void routes_tournament_create(const struct api_request *req, struct api_response
     reply_tournament(resp, id, 201);
 }
 
-/* Resigns seat `seat` of game `game` (a withdrawal's running game). Returns 0, or -1 when
- * the server failed (the game may still be running: its clock ends it). */
-static int resign_seat(const char *game, int seat)
-{
-    enum games_fail why;
-    struct api_game *ag = games_fetch(game, GAMES_DB, -1, &why);
-    if (!ag) return why == GAMES_NOT_FOUND ? 0 : -1;
-    int rc = 0;
-    if (ag->row.state == STORE_PLAYING && seat >= 0 && seat < ag->g.nplayers &&
-        !cc_seat_resigned(&ag->g, (unsigned)seat)) {
-        struct game_play p = {.by = GAME_BY_SEAT, .place = 1};
-        p.action.kind = CC_ACTION_RESIGN;
-        p.action.tile = CC_NO_TILE;
-        p.action.seat = (uint8_t)seat;
-        struct game_result res;
-        enum game_outcome out = game_play(&ag, &p, &res);
-        game_result_free(&res);
-        rc = game_outcome_failed(out) ? -1 : 0;
-    }
-    games_free(ag);
-    return rc;
-}
-
 /* A leave of running tournament `id` by `person`: out from now on, its running game resigned
  * (api.md, Additions II). 204, or 409 when it is no entrant still in a running tournament. */
 static void withdraw(struct api_response *resp, const char *id, const char *person)
@@ -145,7 +122,7 @@ static void withdraw(struct api_response *resp, const char *id, const char *pers
         return;
     }
     log_kv(LOG_INFO, "tournament left after the start", "tournament", id, "player", person, NULL);
-    if (game[0] && resign_seat(game, seat))
+    if (game[0] && game_resign_seat(game, seat))
         log_kv(LOG_WARN, "a leaving entrant's game not resigned", "game", game, NULL);
     resp->status = 204;
 }

@@ -922,6 +922,12 @@ static const char *const stmt_sql[ST_COUNT] = {
     /* Person $2 leaves running tournament $1: out from the round running on; its game of
      * that round still being played and its seat there (the table's seat order is the
      * game's), or NULLs. No row: not an entrant still in, or the tournament is not running. */
+    /* The seats of running games of round $2 of tournament $1 held by entrants who left. */
+    [ST_TOURNEY_LEFT_SEATS] =
+        "SELECT x.game_id::text, array_position(x.seats, e.person_id) - 1 FROM tournament_tables "
+        "x JOIN games g ON g.id = x.game_id JOIN tournament_entrants e ON e.tournament_id = "
+        "x.tournament_id AND e.person_id = ANY (x.seats) WHERE x.tournament_id = $1::uuid AND "
+        "x.round = $2::integer AND g.status = 'active' AND e.left_round IS NOT NULL",
     [ST_TOURNEY_WITHDRAW] =
         "UPDATE tournament_entrants e SET left_round = greatest(t.round, 1) FROM tournaments t "
         "WHERE t.id = "

@@ -123,6 +123,7 @@ enum stmt {
     ST_TOURNEY_JOB_DONE,
     ST_TOURNEY_CHECK,
     ST_TOURNEY_EVENTS,
+    ST_TOURNEY_LEFT_SEATS,
     ST_TOURNEY_WITHDRAW,
     /* The lobby's lists (store_lobby.c, 0035). */
     ST_LOBBY_PAGE,

@@ -195,16 +195,50 @@ enum store_status store_tourney_withdraw(const char *id, const char *person, int
     *seat = -1;
     PGconn *pg = db_conn();
     if (!pg) return STORE_UNAVAILABLE;
-    const char *vals[2] = {id, person};
-    PGresult *res;
-    enum store_status s = db_run(&pg, ST_TOURNEY_WITHDRAW, 2, vals, NULL, &res);
+    enum store_status s = db_begin(&pg);
     if (s != STORE_OK) return s;
-    if (PQntuples(res) == 1) {
+    /* The row locked first; the leave's statement then reads the round after the lock. */
+    PGresult *res = NULL;
+    s = db_run(&pg, ST_TOURNEY_LOCK, 1, &id, NULL, &res);
+    if (s == STORE_OK && PQntuples(res) != 1) s = STORE_NOT_FOUND;
+    PQclear(res);
+    res = NULL;
+    const char *vals[2] = {id, person};
+    if (s == STORE_OK) s = db_run(&pg, ST_TOURNEY_WITHDRAW, 2, vals, NULL, &res);
+    if (s == STORE_OK && PQntuples(res) == 1) {
         *was_in = 1;
         if (!PQgetisnull(res, 0, 0)) {
             db_take_text(res, 0, 0, game, AUTH_UUID_LEN + 1);
             *seat = (int)db_long(res, 0, 1, -1);
         }
+    }
+    PQclear(res);
+    if (s == STORE_OK) s = db_exec(pg, "COMMIT", "commit");
+    if (s != STORE_OK) {
+        db_rollback(pg);
+        *was_in = 0;
+        game[0] = '\0';
+        *seat = -1;
+    }
+    return s;
+}
+
+enum store_status store_tourney_left_seats(const char *id, int round, struct store_left_seat *out,
+                                           int cap, int *n)
+{
+    *n = 0;
+    char r[12];
+    snprintf(r, sizeof r, "%d", round);
+    const char *vals[2] = {id, r};
+    PGconn *pg = db_conn();
+    if (!pg) return STORE_UNAVAILABLE;
+    PGresult *res;
+    enum store_status s = db_run(&pg, ST_TOURNEY_LEFT_SEATS, 2, vals, NULL, &res);
+    if (s != STORE_OK) return s;
+    for (int i = 0; i < PQntuples(res) && *n < cap; i++) {
+        if (db_take_text(res, i, 0, out[*n].game, sizeof out[*n].game)) continue;
+        out[*n].seat = (int)db_long(res, i, 1, -1);
+        (*n)++;
     }
     PQclear(res);
     return STORE_OK;

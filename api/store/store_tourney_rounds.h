@@ -80,9 +80,26 @@ enum store_status store_tourney_advance(const char *id, int round, const char *t
 /*
  * Player `person` leaves running tournament `id`: *was_in 1 when it was an entrant still
  * in (then its game being played of the round running and its seat there into game[] and
- * *seat, or "" and -1).
+ * *seat, or "" and -1). The tournament's row is locked first, so a round that begins
+ * (store_tourney_advance) does so wholly before or after the leave: after it, the leave
+ * finds the new round's game; before, the round's run finds the leave
+ * (store_tourney_left_seats).
  */
 enum store_status store_tourney_withdraw(const char *id, const char *person, int *was_in,
                                          char game[AUTH_UUID_LEN + 1], int *seat) NODISCARD;
+
+/* A seat of a tournament's game held by an entrant who left (store_tourney_left_seats). */
+struct store_left_seat {
+    char game[AUTH_UUID_LEN + 1];
+    int seat;
+};
+
+/*
+ * The seats of the running games of round `round` of `id` whose entrant has left, at most
+ * `cap` into out[] (*n of them): a leave that came while the round was paired and its
+ * games created (before it began, so the leave's own look found no game of it).
+ */
+enum store_status store_tourney_left_seats(const char *id, int round, struct store_left_seat *out,
+                                           int cap, int *n) NODISCARD;
 
 #endif

@@ -361,6 +361,117 @@ ITEST(tourney_swiss8, "tournaments: a swiss of 8 over 3 rounds, one entrant leav
     CHECK(bye3 == 1, "round 3 of 7 has one bye: %d", bye3);
 }
 
+/* A leave sent `delay_us` after the start of test_tourney_leave_round_change's last move. */
+struct leave_racer {
+    pthread_t thread;
+    const struct server *srv;
+    const struct field *f;
+    int entrant;
+    int delay_us;
+    long status;
+};
+
+static void *leave_main(void *arg)
+{
+    struct leave_racer *l = arg;
+    char path[160], code[64];
+    usleep((useconds_t)l->delay_us);
+    snprintf(path, sizeof path, "/v1/tournaments/%s/leave", l->f->id);
+    l->status = req(l->srv, "POST", path, NULL, l->f->p[l->entrant].auth, code);
+    return NULL;
+}
+
+/* Into out[]: the entrants of f who left (leaves answered 204) and still hold an unresigned
+ * seat in a running game of round 2 of t, as "E03 " ...; "" when none. */
+static void leavers_seated(const struct server *srv, const struct field *f, const cJSON *t,
+                           const struct leave_racer *l, int nl, char *out, size_t cap)
+{
+    out[0] = '\0';
+    const cJSON *x;
+    cJSON_ArrayForEach(x, jget(cJSON_GetArrayItem(jget(t, "pairings"), 1), "tables"))
+    {
+        if (!cJSON_IsString(jget(x, "game"))) continue;
+        char path[160];
+        snprintf(path, sizeof path, "/v1/games/%s", jstr(x, "game"));
+        cJSON *g = get_json(srv, path);
+        if (!g) continue;
+        const cJSON *pl;
+        cJSON_ArrayForEach(pl, jget(g, "players"))
+        {
+            for (int i = 0; i < nl; i++) {
+                if (l[i].status != 204 ||
+                    strcmp(jstr(pl, "player_id"), f->p[l[i].entrant].id) != 0 ||
+                    cJSON_IsTrue(jget(pl, "resigned")) || strcmp(jstr(g, "status"), "active") != 0)
+                    continue;
+                size_t len = strlen(out);
+                snprintf(out + len, cap - len, "E%02d ", l[i].entrant);
+            }
+        }
+        cJSON_Delete(g);
+    }
+}
+
+ITEST(tourney_leave_round_change,
+      "tournaments: 8 of 16 entrants leave while round 1's last game ends and round 2 is paired "
+      "and created: none keeps a seat in a running game of round 2")
+{
+    static struct field f;
+    char why[300], path[200], code[64], seated[200] = "";
+    CHECK(field_new(srv,
+                    "{\"name\":\"Leavers\",\"format\":\"swiss\",\"rounds\":3,"
+                    "\"players_per_game\":2,\"max_players\":16}",
+                    16, &f, why, sizeof why) == 0,
+          "%s", why);
+    snprintf(path, sizeof path, "/v1/tournaments/%s/start", f.id);
+    CHECK(req(srv, "POST", path, NULL, f.org.auth, code) == 200, "start: %s", code);
+    cJSON *t = wait_past(srv, &f, 0, 15000);
+    CHECK(t, "round 1 did not begin");
+    /* Round 1: every game but the last ends (its first seat resigns). */
+    const cJSON *tables = jget(cJSON_GetArrayItem(jget(t, "pairings"), 0), "tables");
+    int ntables = cJSON_GetArraySize(tables), last_e = -1, failed = 0;
+    char last_game[200] = "";
+    for (int k = 0; k < ntables && !failed; k++) {
+        const cJSON *x = cJSON_GetArrayItem(tables, k);
+        int e = who(&f, cJSON_GetArrayItem(jget(x, "players"), 0)->valuestring);
+        snprintf(path, sizeof path, "/v1/games/%s/resign", jstr(x, "game"));
+        if (k == ntables - 1) {
+            last_e = e;
+            snprintf(last_game, sizeof last_game, "%s", path);
+        } else if (e < 0 || req(srv, "POST", path, NULL, f.p[e].auth, code) != 200) {
+            failed = 1;
+        }
+    }
+    if (failed || last_e < 0 || ntables != 8) cJSON_Delete(t);
+    CHECK(!failed && last_e >= 0 && ntables == 8, "round 1's games: %d tables", ntables);
+    /* The last game ends while eight entrants of the first seven games leave, one every 6 ms
+     * from then on: some leaves land while round 2 is paired and its games created. */
+    struct leave_racer l[8];
+    for (int i = 0; i < 8; i++) {
+        const cJSON *x = cJSON_GetArrayItem(tables, i % 7);
+        l[i] = (struct leave_racer){.srv = srv, .f = &f, .delay_us = 6000 * i};
+        l[i].entrant = who(&f, cJSON_GetArrayItem(jget(x, "players"), i / 7 ? 0 : 1)->valuestring);
+    }
+    cJSON_Delete(t);
+    for (int i = 0; i < 8; i++) pthread_create(&l[i].thread, NULL, leave_main, &l[i]);
+    long st = req(srv, "POST", last_game, NULL, f.p[last_e].auth, code);
+    for (int i = 0; i < 8; i++) pthread_join(l[i].thread, NULL);
+    CHECK(st == 200, "the last game's resignation: %ld %s", st, code);
+    t = wait_past(srv, &f, 1, 15000);
+    CHECK(t, "round 2 did not begin");
+    /* The leaves resign their games before answering; the round's run resigns those whose
+     * leave came while it paired (up to 5 s for its last steps). */
+    for (int waited = 0; waited <= 5000; waited += 100) {
+        leavers_seated(srv, &f, t, l, 8, seated, sizeof seated);
+        if (!seated[0]) break;
+        usleep(100000);
+    }
+    int left = 0;
+    for (int i = 0; i < 8; i++) left += l[i].status == 204;
+    cJSON_Delete(t);
+    CHECK(left == 8, "%d of 8 leaves answered 204", left);
+    CHECK(!seated[0], "entrants who left still seated in round 2: %s", seated);
+}
+
 ITEST(tourney_round_robin4, "tournaments: a round robin of 4: everyone meets everyone once")
 {
     char why[300];
