@@ -71,25 +71,28 @@ int json_in_seek(const char *body, size_t len, struct json_seek *out, struct jso
     const cJSON *p = cJSON_GetObjectItemCaseSensitive(root, "players");
     out->players = 2;
     if (p) {
-        if (!cJSON_IsNumber(p) || p->valuedouble != (double)(int)p->valuedouble ||
-            p->valueint < 2 || p->valueint > CC_MAX_PLAYERS) {
+        /* The range before the cast: a double out of an int's range has no int (UB). */
+        if (!cJSON_IsNumber(p) || !(p->valuedouble >= 2 && p->valuedouble <= CC_MAX_PLAYERS) ||
+            p->valuedouble != floor(p->valuedouble)) {
             json_fail(err, "invalid_body", "players must be an integer from 2 to %d.",
                       CC_MAX_PLAYERS);
             goto out;
         }
-        out->players = p->valueint;
+        out->players = (int)p->valuedouble;
     }
     if (decode_range(cJSON_GetObjectItemCaseSensitive(root, "rating_range"), out, err)) goto out;
     const cJSON *b = cJSON_GetObjectItemCaseSensitive(root, "bot_after_seconds");
     if (b && !cJSON_IsNull(b)) {
-        if (!cJSON_IsNumber(b) || b->valuedouble != (double)(int)b->valuedouble ||
-            b->valueint < JSON_SEEK_BOT_AFTER_MIN || b->valueint > JSON_SEEK_BOT_AFTER_MAX) {
+        if (!cJSON_IsNumber(b) ||
+            !(b->valuedouble >= JSON_SEEK_BOT_AFTER_MIN &&
+              b->valuedouble <= JSON_SEEK_BOT_AFTER_MAX) ||
+            b->valuedouble != floor(b->valuedouble)) {
             json_fail(err, "invalid_bot_after_seconds",
                       "bot_after_seconds must be null or an integer from %d to %d.",
                       JSON_SEEK_BOT_AFTER_MIN, JSON_SEEK_BOT_AFTER_MAX);
             goto out;
         }
-        out->bot_after_s = b->valueint;
+        out->bot_after_s = (int)b->valuedouble;
     }
     /* The rest is a new game's: decoded by that decoder, with placeholder seats. */
     cJSON_DeleteItemFromObjectCaseSensitive(root, "players");

@@ -2,6 +2,7 @@
 #include "json_tournament.h"
 
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,8 +16,9 @@ static int int_member(const cJSON *obj, const char *name, int lo, int hi, int *v
 {
     const cJSON *m = cJSON_GetObjectItemCaseSensitive(obj, name);
     if (!m) return 0;
-    if (!cJSON_IsNumber(m) || m->valuedouble != (double)(long long)m->valuedouble ||
-        m->valuedouble < lo || m->valuedouble > hi)
+    /* The range before the integer test: a cast of a double beyond long long's is UB. */
+    if (!cJSON_IsNumber(m) || !(m->valuedouble >= lo && m->valuedouble <= hi) ||
+        m->valuedouble != floor(m->valuedouble))
         return json_fail(err, "invalid_body", "\"%s\" must be an integer from %d to %d.", name, lo,
                          hi);
     *v = (int)m->valuedouble;

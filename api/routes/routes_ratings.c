@@ -238,7 +238,11 @@ static int cursor_parse(const char *c, long *rank, struct store_board_after *aft
         }
         return -1;
     }
-    return auth_uuid_valid(subject) ? 0 : -1;
+    /* A person's id as the list writes it: lowercase (the subjects compare as text). */
+    if (!auth_uuid_valid(subject)) return -1;
+    for (const char *ch = subject; *ch; ch++)
+        if (*ch >= 'A' && *ch <= 'F') return -1;
+    return 0;
 }
 
 void routes_leaderboard(const struct api_request *req, struct api_response *resp, const char *pool)

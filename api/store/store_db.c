@@ -702,9 +702,15 @@ static const char *const stmt_sql[ST_COUNT] = {
         "DESC, game_id DESC LIMIT $3::integer",
     /* A page of pool $1's leaderboard from the index ratings_leaderboard: after the entry
      * ($3 rating, $4 subject; Infinity and '' from the top), people only unless $2, at
-     * most $5 + 1 entries (one more than a page: then another page follows). */
+     * most $5 + 1 entries (one more than a page: then another page follows). Not
+     * provisional as the answer shows it: the deviation grown by the time away
+     * (glicko2_aged(): deviation^2 + periods * (volatility * 173.7178)^2, 0.21436 periods
+     * a day; glicko2.h) at most 110. */
     [ST_RATINGS_BOARD] = "SELECT '', " RATING_COLUMNS " FROM ratings r LEFT JOIN people p ON "
                          "p.id = r.person_id WHERE r.pool = $1 AND r.deviation <= 110 AND "
+                         "r.deviation * r.deviation + greatest(extract(epoch FROM now() - "
+                         "r.last_rated_at), 0) / 86400.0 * 0.21436 * (r.volatility * "
+                         "173.7178) ^ 2 <= 110.0 * 110.0 AND "
                          "(r.rating, r.subject) < ($3::float8, $4::text) AND r.last_rated_at > "
                          "now() - interval '90 days' AND ($2::boolean OR r.person_id IS NOT "
                          "NULL) ORDER BY r.rating DESC, r.subject DESC LIMIT $5::integer + 1",

@@ -42,16 +42,20 @@ static long status_of(const struct server *srv, const char *path, char code[64])
 
 ITEST(test_ratings_read, "ratings: profiles, histories, leaderboards, bots")
 {
-    struct person a, b, c;
+    struct person a, b, c, d;
     char why[300], path[256], code[64];
     CHECK(person_new(srv, "Ann", &a, why, sizeof why) == 0, "%s", why);
     CHECK(person_new(srv, "Bob", &b, why, sizeof why) == 0, "%s", why);
     CHECK(person_new(srv, "Cy", &c, why, sizeof why) == 0, "%s", why);
-    /* Ann 1700 settled, Bob 1800 settled, Cy 1900 but away 120 days; Ann provisional in
-     * hills; a computer player above them all. */
+    CHECK(person_new(srv, "Dee", &d, why, sizeof why) == 0, "%s", why);
+    /* Ann 1700 settled, Bob 1800 settled, Cy 1900 but away 120 days; Dee 1750 stored at 105
+     * but away 60 days: sqrt(105^2 + 60 * 0.21436 * (0.06 * 173.7178)^2) = 111.5, shown
+     * provisional, so not on the leaderboard; Ann provisional in hills; a computer player
+     * above them all. */
     CHECK(rate(a.id, "classic", "1700", "60", "2") == 1, "insert Ann");
     CHECK(rate(b.id, "classic", "1800", "80", "1") == 1, "insert Bob");
     CHECK(rate(c.id, "classic", "1900", "50", "120") == 1, "insert Cy");
+    CHECK(rate(d.id, "classic", "1750", "105", "60") == 1, "insert Dee");
     CHECK(rate(a.id, "hills", "1550", "200", "0") == 1, "insert Ann hills");
     CHECK(insert("INSERT INTO ratings (subject, pool, bot, think_class, rating, deviation, "
                  "volatility, games, last_rated_at) VALUES ('bot:mcts:slow', 'classic', 'mcts', "
@@ -121,7 +125,8 @@ ITEST(test_ratings_read, "ratings: profiles, histories, leaderboards, bots")
     CHECK(status_of(srv, path, code) == 400 && strcmp(code, "invalid_parameter") == 0,
           "limit=0: %s", code);
 
-    /* The leaderboard: Bob, then Ann (Cy inactive, the bot left out); pages by cursor. */
+    /* The leaderboard: Bob, then Ann (Cy inactive, Dee provisional by now, the bot left
+     * out); pages by cursor. */
     j = get_json(srv, "/v1/leaderboards/classic?limit=1");
     CHECK(j, "leaderboard");
     ok = cJSON_GetArraySize(jget(j, "entries")) == 1 && jnum(j, "entries.0.rank") == 1 &&
@@ -138,6 +143,13 @@ ITEST(test_ratings_read, "ratings: profiles, histories, leaderboards, bots")
          strcmp(jstr(j, "entries.0.name"), "Ann") == 0 && cJSON_IsNull(jget(j, "next_cursor"));
     cJSON_Delete(j);
     CHECK(ok, "leaderboard page 2");
+    /* The cursor with its subject in capitals is not one the list gave. */
+    char *subject = strrchr(cursor, '.');
+    for (char *ch = subject ? subject : cursor; *ch; ch++)
+        if (*ch >= 'a' && *ch <= 'f') *ch = (char)(*ch - 'a' + 'A');
+    snprintf(path, sizeof path, "/v1/leaderboards/classic?limit=1&cursor=%s", cursor);
+    CHECK(status_of(srv, path, code) == 400 && strcmp(code, "invalid_parameter") == 0,
+          "a cursor in capitals: %s", code);
     j = get_json(srv, "/v1/leaderboards/classic?bots=true");
     CHECK(j && cJSON_GetArraySize(jget(j, "entries")) == 3 &&
               strcmp(jstr(j, "entries.0.bot"), "mcts") == 0 &&

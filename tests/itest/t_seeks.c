@@ -381,7 +381,7 @@ ITEST(test_seeks_lapse, "seeks: a live seek lapses unpolled (SEEK_LAPSE_SECONDS=
 }
 
 ITEST(test_seeks_limit_lobby, "seeks: 10 open per player (429 too_many_seeks), the lobby of "
-                              "correspondence seeks without a token")
+                              "correspondence seeks without a token (400 for an unknown ruleset)")
 {
     struct person a;
     char why[300], ids[10][64], code[64], body[256];
@@ -401,6 +401,23 @@ ITEST(test_seeks_limit_lobby, "seeks: 10 open per player (429 too_many_seeks), t
     int ok = n == 10 && strcmp(first, "discovery") == 0;
     cJSON_Delete(lobby);
     CHECK(ok, "the lobby lists %d seeks (%s)", n, first);
+    /* Numbers far beyond an int's range are refused, not cast (UBSan watches this run). */
+    CHECK(seek_post(srv, &a, "{\"players\":1e300,\"clock\":{\"turn_seconds\":60}}", NULL, code) ==
+                  400 &&
+              strcmp(code, "invalid_body") == 0,
+          "players 1e300: %s", code);
+    CHECK(seek_post(srv, &a,
+                    "{\"players\":2,\"bot_after_seconds\":-1e300,\"clock\":{\"turn_seconds\":60}}",
+                    NULL, code) == 400 &&
+              strcmp(code, "invalid_bot_after_seconds") == 0,
+          "bot_after_seconds -1e300: %s", code);
+    struct resp nope;
+    http(srv, "GET", "/v1/seeks?ruleset=nope", NULL, NULL, &nope);
+    ok = nope.status == 400 && nope.json &&
+         strcmp(jstr(nope.json, "code"), "invalid_parameter") == 0;
+    st = nope.status;
+    resp_free(&nope);
+    CHECK(ok, "the lobby of an unknown ruleset: %ld", st);
     for (int i = 0; i < 10; i++) CHECK(seek_delete(srv, &a, ids[i], code) == 200, "cancel");
     CHECK(seek_post(srv, &a, body, ids[0], code) == 201, "a seek after cancelling: %s", code);
     CHECK(seek_delete(srv, &a, ids[0], code) == 200, "cancel");

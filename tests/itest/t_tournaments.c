@@ -232,6 +232,8 @@ ITEST(tourney_refusals, "tournaments: bad bodies, tokens and parameters change n
         {"{\"format\":\"knockout\"}", "invalid_body"},
         {"{\"name\":\"x\",\"format\":\"knockout\",\"players_per_game\":5}", "invalid_body"},
         {"{\"name\":\"x\",\"format\":\"knockout\",\"max_players\":1}", "invalid_body"},
+        {"{\"name\":\"x\",\"format\":\"swiss\",\"rounds\":1e300}", "invalid_body"},
+        {"{\"name\":\"x\",\"format\":\"knockout\",\"max_players\":-1e300}", "invalid_body"},
         {"{\"name\":\"x\",\"format\":\"round_robin\",\"max_players\":25}", "invalid_body"},
         {"{\"name\":\"x\",\"format\":\"knockout\",\"rated\":true}", "unrated_setup"},
         {"{\"name\":\"x\",\"format\":\"knockout\",\"starts_at\":\"tomorrow\"}", "invalid_body"},
