@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "status.h"
 #include "tiles.h"
@@ -36,8 +37,9 @@ static int digits(const char *s, int n)
     return v;
 }
 
-/* 1 when `s` is an RFC 3339 time in UTC: YYYY-MM-DDTHH:MM:SS, optional .fraction, Z. */
-static int utc_time(const char *s)
+/* 1 when `s` is an RFC 3339 time in UTC: YYYY-MM-DDTHH:MM:SS, optional .fraction, Z; its
+ * second since the epoch into *at. */
+static int utc_time(const char *s, time_t *at)
 {
     size_t len = strlen(s);
     if (len < 20 || len > 27 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' ||
@@ -51,6 +53,13 @@ static int utc_time(const char *s)
     static const int days[12] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
     int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
     if (d > days[mo - 1] || (mo == 2 && d == 29 && !leap)) return 0;
+    struct tm tm = {.tm_year = y - 1900,
+                    .tm_mon = mo - 1,
+                    .tm_mday = d,
+                    .tm_hour = h,
+                    .tm_min = mi,
+                    .tm_sec = sec};
+    *at = timegm(&tm);
     if (len == 20) return 1;
     return s[19] == '.' && len >= 22 && digits(s + 20, (int)len - 21) >= 0;
 }
@@ -138,10 +147,17 @@ int json_in_tournament(const char *body, size_t len, struct json_tournament *out
 
     const cJSON *starts = cJSON_GetObjectItemCaseSensitive(root, "starts_at");
     if (starts && !cJSON_IsNull(starts)) {
-        if (!cJSON_IsString(starts) || !utc_time(starts->valuestring)) {
+        time_t at = 0;
+        if (!cJSON_IsString(starts) || !utc_time(starts->valuestring, &at)) {
             json_fail(err, "invalid_body",
                       "\"starts_at\" must be null or a time in UTC (RFC 3339: "
                       "2026-12-24T18:00:00Z).");
+            goto out;
+        }
+        /* A time gone by would start (or, alone, call off) the tournament at once: refused,
+         * with a minute's grace for the client's clock. */
+        if (at < time(NULL) - JSON_TOURNEY_STARTS_GRACE_S) {
+            json_fail(err, "invalid_body", "\"starts_at\" must not lie in the past.");
             goto out;
         }
         memcpy(out->starts_at, starts->valuestring, strlen(starts->valuestring) + 1);

@@ -10,7 +10,8 @@
 #include "store.h"
 #include "store_tournaments.h"
 
-#define JSON_TOURNEY_MAX_PLAYERS 256 /* max_players at most (pairing.h's limit) */
+#define JSON_TOURNEY_MAX_PLAYERS    256 /* max_players at most (pairing.h's limit) */
+#define JSON_TOURNEY_STARTS_GRACE_S 60  /* starts_at may lie this far in the past */
 #define JSON_TOURNEY_RR_MAX_PLAYERS                                                                \
     24                             /* a round robin's max_players at most (the schedules           \
                                       tests/api/pairing_test.c checks) */

@@ -77,12 +77,17 @@ void routes_tournament_create(const struct api_request *req, struct api_response
     (void)arg;
     struct store_person me;
     if (routes_player_auth(req, resp, &me)) return;
-    if (routes_creation_limited(req, resp)) return; /* a creation, as a game's or a player's */
     struct json_tournament t;
     struct json_err err;
     char id[AUTH_UUID_LEN + 1];
     if (json_in_tournament(req->body, req->body_len, &t, &err)) {
         routes_body_refused(resp, &err);
+        json_tournament_free(&t);
+        return;
+    }
+    /* A creation, as a game's or a player's: counted once the body is one (a refused body
+     * takes no token, as with seeks). */
+    if (routes_creation_limited(req, resp)) {
         json_tournament_free(&t);
         return;
     }

@@ -237,6 +237,8 @@ ITEST(tourney_refusals, "tournaments: bad bodies, tokens and parameters change n
         {"{\"name\":\"x\",\"format\":\"round_robin\",\"max_players\":25}", "invalid_body"},
         {"{\"name\":\"x\",\"format\":\"knockout\",\"rated\":true}", "unrated_setup"},
         {"{\"name\":\"x\",\"format\":\"knockout\",\"starts_at\":\"tomorrow\"}", "invalid_body"},
+        {"{\"name\":\"x\",\"format\":\"knockout\",\"starts_at\":\"1970-01-01T00:00:00Z\"}",
+         "invalid_body"},
         {"{\"name\":\"x\",\"format\":\"knockout\",\"starts_at\":\"2031-02-30T10:00:00Z\"}",
          "invalid_body"},
         {"{\"name\":\"x\",\"format\":\"knockout\",\"clock\":{\"turn_seconds\":0}}",
