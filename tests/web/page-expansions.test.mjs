@@ -46,7 +46,16 @@ test('both expansions: the form, figures offered and taken, supplies and goods, 
     await page.fill('#deck', DECK.join(' '));
     await page.screenshot({ path: path.join(artifacts, 'expansions-form.png'), fullPage: true });
     await page.click('#create');
-    await page.waitForFunction(() => window.tilehall.view && window.tilehall.view.state && window.tilehall.view.state.game);
+    // Up to 60 s (a busy machine); if the game never shows, say what the page said.
+    try {
+        await page.waitForFunction(() => window.tilehall.view && window.tilehall.view.state && window.tilehall.view.state.game,
+            null, { timeout: 60000 });
+    } catch (e) {
+        const shown = await page.evaluate(() => [...document.querySelectorAll('.err:not([hidden])')]
+            .map((el) => el.textContent.trim()).filter(Boolean).join(' | ')).catch(() => '?');
+        await page.screenshot({ path: path.join(artifacts, 'expansions-no-game.png'), fullPage: true }).catch(() => {});
+        throw new Error(`no game after create (${e.message}); sent ${JSON.stringify(sent)}; page: ${shown}; console: ${lines.join(' / ')}`);
+    }
     assert.deepEqual(sent[0].options, { edition: 'standard', river: false, expansions: ['inns', 'traders'], inn_cathedral_final: 'ignore' });
     // The seat panel: each seat's large follower, builder and pig, and its goods.
     await page.waitForSelector('#scores .supply[data-seat="0"]');
