@@ -7,8 +7,6 @@
 
 #include "nodiscard.h"
 
-/* The leaderboard's statement (ST_RATINGS_BOARD, store_db.c) repeats the provisional bound,
- * the periods a day and the scale in SQL: change them together. */
 #define GLICKO2_INITIAL_RATING     1500.0   /* a new player's rating */
 #define GLICKO2_INITIAL_DEVIATION  350.0    /* a new player's deviation, also the ceiling */
 #define GLICKO2_INITIAL_VOLATILITY 0.06     /* a new player's volatility */

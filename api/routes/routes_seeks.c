@@ -237,21 +237,11 @@ void routes_seek_delete(const struct api_request *req, struct api_response *resp
     free(s.pool);
 }
 
-/* Whether `name` is a ruleset's name (cc_ruleset_name()). */
-static int ruleset_named(const char *name)
-{
-    for (int r = 0; r < CC_RULESET_COUNT; r++) {
-        const char *n = cc_ruleset_name((enum cc_ruleset)r);
-        if (n && strcmp(n, name) == 0) return 1;
-    }
-    return 0;
-}
-
 void routes_seeks_lobby(const struct api_request *req, struct api_response *resp, const char *arg)
 {
     (void)arg;
     const char *ruleset = api_query_get(req, "ruleset");
-    if (ruleset && !ruleset_named(ruleset)) {
+    if (ruleset && cc_ruleset_parse(ruleset) < 0) {
         problem_reply(resp, 400, "invalid_parameter", "ruleset must be a ruleset's name.");
         return;
     }

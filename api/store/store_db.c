@@ -704,13 +704,15 @@ static const char *const stmt_sql[ST_COUNT] = {
      * ($3 rating, $4 subject; Infinity and '' from the top), people only unless $2, at
      * most $5 + 1 entries (one more than a page: then another page follows). Not
      * provisional as the answer shows it: the deviation grown by the time away
-     * (glicko2_aged(): deviation^2 + periods * (volatility * 173.7178)^2, 0.21436 periods
-     * a day; glicko2.h) at most 110. */
+     * (glicko2_aged(): deviation^2 + periods * (volatility * scale)^2) at most $6, with $7
+     * periods a day and $8 the scale (glicko2.h's constants, store_leaderboard). The stored
+     * deviation's bound is written as the partial index (0023) has it, so that the planner
+     * uses the index. */
     [ST_RATINGS_BOARD] = "SELECT '', " RATING_COLUMNS " FROM ratings r LEFT JOIN people p ON "
-                         "p.id = r.person_id WHERE r.pool = $1 AND r.deviation <= 110 AND "
-                         "r.deviation * r.deviation + greatest(extract(epoch FROM now() - "
-                         "r.last_rated_at), 0) / 86400.0 * 0.21436 * (r.volatility * "
-                         "173.7178) ^ 2 <= 110.0 * 110.0 AND "
+                         "p.id = r.person_id WHERE r.pool = $1 AND r.deviation <= 110 "
+                         "AND r.deviation * r.deviation + greatest(extract(epoch FROM now() - "
+                         "r.last_rated_at), 0) / 86400.0 * $7::float8 * (r.volatility * "
+                         "$8::float8) ^ 2 <= $6::float8 * $6::float8 AND "
                          "(r.rating, r.subject) < ($3::float8, $4::text) AND r.last_rated_at > "
                          "now() - interval '90 days' AND ($2::boolean OR r.person_id IS NOT "
                          "NULL) ORDER BY r.rating DESC, r.subject DESC LIMIT $5::integer + 1",

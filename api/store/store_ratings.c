@@ -325,8 +325,14 @@ enum store_status store_leaderboard(const char *pool, int bots, int limit,
     snprintf(rating, sizeof rating, "%.17g", after->rating);
     if (isinf(after->rating)) snprintf(rating, sizeof rating, "Infinity");
     snprintf(lim, sizeof lim, "%d", limit);
-    const char *vals[5] = {pool, bots ? "true" : "false", rating, after->subject, lim};
-    enum store_status s = read_ratings(ST_RATINGS_BOARD, 5, vals, NULL, out);
+    /* Not provisional as shown (json_rating_members): glicko2.h's bound, periods, scale. */
+    char bound[32], per_day[32], scale[32];
+    snprintf(bound, sizeof bound, "%.17g", GLICKO2_PROVISIONAL_ABOVE);
+    snprintf(per_day, sizeof per_day, "%.17g", GLICKO2_PERIODS_PER_DAY);
+    snprintf(scale, sizeof scale, "%.17g", GLICKO2_SCALE);
+    const char *vals[8] = {
+        pool, bots ? "true" : "false", rating, after->subject, lim, bound, per_day, scale};
+    enum store_status s = read_ratings(ST_RATINGS_BOARD, 8, vals, NULL, out);
     if (s == STORE_OK && out->n > limit) {
         out->n = limit;
         out->more = 1;
