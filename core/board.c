@@ -328,22 +328,28 @@ void cc_feature_groups(const struct cc_tile_type *type, unsigned rot, const uint
     }
 }
 
+unsigned cc_group_roots(const struct cc_tile_type *type, unsigned rot, const uint16_t roots[12],
+                        uint16_t group, uint16_t out[16])
+{
+    const uint8_t *sf = type->slot_feature[rot];
+    unsigned n = 0;
+    for (unsigned i = 0; i < 12; i++) {
+        if (roots[i] == CC_NO_ROOT || !(group >> sf[i] & 1u)) continue;
+        unsigned j = 0;
+        while (j < n && out[j] != roots[i]) j++;
+        if (j == n && n < 16) out[n++] = roots[i];
+    }
+    return n;
+}
+
 unsigned cc_join_roots_near(const struct cc_game *g, const struct cc_tile_type *type, unsigned f,
                             unsigned rot, const int nb[4], uint16_t out[16], uint16_t *group)
 {
     uint16_t roots[12], groups[CC_MAX_TILE_FEATURES];
     cc_slot_roots(g, nb, roots);
     cc_feature_groups(type, rot, roots, groups);
-    const uint8_t *sf = type->slot_feature[rot];
-    unsigned n = 0;
-    for (unsigned i = 0; i < 12; i++) {
-        if (roots[i] == CC_NO_ROOT || !(groups[f] >> sf[i] & 1u)) continue;
-        unsigned j = 0;
-        while (j < n && out[j] != roots[i]) j++;
-        if (j == n && n < 16) out[n++] = roots[i];
-    }
     if (group) *group = groups[f];
-    return n;
+    return cc_group_roots(type, rot, roots, groups[f], out);
 }
 
 unsigned cc_join_roots(const struct cc_game *g, const struct cc_tile_type *type, unsigned f, int x,

@@ -170,6 +170,19 @@ void cc_slot_roots(const struct cc_game *g, const int nb[4], uint16_t roots[12])
 void cc_feature_groups(const struct cc_tile_type *type, unsigned rot, const uint16_t roots[12],
                        uint16_t group[CC_MAX_TILE_FEATURES]);
 
+/* The roots beyond the slots of the features in `group` (a bit per feature of `type` turned
+ * `rot`, from cc_feature_groups()), distinct, into out[]; returns how many. */
+unsigned cc_group_roots(const struct cc_tile_type *type, unsigned rot, const uint16_t roots[12],
+                        uint16_t group, uint16_t out[16]);
+
+/* What a placement of a tile turned `rot` on a square joins: the side tiles, the root
+ * beyond each edge slot and each feature's group (placement.c, for the modules' hooks). */
+struct cc_joins {
+    int nb[4];
+    uint16_t roots[12];
+    uint16_t group[CC_MAX_TILE_FEATURES];
+};
+
 /* Of the engine's public interface (game.h includes this header): */
 
 /* The placed tile at (x, y): its board index, or -1. */

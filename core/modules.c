@@ -95,9 +95,9 @@ enum cc_status cc_modules_check_deploy(const struct cc_game *g, unsigned kind)
 }
 
 void cc_modules_own_features(const struct cc_game *g, struct cc_placement *p, uint16_t own,
-                             const int nb[4])
+                             const struct cc_joins *j)
 {
-    EACH_ON(g, own_features) m->own_features(g, p, own, nb);
+    EACH_ON(g, own_features) m->own_features(g, p, own, j);
 }
 
 int cc_modules_feature_value(const struct cc_game *g, uint16_t root, enum cc_kind kind, bool final,

@@ -96,11 +96,11 @@ struct cc_module {
     void (*placement_followups)(const struct cc_game *g, struct cc_placement *p);
     /* The same for figures that go only onto features holding a follower of their owner
      * (placement.c finds those with its occupancy check): `own` has bit f set when feature
-     * f of the placed tile would hold one of the seat to move's followers, `nb` the tiles
-     * on the square's four sides (cc_side_tiles()). Called only with `own` nonzero and
-     * when want_own said yes. */
+     * f of the placed tile would hold one of the seat to move's followers, `j` what the
+     * placement joins (its side tiles, the roots beyond its slots, its features' groups).
+     * Called only with `own` nonzero and when want_own said yes. */
     void (*own_features)(const struct cc_game *g, struct cc_placement *p, uint16_t own,
-                         const int nb[4]);
+                         const struct cc_joins *j);
     /* Whether own_features is worth calling now (the seat to move has such a figure left). */
     bool (*want_own)(const struct cc_game *g);
     /* A feature's value: `points` as the base rules count the feature `root` of `kind`
@@ -219,7 +219,7 @@ static inline bool cc_modules_turn_again(struct cc_game *g, struct cc_events *ev
 }
 enum cc_status cc_modules_check_deploy(const struct cc_game *g, unsigned kind);
 void cc_modules_own_features(const struct cc_game *g, struct cc_placement *p, uint16_t own,
-                             const int nb[4]);
+                             const struct cc_joins *j);
 int cc_modules_feature_value(const struct cc_game *g, uint16_t root, enum cc_kind kind, bool final,
                              int points);
 void cc_modules_final_scoring(const struct cc_game *g, struct cc_player *players,

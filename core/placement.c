@@ -54,22 +54,21 @@ void cc_placement_followups(const struct cc_game *g, struct cc_placement *p)
     if (!deploy && !cc_modules_want_own(g)) return;
     /* The edge slots whose feature beyond (on the tile past that side) holds a follower
      * (held), and one of the seat's (mine): the index of holders, one look-up a slot. */
-    int nb[4];
-    cc_side_tiles(g, p->x, p->y, nb);
-    uint16_t roots[12];
-    cc_slot_roots(g, nb, roots);
+    struct cc_joins j;
+    cc_side_tiles(g, p->x, p->y, j.nb);
+    cc_slot_roots(g, j.nb, j.roots);
     uint16_t held = 0, mine = 0;
     for (unsigned i = 0; i < 12; i++) {
-        if (roots[i] == CC_NO_ROOT) continue;
-        unsigned h = g->holders[roots[i]];
+        if (j.roots[i] == CC_NO_ROOT) continue;
+        unsigned h = g->holders[j.roots[i]];
         held |= (uint16_t)((unsigned)((h & CC_HOLDER_FOLLOWERS) != 0) << i);
         mine |= (uint16_t)((h >> g->seat & 1u) << i);
     }
     if (!deploy && !mine) return;
     /* A feature of the tile is held when a segment of its group touches a held slot (the
      * segments of a group are one feature once placed: cc_feature_groups()). */
-    uint16_t group[CC_MAX_TILE_FEATURES], locs[CC_MAX_TILE_FEATURES], heldf = 0, minef = 0;
-    cc_feature_groups(t, p->rot, roots, group);
+    uint16_t locs[CC_MAX_TILE_FEATURES], heldf = 0, minef = 0;
+    cc_feature_groups(t, p->rot, j.roots, j.group);
     for (unsigned f = 0; f < t->nfeatures; f++) {
         locs[f] = cc_rotate_slots(t->features[f].slots, p->rot);
         if (locs[f] & held) heldf |= (uint16_t)(1u << f);
@@ -78,12 +77,12 @@ void cc_placement_followups(const struct cc_game *g, struct cc_placement *p)
     uint16_t unheld = 0, own = 0; /* own: bits of the tile's features */
     for (unsigned f = 0; f < t->nfeatures; f++) {
         if (!(rules->follower_kinds & (1u << t->features[f].kind))) continue;
-        if (!(group[f] & heldf)) unheld |= locs[f];
-        if (group[f] & minef) own |= (uint16_t)(1u << f);
+        if (!(j.group[f] & heldf)) unheld |= locs[f];
+        if (j.group[f] & minef) own |= (uint16_t)(1u << f);
     }
     if (me->followers) p->follower = unheld;
     if (me->large) p->large = unheld;
-    if (own && (!deploy || cc_modules_want_own(g))) cc_modules_own_features(g, p, own, nb);
+    if (own && (!deploy || cc_modules_want_own(g))) cc_modules_own_features(g, p, own, &j);
 }
 
 /* Whether `type` fits at frontier square (x, y) turned `rot`, given the square's

@@ -73,7 +73,7 @@ static bool traders_want_own(const struct cc_game *g)
 /* The builder on each road or city, the pig on each field, of the features `own` that would
  * hold a follower of the seat to move (placement.c), the builder unless it is completed. */
 static void traders_own_features(const struct cc_game *g, struct cc_placement *p, uint16_t own,
-                                 const int nb[4])
+                                 const struct cc_joins *j)
 {
     const struct cc_player *me = &g->players[g->seat];
     const struct cc_tile_type *t = &cc_types(g)[p->tile];
@@ -84,9 +84,8 @@ static void traders_own_features(const struct cc_game *g, struct cc_placement *p
         if (me->pigs && kind == CC_KIND_FIELD) p->pig |= locs;
         if (!me->builders || (kind != CC_KIND_ROAD && kind != CC_KIND_CITY)) continue;
         uint16_t joined[16];
-        uint16_t group;
-        unsigned n = cc_join_roots_near(g, t, f, p->rot, nb, joined, &group);
-        if (!would_complete(g, t, group, p->rot, nb, joined, n)) p->builder |= locs;
+        unsigned n = cc_group_roots(t, p->rot, j->roots, j->group[f], joined);
+        if (!would_complete(g, t, j->group[f], p->rot, j->nb, joined, n)) p->builder |= locs;
     }
 }
 
