@@ -23,6 +23,7 @@
 #include "mono.h"
 #include "matchmaker.h"
 #include "tourney_run.h"
+#include "tourney_sweep.h"
 #include "retention.h"
 #include "router.h"
 #include "routes.h"
@@ -132,7 +133,8 @@ int main(void)
     if (webhook_start(&cfg)) goto out_live;
     store_set_job_hook(jobs_kick); /* this server's commit that made a job due */
     if (bots_init() || clocks_init() || suspension_init() || retention_init(&cfg) ||
-        matchmaker_init() || tourney_run_init() || analysis_run_init(&cfg) || jobs_start(&cfg))
+        matchmaker_init() || tourney_run_init() || tourney_sweep_init() ||
+        analysis_run_init(&cfg) || jobs_start(&cfg))
         goto out_webhook;
     static const struct http_app app = {.handle = api_handle, .route_template = api_route_template};
     if (http_start(&cfg, &app)) goto out_jobs;

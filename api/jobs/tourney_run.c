@@ -175,30 +175,6 @@ static enum jobs_result finish(const char *id, const struct store_tourney *t, lo
     return JOBS_DONE;
 }
 
-/* Resigns the seats of round `round`'s games whose entrant left while the round was
- * paired and its games created (store_tourney_left_seats): a leave once the round began
- * resigns its game itself (routes_tournaments.c). A seat that could not be resigned (the
- * server failed) is logged; its clock, if any, ends it. */
-static void resign_left(const char *id, int round)
-{
-    struct store_left_seat left[64];
-    int n = 0;
-    if (store_tourney_left_seats(id, round, left, 64, &n) != STORE_OK) {
-        log_kv(LOG_WARN, "tournament round: the seats of entrants who left not read", "tournament",
-               id, NULL);
-        return;
-    }
-    for (int i = 0; i < n; i++) {
-        if (game_resign_seat(left[i].game, left[i].seat) == 0) {
-            log_kv(LOG_INFO, "tournament round: a leaver's seat resigned", "tournament", id, "game",
-                   left[i].game, NULL);
-            continue;
-        }
-        log_kv(LOG_WARN, "tournament round: a leaver's seat not resigned", "tournament", id, "game",
-               left[i].game, NULL);
-    }
-}
-
 /* Round `round` of tournament `id`, for job `j`. */
 static enum jobs_result run_round(const char *id, int round, const struct store_job *j)
 {
@@ -251,7 +227,6 @@ static enum jobs_result run_round(const char *id, int round, const struct store_
     int done = 0;
     if (!json || store_tourney_advance(id, round, "round_started", json, j->id, &done) != STORE_OK)
         goto out;
-    resign_left(id, round);
     if (done) { /* how long the pairing and the games' creation took */
         char rs[12], pms[24], cms[24];
         snprintf(rs, sizeof rs, "%d", round);

@@ -8,7 +8,8 @@
  * no-op). A run pairs the round (api/game/tourney.h), stores the pairing once (a round
  * paired already keeps its tables), creates each table's game through the game service
  * bound to its table in the game's own transaction (a table takes one game), and then, in
- * one transaction, marks the round begun, writes `round_started` and removes the job. When
+ * one transaction, marks the round begun, writes `round_started`, removes the job and,
+ * once somebody has left, plans the leavers' sweep (tourney_sweep.h). When
  * there is no next round (the swiss's rounds played, every round robin round played, one
  * knockout player left) it finishes the tournament the same way (`tournament_finished`,
  * with the final standings). A run killed at any point leaves the job to be claimed again

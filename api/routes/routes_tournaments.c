@@ -111,7 +111,9 @@ void routes_tournament_create(const struct api_request *req, struct api_response
 }
 
 /* A leave of running tournament `id` by `person`: out from now on, its running game resigned
- * (api.md, Additions II). 204, or 409 when it is no entrant still in a running tournament. */
+ * (api.md, Additions II). 204, or 409 when it is no entrant still in a running tournament.
+ * The leave's commit planned the tournament's sweep (tourney_sweep.h), which resigns the
+ * game if this server dies before it does, or its resignation fails here. */
 static void withdraw(struct api_response *resp, const char *id, const char *person)
 {
     int was_in = 0, seat = -1;

@@ -40,6 +40,7 @@
 #include "req.h"
 #include "store_db.h"
 #include "store_retention.h"
+#include "store_tourney_rounds.h"
 
 #define MIGRATION_LOCK_KEY "7596138466117266540" /* pg_advisory_lock key of migrations */
 #define RECONNECT_DELAY_MS 250                   /* between attempts of one thread */
@@ -930,12 +931,16 @@ static const char *const stmt_sql[ST_COUNT] = {
     /* Person $2 leaves running tournament $1: out from the round running on; its game of
      * that round still being played and its seat there (the table's seat order is the
      * game's), or NULLs. No row: not an entrant still in, or the tournament is not running. */
-    /* The seats of running games of round $2 of tournament $1 held by entrants who left. */
+    /* The seats, at most $2, of tournament $1's running games held by entrants who left
+     * in that game's round or before it, and not resigned yet (tourney_sweep.h). */
     [ST_TOURNEY_LEFT_SEATS] =
         "SELECT x.game_id::text, array_position(x.seats, e.person_id) - 1 FROM tournament_tables "
         "x JOIN games g ON g.id = x.game_id JOIN tournament_entrants e ON e.tournament_id = "
         "x.tournament_id AND e.person_id = ANY (x.seats) WHERE x.tournament_id = $1::uuid AND "
-        "x.round = $2::integer AND g.status = 'active' AND e.left_round IS NOT NULL",
+        "g.status = 'active' AND e.left_round IS NOT NULL AND x.round >= e.left_round AND NOT "
+        "EXISTS (SELECT 1 FROM actions a WHERE a.game_id = x.game_id AND a.kind = 'resign' AND "
+        "a.seat = array_position(x.seats, e.person_id) - 1) ORDER BY x.round, x.table_no LIMIT "
+        "$2::integer",
     [ST_TOURNEY_WITHDRAW] =
         "UPDATE tournament_entrants e SET left_round = greatest(t.round, 1) FROM tournaments t "
         "WHERE t.id = "
@@ -946,6 +951,21 @@ static const char *const stmt_sql[ST_COUNT] = {
         "array_position(x.seats, $2::uuid) - 1 FROM tournament_tables x JOIN games g ON g.id = "
         "x.game_id WHERE x.tournament_id = t.id AND x.round = t.round AND g.status = 'active' "
         "AND $2::uuid = ANY (x.seats))",
+    /* In a leave's or a round's transaction: tournament $1's sweep (a job of no game, kind
+     * STORE_TOURNEY_SWEEP_KIND, subject the id; leased $3 ms) due in $2 ms, when an entrant
+     * of it has left. A sweep already planned is brought forward, never put off; its
+     * version moves on, so that a sweep running now runs once more after it (as
+     * ST_JOB_FREE_PLAN's writers do); the workers are woken at the commit. */
+    [ST_TOURNEY_SWEEP_PLAN] =
+        "WITH w AS (INSERT INTO jobs AS j (game_id, kind, subject, version, due_at, lease_ms) "
+        "SELECT NULL, '" STORE_TOURNEY_SWEEP_KIND "', $1::uuid::text, 0, now() + $2::integer * "
+        "interval '1 millisecond', $3::integer WHERE EXISTS (SELECT 1 FROM tournament_entrants "
+        "WHERE tournament_id = $1::uuid AND left_round IS NOT NULL) ON CONFLICT (game_id, kind, "
+        "subject) DO UPDATE SET version = j.version + 1, due_at = least(j.due_at, "
+        "EXCLUDED.due_at), lease_ms = EXCLUDED.lease_ms, claimed_until = CASE WHEN "
+        "j.claimed_until > now() THEN j.claimed_until END, attempts = CASE WHEN j.claimed_until "
+        "> now() THEN j.attempts ELSE 0 END RETURNING j.claimed_until IS NULL AS free) SELECT "
+        "pg_notify('" STORE_JOBS_CHANNEL "', '') FROM w WHERE free",
     /* The analysis of finished game $1 (0036): the game's status, the stored body (NULL:
      * none yet) and whether this read wrote its job (kind 'analysis', leased $2 ms a claim;
      * written when the game is finished, has no analysis and no such job yet: every
@@ -986,7 +1006,7 @@ static const unsigned char stmt_repeatable[ST_COUNT] = {
     [ST_BLOCKS_LIST] = 1,    [ST_BLOCKS_AMONG] = 1,    [ST_GAME_SUSPENDED] = 1,
     [ST_CHAT_HIDE] = 1,      [ST_TOURNEY_JSON] = 1,    [ST_TOURNEY_LIST] = 1,
     [ST_TOURNEY_ROW] = 1,    [ST_TOURNEY_SEEDED] = 1,  [ST_TOURNEY_TABLES] = 1,
-    [ST_TOURNEY_EVENTS] = 1, [ST_LOBBY_PAGE] = 1,
+    [ST_TOURNEY_EVENTS] = 1, [ST_LOBBY_PAGE] = 1,      [ST_TOURNEY_LEFT_SEATS] = 1,
 };
 
 /* A thread's connection. */

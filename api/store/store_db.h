@@ -125,6 +125,7 @@ enum stmt {
     ST_TOURNEY_EVENTS,
     ST_TOURNEY_LEFT_SEATS,
     ST_TOURNEY_WITHDRAW,
+    ST_TOURNEY_SWEEP_PLAN,
     /* The lobby's lists (store_lobby.c, 0035). */
     ST_LOBBY_PAGE,
     /* The analysis of a finished game (store_analysis.c, 0036). */

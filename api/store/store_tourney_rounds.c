@@ -151,6 +151,16 @@ enum store_status store_tourney_pairing_put(const char *id, int round, const cha
     return db_run_cmd(&pg, ST_TOURNEY_PAIRING_PUT, 3, vals, NULL, NULL);
 }
 
+/* In the transaction on *pg: tournament `id`'s sweep due in `due_ms`, when somebody left. */
+static enum store_status plan_sweep(PGconn **pg, const char *id, int due_ms)
+{
+    char due[16], lease[16];
+    snprintf(due, sizeof due, "%d", due_ms);
+    snprintf(lease, sizeof lease, "%d", STORE_TOURNEY_SWEEP_LEASE_MS);
+    const char *vals[3] = {id, due, lease};
+    return db_run_cmd(pg, ST_TOURNEY_SWEEP_PLAN, 3, vals, NULL, NULL);
+}
+
 enum store_status store_tourney_advance(const char *id, int round, const char *type,
                                         const char *data_json, long long job_id, int *done)
 {
@@ -181,6 +191,7 @@ enum store_status store_tourney_advance(const char *id, int round, const char *t
         const char *vals[1] = {id};
         s = db_run_cmd(&pg, ST_TOURNEY_CHECK, 1, vals, NULL, NULL);
     }
+    if (s == STORE_OK && changed == 1 && round) s = plan_sweep(&pg, id, 0);
     if (s == STORE_OK) s = db_exec(pg, "COMMIT", "commit");
     if (s != STORE_OK) db_rollback(pg);
     if (s == STORE_OK) *done = changed == 1;
@@ -213,6 +224,7 @@ enum store_status store_tourney_withdraw(const char *id, const char *person, int
         }
     }
     PQclear(res);
+    if (s == STORE_OK && *was_in) s = plan_sweep(&pg, id, STORE_TOURNEY_SWEEP_BACKSTOP_MS);
     if (s == STORE_OK) s = db_exec(pg, "COMMIT", "commit");
     if (s != STORE_OK) {
         db_rollback(pg);
@@ -223,13 +235,13 @@ enum store_status store_tourney_withdraw(const char *id, const char *person, int
     return s;
 }
 
-enum store_status store_tourney_left_seats(const char *id, int round, struct store_left_seat *out,
-                                           int cap, int *n)
+enum store_status store_tourney_left_seats(const char *id, struct store_left_seat *out, int cap,
+                                           int *n)
 {
     *n = 0;
-    char r[12];
-    snprintf(r, sizeof r, "%d", round);
-    const char *vals[2] = {id, r};
+    char limit[12];
+    snprintf(limit, sizeof limit, "%d", cap);
+    const char *vals[2] = {id, limit};
     PGconn *pg = db_conn();
     if (!pg) return STORE_UNAVAILABLE;
     PGresult *res;

@@ -12,6 +12,15 @@
 
 #define STORE_TOURNEY_SEATS 4 /* seats of a tournament table at most */
 
+/* The sweep of a tournament's leavers (api/jobs/tourney_sweep.h): a job of no game of this
+ * kind, its subject the tournament's id, written in the transaction of every leave after
+ * the start and of every round's beginning once somebody has left. */
+#define STORE_TOURNEY_SWEEP_KIND     "tournament_sweep"
+#define STORE_TOURNEY_SWEEP_LEASE_MS 10000
+/* A leave resigns its game itself before it answers; its sweep, due this much later, is
+ * there for a server killed between the leave's commit and that resignation. */
+#define STORE_TOURNEY_SWEEP_BACKSTOP_MS 2000
+
 /* An entrant, in seed order. */
 struct store_tourney_entrant {
     char id[AUTH_UUID_LEN + 1];
@@ -70,8 +79,10 @@ enum store_status store_tourney_pairing_put(const char *id, int round,
 /*
  * In one transaction: round `round` of `id` begins (or, round 0, the tournament finishes),
  * its event `type` with `data_json` is written, job `job_id` is removed, and (a round) the
- * next round planned at once when its games have all ended already. *done is 0 when the
- * round (the finish) had happened already: nothing was written but the job's removal.
+ * next round planned at once when its games have all ended already, and the sweep due at
+ * once when an entrant has left (one who left while the round was paired holds a seat in
+ * it). *done is 0 when the round (the finish) had happened already: nothing was written
+ * but the job's removal.
  */
 enum store_status store_tourney_advance(const char *id, int round, const char *type,
                                         const char *data_json, long long job_id,
@@ -82,8 +93,9 @@ enum store_status store_tourney_advance(const char *id, int round, const char *t
  * in (then its game being played of the round running and its seat there into game[] and
  * *seat, or "" and -1). The tournament's row is locked first, so a round that begins
  * (store_tourney_advance) does so wholly before or after the leave: after it, the leave
- * finds the new round's game; before, the round's run finds the leave
- * (store_tourney_left_seats).
+ * finds the new round's game; before, the round's beginning plans the sweep that resigns
+ * it. The same transaction plans the tournament's sweep STORE_TOURNEY_SWEEP_BACKSTOP_MS
+ * ahead: the caller resigns the game found, and the sweep does it if the caller could not.
  */
 enum store_status store_tourney_withdraw(const char *id, const char *person, int *was_in,
                                          char game[AUTH_UUID_LEN + 1], int *seat) NODISCARD;
@@ -95,11 +107,11 @@ struct store_left_seat {
 };
 
 /*
- * The seats of the running games of round `round` of `id` whose entrant has left, at most
- * `cap` into out[] (*n of them): a leave that came while the round was paired and its
- * games created (before it began, so the leave's own look found no game of it).
+ * The seats not resigned yet of the running games of `id` held by entrants who left in
+ * that game's round or before, at most `cap` into out[] (*n of them), in round and table
+ * order: what the tournament's sweep resigns.
  */
-enum store_status store_tourney_left_seats(const char *id, int round, struct store_left_seat *out,
-                                           int cap, int *n) NODISCARD;
+enum store_status store_tourney_left_seats(const char *id, struct store_left_seat *out, int cap,
+                                           int *n) NODISCARD;
 
 #endif

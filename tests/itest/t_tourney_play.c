@@ -156,11 +156,9 @@ static int play_round(const struct server *srv, struct field *f, const cJSON *t,
     return 0;
 }
 
-/* Plays f to its end on srv (and, with y, every other round's resignations there, y killed
- * at once after each round's last one and started again). *rounds gets the rounds played.
- * The finished tournament (caller deletes), or NULL (why). */
-static cJSON *play_out(const struct server *srv, struct server *y, struct field *f, int *rounds,
-                       char *why, size_t cap)
+/* Starts f as its organiser: the tournament once round 1 began (the caller deletes), or
+ * NULL (why). */
+static cJSON *start_round1(const struct server *srv, struct field *f, char *why, size_t cap)
 {
     char path[160], code[64];
     snprintf(path, sizeof path, "/v1/tournaments/%s/start", f->id);
@@ -169,8 +167,27 @@ static cJSON *play_out(const struct server *srv, struct server *y, struct field 
         snprintf(why, cap, "start: %ld %s", st, code);
         return NULL;
     }
-    *rounds = 0;
     cJSON *t = wait_past(srv, f, 0, 15000);
+    if (!t) snprintf(why, cap, "round 1 did not begin");
+    return t;
+}
+
+/* Tournament `body` with n entrants who all join, started: as start_round1(). */
+static cJSON *field_started(const struct server *srv, const char *body, int n, struct field *f,
+                            char *why, size_t cap)
+{
+    return field_new(srv, body, n, f, why, cap) ? NULL : start_round1(srv, f, why, cap);
+}
+
+/* Plays f to its end on srv (and, with y, every other round's resignations there, y killed
+ * at once after each round's last one and started again). *rounds gets the rounds played.
+ * The finished tournament (caller deletes), or NULL (why). */
+static cJSON *play_out(const struct server *srv, struct server *y, struct field *f, int *rounds,
+                       char *why, size_t cap)
+{
+    *rounds = 0;
+    cJSON *t = start_round1(srv, f, why, cap);
+    if (!t) return NULL;
     while (t && strcmp(jstr(t, "status"), "running") == 0) {
         int round = (int)jnum(t, "round");
         *rounds = round;
@@ -417,15 +434,11 @@ ITEST(tourney_leave_round_change,
 {
     static struct field f;
     char why[300], path[200], code[64], seated[200] = "";
-    CHECK(field_new(srv,
-                    "{\"name\":\"Leavers\",\"format\":\"swiss\",\"rounds\":3,"
-                    "\"players_per_game\":2,\"max_players\":16}",
-                    16, &f, why, sizeof why) == 0,
-          "%s", why);
-    snprintf(path, sizeof path, "/v1/tournaments/%s/start", f.id);
-    CHECK(req(srv, "POST", path, NULL, f.org.auth, code) == 200, "start: %s", code);
-    cJSON *t = wait_past(srv, &f, 0, 15000);
-    CHECK(t, "round 1 did not begin");
+    cJSON *t = field_started(srv,
+                             "{\"name\":\"Leavers\",\"format\":\"swiss\",\"rounds\":3,"
+                             "\"players_per_game\":2,\"max_players\":16}",
+                             16, &f, why, sizeof why);
+    CHECK(t, "%s", why);
     /* Round 1: every game but the last ends (its first seat resigns). */
     const cJSON *tables = jget(cJSON_GetArrayItem(jget(t, "pairings"), 0), "tables");
     int ntables = cJSON_GetArraySize(tables), last_e = -1, failed = 0;
@@ -470,6 +483,110 @@ ITEST(tourney_leave_round_change,
     cJSON_Delete(t);
     CHECK(left == 8, "%d of 8 leaves answered 204", left);
     CHECK(!seated[0], "entrants who left still seated in round 2: %s", seated);
+}
+
+/* Whether `person` has resigned in game `game`, looked at every 100 ms for up to `ms`. */
+static int resigned_within(const struct server *srv, const char *game, const char *person, int ms)
+{
+    char path[160];
+    snprintf(path, sizeof path, "/v1/games/%s", game);
+    for (int waited = 0;; waited += 100) {
+        cJSON *g = get_json(srv, path);
+        int done = 0;
+        const cJSON *pl;
+        cJSON_ArrayForEach(pl, jget(g, "players"))
+        {
+            if (strcmp(jstr(pl, "player_id"), person) == 0 && cJSON_IsTrue(jget(pl, "resigned")))
+                done = 1;
+        }
+        cJSON_Delete(g);
+        if (done) return 1;
+        if (waited >= ms) return 0;
+        usleep(100000);
+    }
+}
+
+/* Milliseconds of CLOCK_MONOTONIC. */
+static long long mono_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+ITEST(tourney_sweep_backstop,
+      "tournaments: a leave's commit plans the tournament's sweep; a leave whose server died "
+      "before it resigned the game (its commit made by hand) is resigned by that sweep")
+{
+    static const char body[] = "{\"name\":\"Sweep\",\"format\":\"swiss\",\"rounds\":2,"
+                               "\"players_per_game\":2,\"max_players\":4}";
+    static struct field f;
+    char why[300], path[200], code[64], first[64], game0[64], game1[64];
+    cJSON *t = field_started(srv, body, 4, &f, why, sizeof why);
+    CHECK(t, "%s", why);
+    /* Round 1's two tables: a the first seat of table 0, b the second seat of table 1. */
+    const cJSON *r1 = jget(cJSON_GetArrayItem(jget(t, "pairings"), 0), "tables");
+    const cJSON *x0 = cJSON_GetArrayItem(r1, 0), *x1 = cJSON_GetArrayItem(r1, 1);
+    int a = x0 ? who(&f, cJSON_GetArrayItem(jget(x0, "players"), 0)->valuestring) : -1;
+    int b = x1 ? who(&f, cJSON_GetArrayItem(jget(x1, "players"), 1)->valuestring) : -1;
+    snprintf(game0, sizeof game0, "%s", x0 ? jstr(x0, "game") : "");
+    snprintf(game1, sizeof game1, "%s", x1 ? jstr(x1, "game") : "");
+    cJSON_Delete(t);
+    CHECK(a >= 0 && b >= 0 && game0[0] && game1[0], "round 1's two tables");
+
+    /* a leaves: its game is resigned before the answer, and the leave's commit planned the
+     * sweep (due STORE_TOURNEY_SWEEP_BACKSTOP_MS, 2 s, later: unless that much went by, it
+     * is still there). */
+    snprintf(path, sizeof path, "/v1/tournaments/%s/leave", f.id);
+    long long sent = mono_now_ms();
+    CHECK(req(srv, "POST", path, NULL, f.p[a].auth, code) == 204, "a leaves: %s", code);
+    const char *id1[1] = {f.id};
+    long rows = db_sql("SELECT count(*) FROM jobs WHERE kind = 'tournament_sweep' AND subject = $1 "
+                       "AND game_id IS NULL AND due_at > now()",
+                       1, id1, first, sizeof first, why, sizeof why);
+    long long looked = mono_now_ms() - sent;
+    CHECK(rows == 1 && (strcmp(first, "1") == 0 || looked >= 1900),
+          "the leave's commit planned no sweep (%s after %lld ms): %s", first, looked, why);
+    CHECK(resigned_within(srv, game0, f.p[a].id, 0), "a's game not resigned by the leave");
+
+    /* b "leaves" as a server killed after the leave's commit would leave it: marked out, its
+     * sweep planned (as ST_TOURNEY_WITHDRAW and ST_TOURNEY_SWEEP_PLAN write them), its game
+     * not resigned. The sweep resigns it. */
+    const char *v2[2] = {f.id, f.p[b].id};
+    rows = db_sql("WITH l AS (UPDATE tournament_entrants SET left_round = 1 WHERE tournament_id = "
+                  "$1::uuid AND person_id = $2::uuid RETURNING 1), j AS (INSERT INTO jobs AS j "
+                  "(game_id, kind, subject, version, due_at, lease_ms) VALUES (NULL, "
+                  "'tournament_sweep', $1, 0, now(), 10000) ON CONFLICT (game_id, kind, subject) "
+                  "DO UPDATE SET version = j.version + 1, due_at = now() RETURNING 1) SELECT "
+                  "(SELECT count(*) FROM l) + (SELECT count(*) FROM j)",
+                  2, v2, first, sizeof first, why, sizeof why);
+    CHECK(rows == 1 && strcmp(first, "2") == 0, "b's leave written by hand: %s %s", first, why);
+    CHECK(resigned_within(srv, game1, f.p[b].id, 10000), "the sweep did not resign b's seat");
+    /* Round 2 then begins without them, and the sweep's job is gone (done, not looping). */
+    t = wait_past(srv, &f, 1, 15000);
+    CHECK(t, "round 2 did not begin");
+    const cJSON *r2 = jget(cJSON_GetArrayItem(jget(t, "pairings"), 1), "tables");
+    int seated = 0;
+    const cJSON *x;
+    cJSON_ArrayForEach(x, r2)
+    {
+        const cJSON *pl;
+        cJSON_ArrayForEach(pl, jget(x, "players"))
+        {
+            if (cJSON_IsString(pl) &&
+                (who(&f, pl->valuestring) == a || who(&f, pl->valuestring) == b))
+                seated++;
+        }
+    }
+    cJSON_Delete(t);
+    CHECK(seated == 0, "%d leavers seated in round 2", seated);
+    for (int waited = 0; waited <= 10000; waited += 100) {
+        rows = db_sql("SELECT count(*) FROM jobs WHERE kind = 'tournament_sweep' AND subject = $1",
+                      1, id1, first, sizeof first, why, sizeof why);
+        if (rows == 1 && strcmp(first, "0") == 0) break;
+        usleep(100000);
+    }
+    CHECK(rows == 1 && strcmp(first, "0") == 0, "the sweep's job still there: %s %s", first, why);
 }
 
 ITEST(tourney_round_robin4, "tournaments: a round robin of 4: everyone meets everyone once")
