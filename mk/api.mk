@@ -92,12 +92,16 @@ ITEST_PROXY := $(if $(SANITIZE),,1)
 # (ITEST_DB, then ITEST_DB_2 ...: ITEST_DATABASE_URL_2 ...), the next test going to the
 # first worker free; the tests that stop or restart PostgreSQL (ITEST_SOLO) run before,
 # alone. Worker N's logs end in .wN (build/itest-server.log.w2 ...). ITEST_JOBS=1: one
-# server, the tests in file order.
+# server, the tests in file order. Whatever the run leaves running (a runner that crashed
+# leaves its servers and proxies) is killed after it, or when make is interrupted:
+# scripts/reap-marked.sh, by the marker TILEHALL_ITEST_RUN that they inherit.
 ITEST_DB   := tilehall_itest$(if $(SANITIZE),_$(SANITIZE))
 ITEST_JOBS ?= 2
 test-itest: $(API_BIN) $(ITEST_BIN) $(if $(ITEST_PROXY),spec-deps)
 	@rm -f $(BUILD)/itest-server.log* $(BUILD)/spec-proxy-itest.log* $(if $(TSAN_LOG),$(TSAN_LOG).*)
 	@url=$$(scripts/pg-start.sh --fast --fresh $(ITEST_DB)) || exit 1; status=0; \
+	run=itest-$$$$-$$(date +%s%N); \
+	trap 'scripts/reap-marked.sh TILEHALL_ITEST_RUN "$$run"; exit 130' INT TERM; \
 	for k in $$(seq 2 $(ITEST_JOBS)); do \
 		u=$$(scripts/pg-start.sh --fast --fresh $(ITEST_DB)_$$k) || exit 1; \
 		export ITEST_DATABASE_URL_$$k="$$u"; \
@@ -105,7 +109,8 @@ test-itest: $(API_BIN) $(ITEST_BIN) $(if $(ITEST_PROXY),spec-deps)
 	$(ITEST_ENV) $(SAN_ENV) $(if $(SANITIZE),TILEHALL_SAN=$(SANITIZE)) ITEST_JOBS=$(ITEST_JOBS) \
 		$(if $(ITEST_PROXY),ITEST_SPEC_PROXY=1 ITEST_PROXY_LOG=$(BUILD)/spec-proxy-itest.log) \
 		ITEST_SERVER_LOG=$(BUILD)/itest-server.log \
-		TILEHALL_BIN=$(API_BIN) DATABASE_URL="$$url" $(SAN_RUN) $(ITEST_BIN) $(if $(ITEST_FILTER),"$(ITEST_FILTER)") || status=$$?; \
+		TILEHALL_BIN=$(API_BIN) DATABASE_URL="$$url" TILEHALL_ITEST_RUN="$$run" $(SAN_RUN) $(ITEST_BIN) $(if $(ITEST_FILTER),"$(ITEST_FILTER)") || status=$$?; \
+	scripts/reap-marked.sh TILEHALL_ITEST_RUN "$$run"; \
 	$(if $(TSAN_LOG),if ls $(TSAN_LOG).* >/dev/null 2>&1; then cat $(TSAN_LOG).*; \
 		echo "FAIL ThreadSanitizer reports: $$(ls $(TSAN_LOG).* | tr '\n' ' ')"; status=1; \
 	else echo "ok   no ThreadSanitizer report"; fi;) exit $$status
