@@ -15,6 +15,7 @@
 #include "json_tournament.h"
 #include "game/service.h"
 #include "games.h"
+#include "idem.h"
 #include "live.h"
 #include "log.h"
 #include "params.h"
@@ -32,6 +33,19 @@
 #define TOURNEY_EVENTS_PAGE  100 /* events per answer at most */
 #define TOURNEY_MAX_WAIT     60  /* seconds a long poll may wait, as the game's and chat's */
 
+/* Tournament JSON `json` (an object) with member "standings" (`standings`, NULL: []) added
+ * last: malloc'd, or NULL (out of memory, or `json` no object). */
+static char *with_standings(const char *json, const char *standings)
+{
+    size_t len = strlen(json), cap = len + (standings ? strlen(standings) : 2) + 16;
+    if (len < 2 || json[len - 1] != '}') return NULL;
+    char *both = malloc(cap);
+    if (both) /* the object's closing brace replaced by one more member */
+        snprintf(both, cap, "%.*s,\"standings\":%s}", (int)(len - 1), json,
+                 standings ? standings : "[]");
+    return both;
+}
+
 /* Tournament `id`'s JSON as the database builds it (json, malloc'd) with its standings
  * (computed from its tables: tourney.h) added. */
 static enum store_status tournament_with_standings(const char *id, char **json)
@@ -43,16 +57,11 @@ static enum store_status tournament_with_standings(const char *id, char **json)
     char *standings = s == STORE_OK && t.n > 0 ? tourney_standings_json(&t) : NULL;
     if (s == STORE_OK && t.n > 0 && !standings) s = STORE_ERROR;
     store_tourney_free(&t);
-    size_t len = strlen(*json), cap = len + (standings ? strlen(standings) : 2) + 16;
-    char *both = s == STORE_OK ? malloc(cap) : NULL;
-    if (s == STORE_OK && (!both || len < 2 || (*json)[len - 1] != '}')) s = STORE_ERROR;
-    if (s == STORE_OK) /* the object's closing brace replaced by one more member */
-        snprintf(both, cap, "%.*s,\"standings\":%s}", (int)(len - 1), *json,
-                 standings ? standings : "[]");
+    char *both = s == STORE_OK ? with_standings(*json, standings) : NULL;
+    if (s == STORE_OK && !both) s = STORE_ERROR;
     free(standings);
     free(*json);
-    *json = s == STORE_OK ? both : NULL;
-    if (s != STORE_OK) free(both);
+    *json = both;
     return s;
 }
 
@@ -69,6 +78,29 @@ static void reply_tournament(struct api_response *resp, const char *id, int stat
     char *json = NULL;
     if (store_refused(resp, tournament_with_standings(id, &json))) return;
     api_reply_take(resp, status, "application/json", json);
+}
+
+/* A keyed tournament creation: what its answer is made of (created_answer()). */
+struct create_ctx {
+    const struct api_request *req;
+    struct api_response *resp;
+    struct idem *idem;
+    const char *id;
+};
+
+/* store_tourney_answer: the 201 of the new tournament (`json`, no entrants yet: standings
+ * []) into the response, kept for repeats of its Idempotency-Key. */
+static const struct store_idem *created_answer(void *arg, const char *json)
+{
+    struct create_ctx *x = arg;
+    char *body = with_standings(json, NULL);
+    if (!body) return NULL;
+    free(x->resp->body);
+    memset(x->resp, 0, sizeof *x->resp);
+    snprintf(x->resp->location, sizeof x->resp->location, "/v1/tournaments/%s", x->id);
+    api_reply_take(x->resp, 201, "application/json", body);
+    idem_remember(x->idem, x->req, x->resp, x->resp->body);
+    return &x->idem->rec;
 }
 
 void routes_tournament_create(const struct api_request *req, struct api_response *resp,
@@ -91,7 +123,12 @@ void routes_tournament_create(const struct api_request *req, struct api_response
         json_tournament_free(&t);
         return;
     }
-    if (routes_new_id(resp, id)) {
+    /* An Idempotency-Key (the organiser's own): a repeat gets the first answer and creates
+     * nothing more; the answer is kept in the creation's transaction. */
+    char scope[IDEM_SCOPE_MAX];
+    snprintf(scope, sizeof scope, "tourney/%s", me.id);
+    struct idem idem;
+    if (idem_begin(req, scope, &idem, resp) || routes_new_id(resp, id)) {
         json_tournament_free(&t);
         return;
     }
@@ -99,13 +136,22 @@ void routes_tournament_create(const struct api_request *req, struct api_response
     json_tournament_row(&t, &row);
     row.id = id;
     row.organiser = me.id;
-    enum store_status s = store_tournament_create(&row);
+    struct create_ctx x = {req, resp, &idem, id};
+    enum store_status s = store_tournament_create(&row, idem.active ? created_answer : NULL, &x);
     json_tournament_free(&t);
+    if (s == STORE_DUPLICATE && idem.active) {
+        /* The same key raced this request and won: answer as a repeat would. */
+        if (idem_lost_race(req, scope, &idem, resp)) return;
+        s = STORE_ERROR;
+    }
     if (s != STORE_OK) {
+        free(resp->body);
+        memset(resp, 0, sizeof *resp);
         problem_store(resp, s);
         return;
     }
     log_kv(LOG_INFO, "tournament created", "tournament", id, "by", me.id, NULL);
+    if (idem.active) return; /* its answer was made in the transaction */
     snprintf(resp->location, sizeof resp->location, "/v1/tournaments/%s", id);
     reply_tournament(resp, id, 201);
 }

@@ -9,7 +9,8 @@
 
 #include "store_db.h"
 
-enum store_status store_tournament_create(const struct store_tournament_new *t)
+enum store_status store_tournament_create(const struct store_tournament_new *t,
+                                          store_tourney_answer answer, void *arg)
 {
     PGconn *pg = db_conn();
     if (!pg) return STORE_UNAVAILABLE;
@@ -23,7 +24,21 @@ enum store_status store_tournament_create(const struct store_tournament_new *t)
                             ppg,           t->rounds > 0 ? rounds : NULL,
                             t->clock_json, t->rated ? "true" : "false",
                             max,           t->starts_at};
-    return db_run_cmd(&pg, ST_TOURNEY_INSERT, 12, vals, NULL, NULL);
+    if (!answer) return db_run_cmd(&pg, ST_TOURNEY_INSERT, 12, vals, NULL, NULL);
+    /* The answer goes with the tournament: a repeat finds both or neither. */
+    enum store_status s = db_begin(&pg);
+    if (s == STORE_OK) s = db_run_cmd(&pg, ST_TOURNEY_INSERT, 12, vals, NULL, NULL);
+    PGresult *res = NULL;
+    if (s == STORE_OK) s = db_run(&pg, ST_TOURNEY_JSON, 1, vals, NULL, &res);
+    if (s == STORE_OK && (PQntuples(res) != 1 || PQgetisnull(res, 0, 0))) s = STORE_ERROR;
+    if (s == STORE_OK) {
+        const struct store_idem *idem = answer(arg, PQgetvalue(res, 0, 0));
+        s = idem ? db_idem_put(pg, idem) : STORE_ERROR;
+    }
+    PQclear(res);
+    if (s == STORE_OK) s = db_exec(pg, "COMMIT", "commit");
+    if (s != STORE_OK) db_rollback(pg);
+    return s;
 }
 
 enum store_status store_tournament_entry(const char *id, const char *person, int join,

@@ -23,8 +23,18 @@ struct store_tournament_new {
     const char *starts_at;    /* RFC 3339, or NULL */
 };
 
-/* Writes tournament `t` (status open, no entrants). STORE_OK or a failure. */
-enum store_status store_tournament_create(const struct store_tournament_new *t) NODISCARD;
+/*
+ * The answer of a keyed creation (Idempotency-Key) made from the new tournament as JSON
+ * (store_tournament_json's, read in the creation's transaction), stored with it: called by
+ * the store inside the transaction; NULL when it cannot be built (nothing is written).
+ */
+typedef const struct store_idem *(*store_tourney_answer)(void *arg, const char *json);
+
+/* Writes tournament `t` (status open, no entrants), with `answer`'s (unless NULL) in the
+ * same transaction (db_idem_put: STORE_DUPLICATE, and nothing written, when the key has an
+ * answer already). STORE_OK or a failure. */
+enum store_status store_tournament_create(const struct store_tournament_new *t,
+                                          store_tourney_answer answer, void *arg) NODISCARD;
 
 /* What a join or a leave found. */
 enum store_entry {

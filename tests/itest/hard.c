@@ -301,6 +301,39 @@ void hard_together(struct hard_racer *a, int n)
     pthread_barrier_destroy(&go);
 }
 
+int hard_race_key(const struct server *a, const char *path, const char *body, const char *auth,
+                  const char *key, int n, char *why, size_t cap)
+{
+    static struct hard_racer racers[16];
+    struct server y = {0};
+    if (n > 16) n = 16;
+    why[0] = '\0';
+    if (hard_server_start(&y, NULL, 0)) {
+        snprintf(why, cap, "the second server did not start");
+        return 0;
+    }
+    for (int i = 0; i < n; i++) {
+        memset(&racers[i], 0, sizeof racers[i]);
+        racers[i].srv = i % 2 ? &y : a;
+        snprintf(racers[i].path, sizeof racers[i].path, "%s", path);
+        racers[i].body = body;
+        racers[i].h[0] = auth;
+        racers[i].h[1] = key;
+    }
+    hard_together(racers, n);
+    (void)hard_server_stop(&y);
+    int agree = 1;
+    for (int i = 0; i < n; i++) {
+        const struct resp *r = &racers[i].r, *r0 = &racers[0].r;
+        int same = r->status == 201 && r->body && r0->body && strcmp(r->body, r0->body) == 0;
+        if (!same && agree)
+            snprintf(why, cap, "%d: %ld %.150s", i, r->status, r->body ? r->body : "");
+        agree &= same;
+    }
+    for (int i = 0; i < n; i++) resp_free(&racers[i].r);
+    return agree;
+}
+
 int hard_accept(int fd, int ms)
 {
     struct pollfd pf = {fd, POLLIN, 0};

@@ -43,6 +43,15 @@ struct hard_racer {
  * by one barrier; returns once every one is answered. */
 void hard_together(struct hard_racer *a, int n);
 
+/*
+ * An Idempotency-Key raced: the POST of `body` to `path` as header line `auth` with header
+ * line `key`, sent `n` times at once (at most 16), in turn to `a` and to a second server
+ * started for it. 1 when every answer is the same 201 (same body); else 0, with the first
+ * that differs (or why the race did not run) in why[cap].
+ */
+int hard_race_key(const struct server *a, const char *path, const char *body, const char *auth,
+                  const char *key, int n, char *why, size_t cap);
+
 /* A connection accepted on the listening socket `fd` within `ms`, or -1 (none came). */
 int hard_accept(int fd, int ms);
 

@@ -569,7 +569,6 @@ ITEST(test_seeks_idempotency, "seeks: an Idempotency-Key seeks once (also raced 
                               "a repeat gets the first answer, the key with another body is 409")
 {
     struct person a, b;
-    struct server y = {0};
     char why[300], body[256], other[256], raced[256];
     CHECK(person_new(srv, "Keyed", &a, why, sizeof why) == 0, "%s", why);
     CHECK(person_new(srv, "Keyed2", &b, why, sizeof why) == 0, "%s", why);
@@ -603,30 +602,10 @@ ITEST(test_seeks_idempotency, "seeks: an Idempotency-Key seeks once (also raced 
     CHECK(db_scalar_id("SELECT count(*) FROM seeks WHERE person_id = $1::uuid", a.id) == 1,
           "the repeat sought again");
     /* The same key sent 6 times at once to two servers: one seek, one answer for all. */
-    static struct hard_racer racers[6];
-    CHECK(hard_server_start(&y, NULL, 0) == 0, "the second server did not start");
-    for (int i = 0; i < 6; i++) {
-        memset(&racers[i], 0, sizeof racers[i]);
-        racers[i].srv = i % 2 ? &y : srv;
-        snprintf(racers[i].path, sizeof racers[i].path, "/v1/seeks");
-        racers[i].body = raced;
-        racers[i].h[0] = a.auth;
-        racers[i].h[1] = "Idempotency-Key: seek-key-2";
-    }
-    hard_together(racers, 6);
-    (void)hard_server_stop(&y);
-    int agree = 1;
-    char differs[200] = "";
-    for (int i = 0; i < 6; i++) {
-        int same_answer = racers[i].r.status == 201 && racers[i].r.body && racers[0].r.body &&
-                          strcmp(racers[i].r.body, racers[0].r.body) == 0;
-        if (!same_answer && agree)
-            snprintf(differs, sizeof differs, "%d: %ld %.150s", i, racers[i].r.status,
-                     racers[i].r.body ? racers[i].r.body : "");
-        agree &= same_answer;
-    }
-    for (int i = 0; i < 6; i++) resp_free(&racers[i].r);
-    CHECK(agree, "the raced repeats' answers differ (%s)", differs);
+    char differs[200];
+    CHECK(hard_race_key(srv, "/v1/seeks", raced, a.auth, "Idempotency-Key: seek-key-2", 6, differs,
+                        sizeof differs),
+          "the raced repeats' answers differ (%s)", differs);
     CHECK(db_scalar_id("SELECT count(*) FROM seeks WHERE person_id = $1::uuid", a.id) == 2,
           "the raced key sought more than once");
     char code[64];

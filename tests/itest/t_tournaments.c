@@ -316,3 +316,64 @@ ITEST(tourney_events_refusals, "tournaments: the events' long poll and stream: 4
     CHECK(st == 200 && empty && ms >= 900 && ms < 5000,
           "wait=1 on an open tournament: %ld after %lld ms", st, ms);
 }
+
+ITEST(tourney_idempotency, "tournaments: an Idempotency-Key creates once (also raced on two "
+                           "servers), a repeat gets the first answer, the key with another body "
+                           "is 409")
+{
+    struct person org;
+    char why[300];
+    CHECK(person_new(srv, "Keyed organiser", &org, why, sizeof why) == 0, "%s", why);
+    static const char other[] = "{\"name\":\"Other\",\"format\":\"knockout\",\"max_players\":4}";
+    const char *h[3] = {org.auth, "Idempotency-Key: tourney-key-1", NULL};
+    struct resp r1, r2, r3;
+    http(srv, "POST", "/v1/tournaments", SWISS_BODY, h, &r1);
+    http(srv, "POST", "/v1/tournaments", SWISS_BODY, h, &r2);
+    http(srv, "POST", "/v1/tournaments", other, h, &r3);
+    int first = r1.status == 201 && r1.body && r1.location[0] &&
+                strcmp(jstr(r1.json, "name"), "Winter Swiss") == 0 &&
+                cJSON_GetArraySize(jget(r1.json, "standings")) == 0;
+    int same = r2.status == 201 && r1.body && r2.body && strcmp(r1.body, r2.body) == 0 &&
+               strcmp(r1.location, r2.location) == 0;
+    int reused = r3.status == 409 && strcmp(problem_code(&r3), "idempotency_key_reused") == 0;
+    long st[3] = {r1.status, r2.status, r3.status};
+    char id[64];
+    snprintf(id, sizeof id, "%s", first ? jstr(r1.json, "id") : "");
+    /* Without a key the answer is the same tournament read after the commit. */
+    struct resp plain;
+    char path[160];
+    snprintf(path, sizeof path, "/v1/tournaments/%s", id);
+    http(srv, "GET", path, NULL, NULL, &plain);
+    int read_same =
+        plain.status == 200 && plain.body && r1.body && strcmp(plain.body, r1.body) == 0;
+    resp_free(&plain);
+    resp_free(&r1);
+    resp_free(&r2);
+    resp_free(&r3);
+    CHECK(first, "first: %ld, not a 201 of the tournament with a Location", st[0]);
+    CHECK(same, "the repeat's answer is not the first one: %ld", st[1]);
+    CHECK(reused, "the key with another body: %ld", st[2]);
+    CHECK(read_same, "the keyed answer is not the tournament as read");
+    CHECK(db_scalar_id("SELECT count(*) FROM tournaments WHERE organiser = $1::uuid", org.id) == 1,
+          "the repeat created again");
+    /* A malformed key (65 characters) is refused and binds nothing. */
+    char longkey[100], code[64];
+    snprintf(longkey, sizeof longkey, "Idempotency-Key: %065d", 7);
+    const char *hl[3] = {org.auth, longkey, NULL};
+    struct resp rl;
+    http(srv, "POST", "/v1/tournaments", other, hl, &rl);
+    long lst = rl.status;
+    snprintf(code, sizeof code, "%s", lst >= 400 ? problem_code(&rl) : "");
+    resp_free(&rl);
+    CHECK(lst == 400 && strcmp(code, "invalid_parameter") == 0, "a 65-character key: %ld %s", lst,
+          code);
+    CHECK(db_scalar_id("SELECT count(*) FROM tournaments WHERE organiser = $1::uuid", org.id) == 1,
+          "a refused key created one");
+    /* The same key sent 6 times at once to two servers: one tournament, one answer for all. */
+    char differs[200];
+    CHECK(hard_race_key(srv, "/v1/tournaments", other, org.auth, "Idempotency-Key: tourney-key-2",
+                        6, differs, sizeof differs),
+          "the raced repeats' answers differ (%s)", differs);
+    CHECK(db_scalar_id("SELECT count(*) FROM tournaments WHERE organiser = $1::uuid", org.id) == 2,
+          "the raced key created more than once");
+}
