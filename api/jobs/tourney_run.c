@@ -188,7 +188,7 @@ static enum jobs_result run_round(const char *id, int round, const struct store_
     if (s != STORE_OK) goto out;
     if (round == 1 && strcmp(t.status, "open") == 0) { /* the announced start */
         char found[16];
-        if (store_tourney_start(id, found, sizeof found) != STORE_OK) goto out;
+        if (store_tourney_start(id, found, sizeof found, NULL, NULL) != STORE_OK) goto out;
         if (strcmp(found, "too_few") == 0) {
             res = store_tourney_cancel(id) == STORE_OK ? JOBS_DROP : JOBS_RETRY;
             if (res == JOBS_DROP) log_kv(LOG_INFO, "tournament called off", "tournament", id, NULL);

@@ -93,6 +93,8 @@ static int begin(const struct api_request *req, const char *scope, int anonymous
         problem_reply(resp, 409, "idempotency_key_reused",
                       "This Idempotency-Key was used before with another token (the player "
                       "token was replaced since): its answer cannot be given again.");
+    } else if (first.status == 204) { /* no content: none again */
+        resp->status = 204;
     } else {
         api_reply_copy(resp, first.status, "application/json", first.body, strlen(first.body));
         if (first.location) snprintf(resp->location, sizeof resp->location, "%s", first.location);

@@ -80,6 +80,12 @@ static void reply_tournament(struct api_response *resp, const char *id, int stat
     api_reply_take(resp, status, "application/json", json);
 }
 
+/* The scope of the player `me`'s keys on tournaments, into scope[IDEM_SCOPE_MAX]. */
+static void keyed_scope(const struct store_person *me, char scope[IDEM_SCOPE_MAX])
+{
+    snprintf(scope, IDEM_SCOPE_MAX, "tourney/%s", me->id);
+}
+
 /* A keyed tournament creation: what its answer is made of (created_answer()). */
 struct create_ctx {
     const struct api_request *req;
@@ -126,7 +132,7 @@ void routes_tournament_create(const struct api_request *req, struct api_response
     /* An Idempotency-Key (the organiser's own): a repeat gets the first answer and creates
      * nothing more; the answer is kept in the creation's transaction. */
     char scope[IDEM_SCOPE_MAX];
-    snprintf(scope, sizeof scope, "tourney/%s", me.id);
+    keyed_scope(&me, scope);
     struct idem idem;
     if (idem_begin(req, scope, &idem, resp) || routes_new_id(resp, id)) {
         json_tournament_free(&t);
@@ -156,28 +162,94 @@ void routes_tournament_create(const struct api_request *req, struct api_response
     reply_tournament(resp, id, 201);
 }
 
+/* A keyed join, leave or start (Idempotency-Key, the player's own): what its answer is made
+ * of, inside the store's transaction (keyed_answer()). */
+enum keyed_kind { KEYED_JOIN, KEYED_LEAVE, KEYED_WITHDRAW, KEYED_START };
+struct keyed_ctx {
+    const struct api_request *req;
+    struct api_response *resp;
+    struct idem *idem;
+    const char *id;
+    enum keyed_kind kind;
+    int answered; /* 1 once keyed_answer() made the answer in resp */
+};
+
+/* The status of the answer to keep for outcome `outcome` of a `kind` (the store's: enum
+ * store_entry, was_in, started), or 0 for a refusal. */
+static int keyed_status(enum keyed_kind kind, int outcome)
+{
+    int done = outcome == STORE_ENTRY_DONE, already = outcome == STORE_ENTRY_ALREADY;
+    switch (kind) {
+    case KEYED_JOIN:
+        return done ? 201 : already ? 200 : 0;
+    case KEYED_LEAVE:
+        return done || already ? 204 : 0;
+    case KEYED_WITHDRAW:
+        return outcome ? 204 : 0;
+    case KEYED_START:
+        return outcome ? 200 : 0;
+    }
+    return 0;
+}
+
+/* store_tourney_keyed: the answer of a join, leave or start that did what it asked, made in
+ * its transaction (the tournament read there) and kept for repeats of its key. */
+static int keyed_answer(void *arg, int outcome, const struct store_idem **keep)
+{
+    struct keyed_ctx *x = arg;
+    int status = keyed_status(x->kind, outcome);
+    if (!status) return 0;
+    free(x->resp->body);
+    memset(x->resp, 0, sizeof *x->resp);
+    if (status == 204) {
+        x->resp->status = 204;
+    } else {
+        reply_tournament(x->resp, x->id, status);
+        if (x->resp->status != status) return -1;
+    }
+    idem_remember(x->idem, x->req, x->resp, x->resp->body ? x->resp->body : "");
+    *keep = &x->idem->rec;
+    x->answered = 1;
+    return 0;
+}
+
+/* After a keyed store call that returned `s`: 0 when it went through, else 1 after
+ * answering (a repeat's answer when the key's first request won a race, else the store's
+ * failure: 404 for no such tournament). */
+static int keyed_failed(struct keyed_ctx *x, const char *scope, enum store_status s)
+{
+    if (s == STORE_DUPLICATE && x->idem->active) {
+        if (idem_lost_race(x->req, scope, x->idem, x->resp)) return 1;
+        s = STORE_ERROR;
+    }
+    if (s == STORE_OK) return 0;
+    free(x->resp->body);
+    memset(x->resp, 0, sizeof *x->resp);
+    return store_refused(x->resp, s);
+}
+
 /* A leave of running tournament `id` by `person`: out from now on, its running game resigned
  * (api.md, Additions II). 204, or 409 when it is no entrant still in a running tournament.
  * The leave's commit planned the tournament's sweep (tourney_sweep.h), which resigns the
  * game if this server dies before it does, or its resignation fails here. */
-static void withdraw(struct api_response *resp, const char *id, const char *person)
+static void withdraw(struct keyed_ctx *x, const char *scope, const char *person)
 {
     int was_in = 0, seat = -1;
     char game[AUTH_UUID_LEN + 1];
-    enum store_status s = store_tourney_withdraw(id, person, &was_in, game, &seat);
-    if (s != STORE_OK) {
-        problem_store(resp, s);
-        return;
-    }
+    x->kind = KEYED_WITHDRAW;
+    enum store_status s = store_tourney_withdraw(x->id, person, &was_in, game, &seat,
+                                                 x->idem->active ? keyed_answer : NULL, x);
+    if (keyed_failed(x, scope, s)) return;
     if (!was_in) {
-        problem_reply(resp, 409, "tournament_not_open",
+        problem_reply(x->resp, 409, "tournament_not_open",
                       "The tournament is not running with this player in it.");
         return;
     }
-    log_kv(LOG_INFO, "tournament left after the start", "tournament", id, "player", person, NULL);
+    log_kv(LOG_INFO, "tournament left after the start", "tournament", x->id, "player", person,
+           NULL);
     if (game[0] && game_resign_seat(game, seat))
         log_kv(LOG_WARN, "a leaving entrant's game not resigned", "game", game, NULL);
-    resp->status = 204;
+    x->resp->status = 204;
 }
 
 /* A join (`join` 1) or a leave of tournament `id` by the request's player. */
@@ -192,10 +264,17 @@ static void entry(const struct api_request *req, struct api_response *resp, cons
         problem_reply(resp, 404, "not_found", "There is no tournament with this id.");
         return;
     }
+    char scope[IDEM_SCOPE_MAX];
+    keyed_scope(&me, scope);
+    struct idem idem;
+    if (idem_begin(req, scope, &idem, resp)) return;
+    struct keyed_ctx x = {req, resp, &idem, id, join ? KEYED_JOIN : KEYED_LEAVE, 0};
     enum store_entry e;
-    if (store_refused(resp, store_tournament_entry(id, me.id, join, &e))) return;
+    enum store_status s =
+        store_tournament_entry(id, me.id, join, &e, idem.active ? keyed_answer : NULL, &x);
+    if (keyed_failed(&x, scope, s)) return;
     if (e == STORE_ENTRY_NOT_OPEN && !join) {
-        withdraw(resp, id, me.id);
+        withdraw(&x, scope, me.id);
         return;
     }
     switch (e) {
@@ -215,6 +294,7 @@ static void entry(const struct api_request *req, struct api_response *resp, cons
     case STORE_ENTRY_ALREADY:
         break;
     }
+    if (x.answered) return; /* made in the transaction */
     /* A join answers the tournament as it is now (201 when this request made the entry); a
      * leave, that it is gone either way. */
     if (!join) {
@@ -286,8 +366,15 @@ void routes_tournament_start(const struct api_request *req, struct api_response 
         problem_reply(resp, 403, "not_organiser", "Only the tournament's organiser starts it.");
         return;
     }
-    char found[16];
-    if (store_refused(resp, store_tourney_start(id, found, sizeof found))) return;
+    char scope[IDEM_SCOPE_MAX], found[16];
+    keyed_scope(&me, scope);
+    struct idem idem;
+    if (idem_begin(req, scope, &idem, resp)) return;
+    struct keyed_ctx x = {req, resp, &idem, id, KEYED_START, 0};
+    if (keyed_failed(
+            &x, scope,
+            store_tourney_start(id, found, sizeof found, idem.active ? keyed_answer : NULL, &x)))
+        return;
     if (strcmp(found, "too_few") == 0) {
         problem_reply(resp, 409, "tournament_too_few",
                       "A tournament starts with two entrants at least.");
@@ -298,7 +385,7 @@ void routes_tournament_start(const struct api_request *req, struct api_response 
         return;
     }
     log_kv(LOG_INFO, "tournament started", "tournament", id, "by", me.id, NULL);
-    reply_tournament(resp, id, 200);
+    if (!x.answered) reply_tournament(resp, id, 200);
 }
 
 /* The path's tournament id `id`: 0, or 1 after answering 404 (not a UUID: no tournament). */

@@ -182,6 +182,15 @@ enum store_status db_idem_put(PGconn *pg, const struct store_idem *idem)
     return s;
 }
 
+enum store_status db_keyed_put(PGconn *pg, int (*keyed)(void *, int, const struct store_idem **),
+                               void *arg, int outcome)
+{
+    const struct store_idem *keep = NULL;
+    if (!keyed) return STORE_OK;
+    if (keyed(arg, outcome, &keep)) return STORE_ERROR;
+    return keep ? db_idem_put(pg, keep) : STORE_OK;
+}
+
 /* The rows of new game `g` sent into pipeline `p` (in a transaction); the deliveries and
  * jobs they gave work are added to *deliveries and *jobs once the pipeline is closed. */
 static void game_rows(struct db_pipe *p, const struct store_new_game *g, long *deliveries,

@@ -234,5 +234,9 @@ void db_conn_discard(PGconn *pg);
 
 /* Remembers an idempotent answer inside the current transaction (store.c). */
 enum store_status db_idem_put(PGconn *pg, const struct store_idem *idem);
+/* In the transaction on `pg`: the answer that `keyed` (NULL: none) makes of `outcome` stored
+ * with db_idem_put, when it keeps one (store_tourney_keyed in store_tournaments.h). */
+enum store_status db_keyed_put(PGconn *pg, int (*keyed)(void *, int, const struct store_idem **),
+                               void *arg, int outcome);
 
 #endif

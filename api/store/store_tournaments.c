@@ -42,7 +42,8 @@ enum store_status store_tournament_create(const struct store_tournament_new *t,
 }
 
 enum store_status store_tournament_entry(const char *id, const char *person, int join,
-                                         enum store_entry *entry)
+                                         enum store_entry *entry, store_tourney_keyed keyed,
+                                         void *arg)
 {
     *entry = STORE_ENTRY_NOT_OPEN;
     PGconn *pg = db_conn();
@@ -74,6 +75,7 @@ enum store_status store_tournament_entry(const char *id, const char *person, int
         s = db_run_cmd(&pg, ST_TOURNEY_LEAVE, 2, vals, NULL, &gone);
         if (s == STORE_OK) *entry = gone ? STORE_ENTRY_DONE : STORE_ENTRY_ALREADY;
     }
+    if (s == STORE_OK) s = db_keyed_put(pg, keyed, arg, (int)*entry);
     if (s == STORE_OK) s = db_exec(pg, "COMMIT", "commit");
     if (s != STORE_OK) db_rollback(pg);
     return s;

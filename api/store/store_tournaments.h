@@ -36,6 +36,15 @@ typedef const struct store_idem *(*store_tourney_answer)(void *arg, const char *
 enum store_status store_tournament_create(const struct store_tournament_new *t,
                                           store_tourney_answer answer, void *arg) NODISCARD;
 
+/*
+ * The answer of a keyed request (Idempotency-Key) to keep with what it did, made by the
+ * caller inside the store's transaction once the outcome is known (`outcome`: the store
+ * function's, as it documents): *keep the answer to store (db_idem_put), or left NULL for
+ * an outcome that is a refusal (a refused request binds no key). Returns 0, or -1 when the
+ * answer cannot be made (the transaction is rolled back).
+ */
+typedef int (*store_tourney_keyed)(void *arg, int outcome, const struct store_idem **keep);
+
 /* What a join or a leave found. */
 enum store_entry {
     STORE_ENTRY_DONE = 0, /* joined (left) now */
@@ -47,11 +56,13 @@ enum store_entry {
 /*
  * Player `person` joins (`join` 1) or leaves (0) tournament `id` while it is open, in one
  * transaction holding the tournament's row (so max_players holds with any number of
- * servers): *entry says what happened. STORE_OK, STORE_NOT_FOUND (no such tournament), or
- * a failure.
+ * servers): *entry says what happened; `keyed` (unless NULL) keeps the answer of *entry in
+ * that transaction. STORE_OK, STORE_NOT_FOUND (no such tournament), STORE_DUPLICATE (the
+ * key has an answer already: nothing done), or a failure.
  */
 enum store_status store_tournament_entry(const char *id, const char *person, int join,
-                                         enum store_entry *entry) NODISCARD;
+                                         enum store_entry *entry, store_tourney_keyed keyed,
+                                         void *arg) NODISCARD;
 
 /* Tournament `id` as JSON (Tournament in openapi.yaml: its settings, status, organiser and
  * entrants) into *json (malloc'd; the caller frees). STORE_OK, STORE_NOT_FOUND, or a

@@ -120,15 +120,33 @@ void store_tourney_free(struct store_tourney *t)
     memset(t, 0, sizeof *t);
 }
 
-enum store_status store_tourney_start(const char *id, char *found, size_t cap)
+enum store_status store_tourney_start(const char *id, char *found, size_t cap,
+                                      store_tourney_keyed keyed, void *arg)
 {
     found[0] = '\0';
     const char *vals[1] = {id};
     PGresult *res; /* tournament_start() answers one row, NULL for no tournament */
-    enum store_status s = db_run_row(ST_TOURNEY_START, 1, vals, 0, &res);
+    if (!keyed) {
+        enum store_status s = db_run_row(ST_TOURNEY_START, 1, vals, 0, &res);
+        if (s == STORE_OK) {
+            db_copy_text(res, 0, found, cap);
+            PQclear(res);
+        }
+        return s;
+    }
+    PGconn *pg = db_conn();
+    if (!pg) return STORE_UNAVAILABLE;
+    enum store_status s = db_begin(&pg);
+    if (s == STORE_OK) s = db_run_row(ST_TOURNEY_START, 1, vals, 0, &res);
     if (s == STORE_OK) {
         db_copy_text(res, 0, found, cap);
         PQclear(res);
+        s = db_keyed_put(pg, keyed, arg, strcmp(found, "started") == 0);
+    }
+    if (s == STORE_OK) s = db_exec(pg, "COMMIT", "commit");
+    if (s != STORE_OK) {
+        db_rollback(pg);
+        found[0] = '\0';
     }
     return s;
 }
@@ -199,7 +217,8 @@ enum store_status store_tourney_advance(const char *id, int round, const char *t
 }
 
 enum store_status store_tourney_withdraw(const char *id, const char *person, int *was_in,
-                                         char game[AUTH_UUID_LEN + 1], int *seat)
+                                         char game[AUTH_UUID_LEN + 1], int *seat,
+                                         store_tourney_keyed keyed, void *arg)
 {
     *was_in = 0;
     game[0] = '\0';
@@ -225,6 +244,7 @@ enum store_status store_tourney_withdraw(const char *id, const char *person, int
     }
     PQclear(res);
     if (s == STORE_OK && *was_in) s = plan_sweep(&pg, id, STORE_TOURNEY_SWEEP_BACKSTOP_MS);
+    if (s == STORE_OK) s = db_keyed_put(pg, keyed, arg, *was_in);
     if (s == STORE_OK) s = db_exec(pg, "COMMIT", "commit");
     if (s != STORE_OK) {
         db_rollback(pg);

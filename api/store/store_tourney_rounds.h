@@ -9,6 +9,7 @@
 #include "auth.h"
 #include "nodiscard.h"
 #include "store.h"
+#include "store_tournaments.h"
 
 #define STORE_TOURNEY_SEATS 4 /* seats of a tournament table at most */
 
@@ -65,8 +66,11 @@ enum store_status store_tourney_load(const char *id, struct store_tourney *t) NO
 void store_tourney_free(struct store_tourney *t);
 
 /* Starts tournament `id` if it is open (0032's tournament_start): *found[cap] gets what it
- * found ("started", "too_few", "running", "finished", "cancelled"; "" when there is none). */
-enum store_status store_tourney_start(const char *id, char *found, size_t cap) NODISCARD;
+ * found ("started", "too_few", "running", "finished", "cancelled"; "" when there is none).
+ * `keyed` (unless NULL) keeps the answer of outcome 1 (started now) or 0 (anything else) in
+ * the start's transaction: STORE_DUPLICATE, and nothing done, when its key has one. */
+enum store_status store_tourney_start(const char *id, char *found, size_t cap,
+                                      store_tourney_keyed keyed, void *arg) NODISCARD;
 
 /* Calls off open tournament `id` (an announced start with too few entrants). */
 enum store_status store_tourney_cancel(const char *id) NODISCARD;
@@ -96,9 +100,12 @@ enum store_status store_tourney_advance(const char *id, int round, const char *t
  * finds the new round's game; before, the round's beginning plans the sweep that resigns
  * it. The same transaction plans the tournament's sweep STORE_TOURNEY_SWEEP_BACKSTOP_MS
  * ahead: the caller resigns the game found, and the sweep does it if the caller could not.
+ * `keyed` (unless NULL) keeps the answer of outcome *was_in in the same transaction
+ * (STORE_DUPLICATE, and nothing done, when its key has one).
  */
 enum store_status store_tourney_withdraw(const char *id, const char *person, int *was_in,
-                                         char game[AUTH_UUID_LEN + 1], int *seat) NODISCARD;
+                                         char game[AUTH_UUID_LEN + 1], int *seat,
+                                         store_tourney_keyed keyed, void *arg) NODISCARD;
 
 /* A seat of a tournament's game held by an entrant who left (store_tourney_left_seats). */
 struct store_left_seat {
