@@ -258,12 +258,13 @@ static void entry(const struct api_request *req, struct api_response *resp, cons
 {
     struct store_person me;
     if (routes_player_auth(req, resp, &me)) return;
-    if (join && routes_creation_limited(req, resp)) return; /* as a game's join */
     if (routes_body_not_empty(req, resp)) return;
     if (!id || !auth_uuid_valid(id)) {
         problem_reply(resp, 404, "not_found", "There is no tournament with this id.");
         return;
     }
+    /* As a game's join; a refused body or a path that names no tournament takes none. */
+    if (join && routes_creation_limited(req, resp)) return;
     char scope[IDEM_SCOPE_MAX];
     keyed_scope(&me, scope);
     struct idem idem;
