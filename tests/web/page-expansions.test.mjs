@@ -24,6 +24,10 @@ test('both expansions: the form, figures offered and taken, supplies and goods, 
     await page.goto(env.api + '/');
     await page.fill('#myname', 'Ann');
     await page.click('button:has-text("Save")');
+    // The save draws the page again, the form with it: wait for the saved page (its link to
+    // the profile) before filling the form, or a late save resets what was filled (a busy
+    // machine: a game created with the form's defaults).
+    await page.waitForSelector('#my-profile');
     await page.waitForSelector('#opt-expansions-inns');
     // The final rule is off until Inns & Cathedrals is ticked; Traders & Builders is off
     // with the original edition.
