@@ -471,8 +471,8 @@ ITEST(tourney_leave_round_change,
     CHECK(st == 200, "the last game's resignation: %ld %s", st, code);
     t = wait_past(srv, &f, 1, 15000);
     CHECK(t, "round 2 did not begin");
-    /* The leaves resign their games before answering; the round's run resigns those whose
-     * leave came while it paired (up to 5 s for its last steps). */
+    /* The leaves resign their games before answering; the sweep that the round's beginning
+     * plans resigns those whose leave came while it paired (up to 5 s for its last steps). */
     for (int waited = 0; waited <= 5000; waited += 100) {
         leavers_seated(srv, &f, t, l, 8, seated, sizeof seated);
         if (!seated[0]) break;
