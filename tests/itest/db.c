@@ -40,28 +40,6 @@ static PGresult *query(PGconn *pg, const char *sql, int n, const char *const *va
     return r;
 }
 
-long db_sql(const char *sql, int n, const char *const *vals, char *first, size_t cap, char *why,
-            size_t wcap)
-{
-    if (cap) first[0] = '\0';
-    PGconn *pg = connect_db(why, wcap);
-    if (!pg) return -1;
-    PGresult *r = PQexecParams(pg, sql, n, NULL, vals, NULL, NULL, 0);
-    long rows = -1;
-    ExecStatusType st = PQresultStatus(r);
-    if (st == PGRES_TUPLES_OK) {
-        rows = PQntuples(r);
-        if (rows > 0 && PQnfields(r) > 0 && cap) snprintf(first, cap, "%s", PQgetvalue(r, 0, 0));
-    } else if (st == PGRES_COMMAND_OK) {
-        rows = atol(PQcmdTuples(r));
-    } else {
-        snprintf(why, wcap, "%s", PQresultErrorMessage(r));
-    }
-    PQclear(r);
-    PQfinish(pg);
-    return rows;
-}
-
 void db_game_free(struct db_game *g)
 {
     free(g->snapshot);

@@ -30,15 +30,6 @@ int db_game_same(const struct db_game *a, const struct db_game *b);
 void db_game_free(struct db_game *g);
 
 /*
- * Runs `sql` (one statement; parameters $1.. from vals[0..n)) on DATABASE_URL, for a test
- * that sets up what an ending no request can bring about would leave (a server killed at
- * one instant). The first column of its first row, if any, into first[cap] ("" when none).
- * Returns the rows returned or changed, or -1 with `why`.
- */
-long db_sql(const char *sql, int n, const char *const *vals, char *first, size_t cap, char *why,
-            size_t wcap);
-
-/*
  * Checks game `id` as stored: its action log has one row for each version 2..version and
  * nothing else; its events are seq 1..last_seq without a gap, each of a version the game
  * has reached; and replaying the action log from the game's setup (games.ruleset, options,
