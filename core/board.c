@@ -65,6 +65,8 @@ void cc_board_clear(struct cc_game *g)
     memset(g->frontier_mask, 0, sizeof g->frontier_mask);
     memset(g->frontier_want, 0, sizeof g->frontier_want);
     memset(g->frontier_nb, 0, sizeof g->frontier_nb);
+    memset(g->frontier_node, 0, sizeof g->frontier_node);
+    memset(g->frontier_nnodes, 0, sizeof g->frontier_nnodes);
     memset(g->last_ring, 0, sizeof g->last_ring);
     memset(g->root, 0, sizeof g->root);
     memset(g->next, 0, sizeof g->next);
@@ -74,10 +76,12 @@ void cc_board_clear(struct cc_game *g)
 }
 
 /* Records that the empty square (x, y) has placed tile `tile` on its side `side`, whose
- * facing edge is `edge`, making it a frontier square if it was not one. `hint` is a slot
- * looked up for the square earlier (still right if the square was stored then). */
+ * facing edge is `edge` and whose segments along it are the slots of `sf` (the tile's
+ * slot_feature[rot]) on the tile's side opposite, making it a frontier square if it was not
+ * one. `hint` is a slot looked up for the square earlier (still right if the square was
+ * stored then). */
 static void frontier_touch(struct cc_game *g, int x, int y, unsigned side, unsigned edge,
-                           unsigned tile, unsigned hint)
+                           unsigned tile, const uint8_t *sf, unsigned hint)
 {
     uint32_t key = cell_key(x, y);
     unsigned i = g->cell_key[hint] == key ? hint : cell_slot(g, key);
@@ -95,6 +99,16 @@ static void frontier_touch(struct cc_game *g, int x, int y, unsigned side, unsig
     g->frontier_mask[f] |= (uint16_t)(0xFu << (4 * side));
     g->frontier_want[f] |= (uint16_t)(edge << (4 * side));
     g->frontier_nb[f][side] = (uint8_t)tile;
+    /* The tile's segments along its side facing the square, each node once. */
+    unsigned facing = (side + 2) & 3, n = g->frontier_nnodes[f];
+    uint16_t *nodes = g->frontier_node[f];
+    for (unsigned k = 0; k < 3; k++) {
+        uint16_t node = cc_node(tile, sf[3 * facing + k]);
+        unsigned at = 0;
+        while (at < n && nodes[at] != node) at++;
+        if (at == n) nodes[n++] = node;
+    }
+    g->frontier_nnodes[f] = (uint8_t)n;
 }
 
 /* Marks (x, y) as holding `tile`, taking it off the frontier (swap with the last). */
@@ -112,11 +126,15 @@ static void square_fill(struct cc_game *g, int x, int y, unsigned tile)
             g->frontier_mask[idx] = g->frontier_mask[last];
             g->frontier_want[idx] = g->frontier_want[last];
             memcpy(g->frontier_nb[idx], g->frontier_nb[last], sizeof g->frontier_nb[idx]);
+            memcpy(g->frontier_node[idx], g->frontier_node[last], sizeof g->frontier_node[idx]);
+            g->frontier_nnodes[idx] = g->frontier_nnodes[last];
             g->cell_val[cell_slot(g, cell_key(lx, ly))] = (uint16_t)(CC_CELL_FRONTIER | idx);
         }
         g->frontier[last][0] = g->frontier[last][1] = 0;
         g->frontier_mask[last] = g->frontier_want[last] = 0;
         memset(g->frontier_nb[last], 0, sizeof g->frontier_nb[last]);
+        memset(g->frontier_node[last], 0, sizeof g->frontier_node[last]);
+        g->frontier_nnodes[last] = 0;
         g->nfrontier--;
     }
     g->cell_key[i] = key;
@@ -156,7 +174,8 @@ static uint16_t join(struct cc_game *g, uint16_t a, uint16_t b)
 static const int8_t ring_dx[8] = {-1, 0, 1, 1, 1, 0, -1, -1};
 static const int8_t ring_dy[8] = {-1, -1, -1, 0, 1, 1, 1, 0};
 
-unsigned cc_board_place(struct cc_game *g, uint8_t type, int x, int y, uint8_t rot)
+unsigned cc_board_place(struct cc_game *g, uint8_t type, int x, int y, uint8_t rot,
+                        uint16_t *joined)
 {
     const struct cc_tile_type *t = &cc_types(g)[type];
     unsigned ti = g->nboard++;
@@ -176,6 +195,7 @@ unsigned cc_board_place(struct cc_game *g, uint8_t type, int x, int y, uint8_t r
         g->open[n] = (int16_t)bits16(t->features[f].slots & CC_EDGE_SLOTS_MASK);
         g->holders[n] = 0;
     }
+    unsigned held = 0; /* the holders of the features joined */
     /* Each square around looked up once: its slot, and the tile on it or -1. */
     unsigned slot[8];
     int tile_at[8];
@@ -193,7 +213,8 @@ unsigned cc_board_place(struct cc_game *g, uint8_t type, int x, int y, uint8_t r
         int nx = x + cc_side_dx[s], ny = y + cc_side_dy[s];
         if (tile_at[2 * s + 1] < 0) {
             unsigned edge = (t->edge_code[rot] >> (4 * s)) & 0xF;
-            frontier_touch(g, nx, ny, (unsigned)(s + 2) & 3, edge, ti, slot[2 * s + 1]);
+            frontier_touch(g, nx, ny, (unsigned)(s + 2) & 3, edge, ti, t->slot_feature[rot],
+                           slot[2 * s + 1]);
             continue;
         }
         unsigned nb = (unsigned)tile_at[2 * s + 1];
@@ -205,8 +226,10 @@ unsigned cc_board_place(struct cc_game *g, uint8_t type, int x, int y, uint8_t r
             unsigned theirs = qt->slot_feature[q->rot][3 * facing + 2 - k];
             uint16_t r = join(g, cc_node(ti, mine), cc_node(nb, theirs));
             g->open[r] = (int16_t)(g->open[r] - 2);
+            held |= g->holders[r];
         }
     }
+    if (joined) *joined = (uint16_t)held;
     for (unsigned k = 0; k < 8; k++) {
         if (tile_at[k] >= 0) {
             g->board[tile_at[k]].neighbours++;
@@ -382,7 +405,7 @@ bool cc_board_rebuild(struct cc_game *g)
             cc_square_constraint(g, p->x, p->y, &mask, &want);
             if ((ts->types[p->type].edge_code[p->rot] & mask) != want) return false;
         }
-        cc_board_place(g, p->type, p->x, p->y, p->rot);
+        cc_board_place(g, p->type, p->x, p->y, p->rot, NULL);
     }
     cc_holders_rebuild(g); /* the pieces stand on the rebuilt graph's features */
     return true;

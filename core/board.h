@@ -100,8 +100,11 @@ int cc_square_constraint(const struct cc_game *g, int x, int y, uint16_t *mask, 
 
 /* Puts tile `type` at (x, y) turned `rot`: squares, frontier, neighbour counts and the
  * feature graph (joins across every side). The square must be a frontier square (or the
- * board empty). Returns the new tile's board index. Never fails for a legal placement. */
-unsigned cc_board_place(struct cc_game *g, uint8_t type, int x, int y, uint8_t rot);
+ * board empty). Returns the new tile's board index, and in *joined (when not NULL) the
+ * holders[] bits of the features the tile joined, as they were before (no piece stands on
+ * the new tile yet). Never fails for a legal placement. */
+unsigned cc_board_place(struct cc_game *g, uint8_t type, int x, int y, uint8_t rot,
+                        uint16_t *joined);
 
 /* Rebuilds squares, frontier and feature graph from board[0..nboard) in order, checking
  * that the first tile is at (0, 0) unturned and each other one lies next to earlier ones

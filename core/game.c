@@ -124,7 +124,7 @@ enum cc_status cc_game_new(struct cc_game *g, const struct cc_setup *setup, stru
     }
     if (rules->init) rules->init(g);
     /* The board is empty already: the memset above is cc_board_clear() and more. */
-    cc_board_place(g, start, 0, 0, 0);
+    cc_board_place(g, start, 0, 0, 0, NULL);
     for (unsigned k = 0; k < CC_MODULE_COUNT; k++) { /* on or off: each sets its state */
         const struct cc_module *m = cc_module_get((enum cc_module_id)k);
         if (m->init) m->init(g, &ts->types[start]);
@@ -244,7 +244,8 @@ static enum cc_status apply_place(struct cc_game *g, const struct cc_action *a,
     if (st != CC_OK) return st;
 
     /* Everything is checked: from here on nothing fails. */
-    unsigned tile = cc_board_place(g, type, a->x, a->y, a->rot);
+    uint16_t joined;
+    unsigned tile = cc_board_place(g, type, a->x, a->y, a->rot, &joined);
     struct cc_event *e = cc_emit(ev, CC_EV_TILE_PLACED);
     if (e) {
         e->seat = a->seat;
@@ -253,7 +254,7 @@ static enum cc_status apply_place(struct cc_game *g, const struct cc_action *a,
         e->y = a->y;
         e->rot = a->rot;
     }
-    cc_modules_placed(g, tile);
+    cc_modules_placed(g, tile, joined);
     const struct cc_rules *rules = cc_rules_of((enum cc_ruleset)g->ruleset);
     /* A follow-up of the ruleset's own (stable, hike, withdraw), or of a module's. */
     const struct cc_module *mod =
@@ -340,6 +341,8 @@ void cc_game_reset(struct cc_game *dst, const struct cc_game *src)
         TAIL(frontier_mask, squares),
         TAIL(frontier_want, squares),
         TAIL(frontier_nb, squares),
+        TAIL(frontier_node, squares),
+        TAIL(frontier_nnodes, squares),
     };
 #undef TAIL
     unsigned n = sizeof skips / sizeof skips[0];

@@ -191,6 +191,11 @@ struct cc_game {
     /* Per frontier square, the board index of the tile on each side (N, E, S, W), or
      * CC_NO_SIDE_TILE: what a placement there joins, without looking the sides up. */
     uint8_t frontier_nb[CC_MAX_FRONTIER][4];
+    /* Per frontier square, the distinct nodes beyond its edge slots (frontier_nnodes of
+     * them, in the order the side tiles came): who holds what a placement there would join
+     * is a look-up for each (placement.c), about three, with no test per side or slot. */
+    uint16_t frontier_node[CC_MAX_FRONTIER][12];
+    uint8_t frontier_nnodes[CC_MAX_FRONTIER];
     /* The tiles on the 8 squares around the last tile placed, clockwise from NW (board
      * indices, or CC_NO_SIDE_TILE): the placement's scoring finds the monasteries it
      * surrounded there, without looking the squares up again. */

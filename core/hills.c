@@ -326,7 +326,7 @@ static unsigned place_on_copy(struct cc_game *copy, const struct cc_game *g,
                               const struct cc_action *a)
 {
     memcpy(copy, g, sizeof *copy);
-    unsigned tile = cc_board_place(copy, copy->drawn, a->x, a->y, a->rot);
+    unsigned tile = cc_board_place(copy, copy->drawn, a->x, a->y, a->rot, NULL);
     cc_hills_score_placement(copy, tile, NULL);
     return tile;
 }

@@ -67,8 +67,9 @@ struct cc_module {
      * rule broken, in the module's order of checks, or CC_OK. */
     enum cc_status (*check_position)(const struct cc_game *g, const struct cc_tile_type *t, int x,
                                      int y, unsigned rot, enum cc_status edges);
-    /* After board tile `tile` was placed (before deployment and scoring). */
-    void (*placed)(struct cc_game *g, unsigned tile, const struct cc_tile_type *t);
+    /* After board tile `tile` was placed (before deployment and scoring), joining features
+     * that held `joined` (holders[] bits, cc_board_place()). */
+    void (*placed)(struct cc_game *g, unsigned tile, const struct cc_tile_type *t, unsigned joined);
     /* Deployment of a follower on a feature of `kind`: CC_OK or the refusal. */
     enum cc_status (*check_deploy)(const struct cc_game *g, unsigned kind);
     /* Deployment of one of its own figures that are not followers (a builder, a pig):
@@ -78,7 +79,8 @@ struct cc_module {
     /* A road or city `root` completed during play was just scored (its pieces still on it). */
     void (*completed)(struct cc_game *g, uint16_t root, enum cc_kind kind, struct cc_events *ev);
     /* After a placement was scored: whether the seat to move takes another turn (and its
-     * event, if ev). */
+     * event, if ev). Called only while g->extra_turn or g->builder_due is set: an extra turn
+     * hangs on that state of the game, which the module's placed hook sets. */
     bool (*turn_again)(struct cc_game *g, struct cc_events *ev);
     /* Standard farms: the seats among `winners` of farm `field` that score one point more
      * per city (a pig). */
@@ -195,9 +197,9 @@ unsigned cc_modules_on_mask(const struct cc_options *o);
 
 /* The hooks of the modules that are on in `g`, in module order. Those called on every
  * placement are inline (a call each saved on the engine's hottest path). */
-static inline void cc_modules_placed(struct cc_game *g, unsigned tile)
+static inline void cc_modules_placed(struct cc_game *g, unsigned tile, unsigned joined)
 {
-    CC_EACH_HOOKED(g, CC_HOT_PLACED) m->placed(g, tile, cc_placed_type(g, tile));
+    CC_EACH_HOOKED(g, CC_HOT_PLACED) m->placed(g, tile, cc_placed_type(g, tile), joined);
 }
 static inline void cc_modules_placement_followups(const struct cc_game *g, struct cc_placement *p)
 {
@@ -213,6 +215,8 @@ static inline bool cc_modules_want_own(const struct cc_game *g)
 }
 static inline bool cc_modules_turn_again(struct cc_game *g, struct cc_events *ev)
 {
+    /* Nearly every placement: no extra turn is due or running, and one test says so. */
+    if (!(g->extra_turn | g->builder_due)) return false;
     bool again = false;
     CC_EACH_HOOKED(g, CC_HOT_TURN_AGAIN) again |= m->turn_again(g, ev);
     return again;

@@ -50,19 +50,39 @@ void cc_placement_followups(const struct cc_game *g, struct cc_placement *p)
      * go only where the player has a follower (traders) want the features of the tile that
      * would hold one of the seat's: both come from one pass over the pieces. */
     const struct cc_player *me = &g->players[g->seat];
-    bool deploy = me->followers > 0 || me->large > 0;
-    if (!deploy && !cc_modules_want_own(g)) return;
+    bool deploy = me->followers > 0 || me->large > 0, want_own = cc_modules_want_own(g);
+    if (!deploy && !want_own) return;
     /* The edge slots whose feature beyond (on the tile past that side) holds a follower
      * (held), and one of the seat's (mine): the index of holders, one look-up a slot. */
+    int cell = cc_cell_get(g, p->x, p->y);
+    if (cell >= 0 && (cell & CC_CELL_FRONTIER)) {
+        /* A frontier square (every legal placement) keeps the distinct nodes beyond it: who
+         * holds any of them, a look-up each. With none of the seat's and no follower to
+         * deploy (a builder or pig in the supply: the common case with Traders & Builders)
+         * the pass ends here; with no follower at all beyond, every feature of the tile
+         * takes one, and the tile's groups need not be found. */
+        unsigned q = (unsigned)cell & ~CC_CELL_FRONTIER, n = g->frontier_nnodes[q], any = 0;
+        for (unsigned i = 0; i < n; i++) any |= g->holders[g->root[g->frontier_node[q][i]]];
+        if (!deploy && !(any >> g->seat & 1u)) return;
+        if (!(any & CC_HOLDER_FOLLOWERS)) {
+            uint16_t free_locs = 0;
+            for (unsigned f = 0; f < t->nfeatures; f++)
+                if (rules->follower_kinds & (1u << t->features[f].kind))
+                    free_locs |= cc_rotate_slots(t->features[f].slots, p->rot);
+            if (me->followers) p->follower = free_locs;
+            if (me->large) p->large = free_locs;
+            return;
+        }
+    }
     struct cc_joins j;
     cc_side_tiles(g, p->x, p->y, j.nb);
     cc_slot_roots(g, j.nb, j.roots);
     uint16_t held = 0, mine = 0;
     for (unsigned i = 0; i < 12; i++) {
         if (j.roots[i] == CC_NO_ROOT) continue;
-        unsigned h = g->holders[j.roots[i]];
-        held |= (uint16_t)((unsigned)((h & CC_HOLDER_FOLLOWERS) != 0) << i);
-        mine |= (uint16_t)((h >> g->seat & 1u) << i);
+        unsigned bits = g->holders[j.roots[i]];
+        held |= (uint16_t)((unsigned)((bits & CC_HOLDER_FOLLOWERS) != 0) << i);
+        mine |= (uint16_t)((bits >> g->seat & 1u) << i);
     }
     if (!deploy && !mine) return;
     /* A feature of the tile is held when a segment of its group touches a held slot (the
@@ -82,7 +102,7 @@ void cc_placement_followups(const struct cc_game *g, struct cc_placement *p)
     }
     if (me->followers) p->follower = unheld;
     if (me->large) p->large = unheld;
-    if (own && (!deploy || cc_modules_want_own(g))) cc_modules_own_features(g, p, own, &j);
+    if (own && want_own) cc_modules_own_features(g, p, own, &j);
 }
 
 /* Whether `type` fits at frontier square (x, y) turned `rot`, given the square's

@@ -92,8 +92,10 @@ static enum cc_status river_check_position(const struct cc_game *g, const struct
 }
 
 /* Moves the river's open end on after a river tile was placed at board index `tile`. */
-static void river_placed(struct cc_game *g, unsigned tile, const struct cc_tile_type *t)
+static void river_placed(struct cc_game *g, unsigned tile, const struct cc_tile_type *t,
+                         unsigned joined)
 {
+    (void)joined;
     if (!t->is_river || g->river_open_side == 0xFF) return;
     unsigned flow = g->river_open_side;
     g->river_last_turn = (uint8_t)river_turn(g, t, g->board[tile].rot);

@@ -90,13 +90,15 @@ static void traders_own_features(const struct cc_game *g, struct cc_placement *p
 }
 
 /* A tile placed by the seat to move that joins the road or city of its builder (deployed in
- * an earlier turn: this turn's comes after) makes an extra turn due. */
-static void traders_placed(struct cc_game *g, unsigned tile, const struct cc_tile_type *t)
+ * an earlier turn: this turn's comes after) makes an extra turn due. `joined`: the holders
+ * of the features it joined, so that the common case is one test of a bit. */
+static void traders_placed(struct cc_game *g, unsigned tile, const struct cc_tile_type *t,
+                           unsigned joined)
 {
-    if (g->players[g->seat].builders > 0) return; /* its one builder is in its supply */
+    unsigned bit = 1u << (CC_HOLDER_BUILDER + g->seat);
+    if (!(joined & bit)) return;
     /* The seat's one builder stands on the feature whose holders[] has its bit: the first of
      * the tile's features joined to it. */
-    unsigned bit = 1u << (CC_HOLDER_BUILDER + g->seat);
     for (unsigned f = 0; f < t->nfeatures; f++) {
         if (g->holders[g->root[cc_node(tile, f)]] & bit) {
             g->builder_due = (uint8_t)(1 + f);
@@ -107,10 +109,8 @@ static void traders_placed(struct cc_game *g, unsigned tile, const struct cc_til
 
 /* The extra turn: due, not itself an extra turn, and a tile left to draw. Its event names
  * the builder's road or city by the placed tile's segment that extended it (the builder
- * may have gone back already, when the placement completed the feature). Apart from
- * traders_turn_again(), which runs after every placement: there the common case costs a
- * test, not this function's saved registers. */
-static bool __attribute__((noinline)) turn_again_due(struct cc_game *g, struct cc_events *ev)
+ * may have gone back already, when the placement completed the feature). */
+static bool turn_again_due(struct cc_game *g, struct cc_events *ev)
 {
     bool again = !g->extra_turn && g->deck_pos < g->deck_len;
     unsigned f = g->builder_due - 1u, tile = g->nboard - 1u;
@@ -127,10 +127,11 @@ static bool __attribute__((noinline)) turn_again_due(struct cc_game *g, struct c
     return again;
 }
 
+/* Called while an extra turn is due or running (modules.h). */
 static bool traders_turn_again(struct cc_game *g, struct cc_events *ev)
 {
     if (g->builder_due) return turn_again_due(g, ev);
-    g->extra_turn = 0; /* the common case, after nearly every placement */
+    g->extra_turn = 0; /* the extra turn was this one */
     return false;
 }
 

@@ -33,7 +33,7 @@ static struct cc_placement expected(const struct cc_game *g, const struct cc_pla
     const struct cc_rules *rules = cc_rules_of((enum cc_ruleset)g->ruleset);
     const struct cc_tile_type *t = &cc_types(g)[p->tile];
     const struct cc_player *me = &g->players[g->seat];
-    unsigned ti = cc_board_place(&copy, p->tile, p->x, p->y, p->rot);
+    unsigned ti = cc_board_place(&copy, p->tile, p->x, p->y, p->rot, NULL);
     struct cc_placement want = {0};
     *grouped = false;
     for (unsigned f = 0; f < t->nfeatures; f++) {
