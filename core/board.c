@@ -99,16 +99,18 @@ static void frontier_touch(struct cc_game *g, int x, int y, unsigned side, unsig
     g->frontier_mask[f] |= (uint16_t)(0xFu << (4 * side));
     g->frontier_want[f] |= (uint16_t)(edge << (4 * side));
     g->frontier_nb[f][side] = (uint8_t)tile;
-    /* The tile's segments along its side facing the square, each node once. */
+    /* The tile's segments along its side facing the square, each node once (the other
+     * sides' nodes are other tiles'): no branch, and 0 past the last, as at the start. */
     unsigned facing = (side + 2) & 3, n = g->frontier_nnodes[f];
     uint16_t *nodes = g->frontier_node[f];
-    for (unsigned k = 0; k < 3; k++) {
-        uint16_t node = cc_node(tile, sf[3 * facing + k]);
-        unsigned at = 0;
-        while (at < n && nodes[at] != node) at++;
-        if (at == n) nodes[n++] = node;
-    }
-    g->frontier_nnodes[f] = (uint8_t)n;
+    uint16_t a = cc_node(tile, sf[3 * facing]), b = cc_node(tile, sf[3 * facing + 1]),
+             c = cc_node(tile, sf[3 * facing + 2]);
+    bool new_b = b != a, new_c = c != a && c != b;
+    nodes[n] = a;
+    nodes[n + 1] = new_b ? b : 0;
+    n += 1u + new_b;
+    nodes[n] = new_c ? c : 0;
+    g->frontier_nnodes[f] = (uint8_t)(n + new_c);
 }
 
 /* Marks (x, y) as holding `tile`, taking it off the frontier (swap with the last). */

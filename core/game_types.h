@@ -25,7 +25,7 @@
 #define CC_MAX_FRONTIER     (2 * CC_MAX_BOARD + 2)    /* empty squares next to placed tiles */
 #define CC_MAX_PLACEMENTS   (CC_MAX_FRONTIER * 4 * 2) /* 4 rotations, 2 hand tiles */
 #define CC_HAND_SIZE        2
-#define CC_HOT_HOOK_COUNT   4 /* enum cc_hot_hook (core/modules.h) */
+#define CC_HOT_HOOK_COUNT   3 /* enum cc_hot_hook (core/modules.h) */
 #define CC_NO_TILE          0xFF
 #define CC_NO_SEAT          0xFF
 
@@ -152,6 +152,9 @@ struct cc_game {
     /* Per hook called on every placement (enum cc_hot_hook, core/modules.h): the bits of
      * modules_on whose module has it, so that the others cost nothing; not stored. */
     uint8_t hooked_on[CC_HOT_HOOK_COUNT];
+    /* The figure kinds of the modules on that go only where their owner has a follower
+     * (struct cc_module's own_figures, core/modules.h); not stored. */
+    uint8_t own_figures;
     uint16_t turn;                  /* turns started, from 1 */
     uint64_t seed;                  /* as created */
     int16_t start;                  /* start tile type as created, -1 default */

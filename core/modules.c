@@ -51,8 +51,6 @@ static bool has_hot(const struct cc_module *m, enum cc_hot_hook which)
         return m->placed != NULL;
     case CC_HOT_PLACEMENT_FOLLOWUPS:
         return m->placement_followups != NULL;
-    case CC_HOT_WANT_OWN:
-        return m->want_own != NULL;
     case CC_HOT_TURN_AGAIN:
         return m->turn_again != NULL;
     }
@@ -70,10 +68,20 @@ static void hooked(unsigned on, uint8_t out[CC_HOT_HOOK_COUNT])
     }
 }
 
+/* The own_figures of the modules on in mask `on`. */
+static uint8_t own_figures(unsigned on)
+{
+    unsigned kinds = 0;
+    for (unsigned i = 0; i < CC_MODULE_COUNT; i++)
+        if (on >> i & 1u) kinds |= modules[i]->own_figures;
+    return (uint8_t)kinds;
+}
+
 void cc_modules_switch_on(struct cc_game *g)
 {
     g->modules_on = (uint8_t)cc_modules_on_mask(&g->options);
     hooked(g->modules_on, g->hooked_on);
+    g->own_figures = own_figures(g->modules_on);
 }
 
 bool cc_modules_switched_on(const struct cc_game *g)
@@ -81,7 +89,8 @@ bool cc_modules_switched_on(const struct cc_game *g)
     uint8_t want[CC_HOT_HOOK_COUNT];
     unsigned on = cc_modules_on_mask(&g->options);
     hooked(on, want);
-    return g->modules_on == on && memcmp(want, g->hooked_on, sizeof want) == 0;
+    return g->modules_on == on && memcmp(want, g->hooked_on, sizeof want) == 0 &&
+           g->own_figures == own_figures(on);
 }
 
 enum cc_status cc_modules_check_deploy(const struct cc_game *g, unsigned kind)
@@ -186,22 +195,6 @@ uint8_t *cc_supply_of(struct cc_player *p, enum cc_piece_kind kind)
         return &p->pigs;
     default:
         return &p->followers;
-    }
-}
-
-unsigned cc_supply_count(const struct cc_player *p, enum cc_piece_kind kind)
-{
-    switch (kind) {
-    case CC_PIECE_STABLE:
-        return p->stables;
-    case CC_PIECE_LARGE:
-        return p->large;
-    case CC_PIECE_BUILDER:
-        return p->builders;
-    case CC_PIECE_PIG:
-        return p->pigs;
-    default:
-        return p->followers;
     }
 }
 

@@ -100,11 +100,14 @@ struct cc_module {
      * (placement.c finds those with its occupancy check): `own` has bit f set when feature
      * f of the placed tile would hold one of the seat to move's followers, `j` what the
      * placement joins (its side tiles, the roots beyond its slots, its features' groups).
-     * Called only with `own` nonzero and when want_own said yes. */
+     * Called only with `own` nonzero and when the seat to move has one of own_figures left
+     * in its supply. */
     void (*own_features)(const struct cc_game *g, struct cc_placement *p, uint16_t own,
                          const struct cc_joins *j);
-    /* Whether own_features is worth calling now (the seat to move has such a figure left). */
-    bool (*want_own)(const struct cc_game *g);
+    /* Its figures that go only onto features holding a follower of their owner (bits of
+     * enum cc_piece_kind): data, not a hook, since the follow-up pass asks on nearly every
+     * placement whether the seat to move has one left. */
+    uint8_t own_figures;
     /* A feature's value: `points` as the base rules count the feature `root` of `kind`
      * (completed during play, or at the end when `final`), and what the module makes of it. */
     int (*feature_value)(const struct cc_game *g, uint16_t root, enum cc_kind kind, bool final,
@@ -142,15 +145,16 @@ static inline const struct cc_module *cc_module_of_set(unsigned set)
 enum cc_hot_hook {
     CC_HOT_PLACED = 0,
     CC_HOT_PLACEMENT_FOLLOWUPS,
-    CC_HOT_WANT_OWN,
     CC_HOT_TURN_AGAIN,
 };
 _Static_assert(CC_HOT_TURN_AGAIN + 1 == CC_HOT_HOOK_COUNT, "game_types.h counts the hot hooks");
 
-/* Sets g->modules_on and g->hooked_on[] from g->options (game creation, decoding). */
+/* Sets g->modules_on, g->hooked_on[] and g->own_figures from g->options (game creation,
+ * decoding). */
 void cc_modules_switch_on(struct cc_game *g);
 
-/* Whether g->modules_on and g->hooked_on[] are what g->options make them (check.c). */
+/* Whether g->modules_on, g->hooked_on[] and g->own_figures are what g->options make them
+ * (check.c). */
 bool cc_modules_switched_on(const struct cc_game *g);
 
 /* Loops over the modules on in `g` that have hot hook `which` (enum cc_hot_hook), as `m`, in
@@ -205,12 +209,30 @@ static inline void cc_modules_placement_followups(const struct cc_game *g, struc
 {
     CC_EACH_HOOKED(g, CC_HOT_PLACEMENT_FOLLOWUPS) m->placement_followups(g, p);
 }
+/* Figures of `kind` in the supply of player `p` (inline: the follow-up pass asks it). */
+static inline unsigned cc_supply_count(const struct cc_player *p, enum cc_piece_kind kind)
+{
+    switch (kind) {
+    case CC_PIECE_STABLE:
+        return p->stables;
+    case CC_PIECE_LARGE:
+        return p->large;
+    case CC_PIECE_BUILDER:
+        return p->builders;
+    case CC_PIECE_PIG:
+        return p->pigs;
+    default:
+        return p->followers;
+    }
+}
+
+/* Whether the seat to move has a figure left that goes only where it has a follower (a
+ * builder, a pig): the modules' own_features are worth calling. */
 static inline bool cc_modules_want_own(const struct cc_game *g)
 {
-    CC_EACH_HOOKED(g, CC_HOT_WANT_OWN)
-    {
-        if (m->want_own(g)) return true;
-    }
+    const struct cc_player *me = &g->players[g->seat];
+    for (unsigned k = g->own_figures; k; k &= k - 1)
+        if (cc_supply_count(me, (enum cc_piece_kind)__builtin_ctz(k))) return true;
     return false;
 }
 static inline bool cc_modules_turn_again(struct cc_game *g, struct cc_events *ev)
@@ -266,8 +288,5 @@ unsigned cc_max_players(const struct cc_options *o);
 /* Whether figures of `kind` may be deployed in `g`: followers always, others when an
  * expansion the game has on brings them (core/modules.h). */
 bool cc_figure_in_game(const struct cc_game *g, unsigned kind);
-
-/* Figures of `kind` in the supply of player `p`. */
-unsigned cc_supply_count(const struct cc_player *p, enum cc_piece_kind kind);
 
 #endif

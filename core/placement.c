@@ -50,8 +50,8 @@ void cc_placement_followups(const struct cc_game *g, struct cc_placement *p)
      * go only where the player has a follower (traders) want the features of the tile that
      * would hold one of the seat's: both come from one pass over the pieces. */
     const struct cc_player *me = &g->players[g->seat];
-    bool deploy = me->followers > 0 || me->large > 0, want_own = cc_modules_want_own(g);
-    if (!deploy && !want_own) return;
+    bool deploy = me->followers > 0 || me->large > 0;
+    if (!deploy && !cc_modules_want_own(g)) return;
     /* The edge slots whose feature beyond (on the tile past that side) holds a follower
      * (held), and one of the seat's (mine): the index of holders, one look-up a slot. */
     int cell = cc_cell_get(g, p->x, p->y);
@@ -102,7 +102,7 @@ void cc_placement_followups(const struct cc_game *g, struct cc_placement *p)
     }
     if (me->followers) p->follower = unheld;
     if (me->large) p->large = unheld;
-    if (own && want_own) cc_modules_own_features(g, p, own, &j);
+    if (own && (!deploy || cc_modules_want_own(g))) cc_modules_own_features(g, p, own, &j);
 }
 
 /* Whether `type` fits at frontier square (x, y) turned `rot`, given the square's

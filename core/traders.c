@@ -65,11 +65,6 @@ static enum cc_status traders_check_figure(const struct cc_game *g, const struct
     return CC_OK;
 }
 
-static bool traders_want_own(const struct cc_game *g)
-{
-    return g->players[g->seat].builders > 0 || g->players[g->seat].pigs > 0;
-}
-
 /* The builder on each road or city, the pig on each field, of the features `own` that would
  * hold a follower of the seat to move (placement.c), the builder unless it is completed. */
 static void traders_own_features(const struct cc_game *g, struct cc_placement *p, uint16_t own,
@@ -219,7 +214,7 @@ const struct cc_module cc_traders_module = {
     .completed = traders_completed,
     .turn_again = traders_turn_again,
     .farm_boost = traders_farm_boost,
-    .want_own = traders_want_own,
+    .own_figures = 1u << CC_PIECE_BUILDER | 1u << CC_PIECE_PIG,
     .own_features = traders_own_features,
     .final_scoring = traders_final_scoring,
 };
