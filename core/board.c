@@ -281,6 +281,31 @@ unsigned cc_feature_tiles(const struct cc_game *g, uint16_t root)
     return count;
 }
 
+void cc_feature_sum(const struct cc_game *g, uint16_t root, struct cc_feature_sum *out)
+{
+    uint64_t seen[(CC_MAX_BOARD + 63) / 64] = {0};
+    unsigned tiles = 0, pennants = 0, inn = 0, cathedral = 0;
+    unsigned goods[CC_GOODS_COUNT] = {0};
+    uint16_t n = root;
+    do {
+        unsigned t = cc_node_tile(n);
+        uint64_t bit = 1ull << (t % 64);
+        tiles += !(seen[t / 64] & bit);
+        seen[t / 64] |= bit;
+        const struct cc_feature_type *f = &cc_placed_type(g, t)->features[cc_node_feature(n)];
+        pennants += f->pennants;
+        inn |= f->inn;
+        cathedral |= f->cathedral;
+        for (int k = 0; k < CC_GOODS_COUNT; k++) goods[k] += f->goods[k];
+        n = g->next[n];
+    } while (n != root);
+    out->tiles = tiles;
+    out->pennants = pennants;
+    out->inn = inn != 0;
+    out->cathedral = cathedral != 0;
+    for (int k = 0; k < CC_GOODS_COUNT; k++) out->goods[k] = (uint8_t)goods[k];
+}
+
 /* Sum over the segments of the feature with root `root` of their pennants, or (`ports` 1)
  * of their port cities. */
 static unsigned feature_sum(const struct cc_game *g, uint16_t root, int ports)

@@ -136,6 +136,17 @@ unsigned cc_feature_tiles(const struct cc_game *g, uint16_t root);
 /* Sum of the pennants of the feature with root `root`. */
 unsigned cc_feature_pennants(const struct cc_game *g, uint16_t root);
 
+/* What the segments of a road or city carry, summed in one pass over them: its tiles (each
+ * once), pennants, and the symbols of the expansions of classic (an inn, a cathedral, goods).
+ * The scoring of classic takes it once and the modules read their symbols from it, instead
+ * of a pass over the feature each. */
+struct cc_feature_sum {
+    unsigned tiles, pennants;
+    bool inn, cathedral;
+    uint8_t goods[CC_GOODS_COUNT];
+};
+void cc_feature_sum(const struct cc_game *g, uint16_t root, struct cc_feature_sum *out);
+
 /* Port cities on the segments of the feature with root `root` (discovery). A segment's
  * `ports` counts the cities whose land (for a land segment) or whose sea (for a sea segment)
  * it is. */

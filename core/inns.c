@@ -11,30 +11,19 @@
 #include "board.h"
 #include "modules.h"
 
-/* Whether some segment of the feature `root` carries an inn (a road) or a cathedral (a city). */
-static bool has_symbol(const struct cc_game *g, uint16_t root, enum cc_kind kind)
-{
-    uint16_t n = root;
-    do {
-        const struct cc_feature_type *f =
-            &cc_placed_type(g, cc_node_tile(n))->features[cc_node_feature(n)];
-        if (kind == CC_KIND_ROAD ? f->inn : f->cathedral) return true;
-        n = g->next[n];
-    } while (n != root);
-    return false;
-}
-
 /* A completed inn road: 2 per tile; a completed cathedral city: 3 per tile and per pennant (a
  * cathedral city has 5 tiles or more: the original edition's two-tile rule never applies).
  * Not completed at the end: 0, or the plain value with inn_cathedral_final ignore. */
-static int inns_feature_value(const struct cc_game *g, uint16_t root, enum cc_kind kind, bool final,
-                              int points)
+static int inns_feature_value(const struct cc_game *g, const struct cc_feature_sum *sum,
+                              enum cc_kind kind, bool final, int points)
 {
-    if ((kind != CC_KIND_ROAD && kind != CC_KIND_CITY) || !has_symbol(g, root, kind)) return points;
+    /* An inn on a road, a cathedral in a city (symbols of the other kind never occur). */
+    bool symbol = kind == CC_KIND_ROAD ? sum->inn : kind == CC_KIND_CITY && sum->cathedral;
+    if (!symbol) return points;
     if (final) return g->options.inn_final == CC_INN_FINAL_IGNORE ? points : 0;
-    int tiles = (int)cc_feature_tiles(g, root);
+    int tiles = (int)sum->tiles;
     if (kind == CC_KIND_ROAD) return 2 * tiles;
-    return 3 * (tiles + (int)cc_feature_pennants(g, root));
+    return 3 * (tiles + (int)sum->pennants);
 }
 
 /* The large follower counts 2 in every majority, farms of both editions included. */

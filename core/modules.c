@@ -109,10 +109,10 @@ void cc_modules_own_features(const struct cc_game *g, struct cc_placement *p, ui
     EACH_ON(g, own_features) m->own_features(g, p, own, j);
 }
 
-int cc_modules_feature_value(const struct cc_game *g, uint16_t root, enum cc_kind kind, bool final,
-                             int points)
+int cc_modules_feature_value(const struct cc_game *g, const struct cc_feature_sum *sum,
+                             enum cc_kind kind, bool final, int points)
 {
-    EACH_ON(g, feature_value) points = m->feature_value(g, root, kind, final, points);
+    EACH_ON(g, feature_value) points = m->feature_value(g, sum, kind, final, points);
     return points;
 }
 
@@ -145,9 +145,10 @@ unsigned cc_figure_weight(const struct cc_game *g, const struct cc_piece *pc)
     return w;
 }
 
-void cc_modules_completed(struct cc_game *g, uint16_t root, enum cc_kind kind, struct cc_events *ev)
+void cc_modules_completed(struct cc_game *g, uint16_t root, enum cc_kind kind,
+                          const struct cc_feature_sum *sum, struct cc_events *ev)
 {
-    EACH_ON(g, completed) m->completed(g, root, kind, ev);
+    EACH_ON(g, completed) m->completed(g, root, kind, sum, ev);
 }
 
 unsigned cc_modules_farm_boost(const struct cc_game *g, uint16_t field, unsigned winners)

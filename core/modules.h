@@ -76,8 +76,10 @@ struct cc_module {
      * `a` names it (a->figure), its placement is legal and the location holds a feature;
      * CC_OK or the refusal, `g` unchanged. */
     enum cc_status (*check_figure)(const struct cc_game *g, const struct cc_action *a);
-    /* A road or city `root` completed during play was just scored (its pieces still on it). */
-    void (*completed)(struct cc_game *g, uint16_t root, enum cc_kind kind, struct cc_events *ev);
+    /* A road or city `root`, whose segments carry `sum`, completed during play was just
+     * scored (its pieces still on it). */
+    void (*completed)(struct cc_game *g, uint16_t root, enum cc_kind kind,
+                      const struct cc_feature_sum *sum, struct cc_events *ev);
     /* After a placement was scored: whether the seat to move takes another turn (and its
      * event, if ev). Called only while g->extra_turn or g->builder_due is set: an extra turn
      * hangs on that state of the game, which the module's placed hook sets. */
@@ -108,10 +110,11 @@ struct cc_module {
      * enum cc_piece_kind): data, not a hook, since the follow-up pass asks on nearly every
      * placement whether the seat to move has one left. */
     uint8_t own_figures;
-    /* A feature's value: `points` as the base rules count the feature `root` of `kind`
-     * (completed during play, or at the end when `final`), and what the module makes of it. */
-    int (*feature_value)(const struct cc_game *g, uint16_t root, enum cc_kind kind, bool final,
-                         int points);
+    /* A road's or city's value: `points` as the base rules count the feature of `kind` whose
+     * segments carry `sum` (completed during play, or at the end when `final`), and what the
+     * module makes of it. */
+    int (*feature_value)(const struct cc_game *g, const struct cc_feature_sum *sum,
+                         enum cc_kind kind, bool final, int points);
     /* A figure's weight in majorities. A plain follower weighs 1 in every game: it is
      * never asked (cc_pieces_on()). */
     unsigned (*figure_weight)(const struct cc_game *g, const struct cc_piece *pc);
@@ -226,14 +229,22 @@ static inline unsigned cc_supply_count(const struct cc_player *p, enum cc_piece_
     }
 }
 
+/* The figure kinds player `p` has at least one of in its supply (bits of enum
+ * cc_piece_kind), without a branch. */
+static inline unsigned cc_supply_kinds(const struct cc_player *p)
+{
+    return (unsigned)(p->followers != 0) << CC_PIECE_FOLLOWER |
+           (unsigned)(p->stables != 0) << CC_PIECE_STABLE |
+           (unsigned)(p->large != 0) << CC_PIECE_LARGE |
+           (unsigned)(p->builders != 0) << CC_PIECE_BUILDER |
+           (unsigned)(p->pigs != 0) << CC_PIECE_PIG;
+}
+
 /* Whether the seat to move has a figure left that goes only where it has a follower (a
  * builder, a pig): the modules' own_features are worth calling. */
 static inline bool cc_modules_want_own(const struct cc_game *g)
 {
-    const struct cc_player *me = &g->players[g->seat];
-    for (unsigned k = g->own_figures; k; k &= k - 1)
-        if (cc_supply_count(me, (enum cc_piece_kind)__builtin_ctz(k))) return true;
-    return false;
+    return (cc_supply_kinds(&g->players[g->seat]) & g->own_figures) != 0;
 }
 static inline bool cc_modules_turn_again(struct cc_game *g, struct cc_events *ev)
 {
@@ -246,12 +257,12 @@ static inline bool cc_modules_turn_again(struct cc_game *g, struct cc_events *ev
 enum cc_status cc_modules_check_deploy(const struct cc_game *g, unsigned kind);
 void cc_modules_own_features(const struct cc_game *g, struct cc_placement *p, uint16_t own,
                              const struct cc_joins *j);
-int cc_modules_feature_value(const struct cc_game *g, uint16_t root, enum cc_kind kind, bool final,
-                             int points);
+int cc_modules_feature_value(const struct cc_game *g, const struct cc_feature_sum *sum,
+                             enum cc_kind kind, bool final, int points);
 void cc_modules_final_scoring(const struct cc_game *g, struct cc_player *players,
                               struct cc_events *ev);
 void cc_modules_completed(struct cc_game *g, uint16_t root, enum cc_kind kind,
-                          struct cc_events *ev);
+                          const struct cc_feature_sum *sum, struct cc_events *ev);
 unsigned cc_modules_farm_boost(const struct cc_game *g, uint16_t field, unsigned winners);
 
 /* The module on in `g` that brings figures of `kind`, or NULL. */

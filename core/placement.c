@@ -62,7 +62,12 @@ void cc_placement_followups(const struct cc_game *g, struct cc_placement *p)
          * the pass ends here; with no follower at all beyond, every feature of the tile
          * takes one, and the tile's groups need not be found. */
         unsigned q = (unsigned)cell & ~CC_CELL_FRONTIER, n = g->frontier_nnodes[q], any = 0;
-        for (unsigned i = 0; i < n; i++) any |= g->holders[g->root[g->frontier_node[q][i]]];
+        const uint16_t *nodes = g->frontier_node[q];
+        /* Most squares have at most four: those without a test each (the entries past the
+         * last are 0, node 0 is on the board, and its bits are masked off). */
+        for (unsigned i = 0; i < 4; i++)
+            any |= g->holders[g->root[nodes[i]]] & (0u - (unsigned)(i < n));
+        for (unsigned i = 4; i < n; i++) any |= g->holders[g->root[nodes[i]]];
         if (!deploy && !(any >> g->seat & 1u)) return;
         if (!(any & CC_HOLDER_FOLLOWERS)) {
             uint16_t free_locs = 0;

@@ -29,16 +29,17 @@ void cc_classic_score_placement(struct cc_game *g, unsigned tile, struct cc_even
     unsigned ndone = cc_completed_on_tile(g, tile, 1u << CC_KIND_ROAD | 1u << CC_KIND_CITY, done);
     for (unsigned i = 0; i < ndone; i++) {
         uint16_t r = done[i];
-        unsigned tiles = cc_feature_tiles(g, r);
+        struct cc_feature_sum sum;
+        cc_feature_sum(g, r, &sum);
         if (cc_placed_type(g, cc_node_tile(r))->features[cc_node_feature(r)].kind == CC_KIND_ROAD) {
-            int points = cc_modules_feature_value(g, r, CC_KIND_ROAD, false, (int)tiles);
-            cc_score_completed(g, r, CC_KIND_ROAD, points, tiles, 0, CC_COL_ROAD, ev);
+            int points = cc_modules_feature_value(g, &sum, CC_KIND_ROAD, false, (int)sum.tiles);
+            cc_score_completed(g, r, CC_KIND_ROAD, points, sum.tiles, 0, CC_COL_ROAD, ev);
         } else {
-            unsigned pennants = cc_feature_pennants(g, r);
-            int points = cc_modules_feature_value(g, r, CC_KIND_CITY, false,
-                                                  city_points_completed(g, tiles, pennants));
-            cc_modules_completed(g, r, CC_KIND_CITY, ev); /* goods (traders.c) */
-            cc_score_completed(g, r, CC_KIND_CITY, points, tiles, pennants, CC_COL_CITY, ev);
+            int points = cc_modules_feature_value(
+                g, &sum, CC_KIND_CITY, false, city_points_completed(g, sum.tiles, sum.pennants));
+            cc_modules_completed(g, r, CC_KIND_CITY, &sum, ev); /* goods (traders.c) */
+            cc_score_completed(g, r, CC_KIND_CITY, points, sum.tiles, sum.pennants, CC_COL_CITY,
+                               ev);
         }
     }
     /* Monasteries: the placed tile's own, then its 8 neighbours clockwise from NW (the
@@ -163,20 +164,21 @@ void cc_classic_final_scoring(const struct cc_game *g, struct cc_player *players
         if (!cc_root_set_add(&seen, r)) continue;
         unsigned kind = cc_placed_type(g, pc->tile)->features[pc->feature].kind;
         unsigned seats = cc_majority(g, r);
-        unsigned tiles = kind == CC_KIND_MONASTERY ? 1u : cc_feature_tiles(g, r);
+        struct cc_feature_sum sum;
+        if (kind == CC_KIND_ROAD || kind == CC_KIND_CITY) cc_feature_sum(g, r, &sum);
         switch (kind) {
         case CC_KIND_ROAD: {
-            int points = cc_modules_feature_value(g, r, CC_KIND_ROAD, true, (int)tiles);
+            int points = cc_modules_feature_value(g, &sum, CC_KIND_ROAD, true, (int)sum.tiles);
             cc_award(players, seats, points, CC_COL_ROAD);
-            final_event(g, ev, r, CC_KIND_ROAD, seats, points, tiles, 0, CC_COL_ROAD);
+            final_event(g, ev, r, CC_KIND_ROAD, seats, points, sum.tiles, 0, CC_COL_ROAD);
             break;
         }
         case CC_KIND_CITY: {
-            unsigned pennants = cc_feature_pennants(g, r);
-            int points =
-                cc_modules_feature_value(g, r, CC_KIND_CITY, true, (int)(tiles + pennants));
+            int points = cc_modules_feature_value(g, &sum, CC_KIND_CITY, true,
+                                                  (int)(sum.tiles + sum.pennants));
             cc_award(players, seats, points, CC_COL_CITY);
-            final_event(g, ev, r, CC_KIND_CITY, seats, points, tiles, pennants, CC_COL_CITY);
+            final_event(g, ev, r, CC_KIND_CITY, seats, points, sum.tiles, sum.pennants,
+                        CC_COL_CITY);
             break;
         }
         case CC_KIND_MONASTERY: {

@@ -132,21 +132,12 @@ static bool traders_turn_again(struct cc_game *g, struct cc_events *ev)
 
 /* A city completed during play: its goods go to the placing seat, whoever holds the city. */
 static void traders_completed(struct cc_game *g, uint16_t root, enum cc_kind kind,
-                              struct cc_events *ev)
+                              const struct cc_feature_sum *sum, struct cc_events *ev)
 {
     if (kind != CC_KIND_CITY) return;
-    uint8_t goods[CC_GOODS_COUNT] = {0};
+    const uint8_t *goods = sum->goods;
     unsigned total = 0;
-    uint16_t n = root;
-    do {
-        const struct cc_feature_type *f =
-            &cc_placed_type(g, cc_node_tile(n))->features[cc_node_feature(n)];
-        for (int k = 0; k < CC_GOODS_COUNT; k++) {
-            goods[k] = (uint8_t)(goods[k] + f->goods[k]);
-            total += f->goods[k];
-        }
-        n = g->next[n];
-    } while (n != root);
+    for (int k = 0; k < CC_GOODS_COUNT; k++) total += goods[k];
     if (total == 0) return;
     struct cc_player *p = &g->players[g->seat];
     for (int k = 0; k < CC_GOODS_COUNT; k++) p->goods[k] = (uint8_t)(p->goods[k] + goods[k]);
