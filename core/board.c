@@ -99,17 +99,19 @@ static void frontier_touch(struct cc_game *g, int x, int y, unsigned side, unsig
     g->frontier_mask[f] |= (uint16_t)(0xFu << (4 * side));
     g->frontier_want[f] |= (uint16_t)(edge << (4 * side));
     g->frontier_nb[f][side] = (uint8_t)tile;
-    /* The tile's segments along its side facing the square, each node once (the other
-     * sides' nodes are other tiles'): no branch, and 0 past the last, as at the start. */
+    /* The tile's segments along its side facing the square, each node once with the square's
+     * slots that face it (the other sides' nodes are other tiles'): the square's slot
+     * 3 * side + k faces the tile's slot 3 * facing + 2 - k. No branch, and 0 past the last
+     * entry, as at the start. */
     unsigned facing = (side + 2) & 3, n = g->frontier_nnodes[f];
     uint16_t *nodes = g->frontier_node[f];
-    uint16_t a = cc_node(tile, sf[3 * facing]), b = cc_node(tile, sf[3 * facing + 1]),
-             c = cc_node(tile, sf[3 * facing + 2]);
+    unsigned a = cc_node(tile, sf[3 * facing + 2]), b = cc_node(tile, sf[3 * facing + 1]),
+             c = cc_node(tile, sf[3 * facing]);
     bool new_b = b != a, new_c = c != a && c != b;
-    nodes[n] = a;
-    nodes[n + 1] = new_b ? b : 0;
+    nodes[n] = cc_frontier_entry(a, side, 1u | (unsigned)(b == a) << 1 | (unsigned)(c == a) << 2);
+    nodes[n + 1] = new_b ? cc_frontier_entry(b, side, 2u | (unsigned)(c == b) << 2) : 0;
     n += 1u + new_b;
-    nodes[n] = new_c ? c : 0;
+    nodes[n] = new_c ? cc_frontier_entry(c, side, 4u) : 0;
     g->frontier_nnodes[f] = (uint8_t)(n + new_c);
 }
 
@@ -346,68 +348,59 @@ void cc_side_tiles(const struct cc_game *g, int x, int y, int nb[4])
     }
 }
 
-void cc_slot_roots(const struct cc_game *g, const int nb[4], uint16_t roots[12])
+/* Adds `slots` (the square's) facing a feature of root `root` to j's distinct roots, whose
+ * slots so far are slots[]. */
+static void joins_add(struct cc_joins *j, uint16_t slots[12], uint16_t root, unsigned slots_of)
 {
-    for (unsigned side = 0; side < 4; side++) {
-        if (nb[side] < 0) {
-            roots[3 * side] = roots[3 * side + 1] = roots[3 * side + 2] = CC_NO_ROOT;
-            continue;
+    for (unsigned k = 0; k < j->n; k++) {
+        if (j->root[k] == root) {
+            slots[k] = (uint16_t)(slots[k] | slots_of);
+            return;
         }
-        const struct cc_placed *q = &g->board[nb[side]];
-        const uint8_t *qf = cc_placed_type(g, (unsigned)nb[side])->slot_feature[q->rot];
-        unsigned facing = (side + 2) & 3;
-        for (unsigned k = 0; k < 3; k++)
-            roots[3 * side + k] = g->root[cc_node((unsigned)nb[side], qf[3 * facing + 2 - k])];
     }
+    j->root[j->n] = root;
+    slots[j->n++] = (uint16_t)slots_of;
 }
 
-void cc_feature_groups(const struct cc_tile_type *type, unsigned rot, const uint16_t roots[12],
-                       uint16_t group[CC_MAX_TILE_FEATURES])
+void cc_joins_at(const struct cc_game *g, const struct cc_tile_type *type, int x, int y,
+                 unsigned rot, struct cc_joins *j)
 {
+    uint16_t slots[12]; /* per distinct root: the square's slots facing it */
+    j->n = 0;
+    int v = cc_cell_get(g, x, y);
+    if (v >= 0 && (v & CC_CELL_FRONTIER)) {
+        unsigned q = (unsigned)v & ~CC_CELL_FRONTIER;
+        for (int s = 0; s < 4; s++) {
+            unsigned nb = g->frontier_nb[q][s];
+            j->nb[s] = nb == CC_NO_SIDE_TILE ? -1 : (int)nb;
+        }
+        for (unsigned i = 0; i < g->frontier_nnodes[q]; i++) {
+            uint16_t e = g->frontier_node[q][i];
+            joins_add(j, slots, g->root[e & CC_FRONTIER_NODE_MASK], cc_frontier_entry_slots(e));
+        }
+    } else {
+        cc_side_tiles(g, x, y, j->nb);
+        for (unsigned side = 0; side < 4; side++) {
+            if (j->nb[side] < 0) continue;
+            unsigned nb = (unsigned)j->nb[side], facing = (side + 2) & 3;
+            const uint8_t *qf = cc_placed_type(g, nb)->slot_feature[g->board[nb].rot];
+            for (unsigned k = 0; k < 3; k++)
+                joins_add(j, slots, g->root[cc_node(nb, qf[3 * facing + 2 - k])],
+                          1u << (3 * side + k));
+        }
+    }
+    /* Each root's touching features; features touching one root are one group. */
     const uint8_t *sf = type->slot_feature[rot];
-    for (unsigned f = 0; f < type->nfeatures; f++) group[f] = (uint16_t)(1u << f);
-    /* Each slot's feature joins the group of the first earlier slot with the same root
-     * beyond: that one is already in one group with every earlier slot of that root. */
-    for (unsigned i = 1; i < 12; i++) {
-        if (roots[i] == CC_NO_ROOT) continue;
-        unsigned j = 0;
-        while (j < i && roots[j] != roots[i]) j++;
-        if (j == i || (group[sf[i]] >> sf[j] & 1u)) continue;
-        uint16_t joined = (uint16_t)(group[sf[i]] | group[sf[j]]);
-        for (unsigned m = joined; m; m &= m - 1) group[__builtin_ctz(m)] = joined;
+    for (unsigned f = 0; f < type->nfeatures; f++) j->group[f] = (uint16_t)(1u << f);
+    for (unsigned k = 0; k < j->n; k++) {
+        unsigned touch = 0;
+        for (unsigned m = slots[k]; m; m &= m - 1) touch |= 1u << sf[__builtin_ctz(m)];
+        j->touch[k] = (uint16_t)touch;
+        if (!(touch & (touch - 1))) continue; /* one feature: nothing joins */
+        unsigned joined = 0;
+        for (unsigned m = touch; m; m &= m - 1) joined |= j->group[__builtin_ctz(m)];
+        for (unsigned m = joined; m; m &= m - 1) j->group[__builtin_ctz(m)] = (uint16_t)joined;
     }
-}
-
-unsigned cc_group_roots(const struct cc_tile_type *type, unsigned rot, const uint16_t roots[12],
-                        uint16_t group, uint16_t out[16])
-{
-    const uint8_t *sf = type->slot_feature[rot];
-    unsigned n = 0;
-    for (unsigned i = 0; i < 12; i++) {
-        if (roots[i] == CC_NO_ROOT || !(group >> sf[i] & 1u)) continue;
-        unsigned j = 0;
-        while (j < n && out[j] != roots[i]) j++;
-        if (j == n && n < 16) out[n++] = roots[i];
-    }
-    return n;
-}
-
-unsigned cc_join_roots_near(const struct cc_game *g, const struct cc_tile_type *type, unsigned f,
-                            unsigned rot, const int nb[4], uint16_t out[16], uint16_t *group)
-{
-    uint16_t roots[12], groups[CC_MAX_TILE_FEATURES];
-    cc_slot_roots(g, nb, roots);
-    cc_feature_groups(type, rot, roots, groups);
-    if (group) *group = groups[f];
-    return cc_group_roots(type, rot, roots, groups[f], out);
-}
-
-unsigned cc_join_roots(const struct cc_game *g, const struct cc_tile_type *type, unsigned f, int x,
-                       int y, unsigned rot, uint16_t out[16])
-{
-    int nb[4];
-    cc_side_tiles(g, x, y, nb);
-    return cc_join_roots_near(g, type, f, rot, nb, out, NULL);
 }
 
 /* Rebuilds the board of `g` from board[0..nboard) in order: every tile but the first

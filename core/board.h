@@ -152,50 +152,49 @@ void cc_feature_sum(const struct cc_game *g, uint16_t root, struct cc_feature_su
  * it is. */
 unsigned cc_feature_ports(const struct cc_game *g, uint16_t root);
 
-/* Roots of the neighbouring features that feature `f` of `type` turned `rot` at (x, y)
- * would be one feature with once placed, written to out[] (distinct); returns how many.
- * Those are the features its own sides join, and those that the tile's other segments
- * of its group join (cc_feature_groups()): a field on one side of a road meets the field
- * on the other side when both touch one field beyond the tile. */
-unsigned cc_join_roots(const struct cc_game *g, const struct cc_tile_type *type, unsigned f, int x,
-                       int y, unsigned rot, uint16_t out[16]);
-
 /* The board indices of the tiles on the four sides (N, E, S, W) of (x, y), -1 where none. */
 void cc_side_tiles(const struct cc_game *g, int x, int y, int nb[4]);
 
-/* cc_join_roots() with the square's side tiles from cc_side_tiles() (one look-up for all
- * the features of a tile); *group (if not NULL) gets f's group. */
-unsigned cc_join_roots_near(const struct cc_game *g, const struct cc_tile_type *type, unsigned f,
-                            unsigned rot, const int nb[4], uint16_t out[16], uint16_t *group);
-
-/* No feature beyond an edge slot (cc_slot_roots()). */
-#define CC_NO_ROOT 0xFFFFu
-
-/* The root of the feature beyond each edge slot of a square whose side tiles are nb[]
- * (cc_side_tiles()): roots[3 * side + k] faces location 3 * side + k of a tile placed
- * there; CC_NO_ROOT where no tile is. */
-void cc_slot_roots(const struct cc_game *g, const int nb[4], uint16_t roots[12]);
-
-/* For each feature f of `type` turned `rot`, placed where roots[] were read (cc_slot_roots),
- * the features of the tile that will be one feature with it: group[f], a bit per feature,
- * f's own included. Two segments of the tile are one once both join one feature beyond
- * its sides (a road ring closed from two sides, the fields on both sides of a road that
- * meet the one field around a monastery), and so on through the others. */
-void cc_feature_groups(const struct cc_tile_type *type, unsigned rot, const uint16_t roots[12],
-                       uint16_t group[CC_MAX_TILE_FEATURES]);
-
-/* The roots beyond the slots of the features in `group` (a bit per feature of `type` turned
- * `rot`, from cc_feature_groups()), distinct, into out[]; returns how many. */
-unsigned cc_group_roots(const struct cc_tile_type *type, unsigned rot, const uint16_t roots[12],
-                        uint16_t group, uint16_t out[16]);
-
-/* What a placement of a tile turned `rot` on a square joins: the side tiles, the root
- * beyond each edge slot and each feature's group (placement.c, for the modules' hooks). */
+/* What a placement of a tile turned `rot` on a square would join: the distinct roots of the
+ * features beyond the square's sides, each with the tile's features that touch it, and the
+ * tile's features' groups. Two segments of the tile are one feature once placed when both
+ * join one feature beyond its sides (a road ring closed from two sides, the fields on both
+ * sides of a road that meet the one field around a monastery), and so on through others. */
 struct cc_joins {
-    int nb[4];
-    uint16_t roots[12];
-    uint16_t group[CC_MAX_TILE_FEATURES];
+    int nb[4];                            /* the side tiles, -1 where none (cc_side_tiles()) */
+    unsigned n;                           /* distinct roots beyond */
+    uint16_t root[12];                    /* those roots */
+    uint16_t touch[12];                   /* per root: bits of the tile's features touching it */
+    uint16_t group[CC_MAX_TILE_FEATURES]; /* per feature: bits of the features of its group */
 };
+
+/* The joins of a tile of `type` turned `rot` placed at (x, y): from what a frontier square
+ * keeps (frontier_node[]), or from its side tiles on any other square. */
+void cc_joins_at(const struct cc_game *g, const struct cc_tile_type *type, int x, int y,
+                 unsigned rot, struct cc_joins *j);
+
+/* The roots that feature `f` would be one feature with once placed (through its group),
+ * into out[]; returns how many. */
+static inline unsigned cc_joins_of(const struct cc_joins *j, unsigned f, uint16_t out[12])
+{
+    unsigned n = 0;
+    for (unsigned k = 0; k < j->n; k++)
+        if (j->touch[k] & j->group[f]) out[n++] = j->root[k];
+    return n;
+}
+
+/* A frontier square's entry in frontier_node[]: a node beyond it, the square's side it lies
+ * on, and the square's slots of that side that face it (bits 3 * side + 0..2). */
+#define CC_FRONTIER_NODE_MASK 0x7FFu
+_Static_assert(CC_MAX_NODES <= CC_FRONTIER_NODE_MASK + 1, "a node fits a frontier entry");
+static inline uint16_t cc_frontier_entry(unsigned node, unsigned side, unsigned slots3)
+{
+    return (uint16_t)(node | slots3 << 11 | side << 14);
+}
+static inline unsigned cc_frontier_entry_slots(uint16_t e)
+{
+    return ((e >> 11) & 7u) << (3 * (e >> 14));
+}
 
 /* Of the engine's public interface (game.h includes this header): */
 

@@ -412,12 +412,12 @@ void cc_hills_placement_followups(const struct cc_game *g, struct cc_placement *
             own[nown++] = g->root[cc_node(pc->tile, pc->feature)];
     }
     bool joins_own = false;
-    int nb[4];
-    if (nown > 0) cc_side_tiles(g, p->x, p->y, nb);
+    struct cc_joins joins;
+    if (nown > 0) cc_joins_at(g, t, p->x, p->y, p->rot, &joins);
     for (unsigned f = 0; f < t->nfeatures && nown > 0 && !joins_own; f++) {
         if (t->features[f].kind != CC_KIND_TRAIL) continue;
-        uint16_t roots[16];
-        unsigned n = cc_join_roots_near(g, t, f, p->rot, nb, roots, NULL);
+        uint16_t roots[12];
+        unsigned n = cc_joins_of(&joins, f, roots);
         for (unsigned k = 0; k < nown; k++)
             for (unsigned j = 0; j < n; j++) joins_own |= roots[j] == own[k];
     }

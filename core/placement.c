@@ -27,10 +27,10 @@ enum cc_status cc_check_position(const struct cc_game *g, uint8_t type, int x, i
 bool cc_feature_would_be_occupied(const struct cc_game *g, const struct cc_tile_type *t, unsigned f,
                                   int x, int y, unsigned rot)
 {
-    uint16_t roots[16];
-    unsigned n = cc_join_roots(g, t, f, x, y, rot, roots);
-    for (unsigned j = 0; j < n; j++)
-        if (g->holders[roots[j]] & CC_HOLDER_FOLLOWERS) return true;
+    struct cc_joins j;
+    cc_joins_at(g, t, x, y, rot, &j);
+    for (unsigned k = 0; k < j.n; k++)
+        if ((j.touch[k] & j.group[f]) && (g->holders[j.root[k]] & CC_HOLDER_FOLLOWERS)) return true;
     return false;
 }
 
@@ -52,8 +52,8 @@ void cc_placement_followups(const struct cc_game *g, struct cc_placement *p)
     const struct cc_player *me = &g->players[g->seat];
     bool deploy = me->followers > 0 || me->large > 0;
     if (!deploy && !cc_modules_want_own(g)) return;
-    /* The edge slots whose feature beyond (on the tile past that side) holds a follower
-     * (held), and one of the seat's (mine): the index of holders, one look-up a slot. */
+    /* Whether the features beyond the square hold a follower, and one of the seat's: the
+     * index of holders, one look-up a feature. */
     int cell = cc_cell_get(g, p->x, p->y);
     if (cell >= 0 && (cell & CC_CELL_FRONTIER)) {
         /* A frontier square (every legal placement) keeps the distinct nodes beyond it: who
@@ -66,8 +66,9 @@ void cc_placement_followups(const struct cc_game *g, struct cc_placement *p)
         /* Most squares have at most four: those without a test each (the entries past the
          * last are 0, node 0 is on the board, and its bits are masked off). */
         for (unsigned i = 0; i < 4; i++)
-            any |= g->holders[g->root[nodes[i]]] & (0u - (unsigned)(i < n));
-        for (unsigned i = 4; i < n; i++) any |= g->holders[g->root[nodes[i]]];
+            any |= g->holders[g->root[nodes[i] & CC_FRONTIER_NODE_MASK]] & (0u - (unsigned)(i < n));
+        for (unsigned i = 4; i < n; i++)
+            any |= g->holders[g->root[nodes[i] & CC_FRONTIER_NODE_MASK]];
         if (!deploy && !(any >> g->seat & 1u)) return;
         if (!(any & CC_HOLDER_FOLLOWERS)) {
             uint16_t free_locs = 0;
@@ -79,30 +80,22 @@ void cc_placement_followups(const struct cc_game *g, struct cc_placement *p)
             return;
         }
     }
+    /* The tile's features touching a feature beyond that holds a follower (heldf), and one
+     * of the seat's (minef); a feature is held when one of its group is (the segments of a
+     * group are one feature once placed: struct cc_joins). */
     struct cc_joins j;
-    cc_side_tiles(g, p->x, p->y, j.nb);
-    cc_slot_roots(g, j.nb, j.roots);
-    uint16_t held = 0, mine = 0;
-    for (unsigned i = 0; i < 12; i++) {
-        if (j.roots[i] == CC_NO_ROOT) continue;
-        unsigned bits = g->holders[j.roots[i]];
-        held |= (uint16_t)((unsigned)((bits & CC_HOLDER_FOLLOWERS) != 0) << i);
-        mine |= (uint16_t)((bits >> g->seat & 1u) << i);
+    cc_joins_at(g, t, p->x, p->y, p->rot, &j);
+    unsigned heldf = 0, minef = 0;
+    for (unsigned k = 0; k < j.n; k++) {
+        unsigned bits = g->holders[j.root[k]];
+        heldf |= j.touch[k] & (0u - (unsigned)((bits & CC_HOLDER_FOLLOWERS) != 0));
+        minef |= j.touch[k] & (0u - (bits >> g->seat & 1u));
     }
-    if (!deploy && !mine) return;
-    /* A feature of the tile is held when a segment of its group touches a held slot (the
-     * segments of a group are one feature once placed: cc_feature_groups()). */
-    uint16_t locs[CC_MAX_TILE_FEATURES], heldf = 0, minef = 0;
-    cc_feature_groups(t, p->rot, j.roots, j.group);
-    for (unsigned f = 0; f < t->nfeatures; f++) {
-        locs[f] = cc_rotate_slots(t->features[f].slots, p->rot);
-        if (locs[f] & held) heldf |= (uint16_t)(1u << f);
-        if (locs[f] & mine) minef |= (uint16_t)(1u << f);
-    }
+    if (!deploy && !minef) return;
     uint16_t unheld = 0, own = 0; /* own: bits of the tile's features */
     for (unsigned f = 0; f < t->nfeatures; f++) {
         if (!(rules->follower_kinds & (1u << t->features[f].kind))) continue;
-        if (!(j.group[f] & heldf)) unheld |= locs[f];
+        if (!(j.group[f] & heldf)) unheld |= cc_rotate_slots(t->features[f].slots, p->rot);
         if (j.group[f] & minef) own |= (uint16_t)(1u << f);
     }
     if (me->followers) p->follower = unheld;

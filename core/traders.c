@@ -27,7 +27,7 @@ static bool meets(const struct cc_game *g, const uint16_t *joined, unsigned n, u
 
 /* Whether the feature that feature `f` of `t` turned `rot` becomes, joining the features
  * joined[0..n) through the side tiles nb[] with the tile's features of its group `group`
- * (cc_join_roots_near()), would have no open side: the open sides of the features it
+ * (struct cc_joins), would have no open side: the open sides of the features it
  * joins and of the group's segments, less two for each of the group's sides that meets a
  * tile. */
 static bool would_complete(const struct cc_game *g, const struct cc_tile_type *t, uint16_t group,
@@ -54,13 +54,12 @@ static enum cc_status traders_check_figure(const struct cc_game *g, const struct
         return CC_ERR_NOT_ALLOWED_HERE;
     if (cc_supply_count(&g->players[a->seat], (enum cc_piece_kind)a->figure) == 0)
         return CC_ERR_NO_FIGURE_LEFT;
-    uint16_t joined[16];
-    int nb[4];
-    cc_side_tiles(g, a->x, a->y, nb);
-    uint16_t group;
-    unsigned n = cc_join_roots_near(g, t, f, a->rot, nb, joined, &group);
+    struct cc_joins j;
+    cc_joins_at(g, t, a->x, a->y, a->rot, &j);
+    uint16_t joined[12];
+    unsigned n = cc_joins_of(&j, f, joined);
     if (!meets(g, joined, n, a->seat)) return CC_ERR_NO_OWN_FOLLOWER;
-    if (builder && would_complete(g, t, group, a->rot, nb, joined, n))
+    if (builder && would_complete(g, t, j.group[f], a->rot, j.nb, joined, n))
         return CC_ERR_FEATURE_COMPLETED;
     return CC_OK;
 }
@@ -78,8 +77,8 @@ static void traders_own_features(const struct cc_game *g, struct cc_placement *p
         uint16_t locs = cc_rotate_slots(t->features[f].slots, p->rot);
         if (me->pigs && kind == CC_KIND_FIELD) p->pig |= locs;
         if (!me->builders || (kind != CC_KIND_ROAD && kind != CC_KIND_CITY)) continue;
-        uint16_t joined[16];
-        unsigned n = cc_group_roots(t, p->rot, j->roots, j->group[f], joined);
+        uint16_t joined[12];
+        unsigned n = cc_joins_of(j, f, joined);
         if (!would_complete(g, t, j->group[f], p->rot, j->nb, joined, n)) p->builder |= locs;
     }
 }
