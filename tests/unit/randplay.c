@@ -5,16 +5,16 @@
 #include "rng.h"
 
 /* The first location of each feature of `t` turned `rot` among the locations in `mask`, into
- * out[]; returns how many. */
+ * out[]; returns how many (it may write out[n], one past them). */
 static unsigned per_feature(const struct cc_tile_type *t, unsigned rot, unsigned mask, uint8_t *out)
 {
     unsigned n = 0, seen = 0; /* seen: bits of the features chosen */
     for (unsigned locs = mask; locs; locs &= locs - 1) {
         unsigned loc = (unsigned)__builtin_ctz(locs);
         unsigned f = t->slot_feature[rot][loc];
-        if (seen & (1u << f)) continue;
+        out[n] = (uint8_t)loc; /* kept (counted) when its feature is new */
+        n += !(seen >> f & 1u);
         seen |= 1u << f;
-        out[n++] = (uint8_t)loc;
     }
     return n;
 }
@@ -64,16 +64,24 @@ bool randplay_game(struct cc_game *g, struct cc_events *ev, uint8_t ruleset, uin
             if (g->options.draw == CC_DRAW_HAND) a.tile = p->tile; /* discovery hand variant */
             /* One choice per feature: its first location. */
             const struct cc_tile_type *t = &ts->types[p->tile];
-            uint8_t choices[CC_MAX_TILE_FEATURES];
+            uint8_t choices[CC_LOC_COUNT]; /* per_feature() writes one past its count */
             unsigned nchoices = per_feature(t, p->rot, p->follower, choices);
             /* The figures of the expansions of classic (large follower, builder, pig): one
              * choice per feature each, after every other (none in a game without them). */
-            uint8_t figure_locs[3 * CC_MAX_TILE_FEATURES], figure_kinds[3 * CC_MAX_TILE_FEATURES];
+            uint8_t figure_locs[3 * CC_MAX_TILE_FEATURES + 1];
+            uint8_t figure_kinds[3 * CC_MAX_TILE_FEATURES];
             unsigned nfigures = 0;
             const uint16_t masks[3] = {p->large, p->builder, p->pig};
             const uint8_t kinds[3] = {CC_PIECE_LARGE, CC_PIECE_BUILDER, CC_PIECE_PIG};
             for (unsigned k = 0; k < 3; k++) {
-                unsigned got = per_feature(t, p->rot, masks[k], figure_locs + nfigures);
+                /* The large follower goes where a follower may: the same list, found once. */
+                unsigned got;
+                if (masks[k] == p->follower) {
+                    memcpy(figure_locs + nfigures, choices, nchoices);
+                    got = nchoices;
+                } else {
+                    got = per_feature(t, p->rot, masks[k], figure_locs + nfigures);
+                }
                 for (unsigned j = 0; j < got; j++) figure_kinds[nfigures++] = kinds[k];
             }
             /* Stables and hikes (hills) are further choices, one per location or hike. */
