@@ -362,34 +362,11 @@ static void joins_add(struct cc_joins *j, uint16_t slots[12], uint16_t root, uns
     slots[j->n++] = (uint16_t)slots_of;
 }
 
-void cc_joins_at(const struct cc_game *g, const struct cc_tile_type *type, int x, int y,
-                 unsigned rot, struct cc_joins *j)
+/* Each root's touching features, from the slots facing it; features touching one root are
+ * one group. */
+static void joins_groups(const struct cc_tile_type *type, unsigned rot, const uint16_t slots[12],
+                         struct cc_joins *j)
 {
-    uint16_t slots[12]; /* per distinct root: the square's slots facing it */
-    j->n = 0;
-    int v = cc_cell_get(g, x, y);
-    if (v >= 0 && (v & CC_CELL_FRONTIER)) {
-        unsigned q = (unsigned)v & ~CC_CELL_FRONTIER;
-        for (int s = 0; s < 4; s++) {
-            unsigned nb = g->frontier_nb[q][s];
-            j->nb[s] = nb == CC_NO_SIDE_TILE ? -1 : (int)nb;
-        }
-        for (unsigned i = 0; i < g->frontier_nnodes[q]; i++) {
-            uint16_t e = g->frontier_node[q][i];
-            joins_add(j, slots, g->root[e & CC_FRONTIER_NODE_MASK], cc_frontier_entry_slots(e));
-        }
-    } else {
-        cc_side_tiles(g, x, y, j->nb);
-        for (unsigned side = 0; side < 4; side++) {
-            if (j->nb[side] < 0) continue;
-            unsigned nb = (unsigned)j->nb[side], facing = (side + 2) & 3;
-            const uint8_t *qf = cc_placed_type(g, nb)->slot_feature[g->board[nb].rot];
-            for (unsigned k = 0; k < 3; k++)
-                joins_add(j, slots, g->root[cc_node(nb, qf[3 * facing + 2 - k])],
-                          1u << (3 * side + k));
-        }
-    }
-    /* Each root's touching features; features touching one root are one group. */
     const uint8_t *sf = type->slot_feature[rot];
     for (unsigned f = 0; f < type->nfeatures; f++) j->group[f] = (uint16_t)(1u << f);
     for (unsigned k = 0; k < j->n; k++) {
@@ -401,6 +378,48 @@ void cc_joins_at(const struct cc_game *g, const struct cc_tile_type *type, int x
         for (unsigned m = touch; m; m &= m - 1) joined |= j->group[__builtin_ctz(m)];
         for (unsigned m = joined; m; m &= m - 1) j->group[__builtin_ctz(m)] = (uint16_t)joined;
     }
+}
+
+void cc_joins_on_frontier(const struct cc_game *g, const struct cc_tile_type *type, unsigned q,
+                          unsigned rot, struct cc_joins *j)
+{
+    uint16_t slots[12]; /* per distinct root: the square's slots facing it */
+    j->n = 0;
+    for (int s = 0; s < 4; s++) {
+        unsigned nb = g->frontier_nb[q][s];
+        j->nb[s] = nb == CC_NO_SIDE_TILE ? -1 : (int)nb;
+    }
+    for (unsigned i = 0; i < g->frontier_nnodes[q]; i++) {
+        uint16_t e = g->frontier_node[q][i];
+        joins_add(j, slots, g->root[e & CC_FRONTIER_NODE_MASK], cc_frontier_entry_slots(e));
+    }
+    joins_groups(type, rot, slots, j);
+}
+
+void cc_joins_from_sides(const struct cc_game *g, const struct cc_tile_type *type, int x, int y,
+                         unsigned rot, struct cc_joins *j)
+{
+    uint16_t slots[12];
+    j->n = 0;
+    cc_side_tiles(g, x, y, j->nb);
+    for (unsigned side = 0; side < 4; side++) {
+        if (j->nb[side] < 0) continue;
+        unsigned nb = (unsigned)j->nb[side], facing = (side + 2) & 3;
+        const uint8_t *qf = cc_placed_type(g, nb)->slot_feature[g->board[nb].rot];
+        for (unsigned k = 0; k < 3; k++)
+            joins_add(j, slots, g->root[cc_node(nb, qf[3 * facing + 2 - k])], 1u << (3 * side + k));
+    }
+    joins_groups(type, rot, slots, j);
+}
+
+void cc_joins_at(const struct cc_game *g, const struct cc_tile_type *type, int x, int y,
+                 unsigned rot, struct cc_joins *j)
+{
+    int v = cc_cell_get(g, x, y);
+    if (v >= 0 && (v & CC_CELL_FRONTIER))
+        cc_joins_on_frontier(g, type, (unsigned)v & ~CC_CELL_FRONTIER, rot, j);
+    else
+        cc_joins_from_sides(g, type, x, y, rot, j);
 }
 
 /* Rebuilds the board of `g` from board[0..nboard) in order: every tile but the first

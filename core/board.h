@@ -172,6 +172,13 @@ struct cc_joins {
  * keeps (frontier_node[]), or from its side tiles on any other square. */
 void cc_joins_at(const struct cc_game *g, const struct cc_tile_type *type, int x, int y,
                  unsigned rot, struct cc_joins *j);
+/* The same on frontier square `q` (an index of frontier[]), from its entries; and on any
+ * square from its side tiles, looked up (the same joins, in the same order: a test holds
+ * the two together on every placement of random games). */
+void cc_joins_on_frontier(const struct cc_game *g, const struct cc_tile_type *type, unsigned q,
+                          unsigned rot, struct cc_joins *j);
+void cc_joins_from_sides(const struct cc_game *g, const struct cc_tile_type *type, int x, int y,
+                         unsigned rot, struct cc_joins *j);
 
 /* The roots that feature `f` would be one feature with once placed (through its group),
  * into out[]; returns how many. */

@@ -84,7 +84,10 @@ void cc_placement_followups(const struct cc_game *g, struct cc_placement *p)
      * of the seat's (minef); a feature is held when one of its group is (the segments of a
      * group are one feature once placed: struct cc_joins). */
     struct cc_joins j;
-    cc_joins_at(g, t, p->x, p->y, p->rot, &j);
+    if (cell >= 0 && (cell & CC_CELL_FRONTIER))
+        cc_joins_on_frontier(g, t, (unsigned)cell & ~CC_CELL_FRONTIER, p->rot, &j);
+    else
+        cc_joins_at(g, t, p->x, p->y, p->rot, &j);
     unsigned heldf = 0, minef = 0;
     for (unsigned k = 0; k < j.n; k++) {
         unsigned bits = g->holders[j.root[k]];

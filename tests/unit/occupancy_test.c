@@ -6,7 +6,8 @@
  * and reads the joined features, so a feature joined to an occupied one through another
  * segment of the same tile (the two fields of a road both touching one field beyond it) is
  * found as the rules have it; cc_feature_would_be_occupied(), the check of a deploy, is
- * held to the same oracle. Every legal placement of every third turn of seeded random
+ * held to the same oracle, and the joins a frontier square keeps to those its side tiles
+ * show. Every legal placement of every third turn of seeded random
  * games, in every ruleset and the expansions' combinations (about 300,000 placements). */
 #include <criterion/criterion.h>
 
@@ -57,6 +58,30 @@ static struct cc_placement expected(const struct cc_game *g, const struct cc_pla
     return want;
 }
 
+/* What the frontier square of `p` keeps (cc_joins_on_frontier()) is what its side tiles say
+ * (cc_joins_from_sides()): the same side tiles, roots (in any order) with the same touching
+ * features, and groups. */
+static void check_joins(const struct cc_game *g, const struct cc_placement *p)
+{
+    const struct cc_tile_type *t = &cc_types(g)[p->tile];
+    int cell = cc_cell_get(g, p->x, p->y);
+    cr_assert(cell >= 0 && (cell & CC_CELL_FRONTIER), "a legal placement off the frontier");
+    struct cc_joins kept, looked;
+    cc_joins_on_frontier(g, t, (unsigned)cell & ~CC_CELL_FRONTIER, p->rot, &kept);
+    cc_joins_from_sides(g, t, p->x, p->y, p->rot, &looked);
+    cr_assert_eq(kept.n, looked.n, "tile %u at (%d, %d) rot %u: %u roots kept, %u beyond", p->tile,
+                 p->x, p->y, p->rot, kept.n, looked.n);
+    for (unsigned s = 0; s < 4; s++) cr_assert_eq(kept.nb[s], looked.nb[s]);
+    for (unsigned k = 0; k < kept.n; k++) {
+        unsigned m = 0;
+        while (m < looked.n && looked.root[m] != kept.root[k]) m++;
+        cr_assert(m < looked.n && looked.touch[m] == kept.touch[k],
+                  "tile %u at (%d, %d) rot %u: root %u kept, touching %#x", p->tile, p->x, p->y,
+                  p->rot, kept.root[k], kept.touch[k]);
+    }
+    for (unsigned f = 0; f < t->nfeatures; f++) cr_assert_eq(kept.group[f], looked.group[f]);
+}
+
 static void check_position(const struct cc_game *g, const struct cc_action *a,
                            const struct cc_events *ev, void *ctx)
 {
@@ -72,6 +97,7 @@ static void check_position(const struct cc_game *g, const struct cc_action *a,
         const struct cc_placement *p = &list[i];
         bool grouped;
         struct cc_placement want = expected(g, p, &grouped);
+        check_joins(g, p);
         run->placements++;
         run->joined += grouped;
         cr_assert(p->follower == want.follower && p->large == want.large &&
