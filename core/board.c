@@ -14,14 +14,7 @@ _Static_assert(CC_MAX_BOARD <= 256, "tile indices are stored in one byte");
 #define cell_key(x, y)    cc_cell_key(x, y)
 #define cell_slot(g, key) cc_cell_slot(g, key)
 
-/* Set bits of a 16-bit mask (without relying on a popcount instruction being enabled). */
-static unsigned bits16(unsigned m)
-{
-    m = m - ((m >> 1) & 0x5555u);
-    m = (m & 0x3333u) + ((m >> 2) & 0x3333u);
-    m = (m + (m >> 4)) & 0x0F0Fu;
-    return (m + (m >> 8)) & 0x1Fu;
-}
+#define bits16 cc_bits16
 
 int cc_board_at(const struct cc_game *g, int x, int y)
 {

@@ -72,6 +72,16 @@ static inline unsigned cc_cell_slot(const struct cc_game *g, uint32_t key)
     return i;
 }
 
+/* Set bits of a 16-bit mask (without relying on a popcount instruction being enabled: the
+ * builtin is a library call then). */
+static inline unsigned cc_bits16(unsigned m)
+{
+    m = m - ((m >> 1) & 0x5555u);
+    m = (m & 0x3333u) + ((m >> 2) & 0x3333u);
+    m = (m + (m >> 4)) & 0x0F0Fu;
+    return (m + (m >> 8)) & 0x1Fu;
+}
+
 /* Hash slot lookup: the cell_val of (x, y), or -1 when the square is unknown (not placed,
  * not next to a placed tile). Inline: it is on the engine's hottest paths. */
 static inline int cc_cell_get(const struct cc_game *g, int x, int y)

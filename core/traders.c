@@ -37,10 +37,10 @@ static bool would_complete(const struct cc_game *g, const struct cc_tile_type *t
     for (unsigned m = group; m; m &= m - 1)
         slots |= cc_rotate_slots(t->features[__builtin_ctz(m)].slots, rot);
     slots &= CC_EDGE_SLOTS_MASK;
-    int open = __builtin_popcount(slots);
+    unsigned met = 0; /* the slots on the sides with a tile */
+    for (int s = 0; s < 4; s++) met |= (nb[s] >= 0 ? 7u : 0u) << (3 * s);
+    int open = (int)cc_bits16(slots) - 2 * (int)cc_bits16(slots & met);
     for (unsigned i = 0; i < n; i++) open += g->open[joined[i]];
-    for (int s = 0; s < 4; s++)
-        if (nb[s] >= 0) open -= 2 * __builtin_popcount(slots & (7u << (3 * s)));
     return open == 0;
 }
 
