@@ -274,6 +274,44 @@ int routes_chat_message(const struct api_request *req, struct api_response *resp
     return 0;
 }
 
+/* A report's answer: 201 for a new report; a repeat of the seat's report changes nothing
+ * and says so with 200. */
+static void report_answer(struct api_response *resp, const char *game, int seq, int seat,
+                          int created)
+{
+    struct json_out w;
+    json_out_init(&w);
+    json_out_begin_object(&w);
+    json_out_kstring(&w, "game", game);
+    json_out_kint(&w, "seq", seq);
+    json_out_kint(&w, "seat", seat);
+    json_out_kstring(&w, "status", "reported");
+    json_out_end_object(&w);
+    api_reply_out(resp, created ? 201 : 200, &w);
+}
+
+/* A keyed report: its answer, made in the report's transaction and kept there for the
+ * key's repeats (store_keyed). */
+struct report_ctx {
+    const struct api_request *req;
+    struct api_response *resp;
+    struct idem *idem;
+    const char *game;
+    int seq, seat;
+};
+
+static int report_keyed(void *arg, int created, const struct store_idem **keep)
+{
+    struct report_ctx *x = arg;
+    free(x->resp->body);
+    memset(x->resp, 0, sizeof *x->resp);
+    report_answer(x->resp, x->game, x->seq, x->seat, created);
+    if (x->resp->status != (created ? 201 : 200)) return -1;
+    idem_remember(x->idem, x->req, x->resp, x->resp->body);
+    *keep = &x->idem->rec;
+    return 0;
+}
+
 void routes_chat_report(const struct api_request *req, struct api_response *resp,
                         const char *seq_arg)
 {
@@ -286,21 +324,21 @@ void routes_chat_report(const struct api_request *req, struct api_response *resp
     if (!ag) return;
     if (routes_body_not_empty(req, resp)) goto out;
     const char *person = ag->row.players[seat].person_id;
+    /* An Idempotency-Key (the seat's own, as for its posts): a repeat gets the first answer
+     * (201 when that one reported), kept in the report's transaction. */
+    char scope[IDEM_SCOPE_MAX];
+    struct idem idem;
+    if (idem_begin_seat(req, ag->id, seat, scope, &idem, resp)) goto out;
+    struct report_ctx x = {req, resp, &idem, ag->id, seq, seat};
     int created = 0;
-    enum store_status s = store_chat_report(ag->id, seq, seat, person[0] ? person : NULL, &created);
-    if (s == STORE_NOT_FOUND) {
+    enum store_status s = store_chat_report(ag->id, seq, seat, person[0] ? person : NULL, &created,
+                                            idem.active ? report_keyed : NULL, &x);
+    if (s == STORE_NOT_FOUND) { /* refused before any answer was made: the key stays free */
         problem_reply(resp, 404, "not_found", "The game's chat has no message with this seq.");
         goto out;
     }
-    struct json_out w;
-    if (api_reply_begin(resp, s, &w)) goto out;
-    json_out_kstring(&w, "game", ag->id);
-    json_out_kint(&w, "seq", seq);
-    json_out_kint(&w, "seat", seat);
-    json_out_kstring(&w, "status", "reported");
-    json_out_end_object(&w);
-    /* 201 for a new report; a repeat of the seat's report changes nothing and says so. */
-    api_reply_out(resp, created ? 201 : 200, &w);
+    if (idem_finish(req, scope, &idem, resp, s)) goto out;
+    if (!idem.active) report_answer(resp, ag->id, seq, seat, created);
     char seq_s[12];
     snprintf(seq_s, sizeof seq_s, "%d", seq);
     log_kv(LOG_INFO, "chat message reported", "game", ag->id, "seq", seq_s, NULL);

@@ -82,4 +82,27 @@ unsigned store_epoch(void);
 /* The newest epoch (timeline) any connection of this process reached. */
 unsigned store_epoch_newest(void);
 
+/* The first answer to a request with an Idempotency-Key. */
+struct store_idem {
+    const char *scope;                   /* "create", "<game id>/<seat>" ... (idem.h) */
+    uint8_t key_hash[SEAL_HASH_LEN];     /* seal_lookup() of scope and key: the row's name */
+    uint8_t seal_key[SEAL_KEY_LEN];      /* seal_derive(): seals and opens the body (0011) */
+    uint8_t request_hash[AUTH_HASH_LEN]; /* SHA-256 of method, path and canonical body */
+    int status;                          /* HTTP status of the first answer */
+    const char *location;                /* its Location, or NULL */
+    const char *etag;                    /* its ETag, or NULL */
+    const char *body;                    /* its body, whole (tokens too): stored sealed */
+    int locked;   /* got: the row is there but does not open under seal_key (body NULL) */
+    int unsealed; /* got: a row from before 0011, its body without tokens */
+};
+
+/*
+ * The answer of a keyed request (Idempotency-Key) to keep with what it did, made by the
+ * caller inside the store's transaction once the outcome is known (`outcome`: the store
+ * function's, as it documents): *keep the answer to store (db_idem_put), or left NULL for
+ * an outcome that is a refusal (a refused request binds no key). Returns 0, or -1 when the
+ * answer cannot be made (the transaction is rolled back).
+ */
+typedef int (*store_keyed)(void *arg, int outcome, const struct store_idem **keep);
+
 #endif

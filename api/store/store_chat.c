@@ -115,8 +115,37 @@ static enum store_status found_row(enum stmt st, int n, const char *const *vals,
     return found ? STORE_OK : STORE_NOT_FOUND;
 }
 
+/* found_row() in a transaction that also keeps a keyed request's answer (db_keyed_put(),
+ * outcome: *number > 0); without `keyed`, found_row() alone. */
+static enum store_status found_row_keyed(enum stmt st, int n, const char *const *vals, long *number,
+                                         store_keyed keyed, void *arg)
+{
+    if (!keyed) return found_row(st, n, vals, number);
+    PGconn *pg = db_conn();
+    if (!pg) return STORE_UNAVAILABLE;
+    enum store_status s = db_begin(&pg);
+    if (s != STORE_OK) return s;
+    PGresult *res = NULL;
+    s = db_run(&pg, st, n, vals, NULL, &res);
+    if (s == STORE_OK && PQntuples(res) != 1) s = STORE_ERROR;
+    int found = 0;
+    if (s == STORE_OK) {
+        found = db_long(res, 0, 0, 0) > 0;
+        *number = db_long(res, 0, 1, 0);
+    }
+    PQclear(res);
+    if (s == STORE_OK && !found) s = STORE_NOT_FOUND;
+    if (s == STORE_OK) s = db_keyed_put(pg, keyed, arg, *number > 0);
+    if (s == STORE_OK) s = db_exec(pg, "COMMIT", "commit");
+    if (s != STORE_OK) {
+        db_rollback(pg);
+        *number = 0;
+    }
+    return s;
+}
+
 enum store_status store_chat_report(const char *game, int seq, int seat, const char *person,
-                                    int *created)
+                                    int *created, store_keyed keyed, void *arg)
 {
     *created = 0;
     char q[12], st[12];
@@ -124,7 +153,7 @@ enum store_status store_chat_report(const char *game, int seq, int seat, const c
     snprintf(st, sizeof st, "%d", seat);
     const char *vals[4] = {game, q, st, person};
     long made = 0;
-    enum store_status s = found_row(ST_CHAT_REPORT, 4, vals, &made);
+    enum store_status s = found_row_keyed(ST_CHAT_REPORT, 4, vals, &made, keyed, arg);
     *created = made > 0;
     return s;
 }
@@ -157,7 +186,8 @@ enum store_status store_chat_reports(int limit, char **json)
     return json_row(ST_CHAT_REPORTS, 1, vals, json);
 }
 
-enum store_status store_block_set(const char *blocker, const char *blocked, int on, int *changed)
+enum store_status store_block_set(const char *blocker, const char *blocked, int on, int *changed,
+                                  store_keyed keyed, void *arg)
 {
     *changed = 0;
     const char *vals[2] = {blocker, blocked};
@@ -170,7 +200,7 @@ enum store_status store_block_set(const char *blocker, const char *blocked, int 
         return s;
     }
     long made = 0;
-    enum store_status s = found_row(ST_BLOCK_ADD, 2, vals, &made);
+    enum store_status s = found_row_keyed(ST_BLOCK_ADD, 2, vals, &made, keyed, arg);
     *changed = made > 0;
     return s;
 }

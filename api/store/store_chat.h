@@ -64,10 +64,12 @@ enum store_status store_chat_each(const char *game, int after, int limit, const 
 /*
  * Reports message `seq` of game `game` by seat `seat` (bound to `person`, or NULL), once
  * per seat and message: STORE_OK (*created 1, or 0 for a repeat), STORE_NOT_FOUND when the
- * game has no such message.
+ * game has no such message. With `keyed` (an Idempotency-Key), its answer is made and kept
+ * in the report's transaction (outcome: *created); STORE_DUPLICATE when the key was kept
+ * meanwhile by a request that raced this one (nothing done).
  */
 enum store_status store_chat_report(const char *game, int seq, int seat, const char *person,
-                                    int *created) NODISCARD;
+                                    int *created, store_keyed keyed, void *arg) NODISCARD;
 
 /* Hides message `seq` of game `game` for everyone (its text kept) and closes its reports:
  * STORE_OK, STORE_NOT_FOUND when there is no such message. */
@@ -83,10 +85,11 @@ enum store_status store_chat_reports(int limit, char **json) NODISCARD;
 /*
  * Blocks (`on`) or unblocks person `blocked` for person `blocker`: STORE_OK with *changed 1
  * when it changed something (0: it stood so already), STORE_NOT_FOUND when blocking a
- * person that does not exist.
+ * person that does not exist. With `keyed` (a block's Idempotency-Key), as
+ * store_chat_report() (outcome: *changed).
  */
-enum store_status store_block_set(const char *blocker, const char *blocked, int on,
-                                  int *changed) NODISCARD;
+enum store_status store_block_set(const char *blocker, const char *blocked, int on, int *changed,
+                                  store_keyed keyed, void *arg) NODISCARD;
 
 /* The persons `blocker` blocked, as a JSON array text in *json (malloc'd): each {player,
  * name, since}, oldest first. */

@@ -88,20 +88,6 @@ struct store_game {
     uint8_t snapshot[CC_SNAPSHOT_MAX];           /* cc_game_encode() of the state */
 };
 
-/* The first answer to a request with an Idempotency-Key. */
-struct store_idem {
-    const char *scope;                   /* "create", "<game id>/<seat>" ... (idem.h) */
-    uint8_t key_hash[SEAL_HASH_LEN];     /* seal_lookup() of scope and key: the row's name */
-    uint8_t seal_key[SEAL_KEY_LEN];      /* seal_derive(): seals and opens the body (0011) */
-    uint8_t request_hash[AUTH_HASH_LEN]; /* SHA-256 of method, path and canonical body */
-    int status;                          /* HTTP status of the first answer */
-    const char *location;                /* its Location, or NULL */
-    const char *etag;                    /* its ETag, or NULL */
-    const char *body;                    /* its body, whole (tokens too): stored sealed */
-    int locked;   /* got: the row is there but does not open under seal_key (body NULL) */
-    int unsealed; /* got: a row from before 0011, its body without tokens */
-};
-
 /* What a game's entry in a player's list shows of its state (migrations/0012), stored with
  * each commit: filled by game_commit() and at creation from the state; a zeroed one
  * (phase NULL) leaves what is stored. */

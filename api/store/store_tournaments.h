@@ -36,14 +36,8 @@ typedef const struct store_idem *(*store_tourney_answer)(void *arg, const char *
 enum store_status store_tournament_create(const struct store_tournament_new *t,
                                           store_tourney_answer answer, void *arg) NODISCARD;
 
-/*
- * The answer of a keyed request (Idempotency-Key) to keep with what it did, made by the
- * caller inside the store's transaction once the outcome is known (`outcome`: the store
- * function's, as it documents): *keep the answer to store (db_idem_put), or left NULL for
- * an outcome that is a refusal (a refused request binds no key). Returns 0, or -1 when the
- * answer cannot be made (the transaction is rolled back).
- */
-typedef int (*store_tourney_keyed)(void *arg, int outcome, const struct store_idem **keep);
+/* A keyed join, leave or start's answer (store_keyed, store_games.h). */
+typedef store_keyed store_tourney_keyed;
 
 /* What a join or a leave found. */
 enum store_entry {

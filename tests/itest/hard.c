@@ -361,3 +361,22 @@ int hard_dial(const struct server *s, const char *from)
     }
     return fd;
 }
+
+int hard_keyed_twice(const struct server *srv, const char *path, const char *auth, const char *key,
+                     long status, char *why, size_t cap)
+{
+    char kh[96];
+    snprintf(kh, sizeof kh, "Idempotency-Key: %s", key);
+    const char *h[3] = {auth, kh, NULL};
+    struct resp r1, r2;
+    http(srv, "POST", path, NULL, h, &r1);
+    http(srv, "POST", path, NULL, h, &r2);
+    int ok = r1.status == status && r2.status == status &&
+             (status == 204 || (r1.body && r2.body && strcmp(r1.body, r2.body) == 0));
+    if (!ok)
+        snprintf(why, cap, "%s: %ld then %ld %.120s", path, r1.status, r2.status,
+                 r2.body ? r2.body : "");
+    resp_free(&r1);
+    resp_free(&r2);
+    return ok;
+}

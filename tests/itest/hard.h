@@ -52,6 +52,11 @@ void hard_together(struct hard_racer *a, int n);
 int hard_race_key(const struct server *a, const char *path, const char *body, const char *auth,
                   const char *key, int n, char *why, size_t cap);
 
+/* POST `path` (no body) as `auth` with Idempotency-Key `key` twice: 1 when both answers
+ * are `status` with the same body (none for 204); else 0 with why[cap]. */
+int hard_keyed_twice(const struct server *srv, const char *path, const char *auth, const char *key,
+                     long status, char *why, size_t cap);
+
 /* A connection accepted on the listening socket `fd` within `ms`, or -1 (none came). */
 int hard_accept(int fd, int ms);
 

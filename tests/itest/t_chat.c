@@ -500,6 +500,75 @@ ITEST(test_chat_blocks, "blocks: a blocked player's messages hidden for the bloc
           "after the unblock the blocker reads %s", got);
 }
 
+/* POST `path` with no body as `auth` with Idempotency-Key `key`: its status, its problem code
+ * into code[64] ("" for none). */
+static long keyed_post(const struct server *srv, const char *path, const char *auth,
+                       const char *key, char code[64])
+{
+    char kh[96];
+    snprintf(kh, sizeof kh, "Idempotency-Key: %s", key);
+    const char *h[3] = {auth, kh, NULL};
+    struct resp r;
+    http(srv, "POST", path, NULL, h, &r);
+    long st = r.status;
+    snprintf(code, 64, "%s", st >= 400 ? problem_code(&r) : "");
+    resp_free(&r);
+    return st;
+}
+
+ITEST(test_chat_keyed, "blocks and reports: a keyed repeat gets the first answer (201), the "
+                       "key with another request 409 and nothing done")
+{
+    struct person ann, bob, cat;
+    char why[300], id[64], code[64], path[200], other[200];
+    CHECK(person_new(srv, "Keyed Ann", &ann, why, sizeof why) == 0 &&
+              person_new(srv, "Keyed Bob", &bob, why, sizeof why) == 0 &&
+              person_new(srv, "Keyed Cat", &cat, why, sizeof why) == 0,
+          "%s", why);
+    const struct person *joiners[] = {&bob};
+    CHECK(bound_game(srv, &ann, joiners, 2, "", id, why, sizeof why) == 0, "%s", why);
+    CHECK(post_chat(srv, id, "{\"text\":\"keyed hello\"}", bob.auth, code, sizeof code) == 201,
+          "%s", code);
+
+    /* Ann blocks Cat with a key, twice: 201 both times (the first answer), then 200 without
+     * one; the key on blocking Bob: 409, and Bob is not blocked. */
+    snprintf(path, sizeof path, "/v1/players/me/blocks/%s", cat.id);
+    CHECK(hard_keyed_twice(srv, path, ann.auth, "block-1", 201, why, sizeof why), "%s", why);
+    struct resp r;
+    long again = req(srv, "POST", path, NULL, ann.auth, &r);
+    resp_free(&r);
+    CHECK(again == 200, "unkeyed block again: %ld", again);
+    snprintf(other, sizeof other, "/v1/players/me/blocks/%s", bob.id);
+    long st = keyed_post(srv, other, ann.auth, "block-1", code);
+    CHECK(st == 409 && strcmp(code, "idempotency_key_reused") == 0,
+          "the key on another block: %ld %s", st, code);
+    const char *pair[] = {ann.id, bob.id};
+    CHECK(db_scalar_params("SELECT count(*) FROM blocks WHERE blocker = $1::uuid AND blocked = "
+                           "$2::uuid",
+                           2, pair) == 0,
+          "the refused keyed block was stored");
+    /* Another player's key of the same name is its own. */
+    CHECK(hard_keyed_twice(srv, path, bob.auth, "block-1", 201, why, sizeof why), "%s", why);
+
+    /* Ann's seat reports Bob's message with a key, twice: 201 both; then 200 without one;
+     * the key on a report of another message: 409 (not 404), and nothing reported. */
+    snprintf(path, sizeof path, "/v1/games/%s/chat/1/report", id);
+    CHECK(hard_keyed_twice(srv, path, ann.auth, "report-1", 201, why, sizeof why), "%s", why);
+    again = req(srv, "POST", path, NULL, ann.auth, &r);
+    resp_free(&r);
+    CHECK(again == 200, "unkeyed report again: %ld", again);
+    snprintf(other, sizeof other, "/v1/games/%s/chat/9/report", id);
+    st = keyed_post(srv, other, ann.auth, "report-1", code);
+    CHECK(st == 409 && strcmp(code, "idempotency_key_reused") == 0,
+          "the key on another report: %ld %s", st, code);
+    CHECK(db_scalar_id("SELECT count(*) FROM chat_reports WHERE game_id = $1::uuid", id) == 1,
+          "reports stored: not one");
+    /* A refused keyed report (no such message) binds no key: the same key then reports. */
+    st = keyed_post(srv, other, bob.auth, "report-2", code);
+    CHECK(st == 404, "a keyed report of no message: %ld %s", st, code);
+    CHECK(hard_keyed_twice(srv, path, bob.auth, "report-2", 201, why, sizeof why), "%s", why);
+}
+
 /* Lines of the server log holding every one of the NULL-terminated `needles`. */
 static int log_lines_with(const char *const *needles)
 {

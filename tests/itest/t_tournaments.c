@@ -378,27 +378,6 @@ ITEST(tourney_idempotency, "tournaments: an Idempotency-Key creates once (also r
           "the raced key created more than once");
 }
 
-/* POST `path` as `auth` with Idempotency-Key `key` twice: 1 when both answers are `status`
- * with the same body (none for 204); else 0 with why. */
-static int keyed_twice(const struct server *srv, const char *path, const char *auth,
-                       const char *key, long status, char *why, size_t cap)
-{
-    char kh[96];
-    snprintf(kh, sizeof kh, "Idempotency-Key: %s", key);
-    const char *h[3] = {auth, kh, NULL};
-    struct resp r1, r2;
-    http(srv, "POST", path, NULL, h, &r1);
-    http(srv, "POST", path, NULL, h, &r2);
-    int ok = r1.status == status && r2.status == status &&
-             (status == 204 || (r1.body && r2.body && strcmp(r1.body, r2.body) == 0));
-    if (!ok)
-        snprintf(why, cap, "%s: %ld then %ld %.120s", path, r1.status, r2.status,
-                 r2.body ? r2.body : "");
-    resp_free(&r1);
-    resp_free(&r2);
-    return ok;
-}
-
 ITEST(tourney_idempotent_entries, "tournaments: a keyed join, start and leave repeated get the "
                                   "first answer (201, 200, 204), not the state's")
 {
@@ -414,7 +393,7 @@ ITEST(tourney_idempotent_entries, "tournaments: a keyed join, start and leave re
                  org.auth, id) == 0,
           "create");
     snprintf(path, sizeof path, "/v1/tournaments/%s/join", id);
-    CHECK(keyed_twice(srv, path, p.auth, "join-1", 201, why, sizeof why), "%s", why);
+    CHECK(hard_keyed_twice(srv, path, p.auth, "join-1", 201, why, sizeof why), "%s", why);
     CHECK(call_code(srv, "POST", path, NULL, p.auth, code) == 200, "unkeyed join again: %s", code);
     CHECK(call_code(srv, "POST", path, NULL, q.auth, code) == 201, "q joins: %s", code);
     /* The key of the join sent with another request (a leave): 409, and q stays in. */
@@ -434,12 +413,12 @@ ITEST(tourney_idempotent_entries, "tournaments: a keyed join, start and leave re
                        id) == 2,
           "the refused leave changed the entrants");
     snprintf(path, sizeof path, "/v1/tournaments/%s/start", id);
-    CHECK(keyed_twice(srv, path, org.auth, "start-1", 200, why, sizeof why), "%s", why);
+    CHECK(hard_keyed_twice(srv, path, org.auth, "start-1", 200, why, sizeof why), "%s", why);
     CHECK(call_code(srv, "POST", path, NULL, org.auth, code) == 409 &&
               strcmp(code, "tournament_not_open") == 0,
           "unkeyed start again: %s", code);
     /* After the start: p leaves with a key twice (204 both), then without one (409). */
-    CHECK(keyed_twice(srv, leave, p.auth, "leave-1", 204, why, sizeof why), "%s", why);
+    CHECK(hard_keyed_twice(srv, leave, p.auth, "leave-1", 204, why, sizeof why), "%s", why);
     CHECK(call_code(srv, "POST", leave, NULL, p.auth, code) == 409, "unkeyed leave again: %s",
           code);
 }
