@@ -38,6 +38,12 @@ void routes_ops_free(void);
  * the creation may go on, else 1 after answering 429 rate_limited with Retry-After.
  */
 int routes_creation_limited(const struct api_request *req, struct api_response *resp);
+/* The same in two steps, so that a repeat of a keyed creation (Idempotency-Key) takes no
+ * token: _unkeyed where routes_creation_limited() stood (only a request with no key is
+ * counted there), _keyed right after idem_begin() found no first answer to repeat (only a
+ * request with a key is counted there). Each returns 1 after answering 429. */
+int routes_creation_limited_unkeyed(const struct api_request *req, struct api_response *resp);
+int routes_creation_limited_keyed(const struct api_request *req, struct api_response *resp);
 
 struct json_err; /* json_in.h */
 

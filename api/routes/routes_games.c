@@ -134,7 +134,7 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
         problem_reply(resp, 500, "internal_error", "Out of memory.");
         return;
     }
-    if (routes_creation_limited(req, resp)) goto out;
+    if (routes_creation_limited_unkeyed(req, resp)) goto out;
     struct json_err err;
     if (json_in_new_game(req->body, req->body_len, &c->in, &err)) {
         problem_reply(resp, 400, err.code, err.detail);
@@ -169,6 +169,7 @@ void routes_game_create(const struct api_request *req, struct api_response *resp
     if (by_player ? idem_begin(req, scope, &idem, resp)
                   : idem_begin_anonymous(req, scope, &idem, resp))
         goto out;
+    if (routes_creation_limited_keyed(req, resp)) goto out;
     if (c->in.webhook_url[0] && webhook_secret_new(secret)) {
         problem_reply(resp, 500, "internal_error", "No secret could be drawn.");
         goto out;

@@ -374,7 +374,7 @@ void routes_game_join(const struct api_request *req, struct api_response *resp, 
                       "seat bound to that player), not both.");
         return;
     }
-    if (routes_creation_limited(req, resp)) return;
+    if (routes_creation_limited_unkeyed(req, resp)) return;
     if (bound && routes_player_auth(req, resp, &me)) return;
     uint8_t ih[AUTH_HASH_LEN];
     if (invite[0] && auth_sha256(invite, strlen(invite), ih)) {
@@ -392,6 +392,7 @@ void routes_game_join(const struct api_request *req, struct api_response *resp, 
     struct idem idem;
     if (bound ? idem_begin(req, scope, &idem, resp) : idem_begin_anonymous(req, scope, &idem, resp))
         return;
+    if (routes_creation_limited_keyed(req, resp)) return;
     for (int tries = 0; tries < JOIN_TRIES; tries++) {
         struct api_game *ag = games_load(id, GAMES_DB, resp);
         if (!ag) return;

@@ -32,6 +32,16 @@ int routes_creation_limited(const struct api_request *req, struct api_response *
     return 1;
 }
 
+int routes_creation_limited_unkeyed(const struct api_request *req, struct api_response *resp)
+{
+    return !req->idempotency_key && routes_creation_limited(req, resp);
+}
+
+int routes_creation_limited_keyed(const struct api_request *req, struct api_response *resp)
+{
+    return req->idempotency_key && routes_creation_limited(req, resp);
+}
+
 int routes_ops_init(const struct cfg *cfg)
 {
     if (game_limit_init(cfg->create_per_minute, cfg->create_burst, cfg->rate_table)) {

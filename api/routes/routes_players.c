@@ -97,12 +97,13 @@ void routes_player_create(const struct api_request *req, struct api_response *re
     size_t answer_len = 0;
     struct json_err err;
     struct idem idem;
-    if (routes_creation_limited(req, resp)) return;
+    if (routes_creation_limited_unkeyed(req, resp)) return;
     if (json_in_player(req->body, req->body_len, p.name, &err)) {
         problem_reply(resp, 400, err.code, err.detail);
         return;
     }
     if (idem_begin_anonymous(req, PLAYER_SCOPE, &idem, resp)) return;
+    if (routes_creation_limited_keyed(req, resp)) return;
     if (auth_uuid_new(p.id) || auth_token_new(token) ||
         auth_sha256(token, AUTH_TOKEN_LEN, p.token_hash)) {
         problem_reply(resp, 500, "internal_error", "No id or token could be drawn.");

@@ -106,13 +106,14 @@ void routes_seek_create(const struct api_request *req, struct api_response *resp
         return;
     }
     /* A seek becomes a game: it counts against the creation limit as one. */
-    if (routes_creation_limited(req, resp)) goto out;
+    if (routes_creation_limited_unkeyed(req, resp)) goto out;
     /* An Idempotency-Key (the player's own): a repeat gets the first answer and seeks
-     * nothing more; the answer is kept in the seek's transaction. */
+     * nothing more (nor takes a token); the answer is kept in the seek's transaction. */
     char scope[IDEM_SCOPE_MAX];
     snprintf(scope, sizeof scope, "seek/%s", me.id);
     struct idem idem;
     if (idem_begin(req, scope, &idem, resp)) goto out;
+    if (routes_creation_limited_keyed(req, resp)) goto out;
     struct store_seek_new n = {.person_id = me.id,
                                .ruleset = in.ruleset,
                                .pool = in.pool,

@@ -125,16 +125,17 @@ void routes_tournament_create(const struct api_request *req, struct api_response
     }
     /* A creation, as a game's or a player's: counted once the body is one (a refused body
      * takes no token, as with seeks). */
-    if (routes_creation_limited(req, resp)) {
+    if (routes_creation_limited_unkeyed(req, resp)) {
         json_tournament_free(&t);
         return;
     }
     /* An Idempotency-Key (the organiser's own): a repeat gets the first answer and creates
-     * nothing more; the answer is kept in the creation's transaction. */
+     * nothing more (nor takes a token); the answer is kept in the creation's transaction. */
     char scope[IDEM_SCOPE_MAX];
     keyed_scope(&me, scope);
     struct idem idem;
-    if (idem_begin(req, scope, &idem, resp) || routes_new_id(resp, id)) {
+    if (idem_begin(req, scope, &idem, resp) || routes_creation_limited_keyed(req, resp) ||
+        routes_new_id(resp, id)) {
         json_tournament_free(&t);
         return;
     }
@@ -264,11 +265,12 @@ static void entry(const struct api_request *req, struct api_response *resp, cons
         return;
     }
     /* As a game's join; a refused body or a path that names no tournament takes none. */
-    if (join && routes_creation_limited(req, resp)) return;
+    if (join && routes_creation_limited_unkeyed(req, resp)) return;
     char scope[IDEM_SCOPE_MAX];
     keyed_scope(&me, scope);
     struct idem idem;
     if (idem_begin(req, scope, &idem, resp)) return;
+    if (join && routes_creation_limited_keyed(req, resp)) return;
     struct keyed_ctx x = {req, resp, &idem, id, join ? KEYED_JOIN : KEYED_LEAVE, 0};
     enum store_entry e;
     enum store_status s =

@@ -247,6 +247,60 @@ ITEST(test_create_limit_rematch,
     CHECK(code == 0, "the server exited with status %d", code);
 }
 
+/* POST `path` with `body` straight to `srv` with Idempotency-Key `key`; fills `r`. */
+static void cl_keyed(const struct server *srv, const char *path, const char *body, const char *key,
+                     struct resp *r)
+{
+    char kh[120];
+    snprintf(kh, sizeof kh, "Idempotency-Key: %s", key);
+    const char *h[] = {"Content-Type: application/json", kh, NULL};
+    hard_send(srv, VIA_DIRECT, "POST", path, body, strlen(body), h, r);
+}
+
+ITEST(test_create_limit_keyed_repeat,
+      "creation limit: a keyed repeat of a game's or a player's creation takes no token and "
+      "gets the first answer while the limit is spent")
+{
+    /* 3 at once, then one every 10 s: none comes back during the test. */
+    HARD_SERVER(z, 1, "CREATE_LIMIT_PER_MINUTE=6", "CREATE_BURST=3");
+    const char *game_key = "keyed-repeat-game-0123456789abcdef0123",
+               *player_key = "keyed-repeat-player-0123456789abcdef01";
+    const char *player = "{\"name\":\"Keyed Repeat\"}";
+    struct resp g1, p1, g2, p2, fresh, r;
+    char why[400] = "";
+    cl_keyed(&z, "/v1/games", CL_GAME, game_key, &g1);
+    cl_keyed(&z, "/v1/players", player, player_key, &p1);
+    /* The third token, then 429: the limit is spent. */
+    int made = cl_until_refused(&z, &r, why, sizeof why);
+    resp_free(&r);
+    /* The repeats: the first answers again, byte for byte, no token asked. */
+    cl_keyed(&z, "/v1/games", CL_GAME, game_key, &g2);
+    cl_keyed(&z, "/v1/players", player, player_key, &p2);
+    /* A new key is a new creation: refused, and it binds nothing. */
+    cl_keyed(&z, "/v1/games", CL_GAME, "keyed-repeat-fresh-0123456789abcdef012", &fresh);
+    long people = db_scalar("SELECT count(*) FROM people WHERE name = 'Keyed Repeat'");
+    int code = hard_server_stop(&z);
+    int same_game =
+        g1.status == 201 && g2.status == 201 && g1.body && g2.body && strcmp(g1.body, g2.body) == 0;
+    int same_player =
+        p1.status == 201 && p2.status == 201 && p1.body && p2.body && strcmp(p1.body, p2.body) == 0;
+    long g2_status = g2.status, p2_status = p2.status, fresh_status = fresh.status;
+    resp_free(&g1);
+    resp_free(&g2);
+    resp_free(&p1);
+    resp_free(&p2);
+    resp_free(&fresh);
+    CHECK(made == 1,
+          "%d unkeyed creations before the 429 (1 expected: the burst of 3 less the "
+          "two keyed) %s",
+          made, why);
+    CHECK(same_game, "the keyed game's repeat answered %ld, not the first answer", g2_status);
+    CHECK(same_player, "the keyed player's repeat answered %ld, not the first answer", p2_status);
+    CHECK(fresh_status == 429, "a new key with the limit spent: %ld", fresh_status);
+    CHECK(people == 1, "%ld players stored for one keyed creation and its repeat", people);
+    CHECK(code == 0, "the server exited with status %d", code);
+}
+
 /* Issue 29, item 10: a replay stores a whole game's events at once (about 190 KB for a long
  * one) for one creation; it weighs one creation per GAME_LIMIT_BYTES (4 KB) it stores. */
 ITEST(test_create_limit_replay, "creation limit: a replay weighs what it stores")
