@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "auth.h"
+#include "idem.h"
 #include "json_out.h"
 #include "log.h"
 #include "problem.h"
@@ -16,7 +17,8 @@
 #include "store.h"
 #include "store_chat.h"
 
-#define REPORTS_PAGE 100 /* open reports an answer lists at most */
+#define REPORTS_PAGE 100     /* open reports an answer lists at most */
+#define ADMIN_SCOPE  "admin" /* the scope of the operator's Idempotency-Keys (idem.h) */
 
 static int admin_on;                      /* 1: ADMIN_TOKEN is set */
 static uint8_t admin_hash[AUTH_HASH_LEN]; /* its SHA-256 */
@@ -63,19 +65,20 @@ void routes_admin_reports(const struct api_request *req, struct api_response *re
     log_kv(LOG_INFO, "operator action", "action", "list_reports", NULL);
 }
 
-void routes_admin_hide(const struct api_request *req, struct api_response *resp,
-                       const char *seq_arg)
+/* The operator's keyed requests (Idempotency-Key, in the scope "admin": the operator's
+ * token takes part in sealing the answers): the answer made in the write's transaction and
+ * kept there for the key's repeats (store_keyed). */
+struct admin_ctx {
+    const struct api_request *req;
+    struct api_response *resp;
+    struct idem *idem;
+    const char *id; /* the game (hide) or the player (suspend, reinstate) */
+    int seq;        /* hide: the message */
+    int on;         /* suspend (1) or reinstate (0) */
+};
+
+static void hide_answer(struct api_response *resp, const char *id, int seq)
 {
-    if (admin_auth(req, resp)) return;
-    /* The path is /v1/admin/games/{id}/chat/{seq}/hide: the router hands over the seq. */
-    char id[AUTH_UUID_LEN + 1];
-    int seq;
-    if (routes_chat_message(req, resp, 3, seq_arg, id, &seq)) return;
-    if (routes_body_not_empty(req, resp)) return;
-    enum store_status s = store_chat_hide(id, seq);
-    if (problem_store_missing(resp, s, "The game's chat has no message with this seq.")) return;
-    char seq_s[12];
-    snprintf(seq_s, sizeof seq_s, "%d", seq);
     struct json_out w;
     json_out_init(&w);
     json_out_begin_object(&w);
@@ -85,6 +88,58 @@ void routes_admin_hide(const struct api_request *req, struct api_response *resp,
     json_out_bool(&w, 1);
     json_out_end_object(&w);
     api_reply_out(resp, 200, &w);
+}
+
+static void suspend_answer(struct api_response *resp, const char *id, int on, int games)
+{
+    struct json_out w;
+    json_out_init(&w);
+    json_out_begin_object(&w);
+    json_out_kstring(&w, "player", id);
+    json_out_key(&w, "suspended");
+    json_out_bool(&w, on);
+    if (on) json_out_kint(&w, "games", games);
+    json_out_end_object(&w);
+    api_reply_out(resp, 200, &w);
+}
+
+/* store_keyed: the answer of a hide (`seq` set) or a suspension, kept with it. */
+static int admin_keyed(void *arg, int outcome, const struct store_idem **keep)
+{
+    struct admin_ctx *x = arg;
+    free(x->resp->body);
+    memset(x->resp, 0, sizeof *x->resp);
+    if (x->seq > 0)
+        hide_answer(x->resp, x->id, x->seq);
+    else
+        suspend_answer(x->resp, x->id, x->on, outcome);
+    if (x->resp->status != 200) return -1;
+    idem_remember(x->idem, x->req, x->resp, x->resp->body);
+    *keep = &x->idem->rec;
+    return 0;
+}
+
+void routes_admin_hide(const struct api_request *req, struct api_response *resp,
+                       const char *seq_arg)
+{
+    if (admin_auth(req, resp)) return;
+    /* The path is /v1/admin/games/{id}/chat/{seq}/hide: the router hands over the seq. */
+    char id[AUTH_UUID_LEN + 1];
+    int seq;
+    if (routes_chat_message(req, resp, 3, seq_arg, id, &seq)) return;
+    if (routes_body_not_empty(req, resp)) return;
+    struct idem idem;
+    if (idem_begin(req, ADMIN_SCOPE, &idem, resp)) return;
+    struct admin_ctx x = {req, resp, &idem, id, seq, 0};
+    enum store_status s = store_chat_hide(id, seq, idem.active ? admin_keyed : NULL, &x);
+    if (s == STORE_NOT_FOUND) { /* refused before any answer was made: the key stays free */
+        problem_reply(resp, 404, "not_found", "The game's chat has no message with this seq.");
+        return;
+    }
+    if (idem_finish(req, ADMIN_SCOPE, &idem, resp, s)) return;
+    if (!idem.active) hide_answer(resp, id, seq);
+    char seq_s[12];
+    snprintf(seq_s, sizeof seq_s, "%d", seq);
     log_kv(LOG_INFO, "operator action", "action", "hide_message", "game", id, "seq", seq_s, NULL);
 }
 
@@ -98,20 +153,18 @@ static void suspend(const struct api_request *req, struct api_response *resp, co
         problem_reply(resp, 404, "not_found", "There is no player with this id.");
         return;
     }
+    struct idem idem;
+    if (idem_begin(req, ADMIN_SCOPE, &idem, resp)) return;
+    struct admin_ctx x = {req, resp, &idem, id, 0, on};
     int games = 0;
-    enum store_status s = store_person_suspend(id, on, &games);
-    if (s == STORE_NOT_FOUND) {
+    enum store_status s =
+        store_person_suspend(id, on, &games, idem.active ? admin_keyed : NULL, &x);
+    if (s == STORE_NOT_FOUND) { /* refused before any answer was made: the key stays free */
         problem_reply(resp, 404, "not_found", "There is no player with this id.");
         return;
     }
-    struct json_out w;
-    if (api_reply_begin(resp, s, &w)) return;
-    json_out_kstring(&w, "player", id);
-    json_out_key(&w, "suspended");
-    json_out_bool(&w, on);
-    if (on) json_out_kint(&w, "games", games);
-    json_out_end_object(&w);
-    api_reply_out(resp, 200, &w);
+    if (idem_finish(req, ADMIN_SCOPE, &idem, resp, s)) return;
+    if (!idem.active) suspend_answer(resp, id, on, games);
     char games_s[12];
     snprintf(games_s, sizeof games_s, "%d", games);
     log_kv(LOG_INFO, "operator action", "action", on ? "suspend" : "reinstate", "player", id,

@@ -116,7 +116,7 @@ static enum store_status found_row(enum stmt st, int n, const char *const *vals,
 }
 
 /* found_row() in a transaction that also keeps a keyed request's answer (db_keyed_put(),
- * outcome: *number > 0); without `keyed`, found_row() alone. */
+ * outcome: *number); without `keyed`, found_row() alone. */
 static enum store_status found_row_keyed(enum stmt st, int n, const char *const *vals, long *number,
                                          store_keyed keyed, void *arg)
 {
@@ -135,7 +135,7 @@ static enum store_status found_row_keyed(enum stmt st, int n, const char *const 
     }
     PQclear(res);
     if (s == STORE_OK && !found) s = STORE_NOT_FOUND;
-    if (s == STORE_OK) s = db_keyed_put(pg, keyed, arg, *number > 0);
+    if (s == STORE_OK) s = db_keyed_put(pg, keyed, arg, (int)*number);
     if (s == STORE_OK) s = db_exec(pg, "COMMIT", "commit");
     if (s != STORE_OK) {
         db_rollback(pg);
@@ -158,17 +158,13 @@ enum store_status store_chat_report(const char *game, int seq, int seat, const c
     return s;
 }
 
-enum store_status store_chat_hide(const char *game, int seq)
+enum store_status store_chat_hide(const char *game, int seq, store_keyed keyed, void *arg)
 {
     char q[12];
     snprintf(q, sizeof q, "%d", seq);
     const char *vals[2] = {game, q};
-    PGresult *res;
-    enum store_status s = db_run_row(ST_CHAT_HIDE, 2, vals, 0, &res);
-    if (s != STORE_OK) return s == STORE_NOT_FOUND ? STORE_ERROR : s;
-    int n = (int)db_long(res, 0, 0, 0);
-    PQclear(res);
-    return n > 0 ? STORE_OK : STORE_NOT_FOUND;
+    long hidden = 0;
+    return found_row_keyed(ST_CHAT_HIDE, 2, vals, &hidden, keyed, arg);
 }
 
 /* db_row_text() of `st`, whose aggregate always has its one row: none is a fault. */
@@ -242,12 +238,13 @@ enum store_status store_blocks_among(const char *persons, struct store_block **o
     return STORE_OK;
 }
 
-enum store_status store_person_suspend(const char *id, int on, int *games)
+enum store_status store_person_suspend(const char *id, int on, int *games, store_keyed keyed,
+                                       void *arg)
 {
     *games = 0;
     const char *vals[2] = {id, on ? "true" : "false"};
     long touched = 0;
-    enum store_status s = found_row(ST_PERSON_SUSPEND, 2, vals, &touched);
+    enum store_status s = found_row_keyed(ST_PERSON_SUSPEND, 2, vals, &touched, keyed, arg);
     *games = (int)touched;
     return s;
 }

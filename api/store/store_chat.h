@@ -72,8 +72,10 @@ enum store_status store_chat_report(const char *game, int seq, int seat, const c
                                     int *created, store_keyed keyed, void *arg) NODISCARD;
 
 /* Hides message `seq` of game `game` for everyone (its text kept) and closes its reports:
- * STORE_OK, STORE_NOT_FOUND when there is no such message. */
-enum store_status store_chat_hide(const char *game, int seq) NODISCARD;
+ * STORE_OK, STORE_NOT_FOUND when there is no such message. With `keyed` (the operator's
+ * Idempotency-Key), as store_chat_report() (outcome: 1). */
+enum store_status store_chat_hide(const char *game, int seq, store_keyed keyed,
+                                  void *arg) NODISCARD;
 
 /*
  * The open reports, oldest first, at most `limit`, as a JSON array text in *json (malloc'd,
@@ -114,9 +116,11 @@ enum store_status store_blocks_among(const char *persons, struct store_block **o
  * Suspends (`on`) or reinstates person `id`: STORE_OK, STORE_NOT_FOUND when there is no
  * such person. A suspension also makes a "suspension" job due at once for every game in
  * which the person holds a seat and that is active (*games gets their number), in the same
- * statement; a suspension already in force keeps its time.
+ * statement; a suspension already in force keeps its time. With `keyed` (the operator's
+ * Idempotency-Key), as store_chat_report() (outcome: *games).
  */
-enum store_status store_person_suspend(const char *id, int on, int *games) NODISCARD;
+enum store_status store_person_suspend(const char *id, int on, int *games, store_keyed keyed,
+                                       void *arg) NODISCARD;
 
 /* The seats of game `game` bound to suspended persons, as bits (bit s: seat s). */
 enum store_status store_game_suspended_seats(const char *game, unsigned *mask) NODISCARD;

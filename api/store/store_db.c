@@ -745,7 +745,7 @@ static const char *const stmt_sql[ST_COUNT] = {
         "WITH m AS (UPDATE chat_messages SET hidden = true WHERE game_id = $1::uuid AND seq = "
         "$2::integer RETURNING seq), r AS (UPDATE chat_reports SET resolved_at = now() WHERE "
         "game_id = $1::uuid AND seq = $2::integer AND resolved_at IS NULL AND EXISTS (SELECT 1 "
-        "FROM m)) SELECT count(*) FROM m",
+        "FROM m)) SELECT count(*), count(*) FROM m",
     /* The open reports, oldest first, at most $1, with each message and its context. */
     [ST_CHAT_REPORTS] =
         "SELECT coalesce(json_agg(json_build_object('game', r.game_id, 'seq', r.seq, 'reports', "

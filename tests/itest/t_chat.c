@@ -602,6 +602,26 @@ static int server_with_ann_and_bob(struct server *s, const char *const *env, str
     return 0;
 }
 
+/* The entries of the operator's list `list` ({"reports": [...]}) of game `game`: the first
+ * (NULL for none), and how many. */
+static const cJSON *game_report(const cJSON *list, const char *game)
+{
+    const cJSON *e;
+    cJSON_ArrayForEach(e, jget(list, "reports"))
+    {
+        if (strcmp(jstr(e, "game"), game) == 0) return e;
+    }
+    return NULL;
+}
+
+static int report_count(const cJSON *list, const char *game)
+{
+    int n = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, jget(list, "reports")) n += strcmp(jstr(e, "game"), game) == 0;
+    return n;
+}
+
 ITEST(test_chat_operator, "operator: reports, hide, suspend and reinstate; 401 without its token")
 {
     const char *env[] = {"ADMIN_TOKEN=" ADMIN_TOKEN, "LOG_LEVEL=info", NULL};
@@ -651,23 +671,36 @@ ITEST(test_chat_operator, "operator: reports, hide, suspend and reinstate; 401 w
     const char *rid_h[] = {ADMIN_AUTH, "X-Request-Id: itest-operator-list", NULL};
     http(&s, "GET", "/v1/admin/reports", NULL, rid_h, &r);
     long list_st = r.status;
-    int listed = cJSON_GetArraySize(jget(r.json, "reports")) == 1 &&
-                 strcmp(jstr(r.json, "reports.0.game"), id) == 0 &&
-                 jnum(r.json, "reports.0.seq") == 2 && jnum(r.json, "reports.0.reports") == 1 &&
-                 strcmp(jstr(r.json, "reports.0.message.text"), "line 2") == 0 &&
-                 strcmp(jstr(r.json, "reports.0.message.player"), bob.id) == 0 &&
-                 cJSON_GetArraySize(jget(r.json, "reports.0.context")) == 3;
+    /* The database is shared with the other tests, which report messages of their own
+     * games: this game's entry is the one looked at. */
+    const cJSON *mine = game_report(r.json, id);
+    int listed = mine && report_count(r.json, id) == 1 && jnum(mine, "seq") == 2 &&
+                 jnum(mine, "reports") == 1 && strcmp(jstr(mine, "message.text"), "line 2") == 0 &&
+                 strcmp(jstr(mine, "message.player"), bob.id) == 0 &&
+                 cJSON_GetArraySize(jget(mine, "context")) == 3;
     resp_free(&r);
 
     /* Hide: hidden for everyone, kept for the record, the report closed. */
     snprintf(path, sizeof path, "/v1/admin/games/%s/chat/2/hide", id);
     long hide_anon = req(&s, "POST", path, NULL, NULL, &r);
     resp_free(&r);
-    const char *hide_h[] = {ADMIN_AUTH, "X-Request-Id: itest-operator-hide", NULL};
+    const char *hide_h[] = {ADMIN_AUTH, "X-Request-Id: itest-operator-hide",
+                            "Idempotency-Key: hide-2", NULL};
     http(&s, "POST", path, NULL, hide_h, &r);
     long hide_st = r.status;
+    char hide_body[300];
+    snprintf(hide_body, sizeof hide_body, "%s", r.body ? r.body : "");
+    resp_free(&r);
+    /* The operator's key: a repeat gets the first answer; on another message, 409. */
+    http(&s, "POST", path, NULL, hide_h, &r);
+    int hide_again = r.status == 200 && r.body && strcmp(r.body, hide_body) == 0;
     resp_free(&r);
     snprintf(path, sizeof path, "/v1/admin/games/%s/chat/7/hide", id);
+    http(&s, "POST", path, NULL, hide_h, &r);
+    long hide_reused = r.status;
+    char hide_reused_code[64];
+    snprintf(hide_reused_code, sizeof hide_reused_code, "%s", problem_code(&r));
+    resp_free(&r);
     long hide_none = req(&s, "POST", path, NULL, ADMIN_AUTH, &r);
     resp_free(&r);
     long bob_reads = texts(&s, id, bob.auth, got, sizeof got);
@@ -676,7 +709,7 @@ ITEST(test_chat_operator, "operator: reports, hide, suspend and reinstate; 401 w
                                  "AND seq = 2 AND hidden AND body = 'line 2'",
                                  1, v);
     req(&s, "GET", "/v1/admin/reports", NULL, ADMIN_AUTH, &r);
-    int open_after = cJSON_GetArraySize(jget(r.json, "reports"));
+    int open_after = report_count(r.json, id);
     resp_free(&r);
 
     /* Bob waits in a seek (a correspondence clock no other test seeks: nobody pairs it) and
@@ -703,9 +736,15 @@ ITEST(test_chat_operator, "operator: reports, hide, suspend and reinstate; 401 w
     snprintf(path, sizeof path, "/v1/admin/players/%s/suspend", bob.id);
     long sus_wrong = req(&s, "POST", path, NULL, "Authorization: Bearer " ADMIN_TOKEN "x", &r);
     resp_free(&r);
-    const char *sus_h[] = {ADMIN_AUTH, "X-Request-Id: itest-operator-suspend", NULL};
+    const char *sus_h[] = {ADMIN_AUTH, "X-Request-Id: itest-operator-suspend",
+                           "Idempotency-Key: suspend-bob", NULL};
     http(&s, "POST", path, NULL, sus_h, &r);
     long sus_st = r.status;
+    resp_free(&r);
+    /* The suspension's key on a reinstatement: 409, and Bob stays suspended (below). */
+    snprintf(path, sizeof path, "/v1/admin/players/%s/reinstate", bob.id);
+    http(&s, "POST", path, NULL, sus_h, &r);
+    long rein_reused = r.status;
     resp_free(&r);
     long seek_left = db_scalar_id("SELECT count(*) FROM seeks WHERE id = $1::uuid AND status = "
                                   "'cancelled' AND ended_at IS NOT NULL",
@@ -748,6 +787,10 @@ ITEST(test_chat_operator, "operator: reports, hide, suspend and reinstate; 401 w
     CHECK(list_st == 200 && listed, "the operator's list: %ld", list_st);
     CHECK(hide_anon == 401 && hide_st == 200 && hide_none == 404,
           "hide without a token %ld, hide %ld, hide no message %ld", hide_anon, hide_st, hide_none);
+    CHECK(hide_again, "a keyed hide repeated did not get the first answer");
+    CHECK(hide_reused == 409 && strcmp(hide_reused_code, "idempotency_key_reused") == 0,
+          "the hide's key on another message: %ld %s", hide_reused, hide_reused_code);
+    CHECK(rein_reused == 409, "the suspension's key on a reinstatement: %ld", rein_reused);
     CHECK(bob_reads == 200 && strcmp(got, "line 1|(hidden)|line 3") == 0, "after hiding: %s", got);
     CHECK(kept == 1, "the hidden message is not kept for the record");
     CHECK(open_after == 0, "%d reports still open after the hide", open_after);
