@@ -231,3 +231,12 @@ int idem_if_none_match(const struct api_request *req, int version, struct api_re
     games_etag(resp, version);
     return 1;
 }
+
+int idem_keep(struct idem *idem, const struct api_request *req, const struct api_response *resp,
+              int status, const struct store_idem **keep)
+{
+    if (resp->status != status) return -1;
+    idem_remember(idem, req, resp, resp->body ? resp->body : "");
+    *keep = &idem->rec;
+    return 0;
+}

@@ -86,6 +86,14 @@ void idem_remember(struct idem *out, const struct api_request *req, const struct
                    const char *body);
 
 /*
+ * The end of a store_keyed callback (store.h) whose answer is now in `resp`: when it has
+ * status `status`, remembers it (idem_remember) and points *keep at it, returning 0; else
+ * returns -1 (the answer could not be made: the store rolls back).
+ */
+int idem_keep(struct idem *idem, const struct api_request *req, const struct api_response *resp,
+              int status, const struct store_idem **keep) NODISCARD;
+
+/*
  * Checks If-Match against `version`. Returns 0 when the request may go on, or 1 after
  * answering 412 version_mismatch (stale) or 400 invalid_parameter (malformed).
  */

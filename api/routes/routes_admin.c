@@ -113,10 +113,7 @@ static int admin_keyed(void *arg, int outcome, const struct store_idem **keep)
         hide_answer(x->resp, x->id, x->seq);
     else
         suspend_answer(x->resp, x->id, x->on, outcome);
-    if (x->resp->status != 200) return -1;
-    idem_remember(x->idem, x->req, x->resp, x->resp->body);
-    *keep = &x->idem->rec;
-    return 0;
+    return idem_keep(x->idem, x->req, x->resp, 200, keep);
 }
 
 void routes_admin_hide(const struct api_request *req, struct api_response *resp,

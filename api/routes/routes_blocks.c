@@ -55,10 +55,7 @@ static int block_keyed(void *arg, int changed, const struct store_idem **keep)
     free(x->resp->body);
     memset(x->resp, 0, sizeof *x->resp);
     block_answer(x->resp, x->id, changed);
-    if (x->resp->status != (changed ? 201 : 200)) return -1;
-    idem_remember(x->idem, x->req, x->resp, x->resp->body);
-    *keep = &x->idem->rec;
-    return 0;
+    return idem_keep(x->idem, x->req, x->resp, changed ? 201 : 200, keep);
 }
 
 /* POST (on) or DELETE (off) of a block of player `id` by the request's player. */

@@ -306,10 +306,7 @@ static int report_keyed(void *arg, int created, const struct store_idem **keep)
     free(x->resp->body);
     memset(x->resp, 0, sizeof *x->resp);
     report_answer(x->resp, x->game, x->seq, x->seat, created);
-    if (x->resp->status != (created ? 201 : 200)) return -1;
-    idem_remember(x->idem, x->req, x->resp, x->resp->body);
-    *keep = &x->idem->rec;
-    return 0;
+    return idem_keep(x->idem, x->req, x->resp, created ? 201 : 200, keep);
 }
 
 void routes_chat_report(const struct api_request *req, struct api_response *resp,
