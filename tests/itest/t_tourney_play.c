@@ -508,7 +508,8 @@ static int resigned_within(const struct server *srv, const char *game, const cha
 
 ITEST(tourney_sweep_backstop,
       "tournaments: a leave's commit plans the tournament's sweep; a leave whose server died "
-      "before it resigned the game (its commit made by hand) is resigned by that sweep")
+      "before it resigned the game (its commit made by hand) is resigned by that sweep, once, "
+      "with two servers' workers after it")
 {
     static const char body[] = "{\"name\":\"Sweep\",\"format\":\"swiss\",\"rounds\":2,"
                                "\"players_per_game\":2,\"max_players\":4}";
@@ -542,7 +543,10 @@ ITEST(tourney_sweep_backstop,
 
     /* b "leaves" as a server killed after the leave's commit would leave it: marked out, its
      * sweep planned (as ST_TOURNEY_WITHDRAW and ST_TOURNEY_SWEEP_PLAN write them), its game
-     * not resigned. The sweep resigns it. */
+     * not resigned. The sweep resigns it, once, with a second server's workers claiming jobs
+     * too. */
+    struct server two;
+    CHECK(hard_server_start(&two, NULL, 0) == 0, "the second server did not start");
     const char *v2[2] = {f.id, f.p[b].id};
     long written = db_scalar_params(
         "WITH l AS (UPDATE tournament_entrants SET left_round = 1 WHERE tournament_id = $1::uuid "
@@ -551,8 +555,18 @@ ITEST(tourney_sweep_backstop,
         "10000) ON CONFLICT (game_id, kind, subject) DO UPDATE SET version = j.version + 1, "
         "due_at = now() RETURNING 1) SELECT (SELECT count(*) FROM l) + (SELECT count(*) FROM j)",
         2, v2);
+    int swept = written == 2 && resigned_within(srv, game1, f.p[b].id, 10000);
+    /* A second run of the sweep (a double claim) would find the seat resigned and change
+     * nothing; what is checked is that the game shows one resignation, b's. */
+    usleep(1500000); /* both servers' workers poll meanwhile */
+    long resigns = db_scalar_id("SELECT count(*) FROM events WHERE game_id = $1::uuid AND type = "
+                                "'seat_resigned'",
+                                game1);
+    int stopped = hard_server_stop(&two);
     CHECK(written == 2, "b's leave written by hand: %ld rows", written);
-    CHECK(resigned_within(srv, game1, f.p[b].id, 10000), "the sweep did not resign b's seat");
+    CHECK(swept, "the sweep did not resign b's seat");
+    CHECK(resigns == 1, "%ld resignations in b's game", resigns);
+    CHECK(stopped == 0, "the second server exited with %d", stopped);
     /* Round 2 then begins without them, and the sweep's job is gone (done, not looping). */
     t = wait_past(srv, &f, 1, 15000);
     CHECK(t, "round 2 did not begin");
