@@ -229,6 +229,18 @@ void game_result_free(struct game_result *r)
     memset(r, 0, sizeof *r);
 }
 
+enum game_outcome game_play_resign(struct api_game **agp, int seat)
+{
+    struct game_play p = {.by = GAME_BY_SEAT, .place = 1};
+    p.action.kind = CC_ACTION_RESIGN;
+    p.action.tile = CC_NO_TILE;
+    p.action.seat = (uint8_t)seat;
+    struct game_result res;
+    enum game_outcome out = game_play(agp, &p, &res);
+    game_result_free(&res);
+    return out;
+}
+
 int game_resign_seat(const char *game, int seat)
 {
     enum games_fail why;
@@ -236,16 +248,8 @@ int game_resign_seat(const char *game, int seat)
     if (!ag) return why == GAMES_NOT_FOUND ? 0 : -1;
     int rc = 0;
     if (ag->row.state == STORE_PLAYING && seat >= 0 && seat < ag->g.nplayers &&
-        !cc_seat_resigned(&ag->g, (unsigned)seat)) {
-        struct game_play p = {.by = GAME_BY_SEAT, .place = 1};
-        p.action.kind = CC_ACTION_RESIGN;
-        p.action.tile = CC_NO_TILE;
-        p.action.seat = (uint8_t)seat;
-        struct game_result res;
-        enum game_outcome out = game_play(&ag, &p, &res);
-        game_result_free(&res);
-        rc = game_outcome_failed(out) ? -1 : 0;
-    }
+        !cc_seat_resigned(&ag->g, (unsigned)seat))
+        rc = game_outcome_failed(game_play_resign(&ag, seat)) ? -1 : 0;
     games_free(ag);
     return rc;
 }

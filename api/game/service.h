@@ -123,8 +123,12 @@ int game_outcome_failed(enum game_outcome rc);
 /* Frees what game_play() wrote into `r` (and zeroes it). */
 void game_result_free(struct game_result *r);
 
+/* Seat `seat`'s resignation in the game *agp read already, by game_play() (what *agp becomes
+ * as it says), without the answer's details: its outcome. */
+enum game_outcome game_play_resign(struct api_game **agp, int seat);
+
 /* Resigns seat `seat` of game `game` if it still plays there (an entrant who left a
- * tournament): read from the database, then game_play(). 0 (also when the game is gone,
+ * tournament): read from the database, then game_play_resign(). 0 (also when the game is gone,
  * over, or the seat resigned already), or -1 when the server failed (the game may still
  * run: its clock, if any, ends it). */
 int game_resign_seat(const char *game, int seat);

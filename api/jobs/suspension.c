@@ -28,13 +28,7 @@ static enum jobs_result resign_seats(struct api_game **agp, unsigned mask)
         struct api_game *ag = *agp;
         if (!(mask & (1u << s)) || cc_seat_resigned(&ag->g, (unsigned)s)) continue;
         if (ag->g.phase == CC_PHASE_FINISHED) break;
-        struct game_play p = {.by = GAME_BY_SEAT, .place = 1};
-        p.action.kind = CC_ACTION_RESIGN;
-        p.action.tile = CC_NO_TILE;
-        p.action.seat = (uint8_t)s;
-        struct game_result res;
-        enum game_outcome rc = game_play(agp, &p, &res);
-        game_result_free(&res);
+        enum game_outcome rc = game_play_resign(agp, s);
         if (game_outcome_failed(rc)) return JOBS_RETRY;
         if (rc != GAME_COMMITTED) continue; /* moved on meanwhile: the next claim looks again */
         char seat_s[12];
