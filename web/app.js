@@ -144,6 +144,9 @@ async function ensurePlayer(name) {
     return player();
 }
 
+// The new-game form of the home page to draw again as it is (youSection's save), or null.
+let keptForm = null;
+
 function youSection() {
     const p = player();
     const input = h('input', { id: 'myname', maxlength: 40, value: p ? p.name : '', disabled: !!p,
@@ -154,7 +157,13 @@ function youSection() {
         h('label', {}, t('your_name') + ' ', input),
         p ? h('p', {}, h('a', { href: '#/player/' + p.id, id: 'my-profile' }, t('my_profile_long'))) : null,
         p ? null : h('button', { onclick: async () => {
-            try { await ensurePlayer(input.value.trim()); route(); } catch (e) { showError(err, e); }
+            try {
+                await ensurePlayer(input.value.trim());
+                // The page is drawn again for the saved player; the new-game form goes along
+                // as it is, with whatever was filled in it before or during the save.
+                keptForm = document.getElementById('new-game');
+                route();
+            } catch (e) { showError(err, e); }
         } }, t('save')),
         err);
 }
@@ -258,7 +267,7 @@ function newGameSection() {
             err.scrollIntoView({ block: 'nearest' });
         }
     }
-    return h('section', { class: 'card', 'aria-labelledby': 'new-h' },
+    return h('section', { class: 'card', id: 'new-game', 'aria-labelledby': 'new-h' },
         h('h2', { id: 'new-h' }, t('new_game')),
         field('ruleset', t('ruleset'), rsSel),
         h('fieldset', {}, h('legend', {}, t('options')), opts),
@@ -361,8 +370,10 @@ function homeView() {
     const mine = myGamesSection();
     const seeks = openSeeksSection(seekCtx);
     const [tables, toWatch] = lobbySections(seekCtx);
+    const form = keptForm || newGameSection();
+    keptForm = null;
     main().replaceChildren(h('h1', { class: 'sr-only' }, t('title')), h('div', { class: 'home' }, youSection(),
-        playNowSection(seekCtx), seeks, tables, toWatch, newGameSection(), mine, joinBySection(), watchSection()));
+        playNowSection(seekCtx), seeks, tables, toWatch, form, mine, joinBySection(), watchSection()));
     return { stop: () => { mine.stop(); seeks.stop(); tables.stop(); } };
 }
 

@@ -111,3 +111,21 @@ test('both expansions: the form, figures offered and taken, supplies and goods, 
     assert.deepEqual(lines, []);
     await ctx.close();
 });
+
+test('a form filled before the name is saved keeps what was filled', { timeout: 60000 }, async () => {
+    const { ctx, page } = await watchedPage(env, { viewport: { width: 1280, height: 900 }, locale: 'en-GB' });
+    try {
+        await page.goto(env.api + '/');
+        await page.waitForSelector('#opt-expansions-inns');
+        await page.check('#opt-expansions-inns');
+        await page.fill('#deck', 'IL TH U');
+        await page.fill('#myname', 'Bea');
+        await page.click('button:has-text("Save")');
+        await page.waitForSelector('#my-profile');
+        assert.equal(await page.inputValue('#deck'), 'IL TH U', 'the deck was reset by the save');
+        assert.equal(await page.isChecked('#opt-expansions-inns'), true, 'an option was reset by the save');
+    } finally {
+        await ctx.close();
+    }
+});
+
