@@ -326,13 +326,19 @@ unsigned cc_feature_ports(const struct cc_game *g, uint16_t root)
     return feature_sum(g, root, 1);
 }
 
+/* The side tiles frontier square `q` keeps (frontier_nb[]), -1 where none. */
+static void frontier_side_tiles(const struct cc_game *g, unsigned q, int nb[4])
+{
+    for (int s = 0; s < 4; s++)
+        nb[s] = g->frontier_nb[q][s] == CC_NO_SIDE_TILE ? -1 : (int)g->frontier_nb[q][s];
+}
+
 void cc_side_tiles(const struct cc_game *g, int x, int y, int nb[4])
 {
     /* A frontier square (where placements are weighed) keeps its side tiles: one look-up. */
     int v = cc_cell_get(g, x, y);
     if (v >= 0 && (v & CC_CELL_FRONTIER)) {
-        const uint8_t *q = g->frontier_nb[(unsigned)v & ~CC_CELL_FRONTIER];
-        for (int s = 0; s < 4; s++) nb[s] = q[s] == CC_NO_SIDE_TILE ? -1 : (int)q[s];
+        frontier_side_tiles(g, (unsigned)v & ~CC_CELL_FRONTIER, nb);
         return;
     }
     for (int s = 0; s < 4; s++) {
@@ -378,10 +384,7 @@ void cc_joins_on_frontier(const struct cc_game *g, const struct cc_tile_type *ty
 {
     uint16_t slots[12]; /* per distinct root: the square's slots facing it */
     j->n = 0;
-    for (int s = 0; s < 4; s++) {
-        unsigned nb = g->frontier_nb[q][s];
-        j->nb[s] = nb == CC_NO_SIDE_TILE ? -1 : (int)nb;
-    }
+    frontier_side_tiles(g, q, j->nb);
     for (unsigned i = 0; i < g->frontier_nnodes[q]; i++) {
         uint16_t e = g->frontier_node[q][i];
         joins_add(j, slots, g->root[e & CC_FRONTIER_NODE_MASK], cc_frontier_entry_slots(e));

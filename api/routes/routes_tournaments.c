@@ -206,10 +206,8 @@ static int keyed_answer(void *arg, int outcome, const struct store_idem **keep)
         x->resp->status = 204;
     } else {
         reply_tournament(x->resp, x->id, status);
-        if (x->resp->status != status) return -1;
     }
-    idem_remember(x->idem, x->req, x->resp, x->resp->body ? x->resp->body : "");
-    *keep = &x->idem->rec;
+    if (idem_keep(x->idem, x->req, x->resp, status, keep)) return -1;
     x->answered = 1;
     return 0;
 }
