@@ -59,7 +59,7 @@ test('on a phone by touch: turn, follow-up spots, undo, zoom, pan, fit; reduced 
     const r = await page.$eval('#board .board-svg', (s) => { const b = s.getBoundingClientRect(); return { x: b.x, y: b.y, w: b.width, h: b.height }; });
     await page.mouse.move(r.x + r.w / 2, r.y + r.h / 2);
     await page.mouse.wheel(0, -300);
-    await page.waitForFunction((w) => Number(document.querySelector('#board .board-svg').getAttribute('viewBox').split(' ')[2]) < w,
+    await page.waitForFunction((w) => Number((document.querySelector('#board .board-svg')?.getAttribute('viewBox') ?? '').split(' ')[2]) < w,
         (await box())[2], { timeout: 2000 }).catch(() => {});
     const before = await box();
     await page.mouse.move(r.x + 20, r.y + r.h - 20);

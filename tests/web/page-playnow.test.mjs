@@ -35,10 +35,10 @@ test('play now: a cancelled seek, two people matched, a correspondence seek acce
     await a.page.uncheck('#seek-bots');
     await a.page.click('#seek-go');
     await a.page.waitForSelector('#seek-cancel');
-    await a.page.waitForFunction(() => /Looking for players: Carcassonne, 2 players/.test(document.querySelector('#seek-status').textContent));
+    await a.page.waitForFunction(() => /Looking for players: Carcassonne, 2 players/.test(document.querySelector('#seek-status')?.textContent ?? ''));
     await axe(a.page, 'the waiting view');
     await a.page.click('#seek-cancel');
-    await a.page.waitForFunction(() => /Cancelled/.test(document.querySelector('#seek-status').textContent));
+    await a.page.waitForFunction(() => /Cancelled/.test(document.querySelector('#seek-status')?.textContent ?? ''));
 
     // Both seek a live game with the same choices: one game, a seat each.
     for (const p of [a.page, b.page]) {

@@ -35,19 +35,19 @@ test('a leaderboard and the computer players, on a desktop', { timeout: 120000 }
     await page.screenshot({ path: path.join(artifacts, 'ratings-leaderboard.png'), fullPage: true });
     await page.focus('#board-next');
     await page.keyboard.press('Enter');
-    await page.waitForFunction(() => document.querySelector('#board tbody tr').dataset.rank === '26', null, { timeout: 5000 });
+    await page.waitForFunction(() => document.querySelector('#board tbody tr')?.dataset.rank === '26', null, { timeout: 5000 });
     assert.deepEqual(await ranks(), [26, 27, 28, 29, 30, 31]);
     assert.equal(await page.isDisabled('#board-next'), true);
     assert.equal(await page.evaluate(() => document.activeElement.id), 'board-prev', 'focus kept on the pager');
     await page.keyboard.press('Enter');
-    await page.waitForFunction(() => document.querySelector('#board tbody tr').dataset.rank === '1', null, { timeout: 5000 });
+    await page.waitForFunction(() => document.querySelector('#board tbody tr')?.dataset.rank === '1', null, { timeout: 5000 });
     // With the computer players: greedy (1585) among the people, random (1210) last, mcts
     // (provisional) not at all.
     await page.check('#board-bots');
     await page.waitForFunction(() => document.querySelector('#board tbody tr:nth-child(4) .badge.bot'), null, { timeout: 5000 });
     assert.match(await page.textContent('#board tbody tr:nth-child(4) th'), /greedy.*fast/);
     await page.click('#board-next');
-    await page.waitForFunction(() => document.querySelector('#board tbody tr').dataset.rank === '26', null, { timeout: 5000 });
+    await page.waitForFunction(() => document.querySelector('#board tbody tr')?.dataset.rank === '26', null, { timeout: 5000 });
     assert.deepEqual(await ranks(), [26, 27, 28, 29, 30, 31, 32, 33]);
     assert.match(await page.textContent('#board tbody tr:last-child th'), /random/);
     // A name leads to that player's profile.

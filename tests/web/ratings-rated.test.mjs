@@ -37,7 +37,7 @@ test('a rated game refused without a clock; one made, resigned and shown with it
     const body = JSON.parse((await sent).postData());
     assert.equal(body.rated, true);
     assert.ok(!('deck' in body) && !('hints' in body), `a rated game's request: ${JSON.stringify(body)}`);
-    await page.waitForFunction(() => !document.querySelector('#new-h').parentElement.querySelector('.err').hidden, null,
+    await page.waitForFunction(() => document.querySelector('#new-h')?.parentElement.querySelector('.err')?.hidden === false, null,
         { timeout: 10000 });
     const refusal = await page.textContent('#new-h ~ .err');
     assert.match(refusal, /^(Refused: |This game cannot be rated: ).+/);
@@ -58,7 +58,7 @@ test('a rated game refused without a clock; one made, resigned and shown with it
     await page.fill('#clock-secs', '600');
     await page.check('#rated');
     await page.click('#create');
-    await page.waitForFunction(() => /^#\/game\//.test(location.hash) || !document.querySelector('#new-h ~ .err').hidden,
+    await page.waitForFunction(() => /^#\/game\//.test(location.hash) || document.querySelector('#new-h ~ .err')?.hidden === false,
         null, { timeout: 10000 });
     if (!/^#\/game\//.test(await page.evaluate(() => location.hash))) {
         assert.match(await page.textContent('#new-h ~ .err'), /^Refused: Unknown field "rated"/);

@@ -400,14 +400,14 @@ test('two people through an invite link, live, the guest on another origin and a
     await c.waitForSelector('#join-name');
     await c.fill('#join-name', 'Cy');
     await c.click('#join-name-btn');
-    await c.waitForFunction(() => !document.querySelector('.join .err').hidden, null, { timeout: 10000 });
+    await c.waitForFunction(() => document.querySelector('.join .err')?.hidden === false, null, { timeout: 10000 });
     assert.match(await c.textContent('.join .err'), /^Refused: .*invite/i);
     await c.screenshot({ path: path.join(artifacts, 'invite-used-refused.png') });
     await third.close();
     // The host sees the game start without reloading (live), with a deadline counting down.
     await a.waitForFunction(() => window.tilehall.view.state.game.status === 'active', null, { timeout: 10000 });
-    await a.waitForFunction(() => /\d:\d\d/.test(document.querySelector('#countdown').textContent), null, { timeout: 5000 });
-    await a.waitForFunction(() => /It is your turn/.test(document.querySelector('#announce').textContent), null,
+    await a.waitForFunction(() => /\d:\d\d/.test(document.querySelector('#countdown')?.textContent ?? ''), null, { timeout: 5000 });
+    await a.waitForFunction(() => /It is your turn/.test(document.querySelector('#announce')?.textContent ?? ''), null,
         { timeout: 10000 });
     const placed = (p) => p.$$eval('#history li[data-type=tile_placed]', (l) => l.length);
     let shots = 0, moves = 0, cutDone = false;
@@ -528,7 +528,7 @@ test('tokens go only to their API, whatever a link names; the CSP; no framing', 
         assert.deepEqual(evil.seen, [], `the unlisted origin was sent requests (${hash})`);
         await page.waitForSelector('#api-refused', { timeout: 2000 });
         if (hash === '#/') {
-            await page.waitForFunction(() => document.querySelector('#my-turn-count').textContent !== '', null,
+            await page.waitForFunction(() => (document.querySelector('#my-turn-count')?.textContent ?? '') !== '', null,
                 { timeout: 10000 });
             assert.equal(await page.inputValue('#myname'), 'Eve');
         } else if (hash.startsWith('#/game')) {
@@ -573,7 +573,7 @@ test('tokens go only to their API, whatever a link names; the CSP; no framing', 
     assert.equal(await op.inputValue('#myname'), '', 'the old player was taken to the API a link named');
     assert.deepEqual(leaks(listed.seen.slice(before)), [], 'the old token went to the API a link named');
     await op.goto(api + '/#/');
-    await op.waitForFunction(() => document.querySelector('#my-turn-count').textContent !== '', null, { timeout: 10000 });
+    await op.waitForFunction(() => (document.querySelector('#my-turn-count')?.textContent ?? '') !== '', null, { timeout: 10000 });
     assert.equal(await op.inputValue('#myname'), 'Eve');
     assert.equal(await op.evaluate(() => localStorage.getItem('tilehall.player')), null);
     await old.close();
@@ -593,7 +593,7 @@ test('tokens go only to their API, whatever a link names; the CSP; no framing', 
     assert.deepEqual(leaks(evil.seen), [], 'the unlisted origin was sent a token by the static host\'s page');
     assert.deepEqual(evil.seen, [], 'the unlisted origin was sent requests by the static host\'s page');
     await hp.waitForSelector('#api-refused', { timeout: 2000 });
-    await hp.waitForFunction(() => document.querySelector('#my-turn-count').textContent !== '', null, { timeout: 10000 });
+    await hp.waitForFunction(() => (document.querySelector('#my-turn-count')?.textContent ?? '') !== '', null, { timeout: 10000 });
     assert.deepEqual(hlines, []);
 
     // Framed by another page (clickjacking Resign, Abort): the browser refuses to show it.
