@@ -155,6 +155,11 @@ struct cc_game {
     /* The figure kinds of the modules on that go only where their owner has a follower
      * (struct cc_module's own_figures, core/modules.h); not stored. */
     uint8_t own_figures;
+    /* The holders[] bits of a placement's joined features after which some module on wants
+     * its placed hook called (struct cc_module's placed_when), and CC_PLACED_ALWAYS when one
+     * wants it after every placement: one test skips the hooks on most placements; not
+     * stored. */
+    uint16_t placed_when;
     uint16_t turn;                  /* turns started, from 1 */
     uint64_t seed;                  /* as created */
     int16_t start;                  /* start tile type as created, -1 default */
@@ -210,6 +215,10 @@ struct cc_game {
 /* struct cc_game's holders[]: the followers' seat bits, and the builders' shifted by this. */
 #define CC_HOLDER_BUILDER   8
 #define CC_HOLDER_FOLLOWERS 0xFFu
+/* struct cc_game's placed_when: a module's placed hook is due after every placement (above
+ * the holders[] bits of the builders of CC_MAX_PLAYERS seats). */
+#define CC_PLACED_ALWAYS 0x8000u
+_Static_assert(CC_HOLDER_BUILDER + CC_MAX_PLAYERS <= 15, "the holders' bits stay below CC_PLACED_ALWAYS");
 
 /* Follow-up of a turn, after the placement: at most one. */
 enum cc_followup {

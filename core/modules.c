@@ -77,11 +77,22 @@ static uint8_t own_figures(unsigned on)
     return (uint8_t)kinds;
 }
 
+/* The placed_when of the games with the modules on in mask `on` (struct cc_game). */
+static uint16_t placed_when(unsigned on)
+{
+    unsigned when = 0;
+    for (unsigned i = 0; i < CC_MODULE_COUNT; i++)
+        if ((on >> i & 1u) && modules[i]->placed)
+            when |= modules[i]->placed_when ? modules[i]->placed_when : CC_PLACED_ALWAYS;
+    return (uint16_t)when;
+}
+
 void cc_modules_switch_on(struct cc_game *g)
 {
     g->modules_on = (uint8_t)cc_modules_on_mask(&g->options);
     hooked(g->modules_on, g->hooked_on);
     g->own_figures = own_figures(g->modules_on);
+    g->placed_when = placed_when(g->modules_on);
 }
 
 bool cc_modules_switched_on(const struct cc_game *g)
@@ -90,7 +101,7 @@ bool cc_modules_switched_on(const struct cc_game *g)
     unsigned on = cc_modules_on_mask(&g->options);
     hooked(on, want);
     return g->modules_on == on && memcmp(want, g->hooked_on, sizeof want) == 0 &&
-           g->own_figures == own_figures(on);
+           g->own_figures == own_figures(on) && g->placed_when == placed_when(on);
 }
 
 enum cc_status cc_modules_check_deploy(const struct cc_game *g, unsigned kind)
@@ -101,12 +112,6 @@ enum cc_status cc_modules_check_deploy(const struct cc_game *g, unsigned kind)
         if (st != CC_OK) return st;
     }
     return CC_OK;
-}
-
-void cc_modules_own_features(const struct cc_game *g, struct cc_placement *p, uint16_t own,
-                             const struct cc_joins *j)
-{
-    EACH_ON(g, own_features) m->own_features(g, p, own, j);
 }
 
 int cc_modules_feature_value(const struct cc_game *g, const struct cc_feature_sum *sum,

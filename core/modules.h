@@ -70,6 +70,10 @@ struct cc_module {
     /* After board tile `tile` was placed (before deployment and scoring), joining features
      * that held `joined` (holders[] bits, cc_board_place()). */
     void (*placed)(struct cc_game *g, unsigned tile, const struct cc_tile_type *t, unsigned joined);
+    /* The holders[] bits for which `placed` is called: only after a placement that joined a
+     * feature with one of them (data, not a test in the hook: the engine places a tile in
+     * every turn, and for most the call would be for nothing); 0: after every placement. */
+    uint16_t placed_when;
     /* Deployment of a follower on a feature of `kind`: CC_OK or the refusal. */
     enum cc_status (*check_deploy)(const struct cc_game *g, unsigned kind);
     /* Deployment of one of its own figures that are not followers (a builder, a pig):
@@ -206,7 +210,12 @@ unsigned cc_modules_on_mask(const struct cc_options *o);
  * placement are inline (a call each saved on the engine's hottest path). */
 static inline void cc_modules_placed(struct cc_game *g, unsigned tile, unsigned joined)
 {
-    CC_EACH_HOOKED(g, CC_HOT_PLACED) m->placed(g, tile, cc_placed_type(g, tile), joined);
+    if (!((joined | CC_PLACED_ALWAYS) & g->placed_when)) return;
+    CC_EACH_HOOKED(g, CC_HOT_PLACED)
+    {
+        if (!m->placed_when || (joined & m->placed_when))
+            m->placed(g, tile, cc_placed_type(g, tile), joined);
+    }
 }
 static inline void cc_modules_placement_followups(const struct cc_game *g, struct cc_placement *p)
 {
@@ -255,8 +264,12 @@ static inline bool cc_modules_turn_again(struct cc_game *g, struct cc_events *ev
     return again;
 }
 enum cc_status cc_modules_check_deploy(const struct cc_game *g, unsigned kind);
-void cc_modules_own_features(const struct cc_game *g, struct cc_placement *p, uint16_t own,
-                             const struct cc_joins *j);
+/* Inline: the follow-up pass calls it on most placements while a builder or pig is left. */
+static inline void cc_modules_own_features(const struct cc_game *g, struct cc_placement *p,
+                                           uint16_t own, const struct cc_joins *j)
+{
+    CC_EACH_ON(g, own_features) m->own_features(g, p, own, j);
+}
 int cc_modules_feature_value(const struct cc_game *g, const struct cc_feature_sum *sum,
                              enum cc_kind kind, bool final, int points);
 void cc_modules_final_scoring(const struct cc_game *g, struct cc_player *players,

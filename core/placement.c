@@ -67,8 +67,13 @@ void cc_placement_followups(const struct cc_game *g, struct cc_placement *p)
          * last are 0, node 0 is on the board, and its bits are masked off). */
         for (unsigned i = 0; i < 4; i++)
             any |= g->holders[g->root[nodes[i] & CC_FRONTIER_NODE_MASK]] & (0u - (unsigned)(i < n));
-        for (unsigned i = 4; i < n; i++)
-            any |= g->holders[g->root[nodes[i] & CC_FRONTIER_NODE_MASK]];
+        if (n > 4) { /* the next four the same way (a loop's end was mostly guessed wrong) */
+            for (unsigned i = 4; i < 8; i++)
+                any |= g->holders[g->root[nodes[i] & CC_FRONTIER_NODE_MASK]] &
+                       (0u - (unsigned)(i < n));
+            for (unsigned i = 8; i < n; i++)
+                any |= g->holders[g->root[nodes[i] & CC_FRONTIER_NODE_MASK]];
+        }
         if (!deploy && !(any >> g->seat & 1u)) return;
         if (!(any & CC_HOLDER_FOLLOWERS)) {
             uint16_t free_locs = 0;

@@ -64,7 +64,7 @@ static void final_event(const struct cc_game *g, struct cc_events *ev, uint16_t 
 /* A farm (field with farmers) and the completed cities it touches. */
 struct farm {
     uint16_t root;                   /* the field */
-    uint8_t farmers[CC_MAX_PLAYERS]; /* per seat */
+    uint8_t farmers[CC_MAX_PLAYERS]; /* per seat (the original edition only) */
 };
 
 /* Completed cities touched by the field `root`, distinct, into cities[] (returns count). */
@@ -190,7 +190,11 @@ void cc_classic_final_scoring(const struct cc_game *g, struct cc_player *players
         }
         case CC_KIND_FIELD:
             farms[nfarms].root = r;
-            cc_pieces_on(g, r, farms[nfarms].farmers);
+            /* The original edition adds up farmers over the farms around a city; the
+             * standard one wants each farm's majority alone (cc_majority(), which needs no
+             * count where one seat holds the farm). */
+            if (g->options.edition != CC_EDITION_STANDARD)
+                cc_pieces_on(g, r, farms[nfarms].farmers);
             nfarms++;
             break;
         default:

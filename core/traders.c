@@ -89,6 +89,7 @@ static void traders_own_features(const struct cc_game *g, struct cc_placement *p
 static void traders_placed(struct cc_game *g, unsigned tile, const struct cc_tile_type *t,
                            unsigned joined)
 {
+    /* Called only when some builder's feature was joined (placed_when): the seat's? */
     unsigned bit = 1u << (CC_HOLDER_BUILDER + g->seat);
     if (!(joined & bit)) return;
     /* The seat's one builder stands on the feature whose holders[] has its bit: the first of
@@ -181,7 +182,11 @@ static void traders_final_scoring(const struct cc_game *g, struct cc_player *pla
 /* The winners of farm `field` whose pig stands in it. */
 static unsigned traders_farm_boost(const struct cc_game *g, uint16_t field, unsigned winners)
 {
+    /* Only a winner whose pig is on the board (none left in the supply) may have it here. */
+    for (unsigned s = 0; s < g->nplayers; s++)
+        if (g->players[s].pigs) winners &= ~(1u << s);
     unsigned seats = 0;
+    if (!winners) return 0;
     for (int i = 0; i < g->pieces_end; i++) {
         const struct cc_piece *pc = &g->pieces[i];
         if (!pc->used || pc->kind != CC_PIECE_PIG || !(winners >> pc->seat & 1u)) continue;
@@ -200,6 +205,7 @@ const struct cc_module cc_traders_module = {
     .max_players = CC_MAX_PLAYERS,
     .columns = 1u << CC_COL_GOODS,
     .placed = traders_placed,
+    .placed_when = ((1u << CC_MAX_PLAYERS) - 1u) << CC_HOLDER_BUILDER,
     .check_figure = traders_check_figure,
     .completed = traders_completed,
     .turn_again = traders_turn_again,
