@@ -218,7 +218,8 @@ struct cc_game {
 /* struct cc_game's placed_when: a module's placed hook is due after every placement (above
  * the holders[] bits of the builders of CC_MAX_PLAYERS seats). */
 #define CC_PLACED_ALWAYS 0x8000u
-_Static_assert(CC_HOLDER_BUILDER + CC_MAX_PLAYERS <= 15, "the holders' bits stay below CC_PLACED_ALWAYS");
+_Static_assert(CC_HOLDER_BUILDER + CC_MAX_PLAYERS <= 15,
+               "the holders' bits stay below CC_PLACED_ALWAYS");
 
 /* Follow-up of a turn, after the placement: at most one. */
 enum cc_followup {
