@@ -25,7 +25,7 @@
 #define CC_MAX_FRONTIER     (2 * CC_MAX_BOARD + 2)    /* empty squares next to placed tiles */
 #define CC_MAX_PLACEMENTS   (CC_MAX_FRONTIER * 4 * 2) /* 4 rotations, 2 hand tiles */
 #define CC_HAND_SIZE        2
-#define CC_HOT_HOOK_COUNT   3 /* enum cc_hot_hook (core/modules.h) */
+#define CC_HOT_HOOK_COUNT   4 /* enum cc_hot_hook (core/modules.h) */
 #define CC_NO_TILE          0xFF
 #define CC_NO_SEAT          0xFF
 
@@ -312,6 +312,9 @@ struct cc_placement {
     uint16_t large;    /* inns: locations where the large follower may be deployed */
     uint16_t builder;  /* traders: locations where the builder may be deployed */
     uint16_t pig;      /* traders: locations where the pig may be deployed */
+    /* 1 + the index of its frontier square when it was listed, a hint the follow-up pass
+     * checks against x, y (one look-up saved); 0: none. */
+    uint16_t square;
 };
 
 /* How a game ended (CC_RESULT_NONE while it runs). */

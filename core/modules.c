@@ -53,6 +53,8 @@ static bool has_hot(const struct cc_module *m, enum cc_hot_hook which)
         return m->placement_followups != NULL;
     case CC_HOT_TURN_AGAIN:
         return m->turn_again != NULL;
+    case CC_HOT_CHECK_DEPLOY:
+        return m->check_deploy != NULL;
     }
     return false;
 }
@@ -106,7 +108,7 @@ bool cc_modules_switched_on(const struct cc_game *g)
 
 enum cc_status cc_modules_check_deploy(const struct cc_game *g, unsigned kind)
 {
-    EACH_ON(g, check_deploy)
+    CC_EACH_HOOKED(g, CC_HOT_CHECK_DEPLOY)
     {
         enum cc_status st = m->check_deploy(g, kind);
         if (st != CC_OK) return st;
@@ -166,9 +168,10 @@ unsigned cc_modules_farm_boost(const struct cc_game *g, uint16_t field, unsigned
 const struct cc_module *cc_module_of_figure(const struct cc_game *g, unsigned kind)
 {
     if (kind >= 8) return NULL;
-    for (unsigned i = 0; i < CC_MODULE_COUNT; i++)
-        if ((modules[i]->figures >> kind & 1u) && cc_module_on(modules[i], &g->options))
-            return modules[i];
+    for (unsigned b = g->modules_on; b; b &= b - 1) {
+        const struct cc_module *m = modules[__builtin_ctz(b)];
+        if (m->figures >> kind & 1u) return m;
+    }
     return NULL;
 }
 

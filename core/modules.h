@@ -147,14 +147,15 @@ static inline const struct cc_module *cc_module_of_set(unsigned set)
     return set < CC_SET_COUNT ? cc_set_modules[set] : NULL;
 }
 
-/* The hooks called on every placement: struct cc_game's hooked_on[] has, for each, the
- * modules on that have it (cc_modules_switch_on()). */
+/* The hooks called on every placement (or deployment): struct cc_game's hooked_on[] has,
+ * for each, the modules on that have it (cc_modules_switch_on()). */
 enum cc_hot_hook {
     CC_HOT_PLACED = 0,
     CC_HOT_PLACEMENT_FOLLOWUPS,
     CC_HOT_TURN_AGAIN,
+    CC_HOT_CHECK_DEPLOY,
 };
-_Static_assert(CC_HOT_TURN_AGAIN + 1 == CC_HOT_HOOK_COUNT, "game_types.h counts the hot hooks");
+_Static_assert(CC_HOT_CHECK_DEPLOY + 1 == CC_HOT_HOOK_COUNT, "game_types.h counts the hot hooks");
 
 /* Sets g->modules_on, g->hooked_on[] and g->own_figures from g->options (game creation,
  * decoding). */

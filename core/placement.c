@@ -54,7 +54,12 @@ void cc_placement_followups(const struct cc_game *g, struct cc_placement *p)
     if (!deploy && !cc_modules_want_own(g)) return;
     /* Whether the features beyond the square hold a follower, and one of the seat's: the
      * index of holders, one look-up a feature. */
-    int cell = cc_cell_get(g, p->x, p->y);
+    /* The square's frontier index: where it was listed (p->square), if that still holds. */
+    unsigned listed = p->square - 1u;
+    int cell =
+        listed < g->nfrontier && g->frontier[listed][0] == p->x && g->frontier[listed][1] == p->y
+            ? (int)(CC_CELL_FRONTIER | listed)
+            : cc_cell_get(g, p->x, p->y);
     if (cell >= 0 && (cell & CC_CELL_FRONTIER)) {
         /* A frontier square (every legal placement) keeps the distinct nodes beyond it: who
          * holds any of them, a look-up each. With none of the seat's and no follower to
@@ -220,13 +225,17 @@ static unsigned bits64(uint64_t m)
     return (unsigned)((m * 0x0101010101010101ull) >> 56);
 }
 
-/* Appends placement (x, y, rot) of `type` to out[] if there is room; returns n + 1. */
-static size_t put(struct cc_placement *out, size_t cap, size_t n, int x, int y, unsigned rot,
-                  uint8_t type)
+/* Appends placement (rot) of `type` on frontier square i to out[] if there is room;
+ * returns n + 1. */
+static size_t put(const struct cc_game *g, struct cc_placement *out, size_t cap, size_t n,
+                  unsigned i, unsigned rot, uint8_t type)
 {
     if (n < cap)
-        out[n] = (struct cc_placement){
-            .x = (int16_t)x, .y = (int16_t)y, .rot = (uint8_t)rot, .tile = type};
+        out[n] = (struct cc_placement){.x = g->frontier[i][0],
+                                       .y = g->frontier[i][1],
+                                       .rot = (uint8_t)rot,
+                                       .tile = type,
+                                       .square = (uint16_t)(i + 1)};
     return n + 1;
 }
 
@@ -243,7 +252,7 @@ static size_t list_tile(const struct cc_game *g, uint8_t type, struct cc_placeme
             int x = g->frontier[i][0], y = g->frontier[i][1];
             uint16_t mask = g->frontier_mask[i], want = g->frontier_want[i];
             for (unsigned rot = 0; rot < 4; rot++)
-                if (fits(g, t, type, x, y, rot, mask, want)) n = put(out, cap, n, x, y, rot, type);
+                if (fits(g, t, type, x, y, rot, mask, want)) n = put(g, out, cap, n, i, rot, type);
         }
     } else {
         /* Sixteen squares at a time: which rotations fit, as one 64-bit map (4 bits per
@@ -254,7 +263,7 @@ static size_t list_tile(const struct cc_game *g, uint8_t type, struct cc_placeme
             while (map) {
                 unsigned bit = (unsigned)__builtin_ctzll(map);
                 unsigned i = base + bit / 4;
-                n = put(out, cap, n, g->frontier[i][0], g->frontier[i][1], bit % 4, type);
+                n = put(g, out, cap, n, i, bit % 4, type);
                 map &= map - 1;
             }
         }
@@ -327,7 +336,7 @@ static void tile_nth(const struct cc_game *g, uint8_t type, const struct tile_ma
     uint64_t map = m->map[b];
     for (; k > 0; k--) map &= map - 1;
     unsigned bit = (unsigned)__builtin_ctzll(map), i = 16 * b + bit / 4;
-    put(out, 1, 0, g->frontier[i][0], g->frontier[i][1], bit % 4, type);
+    put(g, out, 1, 0, i, bit % 4, type);
 }
 
 size_t cc_random_placement(const struct cc_game *g, struct cc_rng *rng, struct cc_placement *out)

@@ -234,11 +234,13 @@ void cc_score_completed(struct cc_game *g, uint16_t root, enum cc_kind kind, int
     if (e) e->seat = g->seat;
     /* Followers, large followers and builders (traders.c) go back; pigs stand on fields.
      * Those are the figures holders[] has: without any there is nothing to give back. */
-    if (!g->holders[root]) return;
+    unsigned held = g->holders[root];
+    if (!held) return;
     for (int i = 0; i < g->pieces_end; i++) {
         struct cc_piece *pc = &g->pieces[i];
-        if (!pc->used || (!cc_piece_is_follower(pc->kind) && pc->kind != CC_PIECE_BUILDER))
-            continue;
+        /* A figure whose bit the feature's holders lack is elsewhere: no look-up of its
+         * root (the bit is none for a pig, which stays). */
+        if (!pc->used || !(cc_holder_bit(pc) & held)) continue;
         if (g->root[cc_node(pc->tile, pc->feature)] != root) continue;
         (*cc_supply_of(&g->players[pc->seat], (enum cc_piece_kind)pc->kind))++;
         struct cc_event *r = cc_emit(ev, CC_EV_FOLLOWER_RETURNED);
@@ -260,10 +262,12 @@ unsigned cc_pieces_on(const struct cc_game *g, uint16_t root, uint8_t per_seat[C
     unsigned total = 0;
     if (per_seat) memset(per_seat, 0, CC_MAX_PLAYERS);
     /* Most features hold no follower: the index says so without passing over the pieces. */
-    if (!(g->holders[root] & CC_HOLDER_FOLLOWERS)) return 0;
+    unsigned held = g->holders[root] & CC_HOLDER_FOLLOWERS;
+    if (!held) return 0;
     for (int i = 0; i < g->pieces_end; i++) {
         const struct cc_piece *pc = &g->pieces[i];
-        if (!pc->used || !cc_piece_is_follower(pc->kind)) continue;
+        /* Of a seat that holds it, or elsewhere (no look-up of its root). */
+        if (!pc->used || !(held >> pc->seat & 1u) || !cc_piece_is_follower(pc->kind)) continue;
         if (g->root[cc_node(pc->tile, pc->feature)] != root) continue;
         total++;
         /* A plain follower weighs 1 whatever the modules (struct cc_module's figure_weight):

@@ -71,12 +71,17 @@ static void traders_own_features(const struct cc_game *g, struct cc_placement *p
 {
     const struct cc_player *me = &g->players[g->seat];
     const struct cc_tile_type *t = &cc_types(g)[p->tile];
-    for (unsigned f = 0; own >> f; f++) {
-        if (!(own >> f & 1u)) continue;
-        unsigned kind = t->features[f].kind;
+    /* The kinds each figure left in the supply goes onto (bits of enum cc_kind). */
+    unsigned pig_kinds = me->pigs ? 1u << CC_KIND_FIELD : 0u;
+    unsigned builder_kinds = me->builders ? 1u << CC_KIND_ROAD | 1u << CC_KIND_CITY : 0u;
+    for (unsigned m = own; m; m &= m - 1) {
+        unsigned f = (unsigned)__builtin_ctz(m), kind = 1u << t->features[f].kind;
+        if (!((pig_kinds | builder_kinds) & kind)) continue;
         uint16_t locs = cc_rotate_slots(t->features[f].slots, p->rot);
-        if (me->pigs && kind == CC_KIND_FIELD) p->pig |= locs;
-        if (!me->builders || (kind != CC_KIND_ROAD && kind != CC_KIND_CITY)) continue;
+        if (pig_kinds & kind) {
+            p->pig |= locs;
+            continue;
+        }
         uint16_t joined[12];
         unsigned n = cc_joins_of(j, f, joined);
         if (!would_complete(g, t, j->group[f], p->rot, j->nb, joined, n)) p->builder |= locs;
@@ -186,11 +191,13 @@ static unsigned traders_farm_boost(const struct cc_game *g, uint16_t field, unsi
     for (unsigned s = 0; s < g->nplayers; s++)
         if (g->players[s].pigs) winners &= ~(1u << s);
     unsigned seats = 0;
-    if (!winners) return 0;
-    for (int i = 0; i < g->pieces_end; i++) {
+    /* A seat has one pig (cc_figures_at_start()): the pass ends once each of those
+     * winners' was seen. */
+    for (int i = 0; winners && i < g->pieces_end; i++) {
         const struct cc_piece *pc = &g->pieces[i];
         if (!pc->used || pc->kind != CC_PIECE_PIG || !(winners >> pc->seat & 1u)) continue;
         if (g->root[cc_node(pc->tile, pc->feature)] == field) seats |= 1u << pc->seat;
+        winners &= ~(1u << pc->seat);
     }
     return seats;
 }
