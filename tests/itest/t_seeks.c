@@ -518,13 +518,27 @@ ITEST(test_seeks_race, "seeks: 40 players seeking at once on two servers, each s
     if (created != N) (void)hard_server_stop(&y);
     CHECK(created == N, "%d of %d seeks created", created, N);
     int matched = 0;
+    char unmatched[512] = "";
     for (int i = 0; i < N; i++) {
         char st[16];
+        long long t0 = hard_now_ms();
         seek_status(i % 2 ? &y : srv, &p[i], ids[i], 20, st, NULL);
         matched += strcmp(st, "matched") == 0;
+        /* What the poll answered (empty: not 200), after how long, and what the table
+         * holds now (a flake seen once in CI: one of 40 after 30 s). */
+        if (strcmp(st, "matched") != 0) {
+            long stored = db_scalar_id("SELECT CASE status WHEN 'waiting' THEN 1 WHEN 'matched' "
+                                       "THEN 2 ELSE 3 END FROM seeks WHERE id = $1::uuid",
+                                       ids[i]);
+            size_t o = strlen(unmatched);
+            snprintf(unmatched + o, sizeof unmatched - o,
+                     " [seek %d on %s: poll \"%s\" after %lld ms; stored 1 waiting 2 matched "
+                     "3 other: %ld]",
+                     i, i % 2 ? "the second server" : "the first", st, hard_now_ms() - t0, stored);
+        }
     }
     (void)hard_server_stop(&y);
-    CHECK(matched == N, "%d of %d seeks matched", matched, N);
+    CHECK(matched == N, "%d of %d seeks matched:%s", matched, N, unmatched);
     /* Every seek in one game; every game of the seeks with as many seats as the seek asked,
      * each seat bound to the seek's player at the seek's seat. */
     CHECK(db_scalar("SELECT count(*) FROM seeks s JOIN players p ON p.game_id = s.game_id AND "
