@@ -79,6 +79,7 @@ static enum cc_status check_pieces(const struct cc_game *g, const struct cc_rule
     unsigned on_board[CC_MAX_PLAYERS][CC_PIECE_KIND_COUNT] = {{0}};
     for (int i = 0; i < CC_MAX_PIECES; i++) {
         const struct cc_piece *pc = &g->pieces[i];
+        CHECK((g->pieces_used >> i & 1u) == (pc->used ? 1u : 0u));
         if (!pc->used) {
             static const struct cc_piece none;
             CHECK(memcmp(pc, &none, sizeof none) == 0);

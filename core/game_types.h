@@ -20,14 +20,15 @@
 #define CC_MAX_DECK         200               /* tiles in a draw pile, custom decks included */
 #define CC_MAX_BOARD        (CC_MAX_DECK + 1) /* the start tile and every drawn tile */
 #define CC_MAX_NODES        (CC_MAX_BOARD * CC_MAX_TILE_FEATURES) /* feature segments on a board */
-#define CC_MAX_PIECES       64   /* pieces on the board at once: 6 players of 10 figures */
-#define CC_CELL_TABLE       1024 /* hash slots for placed tiles and their frontier */
-#define CC_MAX_FRONTIER     (2 * CC_MAX_BOARD + 2)    /* empty squares next to placed tiles */
-#define CC_MAX_PLACEMENTS   (CC_MAX_FRONTIER * 4 * 2) /* 4 rotations, 2 hand tiles */
-#define CC_HAND_SIZE        2
-#define CC_HOT_HOOK_COUNT   4 /* enum cc_hot_hook (core/modules.h) */
-#define CC_NO_TILE          0xFF
-#define CC_NO_SEAT          0xFF
+#define CC_MAX_PIECES       64 /* pieces on the board at once: 6 players of 10 figures */
+_Static_assert(CC_MAX_PIECES <= 64, "struct cc_game's pieces_used has a bit a piece");
+#define CC_CELL_TABLE     1024 /* hash slots for placed tiles and their frontier */
+#define CC_MAX_FRONTIER   (2 * CC_MAX_BOARD + 2)    /* empty squares next to placed tiles */
+#define CC_MAX_PLACEMENTS (CC_MAX_FRONTIER * 4 * 2) /* 4 rotations, 2 hand tiles */
+#define CC_HAND_SIZE      2
+#define CC_HOT_HOOK_COUNT 4 /* enum cc_hot_hook (core/modules.h) */
+#define CC_NO_TILE        0xFF
+#define CC_NO_SEAT        0xFF
 
 /* Columns of the scoreboard; which ones a ruleset uses is cc_ruleset_columns(). */
 enum cc_column {
@@ -177,6 +178,9 @@ struct cc_game {
     struct cc_placed board[CC_MAX_BOARD];
     struct cc_piece pieces[CC_MAX_PIECES];
     uint8_t pieces_end; /* one past the last used entry of pieces[]: loops stop there */
+    /* Bit i set while pieces[i].used: the lowest free entry in one instruction (derived,
+     * not stored; checked). */
+    uint64_t pieces_used;
     /* Feature graph: node = tile index * CC_MAX_TILE_FEATURES + feature index. */
     uint16_t root[CC_MAX_NODES]; /* the representative of the node's feature */
     uint16_t next[CC_MAX_NODES]; /* circular list of the members of a feature */

@@ -195,10 +195,11 @@ unsigned cc_completed_on_tile(const struct cc_game *g, unsigned tile, unsigned k
 struct cc_piece *cc_piece_add(struct cc_game *g, unsigned seat, enum cc_piece_kind kind,
                               unsigned tile, unsigned loc)
 {
-    int i = 0;
-    while (g->pieces[i].used) i++;
+    /* The lowest free entry (the callers never add a piece past CC_MAX_PIECES). */
+    int i = __builtin_ctzll(~g->pieces_used);
     struct cc_piece *pc = &g->pieces[i];
     if (i + 1 > g->pieces_end) g->pieces_end = (uint8_t)(i + 1);
+    g->pieces_used |= 1ull << i;
     pc->used = 1;
     pc->seat = (uint8_t)seat;
     pc->kind = (uint8_t)kind;
@@ -213,7 +214,8 @@ struct cc_piece *cc_piece_add(struct cc_game *g, unsigned seat, enum cc_piece_ki
 static void piece_clear(struct cc_game *g, struct cc_piece *pc)
 {
     memset(pc, 0, sizeof *pc);
-    while (g->pieces_end > 0 && !g->pieces[g->pieces_end - 1].used) g->pieces_end--;
+    g->pieces_used &= ~(1ull << (pc - g->pieces));
+    g->pieces_end = (uint8_t)(g->pieces_used ? 64 - __builtin_clzll(g->pieces_used) : 0);
 }
 
 void cc_piece_remove(struct cc_game *g, struct cc_piece *pc)
