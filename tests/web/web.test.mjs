@@ -237,7 +237,8 @@ async function playStep(page, n) {
         if (!(await page.$('#confirm'))) return 'wait';
         await page.click('#confirm', { timeout: 2000 });
         // 20 s: the first move after the invite test's restart of the server is this page's
-        // first request to the new process (it timed out at 10 s once on a loaded machine).
+        // first request to the new process (a move after the restart timed out at 10 s once
+        // in a loaded CI run; which of its waits, the log did not say).
         await page.waitForFunction((v) => window.tilehall.view.state.game.version > v, before, { timeout: 20000 });
         const err = await page.$eval('#err', (e) => (e.hidden ? '' : e.textContent));
         const why = await page.evaluate(() => JSON.stringify(window.tilehall.view.state.lastErr));
@@ -448,8 +449,8 @@ test('two people through an invite link, live, the guest on another origin and a
         const res = (await mover.evaluate(phaseOf)) === 'place' ? await playStep(mover, n) : 'wait';
         if (res !== 'placed') continue;
         // The other seat's page shows the placement without being asked (the stream; after
-        // the restart, once its stream is open again: the browser's retries of a server not
-        // up yet took over 10 s once on a loaded CI machine).
+        // the restart, once its stream is open again, which takes the browser's retries of a
+        // server not up yet: 30 s then, see playStep).
         await other.waitForFunction((k) => document.querySelectorAll('#history li[data-type=tile_placed]').length > k,
             before, { timeout: cut ? 30000 : 10000 });
         if (++moves === 3) {
