@@ -240,7 +240,7 @@ unsigned cc_board_place(struct cc_game *g, uint8_t type, int x, int y, uint8_t r
 void cc_holders_refresh(struct cc_game *g, uint16_t root)
 {
     uint16_t bits = 0;
-    for (int i = 0; i < g->pieces_end; i++) {
+    for (int i = 0; i < cc_pieces_end(g); i++) {
         const struct cc_piece *pc = &g->pieces[i];
         if (pc->used && g->root[cc_node(pc->tile, pc->feature)] == root) bits |= cc_holder_bit(pc);
     }
@@ -250,7 +250,7 @@ void cc_holders_refresh(struct cc_game *g, uint16_t root)
 void cc_holders_rebuild(struct cc_game *g)
 {
     memset(g->holders, 0, sizeof g->holders);
-    for (int i = 0; i < g->pieces_end; i++) {
+    for (int i = 0; i < cc_pieces_end(g); i++) {
         const struct cc_piece *pc = &g->pieces[i];
         /* A decoded game's pieces are checked after this (cc_game_check()): stay in bounds. */
         if (!pc->used || pc->tile >= g->nboard || pc->feature >= CC_MAX_TILE_FEATURES ||

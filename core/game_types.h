@@ -177,9 +177,8 @@ struct cc_game {
     uint16_t nboard;                       /* tiles placed */
     struct cc_placed board[CC_MAX_BOARD];
     struct cc_piece pieces[CC_MAX_PIECES];
-    uint8_t pieces_end; /* one past the last used entry of pieces[]: loops stop there */
-    /* Bit i set while pieces[i].used: the lowest free entry in one instruction (derived,
-     * not stored; checked). */
+    /* Bit i set while pieces[i].used: the lowest free entry and the end of the used ones
+     * (cc_pieces_end()) in one instruction each (derived, not stored; checked). */
     uint64_t pieces_used;
     /* Feature graph: node = tile index * CC_MAX_TILE_FEATURES + feature index. */
     uint16_t root[CC_MAX_NODES]; /* the representative of the node's feature */
@@ -323,6 +322,12 @@ struct cc_placement {
 
 /* How a game ended (CC_RESULT_NONE while it runs). */
 enum cc_result { CC_RESULT_NONE = 0, CC_RESULT_COMPLETED, CC_RESULT_RESIGNATION };
+
+/* One past the last used entry of pieces[]: loops over the pieces stop there. */
+static inline int cc_pieces_end(const struct cc_game *g)
+{
+    return g->pieces_used ? 64 - __builtin_clzll(g->pieces_used) : 0;
+}
 
 /* Whether seat `seat` has resigned. */
 static inline bool cc_seat_resigned(const struct cc_game *g, unsigned seat)

@@ -198,7 +198,6 @@ struct cc_piece *cc_piece_add(struct cc_game *g, unsigned seat, enum cc_piece_ki
     /* The lowest free entry (the callers never add a piece past CC_MAX_PIECES). */
     int i = __builtin_ctzll(~g->pieces_used);
     struct cc_piece *pc = &g->pieces[i];
-    if (i + 1 > g->pieces_end) g->pieces_end = (uint8_t)(i + 1);
     g->pieces_used |= 1ull << i;
     pc->used = 1;
     pc->seat = (uint8_t)seat;
@@ -215,7 +214,6 @@ static void piece_clear(struct cc_game *g, struct cc_piece *pc)
 {
     memset(pc, 0, sizeof *pc);
     g->pieces_used &= ~(1ull << (pc - g->pieces));
-    g->pieces_end = (uint8_t)(g->pieces_used ? 64 - __builtin_clzll(g->pieces_used) : 0);
 }
 
 void cc_piece_remove(struct cc_game *g, struct cc_piece *pc)
@@ -238,7 +236,7 @@ void cc_score_completed(struct cc_game *g, uint16_t root, enum cc_kind kind, int
      * Those are the figures holders[] has: without any there is nothing to give back. */
     unsigned held = g->holders[root];
     if (!held) return;
-    for (int i = 0; i < g->pieces_end; i++) {
+    for (int i = 0; i < cc_pieces_end(g); i++) {
         struct cc_piece *pc = &g->pieces[i];
         /* A figure whose bit the feature's holders lack is elsewhere: no look-up of its
          * root (the bit is none for a pig, which stays). */
@@ -266,7 +264,7 @@ unsigned cc_pieces_on(const struct cc_game *g, uint16_t root, uint8_t per_seat[C
     /* Most features hold no follower: the index says so without passing over the pieces. */
     unsigned held = g->holders[root] & CC_HOLDER_FOLLOWERS;
     if (!held) return 0;
-    for (int i = 0; i < g->pieces_end; i++) {
+    for (int i = 0; i < cc_pieces_end(g); i++) {
         const struct cc_piece *pc = &g->pieces[i];
         /* Of a seat that holds it, or elsewhere (no look-up of its root). */
         if (!pc->used || !(held >> pc->seat & 1u) || !cc_piece_is_follower(pc->kind)) continue;

@@ -67,7 +67,7 @@ unsigned cc_completed_on_tile(const struct cc_game *g, unsigned tile, unsigned k
 struct cc_piece *cc_piece_add(struct cc_game *g, unsigned seat, enum cc_piece_kind kind,
                               unsigned tile, unsigned loc);
 
-/* Takes piece `pc` off the board (its slot freed; pieces_end kept). */
+/* Takes piece `pc` off the board (its slot freed). */
 void cc_piece_remove(struct cc_game *g, struct cc_piece *pc);
 
 /* Features by their roots, each at most once (final scorings visit a feature once). */

@@ -157,7 +157,7 @@ void cc_classic_final_scoring(const struct cc_game *g, struct cc_player *players
     seen.n = 0;
     struct farm farms[CC_MAX_PIECES];
     unsigned nfarms = 0;
-    for (int i = 0; i < g->pieces_end; i++) {
+    for (int i = 0; i < cc_pieces_end(g); i++) {
         const struct cc_piece *pc = &g->pieces[i];
         if (!pc->used || !cc_piece_is_follower(pc->kind)) continue;
         uint16_t r = g->root[cc_node(pc->tile, pc->feature)];

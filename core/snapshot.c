@@ -246,7 +246,6 @@ enum cc_status cc_game_decode(struct cc_game *g, const uint8_t *buf, size_t len)
         struct cc_piece *pc = &g->pieces[i];
         pc->used = 1;
         g->pieces_used |= 1ull << i;
-        g->pieces_end = (uint8_t)(i + 1);
         pc->seat = (uint8_t)get8(&r);
         pc->kind = (uint8_t)get8(&r);
         pc->tile = (uint8_t)get8(&r);

@@ -193,7 +193,7 @@ static unsigned traders_farm_boost(const struct cc_game *g, uint16_t field, unsi
     unsigned seats = 0;
     /* A seat has one pig (cc_figures_at_start()): the pass ends once each of those
      * winners' was seen. */
-    for (int i = 0; winners && i < g->pieces_end; i++) {
+    for (int i = 0; winners && i < cc_pieces_end(g); i++) {
         const struct cc_piece *pc = &g->pieces[i];
         if (!pc->used || pc->kind != CC_PIECE_PIG || !(winners >> pc->seat & 1u)) continue;
         if (g->root[cc_node(pc->tile, pc->feature)] == field) seats |= 1u << pc->seat;

@@ -181,7 +181,7 @@ Test(play, derived_indexes_are_checked)
     int where = 0;
     cr_assert_eq(cc_game_check_where(&g, &where), CC_OK);
     int follower = -1;
-    for (int i = 0; i < g.pieces_end && follower < 0; i++)
+    for (int i = 0; i < cc_pieces_end(&g) && follower < 0; i++)
         if (g.pieces[i].used && g.pieces[i].kind == CC_PIECE_FOLLOWER) follower = i;
     cr_assert_geq(follower, 0, "a follower is left on the board at the end");
     const struct cc_piece *pc = &g.pieces[follower];
