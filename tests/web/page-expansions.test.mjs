@@ -128,4 +128,3 @@ test('a form filled before the name is saved keeps what was filled', { timeout: 
         await ctx.close();
     }
 });
-

@@ -44,7 +44,7 @@ test('the lobby: a listed game as an open table, a seat taken from it, then a ga
     await axe(eve.page, 'the home page with a game to watch');
     await eve.page.screenshot({ path: path.join(artifacts, 'lobby-home.png'), fullPage: true });
     await eve.page.click(link);
-    await eve.page.waitForFunction(() => /watching/.test((document.querySelector('#turn-line') || {}).textContent || ''));
+    await eve.page.waitForFunction(() => /watching/.test(document.querySelector('#turn-line')?.textContent ?? ''));
     // A spectator's 401 from the private chat is expected.
     for (const c of [ann, bo, eve]) {
         assert.deepEqual(c.lines.filter((l) => !/status of 401\b.*\/chat\?/.test(l)), []);

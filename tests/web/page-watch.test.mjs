@@ -28,7 +28,7 @@ test('watching: a used invite offers it, a pasted link opens the spectator view'
     await c.page.waitForSelector('#join-watch:not([hidden])');
     await axe(c.page, 'a used invite');
     await c.page.click('#join-watch a');
-    await c.page.waitForFunction(() => /watching/.test((document.querySelector('#turn-line') || {}).textContent || ''));
+    await c.page.waitForFunction(() => /watching/.test(document.querySelector('#turn-line')?.textContent ?? ''));
     await c.page.goto(env.api + '/#/');
     await c.page.fill('#watch-link', `${env.api}/#/game/${made.id.toUpperCase()}`);
     await c.page.click('#watch-go');
@@ -36,7 +36,7 @@ test('watching: a used invite offers it, a pasted link opens the spectator view'
     // waited for too, not read once the id is there.
     await c.page.waitForFunction((id) => window.tilehall.view && window.tilehall.view.state &&
         window.tilehall.view.state.game && window.tilehall.view.state.game.id === id &&
-        /watching/.test((document.querySelector('#turn-line') || {}).textContent || ''), made.id);
+        /watching/.test(document.querySelector('#turn-line')?.textContent ?? ''), made.id);
     // A used invite's 404 and a spectator's 401 from the private chat are expected.
     assert.deepEqual(c.lines.filter((l) => !/status of (404|401)\b.*\/(join|chat\?)/.test(l)), []);
     await c.ctx.close();
