@@ -351,7 +351,7 @@ test('whole games against computer players, every ruleset, to the end', { timeou
         await page.waitForFunction((want) => window.tilehall.view.state.game.status === want,
             how === 'abort' ? 'aborted' : 'finished', { timeout: 10000 });
         if (how === 'resign') {
-            await page.waitForFunction(() => /by resignation/.test((document.querySelector('#turn-line') || {}).textContent || '') &&
+            await page.waitForFunction(() => /by resignation/.test(document.querySelector('#turn-line')?.textContent ?? '') &&
                 document.querySelector('#history li[data-type=seat_resigned]'), null, { timeout: 10000 });
         } else {
             await page.waitForFunction(() => document.querySelector('#history li[data-type=game_aborted]'), null,
