@@ -94,6 +94,9 @@ async function catalogue(r) {
 // ---- The frame: header, language, routing ---------------------------------------------
 
 let view = null; // the current view's {stop()} (the game view closes its stream)
+// The new-game form of the home page to draw again as it is (youSection's save), or null;
+// route() clears it once the next view is drawn.
+let keptForm = null;
 
 function header() {
     const sel = h('select', { id: 'lang', 'aria-label': t('language'),
@@ -130,6 +133,7 @@ function route() {
     else if ((tm = location.hash.match(/^#\/tournaments(?:\/(\w+))?\/?$/))) view = tournamentsView(main(), tm[1], player());
     else if ((tm = location.hash.match(/^#\/tournament\/([0-9a-f-]+)$/))) view = tournamentView(main(), tm[1], player());
     else view = homeView();
+    keptForm = null; // for this drawing only: a save that ends on another view keeps nothing
 }
 window.addEventListener('hashchange', route);
 
@@ -143,9 +147,6 @@ async function ensurePlayer(name) {
     store.set('player', { id: made.id, name: made.name, token: made.token });
     return player();
 }
-
-// The new-game form of the home page to draw again as it is (youSection's save), or null.
-let keptForm = null;
 
 function youSection() {
     const p = player();
@@ -371,7 +372,6 @@ function homeView() {
     const seeks = openSeeksSection(seekCtx);
     const [tables, toWatch] = lobbySections(seekCtx);
     const form = keptForm || newGameSection();
-    keptForm = null;
     main().replaceChildren(h('h1', { class: 'sr-only' }, t('title')), h('div', { class: 'home' }, youSection(),
         playNowSection(seekCtx), seeks, tables, toWatch, form, mine, joinBySection(), watchSection()));
     return { stop: () => { mine.stop(); seeks.stop(); tables.stop(); } };
