@@ -74,18 +74,23 @@ start_slot() {
 # slot_pids SLOT: their ids (looked up first, so that the kill itself is one quick step).
 slot_pids() {
     local pm
-    pm=$(head -n 1 "$dir/$1/data/postmaster.pid")
-    echo "$pm" $(ps -o pid= --ppid "$pm")
+    pm=$(pg_live_postmaster "$dir/$1/data")
+    if [ -n "$pm" ]; then
+        # shellcheck disable=SC2046 # one id a word
+        echo "$pm" $(ps -o pid= --ppid "$pm")
+    fi
 }
 kill_slot() {
     # shellcheck disable=SC2046
     kill -9 $(slot_pids "$1") 2>/dev/null || true
 }
-# A standby of the primary in slot $1 made in slot $2 (its folder emptied first).
+# A standby of the primary in slot $1 made in slot $2 (its folder emptied first; the lock
+# of its socket that a killed postmaster left goes too: its PID may be another process's by
+# now, and PostgreSQL would refuse to start beside it).
 make_standby() {
     local from=$1 to=$2
-    [ -f "$dir/$to/data/postmaster.pid" ] && kill_slot "$to"
-    rm -rf "$dir/$to/data"
+    kill_slot "$to"
+    rm -rf "$dir/$to/data" "$dir/$to/.s.PGSQL.5432.lock"
     "${as_pg[@]}" "$bindir/pg_basebackup" -h "$dir/$from" -p 5432 -U postgres \
         -D "$dir/$to/data" -R -X stream -c fast >"$dir/$to/basebackup.log" 2>&1 ||
         { cat "$dir/$to/basebackup.log" >&2; return 1; }
@@ -119,7 +124,7 @@ cleanup() {
         wait "$pid" 2>/dev/null || true
     done
     for slot in a b; do
-        if [ -f "$dir/$slot/data/postmaster.pid" ]; then
+        if [ -n "$(pg_live_postmaster "$dir/$slot/data")" ]; then
             pg_ctl_slot "$slot" -m immediate -w stop >/dev/null 2>&1 || true
         fi
     done

@@ -96,8 +96,8 @@ start_keeper() { # start_keeper NAME: runs the keeper of $data/NAME, its log in 
 kill_node() {
     local pids pm
     pids=$(ps -o pid= -s "${keeper_pids[$1]}" || true)
-    if [ -f "$data/$1/postmaster.pid" ]; then
-        pm=$(head -n 1 "$data/$1/postmaster.pid")
+    pm=$(pg_live_postmaster "$data/$1")
+    if [ -n "$pm" ]; then
         pids="$pids $pm $(ps -o pid= --ppid "$pm" || true)"
     fi
     # shellcheck disable=SC2086
@@ -185,8 +185,9 @@ cleanup() {
     done
     for name in "${!keeper_pids[@]}"; do kill_node "$name"; done
     # Any PostgreSQL left (a keeper may have started one as it died).
-    for pm in "$data"/*/postmaster.pid; do
-        [ -f "$pm" ] && kill -9 "$(head -n 1 "$pm")" 2>/dev/null
+    for folder in "$data"/*/; do
+        pm=$(pg_live_postmaster "${folder%/}")
+        [ -n "$pm" ] && kill -9 "$pm" 2>/dev/null
     done
     sleep 0.5
     rm -rf "$data"

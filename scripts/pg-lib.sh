@@ -29,3 +29,15 @@ pg_owner_and_dir() {
         fi
     fi
 }
+
+# Prints the PID in DATA/postmaster.pid if that process still runs in DATA (a PostgreSQL
+# process works in its data folder), else nothing. A postmaster killed with -9 leaves its
+# pidfile; by the time it is read again (pid_max is 32768 on the machines we run on) the PID
+# may be another process's, which must never be signalled.
+pg_live_postmaster() {
+    local pm
+    pm=$(head -n 1 "$1/postmaster.pid" 2>/dev/null || true)
+    if [ -n "$pm" ] && [ "$(readlink "/proc/$pm/cwd" 2>/dev/null)" = "$(readlink -f "$1")" ]; then
+        echo "$pm"
+    fi
+}
