@@ -76,9 +76,10 @@ static void bench(const char *label, uint8_t ruleset, struct cc_options o, doubl
     report(label, &c, now() - t0);
 }
 
-/* An expansion's row (issue 24: within 10 % of the base game's time per tile placed): its
- * games and the base game's, in turns of 20 ms of CPU each, so that both see the same
- * machine (a shared one changes its speed by more than that from second to second). */
+/* An expansion's row (issue 24: "within 10 % of the base game's rate per tile placed", so
+ * tiles placed a CPU second at least 90 % of the base game's, time per tile at most 1/0.9 of
+ * it): its games and the base game's, in turns of 20 ms of CPU each, so that both see the
+ * same machine (a shared one changes its speed by more than that from second to second). */
 static void bench_expansion(const char *label, struct cc_options o, double seconds)
 {
     if (only && !strstr(label, only)) return;
@@ -92,9 +93,10 @@ static void bench_expansion(const char *label, struct cc_options o, double secon
     report(label, &c, (now() - t0) * c.cpu / (c.cpu + base.cpu));
     double per_tile = c.cpu / (double)c.st.placements;
     double base_per_tile = base.cpu / (double)base.st.placements;
-    printf("%-28s %+8.1f %% time per tile placed against classic standard in the same turns "
-           "(%.0f and %.0f ns; target: at most +10 %%)\n",
-           "", 100.0 * (per_tile / base_per_tile - 1), 1e9 * per_tile, 1e9 * base_per_tile);
+    printf("%-28s %8.1f %% of classic standard's rate per tile placed in the same turns "
+           "(target: at least 90 %%); time per tile %+.1f %% (%.0f and %.0f ns)\n",
+           "", 100.0 * base_per_tile / per_tile, 100.0 * (per_tile / base_per_tile - 1),
+           1e9 * per_tile, 1e9 * base_per_tile);
 }
 
 int main(int argc, char **argv)
