@@ -60,7 +60,8 @@ void cc_board_clear(struct cc_game *g)
     memset(g->frontier_nb, 0, sizeof g->frontier_nb);
     memset(g->frontier_node, 0, sizeof g->frontier_node);
     memset(g->frontier_nnodes, 0, sizeof g->frontier_nnodes);
-    memset(g->last_ring, 0, sizeof g->last_ring);
+    memset(g->last_surrounded, 0, sizeof g->last_surrounded);
+    g->nlast_surrounded = 0;
     memset(g->root, 0, sizeof g->root);
     memset(g->next, 0, sizeof g->next);
     memset(g->size, 0, sizeof g->size);
@@ -227,13 +228,17 @@ unsigned cc_board_place(struct cc_game *g, uint8_t type, int x, int y, uint8_t r
         }
     }
     if (joined) *joined = (uint16_t)held;
+    uint8_t ring_surrounded[8];
+    unsigned nring = 0;
     for (unsigned k = 0; k < 8; k++) {
-        if (tile_at[k] >= 0) {
-            g->board[tile_at[k]].neighbours++;
-            p->neighbours++;
-        }
-        g->last_ring[k] = tile_at[k] >= 0 ? (uint8_t)tile_at[k] : (uint8_t)CC_NO_SIDE_TILE;
+        if (tile_at[k] < 0) continue;
+        p->neighbours++;
+        if (++g->board[tile_at[k]].neighbours == 8) ring_surrounded[nring++] = (uint8_t)tile_at[k];
     }
+    unsigned n = 0;
+    if (p->neighbours == 8) g->last_surrounded[n++] = (uint8_t)ti;
+    for (unsigned k = 0; k < nring; k++) g->last_surrounded[n++] = ring_surrounded[k];
+    g->nlast_surrounded = (uint8_t)n;
     return ti;
 }
 

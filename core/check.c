@@ -37,7 +37,8 @@ static enum cc_status check_board(const struct cc_game *g, int *where)
     CHECK(memcmp(fresh.frontier_nb, g->frontier_nb, sizeof g->frontier_nb) == 0);
     CHECK(memcmp(fresh.frontier_node, g->frontier_node, sizeof g->frontier_node) == 0);
     CHECK(memcmp(fresh.frontier_nnodes, g->frontier_nnodes, sizeof g->frontier_nnodes) == 0);
-    CHECK(memcmp(fresh.last_ring, g->last_ring, sizeof g->last_ring) == 0);
+    CHECK(fresh.nlast_surrounded == g->nlast_surrounded);
+    CHECK(memcmp(fresh.last_surrounded, g->last_surrounded, sizeof g->last_surrounded) == 0);
     /* Open slots are never negative, and a root's size is its member count. */
     for (unsigned t = 0; t < g->nboard; t++) {
         const struct cc_tile_type *tt = cc_placed_type(g, t);

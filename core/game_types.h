@@ -207,10 +207,11 @@ struct cc_game {
      * is a look-up for each (placement.c), about three, with no test per side or slot. */
     uint16_t frontier_node[CC_MAX_FRONTIER][12];
     uint8_t frontier_nnodes[CC_MAX_FRONTIER];
-    /* The tiles on the 8 squares around the last tile placed, clockwise from NW (board
-     * indices, or CC_NO_SIDE_TILE): the placement's scoring finds the monasteries it
-     * surrounded there, without looking the squares up again. */
-    uint8_t last_ring[8];
+    /* The tiles the last placement surrounded (8 neighbours at last): the tile itself if
+     * it was, then those around it clockwise from NW (board indices). The placement's
+     * scoring finds the monasteries it completed among them alone, nearly always none. */
+    uint8_t last_surrounded[9];
+    uint8_t nlast_surrounded;
 };
 
 #define CC_CELL_FRONTIER 0x8000u

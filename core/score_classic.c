@@ -42,12 +42,11 @@ void cc_classic_score_placement(struct cc_game *g, unsigned tile, struct cc_even
                                ev);
         }
     }
-    /* Monasteries: the placed tile's own, then its 8 neighbours clockwise from NW (the
-     * board kept them when it placed the tile: g->last_ring). */
-    for (int i = 0; i < 9; i++) {
-        unsigned m = i == 0 ? tile : g->last_ring[i - 1], f;
-        if (m == CC_NO_SIDE_TILE) continue;
-        if (g->board[m].neighbours != 8 || !monastery_of(g, m, &f)) continue;
+    /* Monasteries: the placed tile's own, then its 8 neighbours clockwise from NW, of those
+     * the placement surrounded (the board listed them when it placed the tile). */
+    for (unsigned i = 0; i < g->nlast_surrounded; i++) {
+        unsigned m = g->last_surrounded[i], f;
+        if (!monastery_of(g, m, &f)) continue;
         cc_score_completed(g, g->root[cc_node(m, f)], CC_KIND_MONASTERY, 9, 9, 0, CC_COL_MONASTERY,
                            ev);
     }

@@ -194,6 +194,9 @@ Test(play, derived_indexes_are_checked)
     bad.frontier_nb[0][0] ^= 1;
     cr_expect_eq(cc_game_check(&bad), CC_ERR_CORRUPT, "a wrong side tile");
     memcpy(&bad, &g, sizeof bad);
-    bad.last_ring[3] ^= 1;
-    cr_expect_eq(cc_game_check(&bad), CC_ERR_CORRUPT, "a wrong square around the last tile");
+    bad.nlast_surrounded ^= 1;
+    cr_expect_eq(cc_game_check(&bad), CC_ERR_CORRUPT, "a wrong count of tiles surrounded");
+    memcpy(&bad, &g, sizeof bad);
+    bad.last_surrounded[0] ^= 1;
+    cr_expect_eq(cc_game_check(&bad), CC_ERR_CORRUPT, "a wrong tile surrounded");
 }
