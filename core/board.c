@@ -60,6 +60,7 @@ void cc_board_clear(struct cc_game *g)
     memset(g->frontier_nb, 0, sizeof g->frontier_nb);
     memset(g->frontier_node, 0, sizeof g->frontier_node);
     memset(g->frontier_nnodes, 0, sizeof g->frontier_nnodes);
+    memset(g->frontier_rc, 0, sizeof g->frontier_rc);
     memset(g->last_surrounded, 0, sizeof g->last_surrounded);
     g->nlast_surrounded = 0;
     memset(g->root, 0, sizeof g->root);
@@ -104,8 +105,14 @@ static void frontier_touch(struct cc_game *g, int x, int y, unsigned side, unsig
     bool new_b = b != a, new_c = c != a && c != b;
     nodes[n] = cc_frontier_entry(a, side, 1u | (unsigned)(b == a) << 1 | (unsigned)(c == a) << 2);
     nodes[n + 1] = new_b ? cc_frontier_entry(b, side, 2u | (unsigned)(c == b) << 2) : 0;
+    /* Road or city: every node of a city side; of a road side, the middle slot's (b; the
+     * corners are fields, a river side's middle is neither). */
+    unsigned city = edge == CC_EDGE_CITY, road = edge == CC_EDGE_ROAD;
+    unsigned rc = city << n | ((city | road) & (unsigned)new_b) << (n + 1);
     n += 1u + new_b;
     nodes[n] = new_c ? cc_frontier_entry(c, side, 4u) : 0;
+    rc |= (city & (unsigned)new_c) << n;
+    g->frontier_rc[f] |= (uint16_t)rc;
     g->frontier_nnodes[f] = (uint8_t)(n + new_c);
 }
 
@@ -126,6 +133,7 @@ static void square_fill(struct cc_game *g, int x, int y, unsigned tile)
             memcpy(g->frontier_nb[idx], g->frontier_nb[last], sizeof g->frontier_nb[idx]);
             memcpy(g->frontier_node[idx], g->frontier_node[last], sizeof g->frontier_node[idx]);
             g->frontier_nnodes[idx] = g->frontier_nnodes[last];
+            g->frontier_rc[idx] = g->frontier_rc[last];
             g->cell_val[cell_slot(g, cell_key(lx, ly))] = (uint16_t)(CC_CELL_FRONTIER | idx);
         }
         g->frontier[last][0] = g->frontier[last][1] = 0;
@@ -133,6 +141,7 @@ static void square_fill(struct cc_game *g, int x, int y, unsigned tile)
         memset(g->frontier_nb[last], 0, sizeof g->frontier_nb[last]);
         memset(g->frontier_node[last], 0, sizeof g->frontier_node[last]);
         g->frontier_nnodes[last] = 0;
+        g->frontier_rc[last] = 0;
         g->nfrontier--;
     }
     g->cell_key[i] = key;

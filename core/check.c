@@ -37,6 +37,7 @@ static enum cc_status check_board(const struct cc_game *g, int *where)
     CHECK(memcmp(fresh.frontier_nb, g->frontier_nb, sizeof g->frontier_nb) == 0);
     CHECK(memcmp(fresh.frontier_node, g->frontier_node, sizeof g->frontier_node) == 0);
     CHECK(memcmp(fresh.frontier_nnodes, g->frontier_nnodes, sizeof g->frontier_nnodes) == 0);
+    CHECK(memcmp(fresh.frontier_rc, g->frontier_rc, sizeof g->frontier_rc) == 0);
     CHECK(fresh.nlast_surrounded == g->nlast_surrounded);
     CHECK(memcmp(fresh.last_surrounded, g->last_surrounded, sizeof g->last_surrounded) == 0);
     /* Open slots are never negative, and a root's size is its member count. */

@@ -343,6 +343,7 @@ void cc_game_reset(struct cc_game *dst, const struct cc_game *src)
         TAIL(frontier_nb, squares),
         TAIL(frontier_node, squares),
         TAIL(frontier_nnodes, squares),
+        TAIL(frontier_rc, squares),
     };
 #undef TAIL
     unsigned n = sizeof skips / sizeof skips[0];

@@ -207,6 +207,10 @@ struct cc_game {
      * is a look-up for each (placement.c), about three, with no test per side or slot. */
     uint16_t frontier_node[CC_MAX_FRONTIER][12];
     uint8_t frontier_nnodes[CC_MAX_FRONTIER];
+    /* Per frontier square, which of those entries are a road or a city (bit i for entry
+     * i; the others are fields, or a river): the builder goes on the one kind, the pig on
+     * the other, so a seat with only one of them left looks beyond at that kind alone. */
+    uint16_t frontier_rc[CC_MAX_FRONTIER];
     /* The tiles the last placement surrounded (8 neighbours at last): the tile itself if
      * it was, then those around it clockwise from NW (board indices). The placement's
      * scoring finds the monasteries it completed among them alone, nearly always none. */

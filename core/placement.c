@@ -76,20 +76,15 @@ void cc_placement_followups(const struct cc_game *g, struct cc_placement *p)
                        (0u - (unsigned)(i < n));
         } else {
             /* No follower to deploy: only the kinds the seat's figures left go on matter,
-             * roads and cities (builder), fields (pig). An entry's kind is its side's edge (a
-             * city side is city, a field side field) and, on a road side, its slots (the
-             * middle one is the road, the corners fields). An entry of another kind looks
-             * up node 0 instead (on the board, in the cache) and is masked off. */
-            unsigned want_rc = me->builders ? ~0u : 0u, want_field = me->pigs ? ~0u : 0u;
-            uint16_t sides = g->frontier_want[q];
+             * roads and cities (builder), fields (pig; frontier_rc tells the entries apart).
+             * An entry of another kind looks up node 0 instead (on the board, in the cache)
+             * and is masked off. */
+            unsigned rc = g->frontier_rc[q];
+            unsigned wanted =
+                ((me->builders ? rc : 0u) | (me->pigs ? ~rc : 0u)) & ((1u << (n < 4 ? n : 4)) - 1u);
             for (unsigned i = 0; i < 4; i++) {
-                unsigned e = nodes[i], s3 = (e >> 11) & 7u;
-                unsigned edge = (unsigned)(sides >> (4 * (e >> 14))) & 0xFu;
-                unsigned rc = (unsigned)(edge == CC_EDGE_CITY) |
-                              ((unsigned)(edge == CC_EDGE_ROAD) & (s3 >> 1));
-                unsigned keep =
-                    (((0u - rc) & want_rc) | ((rc - 1u) & want_field)) & (0u - (unsigned)(i < n));
-                any |= g->holders[g->root[e & CC_FRONTIER_NODE_MASK & keep]] & keep;
+                unsigned keep = 0u - (wanted >> i & 1u);
+                any |= g->holders[g->root[nodes[i] & CC_FRONTIER_NODE_MASK & keep]] & keep;
             }
         }
         if (n > 4) { /* the next four the same way (a loop's end was mostly guessed wrong) */
