@@ -78,7 +78,8 @@ void cc_placement_followups(const struct cc_game *g, struct cc_placement *p)
             /* No follower to deploy: only the kinds the seat's figures left go on matter,
              * roads and cities (builder), fields (pig; frontier_rc tells the entries apart).
              * An entry of another kind looks up node 0 instead (on the board, in the cache)
-             * and is masked off. */
+             * and is masked off. The builder and the pig are the only own_figures of any
+             * module (modules.h): a module that adds such a figure adds its kinds here. */
             unsigned rc = g->frontier_rc[q];
             unsigned wanted =
                 ((me->builders ? rc : 0u) | (me->pigs ? ~rc : 0u)) & ((1u << (n < 4 ? n : 4)) - 1u);
