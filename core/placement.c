@@ -68,32 +68,27 @@ void cc_placement_followups(const struct cc_game *g, struct cc_placement *p)
          * takes one, and the tile's groups need not be found. */
         unsigned q = (unsigned)cell & ~CC_CELL_FRONTIER, n = g->frontier_nnodes[q], any = 0;
         const uint16_t *nodes = g->frontier_node[q];
-        /* Most squares have at most four: those without a test each (the entries past the
-         * last are 0, node 0 is on the board, and its bits are masked off). */
-        if (deploy) {
-            for (unsigned i = 0; i < 4; i++)
-                any |= g->holders[g->root[nodes[i] & CC_FRONTIER_NODE_MASK]] &
-                       (0u - (unsigned)(i < n));
-        } else {
-            /* No follower to deploy: only the kinds the seat's figures left go on matter,
-             * roads and cities (builder), fields (pig; frontier_rc tells the entries apart).
-             * An entry of another kind looks up node 0 instead (on the board, in the cache)
-             * and is masked off. The builder and the pig are the only own_figures of any
-             * module (modules.h): a module that adds such a figure adds its kinds here. */
-            unsigned rc = g->frontier_rc[q];
-            unsigned wanted =
-                ((me->builders ? rc : 0u) | (me->pigs ? ~rc : 0u)) & ((1u << (n < 4 ? n : 4)) - 1u);
-            for (unsigned i = 0; i < 4; i++) {
+        /* The entries looked up: every one while a follower may be deployed; with none to
+         * deploy, only those of the kinds the seat's figures left go on, roads and cities
+         * (builder), fields (pig; frontier_rc tells the entries apart). The builder and the
+         * pig are the only own_figures of any module (modules.h): a module that adds such a
+         * figure adds its kinds here. */
+        unsigned rc = g->frontier_rc[q];
+        unsigned wanted = deploy ? ~0u : (me->builders ? rc : 0u) | (me->pigs ? ~rc : 0u);
+        wanted &= (1u << n) - 1u;
+        /* Most squares have at most four: those without a test each (an entry not wanted
+         * looks up node 0 instead, on the board and in the cache, and is masked off). */
+        for (unsigned i = 0; i < 4; i++) {
+            unsigned keep = 0u - (wanted >> i & 1u);
+            any |= g->holders[g->root[nodes[i] & CC_FRONTIER_NODE_MASK & keep]] & keep;
+        }
+        if (n > 4) { /* the next four the same way (a loop's end was mostly guessed wrong) */
+            for (unsigned i = 4; i < 8; i++) {
                 unsigned keep = 0u - (wanted >> i & 1u);
                 any |= g->holders[g->root[nodes[i] & CC_FRONTIER_NODE_MASK & keep]] & keep;
             }
-        }
-        if (n > 4) { /* the next four the same way (a loop's end was mostly guessed wrong) */
-            for (unsigned i = 4; i < 8; i++)
-                any |= g->holders[g->root[nodes[i] & CC_FRONTIER_NODE_MASK]] &
-                       (0u - (unsigned)(i < n));
             for (unsigned i = 8; i < n; i++)
-                any |= g->holders[g->root[nodes[i] & CC_FRONTIER_NODE_MASK]];
+                if (wanted >> i & 1u) any |= g->holders[g->root[nodes[i] & CC_FRONTIER_NODE_MASK]];
         }
         if (!deploy && !(any >> g->seat & 1u)) return;
         if (!(any & CC_HOLDER_FOLLOWERS)) {
