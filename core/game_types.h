@@ -209,7 +209,9 @@ struct cc_game {
     uint8_t frontier_nnodes[CC_MAX_FRONTIER];
     /* Per frontier square, which of those entries are a road or a city (bit i for entry
      * i; the others are fields, or a river): the builder goes on the one kind, the pig on
-     * the other, so a seat with only one of them left looks beyond at that kind alone. */
+     * the other, so a seat with only one of them left looks beyond at that kind alone.
+     * Derivable from frontier_want and each entry's slots, but kept: the follow-up pass
+     * would work it out on most placements, this is set once per entry (and checked). */
     uint16_t frontier_rc[CC_MAX_FRONTIER];
     /* The tiles the last placement surrounded (8 neighbours at last): the tile itself if
      * it was, then those around it clockwise from NW (board indices). The placement's
