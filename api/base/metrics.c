@@ -41,6 +41,7 @@ static atomic_ulong db_errors[2]; /* [0] query errors, [1] connection */
 static atomic_long gauges[METRICS_GAUGE_COUNT];
 static atomic_ulong deliveries[METRICS_DELIVERY_COUNT];
 static atomic_ulong pngs[METRICS_PNG_COUNT];
+static atomic_ulong commit_batches, commits_batched; /* metrics_commit_batch */
 /* The retention sweep's runs on this server (metrics_sweep). */
 static atomic_ulong sweep_games, sweep_lobbies, sweep_idem, sweep_runs, sweep_batches;
 static atomic_ullong sweep_usec, sweep_last_usec;
@@ -107,6 +108,12 @@ void metrics_delivery(enum metrics_delivery d)
 void metrics_board_png(enum metrics_png p)
 {
     atomic_fetch_add_explicit(&pngs[p], 1, memory_order_relaxed);
+}
+
+void metrics_commit_batch(size_t n)
+{
+    atomic_fetch_add_explicit(&commit_batches, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&commits_batched, (unsigned long)n, memory_order_relaxed);
 }
 
 void metrics_sweep(const struct metrics_sweep *s)
@@ -217,6 +224,20 @@ char *metrics_render(const struct metrics_db *db, size_t *len)
              "# TYPE tilehall_jobs_running gauge\n"
              "tilehall_jobs_running %ld\n",
              metrics_gauge(METRICS_JOBS_RUNNING));
+    buf_putf(&t,
+             "# HELP tilehall_commits_queued Moves of requests waiting on this server for the "
+             "next batch of commits.\n"
+             "# TYPE tilehall_commits_queued gauge\n"
+             "tilehall_commits_queued %ld\n"
+             "# HELP tilehall_commit_batches_total Statements of this server that committed a "
+             "batch of requests' moves.\n"
+             "# TYPE tilehall_commit_batches_total counter\n"
+             "tilehall_commit_batches_total %lu\n"
+             "# HELP tilehall_commits_batched_total Requests' moves sent in those batches.\n"
+             "# TYPE tilehall_commits_batched_total counter\n"
+             "tilehall_commits_batched_total %lu\n",
+             metrics_gauge(METRICS_COMMITS_QUEUED), atomic_load(&commit_batches),
+             atomic_load(&commits_batched));
     buf_putf(&t,
              "# HELP tilehall_webhook_attempts_total Webhook delivery attempts of this server, by "
              "result.\n"

@@ -22,6 +22,7 @@ enum metrics_gauge {
     METRICS_SSE_STREAMS = 0, /* open server-sent event streams */
     METRICS_LONG_POLLS,      /* long polls waiting for an event */
     METRICS_JOBS_RUNNING,    /* stored jobs (a computer player's or a clock's turn) running */
+    METRICS_COMMITS_QUEUED,  /* requests' commits waiting for a batch (batcher.c) */
     METRICS_GAUGE_COUNT
 };
 
@@ -51,6 +52,9 @@ enum metrics_png {
 
 /* Counts a board.png answer. Thread-safe. */
 void metrics_board_png(enum metrics_png p);
+
+/* Counts a batch of `n` commits made in one statement (batcher.c). Thread-safe. */
+void metrics_commit_batch(size_t n);
 
 /* What one run of the retention sweep did (api/retention.c). */
 struct metrics_sweep {

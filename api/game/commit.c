@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "batcher.h"
 #include "clocks.h"
 #include "game/service.h"
 #include "job_kinds.h"
@@ -85,11 +86,7 @@ enum game_outcome game_commit(struct api_game *ag, struct store_commit *c, enum 
         c->rated = NULL;
     }
     c->jobs = given; /* (plan is this call's) */
-    *failure = s;
     if (s == STORE_OK) {
-        ag->row.version = c->version + 1;
-        ag->row.last_seq = c->last_seq;
-        if (c->status && strcmp(c->status, "aborted") == 0) ag->row.state = STORE_ABORTED;
         if (rated && changes[0].rated) {
             /* The state of the rated game that ended shows the ratings it left (a body made
              * before the commit would show those before: the state is made again). */
@@ -105,10 +102,24 @@ enum game_outcome game_commit(struct api_game *ag, struct store_commit *c, enum 
             body = NULL;
             len = 0;
         }
+    } else {
+        ag->row.clock = was;
+    }
+    return game_commit_done(ag, c, s, body, len, failure);
+}
+
+enum game_outcome game_commit_done(struct api_game *ag, const struct store_commit *c,
+                                   enum store_status s, const char *body, size_t len,
+                                   enum store_status *failure)
+{
+    *failure = s;
+    if (s == STORE_OK) {
+        ag->row.version = c->version + 1;
+        ag->row.last_seq = c->last_seq;
+        if (c->status && strcmp(c->status, "aborted") == 0) ag->row.state = STORE_ABORTED;
         games_remember(ag, body, len);
         return GAME_COMMITTED;
     }
-    ag->row.clock = was;
     switch (s) {
     case STORE_CONFLICT:
         return GAME_CONFLICT;
@@ -117,6 +128,33 @@ enum game_outcome game_commit(struct api_game *ag, struct store_commit *c, enum 
     default:
         return GAME_STORE_FAILED;
     }
+}
+
+enum game_outcome game_commit_queue(struct api_game *ag, struct store_commit *c, enum game_actor by,
+                                    struct api_async *a, struct batch_req **queued,
+                                    const char *body, size_t len, enum store_status *failure)
+{
+    *queued = NULL;
+    /* A seat's move that writes nothing but the game: no clock (its jobs), no computer
+     * player's job, no rated end (several statements), no answer to remember. */
+    struct store_jobs plan = {0};
+    struct ratings_game rg;
+    if (by == GAME_BY_SEAT && a && !ag->row.clock.kind && !c->jobs && !c->idem && !c->rate &&
+        batcher_commits_running()) {
+        jobs_plan(&ag->g, ag->row.players, &plan);
+        if (!plan.n && !rated_end(ag, c, &rg)) {
+            c->id = ag->id;
+            c->version = ag->row.version;
+            if (!c->turn.phase) games_turn(&ag->g, &c->turn);
+            c->epoch = ag->epoch;
+            char *row = store_commit_row(c);
+            if (row && (*queued = batcher_commit_async(c->id, row, c->epoch, a)) != NULL) {
+                *failure = STORE_OK;
+                return GAME_PENDING;
+            }
+        }
+    }
+    return game_commit(ag, c, by, body, len, failure);
 }
 
 enum game_outcome game_commit_change(struct api_game *ag, const struct game_change *ch,

@@ -69,14 +69,15 @@ static struct slot *slot_of(const char *id)
     return &slots[h % nslots];
 }
 
-int games_init(int n)
+int games_init(int n, int commit_threads, int commit_delay_us)
 {
-    if (n <= 0) return 0;
-    slots = calloc((size_t)n, sizeof *slots);
-    if (!slots) return -1;
-    nslots = (size_t)n;
-    for (size_t i = 0; i < nslots; i++) pthread_rwlock_init(&slots[i].lock, NULL);
-    if (batcher_start() != 0) {
+    if (n > 0) {
+        slots = calloc((size_t)n, sizeof *slots);
+        if (!slots) return -1;
+        nslots = (size_t)n;
+        for (size_t i = 0; i < nslots; i++) pthread_rwlock_init(&slots[i].lock, NULL);
+    }
+    if (batcher_start(commit_threads, commit_delay_us) != 0) {
         games_shutdown();
         return -1;
     }

@@ -36,6 +36,7 @@ static const struct {
     [GAME_RATE_LIMITED] = {"rate_limited", 0, 1},
     [GAME_CORRUPT] = {"corrupt", 0, 1},
     [GAME_NO_MEMORY] = {"no_memory", 0, 1},
+    [GAME_PENDING] = {"pending", 0, 0},
 };
 
 /* 1 when `rc` is one of the outcomes above. */

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "batcher.h"
 #include "clocks.h"
 #include "game/service.h"
 #include "json_game.h"
@@ -101,6 +102,33 @@ static enum game_outcome encode_action(const struct api_game *ag, const struct g
     return GAME_COMMITTED;
 }
 
+/* An action whose commit waits in a batch (game_result.pending): what its end needs. */
+struct game_pending {
+    struct batch_req *queued; /* the commit in the batcher, until its result is taken */
+    struct store_commit c;    /* the commit (its snapshot not kept: written already) */
+    struct encoded e;         /* the action's texts (c points into them) */
+};
+
+/* Frees `pd`, dropping its commit if still queued. */
+static void pending_free(struct game_pending *pd)
+{
+    if (!pd) return;
+    if (pd->queued) batcher_cancel(pd->queued);
+    encoded_free(&pd->e);
+    free(pd);
+}
+
+/* The answer of committed action `e` of `ag` into `out` (taken from `e`). */
+static void take_answer(const struct api_game *ag, struct encoded *e, struct game_result *out)
+{
+    out->version = ag->row.version;
+    /* A rated game's end: the answer with the ratings (answer_with_ratings). */
+    char **kept = e->rated ? &e->rated : &e->answer;
+    out->answer = *kept;
+    out->answer_len = e->rated ? e->rated_len : e->answer_len;
+    *kept = NULL;
+}
+
 /* store_commit.rated_answer of a move that ends a rated game: its answer with the ratings
  * in game_finished, in place of e->answer. */
 static const char *answer_with_ratings(void *ctx, const char *ratings)
@@ -184,14 +212,29 @@ static enum game_outcome try_play(struct api_game *ag, const struct game_play *p
     c.rated_answer = answer_with_ratings;
     c.rated_ctx = &e;
     if (p->answered) c.idem = p->answered(p->ctx, e.answer, e.answer_len, ag->row.version + 1);
-    rc = game_commit(ag, &c, p->by, e.game, e.game_len, &out->store);
+    struct batch_req *queued = NULL;
+    rc = game_commit_queue(ag, &c, p->by, p->wait, &queued, e.game, e.game_len, &out->store);
+    if (rc == GAME_PENDING) {
+        struct game_pending *pd = malloc(sizeof *pd);
+        if (!pd) {
+            /* (Its result is needed to answer: waited for here.) */
+            rc = game_commit_done(ag, &c, (enum store_status)batcher_wait(queued, NULL), e.game,
+                                  e.game_len, &out->store);
+        } else {
+            pd->queued = queued;
+            pd->c = c;
+            pd->c.snapshot = NULL;
+            pd->c.snapshot_len = 0;
+            pd->c.rated_answer = NULL; /* (never rated: not batched) */
+            pd->c.rated_ctx = NULL;
+            pd->e = e; /* c's texts move with it */
+            memset(&e, 0, sizeof e);
+            out->pending = pd;
+            return GAME_PENDING;
+        }
+    }
     if (rc == GAME_COMMITTED) {
-        out->version = ag->row.version;
-        /* A rated game's end: the answer with the ratings (answer_with_ratings). */
-        char **kept = e.rated ? &e.rated : &e.answer;
-        out->answer = *kept;
-        out->answer_len = e.rated ? e.rated_len : e.answer_len;
-        *kept = NULL;
+        take_answer(ag, &e, out);
     } else if (rc == GAME_CONFLICT && ag->cached) {
         *stale = 1;
     }
@@ -203,6 +246,23 @@ out:
     return rc;
 }
 
+/* `p` tried once more on the game as stored (*ag replaced by it; NULL when the read
+ * failed), its commit made now. */
+static enum game_outcome play_stored(struct api_game **ag, const struct game_play *p,
+                                     struct turn *t, struct game_result *out)
+{
+    char id[sizeof(*ag)->id];
+    memcpy(id, (*ag)->id, sizeof id);
+    games_free(*ag);
+    memset(out, 0, sizeof *out);
+    *ag = games_fetch(id, GAMES_DB, -1, &out->load);
+    if (!*ag) return GAME_LOAD_FAILED;
+    struct game_play now = *p;
+    now.wait = NULL;
+    int stale;
+    return try_play(*ag, &now, t, out, &stale);
+}
+
 enum game_outcome game_play(struct api_game **ag, const struct game_play *p,
                             struct game_result *out)
 {
@@ -211,21 +271,37 @@ enum game_outcome game_play(struct api_game **ag, const struct game_play *p,
     if (!t) return GAME_NO_MEMORY;
     int stale = 0;
     enum game_outcome rc = try_play(*ag, p, t, out, &stale);
-    if (stale) {
-        char id[sizeof(*ag)->id];
-        memcpy(id, (*ag)->id, sizeof id);
-        games_free(*ag);
-        memset(out, 0, sizeof *out);
-        *ag = games_fetch(id, GAMES_DB, -1, &out->load);
-        rc = *ag ? try_play(*ag, p, t, out, &stale) : GAME_LOAD_FAILED;
-    }
+    if (stale) rc = play_stored(ag, p, t, out);
     free(t);
+    return rc;
+}
+
+enum game_outcome game_play_resume(struct api_game **ag, const struct game_play *p,
+                                   struct game_result *out, int block)
+{
+    struct game_pending *pd = out->pending;
+    int st = block ? batcher_wait(pd->queued, NULL) : batcher_result(pd->queued, NULL);
+    if (st < 0) return GAME_PENDING;
+    pd->queued = NULL; /* (freed by the batcher) */
+    out->pending = NULL;
+    enum game_outcome rc = game_commit_done(*ag, &pd->c, (enum store_status)st, pd->e.game,
+                                            pd->e.game_len, &out->store);
+    if (rc == GAME_COMMITTED) {
+        take_answer(*ag, &pd->e, out);
+    } else if (rc == GAME_CONFLICT && (*ag)->cached) {
+        /* The cached copy was old: as game_play() does, once more on the stored game. */
+        struct turn *t = malloc(sizeof *t);
+        rc = t ? play_stored(ag, p, t, out) : GAME_NO_MEMORY;
+        free(t);
+    }
+    pending_free(pd);
     return rc;
 }
 
 void game_result_free(struct game_result *r)
 {
     free(r->answer);
+    pending_free(r->pending);
     memset(r, 0, sizeof *r);
 }
 

@@ -35,6 +35,9 @@
 #include "store_games.h"
 
 struct sockaddr;
+struct api_async;
+struct batch_req;
+struct game_pending;
 
 /* Who an action is played by. */
 enum game_actor {
@@ -64,20 +67,23 @@ enum game_outcome {
     GAME_RATE_LIMITED,        /* the creator's address made too many creations:
                                  game_result.retry_after (game_limit_take) */
     GAME_CORRUPT,             /* the state does not encode */
-    GAME_NO_MEMORY            /* out of memory */
+    GAME_NO_MEMORY,           /* out of memory */
+    GAME_PENDING              /* game_play() with game_play.wait: the commit waits in a batch
+                                 (game_result.pending); game_play_resume() once woken */
 };
 
 /* What an attempt produced; game_result_free() frees it. */
 struct game_result {
-    int version;                 /* GAME_COMMITTED: the version the commit made */
-    char *answer;                /* GAME_COMMITTED: the action's answer (JSON), malloc'd */
-    size_t answer_len;           /* its bytes */
-    enum cc_status refusal;      /* GAME_REFUSED: the engine's reason */
-    unsigned figure;             /* GAME_REFUSED: the figure the action named (cc_action) */
-    enum store_game_state state; /* GAME_NOT_ACTIVE: waiting or aborted; playing: finished */
-    enum store_status store;     /* GAME_STORE_FAILED: the store's answer */
-    enum games_fail load;        /* GAME_LOAD_FAILED: why the game could not be read */
-    int retry_after;             /* GAME_RATE_LIMITED: seconds until a creation may be tried */
+    int version;                  /* GAME_COMMITTED: the version the commit made */
+    char *answer;                 /* GAME_COMMITTED: the action's answer (JSON), malloc'd */
+    size_t answer_len;            /* its bytes */
+    enum cc_status refusal;       /* GAME_REFUSED: the engine's reason */
+    unsigned figure;              /* GAME_REFUSED: the figure the action named (cc_action) */
+    enum store_game_state state;  /* GAME_NOT_ACTIVE: waiting or aborted; playing: finished */
+    enum store_status store;      /* GAME_STORE_FAILED: the store's answer */
+    enum games_fail load;         /* GAME_LOAD_FAILED: why the game could not be read */
+    int retry_after;              /* GAME_RATE_LIMITED: seconds until a creation may be tried */
+    struct game_pending *pending; /* GAME_PENDING: the action whose commit waits */
 };
 
 /* An action to play. */
@@ -97,6 +103,11 @@ struct game_play {
      * request's record, its strings borrowed until game_play returns), or NULL. */
     const struct store_idem *(*answered)(void *ctx, const char *answer, size_t len, int version);
     void *ctx; /* handed to precondition and answered */
+    /* A request that can wait suspended, or NULL: a seat's move whose commit writes nothing
+     * but the game (no clock, no job, no rated end, no answer remembered) is then queued
+     * for the next batch of commits (batcher.h; the request is woken once it is done) and
+     * game_play() answers GAME_PENDING: call game_play_resume() when woken. */
+    struct api_async *wait;
 };
 
 /*
@@ -109,6 +120,15 @@ struct game_play {
 enum game_outcome game_play(struct api_game **ag, const struct game_play *p,
                             struct game_result *out) NODISCARD;
 
+/*
+ * The rest of game_play() whose commit waited (GAME_PENDING, out->pending), on the same *ag
+ * and `p` (its `wait` unused): GAME_PENDING again while the batch is not done (`block` 1:
+ * waits for it, the calling thread blocked), else as game_play() ends (a lost version on a
+ * cached copy tried again on the stored game).
+ */
+enum game_outcome game_play_resume(struct api_game **ag, const struct game_play *p,
+                                   struct game_result *out, int block) NODISCARD;
+
 /* The outcome's name for logs ("committed", "conflict" ...). */
 const char *game_outcome_name(enum game_outcome rc);
 
@@ -120,7 +140,7 @@ int game_outcome_moved_on(enum game_outcome rc);
 /* 1 when outcome `rc` is a failure of the server (read, store, memory): worth a retry. */
 int game_outcome_failed(enum game_outcome rc);
 
-/* Frees what game_play() wrote into `r` (and zeroes it). */
+/* Frees what game_play() wrote into `r` (and zeroes it); a commit still queued is dropped. */
 void game_result_free(struct game_result *r);
 
 /* Seat `seat`'s resignation in the game *agp read already, by game_play() (what *agp becomes
@@ -167,6 +187,23 @@ const char *game_end_result(const struct cc_game *g, enum game_ending how);
  */
 enum game_outcome game_commit(struct api_game *ag, struct store_commit *c, enum game_actor by,
                               const char *body, size_t len, enum store_status *failure) NODISCARD;
+
+/*
+ * game_commit() for a request that can wait suspended (`a`, or NULL): a seat's move whose
+ * commit writes nothing but the game is queued for the next batch of commits instead
+ * (*queued set, GAME_PENDING; batcher_result() says how it went, then game_commit_done());
+ * anything else is committed now, as game_commit() does (*queued NULL).
+ */
+enum game_outcome game_commit_queue(struct api_game *ag, struct store_commit *c, enum game_actor by,
+                                    struct api_async *a, struct batch_req **queued,
+                                    const char *body, size_t len,
+                                    enum store_status *failure) NODISCARD;
+
+/* The end of a commit `c` of `ag` that the store answered `s`: the game's row (and the cache,
+ * with the state's text `body`, or NULL) moved on when it went through; the outcome. */
+enum game_outcome game_commit_done(struct api_game *ag, const struct store_commit *c,
+                                   enum store_status s, const char *body, size_t len,
+                                   enum store_status *failure) NODISCARD;
 
 /* A change of a game that is no action of the engine: events only (deadline_near, a
  * lobby's expiry), or an action of the service's own (an abort). */

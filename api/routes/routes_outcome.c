@@ -32,6 +32,7 @@ void routes_game_outcome(struct api_response *resp, int outcome, const struct ga
     case GAME_LOAD_FAILED:
     case GAME_CORRUPT:
     case GAME_NO_MEMORY:
+    case GAME_PENDING: /* (never answered: the request waits for the commit) */
         games_fail_answer(resp, outcome == GAME_CORRUPT     ? GAMES_CORRUPT
                                 : outcome == GAME_NO_MEMORY ? GAMES_NO_MEMORY
                                                             : r->load);

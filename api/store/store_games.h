@@ -186,8 +186,9 @@ struct store_commit {
     void *rated_ctx; /* handed to rated_answer */
 };
 
-#define STORE_JOBS_MAX      12  /* jobs one commit writes or removes at most */
-#define STORE_JOBS_JSON_MAX 512 /* bytes of their text (store_jobs_json) */
+#define STORE_COMMIT_ROWS_MAX 64  /* commits in one store_game_commit_rows() at most */
+#define STORE_JOBS_MAX        12  /* jobs one commit writes or removes at most */
+#define STORE_JOBS_JSON_MAX   512 /* bytes of their text (store_jobs_json) */
 
 /* One background job (0010) a commit writes or removes for its game, in its transaction. */
 struct store_job_plan {
@@ -265,6 +266,25 @@ void store_set_delivery_hook(void (*fn)(void));
  * the idempotent answer (STORE_DUPLICATE if that key was taken meanwhile).
  */
 enum store_status store_game_commit(const struct store_commit *c) NODISCARD;
+
+/*
+ * 1 when commit `c` may go in a batch of commits (store_game_commit_rows): an action with
+ * no answer to remember, no game rated and no jobs to write or remove.
+ */
+int store_commit_batchable(const struct store_commit *c);
+
+/* The row of batchable commit `c` for store_game_commit_rows() (a JSON object), malloc'd;
+ * NULL when memory ran out. */
+char *store_commit_row(const struct store_commit *c);
+
+/*
+ * The commits of n games at once (each game once), `rows` as store_commit_row() made them
+ * and `epochs` as their store_commit.epoch, in one statement and one transaction: st[i]
+ * as store_game_commit() would have answered for each (STORE_CONFLICT: its game moved on).
+ * A statement that fails (a failure that may be one commit's) is run again for each alone.
+ */
+void store_game_commit_rows(const char *const *ids, const char *const *rows, const unsigned *epochs,
+                            size_t n, enum store_status *st);
 
 /*
  * The events of game `id` with seq > after (at most `limit`), as a JSON array text in

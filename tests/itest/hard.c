@@ -380,3 +380,15 @@ int hard_keyed_twice(const struct server *srv, const char *path, const char *aut
     resp_free(&r2);
     return ok;
 }
+
+long hard_metric(const struct server *srv, const char *name)
+{
+    struct resp r;
+    http(srv, "GET", "/metrics", NULL, NULL, &r);
+    char want[80];
+    snprintf(want, sizeof want, "\n%s ", name);
+    const char *p = r.status == 200 && r.body ? strstr(r.body, want) : NULL;
+    long v = p ? strtol(p + strlen(want), NULL, 10) : -1;
+    resp_free(&r);
+    return v;
+}

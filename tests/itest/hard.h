@@ -123,6 +123,10 @@ int hard_pg_commands(const char *name, const char **stop, const char **start);
 /* Milliseconds on the monotonic clock. */
 long long hard_now_ms(void);
 
+/* The server's metric `name` without labels (e.g. "tilehall_jobs_running") from /metrics,
+ * or -1 when it is not there. */
+long hard_metric(const struct server *srv, const char *name);
+
 /* Sleeps until hard_now_ms() reaches `at_ms` (at once when it has). */
 void hard_sleep_until(long long at_ms);
 

@@ -472,19 +472,6 @@ static void log_field(const char *path, const char *msg, const char *name, char 
     fclose(f);
 }
 
-/* The server's gauge `name` (e.g. "tilehall_jobs_running") from /metrics, -1 unknown. */
-static long gauge(const struct server *srv, const char *name)
-{
-    struct resp r;
-    http(srv, "GET", "/metrics", NULL, NULL, &r);
-    char want[80];
-    snprintf(want, sizeof want, "\n%s ", name);
-    const char *p = r.status == 200 && r.body ? strstr(r.body, want) : NULL;
-    long v = p ? strtol(p + strlen(want), NULL, 10) : -1;
-    resp_free(&r);
-    return v;
-}
-
 /* Waits up to 6 s for a job to start on `srv` (its gauge seen at 0, then 1); failing
  * that, for the gauge to be at least 1 (a job already running when first seen). */
 static void wait_job_start(const struct server *srv)
@@ -492,13 +479,13 @@ static void wait_job_start(const struct server *srv)
     long long until = hard_now_ms() + 6000;
     int seen_idle = 0;
     while (hard_now_ms() < until) {
-        long jobs = gauge(srv, "tilehall_jobs_running");
+        long jobs = hard_metric(srv, "tilehall_jobs_running");
         if (jobs == 0) seen_idle = 1;
         if (jobs >= 1 && seen_idle) return;
         usleep(5000);
     }
     until = hard_now_ms() + 6000;
-    while (gauge(srv, "tilehall_jobs_running") < 1 && hard_now_ms() < until) usleep(5000);
+    while (hard_metric(srv, "tilehall_jobs_running") < 1 && hard_now_ms() < until) usleep(5000);
 }
 
 /* The game's stored version (-1 unknown). */
@@ -822,7 +809,8 @@ ITEST(test_drain_steps,
         pthread_create(&sse.thread, NULL, bg_main, &sse);
         /* Both are under way (then a moment for the stream's first read) before SIGTERM. */
         long long until = hard_now_ms() + 5000;
-        while ((gauge(&s, "tilehall_sse_streams") < 1 || gauge(&s, "tilehall_long_polls") < 1) &&
+        while ((hard_metric(&s, "tilehall_sse_streams") < 1 ||
+                hard_metric(&s, "tilehall_long_polls") < 1) &&
                hard_now_ms() < until)
             usleep(10000);
         usleep(300000);
