@@ -147,7 +147,7 @@ enum game_outcome game_commit_queue(struct api_game *ag, struct store_commit *c,
             c->version = ag->row.version;
             if (!c->turn.phase) games_turn(&ag->g, &c->turn);
             c->epoch = ag->epoch;
-            char *row = store_commit_row(c);
+            struct store_row *row = store_commit_row(c);
             if (row && (*queued = batcher_commit_async(c->id, row, c->epoch, a)) != NULL) {
                 *failure = STORE_OK;
                 return GAME_PENDING;

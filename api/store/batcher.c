@@ -31,7 +31,7 @@ enum bstate { B_QUEUED, B_TAKEN, B_DONE };
 struct batch_req {
     struct lane *lane;           /* its lane */
     char key[AUTH_UUID_LEN + 1]; /* the game */
-    char *text;                  /* a commit's row (store_commit_row), owned; else NULL */
+    struct store_row *row;       /* a commit's row (store_commit_row), owned; else NULL */
     unsigned epoch;              /* a commit's store_epoch() of its read (0: not checked) */
     long out;                    /* out: the lane's answer (a version: -1 for no such game) */
     enum store_status st;        /* out: how it went */
@@ -162,7 +162,7 @@ static void *lane_main(void *arg)
             if (!r->async) {
                 pthread_cond_signal(&r->cond);
             } else if (r->cancelled) {
-                free(r->text);
+                free(r->row);
                 free(r);
             } else {
                 r->waking = 1; /* the request, and so r->async, lives until this is 0 */
@@ -178,7 +178,7 @@ static void *lane_main(void *arg)
         for (size_t i = 0; i < nwake; i++) {
             wake[i]->waking = 0;
             if (wake[i]->consumed) {
-                free(wake[i]->text);
+                free(wake[i]->row);
                 free(wake[i]);
             }
         }
@@ -204,15 +204,14 @@ static void run_versions(struct batch_req **batch, size_t n)
 /* The commits' batch: one statement (store_game_commit_rows). */
 static void run_commits(struct batch_req **batch, size_t n)
 {
-    const char *rows[BATCHER_MAX] = {0}, *ids[BATCHER_MAX] = {0};
+    const struct store_row *rows[BATCHER_MAX] = {0};
     unsigned epochs[BATCHER_MAX] = {0};
     enum store_status st[BATCHER_MAX];
     for (size_t i = 0; i < n; i++) {
-        rows[i] = batch[i]->text;
-        ids[i] = batch[i]->key;
+        rows[i] = batch[i]->row;
         epochs[i] = batch[i]->epoch;
     }
-    store_game_commit_rows(ids, rows, epochs, n, st);
+    store_game_commit_rows(rows, epochs, n, st);
     for (size_t i = 0; i < n; i++) batch[i]->st = st[i];
 }
 
@@ -287,31 +286,31 @@ void batcher_cancel(struct batch_req *r)
         if (l->tail == &r->next) l->tail = p;
         l->queued--;
         if (l->metered) metrics_gauge_add(METRICS_COMMITS_QUEUED, -1);
-        free(r->text);
+        free(r->row);
         free(r);
     } else if (r->state == B_TAKEN) {
         r->cancelled = 1; /* the lane's thread frees it */
     } else {
         /* Done: the request must outlive the lane's wake of it. */
         while (r->waking) pthread_cond_wait(&l->woke, &l->lock);
-        free(r->text);
+        free(r->row);
         free(r);
     }
     pthread_mutex_unlock(&l->lock);
 }
 
-/* Queues an async request on lane `l` for `a`: r, or NULL (out of memory; `text` freed). */
-static struct batch_req *submit(struct lane *l, const char *key, char *text, unsigned epoch,
-                                struct api_async *a)
+/* Queues an async request on lane `l` for `a`: r, or NULL (out of memory; `row` freed). */
+static struct batch_req *submit(struct lane *l, const char *key, struct store_row *row,
+                                unsigned epoch, struct api_async *a)
 {
     struct batch_req *r = calloc(1, sizeof *r);
     if (!r) {
-        free(text);
+        free(row);
         return NULL;
     }
     r->lane = l;
     snprintf(r->key, sizeof r->key, "%s", key);
-    r->text = text;
+    r->row = row;
     r->epoch = epoch;
     r->out = -1;
     r->st = STORE_ERROR;
@@ -334,7 +333,7 @@ int batcher_result(struct batch_req *r, long *out)
         if (r->waking) {
             r->consumed = 1; /* the lane's thread frees it */
         } else {
-            free(r->text);
+            free(r->row);
             free(r);
         }
     }
@@ -366,7 +365,7 @@ int batcher_version_async(const char *id, struct api_async *a, int *version)
     return st;
 }
 
-struct batch_req *batcher_commit_async(const char *id, char *row, unsigned epoch,
+struct batch_req *batcher_commit_async(const char *id, struct store_row *row, unsigned epoch,
                                        struct api_async *a)
 {
     if (!commits.nthreads) {

@@ -7,6 +7,7 @@
 #include "nodiscard.h"
 #include "req.h"
 #include "store.h"
+#include "store_games.h"
 
 #define BATCHER_MAX         64 /* requests in one batch at most */
 #define BATCHER_COMMITS_MAX 32 /* commits in one statement at most */
@@ -55,7 +56,7 @@ int batcher_version_async(const char *id, struct api_async *a, int *version) NOD
  * request `a` is woken (a->wake) once it is done: batcher_result() then says how. NULL when
  * commits are not batched (or memory ran out): commit it directly.
  */
-struct batch_req *batcher_commit_async(const char *id, char *row, unsigned epoch,
+struct batch_req *batcher_commit_async(const char *id, struct store_row *row, unsigned epoch,
                                        struct api_async *a);
 
 /*

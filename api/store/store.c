@@ -10,7 +10,6 @@
 
 #include <libpq-fe.h>
 
-#include "json_out.h"
 #include "log.h"
 #include "store_db.h"
 #include "store_games.h"
@@ -80,20 +79,20 @@ void store_set_job_hook(void (*fn)(void))
 }
 
 /* After a commit: wakes the webhook deliveries and the job workers when it gave them work. */
-static void wake(long deliveries, long jobs)
+void store_wake(long deliveries, long jobs)
 {
     if (deliveries > 0 && delivery_hook) delivery_hook();
     if (jobs > 0 && job_hook) job_hook();
 }
 
 /* Ends the transaction on `pg` that has come to `s`: commits it if all went well (then
- * wakes whoever the commit gave work: wake()), else rolls it back. The outcome. */
+ * wakes whoever the commit gave work: store_wake()), else rolls it back. The outcome. */
 static enum store_status commit_and_wake(PGconn *pg, enum store_status s, long deliveries,
                                          long jobs)
 {
     if (s == STORE_OK) s = db_exec(pg, "COMMIT", "commit");
     if (s != STORE_OK) db_rollback(pg);
-    if (s == STORE_OK) wake(deliveries, jobs);
+    if (s == STORE_OK) store_wake(deliveries, jobs);
     return s;
 }
 
@@ -656,131 +655,8 @@ enum store_status store_game_commit(const struct store_commit *c)
     }
     /* A version that moved on shows as a duplicate action or event key too. */
     if (s == STORE_DUPLICATE && !c->idem) s = STORE_CONFLICT;
-    if (s == STORE_OK) wake(deliveries, jobs);
+    if (s == STORE_OK) store_wake(deliveries, jobs);
     return s;
-}
-
-int store_commit_batchable(const struct store_commit *c)
-{
-    return !c->idem && !c->rate && !(c->jobs && c->jobs->n);
-}
-
-char *store_commit_row(const struct store_commit *c)
-{
-    static const char hex[] = "0123456789abcdef";
-    struct json_out w;
-    json_out_init(&w);
-    json_out_begin_object(&w);
-    json_out_kstring(&w, "id", c->id);
-    json_out_kint(&w, "version", c->version);
-    json_out_kstring(&w, "status", c->status);
-    json_out_kint(&w, "last_seq", c->last_seq);
-    char *snap = malloc(2 * c->snapshot_len + 1);
-    if (snap) {
-        for (size_t i = 0; i < c->snapshot_len; i++) {
-            snap[2 * i] = hex[c->snapshot[i] >> 4];
-            snap[2 * i + 1] = hex[c->snapshot[i] & 15];
-        }
-        snap[2 * c->snapshot_len] = '\0';
-    }
-    json_out_kstring(&w, "snapshot", snap);
-    free(snap);
-    json_out_kint(&w, "seat", c->seat);
-    json_out_kstring(&w, "kind", c->kind);
-    json_out_key(&w, "action");
-    if (c->kind && c->action_json)
-        json_out_raw(&w, c->action_json, strlen(c->action_json));
-    else
-        json_out_null(&w);
-    json_out_key(&w, "events");
-    json_out_raw(&w, c->events_json, strlen(c->events_json));
-    json_out_kstring(&w, "result", c->result);
-    if (c->turn.phase) {
-        json_out_kint(&w, "turn_number", c->turn.number);
-        json_out_kint_or_null(&w, "turn_seat", c->turn.seat >= 0, c->turn.seat);
-        json_out_kstring(&w, "turn_phase", c->turn.phase);
-        json_out_key(&w, "scores");
-        json_out_begin_array(&w);
-        for (int i = 0; i < c->turn.nscores && i < CC_MAX_PLAYERS; i++)
-            json_out_int(&w, c->turn.scores[i]);
-        json_out_end_array(&w);
-    }
-    json_out_key(&w, "clock");
-    if (c->clock_json)
-        json_out_raw(&w, c->clock_json, strlen(c->clock_json));
-    else
-        json_out_null(&w);
-    json_out_kstring(&w, "deadline", c->clock_json ? c->deadline : NULL);
-    json_out_end_object(&w);
-    char *row = json_out_take(&w, NULL);
-    json_out_free(&w);
-    if (!snap) {
-        free(row);
-        return NULL;
-    }
-    return row;
-}
-
-/* Commits rows[i] of the `which` (n of them) in one statement: st of each; returns how the
- * statement went (STORE_OK: each st is STORE_OK or STORE_CONFLICT). */
-static enum store_status commit_rows(PGconn **pgp, const char *const *ids, const char *const *rows,
-                                     const size_t *which, size_t n, enum store_status *st)
-{
-    size_t size = 3;
-    for (size_t k = 0; k < n; k++) size += strlen(rows[which[k]]) + 1;
-    char *all = malloc(size);
-    for (size_t k = 0; k < n; k++) st[which[k]] = STORE_ERROR;
-    if (!all) return STORE_ERROR;
-    size_t o = 0;
-    all[o++] = '[';
-    for (size_t k = 0; k < n; k++) {
-        if (k) all[o++] = ',';
-        size_t len = strlen(rows[which[k]]);
-        memcpy(all + o, rows[which[k]], len);
-        o += len;
-    }
-    all[o++] = ']';
-    all[o] = '\0';
-    const char *vals[1] = {all};
-    PGresult *res;
-    enum store_status s = db_run(pgp, ST_GAME_COMMIT_ROWS, 1, vals, NULL, &res);
-    free(all);
-    /* Alone, as store_game_commit(): a version that moved on shows as a duplicate action
-     * or event key too. */
-    for (size_t k = 0; k < n; k++)
-        st[which[k]] = s == STORE_OK || s == STORE_DUPLICATE ? STORE_CONFLICT : s;
-    if (s != STORE_OK) return s;
-    long deliveries = 0;
-    for (int r = 0; r < PQntuples(res); r++) {
-        const char *id = PQgetvalue(res, r, 0);
-        for (size_t k = 0; k < n; k++)
-            if (strcasecmp(ids[which[k]], id) == 0) st[which[k]] = STORE_OK;
-        deliveries = db_long(res, r, 1, 0);
-    }
-    PQclear(res);
-    wake(deliveries, 0);
-    return STORE_OK;
-}
-
-void store_game_commit_rows(const char *const *ids, const char *const *rows, const unsigned *epochs,
-                            size_t n, enum store_status *st)
-{
-    PGconn *pg = db_conn();
-    size_t which[STORE_COMMIT_ROWS_MAX], m = 0;
-    for (size_t i = 0; i < n; i++) {
-        st[i] = STORE_UNAVAILABLE;
-        /* As store_game_commit(): not on top of a state read from a primary gone since. */
-        if (pg && m < STORE_COMMIT_ROWS_MAX &&
-            !(epochs[i] && store_epoch() && epochs[i] != store_epoch()))
-            which[m++] = i;
-    }
-    if (!m) return;
-    enum store_status s = commit_rows(&pg, ids, rows, which, m, st);
-    /* The statement failed, perhaps for one commit's sake (a key taken, a deadlock, an
-     * error), and wrote nothing: each alone, with its own outcome. A lost connection is not
-     * repeated (the statement may have been committed), as store_game_commit() does not. */
-    if (m == 1 || s == STORE_OK || s == STORE_UNAVAILABLE) return;
-    for (size_t k = 0; k < m; k++) (void)commit_rows(&pg, ids, rows, which + k, 1, st);
 }
 
 enum store_status store_events_page(const char *id, int after, int limit,

@@ -279,32 +279,37 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_GAME_COMMIT_JOBS] =
         GAME_COMMIT(", " JOBS_CTE("(SELECT id FROM g)", "$2::integer + 1", "$17"),
                     "(SELECT count(*) FROM ji), " JOBS_NOTIFY),
-    /* The commits of several games in one statement (a group commit, batcher.c): $1 a JSON
-     * array of one object per game (store_commit_row(): what ST_GAME_COMMIT's parameters
-     * are, the snapshot in hex), each written as ST_GAME_COMMIT writes its own. Answers a
-     * row per game whose version held: its id, the deliveries the statement wrote, and the
-     * notification of the game while watched. */
+    /* The commits of several games in one statement (a group commit, batcher.c,
+     * store_batch.c): $1 .. $16 arrays (sent in binary) with an entry per game, each what
+     * ST_GAME_COMMIT's parameter of that place is (the scores as the text of an integer
+     * array), each game written as ST_GAME_COMMIT writes its own. The games and their
+     * webhooks are found by the ids' index ($1): a join alone would scan them while the
+     * tables are small. Answers a row per game whose version held: its id, the deliveries
+     * the statement wrote, and the notification of the game while watched. */
     [ST_GAME_COMMIT_ROWS] =
-        "WITH b AS (SELECT * FROM json_to_recordset($1::json) AS b(id uuid, version integer, "
-        "status text, last_seq integer, snapshot text, seat integer, kind text, action jsonb, "
-        "events json, result text, turn_number integer, turn_seat integer, turn_phase text, "
-        "scores integer[], clock jsonb, deadline timestamptz)), "
+        "WITH b AS (SELECT * FROM unnest($1::uuid[], $2::integer[], $3::text[], $4::integer[], "
+        "$5::bytea[], $6::integer[], $7::text[], $8::text[], $9::text[], $10::text[], "
+        "$11::integer[], $12::integer[], $13::text[], $14::text[], $15::text[], $16::text[]) AS "
+        "b(id, version, status, last_seq, snapshot, seat, kind, action, events, result, "
+        "turn_number, turn_seat, turn_phase, scores, clock, deadline)), "
         "g AS (UPDATE games SET version = b.version + 1, status = b.status, "
-        "last_seq = b.last_seq, snapshot = decode(b.snapshot, 'hex'), updated_at = now(), "
-        "result = b.result, turn_number = CASE WHEN b.turn_phase IS NULL THEN "
-        "games.turn_number ELSE b.turn_number END, turn_seat = CASE WHEN b.turn_phase IS NULL "
-        "THEN games.turn_seat ELSE b.turn_seat END, turn_phase = coalesce(b.turn_phase, "
-        "games.turn_phase), scores = CASE WHEN b.turn_phase IS NULL THEN games.scores ELSE "
-        "b.scores END, clock = b.clock, deadline = b.deadline FROM b WHERE games.id = b.id AND "
-        "games.version = b.version RETURNING games.id, games.watched_until, b.version, b.seat, "
-        "b.kind, b.action, b.events, b.last_seq), "
+        "last_seq = b.last_seq, snapshot = b.snapshot, updated_at = now(), result = b.result, "
+        "turn_number = CASE WHEN b.turn_phase IS NULL THEN games.turn_number ELSE "
+        "b.turn_number END, turn_seat = CASE WHEN b.turn_phase IS NULL THEN games.turn_seat "
+        "ELSE b.turn_seat END, turn_phase = coalesce(b.turn_phase, games.turn_phase), "
+        "scores = CASE WHEN b.turn_phase IS NULL THEN games.scores ELSE b.scores::integer[] "
+        "END, clock = b.clock::jsonb, deadline = b.deadline::timestamptz FROM b "
+        "WHERE games.id = ANY ($1::uuid[]) AND games.id = b.id AND games.version = b.version "
+        "RETURNING games.id, games.watched_until, b.version, b.seat, b.kind, b.action, "
+        "b.events, b.last_seq), "
         "a AS (INSERT INTO actions (game_id, version, seat, kind, body) "
-        "SELECT id, version + 1, seat, kind, action FROM g WHERE kind IS NOT NULL), "
+        "SELECT id, version + 1, seat, kind, action::jsonb FROM g WHERE kind IS NOT NULL), "
         "e AS (INSERT INTO events (game_id, seq, version, type, payload) "
         "SELECT g.id, (x->>'seq')::integer, g.version + 1, x->>'type', x "
-        "FROM g, json_array_elements(g.events) AS x RETURNING game_id, seq), "
+        "FROM g, json_array_elements(g.events::json) AS x RETURNING game_id, seq), "
         "w AS (INSERT INTO webhook_deliveries (webhook_id, seq) "
-        "SELECT h.id, e.seq FROM e JOIN webhooks h ON h.game_id = e.game_id RETURNING 1) "
+        "SELECT h.id, e.seq FROM webhooks h JOIN e ON e.game_id = h.game_id "
+        "WHERE h.game_id = ANY ($1::uuid[]) RETURNING 1) "
         "SELECT g.id::text, (SELECT count(*) FROM w), (SELECT pg_notify('" STORE_EVENTS_CHANNEL
         "', g.id::text || ':' || g.last_seq) WHERE g.watched_until > now()) FROM g",
     /* The game's events after $2 (no row: no such game; one row with NULL: none). */

@@ -11,6 +11,10 @@
 
 #define DB_MAX_PARAMS 24 /* parameters of one statement */
 
+/* After a commit: wakes the webhook deliveries and the job workers when it gave them work
+ * (store.c). */
+void store_wake(long deliveries, long jobs);
+
 /* The statements every connection prepares. */
 enum stmt {
     ST_PING,

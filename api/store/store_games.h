@@ -273,18 +273,22 @@ enum store_status store_game_commit(const struct store_commit *c) NODISCARD;
  */
 int store_commit_batchable(const struct store_commit *c);
 
-/* The row of batchable commit `c` for store_game_commit_rows() (a JSON object), malloc'd;
- * NULL when memory ran out. */
-char *store_commit_row(const struct store_commit *c);
+/* A batchable commit as store_game_commit_rows() takes it: a copy of what it stores. */
+struct store_row;
+
+/* The row of batchable commit `c` (copied: `c` and what it points at may go), malloc'd (one
+ * free()); NULL when memory ran out. */
+struct store_row *store_commit_row(const struct store_commit *c);
 
 /*
  * The commits of n games at once (each game once), `rows` as store_commit_row() made them
- * and `epochs` as their store_commit.epoch, in one statement and one transaction: st[i]
- * as store_game_commit() would have answered for each (STORE_CONFLICT: its game moved on).
- * A statement that fails (a failure that may be one commit's) is run again for each alone.
+ * and `epochs` as their store_commit.epoch, in one statement and one transaction
+ * (store_batch.c): st[i] as store_game_commit() would have answered for each
+ * (STORE_CONFLICT: its game moved on). A statement that fails (a failure that may be one
+ * commit's) is run again for each alone.
  */
-void store_game_commit_rows(const char *const *ids, const char *const *rows, const unsigned *epochs,
-                            size_t n, enum store_status *st);
+void store_game_commit_rows(const struct store_row *const *rows, const unsigned *epochs, size_t n,
+                            enum store_status *st);
 
 /*
  * The events of game `id` with seq > after (at most `limit`), as a JSON array text in
