@@ -13,6 +13,7 @@
  */
 #include "batcher.h"
 #include "metrics.h"
+#include "store_db.h"
 #include "store_games.h"
 
 #include <errno.h>
@@ -136,6 +137,7 @@ static void *lane_main(void *arg)
 {
     const struct lane_thread *me = arg;
     struct lane *l = me->lane;
+    db_index_lookups();
     struct batch_req **batch = l->inflight[me->index];
     pthread_mutex_lock(&l->lock);
     for (;;) {

@@ -1237,11 +1237,23 @@ PGconn *db_connect(const char *what)
     return pg;
 }
 
+/* 1: the calling thread's connections plan without sequential scans (db_index_lookups). */
+static _Thread_local int index_lookups;
+
+void db_index_lookups(void)
+{
+    index_lookups = 1;
+}
+
 /* Connects and (with `prepare`) prepares every statement. Returns the connection or NULL. */
 static PGconn *connect_prepared(int prepare)
 {
     PGconn *pg = db_connect("connect");
     if (!pg) return NULL;
+    if (index_lookups && db_exec(pg, "SET enable_seqscan = off", "index lookups") != STORE_OK) {
+        PQfinish(pg);
+        return NULL;
+    }
     for (int i = 0; prepare && i < ST_COUNT; i++) {
         char name[16];
         snprintf(name, sizeof name, "s%d", i);

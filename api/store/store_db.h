@@ -11,6 +11,16 @@
 
 #define DB_MAX_PARAMS 24 /* parameters of one statement */
 
+/*
+ * The calling thread's connections (from its next one on) look rows up by their indexes
+ * only (enable_seqscan off): for the batcher's threads, whose statements find a few games
+ * by their ids. A generic plan is made once per connection, and one made while the games
+ * table was small (a new database) scans the whole table, and goes on scanning it as it
+ * grows, until the next ANALYZE; measured, a fresh database's first minute scanned it at
+ * every batch.
+ */
+void db_index_lookups(void);
+
 /* After a commit: wakes the webhook deliveries and the job workers when it gave them work
  * (store.c). */
 void store_wake(long deliveries, long jobs);
