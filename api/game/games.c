@@ -1,12 +1,15 @@
 /* games.c: loading stored games, and the cache of decoded games that spares most loads
  * (routes/game_answers.c answers requests with them).
  *
- * The cache holds, per slot (a hash of the id), one decoded game at some version and,
- * once a read wrote it, its GET answer. A game's id and version name one state, so what
- * the cache holds is never wrong, only perhaps not the newest: a read first asks the
- * database for the version (a small query) and uses the cache only when it holds that
- * one; an action uses whatever the cache holds, and its commit, which checks the version,
- * finds out a stale copy (the action is then tried again on the stored game). Several
+ * The cache holds, per slot, one decoded game at some version and, once a read wrote it,
+ * its GET answer. A game may be in any of the CACHE_WAYS slots of its set (a hash of the
+ * id), the set's least recently used giving way to a new one: with one slot a game, two
+ * games of one slot took turns to push each other out (a fifth of 200 games played at
+ * once shared a slot of 1,024, and each of their moves loaded the game again). A game's id and
+ * version name one state, so what the cache holds is never wrong, only perhaps not the newest: a
+ * read first asks the database for the version (a small query) and uses the cache only when it
+ * holds that one; an action uses whatever the cache holds, and its commit, which checks the
+ * version, finds out a stale copy (the action is then tried again on the stored game). Several
  * servers on one database each keep their own cache; none needs another's. The reads'
  * version queries go through the batcher (batcher.c).
  *
@@ -23,6 +26,7 @@
 #include "games.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,32 +54,56 @@ struct cached {
     unsigned epoch;                              /* store_epoch() when read: see above */
 };
 
+#define CACHE_WAYS 4 /* slots a game may take (a set) */
+
 /* One cached game. */
 struct slot {
-    pthread_rwlock_t lock; /* guards everything below */
-    struct cached *c;      /* the game, or NULL */
-    char *body;            /* its GET answer at that version, or NULL */
-    size_t body_len;       /* bytes in body */
+    struct cached *c;  /* the game, or NULL */
+    char *body;        /* its GET answer at that version, or NULL */
+    size_t body_len;   /* bytes in body */
+    atomic_ulong used; /* the tick of its last use (set under the set's read lock too) */
 };
 
-static struct slot *slots; /* the cache, or NULL when off */
-static size_t nslots;      /* entries in slots */
+/* The slots a game may take. */
+struct set {
+    pthread_rwlock_t lock;       /* guards the slots (but `used`) */
+    struct slot way[CACHE_WAYS]; /* its slots */
+};
 
-/* The slot of game `id` (FNV-1a of the id). */
-static struct slot *slot_of(const char *id)
+static struct set *sets;  /* the cache, or NULL when off */
+static size_t nsets;      /* entries in sets */
+static atomic_ulong tick; /* counts the uses of slots */
+
+/* The set of game `id` (FNV-1a of the id). */
+static struct set *set_of(const char *id)
 {
     uint32_t h = 2166136261u;
     for (const unsigned char *p = (const unsigned char *)id; *p; p++) h = (h ^ *p) * 16777619u;
-    return &slots[h % nslots];
+    return &sets[h % nsets];
+}
+
+/* The slot of set `t` (locked) that holds game `id`, or NULL; marked used. */
+static struct slot *slot_find(struct set *t, const char *id)
+{
+    for (int i = 0; i < CACHE_WAYS; i++) {
+        struct slot *s = &t->way[i];
+        if (s->c && strcmp(s->c->id, id) == 0) {
+            atomic_store_explicit(&s->used,
+                                  atomic_fetch_add_explicit(&tick, 1, memory_order_relaxed),
+                                  memory_order_relaxed);
+            return s;
+        }
+    }
+    return NULL;
 }
 
 int games_init(int n, int commit_threads, int commit_delay_us)
 {
     if (n > 0) {
-        slots = calloc((size_t)n, sizeof *slots);
-        if (!slots) return -1;
-        nslots = (size_t)n;
-        for (size_t i = 0; i < nslots; i++) pthread_rwlock_init(&slots[i].lock, NULL);
+        nsets = ((size_t)n + CACHE_WAYS - 1) / CACHE_WAYS;
+        sets = calloc(nsets, sizeof *sets);
+        if (!sets) return -1;
+        for (size_t i = 0; i < nsets; i++) pthread_rwlock_init(&sets[i].lock, NULL);
     }
     if (batcher_start(commit_threads, commit_delay_us) != 0) {
         games_shutdown();
@@ -87,14 +115,16 @@ int games_init(int n, int commit_threads, int commit_delay_us)
 void games_shutdown(void)
 {
     batcher_stop();
-    for (size_t i = 0; i < nslots; i++) {
-        free(slots[i].c);
-        free(slots[i].body);
-        pthread_rwlock_destroy(&slots[i].lock);
+    for (size_t i = 0; i < nsets; i++) {
+        for (int w = 0; w < CACHE_WAYS; w++) {
+            free(sets[i].way[w].c);
+            free(sets[i].way[w].body);
+        }
+        pthread_rwlock_destroy(&sets[i].lock);
     }
-    free(slots);
-    slots = NULL;
-    nslots = 0;
+    free(sets);
+    sets = NULL;
+    nsets = 0;
 }
 
 /* Points ag->names at the names in its own row. */
@@ -107,12 +137,13 @@ static void fix_names(struct api_game *ag)
 /* A copy of the cached game `id` (at `version` unless it is -1), or NULL. */
 static struct api_game *from_cache(const char *id, int version)
 {
-    struct slot *s = slot_of(id);
+    struct set *t = set_of(id);
     struct api_game *copy = NULL;
-    pthread_rwlock_rdlock(&s->lock);
-    const struct cached *c = s->c;
-    if (c && strcmp(c->id, id) == 0 && (version < 0 || c->version == version) &&
-        c->epoch == store_epoch_newest() && (copy = malloc(sizeof *copy)) != NULL) {
+    pthread_rwlock_rdlock(&t->lock);
+    const struct slot *s = slot_find(t, id);
+    const struct cached *c = s ? s->c : NULL;
+    if (c && (version < 0 || c->version == version) && c->epoch == store_epoch_newest() &&
+        (copy = malloc(sizeof *copy)) != NULL) {
         copy->epoch = c->epoch;
         memcpy(copy->id, c->id, sizeof copy->id);
         copy->row.version = c->version;
@@ -128,7 +159,7 @@ static struct api_game *from_cache(const char *id, int version)
         copy->row.snapshot_len = 0;
         memcpy(&copy->g, &c->g, sizeof copy->g);
     }
-    pthread_rwlock_unlock(&s->lock);
+    pthread_rwlock_unlock(&t->lock);
     if (copy) {
         fix_names(copy);
         copy->cached = 1;
@@ -136,10 +167,22 @@ static struct api_game *from_cache(const char *id, int version)
     return copy;
 }
 
-/* Puts `ag` (and `body`) into the slot `s` (locked) unless it holds a newer version. */
-static void slot_put(struct slot *s, const struct api_game *ag, const char *body, size_t len)
+/* Puts `ag` (and `body`) into its slot of set `t` (locked: the one that holds the game, else
+ * an empty one, else the least recently used) unless that holds a newer version. */
+static void slot_put(struct set *t, const struct api_game *ag, const char *body, size_t len)
 {
     if (ag->epoch != store_epoch_newest()) return; /* read before a failover */
+    struct slot *s = slot_find(t, ag->id);
+    for (int i = 0; !s && i < CACHE_WAYS; i++)
+        if (!t->way[i].c) s = &t->way[i];
+    for (int i = 0; !s && i < CACHE_WAYS; i++) {
+        struct slot *w = &t->way[i];
+        if (!s || atomic_load_explicit(&w->used, memory_order_relaxed) <
+                      atomic_load_explicit(&s->used, memory_order_relaxed))
+            s = w;
+    }
+    atomic_store_explicit(&s->used, atomic_fetch_add_explicit(&tick, 1, memory_order_relaxed),
+                          memory_order_relaxed);
     int same = s->c && strcmp(s->c->id, ag->id) == 0 && s->c->epoch == ag->epoch;
     if (same && s->c->version > ag->row.version) return;
     if (same && s->c->version == ag->row.version && (!body || s->body)) return;
@@ -191,7 +234,7 @@ struct api_game *games_fetch(const char *id, enum games_from from, int version,
         *why = GAMES_NOT_FOUND;
         return NULL;
     }
-    if (slots && from != GAMES_DB) {
+    if (sets && from != GAMES_DB) {
         if (from == GAMES_CURRENT && version < 0) {
             enum store_status vs = batcher_version(id, &version);
             if (vs == STORE_OK && version < 0) vs = STORE_NOT_FOUND;
@@ -232,11 +275,11 @@ fail:
 
 void games_remember(const struct api_game *ag, const char *body, size_t len)
 {
-    if (!slots) return;
-    struct slot *s = slot_of(ag->id);
-    pthread_rwlock_wrlock(&s->lock);
-    slot_put(s, ag, body, len);
-    pthread_rwlock_unlock(&s->lock);
+    if (!sets) return;
+    struct set *t = set_of(ag->id);
+    pthread_rwlock_wrlock(&t->lock);
+    slot_put(t, ag, body, len);
+    pthread_rwlock_unlock(&t->lock);
 }
 
 /* The seat of `ag` bound to the person whose token hashes to `h` into *seat, or -1 (also
@@ -309,21 +352,22 @@ enum store_status games_seat_of(struct api_game *ag, const char *token, int *sea
 
 int games_cache_on(void)
 {
-    return slots != NULL;
+    return sets != NULL;
 }
 
 int games_cached_body(const char *id, int version,
                       void (*use)(void *arg, const char *body, size_t len), void *arg)
 {
-    if (!slots || version < 0) return 0;
-    struct slot *s = slot_of(id);
+    if (!sets || version < 0) return 0;
+    struct set *t = set_of(id);
     int found = 0;
-    pthread_rwlock_rdlock(&s->lock);
-    if (s->c && s->body && s->c->version == version && strcmp(s->c->id, id) == 0) {
+    pthread_rwlock_rdlock(&t->lock);
+    const struct slot *s = slot_find(t, id);
+    if (s && s->body && s->c->version == version) {
         use(arg, s->body, s->body_len);
         found = 1;
     }
-    pthread_rwlock_unlock(&s->lock);
+    pthread_rwlock_unlock(&t->lock);
     return found;
 }
 
