@@ -118,7 +118,7 @@ int main(void)
     if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) return 1; /* before any thread */
     if (store_init(cfg.database_url)) goto out_curl;
     if (migrate_run(cfg.migrations_dir)) goto out_store;
-    if (games_init(cfg.game_cache, cfg.commit_threads, cfg.commit_delay_us)) goto out_store;
+    if (games_init(cfg.game_cache, cfg.commit_threads)) goto out_store;
     board_cache_init(cfg.leaderboard_cache_ms);
     store_seeks_set_lapse(cfg.seek_lapse_s);
     if (routes_ops_init(&cfg)) goto out_games;

@@ -40,9 +40,7 @@ static enum buf_status fail(struct buf *b, enum buf_status st)
     return st;
 }
 
-/* Grows the allocation to hold `n` more bytes and the NUL within the limit; the text is
- * unchanged. The caller saw that it does not fit the allocation now. */
-static enum buf_status grow(struct buf *b, size_t n)
+enum buf_status buf_grow(struct buf *b, size_t n)
 {
     if (n > b->max - b->len) return fail(b, BUF_TOO_BIG);
     size_t need = b->len + n + 1; /* at most max + 1: no overflow (max <= SIZE_MAX / 2) */
@@ -67,27 +65,13 @@ enum buf_status buf_add(struct buf *b, const void *data, size_t n)
 {
     if (b->err || !n) return b->err;
     if (!fits(b, n)) {
-        enum buf_status st = grow(b, n);
+        enum buf_status st = buf_grow(b, n);
         if (st) return st;
     }
     memcpy(b->p + b->len, data, n);
     b->len += n;
     b->p[b->len] = '\0';
     return BUF_OK;
-}
-
-char *buf_room(struct buf *b, size_t n)
-{
-    if (b->err) return NULL;
-    if (!fits(b, n) && grow(b, n)) return NULL;
-    return b->p + b->len;
-}
-
-void buf_added(struct buf *b, size_t n)
-{
-    assert(n < b->cap - b->len);
-    b->len += n;
-    b->p[b->len] = '\0';
 }
 
 enum buf_status buf_adds(struct buf *b, const char *s)
@@ -107,7 +91,7 @@ enum buf_status buf_vaddf(struct buf *b, const char *fmt, va_list ap)
     if (n < 0) {
         st = fail(b, BUF_BAD_FORMAT);
     } else if ((size_t)n >= room) {
-        st = grow(b, (size_t)n);
+        st = buf_grow(b, (size_t)n);
         if (!st && vsnprintf(b->p + b->len, (size_t)n + 1, fmt, again) != n)
             st = fail(b, BUF_BAD_FORMAT);
     } /* else it fitted the allocation, which never passes the limit */

@@ -2,6 +2,7 @@
 #ifndef API_BUF_H
 #define API_BUF_H
 
+#include <assert.h>
 #include <stdarg.h>
 #include <stddef.h>
 
@@ -66,16 +67,32 @@ void buf_putf(struct buf *b, const char *fmt, ...) __attribute__((format(printf,
 enum buf_status buf_vaddf(struct buf *b, const char *fmt, va_list ap)
     __attribute__((format(printf, 2, 0))) NODISCARD;
 
+/* Grows the allocation of `b` to hold `n` more bytes and the NUL within its limit (the
+ * text unchanged): BUF_OK, or the failure, remembered as buf_add() does. */
+enum buf_status buf_grow(struct buf *b, size_t n) NODISCARD;
+
 /*
  * Makes room for `n` more bytes and returns where they go (just after the text), for a
  * writer that puts them there itself and then counts them with buf_added(). NULL when the
  * text would pass the limit or memory runs out, remembered as buf_add() does. The text is
- * unchanged either way.
+ * unchanged either way. Inline: the JSON writer calls it for every piece it writes.
  */
-char *buf_room(struct buf *b, size_t n) NODISCARD;
+static inline char *buf_room(struct buf *b, size_t n) NODISCARD;
+static inline char *buf_room(struct buf *b, size_t n)
+{
+    if (b->err) return NULL;
+    /* n more bytes and the NUL fit the allocation (cap 0, nothing allocated: never) */
+    if (!(n < b->cap - b->len) && buf_grow(b, n)) return NULL;
+    return b->p + b->len;
+}
 
 /* Counts `n` bytes written at buf_room() as text (at most as many as room was made for). */
-void buf_added(struct buf *b, size_t n);
+static inline void buf_added(struct buf *b, size_t n)
+{
+    assert(n < b->cap - b->len);
+    b->len += n;
+    b->p[b->len] = '\0';
+}
 
 /* Shortens the text to its first `len` bytes (at most buf_len()): undoes what was appended
  * since buf_len() was `len`. A remembered failure stays. */

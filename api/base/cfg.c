@@ -84,7 +84,6 @@ static const struct int_var int_vars[] = {
     {"BOT_WORKERS", 1, 0, 64, AT(bot_workers)},
     /* The group commit of requests' moves (api/store/batcher.c). */
     {"COMMIT_THREADS", 1, 0, 8, AT(commit_threads)},
-    {"COMMIT_DELAY_US", 0, 0, 100000, AT(commit_delay_us)},
     {"JOBS_POLL_MS", 200, 10, 60000, AT(jobs_poll_ms)},
     {"JOBS_PER_ADDRESS", 1, 1, 64, AT(jobs_per_address)},
     {"HINT_QUEUE", 32, 1, 4096, AT(hint_queue)},

@@ -51,8 +51,6 @@ struct cfg {
     /* Background jobs and computer players (docs/clients.md "Computer players and hints"). */
     int commit_threads;   /* COMMIT_THREADS: threads that commit requests' moves in batches, 0
                              each alone (1) */
-    int commit_delay_us;  /* COMMIT_DELAY_US: how long a batch may wait for more moves while
-                             the server is busy (0) */
     int bot_workers;      /* BOT_WORKERS: job worker threads (bots, hints), 0 none (1) */
     int jobs_poll_ms;     /* JOBS_POLL_MS: workers look for due jobs this often (200) */
     int jobs_per_address; /* JOBS_PER_ADDRESS: running jobs of one lane whose games one

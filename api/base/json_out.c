@@ -27,6 +27,11 @@ char *json_out_take(struct json_out *o, size_t *len)
  * reports it.
  */
 
+void json_out_reserve(struct json_out *o, size_t n)
+{
+    (void)!buf_room(&o->buf, n);
+}
+
 /* Appends the byte `c`. */
 static void put1(struct json_out *o, char c)
 {
@@ -124,12 +129,20 @@ void json_out_string(struct json_out *o, const char *s)
     }
     static const char hex[] = "0123456789abcdef";
     /* The exact size first, so that only what is written counts against the limit. */
-    size_t n = 0;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) n += escaped_len(*p);
+    size_t n = 0, len = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++, len++) n += escaped_len(*p);
     char *d = buf_room(&o->buf, n + 2 + (o->comma ? 1 : 0)), *start = d;
     if (!d) return;
     if (o->comma) *d++ = ',';
     *d++ = '"';
+    if (n == len) {
+        /* Nothing to escape (the API's names, most texts): copied as it is. */
+        memcpy(d, s, len);
+        d[len] = '"';
+        buf_added(&o->buf, (size_t)(d - start) + len + 1);
+        o->comma = 1;
+        return;
+    }
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         unsigned char c = *p;
         if (c == '"' || c == '\\') {

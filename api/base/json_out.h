@@ -54,6 +54,10 @@ void json_out_string(struct json_out *o, const char *s); /* a string, escaped; N
 void json_out_null(struct json_out *o);
 void json_out_bool(struct json_out *o, int v);
 
+/* Makes room for `n` more bytes at once, for a writer that knows its document is large (a
+ * failure is remembered as any write's is). */
+void json_out_reserve(struct json_out *o, size_t n);
+
 /* `len` bytes of JSON text written as one value (an object, an array ... made elsewhere). */
 void json_out_raw(struct json_out *o, const char *json, size_t len);
 

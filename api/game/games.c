@@ -97,7 +97,7 @@ static struct slot *slot_find(struct set *t, const char *id)
     return NULL;
 }
 
-int games_init(int n, int commit_threads, int commit_delay_us)
+int games_init(int n, int commit_threads)
 {
     if (n > 0) {
         nsets = ((size_t)n + CACHE_WAYS - 1) / CACHE_WAYS;
@@ -105,7 +105,7 @@ int games_init(int n, int commit_threads, int commit_delay_us)
         if (!sets) return -1;
         for (size_t i = 0; i < nsets; i++) pthread_rwlock_init(&sets[i].lock, NULL);
     }
-    if (batcher_start(commit_threads, commit_delay_us) != 0) {
+    if (batcher_start(commit_threads) != 0) {
         games_shutdown();
         return -1;
     }

@@ -34,10 +34,9 @@ enum games_from { GAMES_ANY, GAMES_CURRENT, GAMES_DB };
  * identify a state, so a cached copy is never wrong, only maybe old: reads look up the
  * stored version first; actions find out at their commit. The reads' version queries
  * are batched (with the cache), and requests' moves are committed in batches by
- * `commit_threads` threads (0: each alone), a batch waiting up to
- * `commit_delay_us` for more while busy (batcher.h). Returns 0 or -1.
+ * `commit_threads` threads (0: each alone; batcher.h). Returns 0 or -1.
  */
-int games_init(int slots, int commit_threads, int commit_delay_us) NODISCARD;
+int games_init(int slots, int commit_threads) NODISCARD;
 
 /* Frees the cache. */
 void games_shutdown(void);

@@ -698,8 +698,8 @@ static void add_spots(struct json_out *o, const struct cc_game *g, const struct 
 {
     const struct cc_tileset *ts = cc_tileset_get((enum cc_ruleset)g->ruleset);
     const struct cc_tile_type *t = ts && p->tile < ts->ntypes ? &ts->types[p->tile] : NULL;
-    unsigned any = 0;
-    for (unsigned k = 0; k < CC_PIECE_KIND_COUNT; k++) any |= figure_locations(p, k);
+    unsigned any = 0, at[CC_PIECE_KIND_COUNT]; /* where each kind of figure may go */
+    for (unsigned k = 0; k < CC_PIECE_KIND_COUNT; k++) any |= at[k] = figure_locations(p, k);
     uint32_t seen = 0;
     json_out_key(o, "spots");
     json_out_begin_array(o);
@@ -714,8 +714,7 @@ static void add_spots(struct json_out *o, const struct cc_game *g, const struct 
         json_out_key(o, "figures");
         json_out_begin_array(o);
         for (unsigned k = 0; k < CC_PIECE_KIND_COUNT; k++)
-            if (figure_locations(p, k) & (1u << l))
-                json_out_string(o, api_figure_info((enum cc_piece_kind)k)->name);
+            if (at[k] & (1u << l)) json_out_string(o, api_figure_info((enum cc_piece_kind)k)->name);
         json_out_end_array(o);
         json_out_end_object(o);
     }

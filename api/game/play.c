@@ -77,6 +77,9 @@ static enum game_outcome encode_action(const struct api_game *ag, const struct g
         json_game(&w, &ag->g, &meta);
         e->game = json_out_take(&w, &e->game_len);
     }
+    /* A draw's answer is its game, then its placements (300 bytes each, often 50 to 70):
+     * room for them at once rather than doubling the buffer five times. */
+    if (e->game) json_out_reserve(&w, e->game_len + 32768);
     json_out_begin_object(&w);
     if (p->place) {
         json_out_kint(&w, "version", version);

@@ -16,12 +16,10 @@
 #include "store_db.h"
 #include "store_games.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define LANE_THREADS_MAX 8 /* threads of one lane at most */
 
@@ -61,11 +59,7 @@ struct lane {
     pthread_t threads[LANE_THREADS_MAX];
     struct batch_req *inflight[LANE_THREADS_MAX][BATCHER_MAX]; /* each thread's batch */
     size_t ninflight[LANE_THREADS_MAX];
-    size_t queued;     /* requests in the queue */
-    size_t last_batch; /* requests in the batch taken last */
-    long delay_us;     /* gather(): how long a batch may wait for more (0: never) */
-    size_t gather;     /* gather(): the queue it waits for */
-    int metered;       /* 1: counted in /metrics (the commits) */
+    int metered; /* 1: counted in /metrics (the commits) */
 };
 
 /* A lane's thread: the lane and which of its threads. */
@@ -104,30 +98,10 @@ static size_t take(struct lane *l, struct batch_req **batch)
         *p = r->next;
         r->state = B_TAKEN;
         batch[n++] = r;
-        l->queued--;
     }
-    if (n) l->last_batch = n;
     l->tail = &l->head;
     while (*l->tail) l->tail = &(*l->tail)->next;
     return n;
-}
-
-/* Under load (the last batch had company), waits up to l->delay_us for the queue to fill to
- * l->gather requests (lock held; released while waiting): a batch of more commits costs the
- * database less per commit, and the requests being answered meanwhile keep the CPUs busy.
- * Alone (a batch of one last time), a request goes at once. */
-static void gather(struct lane *l)
-{
-    if (!l->delay_us || l->last_batch < 2) return;
-    struct timespec until;
-    clock_gettime(CLOCK_MONOTONIC, &until);
-    until.tv_nsec += l->delay_us * 1000L;
-    if (until.tv_nsec >= 1000000000L) {
-        until.tv_sec++;
-        until.tv_nsec -= 1000000000L;
-    }
-    while (!l->stop && l->queued < l->gather)
-        if (pthread_cond_timedwait(&l->work, &l->lock, &until) == ETIMEDOUT) break;
 }
 
 /* A lane's thread: takes what it can of the queue, runs it (the lock released meanwhile),
@@ -142,8 +116,6 @@ static void *lane_main(void *arg)
     pthread_mutex_lock(&l->lock);
     for (;;) {
         size_t n = 0;
-        while (!l->head && !l->stop) pthread_cond_wait(&l->work, &l->lock);
-        gather(l);
         while (!(n = take(l, batch)) && !(l->stop && !l->head))
             pthread_cond_wait(&l->work, &l->lock);
         if (!n) break;
@@ -228,7 +200,6 @@ static struct lane commits = {
     .max = BATCHER_COMMITS_MAX,
     .one_per_key = 1,
     .run = run_commits,
-    .gather = BATCHER_COMMITS_MAX / 2,
     .metered = 1,
     .lock = PTHREAD_MUTEX_INITIALIZER,
     .work = PTHREAD_COND_INITIALIZER,
@@ -243,7 +214,6 @@ static void enqueue(struct batch_req *r)
     if (!l->head) l->tail = &l->head;
     *l->tail = r;
     l->tail = &r->next;
-    l->queued++;
     if (l->metered) metrics_gauge_add(METRICS_COMMITS_QUEUED, 1);
     pthread_cond_signal(&l->work);
 }
@@ -286,7 +256,6 @@ void batcher_cancel(struct batch_req *r)
         while (*p != r) p = &(*p)->next;
         *p = r->next;
         if (l->tail == &r->next) l->tail = p;
-        l->queued--;
         if (l->metered) metrics_gauge_add(METRICS_COMMITS_QUEUED, -1);
         free(r->row);
         free(r);
@@ -390,15 +359,6 @@ int batcher_wait(struct batch_req *r, long *out)
 static int lane_start(struct lane *l, int which, int n)
 {
     l->stop = 0;
-    l->queued = 0;
-    l->last_batch = 0;
-    /* gather() waits on `work` until a time of the monotonic clock. */
-    pthread_condattr_t attr;
-    pthread_condattr_init(&attr);
-    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-    pthread_cond_destroy(&l->work);
-    pthread_cond_init(&l->work, &attr);
-    pthread_condattr_destroy(&attr);
     for (int i = 0; i < n && i < LANE_THREADS_MAX; i++) {
         lane_threads[which][i] = (struct lane_thread){.lane = l, .index = i};
         l->ninflight[i] = 0;
@@ -430,10 +390,9 @@ static void lane_stop(struct lane *l)
     pthread_mutex_unlock(&l->lock);
 }
 
-int batcher_start(int commit_threads, int commit_delay_us)
+int batcher_start(int commit_threads)
 {
     if (commit_threads > LANE_THREADS_MAX) commit_threads = LANE_THREADS_MAX;
-    commits.delay_us = commit_delay_us;
     if (lane_start(&versions, 0, 1) != 0 || lane_start(&commits, 1, commit_threads) != 0) {
         batcher_stop();
         return -1;

@@ -22,7 +22,7 @@ struct batch_req;
  * batcher_commit_async(). Returns 0, or -1 when a thread cannot start (versions are then
  * asked for one by one, commits made one by one). Call before the server takes requests.
  */
-int batcher_start(int commit_threads, int commit_delay_us) NODISCARD;
+int batcher_start(int commit_threads) NODISCARD;
 
 /* Stops the threads once the queued requests are done. Call after the server stopped
  * taking requests; a no-op when they do not run. */

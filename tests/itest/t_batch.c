@@ -76,7 +76,7 @@ static int two_queued(const void *arg)
  */
 ITEST(test_batch_one_fails, "group commit: a move that fails alone takes none of its batch down")
 {
-    HARD_SERVER(one, 0, "COMMIT_THREADS=1", "COMMIT_DELAY_US=0");
+    HARD_SERVER(one, 0, "COMMIT_THREADS=1");
     char why[400] = "";
     struct game l, a, b;
     int made = game_new(&one, BATCH_GAME, &l, why, sizeof why) == 0 &&
