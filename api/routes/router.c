@@ -2,6 +2,7 @@
 #include "router.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -156,8 +157,19 @@ static int match(const char *pattern, char *const seg[], int n, int prefix, cons
     return *p == '\0' && (i == n || prefix) ? score : -1;
 }
 
-enum api_route_status api_route_find_in(const struct api_route *table, size_t n, const char *method,
-                                        const char *path, struct api_route_match *m)
+/* The segments of `pattern` ("/" has none). */
+static int pattern_segments(const char *pattern)
+{
+    int n = 0;
+    for (const char *p = pattern; *p; p++) n += *p == '/';
+    return strcmp(pattern, "/") == 0 ? 0 : n;
+}
+
+/* api_route_find_in() with each pattern's segment count in nsegs[] (or NULL): a pattern of
+ * another count than the path's is passed over without being matched. */
+static enum api_route_status find(const struct api_route *table, const unsigned char *nsegs,
+                                  size_t n, const char *method, const char *path,
+                                  struct api_route_match *m)
 {
     char *seg[API_ROUTE_MAX_SEGMENTS];
     m->route = NULL;
@@ -168,6 +180,7 @@ enum api_route_status api_route_find_in(const struct api_route *table, size_t n,
     if (nseg < 0) return API_ROUTE_NOT_FOUND;
     int best = -1;
     for (size_t i = 0; i < n; i++) {
+        if (nsegs && nsegs[i] != nseg) continue;
         const char *arg;
         int score = match(table[i].pattern, seg, nseg, 0, &arg);
         if (score > best) {
@@ -185,7 +198,7 @@ enum api_route_status api_route_find_in(const struct api_route *table, size_t n,
     }
     size_t used = 0;
     for (size_t i = 0; i < n; i++) {
-        if (strcmp(table[i].pattern, m->pattern) != 0) continue;
+        if (table[i].pattern != m->pattern && strcmp(table[i].pattern, m->pattern) != 0) continue;
         if (!m->route && method && strcmp(table[i].method, method) == 0) m->route = &table[i];
         int w = snprintf(m->allow + used, sizeof m->allow - used, "%s%s", used ? ", " : "",
                          table[i].method);
@@ -195,10 +208,28 @@ enum api_route_status api_route_find_in(const struct api_route *table, size_t n,
     return m->route ? API_ROUTE_FOUND : API_ROUTE_NO_METHOD;
 }
 
+enum api_route_status api_route_find_in(const struct api_route *table, size_t n, const char *method,
+                                        const char *path, struct api_route_match *m)
+{
+    return find(table, NULL, n, method, path, m);
+}
+
+/* The segment count of each of routes[] (routes_nseg_init): every request's path is
+ * matched against the patterns of its own count only. */
+static unsigned char routes_nseg[COUNT(routes)];
+static pthread_once_t routes_nseg_once = PTHREAD_ONCE_INIT;
+
+static void routes_nseg_init(void)
+{
+    for (size_t i = 0; i < COUNT(routes); i++)
+        routes_nseg[i] = (unsigned char)pattern_segments(routes[i].pattern);
+}
+
 enum api_route_status api_route_find(const char *method, const char *path,
                                      struct api_route_match *m)
 {
-    return api_route_find_in(routes, COUNT(routes), method, path, m);
+    pthread_once(&routes_nseg_once, routes_nseg_init);
+    return find(routes, routes_nseg, COUNT(routes), method, path, m);
 }
 
 /* 1 when `path` lies under one of json_only[]. */
