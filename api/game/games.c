@@ -34,6 +34,7 @@
 #include "batcher.h"
 #include "json_game.h"
 #include "log.h"
+#include "spare.h"
 #include "store_games.h"
 #include "store_people.h"
 
@@ -143,7 +144,7 @@ static struct api_game *from_cache(const char *id, int version)
     const struct slot *s = slot_find(t, id);
     const struct cached *c = s ? s->c : NULL;
     if (c && (version < 0 || c->version == version) && c->epoch == store_epoch_newest() &&
-        (copy = malloc(sizeof *copy)) != NULL) {
+        (copy = spare_take(SPARE_GAME, sizeof *copy)) != NULL) {
         copy->epoch = c->epoch;
         memcpy(copy->id, c->id, sizeof copy->id);
         copy->row.version = c->version;
@@ -246,7 +247,7 @@ struct api_game *games_fetch(const char *id, enum games_from from, int version,
         struct api_game *copy = from_cache(id, version);
         if (copy) return copy;
     }
-    struct api_game *ag = malloc(sizeof *ag);
+    struct api_game *ag = spare_take(SPARE_GAME, sizeof *ag);
     if (!ag) {
         *why = GAMES_NO_MEMORY;
         return NULL;
@@ -269,7 +270,7 @@ struct api_game *games_fetch(const char *id, enum games_from from, int version,
     games_remember(ag, NULL, 0);
     return ag;
 fail:
-    free(ag);
+    games_free(ag);
     return NULL;
 }
 
@@ -385,7 +386,7 @@ void games_turn(const struct cc_game *g, struct store_turn *out)
 
 void games_free(struct api_game *ag)
 {
-    free(ag);
+    spare_give(SPARE_GAME, ag);
 }
 
 const char *games_status(const struct api_game *ag)

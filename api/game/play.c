@@ -7,6 +7,7 @@
 #include "clocks.h"
 #include "game/service.h"
 #include "json_game.h"
+#include "spare.h"
 #include "store_games.h"
 
 /* Heap state of one action (the engine structs are large). */
@@ -270,12 +271,12 @@ enum game_outcome game_play(struct api_game **ag, const struct game_play *p,
                             struct game_result *out)
 {
     memset(out, 0, sizeof *out);
-    struct turn *t = malloc(sizeof *t);
+    struct turn *t = spare_take(SPARE_TURN, sizeof *t);
     if (!t) return GAME_NO_MEMORY;
     int stale = 0;
     enum game_outcome rc = try_play(*ag, p, t, out, &stale);
     if (stale) rc = play_stored(ag, p, t, out);
-    free(t);
+    spare_give(SPARE_TURN, t);
     return rc;
 }
 
@@ -293,9 +294,9 @@ enum game_outcome game_play_resume(struct api_game **ag, const struct game_play 
         take_answer(*ag, &pd->e, out);
     } else if (rc == GAME_CONFLICT && (*ag)->cached) {
         /* The cached copy was old: as game_play() does, once more on the stored game. */
-        struct turn *t = malloc(sizeof *t);
+        struct turn *t = spare_take(SPARE_TURN, sizeof *t);
         rc = t ? play_stored(ag, p, t, out) : GAME_NO_MEMORY;
-        free(t);
+        spare_give(SPARE_TURN, t);
     }
     pending_free(pd);
     return rc;
