@@ -12,29 +12,51 @@
 #include "store_db.h"
 #include "store_games.h"
 
-/* The texts of a row, by index into store_row.text. */
-enum row_text {
-    RT_STATUS,
-    RT_KIND,
-    RT_ACTION,
-    RT_EVENTS,
-    RT_RESULT,
-    RT_PHASE,
-    RT_SCORES,
-    RT_CLOCK,
-    RT_DEADLINE,
-    RT_COUNT
+/* The parameters of ST_GAME_COMMIT_ROWS, in its order: an array of each, an element a
+ * commit. */
+enum row_param {
+    RP_ID,
+    RP_VERSION,
+    RP_STATUS,
+    RP_LAST_SEQ,
+    RP_SNAPSHOT,
+    RP_SEAT,
+    RP_KIND,
+    RP_ACTION,
+    RP_EVENTS,
+    RP_RESULT,
+    RP_TURN_NUMBER,
+    RP_TURN_SEAT,
+    RP_TURN_PHASE,
+    RP_SCORES,
+    RP_CLOCK,
+    RP_DEADLINE,
+    RP_COUNT
 };
 
-/* A commit as the batch sends it: what store_commit points at, copied (one allocation). */
+#define OID_BYTEA 17
+#define OID_INT4  23
+#define OID_TEXT  25
+#define OID_UUID  2950
+
+/* The element type of each parameter. */
+static const int32_t param_oid[RP_COUNT] = {
+    [RP_ID] = OID_UUID,         [RP_VERSION] = OID_INT4,     [RP_STATUS] = OID_TEXT,
+    [RP_LAST_SEQ] = OID_INT4,   [RP_SNAPSHOT] = OID_BYTEA,   [RP_SEAT] = OID_INT4,
+    [RP_KIND] = OID_TEXT,       [RP_ACTION] = OID_TEXT,      [RP_EVENTS] = OID_TEXT,
+    [RP_RESULT] = OID_TEXT,     [RP_TURN_NUMBER] = OID_INT4, [RP_TURN_SEAT] = OID_INT4,
+    [RP_TURN_PHASE] = OID_TEXT, [RP_SCORES] = OID_TEXT,      [RP_CLOCK] = OID_TEXT,
+    [RP_DEADLINE] = OID_TEXT,
+};
+
+/* A commit as the batch sends it: what store_commit points at, copied (one allocation),
+ * each parameter's element by its index: an integer, or bytes (NULL: null). */
 struct store_row {
-    char id[AUTH_UUID_LEN + 1];
-    int32_t version, last_seq, seat, turn_number, turn_seat;
-    int has_turn_seat;          /* 0: turn_seat is NULL */
-    const char *text[RT_COUNT]; /* into data, or NULL */
-    const uint8_t *snapshot;    /* into data */
-    size_t snapshot_len;
-    char data[]; /* the snapshot, then the texts */
+    char id[AUTH_UUID_LEN + 1];  /* RP_ID, as text */
+    int32_t num[RP_COUNT];       /* the integers */
+    const char *bytes[RP_COUNT]; /* the texts and the snapshot (into data), NULL: null */
+    size_t len[RP_COUNT];        /* their bytes */
+    char data[];                 /* the snapshot, then the texts */
 };
 
 int store_commit_batchable(const struct store_commit *c)
@@ -52,40 +74,44 @@ struct store_row *store_commit_row(const struct store_commit *c)
                               c->turn.scores[i]);
     scores[o++] = '}';
     scores[o] = '\0';
-    const char *texts[RT_COUNT] = {
-        [RT_STATUS] = c->status,
-        [RT_KIND] = c->kind,
-        [RT_ACTION] = c->kind ? c->action_json : NULL,
-        [RT_EVENTS] = c->events_json,
-        [RT_RESULT] = c->result,
-        [RT_PHASE] = c->turn.phase,
-        [RT_SCORES] = c->turn.phase ? scores : NULL,
-        [RT_CLOCK] = c->clock_json,
-        [RT_DEADLINE] = c->clock_json ? c->deadline : NULL,
+    const char *bytes[RP_COUNT] = {
+        [RP_STATUS] = c->status,
+        [RP_SNAPSHOT] = (const char *)c->snapshot,
+        [RP_KIND] = c->kind,
+        [RP_ACTION] = c->kind ? c->action_json : NULL,
+        [RP_EVENTS] = c->events_json,
+        [RP_RESULT] = c->result,
+        [RP_TURN_PHASE] = c->turn.phase,
+        [RP_SCORES] = c->turn.phase ? scores : NULL,
+        [RP_CLOCK] = c->clock_json,
+        [RP_DEADLINE] = c->clock_json ? c->deadline : NULL,
     };
-    size_t size = c->snapshot_len;
-    for (int i = 0; i < RT_COUNT; i++) size += texts[i] ? strlen(texts[i]) + 1 : 0;
+    size_t len[RP_COUNT] = {0}, size = 0;
+    for (int p = 0; p < RP_COUNT; p++) {
+        if (bytes[p]) len[p] = p == RP_SNAPSHOT ? c->snapshot_len : strlen(bytes[p]);
+        size += len[p];
+    }
     struct store_row *r = malloc(sizeof *r + size);
     if (!r) return NULL;
     snprintf(r->id, sizeof r->id, "%s", c->id);
-    r->version = c->version;
-    r->last_seq = c->last_seq;
-    r->seat = c->seat;
-    r->turn_number = c->turn.number;
-    r->turn_seat = c->turn.seat;
-    r->has_turn_seat = c->turn.phase && c->turn.seat >= 0;
-    memcpy(r->data, c->snapshot, c->snapshot_len);
-    r->snapshot = (const uint8_t *)r->data;
-    r->snapshot_len = c->snapshot_len;
-    char *at = r->data + c->snapshot_len;
-    for (int i = 0; i < RT_COUNT; i++) {
-        r->text[i] = NULL;
-        if (!texts[i]) continue;
-        size_t len = strlen(texts[i]) + 1;
-        memcpy(at, texts[i], len);
-        r->text[i] = at;
-        at += len;
+    int has_seat = c->turn.phase && c->turn.seat >= 0;
+    const int32_t num[RP_COUNT] = {
+        [RP_VERSION] = c->version,
+        [RP_LAST_SEQ] = c->last_seq,
+        [RP_SEAT] = c->seat,
+        [RP_TURN_NUMBER] = c->turn.number,
+        [RP_TURN_SEAT] = has_seat ? c->turn.seat : 0,
+    };
+    memcpy(r->num, num, sizeof num);
+    char *at = r->data;
+    for (int p = 0; p < RP_COUNT; p++) {
+        r->bytes[p] = bytes[p] ? at : NULL;
+        r->len[p] = len[p];
+        if (bytes[p]) memcpy(at, bytes[p], len[p]);
+        at += len[p];
     }
+    /* The one integer that may be null: no seat to move (the game over). */
+    r->bytes[RP_TURN_SEAT] = has_seat ? "" : NULL;
     return r;
 }
 
@@ -100,11 +126,6 @@ struct array {
     size_t cap; /* allocated */
     int failed; /* 1: memory ran out */
 };
-
-#define OID_BYTEA 17
-#define OID_INT4  23
-#define OID_TEXT  25
-#define OID_UUID  2950
 
 /* Appends `n` bytes of `b` to `a`. */
 static void put(struct array *a, const void *b, size_t n)
@@ -160,11 +181,6 @@ static void array_int(struct array *a, int32_t v)
     put32(a, v);
 }
 
-static void array_text(struct array *a, const char *s)
-{
-    array_bytes(a, s, s ? strlen(s) : 0);
-}
-
 /* A UUID's 16 bytes from its text (hex digits, dashes passed over). */
 static void array_uuid(struct array *a, const char *id)
 {
@@ -182,84 +198,21 @@ static void array_uuid(struct array *a, const char *id)
     array_bytes(a, b, sizeof b);
 }
 
-/* The parameters of ST_GAME_COMMIT_ROWS, in its order. */
-enum row_param {
-    RP_ID,
-    RP_VERSION,
-    RP_STATUS,
-    RP_LAST_SEQ,
-    RP_SNAPSHOT,
-    RP_SEAT,
-    RP_KIND,
-    RP_ACTION,
-    RP_EVENTS,
-    RP_RESULT,
-    RP_TURN_NUMBER,
-    RP_TURN_SEAT,
-    RP_TURN_PHASE,
-    RP_SCORES,
-    RP_CLOCK,
-    RP_DEADLINE,
-    RP_COUNT
-};
-
-/* The element type of each parameter. */
-static const int32_t param_oid[RP_COUNT] = {
-    [RP_ID] = OID_UUID,         [RP_VERSION] = OID_INT4,     [RP_STATUS] = OID_TEXT,
-    [RP_LAST_SEQ] = OID_INT4,   [RP_SNAPSHOT] = OID_BYTEA,   [RP_SEAT] = OID_INT4,
-    [RP_KIND] = OID_TEXT,       [RP_ACTION] = OID_TEXT,      [RP_EVENTS] = OID_TEXT,
-    [RP_RESULT] = OID_TEXT,     [RP_TURN_NUMBER] = OID_INT4, [RP_TURN_SEAT] = OID_INT4,
-    [RP_TURN_PHASE] = OID_TEXT, [RP_SCORES] = OID_TEXT,      [RP_CLOCK] = OID_TEXT,
-    [RP_DEADLINE] = OID_TEXT,
-};
-
 /* Appends row `r`'s element of parameter `p` to `a`. */
-static void row_element(struct array *a, enum row_param p, const struct store_row *r)
+static void row_element(struct array *a, int p, const struct store_row *r)
 {
-    switch (p) {
-    case RP_ID:
+    switch (param_oid[p]) {
+    case OID_UUID:
         array_uuid(a, r->id);
         break;
-    case RP_VERSION:
-        array_int(a, r->version);
-        break;
-    case RP_LAST_SEQ:
-        array_int(a, r->last_seq);
-        break;
-    case RP_SNAPSHOT:
-        array_bytes(a, r->snapshot, r->snapshot_len);
-        break;
-    case RP_SEAT:
-        array_int(a, r->seat);
-        break;
-    case RP_TURN_NUMBER:
-        array_int(a, r->turn_number);
-        break;
-    case RP_TURN_SEAT:
-        if (r->has_turn_seat)
-            array_int(a, r->turn_seat);
-        else
+    case OID_INT4:
+        if (p == RP_TURN_SEAT && !r->bytes[p])
             array_bytes(a, NULL, 0);
+        else
+            array_int(a, r->num[p]);
         break;
-    case RP_STATUS:
-    case RP_KIND:
-    case RP_ACTION:
-    case RP_EVENTS:
-    case RP_RESULT:
-    case RP_TURN_PHASE:
-    case RP_SCORES:
-    case RP_CLOCK:
-    case RP_DEADLINE: {
-        static const enum row_text of[RP_COUNT] = {
-            [RP_STATUS] = RT_STATUS, [RP_KIND] = RT_KIND,     [RP_ACTION] = RT_ACTION,
-            [RP_EVENTS] = RT_EVENTS, [RP_RESULT] = RT_RESULT, [RP_TURN_PHASE] = RT_PHASE,
-            [RP_SCORES] = RT_SCORES, [RP_CLOCK] = RT_CLOCK,   [RP_DEADLINE] = RT_DEADLINE,
-        };
-        array_text(a, r->text[of[p]]);
-        break;
-    }
-    case RP_COUNT:
-        break;
+    default:
+        array_bytes(a, r->bytes[p], r->len[p]);
     }
 }
 
@@ -273,7 +226,7 @@ static enum store_status commit_rows(PGconn **pgp, const struct store_row *const
     int lens[RP_COUNT], failed = 0;
     for (int p = 0; p < RP_COUNT; p++) {
         array_begin(&params[p], param_oid[p], (int32_t)n);
-        for (size_t k = 0; k < n; k++) row_element(&params[p], (enum row_param)p, rows[which[k]]);
+        for (size_t k = 0; k < n; k++) row_element(&params[p], p, rows[which[k]]);
         vals[p] = (const char *)params[p].p;
         lens[p] = (int)params[p].len; /* nonzero: sent in binary */
         failed |= params[p].failed;
