@@ -8,7 +8,8 @@ struct status_info {
 
 static const struct status_info infos[CC_STATUS_COUNT] = {
     [CC_OK] = {"ok", "Done."},
-    [CC_ERR_BAD_PLAYER_COUNT] = {"bad_player_count", "A game needs 2 to 5 players."},
+    [CC_ERR_BAD_PLAYER_COUNT] = {"bad_player_count",
+                                 "A game needs 2 to 5 players (6 with an expansion of classic)."},
     [CC_ERR_BAD_OPTION] = {"bad_option", "An option has a value this ruleset does not offer."},
     [CC_ERR_UNKNOWN_TILE] = {"unknown_tile", "A tile id is not in this ruleset's catalogue."},
     [CC_ERR_DECK_TOO_LONG] = {"deck_too_long", "A deck holds at most 200 tiles."},
