@@ -135,11 +135,12 @@ enum game_outcome game_commit_queue(struct api_game *ag, struct store_commit *c,
                                     const char *body, size_t len, enum store_status *failure)
 {
     *queued = NULL;
-    /* A seat's move that writes nothing but the game: no clock (its jobs), no computer
-     * player's job, no rated end (several statements), no answer to remember. */
+    /* A seat's move that writes nothing but the game: what the batch's statement can write
+     * (store_commit_batchable), no clock (its jobs), no computer player's job, no rated end
+     * (several statements). */
     struct store_jobs plan = {0};
     struct ratings_game rg;
-    if (by == GAME_BY_SEAT && a && !ag->row.clock.kind && !c->jobs && !c->idem && !c->rate &&
+    if (by == GAME_BY_SEAT && a && !ag->row.clock.kind && store_commit_batchable(c) &&
         batcher_commits_running()) {
         jobs_plan(&ag->g, ag->row.players, &plan);
         if (!plan.n && !rated_end(ag, c, &rg)) {

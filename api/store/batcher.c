@@ -46,6 +46,12 @@ struct batch_req {
 /* Runs a batch: sets out and st of each of the n requests. */
 typedef void (*lane_run)(struct batch_req **batch, size_t n);
 
+/* A lane's thread: the lane and which of its threads. */
+struct lane_thread {
+    struct lane *lane;
+    int index;
+};
+
 struct lane {
     size_t max;                     /* requests in one batch at most (<= BATCHER_MAX) */
     int one_per_key;                /* 1: a key is in one batch in flight at most */
@@ -57,17 +63,11 @@ struct lane {
     int stop;                       /* 1: the threads should end once the queue is empty */
     int nthreads;                   /* threads running */
     pthread_t threads[LANE_THREADS_MAX];
+    struct lane_thread thread_arg[LANE_THREADS_MAX]; /* what each thread is started with */
     struct batch_req *inflight[LANE_THREADS_MAX][BATCHER_MAX]; /* each thread's batch */
     size_t ninflight[LANE_THREADS_MAX];
     int metered; /* 1: counted in /metrics (the commits) */
 };
-
-/* A lane's thread: the lane and which of its threads. */
-struct lane_thread {
-    struct lane *lane;
-    int index;
-};
-static struct lane_thread lane_threads[2][LANE_THREADS_MAX];
 
 /* 1 when a request of `key` is in a batch in flight on lane `l` (lock held). */
 static int key_in_flight(const struct lane *l, const char *key)
@@ -99,8 +99,8 @@ static size_t take(struct lane *l, struct batch_req **batch)
         r->state = B_TAKEN;
         batch[n++] = r;
     }
-    l->tail = &l->head;
-    while (*l->tail) l->tail = &(*l->tail)->next;
+    /* Passed the end: p is the next of the last one left (or the head). */
+    if (!*p) l->tail = p;
     return n;
 }
 
@@ -355,18 +355,18 @@ int batcher_wait(struct batch_req *r, long *out)
     return batcher_result(r, out);
 }
 
-/* Starts n threads of lane l (numbered `which`). Returns 0 or -1. */
-static int lane_start(struct lane *l, int which, int n)
+/* Starts n threads of lane l. Returns 0 or -1. */
+static int lane_start(struct lane *l, int n)
 {
     l->stop = 0;
     for (int i = 0; i < n && i < LANE_THREADS_MAX; i++) {
-        lane_threads[which][i] = (struct lane_thread){.lane = l, .index = i};
+        l->thread_arg[i] = (struct lane_thread){.lane = l, .index = i};
         l->ninflight[i] = 0;
         /* nthreads counts a thread before it may run: it reads nthreads (key_in_flight). */
         pthread_mutex_lock(&l->lock);
         l->nthreads = i + 1;
         pthread_mutex_unlock(&l->lock);
-        if (pthread_create(&l->threads[i], NULL, lane_main, &lane_threads[which][i]) != 0) {
+        if (pthread_create(&l->threads[i], NULL, lane_main, &l->thread_arg[i]) != 0) {
             pthread_mutex_lock(&l->lock);
             l->nthreads = i;
             pthread_mutex_unlock(&l->lock);
@@ -393,7 +393,7 @@ static void lane_stop(struct lane *l)
 int batcher_start(int commit_threads)
 {
     if (commit_threads > LANE_THREADS_MAX) commit_threads = LANE_THREADS_MAX;
-    if (lane_start(&versions, 0, 1) != 0 || lane_start(&commits, 1, commit_threads) != 0) {
+    if (lane_start(&versions, 1) != 0 || lane_start(&commits, commit_threads) != 0) {
         batcher_stop();
         return -1;
     }
