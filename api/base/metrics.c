@@ -42,6 +42,7 @@ static atomic_long gauges[METRICS_GAUGE_COUNT];
 static atomic_ulong deliveries[METRICS_DELIVERY_COUNT];
 static atomic_ulong pngs[METRICS_PNG_COUNT];
 static atomic_ulong commit_batches, commits_batched; /* metrics_commit_batch */
+static atomic_ulong game_loads;                      /* metrics_game_load */
 /* The retention sweep's runs on this server (metrics_sweep). */
 static atomic_ulong sweep_games, sweep_lobbies, sweep_idem, sweep_runs, sweep_batches;
 static atomic_ullong sweep_usec, sweep_last_usec;
@@ -114,6 +115,11 @@ void metrics_commit_batch(size_t n)
 {
     atomic_fetch_add_explicit(&commit_batches, 1, memory_order_relaxed);
     atomic_fetch_add_explicit(&commits_batched, (unsigned long)n, memory_order_relaxed);
+}
+
+void metrics_game_load(void)
+{
+    atomic_fetch_add_explicit(&game_loads, 1, memory_order_relaxed);
 }
 
 void metrics_sweep(const struct metrics_sweep *s)
@@ -235,9 +241,13 @@ char *metrics_render(const struct metrics_db *db, size_t *len)
              "tilehall_commit_batches_total %lu\n"
              "# HELP tilehall_commits_batched_total Requests' moves sent in those batches.\n"
              "# TYPE tilehall_commits_batched_total counter\n"
-             "tilehall_commits_batched_total %lu\n",
+             "tilehall_commits_batched_total %lu\n"
+             "# HELP tilehall_game_loads_total Games this server read from the database and "
+             "decoded (its cache of games did not hold them).\n"
+             "# TYPE tilehall_game_loads_total counter\n"
+             "tilehall_game_loads_total %lu\n",
              metrics_gauge(METRICS_COMMITS_QUEUED), atomic_load(&commit_batches),
-             atomic_load(&commits_batched));
+             atomic_load(&commits_batched), atomic_load(&game_loads));
     buf_putf(&t,
              "# HELP tilehall_webhook_attempts_total Webhook delivery attempts of this server, by "
              "result.\n"

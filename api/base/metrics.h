@@ -56,6 +56,10 @@ void metrics_board_png(enum metrics_png p);
 /* Counts a batch of `n` commits made in one statement (batcher.c). Thread-safe. */
 void metrics_commit_batch(size_t n);
 
+/* Counts a game read and decoded from the database (games.c: not found in its cache).
+ * Thread-safe. */
+void metrics_game_load(void);
+
 /* What one run of the retention sweep did (api/retention.c). */
 struct metrics_sweep {
     long games;       /* games deleted (finished or aborted past RETENTION_DAYS) */

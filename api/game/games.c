@@ -26,6 +26,7 @@
 #include "games.h"
 
 #include <pthread.h>
+#include <stddef.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,35 +35,28 @@
 #include "batcher.h"
 #include "json_game.h"
 #include "log.h"
+#include "metrics.h"
 #include "spare.h"
 #include "store_games.h"
 #include "store_people.h"
 
-/* A cached game: what struct api_game holds but the encoded snapshot. */
-struct cached {
-    char id[AUTH_UUID_LEN + 1];                  /* the game's id */
-    int version;                                 /* its version */
-    int last_seq;                                /* seq of its newest event */
-    int nplayers;                                /* entries in players */
-    struct store_player players[CC_MAX_PLAYERS]; /* names and token hashes */
-    int hints_off;                               /* store_game.hints_off */
-    int seed_chosen;                             /* store_game.seed_chosen (0022) */
-    int rated;                                   /* store_game.rated (0025) */
-    int chat_public;                             /* store_game.chat_public (0026) */
-    enum store_game_state state;                 /* waiting, aborted, or as g says (0009) */
-    struct store_clock clock;                    /* store_game.clock (0011) */
-    struct cc_game g;                            /* the decoded state */
-    unsigned epoch;                              /* store_epoch() when read: see above */
-};
-
 #define CACHE_WAYS 4 /* slots a game may take (a set) */
 
-/* One cached game. */
+/*
+ * One cached game: its id, version and epoch, the decoded game (a struct api_game whose
+ * row.snapshot is left empty), and its GET answer. An action takes the game itself out of
+ * its slot (games_fetch with GAMES_ANY: no copy of its 55 KB) and, once committed, gives the
+ * new state back (games_remember notes the version, games_keep hands the game in): the slot
+ * keeps its id, version and answer meanwhile (ag NULL), so that reads still find the answer.
+ */
 struct slot {
-    struct cached *c;  /* the game, or NULL */
-    char *body;        /* its GET answer at that version, or NULL */
-    size_t body_len;   /* bytes in body */
-    atomic_ulong used; /* the tick of its last use (set under the set's read lock too) */
+    char id[AUTH_UUID_LEN + 1]; /* the game's id, or "" for an empty slot */
+    int version;                /* the version cached */
+    unsigned epoch;             /* store_epoch() when read: see above */
+    struct api_game *ag;        /* the game at that version, or NULL (lent to an action) */
+    char *body;                 /* its GET answer at that version, or NULL */
+    size_t body_len;            /* bytes in body */
+    atomic_ulong used;          /* the tick of its last use (set under the set's read lock too) */
 };
 
 /* The slots a game may take. */
@@ -88,7 +82,7 @@ static struct slot *slot_find(struct set *t, const char *id)
 {
     for (int i = 0; i < CACHE_WAYS; i++) {
         struct slot *s = &t->way[i];
-        if (s->c && strcmp(s->c->id, id) == 0) {
+        if (s->id[0] && strcmp(s->id, id) == 0) {
             atomic_store_explicit(&s->used,
                                   atomic_fetch_add_explicit(&tick, 1, memory_order_relaxed),
                                   memory_order_relaxed);
@@ -118,7 +112,7 @@ void games_shutdown(void)
     batcher_stop();
     for (size_t i = 0; i < nsets; i++) {
         for (int w = 0; w < CACHE_WAYS; w++) {
-            free(sets[i].way[w].c);
+            free(sets[i].way[w].ag);
             free(sets[i].way[w].body);
         }
         pthread_rwlock_destroy(&sets[i].lock);
@@ -135,47 +129,71 @@ static void fix_names(struct api_game *ag)
         ag->names[i] = i < ag->row.nplayers ? ag->row.players[i].name : "";
 }
 
+/* Copies game `from` into `to` but its encoded snapshot (8 KB, never used from the cache). */
+static void copy_game(struct api_game *to, const struct api_game *from)
+{
+    memcpy(to->id, from->id, sizeof to->id);
+    memcpy(&to->row, &from->row, offsetof(struct store_game, snapshot));
+    to->row.snapshot_len = 0;
+    memcpy(&to->g, &from->g, sizeof to->g);
+    to->epoch = from->epoch;
+    fix_names(to);
+}
+
+/* The usable slot of game `id` in set `t` (locked): holding its game (at `version` unless that
+ * is -1) read in the newest epoch; or NULL. */
+static struct slot *slot_usable(struct set *t, const char *id, int version)
+{
+    struct slot *s = slot_find(t, id);
+    if (!s || !s->ag || (version >= 0 && s->version != version) || s->epoch != store_epoch_newest())
+        return NULL;
+    return s;
+}
+
 /* A copy of the cached game `id` (at `version` unless it is -1), or NULL. */
 static struct api_game *from_cache(const char *id, int version)
 {
     struct set *t = set_of(id);
     struct api_game *copy = NULL;
     pthread_rwlock_rdlock(&t->lock);
-    const struct slot *s = slot_find(t, id);
-    const struct cached *c = s ? s->c : NULL;
-    if (c && (version < 0 || c->version == version) && c->epoch == store_epoch_newest() &&
-        (copy = spare_take(SPARE_GAME, sizeof *copy)) != NULL) {
-        copy->epoch = c->epoch;
-        memcpy(copy->id, c->id, sizeof copy->id);
-        copy->row.version = c->version;
-        copy->row.last_seq = c->last_seq;
-        copy->row.nplayers = c->nplayers;
-        memcpy(copy->row.players, c->players, sizeof copy->row.players);
-        copy->row.hints_off = c->hints_off;
-        copy->row.seed_chosen = c->seed_chosen;
-        copy->row.rated = c->rated;
-        copy->row.chat_public = c->chat_public;
-        copy->row.state = c->state;
-        copy->row.clock = c->clock;
-        copy->row.snapshot_len = 0;
-        memcpy(&copy->g, &c->g, sizeof copy->g);
-    }
+    const struct slot *s = slot_usable(t, id, version);
+    if (s && (copy = spare_take(SPARE_GAME, sizeof *copy)) != NULL) copy_game(copy, s->ag);
     pthread_rwlock_unlock(&t->lock);
     if (copy) {
-        fix_names(copy);
         copy->cached = 1;
+        copy->lent = 0;
     }
     return copy;
 }
 
+/* The cached game `id` itself, taken out of its slot for an action (see struct slot), or
+ * NULL. */
+static struct api_game *take_from_cache(const char *id)
+{
+    struct set *t = set_of(id);
+    pthread_rwlock_wrlock(&t->lock);
+    struct slot *s = slot_usable(t, id, -1);
+    struct api_game *ag = s ? s->ag : NULL;
+    if (s) s->ag = NULL;
+    pthread_rwlock_unlock(&t->lock);
+    if (ag) {
+        ag->cached = 1;
+        ag->lent = 1;
+        ag->given_back = 0;
+    }
+    return ag;
+}
+
 /* Puts `ag` (and `body`) into its slot of set `t` (locked: the one that holds the game, else
- * an empty one, else the least recently used) unless that holds a newer version. */
-static void slot_put(struct set *t, const struct api_game *ag, const char *body, size_t len)
+ * an empty one, else the least recently used) unless that holds a newer version. A game
+ * lent by the cache (ag->lent) whose slot waits for it is not copied: the slot notes its
+ * version and answer, and ag->given_back says that games_keep() may hand it in. */
+static void slot_put(struct set *t, struct api_game *ag, const char *body, size_t len)
 {
     if (ag->epoch != store_epoch_newest()) return; /* read before a failover */
     struct slot *s = slot_find(t, ag->id);
     for (int i = 0; !s && i < CACHE_WAYS; i++)
-        if (!t->way[i].c) s = &t->way[i];
+        if (!t->way[i].id[0]) s = &t->way[i];
     for (int i = 0; !s && i < CACHE_WAYS; i++) {
         struct slot *w = &t->way[i];
         if (!s || atomic_load_explicit(&w->used, memory_order_relaxed) <
@@ -184,24 +202,23 @@ static void slot_put(struct set *t, const struct api_game *ag, const char *body,
     }
     atomic_store_explicit(&s->used, atomic_fetch_add_explicit(&tick, 1, memory_order_relaxed),
                           memory_order_relaxed);
-    int same = s->c && strcmp(s->c->id, ag->id) == 0 && s->c->epoch == ag->epoch;
-    if (same && s->c->version > ag->row.version) return;
-    if (same && s->c->version == ag->row.version && (!body || s->body)) return;
-    if (!s->c && !(s->c = malloc(sizeof *s->c))) return;
-    struct cached *c = s->c;
-    memcpy(c->id, ag->id, sizeof c->id);
-    c->version = ag->row.version;
-    c->last_seq = ag->row.last_seq;
-    c->nplayers = ag->row.nplayers;
-    memcpy(c->players, ag->row.players, sizeof c->players);
-    c->hints_off = ag->row.hints_off;
-    c->seed_chosen = ag->row.seed_chosen;
-    c->rated = ag->row.rated;
-    c->chat_public = ag->row.chat_public;
-    c->state = ag->row.state;
-    c->clock = ag->row.clock;
-    c->epoch = ag->epoch;
-    memcpy(&c->g, &ag->g, sizeof c->g);
+    int same = s->id[0] && strcmp(s->id, ag->id) == 0 && s->epoch == ag->epoch;
+    if (same && s->version > ag->row.version) return;
+    if (same && s->version == ag->row.version && s->ag && (!body || s->body)) return;
+    if (same && !s->ag && ag->lent) {
+        ag->given_back = 1; /* the slot waits for it: games_keep() */
+    } else {
+        if (!s->ag && !(s->ag = malloc(sizeof *s->ag))) {
+            s->id[0] = '\0';
+            return;
+        }
+        copy_game(s->ag, ag);
+        s->ag->cached = 1;
+        s->ag->lent = 0;
+    }
+    memcpy(s->id, ag->id, sizeof s->id);
+    s->version = ag->row.version;
+    s->epoch = ag->epoch;
     /* A bank's answer changes as its time runs: written afresh at each read (0011). */
     if (ag->row.clock.kind == STORE_CLOCK_BANK) body = NULL;
     free(s->body);
@@ -244,7 +261,8 @@ struct api_game *games_fetch(const char *id, enum games_from from, int version,
                 return NULL;
             }
         }
-        struct api_game *copy = from_cache(id, version);
+        struct api_game *copy =
+            from == GAMES_ANY && version < 0 ? take_from_cache(id) : from_cache(id, version);
         if (copy) return copy;
     }
     struct api_game *ag = spare_take(SPARE_GAME, sizeof *ag);
@@ -254,6 +272,7 @@ struct api_game *games_fetch(const char *id, enum games_from from, int version,
     }
     snprintf(ag->id, sizeof ag->id, "%s", id);
     ag->cached = 0;
+    ag->lent = 0;
     enum store_status s = store_game_load(id, &ag->row);
     ag->epoch = store_epoch(); /* of the connection the load ran on */
     if (s != STORE_OK) {
@@ -267,6 +286,7 @@ struct api_game *games_fetch(const char *id, enum games_from from, int version,
         goto fail;
     }
     fix_names(ag);
+    metrics_game_load();
     games_remember(ag, NULL, 0);
     return ag;
 fail:
@@ -274,7 +294,7 @@ fail:
     return NULL;
 }
 
-void games_remember(const struct api_game *ag, const char *body, size_t len)
+void games_remember(struct api_game *ag, const char *body, size_t len)
 {
     if (!sets) return;
     struct set *t = set_of(ag->id);
@@ -364,7 +384,7 @@ int games_cached_body(const char *id, int version,
     int found = 0;
     pthread_rwlock_rdlock(&t->lock);
     const struct slot *s = slot_find(t, id);
-    if (s && s->body && s->c->version == version) {
+    if (s && s->body && s->version == version) {
         use(arg, s->body, s->body_len);
         found = 1;
     }
@@ -387,6 +407,24 @@ void games_turn(const struct cc_game *g, struct store_turn *out)
 void games_free(struct api_game *ag)
 {
     spare_give(SPARE_GAME, ag);
+}
+
+void games_keep(struct api_game *ag)
+{
+    if (ag && ag->lent && ag->given_back) {
+        struct set *t = set_of(ag->id);
+        pthread_rwlock_wrlock(&t->lock);
+        struct slot *s = slot_find(t, ag->id);
+        int in = s && !s->ag && s->version == ag->row.version && s->epoch == ag->epoch;
+        if (in) {
+            ag->lent = 0;
+            ag->row.snapshot_len = 0;
+            s->ag = ag;
+        }
+        pthread_rwlock_unlock(&t->lock);
+        if (in) return;
+    }
+    games_free(ag);
 }
 
 const char *games_status(const struct api_game *ag)

@@ -15,14 +15,18 @@ struct api_game {
     struct store_game row;             /* the row: version, players (snapshot: see cached) */
     struct cc_game g;                  /* the decoded state */
     const char *names[CC_MAX_PLAYERS]; /* row.players[s].name */
-    int cached;                        /* 1: a copy from the cache (row.snapshot left empty) */
+    int cached;                        /* 1: from the cache (row.snapshot left empty) */
+    int lent;                          /* 1: the cache's own, lent to an action (GAMES_ANY) */
+    int given_back;                    /* with lent: its commit noted (games_remember) */
     unsigned epoch;                    /* store_epoch() of the read it came from (games.c) */
 };
 
 /*
  * Where games_load() may take a game from:
  * GAMES_ANY     the cache, whatever version it holds: for actions, whose commit checks
- *               the version (a stale copy is found out there: load again with GAMES_DB);
+ *               the version (a stale copy is found out there: load again with GAMES_DB).
+ *               The cache's game itself is lent, not copied: give it back with games_keep()
+ *               once done with it (games_free() drops it);
  * GAMES_CURRENT the cache when it holds the version stored now (one small query), else
  *               the database: for reads;
  * GAMES_DB      the database.
@@ -61,12 +65,17 @@ struct api_game *games_fetch(const char *id, enum games_from from, int version,
 /*
  * Puts `ag` (a state as stored, e.g. just committed, at version ag->row.version) into the
  * cache with `body` (if not NULL, `len` bytes: its GET answer, copied), unless the cache
- * holds a newer version of the game.
+ * holds a newer version of the game. A game the cache lent (GAMES_ANY) is not copied: its
+ * slot notes the version and answer and waits for games_keep(); it must not change after.
  */
-void games_remember(const struct api_game *ag, const char *body, size_t len);
+void games_remember(struct api_game *ag, const char *body, size_t len);
 
 /* Frees a game from games_load(); NULL is fine. */
 void games_free(struct api_game *ag);
+
+/* games_free() for a caller done with `ag`, that hands a game the cache lent back to it
+ * when committed since as the cache noted (games_remember), no newer version in between. */
+void games_keep(struct api_game *ag);
 
 /*
  * The seat whose token `token` is in game `ag` into *seat (each seat compared in constant

@@ -165,9 +165,37 @@ static int pattern_segments(const char *pattern)
     return strcmp(pattern, "/") == 0 ? 0 : n;
 }
 
-/* api_route_find_in() with each pattern's segment count in nsegs[] (or NULL): a pattern of
- * another count than the path's is passed over without being matched. */
-static enum api_route_status find(const struct api_route *table, const unsigned char *nsegs,
+/* What is known of a table's rows before any request (route_index_init): the lookup of
+ * the service's table matches a path against the patterns of its own segment count only,
+ * and takes a pattern's methods and Allow header from here. */
+struct route_index {
+    unsigned char nseg[COUNT(routes)]; /* each row's pattern's segments */
+    short first[COUNT(routes)];        /* the first row of each row's pattern */
+    short next[COUNT(routes)];         /* the next row of the same pattern, or -1 */
+    char allow[COUNT(routes)][sizeof((struct api_route_match *)0)->allow]; /* (first rows') */
+};
+
+/* The methods of the rows of `table` (n rows) whose pattern is `pattern`, in table order, into
+ * `allow` (`cap` bytes, cut to fit: see the unit test); into *route the first of them whose
+ * method is `method` (NULL: none), or NULL. */
+static void pattern_methods(const struct api_route *table, size_t n, const char *pattern,
+                            const char *method, char *allow, size_t cap,
+                            const struct api_route **route)
+{
+    size_t used = 0;
+    allow[0] = '\0';
+    *route = NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (table[i].pattern != pattern && strcmp(table[i].pattern, pattern) != 0) continue;
+        if (!*route && method && strcmp(table[i].method, method) == 0) *route = &table[i];
+        int w = snprintf(allow + used, cap - used, "%s%s", used ? ", " : "", table[i].method);
+        if (w > 0) used += (size_t)w;
+        if (used >= cap) used = cap - 1; /* cut: see the unit test */
+    }
+}
+
+/* api_route_find_in() with what `ix` (or NULL) knows of `table`. */
+static enum api_route_status find(const struct api_route *table, const struct route_index *ix,
                                   size_t n, const char *method, const char *path,
                                   struct api_route_match *m)
 {
@@ -179,12 +207,14 @@ static enum api_route_status find(const struct api_route *table, const unsigned 
     int nseg = path ? split(path, m->buf, sizeof m->buf, seg) : -1;
     if (nseg < 0) return API_ROUTE_NOT_FOUND;
     int best = -1;
+    size_t row = 0;
     for (size_t i = 0; i < n; i++) {
-        if (nsegs && nsegs[i] != nseg) continue;
+        if (ix && ix->nseg[i] != nseg) continue;
         const char *arg;
         int score = match(table[i].pattern, seg, nseg, 0, &arg);
         if (score > best) {
             best = score;
+            row = i;
             m->pattern = table[i].pattern;
             m->arg = arg;
         }
@@ -196,14 +226,13 @@ static enum api_route_status find(const struct api_route *table, const unsigned 
         if (seg[i] != m->arg || !auth_uuid_valid(seg[i])) continue;
         for (char *c = seg[i]; *c; c++) *c = (char)tolower((unsigned char)*c);
     }
-    size_t used = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (table[i].pattern != m->pattern && strcmp(table[i].pattern, m->pattern) != 0) continue;
-        if (!m->route && method && strcmp(table[i].method, method) == 0) m->route = &table[i];
-        int w = snprintf(m->allow + used, sizeof m->allow - used, "%s%s", used ? ", " : "",
-                         table[i].method);
-        if (w > 0) used += (size_t)w;
-        if (used >= sizeof m->allow) used = sizeof m->allow - 1; /* cut: see the unit test */
+    if (!ix) {
+        pattern_methods(table, n, m->pattern, method, m->allow, sizeof m->allow, &m->route);
+    } else {
+        int first = ix->first[row];
+        memcpy(m->allow, ix->allow[first], sizeof m->allow);
+        for (int i = first; method && i >= 0 && !m->route; i = ix->next[i])
+            if (strcmp(table[i].method, method) == 0) m->route = &table[i];
     }
     return m->route ? API_ROUTE_FOUND : API_ROUTE_NO_METHOD;
 }
@@ -214,22 +243,38 @@ enum api_route_status api_route_find_in(const struct api_route *table, size_t n,
     return find(table, NULL, n, method, path, m);
 }
 
-/* The segment count of each of routes[] (routes_nseg_init): every request's path is
- * matched against the patterns of its own count only. */
-static unsigned char routes_nseg[COUNT(routes)];
-static pthread_once_t routes_nseg_once = PTHREAD_ONCE_INIT;
+static struct route_index routes_ix; /* of routes[] (route_index_init) */
+static pthread_once_t routes_ix_once = PTHREAD_ONCE_INIT;
 
-static void routes_nseg_init(void)
+static void route_index_init(void)
 {
-    for (size_t i = 0; i < COUNT(routes); i++)
-        routes_nseg[i] = (unsigned char)pattern_segments(routes[i].pattern);
+    struct route_index *ix = &routes_ix;
+    for (size_t i = 0; i < COUNT(routes); i++) {
+        ix->nseg[i] = (unsigned char)pattern_segments(routes[i].pattern);
+        ix->next[i] = -1;
+        ix->first[i] = (short)i;
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(routes[j].pattern, routes[i].pattern) == 0) {
+                ix->first[i] = ix->first[j];
+                break;
+            }
+        if (ix->first[i] != (short)i) {
+            int last = ix->first[i];
+            while (ix->next[last] >= 0) last = ix->next[last];
+            ix->next[last] = (short)i;
+            continue;
+        }
+        const struct api_route *unused;
+        pattern_methods(routes, COUNT(routes), routes[i].pattern, NULL, ix->allow[i],
+                        sizeof ix->allow[i], &unused);
+    }
 }
 
 enum api_route_status api_route_find(const char *method, const char *path,
                                      struct api_route_match *m)
 {
-    pthread_once(&routes_nseg_once, routes_nseg_init);
-    return find(routes, routes_nseg, COUNT(routes), method, path, m);
+    pthread_once(&routes_ix_once, route_index_init);
+    return find(routes, &routes_ix, COUNT(routes), method, path, m);
 }
 
 /* 1 when `path` lies under one of json_only[]. */

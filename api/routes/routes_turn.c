@@ -55,12 +55,13 @@ struct act_wait {
     struct game_result r; /* holds the pending commit */
 };
 
-/* Frees `w`, dropping its commit if still queued. */
+/* Frees `w`, dropping its commit if still queued; its game, if committed, goes back to the
+ * cache that lent it (games_keep). */
 static void act_wait_free(struct act_wait *w)
 {
     game_result_free(&w->r);
     free(w->x.refused.body);
-    games_free(w->ag);
+    games_keep(w->ag);
     free(w);
 }
 
