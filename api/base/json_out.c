@@ -200,6 +200,24 @@ void json_out_raw(struct json_out *o, const char *json, size_t len)
     value(o, json, len);
 }
 
+size_t json_out_len(const struct json_out *o)
+{
+    return o->buf.len;
+}
+
+void json_out_repeat(struct json_out *o, size_t from, size_t len)
+{
+    if (from > o->buf.len || len > o->buf.len - from) {
+        o->buf.err = BUF_NOMEM; /* (a writer's mistake: never a wrong document) */
+        return;
+    }
+    char *d = buf_room(&o->buf, len); /* (may move the text: the source is found after) */
+    if (!d) return;
+    memcpy(d, o->buf.p + from, len);
+    buf_added(&o->buf, len);
+    o->comma = 1;
+}
+
 void json_out_kint(struct json_out *o, const char *key, long long v)
 {
     json_out_key(o, key);

@@ -61,6 +61,13 @@ void json_out_reserve(struct json_out *o, size_t n);
 /* `len` bytes of JSON text written as one value (an object, an array ... made elsewhere). */
 void json_out_raw(struct json_out *o, const char *json, size_t len);
 
+/* The bytes written so far: where a piece about to be written starts (json_out_repeat). */
+size_t json_out_len(const struct json_out *o);
+
+/* Writes again the `len` bytes written from `from` on (json_out_len() before them): a piece
+ * that ended with a value, so that what follows it needs a comma. */
+void json_out_repeat(struct json_out *o, size_t from, size_t len);
+
 /* A member: json_out_key() then the value. */
 void json_out_kint(struct json_out *o, const char *key, long long v);
 /* A member whose value is `v` when `present`, else null (a seat that is none, a status that

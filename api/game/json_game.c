@@ -738,9 +738,49 @@ static long same_as(const struct cc_game *g, const struct cc_placement *buf, siz
     return -1;
 }
 
+/* Placements whose "follower" and "spots" members were written already in a list: a
+ * placement of the same tile, rotation and figures' locations (most of a list: one tile, in
+ * a few rotations, on many squares) has the same bytes, copied from the first. */
+#define SPOTS_SEEN_MAX 16
+struct spots_seen {
+    struct cc_placement p[SPOTS_SEEN_MAX];            /* what the members say (x, y, hike unused) */
+    size_t from[SPOTS_SEEN_MAX], len[SPOTS_SEEN_MAX]; /* where their bytes are in the list */
+    int n;                                            /* entries used */
+};
+
+/* Whether placements `a` and `b` give the same "follower" and "spots" (add_spots). */
+static int same_spots(const struct cc_placement *a, const struct cc_placement *b)
+{
+    return a->tile == b->tile && a->rot == b->rot && a->follower == b->follower &&
+           a->stable == b->stable && a->large == b->large && a->builder == b->builder &&
+           a->pig == b->pig;
+}
+
+/* Members "follower" and "spots" of placement `p`: copied from an earlier placement's in
+ * `seen`, else written (and noted there while it has room). */
+static void add_follower_spots(struct json_out *o, const struct cc_game *g,
+                               const struct cc_placement *p, struct spots_seen *seen)
+{
+    for (int i = 0; i < seen->n; i++)
+        if (same_spots(&seen->p[i], p)) {
+            json_out_repeat(o, seen->from[i], seen->len[i]);
+            return;
+        }
+    size_t from = json_out_len(o);
+    add_locations(o, "follower", p->follower);
+    add_spots(o, g, p);
+    if (seen->n == SPOTS_SEEN_MAX) return;
+    seen->p[seen->n] = *p;
+    seen->from[seen->n] = from;
+    seen->len[seen->n] = json_out_len(o) - from;
+    seen->n++;
+}
+
 void json_placement_list(struct json_out *o, const struct cc_game *g, struct cc_placement *buf,
                          size_t cap)
 {
+    struct spots_seen seen;
+    seen.n = 0;
     int hand = cc_game_uses_hand(g);
     size_t n = cc_legal_placements(g, buf, cap, true);
     if (n > cap) n = cap;
@@ -761,8 +801,7 @@ void json_placement_list(struct json_out *o, const struct cc_game *g, struct cc_
         json_out_kint(o, "rotation", p->rot * 90);
         long twin = same_as(g, buf, i);
         if (twin >= 0) json_out_kint(o, "same_as", twin);
-        add_locations(o, "follower", p->follower);
-        add_spots(o, g, p);
+        add_follower_spots(o, g, p, &seen);
         if (info->stables) add_locations(o, "stable", p->stable);
         if (info->hikes) {
             json_out_key(o, "hike");

@@ -157,3 +157,43 @@ Test(json_out, a_string_exactly_at_the_limit)
     free(digits);
     free(s);
 }
+
+Test(json_out, a_piece_written_again)
+{
+    struct json_out o;
+    json_out_init(&o);
+    json_out_begin_array(&o);
+    json_out_begin_object(&o);
+    json_out_kint(&o, "x", 1);
+    size_t from = json_out_len(&o);
+    json_out_key(&o, "spots");
+    json_out_begin_array(&o);
+    json_out_string(&o, "N");
+    json_out_end_array(&o);
+    size_t len = json_out_len(&o) - from;
+    json_out_end_object(&o);
+    json_out_begin_object(&o);
+    json_out_kint(&o, "x", 2);
+    json_out_repeat(&o, from, len);
+    json_out_kint(&o, "y", 3); /* a comma after the piece */
+    json_out_end_object(&o);
+    json_out_end_array(&o);
+    expect(&o, "[{\"x\":1,\"spots\":[\"N\"]},{\"x\":2,\"spots\":[\"N\"],\"y\":3}]");
+    /* Bytes that were never written: no document. */
+    json_out_begin_array(&o);
+    json_out_repeat(&o, 0, 2);
+    cr_assert_null(json_out_take(&o, NULL));
+    json_out_free(&o);
+}
+
+Test(json_out, a_piece_written_again_past_the_limit_is_no_document)
+{
+    size_t n = JSON_OUT_MAX / 2;
+    struct json_out o;
+    char *raw = open_digits(&o, n);
+    json_out_repeat(&o, 1, n); /* twice n digits and a bracket: past the limit */
+    json_out_end_array(&o);
+    cr_assert_null(json_out_take(&o, NULL));
+    free(raw);
+    json_out_free(&o);
+}
