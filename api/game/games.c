@@ -129,7 +129,8 @@ static void fix_names(struct api_game *ag)
         ag->names[i] = i < ag->row.nplayers ? ag->row.players[i].name : "";
 }
 
-/* Copies game `from` into `to` but its encoded snapshot (8 KB, never used from the cache). */
+/* Copies game `from` into `to` but its encoded snapshot (8 KB, never used from the cache):
+ * a copy that is the cache's, or comes from it, and is lent to nobody. */
 static void copy_game(struct api_game *to, const struct api_game *from)
 {
     memcpy(to->id, from->id, sizeof to->id);
@@ -137,6 +138,8 @@ static void copy_game(struct api_game *to, const struct api_game *from)
     to->row.snapshot_len = 0;
     memcpy(&to->g, &from->g, sizeof to->g);
     to->epoch = from->epoch;
+    to->cached = 1;
+    to->lent = 0;
     fix_names(to);
 }
 
@@ -159,10 +162,6 @@ static struct api_game *from_cache(const char *id, int version)
     const struct slot *s = slot_usable(t, id, version);
     if (s && (copy = spare_take(SPARE_GAME, sizeof *copy)) != NULL) copy_game(copy, s->ag);
     pthread_rwlock_unlock(&t->lock);
-    if (copy) {
-        copy->cached = 1;
-        copy->lent = 0;
-    }
     return copy;
 }
 
@@ -213,8 +212,6 @@ static void slot_put(struct set *t, struct api_game *ag, const char *body, size_
             return;
         }
         copy_game(s->ag, ag);
-        s->ag->cached = 1;
-        s->ag->lent = 0;
     }
     memcpy(s->id, ag->id, sizeof s->id);
     s->version = ag->row.version;
