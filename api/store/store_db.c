@@ -1050,6 +1050,11 @@ struct conn {
     unsigned fail_ups;     /* ...conn_ups moved on since the attempt that failed */
     unsigned tli;          /* the timeline of the primary pg reached (store_epoch) */
     int checked;           /* pg passed conn_alive() and nothing was sent on it since */
+    /* The statements prepared on pg: each is prepared at its first use, not all at
+     * connect, so that a new connection costs a few milliseconds instead of a round trip
+     * for each of ST_COUNT statements (after a failover every thread of every server
+     * reconnects at once, and preparing them all held requests for a second). */
+    unsigned char prepared[(ST_COUNT + 7) / 8];
 };
 
 static atomic_uint conn_gen;   /* bumped when every connection may be dead */
@@ -1245,8 +1250,8 @@ void db_index_lookups(void)
     index_lookups = 1;
 }
 
-/* Connects and (with `prepare`) prepares every statement. Returns the connection or NULL. */
-static PGconn *connect_prepared(int prepare)
+/* Connects (a thread's connection). Returns the connection or NULL. */
+static PGconn *connect_thread(void)
 {
     PGconn *pg = db_connect("connect");
     if (!pg) return NULL;
@@ -1254,27 +1259,15 @@ static PGconn *connect_prepared(int prepare)
         PQfinish(pg);
         return NULL;
     }
-    for (int i = 0; prepare && i < ST_COUNT; i++) {
-        char name[16];
-        snprintf(name, sizeof name, "s%d", i);
-        PGresult *res = PQprepare(pg, name, stmt_sql[i], 0, NULL);
-        int ok = PQresultStatus(res) == PGRES_COMMAND_OK;
-        if (!ok) db_log("prepare", pg, res);
-        PQclear(res);
-        if (!ok) {
-            PQfinish(pg);
-            return NULL;
-        }
-    }
     return pg;
 }
 
 /*
- * The calling thread's connection, connecting when needed; NULL while unreachable.
- * Without `prepare` a new connection has no prepared statements (for migrations, which
- * create the tables the statements need; such a connection must be dropped after use).
+ * The calling thread's connection, connecting when needed; NULL while unreachable. With
+ * `timeline` a new connection learns the timeline of its primary (store_epoch), which
+ * the migrations' short-lived connection has no use for.
  */
-static PGconn *conn_get_opt(int prepare)
+static PGconn *conn_get_opt(int timeline)
 {
     pthread_once(&key_once, key_make);
     struct conn *c = pthread_getspecific(conn_key);
@@ -1313,13 +1306,14 @@ static PGconn *conn_get_opt(int prepare)
     if (!c->pg) {
         long long now = api_now_ms();
         if (now < c->next_try_ms && atomic_load(&conn_ups) == c->fail_ups) return NULL;
-        c->pg = connect_prepared(prepare);
+        c->pg = connect_thread();
+        memset(c->prepared, 0, sizeof c->prepared);
         if (!c->pg) {
             c->next_try_ms = now + RECONNECT_DELAY_MS;
             c->fail_ups = atomic_load(&conn_ups);
         } else {
             c->gen = gen;
-            c->tli = prepare ? conn_timeline(c->pg) : 0;
+            c->tli = timeline ? conn_timeline(c->pg) : 0;
             unsigned seen = atomic_load(&newest_tli);
             while (c->tli > seen && !atomic_compare_exchange_weak(&newest_tli, &seen, c->tli)) {
             }
@@ -1416,6 +1410,74 @@ static enum store_status conn_before_use(PGconn **pgp)
     return STORE_OK;
 }
 
+/* The thread's record of what is prepared on `pg`, or NULL when `pg` is not the calling
+ * thread's connection (no other connection runs prepared statements). */
+static struct conn *conn_of(const PGconn *pg)
+{
+    pthread_once(&key_once, key_make);
+    struct conn *c = pthread_getspecific(conn_key);
+    return c && c->pg == pg ? c : NULL;
+}
+
+static int is_prepared(const struct conn *c, enum stmt st)
+{
+    return (c->prepared[st / 8] >> (st % 8)) & 1;
+}
+
+static void set_prepared(struct conn *c, enum stmt st, int on)
+{
+    unsigned char bit = (unsigned char)(1u << (st % 8));
+    c->prepared[st / 8] =
+        (unsigned char)(on ? c->prepared[st / 8] | bit : c->prepared[st / 8] & ~bit);
+}
+
+void db_stmt_name(enum stmt st, char name[16])
+{
+    snprintf(name, 16, "s%d", (int)st);
+}
+
+/* Prepares `st` on `pg` (the thread's connection, outside a pipeline) unless it is
+ * already. STORE_OK, or the mapped failure (the connection dropped when it was lost). */
+static enum store_status prepare_now(PGconn *pg, enum stmt st)
+{
+    struct conn *c = conn_of(pg);
+    if (!c) {
+        log_kv(LOG_ERROR, "prepared statement on a connection not the thread's", "op", stmt_sql[st],
+               NULL);
+        return STORE_ERROR;
+    }
+    if (is_prepared(c, st)) return STORE_OK;
+    char name[16];
+    db_stmt_name(st, name);
+    conn_sending(pg);
+    PGresult *res = PQprepare(pg, name, stmt_sql[st], 0, NULL);
+    enum store_status s = STORE_OK;
+    if (PQresultStatus(res) == PGRES_COMMAND_OK)
+        set_prepared(c, st, 1);
+    else
+        s = fail_status(pg, res, "prepare");
+    PQclear(res);
+    return s;
+}
+
+int db_pipe_prepare(PGconn *pg, enum stmt st)
+{
+    struct conn *c = conn_of(pg);
+    if (!c) return -1;
+    if (is_prepared(c, st)) return 0;
+    char name[16];
+    db_stmt_name(st, name);
+    if (!PQsendPrepare(pg, name, stmt_sql[st], 0, NULL)) return -1;
+    set_prepared(c, st, 1); /* db_pipe_unprepared() takes it back if it fails */
+    return 1;
+}
+
+void db_pipe_unprepared(PGconn *pg, enum stmt st)
+{
+    struct conn *c = conn_of(pg);
+    if (c) set_prepared(c, st, 0);
+}
+
 /* The result of the statement sent on `pg`: the last one, or the first error (which a
  * result that came before it, such as a command completed before the server died, does
  * not hide). NULL when none came at all. */
@@ -1455,7 +1517,7 @@ enum store_status db_run_fmt(PGconn **pgp, enum stmt st, int n, const char *cons
                              const int *lens, int binary, PGresult **out)
 {
     char name[16];
-    snprintf(name, sizeof name, "s%d", (int)st);
+    db_stmt_name(st, name);
     int formats[DB_MAX_PARAMS] = {0};
     if (n > DB_MAX_PARAMS) return STORE_ERROR;
     for (int i = 0; lens && i < n; i++) formats[i] = lens[i] ? 1 : 0;
@@ -1466,19 +1528,24 @@ enum store_status db_run_fmt(PGconn **pgp, enum stmt st, int n, const char *cons
     }
     for (int attempt = 0;; attempt++) {
         PGconn *pg = *pgp;
-        conn_sending(pg);
-        int sent = PQsendQueryPrepared(pg, name, n, vals, lens, formats, binary);
-        PGresult *res = sent ? take_result(pg) : NULL;
-        ExecStatusType rs = PQresultStatus(res);
-        if (rs == PGRES_COMMAND_OK || rs == PGRES_TUPLES_OK) {
-            *out = res;
-            return STORE_OK;
+        /* Its first use on this connection prepares it; failing, it was never sent. */
+        enum store_status s = prepare_now(pg, st);
+        int sent = 0;
+        if (s == STORE_OK) {
+            conn_sending(pg);
+            sent = PQsendQueryPrepared(pg, name, n, vals, lens, formats, binary);
+            PGresult *res = sent ? take_result(pg) : NULL;
+            ExecStatusType rs = PQresultStatus(res);
+            if (rs == PGRES_COMMAND_OK || rs == PGRES_TUPLES_OK) {
+                *out = res;
+                return STORE_OK;
+            }
+            /* A statement a read-only server refused did not run: as good as never sent. */
+            const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+            if (state && strcmp(state, STATE_READ_ONLY) == 0) sent = 0;
+            s = fail_status(pg, res, stmt_sql[st]);
+            PQclear(res);
         }
-        /* A statement a read-only server refused did not run: as good as never sent. */
-        const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
-        if (state && strcmp(state, STATE_READ_ONLY) == 0) sent = 0;
-        enum store_status s = fail_status(pg, res, stmt_sql[st]);
-        PQclear(res);
         if (s == STORE_UNAVAILABLE && idle && attempt == 0 && (!sent || stmt_repeatable[st]) &&
             (*pgp = db_conn()) != NULL) {
             log_kv(LOG_INFO, "statement sent again on a new connection", "op",
@@ -1696,6 +1763,10 @@ enum store_status store_migrate(const struct store_migration *list, size_t n)
         s = db_exec(pg, "DELETE FROM idempotency WHERE created_at < now() - interval '24 hours'",
                     "idempotency purge");
     }
+    /* Every statement is prepared once here, on the schema just made: one that does not
+     * fit it fails the start, not the first request that uses it (connections prepare
+     * each statement at its first use). */
+    for (int i = 0; s == STORE_OK && same && i < ST_COUNT; i++) s = prepare_now(pg, (enum stmt)i);
     conn_drop();
     return s;
 }

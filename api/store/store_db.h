@@ -180,6 +180,17 @@ void db_on_notice(void *arg, const char *message);
 enum store_status db_run_fmt(PGconn **pgp, enum stmt st, int n, const char *const *vals,
                              const int *lens, int binary, PGresult **out);
 
+/* The name statement `st` is prepared under ("s" and its number). */
+void db_stmt_name(enum stmt st, char name[16]);
+
+/* Sends the preparation of `st` into the pipeline on `pg` (the calling thread's
+ * connection) unless `st` is prepared there already: 1 when sent (its answer comes before
+ * the statement's), 0 when not needed, -1 when it could not be sent. */
+int db_pipe_prepare(PGconn *pg, enum stmt st);
+
+/* The preparation of `st` sent by db_pipe_prepare() failed: it is prepared at its next use. */
+void db_pipe_unprepared(PGconn *pg, enum stmt st);
+
 /* db_run_fmt() with results in text. */
 enum store_status db_run(PGconn **pgp, enum stmt st, int n, const char *const *vals,
                          const int *lens, PGresult **out);

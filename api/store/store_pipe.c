@@ -49,9 +49,19 @@ void db_pipe_send(struct db_pipe *p, enum stmt st, int n, const char *const *val
         return;
     }
     for (int i = 0; lens && i < n; i++) formats[i] = lens[i] ? 1 : 0;
+    /* Its first use on this connection: its preparation goes into the pipeline first. */
+    int prep = db_pipe_prepare(p->pg, st);
+    if (prep == 1) {
+        p->checks[p->n] = (struct db_pipe_check){.want = PIPE_PREPARE};
+        p->stmts[p->n++] = st;
+        if (grow(p)) {
+            p->failed = STORE_ERROR;
+            return;
+        }
+    }
     char name[16];
-    snprintf(name, sizeof name, "s%d", (int)st);
-    if (!PQsendQueryPrepared(p->pg, name, n, vals, lens, formats, 0)) {
+    db_stmt_name(st, name);
+    if (prep < 0 || !PQsendQueryPrepared(p->pg, name, n, vals, lens, formats, 0)) {
         p->failed = db_failure(p->pg, NULL, st);
         if (p->failed == STORE_UNAVAILABLE) p->pg = NULL; /* dropped with the connection */
         return;
@@ -96,6 +106,10 @@ static enum store_status read_answers(struct db_pipe *p)
         PGresult *res = PQgetResult(p->pg);
         if (!res) return broken(p);
         ExecStatusType rs = PQresultStatus(res);
+        /* A preparation that did not succeed (failed, or skipped after an earlier
+         * failure): the statement is prepared again at its next use. */
+        if (p->checks[i].want == PIPE_PREPARE && rs != PGRES_COMMAND_OK)
+            db_pipe_unprepared(p->pg, p->stmts[i]);
         if ((rs == PGRES_COMMAND_OK || rs == PGRES_TUPLES_OK) && p->checks[i].want == PIPE_KEEP) {
             *p->checks[i].keep = res;
             res = NULL;

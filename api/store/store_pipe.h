@@ -23,6 +23,7 @@ enum db_pipe_want {
     PIPE_FIRST_IS,   /* one row whose first column is `value` */
     PIPE_FIRST_ADDS, /* its first column (of one row; none: 0) added to *sum */
     PIPE_KEEP,       /* its result handed to *keep (the caller PQclears it) */
+    PIPE_PREPARE,    /* (db_pipe_send's own) the statement's preparation, at its first use */
 };
 
 struct db_pipe_check {
