@@ -99,7 +99,7 @@ TEST_STAGES = $(BUILD_ROOT)/test-stages.txt
 # The stages in order: a target, with @address or @thread for that sanitizer's variant (the
 # plain build otherwise); named "target" or "target (variant)" in the times.
 TEST_STAGE_LIST = lint-c test-spec test-fuzz test-api-unit test-api-unit@address test-api-db \
-                  test-unit test-unit@address test-itest@address test-itest@thread test-itest \
+                  test-unit test-unit@address test-itest-all \
                   test-webhook-std test-browser test-web test-soak test-failover test-ha test-bot
 stage_target  = $(firstword $(subst @, ,$(1)))
 stage_variant = $(word 2,$(subst @, ,$(1)))

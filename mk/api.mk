@@ -115,6 +115,17 @@ test-itest: $(API_BIN) $(ITEST_BIN) $(if $(ITEST_PROXY),spec-deps)
 		echo "FAIL ThreadSanitizer reports: $$(ls $(TSAN_LOG).* | tr '\n' ' ')"; status=1; \
 	else echo "ok   no ThreadSanitizer report"; fi;) exit $$status
 
+# make test-itest-all (a stage of make test): the three runs above (AddressSanitizer,
+# ThreadSanitizer, plain through the spec proxy) at once, each on a cluster of its own
+# (scripts/itest-all.sh), the three servers and the test runner built first, one after
+# another (the sanitizer runs' make would otherwise build the runner three times at once).
+.PHONY: test-itest-all
+test-itest-all:
+	@$(MAKE_PLAIN) $(stage_jobs) $(BUILD_ROOT)/tilehall $(BUILD_ROOT)/itest spec-deps
+	@$(MAKE_ADDRESS) $(stage_jobs) $(BUILD_ROOT)/address/tilehall
+	@$(MAKE_THREAD) $(stage_jobs) $(BUILD_ROOT)/thread/tilehall
+	@BUILD_ROOT=$(BUILD_ROOT) MAKE="$(MAKE)" scripts/itest-all.sh
+
 # make test-webhook-std: deliveries checked by the `standardwebhooks` npm library's own
 # verifier (tests/webhook/std.test.js: the real server on a fresh database, a receiver on
 # 127.0.0.1, a game with two webhooks, a turn, a retry).

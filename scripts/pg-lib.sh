@@ -17,7 +17,8 @@ pg_find_bindir() {
 # Sets as_pg (the command prefix that runs as the cluster's owner) and owner. Run as root,
 # the server runs as postgres, which must reach the cluster's folder $dir: if its parent is
 # not traversable by postgres (a checkout under /root, say), dir becomes
-# /tmp/<$1>-<hash of the checkout $top> instead.
+# /tmp/<$1>-<hash of the folder asked for> instead (one per folder: make test-itest-all runs
+# three clusters of one checkout at once).
 pg_owner_and_dir() {
     as_pg=()
     owner=$(id -un)
@@ -25,7 +26,7 @@ pg_owner_and_dir() {
         as_pg=(runuser -u postgres --)
         owner=postgres
         if ! runuser -u postgres -- test -x "$(dirname "$dir")"; then
-            dir=/tmp/$1-$(echo -n "$top" | sha256sum | cut -c1-12)
+            dir=/tmp/$1-$(echo -n "$dir" | sha256sum | cut -c1-12)
         fi
     fi
 }
