@@ -19,6 +19,9 @@ variants=(address thread plain)
 # Each make is a make of its own, not a sub-make of the one that runs this script.
 unset MAKEFLAGS MFLAGS MAKELEVEL
 
+# An earlier run's status must never stand for this one's (a run killed before it wrote its
+# own would pass): a missing status reads as a failure below.
+for v in "${variants[@]}"; do rm -f "$root/itest-$v.rc" "$root/itest-$v.out"; done
 for v in "${variants[@]}"; do
     san=$v
     [ "$v" = plain ] && san=
