@@ -20,8 +20,8 @@
 # Rounds: FAILOVER_ROUNDS (1) with synchronous replication (synchronous_standby_names='*',
 # synchronous_commit=on), then FAILOVER_FENCE (1) rounds where the primary is not killed
 # but fenced (default_transaction_read_only=on, as a demoted primary left running: the
-# servers meet 25006 read_only_sql_transaction) before the promotion, and stopped a second
-# after it, checked the same way; then FAILOVER_CONTROL (1) rounds of the negative control with
+# servers meet 25006 read_only_sql_transaction; the promotion waits until one has) before
+# the promotion, and stopped a second after it, checked the same way; then FAILOVER_CONTROL (1) rounds of the negative control with
 # asynchronous replication, where the standby's walreceiver is stopped (SIGSTOP) 1.5 s
 # before the kill: the same checker must find lost moves there (or the round says why
 # none were lost). Prints each round's kill -> first 2xx on the new primary, and the
@@ -172,6 +172,7 @@ for round in $(seq 1 "$total"); do
     mkdir -p "$run"
     if [ "$mode" = async ]; then set_replication "$primary" ''; else set_replication "$primary" '*'; fi
     ro_before=$(grep -c '"database is read-only"' "$dir/server.log" || true)
+    log_before=$(wc -l <"$dir/server.log")
     doubt_before=$(grep -c '"msg":"database connection lost".*"op":"commit"' "$dir/server.log" || true)
     log "round $round ($mode): primary $primary, standby $standby; load ${before}s before the kill"
     failover_load_start "$run"
@@ -189,11 +190,23 @@ for round in $(seq 1 "$total"); do
         psql_at "$primary" "ALTER SYSTEM SET default_transaction_read_only = on" >/dev/null
         psql_at "$primary" "SELECT pg_reload_conf()" >/dev/null
         t_kill=$(ms)
+        # A backend takes the new setting at its next command, and the reload reaches the
+        # backends a little after pg_reload_conf() returns: promoted at once, the standby
+        # could stop taking WAL before any server's transaction found the primary
+        # read-only, and every COMMIT then waiting for it would hang until the stop (a
+        # kill, not a fence). As a failover manager fences and then promotes, the
+        # promotion waits (up to 5 s) until a server has met the read-only primary.
+        for _ in $(seq 1 500); do
+            [ "$(grep -c '"database is read-only"' "$dir/server.log" || true)" -gt "$ro_before" ] &&
+                break
+            sleep 0.01
+        done
+        t_met=$(ms)
         pg_ctl_slot "$standby" -w -t 60 promote >/dev/null
         t_promoted=$(ms)
         sleep 1
         pg_ctl_slot "$primary" -m fast -w -t 60 stop >/dev/null
-        log "round $round: fenced the primary at $t_kill, the standby promoted $((t_promoted - t_kill)) ms later"
+        log "round $round: fenced the primary at $t_kill, a server met it read-only $((t_met - t_kill)) ms later, the standby promoted $((t_promoted - t_kill)) ms after the fence"
     else
         # Round 1's games end (one server pairs round 2 at once) just before the kill.
         [ "$round" = 1 ] && tourney_end_round "${bases[1]}"
@@ -227,7 +240,14 @@ for round in $(seq 1 "$total"); do
         [ -n "$t" ] && fence_times+=("$t")
         ro=$(($(grep -c '"database is read-only"' "$dir/server.log" || true) - ro_before))
         log "round $round: the servers found the fenced primary read-only $ro times (25006 or its ParameterStatus)"
-        [ "$ro" -gt 0 ] || { echo "failover: the servers never met the read-only primary" >&2; status=1; }
+        if [ "$ro" -eq 0 ]; then
+            echo "failover: the servers never met the read-only primary; what they logged in the round:" >&2
+            tail -n +"$((log_before + 1))" "$dir/server.log" |
+                sed -n 's/.*"level":"\([a-z]*\)","msg":"\([^"]*\)".*"op":"\([^"]*\)".*/\1 \2 (\3)/p;
+                        t; s/.*"level":"\([a-z]*\)","msg":"\([^"]*\)".*/\1 \2/p' |
+                sort | uniq -c | sort -rn | head -n 20 >&2
+            status=1
+        fi
     else
         # 3: lost moves found (what the control must show); 0: none lost, explained.
         if [ "$rc" -ne 3 ] && [ "$rc" -ne 0 ]; then status=1; fi

@@ -54,14 +54,24 @@ int store_listener_fd(const struct store_listener *l)
     return PQsocket(l->pg);
 }
 
+/* Logs why the listening connection is given up (op: what found it): a server that
+ * reports itself read-only is named as such, as a thread's connection names it
+ * (store_db.c), since the listener may be the first in the process to see it. */
+static void listener_lost_log(const struct store_listener *l, const char *op)
+{
+    int read_only = PQstatus(l->pg) == CONNECTION_OK && db_read_only(l->pg);
+    log_kv(LOG_WARN, read_only ? "database is read-only" : "database connection lost", "op", op,
+           NULL);
+    metrics_db_error(1);
+}
+
 int store_listener_drain(struct store_listener *l, void (*fn)(const char *payload, void *arg),
                          void *arg)
 {
     /* A server that turned read-only (demoted, fenced) is no longer the one the commits
      * go to: its notifications would never come, so it counts as lost. */
     if (!PQconsumeInput(l->pg) || PQstatus(l->pg) != CONNECTION_OK || db_read_only(l->pg)) {
-        log_kv(LOG_WARN, "database connection lost", "op", "listen", NULL);
-        metrics_db_error(1);
+        listener_lost_log(l, "listen");
         return -1;
     }
     PGnotify *n;
@@ -78,8 +88,7 @@ int store_listener_ping(struct store_listener *l)
     int ok = PQresultStatus(res) == PGRES_TUPLES_OK;
     PQclear(res);
     if (!ok || PQstatus(l->pg) != CONNECTION_OK || db_read_only(l->pg)) {
-        log_kv(LOG_WARN, "database connection lost", "op", "listen ping", NULL);
-        metrics_db_error(1);
+        listener_lost_log(l, "listen ping");
         return -1;
     }
     return 0;
