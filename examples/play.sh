@@ -64,13 +64,27 @@ start() {
     trap 'rm -rf "$tmp"' EXIT
 }
 
-# header NAME: the value of header NAME (lower case) of the last answer.
-header() {
-    tr -d '\r' <"$tmp/headers" | awk -F': *' -v h="$1" 'tolower($1) == h {v = $2} END {print v}'
+# read_headers: the ETag ("7" with its quotes, for If-Match) and the Retry-After of the
+# last answer into $answer_etag and $retry_after, read by bash itself (a bot reads them
+# twice a turn: no process for it).
+read_headers() {
+    local line name value
+    answer_etag='' retry_after=''
+    while IFS= read -r line; do
+        line=${line%$'\r'}
+        name=${line%%:*}
+        value=${line#*:}
+        value=${value#"${value%%[! ]*}"}
+        case ${name,,} in
+        etag) answer_etag=$value ;;
+        retry-after) retry_after=$value ;;
+        esac
+    done <"$tmp/headers"
 }
 
 # request METHOD PATH [TOKEN] [JSON] [IF_MATCH] [IDEMPOTENCY_KEY]: the answer's status in
-# $status, its body in $tmp/body, its headers in $tmp/headers. Retries 429 and 503.
+# $status, its body in $tmp/body, its headers in $tmp/headers, its ETag in $answer_etag
+# (read_headers). Retries 429 and 503.
 request() {
     local method=$1 path=$2 token=${3:-} data=${4:-} ifmatch=${5:-} key=${6:-}
     local args=(-sS -X "$method" -o "$tmp/body" -D "$tmp/headers" -w '%{http_code}'
@@ -87,10 +101,11 @@ request() {
     for attempt in 1 2 3 4 5 6; do
         status=$(curl "${args[@]}" "$url$path") ||
             die "$method $path: no answer from $url (curl exit $?)"
+        read_headers
         case $status in
         429 | 503)
             [ "$attempt" -lt 6 ] || break
-            wait=$(header retry-after)
+            wait=$retry_after
             case $wait in '' | *[!0-9]*) wait=1 ;; esac
             [ "$wait" -le 30 ] || wait=30
             sleep "$wait"
@@ -109,23 +124,21 @@ expect() {
     die "$2 answered $status, not $1 ($why)"
 }
 
-# The ETag of the last answer ("7" with its quotes), for If-Match.
-etag() {
-    header etag
-}
-
-# pick N: a uniform choice in 0..N-1 (N >= 1) into $picked. Not in a subshell: the state of
-# $RANDOM must advance in this shell for -r to repeat a run.
-pick() {
-    picked=$(((RANDOM * 32768 + RANDOM) % $1))
+# draw30: a number in 0..2^30-1 into $drawn30, from $RANDOM twice; a uniform choice among N
+# is drawn30 % N (near enough: N is at most a few hundred). Not in a subshell: the state
+# of $RANDOM must advance in this shell for -r to repeat a run.
+draw30() {
+    drawn30=$((RANDOM * 32768 + RANDOM))
 }
 
 # play_game: plays game $id to its end, each seat choosing uniformly among its legal moves
 # (one read of /turn a turn, a draw when it must, a placement with a follow-up), then
 # prints the final scores, one line a seat, and "game ID finished after N turns; winner(s):
-# NAME (SCORE) ...".
+# NAME (SCORE) ...". A turn runs jq twice: once for whose turn it is, once for the move
+# (the two choices made in jq from numbers drawn here, so that -r repeats a run).
 play_game() {
-    local describe turns gstatus phase seat number token version drawn n m body winners
+    local describe choose turns gstatus phase seat number token version after drawn body
+    local placement_pick followup_pick winners
     # A turn's body in words.
     # shellcheck disable=SC2016 # jq's own $drawn
     describe='"places \(.tile // $drawn) at (\(.x), \(.y)) turned \(.rotation)"
@@ -134,6 +147,18 @@ play_game() {
            elif .hike then ", hiker on (\(.hike.x), \(.hike.y)) walks \(.hike.toward)"
            elif .withdraw then ", withdraws from (\(.withdraw.x), \(.withdraw.y)) \(.withdraw.location)"
            else "" end)'
+    # From the answer of /turn or of the draw, three lines: the game's status after a draw
+    # ("-" after /turn), the tile drawn ("-" when the answer names none), and the move:
+    # placement $p of those listed, with follow-up $f among none and each one it lists
+    # (follower, stable, hike, withdraw), as the body of POST .../placements ("none"
+    # when no placement is listed).
+    # shellcheck disable=SC2016 # jq's own $p and $f
+    choose='(.game.status // "-"), (.tile // "-"),
+        (.placements // [] | if length == 0 then "none" else .[$p % length]
+         | ([null] + (.follower // [] | map({follower: .})) + (.stable // [] | map({stable: .}))
+            + (.hike // [] | map({hike: .})) + (.withdraw // [] | map({withdraw: .}))) as $fs
+         | {x, y, rotation} + (if .tile then {tile} else {} end) + ($fs[$f % ($fs | length)] // {})
+         | tojson end)'
 
     turns=0
     while :; do
@@ -151,29 +176,27 @@ play_game() {
         [ "$turns" -le 1000 ] || die "more than 1000 turns: the game does not end"
         if [ "$phase" = draw ]; then
             # The draw's answer lists the placements of the tile drawn, like /turn does.
-            request POST "/v1/games/$id/draw" "$token" "" "$(etag)" "$prog-$id-$number-draw"
+            request POST "/v1/games/$id/draw" "$token" "" "$answer_etag" "$prog-$id-$number-draw"
             expect 200 "POST /v1/games/$id/draw"
-            [ "$(jq -r .game.status "$tmp/body")" != finished ] || break
         elif [ "$phase" != place ]; then
             die "GET /v1/games/$id/turn: unknown phase '$phase'"
         fi
-        version=$(etag)
-        drawn=$(jq -r '.tile // empty' "$tmp/body")
-        n=$(jq '.placements | length' "$tmp/body")
-        [ "$n" -gt 0 ] || die "$phase: no placement listed"
-        pick "$n"
-        jq -c ".placements[$picked]" "$tmp/body" >"$tmp/placement"
-        # The follow-ups: none, then each one the placement lists.
-        m=$(jq '[.follower, .stable, .hike, .withdraw | length] | add + 1' "$tmp/placement")
-        pick "$m"
-        body=$(jq -c --argjson k "$picked" \
-            '([null] + (.follower // [] | map({follower: .})) + (.stable // [] | map({stable: .}))
-              + (.hike // [] | map({hike: .})) + (.withdraw // [] | map({withdraw: .}))) as $f
-             | {x, y, rotation} + (if .tile then {tile} else {} end) + ($f[$k] // {})' \
-            "$tmp/placement")
+        version=$answer_etag
+        draw30
+        placement_pick=$drawn30
+        draw30
+        followup_pick=$drawn30
+        {
+            read -r after
+            read -r drawn
+            read -r body
+        } < <(jq -r --argjson p "$placement_pick" --argjson f "$followup_pick" "$choose" "$tmp/body")
+        [ "$after" != finished ] || break
+        case $body in "" | none) die "$phase: no placement listed" ;; esac
         request POST "/v1/games/$id/placements" "$token" "$body" "$version" "$prog-$id-$number-place"
         expect 201 "POST /v1/games/$id/placements $body"
         if [ "$quiet" -eq 0 ]; then
+            [ "$drawn" != - ] || drawn=
             echo "turn $number: ${names[$seat]} $(jq -r --arg drawn "$drawn" "$describe" <<<"$body")"
         fi
     done

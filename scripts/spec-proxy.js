@@ -50,6 +50,36 @@
 const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
+const Module = require('node:module');
+
+// Prism's mocker, which a proxy never runs, loads @faker-js/faker with all its locales when
+// Prism is loaded (and json-schema-faker takes its `default` at once): 2.5 s of CPU of the
+// 4.5 s a start took on a busy machine, and the tests start a proxy per server (make
+// test-itest, make test-web). Faker and its `default` are stand-ins that load the real
+// module when something reads from them, which a proxy never does.
+function lazy(load) {
+    let real = null;
+    const get = () => real || (real = load());
+    return new Proxy({}, {
+        get: (_, key) => get()[key],
+        has: (_, key) => key in get(),
+        ownKeys: () => Reflect.ownKeys(get()),
+        getOwnPropertyDescriptor: (_, key) => {
+            const d = Object.getOwnPropertyDescriptor(get(), key);
+            return d && { ...d, configurable: true };
+        },
+    });
+}
+const loadModule = Module._load;
+Module._load = function lazyFaker(request, parent, isMain) {
+    if (request !== '@faker-js/faker') return loadModule.call(this, request, parent, isMain);
+    const faker = lazy(() => loadModule.call(this, request, parent, isMain));
+    const fakerDefault = lazy(() => faker.default);
+    return new Proxy({}, {
+        get: (_, key) => (key === 'default' ? fakerDefault : faker[key]),
+        has: (_, key) => key in faker,
+    });
+};
 const { getHttpOperationsFromSpec, createInstance } = require('@stoplight/prism-http');
 const { createLogger } = require('@stoplight/prism-core');
 const TE = require('fp-ts/TaskEither');
@@ -172,14 +202,26 @@ function checkUnrouted(out, head) {
     return problems;
 }
 
+// The regular expression of operation `op`'s path (a parameter is one segment), made once.
+const pathRegexes = new WeakMap();
+function pathRegex(op) {
+    let re = pathRegexes.get(op);
+    if (!re) {
+        re = new RegExp('^' + op.path.split(/\{[^}]+\}/).map(p => p.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('[^/]+') + '$');
+        pathRegexes.set(op, re);
+    }
+    return re;
+}
+
+// The operations of the document on `pathname`, of every method.
+function operationsOnPath(operations, pathname) {
+    return operations.filter(op => pathRegex(op).test(pathname));
+}
+
 // The document's methods of `pathname` ("GET, POST" as a sorted list), or null when no path
 // of the document has it.
 function documentedMethods(operations, pathname) {
-    const methods = new Set();
-    for (const op of operations) {
-        const re = new RegExp('^' + op.path.split(/\{[^}]+\}/).map(p => p.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('[^/]+') + '$');
-        if (re.test(pathname)) methods.add(op.method.toUpperCase());
-    }
+    const methods = new Set(operationsOnPath(operations, pathname).map(op => op.method.toUpperCase()));
     return methods.size ? [...methods].sort() : null;
 }
 
@@ -263,8 +305,7 @@ function findOperation(operations, method, pathname) {
     let found = null;
     for (const op of operations) {
         if (op.method !== method.toLowerCase()) continue;
-        const re = new RegExp('^' + op.path.split(/\{[^}]+\}/).map(p => p.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('[^/]+') + '$');
-        if (!re.test(pathname)) continue;
+        if (!pathRegex(op).test(pathname)) continue;
         if (!op.path.includes('{')) return op;
         found = found || op;
     }
@@ -381,7 +422,11 @@ async function main() {
                 body: raw.length ? raw.toString('utf8') : undefined,
             };
             raws.set(input, { req, raw });
-            const result = await prism.request(input, operations)();
+            // Prism's router scores every operation of the document against every request
+            // (half of a proxied request's CPU): it is given those on the request's path, which
+            // are the only ones it could choose, or all when none is (it then says so itself).
+            const onPath = operationsOnPath(operations, u.pathname);
+            const result = await prism.request(input, onPath.length ? onPath : operations)();
             if (E.isLeft(result)) throw result.left;
             const { output, validations } = result.right;
             const unrouted = validations.input.some(v => v.message === 'Selected route not found');
