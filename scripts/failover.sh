@@ -21,11 +21,12 @@
 # synchronous_commit=on), then FAILOVER_FENCE (1) rounds where the primary is not killed
 # but fenced (default_transaction_read_only=on, as a demoted primary left running: the
 # servers meet 25006 read_only_sql_transaction; the promotion waits until one has) before
-# the promotion, and stopped a second after it, checked the same way; then FAILOVER_CONTROL (1) rounds of the negative control with
-# asynchronous replication, where the standby's walreceiver is stopped (SIGSTOP) 1.5 s
-# before the kill: the same checker must find lost moves there (or the round says why
-# none were lost). Prints each round's kill -> first 2xx on the new primary, and the
-# p50/max over the synchronous rounds at the end.
+# the promotion, and stopped a second after it, checked the same way; then
+# FAILOVER_CONTROL (1) rounds of the negative control with asynchronous replication, where
+# the standby's walreceiver is stopped (SIGSTOP) 1.5 s before the kill: the same checker
+# must find lost moves there (or the round says why none were lost). Prints each round's
+# kill -> first 2xx on the new primary, and the p50/max over the synchronous rounds at the
+# end.
 #
 # Usage: scripts/failover.sh   (make test-failover: 1 + 1 rounds; make failover: 10 + 1)
 # Environment: FAILOVER_ROUNDS, FAILOVER_CONTROL, FAILOVER_BEFORE (s of load before the

@@ -5,9 +5,10 @@
 # VARIANT: each run's solo tests stop and restart theirs). Alone, a run leaves a core idle
 # much of the time (it waits on leases, clocks and timers): on 2 cores the three took 742 s
 # at once against 1,011 s one after another, and at once the cores are busy 96% of the time
-# (/proc/stat), so what shortens this stage now is CPU saved, not more at once. Each run's output goes to BUILD_ROOT/itest-VARIANT.out and is printed
-# whole, in that order, once all three have ended; the clusters are stopped then, pass or
-# fail. Exit status 0 when all three passed.
+# (/proc/stat), so what shortens this stage now is CPU saved, not more at once. Each run's
+# output goes to BUILD_ROOT/itest-VARIANT.out and is printed whole, in that order, once all
+# three have ended; the clusters are stopped then, pass or fail. Exit status 0 when all
+# three passed.
 #
 # Usage: scripts/itest-all.sh   (make test-itest-all builds the three servers first)
 # Environment: BUILD_ROOT (build), MAKE (make), ITEST_FILTER as for make test-itest.

@@ -423,7 +423,7 @@ async function main() {
             };
             raws.set(input, { req, raw });
             // Prism's router scores every operation of the document against every request
-            // (half of a proxied request's CPU): it is given those on the request's path, which
+            // (a third of a proxied request's CPU): it is given those on the request's path, which
             // are the only ones it could choose, or all when none is (it then says so itself).
             const onPath = operationsOnPath(operations, u.pathname);
             const result = await prism.request(input, onPath.length ? onPath : operations)();
