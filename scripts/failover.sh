@@ -54,6 +54,9 @@ pg_owner_and_dir tilehall-failover
 
 log() { echo "failover: $*"; }
 ms() { date +%s%3N; }
+log_count() { # log_count PATTERN: the servers' log lines that match PATTERN so far
+    grep -c "$1" "$dir/server.log" || true
+}
 psql_at() { # psql_at SLOT SQL: one query on the cluster of SLOT, unaligned
     "$bindir/psql" -X -q -At -h "$dir/$1" -p 5432 -U postgres -d "${PSQL_DB:-postgres}" \
         -v ON_ERROR_STOP=1 -c "$2"
@@ -172,9 +175,9 @@ for round in $(seq 1 "$total"); do
     run="$dir/runs/$round-$mode"
     mkdir -p "$run"
     if [ "$mode" = async ]; then set_replication "$primary" ''; else set_replication "$primary" '*'; fi
-    ro_before=$(grep -c '"database is read-only"' "$dir/server.log" || true)
+    ro_before=$(log_count '"database is read-only"')
     log_before=$(wc -l <"$dir/server.log")
-    doubt_before=$(grep -c '"msg":"database connection lost".*"op":"commit"' "$dir/server.log" || true)
+    doubt_before=$(log_count '"msg":"database connection lost".*"op":"commit"')
     log "round $round ($mode): primary $primary, standby $standby; load ${before}s before the kill"
     failover_load_start "$run"
     sleep "$before"
@@ -198,8 +201,7 @@ for round in $(seq 1 "$total"); do
         # kill, not a fence). As a failover manager fences and then promotes, the
         # promotion waits (up to 5 s) until a server has met the read-only primary.
         for _ in $(seq 1 500); do
-            [ "$(grep -c '"database is read-only"' "$dir/server.log" || true)" -gt "$ro_before" ] &&
-                break
+            [ "$(log_count '"database is read-only"')" -gt "$ro_before" ] && break
             sleep 0.01
         done
         t_met=$(ms)
@@ -225,7 +227,7 @@ for round in $(seq 1 "$total"); do
     failover_load_stop failover "$run" || status=1
     # The new primary's tables, as the checker reads them.
     PSQL_DB=tilehall failover_tables "$run" psql_at "$standby"
-    doubt=$(($(grep -c '"msg":"database connection lost".*"op":"commit"' "$dir/server.log" || true) - doubt_before))
+    doubt=$(($(log_count '"msg":"database connection lost".*"op":"commit"') - doubt_before))
     log "round $round: $doubt COMMITs lost their answer with the primary (in doubt: answered 503, then retried with their key)"
     rc=0
     node tests/failover/check.js --run "$run" --mode "$mode" --bound "$bound_ms" | tee "$run/check.out" || rc=$?
@@ -239,7 +241,7 @@ for round in $(seq 1 "$total"); do
     elif [ "$mode" = fence ]; then
         [ "$rc" -eq 0 ] || status=1
         [ -n "$t" ] && fence_times+=("$t")
-        ro=$(($(grep -c '"database is read-only"' "$dir/server.log" || true) - ro_before))
+        ro=$(($(log_count '"database is read-only"') - ro_before))
         log "round $round: the servers found the fenced primary read-only $ro times (25006 or its ParameterStatus)"
         if [ "$ro" -eq 0 ]; then
             echo "failover: the servers never met the read-only primary; what they logged in the round:" >&2
