@@ -3,18 +3,19 @@
 # server, and wrk, in one run:
 #   (a) GET /healthz                       the trivial endpoint
 #   (b) GET /v1/games/{id}                 an existing game (mid-game, 30 tiles on the board)
+#       (a) and (b) interleaved in BENCH_READ_ROUNDS rounds (below)
 #   (c) turns: BENCH_GAMES classic games created beforehand; BENCH_TURN_CONNS connections,
 #       each playing its own share of them in turn (draw, then place the tile where the
 #       draw's answer lists first); a turn is committed when both answered 2xx
 #   (d) pgbench on the same cluster: one-row inserts (a table of its own in a database of
 #       its own, BENCH_TURN_CONNS clients on 2 threads, prepared statements, BENCH_SECONDS),
 #       the yardstick of (c): the ratio of committed turns to its transactions is printed
-# (a) and (b) run BENCH_SECONDS each with BENCH_CONNS connections on 2 wrk threads; (c)
+# (a) and (b) run BENCH_SECONDS each in all with BENCH_CONNS connections on 2 wrk threads; (c)
 # runs BENCH_SECONDS with one wrk thread per connection (tests/bench/turns.lua says why).
 # Prints requests/s and p50/p99 latency of each, and committed turns/s.
 #
-# Environment (defaults): BENCH_SECONDS (10), BENCH_CONNS (64), BENCH_TURN_CONNS (32),
-# BENCH_GAMES (200), BENCH_PORT (18090), THREADS (the number of cores), LOG_LEVEL (info),
+# Environment (defaults): BENCH_SECONDS (10), BENCH_READ_ROUNDS (5), BENCH_CONNS (64),
+# BENCH_TURN_CONNS (32), BENCH_GAMES (200), BENCH_PORT (18090), THREADS (the number of cores), LOG_LEVEL (info),
 # TILEHALL_BIN (build/tilehall), BENCH_KEEP=1 keeps the cluster (in .pgdata-bench),
 # CREATE_LIMIT_PER_MINUTE (0: the creation limit off, as it creates BENCH_GAMES at once),
 # MAX_CONNECTIONS_PER_IP (0: wrk opens all its connections from one address),
@@ -94,8 +95,51 @@ done
 bots_v0=$(bot_versions)
 bots_t0=$(date +%s.%N)
 
-eval "$(bench_wrk healthz h_ -t2 -c"$conns" -d"${seconds}s" -s tests/bench/report.lua "$base/healthz")"
-eval "$(bench_wrk game g_ -t2 -c"$conns" -d"${seconds}s" -s tests/bench/report.lua "$base/v1/games/$id")"
+# (a) and (b) interleaved: BENCH_READ_ROUNDS rounds (5) of BENCH_SECONDS / rounds each (at
+# least 1 s), healthz first in odd rounds and the game first in even ones, so that what else
+# the machine does during the run weighs on both loads alike. Why: run one after the other,
+# 10 s each, the healthz load alone read anything from 48,000 to 71,000 requests/s in one
+# session on the same build, moving the ratio by a fifth with it. Each load's figures are
+# the sums of its rounds (requests/s over all of them), its p50 the rounds' median, its
+# p99 their highest; the rounds' own ratios are printed too.
+rounds=${BENCH_READ_ROUNDS:-5}
+round_s=$((seconds / rounds))
+[ "$round_s" -ge 1 ] || round_s=1
+: >"$out/healthz-rounds.txt"
+: >"$out/game-rounds.txt"
+# read_round NAME URL ROUND: one round of a read load, its RESULT fields a line of
+# $out/NAME-rounds.txt ("requests seconds p50_ms p99_ms non2xx errors").
+read_round() {
+    # shellcheck disable=SC2034 # r_rps: one of bench_wrk's fields, set by the eval, unused
+    local r_requests r_seconds r_rps r_p50_ms r_p99_ms r_non2xx r_errors
+    eval "$(bench_wrk "$1-$3" r_ -t2 -c"$conns" -d"${round_s}s" -s tests/bench/report.lua "$2")"
+    echo "$r_requests $r_seconds $r_p50_ms $r_p99_ms $r_non2xx $r_errors" >>"$out/$1-rounds.txt"
+}
+for round in $(seq 1 "$rounds"); do
+    if [ $((round % 2)) = 1 ]; then
+        read_round healthz "$base/healthz" "$round"
+        read_round game "$base/v1/games/$id" "$round"
+    else
+        read_round game "$base/v1/games/$id" "$round"
+        read_round healthz "$base/healthz" "$round"
+    fi
+done
+# read_sums NAME PREFIX: the rounds of NAME as shell assignments (requests, rps, p50_ms,
+# p99_ms, non2xx, errors) after PREFIX.
+read_sums() {
+    sort -n -k3 "$out/$1-rounds.txt" | awk -v p="$2" '
+        { req += $1; sec += $2; p50[NR] = $3; if ($4 > p99) p99 = $4; non += $5; err += $6 }
+        END { printf "%srequests=%d %srps=%.0f %sp50_ms=%s %sp99_ms=%s %snon2xx=%d %serrors=%d\n",
+                     p, req, p, (sec > 0 ? req / sec : 0), p, p50[int((NR + 1) / 2)], p, p99,
+                     p, non, p, err }'
+}
+eval "$(read_sums healthz h_)"
+eval "$(read_sums game g_)"
+# The rounds' own ratios, lowest and highest.
+round_ratios=$(paste "$out/game-rounds.txt" "$out/healthz-rounds.txt" | awk '
+    { r = ($8 > 0 && $2 > 0) ? ($1 / $2) / ($7 / $8) : 0
+      if (NR == 1 || r < lo) lo = r; if (NR == 1 || r > hi) hi = r }
+    END { printf "%.2f-%.2f", lo, hi }')
 eval "$(bench_wrk turns t_ -t"$turn_conns" -c"$turn_conns" -d"${seconds}s" -s tests/bench/turns.lua \
     "$base" -- "$out/games.txt" "$turn_conns")"
 
@@ -132,7 +176,8 @@ if [ "$bots" -gt 0 ]; then
             printf "%d turns played, %.0f ms a turn", n, t }')"
 fi
 ratio=$(awk -v g="$g_rps" -v h="$h_rps" 'BEGIN { printf "%.2f", (h > 0 ? g / h : 0) }')
-echo "  GET game / healthz: $ratio (target at least 0.50)"
+echo "  GET game / healthz: $ratio (target at least 0.50; $rounds rounds of ${round_s} s each," \
+    "interleaved: $round_ratios)"
 echo "  committed turns: $t_turns_per_s/s ($t_turns turns, draw 200 + placement 201; $t_created games" \
     "created to replace finished ones; $t_failed unexpected answers)"
 turn_ratio=$(awk -v t="$t_turns_per_s" -v p="$p_tps" 'BEGIN { printf "%.3f", (p > 0 ? t / p : 0) }')
