@@ -10,13 +10,14 @@
 #   (d) pgbench on the same cluster: one-row inserts (a table of its own in a database of
 #       its own, BENCH_TURN_CONNS clients on 2 threads, prepared statements, BENCH_SECONDS),
 #       the yardstick of (c): the ratio of committed turns to its transactions is printed
-# (a) and (b) run BENCH_SECONDS each in all with BENCH_CONNS connections on 2 wrk threads; (c)
+# (a) and (b) run BENCH_SECONDS each (in rounds) with BENCH_CONNS connections on 2 wrk threads; (c)
 # runs BENCH_SECONDS with one wrk thread per connection (tests/bench/turns.lua says why).
 # Prints requests/s and p50/p99 latency of each, and committed turns/s.
 #
 # Environment (defaults): BENCH_SECONDS (10), BENCH_READ_ROUNDS (5), BENCH_CONNS (64),
-# BENCH_TURN_CONNS (32), BENCH_GAMES (200), BENCH_PORT (18090), THREADS (the number of cores), LOG_LEVEL (info),
-# TILEHALL_BIN (build/tilehall), BENCH_KEEP=1 keeps the cluster (in .pgdata-bench),
+# BENCH_TURN_CONNS (32), BENCH_GAMES (200), BENCH_PORT (18090), THREADS (the number of
+# cores), LOG_LEVEL (info), TILEHALL_BIN (build/tilehall), BENCH_KEEP=1 keeps the cluster
+# (in .pgdata-bench),
 # CREATE_LIMIT_PER_MINUTE (0: the creation limit off, as it creates BENCH_GAMES at once),
 # MAX_CONNECTIONS_PER_IP (0: wrk opens all its connections from one address),
 # BENCH_BOTS (0): that many games of two computer players (greedy and random, think_ms 10,
@@ -103,6 +104,7 @@ bots_t0=$(date +%s.%N)
 # the sums of its rounds (requests/s over all of them), its p50 the rounds' median, its
 # p99 their highest; the rounds' own ratios are printed too.
 rounds=${BENCH_READ_ROUNDS:-5}
+[ "$rounds" -ge 1 ] || rounds=1
 round_s=$((seconds / rounds))
 [ "$round_s" -ge 1 ] || round_s=1
 : >"$out/healthz-rounds.txt"
