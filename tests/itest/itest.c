@@ -154,8 +154,7 @@ int server_start_proxied(struct server *s, int proxied)
         s->proxy_port = 0;
         s->proxy_pid[0] = '\0';
     }
-    const char *log = getenv("ITEST_SERVER_LOG");
-    snprintf(s->log, sizeof s->log, "%s", log ? log : "build/itest-server.log");
+    snprintf(s->log, sizeof s->log, "%s", itest_server_log());
     s->pid = itest_spawn_server(&s->port, s->log, NULL);
     if (s->pid < 0) return -1;
     snprintf(s->direct, sizeof s->direct, "http://127.0.0.1:%d", s->port);
@@ -338,6 +337,12 @@ static int reap_strays(const struct server *keep)
     return killed;
 }
 
+const char *itest_server_log(void)
+{
+    const char *log = getenv("ITEST_SERVER_LOG");
+    return log && *log ? log : "build/itest-server.log";
+}
+
 /* Where the spec proxies of this worker log (ITEST_PROXY_LOG, set per worker by main). */
 static const char *proxy_log(void)
 {
@@ -402,7 +407,7 @@ static void worker_stop(struct server *srv, struct itest_shared *sh)
     if (code != 0) {
         atomic_fetch_add(&sh->failed, 1);
         printf("FAIL server exit status %d at the end (sanitizer report in %s?)\n", code,
-               getenv("ITEST_SERVER_LOG"));
+               itest_server_log());
     } else {
         atomic_fetch_add(&sh->passed, 1);
         printf("ok   server stopped cleanly\n");
@@ -415,7 +420,7 @@ static int worker(const size_t *queue, size_t n, struct itest_shared *sh)
 {
     struct server srv = {0};
     if (server_start_proxied(&srv, 1)) {
-        fprintf(stderr, "itest: the server did not start (see %s)\n", getenv("ITEST_SERVER_LOG"));
+        fprintf(stderr, "itest: the server did not start (see %s)\n", itest_server_log());
         atomic_fetch_add(&sh->failed, 1);
         return -1;
     }
@@ -441,8 +446,7 @@ static int worker_env(int k)
         return -1;
     }
     setenv("DATABASE_URL", url, 1);
-    const char *log = getenv("ITEST_SERVER_LOG");
-    snprintf(value, sizeof value, "%s.w%d", log ? log : "build/itest-server.log", k + 1);
+    snprintf(value, sizeof value, "%s.w%d", itest_server_log(), k + 1);
     setenv("ITEST_SERVER_LOG", value, 1);
     snprintf(value, sizeof value, "%s.w%d", proxy_log(), k + 1);
     setenv("ITEST_PROXY_LOG", value, 1);

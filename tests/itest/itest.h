@@ -74,6 +74,9 @@ double jnum(const cJSON *j, const char *path);
 
 /* Every event of game `id`, oldest first, read page by page (caller deletes), or NULL. */
 cJSON *game_events(const struct server *srv, const char *id);
+/* Where this worker's servers log (ITEST_SERVER_LOG, set per worker by main; else
+ * build/itest-server.log). */
+const char *itest_server_log(void);
 /* The string at `path`, or "" when missing. */
 const char *jstr(const cJSON *j, const char *path);
 /* The item at `path`, or NULL. */

@@ -1858,17 +1858,10 @@ static int is_utf8(const char *s, size_t len)
     return 1;
 }
 
-/* The server log's path (the runner and every server it starts append to it). */
-static const char *server_log(void)
-{
-    const char *log = getenv("ITEST_SERVER_LOG");
-    return log ? log : "build/itest-server.log";
-}
-
 /* The server log's size now: where the lines written from now on begin. */
 static long log_size(void)
 {
-    FILE *f = fopen(server_log(), "r");
+    FILE *f = fopen(itest_server_log(), "r");
     long n = f && fseek(f, 0, SEEK_END) == 0 ? ftell(f) : 0;
     if (f) fclose(f);
     return n < 0 ? 0 : n;
@@ -1881,9 +1874,9 @@ static long log_size(void)
  */
 static int check_log(long from, long *lines, int *found, char *why, size_t cap)
 {
-    FILE *f = fopen(server_log(), "r");
+    FILE *f = fopen(itest_server_log(), "r");
     if (!f || fseek(f, from, SEEK_SET) != 0) {
-        snprintf(why, cap, "cannot read the server log %s", server_log());
+        snprintf(why, cap, "cannot read the server log %s", itest_server_log());
         if (f) fclose(f);
         return -1;
     }

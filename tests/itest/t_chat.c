@@ -573,8 +573,7 @@ ITEST(test_chat_keyed, "blocks and reports: a keyed repeat gets the first answer
 /* Lines of the server log holding every one of the NULL-terminated `needles`. */
 static int log_lines_with(const char *const *needles)
 {
-    const char *log = getenv("ITEST_SERVER_LOG");
-    FILE *f = fopen(log ? log : "build/itest-server.log", "r");
+    FILE *f = fopen(itest_server_log(), "r");
     if (!f) return 0;
     char line[4096];
     int n = 0;

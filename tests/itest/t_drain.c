@@ -504,8 +504,7 @@ ITEST(test_drain, "drain: two servers restarted in turn under load (SIGTERM), no
     atomic_store(&n_turns, 0);
     atomic_store(&n_polls, 0);
     first_why[0] = '\0';
-    const char *base_log = getenv("ITEST_SERVER_LOG");
-    if (!base_log) base_log = "build/itest-server.log";
+    const char *base_log = itest_server_log();
     struct dsrv d[NSRV];
     memset(d, 0, sizeof d);
     int started = 1;

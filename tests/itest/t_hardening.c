@@ -307,8 +307,7 @@ ITEST(test_security, "tokens: 256 bits, stored hashed, never logged; only parame
      * at once, and one fixed path shared by them let another's start empty this server's
      * log (a thread run once read 2 lines of it). */
     char log[240];
-    const char *base = getenv("ITEST_SERVER_LOG");
-    snprintf(log, sizeof log, "%s.security", base && *base ? base : "build/itest-server.log");
+    snprintf(log, sizeof log, "%s.security", itest_server_log());
     FILE *f = fopen(log, "w");
     if (f) fclose(f);
     struct server z;

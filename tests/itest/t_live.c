@@ -302,8 +302,7 @@ static int stream_brings(const char *base, const char *path, const char *last_id
 /* The server's log (ITEST_SERVER_LOG) for reading, or NULL. */
 static FILE *server_log(void)
 {
-    const char *log = getenv("ITEST_SERVER_LOG");
-    return fopen(log ? log : "build/itest-server.log", "r");
+    return fopen(itest_server_log(), "r");
 }
 
 ITEST(test_event_stream, "event stream: events as committed, Last-Event-ID, heartbeats")
