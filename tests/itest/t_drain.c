@@ -634,16 +634,18 @@ ITEST(test_drain, "drain: two servers restarted in turn under load (SIGTERM), no
         fbad += fol[i].bad_status;
     }
     free(fol);
-    /* Every game's stored log is sound (a computer player's turn played exactly once). */
+    long long end_code[NSRV];
+    int final_code[NSRV];
+    for (int i = 0; i < NSRV; i++) final_code[i] = dsrv_stop(&d[i], 40000, &end_code[i]);
+    /* Every game's stored log is sound (a computer player's turn played exactly once). Read
+     * once both servers have stopped: before, a computer player's job could commit a turn
+     * between the check's queries (9 placements counted, then 10 squares, in a CI run). */
     int sound = 1;
     char swhy[400] = "";
     for (int i = 0; created && sound && i < NPAIR + NBOT; i++)
         sound = db_log_sound(all[i].id, swhy, sizeof swhy) == 0;
     for (int i = 0; created && sound && i < NPAIR; i++)
         sound = db_log_sound(pairs[i].g.id, swhy, sizeof swhy) == 0;
-    long long end_code[NSRV];
-    int final_code[NSRV];
-    for (int i = 0; i < NSRV; i++) final_code[i] = dsrv_stop(&d[i], 40000, &end_code[i]);
     (void)srv;
     int with_job = 1;
     for (int k = 0; k < NSRV; k++) with_job &= strtol(in_jobs[k], NULL, 10) > 0;
