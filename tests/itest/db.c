@@ -284,9 +284,22 @@ int db_replay_check(const char *id, char *why, size_t cap)
         goto out;
     }
     const struct cc_tileset *ts = cc_tileset_get((enum cc_ruleset)s.ruleset);
-    acts = query(
-        pg, "SELECT version, body::text FROM actions WHERE game_id = $1::uuid ORDER BY version", 1,
-        vals, 0, why, cap);
+    /* Counted in the row's own statement: no action or event beyond the row's version. */
+    if (row.actions != row.version - 1 || row.events != row.last_seq) {
+        snprintf(why, cap, "game %s: version %d and last_seq %d, but %ld actions and %ld events",
+                 id, row.version, row.last_seq, row.actions, row.events);
+        goto out;
+    }
+    /* Only what the row read above had: a game still going on (a computer player's or a
+     * clock's turn) commits more, each with its row, actions and events in one transaction. */
+    char version[16], last_seq[16];
+    snprintf(version, sizeof version, "%d", row.version);
+    snprintf(last_seq, sizeof last_seq, "%d", row.last_seq);
+    const char *upto_version[2] = {id, version}, *upto_seq[2] = {id, last_seq};
+    acts = query(pg,
+                 "SELECT version, body::text FROM actions WHERE game_id = $1::uuid AND version "
+                 "<= $2::integer ORDER BY version",
+                 2, upto_version, 0, why, cap);
     if (!acts) goto out;
     int n = PQntuples(acts);
     if (n != row.version - 1) {
@@ -324,9 +337,10 @@ int db_replay_check(const char *id, char *why, size_t cap)
                  id, n, len, row.snapshot_len);
         goto out;
     }
-    evs = query(
-        pg, "SELECT seq, version, payload::text FROM events WHERE game_id = $1::uuid ORDER BY seq",
-        1, vals, 0, why, cap);
+    evs = query(pg,
+                "SELECT seq, version, payload::text FROM events WHERE game_id = $1::uuid AND seq "
+                "<= $2::integer ORDER BY seq",
+                2, upto_seq, 0, why, cap);
     if (evs) rc = events_numbered(evs, id, &row, why, cap);
 out:
     PQclear(setup);
